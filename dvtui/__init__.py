@@ -1,0 +1,3 @@
+"""dvtui: Dolce Vita in the terminal."""
+
+__version__ = "0.1.0"

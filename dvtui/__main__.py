@@ -1,0 +1,3 @@
+from dvtui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""Computer players: pure functions (state, seed) -> placement. No I/O."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..engine import Game
+from .base import BotFn, BotSpec, Placement, UnknownBot, mix
+from .greedy import choose as greedy
+from .random_bot import choose as random_choice
+
+LEVELS: dict[str, BotFn] = {"random": random_choice, "greedy": greedy}
+"""Bot levels by name; a level may register itself here (``strong`` does)."""
+
+_SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?:(?P<iters>\d+)|(?P<secs>\d+(?:\.\d+)?)s))?$")
+
+
+def parse_bot(text: str) -> BotSpec:
+    """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec`; unknown names refused."""
+    m = _SPEC.match(text.strip())
+    if not m or m["level"] not in LEVELS:
+        known = ", ".join(sorted(LEVELS))
+        raise UnknownBot(f"unknown bot level {text!r} (levels: {known})")
+    iters = int(m["iters"]) if m["iters"] else None
+    secs = float(m["secs"]) if m["secs"] else None
+    return BotSpec(m["level"], iters, secs)
+
+
+def choose(spec: BotSpec | str, game: Game, seed: int) -> Placement:
+    """The bot's placement for the player to move. Deterministic unless a time budget is named."""
+    if isinstance(spec, str):
+        spec = parse_bot(spec)
+    return bot_fn(spec)(game, seed)
+
+
+def bot_fn(spec: BotSpec) -> BotFn:
+    """The move function for ``spec``, its budget bound in (levels that take one accept
+    ``iterations=`` and ``seconds=`` keywords)."""
+    fn = LEVELS[spec.level]
+    if spec.iterations is None and spec.seconds is None:
+        return fn
+    return functools.partial(fn, iterations=spec.iterations, seconds=spec.seconds)
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each seat's bot gets its own stream of chance from the game's seed."""
+    return mix(game_seed, 0xB07, seat)
+
+
+from .strong import choose as strong  # noqa: E402  (registered last: strong imports base, not this module)
+
+LEVELS["strong"] = strong  # type: ignore[assignment]  # takes iterations=/seconds= too (see bot_fn)
+
+__all__ = ["LEVELS", "BotFn", "BotSpec", "Placement", "UnknownBot", "bot_fn", "bot_seed", "choose", "mix", "parse_bot"]

@@ -1,0 +1,59 @@
+"""What a bot is: a pure function of (game state, seed) to a placement, plus how bots are named.
+
+Bots keep no memory between moves, so a game resumed from any point continues exactly as the
+uninterrupted one (the determinism promise of the README).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import Game
+
+Placement = tuple[int, int]
+"""(card, column): a number card 1-6 and a column 0-6."""
+
+BotFn = Callable[[Game, int], Placement]
+
+_M64 = (1 << 64) - 1
+
+
+def mix(seed: int, *keys: int) -> int:
+    """A 64-bit hash of ``seed`` and ``keys`` (splitmix64 steps): the bots' only source of chance.
+
+    Defined here rather than taken from ``hash()`` or ``random`` so that a bot's choice depends on
+    nothing but the game and the seed, on every Python and every machine.
+    """
+    z = seed & _M64
+    for k in keys:
+        z = (z + 0x9E3779B97F4A7C15 + (k & _M64)) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        z ^= z >> 31
+    return z
+
+
+def move_key(game: Game) -> int:
+    """Which move of the game this is: distinct for every placement decision of a game."""
+    return (game.round * 64 + len(game.placements)) * 8 + game.to_move
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot as named on the command line and in files: ``greedy``, ``strong@5000``, ``strong@0.5s``."""
+
+    level: str
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        if self.iterations is not None:
+            return f"{self.level}@{self.iterations}"
+        if self.seconds is not None:
+            return f"{self.level}@{self.seconds:g}s"
+        return self.level
+
+
+class UnknownBot(ValueError):
+    pass

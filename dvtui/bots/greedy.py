@@ -1,0 +1,38 @@
+"""``greedy``: the placement that most improves its own outcome of the round as it stands.
+
+For each legal placement it asks the engine what the round would give if it ended right after that
+placement (:meth:`Game.projected`, exchanges included), and takes the best gain for itself. Among
+equal gains it keeps its higher cards for later (lower card first), then lets the seed decide, so
+two greedy bots do not mirror each other.
+"""
+
+from __future__ import annotations
+
+from ..engine import COLUMNS, Game
+from .base import Placement, mix, move_key
+
+
+def projected_gain(game: Game, player: int, card: int, column: int) -> int:
+    """How much the player's score would rise if the round ended right after this placement."""
+    totals = game.totals[column]
+    totals[player] += card  # tried in place and taken back: projected() works on its own copy
+    try:
+        _, after = game.projected()
+    finally:
+        totals[player] -= card
+    return after.score(player) - game.score(player)
+
+
+def choose(game: Game, seed: int) -> Placement:
+    me = game.to_move
+    key = move_key(game)
+    best: tuple[int, int, int] | None = None
+    choice: Placement = (game.hands[me][0], 0)
+    for card in game.hands[me]:
+        for column in range(COLUMNS):
+            gain = projected_gain(game, me, card, column)
+            rank = (gain, -card, mix(seed, key, card * 8 + column) & 0xFFFF)
+            if best is None or rank > best:
+                best = rank
+                choice = (card, column)
+    return choice

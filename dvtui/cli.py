@@ -1,0 +1,132 @@
+"""``dvtui`` command line. Headless commands (verify, sim) never import Textual, so they start fast;
+the play and replay commands import the app only when they run."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+EXIT_OK = 0
+EXIT_BAD_FILE = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the house error style: one line, ``dvtui: error: ...``, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = f" (see '{self.prog} --help')"
+        self.exit(EXIT_USAGE, f"dvtui: error: {message}{hint}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dvtui", description="Dolce Vita, the card game, in the terminal.")
+    parser.add_argument("--version", action="version", version=f"dvtui {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    new = sub.add_parser("new", help="set up and play a new game (autosaved after every move)")
+    new.add_argument("--players", help='seats clockwise, e.g. "Ana,bot:greedy,bot:strong" (skips set-up)')
+    new.add_argument("--first", type=int, default=None, help="seat index of the first player (R2.4)")
+    new.add_argument("--seed", type=int, default=None, help="seed of the deal (random if omitted)")
+    new.add_argument("-o", "--output", metavar="FILE", help="save file (default: the user data dir)")
+    new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")
+
+    resume = sub.add_parser("resume", help="continue an interrupted game")
+    resume.add_argument("file", nargs="?", help="game file (default: the latest unfinished game)")
+    resume.add_argument("--list", action="store_true", help="list unfinished games and exit")
+    resume.add_argument(
+        "--headless", action="store_true", help="finish a game whose remaining seats are bots, without a UI"
+    )
+    resume.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")
+
+    replay = sub.add_parser("replay", help="watch and scrub through a game")
+    replay.add_argument("file", help="game file (.dvr)")
+    replay.add_argument("--text", action="store_true", help="print the game as text instead")
+
+    verify = sub.add_parser("verify", help="check game files against the rules")
+    verify.add_argument("files", nargs="*", metavar="FILE", help="files or directories of .dvr files")
+    verify.add_argument(
+        "--canonical", metavar="FILE", help="print FILE's complete log (derived events recomputed) as JSON Lines"
+    )
+
+    sim = sub.add_parser("sim", help="play bot-only games and report the results")
+    sim.add_argument("--players", required=True, help='bots clockwise, e.g. "bot:random,bot:greedy,bot:greedy"')
+    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="game i is dealt with seed SEED+i (default 0)")
+    sim.add_argument("--out", metavar="DIR", help="write every game to DIR as a .dvr while it is played")
+    sim.add_argument("--json", action="store_true", help="print the results as JSON")
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return _dispatch(args)
+    except UsageError as e:
+        return _fail(str(e), EXIT_USAGE)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # the reader of our output went away (e.g. `| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as e:  # a bug, not bad input: still one line, the traceback on request
+        if os.environ.get("DVTUI_DEBUG"):
+            raise
+        from .store import GameFileError, SaveError
+
+        if isinstance(e, (GameFileError, SaveError)):
+            return _fail(str(e), EXIT_BAD_FILE)
+        return _fail(f"internal error: {type(e).__name__}: {e} (set DVTUI_DEBUG=1 for details)", 3)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"dvtui: error: {message}", file=sys.stderr)
+    return code
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "verify":
+        from .commands.verify import run_verify
+
+        return run_verify(args)
+    if args.command == "sim":
+        from .commands.sim import run_sim
+
+        return run_sim(args)
+    if args.command == "resume" and args.headless:
+        from .commands.resume_headless import run_resume_headless
+
+        return run_resume_headless(args)
+    if args.command == "replay" and args.text:
+        from .commands.export import run_text_export
+
+        return run_text_export(args)
+    from .app import launch  # Textual is imported only from here on
+
+    if args.command == "new":
+        return launch.run_new(args)
+    if args.command == "resume":
+        return launch.run_resume(args)
+    return launch.run_replay(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""The events of a game, exactly the ``type`` names and fields of the ``.dvr`` format v1.
+
+Decisions (``game_created``, ``card_placed``, ``placement_undone``) are what people and bots choose;
+derived events (``column_resolved``, ``round_ended``, ``game_ended``) are the rules' consequences
+and are always recomputed by the engine. ``seq`` is the event's line number in a file: the store
+sets and checks it, the engine ignores it. ``at`` is deliberately not a field, so readers ignore it.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+FORMAT_VERSION = 1
+
+
+class Seat(msgspec.Struct, omit_defaults=True, gc=False):
+    name: str
+    kind: str  # "human" | "bot"
+    color: str
+    bot: str | None = None  # bot level (with an optional budget, "strong@5000"); bots only
+
+
+class Award(msgspec.Struct, gc=False):
+    player: int
+    card: str
+    returned: str | None  # R6.1: the good given back to the top of this column, if any
+
+
+class Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True, gc=False):
+    seq: int | None = None
+
+
+class GameCreated(Event, tag="game_created"):
+    format: int
+    players: list[Seat]
+    first_player: int
+    rounds: int
+    grid: list[list[str]]  # 7 columns, each bottom first (R2.2)
+    box: list[str]
+    seed: int | None = None
+    parent: str | None = None  # branch annotation: the file this game was branched from
+    parent_seq: int | None = None  # ... and the last event of the parent it shares
+
+
+class CardPlaced(Event, tag="card_placed"):
+    round: int
+    player: int
+    column: int
+    card: int
+
+
+class PlacementUndone(Event, tag="placement_undone"):
+    round: int
+    player: int
+    column: int
+    card: int
+
+
+class ColumnResolved(Event, tag="column_resolved"):
+    round: int
+    column: int
+    totals: list[int]
+    cancelled: list[int]
+    awards: list[Award]
+    rotated: bool
+
+
+class RoundEnded(Event, tag="round_ended"):
+    round: int
+    next_first_player: int
+
+
+class GameEnded(Event, tag="game_ended"):
+    scores: list[int]
+    winners: list[int]
+
+
+AnyEvent = GameCreated | CardPlaced | PlacementUndone | ColumnResolved | RoundEnded | GameEnded
+Decision = GameCreated | CardPlaced | PlacementUndone
+Derived = ColumnResolved | RoundEnded | GameEnded
+
+DECISION_TYPES: tuple[type[Event], ...] = (GameCreated, CardPlaced, PlacementUndone)
+DERIVED_TYPES: tuple[type[Event], ...] = (ColumnResolved, RoundEnded, GameEnded)
+
+
+def type_name(event: Event) -> str:
+    """The event's ``type`` as written in a file."""
+    return event.__struct_config__.tag  # type: ignore[return-value]

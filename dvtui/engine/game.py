@@ -1,0 +1,591 @@
+"""The state of a game and the rules that move it: a fold of events (STYLE: state = fold(events)).
+
+Decisions are validated and applied; derived events (R5-R8) are computed by :meth:`Game.derive_next`
+from the state alone, so a file's derived events are checked by recomputing them, never trusted.
+The hot loop of ``dvtui sim`` runs through :meth:`Game.place`, so the state is plain lists of
+strings and ints, mutated in place, with no per-move allocation beyond the events themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import (
+    ALL_CARD_NAMES,
+    BOX_SIZE,
+    CATEGORIES,
+    CATEGORY_OF,
+    COLORS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    DECK,
+    GOODS,
+    NUMBER_CARDS,
+    VALUE_OF,
+    deal,
+    is_money,
+)
+from .errors import (
+    BadSetup,
+    CardNotInHand,
+    ColumnOutOfRange,
+    GameOver,
+    NothingToUndo,
+    NotPlacementPhase,
+    RuleError,
+    WrongPlayer,
+)
+from .events import (
+    FORMAT_VERSION,
+    Award,
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    GameCreated,
+    GameEnded,
+    PlacementUndone,
+    RoundEnded,
+    Seat,
+)
+
+ROUNDS: dict[int, int] = {3: 6, 4: 4, 5: 5}
+"""R3: rounds by player count, as printed."""
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+PLACEMENTS_PER_PLAYER = 5
+"""R4.2: each player places 5 of 6 cards a round."""
+
+PLACEMENT = 0
+RESOLVING = 1  # columns still to resolve (R5)
+ROUND_ENDING = 2  # round_ended owed (R7)
+GAME_ENDING = 3  # game_ended owed (R8)
+OVER = 4
+
+_FULL_HAND = list(NUMBER_CARDS)
+
+
+class DerivedMismatch(RuleError):
+    """A derived event in a file differs from what the rules give; ``field`` names where."""
+
+    def __init__(self, event_type: str, field: str, expected: object, found: object) -> None:
+        self.field = field
+        super().__init__(
+            f"{event_type}: field {field!r} should be {_show(expected)}, found {_show(found)}"
+        )
+
+
+def _show(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _rank(totals: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """R5.1-R5.3 for one column: (who takes a card, in order; who is cancelled, sorted).
+
+    Players with a total of 0 placed nothing there and take no part (R5.1). Every group of equal
+    totals is removed, however many tie and at whatever rank (R5.2); the rest rank by total,
+    highest first (R5.3), and no two of them can be equal.
+    """
+    participants = [p for p, t in enumerate(totals) if t]
+    seen: dict[int, int] = {}
+    for p in participants:
+        seen[totals[p]] = seen.get(totals[p], 0) + 1
+    cancelled = tuple(sorted(p for p in participants if seen[totals[p]] > 1))
+    order = tuple(sorted((p for p in participants if seen[totals[p]] == 1), key=lambda p: -totals[p]))
+    return order, cancelled
+
+
+_RANKINGS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+"""Memo of :func:`_rank`: a column's outcome depends only on the totals, and a game resolves 28 to
+35 columns, most with totals seen before; this keeps ``dvtui sim`` fast. Bounded in size."""
+_RANKINGS_MAX = 200_000
+
+
+def rounds_for(players: int) -> int:
+    """R3; refuses other player counts with the rule's own words."""
+    if players not in ROUNDS:
+        raise BadSetup(f"Dolce Vita is for 3 to 5 players (R3), not {players}")
+    return ROUNDS[players]
+
+
+def new_game(
+    seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0
+) -> GameCreated:
+    """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
+    rounds = rounds_for(len(seats))
+    if not 0 <= first_player < len(seats):
+        raise BadSetup(f"first player must be a seat from 0 to {len(seats) - 1}, not {first_player}")
+    grid, box = deal(seed)
+    created = GameCreated(
+        format=FORMAT_VERSION,
+        players=list(seats),
+        first_player=first_player,
+        rounds=rounds,
+        grid=grid,
+        box=box,
+        seed=seed,
+    )
+    return created
+
+
+def check_setup(created: GameCreated) -> None:
+    """R1-R3 on a ``game_created`` from anywhere (a file may have been written by another tool).
+
+    The money split is not assumed (R1.2): any 17 money cards of 100k and 200k are accepted.
+    """
+    if created.format != FORMAT_VERSION:
+        raise BadSetup(f"format {created.format} is not supported (this is format {FORMAT_VERSION})")
+    n = len(created.players)
+    rounds = rounds_for(n)
+    if created.rounds != rounds:
+        raise BadSetup(f"{n} players play {rounds} rounds (R3), not {created.rounds}")
+    if not 0 <= created.first_player < n:
+        raise BadSetup(f"first_player must be a seat from 0 to {n - 1}, not {created.first_player}")
+    colors: set[str] = set()
+    names: set[str] = set()
+    for i, seat in enumerate(created.players):
+        if seat.kind not in ("human", "bot"):
+            raise BadSetup(f"players[{i}].kind must be \"human\" or \"bot\", not {seat.kind!r}")
+        if seat.kind == "bot" and not seat.bot:
+            raise BadSetup(f"players[{i}] is a bot without a level (\"bot\" field)")
+        if seat.color not in COLORS:
+            raise BadSetup(f"players[{i}].color must be one of {', '.join(COLORS)}, not {seat.color!r}")
+        if seat.color in colors:
+            raise BadSetup(f"players[{i}].color {seat.color!r} is already taken (R2.3)")
+        if not seat.name.strip():
+            raise BadSetup(f"players[{i}].name is empty")
+        colors.add(seat.color)
+        names.add(seat.name)
+    if len(created.grid) != COLUMNS or any(len(col) != COLUMN_HEIGHT for col in created.grid):
+        raise BadSetup(f"grid must be {COLUMNS} columns of {COLUMN_HEIGHT} cards (R2.1)")
+    if len(created.box) != BOX_SIZE:
+        raise BadSetup(f"box must hold {BOX_SIZE} cards (R2.1), not {len(created.box)}")
+    cards = [card for col in created.grid for card in col] + list(created.box)
+    unknown = [card for card in cards if card not in ALL_CARD_NAMES]
+    if unknown:
+        raise BadSetup(f"unknown card {unknown[0]!r}")
+    goods = [card for card in cards if card in CATEGORY_OF]
+    if len(set(goods)) != len(goods):
+        dup = next(card for card in goods if goods.count(card) > 1)
+        raise BadSetup(f"card {dup!r} is dealt twice (R1.1: one card per category and value)")
+    if len(goods) != len(GOODS):
+        raise BadSetup(f"the deal must hold all {len(GOODS)} goods (R1.1), it holds {len(goods)}")
+    money = len(cards) - len(goods)
+    if money != len(DECK) - len(GOODS):
+        raise BadSetup(f"the deal must hold {len(DECK) - len(GOODS)} money cards (R1.2), not {money}")
+
+
+class Game:
+    """One game's state. Build it from a ``game_created`` event, then feed it decisions.
+
+    Columns are lists read bottom first (R2.2): index 0 is the card a winner takes, ``append`` puts
+    a card on top. ``totals[c][p]`` is what player p has placed under column c this round.
+    """
+
+    __slots__ = (
+        "columns",
+        "created",
+        "first_player",
+        "goods",
+        "hands",
+        "history",
+        "money",
+        "n",
+        "next_column",
+        "phase",
+        "placements",
+        "round",
+        "rounds",
+        "to_move",
+        "totals",
+        "worth",
+    )
+
+    created: GameCreated
+    n: int
+    rounds: int
+    columns: list[list[str]]
+    hands: list[list[int]]
+    totals: list[list[int]]
+    placements: list[CardPlaced]
+    goods: list[list[str | None]]
+    money: list[list[str]]
+    round: int
+    first_player: int
+    phase: int
+    next_column: int
+    history: list[list[int]]
+    to_move: int
+    """R4.1: whose placement it is (kept up to date rather than derived: the sim asks every move)."""
+    worth: list[int]
+    """R8 score of each player so far, kept up to date at every award."""
+
+    def __init__(self, created: GameCreated) -> None:
+        check_setup(created)
+        n = len(created.players)
+        self.created = created
+        self.n = n
+        self.rounds = created.rounds
+        self.columns = [list(col) for col in created.grid]
+        self.hands = [list(_FULL_HAND) for _ in range(n)]
+        self.totals = [[0] * n for _ in range(COLUMNS)]
+        self.placements = []
+        self.goods = [[None] * len(CATEGORIES) for _ in range(n)]
+        self.money = [[] for _ in range(n)]
+        self.round = 1
+        self.first_player = created.first_player
+        self.phase = PLACEMENT
+        self.next_column = 0
+        self.history = []  # scores after each finished round, for the end screen's chart
+        self.to_move = created.first_player
+        self.worth = [0] * n
+
+    # -- reading the state -------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def derived_pending(self) -> bool:
+        """True between a round's last placement and the derived events that complete it."""
+        return self.phase != PLACEMENT and self.phase != OVER
+
+    def score(self, player: int) -> int:
+        """R8: the value of everything the player owns."""
+        return self.worth[player]
+
+    def scores(self) -> list[int]:
+        return self.worth[:]
+
+    def legal_placements(self) -> list[tuple[int, int]]:
+        """Every (card, column) the player to move may place (R4.3: any column, any card in hand)."""
+        if self.phase != PLACEMENT:
+            return []
+        return [(card, col) for card in self.hands[self.to_move] for col in range(COLUMNS)]
+
+    def owned_cards(self, player: int) -> list[str]:
+        return [g for g in self.goods[player] if g is not None] + self.money[player]
+
+    def copy(self) -> Game:
+        """An independent copy, for previews, search and replay checkpoints."""
+        g = Game.__new__(Game)
+        g.created = self.created
+        g.n = self.n
+        g.rounds = self.rounds
+        g.columns = [col[:] for col in self.columns]
+        g.hands = [h[:] for h in self.hands]
+        g.totals = [t[:] for t in self.totals]
+        g.placements = self.placements[:]
+        g.goods = [o[:] for o in self.goods]
+        g.money = [m[:] for m in self.money]
+        g.round = self.round
+        g.first_player = self.first_player
+        g.phase = self.phase
+        g.next_column = self.next_column
+        g.history = [h[:] for h in self.history]
+        g.to_move = self.to_move
+        g.worth = self.worth[:]
+        return g
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def check_placement(self, player: int, column: int, card: int) -> None:
+        """Raise the typed error that says why this placement is illegal, or return."""
+        if self.phase != PLACEMENT:
+            if self.phase == OVER:
+                raise GameOver("the game is over (R8): no more placements")
+            raise NotPlacementPhase("the round is being resolved: its derived events come first")
+        if player != self.to_move:
+            raise WrongPlayer(f"it is player {self.to_move}'s turn, not player {player}'s (R4.1)")
+        if not 0 <= column < COLUMNS:
+            raise ColumnOutOfRange(f"column must be 0 to {COLUMNS - 1}, not {column}")
+        if card not in self.hands[player]:
+            if card in NUMBER_CARDS:
+                raise CardNotInHand(f"player {player} has already placed their {card} this round")
+            raise CardNotInHand(f"number cards are 1 to 6, not {card}")
+
+    def place(self, column: int, card: int, player: int | None = None) -> list[Event]:
+        """Place ``card`` under ``column`` for the player to move (or check it is ``player``).
+
+        Returns the decision event followed by every derived event it triggers (a round's last
+        placement resolves the round, and the last round ends the game), all already applied.
+        """
+        p = self.to_move
+        hand = self.hands[p]
+        if (
+            self.phase != PLACEMENT
+            or (player is not None and player != p)
+            or card not in hand
+            or not 0 <= column < COLUMNS
+        ):
+            self.check_placement(p if player is None else player, column, card)
+        event = CardPlaced(self.round, p, column, card)
+        # _apply_placed, inlined: this is the hottest line of `dvtui sim`
+        hand.remove(card)
+        self.totals[column][p] += card
+        placements = self.placements
+        placements.append(event)
+        if len(placements) < PLACEMENTS_PER_PLAYER * self.n:
+            self.to_move = (p + 1) % self.n
+            return [event]
+        self.phase = RESOLVING
+        self.next_column = 0
+        return [event, *self.derive_all()]
+
+    def _apply_placed(self, event: CardPlaced) -> None:
+        self.hands[event.player].remove(event.card)
+        self.totals[event.column][event.player] += event.card
+        self.placements.append(event)
+        if len(self.placements) == PLACEMENTS_PER_PLAYER * self.n:
+            self.phase = RESOLVING
+            self.next_column = 0
+        else:
+            self.to_move = (event.player + 1) % self.n
+
+    def undo(self, player: int | None = None) -> PlacementUndone:
+        """Take back the latest placement of the current round; its player is to move again.
+
+        With ``player``, only that player's own latest placement may be taken back (the UI's rule:
+        a human undoes their own move, not a bot's).
+        """
+        if self.phase == OVER:
+            raise GameOver("the game is over (R8): nothing to undo")
+        if self.phase != PLACEMENT or not self.placements:
+            raise NothingToUndo("no placement of this round to take back (undo never crosses a resolution)")
+        last = self.placements[-1]
+        if player is not None and last.player != player:
+            raise NothingToUndo(f"the latest placement is player {last.player}'s, not player {player}'s")
+        event = PlacementUndone(round=self.round, player=last.player, column=last.column, card=last.card)
+        self._apply_undone(event)
+        return event
+
+    def _apply_undone(self, event: PlacementUndone) -> None:
+        self.to_move = event.player
+        self.placements.pop()
+        self.totals[event.column][event.player] -= event.card
+        hand = self.hands[event.player]
+        hand.append(event.card)
+        hand.sort()
+
+    # -- derived events ----------------------------------------------------------------------
+
+    def derive_next(self) -> Event:
+        """Compute the next derived event owed by the rules, apply it and return it."""
+        phase = self.phase
+        if phase == RESOLVING:
+            return self._resolve_next_column()
+        if phase == ROUND_ENDING:
+            return self._end_round()
+        if phase == GAME_ENDING:
+            return self._end_game()
+        raise NotPlacementPhase("no derived event is owed now")
+
+    def derive_all(self) -> list[Event]:
+        """Every derived event owed now, applied, in file order."""
+        out: list[Event] = []
+        resolve = self._resolve_next_column
+        while self.phase == RESOLVING:
+            out.append(resolve())
+        while self.phase != PLACEMENT and self.phase != OVER:
+            out.append(self.derive_next())
+        return out
+
+    def _resolve_next_column(self) -> ColumnResolved:
+        c = self.next_column
+        totals = self.totals[c]
+        column = self.columns[c]
+        key = tuple(totals)
+        ranking = _RANKINGS.get(key)
+        if ranking is None:
+            ranking = _rank(totals)
+            if len(_RANKINGS) < _RANKINGS_MAX:
+                _RANKINGS[key] = ranking
+        order, cancelled = ranking
+        awards: list[Award] = []
+        rotated = False
+        if not order and not cancelled:
+            if column:  # R5.5: nobody played here, the bottom card goes to the top
+                column.append(column.pop(0))
+                rotated = True
+        else:
+            goods = self.goods
+            worth = self.worth
+            for p in order:  # R5.3: highest total first, each takes the current bottom card
+                if not column:  # R5.4
+                    break
+                card = column.pop(0)
+                worth[p] += VALUE_OF[card]
+                k = CATEGORY_OF.get(card)
+                if k is None:  # R6.3: money is never exchanged
+                    self.money[p].append(card)
+                    awards.append(Award(p, card, None))
+                else:
+                    held = goods[p]
+                    old = held[k]
+                    held[k] = card
+                    if old is not None:  # R6.1: the old good goes at once on top of this column
+                        column.append(old)
+                        worth[p] -= VALUE_OF[old]
+                    awards.append(Award(p, card, old))
+        event = ColumnResolved(self.round, c, totals, list(cancelled), awards, rotated)
+        self.totals[c] = [0] * self.n  # the event now owns the old list
+        if c == COLUMNS - 1:
+            self.phase = ROUND_ENDING
+        else:
+            self.next_column = c + 1
+        return event
+
+    def _end_round(self) -> RoundEnded:
+        nxt = (self.first_player + 1) % self.n  # R7
+        event = RoundEnded(round=self.round, next_first_player=nxt)
+        self.history.append(self.scores())
+        self.placements = []
+        self.hands = [list(_FULL_HAND) for _ in range(self.n)]  # R7: every card back in hand
+        self.first_player = nxt
+        self.to_move = nxt
+        if self.round == self.rounds:
+            self.phase = GAME_ENDING
+        else:
+            self.round += 1
+            self.phase = PLACEMENT
+        return event
+
+    def _end_game(self) -> GameEnded:
+        scores = self.scores()
+        best = max(scores)
+        self.phase = OVER
+        return GameEnded(scores=scores, winners=[p for p, s in enumerate(scores) if s == best])  # R8
+
+    # -- projections ---------------------------------------------------------------------------
+
+    def projected(self) -> tuple[list[ColumnResolved], Game]:
+        """What every column would award if the round ended now, and the state that would leave.
+
+        The one place the UI and the bots ask "what would happen"; nothing re-derives R5/R6.
+        """
+        g = self.copy()
+        if g.phase == PLACEMENT:
+            g.phase = RESOLVING
+            g.next_column = 0
+        events: list[ColumnResolved] = []
+        while g.phase == RESOLVING:
+            events.append(g._resolve_next_column())
+        return events, g
+
+    # -- folding a log -------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Fold one event from a log: decisions are validated, derived events recomputed and
+        compared (a difference raises :class:`DerivedMismatch` naming the field)."""
+        kind = type(event)
+        if kind is CardPlaced:
+            assert isinstance(event, CardPlaced)
+            player = event.player
+            card = event.card
+            column = event.column
+            hand = self.hands[player] if 0 <= player < self.n else ()
+            if (
+                self.phase != PLACEMENT
+                or event.round != self.round
+                or player != self.to_move
+                or card not in hand
+                or not 0 <= column < COLUMNS
+            ):
+                if self.phase == PLACEMENT and event.round != self.round:
+                    raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")
+                self.check_placement(player, column, card)
+            hand.remove(card)  # type: ignore[union-attr]
+            self.totals[column][player] += card
+            placements = self.placements
+            placements.append(event)
+            if len(placements) < PLACEMENTS_PER_PLAYER * self.n:
+                self.to_move = (player + 1) % self.n
+            else:
+                self.phase = RESOLVING
+                self.next_column = 0
+        elif kind is ColumnResolved or kind is RoundEnded or kind is GameEnded:
+            if not self.derived_pending:
+                raise RuleError(f"{event.__struct_config__.tag} is not owed here: a decision is expected")
+            expected = self.derive_next()
+            if expected != event:
+                compare_derived(expected, event)
+        elif kind is PlacementUndone:
+            assert isinstance(event, PlacementUndone)
+            if self.phase == PLACEMENT and event.round != self.round:
+                raise RuleError(f"placement_undone says round {event.round}, but round {self.round} is being played")
+            if self.phase == PLACEMENT and self.placements:
+                last = self.placements[-1]
+                if (last.player, last.column, last.card) != (event.player, event.column, event.card):
+                    raise RuleError(
+                        "placement_undone must name the latest placement exactly: "
+                        f"player {last.player}, column {last.column}, card {last.card}"
+                    )
+            self.undo()
+        elif kind is GameCreated:
+            raise RuleError("game_created may only be the first event")
+        else:
+            raise RuleError(f"not an event of this game: {event!r}")
+
+    @classmethod
+    def fold(cls, events: Iterable[Event]) -> Game:
+        """The state after ``events`` (a full log, or a decision-only script: derived events that
+        are owed and absent are recomputed)."""
+        it = iter(events)
+        first = next(it, None)
+        if not isinstance(first, GameCreated):
+            raise RuleError("a game starts with game_created")
+        game = cls(first)
+        for event in it:
+            if game.derived_pending and not isinstance(event, (ColumnResolved, RoundEnded, GameEnded)):
+                game.derive_all()
+            game.apply(event)
+        game.derive_all()
+        return game
+
+
+def compare_derived(expected: Event, found: Event) -> None:
+    """Raise :class:`DerivedMismatch` at the first field where ``found`` differs from the rules."""
+    exp_type = expected.__struct_config__.tag
+    found_type = found.__struct_config__.tag
+    if exp_type != found_type:
+        raise DerivedMismatch(exp_type, "type", exp_type, found_type)
+    for name in expected.__struct_fields__:
+        if name == "seq":
+            continue
+        a = getattr(expected, name)
+        b = getattr(found, name)
+        if a == b:
+            continue
+        if isinstance(a, list) and isinstance(b, list) and a and isinstance(a[0], Award):
+            for i in range(max(len(a), len(b))):
+                if i >= len(a) or i >= len(b):
+                    raise DerivedMismatch(exp_type, f"{name}", a, b)
+                for sub in Award.__struct_fields__:
+                    if getattr(a[i], sub) != getattr(b[i], sub):
+                        raise DerivedMismatch(exp_type, f"{name}[{i}].{sub}", getattr(a[i], sub), getattr(b[i], sub))
+        raise DerivedMismatch(exp_type, name, a, b)
+    raise DerivedMismatch(exp_type, "seq", expected.seq, found.seq)  # only seq can differ now
+
+
+def first_player_of_round(created: GameCreated, round_: int) -> int:
+    """Invariant of R7: the first player of round k is (first_player + k - 1) mod players."""
+    return (created.first_player + round_ - 1) % len(created.players)
+
+
+__all__ = [
+    "ROUNDS",
+    "DerivedMismatch",
+    "Game",
+    "check_setup",
+    "first_player_of_round",
+    "is_money",
+    "new_game",
+    "rounds_for",
+]

@@ -1,0 +1,63 @@
+"""Playing games without a screen: bot-only games for ``dvtui sim``, replays and tests.
+
+A bot's move depends only on the game state and the bot's seed (derived from the game's seed and
+its seat), so a game finished here is the same whether it ran in one go or was resumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .bots import BotFn, bot_fn, bot_seed, parse_bot
+from .engine import Event, Game, GameCreated, Seat, new_game
+
+EventSink = Callable[[list[Event]], None]
+
+
+def bot_players(game: Game) -> list[tuple[BotFn, int] | None]:
+    """For each seat, its bot's move function and seed (None for a human seat)."""
+    seed = game.created.seed or 0
+    out: list[tuple[BotFn, int] | None] = []
+    for i, seat in enumerate(game.created.players):
+        if seat.kind == "bot" and seat.bot:
+            out.append((bot_fn(parse_bot(seat.bot)), bot_seed(seed, i)))
+        else:
+            out.append(None)
+    return out
+
+
+def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
+    """Let the bots play until the game is over (or a human is to move). Returns the new events;
+    ``sink`` receives each decision with its derived events, as one unit, as they happen."""
+    players = bot_players(game)
+    out: list[Event] = []
+    if game.derived_pending:
+        owed = game.derive_all()
+        out.extend(owed)
+        if sink is not None:
+            sink(owed)
+    place = game.place
+    while not game.over:
+        who = players[game.to_move]
+        if who is None:
+            break
+        fn, seed = who
+        card, column = fn(game, seed)
+        events = place(column, card)
+        if sink is not None:
+            sink(events)
+        out.extend(events)
+    return out
+
+
+def play_game(
+    seats: Sequence[Seat], seed: int, first_player: int = 0, sink: EventSink | None = None
+) -> tuple[Game, list[Event]]:
+    """A whole bot game from the deal: the final state and every event, ``game_created`` first."""
+    created: GameCreated = new_game(seats, first_player=first_player, seed=seed)
+    if sink is not None:
+        sink([created])
+    game = Game(created)
+    events: list[Event] = [created]
+    events.extend(play_out(game, sink))
+    return game, events
