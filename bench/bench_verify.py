@@ -68,6 +68,7 @@ def main() -> None:
         for k, mix in enumerate(mixes):
             count = per if k < len(mixes) - 1 else args.files - per * (len(mixes) - 1)
             sub = d / f"m{k}"
+            sub.mkdir()
             simulate(parse_players(mix, bots_only=True), count, seed=k * 100_000, out=sub)
             for p in sub.glob("*.dvr"):
                 p.rename(d / f"{k}-{p.name}")

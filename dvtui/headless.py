@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from .bots import BotFn, bot_fn, bot_seed, parse_bot
 from .engine import Event, Game, GameCreated, Seat, new_game
+from .engine.game import OVER
 
 EventSink = Callable[[list[Event]], None]
 
@@ -29,15 +30,28 @@ def bot_players(game: Game) -> list[tuple[BotFn, int] | None]:
 def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
     """Let the bots play until the game is over (or a human is to move). Returns the new events;
     ``sink`` receives each decision with its derived events, as one unit, as they happen."""
-    players = bot_players(game)
     out: list[Event] = []
+    collect: EventSink = out.extend
+    if sink is not None:
+        outer = sink
+
+        def collect(events: list[Event]) -> None:
+            outer(events)
+            out.extend(events)
+
+    run_bots(game, collect)
+    return out
+
+
+def run_bots(game: Game, sink: EventSink | None) -> None:
+    """The bots' loop, lean because ``dvtui sim`` lives in it: no list of events is kept here."""
+    players = bot_players(game)
     if game.derived_pending:
         owed = game.derive_all()
-        out.extend(owed)
         if sink is not None:
             sink(owed)
     place = game.place
-    while not game.over:
+    while game.phase != OVER:
         who = players[game.to_move]
         if who is None:
             break
@@ -46,8 +60,6 @@ def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
         events = place(column, card)
         if sink is not None:
             sink(events)
-        out.extend(events)
-    return out
 
 
 def play_game(
@@ -57,7 +69,7 @@ def play_game(
     created: GameCreated = new_game(seats, first_player=first_player, seed=seed)
     if sink is not None:
         sink([created])
-    game = Game(created)
+    game = Game(created, trusted=True)
     events: list[Event] = [created]
     events.extend(play_out(game, sink))
     return game, events

@@ -48,8 +48,8 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return mix(game_seed, 0xB07, seat)
 
 
-from .strong import choose as strong  # noqa: E402  (registered last: strong imports base, not this module)
+from .strong import choose as strong_choose  # noqa: E402  (registered last; keeps `bots.strong` the module)
 
-LEVELS["strong"] = strong  # type: ignore[assignment]  # takes iterations=/seconds= too (see bot_fn)
+LEVELS["strong"] = strong_choose  # type: ignore[assignment]  # takes iterations=/seconds= too (see bot_fn)
 
 __all__ = ["LEVELS", "BotFn", "BotSpec", "Placement", "UnknownBot", "bot_fn", "bot_seed", "choose", "mix", "parse_bot"]

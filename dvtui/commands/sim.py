@@ -1,7 +1,8 @@
 """``dvtui sim``: bot-only games, as fast as the engine goes, with a results table.
 
-Game ``i`` is dealt with seed ``SEED+i`` and started by seat ``i mod players``, so any single game of
-a run can be replayed on its own (``dvtui new --seed``) and no seat always starts.
+Game ``i`` is dealt with seed ``SEED+i`` and started by seat ``(SEED+i) mod players``: each game is
+fixed by its own seed alone (``dvtui new --seed S --first S%players`` replays it), and no seat
+always starts.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import Event, Seat
-from ..headless import play_game
+from ..engine import Game, Seat, new_game
+from ..headless import run_bots
 from ..seats import SeatError, parse_players
 from ..store import GameWriter, SaveError
 
@@ -56,25 +56,13 @@ def simulate(
     sums = result.score_sum
     start = time.perf_counter()
     for i in range(games):
-        writer: GameWriter | None = None
-        sink: Callable[[list[Event]], None] | None = None
-        if out is not None:
-            holder: list[GameWriter] = []
-
-            def sink(events: list[Event], holder: list[GameWriter] = holder, i: int = i) -> None:
-                if not holder:
-                    holder.append(GameWriter.create(out / f"game-{seed + i}.dvr", events[0], stamp=False))  # type: ignore[arg-type]
-                    if len(events) > 1:
-                        holder[0].append(events[1:])
-                else:
-                    holder[0].append(events)
-
-        try:
-            game, _ = play_game(seats, seed + i, i % n, sink)
-        finally:
-            if out is not None and holder:
-                writer = holder[0]
-                writer.close()
+        created = new_game(seats, first_player=(seed + i) % n, seed=seed + i)
+        game = Game(created, trusted=True)
+        if out is None:
+            run_bots(game, None)
+        else:
+            with GameWriter.create(out / f"game-{seed + i}.dvr", created, stamp=False) as writer:
+                run_bots(game, writer.append)
         scores = game.worth
         best = max(scores)
         winners = [p for p in range(n) if scores[p] == best]

@@ -8,6 +8,9 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import random
+import sys
+from array import array
+from operator import itemgetter as _pick
 
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
 """R1.1: the seven categories, in the order used everywhere (columns of the scoreboard, tests)."""
@@ -73,10 +76,20 @@ def value(card: str) -> int:
 def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     """R2.1: shuffle the 66 cards with ``seed``; 7 columns of 9 (bottom first) and 3 to the box.
 
-    ``random.Random(seed).shuffle`` is stable across CPython versions for integer seeds, which is
-    what makes "same seed, same file" hold across machines.
+    The shuffle sorts the deck by 32-bit keys from ``random.Random(seed).randbytes``: the
+    Mersenne Twister's output for an integer seed is the same on every CPython since 3.9, which is
+    what makes "same seed, same file" hold across machines (keys are read little-endian on every
+    platform), and it runs in C, several times cheaper than ``Random.shuffle``'s Python loop
+    (``dvtui sim`` deals thousands of games a second).
     """
-    cards = list(DECK)
-    random.Random(seed).shuffle(cards)
+    keys = array("I", random.Random(seed).randbytes(4 * len(DECK)))
+    if _BIG_ENDIAN:
+        keys.byteswap()
+    cards = list(_pick(*sorted(_DECK_ORDER, key=keys.__getitem__))(DECK))  # sorted is stable
     grid = [cards[c * COLUMN_HEIGHT : (c + 1) * COLUMN_HEIGHT] for c in range(COLUMNS)]
     return grid, cards[COLUMNS * COLUMN_HEIGHT :]
+
+
+_DECK_ORDER = range(len(DECK))
+_BIG_ENDIAN = sys.byteorder == "big"
+assert array("I").itemsize == 4

@@ -13,11 +13,14 @@ import msgspec
 FORMAT_VERSION = 1
 
 
-class Seat(msgspec.Struct, omit_defaults=True, gc=False):
+class Seat(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
+    """A player as ``game_created`` lists them. Keyword-only, so fields stand in the format's order
+    (``name, kind, bot, color``) and no positional call can put a colour where the level goes."""
+
     name: str
     kind: str  # "human" | "bot"
-    color: str
     bot: str | None = None  # bot level (with an optional budget, "strong@5000"); bots only
+    color: str
 
 
 class Award(msgspec.Struct, gc=False):

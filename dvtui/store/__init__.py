@@ -1,25 +1,33 @@
-"""The ``.dvr`` file: append durably, read with torn-tail recovery, the saves directory.
+"""The ``.dvr`` file: append durably, read with torn-tail recovery, one writer per game, the saves
+directory.
 
 Knows the engine's events, not the UI.
 """
 
 from .codec import encode_line
-from .errors import GameFileError, SaveError
+from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
+from .lock import GameLock, lock_path, read_holder
 from .reader import LoadedGame, TornTail, parse_game, read_game
 from .saves import data_dir, latest_unfinished, list_games, new_save_path
 from .writer import GameWriter
 
 __all__ = [
     "GameFileError",
+    "GameLock",
+    "GameLocked",
     "GameWriter",
     "LoadedGame",
+    "LockHolder",
     "SaveError",
+    "SaveFailed",
     "TornTail",
     "data_dir",
     "encode_line",
     "latest_unfinished",
     "list_games",
+    "lock_path",
     "new_save_path",
     "parse_game",
     "read_game",
+    "read_holder",
 ]

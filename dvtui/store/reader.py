@@ -8,6 +8,7 @@ never make the game say something the rules do not.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ import msgspec
 
 from ..engine import (
     ColumnResolved,
+    DerivedMismatch,
     Event,
     Game,
     GameCreated,
@@ -74,6 +76,9 @@ class LoadedGame:
     """Derived events owed at the end of a full log but absent from the file (cut between lines):
     recomputed; a writer resuming the file appends them first."""
     notices: list[str] = field(default_factory=list)
+    file_bytes: int | None = None
+    """The size of the file as read (None when not read from a file); a writer resuming it checks
+    that nothing was appended in between."""
 
     @property
     def created(self) -> GameCreated:
@@ -81,28 +86,68 @@ class LoadedGame:
 
 
 def read_bytes(path: Path | str) -> bytes:
-    """The file's bytes, with a clear error for what is not a readable regular file."""
+    """The file's bytes, with a clear error for what is not a readable regular file.
+
+    Never blocks and never touches what is not a regular file: the kind is checked before opening
+    (a device or a named pipe is not opened at all) and again on the open file, and the file is
+    opened non-blocking, so swapping the file for a FIFO in between cannot hang the reader.
+    """
     p = Path(path)
     try:
         st = os.stat(p)
-    except FileNotFoundError:
-        raise GameFileError(p, None, "no such file") from None
     except OSError as e:
-        raise GameFileError(p, None, f"cannot read: {e.strerror or e}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise GameFileError(p, None, "is a directory, not a game file")
-    if not stat.S_ISREG(st.st_mode):
-        raise GameFileError(p, None, "is not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise GameFileError(p, None, f"is {st.st_size} bytes; a game file is at most {MAX_FILE_BYTES}")
+        raise GameFileError(p, None, _open_error(p, e)) from None
+    _check_kind(p, st.st_mode, st.st_size)
     try:
-        with open(p, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as e:
+        raise GameFileError(p, None, _open_error(p, e)) from None
+    try:
+        st = os.fstat(fd)
+        _check_kind(p, st.st_mode, st.st_size)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
     except OSError as e:
         raise GameFileError(p, None, f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise GameFileError(p, None, f"is larger than {MAX_FILE_BYTES} bytes")
-    return data
+    finally:
+        os.close(fd)
+    if size > MAX_FILE_BYTES:
+        raise GameFileError(p, None, f"is larger than {MAX_FILE_BYTES} bytes; a game file is never that large")
+    return b"".join(chunks)
+
+
+def _open_error(p: Path, e: OSError) -> str:
+    if e.errno == errno.ELOOP:
+        return "is a symbolic link loop, not a game file"
+    if e.errno == errno.ENOENT:
+        return "no such file (a symbolic link to nothing)" if p.is_symlink() else "no such file"
+    if e.errno == errno.ENAMETOOLONG:
+        return "file name too long"
+    return f"cannot read: {e.strerror or e}"
+
+
+def _check_kind(p: Path, mode: int, size: int) -> None:
+    if stat.S_ISREG(mode):
+        if size > MAX_FILE_BYTES:
+            raise GameFileError(p, None, f"is {size} bytes; a game file is at most {MAX_FILE_BYTES}")
+        return
+    if stat.S_ISDIR(mode):
+        what = "a directory"
+    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        what = "a device"
+    elif stat.S_ISFIFO(mode):
+        what = "a named pipe"
+    elif stat.S_ISSOCK(mode):
+        what = "a socket"
+    else:
+        what = "not a regular file"
+    raise GameFileError(p, None, f"is {what}, not a game file")
 
 
 def read_game(path: Path | str) -> LoadedGame:
@@ -111,21 +156,38 @@ def read_game(path: Path | str) -> LoadedGame:
 
 
 def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
+    """Check ``data`` as a whole game file (see the module doc); never modifies anything.
+
+    Every way a file can be wrong ends in :class:`GameFileError`; time and memory are linear in
+    the size, which is bounded by :data:`MAX_FILE_BYTES` (and lines by :data:`MAX_LINE_BYTES`).
+    """
     if not data:
         raise GameFileError(path, None, "is empty, not a game")
+    if len(data) > MAX_FILE_BYTES:
+        raise GameFileError(path, None, f"is {len(data)} bytes; a game file is at most {MAX_FILE_BYTES}")
     lines = data.split(b"\n")
     torn: TornTail | None = None
     tail = lines.pop()  # after the last "\n": b"" for a complete file
     good_bytes = len(data) - len(tail)
     if tail:
         torn = TornTail(len(lines) + 1, good_bytes, len(tail), "no end of line")
+    bad_utf8 = _first_bad_utf8(data, good_bytes)
+    if bad_utf8 is not None:
+        index, column = bad_utf8
+        if index == len(lines) - 1 and torn is None:
+            # the last line does not parse: a torn tail (format spec), not an error
+            good_bytes -= len(lines[index]) + 1
+            torn = TornTail(index + 1, good_bytes, len(lines[index]) + 1, "not valid UTF-8")
+            lines.pop()
+        else:
+            raise GameFileError(path, index + 1, f"not valid UTF-8 (byte {column + 1} of the line)")
     events: list[AnyEvent] = []
     decode = line_decoder.decode
     try:  # fast path: every line decodes; anything odd is re-read line by line below
         if max(map(len, lines), default=0) > MAX_LINE_BYTES:
             raise ValueError
         events = [decode(raw) for raw in lines]
-    except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
+    except (ValueError, RecursionError, msgspec.DecodeError):
         events = []
         for i, raw in enumerate(lines):
             try:
@@ -143,10 +205,37 @@ def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
         raise GameFileError(path, None, "is empty, not a game")
     loaded = fold_file(events, path)
     loaded.good_bytes = good_bytes
+    loaded.file_bytes = len(data)
     if torn is not None:
         loaded.torn = torn
         loaded.notices.insert(0, torn.notice(path))
     return loaded
+
+
+_UTF8_CHUNK = 1 << 20
+
+
+def _first_bad_utf8(data: bytes, end: int) -> tuple[int, int] | None:
+    """(0-based line, 0-based byte in it) of the first invalid UTF-8 in ``data[:end]``, or None.
+
+    JSON text is UTF-8 (RFC 8259); msgspec checks the strings it keeps but not the ones it skips
+    (unknown keys), so the whole file is checked here, a megabyte at a time (cut at line ends so
+    no character is split).
+    """
+    start = 0
+    while start < end:
+        stop = end if end - start <= _UTF8_CHUNK else data.rfind(b"\n", start, start + _UTF8_CHUNK) + 1
+        if stop <= start:  # one line longer than a chunk: the line-length check rejects it later
+            stop = min(end, data.find(b"\n", start + _UTF8_CHUNK) + 1 or end)
+        try:
+            data[start:stop].decode("utf-8")
+        except UnicodeDecodeError as e:
+            at = start + e.start
+            index = data.count(b"\n", 0, at)
+            line_start = data.rfind(b"\n", 0, at) + 1
+            return index, at - line_start
+        start = stop
+    return None
 
 
 def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
@@ -157,6 +246,8 @@ def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
         raise GameFileError(path, line, "empty line (one event per line)")
     try:
         return line_decoder.decode(raw)
+    except RecursionError:
+        raise GameFileError(path, line, "nested too deeply (an event is at most 4 levels deep)") from None
     except msgspec.ValidationError as e:
         raise GameFileError(path, line, _explain(raw, str(e))) from None
     except msgspec.DecodeError as e:
@@ -164,9 +255,13 @@ def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
 
 
 def _is_unparsable(raw: bytes) -> bool:
+    """True for a line that is not JSON at all (what a crash mid-write leaves), False for JSON
+    that is merely not a valid event (that is damage, reported as such)."""
     try:
         msgspec.json.decode(raw)
-    except msgspec.DecodeError:
+    except (msgspec.ValidationError, RecursionError):
+        return False  # syntactically JSON, just out of msgspec's range or too deep
+    except (msgspec.DecodeError, UnicodeDecodeError):
         return True
     return False
 
@@ -175,7 +270,7 @@ def _explain(raw: bytes, message: str) -> str:
     """msgspec's validation message, prefixed with the event type when there is one."""
     try:
         obj = msgspec.json.decode(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         return message
     if not isinstance(obj, dict):
         return "not a JSON object (one event, one object, per line)"
@@ -191,11 +286,36 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+MAX_NAME_CHARS = 100
+"""A seat's name or bot level longer than this is not a name (the app allows 24 characters)."""
+_INT64 = 2**63
+
+
+def _check_created(created: GameCreated, path: str) -> None:
+    """What the engine does not bound in ``game_created``: text a terminal will show (length, no
+    control characters that would drive it) and numbers beyond 64 bits."""
+    for i, seat in enumerate(created.players[:16]):  # more seats is refused by the engine (R3)
+        for name, value in (("name", seat.name), ("bot", seat.bot), ("color", seat.color)):
+            if value is None:
+                continue
+            if len(value) > MAX_NAME_CHARS:
+                raise GameFileError(
+                    path, 1, f"game_created: players[{i}].{name} is {len(value)} characters; at most {MAX_NAME_CHARS}"
+                )
+            if not value.isprintable():
+                raise GameFileError(path, 1, f"game_created: players[{i}].{name} holds a control character")
+    for name in ("seed", "parent_seq"):
+        value = getattr(created, name)
+        if value is not None and not -_INT64 <= value < _INT64:
+            raise GameFileError(path, 1, f"game_created: {name} is out of range (at most 64 bits)")
+
+
 def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
     """Check ``seq`` and replay the events through the engine, recomputing every derived event."""
     first = events[0]
     if not isinstance(first, GameCreated):
         raise GameFileError(path, 1, f"the first event must be game_created, not {first.__struct_config__.tag}")
+    _check_created(first, path)
     decisions_only = True
     for i, ev in enumerate(events):
         if decisions_only and type(ev) in _DERIVED_TYPES:
@@ -218,12 +338,13 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                 raise GameFileError(
                     path,
                     i + 1,
-                    f"{ev.__struct_config__.tag} found where {owed} is owed "
-                    "(derived events come complete, in place)",
+                    f"{ev.__struct_config__.tag} found where {owed} is owed (derived events come complete, in place)",
                 )
             canonical.extend(game.derive_all())
         try:
             apply(ev)
+        except DerivedMismatch as e:  # its message already starts with the event type
+            raise GameFileError(path, i + 1, str(e)) from None
         except RuleError as e:
             raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
         canonical.append(ev)
@@ -234,7 +355,6 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
         if not decisions_only:
             loaded.missing_tail = tail
             loaded.notices.append(
-                f"{path} line {len(events)}: the file ends before the round's derived events; "
-                f"{len(tail)} recomputed"
+                f"{path} line {len(events)}: the file ends before the round's derived events; {len(tail)} recomputed"
             )
     return loaded

@@ -3,23 +3,45 @@
 Each decision goes to disk together with the derived events it triggers, in one ``write`` followed
 by ``fsync``; only then does the caller move on (the next decision is asked for after ``append``
 returns). The file is created ``0600`` and its directory fsynced, so the file itself survives a
-crash too. A failed write is cut back, so the file stays valid up to the last durable decision.
+crash too. A failed write or fsync is cut back, so the file stays valid up to the last durable
+decision, and the writer refuses everything after it: the game stops with a clear message.
+
+A writer holds the game's lock (:mod:`.lock`) from :meth:`GameWriter.create` or
+:meth:`GameWriter.resume` until :meth:`GameWriter.close`, so two processes never append to one
+game; a second one gets :class:`~.errors.GameLocked`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-import shutil
+import stat
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from ..engine import ColumnResolved, Event, GameCreated, GameEnded, RoundEnded
 from .codec import encode_line
-from .errors import SaveError
+from .errors import SaveError, SaveFailed
+from .lock import GameLock
 from .reader import LoadedGame
 
 _DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+
+# The system calls of a save, looked up at call time so tests can make them fail (disk full,
+# read-only file system, a failed fsync) without touching the os module for everyone else.
+_write = os.write
+_fsync = os.fsync
+_ftruncate = os.ftruncate
+
+_WHY = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EIO: "the disk reported an I/O error",
+    errno.EFBIG: "the file is too large for this file system",
+}
 
 
 def utc_stamp() -> str:
@@ -27,66 +49,132 @@ def utc_stamp() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _why(e: OSError) -> str:
+    return _WHY.get(e.errno or 0) or (e.strerror or str(e))
+
+
 class GameWriter:
     """The one writer of one game file. Use :meth:`create` or :meth:`resume`."""
 
-    def __init__(self, fd: int, path: Path, next_seq: int, *, stamp: bool, derived: bool = True) -> None:
+    def __init__(
+        self,
+        fd: int,
+        path: Path,
+        next_seq: int,
+        *,
+        stamp: bool,
+        derived: bool = True,
+        lock: GameLock | None = None,
+    ) -> None:
         self._fd = fd
         self.path = path
         self.next_seq = next_seq
         self.stamp = stamp
         self.derived = derived
         """False for a game script: only decisions are written, so it stays a valid script."""
+        self.lock = lock
+        """The game's lock, held until :meth:`close` (None only for a writer built by hand)."""
+        self.failed: SaveFailed | None = None
+        """Set when a save failed: the game has stopped, every later append raises it again."""
+        self.notices: list[str] = []
+        """What opening the file did that a player should hear of (a torn tail cut and kept, a
+        lock taken over from a process that died)."""
 
     @classmethod
     def create(cls, path: Path | str, created: GameCreated, *, stamp: bool = True) -> GameWriter:
-        """A new file holding ``game_created``; refuses to overwrite an existing file."""
+        """A new file holding ``game_created``, locked for play; refuses to overwrite anything.
+
+        If the first line cannot be made durable, the new file is removed again: a failed start
+        leaves nothing behind that would look like a game.
+        """
         path = Path(path)
+        if not path.parent.is_dir():  # checked first: filelock would make the missing directories
+            raise SaveError(f"{path}: cannot create: no such directory {path.parent}")
+        lock = GameLock.acquire(path)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         except FileExistsError:
-            raise SaveError(f"{path}: already exists; choose another file") from None
+            lock.release()
+            what = "is a directory" if path.is_dir() else "already exists"
+            raise SaveError(f"{path}: {what}; choose another file") from None
         except OSError as e:
-            raise SaveError(f"{path}: cannot create: {e.strerror or e}") from None
-        writer = cls(fd, path, 0, stamp=stamp)
+            lock.release()
+            raise SaveError(f"{path}: cannot create: {_why(e)}") from None
+        writer = cls(fd, path, 0, stamp=stamp, lock=lock)
+        _note_takeover(writer, lock)
         try:
             writer.append([created])
-            _fsync_dir(path.parent)
-        except BaseException:
+            _fsync_dir(path.parent, strict=True)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
             writer.close()
+            if isinstance(e, SaveFailed):
+                raise SaveFailed(f"{path}: cannot save a new game: {e.reason}; nothing was kept", e.errno) from None
+            if isinstance(e, OSError):
+                raise SaveFailed(f"{path}: cannot save a new game: {_why(e)}; nothing was kept", e.errno) from None
             raise
         return writer
 
     @classmethod
     def resume(cls, loaded: LoadedGame, *, stamp: bool = True) -> GameWriter:
-        """Continue ``loaded``'s file: cut a torn tail (the original kept beside it as
-        ``FILE.torn-<time>``), append derived events the file lost at its end, then go on."""
+        """Continue ``loaded``'s file, locked for play: cut a torn tail (the original kept beside
+        it as ``FILE.torn-<time>``), append derived events the file lost at its end, then go on.
+
+        Raises :class:`~.errors.GameLocked` when another process plays the game, and
+        :class:`SaveError` when the file changed since it was read (read it again) or cannot be
+        written.
+        """
         path = Path(loaded.path)
+        lock = GameLock.acquire(path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
         except OSError as e:
-            raise SaveError(f"{path}: cannot open for writing: {e.strerror or e}") from None
-        writer = cls(fd, path, loaded.file_lines, stamp=stamp, derived=not loaded.decisions_only)
+            lock.release()
+            raise SaveError(f"{path}: cannot open for writing: {_why(e)}") from None
+        script, owed = _script_or_owed(loaded)
+        writer = cls(fd, path, loaded.file_lines, stamp=stamp, derived=not script, lock=lock)
+        _note_takeover(writer, lock)
         try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise SaveError(f"{path}: is not a regular file")
+            if loaded.file_bytes is not None and st.st_size != loaded.file_bytes:
+                raise SaveError(
+                    f"{path}: changed since it was read ({loaded.file_bytes} bytes then, {st.st_size} now); "
+                    "open it again"
+                )
             if loaded.torn is not None:
-                keep = path.with_name(f"{path.name}.torn-{utc_stamp().replace(':', '-')}")
-                shutil.copy2(path, keep)
-                os.ftruncate(fd, loaded.good_bytes)
-                os.fsync(fd)
+                keep = _keep_copy(fd, path, st.st_size)
+                _ftruncate(fd, loaded.good_bytes)
+                _fsync(fd)
+                writer.notices.append(
+                    f"{path}: cut the torn last line ({loaded.torn.size} bytes); the file as it was is kept as {keep}"
+                )
                 loaded.torn = None
-            if loaded.missing_tail:
-                writer.append(loaded.missing_tail)
+                loaded.file_bytes = loaded.good_bytes
+            if owed:
+                writer.append(owed)
+                writer.notices.append(f"{path}: wrote the {len(owed)} derived events the file lost at its end")
                 loaded.missing_tail = []
         except OSError as e:
             writer.close()
-            raise SaveError(f"{path}: cannot repair before resuming: {e.strerror or e}") from None
+            raise SaveError(f"{path}: cannot repair before resuming: {_why(e)}") from None
+        except BaseException:
+            writer.close()
+            raise
         return writer
 
     def append(self, events: Sequence[Event]) -> None:
         """Write ``events`` (a decision and its derived events) in one write, then fsync.
 
-        On failure the file is cut back to where it was, and :class:`SaveError` says why.
+        On failure the file is cut back to where it was, the writer is marked failed, and
+        :class:`~.errors.SaveFailed` says why; every later call raises it again.
         """
+        if self.failed is not None:
+            raise self.failed
+        if self._fd < 0:
+            raise SaveError(f"{self.path}: the game file is closed")
         if not self.derived:
             events = [ev for ev in events if not isinstance(ev, _DERIVED)]
             if not events:
@@ -99,22 +187,42 @@ class GameWriter:
         try:
             view = memoryview(data)
             while view:
-                written = os.write(fd, view)
+                written = _write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            _fsync(fd)
         except OSError as e:
+            cut = True
             try:
-                os.ftruncate(fd, start)
-                os.fsync(fd)
+                _ftruncate(fd, start)
+                _fsync(fd)
             except OSError:
-                pass  # the reader recovers a torn tail; nothing durable was lost either way
-            raise SaveError(f"{self.path}: could not save: {e.strerror or e}") from None
+                cut = False  # the reader recovers a torn tail; nothing durable was lost either way
+            after = (
+                "the file keeps every move up to the last one saved"
+                if cut
+                else "the file keeps every move up to the last one saved (resuming repairs its end)"
+            )
+            self.failed = SaveFailed(
+                f"{self.path}: could not save the last move: {_why(e)}. The game has stopped; {after}. "
+                f"Make room, then continue with 'dvtui resume {self.path}'",
+                e.errno,
+                _why(e),
+            )
+            raise self.failed from None
         self.next_seq = seq + len(events)
 
     def close(self) -> None:
+        """Close the file and release the game's lock (every event is already durable)."""
         if self._fd >= 0:
-            os.close(self._fd)
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
             self._fd = -1
+        if self.lock is not None:
+            self.lock.release()
+
+    @property
+    def closed(self) -> bool:
+        return self._fd < 0
 
     def __enter__(self) -> GameWriter:
         return self
@@ -123,15 +231,68 @@ class GameWriter:
         self.close()
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Make the new file's directory entry durable (a file fsynced in a lost directory is lost)."""
+def _script_or_owed(loaded: LoadedGame) -> tuple[bool, list[Event]]:
+    """Is the file a game script (keep writing decisions only), and which derived events does it
+    owe at its end?
+
+    A file without derived events is a script only if it skipped some: a log cut before its first
+    round was resolved (a new game, or a crash in the one write of a round's last placement and
+    its consequences) holds no derived event either, and must go on as the full log it is.
+    """
+    if not loaded.decisions_only:
+        return False, list(loaded.missing_tail)
+    events = loaded.events
+    last = max((i for i, ev in enumerate(events) if not isinstance(ev, _DERIVED)), default=0)
+    if any(isinstance(ev, _DERIVED) for ev in events[:last]):
+        return True, []
+    return False, list(events[last + 1 :])
+
+
+def _note_takeover(writer: GameWriter, lock: GameLock) -> None:
+    if lock.took_over is not None:
+        writer.notices.append(
+            f"{writer.path}: took over the lock left by {lock.took_over.describe()}, which ended without closing"
+        )
+
+
+def _keep_copy(fd: int, path: Path, size: int) -> Path:
+    """Copy the file as it is (torn tail included) to ``FILE.torn-<time>``, durably, before the
+    original is cut: the cut bytes stay available to whoever wants to look at them."""
+    data = os.pread(fd, size, 0)
+    base = f"{path.name}.torn-{utc_stamp().replace(':', '-')}"
+    n = 1
+    while True:
+        keep = path.with_name(base if n == 1 else f"{base}-{n}")
+        try:
+            out = os.open(keep, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            break
+        except FileExistsError:
+            n += 1
     try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(out, view) :]
+        os.fsync(out)
+    finally:
+        os.close(out)
+    _fsync_dir(path.parent)
+    return keep
+
+
+def _fsync_dir(directory: Path, *, strict: bool = False) -> None:
+    """Make a new file's directory entry durable (a file fsynced in a lost directory is lost).
+
+    ``strict``: a failed fsync is raised, except where the file system cannot fsync a directory
+    at all (EINVAL), which says nothing about the file's safety.
+    """
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return
     try:
-        os.fsync(fd)
-    except OSError:
-        pass
+        _fsync(fd)
+    except OSError as e:
+        if strict and e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
     finally:
         os.close(fd)

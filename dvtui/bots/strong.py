@@ -1,0 +1,438 @@
+"""``strong``: Monte Carlo tree search with max^n backups over the placements left in the round.
+
+Why this shape: once dealt, Dolce Vita has no hidden information and no chance (R4.4), and a round
+is a short sequence of public placements (5 per player, R4.2) followed by a deterministic
+resolution (R5, R6). So the bot searches the rest of the current round exactly as the rules play it
+and judges the state the round's resolution leaves with :mod:`dvtui.bots.value`, which estimates
+each player's chance to win (rank, not raw score, decides the game, R8).
+
+- **Tree**: one node per sequence of placements; each node keeps, for every player, the sum of the
+  values its simulations gave them (max^n: at a node, the player to move picks the child best for
+  *them*). Children are tried in the order of a cheap prior (what the placement gains its player in
+  that column if the round ended now), and progressive widening lets a node consider more of its up
+  to 42 placements as it is visited more, so the search goes deep where it matters.
+- **Merging**: placements into columns that cannot matter (empty columns, which can never hold a
+  card again) are one move per card, and two columns with the same cards and the same totals are
+  one column.
+- **Rollouts**: the placements left after the tree are played by a fast policy in which each
+  player grabs, with its smallest sufficient card, the column whose bottom card is worth most to it
+  (with a little randomness); then the round is resolved exactly, exchanges included.
+- **Determinism**: all chance comes from a ``random.Random`` seeded per call from the bot's seed and
+  the move (:func:`dvtui.bots.base.mix`), and an iteration budget never looks at the clock; so the
+  same state, seed and budget give the same move on every machine. A time budget (``strong@0.5s``,
+  the app's hints) trades that for a bounded wait.
+
+The search works on its own compact copy of the round (totals, hands, cards as ints) rather than on
+:class:`~dvtui.engine.Game`: a simulation costs tens of microseconds this way. Tests check that its
+resolution agrees with the engine's.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..engine import COLUMNS, Game
+from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
+from . import value as V
+from .base import Placement, mix, move_key
+
+DEFAULT_ITERATIONS = 1500
+"""Plain ``strong``: about a third of a second per move on a slow 2-core machine."""
+
+EXPLORATION = 0.35
+"""UCT constant; values are win chances in [0, 1]."""
+WIDEN_BASE = 4.0
+WIDEN_POWER = 0.5
+"""Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves."""
+ROOT_WIDEN_BASE = 8.0
+CARD_COST = 0.35
+"""Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards."""
+ROLLOUT_EPSILON = 0.1
+"""Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """The strong bot's advice: the move, and what it expects of it (for the app's hint, ``h``)."""
+
+    card: int
+    column: int
+    gain: int
+    """Expected rise of the player's score by the end of this round, in game units (e.g. 300000)."""
+    win: float
+    """The search's estimate of the player's chance to win after this move, 0..1."""
+    iterations: int
+    seconds: float
+
+    @property
+    def move(self) -> Placement:
+        return (self.card, self.column)
+
+
+_ORDERS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Memo: a column's totals -> the players who take a card, best first (R5.1-R5.3)."""
+_ORDERS_MAX = 500_000
+_CANCELLED: tuple[int, ...] = (-1,)
+"""A column's outcome when cards were placed there and every participant tied (R5.2, R5.5)."""
+
+
+def _order(totals: tuple[int, ...]) -> tuple[int, ...]:
+    found = _ORDERS.get(totals)
+    if found is not None:
+        return found
+    count: dict[int, int] = {}
+    for t in totals:
+        if t:
+            count[t] = count.get(t, 0) + 1
+    order = tuple(sorted((p for p, t in enumerate(totals) if t and count[t] == 1), key=lambda p: -totals[p]))
+    if len(_ORDERS) < _ORDERS_MAX:
+        _ORDERS[totals] = order
+    return order
+
+
+class _Node:
+    __slots__ = ("gain", "kids", "mover", "moves", "n", "w")
+
+    def __init__(self, mover: int, players: int) -> None:
+        self.mover = mover
+        self.moves: list[Placement] | None = None  # merged, prior order; None until expanded
+        self.kids: list[_Node] = []
+        self.n = 0
+        self.w = [0.0] * players
+        self.gain = 0.0  # sum over simulations of the root player's score rise this round
+
+
+class _Search:
+    """One search from one state; holds the round's fixed facts in compact form."""
+
+    def __init__(self, game: Game, seed: int) -> None:
+        if game.phase != PLACEMENT:
+            raise ValueError("the strong bot is asked for a placement outside the placement phase")
+        n = game.n
+        self.n = n
+        self.me = game.to_move
+        self.rng = random.Random(mix(seed, move_key(game), 0x57)).random
+        self.cols = [[V.encode(c) for c in col] for col in game.columns]
+        self.live = [k for k in range(COLUMNS) if self.cols[k]]
+        self.dead = [k for k in range(COLUMNS) if not self.cols[k]]
+        self.own = [[0] * 7 for _ in range(n)]
+        for p in range(n):
+            for k, g in enumerate(game.goods[p]):
+                if g is not None:
+                    self.own[p][k] = V.encode(g) & 7
+        self.worth = [w // 100_000 for w in game.worth]
+        self.rounds_left = game.rounds - game.round
+        self.last_round = self.rounds_left == 0
+        self.pot_w = V.POTENTIAL_WEIGHT
+        self.temp = V.temperature(n, self.rounds_left)
+        self.decay = V.decay_table(self.rounds_left)
+        self.tot0 = [t[:] for t in game.totals]
+        self.hands0 = [sorted(h) for h in game.hands]
+        self.left0 = PLACEMENTS_PER_PLAYER * n - len(game.placements)
+        # value of each column's bottom card to each player, for the rollout policy
+        self.prize = [
+            [self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)
+        ]
+        self.root = _Node(self.me, n)
+        self.judged: dict[tuple[tuple[int, ...], ...], tuple[list[float], int]] = {}
+        self.iterations = 0
+
+    def _use(self, p: int, code: int) -> int:
+        """What receiving this card adds to player p's score (negative: a forced exchange, R6.1)."""
+        k = code >> 3
+        v = code & 7
+        return v if k == V.MONEY else v - self.own[p][k]
+
+    # -- the round's end ------------------------------------------------------------------------
+
+    @staticmethod
+    def orders(tot: list[list[int]]) -> tuple[tuple[int, ...], ...]:
+        """Each column's outcome (R5.1-R5.3): who takes a card, best first; :data:`_CANCELLED` when
+        cards were placed but every participant tied. The round's resolution depends on nothing else."""
+        out = []
+        for t in tot:
+            order = _order(tuple(t))
+            out.append(order if order or not any(t) else _CANCELLED)
+        return tuple(out)
+
+    def resolve(
+        self, orders: tuple[tuple[int, ...], ...], keep_rest: bool
+    ) -> tuple[list[int], list[list[int]], list[list[int]]]:
+        """R5 and R6 for these outcomes: (worth, goods by category, the columns left, bottom first).
+
+        The same rules as :meth:`Game.projected`, on ints; ``keep_rest=False`` skips the columns
+        (after the last round nothing is left to judge them for). Columns left empty are dropped.
+        """
+        own = [o[:] for o in self.own]
+        worth = self.worth[:]
+        rest: list[list[int]] = []
+        cols = self.cols
+        for k in range(COLUMNS):
+            col = cols[k]
+            order = orders[k]
+            if order is _CANCELLED:
+                if keep_rest and col:
+                    rest.append(col)  # R5.5: all cancelled, the column does not move
+                continue
+            if not order:
+                if keep_rest and col:
+                    rest.append(col[1:] + col[:1])  # R5.5: nobody played, bottom to top
+                continue
+            pos = 0
+            size = len(col)
+            extra: list[int] | None = None
+            for p in order:
+                if pos < size:
+                    code = col[pos]
+                    pos += 1
+                elif extra:
+                    code = extra.pop(0)  # R6.2: an exchanged good can go to a lower rank
+                else:
+                    break  # R5.4
+                cat = code >> 3
+                v = code & 7
+                if cat == 7:
+                    worth[p] += v  # R6.3
+                else:
+                    mine = own[p]
+                    old = mine[cat]
+                    mine[cat] = v
+                    worth[p] += v - old
+                    if old:  # R6.1: the old good goes at once on top of this column
+                        if extra is None:
+                            extra = []
+                        extra.append(cat * 8 + old)
+            if keep_rest:
+                left = col[pos:] if pos < size else []
+                if extra:
+                    left = left + extra
+                if left:
+                    rest.append(left)
+        return worth, own, rest
+
+    def evaluate(self, tot: list[list[int]]) -> tuple[list[float], int]:
+        """Resolve the round from these totals and judge it: (value per player, my score rise).
+
+        Judgements are memoised by the columns' outcomes: many simulations of a round end alike
+        (a third to most of them, more as the round goes on)."""
+        orders = self.orders(tot)
+        found = self.judged.get(orders)
+        if found is not None:
+            return found
+        last = self.last_round
+        worth, own, rest = self.resolve(orders, not last)
+        gain = worth[self.me] - self.worth[self.me]
+        if last:
+            found = V.win_share(worth), gain
+        else:
+            pw = self.pot_w
+            decay = self.decay
+            est = [worth[p] + pw * V.potential(own[p], rest, decay) for p in range(self.n)]
+            found = V.softmax(est, self.temp), gain
+        self.judged[orders] = found
+        return found
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    def moves(self, tot: list[list[int]], hand: list[int], p: int) -> list[Placement]:
+        """The distinct placements for p, best prior first (merged: see the module docstring)."""
+        seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        scored: list[tuple[float, int, int]] = []
+        cols = self.cols
+        for k in self.live:
+            t = tot[k]
+            key = (tuple(cols[k]), tuple(t))
+            if key in seen:
+                continue
+            seen[key] = k
+            col = cols[k]
+            size = len(col)
+            before = 0
+            order = _order(tuple(t))
+            if p in order:
+                i = order.index(p)
+                if i < size:
+                    before = self._use(p, col[i])
+            mine = t[p]
+            for c in hand:
+                t[p] = mine + c
+                order = _order(tuple(t))
+                after = 0
+                if p in order:
+                    i = order.index(p)
+                    if i < size:
+                        after = self._use(p, col[i])
+                scored.append((after - before - CARD_COST * c, c, k))
+            t[p] = mine
+        if self.dead:
+            k = self.dead[0]
+            for c in hand:
+                scored.append((-CARD_COST * c - 0.01, c, k))
+        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+        return [(c, k) for _, c, k in scored]
+
+    def rollout(self, tot: list[list[int]], hands: list[list[int]], p: int, left: int) -> None:
+        """Play the ``left`` remaining placements with the fast policy (mutates tot and hands)."""
+        n = self.n
+        rng = self.rng
+        live = self.live
+        prize = self.prize
+        eps = ROLLOUT_EPSILON
+        while left:
+            hand = hands[p]
+            choice_c = 0
+            choice_k = -1
+            if rng() >= eps:
+                best = 0.0
+                mine_prize = prize[p]
+                for k in live:
+                    t = tot[k]
+                    mine = t[p]
+                    t[p] = 0
+                    need = max(t) - mine + 1
+                    t[p] = mine
+                    if need <= 0:
+                        continue  # already first here
+                    for c in hand:
+                        if c >= need:
+                            s = mine_prize[k] - CARD_COST * c
+                            if s > best:
+                                best = s
+                                choice_c = c
+                                choice_k = k
+                            break
+            if choice_k < 0:
+                choice_c = hand[int(rng() * len(hand))] if rng() < eps else hand[0]
+                choice_k = self.dead[0] if self.dead and rng() >= eps else int(rng() * COLUMNS)
+            hand.remove(choice_c)
+            tot[choice_k][p] += choice_c
+            p += 1
+            if p == n:
+                p = 0
+            left -= 1
+
+    # -- the search -----------------------------------------------------------------------------
+
+    def iterate(self) -> None:
+        n = self.n
+        tot = [t[:] for t in self.tot0]
+        hands = [h[:] for h in self.hands0]
+        p = self.me
+        left = self.left0
+        node = self.root
+        path = [node]
+        sqrt = math.sqrt
+        log = math.log
+        while left:
+            moves = node.moves
+            if moves is None:
+                moves = node.moves = self.moves(tot, hands[p], p)
+            kids = node.kids
+            base = ROOT_WIDEN_BASE if node is self.root else WIDEN_BASE
+            width = min(len(moves), math.ceil(base * (node.n + 1) ** WIDEN_POWER))
+            if len(kids) < width:
+                i = len(kids)
+                child = _Node((p + 1) % n, n)
+                kids.append(child)
+                c, k = moves[i]
+                hands[p].remove(c)
+                tot[k][p] += c
+                p = (p + 1) % n
+                left -= 1
+                node = child
+                path.append(node)
+                break
+            mover = node.mover
+            explore = EXPLORATION * sqrt(log(node.n))
+            best = -1.0
+            pick = 0
+            for i in range(width):
+                kid = kids[i]
+                kn = kid.n
+                s = kid.w[mover] / kn + explore / sqrt(kn)
+                if s > best:  # ties go to the better prior (earlier child)
+                    best = s
+                    pick = i
+            c, k = moves[pick]
+            hands[p].remove(c)
+            tot[k][p] += c
+            p = (p + 1) % n
+            left -= 1
+            node = kids[pick]
+            path.append(node)
+        if left:
+            self.rollout(tot, hands, p, left)
+        values, gain = self.evaluate(tot)
+        for node in path:
+            node.n += 1
+            w = node.w
+            for q in range(n):
+                w[q] += values[q]
+            node.gain += gain
+        self.iterations += 1
+
+    def best(self) -> tuple[Placement, float, float]:
+        """The most visited move at the root, with its mean win value and mean score rise."""
+        root = self.root
+        assert root.moves is not None and root.kids
+        i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
+        kid = root.kids[i]
+        return root.moves[i], kid.w[self.me] / kid.n, kid.gain / kid.n
+
+
+def think(
+    game: Game,
+    seed: int,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> Suggestion:
+    """Search from ``game`` for the player to move and return the move with what it expects.
+
+    With ``seconds`` the search stops on the clock (not deterministic); otherwise after
+    ``iterations`` simulations (default :data:`DEFAULT_ITERATIONS`), which makes the move a pure
+    function of (state, seed, iterations). ``progress(fraction)`` is called now and then, from the
+    calling thread, so a UI can show how far the search is.
+    """
+    start = time.perf_counter()
+    search = _Search(game, seed)
+    if seconds is not None and iterations is None:
+        deadline = start + seconds
+        step = 0
+        while True:
+            for _ in range(32):
+                search.iterate()
+            now = time.perf_counter()
+            if now >= deadline:
+                break
+            step += 1
+            if progress is not None and step % 4 == 0:
+                progress(min(1.0, (now - start) / seconds))
+    else:
+        budget = max(1, DEFAULT_ITERATIONS if iterations is None else iterations)
+        every = max(1, budget // 50)
+        for i in range(budget):
+            search.iterate()
+            if progress is not None and i % every == 0:
+                progress(i / budget)
+    if progress is not None:
+        progress(1.0)
+    (card, column), win, gain = search.best()
+    return Suggestion(
+        card=card,
+        column=column,
+        gain=round(gain * 100_000),
+        win=win,
+        iterations=search.iterations,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def choose(game: Game, seed: int, *, iterations: int | None = None, seconds: float | None = None) -> Placement:
+    """The level's entry in :data:`dvtui.bots.LEVELS`: the searched move, nothing else."""
+    return think(game, seed, iterations=iterations, seconds=seconds).move

@@ -1,0 +1,91 @@
+"""What a position is worth to each player: the strong bot's judgement at the end of a round.
+
+The search (``strong.py``) plays out the placements left in the round and resolves it exactly; this
+module turns the state that leaves into one number per player that stands for "how likely is this
+player to win", because the game is won on rank (R8), not on raw score:
+
+- after the last round the answer is exact: the share of the victory (1/k for k tied winners);
+- before it, each player's final score is estimated as what they own now plus what the remaining
+  goods can still add *for them* (a good is worth only its rise over the one of its category they
+  already own, R6.1, and a card deep in a column is less likely to be reached), and the estimates
+  become win chances through a softmax whose temperature grows with the rounds still to play.
+
+Cards are small ints here (``category * 8 + value in 100k``, money is category 7) so the hot loop
+does integer arithmetic only. The weights were fitted to games of greedy bots (see
+``bench/bench_strength.py --calibrate``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..engine.cards import CATEGORY_OF, VALUE_OF
+
+MONEY = 7
+"""The category index money cards get in the int encoding (goods are 0-6, R1.1)."""
+
+
+def encode(card: str) -> int:
+    """``car-400`` -> 1*8+4; ``money-200`` -> 7*8+2: category in the high bits, value in 100k."""
+    k = CATEGORY_OF.get(card, MONEY)
+    return k * 8 + VALUE_OF[card] // 100_000
+
+
+# Fitted to 800 games of greedy bots per player count (``bench/bench_strength.py --calibrate``):
+# the maximum-likelihood softmax of "score + weight * potential" over who won in the end.
+POTENTIAL_WEIGHT = 0.3
+"""How much of the goods' remaining value for a player counts towards their expected final score
+(about the same whatever the rounds left: the fit gave 0.2-0.4)."""
+DEPTH_DECAY: dict[int, float] = {1: 0.5, 2: 0.75, 3: 0.85, 4: 0.85}
+"""By rounds left: a card ``d`` deep in its column counts ``decay ** d`` of its value (cards deep in
+a column are out of reach when few rounds are left). 0.9 beyond the table."""
+TEMPERATURE: dict[int, tuple[float, float]] = {3: (1.3, 1.45), 4: (2.5, 0.9), 5: (1.25, 1.0)}
+"""Softmax temperature (in 100k) = a + b * rounds_left: the more rounds left, the less a lead says."""
+MARGIN = 0.02
+"""After the last round, a little of the score margin is added to the win share, so that a lost
+position still prefers losing by less and a won one by more (also a better model of opponents who
+simply maximise their score)."""
+
+
+def potential(owned: list[int], rest: list[list[int]], decay: list[float]) -> float:
+    """What the cards still in the columns can add for a player owning ``owned`` (value by category)."""
+    total = 0.0
+    for col in rest:
+        for d, code in enumerate(col):
+            k = code >> 3
+            v = code & 7
+            if k != MONEY:
+                v -= owned[k]
+                if v <= 0:
+                    continue
+            total += v * decay[d]
+    return total
+
+
+def decay_table(rounds_left: int) -> list[float]:
+    """Weights by depth for :func:`potential` (a column holds at most 9 + exchanged cards)."""
+    d = DEPTH_DECAY.get(rounds_left, 0.9)
+    return [d**i for i in range(64)]
+
+
+def temperature(players: int, rounds_left: int) -> float:
+    a, b = TEMPERATURE.get(players, (1.5, 1.2))
+    return a + b * rounds_left
+
+
+def win_share(worth: list[int]) -> list[float]:
+    """R8: 1/k for each of the k players sharing the highest score, plus a small margin term."""
+    best = max(worth)
+    winners = sum(1 for w in worth if w == best)
+    n = len(worth)
+    mean = sum(worth) / n
+    return [
+        (1.0 / winners if w == best else 0.0) + MARGIN * (w - mean) / 10.0 for w in worth
+    ]
+
+
+def softmax(estimates: list[float], temperature: float) -> list[float]:
+    top = max(estimates)
+    exps = [math.exp((e - top) / temperature) for e in estimates]
+    total = sum(exps)
+    return [x / total for x in exps]

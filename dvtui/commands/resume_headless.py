@@ -1,0 +1,132 @@
+"""``dvtui resume FILE --headless``: finish a game whose remaining seats are all bots, without a UI.
+
+The bots are deterministic (a move depends only on the state and the bot's seed), so a game
+finished here ends exactly as it would have had it never been interrupted: every decision is
+appended and fsynced as it is made (the writer is the sink of :func:`dvtui.headless.play_out`),
+and a kill at any moment loses nothing a later resume would not make again.
+
+SIGHUP and SIGTERM stop the game between two decisions (both already durable), within a second
+even when a bot is thinking (see :mod:`dvtui.signals`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from ..bots import UnknownBot, parse_bot
+from ..engine import Event, Game
+from ..headless import play_out
+from ..signals import HangupGuard
+from ..store import GameFileError, GameWriter, LoadedGame, SaveError, latest_unfinished, read_game
+from ..store.lock import GameLock
+
+EXIT_SIGNALLED = 128  # + the signal number, as a shell reports a process ended by a signal
+
+
+class _Stop(Exception):
+    """A hangup or terminate signal arrived: stop between two decisions."""
+
+
+def human_to_move(loaded: LoadedGame) -> str | None:
+    """Why the bots cannot finish this game alone (a human seat still has to place a card), or
+    None when they can. Derived events owed at the end need no one."""
+    game = loaded.game.copy()
+    if game.derived_pending:
+        game.derive_all()
+    if game.over:
+        return None
+    seats = game.created.players
+    humans = [i for i, s in enumerate(seats) if s.kind != "bot"]
+    if not humans:
+        return None
+    who = game.to_move if game.to_move in humans else humans[0]
+    return f"{seats[who].name} (seat {who}) is a human player and still has to move"
+
+
+def _check_bots(loaded: LoadedGame) -> None:
+    for i, seat in enumerate(loaded.game.created.players):
+        if seat.kind == "bot":
+            try:
+                parse_bot(seat.bot or "")
+            except UnknownBot as e:
+                raise GameFileError(loaded.path, 1, f"game_created: players[{i}].bot: {e}") from None
+
+
+def _clear_stale_lock(path: Path) -> None:
+    """A process killed after the game's last line leaves its lock file behind (the lock itself
+    died with it): take it and let it go, which removes the file. Busy or impossible: leave it."""
+    with contextlib.suppress(SaveError):
+        GameLock.acquire(path).release()
+
+
+def _pick_file(args: argparse.Namespace) -> Path:
+    if args.file is not None:
+        return Path(args.file)
+    saved = latest_unfinished()
+    if saved is None:
+        from ..store import data_dir
+
+        raise SaveError(f"no unfinished game in {data_dir()}; name a FILE")
+    return saved.path
+
+
+def run_resume_headless(args: argparse.Namespace) -> int:
+    if getattr(args, "list", False):
+        from ..cli import UsageError
+
+        raise UsageError("--list and --headless do not go together")
+    path = _pick_file(args)
+    loaded = read_game(path)
+    err = sys.stderr
+    for notice in loaded.notices:
+        print(f"dvtui: notice: {notice}", file=err)
+    repair = loaded.torn is not None or bool(loaded.missing_tail)
+    if loaded.game.over and not repair:
+        _clear_stale_lock(path)
+        print(f"{path}: the game is already over; nothing to play", file=err)
+        return 0
+    why = human_to_move(loaded)
+    if why is not None:
+        raise SaveError(f"{path}: cannot finish headless: {why}; play it with 'dvtui resume {path}'")
+    _check_bots(loaded)
+    delay = max(0.0, float(getattr(args, "bot_delay", None) or 0.0))
+    stop: list[int] = []
+    guard = HangupGuard(stop.append)
+    guard.install()
+    writer = GameWriter.resume(loaded)
+    try:
+        for notice in writer.notices:
+            print(f"dvtui: notice: {notice}", file=err)
+        game: Game = loaded.game
+
+        def sink(events: list[Event]) -> None:
+            writer.append(events)
+            if stop:
+                raise _Stop
+            if delay and not game.over:
+                time.sleep(delay)
+                if stop:
+                    raise _Stop
+
+        if stop:
+            raise _Stop
+        try:
+            play_out(game, sink)
+        except _Stop:
+            signum = stop[0]
+            print(
+                f"dvtui: stopped by signal {signum}; every move so far is saved in {path}; "
+                f"'dvtui resume {path} --headless' finishes it",
+                file=err,
+            )
+            return EXIT_SIGNALLED + signum
+    finally:
+        writer.close()
+        guard.uninstall()
+    scores = ", ".join(f"{s.name} {v:,}" for s, v in zip(game.created.players, game.scores(), strict=True))
+    print(f"{path}: game over: {scores}")
+    return 0

@@ -1,0 +1,70 @@
+"""Every level only ever makes legal moves (R4.1-R4.3), from any reachable state of 3-5 players."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dvtui.bots import LEVELS, bot_seed, choose, parse_bot
+from dvtui.engine import COLORS, Game, Seat, new_game
+
+TINY = {"random": "random", "greedy": "greedy", "strong": "strong@12"}
+"""Each level with a budget small enough for property tests (strong's search still runs)."""
+
+
+def test_every_registered_level_is_tested() -> None:
+    assert set(LEVELS) == set(TINY)
+
+
+def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
+    """A state reached by ``moves`` random legal placements (rounds resolve on the way)."""
+    seats = [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot="random") for i in range(players)]
+    game = Game(new_game(seats, first_player=deal % players, seed=deal))
+    rng = random.Random(walk)
+    for _ in range(moves):
+        if game.over:
+            break
+        card, column = rng.choice(game.legal_placements())
+        game.place(column, card)
+    return game
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 5),
+    deal=st.integers(0, 2**31),
+    moves=st.integers(0, 150),
+    walk=st.integers(0, 2**31),
+    seed=st.integers(0, 2**64 - 1),
+    level=st.sampled_from(sorted(TINY)),
+)
+def test_a_bot_move_is_legal_in_any_reachable_state(
+    players: int, deal: int, moves: int, walk: int, seed: int, level: str
+) -> None:
+    game = random_state(players, deal, moves, walk)
+    if game.over:
+        return
+    before = game.copy()
+    card, column = choose(TINY[level], game, seed)
+    assert (card, column) in game.legal_placements()
+    # thinking leaves the state as it found it
+    assert (game.totals, game.hands, game.columns, game.goods, game.worth, game.to_move) == (
+        before.totals, before.hands, before.columns, before.goods, before.worth, before.to_move,
+    )
+    game.place(column, card)  # the engine agrees
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.integers(3, 5), deal=st.integers(0, 2**31))
+def test_a_table_of_every_level_plays_a_whole_game(players: int, deal: int) -> None:
+    levels = [TINY[name] for name in ("strong", "greedy", "random", "strong", "greedy")][:players]
+    seats = [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot=levels[i]) for i in range(players)]
+    game = Game(new_game(seats, seed=deal))
+    while not game.over:
+        p = game.to_move
+        card, column = choose(parse_bot(levels[p]), game, bot_seed(deal, p))
+        game.place(column, card, player=p)
+    assert game.round == game.rounds
+    assert all(len(hand) == 6 for hand in game.hands)

@@ -1,0 +1,184 @@
+"""The strong bot: its rules agree with the engine, it is deterministic, exact where it can be, and
+clearly stronger than chance."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dvtui.bots import bot_seed, choose, parse_bot
+from dvtui.bots import value as V
+from dvtui.bots.strong import _Search, think
+from dvtui.engine import COLORS, CardPlaced, Game, Seat, new_game
+from dvtui.engine.cards import VALUE_OF
+
+
+def seats_for(levels: list[str]) -> list[Seat]:
+    return [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot=level) for i, level in enumerate(levels)]
+
+
+def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
+    seats = seats_for(["random"] * players)
+    game = Game(new_game(seats, first_player=deal % players, seed=deal))
+    rng = random.Random(walk)
+    for _ in range(moves):
+        if game.over:
+            break
+        card, column = rng.choice(game.legal_placements())
+        game.place(column, card)
+    return game
+
+
+def play_out(game: Game, levels: list[str], seed: int) -> list[CardPlaced]:
+    """Let the bots finish ``game``; return the placements they made."""
+    made: list[CardPlaced] = []
+    while not game.over:
+        p = game.to_move
+        card, column = choose(parse_bot(levels[p]), game, bot_seed(seed, p))
+        event = game.place(column, card)[0]
+        assert isinstance(event, CardPlaced)
+        made.append(event)
+    return made
+
+
+# -- the search's own resolution is the engine's ---------------------------------------------------
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 5),
+    deal=st.integers(0, 2**31),
+    moves=st.integers(0, 150),
+    walk=st.integers(0, 2**31),
+)
+def test_search_resolution_matches_engine_projection(players: int, deal: int, moves: int, walk: int) -> None:
+    game = random_state(players, deal, moves, walk)
+    if game.over:
+        return
+    search = _Search(game, seed=0)
+    worth, own, rest = search.resolve(search.orders(game.totals), keep_rest=True)
+    _, after = game.projected()
+    assert [w * 100_000 for w in worth] == after.worth
+    for p in range(players):
+        expected = [0 if g is None else VALUE_OF[g] // 100_000 for g in after.goods[p]]
+        assert own[p] == expected
+    assert rest == [[V.encode(c) for c in col] for col in after.columns if col]
+
+
+# -- determinism ------------------------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 5),
+    deal=st.integers(0, 2**31),
+    moves=st.integers(0, 120),
+    walk=st.integers(0, 2**31),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_same_state_and_seed_give_the_same_move(
+    players: int, deal: int, moves: int, walk: int, seed: int
+) -> None:
+    game = random_state(players, deal, moves, walk)
+    if game.over:
+        return
+    first = think(game, seed, iterations=150)
+    again = think(game.copy(), seed, iterations=150)
+    refolded = think(random_state(players, deal, moves, walk), seed, iterations=150)
+    assert first.move == again.move == refolded.move
+    assert (first.gain, first.win) == (again.gain, again.win) == (refolded.gain, refolded.win)
+
+
+def test_the_budget_in_the_spec_reaches_the_search() -> None:
+    game = random_state(3, 11, 4, 5)
+    assert choose("strong@150", game, 9) == think(game, 9, iterations=150).move
+    assert think(game, 9, iterations=150).iterations == 150
+    assert think(game, 9, iterations=3).iterations == 3
+
+
+@pytest.mark.parametrize("cut", [1, 17, 44, 70])
+def test_a_game_resumed_from_its_events_ends_as_the_uninterrupted_one(cut: int) -> None:
+    levels = ["strong@40", "greedy", "strong@25"]
+    game = Game(new_game(seats_for(levels), seed=2024))
+    events: list[object] = [game.created]
+    whole = play_out(game, levels, seed=2024)
+    # replay the first `cut` decisions into a fresh Game, then let the same bots continue
+    resumed = Game.fold([game.created, *whole[:cut]])
+    rest = play_out(resumed, levels, seed=2024)
+    assert whole[:cut] + rest == whole
+    assert resumed.scores() == game.scores()
+    assert len(events) == 1
+
+
+# -- exact where the search can see everything --------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(3, 5), deal=st.integers(0, 2**31), walk=st.integers(0, 2**31))
+def test_the_last_placement_of_the_game_is_the_best_there_is(players: int, deal: int, walk: int) -> None:
+    """The game's last placement has no future: the search must find the best win share exactly."""
+    total = 5 * players * {3: 6, 4: 4, 5: 5}[players]
+    game = random_state(players, deal, total - 1, walk)
+    me = game.to_move
+
+    def share(card: int, column: int) -> float:
+        g = game.copy()
+        g.place(column, card)
+        scores = g.scores()
+        best = max(scores)
+        return 1 / scores.count(best) if scores[me] == best else 0.0
+
+    best = max(share(c, k) for c, k in game.legal_placements())
+    hint = think(game, 3, iterations=300)
+    assert share(*hint.move) == best
+    # and the gain it reports is what that placement brings, exactly (nothing is left to chance)
+    g = game.copy()
+    g.place(hint.column, hint.card)
+    assert hint.gain == g.worth[me] - game.worth[me]
+
+
+def test_progress_is_reported_and_reaches_the_end() -> None:
+    seen: list[float] = []
+    hint = think(random_state(4, 5, 3, 1), 1, iterations=400, progress=seen.append)
+    assert seen and seen[-1] == 1.0
+    assert seen == sorted(seen)
+    assert hint.iterations == 400
+
+
+def test_a_time_budget_gives_a_legal_move() -> None:
+    game = random_state(5, 8, 10, 2)
+    hint = think(game, 1, seconds=0.05)
+    assert hint.move in game.legal_placements()
+    assert hint.iterations >= 1
+
+
+def test_the_last_round_value_is_the_share_of_the_victory() -> None:
+    shared = V.win_share([30, 50, 50])
+    assert shared[1] == shared[2] and abs(shared[1] - 0.5) < 0.05 and shared[0] < 0.05
+    alone = V.win_share([49, 50, 20])
+    assert alone[1] > 0.95 and alone[0] < 0.05 and alone[2] < alone[0]
+
+
+# -- strength --------------------------------------------------------------------------------------------
+
+
+def test_strong_beats_random_in_nearly_every_game() -> None:
+    """Strong (small budget) against two random bots, each of 6 fixed deals with strong in each seat.
+
+    A random bot wins about a third of the time against its equals; losing more than one game of
+    18 would mean the search is broken, not unlucky.
+    """
+    wins = 0.0
+    for deal in range(6):
+        for seat in range(3):
+            levels = ["random"] * 3
+            levels[seat] = "strong@60"
+            game = Game(new_game(seats_for(levels), seed=100 + deal))
+            play_out(game, levels, seed=100 + deal)
+            scores = game.scores()
+            if scores[seat] == max(scores):
+                wins += 1 / scores.count(max(scores))
+    assert wins >= 17

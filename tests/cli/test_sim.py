@@ -1,0 +1,178 @@
+"""``dvtui sim``: bot-only games with per-player wins (ties split), mean score and games/s;
+``--out`` keeps every game as a ``.dvr``; bad input is one line and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dvtui.cli import main
+from dvtui.commands.sim import simulate
+from dvtui.headless import play_game
+from dvtui.seats import parse_players
+from dvtui.store import read_game
+
+from .conftest import dvtui, engine_file, one_error_line, strip_at
+
+THREE = "bot:random,bot:greedy,bot:greedy"
+FOUR = "bot:greedy,bot:random,bot:random,bot:greedy"
+
+
+def expected_results(players: str, games: int, seed: int) -> tuple[list[float], list[float]]:
+    """Wins (a shared victory split between its winners) and mean scores, computed here from the
+    engine directly: game i is dealt with seed SEED+i and started by seat i mod n."""
+    seats = parse_players(players)
+    n = len(seats)
+    wins = [0.0] * n
+    total = [0] * n
+    for i in range(games):
+        game, _ = play_game(seats, seed + i, (seed + i) % n)
+        scores = game.scores()
+        winners = [p for p in range(n) if scores[p] == max(scores)]
+        for p in winners:
+            wins[p] += 1 / len(winners)
+        for p in range(n):
+            total[p] += scores[p]
+    return wins, [t / games for t in total]
+
+
+def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["sim", *args, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return json.loads(out)
+
+
+def test_json_results_are_the_games_the_engine_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    result = sim_json(capsys, "--players", FOUR, "--games", "24", "--seed", "9")
+    wins, means = expected_results(FOUR, 24, 9)
+    assert result["games"] == 24
+    players = result["players"]
+    assert [p["seat"] for p in players] == [0, 1, 2, 3]
+    assert [p["name"] for p in players] == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    assert [p["bot"] for p in players] == ["greedy", "random", "random", "greedy"]
+    assert [p["wins"] for p in players] == pytest.approx(wins)
+    assert sum(p["wins"] for p in players) == pytest.approx(24)
+    assert [p["win_share"] for p in players] == pytest.approx([w / 24 for w in wins])
+    assert [p["mean_score"] for p in players] == pytest.approx(means)
+    assert result["games_per_second"] > 0 and result["seconds"] > 0
+
+
+def test_text_output_has_wins_share_mean_and_games_per_second() -> None:
+    run = dvtui("sim", "--players", THREE, "--games", "15", "--seed", "40")
+    assert run.code == 0 and run.err == ""
+    lines = run.out.splitlines()
+    assert lines[0] == "15 games, seeds 40..54"
+    assert lines[1].split() == ["seat", "player", "bot", "wins", "share", "mean", "score"]
+    wins, means = expected_results(THREE, 15, 40)
+    rows = lines[2:5]
+    for i, row in enumerate(rows):
+        m = re.fullmatch(r"(\d+)\s+(Bot \d)\s+(\w+)\s+([\d.]+)\s+([\d.]+)%\s+([\d,]+)", row)
+        assert m, row
+        assert int(m[1]) == i and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]
+        assert float(m[4]) == pytest.approx(wins[i], abs=0.005)
+        assert float(m[5]) == pytest.approx(100 * wins[i] / 15, abs=0.05)
+        assert int(m[6].replace(",", "")) == pytest.approx(means[i], abs=0.5)
+    assert sum(float(r.split()[4]) for r in rows) == pytest.approx(15, abs=0.02)
+    assert re.fullmatch(r"[\d,]+ games/s \([\d.]+ s\)", lines[5]), lines[5]
+    assert len(lines) == 6
+
+
+def test_out_writes_every_game_and_they_all_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "runs" / "a"  # made on demand, parents too
+    result = sim_json(capsys, "--players", THREE, "--games", "6", "--seed", "70", "--out", str(out))
+    files = sorted(out.iterdir())
+    assert [p.name for p in files] == [f"game-{70 + i}.dvr" for i in range(6)]
+    seats = parse_players(THREE)
+    finals = []
+    for i in range(6):
+        path = out / f"game-{70 + i}.dvr"
+        _, events = play_game(seats, 70 + i, (70 + i) % 3)
+        assert strip_at(path.read_bytes()) == engine_file(events)
+        loaded = read_game(path)
+        assert loaded.game.over and loaded.created.seed == 70 + i and loaded.created.first_player == (70 + i) % 3
+        finals.append(loaded.game.scores())
+    means = [sum(s[p] for s in finals) / 6 for p in range(3)]
+    assert [p["mean_score"] for p in result["players"]] == pytest.approx(means)
+
+    assert main(["verify", str(out)]) == 0
+    verified, err = capsys.readouterr()
+    assert err == "" and len(verified.splitlines()) == 6
+    assert all(": ok, 3 players" in line for line in verified.splitlines())
+
+
+def test_the_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
+    runs = []
+    for name in ("one", "two"):
+        run = dvtui("sim", "--players", FOUR, "--games", "4", "--seed", "123", "--out", tmp_path / name)
+        assert run.code == 0, run.err
+        runs.append({p.name: p.read_bytes() for p in (tmp_path / name).iterdir()})
+    assert len(runs[0]) == 4 and runs[0] == runs[1]
+    assert len(set(runs[0].values())) == 4  # four different deals
+
+
+def test_the_same_seed_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
+    a = sim_json(capsys, "--players", THREE, "--games", "5", "--seed", "8")
+    b = sim_json(capsys, "--players", THREE, "--games", "5", "--seed", "8")
+    assert a["players"] == b["players"]
+
+
+def test_out_never_overwrites_an_earlier_run(tmp_path: Path) -> None:
+    first = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
+    assert first.code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    again = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
+    assert again.code == 1
+    assert "already exists" in one_error_line(again)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    target = tmp_path / "results.txt"
+    target.write_text("keep me\n")
+    run = dvtui("sim", "--players", THREE, "--games", "1", "--out", target)
+    assert run.code == 2 and run.out == ""
+    assert "not a directory" in one_error_line(run)
+    assert target.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--players", "bot:random,bot:greedy", "--games", "3"], "3 to 5 players"),
+        (["--players", ",".join(["bot:random"] * 6), "--games", "3"], "3 to 5 players"),
+        (["--players", "bot:random,bot:genius,bot:greedy", "--games", "3"], "unknown bot level"),
+        (["--players", "Ana,bot:greedy,bot:greedy", "--games", "3"], "only bots"),
+        (["--players", "bot:random,,bot:greedy", "--games", "3"], "empty entry"),
+        (["--players", THREE, "--games", "0"], "--games"),
+        (["--players", THREE, "--games", "-4"], "--games"),
+        (["--players", THREE, "--games", "many"], "--games"),
+        (["--games", "3"], "--players"),
+    ],
+    ids=["2-players", "6-players", "unknown-level", "human", "empty-entry", "games-0", "games-negative",
+         "games-not-a-number", "no-players"],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
+    run = dvtui("sim", *args)
+    assert run.code == 2
+    assert run.out == ""
+    assert words in one_error_line(run)
+
+
+def test_a_shared_victory_splits_the_win() -> None:
+    """Find a seeded game that ends in a tie, then simulate exactly that one game."""
+    seats = parse_players(THREE)
+    for seed in range(400):
+        game, _ = play_game(seats, seed, 0)
+        scores = game.scores()
+        if scores.count(max(scores)) > 1:
+            break
+    else:
+        raise AssertionError("no shared victory in 400 games")
+    winners = [p for p in range(3) if scores[p] == max(scores)]
+    result = simulate(seats, 1, seed=seed)  # game 0 of a run: dealt with SEED, seat 0 starts
+    assert result.wins == pytest.approx([1 / len(winners) if p in winners else 0.0 for p in range(3)])
+    assert result.score_sum == scores

@@ -1,0 +1,275 @@
+"""R4: placement order, what may be placed where, the typed errors, and undo."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from dvtui.engine import (
+    CardNotInHand,
+    CardPlaced,
+    ColumnOutOfRange,
+    ColumnResolved,
+    Event,
+    Game,
+    GameOver,
+    NothingToUndo,
+    NotPlacementPhase,
+    PlacementUndone,
+    RoundEnded,
+    WrongPlayer,
+)
+from dvtui.engine.game import PLACEMENT
+
+MakeGame = Callable[..., Game]
+Play = Callable[..., list[Event]]
+
+MONEY_COLUMN = ["money-100"] * 5 + ["money-200"] * 4
+
+
+def state(game: Game) -> tuple[object, ...]:
+    """Everything a refused decision must leave untouched."""
+    return (
+        game.round,
+        game.to_move,
+        game.phase,
+        [h[:] for h in game.hands],
+        [t[:] for t in game.totals],
+        list(game.placements),
+        [c[:] for c in game.columns],
+    )
+
+
+def emptied_column_game(make_game: MakeGame, play: Play) -> Game:
+    """5 players empty column 0 (9 money cards) in two rounds: 5 awards, then 4."""
+    game = make_game(5, {0: MONEY_COLUMN})
+    everyone = {p: [(0, 6 - p)] for p in range(5)}
+    play(game, everyone, dump=6)
+    play(game, everyone, dump=6)
+    assert game.columns[0] == []
+    assert game.round == 3
+    return game
+
+
+@pytest.mark.parametrize(("players", "first"), [(3, 0), (3, 2), (4, 2), (5, 4)])
+def test_r4_1_turns_go_clockwise_from_the_first_player(
+    players: int, first: int, make_game: MakeGame, play: Play
+) -> None:
+    game = make_game(players, first_player=first)
+    order = []
+    for _ in range(5 * players - 1):
+        order.append(game.to_move)
+        game.place(3, game.hands[game.to_move][0])
+    assert order == [(first + i) % players for i in range(5 * players - 1)]
+    events = play(game)  # the round's last placement
+    assert [e.player for e in events if isinstance(e, CardPlaced)] == [(first - 1) % players]
+    # next round: clockwise again, from the next seat (R7)
+    round2 = play(game, dump=1)
+    assert [e.player for e in round2 if isinstance(e, CardPlaced)] == [
+        (first + 1 + i) % players for i in range(5 * players)
+    ]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_r4_2_placement_ends_when_everyone_holds_one_card(players: int, make_game: MakeGame) -> None:
+    game = make_game(players)
+    for _ in range(5 * players - 1):
+        events = game.place(2, max(game.hands[game.to_move]))
+        assert len(events) == 1 and isinstance(events[0], CardPlaced)
+    last = game.to_move
+    assert [len(h) for h in game.hands] == [2 if p == last else 1 for p in range(players)]
+    assert game.hands[last] == [1, 2]
+    assert game.round == 1
+    events = game.place(2, 2)
+    assert [type(e) for e in events] == [CardPlaced] + [ColumnResolved] * 7 + [RoundEnded]
+    assert [e.column for e in events if isinstance(e, ColumnResolved)] == list(range(7))
+    # every player placed 6 + 5 + 4 + 3 + 2 = 20 under column 2
+    col2 = events[3]
+    assert isinstance(col2, ColumnResolved)
+    assert col2.totals == [20] * players
+
+
+def test_r4_3_any_card_under_any_column(make_game: MakeGame) -> None:
+    game = make_game(4)
+    assert sorted(game.legal_placements()) == [(card, col) for card in range(1, 7) for col in range(7)]
+    game.place(6, 4)
+    assert sorted(game.legal_placements()) == [(card, col) for card in range(1, 7) for col in range(7)]
+    game.place(0, 1)
+    game.place(0, 1)
+    assert game.totals[6] == [4, 0, 0, 0]
+    assert game.totals[0] == [0, 1, 1, 0]
+    assert game.hands[:3] == [[1, 2, 3, 5, 6], [2, 3, 4, 5, 6], [2, 3, 4, 5, 6]]
+
+
+def test_r4_3_a_card_may_go_under_an_empty_column(make_game: MakeGame, play: Play) -> None:
+    game = emptied_column_game(make_game, play)
+    assert game.to_move == 2
+    assert (5, 0) in game.legal_placements()
+    placed = game.place(0, 5)
+    assert placed == [CardPlaced(round=3, player=2, column=0, card=5)]
+    assert game.totals[0] == [0, 0, 5, 0, 0]
+    events = play(game, dump=6)
+    col0 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 0)
+    assert col0 == ColumnResolved(round=3, column=0, totals=[0, 0, 5, 0, 0], cancelled=[], awards=[], rotated=False)
+    assert game.columns[0] == []
+
+
+def test_r4_3_several_cards_of_one_player_under_one_column(make_game: MakeGame, play: Play) -> None:
+    game = make_game(3, {4: ["car-600", "boat-200"]})
+    events = play(game, {1: [(4, 1), (4, 3), (4, 5), (4, 6), (4, 2)], 2: [(4, 6), (4, 5)]}, dump=0)
+    col4 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 4)
+    assert col4.totals == [0, 17, 11]
+    assert [(a.player, a.card) for a in col4.awards] == [(1, "car-600"), (2, "boat-200")]
+    assert game.goods[1][1] == "car-600"
+    assert game.goods[2][2] == "boat-200"
+
+
+def test_wrong_player_is_refused_with_whose_turn_it_is(make_game: MakeGame) -> None:
+    game = make_game(4, first_player=1)
+    before = state(game)
+    with pytest.raises(WrongPlayer, match=r"^it is player 1's turn, not player 3's \(R4\.1\)$"):
+        game.place(0, 4, player=3)
+    assert state(game) == before
+    game.place(0, 4, player=1)
+    with pytest.raises(WrongPlayer, match="it is player 2's turn, not player 1's"):
+        game.place(0, 3, player=1)
+
+
+def test_card_not_in_hand_says_it_was_placed_already(make_game: MakeGame) -> None:
+    game = make_game(3)
+    game.place(5, 3)
+    game.place(5, 3)
+    game.place(5, 3)
+    before = state(game)
+    with pytest.raises(CardNotInHand, match=r"^player 0 has already placed their 3 this round$"):
+        game.place(1, 3)
+    assert state(game) == before
+
+
+@pytest.mark.parametrize("card", [0, 7, -1, 10])
+def test_card_not_in_hand_for_a_non_number(card: int, make_game: MakeGame) -> None:
+    game = make_game(3)
+    with pytest.raises(CardNotInHand, match=rf"^number cards are 1 to 6, not {card}$"):
+        game.place(1, card)
+    assert game.placements == []
+
+
+@pytest.mark.parametrize("column", [-1, 7, 8, 100])
+def test_column_out_of_range(column: int, make_game: MakeGame) -> None:
+    game = make_game(5)
+    before = state(game)
+    with pytest.raises(ColumnOutOfRange, match=rf"^column must be 0 to 6, not {column}$"):
+        game.place(column, 2)
+    assert state(game) == before
+
+
+def test_errors_are_rule_errors(make_game: MakeGame) -> None:
+    from dvtui.engine import RuleError
+
+    game = make_game(3)
+    for bad in (lambda: game.place(0, 9), lambda: game.place(9, 1), lambda: game.place(0, 1, player=2)):
+        with pytest.raises(RuleError):
+            bad()
+
+
+def test_no_placement_once_the_game_is_over(make_game: MakeGame, play: Play) -> None:
+    game = make_game(4)
+    for _ in range(4):
+        play(game)
+    assert game.over
+    assert game.legal_placements() == []
+    with pytest.raises(GameOver, match=r"^the game is over \(R8\): no more placements$"):
+        game.place(0, 1)
+    with pytest.raises(GameOver, match=r"the game is over \(R8\): nothing to undo"):
+        game.undo()
+    with pytest.raises(NotPlacementPhase):
+        game.derive_next()
+
+
+def test_undo_takes_back_the_latest_placement_only(make_game: MakeGame) -> None:
+    game = make_game(4, first_player=3)
+    game.place(2, 5)  # player 3
+    game.place(4, 1)  # player 0
+    game.place(4, 6)  # player 1
+    undone = game.undo()
+    assert undone == PlacementUndone(round=1, player=1, column=4, card=6)
+    assert game.to_move == 1
+    assert game.hands[1] == [1, 2, 3, 4, 5, 6]
+    assert game.totals[4] == [1, 0, 0, 0]
+    assert [(e.player, e.column, e.card) for e in game.placements] == [(3, 2, 5), (0, 4, 1)]
+    # the turn returned to player 1, who may now place something else
+    game.place(0, 2, player=1)
+    assert game.to_move == 2
+    assert game.totals[0] == [0, 2, 0, 0]
+
+
+def test_undo_goes_back_one_placement_at_a_time(make_game: MakeGame) -> None:
+    game = make_game(3)
+    game.place(1, 4)
+    game.place(2, 5)
+    assert game.undo() == PlacementUndone(round=1, player=1, column=2, card=5)
+    assert game.undo() == PlacementUndone(round=1, player=0, column=1, card=4)
+    assert game.to_move == 0
+    assert game.hands == [[1, 2, 3, 4, 5, 6]] * 3
+    assert game.totals == [[0, 0, 0]] * 7
+    with pytest.raises(NothingToUndo, match="no placement of this round to take back"):
+        game.undo()
+
+
+def test_undo_keeps_the_hand_sorted(make_game: MakeGame) -> None:
+    game = make_game(3)
+    game.place(0, 3)
+    game.place(0, 6)
+    game.place(0, 1)
+    game.place(0, 5)  # player 0 again: hand [1, 2, 4, 6]
+    game.undo()
+    assert game.hands[0] == [1, 2, 4, 5, 6]
+
+
+def test_undo_never_crosses_a_resolution(make_game: MakeGame, play: Play) -> None:
+    game = make_game(3)
+    play(game, {0: [(0, 6)]})
+    before = state(game)
+    with pytest.raises(NothingToUndo, match=r"undo never crosses a resolution"):
+        game.undo()
+    assert state(game) == before
+    assert game.round == 2
+
+
+def test_undo_of_the_round_closing_placement_is_impossible(make_game: MakeGame) -> None:
+    game = make_game(3)
+    for _ in range(14):
+        game.place(0, game.hands[game.to_move][-1])
+    game.place(1, game.hands[game.to_move][0])  # the 15th placement resolves the round
+    assert game.round == 2
+    with pytest.raises(NothingToUndo):
+        game.undo(player=2)
+
+
+def test_undo_for_a_player_refuses_someone_elses_placement(make_game: MakeGame) -> None:
+    game = make_game(4)
+    game.place(3, 2)  # player 0
+    game.place(3, 6)  # player 1
+    before = state(game)
+    with pytest.raises(NothingToUndo, match=r"^the latest placement is player 1's, not player 0's$"):
+        game.undo(player=0)
+    assert state(game) == before
+    assert game.undo(player=1) == PlacementUndone(round=1, player=1, column=3, card=6)
+    assert game.undo(player=0) == PlacementUndone(round=1, player=0, column=3, card=2)
+    assert game.phase == PLACEMENT
+    assert game.to_move == 0
+
+
+def test_undo_then_place_again_finishes_the_round_normally(make_game: MakeGame, play: Play) -> None:
+    game = make_game(3, {0: ["watch-300"]})
+    for _ in range(5):  # each tries a placement, takes it back, and places elsewhere
+        tried = (0, 1) if game.to_move == 0 else (5, game.hands[game.to_move][0])
+        game.place(*tried)
+        game.undo()
+        game.place(6, game.hands[game.to_move][-1])
+    events = play(game, {0: [(0, 1)]}, dump=5)
+    col0 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 0)
+    assert col0.totals == [1, 0, 0]
+    assert [a.card for a in col0.awards] == ["watch-300"]
+    assert sum(isinstance(e, CardPlaced) for e in events) == 10

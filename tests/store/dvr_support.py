@@ -1,0 +1,151 @@
+"""Real game files for the store's tests: bot games played by the engine, written as ``.dvr``.
+
+Every test here starts from what the engine itself writes (never a hand-typed file), then damages or
+trims it the way a crash, a disk or a person with a text editor would.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+import msgspec
+
+from dvtui.engine import (
+    AnyEvent,
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    Game,
+    GameCreated,
+    GameEnded,
+    PlacementUndone,
+    RoundEnded,
+)
+from dvtui.headless import play_game
+from dvtui.seats import parse_players
+from dvtui.store import GameWriter, encode_line
+
+DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+
+PLAYERS = {
+    3: "bot:random,bot:greedy,bot:greedy",
+    4: "bot:greedy,bot:random,bot:greedy,bot:random",
+    5: "bot:random,bot:random,bot:greedy,bot:greedy,bot:random",
+}
+
+_AT = re.compile(rb',"at":"[^"]*"}\n$')
+
+
+@functools.cache
+def _played(players: str, seed: int, first: int) -> tuple[bytes, ...]:
+    _, events = play_game(parse_players(players), seed, first)
+    return tuple(encode_line(ev, i) for i, ev in enumerate(events))
+
+
+def engine_events(players: str, seed: int, first: int = 0) -> list[Event]:
+    """A complete bot game's events, ``seq`` cleared: fresh objects every call (tests mutate)."""
+    return [decode(line) for line in _played(players, seed, first)]
+
+
+def engine_lines(players: str, seed: int, first: int = 0) -> list[bytes]:
+    """The engine's own file for that game, one ``\\n``-terminated line per event, no ``at``."""
+    return list(_played(players, seed, first))
+
+
+def decode(line: bytes) -> Event:
+    """One line as the event it holds, ``seq`` cleared (the engine's events carry none)."""
+    event: Event = msgspec.json.decode(line, type=AnyEvent)  # type: ignore[arg-type]
+    event.seq = None
+    return event
+
+
+def file_bytes(events: list[Event], at: str | None = None) -> bytes:
+    return b"".join(encode_line(ev, i, at) for i, ev in enumerate(events))
+
+
+def lines_of(data: bytes) -> list[bytes]:
+    """The file's lines, each with its ``\\n``."""
+    return data.splitlines(keepends=True)
+
+
+def strip_at(line: bytes) -> bytes:
+    """The line without its ``at`` stamp (the writer puts it last)."""
+    return _AT.sub(b"}\n", line)
+
+
+def obj(line: bytes) -> dict[str, object]:
+    return json.loads(line)
+
+
+def dump(o: dict[str, object]) -> bytes:
+    return json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def renumber(lines: list[bytes]) -> list[bytes]:
+    """Set every line's ``seq`` to its position, as a tool editing a file would."""
+    out = []
+    for i, line in enumerate(lines):
+        o = obj(line)
+        o["seq"] = i
+        out.append(dump(o))
+    return out
+
+
+def write_game(path: Path, players: str, seed: int, first: int = 0, *, stamp: bool = True) -> Game:
+    """Play a bot game and save it the way interactive play does: event by event, durably."""
+    writer: list[GameWriter] = []
+
+    def sink(events: list[Event]) -> None:
+        if not writer:
+            assert isinstance(events[0], GameCreated)
+            writer.append(GameWriter.create(path, events[0], stamp=stamp))
+            events = events[1:]
+        if events:
+            writer[0].append(events)
+
+    try:
+        game, _ = play_game(parse_players(players), seed, first, sink)
+    finally:
+        if writer:
+            writer[0].close()
+    return game
+
+
+def replay_independently(events: list[Event]) -> list[Event]:
+    """The canonical log of ``events``' decisions, built with ``Game.place``/``undo`` (not the
+    reader's ``apply`` path): an independent judge of whether a file is consistent."""
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    game = Game(first)
+    out: list[Event] = [first]
+    for ev in events[1:]:
+        if isinstance(ev, CardPlaced):
+            assert ev.round == game.round
+            out.extend(game.place(ev.column, ev.card, player=ev.player))
+        elif isinstance(ev, PlacementUndone):
+            undone = game.undo()
+            assert undone == ev
+            out.append(undone)
+        elif isinstance(ev, GameCreated):
+            raise AssertionError("game_created twice")
+    return out
+
+
+def same_state(a: Game, b: Game) -> None:
+    """Assert two games are in the same position, field by field (with a readable diff)."""
+    assert a.columns == b.columns
+    assert a.goods == b.goods
+    assert a.money == b.money
+    assert a.scores() == b.scores()
+    assert a.hands == b.hands
+    assert a.history == b.history
+    assert (a.round, a.phase, a.to_move, a.first_player, a.over) == (
+        b.round,
+        b.phase,
+        b.to_move,
+        b.first_player,
+        b.over,
+    )

@@ -1,0 +1,107 @@
+"""The layering the project stands on (STYLE.md): headless commands never import Textual (a fast
+start for ``verify`` and ``sim``), and the engine imports nothing of the store, bots or app.
+
+Each check runs in a fresh interpreter: in this one, other tests may already have imported anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def modules_after(code: str) -> set[str]:
+    """The names in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    env = {k: v for k, v in os.environ.items() if k != "DVTUI_DEBUG"}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, env=env, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout.splitlines()[-1]))
+
+
+def textual_in(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m == "textual" or m.startswith("textual."))
+
+
+def test_the_check_sees_textual_when_it_is_imported() -> None:
+    """The probe itself works: importing Textual shows up (so the checks below can fail)."""
+    assert textual_in(modules_after("import textual.app"))
+
+
+HEADLESS = [
+    "dvtui.engine",
+    "dvtui.store",
+    "dvtui.bots",
+    "dvtui.headless",
+    "dvtui.seats",
+    "dvtui.cli",
+    "dvtui.commands.verify",
+    "dvtui.commands.sim",
+]
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_module_does_not_import_textual(module: str) -> None:
+    assert textual_in(modules_after(f"import {module}")) == []
+
+
+def test_all_headless_modules_together_do_not_import_textual() -> None:
+    assert textual_in(modules_after("\n".join(f"import {m}" for m in HEADLESS))) == []
+
+
+def test_running_verify_and_sim_does_not_import_textual(tmp_path: Path) -> None:
+    """Not only importing: running the commands (sim writing files, verify reading them) too."""
+    code = f"""
+import contextlib, io
+from dvtui.cli import main
+with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):  # --canonical writes bytes
+    assert main(["sim", "--players", "bot:random,bot:greedy,bot:greedy", "--games", "2",
+                 "--out", {str(tmp_path)!r}]) == 0
+    assert main(["verify", {str(tmp_path)!r}]) == 0
+    assert main(["verify", "--canonical", {str(tmp_path / "game-0.dvr")!r}]) == 0
+"""
+    modules = modules_after(code)
+    assert "dvtui.commands.sim" in modules and "dvtui.commands.verify" in modules
+    assert textual_in(modules) == []
+    assert not any(m == "dvtui.app" or m.startswith("dvtui.app.") for m in modules)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["verify", "--help"], ["sim", "--help"]])
+def test_help_does_not_import_textual(args: list[str]) -> None:
+    code = f"""
+import contextlib, io
+from dvtui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({args!r})
+    except SystemExit as e:
+        assert e.code == 0, e.code
+"""
+    assert textual_in(modules_after(code)) == []
+
+
+def test_engine_imports_none_of_store_bots_app() -> None:
+    modules = modules_after("import dvtui.engine")
+    outside = sorted(
+        m for m in modules
+        if m.startswith("dvtui.") and not (m == "dvtui.engine" or m.startswith("dvtui.engine."))
+    )
+    assert outside == []
+    assert textual_in(modules) == [] and "platformdirs" not in modules and "filelock" not in modules
+
+
+def test_store_and_bots_import_neither_each_other_nor_the_app() -> None:
+    store = modules_after("import dvtui.store")
+    assert not any(m.startswith(("dvtui.bots", "dvtui.app", "dvtui.cli", "dvtui.commands")) for m in store)
+    bots = modules_after("import dvtui.bots")
+    assert not any(m.startswith(("dvtui.store", "dvtui.app", "dvtui.cli", "dvtui.commands")) for m in bots)
