@@ -28,8 +28,8 @@ def main() -> None:
     rates = []
     for r in range(args.repeat):
         result = simulate(seats, args.games, seed=r * args.games)
-        rates.append(result.games / result.seconds)
-        print(f"run {r + 1}: {rates[-1]:,.0f} games/s ({result.seconds:.3f} s for {args.games} games)")
+        rates.append(result["games"] / result["seconds"])  # type: ignore[operator]
+        print(f"run {r + 1}: {rates[-1]:,.0f} games/s ({result['seconds']:.3f} s for {args.games} games)")
     print(f"best {max(rates):,.0f} games/s, median {statistics.median(rates):,.0f} games/s")
     t = time.perf_counter()
     subprocess.run(

@@ -70,12 +70,15 @@ def _play(args: tuple[int, int, int, str, str]) -> Outcome:
 
 
 def _tune(settings: list[str]) -> None:
-    """``NAME=VALUE`` overrides of the strong bot's constants, for tuning experiments."""
-    from dvtui.bots import strong
+    """``NAME=VALUE`` overrides of the strong bot's constants (``value.NAME`` for the value
+    function's), for tuning experiments."""
+    import importlib
 
     for item in settings:
         name, _, text = item.partition("=")
-        setattr(strong, name, type(getattr(strong, name))(text))
+        where, _, name = name.rpartition(".")
+        module = importlib.import_module(f"dvtui.bots.{where or 'strong'}")
+        setattr(module, name, type(getattr(module, name))(text))
 
 
 def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -57,9 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sim = sub.add_parser("sim", help="play bot-only games and report the results")
-    sim.add_argument("--players", required=True, help='bots clockwise, e.g. "bot:random,bot:greedy,bot:greedy"')
-    sim.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="game i is dealt with seed SEED+i (default 0)")
+    sim.add_argument("--players", required=True, help='bots clockwise, e.g. "bot:random,bot:greedy,bot:strong@0.5s"')
+    sim.add_argument("--games", type=int, default=None, help="N deals, each played once as seated (default 100)")
+    sim.add_argument("--deals", type=int, default=None, help="duplicate games: D deals, each in every seating")
+    sim.add_argument("--rotations", type=int, default=None, metavar="K", help="with --deals: K cyclic rotations only")
+    sim.add_argument("--seed", type=int, default=0, help="deal i is dealt with seed SEED+i (default 0)")
+    sim.add_argument("--jobs", type=int, default=None, help="processes to play on (0: all cores; default 1)")
     sim.add_argument("--out", metavar="DIR", help="write every game to DIR as a .dvr while it is played")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     return parser

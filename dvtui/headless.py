@@ -43,9 +43,13 @@ def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
     return out
 
 
-def run_bots(game: Game, sink: EventSink | None) -> None:
-    """The bots' loop, lean because ``dvtui sim`` lives in it: no list of events is kept here."""
-    players = bot_players(game)
+def run_bots(
+    game: Game, sink: EventSink | None, players: Sequence[tuple[BotFn, int] | None] | None = None
+) -> None:
+    """The bots' loop, lean because ``dvtui sim`` lives in it: no list of events is kept here.
+    ``players`` overrides the seats' bots (a tournament times their moves)."""
+    if players is None:
+        players = bot_players(game)
     if game.derived_pending:
         owed = game.derive_all()
         if sink is not None:

@@ -48,9 +48,9 @@ class HangupGuard:
     main thread). Without ``on_signal`` the handler raises ``SystemExit(128 + signum)``, which
     unwinds ``finally`` blocks (so a :class:`~dvtui.store.GameWriter` is closed).
 
-    On SIGHUP the terminal is gone: standard output and error, when they are terminals, are
-    pointed at ``/dev/null`` so the way out (a UI restoring the screen, a last message) neither
-    fails on EIO nor blocks. A second signal ends the process at once.
+    On SIGHUP the terminal is usually gone: standard output and error, when they were terminals
+    that have hung up, are pointed at ``/dev/null`` so the way out (a UI restoring the screen, a
+    last message) neither fails on EIO nor blocks. A second signal ends the process at once.
     """
 
     def __init__(
@@ -67,11 +67,13 @@ class HangupGuard:
         """The first signal received, if any."""
         self._previous: dict[int, _Handler] = {}
         self._watchdog: threading.Timer | None = None
+        self._ttys: tuple[int, ...] = ()
 
     def install(self) -> bool:
         """Put the handlers in place (main thread only: returns False elsewhere, changing nothing)."""
         if threading.current_thread() is not threading.main_thread():
             return False
+        self._ttys = _terminal_fds()
         for sig in self.signals:
             self._previous[sig] = signal.signal(sig, self._handle)
         return True
@@ -106,7 +108,7 @@ class HangupGuard:
             os._exit(128 + signum)  # asked twice: go now (every event is already durable)
         self.received = signum
         if signum == signal.SIGHUP:
-            _detach_terminal_output()
+            _detach_dead_terminal(self._ttys)
         self._watchdog = threading.Timer(self.grace, os._exit, (128 + signum,))
         self._watchdog.daemon = True
         self._watchdog.start()
@@ -122,17 +124,34 @@ class HangupGuard:
             self.on_signal(signum)
 
 
-def _detach_terminal_output() -> None:
-    """Point stdout and stderr at /dev/null when they are terminals (which have hung up)."""
+def _terminal_fds() -> tuple[int, ...]:
+    """Which of standard output and error are terminals (checked at install time)."""
+    out: list[int] = []
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            if os.isatty(fd):
+                out.append(fd)
+    return tuple(out)
+
+
+def _detach_dead_terminal(fds: tuple[int, ...]) -> None:
+    """Point the given terminal fds at /dev/null if their terminal has hung up.
+
+    A hung-up terminal fails every terminal request (so ``isatty`` turns false) and every write
+    with EIO. One that still answers (a hand-sent SIGHUP) is left alone, for the program to restore
+    as it leaves.
+    """
+    dead = [fd for fd in fds if not os.isatty(fd)]
+    if not dead:
+        return
     try:
         null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
     except OSError:
         return
     try:
-        for fd in (1, 2):
+        for fd in dead:
             with contextlib.suppress(OSError):
-                if os.isatty(fd):
-                    os.dup2(null, fd)
+                os.dup2(null, fd)
     finally:
         os.close(null)
 

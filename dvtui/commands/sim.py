@@ -1,79 +1,40 @@
-"""``dvtui sim``: bot-only games, as fast as the engine goes, with a results table.
+"""``dvtui sim``: bot-only games, as fast as the engine goes, with results that say how sure they are.
 
-Game ``i`` is dealt with seed ``SEED+i`` and started by seat ``(SEED+i) mod players``: each game is
-fixed by its own seed alone (``dvtui new --seed S --first S%players`` replays it), and no seat
-always starts.
+Two ways to choose the games:
+
+- ``--games N``: N deals, each played once in the order of ``--players``. Game ``i`` is dealt with
+  seed ``SEED+i`` and started by seat ``(SEED+i) mod players``, so each game is fixed by its own seed
+  (``dvtui new --seed S --first S%players`` replays it) and no seat always starts.
+- ``--deals D``: duplicate games. Each of D deals is played in every distinct seating of the bots
+  (or ``--rotations K`` cyclic rotations), so every bot meets every deal from every seat and the
+  luck of the deal cancels out. Bot moves are timed (median and p95 per bot).
+
+Both run on ``--jobs`` processes if asked; the games played, and so the results, do not depend on it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine import Game, Seat, new_game
-from ..headless import run_bots
+from ..engine import Seat
 from ..seats import SeatError, parse_players
-from ..store import GameWriter, SaveError
-
-
-@dataclass
-class SimResult:
-    seats: list[Seat]
-    games: int = 0
-    wins: list[float] = field(default_factory=list)
-    score_sum: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "games": self.games,
-            "seconds": round(self.seconds, 6),
-            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
-            "players": [
-                {
-                    "seat": i,
-                    "name": s.name,
-                    "bot": s.bot,
-                    "wins": self.wins[i],
-                    "win_share": self.wins[i] / self.games if self.games else 0.0,
-                    "mean_score": self.score_sum[i] / self.games if self.games else 0.0,
-                }
-                for i, s in enumerate(self.seats)
-            ],
-        }
+from ..store import SaveError
+from ..tournament import Plan, run, seatings
+from ..tournament import report as make_report
 
 
 def simulate(
-    seats: list[Seat], games: int, seed: int = 0, out: Path | None = None
-) -> SimResult:
-    n = len(seats)
-    result = SimResult(seats, wins=[0.0] * n, score_sum=[0] * n)
-    wins = result.wins
-    sums = result.score_sum
-    start = time.perf_counter()
-    for i in range(games):
-        created = new_game(seats, first_player=(seed + i) % n, seed=seed + i)
-        game = Game(created, trusted=True)
-        if out is None:
-            run_bots(game, None)
-        else:
-            with GameWriter.create(out / f"game-{seed + i}.dvr", created, stamp=False) as writer:
-                run_bots(game, writer.append)
-        scores = game.worth
-        best = max(scores)
-        winners = [p for p in range(n) if scores[p] == best]
-        share = 1.0 / len(winners)
-        for p in winners:
-            wins[p] += share
-        for p in range(n):
-            sums[p] += scores[p]
-    result.games = games
-    result.seconds = time.perf_counter() - start
-    return result
+    seats: list[Seat], games: int, seed: int = 0, out: Path | None = None, jobs: int = 1
+) -> dict[str, object]:
+    """Plain mode: ``games`` deals, each once, seated as given. Returns the report."""
+    entrants = tuple(s.bot or "" for s in seats)
+    plan = Plan(entrants, tuple(range(seed, seed + games)), (tuple(range(len(seats))),), out, time_moves=False)
+    tally, seconds = run(plan, jobs)
+    return make_report(plan, tally, seconds)
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -83,8 +44,21 @@ def run_sim(args: argparse.Namespace) -> int:
         seats = parse_players(args.players, bots_only=True)
     except SeatError as e:
         raise UsageError(str(e)) from None
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
+    entrants = tuple(s.bot or "" for s in seats)
+    if args.games is not None and args.deals is not None:
+        raise UsageError("choose --games (one game per deal) or --deals (every seating of each deal)")
+    if args.rotations is not None and args.deals is None:
+        raise UsageError("--rotations goes with --deals")
+    count = args.deals if args.deals is not None else (args.games if args.games is not None else 100)
+    if count < 1:
+        raise UsageError(f"{'--deals' if args.deals is not None else '--games'} must be at least 1, not {count}")
+    if args.rotations is not None and not 1 <= args.rotations <= len(seats):
+        raise UsageError(f"--rotations must be 1 to {len(seats)}, not {args.rotations}")
+    jobs = args.jobs if args.jobs is not None else 1
+    if jobs == 0:
+        jobs = os.cpu_count() or 1
+    if jobs < 0:
+        raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
     out: Path | None = None
     if args.out:
         out = Path(args.out)
@@ -94,19 +68,46 @@ def run_sim(args: argparse.Namespace) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise SaveError(f"{out}: cannot create directory: {e.strerror or e}") from None
-    result = simulate(seats, args.games, args.seed, out)
+    duplicate = args.deals is not None
+    deals = tuple(range(args.seed, args.seed + count))
+    if duplicate:
+        plan = Plan(entrants, deals, tuple(seatings(entrants, args.rotations)), out)
+    else:
+        plan = Plan(entrants, deals, (tuple(range(len(seats))),), out, time_moves=False)
+    tally, seconds = run(plan, jobs)
+    result = make_report(plan, tally, seconds)
     if args.json:
-        json.dump(result.as_dict(), sys.stdout, indent=2)
+        json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return 0
-    print(f"{result.games} games, seeds {args.seed}..{args.seed + result.games - 1}")
-    print(f"{'seat':<5} {'player':<10} {'bot':<14} {'wins':>9} {'share':>7} {'mean score':>12}")
-    for i, s in enumerate(seats):
-        w = result.wins[i]
-        print(
-            f"{i:<5} {s.name:<10} {s.bot or '':<14} {w:>9.2f} {w / result.games:>7.1%} "
-            f"{result.score_sum[i] / result.games:>12,.0f}"
-        )
-    rate = result.games / result.seconds if result.seconds else float("inf")
-    print(f"{rate:,.0f} games/s ({result.seconds:.3f} s)")
+    print_report(result, seats, duplicate, args.seed)
     return 0
+
+
+def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) -> None:  # type: ignore[type-arg]
+    games = result["games"]
+    deals = result["deals"]
+    if duplicate:
+        print(f"{games} games: {deals} deals x {len(result['seatings'])} seatings, seeds {seed}..{seed + deals - 1}")
+    else:
+        print(f"{games} games, seeds {seed}..{seed + games - 1}")
+    print(f"{'bot':<16} {'seats':>5} {'wins':>9} {'share':>7} {'95% interval':>16} {'mean score':>12} "
+          f"{'rank':>5}" + (f" {'move ms median/p95':>19}" if duplicate else ""))
+    for b in result["bots"]:
+        low, high = b["win_share_95"]
+        line = (
+            f"{b['bot']:<16} {b['seats_in_lineup']:>5} {b['wins']:>9.2f} {b['win_share']:>7.1%} "
+            f"{f'[{low:.1%}, {high:.1%}]':>16} {b['mean_score']:>12,.0f} {b['mean_rank']:>5.2f}"
+        )
+        if duplicate and b["move_seconds_median"] is not None:
+            line += f" {b['move_seconds_median'] * 1000:>10.2f} / {b['move_seconds_p95'] * 1000:<7.2f}"
+        print(line)
+    print(f"{'seat':<5} {'player':<20} {'wins':>9} {'share':>7} {'mean score':>12} {'rank':>5}")
+    for s in result["seats"]:
+        who = "" if duplicate else f"{seats[s['seat']].name} ({seats[s['seat']].bot})"
+        print(
+            f"{s['seat']:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>7.1%} "
+            f"{s['mean_score']:>12,.0f} {s['mean_rank']:>5.2f}"
+        )
+    secs = result["seconds"]
+    print(f"{result['games_per_second']:,.0f} games/s, {result['moves_per_second']:,.0f} moves/s ({secs:.3f} s)")

@@ -114,15 +114,15 @@ class GameLock:
         """Lock game ``path`` for play, or raise :class:`GameLocked` naming who holds it
         (:class:`SaveError` when the lock file cannot be made at all)."""
         lock = cls(path)
+        if not lock.lock_file.parent.is_dir():  # filelock would create missing directories
+            raise SaveError(f"{path}: no such directory: {lock.lock_file.parent}")
         try:
             lock._lock.acquire(blocking=False)
         except filelock.Timeout:
             raise GameLocked(path, lock._holder_of_busy_lock()) from None
         except OSError as e:
-            raise SaveError(
-                f"{path}: cannot lock the game ({lock.lock_file}: {e.strerror or e}); "
-                "it can be watched with 'dvtui replay' but not played from here"
-            ) from None
+            why = e.strerror or str(e)
+            raise SaveError(f"{path}: cannot lock the game for play ({lock.lock_file.name}: {why})") from None
         return lock
 
     def _on_acquired(self, fd: int) -> None:

@@ -49,36 +49,49 @@ def sim_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
 def test_json_results_are_the_games_the_engine_plays(capsys: pytest.CaptureFixture[str]) -> None:
     result = sim_json(capsys, "--players", FOUR, "--games", "24", "--seed", "9")
     wins, means = expected_results(FOUR, 24, 9)
-    assert result["games"] == 24
-    players = result["players"]
-    assert [p["seat"] for p in players] == [0, 1, 2, 3]
-    assert [p["name"] for p in players] == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
-    assert [p["bot"] for p in players] == ["greedy", "random", "random", "greedy"]
-    assert [p["wins"] for p in players] == pytest.approx(wins)
-    assert sum(p["wins"] for p in players) == pytest.approx(24)
-    assert [p["win_share"] for p in players] == pytest.approx([w / 24 for w in wins])
-    assert [p["mean_score"] for p in players] == pytest.approx(means)
+    assert result["games"] == 24 and result["deals"] == 24 and result["seatings"] == [[0, 1, 2, 3]]
+    assert result["players"] == ["greedy", "random", "random", "greedy"]
+    seats = result["seats"]
+    assert [p["seat"] for p in seats] == [0, 1, 2, 3]
+    assert [p["wins"] for p in seats] == pytest.approx(wins)
+    assert sum(p["wins"] for p in seats) == pytest.approx(24)
+    assert [p["win_share"] for p in seats] == pytest.approx([w / 24 for w in wins])
+    assert [p["mean_score"] for p in seats] == pytest.approx(means)
+    bots = {b["bot"]: b for b in result["bots"]}
+    assert bots["greedy"]["seats_in_lineup"] == 2 and bots["random"]["seats_in_lineup"] == 2
+    assert bots["greedy"]["wins"] == pytest.approx(wins[0] + wins[3])
+    assert bots["greedy"]["win_share"] == pytest.approx((wins[0] + wins[3]) / 48)
+    low, high = bots["greedy"]["win_share_95"]
+    assert low < bots["greedy"]["win_share"] < high
+    assert result["moves"] == 24 * 4 * 5 * 4  # 4 rounds of 5 placements by 4 players (R3, R4.2)
     assert result["games_per_second"] > 0 and result["seconds"] > 0
 
 
-def test_text_output_has_wins_share_mean_and_games_per_second() -> None:
+def test_text_output_has_wins_share_interval_mean_and_rates() -> None:
     run = dvtui("sim", "--players", THREE, "--games", "15", "--seed", "40")
     assert run.code == 0 and run.err == ""
     lines = run.out.splitlines()
     assert lines[0] == "15 games, seeds 40..54"
-    assert lines[1].split() == ["seat", "player", "bot", "wins", "share", "mean", "score"]
+    assert lines[1].split() == ["bot", "seats", "wins", "share", "95%", "interval", "mean", "score", "rank"]
     wins, means = expected_results(THREE, 15, 40)
-    rows = lines[2:5]
-    for i, row in enumerate(rows):
-        m = re.fullmatch(r"(\d+)\s+(Bot \d)\s+(\w+)\s+([\d.]+)\s+([\d.]+)%\s+([\d,]+)", row)
+    random_row = re.fullmatch(
+        r"random\s+1\s+([\d.]+)\s+([\d.]+)%\s+\[([\d.]+)%, ([\d.]+)%\]\s+([\d,]+)\s+([\d.]+)", lines[2]
+    )
+    assert random_row, lines[2]
+    assert float(random_row[1]) == pytest.approx(wins[0], abs=0.005)
+    assert float(random_row[3]) <= float(random_row[2]) <= float(random_row[4])
+    assert int(random_row[5].replace(",", "")) == pytest.approx(means[0], abs=0.5)
+    assert lines[3].startswith("greedy") and lines[3].split()[1] == "2"
+    assert lines[4].split()[:2] == ["seat", "player"]
+    for i, row in enumerate(lines[5:8]):
+        m = re.fullmatch(r"(\d)\s+(Bot \d) \((\w+)\)\s+([\d.]+)\s+([\d.]+)%\s+([\d,]+)\s+([\d.]+)", row)
         assert m, row
         assert int(m[1]) == i and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]
         assert float(m[4]) == pytest.approx(wins[i], abs=0.005)
         assert float(m[5]) == pytest.approx(100 * wins[i] / 15, abs=0.05)
         assert int(m[6].replace(",", "")) == pytest.approx(means[i], abs=0.5)
-    assert sum(float(r.split()[4]) for r in rows) == pytest.approx(15, abs=0.02)
-    assert re.fullmatch(r"[\d,]+ games/s \([\d.]+ s\)", lines[5]), lines[5]
-    assert len(lines) == 6
+    assert re.fullmatch(r"[\d,]+ games/s, [\d,]+ moves/s \([\d.]+ s\)", lines[8]), lines[8]
+    assert len(lines) == 9
 
 
 def test_out_writes_every_game_and_they_all_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -96,7 +109,7 @@ def test_out_writes_every_game_and_they_all_verify(tmp_path: Path, capsys: pytes
         assert loaded.game.over and loaded.created.seed == 70 + i and loaded.created.first_player == (70 + i) % 3
         finals.append(loaded.game.scores())
     means = [sum(s[p] for s in finals) / 6 for p in range(3)]
-    assert [p["mean_score"] for p in result["players"]] == pytest.approx(means)
+    assert [p["mean_score"] for p in result["seats"]] == pytest.approx(means)
 
     assert main(["verify", str(out)]) == 0
     verified, err = capsys.readouterr()
@@ -117,7 +130,7 @@ def test_the_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
 def test_the_same_seed_gives_the_same_results(capsys: pytest.CaptureFixture[str]) -> None:
     a = sim_json(capsys, "--players", THREE, "--games", "5", "--seed", "8")
     b = sim_json(capsys, "--players", THREE, "--games", "5", "--seed", "8")
-    assert a["players"] == b["players"]
+    assert a["seats"] == b["seats"] and a["bots"] == b["bots"]
 
 
 def test_out_never_overwrites_an_earlier_run(tmp_path: Path) -> None:
@@ -166,13 +179,14 @@ def test_a_shared_victory_splits_the_win() -> None:
     """Find a seeded game that ends in a tie, then simulate exactly that one game."""
     seats = parse_players(THREE)
     for seed in range(400):
-        game, _ = play_game(seats, seed, 0)
+        game, _ = play_game(seats, seed, seed % 3)
         scores = game.scores()
         if scores.count(max(scores)) > 1:
             break
     else:
         raise AssertionError("no shared victory in 400 games")
     winners = [p for p in range(3) if scores[p] == max(scores)]
-    result = simulate(seats, 1, seed=seed)  # game 0 of a run: dealt with SEED, seat 0 starts
-    assert result.wins == pytest.approx([1 / len(winners) if p in winners else 0.0 for p in range(3)])
-    assert result.score_sum == scores
+    result = simulate(seats, 1, seed=seed)  # game 0 of a run: dealt with SEED, seat SEED % 3 starts
+    shares = [1 / len(winners) if p in winners else 0.0 for p in range(3)]
+    assert [s["wins"] for s in result["seats"]] == pytest.approx(shares)
+    assert [s["mean_score"] for s in result["seats"]] == scores

@@ -1,0 +1,86 @@
+"""``dvtui resume --headless`` (issue 5, item 4) and where and how save files are made (item 6)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from dvtui.cli import main
+from dvtui.engine import Game
+from dvtui.headless import play_out
+from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
+
+from .support import BOTS3, WITH_HUMAN, assert_one_line_error, created, reference, start_game, strip_at
+
+
+def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
+    with GameWriter.resume(read_game(path)) as w:  # Ana plays, then the bots, then it is Ana again
+        game = read_game(path).game
+        w.append(game.place(0, 6))
+        play_out(game, w.append)
+    before = path.read_bytes()
+    assert main(["resume", str(path), "--headless"]) == 1
+    line = assert_one_line_error(capsys.readouterr().err, path)
+    assert "cannot finish headless: Ana (seat 0) is a human player and still has to move" in line
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["game.dvr"]
+
+
+def test_with_a_human_seat_only_owed_results_are_written(tmp_path: Path) -> None:
+    """A game whose last placement is saved but whose results were lost (torn): no one has to move,
+    so the headless resume completes it, human seat or not."""
+    path = tmp_path / "game.dvr"
+    c = created(WITH_HUMAN, seed=3)
+    game = Game(c)
+    with GameWriter.create(path, c) as w:
+        while not game.over:
+            w.append(game.place(*reversed(game.legal_placements()[-1])))
+    full = path.read_bytes()
+    cut = full.rindex(b'{"type":"column_resolved","seq"', 0, full.rindex(b"game_ended")) + 20  # mid-results
+    path.write_bytes(full[:cut])
+    assert main(["resume", str(path), "--headless"]) == 0
+    assert strip_at(path.read_bytes()) == strip_at(full)
+
+
+def test_without_a_file_it_finishes_the_latest_unfinished_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    assert main(["resume", "--headless"]) == 1
+    assert "no unfinished game in" in capsys.readouterr().err
+    c = created(BOTS3, seed=5)
+    path = new_save_path(c)
+    assert path.parent == data_dir() and str(path).startswith(str(tmp_path / "data"))
+    GameWriter.create(path, c).close()
+    assert main(["resume", "--headless"]) == 0
+    assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
+    games, bad = list_games()
+    assert [g.path for g in games] == [path] and games[0].finished and not bad
+
+
+def test_save_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    old = os.umask(0)  # even a careless umask gives nobody else access
+    try:
+        path = new_save_path(created())
+        writer = GameWriter.create(path, created())
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+        assert stat.S_IMODE(os.stat(lock_path(path)).st_mode) == 0o600
+        writer.close()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(data_dir()).st_mode) == 0o700
+    assert sorted(os.listdir(data_dir())) == [path.name]
+
+
+def test_bot_level_unknown_to_this_version_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.dvr"
+    start_game(path)
+    path.write_bytes(path.read_bytes().replace(b'"bot":"random"', b'"bot":"oracle"', 1))
+    assert main(["resume", str(path), "--headless"]) == 1
+    line = assert_one_line_error(capsys.readouterr().err, path)
+    assert "line 1: game_created: players[1].bot: unknown bot level 'oracle'" in line
