@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 
 from .bots import BotFn, bot_fn, bot_seed, parse_bot
 from .engine import Event, Game, GameCreated, Seat, new_game
-from .engine.game import OVER
 
 EventSink = Callable[[list[Event]], None]
 
@@ -55,7 +54,7 @@ def run_bots(
         if sink is not None:
             sink(owed)
     place = game.place
-    while game.phase != OVER:
+    while not game.phase:  # PLACEMENT is 0; after a move, the phase is PLACEMENT or OVER
         who = players[game.to_move]
         if who is None:
             break

@@ -11,15 +11,12 @@ _rng = random.Random(0x5EED)
 _TABLE: list[int] = [_rng.getrandbits(30) for _ in range(4096)]
 del _rng
 """4,096 fixed random 30-bit numbers: the bot's chance is a tabulation hash of (seed, move)."""
-_M30 = (1 << 30) - 1
 
 
 def choose(game: Game, seed: int) -> Placement:
     # A tabulation hash rather than base.mix: the seat's seed (bots.bot_seed, already a full
-    # splitmix64 hash) picks a window of the table and a mask, the move picks the entry. Every
-    # int here fits in one machine word, so this costs a fifth of a 64-bit mix, and it runs once
-    # per move of every `dvtui sim` game.
+    # splitmix64 hash) picks a window of the table and masks the entry the move picks. It costs a
+    # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game.
     hand = game.hands[game.to_move]
-    move = game.round * 64 + len(game.placements)
-    i = (_TABLE[(seed + move) & 4095] ^ ((seed >> 12) & _M30)) % (len(hand) * COLUMNS)
+    i = (_TABLE[(seed + game.round * 64 + len(game.placements)) & 4095] ^ seed) % (len(hand) * COLUMNS)
     return hand[i // COLUMNS], i % COLUMNS

@@ -58,7 +58,7 @@ MAX_PLAYERS = 5
 PLACEMENTS_PER_PLAYER = 5
 """R4.2: each player places 5 of 6 cards a round."""
 
-PLACEMENT = 0
+PLACEMENT = 0  # zero on purpose: "if game.phase" is the hot loop's test for "not placing"
 RESOLVING = 1  # columns still to resolve (R5)
 ROUND_ENDING = 2  # round_ended owed (R7)
 GAME_ENDING = 3  # game_ended owed (R8)
@@ -187,6 +187,7 @@ def check_setup(created: GameCreated) -> None:
 
 
 _GOODS_SET = frozenset(GOODS)
+_COLUMN_SET = frozenset(range(COLUMNS))
 _CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
 """Card -> (value, category index or -1 for money): one look-up per award in the hot loop."""
 _MONEY = frozenset((MONEY_100, MONEY_200))
@@ -338,12 +339,9 @@ class Game:
         """
         p = self.to_move
         hand = self.hands[p]
-        if (
-            self.phase != PLACEMENT
-            or (player is not None and player != p)
-            or card not in hand
-            or not 0 <= column < COLUMNS
-        ):
+        # self.phase is PLACEMENT (0) or the move is refused; every test here is one bytecode or
+        # two, because this is the hottest function of `dvtui sim`
+        if self.phase or card not in hand or column not in _COLUMN_SET or (player is not None and player != p):
             self.check_placement(p if player is None else player, column, card)
         event = CardPlaced(self.round, p, column, card)
         # _apply_placed, inlined: this is the hottest line of `dvtui sim`
@@ -440,12 +438,12 @@ class Game:
             totals = all_totals[c]
             column = columns[c]
             key = tuple(totals)
-            ranking = rankings.get(key)
-            if ranking is None:
-                ranking = _rank(totals)
+            try:
+                order, cancelled = rankings[key]
+            except KeyError:
+                order, cancelled = ranking = _rank(totals)
                 if len(rankings) < _RANKINGS_MAX:
                     rankings[key] = ranking
-            order, cancelled = ranking
             awards: list[Award] = []
             rotated = False
             if order:
@@ -471,7 +469,7 @@ class Game:
             elif not cancelled and column:  # R5.5: nobody played here, the bottom card goes to the top
                 column.append(column.pop(0))
                 rotated = True
-            events.append(ColumnResolved(round_, c, totals, list(cancelled), awards, rotated))
+            events.append(ColumnResolved(round_, c, totals, list(cancelled) if cancelled else [], awards, rotated))
             all_totals[c] = zeros[:]  # the event now owns the old list
         if stop == COLUMNS:
             self.phase = ROUND_ENDING
