@@ -20,5 +20,5 @@ if [ "${#missing[@]}" -gt 0 ]; then
     # sort -u: openssh-client may be listed twice
     apt-get install -y -qq --no-install-recommends $(printf '%s\n' "${missing[@]}" | sort -u) >/dev/null
 fi
-mkdir -p /run/sshd
-chmod 0755 /run/sshd
+mkdir -p /run/sshd 2>/dev/null || true
+chmod 0755 /run/sshd 2>/dev/null || true
