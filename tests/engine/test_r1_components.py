@@ -116,7 +116,11 @@ def test_r2_1_every_seed_deals_a_legal_grid(seed: int) -> None:
     grid, box = deal(seed)
     assert Counter(card for col in grid for card in col) + Counter(box) == Counter(DECK)
     assert [len(col) for col in grid] == [9] * 7
-    seats = [Seat(name="A", kind="human", color="red"), Seat(name="B", kind="human", color="yellow"), Seat(name="C", kind="human", color="green")]
+    seats = [
+        Seat(name="A", kind="human", color="red"),
+        Seat(name="B", kind="human", color="yellow"),
+        Seat(name="C", kind="human", color="green"),
+    ]
     check_setup(new_game(seats, seed=seed))
 
 

@@ -95,24 +95,40 @@ def test_r2_3_each_player_holds_the_six_number_cards(n: int) -> None:
 
 def test_r2_3_two_players_cannot_share_a_colour(make_created: MakeCreated) -> None:
     created = make_created(3)
-    players = [Seat(name="A", kind="human", color="red"), Seat(name="B", kind="human", color="blue"), Seat(name="C", kind="human", color="red")]
+    players = [
+        Seat(name="A", kind="human", color="red"),
+        Seat(name="B", kind="human", color="blue"),
+        Seat(name="C", kind="human", color="red"),
+    ]
     with pytest.raises(BadSetup, match=r"players\[2\]\.color 'red' is already taken \(R2\.3\)"):
         check_setup(msgspec.structs.replace(created, players=players))
 
 
 def test_r2_3_a_colour_must_be_one_of_the_five(make_created: MakeCreated) -> None:
     created = make_created(3)
-    players = [Seat(name="A", kind="human", color="red"), Seat(name="B", kind="human", color="orange"), Seat(name="C", kind="human", color="green")]
+    players = [
+        Seat(name="A", kind="human", color="red"),
+        Seat(name="B", kind="human", color="orange"),
+        Seat(name="C", kind="human", color="green"),
+    ]
     with pytest.raises(BadSetup, match=r"players\[1\]\.color must be one of red, yellow, green, blue, purple"):
         check_setup(msgspec.structs.replace(created, players=players))
 
 
 def test_a_bot_seat_needs_a_level_and_a_kind_is_human_or_bot(make_created: MakeCreated) -> None:
     created = make_created(3)
-    no_level = [Seat(name="A", kind="human", color="red"), Seat(name="B", kind="bot", color="blue"), Seat(name="C", kind="human", color="green")]
+    no_level = [
+        Seat(name="A", kind="human", color="red"),
+        Seat(name="B", kind="bot", color="blue"),
+        Seat(name="C", kind="human", color="green"),
+    ]
     with pytest.raises(BadSetup, match=r"players\[1\] is a bot without a level"):
         check_setup(msgspec.structs.replace(created, players=no_level))
-    alien = [Seat(name="A", kind="alien", color="red"), Seat(name="B", kind="bot", color="blue", bot="greedy"), Seat(name="C", kind="human", color="green")]
+    alien = [
+        Seat(name="A", kind="alien", color="red"),
+        Seat(name="B", kind="bot", color="blue", bot="greedy"),
+        Seat(name="C", kind="human", color="green"),
+    ]
     with pytest.raises(BadSetup, match=r"players\[0\]\.kind must be \"human\" or \"bot\""):
         check_setup(msgspec.structs.replace(created, players=alien))
     check_setup(msgspec.structs.replace(created, players=[alien[1], no_level[0], no_level[2]]))

@@ -1,0 +1,108 @@
+"""The dvtui Textual application: the set-up screen or a game, the palette, clean exits.
+
+Every event is on disk before the next decision is asked for, so leaving is always safe: ``q``,
+Ctrl+C, a hang-up (SIGHUP: a closed terminal or a dropped SSH link) or SIGTERM just close the file
+(exit code 128 + the signal for the last two, through :class:`dvtui.signals.HangupGuard`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from ..engine import GameCreated, new_game
+from ..signals import HangupGuard
+from .config import Pace, SetupChoice, SetupDefaults
+from .screens.table import TableScreen
+from .session import PlaySession
+
+
+class DvtuiApp(App[int]):
+    """Either ``session`` (a game to play) or ``setup`` (the set-up screen first)."""
+
+    CSS_PATH = "dvtui.tcss"
+    TITLE = "Dolce Vita"
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
+    ]
+
+    def __init__(
+        self,
+        session: PlaySession | None = None,
+        *,
+        setup: SetupDefaults | None = None,
+        pace: Pace | None = None,
+        output: Path | None = None,
+        seed_source: Callable[[], int] | None = None,
+        save_path: Callable[[GameCreated], Path | None] | None = None,
+        handle_hangup: bool = False,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.setup_defaults = setup or SetupDefaults()
+        self.pace = pace or Pace()
+        self.output = output
+        self.seed_source = seed_source or (lambda: 0)
+        self.save_path = save_path
+        self.handle_hangup = handle_hangup
+        self.hung_up = False
+        self._guard: HangupGuard | None = None
+
+    def on_mount(self) -> None:
+        if self.handle_hangup:
+            self._guard = HangupGuard(self._hang_up)
+            self._guard.install()
+        if self.session is None:
+            from .screens.setup import SetupScreen  # only when there is no --players: a faster start
+
+            self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
+
+    def get_default_screen(self) -> Screen:
+        """The table itself when there is a game: no blank screen to draw first."""
+        if self.session is not None:
+            return TableScreen(self.session, self.pace)
+        return super().get_default_screen()
+
+    def _hang_up(self, signum: int) -> None:
+        """SIGHUP (the terminal is gone) or SIGTERM: everything is already saved; close the file
+        (releasing its lock) and leave. The guard's watchdog makes sure of it."""
+        self.hung_up = True
+        if self.session is not None:
+            self.session.close()
+        self.exit(return_code=128 + signum)
+
+    # -- from set-up to table ------------------------------------------------------------------
+
+    def create_session(self, choice: SetupChoice) -> PlaySession:
+        """Deal (seed chosen now if none was given) and create the save file."""
+        seed = choice.seed if choice.seed is not None else self.seed_source()
+        created = new_game(choice.seats, first_player=choice.first, seed=seed)
+        path = self.output
+        if path is None and self.save_path is not None:
+            path = self.save_path(created)
+        return PlaySession.start(created, path)
+
+    def start_game(self, session: PlaySession) -> None:
+        self.session = session
+        self.switch_screen(TableScreen(session, self.pace))
+
+    # -- command palette ---------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        if isinstance(screen, TableScreen):
+            for title, help_, callback in screen.palette_commands():
+                yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
+        yield from super().get_system_commands(screen)
+
+    async def action_quit(self) -> None:
+        self.exit(return_code=0)
+
+    def on_unmount(self) -> None:
+        if self.session is not None:
+            self.session.close()
+        if self._guard is not None:
+            self._guard.uninstall()

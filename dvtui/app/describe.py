@@ -1,0 +1,186 @@
+"""Cards, amounts and events in words: the table's log, the resolution banner, the replay viewer
+and the text export all speak through this module.
+
+It imports the engine and nothing else (no Textual, no Rich), so ``dvtui replay --text`` can print
+the very sentences the live table shows, without paying for a UI import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import (
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    GameCreated,
+    GameEnded,
+    PlacementUndone,
+    RoundEnded,
+)
+from ..engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
+
+COLUMN_LABELS = "ABCDEFG"
+"""Columns are lettered on screen so the letter is also the key that chooses them (a-g), and a
+column never looks like a number card (1-6)."""
+
+CATEGORY_CODES: dict[str, str] = {
+    "house": "HSE",
+    "car": "CAR",
+    "boat": "BOA",
+    "horse": "HRS",
+    "jewel": "JWL",
+    "watch": "WCH",
+    "holiday": "HOL",
+}
+"""Three letters per category: what a card shows when there is no room for its name, so that the
+category never depends on colour alone."""
+MONEY_CODE = "$$$"
+
+
+def column_label(column: int) -> str:
+    """``0`` -> ``"A"``: the one place that names columns for people."""
+    return COLUMN_LABELS[column]
+
+
+def column_name(column: int) -> str:
+    return f"column {column_label(column)}"
+
+
+def card_value_label(card: str) -> str:
+    """A card's value as printed on it, in thousands: ``"700"``."""
+    return str(VALUE_OF[card] // 1000)
+
+
+def card_category(card: str) -> str:
+    """``"car"`` for ``car-700``, ``"money"`` for money cards."""
+    index = CATEGORY_OF.get(card)
+    return "money" if index is None else CATEGORIES[index]
+
+
+def card_name(card: str) -> str:
+    """``car-700`` -> ``"car 700"``; ``money-200`` -> ``"money 200"`` (as in the log)."""
+    return f"{card_category(card)} {card_value_label(card)}"
+
+
+def card_code(card: str) -> str:
+    """``car-700`` -> ``"CAR"``; money -> ``"$$$"``: the short, colour-free category mark."""
+    return CATEGORY_CODES.get(card_category(card), MONEY_CODE)
+
+
+def amount(value: int) -> str:
+    """A score in full: ``3400000`` -> ``"3,400,000"``."""
+    return f"{value:,}"
+
+
+def short_amount(value: int) -> str:
+    """A score in a few characters: ``3400000`` -> ``"3.4M"``, ``700000`` -> ``"700k"``."""
+    if value >= 1_000_000:
+        text = f"{value / 1_000_000:.2f}".rstrip("0").rstrip(".")
+        return f"{text}M"
+    if value >= 1000:
+        return f"{value // 1000}k"
+    return str(value)
+
+
+def seat_tags(names: Sequence[str]) -> list[str]:
+    """A short, unique tag per seat (at most 3 characters) for cramped places:
+    ``["Ana", "Bot 1", "Bot 2"]`` -> ``["Ana", "B1", "B2"]``."""
+    tags: list[str] = []
+    for name in names:
+        words = name.split()
+        tag = (words[0][:1] + words[-1])[:3] if len(words) > 1 and words[-1].isdigit() else name.strip()[:3]
+        tags.append(tag)
+    clashing = {tag for tag in tags if tags.count(tag) > 1 or not tag}
+    return [f"{(names[i].strip() or 'P')[:1]}{i + 1}" if tag in clashing else tag for i, tag in enumerate(tags)]
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``["Ana", "Ben", "Cy"]`` -> ``"Ana, Ben and Cy"``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def award_phrase(name: str, card: str, returned: str | None) -> str:
+    """``"Ben takes car 700, returns car 400"`` (R6.1's exchange spelled out)."""
+    text = f"{name} takes {card_name(card)}"
+    if returned is not None:
+        text += f", returns {card_name(returned)}"
+    return text
+
+
+def resolution_parts(event: ColumnResolved, names: Sequence[str]) -> list[str]:
+    """The sentences of one column's resolution, in the order they happen: ties first (R5.2),
+    then each award (R5.3) with its exchange (R6.1), then whoever found the column empty (R5.4)."""
+    parts: list[str] = []
+    if event.rotated:
+        return ["no card placed, the bottom card moves to the top"]
+    if not any(event.totals):
+        return ["empty, no card placed"]
+    if event.cancelled:
+        who = join_names([names[p] for p in event.cancelled])
+        totals = sorted({event.totals[p] for p in event.cancelled}, reverse=True)
+        at = join_names([str(t) for t in totals])
+        if len(event.cancelled) == 2:
+            parts.append(f"{who} tie at {at}: both cancelled")
+        else:
+            parts.append(f"{who} tie at {at}: all cancelled")
+    for award in event.awards:
+        parts.append(award_phrase(names[award.player], award.card, award.returned))
+    awarded = {a.player for a in event.awards}
+    left = [
+        p
+        for p, total in sorted(enumerate(event.totals), key=lambda pt: -pt[1])
+        if total and p not in awarded and p not in event.cancelled
+    ]
+    if left:
+        parts.append(f"{join_names([names[p] for p in left])} {'get' if len(left) > 1 else 'gets'} nothing: "
+                     "the column ran out")
+    return parts
+
+
+def describe_event(event: Event, names: Sequence[str]) -> str:
+    """One event as one sentence, e.g. ``"Ana placed 5 under column C"``."""
+    if isinstance(event, CardPlaced):
+        return f"{names[event.player]} placed {event.card} under {column_name(event.column)}"
+    if isinstance(event, PlacementUndone):
+        return f"{names[event.player]} took back {event.card} from {column_name(event.column)}"
+    if isinstance(event, ColumnResolved):
+        return f"Column {column_label(event.column)}: " + "; ".join(resolution_parts(event, names))
+    if isinstance(event, RoundEnded):
+        return f"Round {event.round} is over; {names[event.next_first_player]} starts the next round"
+    if isinstance(event, GameEnded):
+        return describe_result(event, names)
+    if isinstance(event, GameCreated):
+        seats = join_names([s.name for s in event.players])
+        return (
+            f"New game: {seats}; {event.players[event.first_player].name} starts; "
+            f"{event.rounds} rounds"
+        )
+    return type(event).__name__
+
+
+def describe_result(event: GameEnded, names: Sequence[str]) -> str:
+    """``"Ana wins with 3,400,000"`` or ``"Ana and Ben share the victory with 3,400,000 each"``."""
+    best = event.scores[event.winners[0]] if event.winners else 0
+    if len(event.winners) == 1:
+        return f"Game over: {names[event.winners[0]]} wins with {amount(best)}"
+    return (
+        f"Game over: {join_names([names[p] for p in event.winners])} share the victory "
+        f"with {amount(best)} each"
+    )
+
+
+def placement_outcome(event: ColumnResolved, player: int, names: Sequence[str]) -> str:
+    """What one column gives ``player``, in the second person, for the placement preview."""
+    for award in event.awards:
+        if award.player == player:
+            text = f"you would take {card_name(award.card)}"
+            if award.returned is not None:
+                text += f" and give back {card_name(award.returned)}"
+            return text
+    if player in event.cancelled:
+        rivals = [names[p] for p in event.cancelled if p != player and event.totals[p] == event.totals[player]]
+        return f"you would tie with {join_names(rivals)} at {event.totals[player]}: cancelled"
+    return "you would get nothing here (the column runs out)"

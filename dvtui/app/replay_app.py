@@ -1,0 +1,76 @@
+"""``dvtui replay FILE``: the dvtui app opened on the replay viewer instead of the set-up screen.
+
+Everything else is the live app's (:class:`~dvtui.app.app.DvtuiApp`): the stylesheet, quitting,
+hang-up handling, the palette. A branch ("play from here") writes a new game file and hands it to
+the live table in this same app, which from then on is an ordinary game (its session closed on
+exit, "Game saved in ..." printed by the launcher).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from textual.app import SystemCommand
+from textual.events import Mount
+from textual.screen import Screen
+
+from ..engine import GameCreated
+from ..replay import Replay
+from ..replay.branch import BranchError, branch_file
+from ..signals import HangupGuard
+from ..store import GameFileError, LoadedGame, SaveError, new_save_path
+from .app import DvtuiApp
+from .config import Pace
+from .screens.replay import ReplayScreen
+
+
+class ReplayApp(DvtuiApp):
+    """The viewer over ``loaded``; ``branch_path`` names a branch's new file (default: a fresh
+    file in the saves directory)."""
+
+    def __init__(
+        self,
+        loaded: LoadedGame,
+        *,
+        pace: Pace | None = None,
+        branch_path: Callable[[GameCreated], Path] | None = None,
+        handle_hangup: bool = False,
+    ) -> None:
+        super().__init__(None, pace=pace, handle_hangup=handle_hangup)
+        self.loaded = loaded
+        self.replay = Replay(loaded.events)
+        self.branch_path = branch_path or new_save_path
+        self.branched: Path | None = None
+        """The file a branch was written to, once there is one."""
+
+    def on_mount(self, event: Mount) -> None:
+        event.prevent_default()  # DvtuiApp's own on_mount would open the set-up screen
+        if self.handle_hangup:
+            self._guard = HangupGuard(self._hang_up)
+            self._guard.install()
+        self.push_screen(ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0))
+
+    def branch(self, moment: int) -> None:
+        """Play from ``moment``: write the branch file (the parent is only read), then play it."""
+        from .session import PlaySession
+
+        try:
+            path = self.branch_path(self.replay.created)
+            loaded = branch_file(self.loaded, self.replay, moment, path)
+            session = PlaySession.resume(loaded)
+        except BranchError as e:
+            self.notify(str(e), severity="warning", timeout=5)
+            return
+        except (SaveError, GameFileError, OSError) as e:
+            self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
+            return
+        self.branched = path
+        self.notify(f"A new game from moment {moment}: {path}", title="Playing from here", timeout=6)
+        self.start_game(session)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        if isinstance(screen, ReplayScreen):
+            for title, help_, callback in screen.palette_commands():
+                yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
+        yield from super().get_system_commands(screen)

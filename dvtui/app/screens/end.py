@@ -1,0 +1,130 @@
+"""The end of the game: the winner(s), the standings with every player's holdings, and a chart of
+the totals after each round."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...engine import Game
+from ..describe import amount, seat_tags
+from ..session import PlaySession
+from ..theme import FOCUS, MUTED, seat_color
+from ..widgets.chart import TotalsChart
+from ..widgets.faces import styled
+from ..widgets.scoreboard import Standings
+
+
+def standings(game: Game) -> list[int]:
+    """Players best first (seat order among equals)."""
+    return sorted(range(game.n), key=lambda p: (-game.score(p), p))
+
+
+def headline(game: Game) -> Text:
+    scores = game.scores()
+    best = max(scores)
+    winners = [p for p in range(game.n) if scores[p] == best]
+    players = game.created.players
+    text = styled(" GAME OVER ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+    text.append("  ")
+    for i, p in enumerate(winners):
+        if i:
+            text.append(" and " if i == len(winners) - 1 else ", ")
+        text.append(players[p].name, style=Style(bold=True, color=seat_color(players[p].color)))
+    verb = " wins with " if len(winners) == 1 else " share the victory with "
+    text.append(verb + amount(best) + ("" if len(winners) == 1 else " each"), style=Style(bold=True))
+    return text
+
+
+class EndScreen(Screen[None]):
+
+    DEFAULT_CSS = """
+    #end-headline {
+        height: 1;
+        margin: 0 0 1 0;
+    }
+
+    #end-body {
+        height: 1fr;
+    }
+
+    #end-left {
+        height: auto;
+        padding: 0 1;
+    }
+
+    #end-right {
+        height: 1fr;
+        max-height: 20;
+        padding: 0 1;
+        margin: 1 0 0 0;
+    }
+
+    #standings {
+        height: auto;
+    }
+
+    #end-note {
+        height: auto;
+        padding: 0 1;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("escape,t", "back", "table", key_display="t"),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, session: PlaySession) -> None:
+        super().__init__(id="end")
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        game = self.session.game
+        players = game.created.players
+        yield Static(headline(game), id="end-headline")
+        with Vertical(id="end-body"):
+            with Vertical(id="end-left"):
+                yield Static("STANDINGS AND HOLDINGS", classes="side-title")
+                yield Standings(game, id="standings")
+            with Vertical(id="end-right"):
+                yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
+                yield TotalsChart(game.history, [s.color for s in players],
+                                  seat_tags([s.name for s in players]), id="chart")
+        path = self.session.path
+        if path is not None:
+            note = styled("Saved in ", Style(color=MUTED))
+            note.append(str(path))
+            note.append(" · watch it again: ", style=Style(color=MUTED))
+            note.append(f"dvtui replay {path}", style=Style(bold=True))
+            yield Static(note, id="end-note")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._relayout()
+
+    def on_resize(self) -> None:
+        self._relayout()
+
+    def _relayout(self) -> None:
+        width, height = self.app.size
+        n = self.session.game.n
+        self.query_one(Standings).set_compact(width < 70 or height < 16 + 3 * n)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+

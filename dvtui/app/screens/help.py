@@ -1,0 +1,117 @@
+"""``?``: the rules in brief, how to read the table, and the key map."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ...engine.cards import CATEGORIES
+from ..describe import CATEGORY_CODES
+from ..theme import CARD_COLORS, MUTED
+from ..widgets.faces import styled
+
+RULES = [
+    ("The table", "7 columns of goods and money. A column is taken from its bottom, the card nearest "
+                  "the players. Everything is face up: there is nothing hidden (R4.4)."),
+    ("A round", "Starting with the first player, each of you places one number card (1-6) under any "
+                "column, in turn, until everyone holds one card: 5 placements each (R4)."),
+    ("Resolution", "Columns resolve left to right (R5). Your total in a column is the sum of your cards "
+                   "there. Equal totals cancel, all of them, at any rank. The others, highest first, "
+                   "each take the column's bottom card; an empty column gives nothing."),
+    ("Nobody there", "A column nobody played under moves its bottom card to the top (R5.5)."),
+    ("One of each", "You may own one good per category. Getting a second one is a forced exchange: "
+                    "your old one goes at once on top of that column (R6). Money is never exchanged."),
+    ("Next round", "Number cards go back to hand; the next player clockwise starts (R7). "
+                   "3 players play 6 rounds, 4 play 4, 5 play 5."),
+    ("Winning", "The highest value of goods and money wins; equal best scores share the victory (R8)."),
+]
+
+KEYS = [
+    ("1-6", "choose a card from your hand"),
+    ("← → or a-g", "choose a column"),
+    ("⏎ Enter", "place the card (mouse: click a card, then a column)"),
+    ("u", "take back your latest placement this round"),
+    ("h", "hint: what the strong bot would play"),
+    ("space / s", "next step / skip the resolution (or click the banner)"),
+    ("+ / -", "bots and resolutions faster / slower"),
+    ("e", "results, when the game is over"),
+    ("t", "time travel: step back through this game (esc returns)"),
+    ("ctrl+p", "command palette"),
+    ("?", "this help"),
+    ("q / ctrl+c", "quit: the game is saved after every move"),
+]
+
+MARKS = [
+    ("Ana on a card", "the card that player would take if the round ended now"),
+    ("5 3  =8", "cards placed under the column by a player (in their colour), and their total"),
+    ("✗8", "a total cancelled by a tie"),
+    ("⇄ CAR 300", "an exchange: that good would go back on top of the column"),
+    ("↻", "nobody has played here: the bottom card would move to the top"),
+]
+
+
+def help_text() -> Table:
+    """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
+    table, then the rules."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")),
+                 Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
+    for key, meaning in KEYS:
+        grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
+    grid.add_row("", "")
+    cards = Text()
+    for i, category in enumerate((*CATEGORIES, "money")):
+        bg, fg = CARD_COLORS[category]
+        if i == 4:
+            cards.append("\n")
+        code = CATEGORY_CODES.get(category, "$$$")
+        cards.append(f" {code} ", style=Style(bgcolor=bg, color=fg, bold=True))
+        cards.append(f" {category:<9}")
+    grid.add_row("Cards", cards)
+    grid.add_row("", Text("values in thousands: HSE 700 is a house worth 700,000", style=Style(color=MUTED)))
+    for mark, meaning in MARKS:
+        grid.add_row(Text(mark, style=Style(color="#e6e6e6", bold=True)), meaning)
+    grid.add_row("", "")
+    for head, body in RULES:
+        grid.add_row(head, body)
+    return grid
+
+
+class HelpScreen(ModalScreen[None]):
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+        background: #000000 60%;
+    }
+
+    #help-body {
+        width: 100;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round #f5d76e;
+        background: #0b2219;
+        padding: 0 1;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("escape,question_mark,q", "close", "close", key_display="esc"),
+
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Static(help_text(), id="help-text")
+        yield Footer(compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,468 @@
+"""The replay viewer: a finished or unfinished game, moment by moment, on the live table's widgets.
+
+The screen holds one number, the moment (an event index), and draws the engine's state at that
+moment (:class:`dvtui.replay.Replay`, from checkpoints) through the same board, hand, scoreboard,
+round bar and banner as live play; the log and the position bar are moved to the same moment on
+every change, so they never disagree. A ``column_resolved`` moment is drawn exactly as the live
+resolution draws that step (:class:`~dvtui.app.timeline.ResolutionStep`: the column in focus, the
+results so far, the exchange and the ties); a ``round_ended`` moment shows the next round's table
+with the round's scores in the banner.
+
+The same screen opens over the live game (time travel, ``t`` on the table): read-only, following
+the game as it goes on, Escape returns. In a replay of a file, ``b`` branches: a new game file with
+this prefix, played on live (:mod:`dvtui.replay.branch`); the original is only ever read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from pathlib import Path
+
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from ...engine import CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
+from ...replay import Replay
+from ..describe import column_label, describe_event, describe_result, resolution_parts, short_amount
+from ..theme import MUTED
+from ..timeline import ResolutionStep
+from ..widgets.board import Board, column_height
+from ..widgets.hand import HandBar, hint_text
+from ..widgets.panels import Banner, RoundBar, colour_names
+from ..widgets.replay_log import ReplayLog
+from ..widgets.scoreboard import Scoreboard
+from ..widgets.timeline_bar import TimelineBar
+from .help import HelpScreen, help_text
+from .table import GOLD, WIDE_MIN
+
+CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+"""Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
+BEAT = 0.8
+STEP_HINT = "   ← → step"
+LIVE_POLL = 0.25
+"""Seconds between looks at the live game's history while time travelling."""
+
+REPLAY_KEYS = [
+    ("← →", "one event back / forward"),
+    ("⇧← ⇧→ or ↑ ↓", "one turn of placements (every player once) back / forward"),
+    ("PgUp PgDn or [ ]", "one round back / forward (to the start of a round)"),
+    ("Home End", "the deal / the end of the file"),
+    ("1-9", "the start of that round"),
+    ("space", "play / pause; + and - change the speed"),
+    ("click", "the position bar or a line of the log jumps there"),
+    ("b", "play from here: a new game file from this moment, played live (the original is untouched)"),
+    ("esc", "back to the game (time travel)"),
+    ("q", "quit"),
+]
+
+
+def _short(notice: str) -> str:
+    """A store notice names the file in full; on screen its name is enough (and fits a line)."""
+    path, sep, rest = notice.partition(" line ")
+    return f"{Path(path).name} line {rest}" if sep and "/" in path else notice
+
+
+class ReplayHelp(HelpScreen):
+    """``?`` in a replay: the viewer's keys, then the table's marks and the rules in brief."""
+
+    def compose(self) -> ComposeResult:
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
+        for key, meaning in REPLAY_KEYS:
+            grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
+        grid.add_row("", "")
+        with VerticalScroll(id="help-body"):
+            yield Static(grid, id="replay-keys")
+            yield Static(help_text(), id="help-text")
+        yield Footer(compact=True)
+
+
+class ReplayScreen(Screen[None]):
+    """A game moment by moment. ``live``: time travel over a game being played (read-only; Escape
+    returns); ``history`` then gives the live game's events, looked at as the game goes on."""
+
+    AUTO_FOCUS = None
+
+    CSS = """
+    ReplayScreen #replay-notice { height: auto; background: #3a2a10; color: #f5d76e; padding: 0 1; }
+    ReplayScreen.-narrow #main { layout: vertical; }
+    ReplayScreen.-narrow #play { height: auto; }
+    ReplayScreen.-narrow #side { width: 1fr; border-left: none; padding: 0 0; background: #0e2a1f; }
+    ReplayScreen.-narrow #side .side-title { display: none; }
+    ReplayScreen.-narrow #scores { margin: 0; padding: 0 1 0 0; }
+    ReplayScreen.-narrow EventLog { padding: 0 1; color: #b7c9bf; }
+    """
+
+    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
+        Binding("left", "step(-1)", "event", key_display="←→"),
+        Binding("right", "step(1)", show=False),
+        Binding("shift+left,up", "turn(-1)", "turn", key_display="⇧←→"),
+        Binding("shift+right,down", "turn(1)", show=False),
+        Binding("pageup,left_square_bracket", "round(-1)", "round", key_display="[ ]"),
+        Binding("pagedown,right_square_bracket", "round(1)", show=False),
+        Binding("home", "home", show=False),
+        Binding("end", "end", show=False),
+        *[Binding(str(r), f"jump_round({r})", show=False) for r in range(1, 10)],
+        Binding("space", "play", "play", key_display="space"),
+        Binding("plus,equals_sign", "speed(1)", show=False),
+        Binding("minus", "speed(-1)", show=False),
+        Binding("b", "branch", "branch"),
+        Binding("escape", "back", "back", key_display="esc"),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(
+        self,
+        replay: Replay,
+        *,
+        notices: Sequence[str] = (),
+        live: bool = False,
+        history: Callable[[], Sequence[Event]] | None = None,
+        branch: Callable[[int], None] | None = None,
+        start: int | None = None,
+    ) -> None:
+        super().__init__(id="replay")
+        self.replay = replay
+        self.notices = [_short(text) for text in notices]
+        self.live = live
+        self._history = history
+        self._branch = branch
+        self.moment = replay.last if start is None else replay.clamp(start)
+        self.game: Game = replay.state_at(self.moment)
+        """The engine's state at ``moment``: what every widget draws."""
+        self.playing = False
+        self.speed = SPEEDS.index(1.0)
+        self._timer: Timer | None = None
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield RoundBar()
+        with Horizontal(id="main"):
+            with Vertical(id="play"):
+                yield Board(id="board")
+                yield HandBar(id="hand")
+                yield Banner()
+            with Vertical(id="side"):
+                yield Static("PLAYERS", classes="side-title")
+                yield Scoreboard(id="scores")
+                yield Static("LOG", classes="side-title")
+                yield ReplayLog()
+        notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
+        notice.display = bool(self.notices)
+        yield notice
+        yield TimelineBar(id="timeline")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        replay = self.replay
+        self.query_one(ReplayLog).reset(replay.events, self.game)
+        self._set_track()
+        self._relayout(self.app.size.width, self.app.size.height)
+        self._draw()
+        if self.live and self._history is not None:
+            self.set_interval(LIVE_POLL, self._follow_live)
+
+    def on_resize(self) -> None:
+        self._relayout(self.app.size.width, self.app.size.height)
+
+    def _relayout(self, width: int, height: int) -> None:
+        """As the live table: a side panel when there is room, all stacked at 80x24."""
+        n = self.replay.n
+        wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
+        self.set_class(wide, "-wide")
+        self.set_class(not wide, "-narrow")
+        self.query_one(HandBar).set_class(wide and height >= 34, "-tall")
+        timeline = self.query_one(TimelineBar)
+        timeline.set_class(wide, "-tall")
+        board = self.query_one(Board)
+        side = self.query_one("#side")
+        if wide:
+            board.styles.height = "1fr"
+            side.styles.width = 46 if width >= 150 else 38
+            return
+        notice = sum(-(-(len(text) + 2) // max(1, width - 2)) for text in self.notices)  # wrapped lines
+        fixed = 1 + 1 + 1 + n + 1 + notice  # round bar, footer, hand, scoreboard, timeline, notices
+        rows = 1
+        for tile in (3, 2):
+            if column_height(tile, n) + fixed + 4 <= height:
+                rows = tile
+                break
+        board.styles.height = min(column_height(rows, n), max(4, height - fixed))
+        side.styles.width = "1fr"
+
+    def _set_track(self) -> None:
+        replay = self.replay
+        derived = (ColumnResolved, RoundEnded, GameEnded)
+        self.query_one(TimelineBar).set_track(
+            replay.last, replay.round_starts, [isinstance(e, derived) for e in replay.events]
+        )
+
+    # -- moving ----------------------------------------------------------------------------------
+
+    def go(self, moment: int) -> None:
+        """Show ``moment`` (clamped to the game): the one way the screen changes."""
+        moment = self.replay.clamp(moment)
+        if moment == self.moment:
+            return
+        self.moment = moment
+        self.game = self.replay.state_at(moment)
+        self._draw()
+
+    def action_step(self, delta: int) -> None:
+        self.go(self.moment + delta)
+
+    def action_turn(self, direction: int) -> None:
+        replay = self.replay
+        self.go(replay.next_turn(self.moment) if direction > 0 else replay.previous_turn(self.moment))
+
+    def action_round(self, direction: int) -> None:
+        replay = self.replay
+        self.go(replay.next_round(self.moment) if direction > 0 else replay.previous_round(self.moment))
+
+    def action_home(self) -> None:
+        self.go(0)
+
+    def action_end(self) -> None:
+        self.go(self.replay.last)
+
+    def action_jump_round(self, round_: int) -> None:
+        start = self.replay.round_start(round_)
+        if start is None:
+            reached = len(self.replay.round_starts)
+            self.notify(f"This game has no round {round_}" if round_ > self.replay.rounds
+                        else f"The file stops in round {reached}", severity="warning", timeout=3)
+            return
+        self.go(start)
+
+    @on(TimelineBar.Jump)
+    def _bar_clicked(self, message: TimelineBar.Jump) -> None:
+        self.go(message.moment)
+
+    @on(ReplayLog.Jump)
+    def _log_clicked(self, message: ReplayLog.Jump) -> None:
+        self.go(message.moment)
+
+    @on(Banner.Clicked)
+    def _banner_clicked(self) -> None:
+        self.action_step(1)
+
+    # -- playback --------------------------------------------------------------------------------
+
+    def action_play(self) -> None:
+        if self.playing:
+            self._pause()
+        else:
+            if self.moment >= self.replay.last:
+                self.go(0)
+            self.playing = True
+            self._schedule()
+        self._draw_status()
+
+    def _pause(self) -> None:
+        self.playing = False
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(self._beat(), self._tick)
+
+    def _beat(self) -> float:
+        """Seconds the current moment stays on screen in playback: a quiet column (nobody placed
+        there) passes quickly, a round's end lingers, as in live play."""
+        event = self.replay.events[self.moment]
+        factor = 1.0
+        if isinstance(event, ColumnResolved) and not event.awards and not event.cancelled:
+            factor = 0.4
+        elif isinstance(event, (RoundEnded, GameEnded)):
+            factor = 2.0
+        return BEAT * factor / SPEEDS[self.speed]
+
+    def _tick(self) -> None:
+        self._timer = None
+        if not self.playing:
+            return
+        if self.moment >= self.replay.last:
+            self._pause()
+            self._draw_status()
+            return
+        self.go(self.moment + 1)
+        if self.moment >= self.replay.last:
+            self._pause()
+            self._draw_status()
+        else:
+            self._schedule()
+
+    def action_speed(self, delta: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
+        if self.playing:
+            self._schedule()
+        self._draw_status()
+
+    # -- leaving, branching ------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self.live
+        if action == "branch":
+            return self._branch is not None
+        return True
+
+    def action_back(self) -> None:
+        if self.live:
+            self._pause()
+            self.app.pop_screen()
+
+    def action_branch(self) -> None:
+        if self._branch is None:
+            return
+        self._pause()
+        self._draw_status()
+        self._branch(self.moment)
+
+    def action_help(self) -> None:
+        self.app.push_screen(ReplayHelp())
+
+    async def action_quit(self) -> None:
+        self.app.exit()
+
+    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
+        """(title, help, callback) for the command palette."""
+        yield ("Play / pause", "Play the game on automatically", self.action_play)
+        yield ("Start", "Go to the deal", self.action_home)
+        yield ("End", "Go to the end of the file", self.action_end)
+        for r, start in enumerate(self.replay.round_starts, 1):
+            yield (f"Round {r}", f"Go to the start of round {r}", partial(self.go, start))
+        if self._branch is not None:
+            yield ("Play from here", "A new game file from this moment, played live", self.action_branch)
+        yield ("Keys of the viewer", "The replay's key map", self.action_help)
+
+    # -- following a live game -------------------------------------------------------------------
+
+    def _follow_live(self) -> None:
+        """Time travel: new moves of the live game join the timeline; at the end, follow them."""
+        assert self._history is not None
+        history = self._history()
+        replay = self.replay
+        known = len(replay.events)
+        if len(history) <= known:
+            return
+        at_end = self.moment == replay.last
+        new = list(history[known:])
+        replay.extend(new)
+        self.query_one(ReplayLog).add(new, self.game)
+        self._set_track()
+        if at_end:
+            self.go(replay.last)
+        else:
+            self._draw_status()
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        """Every widget to the current moment."""
+        replay = self.replay
+        k = self.moment
+        game = self.game
+        event = replay.events[k]
+        players = game.created.players
+        names = replay.names
+        colors = [s.color for s in players]
+        board = self.query_one(Board)
+        scores = self.query_one(Scoreboard)
+        hand = self.query_one(HandBar)
+        banner = self.query_one(Banner)
+        banner_text: Text | None = None
+        if isinstance(event, ColumnResolved):
+            results = replay.resolution_results(k)
+            step = ResolutionStep(game, event, results)
+            board.show(step.game, focus=step.column, results=step.results)
+            scores.show(game, turn=-1)
+            label = column_label(event.column)
+            status = Text(f"Resolving column {label}", style=GOLD)
+            banner_text = Text.assemble((f" Column {label} ", CHIP), " ")
+            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
+        elif isinstance(event, RoundEnded):
+            board.show(game)
+            scores.show(game, turn=-1)
+            status = Text(f"Round {event.round} is over", style=GOLD)
+            banner_text = Text.assemble((f" Round {event.round} is over ", CHIP), " ")
+            totals = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(game.scores()))
+            banner_text.append_text(colour_names(totals, names, colors))
+            if event.round < game.rounds:
+                nxt = names[event.next_first_player]
+                banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
+        elif isinstance(event, GameEnded):
+            board.show(game)
+            scores.show(game, turn=-1)
+            status = Text("Game over", style=Style(bold=True))
+            banner_text = Text.assemble((" GAME OVER ", CHIP), " ")
+            result = describe_result(event, names).removeprefix("Game over: ")
+            banner_text.append_text(colour_names(result, names, colors))
+        else:
+            selected = event.column if isinstance(event, (CardPlaced, PlacementUndone)) else None
+            board.show(game, selected=selected)
+            scores.show(game)
+            if k == 0:
+                first = players[game.first_player]
+                status = colour_names(f"The deal: {first.name} starts", names, colors)
+            else:
+                status = colour_names(describe_event(event, names), names, colors)
+            seat = players[game.to_move]
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False)
+        if banner_text is not None:
+            room = self.query_one("#play").size.width - 2  # the banner's padding
+            if len(banner_text.plain) + len(STEP_HINT) <= room:
+                banner_text.append(STEP_HINT, style=Style(color=MUTED))
+            banner.show(banner_text)
+        hand.display = banner_text is None
+        banner.display = banner_text is not None
+        right = "TIME TRAVEL · esc returns " if self.live else "REPLAY "
+        self.query_one(RoundBar).show(game, status, right)
+        self.query_one(ReplayLog).set_cursor(k)
+        self._draw_status()
+
+    def _next_text(self) -> Text:
+        """Beside the hand: what happens next in the file."""
+        replay = self.replay
+        k = self.moment
+        names = replay.names
+        colors = [s.color for s in replay.created.players]
+        if k >= replay.last:
+            if self.live:
+                return hint_text("this is the game as it stands · esc returns to play")
+            return hint_text("end of the file · b: play on from here")
+        nxt = replay.events[k + 1]
+        if isinstance(nxt, ColumnResolved):
+            return hint_text("then: the round is resolved, column by column")
+        text = Text("then: ", style=Style(color=MUTED, italic=True))
+        text.append_text(colour_names(describe_event(nxt, names), names, colors))
+        return text
+
+    def _draw_status(self) -> None:
+        """The position bar and its words: play or pause, speed, the moment."""
+        replay = self.replay
+        speed = SPEEDS[self.speed]
+        shown = f"{speed:g}×" if speed >= 1 else f"1/{round(1 / speed)}×"
+        icon = f"▶ {shown}" if self.playing else f"⏸ {shown}"
+        status = f"{icon}  {self.moment}/{replay.last}"
+        self.query_one(TimelineBar).show(self.moment, replay.round_at(self.moment), status)
+
+
+__all__ = ["ReplayHelp", "ReplayScreen"]

@@ -1,0 +1,284 @@
+"""``dvtui new`` without ``--players``: choose 3 to 5 seats (a human by name or a bot by level),
+their colours, who starts (R2.4) and, optionally, the seed of the deal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from ...bots import LEVELS
+from ...engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat
+from ...store import SaveError
+from ..config import SetupChoice, SetupDefaults
+from ..session import PlaySession
+from ..theme import FOCUS, MUTED, seat_color
+from ..widgets.faces import styled
+
+HUMAN = "human"
+
+
+def kind_options() -> list[tuple[str, str]]:
+    options = [("Human", HUMAN)]
+    for level in ("random", "greedy", "strong"):
+        if level in LEVELS:
+            options.append((f"Bot: {level}", f"bot:{level}"))
+    return options
+
+
+def color_options() -> list[tuple[Text, str]]:
+    return [(Text("■ ", style=Style(color=seat_color(c))) + Text(c), c) for c in COLORS]
+
+
+class SeatRow(Horizontal):
+    """One seat: its colour, human or bot (and which), and a human's name."""
+
+    DEFAULT_CSS = """
+    SeatRow { height: 1; width: auto; margin: 0 0 1 0; }
+    SeatRow > .seat-number { width: 4; }
+    SeatRow > .seat-color { width: 14; margin: 0 1 0 0; }
+    SeatRow > .seat-kind { width: 18; margin: 0 1 0 0; }
+    SeatRow > .seat-name { width: 26; }
+    """
+
+    def __init__(self, index: int, seat: Seat) -> None:
+        super().__init__(classes="seat-row")
+        self.index = index
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        seat = self.seat
+        kind = HUMAN if seat.kind == "human" else f"bot:{(seat.bot or 'greedy').split('@')[0]}"
+        if kind not in dict((v, k) for k, v in kind_options()):
+            kind = "bot:greedy"
+        yield Label(f"{self.index + 1}.", classes="seat-number")
+        yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
+        yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
+        yield Input(value=seat.name if seat.kind == "human" else "", placeholder="name", max_length=24,
+                    compact=True, classes="seat-name")
+
+    @property
+    def kind(self) -> str:
+        return str(self.query_one(".seat-kind", Select).value)
+
+    @property
+    def color(self) -> str:
+        return str(self.query_one(".seat-color", Select).value)
+
+    @property
+    def name_input(self) -> Input:
+        return self.query_one(".seat-name", Input)
+
+
+class SetupScreen(Screen[None]):
+    """Builds the seats, then asks ``create`` for the session (file created) and starts the game."""
+
+    DEFAULT_CSS = """
+    #setup-title {
+        height: 1;
+        margin: 0 0 1 0;
+    }
+
+    #setup-body {
+        padding: 0 2;
+    }
+
+    #seats {
+        height: auto;
+        margin: 1 0 0 0;
+    }
+
+    #seat-buttons {
+        height: 1;
+        margin: 0 0 1 4;
+    }
+
+    #seat-buttons Button {
+        margin: 0 2 0 0;
+        min-width: 8;
+    }
+
+    .setup-line {
+        height: 1;
+        margin: 0 0 1 0;
+    }
+
+    .setup-label {
+        width: 16;
+        color: #f5d76e;
+    }
+
+    #first {
+        width: 26;
+    }
+
+    #seed {
+        width: 12;
+    }
+
+    .setup-note {
+        color: #7f9c8e;
+    }
+
+    #setup-error {
+        height: auto;
+        margin: 0 0 1 0;
+    }
+
+    #start {
+        margin: 0 0 0 16;
+    }
+    """
+
+    AUTO_FOCUS = ".seat-name"
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("ctrl+s", "start", "start", priority=True),
+        Binding("ctrl+n", "add_seat", "add seat"),
+        Binding("ctrl+r", "remove_seat", "remove seat"),
+        Binding("escape", "app.quit", "quit", key_display="esc"),
+    ]
+
+    def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], PlaySession],
+                 start: Callable[[PlaySession], None]) -> None:
+        super().__init__(id="setup")
+        self.defaults = defaults
+        self.create = create
+        self.start = start
+
+    def compose(self) -> ComposeResult:
+        title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        title.append("  a new game", style=Style(bold=True))
+        yield Static(title, id="setup-title")
+        with VerticalScroll(id="setup-body"):
+            yield Static(Text("Seats, clockwise (3 to 5): a human by name, or a bot by level.",
+                              style=Style(color=MUTED)), classes="setup-help")
+            with Vertical(id="seats"):
+                for i, seat in enumerate(self.defaults.initial_seats()):
+                    yield SeatRow(i, seat)
+            with Horizontal(id="seat-buttons"):
+                yield Button("+ seat", id="add-seat", compact=True)
+                yield Button("− seat", id="remove-seat", compact=True)
+            with Horizontal(classes="setup-line"):
+                yield Label("First player ", classes="setup-label")
+                seats = self.defaults.initial_seats()
+                yield Select([(f"{i + 1}. {s.name}", i) for i, s in enumerate(seats)], allow_blank=False,
+                             compact=True, id="first")
+            with Horizontal(classes="setup-line"):
+                yield Label("Seed ", classes="setup-label")
+                yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
+                            placeholder="random", compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
+                yield Label("  same seed, same deal", classes="setup-note")
+            yield Static(id="setup-error")
+            yield Button("Start the game", id="start", variant="success", compact=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._refresh_rows(first=self.defaults.first)
+
+    # -- keeping the form consistent ------------------------------------------------------------
+
+    def rows(self) -> list[SeatRow]:
+        return list(self.query(SeatRow))
+
+    def seats(self) -> list[Seat]:
+        """The seats as the form shows them; bots named Bot 1, Bot 2... in seat order (as on the
+        command line)."""
+        out: list[Seat] = []
+        bots = 0
+        for row in self.rows():
+            if row.kind == HUMAN:
+                out.append(Seat(name=row.name_input.value.strip(), kind="human", color=row.color))
+            else:
+                bots += 1
+                out.append(Seat(name=f"Bot {bots}", kind="bot", color=row.color, bot=row.kind[4:]))
+        return out
+
+    def _refresh_rows(self, first: int | None = None) -> None:
+        seats = self.seats()
+        for row, seat in zip(self.rows(), seats, strict=True):
+            name = row.name_input
+            is_bot = seat.kind == "bot"
+            name.disabled = is_bot
+            if is_bot:
+                name.value = seat.name
+            elif name.value.startswith("Bot ") and name.value[4:].isdigit():
+                name.value = ""
+        select = self.query_one("#first", Select)
+        keep = select.value if first is None else first
+        options = [(f"{i + 1}. {s.name or '(no name)'}", i) for i, s in enumerate(seats)]
+        keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
+        with select.prevent(Select.Changed):
+            select.set_options(options)
+            # the shown label follows value changes only: step off and back to redraw the new name
+            select.value = (keep + 1) % len(seats)
+            select.value = keep
+        self.query_one("#add-seat", Button).disabled = len(seats) >= MAX_PLAYERS
+        self.query_one("#remove-seat", Button).disabled = len(seats) <= MIN_PLAYERS
+
+    @on(Select.Changed, ".seat-kind")
+    @on(Select.Changed, ".seat-color")
+    def _seat_changed(self) -> None:
+        self._refresh_rows()
+
+    @on(Input.Changed, ".seat-name")
+    def _name_changed(self) -> None:
+        self._refresh_rows()
+
+    @on(Button.Pressed, "#add-seat")
+    def action_add_seat(self) -> None:
+        rows = self.rows()
+        if len(rows) >= MAX_PLAYERS:
+            return
+        taken = {row.color for row in rows}
+        color = next(c for c in COLORS if c not in taken)
+        self.query_one("#seats").mount(SeatRow(len(rows), Seat(name="Bot", kind="bot", color=color, bot="greedy")))
+        self.call_after_refresh(self._refresh_rows)
+
+    @on(Button.Pressed, "#remove-seat")
+    async def action_remove_seat(self) -> None:
+        rows = self.rows()
+        if len(rows) <= MIN_PLAYERS:
+            return
+        await rows[-1].remove()
+        self._refresh_rows()
+
+    # -- starting ------------------------------------------------------------------------------
+
+    def validate(self) -> SetupChoice:
+        """The choice, or ValueError saying (in one line) what to fix."""
+        seats = self.seats()
+        names: set[str] = set()
+        colors: set[str] = set()
+        for i, seat in enumerate(seats):
+            if seat.kind == "human":
+                if not seat.name:
+                    raise ValueError(f"seat {i + 1} needs a name")
+                if seat.name.lower() in names or seat.name.lower().startswith("bot "):
+                    raise ValueError(f"seat {i + 1}: the name {seat.name!r} is taken")
+                names.add(seat.name.lower())
+            if seat.color in colors:
+                raise ValueError(f"seat {i + 1}: two seats are {seat.color}; each seat has its own colour")
+            colors.add(seat.color)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text else None
+        first = self.query_one("#first", Select).value
+        return SetupChoice(seats, first if isinstance(first, int) else 0, seed)
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        error = self.query_one("#setup-error", Static)
+        try:
+            choice = self.validate()
+            session = self.create(choice)
+        except (ValueError, SaveError) as e:
+            error.update(Text(f"✗ {e}", style=Style(color="#ff6b6b", bold=True)))
+            return
+        error.update("")
+        self.start(session)

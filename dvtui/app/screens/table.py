@@ -1,0 +1,584 @@
+"""The live table: one screen for the whole game.
+
+Data flows one way (STYLE): a key or a click becomes a decision, the session hands it to the engine
+and the events to the store, and only then is the screen redrawn from the new state and the next
+decision asked for. Bots think in worker threads on a copy of the state, so the table never freezes;
+a bot's answer that arrives after the position changed (an undo, a quit) is dropped by its token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ...engine import ColumnResolved, Event, Game, RoundEnded, RuleError
+from ...engine.cards import COLUMNS
+from ...engine.game import PLACEMENT
+from ...store import SaveError
+from ..config import Pace
+from ..describe import (
+    column_label,
+    placement_outcome,
+    resolution_parts,
+    short_amount,
+)
+from ..session import Move, PlaySession, preview
+from ..theme import MUTED, seat_color
+from ..timeline import ResolutionStep, resolution_steps
+from ..widgets.board import Board, column_height
+from ..widgets.faces import styled
+from ..widgets.hand import HandBar, hint_text
+from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
+from ..widgets.scoreboard import Scoreboard
+
+GOLD = Style(bold=True, color="#f5d76e")
+WIDE_MIN = (110, 30)
+"""From this size (columns, rows) the scoreboard and log move to a side panel."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    wide: bool
+    """Scoreboard and log in a side panel (else below the table)."""
+    tall_hand: bool
+    """The hand as three-line cards."""
+    board_height: int | str
+    side_width: int | str
+
+
+def table_layout(width: int, height: int, players: int) -> TableLayout:
+    """Where things go for a terminal of ``width`` x ``height``: a side panel when there is room,
+    everything stacked at 80x24 with the board only as tall as its cards need."""
+    if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
+        return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38)
+    fixed = 1 + 1 + 1 + players  # round bar, footer, hand, one scoreboard line per player
+    rows = 1
+    for tile in (3, 2):
+        if column_height(tile, players) + fixed + 4 <= height:
+            rows = tile
+            break
+    return TableLayout(False, False, min(column_height(rows, players), max(4, height - fixed)), "1fr")
+
+
+class TableScreen(Screen[None]):
+    """The game. ``session`` holds the state and its save file."""
+
+    AUTO_FOCUS = None
+
+    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
+        Binding("1", "pick(1)", "card", key_display="1-6"),
+        *[Binding(str(k), f"pick({k})", show=False) for k in range(2, 7)],
+        Binding("left", "step(-1)", "column", key_display="←→ a-g"),
+        Binding("right", "step(1)", show=False),
+        *[Binding(letter, f"column({i})", show=False) for i, letter in enumerate("abcdefg")],
+        Binding("enter", "place", "place", key_display="⏎"),
+        Binding("u", "undo", "undo"),
+        Binding("h", "hint", "hint"),
+        Binding("space", "next_step", "next", key_display="space"),
+        Binding("s", "skip", "skip"),
+        Binding("escape", "skip", show=False),
+        Binding("e", "results", "results"),
+        Binding("plus,equals_sign", "pace(-1)", show=False),
+        Binding("minus", "pace(1)", show=False),
+        Binding("question_mark", "help", "help", key_display="?"),
+        Binding("t", "time_travel", "timeline", show=False),  # issue 4: the replay's timeline
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, session: PlaySession, pace: Pace | None = None) -> None:
+        super().__init__(id="table")
+        self.session = session
+        self.pace = pace or Pace()
+        self.selected_card: int | None = None
+        self.selected_column = 0
+        self.turn_token = 0
+        """Bumped at every change of position: answers computed for an older one are dropped."""
+        self.steps: list[ResolutionStep] = []
+        self.step_index = 0
+        self.pending_log: list[Event] = []
+        """Derived events not yet shown by the resolution (the log tells them as they appear)."""
+        self.hint: str | None = None
+        self.thinking: int | None = None
+        """The bot seat whose worker is running."""
+        self._timer: Timer | None = None
+        self._laid_out_for = Size(0, 0)
+        self._binding_state: tuple[bool | None, ...] = ()
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        # laid out for the terminal's size before anything is styled: no restyle after mounting
+        width, height = self.app.size
+        layout = table_layout(width, height, self.session.game.n)
+        self.set_class(layout.wide, "-wide", update=False)
+        self.set_class(not layout.wide, "-narrow", update=False)
+        yield RoundBar()
+        with Horizontal(id="main"):
+            with Vertical(id="play"):
+                board = Board(id="board")
+                board.styles.height = layout.board_height
+                yield board
+                hand = HandBar(id="hand")
+                hand.set_class(layout.tall_hand, "-tall", update=False)
+                yield hand
+                banner = Banner()
+                banner.display = False
+                yield banner
+            side = Vertical(id="side")
+            side.styles.width = layout.side_width
+            with side:
+                yield Static("PLAYERS", classes="side-title")
+                yield Scoreboard(id="scores")
+                yield Static("LOG", classes="side-title")
+                yield EventLog()
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        log = self.query_one(EventLog)
+        log.reset(self.session.history, self.session.game)
+        for notice in self.session.notices:
+            self.notify(notice, title="Recovered", severity="warning", timeout=8)
+        self._laid_out_for = self.app.size
+        self._binding_state = self._binding_key()  # the footer is about to be drawn anyway
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
+
+    def on_resize(self) -> None:
+        if self.app.size != self._laid_out_for:
+            self._laid_out_for = self.app.size
+            self._relayout(*self.app.size)
+
+    def _relayout(self, width: int, height: int) -> None:
+        """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
+        layout = table_layout(width, height, self.session.game.n)
+        self.set_class(layout.wide, "-wide")
+        self.set_class(not layout.wide, "-narrow")
+        self.query_one(HandBar).set_class(layout.tall_hand, "-tall")
+        self.query_one(Board).styles.height = layout.board_height
+        self.query_one("#side").styles.width = layout.side_width
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        """Redraw the live position (not a resolution step)."""
+        session = self.session
+        game = session.game
+        human = session.human_to_move()
+        board = self.query_one(Board)
+        ghost = (human, self.selected_card) if human is not None and self.selected_card is not None else None
+        board.show(game, selected=self.selected_column if human is not None else None, ghost=ghost)
+        self.query_one(Scoreboard).show(game)
+        self.query_one(Banner).display = False
+        hand = self.query_one(HandBar)
+        hand.display = True
+        seat = game.created.players[game.to_move]
+        if game.over:
+            hand.show(seat.name, seat.color, [], None, hint_text("Game over. Press e for the results, q to leave."),
+                      active=False)
+        elif human is not None:
+            hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True)
+        else:
+            level = seat.bot or "bot"
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None,
+                      hint_text(f"{seat.name} ({level}) is thinking…"), active=False)
+        self._show_round_bar()
+        self._bindings_changed()
+
+    def _show_round_bar(self, status: Text | None = None, game: Game | None = None) -> None:
+        game = game or self.session.game
+        if status is None:
+            seat = game.created.players[game.to_move]
+            if game.over:
+                status = Text("Game over", style=Style(bold=True))
+            elif self.session.human_to_move() is not None:
+                status = Text(f"▶ {seat.name} to play", style=Style(color=seat_color(seat.color), bold=True))
+            else:
+                status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
+        right = "✓ saved " if self.session.writer is not None else "not saved "
+        self.query_one(RoundBar).show(game, status, right)
+
+    def _advice(self) -> Text:
+        """The line beside the human's hand: what to do, or what the chosen placement gives."""
+        game = self.session.game
+        player = game.to_move
+        if self.hint is not None:
+            return Text(self.hint, style=Style(color="#f5d76e"))
+        if self.selected_card is None:
+            return hint_text("pick a card 1-6, a column a-g (or ←→), then ⏎")
+        outcome = preview(game, player, self.selected_card, self.selected_column)
+        text = styled(f"{self.selected_card} → {column_label(self.selected_column)}: ", Style(bold=True))
+        if outcome is not None:
+            text.append(placement_outcome(outcome, player, self.session.names))
+        return text
+
+    # -- turns -----------------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Ask for the next decision: a bot's (in a worker), a human's (wait), or the results."""
+        if self.steps:
+            return
+        game = self.session.game
+        if game.over:
+            self.refresh_view()
+            self.action_results()
+            return
+        if self.session.human_to_move() is not None:
+            return
+        token = self.turn_token
+        if self.pace.bot_delay > 0:
+            self._timer = self.set_timer(self.pace.bot_delay, partial(self._start_bot, token))
+        else:
+            self.call_later(self._start_bot, token)
+
+    def _start_bot(self, token: int) -> None:
+        session = self.session
+        game = session.game
+        if token != self.turn_token or self.steps or game.over or game.phase != PLACEMENT:
+            return
+        bot = session.bots[game.to_move]
+        if bot is None:
+            return
+        fn, seed = bot
+        self.thinking = game.to_move
+        self.run_worker(partial(fn, game.copy(), seed), name=f"bot:{token}", group="bot", thread=True,
+                        exit_on_error=False)
+
+    @on(Worker.StateChanged)
+    def _worker_done(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        kind, _, token_text = (worker.name or "").partition(":")
+        if kind not in ("bot", "hint") or not token_text.isdigit():
+            return
+        token = int(token_text)
+        if event.state == WorkerState.ERROR:
+            self.notify(f"{kind} failed: {worker.error}", severity="error", timeout=10)
+            return
+        if event.state != WorkerState.SUCCESS or token != self.turn_token or self.steps:
+            return
+        if kind == "bot":
+            self.thinking = None
+            card, column = worker.result
+            self._play(card, column, self.session.game.to_move)
+        else:
+            suggestion = worker.result
+            self.selected_card = suggestion.card
+            self.selected_column = suggestion.column
+            self.hint = (
+                f"hint: {suggestion.card} under {column_label(suggestion.column)} "
+                f"(+{short_amount(max(0, suggestion.gain))} this round expected, "
+                f"{round(suggestion.win * 100)}% to win)  ⏎ to place"
+            )
+            self.refresh_view()
+
+    def _play(self, card: int, column: int, player: int) -> None:
+        """Hand a placement to the session (engine, then disk), then show what it did."""
+        try:
+            move = self.session.place(card, column, player=player)
+        except RuleError as e:
+            self.notify(str(e), severity="warning")
+            return
+        except SaveError as e:
+            self.notify(f"{e}. The move was not made.", title="Could not save", severity="error", timeout=15)
+            self.refresh_view()
+            return
+        self.turn_token += 1
+        self.selected_card = None
+        self.hint = None
+        self._after_move(move)
+
+    def _after_move(self, move: Move) -> None:
+        log = self.query_one(EventLog)
+        game = self.session.game
+        decision, derived = move.events[:1], move.events[1:]
+        log.add(decision, game)
+        if derived:
+            self.pending_log = list(derived)
+            self.steps = resolution_steps(move.before, move.events)
+            self.step_index = 0
+            self._show_step()
+            return
+        self.refresh_view()
+        self.advance()
+
+    # -- the resolution ------------------------------------------------------------------------
+
+    def _show_step(self) -> None:
+        step = self.steps[self.step_index]
+        session = self.session
+        names = session.names
+        colors = [s.color for s in session.game.created.players]
+        board = self.query_one(Board)
+        board.show(step.game, focus=step.column, results=step.results)
+        self.query_one(Scoreboard).show(step.game, turn=-1)
+        self._log_until(step.event)
+        banner_text = Text()
+        event = step.event
+        if isinstance(event, ColumnResolved):
+            label = column_label(event.column)
+            self._show_round_bar(Text(f"Resolving column {label}", style=GOLD), step.game)
+            banner_text.append(f" Column {label} ", style=Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e"))
+            banner_text.append(" ")
+            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
+        else:
+            assert isinstance(event, RoundEnded)
+            self._show_round_bar(Text(f"Round {event.round} is over", style=GOLD), step.game)
+            banner_text.append(f" Round {event.round} is over ", style=Style(bold=True, color="#1a1a1a",
+                                                                          bgcolor="#f5d76e"))
+            banner_text.append(" ")
+            scores = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(step.game.scores()))
+            banner_text.append_text(colour_names(scores, names, colors))
+            nxt = names[event.next_first_player]
+            if event.round < session.game.rounds:
+                banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
+        banner_text.append("   space: next · s: skip", style=Style(color=MUTED))
+        self.query_one(HandBar).display = False
+        banner = self.query_one(Banner)
+        banner.display = True
+        banner.show(banner_text)
+        self._bindings_changed()
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self.pace.step_delay is not None:
+            quiet = isinstance(event, ColumnResolved) and not event.awards and not event.cancelled
+            delay = self.pace.step_delay * (0.4 if quiet else 1.6 if isinstance(event, RoundEnded) else 1.0)
+            self._timer = self.set_timer(delay, self.action_next_step)
+
+    def _log_until(self, event: Event) -> None:
+        """Tell the log every pending derived event up to and including ``event``."""
+        if event in self.pending_log:
+            cut = self.pending_log.index(event) + 1
+            shown, self.pending_log = self.pending_log[:cut], self.pending_log[cut:]
+            self.query_one(EventLog).add(shown, self.session.game)
+
+    def _end_resolution(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.steps = []
+        if self.pending_log:
+            self.query_one(EventLog).add(self.pending_log, self.session.game)
+            self.pending_log = []
+        self.refresh_view()
+        self.advance()
+
+    def action_next_step(self) -> None:
+        if not self.steps:
+            return
+        self.step_index += 1
+        if self.step_index >= len(self.steps):
+            self._end_resolution()
+        else:
+            self._show_step()
+
+    def action_skip(self) -> None:
+        if self.steps:
+            self._end_resolution()
+
+    @on(Banner.Clicked)
+    def _banner_clicked(self) -> None:
+        self.action_next_step()
+
+    # -- the human's decisions -----------------------------------------------------------------
+
+    def _bindings_changed(self) -> None:
+        """Refresh the footer only when what it offers changes (it is rebuilt each time)."""
+        state = self._binding_key()
+        if state != self._binding_state:
+            self._binding_state = state
+            self.refresh_bindings()
+
+    def _binding_key(self) -> tuple[bool | None, ...]:
+        return tuple(self.check_action(a, ()) for a in ("pick", "hint", "undo", "skip", "results"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        placing = not self.steps and self.session.human_to_move() is not None
+        if action in ("pick", "step", "column", "place"):
+            return placing or (action == "place" and bool(self.steps))
+        if action == "hint":
+            return placing and _strong_available()
+        if action == "undo":
+            return not self.steps and self.session.undo_player() is not None
+        if action in ("next_step", "skip"):
+            return bool(self.steps)
+        if action == "results":
+            return self.session.game.over and not self.steps
+        return True
+
+    def _human(self) -> int | None:
+        return None if self.steps else self.session.human_to_move()
+
+    def action_pick(self, card: int) -> None:
+        player = self._human()
+        if player is None:
+            return
+        if card not in self.session.game.hands[player]:
+            self.notify(f"Your {card} is already on the table this round.", severity="warning")
+            return
+        self.selected_card = card
+        self.hint = None
+        self.refresh_view()
+
+    def action_step(self, delta: int) -> None:
+        if self._human() is None:
+            return
+        self.selected_column = (self.selected_column + delta) % COLUMNS
+        self.hint = None
+        self.refresh_view()
+
+    def action_column(self, column: int) -> None:
+        if self._human() is None:
+            return
+        self.selected_column = column
+        self.hint = None
+        self.refresh_view()
+
+    def action_place(self) -> None:
+        if self.steps:
+            self.action_next_step()
+            return
+        player = self._human()
+        if player is None:
+            return
+        if self.selected_card is None:
+            self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
+            return
+        self._play(self.selected_card, self.selected_column, player)
+
+    @on(Board.ColumnClicked)
+    def _column_clicked(self, message: Board.ColumnClicked) -> None:
+        player = self._human()
+        if player is None:
+            return
+        self.selected_column = message.column
+        if self.selected_card is None:
+            self.hint = None
+            self.refresh_view()
+            self.notify("Choose a card first, then click a column.", severity="information")
+            return
+        self._play(self.selected_card, self.selected_column, player)
+
+    @on(HandBar.CardClicked)
+    def _card_clicked(self, message: HandBar.CardClicked) -> None:
+        self.action_pick(message.card)
+
+    def action_undo(self) -> None:
+        if self.steps:
+            return
+        session = self.session
+        player = session.undo_player()
+        if player is None:
+            self.notify("Nothing to take back.", severity="warning")
+            return
+        try:
+            undone = session.undo(player)
+        except RuleError as e:
+            self.notify(str(e), severity="warning")
+            return
+        except SaveError as e:
+            self.notify(f"{e}. Nothing was taken back.", title="Could not save", severity="error", timeout=15)
+            self.refresh_view()
+            return
+        self.turn_token += 1
+        self.thinking = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.query_one(EventLog).add(undone, session.game)
+        last = undone[-1]
+        self.selected_card = last.card
+        self.selected_column = last.column
+        self.hint = None
+        self.refresh_view()
+        self.advance()
+
+    def action_hint(self) -> None:
+        player = self._human()
+        if player is None or not _strong_available():
+            return
+        from ...bots.strong import think
+
+        self.hint = "hint: the strong bot is thinking…"
+        self.refresh_view()
+        game = self.session.game.copy()
+        self.run_worker(partial(think, game, self.session.hint_seed(player)), name=f"hint:{self.turn_token}",
+                        group="hint", thread=True, exclusive=True, exit_on_error=False)
+
+    def action_pace(self, direction: int) -> None:
+        """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower."""
+        pace = self.pace
+        if direction > 0:
+            pace.bot_delay = min(4.0, max(0.25, pace.bot_delay * 2))
+        else:
+            pace.bot_delay = pace.bot_delay / 2 if pace.bot_delay > 0.1 else 0.0
+        if pace.step_delay is not None:
+            pace.step_delay = min(6.0, max(0.1, pace.step_delay * (2 if direction > 0 else 0.5)))
+        steps = f", {pace.step_delay:.1f} s per column" if pace.step_delay is not None else ""
+        self.notify(f"Bots wait {pace.bot_delay:.2f} s{steps}.", timeout=2)
+
+    def action_results(self) -> None:
+        if not self.session.game.over or self.steps:
+            return
+        from .end import EndScreen
+
+        self.app.push_screen(EndScreen(self.session))
+
+    def action_time_travel(self) -> None:
+        """``t``: the replay viewer's timeline over this game so far, read-only, following the game
+        as it goes on; Escape comes back here (issue 4, time travel)."""
+        from ...replay import Replay
+        from .replay import ReplayScreen
+
+        session = self.session
+        self.app.push_screen(ReplayScreen(Replay(session.history), live=True, history=lambda: session.history))
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        self.app.exit()
+
+    # -- for the command palette ----------------------------------------------------------------
+
+    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
+        """(title, help, callback) of what can be done now, for the command palette."""
+        if self.check_action("place", ()):
+            yield ("Place the chosen card", "Place the selected card under the selected column", self.action_place)
+        if self.check_action("undo", ()):
+            yield ("Undo my latest placement", "Take back your latest placement this round (R4)",
+                   self.action_undo)
+        if self.check_action("hint", ()):
+            yield ("Hint", "Ask the strong bot what it would play", self.action_hint)
+        if self.check_action("skip", ()):
+            yield ("Skip the resolution", "Show the end of this round's resolution at once", self.action_skip)
+        if self.check_action("results", ()):
+            yield ("Results", "Standings, holdings and the chart of totals", self.action_results)
+        yield ("Bots faster", "Shorter pauses for bots and resolutions", partial(self.action_pace, -1))
+        yield ("Bots slower", "Longer pauses for bots and resolutions", partial(self.action_pace, 1))
+        yield ("Rules and keys", "The rules in brief and the key map", self.action_help)
+        yield ("Time travel", "Step back through this game so far (Escape returns)", self.action_time_travel)
+        path = self.session.path
+        if path is not None:
+            yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
+
+
+def _strong_available() -> bool:
+    from ...bots import LEVELS
+
+    return "strong" in LEVELS
+

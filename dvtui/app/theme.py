@@ -1,0 +1,55 @@
+"""The table's colours, as plain hex strings (no Textual, no Rich), so every view agrees on them.
+
+Seats use the colours of their number cards (R1.3). Goods are coloured by category, but a card
+always also shows its category in letters: colour helps, it never carries meaning alone.
+"""
+
+from __future__ import annotations
+
+SEAT_COLORS: dict[str, str] = {
+    "red": "#e5484d",
+    "yellow": "#f2c94c",
+    "green": "#45c055",
+    "blue": "#3e8ee8",
+    "purple": "#b05fe0",
+}
+"""Foreground/background of each seat colour. Each is nearest to a different one of the 16 basic
+terminal colours, so seats stay apart with ``TEXTUAL_COLOR_SYSTEM=standard`` too."""
+
+SEAT_INK: dict[str, str] = {
+    "red": "#ffffff",
+    "yellow": "#1a1a1a",
+    "green": "#0d1a0f",
+    "blue": "#ffffff",
+    "purple": "#ffffff",
+}
+"""Text drawn on a seat-coloured chip (readable on it)."""
+
+CARD_COLORS: dict[str, tuple[str, str]] = {
+    "house": ("#a0582a", "#fff4e6"),
+    "car": ("#b01c1c", "#ffffff"),
+    "boat": ("#1c44b8", "#ffffff"),
+    "horse": ("#2e9a2e", "#ffffff"),
+    "jewel": ("#9b2fae", "#ffffff"),
+    "watch": ("#5d6d7e", "#ffffff"),
+    "holiday": ("#e8c23a", "#1a1a1a"),
+    "money": ("#5fd38a", "#10261a"),
+}
+"""Category -> (background, text) of a card face. The backgrounds fall on eight different basic
+colours when a terminal has only 16 (a test checks it); the letters are there regardless."""
+
+FELT = "#0e2a1f"
+"""The table's cloth."""
+FELT_LIGHT = "#163b2c"
+"""A column chosen for the next placement."""
+FOCUS = "#f5d76e"
+"""What the resolution is showing now."""
+MUTED = "#7f9c8e"
+
+
+def seat_color(color: str) -> str:
+    return SEAT_COLORS.get(color, "#cccccc")
+
+
+def seat_ink(color: str) -> str:
+    return SEAT_INK.get(color, "#000000")

@@ -1,0 +1,431 @@
+"""The seven columns of the table, drawn from any game state ("state in, widgets out").
+
+:meth:`Board.show` takes a :class:`~dvtui.engine.Game` and a few display choices (the column
+chosen, the column a resolution is showing, results so far) and nothing else, so the live table,
+the resolution and the replay viewer all draw through it. What a column would award is the
+engine's :meth:`~dvtui.engine.Game.projected`, never worked out here.
+
+Each column, top to bottom: its letter, its cards (the bottom card, the next one taken, nearest the
+players), one row per player with the number cards placed there this round and their total, and an
+outcome row (an exchange's returned good, a rotation). In a projection, the card each player would
+take carries that player's tag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Self
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.events import Click, Leave, MouseMove
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ...engine import ColumnResolved, Game
+from ...engine.cards import COLUMN_HEIGHT, COLUMNS
+from ...engine.game import PLACEMENT, RESOLVING
+from ..describe import column_label, seat_tags
+from ..theme import FOCUS, MUTED, seat_color
+from .faces import card_face, card_label, card_style, card_tile, seat_chip, styled
+
+
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """What a view needs to know about the players: colours and short tags."""
+
+    colors: tuple[str, ...]
+    tags: tuple[str, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> Seats:
+        players = game.created.players
+        return cls(tuple(s.color for s in players), tuple(seat_tags([s.name for s in players])))
+
+    @property
+    def n(self) -> int:
+        return len(self.colors)
+
+
+@dataclass(slots=True)
+class ColumnModel:
+    """Everything one column shows. ``outcome`` is a projection unless ``resolved``."""
+
+    index: int
+    cards: list[str]
+    placed: list[list[int]]
+    outcome: ColumnResolved | None = None
+    resolved: bool = False
+    selected: bool = False
+    focus: bool = False
+    ghost: tuple[int, int] | None = None
+    """(player, card) about to be placed here: drawn faintly."""
+    returned: dict[str, int] = field(default_factory=dict)
+    """Goods given back to this column by an exchange -> who gave them (shown after a resolution)."""
+
+
+def tile_rows_for(height: int, players: int) -> int:
+    """How many lines a card gets in a column ``height`` lines tall (1 to 3)."""
+    free = height - 2 - players
+    return max(1, min(3, free // COLUMN_HEIGHT))
+
+
+def column_height(tile_rows: int, players: int) -> int:
+    return 1 + COLUMN_HEIGHT * tile_rows + players + 1
+
+
+def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> list[Text]:
+    """The column as ``height`` lines of ``width`` cells (pure: the tests read it directly)."""
+    n = seats.n
+    width = max(3, width)
+    tile_rows = tile_rows_for(height, n)
+    card_area = max(1, height - 2 - n)
+    lines: list[Text] = []
+
+    # header: the letter (and the key that chooses it)
+    label = column_label(model.index)
+    if model.focus:
+        head = styled(f"▶ {label} ◀".center(width), Style(bgcolor=FOCUS, color="#1a1a1a", bold=True))
+    elif model.selected:
+        head = styled(f"▸ {label} ◂".center(width), Style(reverse=True, bold=True))
+    else:
+        head = styled(label.center(width), Style(bold=True))
+    lines.append(head)
+
+    # cards, top of the stack first; the bottom card sits just above the players' rows
+    takers: dict[int, int] = {}
+    if model.outcome is not None and not model.resolved:
+        taken: set[int] = set()
+        for award in model.outcome.awards:
+            for i, card in enumerate(model.cards):
+                if i not in taken and card == award.card:
+                    taken.add(i)
+                    takers[i] = award.player
+                    break
+    returned_left = dict(model.returned)
+    card_lines: list[Text] = []
+    for i in range(len(model.cards) - 1, -1, -1):
+        card = model.cards[i]
+        tag: Text | None = None
+        if i in takers:
+            p = takers[i]
+            tag = seat_chip(seats.tags[p], seats.colors[p])
+        elif model.resolved and card in returned_left:
+            p = returned_left.pop(card)
+            mark = f"⇄{seats.tags[p]}" if width >= 8 + len(seats.tags[p]) + 1 or tile_rows > 1 else "⇄"
+            tag = seat_chip(mark, seats.colors[p])
+        card_lines.extend(_card_with_tag(card, width, tile_rows, tag))
+    if not model.cards:
+        card_lines = [styled("empty".center(width), Style(color=MUTED, italic=True))]
+    if len(card_lines) > card_area:  # too short for every card: keep the bottom ones
+        hidden = len(card_lines) - card_area + 1
+        card_lines = [styled(f"▲ +{hidden}".center(width), Style(color=MUTED)), *card_lines[hidden:]]
+    blank = Text(" " * width)
+    lines.extend([blank] * (card_area - len(card_lines)))
+    lines.extend(card_lines)
+
+    # one row per player: their cards here and their total
+    for p in range(n):
+        lines.append(_player_row(model, seats, p, width))
+
+    lines.append(_outcome_row(model, seats, width))
+    return lines[:height] if height >= 3 else lines[:1]
+
+
+def _card_with_tag(card: str, width: int, rows: int, tag: Text | None) -> list[Text]:
+    """A card of the column, with the tag of whoever would take it (or gave it back) at its right.
+    Narrow one-line cards drop their left padding so that a three-letter tag still fits."""
+    if rows > 1:
+        return card_tile(card, width, rows, tag)
+    pad = width >= 12
+    if tag is None:
+        return [card_face(card, width, pad=pad)]
+    tag = tag[: max(1, width - 4)]
+    face_w = width - len(tag.plain)
+    label = card_label(card, face_w)
+    lead = " " if pad and len(label) + 2 <= face_w else ""
+    face = styled(f"{lead}{label}".ljust(face_w), card_style(card))
+    face.append_text(tag)
+    return [face]
+
+
+def _player_row(model: ColumnModel, seats: Seats, p: int, width: int) -> Text:
+    cards = model.placed[p]
+    color = seats.colors[p]
+    row = Text()
+    ghost = model.ghost is not None and model.ghost[0] == p
+    outcome = model.outcome
+    total = sum(cards)
+    if model.resolved and outcome is not None and cards:
+        award = next((a for a in outcome.awards if a.player == p), None)
+        row.append_text(seat_chip(f"{total:>2}", color))
+        room = width - 3
+        row.append(" ")
+        if award is not None:
+            label = card_label(award.card, room)
+            row.append(label.ljust(room)[:room], style=card_style(award.card, bold=True))
+        elif p in outcome.cancelled:
+            row.append("✗ tie".ljust(room)[:room], style=Style(color=MUTED, strike=False, bold=True))
+        else:
+            row.append("– none".ljust(room)[:room], style=Style(color=MUTED))
+        return _fit(row, width)
+    if not cards and not ghost:
+        return _fit(styled(" ·", Style(color="#2f5544")), width)
+    cancelled = outcome is not None and p in outcome.cancelled
+    mark = f"✗{total}" if cancelled else f"={total}" if len(cards) > 1 else ""
+    extra = f"+{model.ghost[1]}" if ghost and model.ghost is not None else ""
+    # cards spaced out if they fit with the total, else packed together (digits on the seat colour)
+    sep = " "
+    if 1 + 2 * len(cards) - 1 + (len(extra) + 1 if extra else 0) + (len(mark) + 1 if mark else 0) > width:
+        sep = ""
+    row.append(" ")
+    for i, card in enumerate(cards):
+        if i:
+            row.append(sep)
+        row.append_text(seat_chip(str(card), color, dim=model.resolved))
+    if extra:
+        if cards:
+            row.append(" ")
+        row.append(extra, style=Style(color=seat_color(color), bold=True, italic=True, underline=True))
+    if mark:
+        gap = max(1, width - len(row.plain) - len(mark))
+        row.append(" " * gap)
+        row.append(mark, style=Style(color=seat_color(color), bold=True, strike=cancelled))
+    return _fit(row, width)
+
+
+def _outcome_row(model: ColumnModel, seats: Seats, width: int) -> Text:
+    outcome = model.outcome
+    muted = Style(color=MUTED)
+    if outcome is None:
+        return Text(" " * width)
+    returned = [(a.player, a.returned) for a in outcome.awards if a.returned is not None]
+    if returned:
+        p, card = returned[0]
+        row = seat_chip("⇄", seats.colors[p])
+        label = card_label(card, width - 2)
+        row.append(" ")
+        row.append(label[: width - 2], style=card_style(card))
+        if len(returned) > 1 and len(row.plain) < width:
+            row.append("…", style=muted)
+        return _fit(row, width)
+    if outcome.rotated:
+        return styled("↻".center(width)[:width], muted)
+    if model.resolved:
+        return styled("✓".center(width), muted)
+    if not any(outcome.totals):
+        return Text(" " * width)
+    left = [p for p, t in enumerate(outcome.totals) if t and p not in outcome.cancelled
+            and all(a.player != p for a in outcome.awards)]
+    if left:
+        return styled("runs out".center(width)[:width], muted)
+    return Text(" " * width)
+
+
+def _fit(text: Text, width: int) -> Text:
+    if len(text.plain) > width:
+        text = text[:width]
+    elif len(text.plain) < width:
+        text.append(" " * (width - len(text.plain)))
+    return text
+
+
+GUTTER = 3
+"""Cells left of the columns for the players' tags (beside their rows)."""
+GAP = 1
+"""Cells between two columns."""
+SELECTED_BG = "#1b4634"
+FOCUS_BG = "#3a3a1c"
+HOVER_BG = "#133427"
+
+
+def column_spans(width: int) -> list[tuple[int, int]]:
+    """(x, width) of each column in a board ``width`` cells wide: the gutter, then seven columns
+    sharing the rest as evenly as cells allow (the wider ones to the right)."""
+    room = max(COLUMNS * 3, width - GUTTER - COLUMNS * GAP)
+    base, extra = divmod(room, COLUMNS)
+    spans: list[tuple[int, int]] = []
+    x = GUTTER
+    for c in range(COLUMNS):
+        w = base + (1 if c >= COLUMNS - extra else 0)
+        x += GAP
+        spans.append((x, w))
+        x += w
+    return spans
+
+
+def gutter_lines(seats: Seats, turn: int | None, height: int) -> list[Text]:
+    """The players' tags level with their rows, so a row is never read by colour alone."""
+    n = seats.n
+    lines = [Text(" " * GUTTER) for _ in range(max(0, height - n - 1))]
+    for p in range(n):
+        style = Style(color=seat_color(seats.colors[p]), bold=True, reverse=p == turn)
+        lines.append(styled(seats.tags[p][:GUTTER].ljust(GUTTER), style))
+    lines.append(Text(" " * GUTTER))
+    return lines[-height:] if height else []
+
+
+class Board(Widget):
+    """The table's seven columns and the players' tags, drawn as one widget (one piece of screen
+    to compose, which keeps start-up and every redraw quick). A click chooses the column under it.
+    """
+
+    DEFAULT_CSS = """
+    Board { height: 1fr; width: 1fr; }
+    """
+
+    class ColumnClicked(Message):
+        def __init__(self, column: int) -> None:
+            super().__init__()
+            self.column = column
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.models: list[ColumnModel] = []
+        self.seats = Seats(("red", "yellow", "green"), ("P1", "P2", "P3"))
+        self.turn: int | None = None
+        self.hover: int | None = None
+        self._cache: dict[int, tuple[tuple[object, ...], list[Text]]] = {}
+        self._strips: list[Strip] | None = None
+        self._strips_size = (0, 0)
+
+    def show(
+        self,
+        game: Game,
+        *,
+        selected: int | None = None,
+        focus: int | None = None,
+        results: Mapping[int, ColumnResolved] | None = None,
+        ghost: tuple[int, int] | None = None,
+        project: bool = True,
+    ) -> None:
+        """Draw ``game``. ``results``: columns already resolved this round (shown as what they
+        gave); the rest show the engine's projection when ``project`` is set."""
+        models = build_models(game, selected=selected, focus=focus, results=results, ghost=ghost, project=project)
+        seats = Seats.of(game)
+        turn = game.to_move if game.phase == PLACEMENT else None
+        if (models, seats, turn) != (self.models, self.seats, self.turn):
+            self.models, self.seats, self.turn = models, seats, turn
+            self.refresh()
+
+    def column_at(self, x: int) -> int | None:
+        for c, (left, w) in enumerate(column_spans(self.size.width)):
+            if left <= x < left + w:
+                return c
+        return None
+
+    def column_offset(self, column: int) -> tuple[int, int]:
+        """A point inside ``column`` (relative to the board), e.g. for a test's click."""
+        left, w = column_spans(self.size.width)[column]
+        return left + w // 2, 1
+
+    def _column(self, model: ColumnModel, width: int, height: int) -> list[Text]:
+        key = (model, self.seats, width, height, model.index == self.hover)
+        cached = self._cache.get(model.index)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        lines = column_lines(model, self.seats, width, height)
+        bg = FOCUS_BG if model.focus else SELECTED_BG if model.selected else HOVER_BG if key[-1] else None
+        if bg is not None:
+            for line in lines:
+                line.stylize_before(Style(bgcolor=bg))
+        self._cache[model.index] = (key, lines)
+        return lines
+
+    def board_lines(self, width: int, height: int) -> list[Text]:
+        """The whole board as ``height`` lines of ``width`` cells."""
+        if not self.models or height <= 0:
+            return []
+        rows = gutter_lines(self.seats, self.turn, height)
+        spans = column_spans(width)
+        columns = [self._column(m, w, height) for m, (_, w) in zip(self.models, spans, strict=True)]
+        out: list[Text] = []
+        gap = " " * GAP
+        for y in range(height):
+            line = rows[y].copy() if y < len(rows) else Text(" " * GUTTER)
+            for lines in columns:
+                line.append(gap)
+                line.append_text(lines[y] if y < len(lines) else Text())
+            out.append(line)
+        return out
+
+    def refresh(self, *args: object, **kwargs: object) -> Self:
+        self._strips = None
+        return super().refresh(*args, **kwargs)  # type: ignore[arg-type]
+
+    def render_line(self, y: int) -> Strip:
+        """Lines are drawn straight to segments (no text wrapping to work out): the board is
+        redrawn often and is most of the screen."""
+        width, height = self.size.width, self.size.height
+        if self._strips is None or self._strips_size != (width, height):
+            console = self.app.console
+            base = self.rich_style
+            strips = []
+            for line in self.board_lines(width, height):
+                segments = list(line.render(console))
+                strips.append(Strip(Segment.apply_style(segments, base), line.cell_len).adjust_cell_length(width))
+            self._strips = strips
+            self._strips_size = (width, height)
+        if 0 <= y < len(self._strips):
+            return self._strips[y]
+        return Strip.blank(width, self.rich_style)
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        column = None if offset is None else self.column_at(offset.x)
+        if column is not None:
+            event.stop()
+            self.post_message(self.ColumnClicked(column))
+
+    def on_mouse_move(self, event: MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        column = None if offset is None else self.column_at(offset.x)
+        if column != self.hover:
+            self.hover = column
+            self.refresh()
+
+    def on_leave(self, event: Leave) -> None:
+        if self.hover is not None:
+            self.hover = None
+            self.refresh()
+
+
+def build_models(
+    game: Game,
+    *,
+    selected: int | None = None,
+    focus: int | None = None,
+    results: Mapping[int, ColumnResolved] | None = None,
+    ghost: tuple[int, int] | None = None,
+    project: bool = True,
+) -> list[ColumnModel]:
+    """Per column, what to draw; the projection comes from the engine."""
+    results = results or {}
+    projected: dict[int, ColumnResolved] = {}
+    if project and game.phase in (PLACEMENT, RESOLVING):
+        events, _ = game.projected()
+        projected = {e.column: e for e in events}
+    placed: list[list[list[int]]] = [[[] for _ in range(game.n)] for _ in range(COLUMNS)]
+    for event in game.placements:
+        placed[event.column][event.player].append(event.card)
+    models: list[ColumnModel] = []
+    for c in range(COLUMNS):
+        result = results.get(c)
+        returned = {a.returned: a.player for a in result.awards if a.returned is not None} if result else {}
+        models.append(
+            ColumnModel(
+                index=c,
+                cards=list(game.columns[c]),
+                placed=placed[c],
+                outcome=result if result is not None else projected.get(c),
+                resolved=result is not None,
+                selected=c == selected,
+                focus=c == focus,
+                ghost=ghost if c == selected else None,
+                returned=returned,
+            )
+        )
+    return models

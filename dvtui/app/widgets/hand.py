@@ -1,0 +1,123 @@
+"""The hand of the player to move: six number cards to click (or press 1-6), and a line that says
+what to do next, what the chosen placement would bring, or who is thinking.
+
+One widget draws it all (cards found by where a click lands): fewer widgets make a quicker start
+and a quicker redraw.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.events import Click
+from textual.message import Message
+from textual.widget import Widget
+
+from ...engine.cards import NUMBER_CARDS
+from ..theme import MUTED, seat_color, seat_ink
+from .faces import styled
+
+WHO_WIDTH = 10
+"""Cells for "▶ Name" before the cards."""
+CARD_WIDTH = {1: 3, 3: 5}
+"""A card's width when the bar is one line high, or three (tiles)."""
+CARD_GAP = 1
+
+
+def card_spans(height: int) -> list[tuple[int, int]]:
+    """(x, width) of the six cards in a bar ``height`` lines high."""
+    w = CARD_WIDTH[3 if height >= 3 else 1]
+    return [(WHO_WIDTH + i * (w + CARD_GAP), w) for i in range(len(NUMBER_CARDS))]
+
+
+def card_face_lines(card: int, color: str, available: bool, selected: bool, width: int, height: int) -> list[Text]:
+    """One card of the hand: `` 5 `` on the seat colour, a tile when three lines high; a card
+    already on the table is a faint dot; the chosen one is drawn in reverse (with ▲ on a tile)."""
+    if not available:
+        faint = Style(color="#3d5f50")
+        lines = [" " * width] * height
+        lines[height // 2] = "·".center(width)
+        return [styled(line, faint) for line in lines]
+    face = Style(bgcolor=seat_color(color), color=seat_ink(color), bold=True)
+    if selected:
+        face = Style(bgcolor="#f4f1e8", color=seat_color(color), bold=True)
+    if height >= 3:
+        bottom = ("▲" if selected else " ").center(width)
+        return [styled(" " * width, face), styled(str(card).center(width), face), styled(bottom, face)]
+    return [styled(f"▸{card}◂" if selected else f" {card} ", face)]
+
+
+class HandBar(Widget):
+    """Who is to move, their cards, and the line of advice beside them."""
+
+    DEFAULT_CSS = """
+    HandBar { height: 1; width: 1fr; }
+    HandBar.-tall { height: 3; }
+    """
+
+    class CardClicked(Message):
+        def __init__(self, card: int) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.who = Text()
+        self.color = "red"
+        self.hand: list[int] = []
+        self.selected: int | None = None
+        self.active = False
+        self.info: Text = Text()
+
+    def show(self, name: str, color: str, hand: list[int], selected: int | None, info: Text | str,
+             *, active: bool = True) -> None:
+        """``active`` False: someone else (a bot) holds these cards; they are shown, not offered."""
+        who = Text.assemble(("▶ " if active else "  ", Style(color=seat_color(color), bold=True)),
+                            (name, Style(color=seat_color(color), bold=True)))
+        info_text = info if isinstance(info, Text) else Text(info)
+        state = (who, color, list(hand), selected if active else None, active, info_text)
+        if state != (self.who, self.color, self.hand, self.selected, self.active, self.info):
+            self.who, self.color, self.hand, self.selected, self.active, self.info = state
+            self.refresh()
+
+    def card_offset(self, card: int) -> tuple[int, int]:
+        """A point on ``card`` (relative to the bar), e.g. for a test's click."""
+        x, w = card_spans(self.size.height)[NUMBER_CARDS.index(card)]
+        return self.styles.padding.left + x + w // 2, self.size.height // 2
+
+    def card_at(self, x: int) -> int | None:
+        for card, (left, w) in zip(NUMBER_CARDS, card_spans(self.size.height), strict=True):
+            if left <= x < left + w:
+                return card
+        return None
+
+    def render(self) -> Text:
+        height = max(1, self.size.height)
+        width = self.size.width
+        rows = [Text() for _ in range(height)]
+        middle = height // 2
+        who = self.who[: WHO_WIDTH - 1]
+        for y in range(height):
+            rows[y].append_text(who if y == middle else Text(""))
+            rows[y].append(" " * (WHO_WIDTH - (len(who.plain) if y == middle else 0)))
+        for card, (_, w) in zip(NUMBER_CARDS, card_spans(height), strict=True):
+            face = card_face_lines(card, self.color, card in self.hand, card == self.selected, w, height)
+            for y in range(height):
+                rows[y].append_text(face[y] if y < len(face) else Text(" " * w))
+                rows[y].append(" " * CARD_GAP)
+        room = max(0, width - len(rows[middle].plain) - 1)
+        info = self.info[:room] if len(self.info.plain) > room else self.info
+        rows[middle].append(" ")
+        rows[middle].append_text(info)
+        return Text("\n").join(rows)
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        offset = event.get_content_offset(self)
+        card = None if offset is None else self.card_at(offset.x)
+        if card is not None and self.active and card in self.hand:
+            self.post_message(self.CardClicked(card))
+
+
+def hint_text(text: str) -> Text:
+    return styled(text, Style(italic=True, color=MUTED))

@@ -1,0 +1,216 @@
+"""Every player at a glance: hand (placed cards shown as gone), goods by category, money, total.
+
+One line per player when the scoreboard spans the table (80 columns are enough), a small block per
+player in the side panel of a larger terminal. Drawn from any game state.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ...engine import Game
+from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
+from ...engine.game import PLACEMENT
+from ..describe import CATEGORY_CODES, amount, card_value_label, short_amount
+from ..theme import MUTED, seat_color
+from .faces import card_chip, card_style, seat_chip
+
+LINE_WIDTH = 72
+"""At least this wide: one line per player."""
+
+
+def goods_cells(game: Game, p: int, *, wide: bool = False) -> Text:
+    """The seven category slots in CATEGORIES order: owned goods on their colour, gaps dimmed."""
+    text = Text()
+    for k, category in enumerate(CATEGORIES):
+        if k:
+            text.append(" ")
+        good = game.goods[p][k]
+        code = CATEGORY_CODES[category]
+        if good is None:
+            text.append(f"{code}{' ---' if wide else '-'}", style=Style(color="#3d5f50"))
+        else:
+            value = card_value_label(good)
+            text.append(f"{code}{' ' + value if wide else value[0]}", style=card_style(good))
+    return text
+
+
+def hand_cells(game: Game, p: int) -> Text:
+    """1 to 6, the ones already placed this round shown as gone (``·``)."""
+    color = game.created.players[p].color
+    text = Text()
+    for i, card in enumerate(NUMBER_CARDS):
+        if i:
+            text.append(" ")
+        if card in game.hands[p]:
+            text.append(str(card), style=Style(color=seat_color(color), bold=True))
+        else:
+            text.append("·", style=Style(color=MUTED))
+    return text
+
+
+def money_total(game: Game, p: int) -> int:
+    return sum(VALUE_OF[c] for c in game.money[p])
+
+
+class Scoreboard(Widget):
+    """The players' holdings; ``show(game)`` redraws it."""
+
+    DEFAULT_CSS = """
+    Scoreboard { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game: Game | None = None
+        self.turn: int | None = None
+        self._rendered: tuple[int, Text] | None = None
+
+    def show(self, game: Game, *, turn: int | None = None) -> None:
+        """``turn``: the seat to mark as moving (defaults to the player to move, if placing)."""
+        self.game = game
+        self.turn = turn if turn is not None else (game.to_move if game.phase == PLACEMENT else None)
+        self._rendered = None
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        """Drawn once per change and width (Textual asks twice: to measure, then to draw)."""
+        width = self.size.width or LINE_WIDTH
+        if self._rendered is None or self._rendered[0] != width:
+            self._rendered = (width, self._draw(width))
+        return self._rendered[1]
+
+    def _draw(self, width: int) -> Text:
+        game = self.game
+        if game is None:
+            return Text()
+        if width >= LINE_WIDTH:
+            return Text("\n").join(self._line(game, p, width) for p in range(game.n))
+        blocks = [self._block(game, p, width) for p in range(game.n)]
+        return Text("\n").join(blocks)
+
+    def _marker(self, p: int) -> Text:
+        if p == self.turn:
+            color = self.game.created.players[p].color if self.game else "red"
+            return seat_chip("▶", color) + Text(" ")
+        return Text("  ")
+
+    def _line(self, game: Game, p: int, width: int) -> Text:
+        seat = game.created.players[p]
+        names = max(len(s.name) for s in game.created.players)
+        name_w = max(4, min(10, names, width - 66))
+        line = self._marker(p)
+        line.append(seat.name[:name_w].ljust(name_w), style=Style(color=seat_color(seat.color), bold=True))
+        line.append(" ")
+        line.append_text(hand_cells(game, p))
+        line.append("  ")
+        line.append_text(goods_cells(game, p))
+        money = money_total(game, p)
+        line.append(f"  {'$' + short_amount(money):>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        total = short_amount(game.score(p))
+        pad = width - len(line.plain) - len(total)
+        line.append(" " * max(1, pad))
+        line.append(total, style=Style(bold=True))
+        return line
+
+    def _block(self, game: Game, p: int, width: int) -> Text:
+        seat = game.created.players[p]
+        head = self._marker(p)
+        total = amount(game.score(p))
+        name = seat.name[: max(1, width - len(total) - 3)]
+        head.append(name, style=Style(color=seat_color(seat.color), bold=True))
+        head.append(" " * max(1, width - len(head.plain) - len(total)))
+        head.append(total, style=Style(bold=True))
+        hand = Text("  hand ", style=Style(color=MUTED))
+        hand.append_text(hand_cells(game, p))
+        money = game.money[p]
+        cash = f"$ {short_amount(money_total(game, p))}"
+        hand.append(" " * max(1, width - len(hand.plain) - len(cash)))
+        hand.append(cash, style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        lines = [head, hand]
+        wide = width >= 2 + 4 * 8 - 1
+        cells = goods_cells(game, p, wide=wide)
+        step = 8 if wide else 5
+        if 2 + 7 * step - 1 <= width:
+            lines.append(Text("  ") + cells)
+        else:  # two lines: house car boat horse / jewel watch holiday
+            lines.append(Text("  ") + cells[: 4 * step - 1])
+            lines.append(Text("  ") + cells[4 * step :])
+        return Text("\n").join(lines)
+
+
+def chip_lines(chips: list[Text], width: int, indent: int = 3) -> list[Text]:
+    """Lay chips out in lines of at most ``width`` cells, never splitting a chip."""
+    lines: list[Text] = []
+    line = Text(" " * indent)
+    for chip in chips:
+        if len(line.plain) > indent and len(line.plain) + 1 + len(chip.plain) > width:
+            lines.append(line)
+            line = Text(" " * indent)
+        if len(line.plain) > indent:
+            line.append(" ")
+        line.append_text(chip)
+    if len(line.plain) > indent:
+        lines.append(line)
+    return lines
+
+
+def holdings(game: Game, p: int, width: int) -> list[Text]:
+    """Every card a player owns: goods then money, as chips, or in one short line when narrow."""
+    if width < 70:
+        line = Text("   ") + goods_cells(game, p)
+        money = money_total(game, p)
+        count = len(game.money[p])
+        line.append(f"  ${short_amount(money)}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        if count:
+            line.append(f" in {count} card{'s' if count > 1 else ''}", style=Style(color=MUTED))
+        return [line]
+    chips = [card_chip(good) for good in game.goods[p] if good is not None]
+    lines = chip_lines(chips, width) if chips else [Text("   no goods", style=Style(color=MUTED))]
+    cash = [card_chip(c) for c in sorted(game.money[p], key=lambda c: -VALUE_OF[c])]
+    return lines + chip_lines(cash, width)
+
+
+class Standings(Widget):
+    """The final ranking, each player with their holdings (the end screen)."""
+
+    DEFAULT_CSS = """
+    Standings { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, game: Game, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game = game
+        self.compact = False
+        """One line of holdings per player (goods as HSE7 ...), to leave room for the chart."""
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.compact = compact
+            self.refresh(layout=True)
+
+    def render(self) -> Text:
+        game = self.game
+        width = self.size.width or 80
+        players = game.created.players
+        order = sorted(range(game.n), key=lambda p: (-game.score(p), p))
+        best = game.score(order[0])
+        name_w = max(len(s.name) for s in players)
+        lines: list[Text] = []
+        rank = 0
+        last: int | None = None
+        for i, p in enumerate(order):
+            score = game.score(p)
+            if score != last:
+                rank, last = i + 1, score
+            line = Text()
+            line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if score == best else MUTED))
+            line.append(players[p].name.ljust(name_w), style=Style(bold=True, color=seat_color(players[p].color)))
+            line.append(f"  {amount(score):>9}", style=Style(bold=True))
+            if score == best:
+                line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))
+            lines.append(line)
+            lines.extend(holdings(game, p, 60 if self.compact else width))
+        return Text("\n").join(lines)

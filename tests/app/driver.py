@@ -1,0 +1,130 @@
+"""Driving a whole game through the app like a person: keys only, or the mouse only.
+
+The human's choices follow a fixed rule (so the game, and the file it leaves, are the same on every
+run); bots answer in worker threads, so the driver waits for them between its own moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.screens.end import EndScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.board import Board
+from dvtui.app.widgets.hand import HandBar
+from dvtui.engine import Event, Game, GameCreated
+from dvtui.headless import bot_players
+
+Move = tuple[int, int]
+"""(card, column) as the human chose it."""
+
+HUMAN, RESOLVING, OVER = "human", "resolving", "over"
+
+
+async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> str:
+    """Wait (for bots) until the human is asked, a resolution is on screen, or the game is over."""
+    for _ in range(limit):
+        screen = app.screen
+        if isinstance(screen, EndScreen):
+            return OVER
+        if isinstance(screen, TableScreen):
+            if screen.steps:
+                return RESOLVING
+            if screen.session.human_to_move() is not None:
+                return HUMAN
+        await app.workers.wait_for_complete()
+        await asyncio.sleep(0.002)  # let the bots' answers arrive (no forced redraw: that is slow)
+    raise AssertionError(f"no decision after {limit} waits (screen: {app.screen!r})")
+
+
+def table(app: DvtuiApp) -> TableScreen:
+    screen = app.screen
+    assert isinstance(screen, TableScreen), screen
+    return screen
+
+
+def choose(game: Game) -> Move:
+    """The test player's rule: alternately the highest and lowest card, a column that moves on."""
+    hand = game.hands[game.to_move]
+    card = max(hand) if len(game.placements) % 2 == 0 else min(hand)
+    column = (len(game.placements) * 3 + game.round) % 7
+    return card, column
+
+
+async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | None = None) -> list[Move]:
+    """Play to the end (or until the human has made ``stop_after`` moves) with key presses only:
+    digits for cards, letters or arrows for columns, Enter, space and s in resolutions."""
+    moves: list[Move] = []
+    while True:
+        state = await next_decision(pilot, app)
+        if state == OVER:
+            return moves
+        screen = table(app)
+        if state == RESOLVING:
+            await pilot.press("space")  # one step by hand, then skip the rest
+            if screen.steps:
+                await pilot.press("s")
+            continue
+        if stop_after is not None and len(moves) >= stop_after:
+            return moves
+        card, column = choose(screen.session.game)
+        await pilot.press(str(card))
+        if len(moves) % 2:
+            steps = (column - screen.selected_column) % 7
+            await pilot.press(*(["right"] * steps))
+        else:
+            await pilot.press("abcdefg"[column])
+        assert screen.selected_card == card and screen.selected_column == column
+        await pilot.press("enter")
+        moves.append((card, column))
+
+
+async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
+    """Play to the end with clicks only: a hand card then a column; the resolution banner to go
+    on."""
+    moves: list[Move] = []
+    while True:
+        state = await next_decision(pilot, app)
+        if state == OVER:
+            return moves
+        screen = table(app)
+        if state == RESOLVING:
+            assert await pilot.click("#banner")  # one step, then the footer's "skip"
+            if screen.steps:
+                skip = next(key for key in app.screen.query(FooterKey) if key.action == "skip")
+                assert await pilot.click(skip)
+                assert not screen.steps
+            continue
+        card, column = choose(screen.session.game)
+        hand = app.screen.query_one(HandBar)
+        assert await pilot.click(hand, offset=hand.card_offset(card))
+        assert screen.selected_card == card
+        board = app.screen.query_one(Board)
+        assert await pilot.click(board, offset=board.column_offset(column))
+        moves.append((card, column))
+
+
+def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> list[Event]:
+    """The game the engine and the bots give for the human's ``moves``, without any UI: what the
+    file must hold."""
+    game = Game(created)
+    bots = bot_players(game)
+    events: list[Event] = [created]
+    queue = list(moves)
+    while not game.over:
+        bot = bots[game.to_move]
+        if bot is None:
+            assert game.to_move == human
+            if not queue:
+                break
+            card, column = queue.pop(0)
+        else:
+            fn, seed = bot
+            card, column = fn(game, seed)
+        events.extend(game.place(column, card))
+    return events

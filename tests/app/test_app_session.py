@@ -1,0 +1,127 @@
+"""The play session (no Textual): every decision is on disk before the next is asked for, a failed
+save leaves the game as it was, undo takes back your move and the bots' answers, never another
+human's; and the resolution is replayed column by column from the state before the last move."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dvtui.app.session import PlaySession, preview
+from dvtui.app.timeline import resolution_steps
+from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
+from dvtui.seats import parse_players
+from dvtui.store import SaveError, read_game
+
+
+def start(tmp_path: Path, players: str = "Ana,bot:greedy,bot:greedy", seed: int = 3) -> PlaySession:
+    return PlaySession.start(new_game(parse_players(players), seed=seed), tmp_path / "g.dvr")
+
+
+def bot_move(session: PlaySession) -> None:
+    bot = session.bots[session.game.to_move]
+    assert bot is not None
+    fn, seed = bot
+    card, column = fn(session.game.copy(), seed)
+    session.place(card, column)
+
+
+def test_a_placement_is_in_the_file_when_place_returns(tmp_path: Path) -> None:
+    session = start(tmp_path)
+    move = session.place(5, 2, player=0)
+    assert move.events == [CardPlaced(round=1, player=0, column=2, card=5)] and not move.resolves
+    assert read_game(tmp_path / "g.dvr").events[1:] == move.events
+    assert 5 in move.before.hands[0] and 5 not in session.game.hands[0]
+
+
+def test_a_failed_save_leaves_the_game_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = start(tmp_path)
+    assert session.writer is not None
+
+    def fail(events: object) -> None:
+        raise SaveError("disk full")
+
+    monkeypatch.setattr(session.writer, "append", fail)
+    with pytest.raises(SaveError):
+        session.place(5, 2, player=0)
+    assert session.game.placements == [] and 5 in session.game.hands[0]
+    assert len(session.history) == 1
+
+
+def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Path) -> None:
+    session = start(tmp_path)
+    session.place(5, 2, player=0)
+    bot_move(session)
+    bot_move(session)
+    assert session.undo_player() == 0
+    undone = session.undo(0)
+    assert [u.player for u in undone] == [2, 1, 0]
+    assert session.game.placements == [] and session.game.to_move == 0
+    assert len(read_game(tmp_path / "g.dvr").events) == 1 + 3 + 3
+    with pytest.raises(NothingToUndo):
+        session.undo(0)
+
+
+def test_undo_never_takes_back_another_humans_move(tmp_path: Path) -> None:
+    session = start(tmp_path, "Ana,Ben,bot:greedy")
+    session.place(5, 2, player=0)
+    session.place(4, 3, player=1)
+    assert session.undo_player() == 1  # a bot is to move: the last human to have placed
+    with pytest.raises(NothingToUndo, match="Ben has placed since"):
+        session.undo(0)
+    assert [u.player for u in session.undo(1)] == [1]
+
+
+def test_undo_does_not_cross_a_resolution(tmp_path: Path) -> None:
+    session = start(tmp_path)
+    while session.game.round == 1:
+        if session.human_to_move() is not None:
+            hand = session.game.hands[0]
+            session.place(hand[0], 6, player=0)
+        else:
+            bot_move(session)
+    assert session.game.placements == []
+    with pytest.raises(NothingToUndo, match="never crosses a resolution"):
+        session.undo(0)
+
+
+def test_the_preview_is_the_engines_projection(make_game: Callable[..., Game]) -> None:
+    game = make_game(3, {0: ["house-300"]})
+    outcome = preview(game, 0, 6, 0)
+    assert outcome is not None and outcome.awards[0].player == 0 and outcome.awards[0].card == "house-300"
+    assert preview(game, 1, 6, 0) is None  # not that player's turn: no preview
+
+
+def test_the_resolution_is_replayed_column_by_column(make_created: Callable[..., GameCreated]) -> None:
+    game = Game(make_created(3))
+    for _ in range(14):
+        p = game.to_move
+        game.place(p, game.hands[p][0])  # each player spreads their cards from column p
+    before = game.copy()
+    events = game.place(1, game.hands[game.to_move][0])
+    steps = resolution_steps(before, events)
+    assert [s.column for s in steps] == [0, 1, 2, 3, 4, 5, 6, None]
+    assert isinstance(steps[-1].event, RoundEnded) and len(steps[-1].results) == 7
+    for step in steps[:-1]:
+        assert isinstance(step.event, ColumnResolved)
+        assert sorted(step.results) == list(range(step.event.column + 1))
+    # the last step shows the table after the seventh column, before the cards go back to hand
+    assert steps[-1].game.columns == game.columns and steps[-1].game.placements
+    assert steps[-1].game.scores() == game.scores()
+
+
+def test_resuming_a_torn_file_says_what_was_recovered(tmp_path: Path) -> None:
+    session = start(tmp_path)
+    session.place(5, 2, player=0)
+    session.close()
+    path = tmp_path / "g.dvr"
+    with open(path, "ab") as f:
+        f.write(b'{"type":"card_placed","seq":2,"round":1,"pl')  # the writer died mid-line
+    resumed = PlaySession.resume(read_game(path))
+    assert any("torn" in notice for notice in resumed.notices)
+    assert len(resumed.game.placements) == 1
+    bot_move(resumed)
+    resumed.close()
+    assert read_game(path).torn is None and len(read_game(path).game.placements) == 2

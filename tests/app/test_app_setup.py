@@ -1,0 +1,72 @@
+"""The set-up screen of ``dvtui new``: seats (human by name or bot by level), colours, who starts,
+the seed; mistakes are said on the screen, and starting creates the game file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Input, Select, Static
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens.setup import SeatRow, SetupScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.store import read_game
+
+
+def setup_app(tmp_path: Path) -> DvtuiApp:
+    return DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 77,
+                    save_path=lambda created: tmp_path / "set-up.dvr")
+
+
+async def test_seats_are_set_up_and_the_game_starts(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("ctrl+u", *"Zoe")
+        await pilot.press("ctrl+n")  # a fourth seat: a greedy bot in blue
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        assert len(rows) == 4 and rows[3].color == "blue"
+        rows[1].query_one(".seat-kind", Select).value = "bot:random"
+        rows[2].query_one(".seat-kind", Select).value = "human"
+        await pilot.pause()
+        rows[2].name_input.value = "Ben"
+        app.screen.query_one("#first", Select).value = 2
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+    created = read_game(tmp_path / "set-up.dvr").created
+    assert [(s.name, s.kind, s.bot, s.color) for s in created.players] == [
+        ("Zoe", "human", None, "red"),
+        ("Bot 1", "bot", "random", "yellow"),
+        ("Ben", "human", None, "green"),
+        ("Bot 2", "bot", "greedy", "blue"),
+    ]
+    assert created.first_player == 2 and created.seed == 77 and created.rounds == 4
+
+
+async def test_mistakes_are_said_on_the_screen(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+u")  # no name
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = app.screen.query_one("#setup-error", Static)
+        assert "seat 1 needs a name" in str(error.render())
+        await pilot.press(*"Ana")
+        rows = list(app.screen.query(SeatRow))
+        rows[1].query_one(".seat-color", Select).value = "red"  # two reds
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "each seat has its own colour" in str(app.screen.query_one("#setup-error", Static).render())
+        rows[1].query_one(".seat-color", Select).value = "yellow"
+        app.screen.query_one("#seed", Input).value = "1234"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+    assert read_game(tmp_path / "set-up.dvr").created.seed == 1234

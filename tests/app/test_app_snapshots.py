@@ -1,0 +1,115 @@
+"""Snapshots (issue 3, Tests) at 80x24 and 120x40: the set-up screen, a table mid-round, a
+resolution step showing an exchange and a tie, the end screen, and the help. Fixed seeds, fixed
+file names, no clock on screen and no blinking cursor (see conftest), so they are stable.
+
+Update them with ``pytest tests/app --snapshot-update`` after looking at the new pictures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+import pytest
+from textual.pilot import Pilot
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.session import PlaySession
+from dvtui.engine import ColumnResolved, GameCreated, Seat
+from dvtui.headless import play_game
+from dvtui.seats import parse_players
+
+from .conftest import new_session, table_app
+from .driver import HUMAN, next_decision, table
+
+SIZES = [(80, 24), (120, 40)]
+
+# Resolution: three humans (hot seat) and a hand-made deal. Column A gives Ana a house 300; column B
+# then gives her a house 600, so the 300 goes back on top of B (R6.1), while Ben and Cy tie at 4
+# under B and are both cancelled (R5.2). Everything else goes under G.
+EXCHANGE_AND_TIE = [
+    (6, "a"), (4, "b"), (4, "b"),
+    (5, "b"), (1, "g"), (1, "g"),
+    (1, "g"), (2, "g"), (2, "g"),
+    (2, "g"), (3, "g"), (3, "g"),
+    (3, "g"), (5, "g"), (5, "g"),
+]
+
+
+def hot_seat_session(make_created: Callable[..., GameCreated]) -> PlaySession:
+    created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
+    seats = [
+        Seat(name=name, kind="human", color=color)
+        for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))
+    ]
+    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), Path("hot-seat.dvr"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_setup_screen(snap_compare, size: tuple[int, int]) -> None:
+    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=size)
+
+
+async def _mid_round(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    for keys in (("5", "c", "enter"), ("3", "d", "enter")):
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(*keys)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("6", "f")  # chosen, not placed: the preview line and the faint +6
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_table_mid_round(snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_mid_round)
+
+
+async def _to_column_b(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    for card, column in EXCHANGE_AND_TIE:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(str(card), column, "enter")
+    screen = table(app)
+    assert screen.steps and screen.step_index == 0  # column A on screen
+    await pilot.press("space")
+    event = screen.steps[screen.step_index].event
+    assert isinstance(event, ColumnResolved) and event.column == 1
+    assert event.cancelled == [1, 2] and event.awards[0].returned == "house-300"
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_resolution_step_with_an_exchange_and_a_tie(
+    snap_compare, make_created: Callable[..., GameCreated], size: tuple[int, int]
+) -> None:
+    app = table_app(hot_seat_session(make_created))
+    assert snap_compare(app, terminal_size=size, run_before=_to_column_b)
+
+
+def finished_session() -> PlaySession:
+    game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
+    return PlaySession(game, None, Path("finished.dvr"), events)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_end_screen(snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(finished_session()), terminal_size=size)
+
+
+async def _help(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help(snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_help)

@@ -1,0 +1,94 @@
+"""The table's drawing and controls: the bottom card sits nearest the players, a projection tags
+the card each player would take, the layout follows the terminal's size, the hint key asks the
+strong bot, and the command palette offers the game's commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dvtui.app.widgets.board import Seats, build_models, column_lines
+from dvtui.app.widgets.hand import HandBar
+from dvtui.app.widgets.panels import EventLog
+from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.engine import Game
+
+from .conftest import new_session, table_app
+from .driver import HUMAN, next_decision, table
+
+
+def test_a_column_is_drawn_bottom_card_last_with_the_takers_tag(make_game: Callable[..., Game]) -> None:
+    game = make_game(3, {0: ["house-300", "car-500"]})
+    game.place(0, 6)  # Ana: 6 under A
+    game.place(0, 2)  # player 1: 2 under A
+    models = build_models(game)
+    seats = Seats(("red", "yellow", "green"), ("Ana", "Ben", "Cy"))
+    lines = [line.plain for line in column_lines(models[0], seats, 10, 14)]
+    assert lines[0].strip() == "A"
+    cards = lines[1:10]
+    assert cards[-1].startswith("HSE 300") and cards[-1].endswith("Ana")  # next card, to Ana
+    assert cards[-2].startswith("CAR 500") and cards[-2].endswith("Ben")
+    assert lines[10].split() == ["6"] and lines[11].split() == ["2"] and lines[12].split() == ["·"]
+
+
+def test_a_tie_is_struck_out_in_the_projection(make_game: Callable[..., Game]) -> None:
+    game = make_game(3)
+    for column, card in ((3, 4), (3, 4), (5, 1)):
+        game.place(column, card)
+    models = build_models(game)
+    assert models[3].outcome is not None and models[3].outcome.cancelled == [0, 1]
+    lines = [line.plain for line in column_lines(models[3], Seats.of(game), 10, 14)]
+    assert "✗4" in lines[10] and "✗4" in lines[11]
+
+
+async def test_the_layout_follows_the_terminal() -> None:
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+        assert screen.has_class("-narrow") and not screen.has_class("-wide")
+        side = screen.query_one("#side")
+        assert side.region.y > screen.query_one(HandBar).region.y  # below the table
+        await pilot.resize_terminal(160, 50)
+        await pilot.pause()
+        assert screen.has_class("-wide") and side.region.x > 0 and side.region.height > 40  # beside it
+        assert screen.query_one(HandBar).has_class("-tall")
+        assert screen.query_one(Scoreboard).region.width < 50
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert screen.has_class("-narrow")
+
+
+async def test_the_hint_key_asks_the_strong_bot_and_preselects_its_move() -> None:
+    app = table_app(new_session(None))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = table(app)
+        assert screen.hint is not None and screen.hint.startswith("hint: ")
+        assert screen.selected_card is not None
+        card, column = screen.selected_card, screen.selected_column
+        assert screen.hint.startswith(f"hint: {card} under {'ABCDEFG'[column]}")
+        await pilot.press("enter")
+        assert await next_decision(pilot, app) == HUMAN
+        first = screen.session.game.placements[0]
+        assert (first.player, first.card, first.column) == (0, card, column)
+        log = screen.query_one(EventLog)
+        assert any(f"Ana placed {card} under column {'ABCDEFG'[column]}" in line.plain for line in log.entries)
+
+
+async def test_the_command_palette_offers_the_games_commands() -> None:
+    app = table_app(new_session(None))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert {"Hint", "Rules and keys", "Bots faster", "Bots slower", "Quit"} <= set(titles)
+        await pilot.press("5")
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Place the chosen card" in titles
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"rules", "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
