@@ -84,15 +84,13 @@ class Tally:
     def add_game(self, scores: Sequence[int], seating: Sequence[int]) -> None:
         """One finished game: ``scores`` by seat, ``seating[seat]`` the entrant there."""
         self.games += 1
-        best = max(scores)
-        winners = [s for s, v in enumerate(scores) if v == best]
-        share = 1.0 / len(winners)  # R8: a shared victory is split
+        ordered = sorted(scores, reverse=True)
+        best = ordered[0]
+        share = 1.0 / ordered.count(best)  # R8: a shared victory is split
         for seat, score in enumerate(scores):
             entrant = seating[seat]
             # rank 1 is best; players with equal scores share the mean of their places
-            higher = sum(1 for v in scores if v > score)
-            equal = sum(1 for v in scores if v == score)
-            rank = higher + (equal + 1) / 2
+            rank = ordered.index(score) + (ordered.count(score) + 1) / 2
             won = share if score == best else 0.0
             self.wins[entrant] += won
             self.score_sum[entrant] += score
@@ -141,19 +139,21 @@ def play(plan: Plan) -> Tally:
     tally = Tally(n)
     specs = [parse_bot(text) for text in plan.entrants]
     fns = [bot_fn(spec) for spec in specs]
+    lineups = [  # the seats of each seating, made once: games share them, nobody mutates a Seat
+        [Seat(name=f"Bot {e + 1}", kind="bot", bot=str(specs[e]), color=COLORS[i]) for i, e in enumerate(seating)]
+        for seating in plan.seatings
+    ]
+    movers = [  # each seating's move function per seat, timed when asked
+        [_timed(fns[e], tally.move_times[e]) if plan.time_moves else fns[e] for e in seating]
+        for seating in plan.seatings
+    ]
     for seed in plan.seeds:
         first = seed % n  # the same start for every seating of a deal: only the seating varies
+        seeds = [bot_seed(seed, seat) for seat in range(n)]  # by seat, whoever sits there
         for k, seating in enumerate(plan.seatings):
-            seats = [
-                Seat(name=f"Bot {e + 1}", kind="bot", bot=str(specs[e]), color=COLORS[i])
-                for i, e in enumerate(seating)
-            ]
-            created = new_game(seats, first_player=first, seed=seed)
+            created = new_game(lineups[k], first_player=first, seed=seed)
             game = Game(created, trusted=True)
-            players: list[tuple[BotFn, int] | None] = []
-            for seat, e in enumerate(seating):
-                fn = _timed(fns[e], tally.move_times[e]) if plan.time_moves else fns[e]
-                players.append((fn, bot_seed(seed, seat)))
+            players: list[tuple[BotFn, int] | None] = list(zip(movers[k], seeds, strict=True))
             if plan.out is None:
                 run_bots(game, None, players)
             else:

@@ -45,7 +45,7 @@ def bot_fn(spec: BotSpec) -> BotFn:
 
 def bot_seed(game_seed: int, seat: int) -> int:
     """Each seat's bot gets its own stream of chance from the game's seed."""
-    return mix(game_seed, 0xB07, seat)
+    return mix(game_seed, 0xB07, seat)  # == mix(mix(game_seed, 0xB07), seat): splitmix steps chain
 
 
 from .strong import choose as strong_choose  # noqa: E402  (registered last; keeps `bots.strong` the module)

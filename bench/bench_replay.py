@@ -1,0 +1,184 @@
+"""The replay viewer's three targets (issue 4):
+
+1. The state at any event of a 5-player game in under 2 ms: :meth:`dvtui.replay.Replay.state_at`
+   (a checkpoint at each round start, then at most one round of events) at every moment of
+   ``replays/game-5p.dvr``, against folding the prefix from the first event (what it avoids).
+2. A scrub key press to the redrawn table under 50 ms at 160x50, with Pilot: from the key event
+   handed to the app until the app has composed the first frame showing the new moment (Pilot's
+   own idle waits are not counted). ←/→, Shift+←/→, PgUp/PgDn, Home/End, a round's number.
+3. Opening a replay to a drawn table within 1.5x the start-up of a minimal Textual app, measured in
+   the same run: each program in a 160x50 pseudo-terminal, from its start until its first screen
+   holds a marker ("REPLAY" on the viewer's top bar, "Hello" for the minimal app).
+
+    python bench/bench_replay.py [--repeat R] [--presses N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+COLS, ROWS = 160, 50
+GAME = REPO / "replays" / "game-5p.dvr"
+
+
+def report(name: str, samples: list[float], unit: str = "ms", scale: float = 1000) -> None:
+    values = sorted(s * scale for s in samples)
+    p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
+    print(f"  {name:<34}: median {statistics.median(values):7.3f} {unit}, p99 {p99:7.3f} {unit}, "
+          f"max {values[-1]:7.3f} {unit} ({len(values)} samples)")
+
+
+def state_at(repeat: int) -> None:
+    from dvtui.replay import Replay, fold_prefix
+    from dvtui.store import read_game
+
+    loaded = read_game(GAME)
+    builds: list[float] = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        replay = Replay(loaded.events)
+        builds.append(time.perf_counter() - t)
+    moments = range(len(replay.events))
+    indexed: list[float] = []
+    folded: list[float] = []
+    for _ in range(repeat):
+        for k in moments:
+            t = time.perf_counter()
+            replay.state_at(k)
+            indexed.append(time.perf_counter() - t)
+        for k in moments:
+            t = time.perf_counter()
+            fold_prefix(replay.events, k)
+            folded.append(time.perf_counter() - t)
+    print(f"state at an event, {GAME.name} ({replay.n} players, {len(replay.events)} events), "
+          f"every event x {repeat} (target: under 2 ms):")
+    report("index (checkpoints), built once", builds)
+    report("state_at(k) from checkpoints", indexed)
+    report("for reference: fold from event 0", folded)
+
+
+async def scrub_latency(presses: int) -> None:
+    from textual import events
+
+    from dvtui.app.config import Pace
+    from dvtui.app.replay_app import ReplayApp
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.store import read_game
+
+    app = ReplayApp(read_game(GAME), pace=Pace(bot_delay=0.0, step_delay=None))
+    probe: dict[str, object] = {}
+    display = app._display
+
+    def timed_display(screen: object, renderable: object) -> None:
+        """Every frame the app composes: the first one composed after the moment changed is the
+        one that shows it."""
+        done = probe.get("done")
+        if renderable is not None and callable(done) and "took" not in probe and done():
+            probe["took"] = time.perf_counter() - probe["start"]  # type: ignore[operator]
+        display(screen, renderable)  # type: ignore[arg-type]
+
+    app._display = timed_display  # type: ignore[method-assign]
+    samples: dict[str, list[float]] = {}
+    async with app.run_test(size=(COLS, ROWS)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        replay = screen.replay
+
+        async def press(name: str, key: str, want: int) -> None:
+            assert app._driver is not None
+            if want == screen.moment:
+                return
+            probe.clear()
+            probe["done"] = lambda: screen.moment == want
+            probe["start"] = time.perf_counter()
+            char = key if len(key) == 1 else None
+            app._driver.send_message(events.Key(key, char))
+            while "took" not in probe:
+                await asyncio.sleep(0)
+                if time.perf_counter() - probe["start"] > 5:  # type: ignore[operator]
+                    raise RuntimeError(f"no frame showed the effect of {key!r}")
+            samples.setdefault(name, []).append(probe["took"])  # type: ignore[arg-type]
+            probe.clear()
+            await pilot.pause()
+
+        for i in range(presses):
+            k = screen.moment
+            if k >= replay.last - 2:
+                await press("Home / End", "home", 0)
+                continue
+            await press("→ (one event)", "right", k + 1)
+            await press("← (one event)", "left", k)
+            await press("→ (one event)", "right", k + 1)
+            await press("Shift+→ (one turn)", "shift+right", replay.next_turn(screen.moment))
+            if i % 3 == 0:
+                await press("Shift+← (one turn)", "shift+left", replay.previous_turn(screen.moment))
+            if i % 5 == 4:
+                await press("PgDn (one round)", "pagedown", replay.next_round(screen.moment))
+                await press("PgUp (one round)", "pageup", replay.previous_round(screen.moment))
+                await press("End", "end", replay.last)
+                round_ = i % replay.rounds + 1
+                await press("a round's number", str(round_), replay.round_starts[round_ - 1])
+    print(f"scrub key press to the redrawn table, Pilot at {COLS}x{ROWS}, {GAME.name} (target: under 50 ms):")
+    everything: list[float] = []
+    for name, values in samples.items():
+        report(name, values)
+        everything.extend(values)
+    report("all of the above", everything)
+
+
+def startup(repeat: int) -> None:
+    from bench_app import MINIMAL_APP, time_to_marker  # the live table's benchmark, same method
+
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color", "COLUMNS": str(COLS),
+           "LINES": str(ROWS)}
+    with tempfile.TemporaryDirectory() as tmp:
+        env["DVTUI_DATA_DIR"] = tmp
+        minimal: list[float] = []
+        viewer: list[float] = []
+        table: list[float] = []
+        before = GAME.read_bytes()
+        for r in range(repeat + 1):  # the first round warms the disk cache and is not counted
+            m = time_to_marker([sys.executable, "-c", MINIMAL_APP], b"Hello", env, b"\x11")
+            v = time_to_marker([sys.executable, "-m", "dvtui", "replay", str(GAME)], b"REPLAY", env, b"q")
+            t = time_to_marker([sys.executable, "-m", "dvtui", "new", "--players", "Ana,bot:greedy,bot:greedy",
+                                "--seed", "3", "-o", str(Path(tmp) / f"new-{r}.dvr")], b"to play", env, b"q")
+            if r:
+                minimal.append(m)
+                viewer.append(v)
+                table.append(t)
+        assert GAME.read_bytes() == before
+    mm, vm = statistics.median(minimal), statistics.median(viewer)
+    print(f"start-up, {repeat} runs each, {COLS}x{ROWS} pty:")
+    print(f"  minimal Textual app        : median {mm * 1000:6.0f} ms  (min {min(minimal) * 1000:.0f}, "
+          f"max {max(minimal) * 1000:.0f})")
+    print(f"  dvtui replay -> drawn table: median {vm * 1000:6.0f} ms  (min {min(viewer) * 1000:.0f}, "
+          f"max {max(viewer) * 1000:.0f})")
+    print(f"  ratio                      : {vm / mm:.2f}x  (target: within 1.5x; "
+          f"best runs {min(viewer) / min(minimal):.2f}x)")
+    tm = statistics.median(table)
+    print(f"  for reference, dvtui new   : median {tm * 1000:6.0f} ms, {tm / mm:.2f}x (the live table)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=5, help="start-up runs, and passes over every event")
+    ap.add_argument("--presses", type=int, default=30, help="rounds of scrub keys")
+    args = ap.parse_args(argv)
+    state_at(args.repeat)
+    asyncio.run(scrub_latency(args.presses))
+    startup(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

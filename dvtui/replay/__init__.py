@@ -1,0 +1,9 @@
+"""Replays without a screen: the state at any moment of a game, branching, and the text export.
+
+Textual-free (like the engine and the store), so ``dvtui replay --text`` starts fast and the
+viewer's logic is tested without a terminal.
+"""
+
+from .index import Replay, fold_prefix
+
+__all__ = ["Replay", "fold_prefix"]

@@ -1,0 +1,72 @@
+"""Branch, "play from here": a new game file whose events are a replay's prefix up to a moment.
+
+"What if I had played the 6 there?": the new file starts with the parent's ``game_created`` (same
+seats, same deal, same seed, so the same bots) annotated with ``parent`` (the parent file) and
+``parent_seq`` (the parent's last line it shares), then holds the parent's events up to the moment
+exactly, and goes on live. The parent file is only ever read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from ..engine import ColumnResolved, Event, GameCreated, GameEnded, RoundEnded
+from ..store import GameWriter, LoadedGame, read_game
+from .index import Replay
+
+_DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+
+
+class BranchError(Exception):
+    """No game can be branched at this moment (the game is already decided there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """What a branch file holds: its header and the parent's events after it, up to ``moment``."""
+
+    created: GameCreated
+    events: list[Event]
+    moment: int
+    """The parent's moment the branch starts from (a moment inside a resolution moves on to the
+    round's end: no decision can be made before it)."""
+
+
+def parent_line(loaded: LoadedGame, moment: int) -> int:
+    """The ``seq`` of the parent file's line holding ``moment``, or of the last line before it.
+
+    A full log's lines are its moments; a game script's lines are its decisions only (the derived
+    events between them are recomputed); derived events a cut file lost at its end are on no line.
+    """
+    if loaded.decisions_only:
+        return sum(1 for ev in loaded.events[1 : moment + 1] if not isinstance(ev, _DERIVED))
+    return min(moment, loaded.file_lines - 1)
+
+
+def plan_branch(replay: Replay, moment: int, parent: str, parent_seq: int) -> Branch:
+    """The branch of ``replay`` at ``moment``; raises :class:`BranchError` when nothing is left
+    to decide there."""
+    moment = replay.decision_moment(moment)
+    if replay.state_at(moment).over:
+        raise BranchError("the game is over at this moment: there is nothing left to play from here")
+    created = msgspec.structs.replace(replay.created, parent=parent, parent_seq=parent_seq, seq=None)
+    return Branch(created, list(replay.events[1 : moment + 1]), moment)
+
+
+def branch_file(loaded: LoadedGame, replay: Replay, moment: int, path: Path) -> LoadedGame:
+    """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to the new file ``path``
+    and read it back through the store's reader (so it is known to verify). Never touches the
+    parent; refuses to overwrite ``path``."""
+    start = replay.decision_moment(moment)
+    parent = str(Path(loaded.path).resolve())
+    branch = plan_branch(replay, start, parent, parent_line(loaded, start))
+    with GameWriter.create(path, branch.created) as writer:
+        if branch.events:
+            writer.append(branch.events)
+    return read_game(path)
+
+
+__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch"]

@@ -1,0 +1,47 @@
+"""What the replay tests share: the example games, files cut the ways a real file gets cut, and a
+comparable picture of a game state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dvtui.engine import Game
+
+REPO = Path(__file__).resolve().parents[2]
+REPLAYS = REPO / "replays"
+EXAMPLES = ["game.dvr", "game-3p.dvr", "game-4p.dvr", "game-5p.dvr", "script-3p.dvr"]
+
+
+def picture(game: Game) -> dict[str, Any]:
+    """Everything a state holds that a view could show, as plain data (``==`` compares it)."""
+    return {
+        "columns": [list(c) for c in game.columns],
+        "goods": [list(g) for g in game.goods],
+        "money": [sorted(m) for m in game.money],
+        "hands": [sorted(h) for h in game.hands],
+        "totals": [list(t) for t in game.totals],
+        "placements": [(e.round, e.player, e.column, e.card) for e in game.placements],
+        "scores": game.scores(),
+        "history": [list(h) for h in game.history],
+        "round": game.round,
+        "phase": game.phase,
+        "to_move": game.to_move,
+        "first_player": game.first_player,
+        "next_column": game.next_column if game.derived_pending else None,
+    }
+
+
+def cut_copies(tmp: Path, name: str = "game-5p.dvr") -> dict[str, Path]:
+    """The example ``name`` cut as a crash would leave it: a torn last line, and a file that stops
+    between two lines in the middle of a round's resolution (the reader recomputes the rest)."""
+    data = (REPLAYS / name).read_bytes()
+    lines = data.split(b"\n")
+    torn = tmp / "torn.dvr"
+    torn.write_bytes(b"\n".join(lines[:60]) + b"\n" + lines[60][:25])
+    between = tmp / "cut-in-resolution.dvr"
+    # lines 0-27: round 1's placements (1-25) and its first two column_resolved (26, 27)
+    between.write_bytes(b"\n".join(lines[:28]) + b"\n")
+    unfinished = tmp / "unfinished.dvr"
+    unfinished.write_bytes(b"\n".join(lines[:45]) + b"\n")
+    return {"torn": torn, "between": between, "unfinished": unfinished}

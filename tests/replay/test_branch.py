@@ -1,0 +1,162 @@
+"""Branch, "play from here" (issue 4): the new file verifies, shares the parent's prefix exactly,
+records where it came from, and the parent's bytes never change."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from dvtui.cli import main
+from dvtui.engine import ColumnResolved, Event, GameEnded, RoundEnded
+from dvtui.replay import Replay
+from dvtui.replay.branch import BranchError, branch_file, parent_line
+from dvtui.store import read_game
+
+from .support import REPLAYS, cut_copies, picture
+
+_DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+
+
+def decisions(events: list[Event]) -> list[Event]:
+    return [e for e in events if not isinstance(e, _DERIVED)]
+
+
+def _parent(tmp_path: Path, name: str = "game.dvr") -> Path:
+    path = tmp_path / name
+    shutil.copyfile(REPLAYS / name, path)
+    return path
+
+
+@pytest.mark.parametrize("moment", [0, 1, 24, 25, 26, 39, 94])
+def test_a_branch_shares_the_prefix_and_verifies(tmp_path: Path, moment: int) -> None:
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    loaded = read_game(parent)
+    replay = Replay(loaded.events)
+    out = tmp_path / "branch.dvr"
+    branched = branch_file(loaded, replay, moment, out)
+    assert parent.read_bytes() == before
+    again = read_game(out)  # what `dvtui verify` reads
+    assert again.torn is None and not again.notices and not again.game.over
+    created = again.created
+    assert created.parent == str(parent.resolve()) and created.parent_seq == moment
+    assert created.players == loaded.created.players and created.grid == loaded.created.grid
+    assert created.seed == loaded.created.seed
+    assert again.events[1:] == loaded.events[1 : moment + 1]  # the very same events, derived ones too
+    assert decisions(again.events)[1:] == decisions(loaded.events[: moment + 1])[1:]
+    assert picture(branched.game) == picture(replay.state_at(moment))
+    assert main(["verify", str(out)]) == 0
+
+
+def test_a_branch_inside_a_resolution_starts_after_it(tmp_path: Path) -> None:
+    """Nothing can be decided between a round's last placement and its end: a branch there takes
+    the rest of the resolution with it."""
+    parent = _parent(tmp_path)
+    loaded = read_game(parent)
+    replay = Replay(loaded.events)
+    branched = branch_file(loaded, replay, 18, tmp_path / "b.dvr")  # column C of round 1
+    assert branched.created.parent_seq == 23  # round 1's round_ended
+    assert len(branched.events) == 24 and branched.game.round == 2 and not branched.game.placements
+
+
+def test_no_branch_where_the_game_is_decided(tmp_path: Path) -> None:
+    parent = _parent(tmp_path)
+    loaded = read_game(parent)
+    replay = Replay(loaded.events)
+    for moment in (replay.last, replay.last - 1, replay.last - 5):
+        with pytest.raises(BranchError, match="over"):
+            branch_file(loaded, replay, moment, tmp_path / f"b{moment}.dvr")
+        assert not (tmp_path / f"b{moment}.dvr").exists()
+
+
+def test_a_branch_never_overwrites(tmp_path: Path) -> None:
+    parent = _parent(tmp_path)
+    loaded = read_game(parent)
+    taken = tmp_path / "taken.dvr"
+    taken.write_bytes(b"mine")
+    with pytest.raises(Exception, match="already exists"):
+        branch_file(loaded, Replay(loaded.events), 5, taken)
+    assert taken.read_bytes() == b"mine"
+
+
+def test_a_branch_of_a_script_counts_the_scripts_lines(tmp_path: Path) -> None:
+    """A game script's lines are its decisions: ``parent_seq`` names the script's line."""
+    parent = _parent(tmp_path, "script-3p.dvr")
+    before = parent.read_bytes()
+    loaded = read_game(parent)
+    replay = Replay(loaded.events)
+    start = replay.round_starts[2]  # round 3: 30 placements so far
+    branched = branch_file(loaded, replay, start, tmp_path / "b.dvr")
+    assert branched.created.parent_seq == 30
+    lines = parent.read_bytes().splitlines()
+    assert b'"seq":30,' in lines[30]
+    assert decisions(branched.events)[1:] == decisions(loaded.events)[1:31]
+    assert parent.read_bytes() == before
+
+
+def test_a_branch_of_a_torn_file(tmp_path: Path) -> None:
+    """The parent's torn tail stays as it is (a replay never repairs); the branch is whole."""
+    torn = cut_copies(tmp_path)["torn"]
+    before = torn.read_bytes()
+    loaded = read_game(torn)
+    assert loaded.torn is not None
+    replay = Replay(loaded.events)
+    branched = branch_file(loaded, replay, 40, tmp_path / "b.dvr")
+    assert torn.read_bytes() == before
+    assert branched.torn is None and branched.created.parent_seq == 40
+    assert parent_line(loaded, replay.last) == loaded.file_lines - 1
+
+
+async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
+    """The key ``b``: a new file from the moment on screen, played on live at the table (bots
+    here: every seat of the example is a bot), the parent untouched."""
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.screens.table import TableScreen
+
+    from .conftest import replay_app
+
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    out = tmp_path / "branched.dvr"
+    app = replay_app(parent, branch_path=lambda created: out)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("2", "down", "down")  # round 2, two turns in: moment 31
+        assert screen.moment == 31
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.path == out and app.branched == out
+        for _ in range(200):  # the bots play on, up to the resolution (it waits for a key)
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.01)
+            if app.screen.steps:
+                break
+        assert app.screen.steps
+        await pilot.press("q")
+    assert parent.read_bytes() == before
+    branch = read_game(out)
+    parent_events = read_game(parent).events
+    assert branch.created.parent == str(parent.resolve()) and branch.created.parent_seq == 31
+    assert branch.events[1:32] == parent_events[1:32]
+    assert len(branch.events) > 32  # it went on from there
+
+
+async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
+    from dvtui.app.screens.replay import ReplayScreen
+
+    from .conftest import replay_app
+
+    parent = _parent(tmp_path)
+    app = replay_app(parent, branch_path=lambda created: tmp_path / "never.dvr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "b")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.session is None
+        assert any("nothing left to play" in n.message for n in app._notifications)
+    assert not (tmp_path / "never.dvr").exists()
