@@ -118,8 +118,8 @@ def run(
         mine = [o for o in outcomes if o.seat == seat]
         print(f"    seat {seat}: win share {sum(o.share for o in mine) / len(mine):.1%}")
     if times:
-        print(f"  {hero} time per move: median {statistics.median(times) * 1000:.0f} ms, "
-              f"p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms over {len(times)} moves")
+        print(f"  {hero} time per move: median {statistics.median(times) * 1000:.1f} ms, "
+              f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms over {len(times)} moves")
     print(f"  wall {wall:.0f} s with {jobs} process(es)")
     sys.stdout.flush()
 

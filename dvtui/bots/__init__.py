@@ -13,6 +13,9 @@ from .random_bot import choose as random_choice
 LEVELS: dict[str, BotFn] = {"random": random_choice, "greedy": greedy}
 """Bot levels by name; a level may register itself here (``strong`` does)."""
 
+BUDGETED = frozenset({"strong"})
+"""Levels that search, and so take an iteration or time budget (``strong@5000``, ``strong@0.5s``)."""
+
 _SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?:(?P<iters>\d+)|(?P<secs>\d+(?:\.\d+)?)s))?$")
 
 
@@ -24,6 +27,11 @@ def parse_bot(text: str) -> BotSpec:
         raise UnknownBot(f"unknown bot level {text!r} (levels: {known})")
     iters = int(m["iters"]) if m["iters"] else None
     secs = float(m["secs"]) if m["secs"] else None
+    if (iters is not None or secs is not None) and m["level"] not in BUDGETED:
+        only = ", ".join(sorted(BUDGETED))
+        raise UnknownBot(f"bot level {m['level']!r} takes no budget (only {only} does): {text!r}")
+    if iters == 0 or secs == 0:
+        raise UnknownBot(f"a bot's budget must be more than 0: {text!r}")
     return BotSpec(m["level"], iters, secs)
 
 

@@ -40,17 +40,21 @@ from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
 from . import value as V
 from .base import Placement, mix, move_key
 
-DEFAULT_ITERATIONS = 1500
-"""Plain ``strong``: about a third of a second per move on a slow 2-core machine."""
+DEFAULT_ITERATIONS = 5000
+"""Plain ``strong``: 0.15-0.5 s per move on the project's 2-core machine when it has a core to
+itself (more players cost more per simulation), and within 1 s at the 95th percentile when it
+shares it. More iterations keep paying off (``bench/bench_strength.py``)."""
 
-EXPLORATION = 0.35
-"""UCT constant; values are win chances in [0, 1]."""
-WIDEN_BASE = 4.0
+EXPLORATION = 0.25
+"""UCT constant; values are win chances in [0, 1]. Tuned against greedy (0.2-0.6 tried)."""
+WIDEN_BASE = 2.0
 WIDEN_POWER = 0.5
-"""Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves."""
+"""Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves
+(the root: ROOT_WIDEN_BASE, so every first move is looked at early)."""
 ROOT_WIDEN_BASE = 8.0
 CARD_COST = 0.35
-"""Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards."""
+"""Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
+(0.15 and 0.5 both played worse against greedy.)"""
 ROLLOUT_EPSILON = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
@@ -64,7 +68,8 @@ class Suggestion:
     gain: int
     """Expected rise of the player's score by the end of this round, in game units (e.g. 300000)."""
     win: float
-    """The search's estimate of the player's chance to win after this move, 0..1."""
+    """The search's judgement of the move for the player, about 0..1: mostly their chance to win
+    (see :mod:`dvtui.bots.value`)."""
     iterations: int
     seconds: float
 
@@ -119,6 +124,9 @@ class _Search:
         self.cols = [[V.encode(c) for c in col] for col in game.columns]
         self.live = [k for k in range(COLUMNS) if self.cols[k]]
         self.dead = [k for k in range(COLUMNS) if not self.cols[k]]
+        # columns holding the same cards share a number (only money-only columns ever do: goods are unique)
+        kinds: dict[tuple[int, ...], int] = {}
+        self.same = [kinds.setdefault(tuple(col), k) for k, col in enumerate(self.cols)]
         self.own = [[0] * 7 for _ in range(n)]
         for p in range(n):
             for k, g in enumerate(game.goods[p]):
@@ -227,12 +235,12 @@ class _Search:
         worth, own, rest = self.resolve(orders, not last)
         gain = worth[self.me] - self.worth[self.me]
         if last:
-            found = V.win_share(worth), gain
+            found = V.final(worth), gain
         else:
             pw = self.pot_w
             decay = self.decay
             est = [worth[p] + pw * V.potential(own[p], rest, decay) for p in range(self.n)]
-            found = V.softmax(est, self.temp), gain
+            found = V.estimate(est, self.temp), gain
         self.judged[orders] = found
         return found
 
@@ -240,15 +248,16 @@ class _Search:
 
     def moves(self, tot: list[list[int]], hand: list[int], p: int) -> list[Placement]:
         """The distinct placements for p, best prior first (merged: see the module docstring)."""
-        seen: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        seen: set[tuple[int, tuple[int, ...]]] = set()
         scored: list[tuple[float, int, int]] = []
         cols = self.cols
+        same = self.same
         for k in self.live:
             t = tot[k]
-            key = (tuple(cols[k]), tuple(t))
+            key = (same[k], tuple(t))
             if key in seen:
-                continue
-            seen[key] = k
+                continue  # a column with the same cards and the same totals as one already listed
+            seen.add(key)
             col = cols[k]
             size = len(col)
             before = 0

@@ -1,14 +1,16 @@
 """What a position is worth to each player: the strong bot's judgement at the end of a round.
 
 The search (``strong.py``) plays out the placements left in the round and resolves it exactly; this
-module turns the state that leaves into one number per player that stands for "how likely is this
-player to win", because the game is won on rank (R8), not on raw score:
+module turns the state that leaves into one number per player that stands mostly for "how likely
+is this player to win", because the game is won on rank (R8), not on raw score:
 
 - after the last round the answer is exact: the share of the victory (1/k for k tied winners);
 - before it, each player's final score is estimated as what they own now plus what the remaining
   goods can still add *for them* (a good is worth only its rise over the one of its category they
   already own, R6.1, and a card deep in a column is less likely to be reached), and the estimates
-  become win chances through a softmax whose temperature grows with the rounds still to play.
+  become win chances through a softmax whose temperature grows with the rounds still to play;
+- a quarter of the judgement is the share of opponents beaten, and a pinch is the score margin,
+  so a player who cannot win (or cannot lose) still plays for something instead of at random.
 
 Cards are small ints here (``category * 8 + value in 100k``, money is category 7) so the hot loop
 does integer arithmetic only. The weights were fitted to games of greedy bots (see
@@ -42,9 +44,12 @@ a column are out of reach when few rounds are left). 0.9 beyond the table."""
 TEMPERATURE: dict[int, tuple[float, float]] = {3: (1.3, 1.45), 4: (2.5, 0.9), 5: (1.25, 1.0)}
 """Softmax temperature (in 100k) = a + b * rounds_left: the more rounds left, the less a lead says."""
 MARGIN = 0.02
-"""After the last round, a little of the score margin is added to the win share, so that a lost
-position still prefers losing by less and a won one by more (also a better model of opponents who
-simply maximise their score)."""
+"""A little of the score margin (per 1,000,000) is added to every judgement, so that a decided game
+still prefers losing by less and winning by more (and opponents who simply maximise their score
+are better modelled)."""
+RANK_WEIGHT = 0.25
+"""Part of the judgement given to the share of opponents beaten rather than to winning: a player
+who cannot win still fights for second place, as people at the table expect."""
 
 
 def potential(owned: list[int], rest: list[list[int]], decay: list[float]) -> float:
@@ -73,19 +78,39 @@ def temperature(players: int, rounds_left: int) -> float:
     return a + b * rounds_left
 
 
-def win_share(worth: list[int]) -> list[float]:
-    """R8: 1/k for each of the k players sharing the highest score, plus a small margin term."""
+def final(worth: list[int]) -> list[float]:
+    """After the last round (R8): the share of the victory (1/k for k tied winners), blended with
+    the share of opponents beaten (ties count half), plus the margin term."""
     best = max(worth)
-    winners = sum(1 for w in worth if w == best)
+    winners = worth.count(best)
     n = len(worth)
     mean = sum(worth) / n
-    return [
-        (1.0 / winners if w == best else 0.0) + MARGIN * (w - mean) / 10.0 for w in worth
-    ]
+    rank_w = RANK_WEIGHT
+    win_w = 1.0 - rank_w
+    out = []
+    for w in worth:
+        beaten = sum(1.0 if w > x else 0.5 if w == x else 0.0 for x in worth) - 0.5
+        out.append(
+            (win_w / winners if w == best else 0.0) + rank_w * beaten / (n - 1) + MARGIN * (w - mean) / 10.0
+        )
+    return out
 
 
-def softmax(estimates: list[float], temperature: float) -> list[float]:
+def estimate(estimates: list[float], temperature: float) -> list[float]:
+    """Before the last round: win chances by a softmax of the estimated final scores, blended
+    with the expected share of opponents beaten (pairwise logistic), plus the margin term."""
+    n = len(estimates)
     top = max(estimates)
+    mean = sum(estimates) / n
     exps = [math.exp((e - top) / temperature) for e in estimates]
     total = sum(exps)
-    return [x / total for x in exps]
+    rank_w = RANK_WEIGHT
+    win_w = (1.0 - rank_w) / total
+    out = []
+    for p, e in enumerate(estimates):
+        value = win_w * exps[p] + MARGIN * (e - mean) / 10.0
+        if rank_w:
+            mine = exps[p]  # mine / (mine + x) is logistic((e_p - e_q) / temperature); 1/2 for q = p
+            value += rank_w * (sum(mine / (mine + x) for x in exps) - 0.5) / (n - 1)
+        out.append(value)
+    return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,3 +69,19 @@ def test_a_table_of_every_level_plays_a_whole_game(players: int, deal: int) -> N
         game.place(column, card, player=p)
     assert game.round == game.rounds
     assert all(len(hand) == 6 for hand in game.hands)
+
+
+@pytest.mark.parametrize("text", ["greedy@500", "random@1s", "strong@0", "strong@0s", "strong@fast"])
+def test_a_budget_only_goes_with_a_level_that_searches(text: str) -> None:
+    from dvtui.bots import UnknownBot, parse_bot
+
+    with pytest.raises(UnknownBot):
+        parse_bot(text)
+
+
+def test_budgets_are_parsed_for_the_strong_level() -> None:
+    from dvtui.bots import parse_bot
+
+    assert parse_bot("strong@5000").iterations == 5000
+    assert parse_bot("strong@0.5s").seconds == 0.5
+    assert str(parse_bot("strong@0.5s")) == "strong@0.5s"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from dvtui.bots import bot_seed, choose, parse_bot
 from dvtui.bots import value as V
-from dvtui.bots.strong import _Search, think
+from dvtui.bots.strong import DEFAULT_ITERATIONS, _Search, think
 from dvtui.engine import COLORS, CardPlaced, Game, Seat, new_game
 from dvtui.engine.cards import VALUE_OF
 
@@ -68,6 +68,38 @@ def test_search_resolution_matches_engine_projection(players: int, deal: int, mo
     assert rest == [[V.encode(c) for c in col] for col in after.columns if col]
 
 
+def test_search_resolution_passes_an_exchanged_good_down_the_ranking() -> None:
+    """R6.1/R6.2 on a hand-made state: the winner's old house goes on top and the second takes it."""
+    game = random_state(3, 1, 0, 0)
+    game.columns[0] = ["house-300"]
+    game.goods[0][0] = "house-500"
+    game.worth[0] = 500_000
+    game.totals[0] = [6, 4, 0]
+    search = _Search(game, seed=0)
+    worth, own, rest = search.resolve(search.orders(game.totals), keep_rest=True)
+    assert own[0][0] == 3 and own[1][0] == 5 and worth[:2] == [3, 5]
+    _, after = game.projected()
+    assert after.goods[1][0] == "house-500" and after.worth[1] == 500_000
+    assert after.columns[0] == [] and len(rest) == 6  # the column is used up, and dropped
+
+
+def test_placements_that_cannot_differ_are_searched_once() -> None:
+    """Empty columns never hold a card again (nothing to win there), and two columns holding the
+    same cards with the same totals are interchangeable: one move per card for each such group."""
+    game = random_state(3, 4, 0, 0)
+    game.columns[1] = []
+    game.columns[2] = []
+    game.columns[4] = ["money-100", "money-200"]
+    game.columns[6] = ["money-100", "money-200"]
+    search = _Search(game, seed=0)
+    moves = search.moves(game.totals, game.hands[game.to_move], game.to_move)
+    assert len(moves) == len(set(moves)) == 6 * 5  # columns 0, 3, 5, {4, 6} and {1, 2}
+    assert {k for _, k in moves} == {0, 1, 3, 4, 5}
+    game.totals[6][1] = 3  # now column 6 differs from column 4
+    moves = search.moves(game.totals, game.hands[game.to_move], game.to_move)
+    assert {k for _, k in moves} == {0, 1, 3, 4, 5, 6}
+
+
 # -- determinism ------------------------------------------------------------------------------------
 
 
@@ -97,20 +129,21 @@ def test_the_budget_in_the_spec_reaches_the_search() -> None:
     assert choose("strong@150", game, 9) == think(game, 9, iterations=150).move
     assert think(game, 9, iterations=150).iterations == 150
     assert think(game, 9, iterations=3).iterations == 3
+    # plain "strong" searches its default budget, deterministically
+    assert choose("strong", game, 9) == think(game, 9, iterations=DEFAULT_ITERATIONS).move
 
 
 @pytest.mark.parametrize("cut", [1, 17, 44, 70])
 def test_a_game_resumed_from_its_events_ends_as_the_uninterrupted_one(cut: int) -> None:
     levels = ["strong@40", "greedy", "strong@25"]
     game = Game(new_game(seats_for(levels), seed=2024))
-    events: list[object] = [game.created]
     whole = play_out(game, levels, seed=2024)
     # replay the first `cut` decisions into a fresh Game, then let the same bots continue
     resumed = Game.fold([game.created, *whole[:cut]])
     rest = play_out(resumed, levels, seed=2024)
     assert whole[:cut] + rest == whole
     assert resumed.scores() == game.scores()
-    assert len(events) == 1
+    assert resumed.history == game.history
 
 
 # -- exact where the search can see everything --------------------------------------------------------
@@ -153,13 +186,23 @@ def test_a_time_budget_gives_a_legal_move() -> None:
     hint = think(game, 1, seconds=0.05)
     assert hint.move in game.legal_placements()
     assert hint.iterations >= 1
+    assert choose("strong@0.05s", game, 1) in game.legal_placements()
 
 
-def test_the_last_round_value_is_the_share_of_the_victory() -> None:
-    shared = V.win_share([30, 50, 50])
-    assert shared[1] == shared[2] and abs(shared[1] - 0.5) < 0.05 and shared[0] < 0.05
-    alone = V.win_share([49, 50, 20])
-    assert alone[1] > 0.95 and alone[0] < 0.05 and alone[2] < alone[0]
+def test_after_the_last_round_winning_comes_first_then_rank_then_margin() -> None:
+    shared = V.final([30, 50, 50])
+    assert shared[1] == shared[2] > shared[0]
+    alone = V.final([49, 50, 20])
+    assert alone[1] > 0.9 > alone[0] > alone[2]  # second place still beats third
+    assert V.final([10, 50, 48])[1] > V.final([10, 50, 49])[1]  # a bigger lead is a bit better
+    assert V.final([10, 50, 48])[1] - V.final([10, 50, 49])[1] < 0.01  # ... but only a bit
+
+
+def test_before_the_last_round_a_higher_estimate_is_a_better_chance() -> None:
+    values = V.estimate([40.0, 35.0, 20.0], 5.0)
+    assert values[0] > values[1] > values[2]
+    assert abs(sum(values) - sum(V.estimate([20.0, 20.0, 20.0], 5.0))) < 1e-9  # a fixed pie
+    assert V.estimate([40.0, 35.0, 20.0], 20.0)[0] < values[0]  # more rounds left: less certain
 
 
 # -- strength --------------------------------------------------------------------------------------------
