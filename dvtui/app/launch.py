@@ -189,9 +189,14 @@ def run_replay(args: argparse.Namespace) -> int:
     """``dvtui replay FILE``: the replay viewer. The file is only read; a branch ("play from
     here", key b) is a new game file, played on in the same app like ``dvtui resume`` would."""
     loaded = read_game(Path(args.file).expanduser())
-    from .replay_app import ReplayApp
+    gc.disable()  # as in _run: no collections while the long-lived start-up objects are made
+    try:
+        from .replay_app import ReplayApp
 
-    app = ReplayApp(loaded, handle_hangup=True)
+        app = ReplayApp(loaded, handle_hangup=True)
+    finally:
+        gc.freeze()
+        gc.enable()
     try:
         app.run()
     finally:
