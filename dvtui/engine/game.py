@@ -188,6 +188,7 @@ def check_setup(created: GameCreated) -> None:
 
 _GOODS_SET = frozenset(GOODS)
 _COLUMN_SET = frozenset(range(COLUMNS))
+_COLUMN_RANGE = range(COLUMNS)
 _CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
 """Card -> (value, category index or -1 for money): one look-up per award in the hot loop."""
 _MONEY = frozenset((MONEY_100, MONEY_200))
@@ -250,12 +251,14 @@ class Game:
         self.created = created
         self.n = n
         self.rounds = created.rounds
-        self.columns = [list(col) for col in created.grid]
-        self.hands = [list(_FULL_HAND) for _ in range(n)]
-        self.totals = [[0] * n for _ in range(COLUMNS)]
+        self.columns = [col[:] for col in created.grid]
+        seats = range(n)
+        self.hands = [_FULL_HAND[:] for _ in seats]
+        zeros = [0] * n
+        self.totals = [zeros[:] for _ in _COLUMN_RANGE]
         self.placements = []
-        self.goods = [[None] * len(CATEGORIES) for _ in range(n)]
-        self.money = [[] for _ in range(n)]
+        self.goods = [[None] * len(CATEGORIES) for _ in seats]
+        self.money = [[] for _ in seats]
         self.round = 1
         self.first_player = created.first_player
         self.phase = PLACEMENT
@@ -479,10 +482,10 @@ class Game:
 
     def _end_round(self) -> RoundEnded:
         nxt = (self.first_player + 1) % self.n  # R7
-        event = RoundEnded(round=self.round, next_first_player=nxt)
-        self.history.append(self.scores())
+        event = RoundEnded(self.round, nxt)
+        self.history.append(self.worth[:])
         self.placements = []
-        self.hands = [list(_FULL_HAND) for _ in range(self.n)]  # R7: every card back in hand
+        self.hands = [_FULL_HAND[:] for _ in range(self.n)]  # R7: every card back in hand
         self.first_player = nxt
         self.to_move = nxt
         if self.round == self.rounds:
