@@ -312,10 +312,6 @@ def _check_created(created: GameCreated, path: str) -> None:
             raise GameFileError(path, 1, f"game_created: {name} is out of range (at most 64 bits)")
 
 
-def _ignore(_: object) -> None:
-    pass
-
-
 def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
     """Check ``seq`` and replay the events through the engine, recomputing every derived event."""
     first = events[0]
@@ -333,7 +329,6 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
         raise GameFileError(path, 1, f"game_created: {e}") from None
     # a full log is its own canonical form; only a game script needs its derived events filled in
     canonical: list[Event] = [first] if decisions_only else events  # type: ignore[assignment]
-    append = canonical.append if decisions_only else _ignore
     apply = game.apply
     # A round's derived events are computed all at once when the file reaches the first of them,
     # then met one by one: the same events as folding them singly, at a fraction of the cost.
@@ -361,8 +356,7 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                     compare_derived(expected, ev)
                 except DerivedMismatch as e:  # its message already starts with the event type
                     raise GameFileError(path, i + 1, str(e)) from None
-            append(ev)
-            continue
+            continue  # a derived event is in a full log, which is its own canonical list
         if k < len(owed) or game.phase in _OWING:
             if not decisions_only:
                 due = owed[k] if k < len(owed) else game.copy().derive_next()
@@ -379,7 +373,8 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
             raise GameFileError(path, i + 1, str(e)) from None
         except RuleError as e:
             raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
-        append(ev)
+        if decisions_only:
+            canonical.append(ev)
     tail = owed[k:]
     if game.derived_pending:
         tail.extend(game.derive_all())
