@@ -10,8 +10,10 @@ import argparse
 import gc
 import secrets
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine import new_game
 from ..seats import SeatError, parse_players
@@ -19,6 +21,9 @@ from ..store import LoadedGame, data_dir, latest_unfinished, list_games, new_sav
 from .config import Pace, SetupDefaults
 from .describe import describe_result, join_names
 from .session import PlaySession
+
+if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
+    from .app import DvtuiApp
 
 MAX_BOT_DELAY = 10.0
 SEED_RANGE = 1_000_000
@@ -56,14 +61,22 @@ def _output(text: str | None) -> Path | None:
 
 
 def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
+    def build() -> DvtuiApp:
+        from .app import DvtuiApp
+
+        return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
+
+    return _run_app(build)
+
+
+def _run_app(build: Callable[[], DvtuiApp]) -> int:
+    """Start the app ``build`` makes, run it, close its game, and say where the game is."""
     # Start-up makes many objects that live as long as the program (modules, styles): the
     # garbage collector would walk them again and again while Textual loads and the first screen
     # is built (a third of the start-up). So it waits, and then leaves them alone (frozen).
     gc.disable()
     try:
-        from .app import DvtuiApp
-
-        app = DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
+        app = build()
     finally:
         gc.freeze()
         gc.enable()
@@ -189,29 +202,13 @@ def run_replay(args: argparse.Namespace) -> int:
     """``dvtui replay FILE``: the replay viewer. The file is only read; a branch ("play from
     here", key b) is a new game file, played on in the same app like ``dvtui resume`` would."""
     loaded = read_game(Path(args.file).expanduser())
-    gc.disable()  # as in _run: no collections while the long-lived start-up objects are made
-    try:
+
+    def build() -> DvtuiApp:
         from .replay_app import ReplayApp
 
-        app = ReplayApp(loaded, handle_hangup=True)
-    finally:
-        gc.freeze()
-        gc.enable()
-    try:
-        app.run()
-    finally:
-        if app.session is not None:
-            app.session.close()
-    played = app.session
-    if played is not None and played.path is not None and not app.hung_up:
-        try:
-            if played.game.over:
-                print(f"Game over. Watch it again: dvtui replay {played.path}")
-            else:
-                print(f"Game saved in {played.path}\nContinue it: dvtui resume {played.path}")
-        except OSError:
-            pass
-    return app.return_code or 0
+        return ReplayApp(loaded, handle_hangup=True)
+
+    return _run_app(build)
 
 
 __all__ = ["pick_seed", "run_new", "run_replay", "run_resume"]
