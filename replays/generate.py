@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dvtui.engine import CardPlaced, ColumnResolved, Event, Game, GameEnded, RoundEnded, new_game
+from dvtui.engine import DERIVED_TYPES, CardPlaced, Event, Game, new_game
 from dvtui.headless import bot_players, play_game
 from dvtui.seats import parse_players
 from dvtui.store.codec import encode_line
@@ -45,7 +45,7 @@ def with_an_undo(players: str, seed: int, first: int) -> list[Event]:
 
 def script_of(events: list[Event]) -> list[Event]:
     """Decisions only: a game script, as a person would write one by hand (like a PGN's moves)."""
-    return [ev for ev in events if not isinstance(ev, (ColumnResolved, RoundEnded, GameEnded))]
+    return [ev for ev in events if not isinstance(ev, DERIVED_TYPES)]
 
 
 def render(events: list[Event]) -> bytes:

@@ -8,7 +8,7 @@ two greedy bots do not mirror each other.
 
 from __future__ import annotations
 
-from ..engine import COLUMNS, Game
+from ..engine import Game
 from .base import Placement, mix, move_key
 
 
@@ -28,11 +28,10 @@ def choose(game: Game, seed: int) -> Placement:
     key = move_key(game)
     best: tuple[int, int, int] | None = None
     choice: Placement = (game.hands[me][0], 0)
-    for card in game.hands[me]:
-        for column in range(COLUMNS):
-            gain = projected_gain(game, me, card, column)
-            rank = (gain, -card, mix(seed, key, card * 8 + column) & 0xFFFF)
-            if best is None or rank > best:
-                best = rank
-                choice = (card, column)
+    for card, column in game.legal_placements():
+        gain = projected_gain(game, me, card, column)
+        rank = (gain, -card, mix(seed, key, card * 8 + column) & 0xFFFF)
+        if best is None or rank > best:
+            best = rank
+            choice = (card, column)
     return choice

@@ -12,6 +12,7 @@ from .errors import (
     WrongPlayer,
 )
 from .events import (
+    DERIVED_TYPES,
     FORMAT_VERSION,
     AnyEvent,
     Award,
@@ -41,6 +42,7 @@ __all__ = [
     "CATEGORIES",
     "COLORS",
     "COLUMNS",
+    "DERIVED_TYPES",
     "FORMAT_VERSION",
     "GOODS",
     "MAX_PLAYERS",

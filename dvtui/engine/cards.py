@@ -15,16 +15,6 @@ from operator import itemgetter as _pick
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
 """R1.1: the seven categories, in the order used everywhere (columns of the scoreboard, tests)."""
 
-CATEGORY_FR: dict[str, str] = {
-    "house": "maison",
-    "car": "voiture",
-    "boat": "bateau",
-    "horse": "cheval",
-    "jewel": "bijou",
-    "watch": "montre",
-    "holiday": "vacances",
-}
-
 GOOD_VALUES: tuple[int, ...] = (100, 200, 300, 400, 500, 600, 700)
 """Values in thousands, as written in card names."""
 

@@ -79,11 +79,9 @@ class GameEnded(Event, tag="game_ended"):
 
 
 AnyEvent = GameCreated | CardPlaced | PlacementUndone | ColumnResolved | RoundEnded | GameEnded
-Decision = GameCreated | CardPlaced | PlacementUndone
-Derived = ColumnResolved | RoundEnded | GameEnded
 
-DECISION_TYPES: tuple[type[Event], ...] = (GameCreated, CardPlaced, PlacementUndone)
 DERIVED_TYPES: tuple[type[Event], ...] = (ColumnResolved, RoundEnded, GameEnded)
+"""The rules' consequences (recomputed, never decided): ``isinstance(event, DERIVED_TYPES)``."""
 
 
 def type_name(event: Event) -> str:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import msgspec
 
-from ..engine import ColumnResolved, Event, GameCreated, GameEnded, RoundEnded
+from ..engine import DERIVED_TYPES, Event, GameCreated
 from ..store import GameWriter, LoadedGame, read_game
 from .index import Replay
 
-_DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+_DERIVED = DERIVED_TYPES
 
 
 class BranchError(Exception):

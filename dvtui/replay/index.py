@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from ..app.timeline import ResolutionStep
 from ..engine import (
+    DERIVED_TYPES,
     CardPlaced,
     ColumnResolved,
     Event,
@@ -84,9 +85,9 @@ class Replay:
             except RuleError as e:
                 raise RuleError(f"event {k}: {e}") from None
             self.events.append(event)
-            if isinstance(event, (ColumnResolved, RoundEnded, GameEnded)):
+            if isinstance(event, DERIVED_TYPES):
                 prev = self._resolution_from[k - 1]
-                derived_before = isinstance(self.events[k - 1], (ColumnResolved, RoundEnded, GameEnded))
+                derived_before = isinstance(self.events[k - 1], DERIVED_TYPES)
                 self._resolution_from.append(prev if derived_before else k)
             else:
                 self._resolution_from.append(k)
@@ -188,7 +189,7 @@ class Replay:
         """The first moment at or after ``k`` at which a decision is awaited: a moment inside a
         resolution moves on to the round's end (nothing can be decided before it)."""
         k = self.clamp(k)
-        while k < self.last and isinstance(self.events[k + 1], (ColumnResolved, RoundEnded, GameEnded)):
+        while k < self.last and isinstance(self.events[k + 1], DERIVED_TYPES):
             k += 1
         return k
 

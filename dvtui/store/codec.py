@@ -29,8 +29,3 @@ def encode_line(event: Event, seq: int, at: str | None = None) -> bytes:
     if at is not None:
         line = line[:-1] + b',"at":' + _encoder.encode(at) + b"}"
     return line + b"\n"
-
-
-def encode_event(event: Event) -> bytes:
-    """The event as JSON, without ``seq``: for comparisons and for tools."""
-    return _encoder.encode(event)

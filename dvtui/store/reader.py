@@ -17,13 +17,11 @@ from pathlib import Path
 import msgspec
 
 from ..engine import (
-    ColumnResolved,
+    DERIVED_TYPES,
     DerivedMismatch,
     Event,
     Game,
     GameCreated,
-    GameEnded,
-    RoundEnded,
     RuleError,
 )
 from ..engine.events import AnyEvent
@@ -37,7 +35,7 @@ memory. Undo makes logs unbounded in principle, so this is generous."""
 MAX_LINE_BYTES = 64 * 1024
 """The longest real line is ``game_created`` at ~3 KiB."""
 
-_DERIVED_TYPES = frozenset((ColumnResolved, RoundEnded, GameEnded))
+_DERIVED_TYPES = frozenset(DERIVED_TYPES)  # a set: the fold asks `type(ev) in` it per line
 _OWING = frozenset((RESOLVING, ROUND_ENDING, GAME_ENDING))
 """Game phases in which derived events are owed before the next decision."""
 

@@ -21,13 +21,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..engine import ColumnResolved, Event, GameCreated, GameEnded, RoundEnded
+from ..engine import DERIVED_TYPES, Event, GameCreated
 from .codec import encode_line
 from .errors import SaveError, SaveFailed
 from .lock import GameLock
 from .reader import LoadedGame
 
-_DERIVED = (ColumnResolved, RoundEnded, GameEnded)
+_DERIVED = DERIVED_TYPES
 
 # The system calls of a save, looked up at call time so tests can make them fail (disk full,
 # read-only file system, a failed fsync) without touching the os module for everyone else.

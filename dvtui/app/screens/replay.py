@@ -30,7 +30,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ...engine import CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
+from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
 from ...replay import Replay
 from ..describe import column_label, describe_event, describe_result, resolution_parts, short_amount
 from ..theme import MUTED
@@ -206,7 +206,7 @@ class ReplayScreen(Screen[None]):
 
     def _set_track(self) -> None:
         replay = self.replay
-        derived = (ColumnResolved, RoundEnded, GameEnded)
+        derived = DERIVED_TYPES
         self.query_one(TimelineBar).set_track(
             replay.last, replay.round_starts, [isinstance(e, derived) for e in replay.events]
         )
