@@ -25,7 +25,7 @@ def describe(loaded: LoadedGame) -> str:
         parts.append(("winner " if len(winners) == 1 else "shared victory ") + " & ".join(winners))
     else:
         parts.append(f"unfinished: round {game.round}, {names[game.to_move]} to move")
-    if loaded.decisions_only:
+    if loaded.is_script:
         parts.append("game script")
     return ", ".join(parts)
 

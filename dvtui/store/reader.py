@@ -84,6 +84,19 @@ class LoadedGame:
     def created(self) -> GameCreated:
         return self.game.created
 
+    @property
+    def is_script(self) -> bool:
+        """A game script: the file leaves out derived events owed before its last decision.
+
+        Holding no derived event is not enough: a log cut before its first round was resolved (a
+        new game, or a crash in the one write of a round's last placement and its consequences)
+        holds none either, and is a full log to be continued as one.
+        """
+        if not self.decisions_only:
+            return False
+        last = max((i for i, ev in enumerate(self.events) if not isinstance(ev, DERIVED_TYPES)), default=0)
+        return any(isinstance(ev, DERIVED_TYPES) for ev in self.events[:last])
+
 
 def read_bytes(path: Path | str) -> bytes:
     """The file's bytes, with a clear error for what is not a readable regular file.

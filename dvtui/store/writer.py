@@ -233,18 +233,13 @@ class GameWriter:
 
 def _script_or_owed(loaded: LoadedGame) -> tuple[bool, list[Event]]:
     """Is the file a game script (keep writing decisions only), and which derived events does it
-    owe at its end?
-
-    A file without derived events is a script only if it skipped some: a log cut before its first
-    round was resolved (a new game, or a crash in the one write of a round's last placement and
-    its consequences) holds no derived event either, and must go on as the full log it is.
-    """
+    owe at its end (:attr:`LoadedGame.is_script` says why a file without any may still owe some)?"""
     if not loaded.decisions_only:
         return False, list(loaded.missing_tail)
-    events = loaded.events
-    last = max((i for i, ev in enumerate(events) if not isinstance(ev, _DERIVED)), default=0)
-    if any(isinstance(ev, _DERIVED) for ev in events[:last]):
+    if loaded.is_script:
         return True, []
+    events = loaded.events
+    last = max(i for i, ev in enumerate(events) if not isinstance(ev, _DERIVED))
     return False, list(events[last + 1 :])
 
 

@@ -172,3 +172,21 @@ def test_canonical_takes_exactly_one_file(games: Games) -> None:
     run = dvtui("verify", "--canonical", games.script, games.complete[3][0])
     assert run.code == 2 and run.out == ""
     assert "--canonical" in one_error_line(run)
+
+
+def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) -> None:
+    """No round resolved yet means no derived event yet: still a full log, not a game script."""
+    from dvtui.engine import Game, new_game
+    from dvtui.seats import parse_players
+    from dvtui.store import GameWriter
+
+    path = tmp_path / "new.dvr"
+    game = Game(new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=4))
+    with GameWriter.create(path, game.created) as writer:
+        writer.append(game.place(3, 4))
+        writer.append(game.place(1, 1))
+    run = dvtui("verify", path)
+    assert run.code == 0 and "unfinished: round 1" in run.out
+    assert "game script" not in run.out
+    script = dvtui("verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
+    assert script.code == 0 and script.out.rstrip().endswith("game script")
