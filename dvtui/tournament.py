@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bots import BotFn, bot_fn, bot_seed, parse_bot
+from .bots import BotFn, bot_fn, bot_seeds, parse_bot
 from .engine import COLORS, Game, Seat, new_game
 from .headless import run_bots
 from .store import GameWriter
@@ -87,17 +87,21 @@ class Tally:
         ordered = sorted(scores, reverse=True)
         best = ordered[0]
         share = 1.0 / ordered.count(best)  # R8: a shared victory is split
+        distinct = len(set(ordered)) == len(ordered)  # the usual case: rank = place
+        wins, score_sum, rank_sum = self.wins, self.score_sum, self.rank_sum
+        seat_wins, seat_score_sum, seat_rank_sum = self.seat_wins, self.seat_score_sum, self.seat_rank_sum
         for seat, score in enumerate(scores):
             entrant = seating[seat]
             # rank 1 is best; players with equal scores share the mean of their places
-            rank = ordered.index(score) + (ordered.count(score) + 1) / 2
-            won = share if score == best else 0.0
-            self.wins[entrant] += won
-            self.score_sum[entrant] += score
-            self.rank_sum[entrant] += rank
-            self.seat_wins[seat] += won
-            self.seat_score_sum[seat] += score
-            self.seat_rank_sum[seat] += rank
+            place = ordered.index(score)
+            rank = place + 1 if distinct else place + (ordered.count(score) + 1) / 2
+            score_sum[entrant] += score
+            rank_sum[entrant] += rank
+            seat_score_sum[seat] += score
+            seat_rank_sum[seat] += rank
+            if score == best:
+                wins[entrant] += share
+                seat_wins[seat] += share
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
@@ -149,7 +153,7 @@ def play(plan: Plan) -> Tally:
     ]
     for seed in plan.seeds:
         first = seed % n  # the same start for every seating of a deal: only the seating varies
-        seeds = [bot_seed(seed, seat) for seat in range(n)]  # by seat, whoever sits there
+        seeds = bot_seeds(seed, n)  # by seat, whoever sits there
         for k, seating in enumerate(plan.seatings):
             created = new_game(lineups[k], first_player=first, seed=seed)
             game = Game(created, trusted=True)

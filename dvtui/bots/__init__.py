@@ -56,8 +56,26 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return mix(game_seed, 0xB07, seat)  # == mix(mix(game_seed, 0xB07), seat): splitmix steps chain
 
 
+def bot_seeds(game_seed: int, players: int) -> list[int]:
+    """``bot_seed`` of every seat, sharing the first step (a tournament deals thousands a second)."""
+    base = mix(game_seed, 0xB07)
+    return [mix(base, seat) for seat in range(players)]
+
+
 from .strong import choose as strong_choose  # noqa: E402  (registered last; keeps `bots.strong` the module)
 
 LEVELS["strong"] = strong_choose  # type: ignore[assignment]  # takes iterations=/seconds= too (see bot_fn)
 
-__all__ = ["LEVELS", "BotFn", "BotSpec", "Placement", "UnknownBot", "bot_fn", "bot_seed", "choose", "mix", "parse_bot"]
+__all__ = [
+    "LEVELS",
+    "BotFn",
+    "BotSpec",
+    "Placement",
+    "UnknownBot",
+    "bot_fn",
+    "bot_seed",
+    "bot_seeds",
+    "choose",
+    "mix",
+    "parse_bot",
+]

@@ -19,4 +19,9 @@ def choose(game: Game, seed: int) -> Placement:
     # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game.
     hand = game.hands[game.to_move]
     i = (_TABLE[(seed + game.round * 64 + len(game.placements)) & 4095] ^ seed) % (len(hand) * COLUMNS)
-    return hand[i // COLUMNS], i % COLUMNS
+    card_index, column = _SPLIT[i]
+    return hand[card_index], column
+
+
+_SPLIT: tuple[tuple[int, int], ...] = tuple(divmod(i, COLUMNS) for i in range(6 * COLUMNS))
+"""Move number -> (index in hand, column): a look-up instead of two divisions, per move."""

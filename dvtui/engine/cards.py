@@ -8,6 +8,7 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import random
+import struct
 import sys
 from array import array
 from operator import itemgetter as _pick
@@ -66,20 +67,37 @@ def value(card: str) -> int:
 def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     """R2.1: shuffle the 66 cards with ``seed``; 7 columns of 9 (bottom first) and 3 to the box.
 
-    The shuffle sorts the deck by 32-bit keys from ``random.Random(seed).randbytes``: the
-    Mersenne Twister's output for an integer seed is the same on every CPython since 3.9, which is
-    what makes "same seed, same file" hold across machines (keys are read little-endian on every
-    platform), and it runs in C, several times cheaper than ``Random.shuffle``'s Python loop
-    (``dvtui sim`` deals thousands of games a second).
+    The shuffle is a stable sort of the deck by 32-bit keys from ``random.Random(seed).randbytes``
+    (read little-endian): the Mersenne Twister's output for an integer seed is the same on every
+    CPython since 3.9, which is what makes "same seed, same file" hold across machines.
+
+    It runs in C, several times cheaper than ``Random.shuffle``'s Python loop (``dvtui sim`` deals
+    thousands of games a second): each card becomes one float whose mantissa is its key then its
+    place in the deck, so sorting the floats (CPython's fastest sort) is the stable sort by key,
+    and the low byte of each sorted float says which card it is.
     """
-    keys = array("I", random.Random(seed).randbytes(4 * len(DECK)))
+    keys = random.Random(seed).randbytes(4 * len(DECK))
+    words = _FLOAT_TEMPLATE[:]
+    words[1::8] = keys[0::4]  # key byte i (little-endian) into mantissa byte 1 + i, above the index
+    words[2::8] = keys[1::4]
+    words[3::8] = keys[2::4]
+    words[4::8] = keys[3::4]
+    floats = array("d", words)
     if _BIG_ENDIAN:
-        keys.byteswap()
-    cards = list(_pick(*sorted(_DECK_ORDER, key=keys.__getitem__))(DECK))  # sorted is stable
+        floats.byteswap()
+    floats = array("d", sorted(floats))
+    if _BIG_ENDIAN:
+        floats.byteswap()
+    order = floats.tobytes()[::8]
+    cards = list(_pick(*order)(DECK))
     grid = [cards[c * COLUMN_HEIGHT : (c + 1) * COLUMN_HEIGHT] for c in range(COLUMNS)]
     return grid, cards[COLUMNS * COLUMN_HEIGHT :]
 
 
-_DECK_ORDER = range(len(DECK))
+_FLOAT_TEMPLATE = bytearray(
+    b"".join(struct.pack("<d", 1.0 + i / 2**52) for i in range(len(DECK)))  # 1 <= x < 2, mantissa = index
+)
+"""One little-endian double per card: sign 0, exponent of 1.0, mantissa bits 0-7 the card's index
+in DECK and bits 8-39 (filled by deal) its sort key, so the floats order as (key, index)."""
+assert len(DECK) < 256 and array("d").itemsize == 8
 _BIG_ENDIAN = sys.byteorder == "big"
-assert array("I").itemsize == 4

@@ -9,6 +9,7 @@ strings and ints, mutated in place, with no per-move allocation beyond the event
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from .cards import (
     ALL_CARD_NAMES,
@@ -95,13 +96,25 @@ def _rank(totals: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     totals is removed, however many tie and at whatever rank (R5.2); the rest rank by total,
     highest first (R5.3), and no two of them can be equal.
     """
-    participants = [p for p, t in enumerate(totals) if t]
-    seen: dict[int, int] = {}
-    for p in participants:
-        seen[totals[p]] = seen.get(totals[p], 0) + 1
-    cancelled = tuple(sorted(p for p in participants if seen[totals[p]] > 1))
-    order = tuple(sorted((p for p in participants if seen[totals[p]] == 1), key=lambda p: -totals[p]))
-    return order, cancelled
+    ranked = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)  # stable: seat order in a tie
+    order: list[int] = []
+    cancelled: list[int] = []
+    n = len(ranked)
+    i = 0
+    while i < n:
+        total = totals[ranked[i]]
+        if not total:  # the rest placed nothing here (R5.1)
+            break
+        j = i + 1
+        while j < n and totals[ranked[j]] == total:
+            j += 1
+        if j - i == 1:
+            order.append(ranked[i])
+        else:  # R5.2: a tie cancels everyone in it
+            cancelled.extend(ranked[i:j])
+        i = j
+    cancelled.sort()
+    return tuple(order), tuple(cancelled)
 
 
 _RANKINGS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -193,6 +206,7 @@ _COLUMN_RANGE = range(COLUMNS)
 _CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
 """Card -> (value, category index or -1 for money): one look-up per award in the hot loop."""
 _MONEY = frozenset((MONEY_100, MONEY_200))
+_SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
 
 
 class Game:
@@ -217,6 +231,7 @@ class Game:
         "round",
         "round_length",
         "rounds",
+        "successor",
         "to_move",
         "totals",
         "worth",
@@ -241,6 +256,8 @@ class Game:
     worth: list[int]
     """R8 score of each player so far, kept up to date at every award."""
     round_length: int
+    successor: tuple[int, ...]
+    """R4.1: ``successor[p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 
     def __init__(self, created: GameCreated, *, trusted: bool = False) -> None:
         """``trusted``: ``created`` was just made by :func:`new_game`, whose deal is right by
@@ -268,6 +285,7 @@ class Game:
         self.to_move = created.first_player
         self.worth = [0] * n
         self.round_length = PLACEMENTS_PER_PLAYER * n  # R4.2: placements in a round
+        self.successor = _SUCCESSORS[n]
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -317,6 +335,7 @@ class Game:
         g.to_move = self.to_move
         g.worth = self.worth[:]
         g.round_length = self.round_length
+        g.successor = self.successor
         return g
 
     # -- decisions ---------------------------------------------------------------------------
@@ -343,25 +362,26 @@ class Game:
         placement resolves the round, and the last round ends the game), all already applied.
         """
         p = self.to_move
-        hand = self.hands[p]
         # self.phase is PLACEMENT (0) or the move is refused; every test here is one bytecode or
         # two, because this is the hottest function of `dvtui sim`
-        if self.phase or card not in hand or column not in _COLUMN_SET or (player is not None and player != p):
+        if self.phase or column not in _COLUMN_SET or (player is not None and player != p):
             self.check_placement(p if player is None else player, column, card)
-        event = CardPlaced(self.round, p, column, card)
         # applied inline here and in apply(): a call would cost `dvtui sim` and verify ~5%
-        hand.remove(card)
+        try:
+            self.hands[p].remove(card)  # the test "card in hand" and the move, in one scan
+        except ValueError:
+            self.check_placement(p, column, card)  # raises CardNotInHand, saying why
+            raise
+        event = CardPlaced(self.round, p, column, card)
         self.totals[column][p] += card
         placements = self.placements
         placements.append(event)
         if len(placements) < self.round_length:
-            self.to_move = (p + 1) % self.n
+            self.to_move = self.successor[p]
             return [event]
         self.phase = RESOLVING
         self.next_column = 0
-        out: list[Event] = [event]
-        out.extend(self.derive_all())
-        return out
+        return [event, *self.derive_all()]
 
     def undo(self, player: int | None = None) -> PlacementUndone:
         """Take back the latest placement of the current round; its player is to move again.
@@ -403,11 +423,11 @@ class Game:
 
     def derive_all(self) -> list[Event]:
         """Every derived event owed now, applied, in file order."""
-        out: list[Event] = []
-        if self.phase == RESOLVING:
-            out.extend(self._resolve_columns(COLUMNS))
-        while self.phase != PLACEMENT and self.phase != OVER:
-            out.append(self.derive_next())
+        out = cast("list[Event]", self._resolve_columns(COLUMNS)) if self.phase == RESOLVING else []
+        if self.phase == ROUND_ENDING:
+            out.append(self._end_round())
+        if self.phase == GAME_ENDING:
+            out.append(self._end_game())
         return out
 
     def _resolve_next_column(self) -> ColumnResolved:
@@ -473,7 +493,7 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        nxt = (self.first_player + 1) % self.n  # R7
+        nxt = self.successor[self.first_player]  # R7
         event = RoundEnded(self.round, nxt)
         self.history.append(self.worth[:])
         self.placements = []
@@ -523,15 +543,18 @@ class Game:
                 if self.phase == PLACEMENT and event.round != self.round:  # type: ignore[attr-defined]
                     raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")  # type: ignore[attr-defined]
                 self.check_placement(player, column, card)
-            hand = self.hands[player]
-            if card not in hand or not 0 <= column < COLUMNS:
+            if not 0 <= column < COLUMNS:
                 self.check_placement(player, column, card)
-            hand.remove(card)
+            try:
+                self.hands[player].remove(card)  # the test "card in hand" and the move, in one scan
+            except ValueError:
+                self.check_placement(player, column, card)  # raises CardNotInHand, saying why
+                raise
             self.totals[column][player] += card
             placements = self.placements
             placements.append(event)  # type: ignore[arg-type]
             if len(placements) < self.round_length:
-                self.to_move = (player + 1) % self.n
+                self.to_move = self.successor[player]
             else:
                 self.phase = RESOLVING
                 self.next_column = 0

@@ -23,8 +23,6 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-import filelock
-
 from .errors import GameLocked, LockHolder, SaveError
 
 MAX_RECORD_BYTES = 4096
@@ -100,6 +98,8 @@ class GameLock:
         """The record a dead holder left behind, when this lock was taken over from it."""
         self._fd = -1
         self._inode: tuple[int, int] | None = None
+        import filelock  # here, not at the top: verify and sim never lock, and it costs them 10 ms
+
         self._lock = filelock.UnixFileLock(
             str(self.lock_file),
             mode=0o600,
@@ -113,6 +113,8 @@ class GameLock:
     def acquire(cls, path: Path | str) -> GameLock:
         """Lock game ``path`` for play, or raise :class:`GameLocked` naming who holds it
         (:class:`SaveError` when the lock file cannot be made at all)."""
+        import filelock
+
         lock = cls(path)
         if not lock.lock_file.parent.is_dir():  # filelock would create missing directories
             raise SaveError(f"{path}: no such directory: {lock.lock_file.parent}")

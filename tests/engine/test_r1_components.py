@@ -124,6 +124,22 @@ def test_r2_1_every_seed_deals_a_legal_grid(seed: int) -> None:
     check_setup(new_game(seats, seed=seed))
 
 
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(-(2**70), 2**70))
+def test_r2_1_deal_is_the_deck_stably_sorted_by_its_seeded_keys(seed: int) -> None:
+    """The deal's definition, written plainly: card i of DECK gets the i-th little-endian 32-bit
+    key of ``Random(seed).randbytes``, and the deck is stably sorted by key. ``deal`` computes it
+    another way (a float sort); they must agree for every seed, or seeds would change meaning."""
+    import random
+
+    raw = random.Random(seed).randbytes(4 * len(DECK))
+    keys = [int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(len(DECK))]
+    cards = [DECK[i] for i in sorted(range(len(DECK)), key=lambda i: keys[i])]
+    grid, box = deal(seed)
+    assert grid == [cards[9 * c : 9 * c + 9] for c in range(7)]
+    assert box == cards[63:]
+
+
 def test_deal_does_not_touch_the_global_random() -> None:
     import random
 

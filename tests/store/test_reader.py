@@ -475,6 +475,36 @@ def test_a_blank_line_in_the_middle_is_an_error() -> None:
     assert err.line == 6 and "empty line" in err.message
 
 
+def test_two_events_on_one_line_are_an_error_on_that_line() -> None:
+    """The reader decodes a whole file as one JSON array when it can (a comma for each newline);
+    a line holding two comma-separated events must not slip through as two lines."""
+    lines = engine_lines(PLAYERS[3], seed=3)
+    joined = lines[6].rstrip(b"\n") + b"," + lines[7]
+    err = read_error(b"".join([*lines[:6], joined, *lines[8:]]))
+    assert err.line == 7 and "not valid JSON" in err.message
+
+
+def test_a_line_of_whitespace_or_a_trailing_comma_is_an_error_on_its_line() -> None:
+    lines = engine_lines(PLAYERS[3], seed=3)
+    err = read_error(b"".join([*lines[:3], b"   \n", *lines[3:]]))
+    assert err.line == 4 and "empty line" in err.message
+    err = read_error(b"".join([*lines[:3], lines[3].rstrip(b"\n") + b",\n", *lines[4:]]))
+    assert err.line == 4 and "not valid JSON" in err.message
+
+
+def test_the_fast_path_and_the_line_by_line_reading_agree() -> None:
+    """parse_game decodes a file in one call; the line-by-line decoder (used to explain damage)
+    must see exactly the same events."""
+    from dvtui.store.codec import line_decoder
+    from dvtui.store.reader import _decode_all
+
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        data = b"".join(engine_lines(PLAYERS[players], seed=seed))
+        fast = _decode_all(data, len(data))
+        assert fast == [line_decoder.decode(line) for line in data.split(b"\n")[:-1]]
+        assert len(fast) == data.count(b"\n")
+
+
 @pytest.mark.parametrize(
     ("content", "line", "words"),
     [
