@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 from textual.events import Mount
@@ -23,6 +24,9 @@ from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .app import DvtuiApp
 from .config import Pace
 from .screens.replay import ReplayScreen
+
+if TYPE_CHECKING:
+    from .session import PlaySession
 
 
 class ReplayApp(DvtuiApp):
@@ -44,12 +48,16 @@ class ReplayApp(DvtuiApp):
         self.branched: Path | None = None
         """The file a branch was written to, once there is one."""
 
+    def get_default_screen(self) -> Screen:
+        """The viewer itself: no blank screen drawn first (as the live table does)."""
+        return ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0)
+
     def on_mount(self, event: Mount) -> None:
         event.prevent_default()  # DvtuiApp's own on_mount would open the set-up screen
+        self.call_after_refresh(self.freeze_long_lived)
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        self.push_screen(ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0))
 
     def branch(self, moment: int) -> None:
         """Play from ``moment``: write the branch file (the parent is only read), then play it."""
@@ -68,6 +76,14 @@ class ReplayApp(DvtuiApp):
         self.branched = path
         self.notify(f"A new game from moment {moment}: {path}", title="Playing from here", timeout=6)
         self.start_game(session)
+
+    def start_game(self, session: PlaySession) -> None:
+        """The branch's table goes on top of the viewer, which is the app's base screen (a base
+        screen cannot be switched away); the table is then the game, as in ``dvtui resume``."""
+        from .screens.table import TableScreen
+
+        self.session = session
+        self.push_screen(TableScreen(session, self.pace))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         if isinstance(screen, ReplayScreen):

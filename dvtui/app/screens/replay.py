@@ -16,6 +16,7 @@ this prefix, played on live (:mod:`dvtui.replay.branch`); the original is only e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
@@ -66,6 +68,16 @@ REPLAY_KEYS = [
 ]
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayLayout:
+    """How the viewer fits the terminal: side panel or stacked, and the sizes that follow."""
+
+    wide: bool
+    tall_hand: bool
+    board_height: int | str
+    side_width: int | str
+
+
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line)."""
     path, sep, rest = notice.partition(" line ")
@@ -94,16 +106,7 @@ class ReplayScreen(Screen[None]):
     returns); ``history`` then gives the live game's events, looked at as the game goes on."""
 
     AUTO_FOCUS = None
-
-    CSS = """
-    ReplayScreen #replay-notice { height: auto; background: #3a2a10; color: #f5d76e; padding: 0 1; }
-    ReplayScreen.-narrow #main { layout: vertical; }
-    ReplayScreen.-narrow #play { height: auto; }
-    ReplayScreen.-narrow #side { width: 1fr; border-left: none; padding: 0 0; background: #0e2a1f; }
-    ReplayScreen.-narrow #side .side-title { display: none; }
-    ReplayScreen.-narrow #scores { margin: 0; padding: 0 1 0 0; }
-    ReplayScreen.-narrow EventLog { padding: 0 1; color: #b7c9bf; }
-    """
+    # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
 
     BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
         Binding("left", "step(-1)", "event", key_display="←→"),
@@ -146,17 +149,30 @@ class ReplayScreen(Screen[None]):
         self.playing = False
         self.speed = SPEEDS.index(1.0)
         self._timer: Timer | None = None
+        self._laid_out_for = Size(0, 0)
 
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # laid out for the terminal's size before anything is styled (as the live table): no
+        # restyle of every widget after mounting, which was a tenth of the viewer's start-up
+        layout = self._layout(*self.app.size)
+        self._laid_out_for = self.app.size
+        self.set_class(layout.wide, "-wide", update=False)
+        self.set_class(not layout.wide, "-narrow", update=False)
         yield RoundBar()
         with Horizontal(id="main"):
             with Vertical(id="play"):
-                yield Board(id="board")
-                yield HandBar(id="hand")
+                board = Board(id="board")
+                board.styles.height = layout.board_height
+                yield board
+                hand = HandBar(id="hand")
+                hand.set_class(layout.tall_hand, "-tall", update=False)
+                yield hand
                 yield Banner()
-            with Vertical(id="side"):
+            side = Vertical(id="side")
+            side.styles.width = layout.side_width
+            with side:
                 yield Static("PLAYERS", classes="side-title")
                 yield Scoreboard(id="scores")
                 yield Static("LOG", classes="side-title")
@@ -164,36 +180,30 @@ class ReplayScreen(Screen[None]):
         notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
         notice.display = bool(self.notices)
         yield notice
-        yield TimelineBar(id="timeline")
+        timeline = TimelineBar(id="timeline")
+        timeline.set_class(layout.wide, "-tall", update=False)
+        yield timeline
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
         replay = self.replay
         self.query_one(ReplayLog).reset(replay.events, self.game)
         self._set_track()
-        self._relayout(self.app.size.width, self.app.size.height)
         self._draw()
         if self.live and self._history is not None:
             self.set_interval(LIVE_POLL, self._follow_live)
 
     def on_resize(self) -> None:
-        self._relayout(self.app.size.width, self.app.size.height)
+        if self.app.size != self._laid_out_for:
+            self._laid_out_for = self.app.size
+            self._relayout(*self.app.size)
 
-    def _relayout(self, width: int, height: int) -> None:
+    def _layout(self, width: int, height: int) -> ReplayLayout:
         """As the live table: a side panel when there is room, all stacked at 80x24."""
         n = self.replay.n
         wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
-        self.set_class(wide, "-wide")
-        self.set_class(not wide, "-narrow")
-        self.query_one(HandBar).set_class(wide and height >= 34, "-tall")
-        timeline = self.query_one(TimelineBar)
-        timeline.set_class(wide, "-tall")
-        board = self.query_one(Board)
-        side = self.query_one("#side")
         if wide:
-            board.styles.height = "1fr"
-            side.styles.width = 46 if width >= 150 else 38
-            return
+            return ReplayLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38)
         notice = sum(-(-(len(text) + 2) // max(1, width - 2)) for text in self.notices)  # wrapped lines
         fixed = 1 + 1 + 1 + n + 1 + notice  # round bar, footer, hand, scoreboard, timeline, notices
         rows = 1
@@ -201,8 +211,16 @@ class ReplayScreen(Screen[None]):
             if column_height(tile, n) + fixed + 4 <= height:
                 rows = tile
                 break
-        board.styles.height = min(column_height(rows, n), max(4, height - fixed))
-        side.styles.width = "1fr"
+        return ReplayLayout(False, False, min(column_height(rows, n), max(4, height - fixed)), "1fr")
+
+    def _relayout(self, width: int, height: int) -> None:
+        layout = self._layout(width, height)
+        self.set_class(layout.wide, "-wide")
+        self.set_class(not layout.wide, "-narrow")
+        self.query_one(HandBar).set_class(layout.tall_hand, "-tall")
+        self.query_one(TimelineBar).set_class(layout.wide, "-tall")
+        self.query_one(Board).styles.height = layout.board_height
+        self.query_one("#side").styles.width = layout.side_width
 
     def _set_track(self) -> None:
         replay = self.replay
