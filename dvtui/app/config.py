@@ -43,3 +43,16 @@ class SetupDefaults:
             Seat(name="Bot 1", kind="bot", color=COLORS[1], bot="greedy"),
             Seat(name="Bot 2", kind="bot", color=COLORS[2], bot="greedy"),
         ]
+
+
+def default_player_name() -> str:
+    """The person at the keyboard, as the set-up screen first names them: the login name, or
+    "Player" (a login starting with "bot" would read as a bot's seat)."""
+    import getpass
+
+    try:
+        name = getpass.getuser()
+    except Exception:
+        return "Player"
+    name = name.strip().title()[:24]
+    return name if name and not name.lower().startswith("bot") else "Player"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ..engine import new_game
 from ..seats import SeatError, parse_players
 from ..store import LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
-from .config import Pace, SetupDefaults
+from .config import Pace, SetupDefaults, default_player_name
 from .describe import describe_result, join_names
 from .session import PlaySession
 
@@ -116,7 +116,7 @@ def run_new(args: argparse.Namespace) -> int:
     output = _output(args.output)
     pace = Pace(bot_delay=delay)
     if seats is None:
-        defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=_default_name())
+        defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
         return _run(
             {"setup": defaults, "pace": pace, "output": output, "seed_source": pick_seed,
              "save_path": new_save_path},
@@ -127,17 +127,6 @@ def run_new(args: argparse.Namespace) -> int:
     path = output if output is not None else new_save_path(created)
     session = PlaySession.start(created, path)
     return _run({"pace": pace}, session)
-
-
-def _default_name() -> str:
-    import getpass
-
-    try:
-        name = getpass.getuser()
-    except Exception:
-        return "Player"
-    name = name.strip().title()[:24]
-    return name if name and not name.lower().startswith("bot") else "Player"
 
 
 def unfinished_lines() -> tuple[list[str], int]:

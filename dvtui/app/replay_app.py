@@ -18,11 +18,11 @@ from textual.screen import Screen
 
 from ..engine import GameCreated
 from ..replay import Replay
-from ..replay.branch import BranchError, branch_file
+from ..replay.branch import BranchError, branch_file, take_seat
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .app import DvtuiApp
-from .config import Pace
+from .config import Pace, default_player_name
 from .screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 class ReplayApp(DvtuiApp):
     """The viewer over ``loaded``; ``branch_path`` names a branch's new file (default: a fresh
-    file in the saves directory)."""
+    file in the saves directory); ``player_name`` is who takes a bot's seat in a branch."""
 
     def __init__(
         self,
@@ -39,12 +39,15 @@ class ReplayApp(DvtuiApp):
         *,
         pace: Pace | None = None,
         branch_path: Callable[[GameCreated], Path] | None = None,
+        player_name: str | None = None,
         handle_hangup: bool = False,
     ) -> None:
         super().__init__(None, pace=pace, handle_hangup=handle_hangup)
         self.loaded = loaded
         self.replay = Replay(loaded.events)
         self.branch_path = branch_path or new_save_path
+        self.player_name = player_name
+        """Who takes a bot's seat in a branch (default: the login name, as ``dvtui new``)."""
         self.branched: Path | None = None
         """The file a branch was written to, once there is one."""
 
@@ -59,13 +62,17 @@ class ReplayApp(DvtuiApp):
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
 
-    def branch(self, moment: int) -> None:
-        """Play from ``moment``: write the branch file (the parent is only read), then play it."""
+    def branch(self, moment: int, take: int | None = None) -> None:
+        """Play from ``moment``: write the branch file (the parent is only read), then play it;
+        ``take``: the bot's seat the person at the keyboard plays from there."""
         from .session import PlaySession
 
         try:
+            players = None
+            if take is not None:
+                players = take_seat(self.replay.created.players, take, self.player_name or default_player_name())
             path = self.branch_path(self.replay.created)
-            loaded = branch_file(self.loaded, self.replay, moment, path)
+            loaded = branch_file(self.loaded, self.replay, moment, path, players)
             session = PlaySession.resume(loaded)
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)

@@ -9,6 +9,7 @@ strings and ints, mutated in place, with no per-move allocation beyond the event
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import cast
 
 from .cards import (
@@ -177,11 +178,11 @@ def check_setup(created: GameCreated) -> None:
             raise BadSetup(f"players[{i}].name is empty")
         colors.add(seat.color)
     grid = created.grid
-    if len(grid) != COLUMNS or any(len(col) != COLUMN_HEIGHT for col in grid):
+    if list(map(len, grid)) != _GRID_SHAPE:
         raise BadSetup(f"grid must be {COLUMNS} columns of {COLUMN_HEIGHT} cards (R2.1)")
     if len(created.box) != BOX_SIZE:
         raise BadSetup(f"box must hold {BOX_SIZE} cards (R2.1), not {len(created.box)}")
-    cards = [card for col in grid for card in col]
+    cards = list(chain.from_iterable(grid))  # (C-level helpers: every file read is checked here)
     cards += created.box
     money = cards.count(MONEY_100) + cards.count(MONEY_200)
     if money == len(DECK) - len(GOODS) and set(cards) - _MONEY == _GOODS_SET:
@@ -201,6 +202,7 @@ def check_setup(created: GameCreated) -> None:
 
 
 _GOODS_SET = frozenset(GOODS)
+_GRID_SHAPE = [COLUMN_HEIGHT] * COLUMNS
 _COLUMN_SET = frozenset(range(COLUMNS))
 _COLUMN_RANGE = range(COLUMNS)
 _CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
@@ -535,15 +537,15 @@ class Game:
         kind = type(event)
         if kind is CardPlaced:
             player = event.player  # type: ignore[attr-defined]
-            card = event.card  # type: ignore[attr-defined]
-            column = event.column  # type: ignore[attr-defined]
             # the common case in two tests (a file's placements are nearly always legal); any
             # failure goes to check_placement, which says what is wrong
-            if self.phase != PLACEMENT or player != self.to_move or event.round != self.round:  # type: ignore[attr-defined]
+            if self.phase or player != self.to_move or event.round != self.round:  # type: ignore[attr-defined]
                 if self.phase == PLACEMENT and event.round != self.round:  # type: ignore[attr-defined]
                     raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")  # type: ignore[attr-defined]
-                self.check_placement(player, column, card)
-            if not 0 <= column < COLUMNS:
+                self.check_placement(player, event.column, event.card)  # type: ignore[attr-defined]
+            column = event.column  # type: ignore[attr-defined]
+            card = event.card  # type: ignore[attr-defined]
+            if column not in _COLUMN_SET:
                 self.check_placement(player, column, card)
             try:
                 self.hands[player].remove(card)  # the test "card in hand" and the move, in one scan

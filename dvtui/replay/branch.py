@@ -4,6 +4,9 @@
 seats, same deal, same seed, so the same bots) annotated with ``parent`` (the parent file) and
 ``parent_seq`` (the parent's last line it shares), then holds the parent's events up to the moment
 exactly, and goes on live. The parent file is only ever read.
+
+A game of bots only has nobody to ask "what if": a branch may hand one bot's seat to a person
+(:func:`take_seat`); the seat keeps its colour and everything it did before the moment.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..engine import DERIVED_TYPES, Event, GameCreated
+from ..engine import DERIVED_TYPES, Event, GameCreated, Seat
 from ..store import GameWriter, LoadedGame, read_game
 from .index import Replay
 
@@ -46,27 +49,50 @@ def parent_line(loaded: LoadedGame, moment: int) -> int:
     return min(moment, loaded.file_lines - 1)
 
 
-def plan_branch(replay: Replay, moment: int, parent: str, parent_seq: int) -> Branch:
-    """The branch of ``replay`` at ``moment``; raises :class:`BranchError` when nothing is left
-    to decide there."""
+def take_seat(players: list[Seat], seat: int, name: str) -> list[Seat]:
+    """``players`` with bot ``seat`` played by the person ``name`` from now on (same colour).
+
+    The name is made unique at the table (a person called like another seat gets " (you)")."""
+    if not 0 <= seat < len(players) or players[seat].kind != "bot":
+        raise BranchError(f"seat {seat} is not a bot's: there is no seat to take there")
+    others = {p.name for i, p in enumerate(players) if i != seat}
+    name = name.strip()[:24] or "Player"
+    if name in others:
+        name = f"{name[:18]} (you)"
+    out = list(players)
+    out[seat] = Seat(name=name, kind="human", color=players[seat].color)
+    return out
+
+
+def plan_branch(
+    replay: Replay, moment: int, parent: str, parent_seq: int, players: list[Seat] | None = None
+) -> Branch:
+    """The branch of ``replay`` at ``moment`` (with ``players`` instead of the parent's seats,
+    when given); raises :class:`BranchError` when nothing is left to decide there."""
     moment = replay.decision_moment(moment)
     if replay.state_at(moment).over:
         raise BranchError("the game is over at this moment: there is nothing left to play from here")
-    created = msgspec.structs.replace(replay.created, parent=parent, parent_seq=parent_seq, seq=None)
+    seats = replay.created.players if players is None else players
+    if len(seats) != len(replay.created.players):
+        raise BranchError("a branch keeps the number of players")
+    created = msgspec.structs.replace(replay.created, players=list(seats), parent=parent, parent_seq=parent_seq,
+                                      seq=None)
     return Branch(created, list(replay.events[1 : moment + 1]), moment)
 
 
-def branch_file(loaded: LoadedGame, replay: Replay, moment: int, path: Path) -> LoadedGame:
+def branch_file(
+    loaded: LoadedGame, replay: Replay, moment: int, path: Path, players: list[Seat] | None = None
+) -> LoadedGame:
     """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to the new file ``path``
     and read it back through the store's reader (so it is known to verify). Never touches the
     parent; refuses to overwrite ``path``."""
     start = replay.decision_moment(moment)
     parent = str(Path(loaded.path).resolve())
-    branch = plan_branch(replay, start, parent, parent_line(loaded, start))
+    branch = plan_branch(replay, start, parent, parent_line(loaded, start), players)
     with GameWriter.create(path, branch.created) as writer:
         if branch.events:
             writer.append(branch.events)
     return read_game(path)
 
 
-__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch"]
+__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch", "take_seat"]

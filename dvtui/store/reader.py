@@ -106,7 +106,7 @@ def read_bytes(path: Path | str) -> bytes:
     (a device or a named pipe is not opened at all) and again on the open file, and the file is
     opened non-blocking, so swapping the file for a FIFO in between cannot hang the reader.
     """
-    p = path if isinstance(path, Path) else Path(path)  # Path(a Path) costs a microsecond
+    p = path  # made a Path only to explain an error: verify reads thousands of files
     try:
         st = os.stat(p)
     except OSError as e:
@@ -121,17 +121,14 @@ def read_bytes(path: Path | str) -> bytes:
         _check_kind(p, st.st_mode, st.st_size)
         chunks: list[bytes] = []
         size = 0
-        want = st.st_size + 1  # the whole file and one byte more: a short read is the end of it
+        want = st.st_size + 1  # the whole file in one read (then one more that finds the end)
         while size <= MAX_FILE_BYTES:
-            ask = min(want, MAX_FILE_BYTES + 1 - size)
-            chunk = os.read(fd, ask)
-            if not chunk:
+            chunk = os.read(fd, min(want, MAX_FILE_BYTES + 1 - size))
+            if not chunk:  # only an empty read is the end: some file systems return less early
                 break
             chunks.append(chunk)
             size += len(chunk)
-            if len(chunk) < ask:  # a regular file returns less than asked only at its end
-                break
-            want = 1 << 20  # it grew since fstat: read on, a megabyte at a time
+            want = 1 << 20
     except OSError as e:
         raise GameFileError(p, None, f"cannot read: {e.strerror or e}") from None
     finally:
@@ -141,17 +138,17 @@ def read_bytes(path: Path | str) -> bytes:
     return b"".join(chunks)
 
 
-def _open_error(p: Path, e: OSError) -> str:
+def _open_error(p: Path | str, e: OSError) -> str:
     if e.errno == errno.ELOOP:
         return "is a symbolic link loop, not a game file"
     if e.errno == errno.ENOENT:
-        return "no such file (a symbolic link to nothing)" if p.is_symlink() else "no such file"
+        return "no such file (a symbolic link to nothing)" if Path(p).is_symlink() else "no such file"
     if e.errno == errno.ENAMETOOLONG:
         return "file name too long"
     return f"cannot read: {e.strerror or e}"
 
 
-def _check_kind(p: Path, mode: int, size: int) -> None:
+def _check_kind(p: Path | str, mode: int, size: int) -> None:
     if stat.S_ISREG(mode):
         if size > MAX_FILE_BYTES:
             raise GameFileError(p, None, f"is {size} bytes; a game file is at most {MAX_FILE_BYTES}")
@@ -184,15 +181,15 @@ def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
         raise GameFileError(path, None, "is empty, not a game")
     if len(data) > MAX_FILE_BYTES:
         raise GameFileError(path, None, f"is {len(data)} bytes; a game file is at most {MAX_FILE_BYTES}")
+    lines = data.split(b"\n")
     torn: TornTail | None = None
-    good_bytes = data.rfind(b"\n") + 1  # after the last "\n": len(data) for a complete file
-    if good_bytes < len(data):
-        torn = TornTail(data.count(b"\n", 0, good_bytes) + 1, good_bytes, len(data) - good_bytes, "no end of line")
-    lines: list[bytes] | None = None
+    tail = lines.pop()  # after the last "\n": b"" for a complete file
+    good_bytes = len(data) - len(tail)
+    if tail:
+        torn = TornTail(len(lines) + 1, good_bytes, len(tail), "no end of line")
     bad_utf8 = _first_bad_utf8(data, good_bytes)
     if bad_utf8 is not None:
         index, column = bad_utf8
-        lines = data[:good_bytes].split(b"\n")[:-1]
         if index == len(lines) - 1 and torn is None:
             # the last line does not parse: a torn tail (format spec), not an error
             good_bytes -= len(lines[index]) + 1
@@ -201,11 +198,13 @@ def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
         else:
             raise GameFileError(path, index + 1, f"not valid UTF-8 (byte {column + 1} of the line)")
     events: list[AnyEvent] = []
-    if lines is None and good_bytes > 0:
-        events = _decode_all(data, good_bytes)
-    if not events:  # something is odd: read line by line, to say which line and what
-        if lines is None:
-            lines = data[:good_bytes].split(b"\n")[:-1]
+    decode = line_decoder.decode
+    try:  # fast path: every line decodes; anything odd is re-read line by line below
+        if max(map(len, lines), default=0) > MAX_LINE_BYTES:
+            raise ValueError
+        events = list(map(decode, lines))  # one value per line, exactly; no Python loop per line
+    except (ValueError, RecursionError, msgspec.DecodeError):
+        events = []
         for i, raw in enumerate(lines):
             try:
                 events.append(_decode_line(raw, i, path))
@@ -230,21 +229,6 @@ def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
 
 
 _UTF8_CHUNK = 1 << 20
-_file_decoder = msgspec.json.Decoder(list[AnyEvent])
-
-
-def _decode_all(data: bytes, end: int) -> list[AnyEvent]:
-    """The fast path: the complete lines ``data[:end]`` as one JSON array, decoded in one call
-    (a third cheaper than a call per line). Returns [] when that is not exactly one valid event per
-    line, and the caller reads line by line to say what is wrong."""
-    if end > MAX_LINE_BYTES and max(map(len, data[:end].split(b"\n"))) > MAX_LINE_BYTES:
-        return []
-    try:
-        events = _file_decoder.decode(b"[" + data[: end - 1].replace(b"\n", b",") + b"]")
-    except (msgspec.DecodeError, RecursionError):
-        return []
-    # a line holding two comma-separated events would make one line two: counted, so refused
-    return events if len(events) == data.count(b"\n", 0, end) else []
 
 
 def _first_bad_utf8(data: bytes, end: int) -> tuple[int, int] | None:

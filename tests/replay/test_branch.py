@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import ColumnResolved, Event, GameEnded, RoundEnded
+from dvtui.engine import CardPlaced, ColumnResolved, Event, GameEnded, RoundEnded, Seat
 from dvtui.replay import Replay
-from dvtui.replay.branch import BranchError, branch_file, parent_line
+from dvtui.replay.branch import BranchError, branch_file, parent_line, take_seat
 from dvtui.store import read_game
 
 from .support import REPLAYS, cut_copies, picture
@@ -112,6 +112,7 @@ def test_a_branch_of_a_torn_file(tmp_path: Path) -> None:
 async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
     """The key ``b``: a new file from the moment on screen, played on live at the table (bots
     here: every seat of the example is a bot), the parent untouched."""
+    from dvtui.app.screens.branch import BranchScreen
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.screens.table import TableScreen
 
@@ -128,6 +129,9 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
         await pilot.press("2", "down", "down")  # round 2, two turns in: moment 31
         assert screen.moment == 31
         await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)  # every seat is a bot's: whose seats play on?
+        await pilot.press("end", "enter")  # the last choice: keep the seats
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.path == out and app.branched == out
@@ -160,3 +164,72 @@ async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
         assert isinstance(app.screen, ReplayScreen) and app.session is None
         assert any("nothing left to play" in n.message for n in app._notifications)
     assert not (tmp_path / "never.dvr").exists()
+
+
+async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: Path) -> None:
+    """In a game of bots, ``b`` offers the bots' seats, the player to move first: Enter takes it,
+    and the table waits for that person's placement, which goes in the new file."""
+    from dvtui.app.screens.branch import BranchScreen
+    from dvtui.app.screens.table import TableScreen
+
+    from .conftest import replay_app
+
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    out = tmp_path / "mine.dvr"
+    loaded = read_game(parent)
+    seat = Replay(loaded.events).state_at(31).to_move
+    app = replay_app(parent, branch_path=lambda created: out, player_name="Ana")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("2", "down", "down", "b")  # moment 31
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.session is not None
+        game = app.session.game
+        assert game.to_move == seat and game.created.players[seat].kind == "human"
+        card = game.hands[seat][0]
+        await pilot.press(str(card), "a", "enter")
+        await pilot.pause()
+        await pilot.press("q")
+    assert parent.read_bytes() == before
+    branch = read_game(out)
+    players = branch.created.players
+    assert players[seat].kind == "human" and players[seat].name == "Ana" and players[seat].bot is None
+    assert players[seat].color == loaded.created.players[seat].color
+    assert [p for i, p in enumerate(players) if i != seat] == [
+        p for i, p in enumerate(loaded.created.players) if i != seat
+    ]
+    assert branch.events[1:32] == loaded.events[1:32]  # the prefix, whoever sits where
+    mine = branch.events[32]
+    assert isinstance(mine, CardPlaced) and (mine.player, mine.card, mine.column) == (seat, card, 0)
+    assert main(["verify", str(out)]) == 0
+
+
+async def test_escape_in_the_seat_choice_makes_no_branch(tmp_path: Path) -> None:
+    from dvtui.app.screens.replay import ReplayScreen
+
+    from .conftest import replay_app
+
+    app = replay_app(_parent(tmp_path), branch_path=lambda created: tmp_path / "never.dvr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("right", "b")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.session is None
+    assert not (tmp_path / "never.dvr").exists()
+
+
+def test_taking_a_seat_keeps_its_colour_and_makes_the_name_unique() -> None:
+    loaded = read_game(REPLAYS / "game.dvr")
+    players = loaded.created.players
+    taken = take_seat(players, 1, "Bot 1")
+    assert taken[1] == Seat(name="Bot 1 (you)", kind="human", color=players[1].color)
+    assert taken[0] == players[0] and taken[2] == players[2]
+    assert take_seat(players, 2, "  ")[2].name == "Player"
+    with pytest.raises(BranchError):
+        take_seat(taken, 1, "Ana")  # a person's seat is not a bot's to take

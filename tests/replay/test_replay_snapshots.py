@@ -51,3 +51,16 @@ def test_a_resolution_step_with_an_exchange(snap_compare, size: tuple[int, int])
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 def test_the_end(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(replay_app(), terminal_size=size, run_before=keys("end", moment=141))
+
+
+def test_the_branch_choice(snap_compare) -> None:
+    """``b`` in a game of bots: whose seat to take (the player to move first) or keep the seats."""
+    from dvtui.app.screens.branch import BranchScreen
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await keys("2", "down", "down", moment=31)(pilot)
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, BranchScreen)
+
+    assert snap_compare(replay_app(), terminal_size=(80, 24), run_before=run_before)

@@ -476,12 +476,26 @@ def test_a_blank_line_in_the_middle_is_an_error() -> None:
 
 
 def test_two_events_on_one_line_are_an_error_on_that_line() -> None:
-    """The reader decodes a whole file as one JSON array when it can (a comma for each newline);
-    a line holding two comma-separated events must not slip through as two lines."""
     lines = engine_lines(PLAYERS[3], seed=3)
     joined = lines[6].rstrip(b"\n") + b"," + lines[7]
     err = read_error(b"".join([*lines[:6], joined, *lines[8:]]))
     assert err.line == 7 and "not valid JSON" in err.message
+
+
+def test_a_joined_line_and_a_split_line_do_not_cancel_out() -> None:
+    """One line holding two events and one event cut over two lines leave the count of lines
+    right: each line must still be exactly one event (a review found a whole-file decoding that
+    accepted this file)."""
+    lines = engine_lines(PLAYERS[3], seed=3)
+    joined = lines[1].rstrip(b"\n") + b"," + lines[2]
+    cut = lines[10].index(b',"column"')
+    split = [lines[10][:cut] + b"\n", lines[10][cut + 1 :]]
+    err = read_error(b"".join([lines[0], joined, *lines[3:10], *split, *lines[11:]]))
+    assert err.line == 2 and "not valid JSON" in err.message
+    name = lines[0].index(b'"Bot 2"') + 4
+    cut_name = [lines[0][:name] + b"\n", lines[0][name + 1 :]]  # a line break inside a name
+    err = read_error(b"".join([*cut_name, joined, *lines[3:]]))
+    assert err.line == 1
 
 
 def test_a_line_of_whitespace_or_a_trailing_comma_is_an_error_on_its_line() -> None:
@@ -490,19 +504,6 @@ def test_a_line_of_whitespace_or_a_trailing_comma_is_an_error_on_its_line() -> N
     assert err.line == 4 and "empty line" in err.message
     err = read_error(b"".join([*lines[:3], lines[3].rstrip(b"\n") + b",\n", *lines[4:]]))
     assert err.line == 4 and "not valid JSON" in err.message
-
-
-def test_the_fast_path_and_the_line_by_line_reading_agree() -> None:
-    """parse_game decodes a file in one call; the line-by-line decoder (used to explain damage)
-    must see exactly the same events."""
-    from dvtui.store.codec import line_decoder
-    from dvtui.store.reader import _decode_all
-
-    for players, seed in ((3, 1), (4, 2), (5, 3)):
-        data = b"".join(engine_lines(PLAYERS[players], seed=seed))
-        fast = _decode_all(data, len(data))
-        assert fast == [line_decoder.decode(line) for line in data.split(b"\n")[:-1]]
-        assert len(fast) == data.count(b"\n")
 
 
 @pytest.mark.parametrize(

@@ -62,7 +62,8 @@ REPLAY_KEYS = [
     ("1-9", "the start of that round"),
     ("space", "play / pause; + and - change the speed"),
     ("click", "the position bar or a line of the log jumps there"),
-    ("b", "play from here: a new game file from this moment, played live (the original is untouched)"),
+    ("b", "play from here: a new game file from this moment, played live (the original is untouched);"
+          " with bots at the table, take a bot's seat or let them play on"),
     ("esc", "back to the game (time travel)"),
     ("q", "quit"),
 ]
@@ -134,7 +135,7 @@ class ReplayScreen(Screen[None]):
         notices: Sequence[str] = (),
         live: bool = False,
         history: Callable[[], Sequence[Event]] | None = None,
-        branch: Callable[[int], None] | None = None,
+        branch: Callable[[int, int | None], None] | None = None,
         start: int | None = None,
     ) -> None:
         super().__init__(id="replay")
@@ -348,11 +349,26 @@ class ReplayScreen(Screen[None]):
             self.app.pop_screen()
 
     def action_branch(self) -> None:
+        """Play from here; with a bot at the table, first ask whose seats play on."""
         if self._branch is None:
             return
         self._pause()
         self._draw_status()
-        self._branch(self.moment)
+        players = self.replay.created.players
+        moment = self.replay.decision_moment(self.moment)
+        state = self.replay.state_at(moment)
+        if state.over or all(seat.kind == "human" for seat in players):
+            self._branch(self.moment, None)  # nothing to choose (or nothing to play: it says so)
+            return
+        from .branch import KEEP, BranchScreen
+
+        branch = self._branch
+
+        def chosen(choice: int | None) -> None:
+            if choice is not None:
+                branch(self.moment, None if choice == KEEP else choice)
+
+        self.app.push_screen(BranchScreen(players, moment, state.round, state.to_move), chosen)
 
     def action_help(self) -> None:
         self.app.push_screen(ReplayHelp())

@@ -1,0 +1,94 @@
+"""``b`` in a replay with a bot at the table: whose seats play on from here.
+
+"What if I had played the 6 there?" needs someone to play it. With a person at the table the
+branch keeps the seats; in a game of bots (a tournament's file, a bot's game you want to try
+yourself) the viewer offers each bot's seat, the player to move at that moment first.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...engine import Seat
+from ..theme import MUTED, seat_color
+
+KEEP = -1
+"""The result "keep the seats as they were" (a seat number is "take this seat")."""
+
+
+class BranchScreen(ModalScreen[int | None]):
+    """Dismissed with :data:`KEEP`, a bot's seat to take, or None (Escape: no branch)."""
+
+    DEFAULT_CSS = """
+    BranchScreen {
+        align: center middle;
+        background: #000000 60%;
+    }
+
+    #branch-box {
+        width: 64;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round #f5d76e;
+        background: #0b2219;
+        padding: 0 1;
+    }
+
+    #branch-box OptionList {
+        height: auto;
+        max-height: 12;
+        border: none;
+        background: #0b2219;
+        padding: 0;
+    }
+
+    #branch-title {
+        color: #f5d76e;
+        text-style: bold;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("escape", "cancel", "cancel", key_display="esc"),
+    ]
+
+    def __init__(self, players: list[Seat], moment: int, round_: int, to_move: int) -> None:
+        super().__init__()
+        self.players = players
+        self.moment = moment
+        self.round = round_
+        self.to_move = to_move
+
+    def compose(self) -> ComposeResult:
+        bots = [i for i, seat in enumerate(self.players) if seat.kind == "bot"]
+        people = [seat.name for seat in self.players if seat.kind == "human"]
+        options: list[Option] = []
+        for i in sorted(bots, key=lambda i: (i != self.to_move, i)):  # the player to move first
+            seat = self.players[i]
+            label = Text.assemble("Take ", (seat.name, f"bold {seat_color(seat.color)}"), f"'s seat ({seat.bot})")
+            if i == self.to_move:
+                label.append("  · to move", style=MUTED)
+            options.append(Option(label, id=f"seat-{i}"))
+        keep = "Keep the seats: " + (", ".join(people) + " play" if people else "the bots play on")
+        options.append(Option(keep, id="keep"))
+        if people:  # a person is at the table: keeping the seats is what is usually meant
+            options.insert(0, options.pop())
+        with Vertical(id="branch-box"):
+            yield Static(f"Play from here: moment {self.moment}, round {self.round}", id="branch-title")
+            yield Static(Text("A new game file; the original stays untouched.", style=MUTED))
+            yield OptionList(*options, id="branch-choice")
+            yield Static(Text("↑↓ then ⏎ to play from here · esc: no branch", style=MUTED))
+        yield Footer(compact=True)
+
+    def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
+        option_id = message.option.id or "keep"
+        self.dismiss(KEEP if option_id == "keep" else int(option_id.removeprefix("seat-")))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
