@@ -8,9 +8,18 @@ sets and checks it, the engine ignores it. ``at`` is deliberately not a field, s
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
+from .cards import VALUE_OF
+
 FORMAT_VERSION = 1
+
+Card = Literal[tuple(VALUE_OF)]  # type: ignore[valid-type]
+"""A card's name (R1), as files write it. Typed so, msgspec refuses an unknown card while decoding
+(naming where) and hands back the one canonical string for each name: card comparisons and look-ups
+in the engine are then identity checks and cached hashes (reading a file checks 66 cards at once)."""
 
 
 class Seat(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
@@ -25,8 +34,8 @@ class Seat(msgspec.Struct, omit_defaults=True, kw_only=True, gc=False):
 
 class Award(msgspec.Struct, gc=False):
     player: int
-    card: str
-    returned: str | None  # R6.1: the good given back to the top of this column, if any
+    card: Card
+    returned: Card | None  # R6.1: the good given back to the top of this column, if any
 
 
 class Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True, gc=False):
@@ -38,8 +47,8 @@ class GameCreated(Event, tag="game_created"):
     players: list[Seat]
     first_player: int
     rounds: int
-    grid: list[list[str]]  # 7 columns, each bottom first (R2.2)
-    box: list[str]
+    grid: list[list[Card]]  # 7 columns, each bottom first (R2.2)
+    box: list[Card]
     seed: int | None = None
     parent: str | None = None  # branch annotation: the file this game was branched from
     parent_seq: int | None = None  # ... and the last event of the parent it shares

@@ -346,18 +346,26 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
     # a full log is its own canonical form; only a game script needs its derived events filled in
     canonical: list[Event] = [first] if decisions_only else events  # type: ignore[assignment]
     apply = game.apply
-    # A round's derived events are computed all at once when the file reaches the first of them,
-    # then met one by one: the same events as folding them singly, at a fraction of the cost.
-    owed: list[Event] = []
-    k = 0
-    owing = False  # k < len(owed): derived events computed and not yet met in the file
-    for i in range(1, len(events)):
+    n = len(events)
+    # seq first, for the whole file; the fold stops at the first wrong one (limit), so damage
+    # before it is what is reported, as when the file is read line by line
+    limit = n
+    for i in range(1, n):
         ev = events[i]
         seq = ev.seq
         if seq is not None:
             if seq != i:
-                raise GameFileError(path, i + 1, f"seq is {seq}, expected {i}")
+                limit = i
+                break
             ev.seq = None
+    # A round's derived events are computed all at once when the file reaches the first of them
+    # and compared with the file's in one go (one by one only to name a difference).
+    owed: list[Event] = []
+    k = 0
+    owing = False  # k < len(owed): derived events computed and not yet met in the file
+    i = 1
+    while i < limit:
+        ev = events[i]
         if type(ev) is CardPlaced and not game.phase and not owing:  # most lines: one placement
             try:
                 apply(ev)
@@ -365,6 +373,7 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                 raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
             if decisions_only:
                 canonical.append(ev)
+            i += 1
             continue
         if type(ev) in _DERIVED_TYPES:
             if not owing:
@@ -374,6 +383,10 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                     )
                 owed = game.derive_all()
                 k = 0
+                if i + len(owed) <= limit and events[i : i + len(owed)] == owed:  # the usual case
+                    k = len(owed)
+                    i += k
+                    continue
             expected = owed[k]
             k += 1
             owing = k < len(owed)
@@ -382,6 +395,7 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                     compare_derived(expected, ev)
                 except DerivedMismatch as e:  # its message already starts with the event type
                     raise GameFileError(path, i + 1, str(e)) from None
+            i += 1
             continue  # a derived event is in a full log, which is its own canonical list
         if owing or game.phase in _OWING:
             if not decisions_only:
@@ -401,6 +415,9 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
             raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
         if decisions_only:
             canonical.append(ev)
+        i += 1
+    if limit < n:
+        raise GameFileError(path, limit + 1, f"seq is {events[limit].seq}, expected {limit}")
     tail = owed[k:]
     if game.derived_pending:
         tail.extend(game.derive_all())

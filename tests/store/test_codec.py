@@ -233,6 +233,44 @@ def test_seq_is_checked_when_present() -> None:
     assert "seq is 10, expected 9" in str(e.value)
 
 
+def test_the_first_damaged_line_is_reported_whether_seq_or_rules() -> None:
+    """seq is checked for the whole file before the fold, but damage is still reported in file
+    order: a rule broken on line 5 comes before a wrong seq on line 30, and the other way round."""
+    lines = engine_lines(PLAYERS[3], seed=7)
+    late_seq = obj(lines[29])
+    late_seq["seq"] = 99
+    early_rule = obj(lines[4])
+    assert early_rule["type"] == "card_placed"
+    early_rule["player"] = (early_rule["player"] + 1) % 3  # not this player's turn
+    both = [*lines[:4], dump(early_rule), *lines[5:29], dump(late_seq), *lines[30:]]
+    with pytest.raises(GameFileError) as e:
+        parse_game(b"".join(both), "g.dvr")
+    assert e.value.line == 5 and "turn" in e.value.message
+    early_seq = obj(lines[4])
+    early_seq["seq"] = 99
+    late_round = obj(lines[29])
+    late_round["round"] = 9
+    both = [*lines[:4], dump(early_seq), *lines[5:29], dump(late_round), *lines[30:]]
+    with pytest.raises(GameFileError) as e:
+        parse_game(b"".join(both), "g.dvr")
+    assert e.value.line == 5 and "seq is 99, expected 4" in e.value.message
+
+
+def test_a_wrong_derived_event_is_named_though_rounds_are_compared_whole() -> None:
+    """The reader compares a round's derived events with the engine's in one go; a difference
+    must still be named at its own line and field."""
+    lines = engine_lines(PLAYERS[3], seed=7)
+    for i, line in enumerate(lines):
+        if obj(line)["type"] == "round_ended":
+            o = obj(line)
+            o["next_first_player"] = (o["next_first_player"] + 1) % 3
+            lines[i] = dump(o)
+            break
+    with pytest.raises(GameFileError) as e:
+        parse_game(b"".join(lines), "g.dvr")
+    assert e.value.line == i + 1 and "next_first_player" in e.value.message
+
+
 def test_seq_may_be_left_out_on_any_line() -> None:
     lines = engine_lines(PLAYERS[3], seed=7)
     none = []
