@@ -583,6 +583,42 @@ class Game:
         else:
             raise RuleError(f"not an event of this game: {event!r}")
 
+    def apply_placements(self, events: Sequence[Event], start: int, stop: int) -> int:
+        """Fold ``events[start:stop]`` while they are plainly legal ``card_placed`` events of the
+        round being played; return the index of the first one not applied (``stop``, another
+        kind of event, or one for :meth:`apply`, which says what is wrong with it).
+
+        The same as :meth:`apply` on each, in one loop: reading a file is mostly placements."""
+        hands = self.hands
+        totals = self.totals
+        placements = self.placements
+        successor = self.successor
+        round_length = self.round_length
+        round_ = self.round
+        to_move = self.to_move
+        i = start
+        while i < stop and not self.phase:
+            ev = events[i]
+            if type(ev) is not CardPlaced:
+                break
+            player = ev.player  # type: ignore[attr-defined]
+            card = ev.card  # type: ignore[attr-defined]
+            column = ev.column  # type: ignore[attr-defined]
+            hand = hands[to_move]
+            if player != to_move or ev.round != round_ or column not in _COLUMN_SET or card not in hand:  # type: ignore[attr-defined]
+                break
+            hand.remove(card)
+            totals[column][player] += card
+            placements.append(ev)  # type: ignore[arg-type]
+            i += 1
+            if len(placements) < round_length:
+                to_move = successor[player]
+            else:
+                self.phase = RESOLVING
+                self.next_column = 0
+        self.to_move = to_move
+        return i
+
     @classmethod
     def fold(cls, events: Iterable[Event]) -> Game:
         """The state after ``events`` (a full log, or a decision-only script: derived events that

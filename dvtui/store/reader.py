@@ -346,6 +346,7 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
     # a full log is its own canonical form; only a game script needs its derived events filled in
     canonical: list[Event] = [first] if decisions_only else events  # type: ignore[assignment]
     apply = game.apply
+    apply_placements = game.apply_placements
     n = len(events)
     # seq first, for the whole file; the fold stops at the first wrong one (limit), so damage
     # before it is what is reported, as when the file is read line by line
@@ -366,15 +367,13 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
     i = 1
     while i < limit:
         ev = events[i]
-        if type(ev) is CardPlaced and not game.phase and not owing:  # most lines: one placement
-            try:
-                apply(ev)
-            except RuleError as e:
-                raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
-            if decisions_only:
-                canonical.append(ev)
-            i += 1
-            continue
+        if type(ev) is CardPlaced and not owing:  # most lines: a run of placements
+            j = apply_placements(events, i, limit)
+            if j > i:
+                if decisions_only:
+                    canonical.extend(events[i:j])
+                i = j
+                continue
         if type(ev) in _DERIVED_TYPES:
             if not owing:
                 if not game.derived_pending:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dvtui.engine import (
     CardNotInHand,
@@ -18,8 +20,10 @@ from dvtui.engine import (
     NotPlacementPhase,
     PlacementUndone,
     RoundEnded,
+    RuleError,
     WrongPlayer,
 )
+from dvtui.engine.cards import COLORS
 from dvtui.engine.game import PLACEMENT
 
 MakeGame = Callable[..., Game]
@@ -273,3 +277,53 @@ def test_undo_then_place_again_finishes_the_round_normally(make_game: MakeGame, 
     assert col0.totals == [1, 0, 0]
     assert [a.card for a in col0.awards] == ["watch-300"]
     assert sum(isinstance(e, CardPlaced) for e in events) == 10
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(3, 5), seed=st.integers(0, 2**32 - 1), bad=st.integers(0, 200))
+def test_r4_a_run_of_placements_is_the_same_as_applying_each(players: int, seed: int, bad: int) -> None:
+    """Game.apply_placements (the reader's fold of a run of card_placed events) leaves the game
+    exactly where apply() on each would, and stops, applying nothing more, at the first placement
+    that is not plainly legal (wrong player, round, column or card) for apply() to explain."""
+    from dvtui.engine import Seat, new_game
+    from dvtui.headless import play_out
+
+    seats = [Seat(name=f"B{i}", kind="bot", bot="random", color=c) for i, c in enumerate(COLORS[:players])]
+    created = new_game(seats, seed=seed)
+    events = play_out(Game(created))
+    k = bad % len(events)
+    broken = list(events)
+    if isinstance(broken[k], CardPlaced):  # make one placement illegal in one of four ways
+        ev = broken[k]
+        way = bad % 4
+        broken[k] = CardPlaced(
+            round=ev.round + (way == 0),
+            player=(ev.player + (way == 1)) % players,
+            column=7 if way == 2 else ev.column,
+            card=9 if way == 3 else ev.card,
+        )
+    one_by_one = Game(created)
+    runs = Game(created)
+    i = 0
+    while i < len(broken):
+        ev = broken[i]
+        j = runs.apply_placements(broken, i, len(broken)) if not runs.phase else i
+        for e in broken[i : max(j, i)]:
+            one_by_one.apply(e)
+        if j > i:
+            i = j
+            continue
+        try:
+            one_by_one.apply(ev)
+        except RuleError:
+            assert i == k  # only the broken placement stops a run and is refused
+            with pytest.raises(RuleError):
+                runs.apply(ev)
+            break
+        runs.apply(ev)
+        i += 1
+    a, b = one_by_one, runs
+    assert (a.columns, a.goods, a.money, a.hands, a.totals, a.round, a.phase, a.to_move) == (
+        b.columns, b.goods, b.money, b.hands, b.totals, b.round, b.phase, b.to_move
+    )
+    assert a.placements == b.placements
