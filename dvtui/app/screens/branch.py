@@ -16,6 +16,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine import Seat
+from ..describe import join_names
 from ..theme import MUTED, seat_color
 
 KEEP = -1
@@ -75,7 +76,10 @@ class BranchScreen(ModalScreen[int | None]):
             if i == self.to_move:
                 label.append("  · to move", style=MUTED)
             options.append(Option(label, id=f"seat-{i}"))
-        keep = "Keep the seats: " + (", ".join(people) + " play" if people else "the bots play on")
+        if people:
+            keep = f"Keep the seats: {join_names(people)} {'plays' if len(people) == 1 else 'play'} on"
+        else:
+            keep = "Keep the seats: the bots play on"
         options.append(Option(keep, id="keep"))
         if people:  # a person is at the table: keeping the seats is what is usually meant
             options.insert(0, options.pop())
