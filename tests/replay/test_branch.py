@@ -233,3 +233,35 @@ def test_taking_a_seat_keeps_its_colour_and_makes_the_name_unique() -> None:
     assert take_seat(players, 2, "  ")[2].name == "Player"
     with pytest.raises(BranchError):
         take_seat(taken, 1, "Ana")  # a person's seat is not a bot's to take
+
+
+async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path: Path) -> None:
+    from dvtui.app.screens.branch import BranchScreen
+    from dvtui.app.screens.table import TableScreen
+    from dvtui.bots import bot_fn, parse_bot
+    from dvtui.engine import Game, new_game
+    from dvtui.seats import parse_players
+    from dvtui.store import GameWriter
+
+    from .conftest import replay_app
+
+    created = new_game(parse_players("Ana,bot:random,bot:random"), seed=11)
+    game = Game(created)
+    parent = tmp_path / "ana.dvr"
+    move = bot_fn(parse_bot("random"))
+    with GameWriter.create(parent, created) as writer:
+        for _ in range(20):
+            card, column = move(game, 5)
+            writer.append(game.place(column, card))
+    out = tmp_path / "kept.dvr"
+    app = replay_app(parent, branch_path=lambda c: out, player_name="Zed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("q")
+    assert read_game(out).created.players == created.players  # nobody's seat changed hands
