@@ -27,6 +27,8 @@ class DvtuiApp(App[int]):
 
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
+    asks_setup = True
+    """Without a game, the set-up screen comes first (an app opened on something else says no)."""
     BINDINGS: list[BindingType] = [  # noqa: RUF012
         Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
@@ -59,7 +61,7 @@ class DvtuiApp(App[int]):
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        if self.session is None:
+        if self.session is None and self.asks_setup:
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))

@@ -13,13 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
-from textual.events import Mount
 from textual.screen import Screen
 
 from ..engine import GameCreated
 from ..replay import Replay
 from ..replay.branch import BranchError, branch_file, take_seat
-from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .app import DvtuiApp
 from .config import Pace, default_player_name
@@ -32,6 +30,8 @@ if TYPE_CHECKING:
 class ReplayApp(DvtuiApp):
     """The viewer over ``loaded``; ``branch_path`` names a branch's new file (default: a fresh
     file in the saves directory); ``player_name`` is who takes a bot's seat in a branch."""
+
+    asks_setup = False
 
     def __init__(
         self,
@@ -54,13 +54,6 @@ class ReplayApp(DvtuiApp):
     def get_default_screen(self) -> Screen:
         """The viewer itself: no blank screen drawn first (as the live table does)."""
         return ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0)
-
-    def on_mount(self, event: Mount) -> None:
-        event.prevent_default()  # DvtuiApp's own on_mount would open the set-up screen
-        self.call_after_refresh(self.freeze_long_lived)
-        if self.handle_hangup:
-            self._guard = HangupGuard(self._hang_up)
-            self._guard.install()
 
     def branch(self, moment: int, take: int | None = None) -> None:
         """Play from ``moment``: write the branch file (the parent is only read), then play it;

@@ -53,13 +53,17 @@ def bot_fn(spec: BotSpec) -> BotFn:
 
 def bot_seed(game_seed: int, seat: int) -> int:
     """Each seat's bot gets its own stream of chance from the game's seed."""
-    return mix(game_seed, 0xB07, seat)  # == mix(mix(game_seed, 0xB07), seat): splitmix steps chain
+    return mix(mix(game_seed, _BOTS), seat)
 
 
 def bot_seeds(game_seed: int, players: int) -> list[int]:
     """``bot_seed`` of every seat, sharing the first step (a tournament deals thousands a second)."""
-    base = mix(game_seed, 0xB07)
+    base = mix(game_seed, _BOTS)
     return [mix(base, seat) for seat in range(players)]
+
+
+_BOTS = 0xB07
+"""The key that separates the bots' chance from anything else drawn from a game's seed."""
 
 
 from .strong import choose as strong_choose  # noqa: E402  (registered last; keeps `bots.strong` the module)

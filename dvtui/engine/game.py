@@ -536,30 +536,8 @@ class Game:
         compared (a difference raises :class:`DerivedMismatch` naming the field)."""
         kind = type(event)
         if kind is CardPlaced:
-            player = event.player  # type: ignore[attr-defined]
-            # the common case in two tests (a file's placements are nearly always legal); any
-            # failure goes to check_placement, which says what is wrong
-            if self.phase or player != self.to_move or event.round != self.round:  # type: ignore[attr-defined]
-                if self.phase == PLACEMENT and event.round != self.round:  # type: ignore[attr-defined]
-                    raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")  # type: ignore[attr-defined]
-                self.check_placement(player, event.column, event.card)  # type: ignore[attr-defined]
-            column = event.column  # type: ignore[attr-defined]
-            card = event.card  # type: ignore[attr-defined]
-            if column not in _COLUMN_SET:
-                self.check_placement(player, column, card)
-            try:
-                self.hands[player].remove(card)  # the test "card in hand" and the move, in one scan
-            except ValueError:
-                self.check_placement(player, column, card)  # raises CardNotInHand, saying why
-                raise
-            self.totals[column][player] += card
-            placements = self.placements
-            placements.append(event)  # type: ignore[arg-type]
-            if len(placements) < self.round_length:
-                self.to_move = self.successor[player]
-            else:
-                self.phase = RESOLVING
-                self.next_column = 0
+            if not self.apply_placements((event,), 0, 1):
+                self._refuse(event)  # type: ignore[arg-type]
         elif kind is ColumnResolved or kind is RoundEnded or kind is GameEnded:
             if not self.derived_pending:
                 raise RuleError(f"{event.__struct_config__.tag} is not owed here: a decision is expected")
@@ -618,6 +596,13 @@ class Game:
                 self.next_column = 0
         self.to_move = to_move
         return i
+
+    def _refuse(self, event: CardPlaced) -> None:
+        """Raise the typed error that says why :meth:`apply_placements` did not apply ``event``."""
+        if self.phase == PLACEMENT and event.round != self.round:
+            raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")
+        self.check_placement(event.player, event.column, event.card)
+        raise RuleError(f"card_placed could not be applied: {event!r}")  # check_placement always says why first
 
     @classmethod
     def fold(cls, events: Iterable[Event]) -> Game:

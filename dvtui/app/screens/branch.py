@@ -11,35 +11,24 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine import Seat
 from ..describe import join_names
 from ..theme import MUTED, seat_color
+from .help import Dialog
 
 KEEP = -1
 """The result "keep the seats as they were" (a seat number is "take this seat")."""
 
 
-class BranchScreen(ModalScreen[int | None]):
+class BranchScreen(Dialog[int | None]):
     """Dismissed with :data:`KEEP`, a bot's seat to take, or None (Escape: no branch)."""
 
     DEFAULT_CSS = """
-    BranchScreen {
-        align: center middle;
-        background: #000000 60%;
-    }
-
     #branch-box {
         width: 64;
-        max-width: 100%;
-        height: auto;
-        max-height: 100%;
-        border: round #f5d76e;
-        background: #0b2219;
-        padding: 0 1;
     }
 
     #branch-box OptionList {
@@ -83,7 +72,7 @@ class BranchScreen(ModalScreen[int | None]):
         options.append(Option(keep, id="keep"))
         if people:  # a person is at the table: keeping the seats is what is usually meant
             options.insert(0, options.pop())
-        with Vertical(id="branch-box"):
+        with Vertical(id="branch-box", classes="dialog"):
             yield Static(f"Play from here: moment {self.moment}, round {self.round}", id="branch-title")
             yield Static(Text("A new game file; the original stays untouched.", style=MUTED))
             yield OptionList(*options, id="branch-choice")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -85,22 +87,35 @@ def help_text() -> Table:
     return grid
 
 
-class HelpScreen(ModalScreen[None]):
+ResultT = TypeVar("ResultT")
+
+
+class Dialog(ModalScreen[ResultT]):
+    """A box in the middle of the dimmed table: the help, the branch's seat choice. Its box is the
+    widget with the class ``dialog``; each dialog sets its width."""
 
     DEFAULT_CSS = """
-    HelpScreen {
+    Dialog {
         align: center middle;
         background: #000000 60%;
     }
 
-    #help-body {
-        width: 100;
-        max-width: 100%;
+    Dialog .dialog {
         height: auto;
+        max-width: 100%;
         max-height: 100%;
         border: round #f5d76e;
         background: #0b2219;
         padding: 0 1;
+    }
+    """
+
+
+class HelpScreen(Dialog[None]):
+
+    DEFAULT_CSS = """
+    #help-body {
+        width: 100;
     }
     """
     BINDINGS: list[BindingType] = [  # noqa: RUF012
@@ -109,7 +124,7 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-body"):
+        with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(help_text(), id="help-text")
         yield Footer(compact=True)
 

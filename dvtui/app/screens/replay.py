@@ -16,7 +16,6 @@ this prefix, played on live (:mod:`dvtui.replay.branch`); the original is only e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
@@ -37,14 +36,14 @@ from ...replay import Replay
 from ..describe import column_label, describe_event, describe_result, resolution_parts, short_amount
 from ..theme import MUTED
 from ..timeline import ResolutionStep
-from ..widgets.board import Board, column_height
+from ..widgets.board import Board
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
-from .table import GOLD, WIDE_MIN
+from .table import GOLD, TableLayout, apply_layout, compose_table, table_layout
 
 CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -69,16 +68,6 @@ REPLAY_KEYS = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class ReplayLayout:
-    """How the viewer fits the terminal: side panel or stacked, and the sizes that follow."""
-
-    wide: bool
-    tall_hand: bool
-    board_height: int | str
-    side_width: int | str
-
-
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line)."""
     path, sep, rest = notice.partition(" line ")
@@ -96,7 +85,7 @@ class ReplayHelp(HelpScreen):
         for key, meaning in REPLAY_KEYS:
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
-        with VerticalScroll(id="help-body"):
+        with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(grid, id="replay-keys")
             yield Static(help_text(), id="help-text")
         yield Footer(compact=True)
@@ -155,29 +144,9 @@ class ReplayScreen(Screen[None]):
     # -- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        # laid out for the terminal's size before anything is styled (as the live table): no
-        # restyle of every widget after mounting, which was a tenth of the viewer's start-up
         layout = self._layout(*self.app.size)
         self._laid_out_for = self.app.size
-        self.set_class(layout.wide, "-wide", update=False)
-        self.set_class(not layout.wide, "-narrow", update=False)
-        yield RoundBar()
-        with Horizontal(id="main"):
-            with Vertical(id="play"):
-                board = Board(id="board")
-                board.styles.height = layout.board_height
-                yield board
-                hand = HandBar(id="hand")
-                hand.set_class(layout.tall_hand, "-tall", update=False)
-                yield hand
-                yield Banner()
-            side = Vertical(id="side")
-            side.styles.width = layout.side_width
-            with side:
-                yield Static("PLAYERS", classes="side-title")
-                yield Scoreboard(id="scores")
-                yield Static("LOG", classes="side-title")
-                yield ReplayLog()
+        yield from compose_table(self, layout, ReplayLog())
         notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
         notice.display = bool(self.notices)
         yield notice
@@ -199,29 +168,15 @@ class ReplayScreen(Screen[None]):
             self._laid_out_for = self.app.size
             self._relayout(*self.app.size)
 
-    def _layout(self, width: int, height: int) -> ReplayLayout:
-        """As the live table: a side panel when there is room, all stacked at 80x24."""
-        n = self.replay.n
-        wide = width >= WIDE_MIN[0] and height >= WIDE_MIN[1]
-        if wide:
-            return ReplayLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38)
-        notice = sum(-(-(len(text) + 2) // max(1, width - 2)) for text in self.notices)  # wrapped lines
-        fixed = 1 + 1 + 1 + n + 1 + notice  # round bar, footer, hand, scoreboard, timeline, notices
-        rows = 1
-        for tile in (3, 2):
-            if column_height(tile, n) + fixed + 4 <= height:
-                rows = tile
-                break
-        return ReplayLayout(False, False, min(column_height(rows, n), max(4, height - fixed)), "1fr")
+    def _layout(self, width: int, height: int) -> TableLayout:
+        """The live table's layout, with the position bar and the notices (wrapped) below it."""
+        notice = sum(-(-(len(text) + 2) // max(1, width - 2)) for text in self.notices)
+        return table_layout(width, height, self.replay.n, extra_rows=1 + notice)
 
     def _relayout(self, width: int, height: int) -> None:
         layout = self._layout(width, height)
-        self.set_class(layout.wide, "-wide")
-        self.set_class(not layout.wide, "-narrow")
-        self.query_one(HandBar).set_class(layout.tall_hand, "-tall")
+        apply_layout(self, layout)
         self.query_one(TimelineBar).set_class(layout.wide, "-tall")
-        self.query_one(Board).styles.height = layout.board_height
-        self.query_one("#side").styles.width = layout.side_width
 
     def _set_track(self) -> None:
         replay = self.replay

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -59,18 +60,58 @@ class TableLayout:
     side_width: int | str
 
 
-def table_layout(width: int, height: int, players: int) -> TableLayout:
+def table_layout(width: int, height: int, players: int, extra_rows: int = 0) -> TableLayout:
     """Where things go for a terminal of ``width`` x ``height``: a side panel when there is room,
-    everything stacked at 80x24 with the board only as tall as its cards need."""
+    everything stacked at 80x24 with the board only as tall as its cards need. ``extra_rows``:
+    lines a screen adds below the table (the replay's position bar and notices)."""
     if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
         return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38)
-    fixed = 1 + 1 + 1 + players  # round bar, footer, hand, one scoreboard line per player
+    fixed = 1 + 1 + 1 + players + extra_rows  # round bar, footer, hand, one scoreboard line per player
     rows = 1
     for tile in (3, 2):
         if column_height(tile, players) + fixed + 4 <= height:
             rows = tile
             break
     return TableLayout(False, False, min(column_height(rows, players), max(4, height - fixed)), "1fr")
+
+
+def compose_table(
+    screen: Screen[None], layout: TableLayout, log: Widget, *, hide_banner: bool = False
+) -> ComposeResult:
+    """The table's widgets (round bar, board, hand, banner, scores, ``log``), laid out for
+    ``layout`` before anything is styled, so nothing is restyled after mounting. The live table
+    and the replay viewer both draw with these."""
+    screen.set_class(layout.wide, "-wide", update=False)
+    screen.set_class(not layout.wide, "-narrow", update=False)
+    yield RoundBar()
+    with Horizontal(id="main"):
+        with Vertical(id="play"):
+            board = Board(id="board")
+            board.styles.height = layout.board_height
+            yield board
+            hand = HandBar(id="hand")
+            hand.set_class(layout.tall_hand, "-tall", update=False)
+            yield hand
+            banner = Banner()
+            if hide_banner:
+                banner.display = False
+            yield banner
+        side = Vertical(id="side")
+        side.styles.width = layout.side_width
+        with side:
+            yield Static("PLAYERS", classes="side-title")
+            yield Scoreboard(id="scores")
+            yield Static("LOG", classes="side-title")
+            yield log
+
+
+def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
+    """:func:`compose_table`'s layout again, after a resize."""
+    screen.set_class(layout.wide, "-wide")
+    screen.set_class(not layout.wide, "-narrow")
+    screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
+    screen.query_one(Board).styles.height = layout.board_height
+    screen.query_one("#side").styles.width = layout.side_width
 
 
 class TableScreen(Screen[None]):
@@ -120,30 +161,7 @@ class TableScreen(Screen[None]):
     # -- layout --------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        # laid out for the terminal's size before anything is styled: no restyle after mounting
-        width, height = self.app.size
-        layout = table_layout(width, height, self.session.game.n)
-        self.set_class(layout.wide, "-wide", update=False)
-        self.set_class(not layout.wide, "-narrow", update=False)
-        yield RoundBar()
-        with Horizontal(id="main"):
-            with Vertical(id="play"):
-                board = Board(id="board")
-                board.styles.height = layout.board_height
-                yield board
-                hand = HandBar(id="hand")
-                hand.set_class(layout.tall_hand, "-tall", update=False)
-                yield hand
-                banner = Banner()
-                banner.display = False
-                yield banner
-            side = Vertical(id="side")
-            side.styles.width = layout.side_width
-            with side:
-                yield Static("PLAYERS", classes="side-title")
-                yield Scoreboard(id="scores")
-                yield Static("LOG", classes="side-title")
-                yield EventLog()
+        yield from compose_table(self, table_layout(*self.app.size, self.session.game.n), EventLog(), hide_banner=True)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -163,12 +181,7 @@ class TableScreen(Screen[None]):
 
     def _relayout(self, width: int, height: int) -> None:
         """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
-        layout = table_layout(width, height, self.session.game.n)
-        self.set_class(layout.wide, "-wide")
-        self.set_class(not layout.wide, "-narrow")
-        self.query_one(HandBar).set_class(layout.tall_hand, "-tall")
-        self.query_one(Board).styles.height = layout.board_height
-        self.query_one("#side").styles.width = layout.side_width
+        apply_layout(self, table_layout(width, height, self.session.game.n))
 
     # -- drawing -------------------------------------------------------------------------------
 
