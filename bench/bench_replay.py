@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -138,12 +137,10 @@ async def scrub_latency(presses: int) -> None:
 
 
 def startup(repeat: int) -> None:
-    from bench_app import MINIMAL_APP, time_to_marker  # the live table's benchmark, same method
+    from bench_app import MINIMAL_APP, pty_env, time_to_marker  # the live table's benchmark, same method
 
-    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color", "COLUMNS": str(COLS),
-           "LINES": str(ROWS)}
     with tempfile.TemporaryDirectory() as tmp:
-        env["DVTUI_DATA_DIR"] = tmp
+        env = pty_env(tmp)
         minimal: list[float] = []
         viewer: list[float] = []
         table: list[float] = []
