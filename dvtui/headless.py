@@ -6,12 +6,10 @@ its seat), so a game finished here is the same whether it ran in one go or was r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from .bots import BotFn, bot_fn, bot_seed, parse_bot
-from .engine import Event, Game, GameCreated, Seat, new_game
-
-EventSink = Callable[[list[Event]], None]
+from .engine import Event, EventSink, Game, GameCreated, Seat, new_game
 
 
 def bot_players(game: Game) -> list[tuple[BotFn, int] | None]:
@@ -45,24 +43,10 @@ def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
 def run_bots(
     game: Game, sink: EventSink | None, players: Sequence[tuple[BotFn, int] | None] | None = None
 ) -> None:
-    """The bots' loop, lean because ``dvtui sim`` lives in it: no list of events is kept here.
-    ``players`` overrides the seats' bots (a tournament times their moves)."""
-    if players is None:
-        players = bot_players(game)
-    if game.derived_pending:
-        owed = game.derive_all()
-        if sink is not None:
-            sink(owed)
-    place = game.place
-    while not game.phase:  # PLACEMENT is 0; after a move, the phase is PLACEMENT or OVER
-        who = players[game.to_move]
-        if who is None:
-            break
-        fn, seed = who
-        card, column = fn(game, seed)
-        events = place(column, card)
-        if sink is not None:
-            sink(events)
+    """Let the bots play until the game is over or a human is to move (``dvtui sim`` lives here:
+    no list of events is kept). ``players`` overrides the seats' bots (a tournament times their
+    moves)."""
+    game.play(bot_players(game) if players is None else players, sink)
 
 
 def play_game(

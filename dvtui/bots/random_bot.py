@@ -16,9 +16,10 @@ del _rng
 def choose(game: Game, seed: int) -> Placement:
     # A tabulation hash rather than base.mix: the seat's seed (bots.bot_seed, already a full
     # splitmix64 hash) picks a window of the table and masks the entry the move picks. It costs a
-    # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game.
+    # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game (hence the
+    # brackets: the move number is summed in small ints before the one sum with the 64-bit seed).
     hand = game.hands[game.to_move]
-    i = (_TABLE[(seed + game.round * 64 + len(game.placements)) & 4095] ^ seed) % (len(hand) * COLUMNS)
+    i = (_TABLE[(seed + (game.round * 64 + len(game.placements))) & 4095] ^ seed) % (len(hand) * COLUMNS)
     card_index, column = _SPLIT[i]
     return hand[card_index], column
 

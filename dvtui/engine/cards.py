@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 import struct
-import sys
-from array import array
 from operator import itemgetter as _pick
 
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
@@ -82,16 +80,9 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     words[2::8] = keys[1::4]
     words[3::8] = keys[2::4]
     words[4::8] = keys[3::4]
-    floats = array("d", words)
-    if _BIG_ENDIAN:
-        floats.byteswap()
-    floats = array("d", sorted(floats))
-    if _BIG_ENDIAN:
-        floats.byteswap()
-    order = floats.tobytes()[::8]
+    order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]  # each sorted float's low byte
     cards = list(_pick(*order)(DECK))
-    grid = [cards[c * COLUMN_HEIGHT : (c + 1) * COLUMN_HEIGHT] for c in range(COLUMNS)]
-    return grid, cards[COLUMNS * COLUMN_HEIGHT :]
+    return list(map(cards.__getitem__, _COLUMN_SLICES)), cards[COLUMNS * COLUMN_HEIGHT :]
 
 
 _FLOAT_TEMPLATE = bytearray(
@@ -99,5 +90,7 @@ _FLOAT_TEMPLATE = bytearray(
 )
 """One little-endian double per card: sign 0, exponent of 1.0, mantissa bits 0-7 the card's index
 in DECK and bits 8-39 (filled by deal) its sort key, so the floats order as (key, index)."""
-assert len(DECK) < 256 and array("d").itemsize == 8
-_BIG_ENDIAN = sys.byteorder == "big"
+assert len(DECK) < 256
+_DOUBLES = struct.Struct(f"<{len(DECK)}d")
+"""The template's floats, read and written little-endian whatever the machine's byte order."""
+_COLUMN_SLICES = tuple(slice(c * COLUMN_HEIGHT, (c + 1) * COLUMN_HEIGHT) for c in range(COLUMNS))

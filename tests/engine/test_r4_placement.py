@@ -1,4 +1,7 @@
-"""R4: placement order, what may be placed where, the typed errors, and undo."""
+"""R4: placement order, what may be placed where, the typed errors, and undo; and ``Game.play``,
+the loop that lets movers (bots) place under exactly the rules of ``place`` (``dvtui sim`` and every
+bot seat go through it, so it must give the same events, in the same units, and refuse the same
+illegal choices the same way)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dvtui.bots import bot_fn, bot_seeds, parse_bot
 from dvtui.engine import (
     CardNotInHand,
     CardPlaced,
@@ -16,12 +20,15 @@ from dvtui.engine import (
     Event,
     Game,
     GameOver,
+    Mover,
     NothingToUndo,
     NotPlacementPhase,
     PlacementUndone,
     RoundEnded,
     RuleError,
+    Seat,
     WrongPlayer,
+    new_game,
 )
 from dvtui.engine.cards import COLORS
 from dvtui.engine.game import PLACEMENT
@@ -327,3 +334,102 @@ def test_r4_a_run_of_placements_is_the_same_as_applying_each(players: int, seed:
         b.columns, b.goods, b.money, b.hands, b.totals, b.round, b.phase, b.to_move
     )
     assert a.placements == b.placements
+
+
+# -- Game.play ------------------------------------------------------------------------------------
+
+
+def bots(players: int, levels: list[str], seed: int) -> list[tuple[Mover, int] | None]:
+    seeds = bot_seeds(seed, players)
+    return [(bot_fn(parse_bot(levels[p % len(levels)])), seeds[p]) for p in range(players)]
+
+
+def created(players: int, seed: int, first: int = 0) -> object:
+    seats = [Seat(name=f"B{i}", kind="bot", bot="random", color=c) for i, c in enumerate(COLORS[:players])]
+    return new_game(seats, first_player=first % players, seed=seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(3, 5),
+    seed=st.integers(0, 2**40),
+    levels=st.sampled_from([["random"], ["greedy", "random"]]),
+)
+def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, levels: list[str]) -> None:
+    """The same decisions through place() one by one: the same units of events and the same end."""
+    movers = bots(players, levels, seed)
+    made = created(players, seed, seed)
+    looped = Game(made)  # type: ignore[arg-type]
+    units: list[list[Event]] = []
+    looped.play(movers, units.append)
+    by_hand = Game(made)  # type: ignore[arg-type]
+    expected: list[list[Event]] = []
+    while not by_hand.over:
+        mover = movers[by_hand.to_move]
+        assert mover is not None
+        card, column = mover[0](by_hand, mover[1])
+        expected.append(by_hand.place(column, card))
+    assert units == expected
+    assert looped.over
+    assert (looped.worth, looped.goods, looped.money, looped.columns, looped.history) == (
+        by_hand.worth, by_hand.goods, by_hand.money, by_hand.columns, by_hand.history
+    )
+    without_sink = Game(made)  # type: ignore[arg-type]
+    without_sink.play(movers)
+    assert (without_sink.worth, without_sink.history) == (looped.worth, looped.history)
+
+
+def test_play_stops_where_a_seat_has_no_mover() -> None:
+    """A human seat (None): the loop hands over with that seat to move, in any round."""
+    movers = bots(3, ["random"], 7)
+    movers[1] = None
+    game = Game(created(3, 7))  # type: ignore[arg-type]
+    game.play(movers)
+    assert (game.round, game.to_move, len(game.placements)) == (1, 1, 1)
+    game.place(0, game.hands[1][0])
+    game.play(movers)
+    assert (game.to_move, len(game.placements)) == (1, 4)
+
+
+def test_play_first_delivers_derived_events_owed() -> None:
+    """A game whose round is placed but not resolved (a file cut after a round's last placement):
+    the owed resolution comes first, as one unit, then the game goes on as it would have."""
+    movers = bots(3, ["random"], 3)
+    made = created(3, 3)
+    whole = Game(made)  # type: ignore[arg-type]
+    units: list[list[Event]] = []
+    whole.play(movers, units.append)
+    placed = [unit[0] for unit in units[:15]]
+    cut = Game(made)  # type: ignore[arg-type]
+    assert cut.apply_placements(placed, 0, 15) == 15 and cut.derived_pending
+    got: list[list[Event]] = []
+    cut.play(movers, got.append)
+    assert got == [units[14][1:], *units[15:]]
+    assert (cut.worth, cut.history) == (whole.worth, whole.history)
+
+
+@pytest.mark.parametrize(
+    ("choice", "error"),
+    [((6, 7), ColumnOutOfRange), ((6, -1), ColumnOutOfRange), ((9, 0), CardNotInHand), ((0, 0), CardNotInHand)],
+)
+@pytest.mark.parametrize("after", [0, 4, 15])
+def test_play_refuses_an_illegal_choice_and_changes_nothing(
+    choice: tuple[int, int], error: type, after: int
+) -> None:
+    """The typed error place() raises, with the state left as it was, on the first move, a later
+    one, or the first of round 2 (card (number, column) choices as bots return them)."""
+    count = 0
+
+    def mover(game: Game, seed: int) -> tuple[int, int]:
+        nonlocal count
+        count += 1
+        return choice if count > after else (game.hands[game.to_move][0], 0)
+
+    game = Game(created(3, 11))  # type: ignore[arg-type]
+    reference = Game(created(3, 11))  # type: ignore[arg-type]
+    for _ in range(after):
+        reference.place(0, reference.hands[reference.to_move][0])
+    with pytest.raises(error):
+        game.play([(mover, 0)] * 3)
+    assert state(game) == state(reference)
+    assert game.worth == reference.worth
