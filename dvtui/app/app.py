@@ -10,14 +10,19 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+if TYPE_CHECKING:
+    from ..replay import Replay
+
 from ..engine import GameCreated, new_game
 from ..signals import HangupGuard
-from .config import Pace, SetupChoice, SetupDefaults
+from ..store import GameFileError, LoadedGame, SaveError, new_save_path
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name
 from .screens.table import TableScreen
 from .session import PlaySession
 
@@ -42,6 +47,8 @@ class DvtuiApp(App[int]):
         output: Path | None = None,
         seed_source: Callable[[], int] | None = None,
         save_path: Callable[[GameCreated], Path | None] | None = None,
+        branch_path: Callable[[GameCreated], Path] | None = None,
+        player_name: str | None = None,
         handle_hangup: bool = False,
     ) -> None:
         super().__init__()
@@ -51,6 +58,12 @@ class DvtuiApp(App[int]):
         self.output = output
         self.seed_source = seed_source or (lambda: 0)
         self.save_path = save_path
+        self.branch_path = branch_path or new_save_path
+        """Where a branch ("play from here") is written (default: a fresh file in the saves directory)."""
+        self.player_name = player_name
+        """Who takes a bot's seat in a branch (default: the login name, as ``dvtui new``)."""
+        self.branched: Path | None = None
+        """The file of the latest branch, once there is one."""
         self.handle_hangup = handle_hangup
         self.hung_up = False
         self._guard: HangupGuard | None = None
@@ -94,6 +107,29 @@ class DvtuiApp(App[int]):
     def start_game(self, session: PlaySession) -> None:
         self.session = session
         self.switch_screen(TableScreen(session, self.pace))
+
+    # -- branches ------------------------------------------------------------------------------
+
+    def open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None:
+        """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to a new file and open
+        it for play; ``take``: the bot's seat the person at the keyboard plays from there. The
+        parent file is only read. None, with the reason shown, when no branch could be made."""
+        from ..replay.branch import BranchError, branch_file, take_seat  # only when branching
+
+        try:
+            players = None
+            if take is not None:
+                players = take_seat(replay.created.players, take, self.player_name or default_player_name())
+            path = self.branch_path(replay.created)
+            session = PlaySession.resume(branch_file(loaded, replay, moment, path, players))
+        except BranchError as e:
+            self.notify(str(e), severity="warning", timeout=5)
+            return None
+        except (SaveError, GameFileError, OSError) as e:
+            self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
+            return None
+        self.branched = path
+        return session
 
     # -- command palette ---------------------------------------------------------------------
 

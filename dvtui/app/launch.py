@@ -94,6 +94,8 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
                 print(f"Game over. Watch it again: dvtui replay {played.path}")
             else:
                 print(f"Game saved in {played.path}\nContinue it: dvtui resume {played.path}")
+            if app.branched == played.path and game.created.parent:
+                print(f"Branched from {game.created.parent} (left as it was)")
         except OSError:
             pass
     return code

@@ -17,10 +17,9 @@ from textual.screen import Screen
 
 from ..engine import GameCreated
 from ..replay import Replay
-from ..replay.branch import BranchError, branch_file, take_seat
-from ..store import GameFileError, LoadedGame, SaveError, new_save_path
+from ..store import LoadedGame
 from .app import DvtuiApp
-from .config import Pace, default_player_name
+from .config import Pace
 from .screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
@@ -42,39 +41,21 @@ class ReplayApp(DvtuiApp):
         player_name: str | None = None,
         handle_hangup: bool = False,
     ) -> None:
-        super().__init__(None, pace=pace, handle_hangup=handle_hangup)
+        super().__init__(None, pace=pace, branch_path=branch_path, player_name=player_name,
+                         handle_hangup=handle_hangup)
         self.loaded = loaded
         self.replay = Replay(loaded.events)
-        self.branch_path = branch_path or new_save_path
-        self.player_name = player_name
-        """Who takes a bot's seat in a branch (default: the login name, as ``dvtui new``)."""
-        self.branched: Path | None = None
-        """The file a branch was written to, once there is one."""
 
     def get_default_screen(self) -> Screen:
         """The viewer itself: no blank screen drawn first (as the live table does)."""
         return ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0)
 
     def branch(self, moment: int, take: int | None = None) -> None:
-        """Play from ``moment``: write the branch file (the parent is only read), then play it;
-        ``take``: the bot's seat the person at the keyboard plays from there."""
-        from .session import PlaySession
-
-        try:
-            players = None
-            if take is not None:
-                players = take_seat(self.replay.created.players, take, self.player_name or default_player_name())
-            path = self.branch_path(self.replay.created)
-            loaded = branch_file(self.loaded, self.replay, moment, path, players)
-            session = PlaySession.resume(loaded)
-        except BranchError as e:
-            self.notify(str(e), severity="warning", timeout=5)
+        """Play from ``moment`` (see :meth:`DvtuiApp.open_branch`) on a table over the viewer."""
+        session = self.open_branch(self.loaded, self.replay, moment, take)
+        if session is None:
             return
-        except (SaveError, GameFileError, OSError) as e:
-            self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
-            return
-        self.branched = path
-        self.notify(f"A new game from moment {moment}: {path}", title="Playing from here", timeout=6)
+        self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
         self.start_game(session)
 
     def start_game(self, session: PlaySession) -> None:

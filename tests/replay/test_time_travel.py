@@ -4,8 +4,10 @@ game so far, read-only; Escape returns to play, the game and its file as they we
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -21,9 +23,14 @@ from dvtui.store import read_game
 from .support import picture
 
 
-def live_app(path: Path) -> DvtuiApp:
+def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
-    return DvtuiApp(PlaySession.start(created, path), pace=Pace(bot_delay=0.0, step_delay=None))
+    return DvtuiApp(
+        PlaySession.start(created, path),
+        pace=Pace(bot_delay=0.0, step_delay=None),
+        branch_path=None if branch is None else (lambda created: branch),
+        player_name="Zed",
+    )
 
 
 async def human_turn(pilot: Pilot[int], table: TableScreen) -> None:
@@ -63,8 +70,9 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
         await pilot.press("down", "right")
         assert picture(screen.game) == picture(fold_prefix(events, screen.moment))
         assert screen.query_one(ReplayLog).cursor == screen.moment
-        await pilot.press("b")  # no branching from a live game: its own file goes on
-        assert app.screen is screen
+        await pilot.press("b", "escape")  # the branch's question, answered "no branch": nothing made
+        await pilot.pause()
+        assert app.screen is screen and app.session is session and app.branched is None
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is table
@@ -101,3 +109,85 @@ async def test_the_timeline_follows_the_game_as_it_goes_on(tmp_path: Path) -> No
         assert picture(screen.game) == picture(table.session.game)
         await pilot.press("escape")
         assert app.screen is table
+
+
+async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path: Path) -> None:
+    """"What if I had played the 5 elsewhere?": back to Ana's first turn, ``b``, keep the seats. The
+    game played so far stays in its file as it was (unfinished, it verifies, nothing is added to it
+    after), the table now plays the branch (its file: the prefix, then the new moves), and bots'
+    moves still coming for the old game are dropped."""
+    from dvtui.app.screens.branch import BranchScreen
+    from dvtui.cli import main
+
+    path, out = tmp_path / "live.dvr", tmp_path / "what-if.dvr"
+    app = live_app(path, out)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        for move in (("5", "c"), ("3", "e")):
+            await human_turn(pilot, table)
+            await pilot.press(*move, "enter")
+        await human_turn(pilot, table)
+        old = table.session
+        events = list(old.history)
+        stale = f"bot:{table.turn_token}"  # a bot's answer for the old game, arriving after the branch
+        await pilot.press("t", "home")  # moment 0, the deal: Ana to place her first card
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen) and viewer.moment == 0 and viewer.game.to_move == 0
+        await pilot.press("b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)
+        await pilot.press("enter")  # with a person at the table: keep the seats
+        await pilot.pause()
+        assert app.screen is table and app.session is table.session is not old
+        session = table.session
+        assert session.path == out and app.branched == out
+        assert len(session.history) == 1 and session.game.to_move == 0  # the deal, annotated:
+        assert session.history[0].parent == str(path.resolve())  # type: ignore[attr-defined]
+        assert picture(session.game) == picture(fold_prefix(events, 0))
+        assert any(n.title == "Playing from here" for n in app._notifications)
+        saved = path.read_bytes()
+        late = SimpleNamespace(worker=SimpleNamespace(name=stale, result=(6, 6), error=None), state=WorkerState.SUCCESS)
+        table._worker_done(late)  # type: ignore[arg-type]
+        assert len(session.history) == 1  # dropped: the branch is still at its deal
+        await pilot.press("2", "a", "enter")  # the other card, another column
+        await human_turn(pilot, table)
+        branch_events = list(session.history)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.05)
+        assert path.read_bytes() == saved  # the old game: nothing more, whatever was under way
+        await pilot.press("q")
+    parent = read_game(path)
+    assert parent.events == events and not parent.game.over
+    branch = read_game(out)
+    assert branch.created.parent == str(path.resolve()) and branch.created.parent_seq == 0
+    assert branch.created.players == parent.created.players
+    assert branch.events == branch_events and branch.events[1] != events[1]
+    mine = branch.events[1]
+    assert (mine.player, mine.card, mine.column) == (0, 2, 0)  # type: ignore[attr-defined]
+    assert main(["verify", str(path), str(out)]) == 0
+
+
+async def test_b_in_time_travel_can_hand_a_bot_seat_to_the_person(tmp_path: Path) -> None:
+    """The seat choice as in a file's replay: after moment 1 (Ana's card) it is Bot 1's turn;
+    taking that seat, the table asks the person (the app's player name) for its card."""
+    path, out = tmp_path / "live.dvr", tmp_path / "seat.dvr"
+    app = live_app(path, out)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await human_turn(pilot, table)
+        await pilot.press("4", "b", "enter")
+        await human_turn(pilot, table)
+        await pilot.press("t", "home", "right", "b")  # moment 1: Bot 1 to move
+        await pilot.pause()
+        await pilot.press("down", "enter")  # past "keep the seats": the seat to move, Bot 1's
+        await pilot.pause()
+        assert app.screen is table
+        game = table.session.game
+        assert game.to_move == 1 and game.created.players[1].kind == "human"
+        assert game.created.players[1].name == "Zed" and table.session.human_to_move() == 1
+        await pilot.press("q")
+    assert read_game(out).created.players[1].name == "Zed"
+    assert read_game(path).created.players[1].kind == "bot"

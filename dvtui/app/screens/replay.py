@@ -9,8 +9,9 @@ results so far, the exchange and the ties); a ``round_ended`` moment shows the n
 with the round's scores in the banner.
 
 The same screen opens over the live game (time travel, ``t`` on the table): read-only, following
-the game as it goes on, Escape returns. In a replay of a file, ``b`` branches: a new game file with
-this prefix, played on live (:mod:`dvtui.replay.branch`); the original is only ever read.
+the game as it goes on, Escape returns. ``b`` branches: a new game file with this prefix, played on
+live (:mod:`dvtui.replay.branch`); the original is only ever read (in time travel, the table then
+plays the branch, and the game it came from stays saved as it was).
 """
 
 from __future__ import annotations

@@ -556,7 +556,58 @@ class TableScreen(Screen[None]):
         from .replay import ReplayScreen
 
         session = self.session
-        self.app.push_screen(ReplayScreen(Replay(session.history), live=True, history=lambda: session.history))
+        branch = self._branch_from if session.path is not None else None  # a branch's parent is a file
+        self.app.push_screen(
+            ReplayScreen(Replay(session.history), live=True, history=lambda: session.history, branch=branch)
+        )
+
+    def _branch_from(self, moment: int, take: int | None) -> None:
+        """``b`` in time travel: play on from ``moment`` in a new file. This game stays on disk as
+        it is (``dvtui resume`` continues it); from now on this table plays the branch."""
+        from ...replay import Replay
+        from ...store import GameFileError, read_game
+        from ..app import DvtuiApp
+
+        app = self.app
+        old = self.session
+        assert isinstance(app, DvtuiApp) and old.path is not None
+        try:
+            loaded = read_game(old.path)  # the game as saved: every event is on disk before the next move
+        except (GameFileError, OSError) as e:
+            self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
+            return
+        session = app.open_branch(loaded, Replay(loaded.events), moment, take)
+        if session is None:
+            return
+        old.close()
+        while app.screen is not self:  # the viewer (and anything over it)
+            app.pop_screen()
+        app.session = session
+        self.adopt(session)
+        self.notify(
+            f"This game is saved as it was in {old.path} (dvtui resume continues it). "
+            f"Now playing from moment {moment} in {session.path}",
+            title="Playing from here", timeout=10,
+        )
+
+    def adopt(self, session: PlaySession) -> None:
+        """Play ``session`` from now on (a branch, same players): whatever was under way for the
+        old game (a bot thinking, a hint, a resolution on screen) is dropped."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self.turn_token += 1  # answers computed for the old game are ignored when they arrive
+        self.session = session
+        self.steps = []
+        self.step_index = 0
+        self.pending_log = []
+        self.selected_card = None
+        self.hint = None
+        self.thinking = None
+        self.query_one(EventLog).reset(session.history, session.game)
+        self._relayout(*self.app.size)
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
 
     def action_help(self) -> None:
         from .help import HelpScreen
