@@ -43,7 +43,7 @@ KEYS = [
     ("space / s", "next step / skip the resolution (or click the banner)"),
     ("+ / -", "bots and resolutions faster / slower"),
     ("e", "results, when the game is over"),
-    ("t", "time travel: step back through this game (esc returns)"),
+    ("t", "time travel back through the game (b: play on from there)"),
     ("ctrl+p", "command palette"),
     ("?", "this help"),
     ("q / ctrl+c", "quit: the game is saved after every move"),
