@@ -45,16 +45,22 @@ async def human_turn(pilot: Pilot[int], table: TableScreen) -> None:
     raise AssertionError("Ana is never asked")
 
 
+async def two_turns_in(pilot: Pilot[int]) -> TableScreen:
+    """Ana places twice (5 under C, 3 under E); the bots answer; Ana is to play again."""
+    table = pilot.app.screen
+    assert isinstance(table, TableScreen)
+    for move in (("5", "c"), ("3", "e")):
+        await human_turn(pilot, table)
+        await pilot.press(*move, "enter")
+    await human_turn(pilot, table)
+    return table
+
+
 async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
     path = tmp_path / "live.dvr"
     app = live_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = app.screen
-        assert isinstance(table, TableScreen)
-        for move in (("5", "c"), ("3", "e")):
-            await human_turn(pilot, table)
-            await pilot.press(*move, "enter")
-        await human_turn(pilot, table)
+        table = await two_turns_in(pilot)
         session = table.session
         events = list(session.history)
         size = path.stat().st_size
@@ -122,12 +128,7 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
     path, out = tmp_path / "live.dvr", tmp_path / "what-if.dvr"
     app = live_app(path, out)
     async with app.run_test(size=(120, 40)) as pilot:
-        table = app.screen
-        assert isinstance(table, TableScreen)
-        for move in (("5", "c"), ("3", "e")):
-            await human_turn(pilot, table)
-            await pilot.press(*move, "enter")
-        await human_turn(pilot, table)
+        table = await two_turns_in(pilot)
         old = table.session
         events = list(old.history)
         stale = f"bot:{table.turn_token}"  # a bot's answer for the old game, arriving after the branch
