@@ -55,7 +55,8 @@ class ReplayApp(DvtuiApp):
         session = self.open_branch(self.loaded, self.replay, moment, take)
         if session is None:
             return
-        self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
+        start = self.replay.decision_moment(moment)  # a resolution's moment: from its round's end
+        self.notify(f"A new game from moment {start}: {session.path}", title="Playing from here", timeout=6)
         self.start_game(session)
 
     def start_game(self, session: PlaySession) -> None:

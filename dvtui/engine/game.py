@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
+from typing import NoReturn
 
 from .cards import (
     ALL_CARD_NAMES,
@@ -373,8 +374,8 @@ class Game:
             raise NotPlacementPhase("the round is being resolved: its derived events come first")
         if player != self.to_move:
             raise WrongPlayer(f"it is player {self.to_move}'s turn, not player {player}'s (R4.1)")
-        if not 0 <= column < COLUMNS:
-            raise ColumnOutOfRange(f"column must be 0 to {COLUMNS - 1}, not {column}")
+        if column not in _COLUMN_SET:  # (whatever it is: a program may hand in anything)
+            raise ColumnOutOfRange(f"column must be 0 to {COLUMNS - 1}, not {column!r}")
         if card not in self.hands[player]:
             if card in NUMBER_CARDS:
                 raise CardNotInHand(f"player {player} has already placed their {card} this round")
@@ -388,7 +389,10 @@ class Game:
         A decision is folded exactly as a file's ``card_placed`` is (:meth:`apply`); games of
         bots go through :meth:`play` instead, a loop that does the same for a whole round.
         """
-        event = CardPlaced(self.round, self.to_move if player is None else player, column, card)
+        p = self.to_move
+        if player is not None and player != p:
+            self.check_placement(player, column, card)  # raises WrongPlayer (or why nobody may place)
+        event = CardPlaced(self.round, p, column, card)
         self.apply(event)
         return [event, *self.derive_all()] if self.derived_pending else [event]
 
@@ -413,6 +417,7 @@ class Game:
             totals = self.totals
             placements = self.placements
             round_length = self.round_length
+            successor = self.successor
             round_ = self.round
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
@@ -425,12 +430,12 @@ class Game:
                         raise ValueError
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
                 except ValueError:
-                    self.check_placement(p, column, card)  # raises the error that says why
-                    raise
+                    self._refuse(CardPlaced(round_, p, column, card))  # raises the error place() raises
                 event = CardPlaced(round_, p, column, card)
                 totals[column][p] += card
                 placements.append(event)
                 if sink is not None and len(placements) < round_length:
+                    self.to_move = successor[p]  # as place() leaves the game, should the sink fail
                     sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0
@@ -651,7 +656,7 @@ class Game:
         self.to_move = to_move
         return i
 
-    def _refuse(self, event: CardPlaced) -> None:
+    def _refuse(self, event: CardPlaced) -> NoReturn:
         """Raise the typed error that says why :meth:`apply_placements` did not apply ``event``."""
         if self.phase == PLACEMENT and event.round != self.round:
             raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")

@@ -433,3 +433,44 @@ def test_play_refuses_an_illegal_choice_and_changes_nothing(
         game.play([(mover, 0)] * 3)
     assert state(game) == state(reference)
     assert game.worth == reference.worth
+
+
+def test_play_leaves_the_next_player_to_move_when_the_sink_fails() -> None:
+    """A sink that cannot take a decision (a full disk): the card is placed and the turn has
+    passed, as after place(), so the game cannot let the same player place twice in a row."""
+    class Full(Exception):
+        pass
+
+    seen: list[int] = []
+    game = Game(created(3, 5))  # type: ignore[arg-type]
+
+    def sink(events: list[Event]) -> None:
+        seen.append(game.to_move)
+        if len(game.placements) == 2:
+            raise Full
+
+    with pytest.raises(Full):
+        game.play(bots(3, ["random"], 5), sink)
+    assert seen == [1, 2] and game.to_move == 2
+    with pytest.raises(WrongPlayer):
+        game.place(0, game.hands[1][0], player=1)
+
+
+@pytest.mark.parametrize("column", [2.5, "c", None])
+def test_play_and_place_refuse_a_column_that_is_not_one_with_a_rule_error(column: object) -> None:
+    for way in ("play", "place"):
+        game = Game(created(3, 5))  # type: ignore[arg-type]
+        before = state(game)
+        with pytest.raises(RuleError):
+            if way == "play":
+                game.play([(lambda g, s: (3, column), 0)] * 3)  # type: ignore[list-item, return-value]
+            else:
+                game.place(column, 3)  # type: ignore[arg-type]
+        assert state(game) == before
+
+
+@pytest.mark.parametrize("player", [1.0, True])
+def test_place_records_the_seat_as_an_int_whatever_equal_value_names_it(player: object) -> None:
+    game = Game(created(3, 5, first=1))  # type: ignore[arg-type]
+    (event,) = game.place(0, 3, player=player)  # type: ignore[arg-type]
+    assert type(event.player) is int and event.player == 1  # type: ignore[attr-defined]

@@ -265,3 +265,45 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
         assert isinstance(app.screen, TableScreen)
         await pilot.press("q")
     assert read_game(out).created.players == created.players  # nobody's seat changed hands
+
+
+async def test_a_branch_of_a_branch_from_time_travel_on_its_table(tmp_path: Path) -> None:
+    """``dvtui replay``, ``b`` (a person takes the seat to move), play a card, ``t`` over that
+    game, ``b`` again at its first decision: a second branch, whose parent is the first, played
+    on the same table; the first stays as it was, the replayed file is never touched."""
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.screens.table import TableScreen
+
+    from .conftest import replay_app
+
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    first, second = tmp_path / "first.dvr", tmp_path / "second.dvr"
+    outs = iter([first, second])
+    app = replay_app(parent, branch_path=lambda created: next(outs), player_name="Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("2", "down", "down", "b")  # moment 31
+        await pilot.pause()
+        await pilot.press("enter")  # take the seat to move
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and app.session is not None
+        seat = app.session.game.to_move
+        await pilot.press(str(app.session.game.hands[seat][0]), "a", "enter")
+        await pilot.pause()
+        first_bytes = first.read_bytes()
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.live
+        await pilot.press("home", "b")  # a person sits at this table now: keep the seats comes first
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is table and app.session is table.session and table.session.path == second
+        await pilot.press("q")
+    assert parent.read_bytes() == before and first.read_bytes() == first_bytes
+    again = read_game(second)
+    assert again.created.parent == str(first.resolve()) and again.created.parent_seq == 0
+    assert again.created.players == read_game(first).created.players
+    assert main(["verify", str(first), str(second)]) == 0

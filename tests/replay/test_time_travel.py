@@ -151,6 +151,10 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         saved = path.read_bytes()
         late = SimpleNamespace(worker=SimpleNamespace(name=stale, result=(6, 6), error=None), state=WorkerState.SUCCESS)
         table._worker_done(late)  # type: ignore[arg-type]
+        crashed = SimpleNamespace(worker=SimpleNamespace(name=stale, result=None, error=RuntimeError("gone")),
+                                  state=WorkerState.ERROR)
+        table._worker_done(crashed)  # type: ignore[arg-type]
+        assert not any("failed" in n.message for n in app._notifications)  # not this game's news
         assert len(session.history) == 1  # dropped: the branch is still at its deal
         await pilot.press("2", "a", "enter")  # the other card, another column
         await human_turn(pilot, table)

@@ -128,7 +128,7 @@ class ReplayScreen(Screen[None]):
         branch: Callable[[int, int | None], None] | None = None,
         start: int | None = None,
     ) -> None:
-        super().__init__(id="replay")
+        super().__init__(id="time-travel" if live else "replay")  # both at once: a branch's table, then t
         self.replay = replay
         self.notices = [_short(text) for text in notices]
         self.live = live

@@ -276,10 +276,12 @@ class TableScreen(Screen[None]):
         if kind not in ("bot", "hint") or not token_text.isdigit():
             return
         token = int(token_text)
+        if token != self.turn_token:
+            return  # about a position (or a game, before a branch) that is gone
         if event.state == WorkerState.ERROR:
             self.notify(f"{kind} failed: {worker.error}", severity="error", timeout=10)
             return
-        if event.state != WorkerState.SUCCESS or token != self.turn_token or self.steps:
+        if event.state != WorkerState.SUCCESS or self.steps:
             return
         if kind == "bot":
             self.thinking = None
@@ -576,9 +578,11 @@ class TableScreen(Screen[None]):
         except (GameFileError, OSError) as e:
             self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
             return
-        session = app.open_branch(loaded, Replay(loaded.events), moment, take)
+        replay = Replay(loaded.events)
+        session = app.open_branch(loaded, replay, moment, take)
         if session is None:
             return
+        moment = replay.decision_moment(moment)  # where the branch starts (a resolution: its round's end)
         old.close()
         while app.screen is not self:  # the viewer (and anything over it)
             app.pop_screen()
