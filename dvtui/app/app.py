@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -120,7 +121,8 @@ class DvtuiApp(App[int]):
             players = None
             if take is not None:
                 players = take_seat(replay.created.players, take, self.player_name or default_player_name())
-            path = self.branch_path(replay.created)
+            created = replay.created if players is None else msgspec.structs.replace(replay.created, players=players)
+            path = self.branch_path(created)  # named after who plays it
             session = PlaySession.resume(branch_file(loaded, replay, moment, path, players))
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)

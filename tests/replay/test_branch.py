@@ -179,7 +179,9 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
     out = tmp_path / "mine.dvr"
     loaded = read_game(parent)
     seat = Replay(loaded.events).state_at(31).to_move
-    app = replay_app(parent, branch_path=lambda created: out, player_name="Ana")
+    named: list[str] = []  # who the new file is named after (new_save_path uses the players' names)
+    app = replay_app(parent, branch_path=lambda created: (named.append(created.players[seat].name), out)[1],
+                     player_name="Ana")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("2", "down", "down", "b")  # moment 31
@@ -198,6 +200,7 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
     branch = read_game(out)
     players = branch.created.players
     assert players[seat].kind == "human" and players[seat].name == "Ana" and players[seat].bot is None
+    assert named == ["Ana"]
     assert players[seat].color == loaded.created.players[seat].color
     assert [p for i, p in enumerate(players) if i != seat] == [
         p for i, p in enumerate(loaded.created.players) if i != seat
