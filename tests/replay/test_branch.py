@@ -310,3 +310,27 @@ async def test_a_branch_of_a_branch_from_time_travel_on_its_table(tmp_path: Path
     assert again.created.parent == str(first.resolve()) and again.created.parent_seq == 0
     assert again.created.players == read_game(first).created.players
     assert main(["verify", str(first), str(second)]) == 0
+
+
+async def test_the_branch_starts_at_the_moment_the_question_names(tmp_path: Path) -> None:
+    """Time travel follows a live game while the seat question is open; the branch is made from
+    the moment the question was asked about, not from wherever the timeline went meanwhile."""
+    from dvtui.app.screens.branch import BranchScreen
+    from dvtui.app.screens.replay import ReplayScreen
+
+    from .conftest import replay_app
+
+    out = tmp_path / "asked.dvr"
+    app = replay_app(_parent(tmp_path), branch_path=lambda created: out)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        await pilot.press("2", "down", "down", "b")  # moment 31
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen) and app.screen.moment == 31
+        viewer.go(60)  # the game moved on behind the question
+        await pilot.press("end", "enter")  # keep the seats
+        await pilot.pause()
+        await pilot.press("q")
+    assert read_game(out).created.parent_seq == 31

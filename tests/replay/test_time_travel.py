@@ -15,7 +15,7 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.session import PlaySession
 from dvtui.app.widgets.replay_log import ReplayLog
-from dvtui.engine import new_game
+from dvtui.engine import Seat, new_game
 from dvtui.replay import fold_prefix
 from dvtui.seats import parse_players
 from dvtui.store import read_game
@@ -175,8 +175,9 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
 
 
 async def test_b_in_time_travel_can_hand_a_bot_seat_to_the_person(tmp_path: Path) -> None:
-    """The seat choice as in a file's replay: after moment 1 (Ana's card) it is Bot 1's turn;
-    taking that seat, the table asks the person (the app's player name) for its card."""
+    """The seat choice as in a file's replay: after moment 1 (Ana's card) it is Bot 1's turn.
+    With Ana at the table, the person plays that seat too (hot-seat): it keeps its name, and the
+    table asks for its card."""
     path, out = tmp_path / "live.dvr", tmp_path / "seat.dvr"
     app = live_app(path, out)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -192,7 +193,8 @@ async def test_b_in_time_travel_can_hand_a_bot_seat_to_the_person(tmp_path: Path
         assert app.screen is table
         game = table.session.game
         assert game.to_move == 1 and game.created.players[1].kind == "human"
-        assert game.created.players[1].name == "Zed" and table.session.human_to_move() == 1
+        assert game.created.players[1].name == "Bot 1" and table.session.human_to_move() == 1
+        assert game.created.players[0] == read_game(path).created.players[0]  # Ana is still Ana
         await pilot.press("q")
-    assert read_game(out).created.players[1].name == "Zed"
+    assert read_game(out).created.players[1] == Seat(name="Bot 1", kind="human", color="yellow")
     assert read_game(path).created.players[1].kind == "bot"

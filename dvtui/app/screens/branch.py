@@ -1,8 +1,9 @@
 """``b`` in a replay with a bot at the table: whose seats play on from here.
 
 "What if I had played the 6 there?" needs someone to play it. With a person at the table the
-branch keeps the seats; in a game of bots (a tournament's file, a bot's game you want to try
-yourself) the viewer offers each bot's seat, the player to move at that moment first.
+branch keeps the seats first, or that person plays a bot's seat too (it keeps its name: hot-seat);
+in a game of bots (a tournament's file, a bot's game you want to try yourself) the viewer offers
+each bot's seat, the player to move at that moment first, to be played under the person's name.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class BranchScreen(Dialog[int | None]):
         options: list[Option] = []
         for i in sorted(bots, key=lambda i: (i != self.to_move, i)):  # the player to move first
             seat = self.players[i]
-            label = Text.assemble("Take ", (seat.name, f"bold {seat_color(seat.color)}"), f"'s seat ({seat.bot})")
+            verb, too = ("Play ", " too") if people else ("Take ", "")  # with a person here: hot-seat
+            label = Text.assemble(verb, (seat.name, f"bold {seat_color(seat.color)}"), f"'s seat{too} ({seat.bot})")
             if i == self.to_move:
                 label.append("  · to move", style=MUTED)
             options.append(Option(label, id=f"seat-{i}"))

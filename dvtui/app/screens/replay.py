@@ -311,10 +311,10 @@ class ReplayScreen(Screen[None]):
         self._pause()
         self._draw_status()
         players = self.replay.created.players
-        moment = self.replay.decision_moment(self.moment)
-        state = self.replay.state_at(moment)
+        moment = self.replay.decision_moment(self.moment)  # the moment asked about, fixed now: a
+        state = self.replay.state_at(moment)  # live game moves on while the question is open
         if state.over or all(seat.kind == "human" for seat in players):
-            self._branch(self.moment, None)  # nothing to choose (or nothing to play: it says so)
+            self._branch(moment, None)  # nothing to choose (or nothing to play: it says so)
             return
         from .branch import KEEP, BranchScreen
 
@@ -322,7 +322,7 @@ class ReplayScreen(Screen[None]):
 
         def chosen(choice: int | None) -> None:
             if choice is not None:
-                branch(self.moment, None if choice == KEEP else choice)
+                branch(moment, None if choice == KEEP else choice)
 
         self.app.push_screen(BranchScreen(players, moment, state.round, state.to_move), chosen)
 
