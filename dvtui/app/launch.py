@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import new_game
 from ..seats import SeatError, parse_players
-from ..store import LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
+from ..store import GameWriter, LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
 from .config import Pace, SetupDefaults, default_player_name
 from .describe import describe_result, join_names
 from .session import PlaySession
@@ -181,6 +181,11 @@ def run_resume(args: argparse.Namespace) -> int:
                                  names)
         print(f"{loaded.path}: this game is finished ({result}; players {join_names(names)}).\n"
               f"Watch it again: dvtui replay {loaded.path}", file=sys.stderr)
+        if loaded.torn is not None or loaded.missing_tail:  # what verify asks resume to do: repair its end
+            writer = GameWriter.resume(loaded)
+            writer.close()
+            for notice in writer.notices:
+                print(f"Repaired its end: {notice}", file=sys.stderr)
         return 1
     session = PlaySession.resume(loaded)
     return _run({"pace": Pace(bot_delay=delay)}, session)

@@ -135,3 +135,22 @@ def test_a_finished_game_says_so_and_offers_the_replay(
     err = capsys.readouterr().err
     assert "this game is finished" in err and f"dvtui replay {path}" in err
     assert opened == []
+
+
+def test_resuming_a_finished_game_with_a_torn_end_repairs_it_as_verify_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opened: list[DvtuiApp]
+) -> None:
+    path = tmp_path / "over.dvr"
+    created = play_game(parse_players("bot:greedy,bot:greedy,bot:random"), seed=2)[1][0]
+    with GameWriter.create(path, created) as writer:
+        play_out(Game(created), writer.append)
+    whole = path.read_bytes()
+    with path.open("ab") as f:
+        f.write(b'{"type":"card_pl')  # a crash in the middle of writing (nothing can follow a game's end)
+    assert main(["verify", str(path)]) == 1
+    assert "'dvtui resume' repairs it" in capsys.readouterr().err
+    assert main(["resume", str(path)]) == 1  # nothing to play: it is finished
+    err = capsys.readouterr().err
+    assert "this game is finished" in err and "cut the torn last line" in err
+    assert path.read_bytes() == whole and main(["verify", str(path)]) == 0
+    assert [p.name for p in tmp_path.glob("over.dvr.torn-*")] and opened == []

@@ -588,10 +588,10 @@ class TableScreen(Screen[None]):
             app.pop_screen()
         app.session = session
         self.adopt(session)
+        kept = "" if old.game.over else " (dvtui resume continues it)"
         self.notify(
-            f"This game is saved as it was in {old.path} (dvtui resume continues it). "
-            f"Now playing from moment {moment} in {session.path}",
-            title="Playing from here", timeout=10,
+            f"Now moment {moment} of the game in {session.path}. The game you left is as it was in {old.path}{kept}.",
+            title="Playing from here", timeout=6,
         )
 
     def adopt(self, session: PlaySession) -> None:
