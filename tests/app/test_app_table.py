@@ -52,10 +52,13 @@ async def test_the_layout_follows_the_terminal() -> None:
         await pilot.pause()
         assert screen.has_class("-wide") and side.region.x > 0 and side.region.height > 40  # beside it
         assert screen.query_one(HandBar).has_class("-tall")
-        assert screen.query_one(Scoreboard).region.width < 50
+        scores = screen.query_one(Scoreboard)
+        assert scores.region.width < 50
+        players = app.session.game.n  # type: ignore[union-attr]
+        assert scores.region.height == 4 * players  # a block per player, none cut off by the resize
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert screen.has_class("-narrow")
+        assert screen.has_class("-narrow") and scores.region.height == players  # a line per player
 
 
 async def test_the_hint_key_asks_the_strong_bot_and_preselects_its_move() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from ...engine import Game
@@ -75,9 +76,16 @@ class Scoreboard(Widget):
         self._rendered = None
         self.refresh(layout=True)
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The lines drawn at ``width`` (a line or a block per player): measured at the width
+        offered, not the widget's current one, or a resize leaves the panel cut off."""
+        return len(self._text(width or LINE_WIDTH).split())
+
     def render(self) -> Text:
+        return self._text(self.size.width or LINE_WIDTH)
+
+    def _text(self, width: int) -> Text:
         """Drawn once per change and width (Textual asks twice: to measure, then to draw)."""
-        width = self.size.width or LINE_WIDTH
         if self._rendered is None or self._rendered[0] != width:
             self._rendered = (width, self._draw(width))
         return self._rendered[1]
