@@ -140,8 +140,9 @@ def resolution_parts(event: ColumnResolved, names: Sequence[str]) -> list[str]:
     return parts
 
 
-def describe_event(event: Event, names: Sequence[str]) -> str:
-    """One event as one sentence, e.g. ``"Ana placed 5 under column C"``."""
+def describe_event(event: Event, names: Sequence[str], rounds: int | None = None) -> str:
+    """One event as one sentence, e.g. ``"Ana placed 5 under column C"``; ``rounds``, the game's
+    number of rounds, lets the last round's end not announce a next round."""
     if isinstance(event, CardPlaced):
         return f"{names[event.player]} placed {event.card} under {column_name(event.column)}"
     if isinstance(event, PlacementUndone):
@@ -149,6 +150,8 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     if isinstance(event, ColumnResolved):
         return f"Column {column_label(event.column)}: " + "; ".join(resolution_parts(event, names))
     if isinstance(event, RoundEnded):
+        if rounds is not None and event.round >= rounds:
+            return f"Round {event.round}, the last, is over"
         return f"Round {event.round} is over; {names[event.next_first_player]} starts the next round"
     if isinstance(event, GameEnded):
         return describe_result(event, names)

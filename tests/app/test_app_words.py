@@ -68,9 +68,10 @@ def test_ties_come_first_then_awards_then_whoever_found_the_column_empty() -> No
 def test_untouched_columns_rounds_and_the_end() -> None:
     rotated = ColumnResolved(round=1, column=6, totals=[0, 0, 0], cancelled=[], awards=[], rotated=True)
     assert describe_event(rotated, NAMES) == "Column G: no card placed, the bottom card moves to the top"
-    assert describe_event(RoundEnded(round=2, next_first_player=2), NAMES) == (
+    assert describe_event(RoundEnded(round=2, next_first_player=2), NAMES, 6) == (
         "Round 2 is over; Cy starts the next round"
     )
+    assert describe_event(RoundEnded(round=6, next_first_player=0), NAMES, 6) == "Round 6, the last, is over"
     assert describe_event(GameEnded(scores=[3_400_000, 2_000_000, 1], winners=[0]), NAMES) == (
         "Game over: Ana wins with 3,400,000"
     )

@@ -413,7 +413,7 @@ class ReplayScreen(Screen[None]):
                 first = players[game.first_player]
                 status = colour_names(f"The deal: {first.name} starts", names, colors)
             else:
-                status = colour_names(describe_event(event, names), names, colors)
+                status = colour_names(describe_event(event, names, game.rounds), names, colors)
             seat = players[game.to_move]
             hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False)
         if banner_text is not None:
@@ -442,7 +442,7 @@ class ReplayScreen(Screen[None]):
         if isinstance(nxt, ColumnResolved):
             return hint_text("then: the round is resolved, column by column")
         text = Text("then: ", style=Style(color=MUTED, italic=True))
-        text.append_text(colour_names(describe_event(nxt, names), names, colors))
+        text.append_text(colour_names(describe_event(nxt, names, replay.created.rounds), names, colors))
         return text
 
     def _draw_status(self) -> None:

@@ -109,7 +109,7 @@ class EventLog(Widget):
         names = [s.name for s in game.created.players]
         colors = [s.color for s in game.created.players]
         for event in events:
-            self.entries.append(colour_names(describe_event(event, names), names, colors))
+            self.entries.append(colour_names(describe_event(event, names, game.rounds), names, colors))
         del self.entries[:-200]
         self.refresh()
 

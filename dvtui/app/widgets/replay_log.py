@@ -47,6 +47,7 @@ class ReplayLog(EventLog):
         self.events: list[Event] = []
         self._names: list[str] = []
         self._colors: list[str] = []
+        self._rounds: int | None = None
         self._width = -1
         self._starts: list[int] = []
         """Index of each entry's first line, for the entries wrapped so far at the current width
@@ -67,6 +68,7 @@ class ReplayLog(EventLog):
     def add(self, events: Sequence[Event], game: Game) -> None:
         self._names = [s.name for s in game.created.players]
         self._colors = [s.color for s in game.created.players]
+        self._rounds = game.rounds
         self.events.extend(events)
         self._width = -1
         self.refresh()
@@ -75,7 +77,9 @@ class ReplayLog(EventLog):
         """The words of one event, as the live log says them."""
         while len(self.entries) <= moment:
             event = self.events[len(self.entries)]
-            self.entries.append(colour_names(describe_event(event, self._names), self._names, self._colors))
+            self.entries.append(
+                colour_names(describe_event(event, self._names, self._rounds), self._names, self._colors)
+            )
         return self.entries[moment]
 
     def set_cursor(self, moment: int) -> None:
