@@ -141,7 +141,9 @@ class DvtuiApp(App[int]):
     # -- command palette ---------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        if isinstance(screen, TableScreen):
+        from .screens.replay import ReplayScreen  # (the viewer's module: only when the palette opens)
+
+        if isinstance(screen, (TableScreen, ReplayScreen)):  # the game's commands, or the viewer's
             for title, help_, callback in screen.palette_commands():
                 yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
         yield from super().get_system_commands(screen)

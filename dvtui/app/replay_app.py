@@ -8,11 +8,10 @@ exit, "Game saved in ..." printed by the launcher).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.app import SystemCommand
 from textual.screen import Screen
 
 from ..engine import GameCreated
@@ -66,9 +65,3 @@ class ReplayApp(DvtuiApp):
 
         self.session = session
         self.push_screen(TableScreen(session, self.pace))
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        if isinstance(screen, ReplayScreen):
-            for title, help_, callback in screen.palette_commands():
-                yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
-        yield from super().get_system_commands(screen)

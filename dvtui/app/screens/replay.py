@@ -334,6 +334,8 @@ class ReplayScreen(Screen[None]):
 
     def palette_commands(self) -> Iterable[tuple[str, str, object]]:
         """(title, help, callback) for the command palette."""
+        if self.live:
+            yield ("Back to the game", "Leave the timeline and play on", self.action_back)
         yield ("Play / pause", "Play the game on automatically", self.action_play)
         yield ("Start", "Go to the deal", self.action_home)
         yield ("End", "Go to the end of the file", self.action_end)

@@ -291,10 +291,9 @@ class TableScreen(Screen[None]):
             suggestion = worker.result
             self.selected_card = suggestion.card
             self.selected_column = suggestion.column
-            self.hint = (
-                f"hint: {suggestion.card} under {column_label(suggestion.column)} "
-                f"(+{short_amount(max(0, suggestion.gain))} this round expected, "
-                f"{round(suggestion.win * 100)}% to win)  ⏎ to place"
+            self.hint = (  # short enough for the hand's line at 80 columns (the footer says ⏎ places)
+                f"hint: {suggestion.card} under {column_label(suggestion.column)}: "
+                f"+{short_amount(max(0, suggestion.gain))} this round, {round(suggestion.win * 100)}% to win"
             )
             self.refresh_view()
 
@@ -358,7 +357,8 @@ class TableScreen(Screen[None]):
             nxt = names[event.next_first_player]
             if event.round < session.game.rounds:
                 banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
-        banner_text.append("   space: next · s: skip", style=Style(color=MUTED))
+        if not self.has_class("-narrow"):  # at 80 columns it would wrap; the footer has the keys
+            banner_text.append("   space: next · s: skip", style=Style(color=MUTED))
         self.query_one(HandBar).display = False
         banner = self.query_one(Banner)
         banner.display = True
