@@ -8,6 +8,7 @@ the very sentences the live table shows, without paying for a UI import.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 
 from ..engine import (
     CardPlaced,
@@ -157,6 +158,8 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
         return describe_result(event, names)
     if isinstance(event, GameCreated):
         seats = join_names([s.name for s in event.players])
+        if event.parent:  # a branch ("play from here"): say of what
+            return f"Branch of {PurePath(event.parent).name} after its line {event.parent_seq}: {seats}"
         return (
             f"New game: {seats}; {event.players[event.first_player].name} starts; "
             f"{event.rounds} rounds"

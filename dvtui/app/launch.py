@@ -142,7 +142,9 @@ def unfinished_lines() -> tuple[list[str], int]:
         game = saved.loaded.game
         names = ", ".join(s.name for s in game.created.players)
         when = datetime.fromtimestamp(saved.modified).strftime("%Y-%m-%d %H:%M")
-        lines.append(f"{saved.path}\n    {names} · round {game.round} of {game.rounds} · last move {when}")
+        parent = game.created.parent
+        branch = f" · branch of {Path(parent).name}" if parent else ""
+        lines.append(f"{saved.path}\n    {names} · round {game.round} of {game.rounds} · last move {when}{branch}")
     return lines, len(bad)
 
 

@@ -71,7 +71,7 @@ def plan_branch(
     when given); raises :class:`BranchError` when nothing is left to decide there."""
     moment = replay.decision_moment(moment)
     if replay.state_at(moment).over:
-        raise BranchError("the game is over at this moment: there is nothing left to play from here")
+        raise BranchError("nothing is left to play from here: every card of the game is placed by this moment")
     seats = replay.created.players if players is None else players
     if len(seats) != len(replay.created.players):
         raise BranchError("a branch keeps the number of players")

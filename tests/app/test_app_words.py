@@ -108,3 +108,12 @@ def test_categories_and_seats_stay_apart_on_a_16_colour_terminal() -> None:
 
     assert len({basic(bg) for bg, _ in CARD_COLORS.values()}) == len(CARD_COLORS) == 8
     assert len({basic(color) for color in SEAT_COLORS.values()}) == len(SEAT_COLORS) == 5
+
+
+def test_a_branch_says_what_it_is_a_branch_of() -> None:
+    from dvtui.engine import GameCreated, Seat
+
+    seats = [Seat(name=n, kind="human", color=c) for n, c in zip(NAMES, ("red", "yellow", "green"), strict=True)]
+    created = GameCreated(format=1, players=seats, first_player=0, rounds=6, grid=[], box=[],
+                          parent="/home/ana/games/monday.dvr", parent_seq=31)
+    assert describe_event(created, NAMES) == "Branch of monday.dvr after its line 31: Ana, Ben and Cy"

@@ -66,7 +66,7 @@ def test_no_branch_where_the_game_is_decided(tmp_path: Path) -> None:
     loaded = read_game(parent)
     replay = Replay(loaded.events)
     for moment in (replay.last, replay.last - 1, replay.last - 5):
-        with pytest.raises(BranchError, match="over"):
+        with pytest.raises(BranchError, match="every card of the game is placed"):
             branch_file(loaded, replay, moment, tmp_path / f"b{moment}.dvr")
         assert not (tmp_path / f"b{moment}.dvr").exists()
 
@@ -162,7 +162,7 @@ async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
         await pilot.press("end", "b")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
-        assert any("nothing left to play" in n.message for n in app._notifications)
+        assert any("nothing is left to play" in n.message for n in app._notifications)
     assert not (tmp_path / "never.dvr").exists()
 
 
