@@ -289,6 +289,8 @@ def _explain(raw: bytes, message: str) -> str:
     try:
         obj = msgspec.json.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
+        if message.startswith("Expected `object`"):  # not JSON at all, though it starts with a value
+            return "not valid JSON (one event, one object, per line)"  # ('"""doc' starts with "")
         return message
     if not isinstance(obj, dict):
         return "not a JSON object (one event, one object, per line)"

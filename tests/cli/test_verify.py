@@ -75,6 +75,18 @@ def test_a_bad_file_is_one_error_line_naming_file_and_line(tmp_path: Path, games
     assert message.startswith(f"{bad} line {line}: column_resolved: field 'totals' should be ")
 
 
+@pytest.mark.parametrize(
+    ("first_line", "words"),
+    [('"""A Python docstring', "not valid JSON"), ('["a", "list"]', "not a JSON object"), ("{}", 'no "type"')],
+)
+def test_a_file_that_is_no_game_file_says_so_in_words(tmp_path: Path, first_line: str, words: str) -> None:
+    """Not msgspec's "Expected `object`, got `str`" for someone's script given by mistake."""
+    path = tmp_path / "notes.dvr"
+    path.write_text(first_line + "\nmore\n")
+    run = dvtui("verify", path)
+    assert run.code == 1 and one_error_line(run).startswith(f"{path} line 1: {words}")
+
+
 def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(
     tmp_path: Path, games: Games
 ) -> None:
