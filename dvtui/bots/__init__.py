@@ -23,6 +23,10 @@ def parse_bot(text: str) -> BotSpec:
     """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec`; unknown names refused."""
     m = _SPEC.match(text.strip())
     if not m or m["level"] not in LEVELS:
+        level, at, budget = text.strip().partition("@")
+        if at and level in BUDGETED:  # a known level with a budget that is not one: say so
+            raise UnknownBot(f"{level}'s budget is a number of iterations ({level}@5000) or of seconds "
+                             f"({level}@0.5s), not {budget!r}")
         known = ", ".join(sorted(LEVELS))
         raise UnknownBot(f"unknown bot level {text!r} (levels: {known})")
     iters = int(m["iters"]) if m["iters"] else None
