@@ -158,7 +158,7 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
         (["--players", "bot:random,bot:greedy", "--games", "3"], "3 to 5 players"),
         (["--players", ",".join(["bot:random"] * 6), "--games", "3"], "3 to 5 players"),
         (["--players", "bot:random,bot:genius,bot:greedy", "--games", "3"], "unknown bot level"),
-        (["--players", "bot:random,bot:strong@-5,bot:greedy", "--games", "3"], "strong's budget is a number of iterations"),
+        (["--players", "bot:random,bot:strong@-5,bot:greedy", "--games", "3"], "strong's budget is a number"),
         (["--players", "Ana,bot:greedy,bot:greedy", "--games", "3"], "only bots"),
         (["--players", "bot:random,,bot:greedy", "--games", "3"], "empty entry"),
         (["--players", THREE, "--games", "0"], "--games"),
