@@ -120,12 +120,7 @@ class DvtuiApp(App[int]):
         try:
             players = None
             if take is not None:
-                seats = replay.created.players
-                if any(seat.kind == "human" for seat in seats):  # the person plays that seat too: same name
-                    name = seats[take].name
-                else:  # a person joins a game of bots
-                    name = self.player_name or default_player_name()
-                players = take_seat(seats, take, name)
+                players = take_seat(replay.created.players, take, self.player_name or default_player_name())
             created = replay.created if players is None else msgspec.structs.replace(replay.created, players=players)
             path = self.branch_path(created)  # named after who plays it
             session = PlaySession.resume(branch_file(loaded, replay, moment, path, players))

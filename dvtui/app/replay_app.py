@@ -50,12 +50,12 @@ class ReplayApp(DvtuiApp):
         return ReplayScreen(self.replay, notices=self.loaded.notices, branch=self.branch, start=0)
 
     def branch(self, moment: int, take: int | None = None) -> None:
-        """Play from ``moment`` (see :meth:`DvtuiApp.open_branch`) on a table over the viewer."""
+        """Play from ``moment`` (a decision moment, as the viewer hands it over; see
+        :meth:`DvtuiApp.open_branch`) on a table over the viewer."""
         session = self.open_branch(self.loaded, self.replay, moment, take)
         if session is None:
             return
-        start = self.replay.decision_moment(moment)  # a resolution's moment: from its round's end
-        self.notify(f"A new game from moment {start}: {session.path}", title="Playing from here", timeout=6)
+        self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
         self.start_game(session)
 
     def start_game(self, session: PlaySession) -> None:

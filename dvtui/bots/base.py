@@ -6,15 +6,15 @@ uninterrupted one (the determinism promise of the README).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import Game
+from ..engine import Game, Mover
 
 Placement = tuple[int, int]
 """(card, column): a number card 1-6 and a column 0-6."""
 
-BotFn = Callable[[Game, int], Placement]
+BotFn = Mover
+"""The engine's :data:`~dvtui.engine.Mover`: (state, seed) -> (card, column)."""
 
 _M64 = (1 << 64) - 1
 

@@ -222,6 +222,7 @@ _CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get
 """Card -> (value, category index or -1 for money): one look-up per award in the hot loop."""
 _MONEY = frozenset((MONEY_100, MONEY_200))
 _SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
+"""R4.1: ``_SUCCESSORS[players][p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 _TURNS = {
     n: tuple(tuple((first + i) % n for i in range(PLACEMENTS_PER_PLAYER * n)) for first in range(n)) for n in ROUNDS
 }
@@ -258,7 +259,6 @@ class Game:
         "round",
         "round_length",
         "rounds",
-        "successor",
         "to_move",
         "totals",
         "worth",
@@ -283,8 +283,6 @@ class Game:
     worth: list[int]
     """R8 score of each player so far, kept up to date at every award."""
     round_length: int
-    successor: tuple[int, ...]
-    """R4.1: ``successor[p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 
     def __init__(self, created: GameCreated, *, trusted: bool = False) -> None:
         """``trusted``: ``created`` was just made by :func:`new_game`, whose deal is right by
@@ -311,7 +309,6 @@ class Game:
         self.to_move = created.first_player
         self.worth = [0] * n
         self.round_length = PLACEMENTS_PER_PLAYER * n  # R4.2: placements in a round
-        self.successor = _SUCCESSORS[n]
 
     # -- reading the state -------------------------------------------------------------------
 
@@ -361,7 +358,6 @@ class Game:
         g.to_move = self.to_move
         g.worth = self.worth[:]
         g.round_length = self.round_length
-        g.successor = self.successor
         return g
 
     # -- decisions ---------------------------------------------------------------------------
@@ -417,7 +413,7 @@ class Game:
             totals = self.totals
             placements = self.placements
             round_length = self.round_length
-            successor = self.successor
+            successor = _SUCCESSORS[self.n]
             round_ = self.round
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
@@ -540,7 +536,7 @@ class Game:
                     awards.append(Award(p, card, old))
                 events.append(ColumnResolved(round_, c, totals, list(cancelled) if cancelled else [], awards, False))
             elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
-                events.append(ColumnResolved(round_, c, totals, [*cancelled], [], False))
+                events.append(ColumnResolved(round_, c, totals, list(cancelled), [], False))
             elif column:  # R5.5: nobody played here, the bottom card goes to the top
                 column.append(column.pop(0))
                 events.append(ColumnResolved(round_, c, totals, [], [], True))
@@ -554,7 +550,7 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        nxt = self.successor[self.first_player]  # R7
+        nxt = _SUCCESSORS[self.n][self.first_player]  # R7
         event = RoundEnded(self.round, nxt)
         self.history.append(self.worth[:])
         self.placements = []
@@ -629,7 +625,7 @@ class Game:
         hands = self.hands
         totals = self.totals
         placements = self.placements
-        successor = self.successor
+        successor = _SUCCESSORS[self.n]
         round_length = self.round_length
         round_ = self.round
         to_move = self.to_move

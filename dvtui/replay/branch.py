@@ -50,11 +50,15 @@ def parent_line(loaded: LoadedGame, moment: int) -> int:
 
 
 def take_seat(players: list[Seat], seat: int, name: str) -> list[Seat]:
-    """``players`` with bot ``seat`` played by the person ``name`` from now on (same colour).
+    """``players`` with bot ``seat`` played by a person from now on (same colour).
 
-    The name is made unique at the table (a person called like another seat gets " (you)")."""
+    In a game of bots, that person joins it as ``name``, made unique at the table (a person
+    called like another seat gets " (you)"). With a person already at the table, that person
+    plays the seat too (hot-seat), and it keeps its name."""
     if not 0 <= seat < len(players) or players[seat].kind != "bot":
         raise BranchError(f"seat {seat} is not a bot's: there is no seat to take there")
+    if any(p.kind == "human" for p in players):
+        name = players[seat].name
     others = {p.name for i, p in enumerate(players) if i != seat}
     name = name.strip()[:24] or "Player"
     if name in others:

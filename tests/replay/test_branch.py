@@ -238,6 +238,15 @@ def test_taking_a_seat_keeps_its_colour_and_makes_the_name_unique() -> None:
         take_seat(taken, 1, "Ana")  # a person's seat is not a bot's to take
 
 
+def test_with_a_person_at_the_table_a_taken_seat_keeps_its_name() -> None:
+    """That person plays the bot's seat too (hot-seat): no second person appears at the table."""
+    players = read_game(REPLAYS / "game.dvr").created.players
+    with_ana = take_seat(players, 0, "Ana")
+    both = take_seat(with_ana, 2, "Zed")
+    assert both[2] == Seat(name=players[2].name, kind="human", color=players[2].color)
+    assert both[0] == with_ana[0] and both[1] == players[1]
+
+
 async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path: Path) -> None:
     from dvtui.app.screens.branch import BranchScreen
     from dvtui.app.screens.table import TableScreen

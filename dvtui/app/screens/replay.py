@@ -125,7 +125,7 @@ class ReplayScreen(Screen[None]):
         notices: Sequence[str] = (),
         live: bool = False,
         history: Callable[[], Sequence[Event]] | None = None,
-        branch: Callable[[int, int | None], None] | None = None,
+        branch: Callable[[int, int | None], None] | None = None,  # (decision moment, seat taken or None)
         start: int | None = None,
     ) -> None:
         super().__init__(id="time-travel" if live else "replay")  # both at once: a branch's table, then t

@@ -564,8 +564,9 @@ class TableScreen(Screen[None]):
         )
 
     def _branch_from(self, moment: int, take: int | None) -> None:
-        """``b`` in time travel: play on from ``moment`` in a new file. This game stays on disk as
-        it is (``dvtui resume`` continues it); from now on this table plays the branch."""
+        """``b`` in time travel: play on from ``moment`` (a decision moment, as the viewer hands it
+        over) in a new file. This game stays on disk as it is (``dvtui resume`` continues it);
+        from now on this table plays the branch."""
         from ...replay import Replay
         from ...store import GameFileError, read_game
         from ..app import DvtuiApp
@@ -582,7 +583,6 @@ class TableScreen(Screen[None]):
         session = app.open_branch(loaded, replay, moment, take)
         if session is None:
             return
-        moment = replay.decision_moment(moment)  # where the branch starts (a resolution: its round's end)
         old.close()
         while app.screen is not self:  # the viewer (and anything over it)
             app.pop_screen()
