@@ -66,7 +66,12 @@ def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
 
         return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
 
-    return _run_app(build)
+    try:
+        return _run_app(build)
+    except BaseException:
+        if session is not None:  # an app that failed to start never closed it: release the game's lock
+            session.close()
+        raise
 
 
 def _run_app(build: Callable[[], DvtuiApp]) -> int:

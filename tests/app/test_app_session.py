@@ -11,6 +11,7 @@ import pytest
 
 from dvtui.app.session import PlaySession, preview
 from dvtui.app.timeline import resolution_steps
+from dvtui.bots import bot_fn
 from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
 from dvtui.seats import parse_players
 from dvtui.store import SaveError, read_game
@@ -23,8 +24,8 @@ def start(tmp_path: Path, players: str = "Ana,bot:greedy,bot:greedy", seed: int 
 def bot_move(session: PlaySession) -> None:
     bot = session.bots[session.game.to_move]
     assert bot is not None
-    fn, seed = bot
-    card, column = fn(session.game.copy(), seed)
+    spec, seed = bot
+    card, column = bot_fn(spec)(session.game.copy(), seed)
     session.place(card, column)
 
 

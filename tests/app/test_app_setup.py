@@ -56,7 +56,7 @@ async def test_mistakes_are_said_on_the_screen(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         error = app.screen.query_one("#setup-error", Static)
-        assert "seat 1 needs a name" in str(error.render())
+        assert "seat 1: the name is empty" in str(error.render())
         await pilot.press(*"Ana")
         rows = list(app.screen.query(SeatRow))
         rows[1].query_one(".seat-color", Select).value = "red"  # two reds
