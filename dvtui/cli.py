@@ -26,19 +26,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"dvtui: error: {message}{hint}\n")
 
 
-def _new_seed(text: str) -> int:
-    """``new --seed``: a whole number the game file can hold (the reader's range), from 0."""
-    from .engine import SEED_LIMIT
-
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number, not {text[:30]!r}") from None
-    if not 0 <= seed < SEED_LIMIT:
-        raise argparse.ArgumentTypeError(f"the seed is a whole number from 0 to {SEED_LIMIT - 1}, not {text[:30]}")
-    return seed
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dvtui", description="Dolce Vita, the card game, in the terminal.")
     parser.add_argument("--version", action="version", version=f"dvtui {_version()}")
@@ -47,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new", help="set up and play a new game (autosaved after every move)")
     new.add_argument("--players", help='seats clockwise, e.g. "Ana,bot:greedy,bot:strong" (skips set-up)')
     new.add_argument("--first", type=int, default=None, help="seat index of the first player (R2.4)")
-    new.add_argument("--seed", type=_new_seed, default=None, help="seed of the deal (random if omitted)")
+    new.add_argument("--seed", type=int, default=None, help="seed of the deal (random if omitted)")
     new.add_argument("-o", "--output", metavar="FILE", help="save file (default: the user data dir)")
     new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")
 
