@@ -301,6 +301,12 @@ class TableScreen(Screen[None]):
             )
             self.refresh_view()
 
+    def _stop_thinking(self) -> None:
+        """Stop the searches of a position that is gone (their answers would be ignored anyway):
+        the cores go back to the game at hand."""
+        self.workers.cancel_group(self, "bot")
+        self.workers.cancel_group(self, "hint")
+
     def _play(self, card: int, column: int, player: int) -> None:
         """Hand a placement to the session (engine, then disk), then show what it did."""
         try:
@@ -512,6 +518,7 @@ class TableScreen(Screen[None]):
             self.refresh_view()
             return
         self.turn_token += 1
+        self._stop_thinking()
         self.thinking = None
         if self._timer is not None:
             self._timer.stop()
@@ -603,6 +610,7 @@ class TableScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         self.turn_token += 1  # answers computed for the old game are ignored when they arrive
+        self._stop_thinking()
         self.session = session
         self.steps = []
         self.step_index = 0
