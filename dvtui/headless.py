@@ -8,20 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bots import BotFn, bot_fn, bot_seed, parse_bot
+from .bots import BotFn, BotSpec, bot_fn, bot_seed, parse_bot
 from .engine import Event, EventSink, Game, GameCreated, Seat, new_game
+
+
+def bot_specs(game: Game) -> list[tuple[BotSpec, int] | None]:
+    """For each seat, its bot and the bot's seed (None for a human seat)."""
+    seed = game.created.seed or 0
+    out: list[tuple[BotSpec, int] | None] = []
+    for i, seat in enumerate(game.created.players):
+        if seat.kind == "bot" and seat.bot:
+            out.append((parse_bot(seat.bot), bot_seed(seed, i)))
+        else:
+            out.append(None)
+    return out
 
 
 def bot_players(game: Game) -> list[tuple[BotFn, int] | None]:
     """For each seat, its bot's move function and seed (None for a human seat)."""
-    seed = game.created.seed or 0
-    out: list[tuple[BotFn, int] | None] = []
-    for i, seat in enumerate(game.created.players):
-        if seat.kind == "bot" and seat.bot:
-            out.append((bot_fn(parse_bot(seat.bot)), bot_seed(seed, i)))
-        else:
-            out.append(None)
-    return out
+    return [None if bot is None else (bot_fn(bot[0]), bot[1]) for bot in bot_specs(game)]
 
 
 def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from .bots import UnknownBot, parse_bot
-from .engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat
+from .bots import parse_bot
+from .engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 
-
-class SeatError(ValueError):
-    """A players list that cannot seat a game; the message is shown as is."""
+__all__ = ["SeatError", "parse_players", "seat_message"]
 
 
 def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
     """Each comma-separated entry is a human's name or ``bot:LEVEL[@BUDGET]``; colours go in
-    R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order."""
+    R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order. The seats pass the same
+    rules as a file's (:func:`dvtui.engine.check_seats`), so the game can always be opened again."""
     entries = [e.strip() for e in text.split(",")]
     if any(not e for e in entries):
         raise SeatError(f"empty entry in players list {text!r}")
@@ -20,24 +19,26 @@ def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
         raise SeatError(f"Dolce Vita is for 3 to 5 players (R3), not {len(entries)}")
     seats: list[Seat] = []
     bots = 0
-    names: set[str] = set()
     for i, entry in enumerate(entries):
         color = COLORS[i]
         if entry.lower().startswith("bot:"):
             try:
                 spec = parse_bot(entry[4:])
-            except UnknownBot as e:
-                raise SeatError(str(e)) from None
+            except SeatError as e:
+                raise SeatError(seat_message(e, i)) from None
             bots += 1
-            name = f"Bot {bots}"
-            seats.append(Seat(name=name, kind="bot", color=color, bot=str(spec)))
+            seats.append(Seat(name=f"Bot {bots}", kind="bot", color=color, bot=str(spec)))
         else:
             if bots_only:
                 raise SeatError(f"only bots can play here: {entry!r} is not bot:LEVEL")
-            if len(entry) > 24:
-                raise SeatError(f"name {entry!r} is longer than 24 characters")
-            if entry.lower() in names:
-                raise SeatError(f"two players are called {entry!r}")
             seats.append(Seat(name=entry, kind="human", color=color))
-            names.add(entry.lower())
+    try:
+        check_seats(seats)
+    except SeatError as e:
+        raise SeatError(seat_message(e, e.seat)) from None
     return seats
+
+
+def seat_message(error: SeatError, seat: int | None) -> str:
+    """``error`` as a person setting up a game reads it: "seat 2: ..." (seats counted from 1)."""
+    return str(error) if seat is None else f"seat {seat + 1}: {error}"

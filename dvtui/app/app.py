@@ -20,7 +20,7 @@ from textual.screen import Screen
 if TYPE_CHECKING:
     from ..replay import Replay
 
-from ..engine import GameCreated, new_game
+from ..engine import GameCreated, SeatError, new_game
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name
@@ -115,7 +115,7 @@ class DvtuiApp(App[int]):
         """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to a new file and open
         it for play; ``take``: the bot's seat the person at the keyboard plays from there. The
         parent file is only read. None, with the reason shown, when no branch could be made."""
-        from ..replay.branch import BranchError, branch_file, take_seat  # only when branching
+        from ..replay.branch import BranchError, branch_file, remove_branch, take_seat  # only when branching
 
         try:
             players = None
@@ -123,11 +123,16 @@ class DvtuiApp(App[int]):
                 players = take_seat(replay.created.players, take, self.player_name or default_player_name())
             created = replay.created if players is None else msgspec.structs.replace(replay.created, players=players)
             path = self.branch_path(created)  # named after who plays it
-            session = PlaySession.resume(branch_file(loaded, replay, moment, path, players))
+            branch = branch_file(loaded, replay, moment, path, players)  # removed again if it fails
+            try:
+                session = PlaySession.resume(branch)  # releases the lock if it fails
+            except BaseException:
+                remove_branch(path)
+                raise
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)
             return None
-        except (SaveError, GameFileError, OSError) as e:
+        except (SaveError, GameFileError, OSError, SeatError) as e:
             self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
             return None
         self.branched = path

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine import new_game
+from ..engine import SEED_LIMIT, new_game
 from ..seats import SeatError, parse_players
 from ..store import GameWriter, LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
 from .config import Pace, SetupDefaults, default_player_name
@@ -66,7 +66,12 @@ def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
 
         return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
 
-    return _run_app(build)
+    try:
+        return _run_app(build)
+    except BaseException:
+        if session is not None:  # an app that failed to start never closed it: release the game's lock
+            session.close()
+        raise
 
 
 def _run_app(build: Callable[[], DvtuiApp]) -> int:
@@ -114,6 +119,8 @@ def run_new(args: argparse.Namespace) -> int:
         count = len(seats) if seats else 5
         if not 0 <= first < count:
             raise _usage(f"--first must be a seat from 0 to {count - 1}, not {first}")
+    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
+        raise _usage(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
     pace = Pace(bot_delay=delay)

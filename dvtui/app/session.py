@@ -8,14 +8,15 @@ leaves the game as it was before the decision, never ahead of its file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bots import BotFn, bot_seed
+from ..bots import BotSpec, bot_seed
 from ..engine import ColumnResolved, Event, Game, GameCreated, NothingToUndo, PlacementUndone
 from ..engine.game import PLACEMENT
-from ..headless import bot_players
+from ..headless import bot_specs
 from ..store import GameWriter, LoadedGame
 from .describe import seat_tags
 
@@ -44,10 +45,11 @@ class PlaySession:
     """Every event of the game so far, for the log."""
     notices: list[str] = field(default_factory=list)
     """What the store recovered when the file was read (a torn tail), to tell the player."""
-    bots: list[tuple[BotFn, int] | None] = field(init=False)
+    bots: list[tuple[BotSpec, int] | None] = field(init=False)
+    """Each seat's bot and its seed (None for a person)."""
 
     def __post_init__(self) -> None:
-        self.bots = bot_players(self.game)
+        self.bots = bot_specs(self.game)
 
     # -- making one -----------------------------------------------------------------------------
 
@@ -56,14 +58,16 @@ class PlaySession:
         """A new game; with ``path`` its file is created (exclusively) holding ``game_created``."""
         writer = GameWriter.create(path, created) if path is not None else None
         notices = list(getattr(writer, "notices", []))
-        return cls(Game(created), writer, path, [created], notices)
+        with _closed_on_error(writer):
+            return cls(Game(created), writer, path, [created], notices)
 
     @classmethod
     def resume(cls, loaded: LoadedGame) -> PlaySession:
         """Continue a game read from its file (the writer repairs a torn tail first)."""
         writer = GameWriter.resume(loaded)
         notices = [*loaded.notices, *getattr(writer, "notices", [])]
-        return cls(loaded.game, writer, Path(loaded.path), list(loaded.events), notices)
+        with _closed_on_error(writer):
+            return cls(loaded.game, writer, Path(loaded.path), list(loaded.events), notices)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -168,3 +172,15 @@ def preview(game: Game, player: int, card: int, column: int) -> ColumnResolved |
     if not resolved:
         resolved, _ = trial.projected()
     return next((e for e in resolved if e.column == column), None)
+
+
+@contextlib.contextmanager
+def _closed_on_error(writer: GameWriter | None) -> Iterator[None]:
+    """Close ``writer`` (releasing the game's lock) if making the session fails: a session that
+    never existed must not keep its game locked."""
+    try:
+        yield
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        raise

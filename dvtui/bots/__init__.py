@@ -3,40 +3,25 @@
 from __future__ import annotations
 
 import functools
-import re
+import threading
 
-from ..engine import Game
-from .base import BotFn, BotSpec, Placement, UnknownBot, mix
+from ..engine import BUDGETED, Game
+from ..engine import parse_bot as _parse_bot
+from .base import BotFn, BotSpec, Placement, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .random_bot import choose as random_choice
 
 LEVELS: dict[str, BotFn] = {"random": random_choice, "greedy": greedy}
-"""Bot levels by name; a level may register itself here (``strong`` does)."""
-
-BUDGETED = frozenset({"strong"})
-"""Levels that search, and so take an iteration or time budget (``strong@5000``, ``strong@0.5s``)."""
-
-_SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?:(?P<iters>\d+)|(?P<secs>\d+(?:\.\d+)?)s))?$")
+"""Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`); a level may register itself here (``strong`` does)."""
 
 
 def parse_bot(text: str) -> BotSpec:
-    """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec`; unknown names refused."""
-    m = _SPEC.match(text.strip())
-    if not m or m["level"] not in LEVELS:
-        level, at, budget = text.strip().partition("@")
-        if at and level in BUDGETED:  # a known level with a budget that is not one: say so
-            raise UnknownBot(f"{level}'s budget is a number of iterations ({level}@5000) or of seconds "
-                             f"({level}@0.5s), not {budget!r}")
-        known = ", ".join(sorted(LEVELS))
-        raise UnknownBot(f"unknown bot level {text!r} (levels: {known})")
-    iters = int(m["iters"]) if m["iters"] else None
-    secs = float(m["secs"]) if m["secs"] else None
-    if (iters is not None or secs is not None) and m["level"] not in BUDGETED:
-        only = ", ".join(sorted(BUDGETED))
-        raise UnknownBot(f"bot level {m['level']!r} takes no budget (only {only} does): {text!r}")
-    if iters == 0 or secs == 0:
-        raise UnknownBot(f"a bot's budget must be more than 0: {text!r}")
-    return BotSpec(m["level"], iters, secs)
+    """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec` (the engine's rules:
+    :func:`dvtui.engine.parse_bot`), refused unless a level here plays it."""
+    spec = _parse_bot(text)
+    if spec.level not in LEVELS:  # named by the rules but not registered (cannot happen in a full install)
+        raise UnknownBot(f"unknown bot level {spec.level!r} (levels: {', '.join(sorted(LEVELS))})")
+    return spec
 
 
 def choose(spec: BotSpec | str, game: Game, seed: int) -> Placement:
@@ -46,13 +31,17 @@ def choose(spec: BotSpec | str, game: Game, seed: int) -> Placement:
     return bot_fn(spec)(game, seed)
 
 
-def bot_fn(spec: BotSpec) -> BotFn:
+def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> BotFn:
     """The move function for ``spec``, its budget bound in (levels that take one accept
-    ``iterations=`` and ``seconds=`` keywords)."""
+    ``iterations=``, ``seconds=`` and ``stop=`` keywords).
+
+    ``stop``, once set, makes a searching bot give up (raising :class:`Stopped`): a thread cannot be
+    killed, so a program that quits while a bot thinks asks it to stop. Unset, it changes nothing.
+    """
     fn = LEVELS[spec.level]
-    if spec.iterations is None and spec.seconds is None:
+    if spec.level not in BUDGETED or (spec.iterations is None and spec.seconds is None and stop is None):
         return fn
-    return functools.partial(fn, iterations=spec.iterations, seconds=spec.seconds)
+    return functools.partial(fn, iterations=spec.iterations, seconds=spec.seconds, stop=stop)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -79,6 +68,7 @@ __all__ = [
     "BotFn",
     "BotSpec",
     "Placement",
+    "Stopped",
     "UnknownBot",
     "bot_fn",
     "bot_seed",

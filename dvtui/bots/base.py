@@ -6,15 +6,16 @@ uninterrupted one (the determinism promise of the README).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..engine import Game, Mover
+from ..engine.seating import BotSpec, UnknownBot
 
 Placement = tuple[int, int]
 """(card, column): a number card 1-6 and a column 0-6."""
 
 BotFn = Mover
 """The engine's :data:`~dvtui.engine.Mover`: (state, seed) -> (card, column)."""
+
+__all__ = ["BotFn", "BotSpec", "Placement", "Stopped", "UnknownBot", "mix", "move_key"]
 
 _M64 = (1 << 64) - 1
 
@@ -39,21 +40,5 @@ def move_key(game: Game) -> int:
     return (game.round * 64 + len(game.placements)) * 8 + game.to_move
 
 
-@dataclass(frozen=True, slots=True)
-class BotSpec:
-    """A bot as named on the command line and in files: ``greedy``, ``strong@5000``, ``strong@0.5s``."""
-
-    level: str
-    iterations: int | None = None
-    seconds: float | None = None
-
-    def __str__(self) -> str:
-        if self.iterations is not None:
-            return f"{self.level}@{self.iterations}"
-        if self.seconds is not None:
-            return f"{self.level}@{self.seconds:g}s"
-        return self.level
-
-
-class UnknownBot(ValueError):
-    pass
+class Stopped(Exception):
+    """A bot asked to stop thinking (its ``stop`` event set) before it chose: there is no move."""

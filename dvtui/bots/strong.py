@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from ..engine import COLUMNS, Game
 from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
 from . import value as V
-from .base import Placement, mix, move_key
+from .base import Placement, Stopped, mix, move_key
 
 DEFAULT_ITERATIONS = 5000
 """Plain ``strong``: 0.15-0.5 s per move on the project's 2-core machine when it has a core to
@@ -55,6 +56,9 @@ ROOT_WIDEN_BASE = 8.0
 CARD_COST = 0.35
 """Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
 (0.15 and 0.5 both played worse against greedy.)"""
+STOP_EVERY = 64
+"""Iterations between two looks at the ``stop`` event: a few milliseconds of search, so a quitting
+program waits no longer than that, and the look costs nothing measurable."""
 ROLLOUT_EPSILON = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
@@ -400,13 +404,16 @@ def think(
     iterations: int | None = None,
     seconds: float | None = None,
     progress: Callable[[float], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Suggestion:
     """Search from ``game`` for the player to move and return the move with what it expects.
 
     With ``seconds`` the search stops on the clock (not deterministic); otherwise after
     ``iterations`` simulations (default :data:`DEFAULT_ITERATIONS`), which makes the move a pure
     function of (state, seed, iterations). ``progress(fraction)`` is called now and then, from the
-    calling thread, so a UI can show how far the search is.
+    calling thread, so a UI can show how far the search is. ``stop``, once set, ends the search
+    with :class:`~dvtui.bots.base.Stopped` (looked at every :data:`STOP_EVERY` iterations; it never
+    changes the move of a search it lets finish).
     """
     start = time.perf_counter()
     search = _Search(game, seed)
@@ -416,6 +423,8 @@ def think(
         while True:
             for _ in range(32):
                 search.iterate()
+            if stop is not None and stop.is_set():
+                raise Stopped
             now = time.perf_counter()
             if now >= deadline:
                 break
@@ -429,6 +438,8 @@ def think(
             search.iterate()
             if progress is not None and i % every == 0:
                 progress(i / budget)
+            if stop is not None and i % STOP_EVERY == 0 and stop.is_set():
+                raise Stopped
     if progress is not None:
         progress(1.0)
     (card, column), win, gain = search.best()
@@ -442,6 +453,13 @@ def think(
     )
 
 
-def choose(game: Game, seed: int, *, iterations: int | None = None, seconds: float | None = None) -> Placement:
+def choose(
+    game: Game,
+    seed: int,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    stop: threading.Event | None = None,
+) -> Placement:
     """The level's entry in :data:`dvtui.bots.LEVELS`: the searched move, nothing else."""
-    return think(game, seed, iterations=iterations, seconds=seconds).move
+    return think(game, seed, iterations=iterations, seconds=seconds, stop=stop).move

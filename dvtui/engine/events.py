@@ -42,6 +42,11 @@ class Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True, 
     seq: int | None = None
 
 
+SEED_LIMIT = 1 << 63
+"""A deal's seed (and ``game_created``'s other numbers) fit in 64 signed bits: ``-SEED_LIMIT <= seed
+< SEED_LIMIT``, what every JSON reader keeps exact. A new game's seed is from 0 up."""
+
+
 class GameCreated(Event, tag="game_created"):
     format: int
     players: list[Seat]

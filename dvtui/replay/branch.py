@@ -11,12 +11,13 @@ A game of bots only has nobody to ask "what if": a branch may hand one bot's sea
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-from ..engine import DERIVED_TYPES, Event, GameCreated, Seat
+from ..engine import DERIVED_TYPES, MAX_NAME_CHARS, Event, GameCreated, Seat, SeatError, check_name
 from ..store import GameWriter, LoadedGame, read_game
 from .index import Replay
 
@@ -59,9 +60,13 @@ def take_seat(players: list[Seat], seat: int, name: str) -> list[Seat]:
         raise BranchError(f"seat {seat} is not a bot's: there is no seat to take there")
     if any(p.kind == "human" for p in players):
         name = players[seat].name
-    others = {p.name for i, p in enumerate(players) if i != seat}
-    name = name.strip()[:24] or "Player"
-    if name in others:
+    others = {p.name.strip().casefold() for i, p in enumerate(players) if i != seat}
+    name = name.strip()[:MAX_NAME_CHARS]
+    try:
+        check_name(name, human=True)
+    except SeatError:
+        name = "Player"  # (a login name may be anything; a seat's name follows the seats' rules)
+    if name.casefold() in others:
         name = f"{name[:18]} (you)"
     out = list(players)
     out[seat] = Seat(name=name, kind="human", color=players[seat].color)
@@ -89,14 +94,25 @@ def branch_file(
 ) -> LoadedGame:
     """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to the new file ``path``
     and read it back through the store's reader (so it is known to verify). Never touches the
-    parent; refuses to overwrite ``path``."""
+    parent; refuses to overwrite ``path``, and leaves nothing there when it fails."""
     start = replay.decision_moment(moment)
     parent = str(Path(loaded.path).resolve())
     branch = plan_branch(replay, start, parent, parent_line(loaded, start), players)
-    with GameWriter.create(path, branch.created) as writer:
-        if branch.events:
-            writer.append(branch.events)
-    return read_game(path)
+    writer = GameWriter.create(path, branch.created)  # refuses an existing file: from here it is ours
+    try:
+        with writer:
+            if branch.events:
+                writer.append(branch.events)
+        return read_game(path)
+    except BaseException:
+        remove_branch(path)
+        raise
 
 
-__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch", "take_seat"]
+def remove_branch(path: Path) -> None:
+    """Take back a branch file that could not be made or opened (it is only ever a new file)."""
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch", "remove_branch", "take_seat"]

@@ -18,12 +18,15 @@ import msgspec
 
 from ..engine import (
     DERIVED_TYPES,
+    SEED_LIMIT,
     CardPlaced,
     DerivedMismatch,
     Event,
     Game,
     GameCreated,
     RuleError,
+    SeatError,
+    check_seats,
 )
 from ..engine.events import AnyEvent
 from ..engine.game import GAME_ENDING, RESOLVING, ROUND_ENDING, compare_derived
@@ -306,27 +309,26 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-MAX_NAME_CHARS = 100
-"""A seat's name or bot level longer than this is not a name (the app allows 24 characters)."""
-_INT64 = 2**63
+MAX_COLOR_CHARS = 100
+"""A colour longer than this is not one (the engine then names the colours it knows)."""
 
 
 def _check_created(created: GameCreated, path: str) -> None:
-    """What the engine does not bound in ``game_created``: text a terminal will show (length, no
-    control characters that would drive it) and numbers beyond 64 bits."""
-    for i, seat in enumerate(created.players[:16]):  # more seats is refused by the engine (R3)
-        for name, value in (("name", seat.name), ("bot", seat.bot), ("color", seat.color)):
-            if value is None:
-                continue
-            if len(value) > MAX_NAME_CHARS:
-                raise GameFileError(
-                    path, 1, f"game_created: players[{i}].{name} is {len(value)} characters; at most {MAX_NAME_CHARS}"
-                )
-            if not value.isprintable():
-                raise GameFileError(path, 1, f"game_created: players[{i}].{name} holds a control character")
+    """What the engine's rules of play do not bound in ``game_created``: the seats (names a
+    terminal will show, bot levels and budgets: :func:`dvtui.engine.check_seats`, the rules every
+    new game passes too) and numbers beyond 64 bits."""
+    players = created.players[:16]  # more seats is refused by the engine (R3)
+    try:
+        check_seats(players)
+    except SeatError as e:
+        where = f"players[{e.seat}].{e.field or 'name'}" if e.seat is not None else "players"
+        raise GameFileError(path, 1, f"game_created: {where}: {e}") from None
+    for i, seat in enumerate(players):
+        if len(seat.color) > MAX_COLOR_CHARS or not seat.color.isprintable():
+            raise GameFileError(path, 1, f"game_created: players[{i}].color is not a colour")
     for name in ("seed", "parent_seq"):
         value = getattr(created, name)
-        if value is not None and not -_INT64 <= value < _INT64:
+        if value is not None and not -SEED_LIMIT <= value < SEED_LIMIT:
             raise GameFileError(path, 1, f"game_created: {name} is out of range (at most 64 bits)")
 
 

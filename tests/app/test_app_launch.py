@@ -41,6 +41,16 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
         (["new", "--players", PLAYERS, "--bot-delay", "-1"], "--bot-delay must be between 0 and 10"),
         (["new", "--players", PLAYERS, "-o", "missing/dir/game.dvr"], "no such directory"),
         (["resume", "--bot-delay", "99"], "--bot-delay must be between 0 and 10"),
+        (["new", "--players", PLAYERS, "--seed", "-5"], "--seed must be a whole number from 0 to 9223372036854775807"),
+        (["new", "--players", PLAYERS, "--seed", str(2**63)], "--seed must be a whole number from 0 to"),
+        (["new", "--players", PLAYERS, "--seed", "9" * 26], "--seed must be a whole number from 0 to"),
+        (["new", "--players", "Ana,Bo\tb,bot:greedy"], "seat 2: the name 'Bo\\tb' holds a control character"),
+        (["new", "--players", "Ana,ANA,bot:greedy"], "seat 2: two seats are called 'ANA'"),
+        (["new", "--players", "Ana," + "x" * 25 + ",bot:greedy"], "is 25 characters; at most 24"),
+        (["new", "--players", "Ana,Bot 1,bot:greedy"], "seat 3: two seats are called 'Bot 1'"),
+        (["new", "--players", "Ana,bot:strong@99999999999999,bot:greedy"],
+         "seat 2: a bot's budget is at most 200000 iterations (strong@200000) or 10 seconds (strong@10s)"),
+        (["new", "--players", "Ana,bot:strong@999999999s,bot:greedy"], "seat 2: a bot's budget is at most"),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(
@@ -154,3 +164,16 @@ def test_resuming_a_finished_game_with_a_torn_end_repairs_it_as_verify_says(
     assert "this game is finished" in err and "cut the torn last line" in err
     assert path.read_bytes() == whole and main(["verify", str(path)]) == 0
     assert [p.name for p in tmp_path.glob("over.dvr.torn-*")] and opened == []
+
+
+@pytest.mark.parametrize(("players", "seed"), [("Bot 12,bot:strong@200000,bot:greedy", 2**63 - 1),
+                                                ("Zoë,李小龍,bot:strong@10s", 0)])
+def test_what_new_accepts_the_reader_opens(
+    tmp_path: Path, players: str, seed: int, opened: list[DvtuiApp]
+) -> None:
+    """The same rules on both sides: the largest seed, the largest budgets, a person called like a
+    bot that is not at the table."""
+    path = tmp_path / "g.dvr"
+    assert main(["new", "--players", players, "--seed", str(seed), "-o", str(path)]) == 0
+    created = read_game(path).created
+    assert created.seed == seed and created.players[0].name == players.split(",")[0]

@@ -11,6 +11,7 @@ import pytest
 
 from dvtui.app.session import PlaySession, preview
 from dvtui.app.timeline import resolution_steps
+from dvtui.bots import bot_fn
 from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
 from dvtui.seats import parse_players
 from dvtui.store import SaveError, read_game
@@ -23,8 +24,8 @@ def start(tmp_path: Path, players: str = "Ana,bot:greedy,bot:greedy", seed: int 
 def bot_move(session: PlaySession) -> None:
     bot = session.bots[session.game.to_move]
     assert bot is not None
-    fn, seed = bot
-    card, column = fn(session.game.copy(), seed)
+    spec, seed = bot
+    card, column = bot_fn(spec)(session.game.copy(), seed)
     session.place(card, column)
 
 
@@ -125,3 +126,30 @@ def test_resuming_a_torn_file_says_what_was_recovered(tmp_path: Path) -> None:
     bot_move(resumed)
     resumed.close()
     assert read_game(path).torn is None and len(read_game(path).game.placements) == 2
+
+
+@pytest.mark.parametrize("how", ["start", "resume"])
+def test_a_session_that_cannot_be_made_leaves_its_game_unlocked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The writer takes the game's lock first; whatever fails after it must not keep the lock
+    (a stale lock would say the game is being played elsewhere)."""
+    from dvtui.app import session as session_module
+    from dvtui.store import lock_path
+
+    path = tmp_path / "g.dvr"
+    if how == "resume":
+        start(tmp_path).close()
+
+    def broken(game: Game) -> list[None]:
+        raise ValueError("no bots today")
+
+    monkeypatch.setattr(session_module, "bot_specs", broken)
+    with pytest.raises(ValueError, match="no bots today"):
+        if how == "start":
+            PlaySession.start(new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=3), path)
+        else:
+            PlaySession.resume(read_game(path))
+    assert not lock_path(path).exists()
+    monkeypatch.undo()
+    PlaySession.resume(read_game(path)).close()  # and the game can be opened again at once

@@ -56,7 +56,7 @@ async def test_mistakes_are_said_on_the_screen(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await pilot.pause()
         error = app.screen.query_one("#setup-error", Static)
-        assert "seat 1 needs a name" in str(error.render())
+        assert "seat 1: the name is empty" in str(error.render())
         await pilot.press(*"Ana")
         rows = list(app.screen.query(SeatRow))
         rows[1].query_one(".seat-color", Select).value = "red"  # two reds
@@ -70,3 +70,40 @@ async def test_mistakes_are_said_on_the_screen(tmp_path: Path) -> None:
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
     assert read_game(tmp_path / "set-up.dvr").created.seed == 1234
+
+
+async def test_a_typed_name_is_kept_and_the_seat_rules_are_said(tmp_path: Path) -> None:
+    """A name like a bot's is the person's to type (kept, not wiped while typing); the rules that
+    refuse a name are those of the command line and the file reader, in their words."""
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+u", *"Bot 12")
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        assert rows[0].name_input.value == "Bot 12"
+        await pilot.press("ctrl+u", *"bot:strong")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(app.screen.query_one("#setup-error", Static).render())
+        assert "seat 1: the name 'bot:strong' is how a bot is written" in error
+        await pilot.press("ctrl+u", *"Bot 1")  # the name of the bot in seat 2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "seat 2: two seats are called 'Bot 1'" in str(app.screen.query_one("#setup-error", Static).render())
+        await pilot.press("ctrl+u", *"Bot 12")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+    assert read_game(tmp_path / "set-up.dvr").created.players[0].name == "Bot 12"
+
+
+async def test_a_bot_seat_turned_human_drops_the_bot_name(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        assert rows[1].name_input.value == "Bot 1"
+        rows[1].query_one(".seat-kind", Select).value = "human"
+        await pilot.pause()
+        assert rows[1].name_input.value == ""

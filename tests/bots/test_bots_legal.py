@@ -85,3 +85,28 @@ def test_budgets_are_parsed_for_the_strong_level() -> None:
     assert parse_bot("strong@5000").iterations == 5000
     assert parse_bot("strong@0.5s").seconds == 0.5
     assert str(parse_bot("strong@0.5s")) == "strong@0.5s"
+
+
+@pytest.mark.parametrize("text", ["strong@200001", "strong@99999999999999", "strong@10.5s", "strong@999999999s",
+                                  "strong@" + "9" * 5000])
+def test_a_budget_beyond_the_bounds_is_refused(text: str) -> None:
+    """A bot that would think for hours (or without end) is refused where it is named."""
+    from dvtui.bots import UnknownBot, parse_bot
+
+    with pytest.raises(UnknownBot):
+        parse_bot(text)
+
+
+def test_the_largest_budgets_are_accepted() -> None:
+    from dvtui.bots import parse_bot
+    from dvtui.engine import MAX_ITERATIONS, MAX_SECONDS
+
+    assert parse_bot(f"strong@{MAX_ITERATIONS}").iterations == MAX_ITERATIONS == 200_000
+    assert parse_bot("strong@10s").seconds == MAX_SECONDS == 10
+
+
+def test_the_rules_name_the_levels_the_bots_play() -> None:
+    from dvtui.bots import LEVELS
+    from dvtui.engine import BOT_LEVELS
+
+    assert sorted(LEVELS) == sorted(BOT_LEVELS)

@@ -225,3 +225,26 @@ def test_strong_beats_random_in_nearly_every_game() -> None:
             if scores[seat] == max(scores):
                 wins += 1 / scores.count(max(scores))
     assert wins >= 17
+
+
+def test_a_set_stop_event_ends_the_search_and_an_unset_one_changes_nothing() -> None:
+    """A program that quits while the bot thinks sets the event (a thread cannot be killed); left
+    unset, the search and its move are exactly those of a search without one."""
+    import threading
+
+    from dvtui.bots import Stopped, bot_fn
+
+    game = Game(new_game(seats_for(["strong", "greedy", "greedy"]), seed=4))
+    stop = threading.Event()
+    with_stop = think(game, 9, iterations=700, stop=stop)
+    without = think(game, 9, iterations=700)
+    assert (with_stop.move, with_stop.gain, with_stop.win, with_stop.iterations) == (
+        without.move, without.gain, without.win, without.iterations)
+    assert bot_fn(parse_bot("strong"), stop)(game, 9) == choose("strong", game, 9)
+    stop.set()
+    with pytest.raises(Stopped):
+        think(game, 9, iterations=200_000, stop=stop)
+    with pytest.raises(Stopped):
+        think(game, 9, seconds=10.0, stop=stop)
+    with pytest.raises(Stopped):
+        bot_fn(parse_bot("strong@200000"), stop)(game, 9)

@@ -343,3 +343,54 @@ async def test_the_branch_starts_at_the_moment_the_question_names(tmp_path: Path
         await pilot.pause()
         await pilot.press("q")
     assert read_game(out).created.parent_seq == 31
+
+
+def test_a_branch_that_fails_half_way_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written, then refused when read back (any failure after the file exists): the new file and
+    its lock are taken away again; the parent is untouched."""
+    from dvtui.replay import branch as branch_module
+    from dvtui.store import GameFileError, lock_path
+
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    loaded = read_game(parent)
+    out = tmp_path / "branch.dvr"
+
+    def refuse(path: Path) -> None:
+        raise GameFileError(str(path), 1, "refused for the test")
+
+    monkeypatch.setattr(branch_module, "read_game", refuse)
+    with pytest.raises(GameFileError):
+        branch_file(loaded, Replay(loaded.events), 30, out)
+    assert not out.exists() and not lock_path(out).exists()
+    assert parent.read_bytes() == before
+
+
+async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The branch file is written but the game cannot be set up from it: the viewer stays, says
+    why, and neither the file nor its lock is left behind."""
+    from dvtui.app import session as session_module
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.engine import UnknownBot
+    from dvtui.store import lock_path
+
+    from .conftest import replay_app
+
+    def broken(game: object) -> list[None]:
+        raise UnknownBot("unknown bot level 'oracle'")
+
+    monkeypatch.setattr(session_module, "bot_specs", broken)
+    parent = _parent(tmp_path)
+    out = tmp_path / "branched.dvr"
+    app = replay_app(parent, branch_path=lambda created: out)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("2", "b")
+        await pilot.pause()
+        await pilot.press("end", "enter")  # keep the seats
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.session is None
+        assert any("unknown bot level 'oracle'" in str(n.message) for n in app._notifications)
+    assert not out.exists() and not lock_path(out).exists()

@@ -13,7 +13,16 @@ from dvtui.engine import Game
 from dvtui.headless import play_out
 from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
-from .support import BOTS3, WITH_HUMAN, assert_one_line_error, created, reference, start_game, strip_at
+from .support import (
+    BOTS3,
+    WITH_HUMAN,
+    assert_one_line_error,
+    created,
+    reference,
+    run_dvtui,
+    start_game,
+    strip_at,
+)
 
 
 def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,3 +93,26 @@ def test_bot_level_unknown_to_this_version_is_a_clear_error(tmp_path: Path, caps
     assert main(["resume", str(path), "--headless"]) == 1
     line = assert_one_line_error(capsys.readouterr().err, path)
     assert "line 1: game_created: players[1].bot: unknown bot level 'oracle'" in line
+
+
+@pytest.mark.parametrize(("bot", "words"), [
+    ("oracle", "players[1].bot: unknown bot level 'oracle'"),
+    ("strong@99999999999999", "players[1].bot: a bot's budget is at most 200000 iterations"),
+    ("strong@999999999s", "players[1].bot: a bot's budget is at most"),
+])
+@pytest.mark.parametrize("command", [["verify"], ["resume"], ["resume", "--headless"], ["replay", "--text"]])
+def test_a_bot_this_version_will_not_play_is_refused_at_game_created(
+    tmp_path: Path, bot: str, words: str, command: list[str]
+) -> None:
+    """Refused when read, by every command alike, before anything is locked or started: no
+    'internal error', no stale lock, no bot that never answers."""
+    path = tmp_path / "game.dvr"
+    start_game(path)
+    data = path.read_bytes().replace(b'"bot":"random"', f'"bot":"{bot}"'.encode(), 1)
+    path.write_bytes(data)
+    proc = run_dvtui(*command, str(path), tmp_path=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    line = assert_one_line_error(proc.stderr, path)
+    assert f"line 1: game_created: {words}" in line
+    assert path.read_bytes() == data
+    assert sorted(os.listdir(tmp_path)) == ["game.dvr"]  # no lock, no copy, no save directory

@@ -15,7 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
-from ...engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat
+from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...seats import seat_message
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
 from ..session import PlaySession
@@ -52,6 +53,9 @@ class SeatRow(Horizontal):
         super().__init__(classes="seat-row")
         self.index = index
         self.seat = seat
+        self.bot_name: str | None = None
+        """The bot's name this row's name field shows while it is a bot (cleared when it becomes a
+        human's, unlike a name the person typed)."""
 
     def compose(self) -> ComposeResult:
         seat = self.seat
@@ -61,7 +65,7 @@ class SeatRow(Horizontal):
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
         yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
-        yield Input(value=seat.name if seat.kind == "human" else "", placeholder="name", max_length=24,
+        yield Input(value=seat.name if seat.kind == "human" else "", placeholder="name", max_length=MAX_NAME_CHARS,
                     compact=True, classes="seat-name")
 
     @property
@@ -207,9 +211,11 @@ class SetupScreen(Screen[None]):
             is_bot = seat.kind == "bot"
             name.disabled = is_bot
             if is_bot:
-                name.value = seat.name
-            elif name.value.startswith("Bot ") and name.value[4:].isdigit():
-                name.value = ""
+                name.value = row.bot_name = seat.name
+            elif row.bot_name is not None:
+                if name.value == row.bot_name:
+                    name.value = ""
+                row.bot_name = None
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
         options = [(f"{i + 1}. {s.name or '(no name)'}", i) for i, s in enumerate(seats)]
@@ -254,15 +260,12 @@ class SetupScreen(Screen[None]):
     def validate(self) -> SetupChoice:
         """The choice, or ValueError saying (in one line) what to fix."""
         seats = self.seats()
-        names: set[str] = set()
+        try:
+            check_seats(seats)  # the rules a game file's seats pass, so the game can be opened again
+        except SeatError as e:
+            raise ValueError(seat_message(e, e.seat)) from None
         colors: set[str] = set()
         for i, seat in enumerate(seats):
-            if seat.kind == "human":
-                if not seat.name:
-                    raise ValueError(f"seat {i + 1} needs a name")
-                if seat.name.lower() in names or seat.name.lower().startswith("bot "):
-                    raise ValueError(f"seat {i + 1}: the name {seat.name!r} is taken")
-                names.add(seat.name.lower())
             if seat.color in colors:
                 raise ValueError(f"seat {i + 1}: two seats are {seat.color}; each seat has its own colour")
             colors.add(seat.color)

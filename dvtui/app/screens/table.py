@@ -23,8 +23,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
+from ...bots import BotSpec, Placement, Stopped, bot_fn
+from ...bots.strong import Suggestion, think
 from ...engine import ColumnResolved, Event, Game, RoundEnded, RuleError
 from ...engine.cards import COLUMNS
 from ...engine.game import PLACEMENT
@@ -264,10 +266,10 @@ class TableScreen(Screen[None]):
         bot = session.bots[game.to_move]
         if bot is None:
             return
-        fn, seed = bot
+        spec, seed = bot
         self.thinking = game.to_move
-        self.run_worker(partial(fn, game.copy(), seed), name=f"bot:{token}", group="bot", thread=True,
-                        exit_on_error=False)
+        self.run_worker(partial(_bot_move, spec, game.copy(), seed), name=f"bot:{token}", group="bot",
+                        thread=True, exit_on_error=False)
 
     @on(Worker.StateChanged)
     def _worker_done(self, event: Worker.StateChanged) -> None:
@@ -279,6 +281,8 @@ class TableScreen(Screen[None]):
         if token != self.turn_token:
             return  # about a position (or a game, before a branch) that is gone
         if event.state == WorkerState.ERROR:
+            if isinstance(worker.error, Stopped):
+                return  # told to stop (the app is closing): nothing to report
             self.notify(f"{kind} failed: {worker.error}", severity="error", timeout=10)
             return
         if event.state != WorkerState.SUCCESS or self.steps:
@@ -296,6 +300,12 @@ class TableScreen(Screen[None]):
                 f"+{short_amount(max(0, suggestion.gain))} this round, {round(suggestion.win * 100)}% to win"
             )
             self.refresh_view()
+
+    def _stop_thinking(self) -> None:
+        """Stop the searches of a position that is gone (their answers would be ignored anyway):
+        the cores go back to the game at hand."""
+        self.workers.cancel_group(self, "bot")
+        self.workers.cancel_group(self, "hint")
 
     def _play(self, card: int, column: int, player: int) -> None:
         """Hand a placement to the session (engine, then disk), then show what it did."""
@@ -508,6 +518,7 @@ class TableScreen(Screen[None]):
             self.refresh_view()
             return
         self.turn_token += 1
+        self._stop_thinking()
         self.thinking = None
         if self._timer is not None:
             self._timer.stop()
@@ -524,12 +535,10 @@ class TableScreen(Screen[None]):
         player = self._human()
         if player is None or not _strong_available():
             return
-        from ...bots.strong import think
-
         self.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
         game = self.session.game.copy()
-        self.run_worker(partial(think, game, self.session.hint_seed(player)), name=f"hint:{self.turn_token}",
+        self.run_worker(partial(_hint, game, self.session.hint_seed(player)), name=f"hint:{self.turn_token}",
                         group="hint", thread=True, exclusive=True, exit_on_error=False)
 
     def action_pace(self, direction: int) -> None:
@@ -601,6 +610,7 @@ class TableScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         self.turn_token += 1  # answers computed for the old game are ignored when they arrive
+        self._stop_thinking()
         self.session = session
         self.steps = []
         self.step_index = 0
@@ -643,6 +653,17 @@ class TableScreen(Screen[None]):
         path = self.session.path
         if path is not None:
             yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
+
+
+def _bot_move(spec: BotSpec, game: Game, seed: int) -> Placement:
+    """A bot's move, in its thread worker. The worker's cancellation (the app closing cancels every
+    worker) stops a searching bot: the thread cannot be killed, and the process waits for it."""
+    return bot_fn(spec, get_current_worker().cancelled_event)(game, seed)
+
+
+def _hint(game: Game, seed: int) -> Suggestion:
+    """The strong bot's advice, in its thread worker (stopped like :func:`_bot_move`)."""
+    return think(game, seed, stop=get_current_worker().cancelled_event)
 
 
 def _strong_available() -> bool:

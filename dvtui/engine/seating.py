@@ -1,0 +1,132 @@
+"""Who may sit at a table: the one set of rules for seats' names and bots' levels and budgets.
+
+The command line (``--players``), the set-up screen and the file reader (``game_created``) all ask
+these functions, so a game the app lets you start is always one it can open again, and a file
+cannot name a bot that never answers. It lives in the engine because the store reads seats
+without knowing the bots; the bots register their move functions under :data:`BOT_LEVELS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .events import Seat
+
+BOT_LEVELS = ("random", "greedy", "strong")
+"""The bot levels this version plays, weakest first."""
+BUDGETED = frozenset({"strong"})
+"""Levels that search, and so take an iteration or time budget (``strong@5000``, ``strong@0.5s``)."""
+MAX_ITERATIONS = 200_000
+"""The largest iteration budget: a few seconds of search per move on a slow machine, and a search
+tree that stays well within memory. A budget is a cost the file's author imposes on whoever opens it."""
+MAX_SECONDS = 10.0
+"""The largest time budget: a person waits this long for a bot's move at most."""
+MAX_NAME_CHARS = 24
+"""The longest name of a seat (the table's columns are laid out for it)."""
+_MAX_BOT_CHARS = 32
+"""Longer is no bot level; checked before any number in it is read."""
+_SPEC = re.compile(r"^(?P<level>[a-z]+)(?:@(?:(?P<iters>\d+)|(?P<secs>\d+(?:\.\d+)?)s))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot as named on the command line and in files: ``greedy``, ``strong@5000``, ``strong@0.5s``."""
+
+    level: str
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __str__(self) -> str:
+        if self.iterations is not None:
+            return f"{self.level}@{self.iterations}"
+        if self.seconds is not None:
+            return f"{self.level}@{self.seconds:g}s"
+        return self.level
+
+
+class SeatError(ValueError):
+    """A seat that cannot sit at a table. ``seat`` (0-based) and ``field`` (``name`` or ``bot``) say
+    where, when known; the message is a whole phrase each caller prefixes with its own "where"."""
+
+    def __init__(self, message: str, seat: int | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.field = field
+
+
+class UnknownBot(SeatError):
+    """A bot level (or budget) this version does not play."""
+
+
+def parse_bot(text: str) -> BotSpec:
+    """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec`; unknown levels and
+    budgets beyond :data:`MAX_ITERATIONS` / :data:`MAX_SECONDS` refused."""
+    text = text.strip()
+    if len(text) > _MAX_BOT_CHARS:
+        raise UnknownBot(f"unknown bot level {show(text)} (levels: {', '.join(sorted(BOT_LEVELS))})")
+    m = _SPEC.match(text)
+    if not m or m["level"] not in BOT_LEVELS:
+        level, at, budget = text.partition("@")
+        if at and level in BUDGETED:  # a known level with a budget that is not one: say so
+            raise UnknownBot(f"{level}'s budget is a number of iterations ({level}@5000) or of seconds "
+                             f"({level}@0.5s), not {budget!r}")
+        raise UnknownBot(f"unknown bot level {text!r} (levels: {', '.join(sorted(BOT_LEVELS))})")
+    level = m["level"]
+    iters = int(m["iters"]) if m["iters"] else None
+    secs = float(m["secs"]) if m["secs"] else None
+    if (iters is not None or secs is not None) and level not in BUDGETED:
+        only = ", ".join(sorted(BUDGETED))
+        raise UnknownBot(f"bot level {level!r} takes no budget (only {only} does): {text!r}")
+    if iters == 0 or secs == 0:
+        raise UnknownBot(f"a bot's budget must be more than 0: {text!r}")
+    if (iters is not None and iters > MAX_ITERATIONS) or (secs is not None and secs > MAX_SECONDS):
+        raise UnknownBot(f"a bot's budget is at most {MAX_ITERATIONS} iterations ({level}@{MAX_ITERATIONS}) "
+                         f"or {MAX_SECONDS:g} seconds ({level}@{MAX_SECONDS:g}s), not {text!r}")
+    return BotSpec(level, iters, secs)
+
+
+def show(text: str) -> str:
+    """``text`` quoted for a message, cut to a name's length (a file may hold a very long one)."""
+    if len(text) <= MAX_NAME_CHARS:
+        return repr(text)
+    return repr(text[:MAX_NAME_CHARS]) + "…"
+
+
+def check_name(name: str, *, human: bool) -> None:
+    """A seat's name, on its own: raises :class:`SeatError` (without ``seat``) saying what is wrong."""
+    if not name.strip():
+        raise SeatError("the name is empty", field="name")
+    if len(name) > MAX_NAME_CHARS:
+        raise SeatError(f"the name {show(name)} is {len(name)} characters; at most {MAX_NAME_CHARS}", field="name")
+    if not name.isprintable():
+        raise SeatError(f"the name {show(name)} holds a control character (a tab, a line break, an escape)",
+                        field="name")
+    if human and name[:4].lower() == "bot:":
+        raise SeatError(f"the name {show(name)} is how a bot is written (bot:LEVEL); a person needs "
+                        "a name that does not start with 'bot:'", field="name")
+
+
+def check_seats(seats: Sequence[Seat]) -> None:
+    """Every seat's name and bot level, and that no two seats share a name (case aside): raises
+    :class:`SeatError` naming the first seat at fault. The number of seats and their colours are
+    the rules' (:func:`dvtui.engine.check_setup`)."""
+    names: dict[str, int] = {}
+    for i, seat in enumerate(seats):
+        try:
+            check_name(seat.name, human=seat.kind == "human")
+            if seat.kind == "bot" and seat.bot is not None:
+                try:
+                    parse_bot(seat.bot)
+                except UnknownBot as e:
+                    e.field = "bot"
+                    raise
+        except SeatError as e:
+            e.seat = i
+            raise
+        key = seat.name.strip().casefold()
+        if key in names:
+            raise SeatError(f"two seats are called {show(seat.name)}; each seat needs its own name",
+                            seat=i, field="name")
+        names[key] = i
