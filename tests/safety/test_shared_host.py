@@ -206,6 +206,18 @@ def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     assert read_holder(path) is None  # what it says is not taken as fact
 
 
+def test_a_new_game_beside_a_planted_lock_file_is_not_started(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
+    """Refused at the start of a new game too, and the new file is removed: nothing that looks
+    like a game is left behind."""
+    path = tmp_path / "new.dvr"
+    lock_path(path).write_bytes(SPOOF)
+    os.chown(lock_path(path), other_user.pw_uid, other_user.pw_gid)
+    with pytest.raises(SaveError, match=f"belongs to user {OTHER}, not to you"):
+        GameWriter.create(path, created())
+    assert not path.exists()
+    assert lock_path(path).read_bytes() == SPOOF
+
+
 def test_a_spoofed_record_is_never_shown_as_the_holder(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
     """The game is really held; its record was replaced by another user's file: the refusal says
     the game is played, not by whom the planted file claims."""
