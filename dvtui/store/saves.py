@@ -44,6 +44,7 @@ def saves_dir() -> Path:
 
 
 def _unsafe(d: Path) -> str | None:
+    """Why ``d`` may not be used as the saves directory (see :func:`saves_dir`), or None."""
     me = os.geteuid()
     base = d.parent
     try:
