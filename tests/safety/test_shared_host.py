@@ -105,6 +105,9 @@ def test_a_second_writer_by_any_name_is_refused_with_the_holders_details(tmp_pat
             assert second.returncode == 1, (kind, second.stderr)
             line = assert_one_line_error(second.stderr, other)
             assert f"is being played by pid {first.pid} on {socket.gethostname()}" in line, (kind, line)
+        played = run_dvtui("resume", str(names["symlink"]))  # the app too: refused before any screen
+        assert played.returncode == 1
+        assert f"is being played by pid {first.pid}" in assert_one_line_error(played.stderr, names["symlink"])
         assert path.read_bytes().startswith(before)  # the refused ones wrote nothing
     finally:
         first.kill()
@@ -144,6 +147,18 @@ def test_a_hard_link_in_another_directory_is_refused_even_without_a_record(tmp_p
         GameWriter.resume(read_game(other))
     assert refused.value.holder is None
     assert "under another of the file's 2 names" in str(refused.value)
+
+
+def test_a_holder_record_is_shown_escaped_and_bounded(tmp_path: Path) -> None:
+    """The record is the user's own file, but its strings are still outside text for a terminal."""
+    path = start_game(tmp_path / "game.dvr")
+    with GameWriter.resume(read_game(path)):
+        record = {"host": "evil\x1b[2J\nhost" + "x" * 1000, "pid": 7, "since": "now\x07", "user": "u\r"}
+        lock_path(path).write_text(json.dumps(record))
+        result = run_dvtui("resume", str(path), "--headless")
+    line = assert_one_line_error(result.stderr, path)
+    assert "\x1b" not in line and "\x07" not in line and "\r" not in line
+    assert "pid 7 on evil\\x1b[2J\\x0ahost" + "x" * 87 + " (user u\\x0d) since now\\x07;" in line  # host cut to 100
 
 
 # -- a lock file is never written through ------------------------------------------------------------
