@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING
 
 from ..engine import SEED_LIMIT, new_game
 from ..seats import SeatError, parse_players
-from ..store import GameWriter, LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
+from ..store import (
+    GameWriter,
+    LoadedGame,
+    data_dir,
+    latest_unfinished,
+    list_games,
+    new_save_path,
+    read_game,
+    saves_dir,
+)
 from .config import Pace, SetupDefaults, default_player_name
 from .describe import describe_result, join_names
 from .session import PlaySession
@@ -123,6 +132,8 @@ def run_new(args: argparse.Namespace) -> int:
         raise _usage(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
+    if output is None:
+        saves_dir()  # refused before any screen opens, not after the set-up
     pace = Pace(bot_delay=delay)
     if seats is None:
         defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())

@@ -8,7 +8,7 @@ from .codec import encode_line
 from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
 from .lock import GameLock, lock_path, read_holder
 from .reader import LoadedGame, TornTail, parse_game, read_game
-from .saves import data_dir, latest_unfinished, list_games, new_save_path
+from .saves import data_dir, latest_unfinished, list_games, new_save_path, saves_dir
 from .writer import GameWriter
 
 __all__ = [
@@ -30,4 +30,5 @@ __all__ = [
     "parse_game",
     "read_game",
     "read_holder",
+    "saves_dir",
 ]

@@ -73,12 +73,17 @@ class LockHolder:
 
 class GameLocked(SaveError):
     """Another process is playing this game (it holds the game's lock). ``holder`` says who, when
-    it could be read; the game can still be read (replay, verify), just not played here."""
+    it could be read and believed, else ``unknown`` says why not; the game can still be read
+    (replay, verify), just not played here."""
 
-    def __init__(self, path: Path | str, holder: LockHolder | None) -> None:
+    def __init__(self, path: Path | str, holder: LockHolder | None, unknown: str = "") -> None:
         self.path = str(path)
         self.holder = holder
-        who = holder.describe() if holder is not None else "another process (it has not said who yet)"
+        """Who holds it, from the holder's own record: None when there is none to believe."""
+        if holder is not None:
+            who = holder.describe()
+        else:
+            who = f"another process, {unknown}" if unknown else "another process (it has not said who yet)"
         super().__init__(
             f"{self.path}: this game is being played by {who}; one player process per game — "
             f"watch it with 'dvtui replay {self.path}', or close the other one first"

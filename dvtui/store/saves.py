@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,21 +13,90 @@ from pathlib import Path
 import platformdirs
 
 from ..engine import GameCreated
-from .errors import GameFileError
+from .errors import GameFileError, SaveError
+from .lock import user_name
 from .reader import LoadedGame, read_game
 
 
 def data_dir() -> Path:
-    """``$DVTUI_DATA_DIR`` if set (tests, portable installs), else the platform's user data dir."""
+    """``$DVTUI_DATA_DIR/games`` if set (tests, portable installs), else ``games`` in the platform's
+    user data dir. Not checked here: see :func:`saves_dir`."""
     env = os.environ.get("DVTUI_DATA_DIR")
     base = Path(env) if env else platformdirs.user_data_path("dvtui", appauthor=False)
     return base / "games"
 
 
-def ensure_data_dir() -> Path:
+def saves_dir() -> Path:
+    """The saves directory, once it is known to be the user's own (it may not exist yet).
+
+    A bare ``dvtui resume`` opens the newest game it finds there, and new games are saved there:
+    on a shared host (``DVTUI_DATA_DIR`` in a directory others write to) another user could have
+    made it, or could put a game of their choosing in it. So it is refused, with
+    :class:`SaveError`, unless it (where a symbolic link leads) is a directory owned by the user
+    that no one else may write to, in a data directory that no one else can replace it in (owned
+    by the user or root, and writable by others only if sticky, like ``/tmp``).
+    """
     d = data_dir()
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    why = _unsafe(d)
+    if why is not None:
+        raise SaveError(f"{d}: not a safe saves directory: {why}")
     return d
+
+
+def _unsafe(d: Path) -> str | None:
+    """Why ``d`` may not be used as the saves directory (see :func:`saves_dir`), or None."""
+    me = os.geteuid()
+    base = d.parent
+    try:
+        bst = os.stat(base)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"{base}: {e.strerror}"
+    if bst.st_uid not in (me, 0):
+        return f"{base} belongs to user {user_name(bst.st_uid)}, who could put another directory in its place"
+    if bst.st_mode & 0o022 and not bst.st_mode & stat.S_ISVTX:
+        return (
+            f"{base} can be written by other users (mode {stat.S_IMODE(bst.st_mode):o}), who could put "
+            "another directory in its place; set DVTUI_DATA_DIR to a directory only you can write to"
+        )
+    try:
+        lst = os.lstat(d)
+        st = os.stat(d)
+    except FileNotFoundError:
+        return "it is a symbolic link to nothing" if os.path.lexists(d) else None
+    except OSError as e:
+        return e.strerror or str(e)
+    if stat.S_ISLNK(lst.st_mode) and lst.st_uid not in (me, 0):
+        return f"it is a symbolic link made by user {user_name(lst.st_uid)}, not by you"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    if st.st_uid != me:
+        return (
+            f"it belongs to user {user_name(st.st_uid)}, not to you, and may hold games they put there; "
+            "set DVTUI_DATA_DIR to a directory of yours"
+        )
+    if st.st_mode & 0o022:
+        return (
+            f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}) and may have put games in it; "
+            f"make it private: chmod 700 {d}"
+        )
+    return None
+
+
+def ensure_data_dir() -> Path:
+    """The saves directory, made if missing: it and any missing parent private to the user (0700,
+    whatever the umask), then checked like :func:`saves_dir`."""
+    d = data_dir()
+    missing = []
+    p = d
+    while not os.path.lexists(p) and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for p in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(p, 0o700)
+    return saves_dir()
 
 
 def new_save_path(created: GameCreated, now: datetime | None = None) -> Path:
@@ -65,8 +136,9 @@ class SavedGame:
 
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[GameFileError]]:
-    """Every readable game in the saves directory, newest first, and the files that are not."""
-    d = directory or data_dir()
+    """Every readable game in ``directory`` (the saves directory, checked, by default), newest
+    first, and the files that are not."""
+    d = directory or saves_dir()
     games: list[SavedGame] = []
     bad: list[GameFileError] = []
     if not d.is_dir():

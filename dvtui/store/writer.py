@@ -6,9 +6,10 @@ returns). The file is created ``0600`` and its directory fsynced, so the file it
 crash too. A failed write or fsync is cut back, so the file stays valid up to the last durable
 decision, and the writer refuses everything after it: the game stops with a clear message.
 
-A writer holds the game's lock (:mod:`.lock`) from :meth:`GameWriter.create` or
-:meth:`GameWriter.resume` until :meth:`GameWriter.close`, so two processes never append to one
-game; a second one gets :class:`~.errors.GameLocked`.
+A writer holds the game's lock (:mod:`.lock`, on the game file itself) from
+:meth:`GameWriter.create` or :meth:`GameWriter.resume` until :meth:`GameWriter.close`, so two
+processes never append to one game file, whatever names they opened it by; a second one gets
+:class:`~.errors.GameLocked`.
 """
 
 from __future__ import annotations
@@ -88,18 +89,21 @@ class GameWriter:
         leaves nothing behind that would look like a game.
         """
         path = Path(path)
-        if not path.parent.is_dir():  # checked first: filelock would make the missing directories
+        if not path.parent.is_dir():
             raise SaveError(f"{path}: cannot create: no such directory {path.parent}")
-        lock = GameLock.acquire(path)
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         except FileExistsError:
-            lock.release()
             what = "is a directory" if path.is_dir() else "already exists"
             raise SaveError(f"{path}: {what}; choose another file") from None
         except OSError as e:
-            lock.release()
             raise SaveError(f"{path}: cannot create: {_why(e)}") from None
+        try:
+            lock = _lock_opened(path, fd)
+        except BaseException:
+            _remove_if_same(path, fd)
+            os.close(fd)
+            raise
         writer = cls(fd, path, 0, stamp=stamp, lock=lock)
         _note_takeover(writer, lock)
         try:
@@ -126,12 +130,15 @@ class GameWriter:
         written.
         """
         path = Path(loaded.path)
-        lock = GameLock.acquire(path)
         try:
             fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NONBLOCK)
         except OSError as e:
-            lock.release()
             raise SaveError(f"{path}: cannot open for writing: {_why(e)}") from None
+        try:
+            lock = _lock_opened(path, fd)
+        except BaseException:
+            os.close(fd)
+            raise
         script, owed = _script_or_owed(loaded)
         writer = cls(fd, path, loaded.file_lines, stamp=stamp, derived=not script, lock=lock)
         _note_takeover(writer, lock)
@@ -241,6 +248,25 @@ def _script_or_owed(loaded: LoadedGame) -> tuple[bool, list[Event]]:
     events = loaded.events
     last = max(i for i, ev in enumerate(events) if not isinstance(ev, _DERIVED))
     return False, list(events[last + 1 :])
+
+
+def _lock_opened(path: Path, fd: int) -> GameLock:
+    """Lock game ``path`` whose file is open as ``fd``: the lock is taken by name, so it must turn
+    out to be on this very file (the name was not pointed at another file in between)."""
+    lock = GameLock.acquire(path)
+    st = os.fstat(fd)
+    if lock.game_id != (st.st_dev, st.st_ino):
+        lock.release()
+        raise SaveError(f"{path}: was replaced by another file while being opened; open it again")
+    return lock
+
+
+def _remove_if_same(path: Path, fd: int) -> None:
+    """Remove the file ``path`` names if it is still the one open as ``fd`` (a failed start)."""
+    with contextlib.suppress(OSError):
+        st, mine = os.stat(path, follow_symlinks=False), os.fstat(fd)
+        if (st.st_dev, st.st_ino) == (mine.st_dev, mine.st_ino):
+            os.unlink(path)
 
 
 def _note_takeover(writer: GameWriter, lock: GameLock) -> None:
