@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass
@@ -11,7 +12,7 @@ from pathlib import Path
 import platformdirs
 
 from ..engine import GameCreated
-from .errors import GameFileError
+from .errors import GameFileError, SaveError
 from .reader import LoadedGame, read_game
 
 
@@ -23,8 +24,13 @@ def data_dir() -> Path:
 
 
 def ensure_data_dir() -> Path:
+    """The saves directory, made if missing; :class:`SaveError` (a player's words) when it cannot be."""
     d = data_dir()
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as e:
+        why = "the file system is read-only" if e.errno == errno.EROFS else e.strerror or str(e)
+        raise SaveError(f"{d}: cannot make the saves directory: {why} (set DVTUI_DATA_DIR, or use -o FILE)") from None
     return d
 
 

@@ -53,6 +53,13 @@ def _why(e: OSError) -> str:
     return _WHY.get(e.errno or 0) or (e.strerror or str(e))
 
 
+def _why_not_here(e: OSError, directory: Path) -> str:
+    """Why no file can be created in ``directory``, in a player's words."""
+    if e.errno in (errno.EACCES, errno.EPERM, errno.ENOENT):  # ENOENT: an existing directory that refuses
+        return f"the directory {directory} is not writable"
+    return _why(e)
+
+
 class GameWriter:
     """The one writer of one game file. Use :meth:`create` or :meth:`resume`."""
 
@@ -90,16 +97,22 @@ class GameWriter:
         path = Path(path)
         if not path.parent.is_dir():  # checked first: filelock would make the missing directories
             raise SaveError(f"{path}: cannot create: no such directory {path.parent}")
-        lock = GameLock.acquire(path)
+        # The file first, then its lock: creating it is what says why a directory cannot hold a
+        # game (not writable, read-only), where a lock that cannot be made reads as one held.
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         except FileExistsError:
-            lock.release()
             what = "is a directory" if path.is_dir() else "already exists"
             raise SaveError(f"{path}: {what}; choose another file") from None
         except OSError as e:
-            lock.release()
-            raise SaveError(f"{path}: cannot create: {_why(e)}") from None
+            raise SaveError(f"{path}: cannot create: {_why_not_here(e, path.parent)}") from None
+        try:
+            lock = GameLock.acquire(path)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise
         writer = cls(fd, path, 0, stamp=stamp, lock=lock)
         _note_takeover(writer, lock)
         try:
