@@ -204,7 +204,7 @@ class TableScreen(Screen[None]):
                       Text(f"Game stopped: {failed.reason} · q leaves (it says how to go on)",
                            style=Style(color=ERROR, bold=True)), active=False)
         elif game.over:
-            hand.show(seat.name, seat.color, [], None, hint_text("Game over. Press e for the results, q to leave."),
+            hand.show(seat.name, seat.color, [], None, hint_text("Game over · e: the results · q leaves"),
                       active=False)
         elif human is not None:
             hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True)

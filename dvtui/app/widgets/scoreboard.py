@@ -14,7 +14,7 @@ from textual.widget import Widget
 from ...engine import Game
 from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
-from ..describe import CATEGORY_CODES, amount, card_value_label, short_amount
+from ..describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ..theme import MUTED, seat_color
 from .faces import card_chip, card_style, seat_chip
 
@@ -39,13 +39,15 @@ def goods_cells(game: Game, p: int, *, wide: bool = False) -> Text:
 
 
 def hand_cells(game: Game, p: int) -> Text:
-    """1 to 6, the ones already placed this round shown as gone (``·``)."""
+    """1 to 6, the ones already placed this round shown as gone (``·``); none once the game is
+    played out."""
     color = game.created.players[p].color
+    held = () if after_last_round(game) else game.hands[p]
     text = Text()
     for i, card in enumerate(NUMBER_CARDS):
         if i:
             text.append(" ")
-        if card in game.hands[p]:
+        if card in held:
             text.append(str(card), style=Style(color=seat_color(color), bold=True))
         else:
             text.append("·", style=Style(color=MUTED))
