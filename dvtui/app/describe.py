@@ -23,6 +23,7 @@ from ..engine import (
 from ..engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
 from ..engine.game import GAME_ENDING, OVER
 
+
 def after_last_round(game: Game) -> bool:
     """The last round has ended. The engine has then already passed the first seat on and dealt
     the number cards back (R7) for a round that never comes: the screen shows the round that was
