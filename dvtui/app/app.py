@@ -28,6 +28,14 @@ from .screens.table import TableScreen
 from .session import PlaySession
 
 
+def screenshot_dir() -> Path:
+    """Where a screenshot goes: the Downloads folder when there is one, else the working directory."""
+    import platformdirs
+
+    downloads = Path(platformdirs.user_downloads_dir())
+    return downloads if downloads.is_dir() else Path.cwd()
+
+
 class DvtuiApp(App[int]):
     """Either ``session`` (a game to play) or ``setup`` (the set-up screen first)."""
 
@@ -141,7 +149,25 @@ class DvtuiApp(App[int]):
         if isinstance(screen, (TableScreen, ReplayScreen)):  # the game's commands, or the viewer's
             for title, help_, callback in screen.palette_commands():
                 yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
+                continue
+            if command.title == "Screenshot":  # Textual's says neither where it saved nor why it could not
+                command = SystemCommand(command.title, f"Save the screen as SVG in {screenshot_dir()}",
+                                        lambda: self.set_timer(0.1, self.take_screenshot))
+            yield command
+
+    def take_screenshot(self) -> Path | None:
+        """The screen as an SVG file in :func:`screenshot_dir`; says where, or why not."""
+        directory = screenshot_dir()
+        try:
+            path = Path(self.save_screenshot(path=str(directory)))
+        except OSError as e:
+            self.notify(f"Screenshot not saved: {directory}: {e.strerror or e}", severity="error", timeout=8,
+                        markup=False)
+            return None
+        self.notify(f"Screenshot saved: {path}", timeout=8, markup=False)
+        return path
 
     async def action_quit(self) -> None:
         self.exit(return_code=0)
