@@ -441,3 +441,18 @@ async def test_at_the_end_the_viewer_names_the_last_rounds_first_player() -> Non
         await pilot.press("end")
         await pilot.pause()
         assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in app.screen.query_one(RoundBar).render().plain
+
+
+async def test_the_branch_choice_leaves_the_board_in_sight() -> None:
+    """Choosing who plays on is about the position on the board: the dialog does not cover it."""
+    from dvtui.app.screens.branch import BranchScreen
+
+    app = replay_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("2", "down", "down", "b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)
+        box = app.screen.query_one("#branch-box").region
+        board = app.screen_stack[-2].query_one(Board).region
+        assert box.height > 4 and not box.overlaps(board)
