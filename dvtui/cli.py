@@ -77,8 +77,8 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
+    if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
     try:
         return _dispatch(args)
@@ -127,6 +127,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_text_export(args)
     from .app import launch  # Textual is imported only from here on
 
+    if args.command is None:  # plain dvtui in a terminal: the start menu
+        return launch.run_menu()
     if args.command == "new":
         return launch.run_new(args)
     if args.command == "resume":

@@ -162,6 +162,12 @@ def run_new(args: argparse.Namespace) -> int:
     return _run({"pace": pace}, session)
 
 
+def run_menu() -> int:
+    """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
+    defaults = SetupDefaults(default_name=default_player_name())
+    return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
+
+
 def unfinished_lines() -> tuple[list[str], int]:
     """``dvtui resume --list``: one line per unfinished game, newest first, and how many files
     could not be read."""
@@ -242,4 +248,4 @@ def run_replay(args: argparse.Namespace) -> int:
     return _run_app(build)
 
 
-__all__ = ["pick_seed", "run_new", "run_replay", "run_resume"]
+__all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume"]

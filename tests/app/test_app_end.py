@@ -6,9 +6,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from textual.widgets import Select
+
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
+from dvtui.app.screens.setup import SeatRow, SetupScreen
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.session import PlaySession
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
@@ -39,3 +43,46 @@ async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_p
         for name in ("Bot 1", "Bot 2", "Bot 3"):  # every hand played out, as on the hand bar
             assert f"{name} · · · · · ·" in scores
         assert "Bot 1    ·   ·   ·   ·   ·   ·   Game over" in hand
+
+
+async def test_rematch_deals_the_next_seed_to_the_same_seats_in_a_new_file(tmp_path: Path, data_dir: Path) -> None:
+    app = finished_app(tmp_path)
+    before = (tmp_path / "done.dvr").read_bytes()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        session = app.session
+        assert session is not None and session.path is not None and session.path.parent == data_dir / "games"
+        created = session.game.created
+        assert created.seed == 43 and [s.name for s in created.players] == ["Bot 1", "Bot 2", "Bot 3"]
+        assert not session.game.over
+    assert (tmp_path / "done.dvr").read_bytes() == before  # the finished game is as it was
+    assert read_game(session.path).created.seed == 43
+
+
+async def test_new_game_opens_the_set_up_filled_in_and_esc_comes_back(tmp_path: Path) -> None:
+    app = finished_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert [seat.name for seat in app.screen.seats()] == ["Bot 1", "Bot 2", "Bot 3"]
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        rows[0].query_one(".seat-kind", Select).value = "human"
+        await pilot.pause()
+        rows[0].name_input.value = "Ana"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.names == ["Ana", "Bot 1", "Bot 2"]
+        assert app.session.path is not None and app.session.path.is_file()
