@@ -120,3 +120,12 @@ async def test_the_palette_has_no_theme_and_a_screenshot_that_says_where(
         await pilot.pause()
         assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ")
                    for n in app._notifications)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_scoreboard_says_which_bot_plays_at_which_level(size: tuple[int, int]) -> None:
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:random"))
+    async with app.run_test(size=size) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        text = table(app).query_one(Scoreboard).render().plain
+        assert "Bot 1 (greedy)" in text and "Bot 2 (random)" in text and "Ana (" not in text
