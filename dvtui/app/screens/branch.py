@@ -31,7 +31,6 @@ class BranchScreen(Dialog[int | None]):
     DEFAULT_CSS = """
     BranchScreen {
         align: center bottom;
-        background: #000000 15%;
     }
 
     #branch-box {

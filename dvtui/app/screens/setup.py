@@ -108,6 +108,11 @@ class SetupScreen(Screen[None]):
         min-width: 8;
     }
 
+    #level-help {
+        height: auto;
+        margin: 0 0 1 0;
+    }
+
     .setup-line {
         height: 1;
         margin: 0 0 1 0;
