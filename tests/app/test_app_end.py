@@ -40,7 +40,7 @@ async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_p
         assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in bar
         scores = app.screen.query_one(Scoreboard).render().plain
         hand = app.screen.query_one(HandBar).render().plain
-        for name in ("Bot 1", "Bot 2", "Bot 3"):  # every hand played out, as on the hand bar
+        for name in ("Bot 1 (greedy)", "Bot 2 (greedy)", "Bot 3 (random)"):  # hands played out, as on the hand bar
             assert f"{name} · · · · · ·" in scores
         assert "Bot 1    ·   ·   ·   ·   ·   ·   Game over" in hand
 
