@@ -98,8 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(e, (GameFileError, SaveError)):
             return _fail(str(e), EXIT_BAD_FILE)
         if isinstance(e, OSError) and e.strerror:  # a file or directory the system refused: not a bug
+            from .store.errors import clean
+
             where = f"{e.filename}: " if e.filename is not None else ""
-            return _fail(f"{where}{e.strerror}", EXIT_BAD_FILE)
+            return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
         return _fail(f"internal error: {type(e).__name__}: {e} (set DVTUI_DEBUG=1 for details)", 3)
 
 
