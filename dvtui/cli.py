@@ -77,8 +77,8 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
+    if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
     try:
         return _dispatch(args)
@@ -97,6 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if isinstance(e, (GameFileError, SaveError)):
             return _fail(str(e), EXIT_BAD_FILE)
+        if isinstance(e, OSError) and e.strerror:  # a file or directory the system refused: not a bug
+            from .store.errors import clean
+
+            where = f"{e.filename}: " if e.filename is not None else ""
+            return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
         return _fail(f"internal error: {type(e).__name__}: {e} (set DVTUI_DEBUG=1 for details)", 3)
 
 
@@ -124,6 +129,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_text_export(args)
     from .app import launch  # Textual is imported only from here on
 
+    if args.command is None:  # plain dvtui in a terminal: the start menu
+        return launch.run_menu()
     if args.command == "new":
         return launch.run_new(args)
     if args.command == "resume":

@@ -28,6 +28,14 @@ from .screens.table import TableScreen
 from .session import PlaySession
 
 
+def screenshot_dir() -> Path:
+    """Where a screenshot goes: the Downloads folder when there is one, else the working directory."""
+    import platformdirs
+
+    downloads = Path(platformdirs.user_downloads_dir())
+    return downloads if downloads.is_dir() else Path.cwd()
+
+
 class DvtuiApp(App[int]):
     """Either ``session`` (a game to play) or ``setup`` (the set-up screen first)."""
 
@@ -51,9 +59,12 @@ class DvtuiApp(App[int]):
         branch_path: Callable[[GameCreated], Path] | None = None,
         player_name: str | None = None,
         handle_hangup: bool = False,
+        menu: bool = False,
     ) -> None:
         super().__init__()
         self.session = session
+        self.menu = menu
+        """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
         self.setup_defaults = setup or SetupDefaults()
         self.pace = pace or Pace()
         self.output = output
@@ -75,7 +86,11 @@ class DvtuiApp(App[int]):
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        if self.session is None and self.asks_setup:
+        if self.session is None and self.menu:
+            from .screens.menu import MenuScreen
+
+            self.push_screen(MenuScreen())
+        elif self.session is None and self.asks_setup:
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
@@ -108,6 +123,59 @@ class DvtuiApp(App[int]):
     def start_game(self, session: PlaySession) -> None:
         self.session = session
         self.switch_screen(TableScreen(session, self.pace))
+
+    # -- after a game: a rematch, a new game --------------------------------------------------
+
+    def rematch(self) -> None:
+        """The same seats and first player, the next seed, a new file in the saves directory; the
+        table plays it from now on (the finished game stays as it is)."""
+        old = self.session
+        if old is None:
+            return
+        created = old.game.created
+        seed = (created.seed or 0) + 1
+        try:
+            session = PlaySession.start(
+                new_game(list(created.players), first_player=created.first_player, seed=seed),
+                None if old.path is None else self._fresh_path(created),
+            )
+        except (SaveError, OSError) as e:
+            self.notify(f"No rematch: {e}", severity="error", timeout=10, markup=False)
+            return
+        self.notify(f"Rematch, deal {seed}: {session.path}", title="A new game", timeout=6, markup=False)
+        self._play_next(session)
+
+    def new_game_setup(self) -> None:
+        """The set-up screen, filled in with this game's seats; its game is played on this table
+        (Esc comes back here)."""
+        from .screens.setup import SetupScreen
+
+        old = self.session
+        defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
+        if old is not None:
+            created = old.game.created
+            defaults = SetupDefaults(seats=list(created.players), first=created.first_player,
+                                     default_name=defaults.default_name)
+        self.output = None  # a file given with -o holds the game just played
+        if self.save_path is None and (old is None or old.path is not None):
+            self.save_path = new_save_path
+        self.push_screen(SetupScreen(defaults, self.create_session, self._play_next, leave=self.pop_screen))
+
+    def _fresh_path(self, created: GameCreated) -> Path:
+        return (self.save_path or new_save_path)(created) or new_save_path(created)
+
+    def _play_next(self, session: PlaySession) -> None:
+        """Close the game just played and let the table under the end screen play ``session``."""
+        if self.session is not None:
+            self.session.close()
+        tables = [screen for screen in self.screen_stack if isinstance(screen, TableScreen)]
+        if not tables:  # the first game of this run (from the start menu): the set-up makes way for it
+            self.start_game(session)
+            return
+        while self.screen is not tables[-1]:
+            self.pop_screen()
+        self.session = session
+        tables[-1].adopt(session)
 
     # -- branches ------------------------------------------------------------------------------
 
@@ -146,7 +214,25 @@ class DvtuiApp(App[int]):
         if isinstance(screen, (TableScreen, ReplayScreen)):  # the game's commands, or the viewer's
             for title, help_, callback in screen.palette_commands():
                 yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
+                continue
+            if command.title == "Screenshot":  # Textual's says neither where it saved nor why it could not
+                command = SystemCommand(command.title, f"Save the screen as SVG in {screenshot_dir()}",
+                                        lambda: self.set_timer(0.1, self.take_screenshot))
+            yield command
+
+    def take_screenshot(self) -> Path | None:
+        """The screen as an SVG file in :func:`screenshot_dir`; says where, or why not."""
+        directory = screenshot_dir()
+        try:
+            path = Path(self.save_screenshot(path=str(directory)))
+        except OSError as e:
+            self.notify(f"Screenshot not saved: {directory}: {e.strerror or e}", severity="error", timeout=8,
+                        markup=False)
+            return None
+        self.notify(f"Screenshot saved: {path}", timeout=8, markup=False)
+        return path
 
     async def action_quit(self) -> None:
         self.exit(return_code=0)

@@ -14,12 +14,27 @@ from ..engine import (
     CardPlaced,
     ColumnResolved,
     Event,
+    Game,
     GameCreated,
     GameEnded,
     PlacementUndone,
     RoundEnded,
 )
 from ..engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
+from ..engine.game import GAME_ENDING, OVER
+
+
+def after_last_round(game: Game) -> bool:
+    """The last round has ended. The engine has then already passed the first seat on and dealt
+    the number cards back (R7) for a round that never comes: the screen shows the round that was
+    played (its first player, hands played out) instead."""
+    return game.phase in (GAME_ENDING, OVER)
+
+
+def round_first_player(game: Game) -> int:
+    """Who started the round the table shows (the last one, once it has ended)."""
+    return (game.first_player - 1) % game.n if after_last_round(game) else game.first_player
+
 
 COLUMN_LABELS = "ABCDEFG"
 """Columns are lettered on screen so the letter is also the key that chooses them (a-g), and a

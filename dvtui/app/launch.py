@@ -63,10 +63,35 @@ def _output(text: str | None) -> Path | None:
         return None
     path = Path(text).expanduser()
     if path.exists():
-        raise _usage(f"{path} already exists; choose another file (or continue it: dvtui resume {path})")
+        raise _usage(f"{path} already exists; choose another file{_what_to_do_with(path)}")
     if not path.parent.is_dir():
         raise _usage(f"{path.parent}: no such directory")
     return path
+
+
+def _what_to_do_with(path: Path) -> str:
+    """The command that works on an existing ``path``: resume an unfinished game, replay a
+    finished one, nothing for a file that is not a game."""
+    from ..store import GameFileError
+
+    try:
+        over = read_game(path).game.over
+    except (GameFileError, OSError):
+        return ""
+    return f" (or watch it again: dvtui replay {path})" if over else f" (or continue it: dvtui resume {path})"
+
+
+def has_terminal() -> bool:
+    """Both ends of a full-screen app: keys come from stdin, the screen goes to stdout."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def require_terminal() -> None:
+    """Refuse (one line, exit 2) to start the full-screen app without a terminal: it would write
+    escape sequences into a file and wait for keys that never come."""
+    if not has_terminal():
+        raise _usage("the game needs a terminal (stdin and stdout are not one); without a screen: "
+                     "'dvtui replay FILE --text', or 'dvtui resume FILE --headless' for a game of bots")
 
 
 def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
@@ -88,6 +113,7 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
     # Start-up makes many objects that live as long as the program (modules, styles): the
     # garbage collector would walk them again and again while Textual loads and the first screen
     # is built (a third of the start-up). So it waits, and then leaves them alone (frozen).
+    require_terminal()
     gc.disable()
     try:
         app = build()
@@ -101,6 +127,10 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
             app.session.close()
     code = app.return_code or 0
     played = app.session
+    failed = played.writer.failed if played is not None and played.writer is not None else None
+    if failed is not None:  # the game stopped at a save that failed: not "saved", and exit 1 as documented
+        print(f"dvtui: error: {failed}", file=sys.stderr)
+        return code or 1
     if played is not None and played.path is not None and not app.hung_up:
         game = played.game
         try:
@@ -142,11 +172,18 @@ def run_new(args: argparse.Namespace) -> int:
              "save_path": new_save_path},
             None,
         )
+    require_terminal()  # before the file is made: a refused start leaves nothing behind
     seed = args.seed if args.seed is not None else pick_seed()
     created = new_game(seats, first_player=first or 0, seed=seed)
     path = output if output is not None else new_save_path(created)
     session = PlaySession.start(created, path)
     return _run({"pace": pace}, session)
+
+
+def run_menu() -> int:
+    """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
+    defaults = SetupDefaults(default_name=default_player_name())
+    return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
 
 
 def unfinished_lines() -> tuple[list[str], int]:
@@ -207,7 +244,9 @@ def run_resume(args: argparse.Namespace) -> int:
             for notice in writer.notices:
                 print(f"Repaired its end: {notice}", file=sys.stderr)
         return 1
-    session = PlaySession.resume(loaded)
+    session = PlaySession.resume(loaded)  # a game locked elsewhere says so, terminal or not
+    if not has_terminal():
+        session.close()
     return _run({"pace": Pace(bot_delay=delay)}, session)
 
 
@@ -227,4 +266,4 @@ def run_replay(args: argparse.Namespace) -> int:
     return _run_app(build)
 
 
-__all__ = ["pick_seed", "run_new", "run_replay", "run_resume"]
+__all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume"]

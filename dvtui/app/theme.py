@@ -45,6 +45,8 @@ FELT_LIGHT = "#163b2c"
 FOCUS = "#f5d76e"
 """What the resolution is showing now."""
 MUTED = "#7f9c8e"
+ERROR = "#ff6b6b"
+"""What went wrong (a save that failed, a form to fix)."""
 
 
 def seat_color(color: str) -> str:

@@ -110,7 +110,7 @@ def _round(created: GameCreated, round_: int, events: list[Event], after: Game, 
     ended = next((e for e in events if isinstance(e, RoundEnded)), None)
     if ended is not None:
         scores = after.history[ended.round - 1]
-        lines.append(f"{INDENT}Scores: " + " · ".join(f"{names[p]} {amount(s)}" for p, s in enumerate(scores)))
+        lines.append(f"{INDENT}Scores: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(scores)))
     return lines
 
 
@@ -151,7 +151,7 @@ def _placement_grid(standing: list[CardPlaced], names: list[str], first: int) ->
 
 
 def _column_line(event: ColumnResolved, names: list[str]) -> str:
-    totals = [f"{names[p]} {t}" for p, t in enumerate(event.totals) if t]
+    totals = [f"{names[p]}: {t}" for p, t in enumerate(event.totals) if t]  # "Bot 1: 3", never "Bot 1 3"
     placed = f"({', '.join(totals)}) " if totals else ""
     return f"{column_label(event.column)}  {placed}" + "; ".join(resolution_parts(event, names))
 
@@ -162,7 +162,7 @@ def _ending(game: Game, names: list[str]) -> list[str]:
         return [
             f"The game stops here: round {game.round} of {game.rounds}, {who} to play "
             f"({len(game.placements)} of {game.round_length} placements made this round).",
-            "Scores so far: " + " · ".join(f"{names[p]} {amount(s)}" for p, s in enumerate(game.scores())),
+            "Scores so far: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(game.scores())),
         ]
     scores = game.scores()
     best = max(scores)

@@ -86,7 +86,7 @@ class GameLocked(SaveError):
             who = f"another process, {unknown}" if unknown else "another process (it has not said who yet)"
         super().__init__(
             f"{self.path}: this game is being played by {who}; one player process per game — "
-            f"watch it with 'dvtui replay {self.path}', or close the other one first"
+            f"close the other one first ('dvtui replay {self.path}' shows the moves saved so far)"
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
+import errno
 import os
 import re
 import stat
@@ -94,8 +94,14 @@ def ensure_data_dir() -> Path:
         missing.append(p)
         p = p.parent
     for p in reversed(missing):
-        with contextlib.suppress(FileExistsError):
+        try:
             os.mkdir(p, 0o700)
+        except FileExistsError:
+            pass
+        except OSError as e:
+            why = "the file system is read-only" if e.errno == errno.EROFS else e.strerror or str(e)
+            hint = "set DVTUI_DATA_DIR, or use -o FILE"
+            raise SaveError(f"{d}: cannot make the saves directory: {why} ({hint})") from None
     return saves_dir()
 
 

@@ -54,6 +54,13 @@ def _why(e: OSError) -> str:
     return _WHY.get(e.errno or 0) or (e.strerror or str(e))
 
 
+def _why_not_here(e: OSError, directory: Path) -> str:
+    """Why no file can be created in ``directory``, in a player's words."""
+    if e.errno in (errno.EACCES, errno.EPERM, errno.ENOENT):  # ENOENT: an existing directory that refuses
+        return f"the directory {directory} is not writable"
+    return _why(e)
+
+
 class GameWriter:
     """The one writer of one game file. Use :meth:`create` or :meth:`resume`."""
 
@@ -91,13 +98,15 @@ class GameWriter:
         path = Path(path)
         if not path.parent.is_dir():
             raise SaveError(f"{path}: cannot create: no such directory {path.parent}")
+        # The file first, then its lock: creating it is what says why a directory cannot hold a
+        # game (not writable, read-only), where a lock that cannot be made reads as one held.
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600)
         except FileExistsError:
             what = "is a directory" if path.is_dir() else "already exists"
             raise SaveError(f"{path}: {what}; choose another file") from None
         except OSError as e:
-            raise SaveError(f"{path}: cannot create: {_why(e)}") from None
+            raise SaveError(f"{path}: cannot create: {_why_not_here(e, path.parent)}") from None
         try:
             lock = _lock_opened(path, fd)
         except BaseException:

@@ -29,6 +29,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
         apps.append(self)
 
     monkeypatch.setattr(DvtuiApp, "run", run)
+    monkeypatch.setattr(launch, "has_terminal", lambda: True)
     return apps
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.screens.setup import SeatRow, SetupScreen
+from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.store import read_game
 
@@ -107,3 +107,53 @@ async def test_a_bot_seat_turned_human_drops_the_bot_name(tmp_path: Path) -> Non
         rows[1].query_one(".seat-kind", Select).value = "human"
         await pilot.pause()
         assert rows[1].name_input.value == ""
+
+
+async def test_minus_seat_removes_the_seat_you_were_on(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+n")  # 4 seats: Ana, Bot 1, Bot 2, Bot 3
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        rows[1].query_one(".seat-color", Select).focus()  # working on seat 2 (Bot 1, yellow)
+        await pilot.pause()
+        await pilot.click("#remove-seat")
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        assert [row.color for row in rows] == ["red", "green", "blue"]
+        assert [str(row.query_one(".seat-number", Label).render()) for row in rows] == ["1.", "2.", "3."]
+
+
+async def test_enter_in_a_name_moves_on_and_a_sixth_seat_says_why_not(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        name = app.screen.focused
+        assert isinstance(name, Input)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.focused is not name
+        await pilot.press("ctrl+n", "ctrl+n")
+        await pilot.pause()
+        await pilot.press("ctrl+n")  # a sixth
+        await pilot.pause()
+        assert len(app.screen.query(SeatRow)) == 5
+        assert any("5 seats at most" in n.message for n in app._notifications)
+        help_line = str(app.screen.query_one("#level-help", Static).render())
+        assert "random" in help_line and "greedy" in help_line and "strong" in help_line
+
+
+async def test_escape_asks_before_the_set_up_is_thrown_away(tmp_path: Path) -> None:
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LeaveSetup)
+        await pilot.press("escape")  # stay
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and app.is_running
+        await pilot.press("escape", "y")
+        await pilot.pause()
+    assert app.return_code == 0 and not list(tmp_path.glob("*.dvr"))

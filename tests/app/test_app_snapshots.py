@@ -113,3 +113,13 @@ async def _help(pilot: Pilot[int]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_help)
+
+
+def test_start_menu(snap_compare) -> None:
+    """Plain ``dvtui``: new game, the latest unfinished game (one is saved), replay, quit."""
+    from dvtui.store import data_dir
+
+    data_dir().mkdir(parents=True)
+    new_session(data_dir() / "half.dvr").close()
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=(80, 24))

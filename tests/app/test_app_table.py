@@ -5,6 +5,9 @@ strong bot, and the command palette offers the game's commands."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+
+import pytest
 
 from dvtui.app.widgets.board import Seats, build_models, column_lines
 from dvtui.app.widgets.hand import HandBar
@@ -95,3 +98,34 @@ async def test_the_command_palette_offers_the_games_commands() -> None:
         await pilot.press(*"rules", "enter")
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen"
+
+
+async def test_the_palette_has_no_theme_and_a_screenshot_that_says_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table keeps its own colours, so a theme would change the footer only: not offered. A
+    screenshot says where it went, or why it could not be saved."""
+    monkeypatch.setattr("dvtui.app.app.screenshot_dir", lambda: tmp_path)
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        commands = {command.title: command for command in app.get_system_commands(app.screen)}
+        assert "Theme" not in commands and "Screenshot" in commands
+        path = app.take_screenshot()
+        assert path is not None and path.suffix == ".svg" and path.is_file()
+        await pilot.pause()
+        assert any(f"Screenshot saved: {path}" == n.message for n in app._notifications)
+        monkeypatch.setattr("dvtui.app.app.screenshot_dir", lambda: tmp_path / "missing")
+        assert app.take_screenshot() is None
+        await pilot.pause()
+        assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ")
+                   for n in app._notifications)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_scoreboard_says_which_bot_plays_at_which_level(size: tuple[int, int]) -> None:
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:random"))
+    async with app.run_test(size=size) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        text = table(app).query_one(Scoreboard).render().plain
+        assert "Bot 1 (greedy)" in text and "Bot 2 (random)" in text and "Ana (" not in text

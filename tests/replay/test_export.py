@@ -49,7 +49,8 @@ def test_the_export_tells_the_game_round_by_round() -> None:
     ]
     assert text.count("  Columns:") == 6 and text.count("  Scores: ") == 6
     assert "(Bot 2 placed 1 under column D, then took it back)" in text
-    assert "Bot 2 and Bot 3 tie at 4: both cancelled; Bot 1 takes jewel 600" in text
+    assert ("E  (Bot 1: 7, Bot 2: 4, Bot 3: 4) Bot 2 and Bot 3 tie at 4: both cancelled;\n"
+            "       Bot 1 takes jewel 600") in text
     assert "Bot 1 takes house 400, returns house 300" in text
     assert "RESULT  Game over: Bot 1 wins with 4,500,000" in text
     assert max(len(line) for line in text.splitlines()) <= 100
@@ -93,3 +94,11 @@ def test_the_export_does_not_import_textual() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_a_total_is_never_read_as_part_of_a_numbered_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """``Bot 1 3`` could be Bot 13 with nothing, or Bot 1 with 3: the export says ``Bot 1: 3``."""
+    assert main(["replay", str(REPLAYS / "game.dvr"), "--text"]) == 0
+    text = capsys.readouterr().out
+    assert "A  (Bot 1: 3, Bot 2: 4) Bot 2 takes watch 400" in text
+    assert "Scores: Bot 1: 1,700,000 · Bot 2: 1,500,000 · Bot 3: 300,000" in text

@@ -417,3 +417,42 @@ async def test_viewing_never_writes_the_file(tmp_path: Path) -> None:
         await pilot.press("end", "home", "3", "space", "space", "q")
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dvr"]  # no lock, no copy left behind
+
+
+async def test_the_viewers_help_lists_only_the_viewers_keys() -> None:
+    app = replay_app()
+    async with app.run_test(size=(120, 70)) as pilot:  # tall enough to show the whole help
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayHelp)
+        text = "".join(text for text, _ in screen_cells(app))
+        assert "Equal totals cancel" in text  # the rules are all there
+        assert "play / pause" in text and "the deal / the end of the file" in text
+        for live_only in ("choose a card", "take back", "hint", "back to the game"):
+            assert live_only not in text
+
+
+async def test_at_the_end_the_viewer_names_the_last_rounds_first_player() -> None:
+    """replays/game.dvr: round 6 was started by Bot 3 (the text export says so too)."""
+    app = replay_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in app.screen.query_one(RoundBar).render().plain
+
+
+async def test_the_branch_choice_leaves_the_board_in_sight() -> None:
+    """Choosing who plays on is about the position on the board: the dialog does not cover it."""
+    from dvtui.app.screens.branch import BranchScreen
+
+    app = replay_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("2", "down", "down", "b")
+        await pilot.pause()
+        assert isinstance(app.screen, BranchScreen)
+        box = app.screen.query_one("#branch-box").region
+        board = app.screen_stack[-2].query_one(Board).region
+        assert box.height > 4 and not box.overlaps(board)

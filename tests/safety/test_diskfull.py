@@ -24,7 +24,7 @@ from dvtui.engine import Game
 from dvtui.store import GameWriter, SaveError, SaveFailed, read_game
 from dvtui.store import writer as writer_module
 
-from .support import BOTS3, assert_one_line_error, created, reference, run_dvtui, start_game, strip_at
+from .support import BOTS3, WITH_HUMAN, assert_one_line_error, created, reference, run_dvtui, start_game, strip_at
 
 PAGE = 4096
 
@@ -230,3 +230,70 @@ def test_a_new_game_that_cannot_be_saved_leaves_nothing(tmp_path: Path, monkeypa
     with pytest.raises(SaveError, match="cannot save a new game: the disk is full; nothing was kept"):
         GameWriter.create(tmp_path / "new.dvr", created())
     assert os.listdir(tmp_path) == []
+
+
+def _fail_after(monkeypatch: pytest.MonkeyPatch, writes: int) -> None:
+    """The writer's ``write`` works ``writes`` times more, then the disk is full."""
+    left = [writes]
+
+    def write(fd: int, data: memoryview) -> int:
+        if left[0] <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        left[0] -= 1
+        return os.write(fd, data)
+
+    monkeypatch.setattr(writer_module, "_write", write)
+
+
+async def test_a_failed_save_in_play_says_not_saved_and_nobody_thinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's move that cannot be saved: the title says NOT SAVED for good, nobody is shown
+    thinking, no key plays on."""
+    from dvtui.app.app import DvtuiApp
+    from dvtui.app.config import Pace
+    from dvtui.app.session import PlaySession
+    from dvtui.app.widgets.hand import HandBar
+    from dvtui.app.widgets.panels import RoundBar
+
+    path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
+    app = DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        _fail_after(monkeypatch, 1)  # Ana's placement is saved, Bot 1's is not
+        await pilot.press("6", "a", "enter")
+        for _ in range(50):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        bar = app.screen.query_one(RoundBar).render().plain
+        hand = app.screen.query_one(HandBar).render().plain
+        assert "✗ NOT SAVED: disk is full" in bar and "✓ saved" not in bar
+        assert "thinking" not in bar + hand
+        assert "Game stopped: the disk is full" in hand
+        await pilot.press("5", "b", "enter", "u")  # nothing plays on
+        await pilot.pause()
+        assert len(app.session.game.placements) == 1  # type: ignore[union-attr]
+    monkeypatch.undo()
+    assert len(read_game(path).game.placements) == 1
+
+
+def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dvtui.app import launch
+    from dvtui.app.app import DvtuiApp
+
+    path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
+
+    def run(self: DvtuiApp, *args: object, **kwargs: object) -> None:  # Ana's move meets a full disk, then q
+        _fail_after(monkeypatch, 0)
+        with pytest.raises(SaveFailed):
+            self.session.place(6, 0)  # type: ignore[union-attr]
+
+    monkeypatch.setattr(DvtuiApp, "run", run)
+    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    assert main(["resume", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "saved" not in out.lower()
+    line = assert_one_line_error(err, path)
+    assert "could not save the last move: the disk is full" in line

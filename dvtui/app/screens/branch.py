@@ -25,9 +25,14 @@ KEEP = -1
 
 
 class BranchScreen(Dialog[int | None]):
-    """Dismissed with :data:`KEEP`, a bot's seat to take, or None (Escape: no branch)."""
+    """Dismissed with :data:`KEEP`, a bot's seat to take, or None (Escape: no branch). It sits at
+    the bottom over a lightly dimmed table: the position being branched from stays in sight."""
 
     DEFAULT_CSS = """
+    BranchScreen {
+        align: center bottom;
+    }
+
     #branch-box {
         width: 64;
     }
@@ -75,10 +80,10 @@ class BranchScreen(Dialog[int | None]):
         if people:  # a person is at the table: keeping the seats is what is usually meant
             options.insert(0, options.pop())
         with Vertical(id="branch-box", classes="dialog"):
-            yield Static(f"Play from here: moment {self.moment}, round {self.round}", id="branch-title")
-            yield Static(Text("A new game file; the original stays untouched.", style=MUTED))
+            yield Static(f"Play from here: moment {self.moment}, round {self.round}, in a new file",
+                         id="branch-title")
             yield OptionList(*options, id="branch-choice")
-            yield Static(Text("↑↓ then ⏎ to play from here · esc: no branch", style=MUTED))
+            yield Static(Text("↑↓ ⏎ choose · esc: no branch · the original stays as it is", style=MUTED))
         yield Footer(compact=True)
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:

@@ -75,6 +75,8 @@ class EndScreen(Screen[None]):
     }
     """
     BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("r", "rematch", "rematch"),
+        Binding("n", "new_game", "new game"),
         Binding("escape,t", "back", "table", key_display="t"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
@@ -118,6 +120,20 @@ class EndScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_rematch(self) -> None:
+        """The same seats, the next deal, a new file."""
+        from ..app import DvtuiApp
+
+        if isinstance(self.app, DvtuiApp):
+            self.app.rematch()
+
+    def action_new_game(self) -> None:
+        """The set-up screen, filled in with these seats."""
+        from ..app import DvtuiApp
+
+        if isinstance(self.app, DvtuiApp):
+            self.app.new_game_setup()
 
     def action_help(self) -> None:
         from .help import HelpScreen

@@ -58,17 +58,19 @@ MARKS = [
 ]
 
 
-def help_text() -> Table:
+def help_text(keys: bool = True) -> Table:
     """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
-    table, then the rules."""
+    table, then the rules. ``keys`` False: the table and the rules only (a screen with keys of
+    its own lists them above)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
     grid.add_column(ratio=1)
-    grid.add_row(styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")),
-                 Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
-    for key, meaning in KEYS:
-        grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
-    grid.add_row("", "")
+    if keys:
+        grid.add_row(styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")),
+                     Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
+        for key, meaning in KEYS:
+            grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
+        grid.add_row("", "")
     cards = Text()
     for i, category in enumerate((*CATEGORIES, "money")):
         bg, fg = CARD_COLORS[category]

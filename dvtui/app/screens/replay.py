@@ -64,9 +64,10 @@ REPLAY_KEYS = [
     ("click", "the position bar or a line of the log jumps there"),
     ("b", "play from here: a new game file from this moment, played live (the original is untouched);"
           " with bots at the table, take a bot's seat or let them play on"),
-    ("esc", "back to the game (time travel)"),
     ("q", "quit"),
 ]
+BACK_KEY = ("esc", "back to the game")
+"""Only in time travel: plain replay has no game to go back to."""
 
 
 def _short(notice: str) -> str:
@@ -76,19 +77,25 @@ def _short(notice: str) -> str:
 
 
 class ReplayHelp(HelpScreen):
-    """``?`` in a replay: the viewer's keys, then the table's marks and the rules in brief."""
+    """``?`` in a replay: the viewer's keys only (the live game's keys do nothing here), then the
+    table's marks and the rules in brief. ``live``: time travel, where Escape goes back to play."""
+
+    def __init__(self, *, live: bool = False) -> None:
+        super().__init__()
+        self.live = live
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
         grid.add_column(ratio=1)
         grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
-        for key, meaning in REPLAY_KEYS:
+        keys = [*REPLAY_KEYS[:-1], BACK_KEY, REPLAY_KEYS[-1]] if self.live else REPLAY_KEYS
+        for key, meaning in keys:
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
         with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(grid, id="replay-keys")
-            yield Static(help_text(), id="help-text")
+            yield Static(help_text(keys=False), id="help-text")
         yield Footer(compact=True)
 
 
@@ -327,7 +334,7 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(BranchScreen(players, moment, state.round, state.to_move), chosen)
 
     def action_help(self) -> None:
-        self.app.push_screen(ReplayHelp())
+        self.app.push_screen(ReplayHelp(live=self.live))
 
     async def action_quit(self) -> None:
         self.app.exit()

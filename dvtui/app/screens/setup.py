@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -22,8 +22,11 @@ from ..config import SetupChoice, SetupDefaults
 from ..session import PlaySession
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.faces import styled
+from .help import Dialog
 
 HUMAN = "human"
+LEVEL_HELP = ("Bots: random places any card anywhere · greedy takes what pays best this round · "
+              "strong looks ahead to the end of the round and plays to win the game")
 
 
 def kind_options() -> list[tuple[str, str]]:
@@ -109,6 +112,11 @@ class SetupScreen(Screen[None]):
         min-width: 8;
     }
 
+    #level-help {
+        height: auto;
+        margin: 0 0 1 0;
+    }
+
     .setup-line {
         height: 1;
         margin: 0 0 1 0;
@@ -146,15 +154,19 @@ class SetupScreen(Screen[None]):
         Binding("ctrl+s", "start", "start", priority=True),
         Binding("ctrl+n", "add_seat", "add seat"),
         Binding("ctrl+r", "remove_seat", "remove seat"),
-        Binding("escape", "app.quit", "quit", key_display="esc"),
+        Binding("escape", "leave", "leave", key_display="esc"),
     ]
 
     def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], PlaySession],
-                 start: Callable[[PlaySession], None]) -> None:
+                 start: Callable[[PlaySession], None], leave: Callable[[], object] | None = None) -> None:
         super().__init__(id="setup")
         self.defaults = defaults
         self.create = create
         self.start = start
+        self.leave = leave
+        """What leaving does once confirmed (default: quit the app)."""
+        self._row: SeatRow | None = None
+        """The seat last worked on: the one "− seat" removes."""
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
@@ -169,6 +181,8 @@ class SetupScreen(Screen[None]):
             with Horizontal(id="seat-buttons"):
                 yield Button("+ seat", id="add-seat", compact=True)
                 yield Button("− seat", id="remove-seat", compact=True)
+                yield Label("  removes the seat you were on", classes="setup-note")
+            yield Static(Text(LEVEL_HELP, style=Style(color=MUTED)), id="level-help")
             with Horizontal(classes="setup-line"):
                 yield Label("First player ", classes="setup-label")
                 seats = self.defaults.initial_seats()
@@ -237,10 +251,21 @@ class SetupScreen(Screen[None]):
     def _name_changed(self) -> None:
         self._refresh_rows()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        row = next((node for node in event.widget.ancestors_with_self if isinstance(node, SeatRow)), None)
+        if row is not None:
+            self._row = row
+
+    @on(Input.Submitted, ".seat-name")
+    def _name_entered(self) -> None:
+        self.focus_next()
+
     @on(Button.Pressed, "#add-seat")
     def action_add_seat(self) -> None:
         rows = self.rows()
         if len(rows) >= MAX_PLAYERS:
+            self.notify(f"{MAX_PLAYERS} seats at most: Dolce Vita is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R3)",
+                        severity="warning", timeout=4)
             return
         taken = {row.color for row in rows}
         color = next(c for c in COLORS if c not in taken)
@@ -249,11 +274,31 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#remove-seat")
     async def action_remove_seat(self) -> None:
+        """Remove the seat last worked on (the last seat when none was)."""
         rows = self.rows()
         if len(rows) <= MIN_PLAYERS:
+            self.notify(f"{MIN_PLAYERS} seats at least: Dolce Vita is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R3)",
+                        severity="warning", timeout=4)
             return
-        await rows[-1].remove()
+        row = self._row if self._row in rows else rows[-1]
+        self._row = None
+        await row.remove()
+        for i, rest in enumerate(self.rows()):  # renumbered: seat numbers are positions at the table
+            rest.index = i
+            rest.query_one(".seat-number", Label).update(f"{i + 1}.")
         self._refresh_rows()
+
+    def action_leave(self) -> None:
+        """Esc: leave the set-up, once confirmed (a second Esc in the question stays)."""
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                if self.leave is not None:
+                    self.leave()
+                else:
+                    self.app.exit()
+
+        self.app.push_screen(LeaveSetup(), answered)
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -285,3 +330,26 @@ class SetupScreen(Screen[None]):
             return
         error.update("")
         self.start(session)
+
+
+class LeaveSetup(Dialog[bool]):
+    """Esc on the set-up screen: leave it (and what was chosen), or stay."""
+
+    DEFAULT_CSS = """
+    #leave-box {
+        width: 50;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("y", "answer(True)", "leave", key_display="y"),
+        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-box", classes="dialog"):
+            yield Static(Text("Leave the set-up? No game has been started.", style=Style(bold=True)))
+            yield Static(Text("y: leave · n or esc: stay", style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)

@@ -30,7 +30,7 @@ from ...bots.strong import Suggestion, think
 from ...engine import ColumnResolved, Event, Game, RoundEnded, RuleError
 from ...engine.cards import COLUMNS
 from ...engine.game import PLACEMENT
-from ...store import SaveError
+from ...store import SaveError, SaveFailed
 from ..config import Pace
 from ..describe import (
     column_label,
@@ -39,7 +39,7 @@ from ..describe import (
     short_amount,
 )
 from ..session import Move, PlaySession, preview
-from ..theme import MUTED, seat_color
+from ..theme import ERROR, MUTED, seat_color
 from ..timeline import ResolutionStep, resolution_steps
 from ..widgets.board import Board, column_height
 from ..widgets.faces import styled
@@ -200,8 +200,13 @@ class TableScreen(Screen[None]):
         hand = self.query_one(HandBar)
         hand.display = True
         seat = game.created.players[game.to_move]
-        if game.over:
-            hand.show(seat.name, seat.color, [], None, hint_text("Game over. Press e for the results, q to leave."),
+        failed = self.save_failure
+        if failed is not None:  # the game has stopped: nobody is to play, nothing is thinking
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None,
+                      Text(f"Game stopped: {failed.reason} · q leaves (it says how to go on)",
+                           style=Style(color=ERROR, bold=True)), active=False)
+        elif game.over:
+            hand.show(seat.name, seat.color, [], None, hint_text("Game over · e: the results · q leaves"),
                       active=False)
         elif human is not None:
             hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True)
@@ -214,16 +219,25 @@ class TableScreen(Screen[None]):
 
     def _show_round_bar(self, status: Text | None = None, game: Game | None = None) -> None:
         game = game or self.session.game
+        failed = self.save_failure
         if status is None:
             seat = game.created.players[game.to_move]
-            if game.over:
+            if failed is not None:  # the status itself (the right end is cut first at 80 columns)
+                status = Text(f"✗ NOT SAVED: {failed.reason.removeprefix('the ')}", style=Style(color=ERROR, bold=True))
+            elif game.over:
                 status = Text("Game over", style=Style(bold=True))
             elif self.session.human_to_move() is not None:
                 status = Text(f"▶ {seat.name} to play", style=Style(color=seat_color(seat.color), bold=True))
             else:
                 status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
-        right = "✓ saved " if self.session.writer is not None else "not saved "
+        right = "not saved " if self.session.writer is None or failed is not None else "✓ saved "
         self.query_one(RoundBar).show(game, status, right)
+
+    @property
+    def save_failure(self) -> SaveFailed | None:
+        """The save that failed, once one has: the game has stopped (the writer refuses the rest)."""
+        writer = self.session.writer
+        return writer.failed if writer is not None else None
 
     def _advice(self) -> Text:
         """The line beside the human's hand: what to do, or what the chosen placement gives."""
@@ -243,7 +257,7 @@ class TableScreen(Screen[None]):
 
     def advance(self) -> None:
         """Ask for the next decision: a bot's (in a worker), a human's (wait), or the results."""
-        if self.steps:
+        if self.steps or self.save_failure is not None:
             return
         game = self.session.game
         if game.over:
@@ -430,13 +444,13 @@ class TableScreen(Screen[None]):
         return tuple(self.check_action(a, ()) for a in ("pick", "hint", "undo", "skip", "results"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        placing = not self.steps and self.session.human_to_move() is not None
+        placing = not self.steps and self.session.human_to_move() is not None and self.save_failure is None
         if action in ("pick", "step", "column", "place"):
             return placing or (action == "place" and bool(self.steps))
         if action == "hint":
             return placing and _strong_available()
         if action == "undo":
-            return not self.steps and self.session.undo_player() is not None
+            return not self.steps and self.session.undo_player() is not None and self.save_failure is None
         if action in ("next_step", "skip"):
             return bool(self.steps)
         if action == "results":

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ...engine import Event, Game
-from ..describe import describe_event
+from ..describe import describe_event, round_first_player
 from ..theme import FOCUS, MUTED, seat_color
 from .faces import styled
 
@@ -39,7 +39,7 @@ class RoundBar(Widget):
 
     def show(self, game: Game, status: Text | str, right: str = "") -> None:
         players = game.created.players
-        first = players[game.first_player]
+        first = players[round_first_player(game)]
         bar = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
         round_ = min(game.round, game.rounds)
         bar.append(f"  Round {round_} of {game.rounds}", style=Style(bold=True))

@@ -11,10 +11,10 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ...engine import Game
+from ...engine import Game, Seat
 from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
-from ..describe import CATEGORY_CODES, amount, card_value_label, short_amount
+from ..describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ..theme import MUTED, seat_color
 from .faces import card_chip, card_style, seat_chip
 
@@ -39,17 +39,31 @@ def goods_cells(game: Game, p: int, *, wide: bool = False) -> Text:
 
 
 def hand_cells(game: Game, p: int) -> Text:
-    """1 to 6, the ones already placed this round shown as gone (``·``)."""
+    """1 to 6, the ones already placed this round shown as gone (``·``); none once the game is
+    played out."""
     color = game.created.players[p].color
+    held = () if after_last_round(game) else game.hands[p]
     text = Text()
     for i, card in enumerate(NUMBER_CARDS):
         if i:
             text.append(" ")
-        if card in game.hands[p]:
+        if card in held:
             text.append(str(card), style=Style(color=seat_color(color), bold=True))
         else:
             text.append("·", style=Style(color=MUTED))
     return text
+
+
+def seat_label(seat: Seat, room: int) -> str:
+    """A seat's name in at most ``room`` characters, a bot's level after it (``Bot 1 (greedy)``,
+    or ``Bot 1 (g)`` when short of room): which bot is which is part of reading the table."""
+    if seat.kind != "bot" or not seat.bot:
+        return seat.name[:room]
+    level = seat.bot.split("@")[0]
+    for tag in (f" ({level})", f" ({level[:1]})"):
+        if len(seat.name) + len(tag) <= room:
+            return seat.name + tag
+    return seat.name[:room]
 
 
 def money_total(game: Game, p: int) -> int:
@@ -107,10 +121,12 @@ class Scoreboard(Widget):
 
     def _line(self, game: Game, p: int, width: int) -> Text:
         seat = game.created.players[p]
-        names = max(len(s.name) for s in game.created.players)
-        name_w = max(4, min(10, names, width - 66))
+        seats = game.created.players
+        room = max(4, width - 64)  # what the hand, goods, money and total leave
+        names = max(len(seat_label(s, max(room, 10))) for s in seats)
+        name_w = max(4, min(max(10, names), names, room))
         line = self._marker(p)
-        line.append(seat.name[:name_w].ljust(name_w), style=Style(color=seat_color(seat.color), bold=True))
+        line.append(seat_label(seat, name_w).ljust(name_w), style=Style(color=seat_color(seat.color), bold=True))
         line.append(" ")
         line.append_text(hand_cells(game, p))
         line.append("  ")
@@ -127,7 +143,7 @@ class Scoreboard(Widget):
         seat = game.created.players[p]
         head = self._marker(p)
         total = amount(game.score(p))
-        name = seat.name[: max(1, width - len(total) - 3)]
+        name = seat_label(seat, max(1, width - len(total) - 3))
         head.append(name, style=Style(color=seat_color(seat.color), bold=True))
         head.append(" " * max(1, width - len(head.plain) - len(total)))
         head.append(total, style=Style(bold=True))

@@ -1,0 +1,155 @@
+"""Plain ``dvtui``: a start menu (a new game, the latest unfinished game, a replay) instead of the
+command line's usage text, for someone who just typed the program's name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.style import Style
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game
+from ...store.saves import SavedGame
+from ..theme import ERROR, FOCUS, MUTED
+from ..widgets.faces import styled
+
+
+class MenuScreen(Screen[None]):
+    """New game, resume the latest unfinished game, replay a file (its path typed, the latest
+    game's offered), quit."""
+
+    DEFAULT_CSS = """
+    #menu-body {
+        padding: 1 2;
+        height: auto;
+    }
+
+    #menu-choice {
+        height: auto;
+        max-height: 8;
+        border: none;
+        margin: 1 0;
+    }
+
+    #replay-path {
+        width: 1fr;
+        margin: 0 0 1 0;
+    }
+
+    #menu-error {
+        height: auto;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("escape", "back", "back", key_display="esc"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="menu")
+        self.latest: SavedGame | None = None
+        self.recent: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        self.latest = latest_unfinished()
+        games, _ = list_games()
+        self.recent = games[0].path if games else None
+        title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        title.append("  the card game, in the terminal", style=Style(bold=True))
+        options = [Option("New game: choose the seats, then play", id="new")]
+        if self.latest is not None:
+            game = self.latest.loaded.game
+            names = ", ".join(seat.name for seat in game.created.players)
+            options.append(Option(Text(f"Resume the latest game: {names} · round {game.round} of {game.rounds}"),
+                                  id="resume"))
+        options.append(Option("Replay a game file", id="replay"))
+        options.append(Option("Quit", id="quit"))
+        with Vertical(id="menu-body"):
+            yield Static(title)
+            yield OptionList(*options, id="menu-choice")
+            path = Input(value="" if self.recent is None else str(self.recent), placeholder="path of a .dvr file",
+                         id="replay-path")
+            path.display = False
+            yield path
+            yield Static(id="menu-error")
+            yield Static(Text("↑↓ then ⏎ · the same as: dvtui new, dvtui resume, dvtui replay FILE",
+                              style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#menu-choice")
+    def _chosen(self, message: OptionList.OptionSelected) -> None:
+        from ..app import DvtuiApp
+
+        app = self.app
+        assert isinstance(app, DvtuiApp)
+        choice = message.option.id
+        self._error("")
+        if choice == "new":
+            app.new_game_setup()
+        elif choice == "resume" and self.latest is not None:
+            self._resume(self.latest)
+        elif choice == "replay":
+            path = self.query_one("#replay-path", Input)
+            path.display = True
+            path.focus()
+        elif choice == "quit":
+            app.exit()
+
+    def _resume(self, saved: SavedGame) -> None:
+        from ..app import DvtuiApp
+        from ..session import PlaySession
+
+        app = self.app
+        assert isinstance(app, DvtuiApp)
+        try:
+            session = PlaySession.resume(read_game(saved.path))
+        except (GameFileError, SaveError, OSError) as e:
+            self._error(str(e))
+            return
+        app.start_game(session)
+
+    @on(Input.Submitted, "#replay-path")
+    def _replay(self, message: Input.Submitted) -> None:
+        from ...replay import Replay
+        from ..app import DvtuiApp
+        from .replay import ReplayScreen
+
+        app = self.app
+        assert isinstance(app, DvtuiApp)
+        text = message.value.strip()
+        if not text:
+            self._error("type the path of a game file (.dvr)")
+            return
+        try:
+            loaded = read_game(Path(text).expanduser())
+        except (GameFileError, OSError) as e:
+            self._error(str(e) if isinstance(e, GameFileError) else f"{text}: {e.strerror or e}")
+            return
+        replay = Replay(loaded.events)
+
+        def branch(moment: int, take: int | None) -> None:
+            session = app.open_branch(loaded, replay, moment, take)
+            if session is not None:
+                app.start_game(session)
+
+        app.push_screen(ReplayScreen(replay, notices=loaded.notices, branch=branch, start=0))
+
+    def _error(self, message: str) -> None:
+        self.query_one("#menu-error", Static).update(
+            Text(f"✗ {message}", style=Style(color=ERROR, bold=True)) if message else ""
+        )
+
+    def action_back(self) -> None:
+        path = self.query_one("#replay-path", Input)
+        if path.display:
+            path.display = False
+            self.query_one(OptionList).focus()

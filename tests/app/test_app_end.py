@@ -1,0 +1,88 @@
+"""The end of a game on the table: what the table says after the last round, and what the end
+screen offers next (a rematch, a new game)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual.widgets import Select
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.end import EndScreen
+from dvtui.app.screens.setup import SeatRow, SetupScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.app.session import PlaySession
+from dvtui.app.widgets.hand import HandBar
+from dvtui.app.widgets.panels import RoundBar
+from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.store import read_game
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def finished_app(tmp_path: Path) -> DvtuiApp:
+    """The app on replays/game.dvr (round 6 was started by Bot 3), its game over."""
+    path = tmp_path / "done.dvr"
+    shutil.copy(REPO / "replays" / "game.dvr", path)
+    return DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+
+
+async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_path: Path) -> None:
+    app = finished_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        bar = app.screen.query_one(RoundBar).render().plain
+        assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in bar
+        scores = app.screen.query_one(Scoreboard).render().plain
+        hand = app.screen.query_one(HandBar).render().plain
+        for name in ("Bot 1 (greedy)", "Bot 2 (greedy)", "Bot 3 (random)"):  # hands played out, as on the hand bar
+            assert f"{name} · · · · · ·" in scores
+        assert "Bot 1    ·   ·   ·   ·   ·   ·   Game over" in hand
+
+
+async def test_rematch_deals_the_next_seed_to_the_same_seats_in_a_new_file(tmp_path: Path, data_dir: Path) -> None:
+    app = finished_app(tmp_path)
+    before = (tmp_path / "done.dvr").read_bytes()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        session = app.session
+        assert session is not None and session.path is not None and session.path.parent == data_dir / "games"
+        created = session.game.created
+        assert created.seed == 43 and [s.name for s in created.players] == ["Bot 1", "Bot 2", "Bot 3"]
+        assert not session.game.over
+    assert (tmp_path / "done.dvr").read_bytes() == before  # the finished game is as it was
+    assert read_game(session.path).created.seed == 43
+
+
+async def test_new_game_opens_the_set_up_filled_in_and_esc_comes_back(tmp_path: Path) -> None:
+    app = finished_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        assert [seat.name for seat in app.screen.seats()] == ["Bot 1", "Bot 2", "Bot 3"]
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        rows = list(app.screen.query(SeatRow))
+        rows[0].query_one(".seat-kind", Select).value = "human"
+        await pilot.pause()
+        rows[0].name_input.value = "Ana"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.names == ["Ana", "Bot 1", "Bot 2"]
+        assert app.session.path is not None and app.session.path.is_file()

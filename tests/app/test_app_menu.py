@@ -1,0 +1,98 @@
+"""Plain ``dvtui`` in a terminal: the start menu (a new game, the latest unfinished game, a replay)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from dvtui.app import launch
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens.menu import MenuScreen
+from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.screens.setup import LeaveSetup, SetupScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.cli import main
+from dvtui.store import data_dir as saves_dir
+
+from .conftest import new_session
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def menu_app() -> DvtuiApp:
+    return DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None),
+                    seed_source=lambda: 5)
+
+
+def test_plain_dvtui_in_a_terminal_opens_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
+    apps: list[DvtuiApp] = []
+    monkeypatch.setattr(DvtuiApp, "run", lambda self, *a, **k: apps.append(self))
+    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    assert main([]) == 0
+    (app,) = apps
+    assert app.menu and app.session is None
+
+
+async def _choose(pilot, option: str) -> None:  # type: ignore[no-untyped-def]
+    menu = pilot.app.screen
+    assert isinstance(menu, MenuScreen)
+    choice = menu.query_one(OptionList)
+    choice.highlighted = next(i for i in range(choice.option_count) if choice.get_option_at_index(i).id == option)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_new_game_from_the_menu_and_back() -> None:
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _choose(pilot, "new")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LeaveSetup)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await _choose(pilot, "new")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.path is not None
+        assert app.session.path.parent == saves_dir() and app.session.names[0] == "Ana"
+
+
+async def test_resume_the_latest_game_from_the_menu() -> None:
+    saves_dir().mkdir(parents=True)
+    new_session(saves_dir() / "half.dvr").close()
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _choose(pilot, "resume")
+        assert isinstance(app.screen, TableScreen)
+        assert app.session is not None and app.session.path == saves_dir() / "half.dvr"
+
+
+async def test_replay_a_file_from_the_menu(tmp_path: Path) -> None:
+    shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "game.dvr")
+    app = menu_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await _choose(pilot, "replay")
+        path = app.screen.query_one("#replay-path", Input)
+        path.value = "missing.dvr"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert "missing.dvr" in str(app.screen.query_one("#menu-error").render())
+        path.value = str(tmp_path / "game.dvr")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.moment == 0
