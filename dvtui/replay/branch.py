@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 
 from ..engine import DERIVED_TYPES, Event, GameCreated, Seat
+from ..printable import printable
 from ..store import GameWriter, LoadedGame, read_game
 from .index import Replay
 
@@ -91,7 +92,9 @@ def branch_file(
     and read it back through the store's reader (so it is known to verify). Never touches the
     parent; refuses to overwrite ``path``."""
     start = replay.decision_moment(moment)
-    parent = str(Path(loaded.path).resolve())
+    # an annotation, never opened: written printable, so a parent whose file name holds a
+    # control character still gives a branch the reader accepts
+    parent = printable(str(Path(loaded.path).resolve()))
     branch = plan_branch(replay, start, parent, parent_line(loaded, start), players)
     with GameWriter.create(path, branch.created) as writer:
         if branch.events:

@@ -313,17 +313,24 @@ _INT64 = 2**63
 
 def _check_created(created: GameCreated, path: str) -> None:
     """What the engine does not bound in ``game_created``: text a terminal will show (length, no
-    control characters that would drive it) and numbers beyond 64 bits."""
+    control characters that would drive it) and numbers beyond 64 bits.
+
+    Every string field of the format is checked (cards are checked as they are decoded): each
+    seat's ``name``, ``kind``, ``bot`` and ``color``, and ``parent``. Once per file, not per event.
+    ``parent`` is a path, so it has no length bound of its own beyond the line's.
+    """
     for i, seat in enumerate(created.players[:16]):  # more seats is refused by the engine (R3)
-        for name, value in (("name", seat.name), ("bot", seat.bot), ("color", seat.color)):
+        for name, value in (("name", seat.name), ("kind", seat.kind), ("bot", seat.bot), ("color", seat.color)):
             if value is None:
                 continue
             if len(value) > MAX_NAME_CHARS:
                 raise GameFileError(
                     path, 1, f"game_created: players[{i}].{name} is {len(value)} characters; at most {MAX_NAME_CHARS}"
                 )
-            if not value.isprintable():
+            if not value.isprintable():  # the very rule dvtui.printable escapes by
                 raise GameFileError(path, 1, f"game_created: players[{i}].{name} holds a control character")
+    if created.parent is not None and not created.parent.isprintable():
+        raise GameFileError(path, 1, "game_created: parent holds a control character")
     for name in ("seed", "parent_seq"):
         value = getattr(created, name)
         if value is not None and not -_INT64 <= value < _INT64:

@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat
+from ...printable import printable
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
 from ..session import PlaySession
@@ -168,8 +169,8 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="setup-line"):
                 yield Label("First player ", classes="setup-label")
                 seats = self.defaults.initial_seats()
-                yield Select([(f"{i + 1}. {s.name}", i) for i, s in enumerate(seats)], allow_blank=False,
-                             compact=True, id="first")
+                yield Select([(Text(printable(f"{i + 1}. {s.name}")), i) for i, s in enumerate(seats)],
+                             allow_blank=False, compact=True, id="first")
             with Horizontal(classes="setup-line"):
                 yield Label("Seed ", classes="setup-label")
                 yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
@@ -212,7 +213,8 @@ class SetupScreen(Screen[None]):
                 name.value = ""
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
-        options = [(f"{i + 1}. {s.name or '(no name)'}", i) for i, s in enumerate(seats)]
+        # a name is shown as typed, never read as markup (Text, not a str prompt)
+        options = [(Text(printable(f"{i + 1}. {s.name or '(no name)'}")), i) for i, s in enumerate(seats)]
         keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
         with select.prevent(Select.Changed):
             select.set_options(options)
@@ -278,7 +280,7 @@ class SetupScreen(Screen[None]):
             choice = self.validate()
             session = self.create(choice)
         except (ValueError, SaveError) as e:
-            error.update(Text(f"✗ {e}", style=Style(color="#ff6b6b", bold=True)))
+            error.update(Text(printable(f"✗ {e}"), style=Style(color="#ff6b6b", bold=True)))
             return
         error.update("")
         self.start(session)
