@@ -217,9 +217,8 @@ async def test_viewer_shows_the_torn_tail_notice_with_the_file_name_escaped() ->
 async def test_resume_notices_quote_the_torn_file_and_the_lock_record_as_text() -> None:
     """Resuming a torn file whose dead holder's lock record names a hostile host and user: the
     "Recovered" toasts (the torn tail, the lock taken over) show them as they are."""
-    seats = [Seat(name=CLICK, kind="human", color="red"), *BOTS[::2]]
-    seats[2] = Seat(name=BOLD, kind="bot", color="green", bot="greedy")
-    seats[1] = Seat(name=CLOSE, kind="bot", color="yellow", bot="greedy")
+    seats = [Seat(name=CLICK, kind="human", color="red"), Seat(name=CLOSE, kind="bot", color="yellow", bot="greedy"),
+             Seat(name=BOLD, kind="bot", color="green", bot="greedy")]
     GameWriter.create(PATH, new_game(seats, first_player=1, seed=9)).close()
     with open(PATH, "ab") as f:
         f.write(b'{"type":"card_pla')
