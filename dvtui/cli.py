@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from .printable import printable
+
 EXIT_OK = 0
 EXIT_BAD_FILE = 1
 EXIT_USAGE = 2
@@ -23,7 +25,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         hint = f" (see '{self.prog} --help')"
-        self.exit(EXIT_USAGE, f"dvtui: error: {message}{hint}\n")
+        self.exit(EXIT_USAGE, f"dvtui: error: {printable(message)}{hint}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -106,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"dvtui: error: {message}", file=sys.stderr)
+    """The one-line error; ``message`` may quote a path or a file's text (made printable here)."""
+    print(f"dvtui: error: {printable(message)}", file=sys.stderr)
     return code
 
 

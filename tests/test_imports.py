@@ -44,6 +44,7 @@ HEADLESS = [
     "dvtui.bots",
     "dvtui.headless",
     "dvtui.seats",
+    "dvtui.printable",
     "dvtui.cli",
     "dvtui.commands.verify",
     "dvtui.commands.sim",

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING
 import msgspec
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.markup import escape
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..replay import Replay
 
 from ..engine import GameCreated, SeatError, new_game
+from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name
@@ -213,7 +216,8 @@ class DvtuiApp(App[int]):
 
         if isinstance(screen, (TableScreen, ReplayScreen)):  # the game's commands, or the viewer's
             for title, help_, callback in screen.palette_commands():
-                yield SystemCommand(title, help_, callback)  # type: ignore[arg-type]
+                # the palette reads both as markup, and a help may quote a path
+                yield SystemCommand(escape(printable(title)), escape(printable(help_)), callback)  # type: ignore[arg-type]
         for command in super().get_system_commands(screen):
             if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
                 continue
@@ -236,6 +240,21 @@ class DvtuiApp(App[int]):
 
     async def action_quit(self) -> None:
         self.exit(return_code=0)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notice of the app (screens' and widgets' ``notify`` come here too) is plain text,
+        made printable: notices quote names, paths and lock records, which are never markup (a
+        ``[/]`` would crash the toast, an ``[@click=...]`` would run an action) and never drive the
+        terminal. ``markup`` is ignored: a widget's ``notify`` passes Textual's default of True."""
+        super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def freeze_long_lived(self) -> None:
         """Once the first screen is drawn, what is alive (Textual, the styles, the widgets) lives

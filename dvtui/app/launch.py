@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..engine import SEED_LIMIT, new_game
+from ..printable import printable
 from ..seats import SeatError, parse_players
 from ..store import (
     GameWriter,
@@ -133,13 +134,14 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
         return code or 1
     if played is not None and played.path is not None and not app.hung_up:
         game = played.game
+        path = printable(str(played.path))  # a file name is outside text: it never drives the terminal
         try:
             if game.over:
-                print(f"Game over. Watch it again: dvtui replay {played.path}")
+                print(f"Game over. Watch it again: dvtui replay {path}")
             else:
-                print(f"Game saved in {played.path}\nContinue it: dvtui resume {played.path}")
+                print(f"Game saved in {path}\nContinue it: dvtui resume {path}")
             if app.branched == played.path and game.created.parent:
-                print(f"Branched from {game.created.parent} (left as it was)")
+                print(f"Branched from {printable(game.created.parent)} (left as it was)")
         except OSError:
             pass
     return code
@@ -198,8 +200,9 @@ def unfinished_lines() -> tuple[list[str], int]:
         names = ", ".join(s.name for s in game.created.players)
         when = datetime.fromtimestamp(saved.modified).strftime("%Y-%m-%d %H:%M")
         parent = game.created.parent
-        branch = f" · branch of {Path(parent).name}" if parent else ""
-        lines.append(f"{saved.path}\n    {names} · round {game.round} of {game.rounds} · last move {when}{branch}")
+        branch = f" · branch of {printable(Path(parent).name)}" if parent else ""
+        lines.append(f"{printable(str(saved.path))}\n    {printable(names)} · round {game.round} of {game.rounds} · "
+                     f"last move {when}{branch}")
     return lines, len(bad)
 
 
@@ -212,9 +215,10 @@ def run_resume(args: argparse.Namespace) -> int:
         if lines:
             print("\n".join(lines))
         else:
-            print(f"No unfinished game in {data_dir()}.")
+            print(f"No unfinished game in {printable(str(data_dir()))}.")
         if bad:
-            print(f"({bad} file{'s' if bad > 1 else ''} could not be read; see: dvtui verify {data_dir()})",
+            print(f"({bad} file{'s' if bad > 1 else ''} could not be read; "
+                  f"see: dvtui verify {printable(str(data_dir()))})",
                   file=sys.stderr)
         return 0
     delay = _bot_delay(args.bot_delay)
@@ -224,7 +228,8 @@ def run_resume(args: argparse.Namespace) -> int:
     else:
         saved = latest_unfinished()
         if saved is None:
-            print(f"dvtui: no unfinished game in {data_dir()}; start one with: dvtui new", file=sys.stderr)
+            print(f"dvtui: no unfinished game in {printable(str(data_dir()))}; start one with: dvtui new",
+                  file=sys.stderr)
             return 1
         loaded = saved.loaded
     game = loaded.game
@@ -236,13 +241,14 @@ def run_resume(args: argparse.Namespace) -> int:
 
         result = describe_result(GameEnded(scores=scores, winners=[p for p in range(game.n) if scores[p] == best]),
                                  names)
-        print(f"{loaded.path}: this game is finished ({result}; players {join_names(names)}).\n"
-              f"Watch it again: dvtui replay {loaded.path}", file=sys.stderr)
+        path = printable(loaded.path)
+        print(f"{path}: this game is finished ({printable(result)}; players {printable(join_names(names))}).\n"
+              f"Watch it again: dvtui replay {path}", file=sys.stderr)
         if loaded.torn is not None or loaded.missing_tail:  # what verify asks resume to do: repair its end
             writer = GameWriter.resume(loaded)
             writer.close()
             for notice in writer.notices:
-                print(f"Repaired its end: {notice}", file=sys.stderr)
+                print(f"Repaired its end: {printable(notice)}", file=sys.stderr)
         return 1
     session = PlaySession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..bots import UnknownBot, parse_bot
 from ..engine import Event, Game
 from ..headless import play_out
+from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, GameWriter, LoadedGame, SaveError, latest_unfinished, read_game
 from ..store.lock import GameLock
@@ -83,11 +84,11 @@ def run_resume_headless(args: argparse.Namespace) -> int:
     loaded = read_game(path)
     err = sys.stderr
     for notice in loaded.notices:
-        print(f"dvtui: notice: {notice}", file=err)
+        print(f"dvtui: notice: {printable(notice)}", file=err)
     repair = loaded.torn is not None or bool(loaded.missing_tail)
     if loaded.game.over and not repair:
         _clear_stale_lock(path)
-        print(f"{path}: the game is already over; nothing to play", file=err)
+        print(f"{printable(str(path))}: the game is already over; nothing to play", file=err)
         return 0
     why = human_to_move(loaded)
     if why is not None:
@@ -100,7 +101,7 @@ def run_resume_headless(args: argparse.Namespace) -> int:
     writer = GameWriter.resume(loaded)
     try:
         for notice in writer.notices:
-            print(f"dvtui: notice: {notice}", file=err)
+            print(f"dvtui: notice: {printable(notice)}", file=err)
         game: Game = loaded.game
 
         def sink(events: list[Event]) -> None:
@@ -118,9 +119,10 @@ def run_resume_headless(args: argparse.Namespace) -> int:
             play_out(game, sink)
         except _Stop:
             signum = stop[0]
+            shown = printable(str(path))
             print(
-                f"dvtui: stopped by signal {signum}; every move so far is saved in {path}; "
-                f"'dvtui resume {path} --headless' finishes it",
+                f"dvtui: stopped by signal {signum}; every move so far is saved in {shown}; "
+                f"'dvtui resume {shown} --headless' finishes it",
                 file=err,
             )
             return EXIT_SIGNALLED + signum
@@ -128,5 +130,5 @@ def run_resume_headless(args: argparse.Namespace) -> int:
         writer.close()
         guard.uninstall()
     scores = ", ".join(f"{s.name} {v:,}" for s, v in zip(game.created.players, game.scores(), strict=True))
-    print(f"{path}: game over: {scores}")
+    print(f"{printable(str(path))}: game over: {scores}")
     return 0

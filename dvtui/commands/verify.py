@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..engine import Game
+from ..printable import printable
 from ..store import GameFileError, LoadedGame, read_game
 from ..store.codec import encode_line
 
@@ -75,17 +76,17 @@ def run_verify(args: argparse.Namespace) -> int:
             continue
         if loaded.torn is not None or loaded.missing_tail:
             # recoverable, but not consistent as it stands: say what a resume would keep
-            print(f"dvtui: error: {loaded.notices[0]}; 'dvtui resume' repairs it", file=sys.stderr)
+            print(f"dvtui: error: {printable(loaded.notices[0])}; 'dvtui resume' repairs it", file=sys.stderr)
             status = 1
             continue
-        out.write(f"{path}: ok, {describe(loaded)}\n")
+        out.write(f"{printable(path)}: ok, {describe(loaded)}\n")  # names are checked by the reader
     return status
 
 
 def _print_canonical(path: Path) -> int:
     loaded = read_game(path)
     for notice in loaded.notices:
-        print(f"dvtui: warning: {notice}", file=sys.stderr)
+        print(f"dvtui: warning: {printable(notice)}", file=sys.stderr)
     write = sys.stdout.buffer.write
     write(b"".join(encode_line(ev, i) for i, ev in enumerate(loaded.events)))
     sys.stdout.flush()

@@ -18,6 +18,7 @@ from pathlib import Path
 import msgspec
 
 from ..engine import DERIVED_TYPES, MAX_NAME_CHARS, Event, GameCreated, Seat, SeatError, check_name
+from ..printable import printable
 from ..store import GameWriter, LoadedGame, read_game
 from .index import Replay
 
@@ -96,7 +97,9 @@ def branch_file(
     and read it back through the store's reader (so it is known to verify). Never touches the
     parent; refuses to overwrite ``path``, and leaves nothing there when it fails."""
     start = replay.decision_moment(moment)
-    parent = str(Path(loaded.path).resolve())
+    # an annotation, never opened: written printable, so a parent whose file name holds a
+    # control character still gives a branch the reader accepts
+    parent = printable(str(Path(loaded.path).resolve()))
     branch = plan_branch(replay, start, parent, parent_line(loaded, start), players)
     writer = GameWriter.create(path, branch.created)  # refuses an existing file: from here it is ours
     try:

@@ -4,6 +4,10 @@ Each round: who starts, the placements turn by turn (a grid with one column per 
 order they play), any placement taken back, what every column gave (the same sentences as the
 live table's log, from :mod:`dvtui.app.describe`), and the scores. Then the result and everyone's
 holdings. Plain ASCII-friendly text, no colour, lines short enough for a chat window.
+
+Every line is made printable (:func:`dvtui.printable.printable`) as it is joined: the file's name
+and the notices quote paths, and whatever a line quotes, it never drives the terminal it is
+printed to.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from ..app.describe import (
 )
 from ..engine import CardPlaced, ColumnResolved, Event, Game, GameCreated, GameEnded, PlacementUndone, RoundEnded
 from ..engine.cards import VALUE_OF
+from ..printable import printable
 
 INDENT = "  "
 WIDTH = 100
@@ -63,7 +68,7 @@ def export_text(
         out.extend(_round(created, game.round, round_events, game, names))
     out.append("")
     out.extend(_ending(game, names))
-    return "\n".join(out) + "\n"
+    return "\n".join(map(printable, out)) + "\n"
 
 
 def _header(created: GameCreated, label: str) -> list[str]:

@@ -11,26 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..printable import printable
+
 MAX_MESSAGE_CHARS = 300
 """How much of a message is kept; quoted values beyond it are elided with ``…``."""
 
 
 def clean(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``text`` as one printable line: control and non-printable characters escaped, then cut."""
-    if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+    """``text`` as one printable line (:func:`~dvtui.printable.printable`), then cut."""
+    text = printable(text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
-
-
-def _escape(ch: str) -> str:
-    code = ord(ch)
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    if code < 0x10000:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
 
 
 class GameFileError(Exception):

@@ -316,7 +316,10 @@ MAX_COLOR_CHARS = 100
 def _check_created(created: GameCreated, path: str) -> None:
     """What the engine's rules of play do not bound in ``game_created``: the seats (names a
     terminal will show, bot levels and budgets: :func:`dvtui.engine.check_seats`, the rules every
-    new game passes too) and numbers beyond 64 bits."""
+    new game passes too), every other string a terminal will show (``kind``, ``color``,
+    ``parent``: no control characters that would drive it) and numbers beyond 64 bits. Once per
+    file, not per event; cards are checked as they are decoded. ``parent`` is a path, so it has no
+    length bound of its own beyond the line's."""
     players = created.players[:16]  # more seats is refused by the engine (R3)
     try:
         check_seats(players)
@@ -326,6 +329,10 @@ def _check_created(created: GameCreated, path: str) -> None:
     for i, seat in enumerate(players):
         if len(seat.color) > MAX_COLOR_CHARS or not seat.color.isprintable():
             raise GameFileError(path, 1, f"game_created: players[{i}].color is not a colour")
+        if not seat.kind.isprintable():  # the very rule dvtui.printable escapes by
+            raise GameFileError(path, 1, f"game_created: players[{i}].kind holds a control character")
+    if created.parent is not None and not created.parent.isprintable():
+        raise GameFileError(path, 1, "game_created: parent holds a control character")
     for name in ("seed", "parent_seq"):
         value = getattr(created, name)
         if value is not None and not -SEED_LIMIT <= value < SEED_LIMIT:

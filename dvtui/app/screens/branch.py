@@ -76,7 +76,7 @@ class BranchScreen(Dialog[int | None]):
             keep = f"Keep the seats: {join_names(people)} {'plays' if len(people) == 1 else 'play'} on"
         else:
             keep = "Keep the seats: the bots play on"
-        options.append(Option(keep, id="keep"))
+        options.append(Option(Text(keep), id="keep"))  # Text: the names are never markup
         if people:  # a person is at the table: keeping the seats is what is usually meant
             options.insert(0, options.pop())
         with Vertical(id="branch-box", classes="dialog"):

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import Game
+from ...printable import printable
 from ..describe import amount, seat_tags
 from ..session import PlaySession
 from ..theme import FOCUS, MUTED, seat_color
@@ -101,9 +102,10 @@ class EndScreen(Screen[None]):
         path = self.session.path
         if path is not None:
             note = styled("Saved in ", Style(color=MUTED))
-            note.append(str(path))
+            shown = printable(str(path))
+            note.append(shown)
             note.append(" · watch it again: ", style=Style(color=MUTED))
-            note.append(f"dvtui replay {path}", style=Style(bold=True))
+            note.append(f"dvtui replay {shown}", style=Style(bold=True))
             yield Static(note, id="end-note")
         yield Footer(compact=True)
 

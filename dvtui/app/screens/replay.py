@@ -33,6 +33,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
+from ...printable import printable
 from ...replay import Replay
 from ..describe import column_label, describe_event, describe_result, resolution_parts, short_amount
 from ..theme import MUTED
@@ -71,9 +72,10 @@ BACK_KEY = ("esc", "back to the game")
 
 
 def _short(notice: str) -> str:
-    """A store notice names the file in full; on screen its name is enough (and fits a line)."""
+    """A store notice names the file in full; on screen its name is enough (and fits a line). It
+    quotes a file name (and a lock record): made printable."""
     path, sep, rest = notice.partition(" line ")
-    return f"{Path(path).name} line {rest}" if sep and "/" in path else notice
+    return printable(f"{Path(path).name} line {rest}" if sep and "/" in path else notice)
 
 
 class ReplayHelp(HelpScreen):

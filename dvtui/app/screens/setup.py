@@ -16,6 +16,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...printable import printable
 from ...seats import seat_message
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
@@ -186,8 +187,8 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="setup-line"):
                 yield Label("First player ", classes="setup-label")
                 seats = self.defaults.initial_seats()
-                yield Select([(f"{i + 1}. {s.name}", i) for i, s in enumerate(seats)], allow_blank=False,
-                             compact=True, id="first")
+                yield Select([(Text(printable(f"{i + 1}. {s.name}")), i) for i, s in enumerate(seats)],
+                             allow_blank=False, compact=True, id="first")
             with Horizontal(classes="setup-line"):
                 yield Label("Seed ", classes="setup-label")
                 yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
@@ -232,7 +233,8 @@ class SetupScreen(Screen[None]):
                 row.bot_name = None
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
-        options = [(f"{i + 1}. {s.name or '(no name)'}", i) for i, s in enumerate(seats)]
+        # a name is shown as typed, never read as markup (Text, not a str prompt)
+        options = [(Text(printable(f"{i + 1}. {s.name or '(no name)'}")), i) for i, s in enumerate(seats)]
         keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
         with select.prevent(Select.Changed):
             select.set_options(options)
@@ -326,7 +328,7 @@ class SetupScreen(Screen[None]):
             choice = self.validate()
             session = self.create(choice)
         except (ValueError, SaveError) as e:
-            error.update(Text(f"✗ {e}", style=Style(color="#ff6b6b", bold=True)))
+            error.update(Text(printable(f"✗ {e}"), style=Style(color="#ff6b6b", bold=True)))
             return
         error.update("")
         self.start(session)
