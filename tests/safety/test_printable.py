@@ -209,10 +209,11 @@ def test_usage_errors_quote_arguments_escaped(tmp_path: Path, capsys: pytest.Cap
 
 @pytest.mark.parametrize("over", [False, True])
 def test_the_lines_after_the_app_quits_name_the_file_escaped(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], over: bool
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, over: bool
 ) -> None:
     """"Game saved in FILE / Continue it: dvtui resume FILE" (or "watch it again"), and a branch's
     parent, as printed once the app has left the screen."""
+    monkeypatch.setattr(launch, "has_terminal", lambda: True)  # the app itself is stood in for
     path = tmp_path / ESC_NAME
     if over:
         path.write_bytes(reference(BOTS3, seed=5))
