@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from ..engine import GameCreated, new_game
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .screens.table import TableScreen
 from .session import PlaySession
 
@@ -55,7 +55,7 @@ class DvtuiApp(App[int]):
         super().__init__()
         self.session = session
         self.setup_defaults = setup or SetupDefaults()
-        self.pace = pace or Pace()
+        self.pace = pace if pace is not None else load_pace()
         self.output = output
         self.seed_source = seed_source or (lambda: 0)
         self.save_path = save_path

@@ -18,14 +18,13 @@ from typing import TYPE_CHECKING
 from ..engine import new_game
 from ..seats import SeatError, parse_players
 from ..store import GameWriter, LoadedGame, data_dir, latest_unfinished, list_games, new_save_path, read_game
-from .config import Pace, SetupDefaults, default_player_name
+from .config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from .describe import describe_result, join_names
 from .session import PlaySession
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from .app import DvtuiApp
 
-MAX_BOT_DELAY = 10.0
 SEED_RANGE = 1_000_000
 """A random seed is drawn below this: six digits are easy to read out and type again."""
 
@@ -41,9 +40,9 @@ def pick_seed() -> int:
     return secrets.randbelow(SEED_RANGE)
 
 
-def _bot_delay(value: float | None) -> float:
+def _bot_delay(value: float | None) -> float | None:
     if value is None:
-        return Pace().bot_delay
+        return None
     if not 0 <= value <= MAX_BOT_DELAY:
         raise _usage(f"--bot-delay must be between 0 and {MAX_BOT_DELAY:g} seconds, not {value:g}")
     return value
@@ -116,7 +115,7 @@ def run_new(args: argparse.Namespace) -> int:
             raise _usage(f"--first must be a seat from 0 to {count - 1}, not {first}")
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
-    pace = Pace(bot_delay=delay)
+    pace = load_pace(delay)
     if seats is None:
         defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
         return _run(
@@ -190,7 +189,7 @@ def run_resume(args: argparse.Namespace) -> int:
                 print(f"Repaired its end: {notice}", file=sys.stderr)
         return 1
     session = PlaySession.resume(loaded)
-    return _run({"pace": Pace(bot_delay=delay)}, session)
+    return _run({"pace": load_pace(delay)}, session)
 
 
 # -- dvtui replay (issue 4; added by the replay helper) -----------------------------------------
