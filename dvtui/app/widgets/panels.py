@@ -105,7 +105,11 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     back: the mouse wheel scrolls it, Tab (or a click) focuses it for the keys, Escape leaves."""
 
     DEFAULT_CSS = """
-    EventLog { height: 1fr; width: 1fr; overflow-x: hidden; scrollbar-size-vertical: 1; }
+    EventLog {
+        height: 1fr; width: 1fr; overflow-x: hidden;
+        scrollbar-size-vertical: 1; scrollbar-background: #0b2219; scrollbar-color: #2f6b50;
+        scrollbar-color-hover: #3f8a66; scrollbar-color-active: #f5d76e;
+    }
     EventLog:focus { background: #16382b; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
