@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
-from textual.events import MouseScrollDown
+from textual.events import Key, MouseScrollDown
 from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
@@ -161,8 +161,8 @@ async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume(
         await pilot.press("minus")
         await pilot.pause()
         assert label.render().plain == "+− pace 0.1 s"
-        for _ in range(12):
-            await pilot.press("minus")
+        for _ in range(12):  # quick presses, none waiting for the one before to be drawn
+            app.post_message(Key("minus", "-"))
         await pilot.pause()
         notes = [str(n.message) for n in app._notifications]
         assert notes == ["Pace: bots wait 4.0 s, a column shows 6.0 s — slowest."]
@@ -197,6 +197,8 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         await pilot.pause()
         screen = table(resumed)
         assert screen.recap and screen.step_index == 0
+        log = resumed.screen.query_one(EventLog)
+        assert 0 < log.max_scroll_y == log.scroll_offset.y  # a long history opens on its end
         first = screen.steps[0].event
         assert isinstance(first, ColumnResolved) and first.column == 0
         assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).left.plain
@@ -204,7 +206,6 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         assert "Ana +700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in resumed.screen.query_one(Banner).text.plain
         await pilot.press("enter")
         assert not screen.steps and not screen.recap and screen.session.human_to_move() == 1
-        log = resumed.screen.query_one(EventLog)
         assert sum("Round 1 is over" in e.plain for e in log.entries) == 1  # told once, not twice
 
 

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
-from textual.notifications import Notification, Notify
+from textual.notifications import Notification
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -635,11 +635,14 @@ class TableScreen(Screen[None]):
             save_pace(pace)
         except OSError as e:
             message += f" (Not remembered for next time: {e}.)"
+        # Textual has no public way to replace one toast; notify() posts a message, so a quick
+        # second press would find the first toast not shown yet: add and remove it at once here.
         app = self.app
         if self._pace_note is not None and self._pace_note in app._notifications:
-            app._unnotify(self._pace_note)  # Textual has no public way to replace one toast
+            app._unnotify(self._pace_note, refresh=False)
         self._pace_note = Notification(message, timeout=3, markup=False)
-        app.post_message(Notify(self._pace_note))
+        app._notifications.add(self._pace_note)
+        app._refresh_notifications()
 
     def action_results(self) -> None:
         if not self.session.game.over or self.steps:

@@ -131,6 +131,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self._lines: list[Strip] = []
         self._wrapped = 0
         """Entries wrapped into ``_lines`` at ``_width``."""
+        self.following = True
+        """Showing the newest lines, and so kept there as events come (until scrolled back)."""
 
     def reset(self, events: Sequence[Event], game: Game, limit: int = LIMIT) -> None:
         self.entries = []
@@ -138,7 +140,6 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         self.add(events[-limit:], game)
 
     def add(self, events: Sequence[Event], game: Game) -> None:
-        following = self.scroll_offset.y >= self.max_scroll_y
         names = [s.name for s in game.created.players]
         colors = [s.color for s in game.created.players]
         for event in events:
@@ -147,8 +148,6 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             del self.entries[: -self.LIMIT]
             self._width = -1  # lines of dropped entries go: wrap again
         self._wrap()
-        if following:
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def _wrap(self) -> None:
         """Wrap the entries not wrapped yet (all of them after a change of width)."""
@@ -163,13 +162,16 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
                 self._lines.append(Strip(list(line.render(console)), line.cell_len).adjust_cell_length(width))
         self._wrapped = len(self.entries)
         self.virtual_size = Size(width, len(self._lines))
+        if self.following:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.following = new_value >= self.max_scroll_y  # scrolled back: stay there; to the end: follow
+
     def on_resize(self) -> None:
-        following = self.scroll_offset.y >= self.max_scroll_y
         self._wrap()
-        if following:
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
