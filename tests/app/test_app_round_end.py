@@ -206,6 +206,10 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         assert "Ana +700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in resumed.screen.query_one(Banner).text.plain
         await pilot.press("enter")
         assert not screen.steps and not screen.recap and screen.session.human_to_move() == 1
+        await pilot.press("3", "c", "enter")
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y  # still following, after the summary came and went
+        assert log.entries[-1].plain == "Ben placed 3 under column C"
         assert sum("Round 1 is over" in e.plain for e in log.entries) == 1  # told once, not twice
 
 
