@@ -216,12 +216,13 @@ def round_gains(results: Iterable[ColumnResolved], players: int) -> list[tuple[l
 
 
 def gains_line(name: str, change: int, total: int, taken: Sequence[str], returned: Sequence[str]) -> str:
-    """One player's round: ``"Ana +600k: JWL 300, HSE 300; returned JWL 200 · 1.2M in all"``."""
-    text = f"{name} {signed_amount(change)}: "
+    """One player's round, the change of score and the new score first (the line may wrap):
+    ``"Ana +600k → 1.2M: JWL 300, HSE 300; returned JWL 200"``."""
+    text = f"{name} {signed_amount(change)} → {short_amount(total)}: "
     text += ", ".join(card_short(c) for c in taken) if taken else "nothing"
     if returned:
         text += "; returned " + ", ".join(card_short(c) for c in returned)
-    return f"{text} · {short_amount(total)} in all"
+    return text
 
 
 def handover_line(names: Sequence[str], player: int, last: CardPlaced | None, round_: int,

@@ -14,6 +14,7 @@ from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
+from dvtui.app.describe import gains_line
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.session import PlaySession
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
@@ -103,8 +104,8 @@ async def test_the_summary_says_what_each_player_took_and_gave_back(
         await to_summary(pilot, screen)
         lines = app.screen.query_one(Banner).text.plain.splitlines()
         assert lines[0].startswith(" Round 1 is over  Ben starts round 2")
-        assert lines[1] == "Ana +700k: HSE 300, HSE 600, $$$ 100; returned HSE 300 · 700k in all"
-        assert lines[2] == "Ben +0: nothing · 0 in all"
+        assert lines[1] == "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300"
+        assert lines[2] == "Ben +0 → 0: nothing"
         assert len(lines) == 4 and lines[3].startswith("Cy ")
 
 
@@ -203,7 +204,8 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         assert isinstance(first, ColumnResolved) and first.column == 0
         assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).left.plain
         await pilot.press("s")
-        assert "Ana +700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in resumed.screen.query_one(Banner).text.plain
+        summary = resumed.screen.query_one(Banner).text.plain
+        assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary
         await pilot.press("enter")
         assert not screen.steps and not screen.recap and screen.session.human_to_move() == 1
         await pilot.press("3", "c", "enter")
@@ -222,3 +224,8 @@ async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path:
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         assert not table(app).recap
+
+
+def test_a_round_that_costs_a_player_reads_as_a_loss() -> None:
+    line = gains_line("Ana", -300_000, 400_000, ["jewel-200"], ["jewel-500"])
+    assert line == "Ana −300k → 400k: JWL 200; returned JWL 500"

@@ -77,7 +77,7 @@ class Banner(Widget):
 
     DEFAULT_CSS = """
     Banner { height: auto; max-height: 3; width: 1fr; }
-    Banner.-summary { max-height: 8; }
+    Banner.-summary { max-height: 12; }  /* a line per player, some wrapping at 80 columns */
     """
 
     class Clicked(Message):
