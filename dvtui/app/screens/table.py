@@ -704,6 +704,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.steps = []
         self.step_index = 0
+        self.recap = False
         self.pending_log = []
         self.selected_card = None
         self.hint = None
