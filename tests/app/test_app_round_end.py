@@ -229,3 +229,13 @@ async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path:
 def test_a_round_that_costs_a_player_reads_as_a_loss() -> None:
     line = gains_line("Ana", -300_000, 400_000, ["jewel-200"], ["jewel-500"])
     assert line == "Ana −300k → 400k: JWL 200; returned JWL 500"
+
+
+def test_a_settings_file_that_cannot_be_read_gives_the_default_pace() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json")
+    assert (load_pace().bot_delay, load_pace().step_delay) == (Pace().bot_delay, Pace().step_delay)
+    path.write_text('{"bot_delay": -3, "step_delay": 99, "hold_round_end": false}')
+    pace = load_pace()
+    assert (pace.bot_delay, pace.step_delay, pace.hold_round_end) == (Pace().bot_delay, Pace().step_delay, False)
