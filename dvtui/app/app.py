@@ -26,7 +26,7 @@ from ..engine import GameCreated, SeatError, new_game
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .screens.table import TableScreen
 from .session import PlaySession
 
@@ -69,7 +69,7 @@ class DvtuiApp(App[int]):
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
         self.setup_defaults = setup or SetupDefaults()
-        self.pace = pace or Pace()
+        self.pace = pace if pace is not None else load_pace()
         self.output = output
         self.seed_source = seed_source or (lambda: 0)
         self.save_path = save_path

@@ -1,22 +1,120 @@
 """Settings of a game about to be played, without Textual: what the set-up screen settles and how
 fast the table moves. ``dvtui new``/``resume`` check their flags against these before any UI is
-imported, so a bad flag is refused at the speed of the headless commands."""
+imported, so a bad flag is refused at the speed of the headless commands.
+
+The pace is the person's, not the game's: it is kept in their settings file (the platform's user
+config directory, or ``$DVTUI_DATA_DIR`` when that is set, so tests and portable installs keep
+everything in one place), never in a ``.dvr`` file, which records the game's decisions for anyone
+who reads it and is the same whoever watches it and how fast.
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import platformdirs
 
 from ..engine import COLORS, Seat
+
+PACES: tuple[tuple[float, float], ...] = (
+    (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
+    (0.8, 1.4), (1.2, 2.0), (2.0, 3.0), (3.0, 4.5), (4.0, 6.0),
+)
+"""The steps ``+``/``-`` move along, fastest first: (seconds a bot waits, seconds a column of the
+resolution shows). Every value has one decimal, so the pace always reads in one format."""
+DEFAULT_PACE = PACES[4]
+MAX_BOT_DELAY = 10.0
+"""The longest ``--bot-delay`` (and saved bot delay) accepted, in seconds."""
+SETTINGS_FILE = "settings.json"
 
 
 @dataclass(slots=True)
 class Pace:
     """How fast the table moves on its own; adjustable in play (``+``/``-``)."""
 
-    bot_delay: float = 0.5
+    bot_delay: float = DEFAULT_PACE[0]
     """Seconds before a bot places (so people can follow)."""
-    step_delay: float | None = 0.9
+    step_delay: float | None = DEFAULT_PACE[1]
     """Seconds per column of a resolution; None waits for a key or a click."""
+    hold_round_end: bool = True
+    """In a game with a human, the round's summary waits for a key (a bots-only game goes on)."""
+
+    def change(self, direction: int) -> str | None:
+        """One step of :data:`PACES` slower (``direction`` > 0) or faster; returns "slowest" or
+        "fastest" when the pace is now at that end (pressing on there changes nothing)."""
+        if direction > 0:
+            level = next((p for p in PACES if p[0] > self.bot_delay), None)
+        else:
+            level = next((p for p in reversed(PACES) if p[0] < self.bot_delay), None)
+        if level is not None:
+            self.bot_delay = level[0]
+            if self.step_delay is not None:
+                self.step_delay = level[1]
+        if direction > 0 and self.bot_delay >= PACES[-1][0]:
+            return "slowest"
+        if direction <= 0 and self.bot_delay <= PACES[0][0]:
+            return "fastest"
+        return None
+
+    def words(self) -> str:
+        """``"bots wait 0.5 s, a column shows 0.9 s"``."""
+        step = self.step_delay
+        columns = "each column waits for a key" if step is None else f"a column shows {step:.1f} s"
+        return f"bots wait {self.bot_delay:.1f} s, {columns}"
+
+
+class _Settings(msgspec.Struct, omit_defaults=True):
+    """The settings file: what the person chose last (unknown keys are ignored)."""
+
+    bot_delay: float = DEFAULT_PACE[0]
+    step_delay: float | None = DEFAULT_PACE[1]
+    hold_round_end: bool = True
+
+
+def settings_path() -> Path:
+    env = os.environ.get("DVTUI_DATA_DIR")
+    base = Path(env) if env else platformdirs.user_config_path("dvtui", appauthor=False)
+    return base / SETTINGS_FILE
+
+
+def load_pace(bot_delay: float | None = None) -> Pace:
+    """The pace the person chose last (defaults when there is no settings file, or it cannot be
+    read: a preference is never worth refusing to start over); ``bot_delay`` (``--bot-delay``)
+    wins over it."""
+    pace = Pace()
+    try:
+        saved = msgspec.json.decode(settings_path().read_bytes(), type=_Settings)
+    except (OSError, msgspec.DecodeError):
+        saved = None
+    if saved is not None:
+        if 0 <= saved.bot_delay <= MAX_BOT_DELAY:
+            pace.bot_delay = saved.bot_delay
+        if saved.step_delay is None or 0 < saved.step_delay <= PACES[-1][1]:
+            pace.step_delay = saved.step_delay
+        pace.hold_round_end = saved.hold_round_end
+    if bot_delay is not None:
+        pace.bot_delay = bot_delay
+    return pace
+
+
+def save_pace(pace: Pace) -> None:
+    """Remember ``pace`` for the next game and the next resume (written whole, then renamed over
+    the old file: a crash leaves the old settings or the new ones, never half a file)."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = msgspec.json.encode(_Settings(pace.bot_delay, pace.step_delay, pace.hold_round_end))
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data + b"\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ the very sentences the live table shows, without paying for a UI import.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
 from ..engine import (
@@ -205,3 +205,50 @@ def placement_outcome(event: ColumnResolved, player: int, names: Sequence[str]) 
         rivals = [names[p] for p in event.cancelled if p != player and event.totals[p] == event.totals[player]]
         return f"you would tie with {join_names(rivals)} at {event.totals[player]}: cancelled"
     return "you would get nothing here (the column runs out)"
+
+
+def card_short(card: str) -> str:
+    """``jewel-300`` -> ``"JWL 300"``: a card as the board shows it."""
+    return f"{card_code(card)} {card_value_label(card)}"
+
+
+def signed_amount(value: int) -> str:
+    """A change of score: ``"+600k"``, ``"−300k"`` (a forced exchange can cost), ``"+0"``."""
+    return f"{'−' if value < 0 else '+'}{short_amount(abs(value))}"
+
+
+def round_gains(results: Iterable[ColumnResolved], players: int) -> list[tuple[list[str], list[str]]]:
+    """Per player, the cards taken this round and the goods given back by exchanges (R6.1), in
+    the order the columns gave them."""
+    gains: list[tuple[list[str], list[str]]] = [([], []) for _ in range(players)]
+    for event in results:
+        for award in event.awards:
+            taken, returned = gains[award.player]
+            taken.append(award.card)
+            if award.returned is not None:
+                returned.append(award.returned)
+    return gains
+
+
+def gains_line(name: str, change: int, total: int, taken: Sequence[str], returned: Sequence[str]) -> str:
+    """One player's round, the change of score and the new score first (the line may wrap):
+    ``"Ana +600k → 1.2M: JWL 300, HSE 300; returned JWL 200"``."""
+    text = f"{name} {signed_amount(change)} → {short_amount(total)}: "
+    text += ", ".join(card_short(c) for c in taken) if taken else "nothing"
+    if returned:
+        text += "; returned " + ", ".join(card_short(c) for c in returned)
+    return text
+
+
+def handover_line(names: Sequence[str], player: int, last: CardPlaced | None, round_: int,
+                  undoable: int | None) -> str:
+    """What the table says when one person hands the keyboard to the next: ``"Bea, your turn —
+    Ana placed 3 under C (Ana can still take it back: u)"``. ``last``: the latest placement of
+    this round by another person; ``undoable``: who ``u`` would serve now."""
+    text = f"{names[player]}, your turn — "
+    if last is None:
+        return text + (f"round {round_} begins" if round_ > 1 else "the game begins")
+    text += f"{names[last.player]} placed {last.card} under {column_label(last.column)}"
+    if undoable is not None and undoable != player:
+        text += f" ({names[undoable]} can still take it back: u)"
+    return text

@@ -28,14 +28,13 @@ from ..store import (
     read_game,
     saves_dir,
 )
-from .config import Pace, SetupDefaults, default_player_name
+from .config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from .describe import describe_result, join_names
 from .session import PlaySession
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from .app import DvtuiApp
 
-MAX_BOT_DELAY = 10.0
 SEED_RANGE = 1_000_000
 """A random seed is drawn below this: six digits are easy to read out and type again."""
 
@@ -51,9 +50,9 @@ def pick_seed() -> int:
     return secrets.randbelow(SEED_RANGE)
 
 
-def _bot_delay(value: float | None) -> float:
+def _bot_delay(value: float | None) -> float | None:
     if value is None:
-        return Pace().bot_delay
+        return None
     if not 0 <= value <= MAX_BOT_DELAY:
         raise _usage(f"--bot-delay must be between 0 and {MAX_BOT_DELAY:g} seconds, not {value:g}")
     return value
@@ -166,7 +165,7 @@ def run_new(args: argparse.Namespace) -> int:
     output = _output(args.output)
     if output is None:
         saves_dir()  # refused before any screen opens, not after the set-up
-    pace = Pace(bot_delay=delay)
+    pace = load_pace(delay)
     if seats is None:
         defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
         return _run(
@@ -253,7 +252,7 @@ def run_resume(args: argparse.Namespace) -> int:
     session = PlaySession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
-    return _run({"pace": Pace(bot_delay=delay)}, session)
+    return _run({"pace": load_pace(delay)}, session)
 
 
 # -- dvtui replay (issue 4; added by the replay helper) -----------------------------------------

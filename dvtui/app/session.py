@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import BotSpec, bot_seed
-from ..engine import ColumnResolved, Event, Game, GameCreated, NothingToUndo, PlacementUndone
+from ..engine import (
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    Game,
+    GameCreated,
+    NothingToUndo,
+    PlacementUndone,
+    RoundEnded,
+)
 from ..engine.game import PLACEMENT
 from ..headless import bot_specs
 from ..store import GameWriter, LoadedGame
@@ -32,6 +41,15 @@ class Move:
     @property
     def resolves(self) -> bool:
         return len(self.events) > 1
+
+
+@dataclass(slots=True)
+class Standing:
+    """A placement of the round being played that has not been taken back."""
+
+    placed: CardPlaced
+    locked: bool = False
+    """Another human has placed after it: its player can no longer take it back."""
 
 
 @dataclass(slots=True)
@@ -112,31 +130,88 @@ class PlaySession:
         self._save(events, before)
         return Move(events, before)
 
+    def standing_placements(self) -> list[Standing]:
+        """This round's placements still on the table, oldest first, each marked ``locked`` once
+        another human has placed after it, even if that placement was taken back since: at one
+        keyboard a move stays open to its player only until the next person commits theirs.
+        Derived from the history, so a resumed game keeps the same locks."""
+        start = 0
+        for i in range(len(self.history) - 1, -1, -1):
+            if isinstance(self.history[i], (RoundEnded, GameCreated)):
+                start = i + 1
+                break
+        standing: list[Standing] = []
+        for event in self.history[start:]:
+            if isinstance(event, CardPlaced):
+                if not self.is_bot(event.player):
+                    for earlier in standing:
+                        if earlier.placed.player != event.player and not self.is_bot(earlier.placed.player):
+                            earlier.locked = True
+                standing.append(Standing(event))
+            elif isinstance(event, PlacementUndone) and standing:
+                standing.pop()
+        return standing
+
+    def _latest_human(self) -> Standing | None:
+        return next((s for s in reversed(self.standing_placements()) if not self.is_bot(s.placed.player)), None)
+
     def undo_player(self) -> int | None:
-        """Whose placement ``u`` takes back: the human to move, or else (a bot is about to move)
-        the human who placed last this round."""
-        game = self.game
-        if game.phase != PLACEMENT:
+        """Whose placement ``u`` takes back: the human who placed last this round (with the bots'
+        answers since), as long as no other human has placed after them. None: nothing can go."""
+        if self.game.phase != PLACEMENT:
             return None
-        if not self.is_bot(game.to_move):
-            return game.to_move
-        for placed in reversed(game.placements):
-            if not self.is_bot(placed.player):
-                return placed.player
-        return None
+        latest = self._latest_human()
+        if latest is None or latest.locked:
+            return None
+        return latest.placed.player
+
+    def at_keyboard(self) -> int | None:
+        """The person the table is speaking to: the human to move, or else the human who placed
+        last this round (a bot is answering them)."""
+        human = self.human_to_move()
+        if human is not None:
+            return human
+        latest = self._latest_human()
+        return None if latest is None else latest.placed.player
+
+    def why_no_undo(self) -> str:
+        """Why ``u`` can take nothing back now, said to the person at the keyboard."""
+        game = self.game
+        if game.over:
+            return "The game is over: nothing can be taken back."
+        if game.phase != PLACEMENT:
+            return "The round is being resolved: nothing can be taken back."
+        names = self.names
+        who = self.at_keyboard()
+        latest = self._latest_human()
+        if latest is not None and latest.locked:
+            owner = latest.placed.player
+            if who is not None and who != owner:
+                return f"{names[who]} has nothing to take back; {names[owner]}'s move can no longer be undone."
+            return f"{names[owner]}'s move can no longer be undone: another player has placed since."
+        subject = f"{names[who]} has" if who is not None else "There is"
+        if game.round > 1 and not game.placements:
+            return f"{subject} nothing to take back: round {game.round} has just begun (a resolution stands)."
+        return f"{subject} nothing to take back this round."
 
     def undo(self, player: int) -> list[PlacementUndone]:
         """Take back ``player``'s latest placement of this round, and the bots' placements made
         after it (they answered a move that no longer stands). Never another human's move, never
-        across a resolution. Each undo is saved before the next one is made."""
+        a move another human has placed after, never across a resolution. Each undo is saved
+        before the next one is made."""
         game = self.game
         if game.phase != PLACEMENT or not game.placements:
             raise NothingToUndo("nothing to take back: undo never crosses a resolution")
         names = self.names
         count = 0
-        for placed in reversed(game.placements):
+        for standing in reversed(self.standing_placements()):
+            placed = standing.placed
             count += 1
             if placed.player == player:
+                if standing.locked:
+                    raise NothingToUndo(
+                        f"{names[player]}'s move can no longer be undone: another player has placed since"
+                    )
                 break
             if not self.is_bot(placed.player):
                 raise NothingToUndo(f"{names[placed.player]} has placed since; only your own latest placement can go")

@@ -17,7 +17,7 @@ from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
-from dvtui.engine import Event, Game, GameCreated
+from dvtui.engine import Event, Game, GameCreated, RoundEnded
 from dvtui.headless import bot_players
 
 Move = tuple[int, int]
@@ -86,7 +86,7 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
 
 async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
     """Play to the end with clicks only: a hand card then a column; the resolution banner to go
-    on."""
+    on (the footer's skip goes to the round's summary, which a click on it closes)."""
     moves: list[Move] = []
     while True:
         state = await next_decision(pilot, app)
@@ -98,6 +98,9 @@ async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
             if screen.steps:
                 skip = next(key for key in app.screen.query(FooterKey) if key.action == "skip")
                 assert await pilot.click(skip)
+                if screen.steps:  # the round's summary waits to be read: a click on it goes on
+                    assert isinstance(screen.steps[screen.step_index].event, RoundEnded)
+                    assert await pilot.click("#banner")
                 assert not screen.steps
             continue
         card, column = choose(screen.session.game)

@@ -1,5 +1,6 @@
 """Snapshots (issue 3, Tests) at 80x24 and 120x40: the set-up screen, a table mid-round, a
-resolution step showing an exchange and a tie, the end screen, and the help. Fixed seeds, fixed
+resolution step showing an exchange and a tie, the end screen, the help, a hot-seat handover and a
+round's summary waiting for a key. Fixed seeds, fixed
 file names, no clock on screen and no blinking cursor (see conftest), so they are stable.
 
 Update them with ``pytest tests/app --snapshot-update`` after looking at the new pictures.
@@ -123,3 +124,37 @@ def test_start_menu(snap_compare) -> None:
     new_session(data_dir() / "half.dvr").close()
     app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+async def _handover(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("3", "c", "enter")  # Ana places; Bea takes the keyboard
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_hot_seat_handover(snap_compare, size: tuple[int, int]) -> None:
+    app = table_app(new_session(Path("hot-seat.dvr"), players="Ana,Bea,Cid", seed=5))
+    assert snap_compare(app, terminal_size=size, run_before=_handover)
+
+
+async def _round_summary(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    for card, column in EXCHANGE_AND_TIE:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(str(card), column, "enter")
+    await pilot.press("s")  # past the columns, to the summary, which waits for a key
+    screen = table(app)
+    assert screen.steps and screen.step_index == len(screen.steps) - 1
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_round_summary_waiting_for_a_key(
+    snap_compare, make_created: Callable[..., GameCreated], size: tuple[int, int]
+) -> None:
+    app = table_app(hot_seat_session(make_created))
+    assert snap_compare(app, terminal_size=size, run_before=_round_summary)

@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
+from textual.notifications import Notification
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -27,15 +28,18 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...bots import BotSpec, Placement, Stopped, bot_fn
 from ...bots.strong import Suggestion, think
-from ...engine import ColumnResolved, Event, Game, RoundEnded, RuleError
+from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
 from ...engine.cards import COLUMNS
 from ...engine.game import PLACEMENT
 from ...store import SaveError, SaveFailed
-from ..config import Pace
+from ..config import Pace, save_pace
 from ..describe import (
     column_label,
+    gains_line,
+    handover_line,
     placement_outcome,
     resolution_parts,
+    round_gains,
     short_amount,
 )
 from ..session import Move, PlaySession, preview
@@ -44,7 +48,7 @@ from ..timeline import ResolutionStep, resolution_steps
 from ..widgets.board import Board, column_height
 from ..widgets.faces import styled
 from ..widgets.hand import HandBar, hint_text
-from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
+from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.scoreboard import Scoreboard
 
 GOLD = Style(bold=True, color="#f5d76e")
@@ -119,7 +123,7 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
 class TableScreen(Screen[None]):
     """The game. ``session`` holds the state and its save file."""
 
-    AUTO_FOCUS = None
+    AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
     BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
         Binding("1", "pick(1)", "card", key_display="1-6"),
@@ -128,9 +132,11 @@ class TableScreen(Screen[None]):
         Binding("right", "step(1)", show=False),
         *[Binding(letter, f"column({i})", show=False) for i, letter in enumerate("abcdefg")],
         Binding("enter", "place", "place", key_display="⏎"),
+        Binding("enter", "next_step", "next", key_display="⏎"),  # in a resolution (place is off then)
         Binding("u", "undo", "undo"),
+        Binding("u", "cannot_undo", show=False),  # when undo is off: say why, to whoever pressed it
         Binding("h", "hint", "hint"),
-        Binding("space", "next_step", "next", key_display="space"),
+        Binding("space", "next_step", show=False),
         Binding("s", "skip", "skip"),
         Binding("escape", "skip", show=False),
         Binding("e", "results", "results"),
@@ -159,12 +165,24 @@ class TableScreen(Screen[None]):
         self._timer: Timer | None = None
         self._laid_out_for = Size(0, 0)
         self._binding_state: tuple[bool | None, ...] = ()
+        self.cursor_player: int | None = None
+        """Whose card and column choice the cursor holds: each person at a shared keyboard starts
+        their turn with a fresh one."""
+        self.round_start_scores: list[int] = []
+        """The scores before the round on screen was resolved (for the summary's gains)."""
+        self.recap = False
+        """The resolution on screen is a recap: the game was left while it was being shown."""
+        self._pace_note: Notification | None = None
 
     # -- layout --------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield from compose_table(self, table_layout(*self.app.size, self.session.game.n), EventLog(), hide_banner=True)
-        yield Footer(compact=True)
+        layout = table_layout(*self.app.size, self.session.game.n)
+        yield from compose_table(self, layout, EventLog(), hide_banner=True)
+        with Horizontal(id="footer-row"):
+            # at 80 columns the palette's ^p makes room for the pace (it is in the help and ^p works)
+            yield Footer(compact=True, show_command_palette=layout.wide)
+            yield PaceLabel()
 
     def on_mount(self) -> None:
         log = self.query_one(EventLog)
@@ -173,8 +191,30 @@ class TableScreen(Screen[None]):
             self.notify(notice, title="Recovered", severity="warning", timeout=8)
         self._laid_out_for = self.app.size
         self._binding_state = self._binding_key()  # the footer is about to be drawn anyway
+        self.query_one(PaceLabel).show(self.pace.bot_delay)
         self.refresh_view()
+        self._recap_interrupted_resolution()
         self.call_after_refresh(self.advance)
+
+    def _recap_interrupted_resolution(self) -> None:
+        """A game left while its round was being resolved (the file ends with ``round_ended``:
+        nobody has placed since) opens on that resolution again, so the results are not lost."""
+        session = self.session
+        history = session.history
+        if session.game.over or not history or not isinstance(history[-1], RoundEnded):
+            return
+        last = next((i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], CardPlaced)), None)
+        if last is None:
+            return
+        placed = history[last]
+        assert isinstance(placed, CardPlaced)
+        before = Game.fold(history[:last])
+        events = before.copy().place(placed.column, placed.card, player=placed.player)
+        self.recap = True
+        self.round_start_scores = before.scores()
+        self.steps = resolution_steps(before, events)
+        self.step_index = 0
+        self._show_step()
 
     def on_resize(self) -> None:
         if self.app.size != self._laid_out_for:
@@ -183,7 +223,9 @@ class TableScreen(Screen[None]):
 
     def _relayout(self, width: int, height: int) -> None:
         """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
-        apply_layout(self, table_layout(width, height, self.session.game.n))
+        layout = table_layout(width, height, self.session.game.n)
+        apply_layout(self, layout)
+        self.query_one(Footer).show_command_palette = layout.wide
 
     # -- drawing -------------------------------------------------------------------------------
 
@@ -192,11 +234,17 @@ class TableScreen(Screen[None]):
         session = self.session
         game = session.game
         human = session.human_to_move()
+        if human is not None and human != self.cursor_player:
+            if self.cursor_player is not None:  # the keyboard changes hands: a fresh cursor
+                self.selected_card = None
+                self.selected_column = 0
+                self.hint = None
+            self.cursor_player = human
         board = self.query_one(Board)
         ghost = (human, self.selected_card) if human is not None and self.selected_card is not None else None
         board.show(game, selected=self.selected_column if human is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
-        self.query_one(Banner).display = False
+        self._show_handover(human)
         hand = self.query_one(HandBar)
         hand.display = True
         seat = game.created.players[game.to_move]
@@ -216,6 +264,21 @@ class TableScreen(Screen[None]):
                       hint_text(f"{seat.name} ({level}) is thinking…"), active=False)
         self._show_round_bar()
         self._bindings_changed()
+
+    def _show_handover(self, human: int | None) -> None:
+        """With several people at one keyboard, a line that says whose turn it is and what the
+        person before did (and whether they can still take it back)."""
+        banner = self.query_one(Banner)
+        session = self.session
+        if human is None or len(session.humans) < 2:
+            banner.display = False
+            return
+        names = session.names
+        last = next((s.placed for s in reversed(session.standing_placements())
+                     if s.placed.player != human and not session.is_bot(s.placed.player)), None)
+        line = handover_line(names, human, last, session.game.round, session.undo_player())
+        banner.display = True
+        banner.show(colour_names(line, names, [s.color for s in session.game.created.players]))
 
     def _show_round_bar(self, status: Text | None = None, game: Game | None = None) -> None:
         game = game or self.session.game
@@ -344,6 +407,7 @@ class TableScreen(Screen[None]):
         log.add(decision, game)
         if derived:
             self.pending_log = list(derived)
+            self.round_start_scores = move.before.scores()
             self.steps = resolution_steps(move.before, move.events)
             self.step_index = 0
             self._show_step()
@@ -364,33 +428,44 @@ class TableScreen(Screen[None]):
         self._log_until(step.event)
         banner_text = Text()
         event = step.event
+        recap = "Recap · " if self.recap else ""
+        summary = False
         if isinstance(event, ColumnResolved):
             label = column_label(event.column)
-            self._show_round_bar(Text(f"Resolving column {label}", style=GOLD), step.game)
+            self._show_round_bar(Text(f"{recap}Resolving column {label}", style=GOLD), step.game)
             banner_text.append(f" Column {label} ", style=Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e"))
             banner_text.append(" ")
             banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
         else:
             assert isinstance(event, RoundEnded)
-            self._show_round_bar(Text(f"Round {event.round} is over", style=GOLD), step.game)
+            summary = True
+            self._show_round_bar(Text(f"{recap}Round {event.round} is over", style=GOLD), step.game)
             banner_text.append(f" Round {event.round} is over ", style=Style(bold=True, color="#1a1a1a",
                                                                           bgcolor="#f5d76e"))
-            banner_text.append(" ")
-            scores = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(step.game.scores()))
-            banner_text.append_text(colour_names(scores, names, colors))
-            nxt = names[event.next_first_player]
             if event.round < session.game.rounds:
-                banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
-        if not self.has_class("-narrow"):  # at 80 columns it would wrap; the footer has the keys
-            banner_text.append("   space: next · s: skip", style=Style(color=MUTED))
+                nxt = names[event.next_first_player]
+                banner_text.append_text(colour_names(f" {nxt} starts round {event.round + 1}", names, colors))
+            if self._holds_summary():
+                banner_text.append("  ⏎ next", style=Style(color=MUTED))
+            scores = step.game.scores()
+            before = self.round_start_scores or [0] * len(scores)
+            gains = round_gains(step.results.values(), len(scores))
+            for p, (taken, returned) in enumerate(gains):
+                line = gains_line(names[p], scores[p] - before[p], scores[p], taken, returned)
+                banner_text.append("\n")
+                banner_text.append_text(colour_names(line, names, colors))
+        if not summary and not self.has_class("-narrow"):  # at 80 columns it would wrap; the footer has the keys
+            banner_text.append("   ⏎: next · s: skip", style=Style(color=MUTED))
         self.query_one(HandBar).display = False
         banner = self.query_one(Banner)
         banner.display = True
-        banner.show(banner_text)
+        banner.show(banner_text, summary=summary)
         self._bindings_changed()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if summary and self._holds_summary():
+            return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
             quiet = isinstance(event, ColumnResolved) and not event.awards and not event.cancelled
             delay = self.pace.step_delay * (0.4 if quiet else 1.6 if isinstance(event, RoundEnded) else 1.0)
@@ -403,11 +478,16 @@ class TableScreen(Screen[None]):
             shown, self.pending_log = self.pending_log[:cut], self.pending_log[cut:]
             self.query_one(EventLog).add(shown, self.session.game)
 
+    def _holds_summary(self) -> bool:
+        """The round's summary waits for a key when people play (bots alone go on)."""
+        return self.pace.hold_round_end and bool(self.session.humans)
+
     def _end_resolution(self) -> None:
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
         self.steps = []
+        self.recap = False
         if self.pending_log:
             self.query_one(EventLog).add(self.pending_log, self.session.game)
             self.pending_log = []
@@ -424,7 +504,15 @@ class TableScreen(Screen[None]):
             self._show_step()
 
     def action_skip(self) -> None:
-        if self.steps:
+        """Straight to the round's summary when it waits to be read; past the resolution
+        otherwise (or from the summary)."""
+        if not self.steps:
+            return
+        last = len(self.steps) - 1
+        if self._holds_summary() and self.step_index < last and isinstance(self.steps[last].event, RoundEnded):
+            self.step_index = last
+            self._show_step()
+        else:
             self._end_resolution()
 
     @on(Banner.Clicked)
@@ -446,7 +534,9 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         placing = not self.steps and self.session.human_to_move() is not None and self.save_failure is None
         if action in ("pick", "step", "column", "place"):
-            return placing or (action == "place" and bool(self.steps))
+            return placing
+        if action == "cannot_undo":
+            return True  # reached only when undo is off (the same key, listed after it)
         if action == "hint":
             return placing and _strong_available()
         if action == "undo":
@@ -486,9 +576,6 @@ class TableScreen(Screen[None]):
         self.refresh_view()
 
     def action_place(self) -> None:
-        if self.steps:
-            self.action_next_step()
-            return
         player = self._human()
         if player is None:
             return
@@ -520,7 +607,7 @@ class TableScreen(Screen[None]):
         session = self.session
         player = session.undo_player()
         if player is None:
-            self.notify("Nothing to take back.", severity="warning")
+            self.action_cannot_undo()
             return
         try:
             undone = session.undo(player)
@@ -539,11 +626,15 @@ class TableScreen(Screen[None]):
             self._timer = None
         self.query_one(EventLog).add(undone, session.game)
         last = undone[-1]
+        self.cursor_player = last.player  # their choice comes back to them, not a fresh cursor
         self.selected_card = last.card
         self.selected_column = last.column
         self.hint = None
         self.refresh_view()
         self.advance()
+
+    def action_cannot_undo(self) -> None:
+        self.notify(self.session.why_no_undo(), severity="warning", markup=False)  # names are plain text
 
     def action_hint(self) -> None:
         player = self._human()
@@ -556,16 +647,25 @@ class TableScreen(Screen[None]):
                         group="hint", thread=True, exclusive=True, exit_on_error=False)
 
     def action_pace(self, direction: int) -> None:
-        """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower."""
+        """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
+        remembered for the next game and the next resume. One note at a time: a press replaces
+        the previous press's."""
         pace = self.pace
-        if direction > 0:
-            pace.bot_delay = min(4.0, max(0.25, pace.bot_delay * 2))
-        else:
-            pace.bot_delay = pace.bot_delay / 2 if pace.bot_delay > 0.1 else 0.0
-        if pace.step_delay is not None:
-            pace.step_delay = min(6.0, max(0.1, pace.step_delay * (2 if direction > 0 else 0.5)))
-        steps = f", {pace.step_delay:.1f} s per column" if pace.step_delay is not None else ""
-        self.notify(f"Bots wait {pace.bot_delay:.2f} s{steps}.", timeout=2)
+        limit = pace.change(direction)
+        self.query_one(PaceLabel).show(pace.bot_delay)
+        message = f"Pace: {pace.words()}" + (f" — {limit}" if limit else "") + "."
+        try:
+            save_pace(pace)
+        except OSError as e:
+            message += f" (Not remembered for next time: {e}.)"
+        # Textual has no public way to replace one toast; notify() posts a message, so a quick
+        # second press would find the first toast not shown yet: add and remove it at once here.
+        app = self.app
+        if self._pace_note is not None and self._pace_note in app._notifications:
+            app._unnotify(self._pace_note, refresh=False)
+        self._pace_note = Notification(message, timeout=3, markup=False)
+        app._notifications.add(self._pace_note)
+        app._refresh_notifications()
 
     def action_results(self) -> None:
         if not self.session.game.over or self.steps:
@@ -628,6 +728,7 @@ class TableScreen(Screen[None]):
         self.session = session
         self.steps = []
         self.step_index = 0
+        self.recap = False
         self.pending_log = []
         self.selected_card = None
         self.hint = None
@@ -651,8 +752,10 @@ class TableScreen(Screen[None]):
         """(title, help, callback) of what can be done now, for the command palette."""
         if self.check_action("place", ()):
             yield ("Place the chosen card", "Place the selected card under the selected column", self.action_place)
-        if self.check_action("undo", ()):
-            yield ("Undo my latest placement", "Take back your latest placement this round (R4)",
+        undoer = self.session.undo_player()
+        if self.check_action("undo", ()) and undoer is not None:
+            name = self.session.names[undoer]
+            yield (f"Undo {name}'s latest placement", f"{name} takes back their latest placement this round",
                    self.action_undo)
         if self.check_action("hint", ()):
             yield ("Hint", "Ask the strong bot what it would play", self.action_hint)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.events import Click
+from textual.geometry import Size
 from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 from textual.widget import Widget
 
 from ...engine import Event, Game
@@ -65,10 +71,13 @@ class RoundBar(Widget):
 
 
 class Banner(Widget):
-    """What the resolution is showing, in words, and how to move on. A click moves on."""
+    """What the table is saying in words: a resolution step, the round's summary (one line per
+    player, class ``-summary``), or whose turn it is when one person hands over to the next.
+    A click moves a resolution on."""
 
     DEFAULT_CSS = """
     Banner { height: auto; max-height: 3; width: 1fr; }
+    Banner.-summary { max-height: 12; }  /* a line per player, some wrapping at 80 columns */
     """
 
     class Clicked(Message):
@@ -78,8 +87,9 @@ class Banner(Widget):
         super().__init__(id="banner")
         self.text = Text()
 
-    def show(self, text: Text) -> None:
+    def show(self, text: Text, *, summary: bool = False) -> None:
         self.text = text
+        self.set_class(summary, "-summary")
         self.refresh(layout=True)
 
     def render(self) -> Text:
@@ -90,19 +100,43 @@ class Banner(Widget):
         self.post_message(self.Clicked())
 
 
-class EventLog(Widget):
-    """The game's events in words, newest at the bottom; shows as many as fit."""
+class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
+    """The game's events in words, newest at the bottom, following the game unless scrolled
+    back: the mouse wheel scrolls it, Tab (or a click) focuses it for the keys, Escape leaves."""
 
     DEFAULT_CSS = """
-    EventLog { height: 1fr; width: 1fr; }
+    EventLog {
+        height: 1fr; width: 1fr; overflow-x: hidden;
+        scrollbar-size-vertical: 1; scrollbar-background: #0b2219; scrollbar-color: #2f6b50;
+        scrollbar-color-hover: #3f8a66; scrollbar-color-active: #f5d76e;
+    }
+    EventLog:focus { background: #16382b; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_up", "scroll", key_display="↑↓"),
+        Binding("down", "scroll_down", show=False),
+        Binding("pageup", "page_up", show=False),
+        Binding("pagedown", "page_down", show=False),
+        Binding("home", "scroll_home", show=False),
+        Binding("end", "scroll_end", show=False),
+        Binding("escape", "leave", "back", key_display="esc"),
+    ]
+    LIMIT = 200
+    """Entries kept (the whole game is in time travel, ``t``)."""
 
     def __init__(self) -> None:
         super().__init__(id="log")
         self.entries: list[Text] = []
+        self._width = -1
+        self._lines: list[Strip] = []
+        self._wrapped = 0
+        """Entries wrapped into ``_lines`` at ``_width``."""
+        self.following = True
+        """Showing the newest lines, and so kept there as events come (until scrolled back)."""
 
-    def reset(self, events: Sequence[Event], game: Game, limit: int = 200) -> None:
+    def reset(self, events: Sequence[Event], game: Game, limit: int = LIMIT) -> None:
         self.entries = []
+        self._width = -1
         self.add(events[-limit:], game)
 
     def add(self, events: Sequence[Event], game: Game) -> None:
@@ -110,18 +144,64 @@ class EventLog(Widget):
         colors = [s.color for s in game.created.players]
         for event in events:
             self.entries.append(colour_names(describe_event(event, names, game.rounds), names, colors))
-        del self.entries[:-200]
+        if len(self.entries) > self.LIMIT:
+            del self.entries[: -self.LIMIT]
+            self._width = -1  # lines of dropped entries go: wrap again
+        self._wrap()
+
+    def _wrap(self) -> None:
+        """Wrap the entries not wrapped yet (all of them after a change of width)."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        if width != self._width:
+            self._width, self._lines, self._wrapped = width, [], 0
+        console = self.app.console
+        for entry in self.entries[self._wrapped:]:
+            for line in entry.wrap(console, width):
+                self._lines.append(Strip(list(line.render(console)), line.cell_len).adjust_cell_length(width))
+        self._wrapped = len(self.entries)
+        self.virtual_size = Size(width, len(self._lines))
+        if self.following:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()
 
-    def render(self) -> Text:
-        height, width = self.size.height, max(1, self.size.width)
-        if height <= 0:
-            return Text()
-        out: list[Text] = []
-        console = self.app.console
-        for line in reversed(self.entries):
-            wrapped = list(line.wrap(console, width))
-            out[:0] = wrapped
-            if len(out) >= height:
-                break
-        return Text("\n").join(out[-height:])
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.following = new_value >= self.max_scroll_y  # scrolled back: stay there; to the end: follow
+
+    def on_resize(self) -> None:
+        self._wrap()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._wrap()
+        index = self.scroll_offset.y + y
+        if 0 <= index < len(self._lines):
+            return self._lines[index].apply_style(self.rich_style)
+        return Strip.blank(width, self.rich_style)
+
+    def action_leave(self) -> None:
+        """Back to the table's keys (the log keeps its place)."""
+        self.screen.set_focus(None)
+
+
+class PaceLabel(Widget):
+    """The pace, always on screen beside the footer's keys: ``+− pace 0.5 s`` (how long a bot
+    waits; the resolution's columns follow the same steps)."""
+
+    DEFAULT_CSS = """
+    PaceLabel { width: auto; height: 1; padding: 0 1; background: $footer-background; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="pace")
+        self.seconds = 0.0
+
+    def show(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.refresh(layout=True)
+
+    def render(self) -> Content:
+        return Content.from_markup("[b $footer-key-foreground]+−[/] pace $seconds s", seconds=f"{self.seconds:.1f}")

@@ -1,7 +1,7 @@
 """The replay's event log: the live table's log (same sentences, same colours) over the whole game,
 with the moment on screen marked, what is still to come dimmed, and a click on a line jumping there.
 
-The live :class:`~.panels.EventLog` shows the latest events; this one keeps every event and a
+The live :class:`~.panels.EventLog` shows the latest events and scrolls like any list; this one keeps every event and a
 cursor, and scrolls so the cursor stays in view with a few of the next events below it. Each
 event's lines are wrapped and turned into segments once per width and look (past, current, to
 come), so a step of the replay only picks lines: the log is redrawn at every step.
@@ -17,11 +17,12 @@ from rich.text import Text
 from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ...engine import Event, Game
 from ..describe import describe_event
 from ..theme import FOCUS
-from .panels import EventLog, colour_names
+from .panels import colour_names
 
 CURRENT = Style(bgcolor="#1b4634", bold=True)
 MARKER = Style(color=FOCUS, bold=True)
@@ -29,8 +30,12 @@ AHEAD = Style(dim=True)
 PAST, HERE, LATER = 0, 1, 2
 
 
-class ReplayLog(EventLog):
+class ReplayLog(Widget):
     """Every event of the game in words; ``cursor`` is the moment on screen."""
+
+    DEFAULT_CSS = """
+    ReplayLog { height: 1fr; width: 1fr; }
+    """
 
     class Jump(Message):
         """A line was clicked: go to the moment of its event."""
@@ -40,7 +45,8 @@ class ReplayLog(EventLog):
             self.moment = moment
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(id="log")
+        self.entries: list[Text] = []
         self.cursor = 0
         self.scroll: int | None = None
         """First line shown when the wheel moved the log; None follows the cursor."""

@@ -1,0 +1,241 @@
+"""A round's end that people can read: the summary waits for a key when people play (bots alone
+go on), says what each player took and gave back, the footer says Enter moves on, the log
+scrolls at 80x24, the pace is on screen and remembered, and a game left during a resolution
+opens on a recap of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+from textual.events import Key, MouseScrollDown
+from textual.widgets._footer import FooterKey
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace, load_pace, settings_path
+from dvtui.app.describe import gains_line
+from dvtui.app.screens.table import TableScreen
+from dvtui.app.session import PlaySession
+from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
+from dvtui.engine import ColumnResolved, GameCreated, RoundEnded, Seat
+from dvtui.store import read_game
+
+from .conftest import new_session, table_app
+from .driver import HUMAN, RESOLVING, choose, next_decision, table
+
+# Three people and a hand-made deal (as the snapshots' resolution): column A gives Ana a house
+# 300; column B then gives her a house 600, so the 300 goes back on top of B (R6.1); Ben and Cy
+# tie at 4 under B; everything else goes under G.
+EXCHANGE_AND_TIE = [
+    (6, "a"), (4, "b"), (4, "b"),
+    (5, "b"), (1, "g"), (1, "g"),
+    (1, "g"), (2, "g"), (2, "g"),
+    (2, "g"), (3, "g"), (3, "g"),
+    (3, "g"), (5, "g"), (5, "g"),
+]
+
+
+def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> PlaySession:
+    created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
+    seats = [Seat(name=name, kind="human", color=color)
+             for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))]
+    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), path)
+
+
+async def play_round(pilot, app: DvtuiApp) -> TableScreen:  # type: ignore[no-untyped-def]
+    for card, column in EXCHANGE_AND_TIE:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(str(card), column, "enter")
+    screen = table(app)
+    assert screen.steps and screen.step_index == 0
+    return screen
+
+
+async def to_summary(pilot, screen: TableScreen) -> None:  # type: ignore[no-untyped-def]
+    while not isinstance(screen.steps[screen.step_index].event, RoundEnded):
+        await pilot.press("space")
+
+
+def footer(app: DvtuiApp) -> dict[str, str]:
+    return {key.action: key.description for key in app.screen.query(FooterKey)}
+
+
+async def test_with_people_at_the_table_the_rounds_summary_waits_for_a_key(
+    make_created: Callable[..., GameCreated],
+) -> None:
+    app = DvtuiApp(hot_seat_session(make_created), pace=Pace(bot_delay=0.0, step_delay=0.5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await play_round(pilot, app)
+        assert screen._timer is not None  # the columns go by on their own
+        await to_summary(pilot, screen)
+        assert screen._timer is None  # the summary does not
+        assert "Round 1 is over" in app.screen.query_one(Banner).text.plain
+        await pilot.press("enter")
+        assert not screen.steps and screen.session.human_to_move() == 1  # Ben starts round 2
+
+
+async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: Callable[..., GameCreated]) -> None:
+    app = table_app(hot_seat_session(make_created))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await play_round(pilot, app)
+        await pilot.press("s")
+        assert isinstance(screen.steps[screen.step_index].event, RoundEnded)
+        await pilot.press("s")
+        assert not screen.steps
+
+
+async def test_bots_alone_go_on_past_the_summary() -> None:
+    session = new_session(players="bot:greedy,bot:greedy,bot:greedy")
+    app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=100.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == RESOLVING
+        screen = table(app)
+        await to_summary(pilot, screen)
+        assert screen._timer is not None  # it goes on by itself
+
+
+async def test_the_summary_says_what_each_player_took_and_gave_back(
+    make_created: Callable[..., GameCreated],
+) -> None:
+    app = table_app(hot_seat_session(make_created))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await play_round(pilot, app)
+        await to_summary(pilot, screen)
+        lines = app.screen.query_one(Banner).text.plain.splitlines()
+        assert lines[0].startswith(" Round 1 is over  Ben starts round 2")
+        assert lines[1] == "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300"
+        assert lines[2] == "Ben +0 → 0: nothing"
+        assert len(lines) == 4 and lines[3].startswith("Cy ")
+
+
+async def test_in_a_resolution_the_footer_says_enter_moves_on(make_created: Callable[..., GameCreated]) -> None:
+    app = table_app(hot_seat_session(make_created))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.pause()
+        assert footer(app).get("place") == "place" and "next_step" not in footer(app)
+        screen = await play_round(pilot, app)
+        await pilot.pause()
+        keys = {key.action: key for key in app.screen.query(FooterKey)}
+        assert "place" not in keys and keys["next_step"].description == "next"
+        assert keys["next_step"].key == "enter"
+        await pilot.press("enter")
+        assert screen.step_index == 1
+
+
+async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callable[..., GameCreated]) -> None:
+    app = table_app(hot_seat_session(make_created))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_round(pilot, app)
+        await pilot.press("s", "s")
+        log = app.screen.query_one(EventLog)
+        assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # following the game
+        await pilot.press("tab")
+        assert app.focused is log
+        assert footer(app).get("scroll_up") == "scroll"
+        await pilot.press("home")
+        await pilot.pause()
+        assert log.scroll_offset.y == 0
+        await pilot.press("down")
+        await pilot.pause()
+        assert log.scroll_offset.y == 1
+        await pilot.press("escape")
+        assert app.focused is None
+        await pilot.press("end")  # not the log's key any more: nothing moves
+        await pilot.pause()
+        assert log.scroll_offset.y == 1
+        await pilot.mouse_down(log)  # the pointer over the log, then the wheel (focused or not)
+        await pilot.press("escape")
+        for _ in range(2):
+            log.post_message(MouseScrollDown(log, 2, 0, 0, 1, 0, False, False, False))
+        await pilot.pause()
+        assert log.scroll_offset.y > 1
+
+
+async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume() -> None:
+    app = table_app(new_session(), step_delay=0.9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        label = app.screen.query_one(PaceLabel)
+        assert label.render().plain == "+− pace 0.0 s"
+        await pilot.press("minus")
+        await pilot.pause()
+        assert label.render().plain == "+− pace 0.1 s"
+        for _ in range(12):  # quick presses, none waiting for the one before to be drawn
+            app.post_message(Key("minus", "-"))
+        await pilot.pause()
+        notes = [str(n.message) for n in app._notifications]
+        assert notes == ["Pace: bots wait 4.0 s, a column shows 6.0 s — slowest."]
+        assert label.render().plain == "+− pace 4.0 s"
+        for _ in range(3):
+            await pilot.press("plus")
+        await pilot.pause()
+        assert [str(n.message) for n in app._notifications] == ["Pace: bots wait 1.2 s, a column shows 2.0 s."]
+        await pilot.press("q")
+    assert settings_path().is_file()
+    pace = load_pace()
+    assert (pace.bot_delay, pace.step_delay) == (1.2, 2.0)
+    resumed = DvtuiApp(PlaySession.resume(read_game(Path("game.dvr"))))  # as dvtui resume builds it
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert resumed.screen.query_one(PaceLabel).render().plain == "+− pace 1.2 s"
+        assert resumed.pace.step_delay == 2.0
+        await pilot.press("q")
+    assert load_pace(bot_delay=3.0).bot_delay == 3.0  # --bot-delay wins over the saved pace
+
+
+async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
+    make_created: Callable[..., GameCreated], tmp_path: Path,
+) -> None:
+    path = tmp_path / "left.dvr"
+    app = table_app(hot_seat_session(make_created, path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_round(pilot, app)  # column A on screen, the rest not seen
+        await pilot.press("q")
+    resumed = table_app(PlaySession.resume(read_game(path)))
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = table(resumed)
+        assert screen.recap and screen.step_index == 0
+        log = resumed.screen.query_one(EventLog)
+        assert 0 < log.max_scroll_y == log.scroll_offset.y  # a long history opens on its end
+        first = screen.steps[0].event
+        assert isinstance(first, ColumnResolved) and first.column == 0
+        assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).left.plain
+        await pilot.press("s")
+        summary = resumed.screen.query_one(Banner).text.plain
+        assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary
+        await pilot.press("enter")
+        assert not screen.steps and not screen.recap and screen.session.human_to_move() == 1
+        await pilot.press("3", "c", "enter")
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y  # still following, after the summary came and went
+        assert log.entries[-1].plain == "Ben placed 3 under column C"
+        assert sum("Round 1 is over" in e.plain for e in log.entries) == 1  # told once, not twice
+
+
+async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path: Path) -> None:
+    path = tmp_path / "mid.dvr"
+    session = new_session(path)
+    session.place(*choose(session.game), player=0)
+    session.close()
+    app = table_app(PlaySession.resume(read_game(path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        assert not table(app).recap
+
+
+def test_a_round_that_costs_a_player_reads_as_a_loss() -> None:
+    line = gains_line("Ana", -300_000, 400_000, ["jewel-200"], ["jewel-500"])
+    assert line == "Ana −300k → 400k: JWL 200; returned JWL 500"
+
+
+def test_a_settings_file_that_cannot_be_read_gives_the_default_pace() -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{not json")
+    assert (load_pace().bot_delay, load_pace().step_delay) == (Pace().bot_delay, Pace().step_delay)
+    path.write_text('{"bot_delay": -3, "step_delay": 99, "hold_round_end": false}')
+    pace = load_pace()
+    assert (pace.bot_delay, pace.step_delay, pace.hold_round_end) == (Pace().bot_delay, Pace().step_delay, False)
