@@ -6,6 +6,8 @@ always also shows its category in letters: colour helps, it never carries meanin
 
 from __future__ import annotations
 
+import os
+
 SEAT_COLORS: dict[str, str] = {
     "red": "#e5484d",
     "yellow": "#f2c94c",
@@ -53,3 +55,8 @@ def seat_color(color: str) -> str:
 
 def seat_ink(color: str) -> str:
     return SEAT_INK.get(color, "#000000")
+
+
+def no_color() -> bool:
+    """Colours are turned off (``NO_COLOR``, as Textual reads it): emphasis must not rely on them."""
+    return "NO_COLOR" in os.environ

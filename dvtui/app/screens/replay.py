@@ -149,7 +149,7 @@ class ReplayScreen(Screen[None]):
         self._laid_out_for = self.app.size
         yield from compose_table(self, layout, ReplayLog())
         notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
-        notice.display = bool(self.notices)
+        notice.display = bool(self.notices) and layout.too_small is None
         yield notice
         timeline = TimelineBar(id="timeline")
         timeline.set_class(layout.wide, "-tall", update=False)
@@ -178,6 +178,7 @@ class ReplayScreen(Screen[None]):
         layout = self._layout(width, height)
         apply_layout(self, layout)
         self.query_one(TimelineBar).set_class(layout.wide, "-tall")
+        self.query_one("#replay-notice").display = bool(self.notices) and layout.too_small is None
 
     def _set_track(self) -> None:
         replay = self.replay
@@ -417,7 +418,8 @@ class ReplayScreen(Screen[None]):
             else:
                 status = colour_names(describe_event(event, names, game.rounds), names, colors)
             seat = players[game.to_move]
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False)
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False,
+                      names=names)
         if banner_text is not None:
             room = self.query_one("#play").size.width - 2  # the banner's padding
             if len(banner_text.plain) + len(STEP_HINT) <= room:

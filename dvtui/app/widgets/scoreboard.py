@@ -6,6 +6,7 @@ player in the side panel of a larger terminal. Drawn from any game state.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
@@ -16,7 +17,7 @@ from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
 from ..describe import CATEGORY_CODES, amount, card_value_label, short_amount
 from ..theme import MUTED, seat_color
-from .faces import card_chip, card_style, seat_chip
+from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
 LINE_WIDTH = 72
 """At least this wide: one line per player."""
@@ -107,10 +108,10 @@ class Scoreboard(Widget):
 
     def _line(self, game: Game, p: int, width: int) -> Text:
         seat = game.created.players[p]
-        names = max(len(s.name) for s in game.created.players)
-        name_w = max(4, min(10, names, width - 66))
+        names = [s.name for s in game.created.players]
+        name_w = max(4, min(10, max(map(cell_len, names)), width - 66))
         line = self._marker(p)
-        line.append(seat.name[:name_w].ljust(name_w), style=Style(color=seat_color(seat.color), bold=True))
+        line.append(pad(fit_names(names, name_w)[p], name_w), style=Style(color=seat_color(seat.color), bold=True))
         line.append(" ")
         line.append_text(hand_cells(game, p))
         line.append("  ")
@@ -118,8 +119,7 @@ class Scoreboard(Widget):
         money = money_total(game, p)
         line.append(f"  {'$' + short_amount(money):>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         total = short_amount(game.score(p))
-        pad = width - len(line.plain) - len(total)
-        line.append(" " * max(1, pad))
+        line.append(" " * max(1, width - line.cell_len - len(total)))
         line.append(total, style=Style(bold=True))
         return line
 
@@ -127,9 +127,9 @@ class Scoreboard(Widget):
         seat = game.created.players[p]
         head = self._marker(p)
         total = amount(game.score(p))
-        name = seat.name[: max(1, width - len(total) - 3)]
+        name = fit_names([s.name for s in game.created.players], max(1, width - len(total) - 3))[p]
         head.append(name, style=Style(color=seat_color(seat.color), bold=True))
-        head.append(" " * max(1, width - len(head.plain) - len(total)))
+        head.append(" " * max(1, width - head.cell_len - len(total)))
         head.append(total, style=Style(bold=True))
         hand = Text("  hand ", style=Style(color=MUTED))
         hand.append_text(hand_cells(game, p))
@@ -205,7 +205,9 @@ class Standings(Widget):
         players = game.created.players
         order = sorted(range(game.n), key=lambda p: (-game.score(p), p))
         best = game.score(order[0])
-        name_w = max(len(s.name) for s in players)
+        names = [s.name for s in players]
+        name_w = min(max(map(cell_len, names)), max(4, width - 30))
+        fitted = fit_names(names, name_w)
         lines: list[Text] = []
         rank = 0
         last: int | None = None
@@ -215,7 +217,7 @@ class Standings(Widget):
                 rank, last = i + 1, score
             line = Text()
             line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if score == best else MUTED))
-            line.append(players[p].name.ljust(name_w), style=Style(bold=True, color=seat_color(players[p].color)))
+            line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if score == best:
                 line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))
