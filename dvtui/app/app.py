@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import msgspec
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import Notify
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -26,6 +27,10 @@ from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name
 from .screens.table import TableScreen
 from .session import PlaySession
+
+MAX_TOASTS = 3
+"""Notifications on screen at once: more than fit beside an 80x24 table cover it, and a stack
+taller than the screen was left painted after it went."""
 
 
 class DvtuiApp(App[int]):
@@ -79,6 +84,18 @@ class DvtuiApp(App[int]):
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
+
+    def on_notify(self, event: Notify) -> None:
+        """Before Textual shows ``event``'s notification: it replaces one saying the same thing,
+        and the oldest go so that at most :data:`MAX_TOASTS` are up (Textual has no public way to
+        drop one notification, hence its collection's private names; Textual is pinned)."""
+        new = event.notification
+        shown = list(self._notifications)
+        for old in shown:
+            if (old.message, old.title, old.severity) == (new.message, new.title, new.severity):
+                self._unnotify(old, refresh=False)
+        for old in list(self._notifications)[: max(0, len(self._notifications) - (MAX_TOASTS - 1))]:
+            self._unnotify(old, refresh=False)
 
     def get_default_screen(self) -> Screen:
         """The table itself when there is a game: no blank screen to draw first."""

@@ -25,6 +25,7 @@ WHO_WIDTH = 10
 CARD_WIDTH = {1: 3, 3: 5}
 """A card's width when the bar is one line high, or three (tiles)."""
 CARD_GAP = 1
+SELECTED_CARD = "#f4f1e8"
 
 
 def card_spans(height: int) -> list[tuple[int, int]]:
@@ -38,12 +39,14 @@ def card_face_lines(card: int, color: str, available: bool, selected: bool, widt
     already on the table is a faint dot; the chosen one is drawn in reverse (with ▲ on a tile)."""
     if not available:
         faint = Style(color="#3d5f50")
+        if height < 3:
+            return [styled("·".center(width), faint)]
         lines = [" " * width] * height
         lines[height // 2] = "·".center(width)
         return [styled(line, faint) for line in lines]
     face = Style(bgcolor=seat_color(color), color=seat_ink(color), bold=True)
-    if selected:
-        face = Style(bgcolor="#f4f1e8", color=seat_color(color), bold=True)
+    if selected:  # dark on light whatever the seat: a yellow digit on cream would not read
+        face = Style(bgcolor=SELECTED_CARD, color="#1a1a1a", bold=True)
     if height >= 3:
         bottom = ("▲" if selected else " ").center(width)
         return [styled(" " * width, face), styled(str(card).center(width), face), styled(bottom, face)]
