@@ -116,6 +116,8 @@ class ReplayScreen(Screen[None]):
         Binding("escape", "back", "back", key_display="esc"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
+        Binding("q", "leave", show=False),
     ]
 
     def __init__(
@@ -294,8 +296,10 @@ class ReplayScreen(Screen[None]):
     # -- leaving, branching ------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "back":
+        if action in ("back", "leave"):
             return self.live
+        if action == "quit":
+            return not self.live
         if action == "branch":
             return self._branch is not None
         return True
@@ -331,6 +335,9 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(ReplayHelp())
 
     async def action_quit(self) -> None:
+        self.app.exit()
+
+    async def action_leave(self) -> None:
         self.app.exit()
 
     def palette_commands(self) -> Iterable[tuple[str, str, object]]:

@@ -151,7 +151,7 @@ def _tail_widths(names: Sequence[str], clash: list[int], width: int) -> list[int
     """How many cells of each clashing name's end to try keeping: its last word first (it reads
     best), then from one cell up."""
     last_words = {cell_len(names[j].split()[-1]) for j in clash if len(names[j].split()) > 1}
-    widths = sorted(w for w in last_words if w <= width - 3)
+    widths = sorted(w for w in last_words if w <= width - 2)
     return widths + [w for w in range(1, width - 1) if w not in widths]
 
 
