@@ -74,7 +74,7 @@ async def test_the_prompt_fits_80_columns_even_with_five_players() -> None:
         await pilot.pause()
         hand = table(app).query_one(HandBar)
         assert hand.size.height == 1  # no row to spare at 80x24 with five players
-        assert any("pick a card 1-6 and a column a-g, then ⏎" in line for line in widget_text(app, hand))
+        assert any("pick a card 1-6, column a-g, then ⏎" in line for line in widget_text(app, hand))
         scores = widget_text(app, table(app).query_one(Scoreboard))
         assert len(scores) == 5 and all(line.split() for line in scores)  # every player's row
 
@@ -220,6 +220,7 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
         assert "too small" not in "\n".join(screen_lines(app))
         board = table(app).query_one(Board)
         assert board.region.height >= 1 + 4 + 4 + 1  # every player's row under the bottom cards
+        assert reads(app, table(app).query_one(HandBar), "pick a card 1-6, column a-g, then ⏎")
 
 
 # -- colours and focus -----------------------------------------------------------------------------
@@ -298,7 +299,10 @@ async def test_the_focused_dropdown_of_the_set_up_screen_stands_out() -> None:
         focused = selects[0].query_one(SelectCurrent)
         other = selects[1].query_one(SelectCurrent)
         assert focused.styles.background != other.styles.background
-        assert focused.styles.color != other.styles.color
+        label, other_label = (s.query_one("#label") for s in (focused, other))
+        assert label.styles.color != other_label.styles.color  # its words, not only the box
+        style = app.screen._compositor.get_style_at(label.region.x, label.region.y)
+        assert style.bold and style.color != other_label.rich_style.color
         assert all(type(w).__name__ != "VerticalScroll" for w in app.screen.focus_chain)
 
 

@@ -139,8 +139,11 @@ class SetupScreen(Screen[None]):
     /* a compact dropdown only tints itself when focused: too faint to see where the keyboard is */
     SetupScreen Select:focus > SelectCurrent {
         background: #f5d76e;
-        color: #1a1a1a;
         text-style: bold;
+    }
+
+    SetupScreen Select:focus > SelectCurrent Static#label, SetupScreen Select:focus > SelectCurrent .arrow {
+        color: #1a1a1a;
     }
     """
 

@@ -260,7 +260,7 @@ class TableScreen(Screen[None]):
         if self.hint is not None:
             return Text(self.hint, style=Style(color="#f5d76e"))
         if self.selected_card is None:
-            return hint_text("pick a card 1-6 and a column a-g, then ⏎")  # fits one line at 80 columns
+            return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
         outcome = preview(game, player, self.selected_card, self.selected_column)
         text = styled(f"{self.selected_card} → {column_label(self.selected_column)}: ", Style(bold=True))
         if outcome is not None:
