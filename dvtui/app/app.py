@@ -29,8 +29,8 @@ from .screens.table import TableScreen
 from .session import PlaySession
 
 MAX_TOASTS = 3
-"""Notifications on screen at once: more than fit beside an 80x24 table cover it, and a stack
-taller than the screen was left painted after it went."""
+"""Notifications on screen at once (each is about five rows): a stack taller than the screen
+leaves its cells painted after it goes (Textual does not repaint them), and more cover the table."""
 
 
 class DvtuiApp(App[int]):
