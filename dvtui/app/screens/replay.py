@@ -429,7 +429,7 @@ class ReplayScreen(Screen[None]):
                       names=names)
         if banner_text is not None:
             room = self.query_one("#play").size.width - 2  # the banner's padding
-            if len(banner_text.plain) + len(STEP_HINT) <= room:
+            if banner_text.cell_len + len(STEP_HINT) <= room:
                 banner_text.append(STEP_HINT, style=Style(color=MUTED))
             banner.show(banner_text)
         hand.display = banner_text is None

@@ -129,7 +129,8 @@ def pad(text: str, width: int) -> str:
 def fit_names(names: Sequence[str], width: int) -> list[str]:
     """Every name in at most ``width`` cells, still telling the players apart: a long name ends in
     ``…``; when two would then read the same, each keeps its distinguishing end
-    (``Alexa…Smith``, ``Alexa…Smyth``), and failing that its seat number (``Alexandr…2``)."""
+    (``Alex…Smith``, ``Alex…Smyth`` in ten cells), and failing that its seat number
+    (``Alexandr…2``)."""
     fitted = [clip(name, width) for name in names]
     for i in range(len(names)):
         if fitted.count(fitted[i]) == 1:

@@ -36,7 +36,7 @@ def card_spans(height: int) -> list[tuple[int, int]]:
 
 def card_face_lines(card: int, color: str, available: bool, selected: bool, width: int, height: int) -> list[Text]:
     """One card of the hand: `` 5 `` on the seat colour, a tile when three lines high; a card
-    already on the table is a faint dot; the chosen one is drawn in reverse (with ▲ on a tile)."""
+    already on the table is a faint dot; the chosen one is dark on light (with ▲ on a tile)."""
     if not available:
         faint = Style(color="#3d5f50")
         if height < 3:
