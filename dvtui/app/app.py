@@ -16,7 +16,7 @@ import msgspec
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.markup import escape
-from textual.notifications import SeverityLevel
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -29,6 +29,10 @@ from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .screens.table import TableScreen
 from .session import PlaySession
+
+MAX_TOASTS = 3
+"""Notifications on screen at once (each is about five rows): a stack taller than the screen
+leaves its cells painted after it goes (Textual does not repaint them), and more cover the table."""
 
 
 def screenshot_dir() -> Path:
@@ -97,6 +101,18 @@ class DvtuiApp(App[int]):
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
+
+    def on_notify(self, event: Notify) -> None:
+        """Before Textual shows ``event``'s notification: it replaces one saying the same thing,
+        and the oldest go so that at most :data:`MAX_TOASTS` are up (Textual has no public way to
+        drop one notification, hence its collection's private names; Textual is pinned)."""
+        new = event.notification
+        shown = list(self._notifications)
+        for old in shown:
+            if (old.message, old.title, old.severity) == (new.message, new.title, new.severity):
+                self._unnotify(old, refresh=False)
+        for old in list(self._notifications)[: max(0, len(self._notifications) - (MAX_TOASTS - 1))]:
+            self._unnotify(old, refresh=False)
 
     def get_default_screen(self) -> Screen:
         """The table itself when there is a game: no blank screen to draw first."""

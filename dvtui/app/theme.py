@@ -6,6 +6,8 @@ always also shows its category in letters: colour helps, it never carries meanin
 
 from __future__ import annotations
 
+import os
+
 SEAT_COLORS: dict[str, str] = {
     "red": "#e5484d",
     "yellow": "#f2c94c",
@@ -26,17 +28,19 @@ SEAT_INK: dict[str, str] = {
 """Text drawn on a seat-coloured chip (readable on it)."""
 
 CARD_COLORS: dict[str, tuple[str, str]] = {
-    "house": ("#a0582a", "#fff4e6"),
+    "house": ("#c07a40", "#1a1a1a"),
     "car": ("#b01c1c", "#ffffff"),
     "boat": ("#1c44b8", "#ffffff"),
-    "horse": ("#2e9a2e", "#ffffff"),
+    "horse": ("#2e9a2e", "#0d1a0f"),
     "jewel": ("#9b2fae", "#ffffff"),
     "watch": ("#5d6d7e", "#ffffff"),
     "holiday": ("#e8c23a", "#1a1a1a"),
     "money": ("#5fd38a", "#10261a"),
 }
 """Category -> (background, text) of a card face. The backgrounds fall on eight different basic
-colours when a terminal has only 16 (a test checks it); the letters are there regardless."""
+colours when a terminal has only 16, and the text stays readable on both the colour and the basic
+colour it becomes there (house and horse turn yellow and green: dark text); tests check both. The
+letters are there regardless."""
 
 FELT = "#0e2a1f"
 """The table's cloth."""
@@ -55,3 +59,8 @@ def seat_color(color: str) -> str:
 
 def seat_ink(color: str) -> str:
     return SEAT_INK.get(color, "#000000")
+
+
+def no_color() -> bool:
+    """Colours are turned off (``NO_COLOR``, as Textual reads it): emphasis must not rely on them."""
+    return "NO_COLOR" in os.environ

@@ -37,7 +37,7 @@ async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_p
         await pilot.press("t")
         await pilot.pause()
         bar = app.screen.query_one(RoundBar).render().plain
-        assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in bar
+        assert "Game over  ·  Round 6 of 6  ·  first Bot 3" in bar
         scores = app.screen.query_one(Scoreboard).render().plain
         hand = app.screen.query_one(HandBar).render().plain
         for name in ("Bot 1 (greedy)", "Bot 2 (greedy)", "Bot 3 (random)"):  # hands played out, as on the hand bar

@@ -1,7 +1,7 @@
-"""Snapshots (issue 3, Tests) at 80x24 and 120x40: the set-up screen, a table mid-round, a
-resolution step showing an exchange and a tie, the end screen, the help, a hot-seat handover and a
-round's summary waiting for a key. Fixed seeds, fixed
-file names, no clock on screen and no blinking cursor (see conftest), so they are stable.
+"""Snapshots at 80x24 and 120x40: the set-up screen, a table mid-round (also with CJK and emoji
+names), a resolution step showing an exchange and a tie, the end screen, the help, a hot-seat
+handover and a round's summary waiting for a key. Fixed seeds, fixed file names, no clock on
+screen and no blinking cursor (see conftest), so they are stable.
 
 Update them with ``pytest tests/app --snapshot-update`` after looking at the new pictures.
 """
@@ -68,6 +68,23 @@ async def _mid_round(pilot: Pilot[int]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_table_mid_round(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_mid_round)
+
+
+async def _wide_names_mid_round(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("4", "c", "enter")
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("5", "c")  # the second player's choice, not placed: tag, ghost and preview
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_table_with_cjk_and_emoji_names(snap_compare, size: tuple[int, int]) -> None:
+    """Wide characters take two cells: names are fitted by cells, so columns and rows line up."""
+    session = new_session(players="李小龍,🎲Dice👑,Zoë", seed=9)
+    assert snap_compare(table_app(session), terminal_size=size, run_before=_wide_names_mid_round)
 
 
 async def _to_column_b(pilot: Pilot[int]) -> None:

@@ -229,12 +229,12 @@ async def test_a_resolution_step_is_drawn_as_live_play_draws_it() -> None:
         assert models[4].outcome is not None and models[4].outcome.cancelled == [1, 2]
         banner = screen.query_one(Banner).text.plain
         assert "Column G" in banner and "Bot 1 takes house 400, returns house 300" in banner
-        bar = screen.query_one(RoundBar).left.plain
+        bar = screen.query_one(RoundBar).render().plain
         assert "Resolving column G" in bar and "Round 1 of 6" in bar
         await pilot.press("right")
         await pilot.pause()
         assert "Round 1 is over" in screen.query_one(Banner).text.plain
-        assert "Round 2 of 6" in screen.query_one(RoundBar).left.plain
+        assert "Round 2 of 6" in screen.query_one(RoundBar).render().plain
 
 
 async def settle(pilot: Pilot[int]) -> None:
@@ -297,7 +297,7 @@ async def test_every_example_opens_on_a_drawn_table(name: str) -> None:
         await pilot.pause()
         screen = viewer(app)
         assert_at(screen, 0)
-        assert "Round 1 of" in screen.query_one(RoundBar).left.plain
+        assert "Round 1 of" in screen.query_one(RoundBar).render().plain
         board = screen.query_one(Board)
         assert len(board.models) == 7 and board.region.height >= 12
         assert not screen.query_one("#replay-notice").display

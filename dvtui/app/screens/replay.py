@@ -125,6 +125,8 @@ class ReplayScreen(Screen[None]):
         Binding("escape", "back", "back", key_display="esc"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
+        # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
+        Binding("q", "leave", show=False),
     ]
 
     def __init__(
@@ -158,7 +160,7 @@ class ReplayScreen(Screen[None]):
         self._laid_out_for = self.app.size
         yield from compose_table(self, layout, ReplayLog())
         notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
-        notice.display = bool(self.notices)
+        notice.display = bool(self.notices) and layout.too_small is None
         yield notice
         timeline = TimelineBar(id="timeline")
         timeline.set_class(layout.wide, "-tall", update=False)
@@ -187,6 +189,7 @@ class ReplayScreen(Screen[None]):
         layout = self._layout(width, height)
         apply_layout(self, layout)
         self.query_one(TimelineBar).set_class(layout.wide, "-tall")
+        self.query_one("#replay-notice").display = bool(self.notices) and layout.too_small is None
 
     def _set_track(self) -> None:
         replay = self.replay
@@ -302,8 +305,10 @@ class ReplayScreen(Screen[None]):
     # -- leaving, branching ------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "back":
+        if action in ("back", "leave"):
             return self.live
+        if action == "quit":
+            return not self.live
         if action == "branch":
             return self._branch is not None
         return True
@@ -339,6 +344,9 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(ReplayHelp(live=self.live))
 
     async def action_quit(self) -> None:
+        self.app.exit()
+
+    async def action_leave(self) -> None:
         self.app.exit()
 
     def palette_commands(self) -> Iterable[tuple[str, str, object]]:
@@ -426,10 +434,11 @@ class ReplayScreen(Screen[None]):
             else:
                 status = colour_names(describe_event(event, names, game.rounds), names, colors)
             seat = players[game.to_move]
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False)
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False,
+                      names=names)
         if banner_text is not None:
             room = self.query_one("#play").size.width - 2  # the banner's padding
-            if len(banner_text.plain) + len(STEP_HINT) <= room:
+            if banner_text.cell_len + len(STEP_HINT) <= room:
                 banner_text.append(STEP_HINT, style=Style(color=MUTED))
             banner.show(banner_text)
         hand.display = banner_text is None

@@ -148,6 +148,16 @@ class SetupScreen(Screen[None]):
     #start {
         margin: 0 0 0 16;
     }
+
+    /* a compact dropdown only tints itself when focused: too faint to see where the keyboard is */
+    SetupScreen Select:focus > SelectCurrent {
+        background: #f5d76e;
+        text-style: bold;
+    }
+
+    SetupScreen Select:focus > SelectCurrent Static#label, SetupScreen Select:focus > SelectCurrent .arrow {
+        color: #1a1a1a;
+    }
     """
 
     AUTO_FOCUS = ".seat-name"
@@ -173,7 +183,7 @@ class SetupScreen(Screen[None]):
         title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
         title.append("  a new game", style=Style(bold=True))
         yield Static(title, id="setup-title")
-        with VerticalScroll(id="setup-body"):
+        with VerticalScroll(id="setup-body", can_focus=False):  # its fields take the focus, not the body
             yield Static(Text("Seats, clockwise (3 to 5): a human by name, or a bot by level.",
                               style=Style(color=MUTED)), classes="setup-help")
             with Vertical(id="seats"):

@@ -46,10 +46,10 @@ from ..session import Move, PlaySession, preview
 from ..theme import ERROR, MUTED, seat_color
 from ..timeline import ResolutionStep, resolution_steps
 from ..widgets.board import Board, column_height
-from ..widgets.faces import styled
+from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
-from ..widgets.scoreboard import Scoreboard
+from ..widgets.scoreboard import LINE_WIDTH, Scoreboard
 
 GOLD = Style(bold=True, color="#f5d76e")
 WIDE_MIN = (110, 30)
@@ -64,21 +64,36 @@ class TableLayout:
     """The hand as three-line cards."""
     board_height: int | str
     side_width: int | str
+    two_row_hand: bool = False
+    """The hand's line of advice may wrap onto a second row (there is a row to spare)."""
+    too_small: tuple[int, int] | None = None
+    """(columns, rows) the table needs, when the terminal is smaller: a notice instead of the table."""
+
+
+def minimum_size(players: int, extra_rows: int = 0) -> tuple[int, int]:
+    """The smallest terminal the table works in: a scoreboard line per player (the three-line
+    blocks of narrower ones do not fit below the board) and a board with every player's row under
+    at least the three bottom cards of each column."""
+    board = 1 + 4 + players + 1  # letters, "▲ +n" and three cards, the players' rows, outcomes
+    return LINE_WIDTH + 1, 1 + board + 1 + players + 1 + extra_rows
 
 
 def table_layout(width: int, height: int, players: int, extra_rows: int = 0) -> TableLayout:
     """Where things go for a terminal of ``width`` x ``height``: a side panel when there is room,
     everything stacked at 80x24 with the board only as tall as its cards need. ``extra_rows``:
     lines a screen adds below the table (the replay's position bar and notices)."""
+    need = minimum_size(players, extra_rows)
+    too_small = need if width < need[0] or height < need[1] else None
     if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
-        return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38)
+        return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38, too_small=too_small)
     fixed = 1 + 1 + 1 + players + extra_rows  # round bar, footer, hand, one scoreboard line per player
     rows = 1
     for tile in (3, 2):
         if column_height(tile, players) + fixed + 4 <= height:
             rows = tile
             break
-    return TableLayout(False, False, min(column_height(rows, players), max(4, height - fixed)), "1fr")
+    board = min(column_height(rows, players), max(4, height - fixed))
+    return TableLayout(False, False, board, "1fr", two_row_hand=height - fixed - board >= 1, too_small=too_small)
 
 
 def compose_table(
@@ -89,6 +104,7 @@ def compose_table(
     and the replay viewer both draw with these."""
     screen.set_class(layout.wide, "-wide", update=False)
     screen.set_class(not layout.wide, "-narrow", update=False)
+    screen.set_class(layout.too_small is not None, "-too-small", update=False)
     yield RoundBar()
     with Horizontal(id="main"):
         with Vertical(id="play"):
@@ -97,6 +113,7 @@ def compose_table(
             yield board
             hand = HandBar(id="hand")
             hand.set_class(layout.tall_hand, "-tall", update=False)
+            hand.set_class(layout.two_row_hand, "-two", update=False)
             yield hand
             banner = Banner()
             if hide_banner:
@@ -109,13 +126,24 @@ def compose_table(
             yield Scoreboard(id="scores")
             yield Static("LOG", classes="side-title")
             yield log
+    yield Static(too_small_text(layout.too_small), id="too-small")
+
+
+def too_small_text(need: tuple[int, int] | None) -> Text:
+    if need is None:
+        return Text()
+    return Text(f"terminal too small (needs {need[0]}×{need[1]})\nenlarge the window, or press q to leave",
+                style=Style(color="#f5d76e", bold=True), justify="center")
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     """:func:`compose_table`'s layout again, after a resize."""
     screen.set_class(layout.wide, "-wide")
     screen.set_class(not layout.wide, "-narrow")
+    screen.set_class(layout.too_small is not None, "-too-small")
+    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small))
     screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
+    screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
 
@@ -248,20 +276,22 @@ class TableScreen(Screen[None]):
         hand = self.query_one(HandBar)
         hand.display = True
         seat = game.created.players[game.to_move]
+        names = session.names
         failed = self.save_failure
         if failed is not None:  # the game has stopped: nobody is to play, nothing is thinking
             hand.show(seat.name, seat.color, game.hands[game.to_move], None,
                       Text(f"Game stopped: {failed.reason} · q leaves (it says how to go on)",
-                           style=Style(color=ERROR, bold=True)), active=False)
+                           style=Style(color=ERROR, bold=True)), active=False, names=names)
         elif game.over:
-            hand.show(seat.name, seat.color, [], None, hint_text("Game over · e: the results · q leaves"),
-                      active=False)
+            hand.show(seat.name, seat.color, [], None, hint_text("Game over: e for the results, q to leave"),
+                      active=False, names=names)
         elif human is not None:
-            hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True)
+            hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True,
+                      names=names)
         else:
             level = seat.bot or "bot"
             hand.show(seat.name, seat.color, game.hands[game.to_move], None,
-                      hint_text(f"{seat.name} ({level}) is thinking…"), active=False)
+                      hint_text(f"{seat.name} ({level}) is thinking…"), active=False, names=names)
         self._show_round_bar()
         self._bindings_changed()
 
@@ -290,7 +320,7 @@ class TableScreen(Screen[None]):
             elif game.over:
                 status = Text("Game over", style=Style(bold=True))
             elif self.session.human_to_move() is not None:
-                status = Text(f"▶ {seat.name} to play", style=Style(color=seat_color(seat.color), bold=True))
+                status = Text(f"▶ {seat.name} to play", style=seat_emphasis(seat.color))
             else:
                 status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
         right = "not saved " if self.session.writer is None or failed is not None else "✓ saved "
@@ -309,7 +339,7 @@ class TableScreen(Screen[None]):
         if self.hint is not None:
             return Text(self.hint, style=Style(color="#f5d76e"))
         if self.selected_card is None:
-            return hint_text("pick a card 1-6, a column a-g (or ←→), then ⏎")
+            return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
         outcome = preview(game, player, self.selected_card, self.selected_column)
         text = styled(f"{self.selected_card} → {column_label(self.selected_column)}: ", Style(bold=True))
         if outcome is not None:
@@ -372,9 +402,9 @@ class TableScreen(Screen[None]):
             suggestion = worker.result
             self.selected_card = suggestion.card
             self.selected_column = suggestion.column
-            self.hint = (  # short enough for the hand's line at 80 columns (the footer says ⏎ places)
-                f"hint: {suggestion.card} under {column_label(suggestion.column)}: "
-                f"+{short_amount(max(0, suggestion.gain))} this round, {round(suggestion.win * 100)}% to win"
+            self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
+                f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
+                f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
             )
             self.refresh_view()
 

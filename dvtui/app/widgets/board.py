@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Self
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -28,9 +29,9 @@ from textual.widget import Widget
 from ...engine import ColumnResolved, Game
 from ...engine.cards import COLUMN_HEIGHT, COLUMNS
 from ...engine.game import PLACEMENT, RESOLVING
-from ..describe import column_label, seat_tags
+from ..describe import column_label
 from ..theme import FOCUS, MUTED, seat_color
-from .faces import card_face, card_label, card_style, card_tile, seat_chip, styled
+from .faces import card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,7 @@ class Seats:
     @classmethod
     def of(cls, game: Game) -> Seats:
         players = game.created.players
-        return cls(tuple(s.color for s in players), tuple(seat_tags([s.name for s in players])))
+        return cls(tuple(s.color for s in players), tuple(cell_tags([s.name for s in players], GUTTER)))
 
     @property
     def n(self) -> int:
@@ -89,8 +90,8 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
     label = column_label(model.index)
     if model.focus:
         head = styled(f"▶ {label} ◀".center(width), Style(bgcolor=FOCUS, color="#1a1a1a", bold=True))
-    elif model.selected:
-        head = styled(f"▸ {label} ◂".center(width), Style(reverse=True, bold=True))
+    elif model.selected:  # dark on light, not reversed: a reversed header is grey on white in 16 colours
+        head = styled(f"▸ {label} ◂".center(width), Style(bgcolor=SELECTED_HEAD, color="#1a1a1a", bold=True))
     else:
         head = styled(label.center(width), Style(bold=True))
     lines.append(head)
@@ -115,7 +116,7 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
             tag = seat_chip(seats.tags[p], seats.colors[p])
         elif model.resolved and card in returned_left:
             p = returned_left.pop(card)
-            mark = f"⇄{seats.tags[p]}" if width >= 8 + len(seats.tags[p]) + 1 or tile_rows > 1 else "⇄"
+            mark = f"⇄{seats.tags[p]}" if width >= 8 + cell_len(seats.tags[p]) + 2 or tile_rows > 1 else "⇄"
             tag = seat_chip(mark, seats.colors[p])
         card_lines.extend(_card_with_tag(card, width, tile_rows, tag))
     if not model.cards:
@@ -136,18 +137,21 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
 
 
 def _card_with_tag(card: str, width: int, rows: int, tag: Text | None) -> list[Text]:
-    """A card of the column, with the tag of whoever would take it (or gave it back) at its right.
-    Narrow one-line cards drop their left padding so that a three-letter tag still fits."""
+    """A card of the column, with the tag of whoever would take it (or gave it back) at its right,
+    a space apart (``HOL500 Ana``: the value never runs into the tag, colours or not). Narrow
+    one-line cards drop their left padding and then the space inside the label to make room."""
     if rows > 1:
         return card_tile(card, width, rows, tag)
-    pad = width >= 12
+    lead_room = width >= 12
     if tag is None:
-        return [card_face(card, width, pad=pad)]
-    tag = tag[: max(1, width - 4)]
-    face_w = width - len(tag.plain)
+        return [card_face(card, width, pad=lead_room)]
+    if tag.cell_len > width - 5:
+        tag = tag.copy()
+        tag.truncate(max(1, width - 5))
+    face_w = width - tag.cell_len - 1
     label = card_label(card, face_w)
-    lead = " " if pad and len(label) + 2 <= face_w else ""
-    face = styled(f"{lead}{label}".ljust(face_w), card_style(card))
+    lead = " " if lead_room and len(label) + 2 <= face_w else ""
+    face = styled(f"{lead}{label} ".ljust(face_w + 1), card_style(card))
     face.append_text(tag)
     return [face]
 
@@ -189,7 +193,7 @@ def _player_row(model: ColumnModel, seats: Seats, p: int, width: int) -> Text:
     if extra:
         if cards:
             row.append(" ")
-        row.append(extra, style=Style(color=seat_color(color), bold=True, italic=True, underline=True))
+        row.append(extra, style=seat_emphasis(color) + Style(italic=True, underline=True))
     if mark:
         gap = max(1, width - len(row.plain) - len(mark))
         row.append(" " * gap)
@@ -226,10 +230,8 @@ def _outcome_row(model: ColumnModel, seats: Seats, width: int) -> Text:
 
 
 def _fit(text: Text, width: int) -> Text:
-    if len(text.plain) > width:
-        text = text[:width]
-    elif len(text.plain) < width:
-        text.append(" " * (width - len(text.plain)))
+    """``text`` cut or filled to ``width`` cells."""
+    text.truncate(width, pad=True)
     return text
 
 
@@ -238,6 +240,7 @@ GUTTER = 3
 GAP = 1
 """Cells between two columns."""
 SELECTED_BG = "#1b4634"
+SELECTED_HEAD = "#f4f1e8"
 FOCUS_BG = "#3a3a1c"
 HOVER_BG = "#133427"
 
@@ -263,7 +266,7 @@ def gutter_lines(seats: Seats, turn: int | None, height: int) -> list[Text]:
     lines = [Text(" " * GUTTER) for _ in range(max(0, height - n - 1))]
     for p in range(n):
         style = Style(color=seat_color(seats.colors[p]), bold=True, reverse=p == turn)
-        lines.append(styled(seats.tags[p][:GUTTER].ljust(GUTTER), style))
+        lines.append(styled(pad(seats.tags[p], GUTTER), style))
     lines.append(Text(" " * GUTTER))
     return lines[-height:] if height else []
 

@@ -6,11 +6,14 @@ category colour, and its value; money shows ``$$$``. Nothing here depends on col
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len, chop_cells
 from rich.style import Style
 from rich.text import Text
 
-from ..describe import card_category, card_code, card_value_label
-from ..theme import CARD_COLORS, MUTED, seat_color, seat_ink
+from ..describe import card_category, card_code, card_value_label, seat_tags
+from ..theme import CARD_COLORS, MUTED, no_color, seat_color, seat_ink
 
 FULL_NAMES = len("holiday 700")
 """Cards show their category's full name only where the longest one fits."""
@@ -28,11 +31,13 @@ def card_style(card: str, *, dim: bool = False, bold: bool = False) -> Style:
 
 def card_label(card: str, width: int) -> str:
     """The card's words in ``width`` cells: ``"holiday 700"`` when every card's name fits (so a
-    column never mixes the two forms), else ``"HOL 700"``, or ``"HOL7"`` when very tight."""
+    column never mixes the two forms), else ``"HOL 700"``, ``"HOL700"``, or ``"HOL7"`` when very
+    tight."""
     name = card_category(card)
     value = card_value_label(card)
-    for text in (f"{name} {value}" if width >= FULL_NAMES else "", f"{card_code(card)} {value}",
-                 f"{card_code(card)}{value[0]}"):
+    code = card_code(card)
+    for text in (f"{name} {value}" if width >= FULL_NAMES else "", f"{code} {value}", f"{code}{value}",
+                 f"{code}{value[0]}"):
         if text and len(text) <= width:
             return text
     return card_code(card)[:width]
@@ -66,8 +71,10 @@ def card_tile(card: str, width: int, rows: int, tag: Text | None = None) -> list
         lines.append(styled(f"{card_value_label(card)} ".rjust(width)[:width], style))
     edge = styled("▀" * width, Style(color=bg))
     if tag is not None:
-        tag = tag[: max(1, width - 2)]
-        edge = edge[: width - len(tag.plain)]
+        if tag.cell_len > width - 2:
+            tag = tag.copy()
+            tag.truncate(max(1, width - 2))
+        edge = edge[: width - tag.cell_len]
         edge.append_text(tag)
     lines.append(edge)
     return lines
@@ -80,6 +87,93 @@ def card_chip(card: str) -> Text:
 
 def seat_name(name: str, color: str, *, bold: bool = True) -> Text:
     return styled(name, Style(color=seat_color(color), bold=bold))
+
+
+def seat_emphasis(color: str) -> Style:
+    """Whose turn it is, or what is chosen: the seat's colour in bold; reversed where colours are
+    turned off (``NO_COLOR``), since a grey level alone does not stand out."""
+    if no_color():
+        return Style(bold=True, reverse=True)
+    return Style(color=seat_color(color), bold=True)
+
+
+ELLIPSIS = "…"
+
+
+def head_cells(text: str, width: int) -> str:
+    """The longest start of ``text`` in at most ``width`` terminal cells (a wide character, CJK or
+    emoji, takes two)."""
+    return chop_cells(text, width)[0] if text and width > 0 else ""
+
+
+def tail_cells(text: str, width: int) -> str:
+    """The longest end of ``text`` in at most ``width`` cells."""
+    for start in range(len(text) + 1):
+        if cell_len(text[start:]) <= width:
+            return text[start:]
+    return ""
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, ending in ``…`` when something was cut."""
+    if cell_len(text) <= width:
+        return text
+    return head_cells(text, width - 1) + ELLIPSIS if width > 0 else ""
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` filled with spaces to ``width`` cells (it is assumed to fit)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def fit_names(names: Sequence[str], width: int) -> list[str]:
+    """Every name in at most ``width`` cells, still telling the players apart: a long name ends in
+    ``…``; when two would then read the same, each keeps its distinguishing end
+    (``Alex…Smith``, ``Alex…Smyth`` in ten cells), and failing that its seat number
+    (``Alexandr…2``)."""
+    fitted = [clip(name, width) for name in names]
+    for i in range(len(names)):
+        if fitted.count(fitted[i]) == 1:
+            continue
+        clash = [j for j, f in enumerate(fitted) if f == fitted[i]]
+        for tail_width in _tail_widths(names, clash, width):
+            trial = {j: _ends(names[j], width, tail_width) for j in clash}
+            if len(set(trial.values())) == len(clash) and not set(trial.values()) & {
+                    fitted[j] for j in range(len(names)) if j not in clash}:
+                break
+        else:
+            trial = {j: _ends(names[j], width, -1, tag=str(j + 1)) for j in clash}
+        for j, text in trial.items():
+            fitted[j] = text
+    return fitted
+
+
+def _tail_widths(names: Sequence[str], clash: list[int], width: int) -> list[int]:
+    """How many cells of each clashing name's end to try keeping: its last word first (it reads
+    best), then from one cell up."""
+    last_words = {cell_len(names[j].split()[-1]) for j in clash if len(names[j].split()) > 1}
+    widths = sorted(w for w in last_words if w <= width - 2)
+    return widths + [w for w in range(1, width - 1) if w not in widths]
+
+
+def _ends(name: str, width: int, tail_width: int, *, tag: str = "") -> str:
+    """The start of ``name``, ``…``, then its last ``tail_width`` cells (or ``tag``)."""
+    if cell_len(name) <= width:
+        return name
+    tail = tag or tail_cells(name, tail_width)
+    return head_cells(name, width - 1 - cell_len(tail)) + ELLIPSIS + tail
+
+
+def cell_tags(names: Sequence[str], width: int = 3) -> list[str]:
+    """A short tag per seat for cramped places (the board, the chart), at most ``width`` cells and
+    all different: :func:`~dvtui.app.describe.seat_tags` measured in cells, so ``李小龍`` is ``李``
+    (two cells), not three wide characters."""
+    tags = [head_cells(tag, width) for tag in seat_tags(names)]
+    return [
+        f"{head_cells(names[i].strip() or 'P', width - len(str(i + 1)))}{i + 1}"
+        if tags.count(tag) > 1 or not tag.strip() else tag
+        for i, tag in enumerate(tags)
+    ]
 
 
 def seat_chip(text: str, color: str, *, dim: bool = False) -> Text:

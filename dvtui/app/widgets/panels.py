@@ -19,7 +19,7 @@ from textual.widget import Widget
 from ...engine import Event, Game
 from ..describe import describe_event, round_first_player
 from ..theme import FOCUS, MUTED, seat_color
-from .faces import styled
+from .faces import fit_names, styled
 
 
 def colour_names(text: str | Text, names: Sequence[str], colors: Sequence[str]) -> Text:
@@ -32,7 +32,9 @@ def colour_names(text: str | Text, names: Sequence[str], colors: Sequence[str]) 
 
 
 class RoundBar(Widget):
-    """Top line: the game, the round (k of n), who started it, and what happens now."""
+    """Top line: what happens now (whose turn) first, then the round (k of n) and who started it,
+    the save state at the right, and the game's name when there is room. Whatever does not fit is
+    cut from the round's words (``…``), never from whose turn it is."""
 
     DEFAULT_CSS = """
     RoundBar { height: 1; width: 1fr; }
@@ -40,33 +42,50 @@ class RoundBar(Widget):
 
     def __init__(self) -> None:
         super().__init__(id="round-bar")
-        self.left = Text()
+        self.status = Text()
         self.right = Text()
+        self.names: list[str] = []
+        self.round_words: tuple[int, int, int, str] = (0, 0, 0, "")
+        """(round, rounds, first player, their colour)."""
 
     def show(self, game: Game, status: Text | str, right: str = "") -> None:
         players = game.created.players
-        first = players[round_first_player(game)]
-        bar = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
-        round_ = min(game.round, game.rounds)
-        bar.append(f"  Round {round_} of {game.rounds}", style=Style(bold=True))
-        bar.append("  ·  ", style=Style(color=MUTED))
-        bar.append("first ", style=Style(color=MUTED))
-        bar.append(first.name, style=Style(color=seat_color(first.color), bold=True))
-        bar.append("  ·  ", style=Style(color=MUTED))
-        bar.append_text(status if isinstance(status, Text) else Text(status))
+        status_text = status if isinstance(status, Text) else Text(status)
+        first = round_first_player(game)
+        round_words = (min(game.round, game.rounds), game.rounds, first, players[first].color)
         right_text = Text(right, style=Style(color=MUTED))
-        if (bar, right_text) != (self.left, self.right):
-            self.left = bar
-            self.right = right_text
+        names = [s.name for s in players]
+        state = (status_text, right_text, names, round_words)
+        if state != (self.status, self.right, self.names, self.round_words):
+            self.status, self.right, self.names, self.round_words = state
             self.refresh()
 
     def render(self) -> Text:
-        width = self.size.width
-        text = self.left.copy()
-        room = width - len(text.plain) - len(self.right.plain)
-        if room >= 1:
-            text.append(" " * room)
-            text.append_text(self.right)
+        return self.line(self.size.width)
+
+    def line(self, width: int) -> Text:
+        """The bar in ``width`` cells."""
+        right = self.right
+        brand = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        text = Text(" ")
+        status = self.status.copy()
+        room = width - 1 - right.cell_len
+        if status.cell_len > room:
+            status.truncate(max(0, room), overflow="ellipsis")
+        text.append_text(status)
+        round_, rounds, first, color = self.round_words
+        sep = Style(color=MUTED)
+        words = Text.assemble(("  ·  ", sep), (f"Round {round_} of {rounds}", Style(bold=True)))
+        name_room = room - text.cell_len - words.cell_len - len("  ·  first ")
+        if self.names and name_room >= 4:
+            name = fit_names(self.names, name_room)[first]
+            words.append_text(Text.assemble(("  ·  first ", sep), (name, Style(color=seat_color(color), bold=True))))
+        if text.cell_len + words.cell_len <= room:
+            text.append_text(words)
+        if text.cell_len + right.cell_len + 2 + brand.cell_len <= width:
+            right = right + Text(" ") + brand
+        text.append(" " * max(0, width - text.cell_len - right.cell_len))
+        text.append_text(right)
         return text
 
 

@@ -6,6 +6,9 @@ player in the side panel of a larger terminal. Drawn from any game state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
@@ -16,7 +19,7 @@ from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
 from ..describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ..theme import MUTED, seat_color
-from .faces import card_chip, card_style, seat_chip
+from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
 LINE_WIDTH = 72
 """At least this wide: one line per player."""
@@ -54,16 +57,18 @@ def hand_cells(game: Game, p: int) -> Text:
     return text
 
 
-def seat_label(seat: Seat, room: int) -> str:
-    """A seat's name in at most ``room`` characters, a bot's level after it (``Bot 1 (greedy)``,
-    or ``Bot 1 (g)`` when short of room): which bot is which is part of reading the table."""
-    if seat.kind != "bot" or not seat.bot:
-        return seat.name[:room]
-    level = seat.bot.split("@")[0]
-    for tag in (f" ({level})", f" ({level[:1]})"):
-        if len(seat.name) + len(tag) <= room:
-            return seat.name + tag
-    return seat.name[:room]
+def seat_labels(seats: Sequence[Seat], room: int) -> list[str]:
+    """Every seat's name in at most ``room`` cells, the players still told apart
+    (:func:`fit_names`), and a bot's level after its name (``Bot 1 (greedy)``, or ``Bot 1 (g)``
+    when short of room): which bot is which is part of reading the table."""
+    labels = fit_names([s.name for s in seats], room)
+    for i, seat in enumerate(seats):
+        if seat.kind != "bot" or not seat.bot or labels[i] != seat.name:
+            continue
+        level = seat.bot.split("@")[0]
+        labels[i] = next((seat.name + tag for tag in (f" ({level})", f" ({level[:1]})")
+                          if cell_len(seat.name) + cell_len(tag) <= room), seat.name)
+    return labels
 
 
 def money_total(game: Game, p: int) -> int:
@@ -123,10 +128,9 @@ class Scoreboard(Widget):
         seat = game.created.players[p]
         seats = game.created.players
         room = max(4, width - 64)  # what the hand, goods, money and total leave
-        names = max(len(seat_label(s, max(room, 10))) for s in seats)
-        name_w = max(4, min(max(10, names), names, room))
+        name_w = max(4, min(max(map(cell_len, seat_labels(seats, max(room, 10)))), room))
         line = self._marker(p)
-        line.append(seat_label(seat, name_w).ljust(name_w), style=Style(color=seat_color(seat.color), bold=True))
+        line.append(pad(seat_labels(seats, name_w)[p], name_w), style=Style(color=seat_color(seat.color), bold=True))
         line.append(" ")
         line.append_text(hand_cells(game, p))
         line.append("  ")
@@ -134,8 +138,7 @@ class Scoreboard(Widget):
         money = money_total(game, p)
         line.append(f"  {'$' + short_amount(money):>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         total = short_amount(game.score(p))
-        pad = width - len(line.plain) - len(total)
-        line.append(" " * max(1, pad))
+        line.append(" " * max(1, width - line.cell_len - len(total)))
         line.append(total, style=Style(bold=True))
         return line
 
@@ -143,9 +146,9 @@ class Scoreboard(Widget):
         seat = game.created.players[p]
         head = self._marker(p)
         total = amount(game.score(p))
-        name = seat_label(seat, max(1, width - len(total) - 3))
+        name = seat_labels(game.created.players, max(1, width - len(total) - 3))[p]
         head.append(name, style=Style(color=seat_color(seat.color), bold=True))
-        head.append(" " * max(1, width - len(head.plain) - len(total)))
+        head.append(" " * max(1, width - head.cell_len - len(total)))
         head.append(total, style=Style(bold=True))
         hand = Text("  hand ", style=Style(color=MUTED))
         hand.append_text(hand_cells(game, p))
@@ -221,7 +224,9 @@ class Standings(Widget):
         players = game.created.players
         order = sorted(range(game.n), key=lambda p: (-game.score(p), p))
         best = game.score(order[0])
-        name_w = max(len(s.name) for s in players)
+        names = [s.name for s in players]
+        name_w = min(max(map(cell_len, names)), max(4, width - 30))
+        fitted = fit_names(names, name_w)
         lines: list[Text] = []
         rank = 0
         last: int | None = None
@@ -231,7 +236,7 @@ class Standings(Widget):
                 rank, last = i + 1, score
             line = Text()
             line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if score == best else MUTED))
-            line.append(players[p].name.ljust(name_w), style=Style(bold=True, color=seat_color(players[p].color)))
+            line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if score == best:
                 line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))

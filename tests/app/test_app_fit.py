@@ -1,0 +1,342 @@
+"""The table at 80x24 and below, with long and wide names, and without colours: every line of
+advice is shown whole, whose turn it is comes first in the title, names are fitted in terminal
+cells (CJK and emoji take two) and stay told apart, a too-small terminal says so, and emphasis
+survives NO_COLOR and 16-colour terminals. What is checked is what the screen shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from textual.widget import Widget
+from textual.widgets import Select
+from textual.widgets._footer import FooterKey
+from textual.widgets._select import SelectCurrent
+
+from dvtui.app.app import MAX_TOASTS, DvtuiApp
+from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens.end import EndScreen
+from dvtui.app.screens.table import minimum_size
+from dvtui.app.widgets.board import Board, Seats, build_models, column_lines, column_spans
+from dvtui.app.widgets.faces import cell_tags, fit_names
+from dvtui.app.widgets.hand import HandBar
+from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.engine import Game
+from dvtui.headless import play_game
+from dvtui.seats import parse_players
+
+from .conftest import new_session, table_app
+from .driver import HUMAN, next_decision, table
+
+LONG = "Maximiliana Alexandrovna,WWWWWWWWWWWWWWWWWWWWWWWW"
+WIDE = "李小龍,🎲Dice👑,Zoë"
+
+
+def screen_cells(app: DvtuiApp) -> list[list[str]]:
+    """The screen as drawn, one list entry per terminal cell (a wide character's second cell is
+    ``""``), so that a column is found by its cell, not by counting characters."""
+    rows: list[list[str]] = []
+    for strip in app.screen._compositor.render_strips():
+        cells: list[str] = []
+        for segment in strip:
+            for char in segment.text:
+                cells.append(char)
+                cells.extend([""] * (cell_len(char) - 1))
+        rows.append(cells)
+    return rows
+
+
+def screen_lines(app: DvtuiApp) -> list[str]:
+    return ["".join(row) for row in screen_cells(app)]
+
+
+def widget_text(app: DvtuiApp, widget: Widget) -> list[str]:
+    """The lines of the screen ``widget`` covers."""
+    region = widget.region
+    rows = screen_cells(app)[region.y : region.bottom]
+    return ["".join(row[region.x : region.right]) for row in rows]
+
+
+def reads(app: DvtuiApp, widget: Widget, words: str) -> bool:
+    """``words`` are all on screen in ``widget``, on one line or wrapped over its lines."""
+    return words in " ".join(" ".join(widget_text(app, widget)).split())
+
+
+# -- the advice beside the hand -------------------------------------------------------------------
+
+
+async def test_the_prompt_fits_80_columns_even_with_five_players() -> None:
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:greedy,bot:greedy,bot:greedy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.pause()
+        hand = table(app).query_one(HandBar)
+        assert hand.size.height == 1  # no row to spare at 80x24 with five players
+        assert any("pick a card 1-6, column a-g, then ⏎" in line for line in widget_text(app, hand))
+        scores = widget_text(app, table(app).query_one(Scoreboard))
+        assert len(scores) == 5 and all(line.split() for line in scores)  # every player's row
+
+
+async def test_the_hint_is_shown_whole_at_80x24() -> None:
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:strong", seed=42))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = table(app)
+        assert screen.hint is not None and screen.hint.endswith("% to win")
+        assert reads(app, screen.query_one(HandBar), screen.hint)
+
+
+async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:
+    app = table_app(new_session(None, players=f"{LONG},Cid"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c")
+        await pilot.pause()
+        warning = "4 → C: you would tie with Maximiliana Alexandrovna at 4: cancelled"
+        assert reads(app, table(app).query_one(HandBar), warning)
+
+
+async def test_the_game_over_line_fits_80_columns() -> None:
+    game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
+    from dvtui.app.session import PlaySession
+
+    app = table_app(PlaySession(game, None, Path("finished.dvr"), events))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        hand = table(app).query_one(HandBar)
+        assert reads(app, hand, "Game over: e for the results, q to leave")
+
+
+# -- names ------------------------------------------------------------------------------------------
+
+
+async def test_the_title_starts_with_whose_turn_it_is_with_24_character_names() -> None:
+    app = table_app(new_session(None, players=f"{LONG},bot:strong"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.pause()
+        title = screen_lines(app)[0]
+        assert title.strip().startswith("▶ WWWWWWWWWWWWWWWWWWWWWWWW to play")
+        assert "Round 1 of 6" in title and title.rstrip().endswith("not saved")
+        assert "first Maxim" in title and "…" in title  # the starting player's name gives way
+
+
+async def test_cjk_and_emoji_names_keep_the_columns_and_every_scoreboard_row_at_80x24() -> None:
+    app = table_app(new_session(None, players=WIDE, seed=9))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("5", "c")
+        await pilot.pause()
+        screen = table(app)
+        board = screen.query_one(Board)
+        rows = screen_cells(app)[board.region.y : board.region.bottom]
+        spans = column_spans(board.size.width)
+
+        def column(row: list[str], c: int) -> str:
+            x, w = spans[c]
+            return "".join(row[board.region.x + x : board.region.x + x + w])
+
+        bottom_cards, *players, _outcomes = rows[-5:]
+        codes = ("HSE", "CAR", "BOA", "HRS", "JWL", "WCH", "HOL", "$$$")
+        assert all(column(bottom_cards, c).startswith(codes) for c in range(7))  # every card in its column
+        assert column(bottom_cards, 2).split()[-1] == "李"  # the taker's tag, two cells, in column C
+        assert [column(players[0], c).strip() for c in range(7)] == ["·", "·", "4", "·", "·", "·", "·"]
+        assert [column(players[1], c).strip() for c in range(7)] == ["·", "·", "+5", "·", "·", "·", "·"]
+        scores = widget_text(app, screen.query_one(Scoreboard))
+        assert len(scores) == 3
+        for line, name in zip(scores, ["李小龍", "🎲Dice👑", "Zoë"], strict=True):
+            assert name in line and line.split()[-1] == "0"  # one line each, the total at its end
+
+
+def test_cut_names_stay_told_apart() -> None:
+    pairs = (["Alexandra Smith", "Alexandra Smyth", "Bot 1"], ["abcdefghijXk", "abcdefghijYk", "Bo"],
+             ["李小龍李小龍李", "李小龍李小龍虎", "Zoë"], ["🎲Dice👑🎲Dice👑", "🎲Dice👑🎲Dice👀", "x"])
+    for names in pairs:
+        for width in range(4, 16):
+            fitted = fit_names(names, width)
+            assert len(set(fitted)) == len(names), (names, width, fitted)
+            assert all(cell_len(f) <= width for f in fitted)
+            assert all(f == n or f.count("…") == 1 for f, n in zip(fitted, names, strict=True))
+    assert fit_names(["Alexandra Smith", "Alexandra Smyth", "Bot 1"], 10) == ["Alex…Smith", "Alex…Smyth", "Bot 1"]
+    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"]) == ["李", "🎲D", "Zoë"]
+    assert cell_tags(["李小龍", "李小虎", "Bot 1"]) == ["李1", "李2", "B1"]
+
+
+async def test_similar_long_names_differ_on_the_table() -> None:
+    app = table_app(new_session(None, players="Alexandra Smith,Alexandra Smyth,bot:greedy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+        scores = widget_text(app, screen.query_one(Scoreboard))
+        assert "Alex…Smith" in scores[0] and "Alex…Smyth" in scores[1]
+        hand = widget_text(app, screen.query_one(HandBar))[0]
+        assert "▶ A…Smith" in hand  # the bar's seven cells: the last name kept
+
+
+def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[..., Game]) -> None:
+    game = make_game(3, {0: ["holiday-500"]})
+    game.place(0, 6)
+    model = build_models(game)[0]
+    for tag in ("Ana", "B1", "李"):
+        seats = Seats(("red", "yellow", "green"), (tag, "B2", "B3"))
+        for width in (9, 10, 11, 14):
+            bottom = column_lines(model, seats, width, 14)[9]
+            assert cell_len(bottom.plain) == width
+            assert bottom.plain.split()[-1] == tag and bottom.plain.split()[0].startswith(("HOL", "holiday"))
+
+
+# -- small terminals -------------------------------------------------------------------------------
+
+
+async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:strong,bot:greedy", seed=9))
+    async with app.run_test(size=(40, 12)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.pause()
+        need = minimum_size(4)
+        text = "\n".join(screen_lines(app))
+        assert f"terminal too small (needs {need[0]}×{need[1]})" in text
+        assert not table(app).query_one(Board).display or table(app).query_one(Board).region.height == 0
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        assert "too small" not in text and "Round 1 of 4" in text
+        await pilot.resize_terminal(*need)
+        await pilot.pause()
+        assert "too small" not in "\n".join(screen_lines(app))
+        board = table(app).query_one(Board)
+        assert board.region.height >= 1 + 4 + 4 + 1  # every player's row under the bottom cards
+        assert reads(app, table(app).query_one(HandBar), "pick a card 1-6, column a-g, then ⏎")
+
+
+# -- colours and focus -----------------------------------------------------------------------------
+
+
+async def test_without_colours_whose_turn_it_is_is_bold_and_reversed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c")
+        await pilot.pause()
+        screen = table(app)
+        compositor = app.screen._compositor
+        title = screen_lines(app)[0]
+        x = title.index("Ana to play")
+        style = compositor.get_style_at(x, 0)
+        assert style.bold and style.reverse
+        hand = screen.query_one(HandBar)
+        row = widget_text(app, hand)[0]
+        style = compositor.get_style_at(hand.region.x + row.index("Ana"), hand.region.y)
+        assert style.bold and style.reverse
+        board = screen.query_one(Board)
+        ghost_row = next(i for i, line in enumerate(widget_text(app, board)) if "+4" in line)
+        x = widget_text(app, board)[ghost_row].index("+4")
+        style = compositor.get_style_at(board.region.x + x, board.region.y + ghost_row)
+        assert style.reverse and style.underline
+
+
+def test_card_text_reads_on_16_colour_terminals_too() -> None:
+    from rich.color import Color, ColorSystem
+
+    from dvtui.app.theme import CARD_COLORS
+    from dvtui.app.widgets.board import SELECTED_HEAD
+    from dvtui.app.widgets.hand import SELECTED_CARD
+
+    xterm = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
+             (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255),
+             (255, 0, 255), (0, 255, 255), (255, 255, 255)]  # xterm's default 16 colours
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        def linear(c: int) -> float:
+            s = c / 255
+            return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+        r, g, b = rgb
+        return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+    def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+        hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+        return (hi + 0.05) / (lo + 0.05)
+
+    def basic(hex_color: str) -> tuple[int, int, int]:
+        number = Color.parse(hex_color).downgrade(ColorSystem.STANDARD).number
+        assert number is not None
+        return xterm[number]
+
+    def true(hex_color: str) -> tuple[int, int, int]:
+        r, g, b = Color.parse(hex_color).get_truecolor()
+        return r, g, b
+
+    for category, (bg, fg) in CARD_COLORS.items():
+        assert contrast(true(bg), true(fg)) >= 4.5, category
+        assert contrast(basic(bg), basic(fg)) >= 4, category
+    for light in (SELECTED_HEAD, SELECTED_CARD):  # the chosen column and card: dark on light
+        assert contrast(basic(light), basic("#1a1a1a")) >= 7
+
+
+async def test_the_focused_dropdown_of_the_set_up_screen_stands_out() -> None:
+    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        selects = list(app.screen.query(Select))
+        selects[0].focus()
+        await pilot.pause()
+        focused = selects[0].query_one(SelectCurrent)
+        other = selects[1].query_one(SelectCurrent)
+        assert focused.styles.background != other.styles.background
+        label, other_label = (s.query_one("#label") for s in (focused, other))
+        assert label.styles.color != other_label.styles.color  # its words, not only the box
+        style = app.screen._compositor.get_style_at(label.region.x, label.region.y)
+        assert style.bold and style.color != other_label.rich_style.color
+        assert all(type(w).__name__ != "VerticalScroll" for w in app.screen.focus_chain)
+
+
+# -- toasts and the time-travel footer ---------------------------------------------------------------
+
+
+async def test_repeated_warnings_do_not_stack_up() -> None:
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(*["enter"] * 8)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(app._notifications) == 1  # (a headless app mounts no toasts: its notifications)
+        for k in range(6):
+            app.notify(f"note {k}")
+        await pilot.pause()
+        await pilot.pause()
+        assert len(app._notifications) == MAX_TOASTS
+
+
+async def test_the_time_travel_footer_fits_80_columns() -> None:
+    app = table_app(new_session(Path("travel.dvr")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("t")
+        await pilot.pause()
+        keys = [key for key in app.screen.query(FooterKey) if key.region.width]
+        palette = next(key for key in keys if "palette" in key.description)
+        shown = [key for key in keys if key is not palette]
+        assert {"event", "turn", "round", "play", "branch", "back", "help"} <= {key.description for key in shown}
+        assert all(key.region.right <= palette.region.x for key in shown)
+        await pilot.press("q")  # still quits, unlisted
+        await pilot.pause()
+        assert app.return_code == 0
