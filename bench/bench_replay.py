@@ -10,13 +10,20 @@
    the same run: each program in a 160x50 pseudo-terminal, from its start until its first screen
    holds a marker ("REPLAY" on the viewer's top bar, "Hello" for the minimal app).
 
-    python bench/bench_replay.py [--repeat R] [--presses N]
+With ``--maximal``, the same over the largest game file the reader accepts (32 MiB of a placement
+and its undo, again and again, in round 1: half a million events): opening it, a jump anywhere
+(End, Home, PgUp/PgDn, a click far away) to the redrawn table, ``q`` answered after a jump, the
+state at sampled events, and the peak memory of the viewer.
+
+    python bench/bench_replay.py [--repeat R] [--presses N] [--maximal]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -28,6 +35,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 COLS, ROWS = 160, 50
 GAME = REPO / "replays" / "game-5p.dvr"
+SAMPLED = 2000
+"""Moments timed per pass in a file longer than this (every one in a shorter file)."""
 
 
 def report(name: str, samples: list[float], unit: str = "ms", scale: float = 1000) -> None:
@@ -45,9 +54,12 @@ def state_at(repeat: int) -> None:
     builds: list[float] = []
     for _ in range(repeat):
         t = time.perf_counter()
+        if len(loaded.events) > SAMPLED:  # what opening a long file costs before the first frame
+            loaded = read_game(GAME)
         replay = Replay(loaded.events)
         builds.append(time.perf_counter() - t)
-    moments = range(len(replay.events))
+    small = len(replay.events) <= SAMPLED
+    moments = range(len(replay.events)) if small else random.Random(1).sample(range(len(replay.events)), SAMPLED)
     indexed: list[float] = []
     folded: list[float] = []
     for _ in range(repeat):
@@ -55,15 +67,17 @@ def state_at(repeat: int) -> None:
             t = time.perf_counter()
             replay.state_at(k)
             indexed.append(time.perf_counter() - t)
-        for k in moments:
+        for k in moments if small else ():  # from event 0 in a long file: seconds each
             t = time.perf_counter()
             fold_prefix(replay.events, k)
             folded.append(time.perf_counter() - t)
+    which = "every event" if small else f"{SAMPLED} events drawn at random"
     print(f"state at an event, {GAME.name} ({replay.n} players, {len(replay.events)} events), "
-          f"every event x {repeat} (target: under 2 ms):")
-    report("index (checkpoints), built once", builds)
+          f"{which} x {repeat} (target: under 2 ms):")
+    report("read_game + index, built once" if not small else "index (checkpoints), built once", builds)
     report("state_at(k) from checkpoints", indexed)
-    report("for reference: fold from event 0", folded)
+    if folded:
+        report("for reference: fold from event 0", folded)
 
 
 async def scrub_latency(presses: int) -> None:
@@ -136,6 +150,85 @@ async def scrub_latency(presses: int) -> None:
     report("all of the above", everything)
 
 
+async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
+    """One run of :func:`jump_latency`; returns the number of events."""
+    from textual import events
+
+    from dvtui.app.config import Pace
+    from dvtui.app.replay_app import ReplayApp
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.widgets.timeline_bar import TimelineBar
+    from dvtui.store import read_game
+
+    app = ReplayApp(read_game(GAME), pace=Pace(bot_delay=0.0, step_delay=None))
+    probe: dict[str, object] = {}
+    display = app._display
+
+    def timed_display(screen: object, renderable: object) -> None:
+        done = probe.get("done")
+        if renderable is not None and callable(done) and "took" not in probe and done():
+            probe["took"] = time.perf_counter() - probe["start"]  # type: ignore[operator]
+        display(screen, renderable)  # type: ignore[operator]
+
+    app._display = timed_display  # type: ignore[method-assign]
+    async with app.run_test(size=(COLS, ROWS)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        replay = screen.replay
+
+        async def press(name: str, key: str | None, want: int) -> None:
+            assert app._driver is not None
+            probe.clear()
+            probe["done"] = lambda: screen.moment == want
+            probe["start"] = time.perf_counter()
+            if key is None:  # a click on the bar, as the bar posts it
+                screen.query_one(TimelineBar).post_message(TimelineBar.Jump(want))
+            else:
+                app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
+            while "took" not in probe:
+                await asyncio.sleep(0)
+                if time.perf_counter() - probe["start"] > 120:  # type: ignore[operator]
+                    raise RuntimeError(f"no frame showed the effect of {key!r}")
+            samples.setdefault(name, []).append(probe["took"])  # type: ignore[arg-type]
+            probe.clear()
+            await pilot.pause()
+
+        last = replay.last
+        await press("End", "end", last)
+        await press("Home", "home", 0)
+        await press("End", "end", last)
+        await press("PgUp (round 1's start)", "pageup", replay.previous_round(last))
+        await press("PgDn (the end: no round 2)", "pagedown", replay.next_round(0))
+        await press("← (one event)", "left", last - 1)
+        await press("a click mid-way on the bar", None, last // 2)
+        await press("→ (one event)", "right", last // 2 + 1)
+        await press("Home", "home", 0)
+        assert app._driver is not None
+        start = time.perf_counter()
+        app._driver.send_message(events.Key("end", None))
+        app._driver.send_message(events.Key("q", "q"))
+        while app.is_running and time.perf_counter() - start < 120:
+            await asyncio.sleep(0.001)
+        quits.append(time.perf_counter() - start)
+    return len(replay.events)
+
+
+async def jump_latency(repeat: int) -> None:
+    """In a long file: each jump key to the first frame showing its moment, then End and ``q``
+    sent together to the app's exit (a key queued behind a jump waits for it)."""
+    events = 0
+    samples: dict[str, list[float]] = {}
+    quits: list[float] = []
+    for _ in range(repeat):
+        events = await _jump_run(samples, quits)
+    print(f"jumps in {GAME.name} ({events} events), Pilot at {COLS}x{ROWS}, "
+          f"{repeat} runs (target: under 0.5 s):")
+    for name, values in samples.items():
+        report(name, values)
+    report("End and q together, to the exit", quits)
+
+
 def startup(repeat: int) -> None:
     from bench_app import MINIMAL_APP, pty_env, time_to_marker  # the live table's benchmark, same method
 
@@ -167,14 +260,35 @@ def startup(repeat: int) -> None:
     print(f"  for reference, dvtui new   : median {tm * 1000:6.0f} ms, {tm / mm:.2f}x (the live table)")
 
 
+def peak_memory() -> None:
+    """The largest resident set of this process and of the viewers it ran in the pty."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak RSS: this process (index, Pilot) {own:.0f} MB; largest viewer in the pty {children:.0f} MB")
+
+
 def main(argv: list[str] | None = None) -> None:
+    global GAME
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5, help="start-up runs, and passes over every event")
     ap.add_argument("--presses", type=int, default=30, help="rounds of scrub keys")
+    ap.add_argument("--maximal", action="store_true",
+                    help="the largest file the reader accepts instead of replays/game-5p.dvr")
     args = ap.parse_args(argv)
-    state_at(args.repeat)
-    asyncio.run(scrub_latency(args.presses))
-    startup(args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.maximal:
+            from dvtui.store.reader import MAX_FILE_BYTES
+            from tests.replay.support import write_undo_loop
+
+            GAME = Path(tmp) / "maximal.dvr"
+            write_undo_loop(GAME, MAX_FILE_BYTES)
+        state_at(args.repeat)
+        if args.maximal:
+            asyncio.run(jump_latency(args.repeat))
+        else:
+            asyncio.run(scrub_latency(args.presses))
+        startup(args.repeat)
+        peak_memory()
 
 
 if __name__ == "__main__":
