@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO / "bench"))
 COLS, ROWS = 160, 50
 GAME = REPO / "replays" / "game-5p.dvr"
 SAMPLED = 2000
-"""Moments timed per pass in a file longer than this (every one in a shorter file)."""
+"""Moments timed per pass in a file longer than this (every one in a shorter file); ``--sample``."""
 
 
 def report(name: str, samples: list[float], unit: str = "ms", scale: float = 1000) -> None:
@@ -268,13 +268,15 @@ def peak_memory() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    global GAME
+    global GAME, SAMPLED
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5, help="start-up runs, and passes over every event")
     ap.add_argument("--presses", type=int, default=30, help="rounds of scrub keys")
+    ap.add_argument("--sample", type=int, default=SAMPLED, help="events timed per pass in a long file")
     ap.add_argument("--maximal", action="store_true",
                     help="the largest file the reader accepts instead of replays/game-5p.dvr")
     args = ap.parse_args(argv)
+    SAMPLED = args.sample
     with tempfile.TemporaryDirectory() as tmp:
         if args.maximal:
             from dvtui.store.reader import MAX_FILE_BYTES

@@ -81,6 +81,7 @@ class ReplayLog(EventLog):
         self._rounds = game.rounds
         self.events.extend(events)
         self._width = -1
+        self._shown = ((), [])
         self.refresh()
 
     def entry(self, moment: int) -> Text:
