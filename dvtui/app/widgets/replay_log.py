@@ -32,8 +32,8 @@ MARKER = Style(color=FOCUS, bold=True)
 AHEAD = Style(dim=True)
 PAST, HERE, LATER = 0, 1, 2
 CACHED_ENTRIES = 2048
-"""Entries kept worded and wrapped (and about four times as many lines drawn): many screens'
-worth, dropped all at once when full, so a long game costs a bounded amount of memory."""
+"""Entries kept worded, and kept wrapped with their lines drawn: many screens' worth, dropped all
+at once when full, so a long game costs the log a bounded amount of memory."""
 
 Line = tuple[int, int]
 """A line of the log: (entry, i-th line of that entry's wrapped words)."""
