@@ -4,8 +4,10 @@ A replay is a live game whose events come from a file (STYLE): the state at a mo
 engine's fold of the events up to it. Folding from the first event at every key press would be
 linear in the game's length, so the fold is run once, keeping a copy of the state at the start of
 each round (a checkpoint); the state at any event is then a copy of the nearest checkpoint before
-it plus at most one round of events (33 for five players). No Textual here: the viewer, the tests
-and the benchmark all ask this module.
+it plus at most one round of events (33 for five players). Undo makes a round as long as the file
+allows (half a million events in the largest file the reader accepts), so a round also gets a
+checkpoint every :data:`CHECKPOINT_EVERY` events: a bounded fold whatever the file. No Textual here:
+the viewer, the tests and the benchmark all ask this module.
 
 Moments are event indexes into the canonical log (``LoadedGame.events``): moment ``k`` is the
 state after events ``0..k``; moment 0 is the deal, the last moment is the end of the file.
@@ -29,6 +31,10 @@ from ..engine import (
     RoundEnded,
     RuleError,
 )
+
+CHECKPOINT_EVERY = 256
+"""Events between two checkpoints inside a round (a few hundred microseconds of folding; a
+checkpoint is a few kilobytes, so the largest file holds a few megabytes of them)."""
 
 
 class Replay:
@@ -97,8 +103,12 @@ class Replay:
                 if not game.derived_pending:  # the last round's end starts nothing
                     self.round_starts.append(k)
                 self.turn_stops.append(k)
-            elif (isinstance(event, CardPlaced) and len(game.placements) % n == 0) or isinstance(event, GameEnded):
-                self.turn_stops.append(k)
+            else:
+                if (isinstance(event, CardPlaced) and len(game.placements) % n == 0) or isinstance(event, GameEnded):
+                    self.turn_stops.append(k)
+                if k - self._checkpoint_at[-1] >= CHECKPOINT_EVERY:
+                    self._checkpoints.append(game.copy())
+                    self._checkpoint_at.append(k)
 
     # -- what is where ---------------------------------------------------------------------------
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dvtui.engine import Game
+from dvtui.engine import Game, GameCreated
+from dvtui.store import read_game
+from dvtui.store.codec import encode_line
 
 REPO = Path(__file__).resolve().parents[2]
 REPLAYS = REPO / "replays"
@@ -45,3 +47,23 @@ def cut_copies(tmp: Path, name: str = "game-5p.dvr") -> dict[str, Path]:
     unfinished = tmp / "unfinished.dvr"
     unfinished.write_bytes(b"\n".join(lines[:45]) + b"\n")
     return {"torn": torn, "between": between, "unfinished": unfinished}
+
+
+
+def write_undo_loop(path: Path, size: int, created: GameCreated | None = None) -> int:
+    """A valid game file of at most ``size`` bytes that never leaves round 1: the deal (``created``,
+    by default that of ``replays/game.dvr``), then a placement by the player to move and its undo,
+    again and again: with ``size`` the reader's bound, the most events a file can hold, each one
+    legal. Returns the number of events."""
+    if created is None:
+        created = read_game(REPLAYS / "game.dvr").created
+    first = encode_line(created, 0)
+    game = Game(created)
+    card, column = game.legal_placements()[0]
+    move = b'"round":1,"player":%d,"column":%d,"card":%d}\n' % (game.to_move, column, card)
+    place = b'{"type":"card_placed",' + move
+    undo = b'{"type":"placement_undone",' + move
+    pairs = (size - len(first)) // (len(place) + len(undo))
+    path.write_bytes(first + (place + undo) * pairs)
+    return 1 + 2 * pairs
+

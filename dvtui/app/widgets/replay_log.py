@@ -1,15 +1,19 @@
 """The replay's event log: the live table's log (same sentences, same colours) over the whole game,
 with the moment on screen marked, what is still to come dimmed, and a click on a line jumping there.
 
-The live :class:`~.panels.EventLog` shows the latest events and scrolls like any list; this one keeps every event and a
-cursor, and scrolls so the cursor stays in view with a few of the next events below it. Each
-event's lines are wrapped and turned into segments once per width and look (past, current, to
-come), so a step of the replay only picks lines: the log is redrawn at every step.
+The live :class:`~.panels.EventLog` shows the latest events and scrolls like any list; this one
+holds every event and a cursor, and scrolls so the cursor stays in view with a few of the next
+events below it. A game file may hold half a million events, so the log never lays out the whole game: what is on screen is
+worked out from the cursor (or, after the wheel, from the top line), walking entries outwards only
+as far as the screen's height. Only the events near the screen are worded and wrapped, and their
+lines turned into segments once per width and look (past, current, to come), in bounded caches: a
+jump anywhere costs the same as a step, and the log is redrawn at every step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from rich.segment import Segment
 from rich.style import Style
@@ -28,6 +32,12 @@ CURRENT = Style(bgcolor="#1b4634", bold=True)
 MARKER = Style(color=FOCUS, bold=True)
 AHEAD = Style(dim=True)
 PAST, HERE, LATER = 0, 1, 2
+CACHED_ENTRIES = 2048
+"""Entries kept worded, and kept wrapped with their lines drawn: many screens' worth, dropped all
+at once when full, so a long game costs the log a bounded amount of memory."""
+
+Line = tuple[int, int]
+"""A line of the log: (entry, i-th line of that entry's wrapped words)."""
 
 
 class ReplayLog(Widget):
@@ -46,29 +56,28 @@ class ReplayLog(Widget):
 
     def __init__(self) -> None:
         super().__init__(id="log")
-        self.entries: list[Text] = []
         self.cursor = 0
-        self.scroll: int | None = None
-        """First line shown when the wheel moved the log; None follows the cursor."""
+        self.scroll: Line | None = None
+        """The top line when the wheel moved the log; None follows the cursor."""
         self.events: list[Event] = []
         self._names: list[str] = []
         self._colors: list[str] = []
         self._rounds: int | None = None
         self._width = -1
-        self._starts: list[int] = []
-        """Index of each entry's first line, for the entries wrapped so far at the current width
-        (entries are worded and wrapped only as far as the log has been shown: a quick start)."""
-        self._owners: list[int] = []
-        """The entry (moment) of each line wrapped so far."""
-        self._texts: list[Text] = []
-        self._strips: dict[tuple[int, int], Strip] = {}
-        """(line, look) -> the line drawn, for the current width and colours."""
+        self._words: dict[int, Text] = {}
+        """Entry -> its words (independent of the width)."""
+        self._wrapped: dict[int, list[Text]] = {}
+        """Entry -> its lines at the current width."""
+        self._strips: dict[tuple[int, int, int], Strip] = {}
+        """(entry, line, look) -> the line drawn, for the current width and colours."""
         self._base = Style()
+        self._shown: tuple[tuple[object, ...], list[Line]] = ((), [])
+        """The window last worked out, and what it depended on: every line of a frame asks."""
 
     def reset(self, events: Sequence[Event], game: Game, limit: int = 0) -> None:
         """Every event of the game (``limit`` is ignored: a replay keeps them all)."""
         self.events = []
-        self.entries = []
+        self._words = {}
         self.add(events, game)
 
     def add(self, events: Sequence[Event], game: Game) -> None:
@@ -77,16 +86,19 @@ class ReplayLog(Widget):
         self._rounds = game.rounds
         self.events.extend(events)
         self._width = -1
+        self._shown = ((), [])
         self.refresh()
 
     def entry(self, moment: int) -> Text:
         """The words of one event, as the live log says them."""
-        while len(self.entries) <= moment:
-            event = self.events[len(self.entries)]
-            self.entries.append(
-                colour_names(describe_event(event, self._names, self._rounds), self._names, self._colors)
-            )
-        return self.entries[moment]
+        words = self._words.get(moment)
+        if words is None:
+            if len(self._words) >= CACHED_ENTRIES:
+                self._words = {}
+            words = colour_names(describe_event(self.events[moment], self._names, self._rounds),
+                                 self._names, self._colors)
+            self._words[moment] = words
+        return words
 
     def set_cursor(self, moment: int) -> None:
         if moment != self.cursor or self.scroll is not None:
@@ -94,29 +106,78 @@ class ReplayLog(Widget):
             self.scroll = None
             self.refresh()
 
-    def _wrap(self, width: int, upto: int) -> None:
-        """Wrap the entries up to ``upto`` (an entry index) for ``width``."""
+    def _lines(self, moment: int) -> list[Text]:
+        """The lines of one entry at the current width (at least one)."""
+        width = max(3, self.size.width)
         if width != self._width:
-            self._width, self._starts, self._owners, self._texts = width, [], [], []
-            self._strips = {}
-        console = self.app.console
-        starts, owners, texts = self._starts, self._owners, self._texts
-        for moment in range(len(starts), min(upto, len(self.events) - 1) + 1):
-            starts.append(len(texts))
-            for i, part in enumerate(self.entry(moment).wrap(console, max(1, width - 2))):
-                texts.append(Text("▶ " if i == 0 else "  ") + part)
-                owners.append(moment)
+            self._width, self._wrapped, self._strips = width, {}, {}
+        lines = self._wrapped.get(moment)
+        if lines is None:
+            if len(self._wrapped) >= CACHED_ENTRIES:
+                self._wrapped, self._strips = {}, {}
+            parts = self.entry(moment).wrap(self.app.console, max(1, width - 2)) or [Text()]
+            lines = [Text("▶ " if i == 0 else "  ") + part for i, part in enumerate(parts)]
+            self._wrapped[moment] = lines
+        return lines
 
-    def _wrap_lines(self, width: int, lines: int) -> None:
-        """Wrap entries until there are ``lines`` lines (or every entry is wrapped)."""
-        while len(self._texts) < lines and len(self._starts) < len(self.events):
-            self._wrap(width, len(self._starts) + max(1, lines - len(self._texts)))
+    def _after(self, line: Line) -> Iterator[Line]:
+        """The lines below ``line``, to the end of the log."""
+        moment, i = line
+        count = len(self._lines(moment))
+        while True:
+            i += 1
+            if i >= count:
+                moment, i = moment + 1, 0
+                if moment >= len(self.events):
+                    return
+                count = len(self._lines(moment))
+            yield moment, i
 
-    def _line(self, index: int, look: int, width: int) -> Strip:
-        key = (index, look)
+    def _before(self, line: Line) -> Iterator[Line]:
+        """The lines above ``line``, to the top of the log."""
+        moment, i = line
+        while True:
+            i -= 1
+            if i < 0:
+                moment -= 1
+                if moment < 0:
+                    return
+                i = len(self._lines(moment)) - 1
+            yield moment, i
+
+    @staticmethod
+    def _take(lines: Iterator[Line], count: int) -> list[Line]:
+        """The first ``count`` lines (wrapping no entry beyond the last one taken)."""
+        return list(islice(lines, max(0, count)))
+
+    def _window(self, height: int) -> list[Line]:
+        """The lines on screen, top to bottom. Following the cursor, a third of the log shows what
+        comes next below the cursor's entry; at either end of the game, the log is filled from that
+        end. After the wheel, the lines from the top line, as far as the end allows."""
+        key = (height, max(3, self.size.width), self.cursor, self.scroll, len(self.events))
+        if self._shown[0] != key:
+            self._shown = (key, self._lay_out(height))
+        return self._shown[1]
+
+    def _lay_out(self, height: int) -> list[Line]:
+        if self.scroll is not None:
+            top = self.scroll
+            below = self._take(self._after(top), height - 1)
+            above = self._take(self._before(top), height - 1 - len(below))
+            return [*reversed(above), top, *below]
+        cursor = min(self.cursor, len(self.events) - 1)
+        last: Line = (cursor, len(self._lines(cursor)) - 1)
+        below = self._take(self._after(last), height // 3)
+        above = self._take(self._before(last), height - 1 - len(below))
+        if len(above) < height - 1 - len(below):  # the top of the log: fill the screen downwards
+            below = self._take(self._after(last), height - 1 - len(above))
+        return [*reversed(above), last, *below]
+
+    def _line(self, line: Line, look: int, width: int) -> Strip:
+        key = (*line, look)
         strip = self._strips.get(key)
         if strip is None:
-            text = self._texts[index]
+            text = self._lines(line[0])[line[1]]
             if look == HERE:
                 text = text.copy()
                 text.stylize(MARKER, 0, 1)
@@ -131,20 +192,6 @@ class ReplayLog(Widget):
             self._strips[key] = strip
         return strip
 
-    def _top(self, height: int) -> int:
-        """The first line on screen. Following the cursor, a third of the log shows what comes
-        next; the entries below the cursor are wrapped as far as the screen needs."""
-        width = max(3, self.size.width)
-        if self.scroll is not None:
-            self._wrap_lines(width, self.scroll + height)
-            return max(0, min(self.scroll, len(self._texts) - height))
-        cursor = min(self.cursor, len(self.events) - 1)
-        self._wrap(width, cursor + height + 1)  # an entry is at least a line: enough below
-        total = len(self._texts)
-        end = self._starts[cursor + 1] if cursor + 1 < len(self._starts) else total
-        top = end + height // 3 - height
-        return max(0, min(top, total - height))
-
     def render_line(self, y: int) -> Strip:
         width, height = max(3, self.size.width), self.size.height
         if not self.events or height <= 0:
@@ -152,13 +199,13 @@ class ReplayLog(Widget):
         if self.rich_style != self._base:  # the narrow and the wide layouts colour the log apart
             self._base = self.rich_style
             self._strips = {}
-        top = self._top(height)
-        index = top + y
-        if index >= len(self._texts):
+        window = self._window(height)
+        if y >= len(window):
             return Strip.blank(width, self.rich_style)
-        moment = self._owners[index]
+        line = window[y]
+        moment = line[0]
         look = HERE if moment == self.cursor else LATER if moment > self.cursor else PAST
-        return self._line(index, look, width)
+        return self._line(line, look, width)
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -166,9 +213,9 @@ class ReplayLog(Widget):
         height = self.size.height
         if offset is None or not self.events or not 0 <= offset.y < height:
             return
-        index = self._top(height) + offset.y
-        if index < len(self._owners):
-            self.post_message(self.Jump(self._owners[index]))
+        window = self._window(height)
+        if offset.y < len(window):
+            self.post_message(self.Jump(window[offset.y][0]))
 
     def on_mouse_scroll_down(self, event: MouseScrollDown) -> None:
         event.stop()
@@ -179,10 +226,18 @@ class ReplayLog(Widget):
         self._scroll_by(-3)
 
     def _scroll_by(self, delta: int) -> None:
+        """Move the top line by ``delta`` lines, no further than the ends of the log allow."""
         height = self.size.height
-        top = self._top(height)
-        self._wrap_lines(max(3, self.size.width), top + delta + height)
-        self.scroll = max(0, min(top + delta, len(self._texts) - height))
+        if not self.events or height <= 0:
+            return
+        top = self._window(height)[0]
+        if delta > 0:
+            moved = self._take(self._after(top), delta)
+            self.scroll = moved[-1] if moved else top
+            self.scroll = self._window(height)[0]  # not past the last screenful
+        else:
+            moved = self._take(self._before(top), -delta)
+            self.scroll = moved[-1] if moved else top
         self.refresh()
 
     def shown(self) -> list[int]:
@@ -190,5 +245,4 @@ class ReplayLog(Widget):
         height = self.size.height
         if not self.events or height <= 0:
             return []
-        top = self._top(height)
-        return self._owners[top : top + height]
+        return [moment for moment, _ in self._window(height)]
