@@ -440,7 +440,7 @@ async def test_at_the_end_the_viewer_names_the_last_rounds_first_player() -> Non
         await pilot.pause()
         await pilot.press("end")
         await pilot.pause()
-        assert "Round 6 of 6  ·  first Bot 3  ·  Game over" in app.screen.query_one(RoundBar).render().plain
+        assert "Game over  ·  Round 6 of 6  ·  first Bot 3" in app.screen.query_one(RoundBar).render().plain
 
 
 async def test_the_branch_choice_leaves_the_board_in_sight() -> None:

@@ -3,11 +3,12 @@ with the moment on screen marked, what is still to come dimmed, and a click on a
 
 The live :class:`~.panels.EventLog` shows the latest events and scrolls like any list; this one
 holds every event and a cursor, and scrolls so the cursor stays in view with a few of the next
-events below it. A game file may hold half a million events, so the log never lays out the whole game: what is on screen is
-worked out from the cursor (or, after the wheel, from the top line), walking entries outwards only
-as far as the screen's height. Only the events near the screen are worded and wrapped, and their
-lines turned into segments once per width and look (past, current, to come), in bounded caches: a
-jump anywhere costs the same as a step, and the log is redrawn at every step.
+events below it. A game file may hold half a million events, so the log never lays out the whole
+game: what is on screen is worked out from the cursor (or, after the wheel, from the top line),
+walking entries outwards only as far as the screen's height. Only the events near the screen are
+worded and wrapped, and their lines turned into segments once per width and look (past, current,
+to come), in bounded caches: a jump anywhere costs the same as a step, and the log is redrawn at
+every step.
 """
 
 from __future__ import annotations
