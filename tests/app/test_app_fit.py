@@ -177,12 +177,12 @@ def test_cut_names_stay_told_apart() -> None:
 
 
 async def test_similar_long_names_differ_on_the_table() -> None:
-    app = table_app(new_session(None, players="Alexandra Smith,Alexandra Smyth,bot:greedy"))
+    app = table_app(new_session(None, players="Alexandra Theodora Smith,Alexandra Theodora Smyth,bot:greedy"))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         screen = table(app)
         scores = widget_text(app, screen.query_one(Scoreboard))
-        assert "Alex…Smith" in scores[0] and "Alex…Smyth" in scores[1]
+        assert "Alexandra…Smith" in scores[0] and "Alexandra…Smyth" in scores[1]  # cut, told apart
         hand = widget_text(app, screen.query_one(HandBar))[0]
         assert "▶ A…Smith" in hand  # the bar's seven cells: the last name kept
 

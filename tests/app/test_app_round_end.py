@@ -202,7 +202,7 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         assert 0 < log.max_scroll_y == log.scroll_offset.y  # a long history opens on its end
         first = screen.steps[0].event
         assert isinstance(first, ColumnResolved) and first.column == 0
-        assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).left.plain
+        assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).render().plain
         await pilot.press("s")
         summary = resumed.screen.query_one(Banner).text.plain
         assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary
