@@ -138,7 +138,7 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
         assert CLOSE in screen_text(app)
         await pilot.press("u")  # CLICK has placed nothing this round (only the bot has)
         await pilot.pause(0.2)
-        assert f"{CLICK} has placed nothing this round" in toast_text(app)
+        assert f"{CLICK} has nothing to take back this round" in toast_text(app)
         await click_text(pilot, app, "Clic")  # where the action would be: nothing runs
         await pilot.pause()
         assert app.is_running
@@ -146,9 +146,9 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
         await pilot.pause()
         await pilot.press("1", "b", "enter")
         await human_to_move(pilot, app, 0)
-        await pilot.press("u")  # [/] has placed since
+        await pilot.press("u")  # [/] placed last of the people: at the keyboard, they take it back
         await pilot.pause(0.2)
-        assert f"{CLOSE} has placed since" in toast_text(app)
+        assert f"{CLOSE} took back 1 from column B" in screen_text(app)
 
         await pilot.press("ctrl+p")
         await pilot.pause()
