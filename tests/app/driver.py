@@ -7,17 +7,20 @@ run); bots answer in worker threads, so the driver waits for them between its ow
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
+import msgspec
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.session import PlaySession
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
-from dvtui.engine import Event, Game, GameCreated, RoundEnded
+from dvtui.engine import Event, Game, GameCreated, RoundEnded, Seat
 from dvtui.headless import bot_players
 
 Move = tuple[int, int]
@@ -131,3 +134,23 @@ def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> 
             card, column = fn(game, seed)
         events.extend(game.place(column, card))
     return events
+
+
+# Three people and a hand-made deal: column A gives Ana a house 300; column B then gives her a house
+# 600, so the 300 goes back on top of B (R6.1), while Ben and Cy tie at 4 under B and are both
+# cancelled (R5.2). Everything else goes under G.
+EXCHANGE_AND_TIE = [
+    (6, "a"), (4, "b"), (4, "b"),
+    (5, "b"), (1, "g"), (1, "g"),
+    (1, "g"), (2, "g"), (2, "g"),
+    (2, "g"), (3, "g"), (3, "g"),
+    (3, "g"), (5, "g"), (5, "g"),
+]
+
+
+def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> PlaySession:
+    """Ana, Ben and Cy at one keyboard over the deal :data:`EXCHANGE_AND_TIE` is played on."""
+    created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
+    seats = [Seat(name=name, kind="human", color=color)
+             for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))]
+    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
 from textual.events import Key, MouseScrollDown
 from textual.widgets._footer import FooterKey
 
@@ -18,29 +17,11 @@ from dvtui.app.describe import gains_line
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.session import PlaySession
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
-from dvtui.engine import ColumnResolved, GameCreated, RoundEnded, Seat
+from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app
-from .driver import HUMAN, RESOLVING, choose, next_decision, table
-
-# Three people and a hand-made deal (as the snapshots' resolution): column A gives Ana a house
-# 300; column B then gives her a house 600, so the 300 goes back on top of B (R6.1); Ben and Cy
-# tie at 4 under B; everything else goes under G.
-EXCHANGE_AND_TIE = [
-    (6, "a"), (4, "b"), (4, "b"),
-    (5, "b"), (1, "g"), (1, "g"),
-    (1, "g"), (2, "g"), (2, "g"),
-    (2, "g"), (3, "g"), (3, "g"),
-    (3, "g"), (5, "g"), (5, "g"),
-]
-
-
-def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> PlaySession:
-    created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
-    seats = [Seat(name=name, kind="human", color=color)
-             for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))]
-    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), path)
+from .driver import EXCHANGE_AND_TIE, HUMAN, RESOLVING, choose, hot_seat_session, next_decision, table
 
 
 async def play_round(pilot, app: DvtuiApp) -> TableScreen:  # type: ignore[no-untyped-def]

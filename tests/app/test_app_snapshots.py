@@ -11,42 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import msgspec
 import pytest
 from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.session import PlaySession
-from dvtui.engine import ColumnResolved, GameCreated, Seat
+from dvtui.engine import ColumnResolved, GameCreated
 from dvtui.headless import play_game
 from dvtui.seats import parse_players
 
 from .conftest import new_session, table_app
-from .driver import HUMAN, next_decision, table
+from .driver import EXCHANGE_AND_TIE, HUMAN, hot_seat_session, next_decision, table
 
 SIZES = [(80, 24), (120, 40)]
-
-# Resolution: three humans (hot seat) and a hand-made deal. Column A gives Ana a house 300; column B
-# then gives her a house 600, so the 300 goes back on top of B (R6.1), while Ben and Cy tie at 4
-# under B and are both cancelled (R5.2). Everything else goes under G.
-EXCHANGE_AND_TIE = [
-    (6, "a"), (4, "b"), (4, "b"),
-    (5, "b"), (1, "g"), (1, "g"),
-    (1, "g"), (2, "g"), (2, "g"),
-    (2, "g"), (3, "g"), (3, "g"),
-    (3, "g"), (5, "g"), (5, "g"),
-]
-
-
-def hot_seat_session(make_created: Callable[..., GameCreated]) -> PlaySession:
-    created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
-    seats = [
-        Seat(name=name, kind="human", color=color)
-        for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))
-    ]
-    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), Path("hot-seat.dvr"))
-
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_setup_screen(snap_compare, size: tuple[int, int]) -> None:
@@ -106,7 +84,7 @@ async def _to_column_b(pilot: Pilot[int]) -> None:
 def test_resolution_step_with_an_exchange_and_a_tie(
     snap_compare, make_created: Callable[..., GameCreated], size: tuple[int, int]
 ) -> None:
-    app = table_app(hot_seat_session(make_created))
+    app = table_app(hot_seat_session(make_created, Path("hot-seat.dvr")))
     assert snap_compare(app, terminal_size=size, run_before=_to_column_b)
 
 
@@ -173,5 +151,5 @@ async def _round_summary(pilot: Pilot[int]) -> None:
 def test_round_summary_waiting_for_a_key(
     snap_compare, make_created: Callable[..., GameCreated], size: tuple[int, int]
 ) -> None:
-    app = table_app(hot_seat_session(make_created))
+    app = table_app(hot_seat_session(make_created, Path("hot-seat.dvr")))
     assert snap_compare(app, terminal_size=size, run_before=_round_summary)
