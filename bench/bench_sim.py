@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from dvtui.commands.sim import simulate
+from dvtui.cli.sim import simulate
 from dvtui.seats import parse_players
 
 

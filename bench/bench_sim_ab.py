@@ -19,7 +19,7 @@ import sys
 
 CODE = """
 import sys
-from dvtui.commands.sim import simulate
+from dvtui.cli.sim import simulate
 from dvtui.seats import parse_players
 seats = parse_players("bot:random,bot:random,bot:random", bots_only=True)
 games = int(sys.argv[1])

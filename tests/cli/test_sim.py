@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.commands.sim import simulate
+from dvtui.cli.sim import simulate
 from dvtui.headless import play_game
 from dvtui.seats import parse_players
 from dvtui.store import read_game

@@ -24,6 +24,7 @@ from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, GameWriter, LoadedGame, SaveError, latest_unfinished, read_game
 from ..store.lock import GameLock
+from .errors import UsageError
 
 EXIT_SIGNALLED = 128  # + the signal number, as a shell reports a process ended by a signal
 
@@ -77,8 +78,6 @@ def _pick_file(args: argparse.Namespace) -> Path:
 
 def run_resume_headless(args: argparse.Namespace) -> int:
     if getattr(args, "list", False):
-        from ..cli import UsageError
-
         raise UsageError("--list and --headless do not go together")
     path = _pick_file(args)
     loaded = read_game(path)
