@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
-from ..app.describe import describe_result, join_names
 from ..app.session import PlaySession
+from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, new_game
 from ..printable import printable
 from ..seats import SeatError, parse_players

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.app.session import PlaySession, preview
-from dvtui.app.timeline import resolution_steps
 from dvtui.bots import bot_fn
 from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
+from dvtui.replay.steps import resolution_steps
 from dvtui.seats import parse_players
 from dvtui.store import SaveError, read_game
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app import describe
+from dvtui import describe
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.replay import ReplayScreen

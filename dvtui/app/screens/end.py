@@ -11,9 +11,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...describe import amount, seat_tags
 from ...engine import Game
 from ...printable import printable
-from ..describe import amount, seat_tags
 from ..session import PlaySession
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.chart import TotalsChart

@@ -28,12 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...bots import BotSpec, Placement, Stopped, bot_fn
 from ...bots.strong import Suggestion, think
-from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
-from ...engine.cards import COLUMNS
-from ...engine.game import PLACEMENT
-from ...store import SaveError, SaveFailed
-from ..config import Pace, save_pace
-from ..describe import (
+from ...describe import (
     column_label,
     gains_line,
     handover_line,
@@ -42,9 +37,14 @@ from ..describe import (
     round_gains,
     short_amount,
 )
+from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
+from ...engine.cards import COLUMNS
+from ...engine.game import PLACEMENT
+from ...replay.steps import ResolutionStep, resolution_steps
+from ...store import SaveError, SaveFailed
+from ..config import Pace, save_pace
 from ..session import Move, PlaySession, preview
 from ..theme import ERROR, MUTED, seat_color
-from ..timeline import ResolutionStep, resolution_steps
 from ..widgets.board import Board, column_height
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
