@@ -18,11 +18,11 @@ from textual.widgets._select import SelectCurrent
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.end import EndScreen
-from dvtui.app.screens.table import minimum_size
 from dvtui.app.widgets.board import Board, Seats, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.app.widgets.table_view import minimum_size
 from dvtui.engine import Game
 from dvtui.headless import play_game
 from dvtui.seats import parse_players

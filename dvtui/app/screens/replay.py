@@ -43,9 +43,9 @@ from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
+from ..widgets.table_view import GOLD, TableLayout, apply_layout, compose_table, table_layout
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
-from .table import GOLD, TableLayout, apply_layout, compose_table, table_layout
 
 CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
