@@ -23,7 +23,7 @@ from pathlib import Path
 SIM = """
 import sys
 from dvtui.cli.sim import simulate
-from dvtui.seats import parse_players
+from dvtui.play.seats import parse_players
 simulate(parse_players("bot:random,bot:random,bot:random", bots_only=True), int(sys.argv[1]), seed=1000)
 """
 
@@ -60,7 +60,7 @@ def main() -> None:
     per_game = (instructions(SIM, str(args.games)) - instructions(SIM, "0")) / args.games
     print(f"dvtui sim, 3 random bots: {per_game:,.0f} instructions per game ({args.games} games)")
     from dvtui.cli.sim import simulate
-    from dvtui.seats import parse_players
+    from dvtui.play.seats import parse_players
 
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)

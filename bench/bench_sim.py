@@ -15,7 +15,7 @@ import sys
 import time
 
 from dvtui.cli.sim import simulate
-from dvtui.seats import parse_players
+from dvtui.play.seats import parse_players
 
 
 def main() -> None:

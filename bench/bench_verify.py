@@ -24,7 +24,7 @@ import msgspec
 from dvtui.cli import build_parser
 from dvtui.cli.sim import simulate
 from dvtui.cli.verify import run_verify
-from dvtui.seats import parse_players
+from dvtui.play.seats import parse_players
 from dvtui.store.codec import line_decoder
 
 

@@ -24,13 +24,13 @@ if TYPE_CHECKING:
     from ..replay import Replay
 
 from ..engine import GameCreated, SeatError, new_game
+from ..play.session import PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .messages import BranchRequested
 from .screens.table import TableScreen
-from .session import PlaySession
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen

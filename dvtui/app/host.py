@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from ..play.session import PlaySession
     from ..replay import Replay
     from ..store import LoadedGame
-    from .session import PlaySession
 
 
 class GameHost(Protocol):

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
-from ..app.session import PlaySession
 from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, new_game
+from ..play.seats import SeatError, parse_players
+from ..play.session import PlaySession
 from ..printable import printable
-from ..seats import SeatError, parse_players
 from ..store import (
     GameWriter,
     LoadedGame,

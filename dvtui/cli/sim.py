@@ -21,10 +21,10 @@ import sys
 from pathlib import Path
 
 from ..engine import Seat
-from ..seats import SeatError, parse_players
+from ..play.seats import SeatError, parse_players
+from ..play.tournament import Plan, run, seatings
+from ..play.tournament import report as make_report
 from ..store import SaveError
-from ..tournament import Plan, run, seatings
-from ..tournament import report as make_report
 from .errors import UsageError
 
 

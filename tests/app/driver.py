@@ -18,7 +18,7 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, RoundEnded
-from dvtui.headless import bot_players
+from dvtui.play.autoplay import bot_players
 
 Move = tuple[int, int]
 """(card, column) as the human chose it."""

@@ -11,8 +11,8 @@ import pytest
 from dvtui.app.app import DvtuiApp
 from dvtui.cli import main, play
 from dvtui.engine import Game, new_game
-from dvtui.headless import play_game, play_out
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game, play_out
+from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, read_game
 from dvtui.store import data_dir as saves_dir
 

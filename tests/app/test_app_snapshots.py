@@ -17,10 +17,10 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.session import PlaySession
 from dvtui.engine import ColumnResolved, GameCreated, Seat
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table

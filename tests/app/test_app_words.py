@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_words_modules_do_not_import_textual() -> None:
     code = (
-        "import dvtui.describe, dvtui.app.session, dvtui.replay.steps, dvtui.app.theme, sys, json\n"
+        "import dvtui.describe, dvtui.play.session, dvtui.replay.steps, dvtui.app.theme, sys, json\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -252,9 +252,9 @@ async def test_a_failed_save_in_play_says_not_saved_and_nobody_thinks(
     thinking, no key plays on."""
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
-    from dvtui.app.session import PlaySession
     from dvtui.app.widgets.hand import HandBar
     from dvtui.app.widgets.panels import RoundBar
+    from dvtui.play.session import PlaySession
 
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
     app = DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))

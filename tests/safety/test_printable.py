@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import msgspec
 import pytest
 
-from dvtui.app.session import PlaySession
 from dvtui.cli import main, play
+from dvtui.play.session import PlaySession
 from dvtui.printable import printable
 from dvtui.replay import Replay
 from dvtui.replay.branch import branch_file

@@ -15,9 +15,9 @@ from textual.widgets import Footer, Static
 
 from ...describe import amount, seat_tags
 from ...engine import Game
+from ...play.session import PlaySession
 from ...printable import printable
 from ..host import GameHost
-from ..session import PlaySession
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import styled

@@ -104,7 +104,7 @@ class MenuScreen(Screen[None]):
             self.app.exit()
 
     def _resume(self, saved: SavedGame) -> None:
-        from ..session import PlaySession
+        from ...play.session import PlaySession
 
         app = cast(GameHost, self.app)
         try:

@@ -38,11 +38,11 @@ from ...describe import (
 from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
 from ...engine.cards import COLUMNS
 from ...engine.game import PLACEMENT
+from ...play.session import Move, PlaySession, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..messages import BranchRequested
-from ..session import Move, PlaySession, preview
 from ..theme import ERROR, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled

@@ -26,8 +26,8 @@ from ..engine import (
     RoundEnded,
 )
 from ..engine.game import PLACEMENT
-from ..headless import bot_specs
 from ..store import GameWriter, LoadedGame
+from .autoplay import bot_specs
 
 
 @dataclass(slots=True)
