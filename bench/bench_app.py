@@ -127,9 +127,9 @@ async def key_latency(presses: int) -> None:
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.table import TableScreen
-    from dvtui.app.session import PlaySession
     from dvtui.engine import new_game
-    from dvtui.seats import parse_players
+    from dvtui.play.seats import parse_players
+    from dvtui.play.session import PlaySession
 
     with tempfile.TemporaryDirectory() as tmp:
         created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=3)

@@ -22,8 +22,8 @@ from pathlib import Path
 
 SIM = """
 import sys
-from dvtui.commands.sim import simulate
-from dvtui.seats import parse_players
+from dvtui.cli.sim import simulate
+from dvtui.play.seats import parse_players
 simulate(parse_players("bot:random,bot:random,bot:random", bots_only=True), int(sys.argv[1]), seed=1000)
 """
 
@@ -31,7 +31,7 @@ VERIFY = """
 import io, sys
 from contextlib import redirect_stdout
 from dvtui.cli import build_parser
-from dvtui.commands.verify import run_verify
+from dvtui.cli.verify import run_verify
 args = build_parser().parse_args(["verify", sys.argv[2]])
 with redirect_stdout(io.StringIO()):
     for _ in range(int(sys.argv[1])):
@@ -59,8 +59,8 @@ def main() -> None:
         sys.exit("bench_instructions: valgrind is not installed (apt-get install valgrind)")
     per_game = (instructions(SIM, str(args.games)) - instructions(SIM, "0")) / args.games
     print(f"dvtui sim, 3 random bots: {per_game:,.0f} instructions per game ({args.games} games)")
-    from dvtui.commands.sim import simulate
-    from dvtui.seats import parse_players
+    from dvtui.cli.sim import simulate
+    from dvtui.play.seats import parse_players
 
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)

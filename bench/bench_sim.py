@@ -14,8 +14,8 @@ import subprocess
 import sys
 import time
 
-from dvtui.commands.sim import simulate
-from dvtui.seats import parse_players
+from dvtui.cli.sim import simulate
+from dvtui.play.seats import parse_players
 
 
 def main() -> None:

@@ -19,8 +19,12 @@ import sys
 
 CODE = """
 import sys
-from dvtui.commands.sim import simulate
-from dvtui.seats import parse_players
+try:
+    from dvtui.cli.sim import simulate
+    from dvtui.play.seats import parse_players
+except ImportError:  # a tree with the older layout: commands/ and top-level seats
+    from dvtui.commands.sim import simulate
+    from dvtui.seats import parse_players
 seats = parse_players("bot:random,bot:random,bot:random", bots_only=True)
 games = int(sys.argv[1])
 simulate(seats, 500)

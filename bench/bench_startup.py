@@ -39,7 +39,7 @@ def main() -> None:
     for name, cmd in cases.items():
         runs = timed(cmd, args.repeat)
         print(f"{name:<34} median {statistics.median(runs) * 1000:6.1f} ms  min {min(runs) * 1000:6.1f} ms")
-    probe = "import sys, dvtui.cli, dvtui.commands.verify, dvtui.commands.sim; print('textual' in sys.modules)"
+    probe = "import sys, dvtui.cli, dvtui.cli.verify, dvtui.cli.sim; print('textual' in sys.modules)"
     loaded = subprocess.run([py, "-c", probe], check=True, capture_output=True, text=True).stdout.strip()
     print(f"textual imported by the headless commands: {loaded}")
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import msgspec
 
 from dvtui.cli import build_parser
-from dvtui.commands.sim import simulate
-from dvtui.commands.verify import run_verify
-from dvtui.seats import parse_players
+from dvtui.cli.sim import simulate
+from dvtui.cli.verify import run_verify
+from dvtui.play.seats import parse_players
 from dvtui.store.codec import line_decoder
 
 

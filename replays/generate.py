@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from dvtui.engine import DERIVED_TYPES, CardPlaced, Event, Game, new_game
-from dvtui.headless import bot_players, play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import bot_players, play_game
+from dvtui.play.seats import parse_players
 from dvtui.store.codec import encode_line
 
 EXAMPLES: dict[str, tuple[str, int, int]] = {

@@ -42,12 +42,14 @@ HEADLESS = [
     "dvtui.engine",
     "dvtui.store",
     "dvtui.bots",
-    "dvtui.headless",
-    "dvtui.seats",
+    "dvtui.play.autoplay",
+    "dvtui.play.seats",
+    "dvtui.play.session",
+    "dvtui.play.tournament",
     "dvtui.printable",
     "dvtui.cli",
-    "dvtui.commands.verify",
-    "dvtui.commands.sim",
+    "dvtui.cli.verify",
+    "dvtui.cli.sim",
 ]
 
 
@@ -72,7 +74,7 @@ with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):  # --canonical 
     assert main(["verify", "--canonical", {str(tmp_path / "game-0.dvr")!r}]) == 0
 """
     modules = modules_after(code)
-    assert "dvtui.commands.sim" in modules and "dvtui.commands.verify" in modules
+    assert "dvtui.cli.sim" in modules and "dvtui.cli.verify" in modules
     assert textual_in(modules) == []
     assert not any(m == "dvtui.app" or m.startswith("dvtui.app.") for m in modules)
 
@@ -103,6 +105,6 @@ def test_engine_imports_none_of_store_bots_app() -> None:
 
 def test_store_and_bots_import_neither_each_other_nor_the_app() -> None:
     store = modules_after("import dvtui.store")
-    assert not any(m.startswith(("dvtui.bots", "dvtui.app", "dvtui.cli", "dvtui.commands")) for m in store)
+    assert not any(m.startswith(("dvtui.bots", "dvtui.app", "dvtui.cli")) for m in store)
     bots = modules_after("import dvtui.bots")
-    assert not any(m.startswith(("dvtui.store", "dvtui.app", "dvtui.cli", "dvtui.commands")) for m in bots)
+    assert not any(m.startswith(("dvtui.store", "dvtui.app", "dvtui.cli")) for m in bots)

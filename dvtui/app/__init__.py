@@ -1,7 +1,7 @@
 """The Textual app: ``dvtui new``, ``dvtui resume`` (and the replay viewer built on the same parts).
 
-Textual-free, importable by headless code: ``describe`` (events and cards in words), ``session``
-(a game, its file and who decides), ``timeline`` (a resolution as steps to show), ``config`` and
-``theme``. Textual: ``app`` (the application), ``screens/`` (set-up, table, end, help) and
-``widgets/`` (board, hand, scoreboard, panels, chart: each draws any game state it is given).
+Textual-free, importable by headless code: ``config`` and ``theme``. Textual: ``app`` (the
+application), ``messages`` (what screens ask of it), ``screens/`` (set-up, table, end, help) and
+``widgets/`` (board, hand, scoreboard, panels, chart, the table view: each draws any game state it
+is given). The game being played is :mod:`dvtui.play`'s.
 """

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.markup import escape
@@ -23,12 +24,13 @@ if TYPE_CHECKING:
     from ..replay import Replay
 
 from ..engine import GameCreated, SeatError, new_game
+from ..play.session import PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
-from ..store import GameFileError, LoadedGame, SaveError, new_save_path
+from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
+from .messages import BranchRequested
 from .screens.table import TableScreen
-from .session import PlaySession
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
@@ -225,13 +227,45 @@ class DvtuiApp(App[int]):
         self.branched = path
         return session
 
+    @on(BranchRequested)
+    def _branch_table(self, request: BranchRequested) -> None:
+        """``b`` in time travel over the live table: the game as saved (every event is on disk
+        before the next move) is branched at the moment asked for, and the table under the viewer
+        plays the branch. The game it came from stays on disk as it is."""
+        from ..replay import Replay
+
+        table = request.table
+        if not isinstance(table, TableScreen):
+            return
+        old = table.session
+        if old.path is None:  # a branch's parent is a file
+            return
+        try:
+            loaded = read_game(old.path)
+        except (GameFileError, OSError) as e:
+            self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
+            return
+        session = self.open_branch(loaded, Replay(loaded.events), request.moment, request.take)
+        if session is None:
+            return
+        old.close()
+        while self.screen is not table:  # the viewer (and anything over it)
+            self.pop_screen()
+        self.session = session
+        table.adopt(session)
+        kept = "" if old.game.over else " (dvtui resume continues it)"
+        self.notify(
+            f"Now moment {request.moment} of the game in {session.path}. "
+            f"The game you left is as it was in {old.path}{kept}.",
+            title="Playing from here", timeout=6,
+        )
+
     # -- command palette ---------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        from .screens.replay import ReplayScreen  # (the viewer's module: only when the palette opens)
-
-        if isinstance(screen, (TableScreen, ReplayScreen)):  # the game's commands, or the viewer's
-            for title, help_, callback in screen.palette_commands():
+        palette_commands = getattr(screen, "palette_commands", None)  # the game's commands, or the viewer's
+        if palette_commands is not None:
+            for title, help_, callback in palette_commands():
                 # the palette reads both as markup, and a help may quote a path
                 yield SystemCommand(escape(printable(title)), escape(printable(help_)), callback)  # type: ignore[arg-type]
         for command in super().get_system_commands(screen):

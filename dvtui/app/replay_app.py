@@ -22,7 +22,7 @@ from .config import Pace
 from .screens.replay import ReplayScreen
 
 if TYPE_CHECKING:
-    from .session import PlaySession
+    from ..play.session import PlaySession
 
 
 class ReplayApp(DvtuiApp):

@@ -2,7 +2,7 @@
 
 Each round: who starts, the placements turn by turn (a grid with one column per player in the
 order they play), any placement taken back, what every column gave (the same sentences as the
-live table's log, from :mod:`dvtui.app.describe`), and the scores. Then the result and everyone's
+live table's log, from :mod:`dvtui.describe`), and the scores. Then the result and everyone's
 holdings. Plain ASCII-friendly text, no colour, lines short enough for a chat window.
 
 Every line is made printable (:func:`dvtui.printable.printable`) as it is joined: the file's name
@@ -15,7 +15,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from ..app.describe import (
+from ..describe import (
     amount,
     card_name,
     column_label,

@@ -18,7 +18,6 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
-from ..app.timeline import ResolutionStep
 from ..engine import (
     DERIVED_TYPES,
     CardPlaced,
@@ -31,6 +30,7 @@ from ..engine import (
     RoundEnded,
     RuleError,
 )
+from .steps import ResolutionStep
 
 CHECKPOINT_EVERY = 256
 """Events between two checkpoints inside a round (a few hundred microseconds of folding; a
@@ -178,7 +178,7 @@ class Replay:
 
     def resolution_step(self, k: int) -> ResolutionStep | None:
         """For a ``column_resolved`` moment, what the live table shows at that step of the round's
-        resolution (:mod:`dvtui.app.timeline`): the state right after the column, every column
+        resolution (:mod:`dvtui.replay.steps`): the state right after the column, every column
         resolved so far, the column in focus. None for any other moment."""
         k = self.clamp(k)
         event = self.events[k]

@@ -11,9 +11,9 @@ from textual.widgets import Input
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
-from dvtui.app.session import PlaySession
 from dvtui.engine import new_game
-from dvtui.seats import parse_players
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 
 PLAYERS = "Ana,bot:greedy,bot:greedy"
 SEED = 3

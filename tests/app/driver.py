@@ -17,11 +17,11 @@ from textual.widgets._footer import FooterKey
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, RoundEnded, Seat
-from dvtui.headless import bot_players
+from dvtui.play.autoplay import bot_players
+from dvtui.play.session import PlaySession
 
 Move = tuple[int, int]
 """(card, column) as the human chose it."""

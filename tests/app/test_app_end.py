@@ -13,10 +13,10 @@ from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
 REPO = Path(__file__).resolve().parents[2]

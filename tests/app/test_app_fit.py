@@ -18,14 +18,14 @@ from textual.widgets._select import SelectCurrent
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.end import EndScreen
-from dvtui.app.screens.table import minimum_size
 from dvtui.app.widgets.board import Board, Seats, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.app.widgets.table_view import minimum_size
 from dvtui.engine import Game
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -105,7 +105,7 @@ async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:
 
 async def test_the_game_over_line_fits_80_columns() -> None:
     game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
-    from dvtui.app.session import PlaySession
+    from dvtui.play.session import PlaySession
 
     app = table_app(PlaySession(game, None, Path("finished.dvr"), events))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,9 +11,9 @@ from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner
+from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app import launch
 from dvtui.app.app import DvtuiApp
-from dvtui.cli import main
+from dvtui.cli import main, play
 from dvtui.engine import Game, new_game
-from dvtui.headless import play_game, play_out
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game, play_out
+from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, read_game
 from dvtui.store import data_dir as saves_dir
 
@@ -29,7 +28,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
         apps.append(self)
 
     monkeypatch.setattr(DvtuiApp, "run", run)
-    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     return apps
 
 
@@ -82,7 +81,7 @@ def test_new_with_players_creates_the_file_before_the_table_opens(
     assert len(files) == 1
     created = read_game(files[0]).created
     assert created.first_player == 1 and [s.name for s in created.players] == ["Ana", "Bot 1", "Bot 2"]
-    assert created.seed is not None and 0 <= created.seed < launch.SEED_RANGE  # chosen, and recorded
+    assert created.seed is not None and 0 <= created.seed < play.SEED_RANGE  # chosen, and recorded
     assert "dvtui resume" in capsys.readouterr().out
 
 

@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList
 
-from dvtui.app import launch
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import LeaveSetup, SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.cli import main
+from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
 
 from .conftest import new_session
@@ -32,7 +31,7 @@ def menu_app() -> DvtuiApp:
 def test_plain_dvtui_in_a_terminal_opens_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     apps: list[DvtuiApp] = []
     monkeypatch.setattr(DvtuiApp, "run", lambda self, *a, **k: apps.append(self))
-    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     assert main([]) == 0

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dvtui.app.screens.end import EndScreen
-from dvtui.app.session import PlaySession
 from dvtui.engine import CardPlaced, PlacementUndone
+from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app

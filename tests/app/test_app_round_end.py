@@ -13,11 +13,11 @@ from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
-from dvtui.app.describe import gains_line
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
+from dvtui.describe import gains_line
 from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
+from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app

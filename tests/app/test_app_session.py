@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app.session import PlaySession, preview
-from dvtui.app.timeline import resolution_steps
 from dvtui.bots import bot_fn
 from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
-from dvtui.seats import parse_players
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession, preview
+from dvtui.replay.steps import resolution_steps
 from dvtui.store import SaveError, read_game
 
 
@@ -134,7 +134,7 @@ def test_a_session_that_cannot_be_made_leaves_its_game_unlocked(
 ) -> None:
     """The writer takes the game's lock first; whatever fails after it must not keep the lock
     (a stale lock would say the game is being played elsewhere)."""
-    from dvtui.app import session as session_module
+    from dvtui.play import session as session_module
     from dvtui.store import lock_path
 
     path = tmp_path / "g.dvr"

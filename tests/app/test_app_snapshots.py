@@ -16,10 +16,10 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.session import PlaySession
 from dvtui.engine import ColumnResolved, GameCreated
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 
 from .conftest import new_session, table_app
 from .driver import EXCHANGE_AND_TIE, HUMAN, hot_seat_session, next_decision, table

@@ -1,4 +1,4 @@
-"""Events in words (dvtui.app.describe): the sentences of the log, the banner and the text export.
+"""Events in words (dvtui.describe): the sentences of the log, the banner and the text export.
 The module must stay free of Textual, so the text export can use it without a UI import."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from dvtui.app.describe import (
+from dvtui.describe import (
     amount,
     card_name,
     column_label,
@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_the_words_modules_do_not_import_textual() -> None:
     code = (
-        "import dvtui.app.describe, dvtui.app.session, dvtui.app.timeline, dvtui.app.theme, sys, json\n"
+        "import dvtui.describe, dvtui.play.session, dvtui.replay.steps, dvtui.app.theme, sys, json\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))"
     )
     env = {**os.environ, "PYTHONPATH": str(REPO)}

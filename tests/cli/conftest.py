@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from dvtui.engine import ColumnResolved, Event, GameCreated, GameEnded, RoundEnded
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, encode_line
 
 REPO = Path(__file__).resolve().parents[2]

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app import launch
 from dvtui.app.app import DvtuiApp
-from dvtui.cli import main
+from dvtui.cli import main, play
 from dvtui.store import GameLock
 
 from .conftest import REPO, write_game
@@ -28,7 +27,7 @@ PLAYERS = "Ana,bot:greedy,bot:greedy"
 def terminal(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
     """As if run in a terminal; apps that would have been shown are recorded, not run."""
     apps: list[DvtuiApp] = []
-    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     monkeypatch.setattr(DvtuiApp, "run", lambda self, *a, **k: apps.append(self))
     return apps
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.commands.sim import simulate
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.cli.sim import simulate
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from .conftest import dvtui, engine_file, one_error_line, strip_at

@@ -8,10 +8,10 @@ import json
 import pytest
 
 from dvtui.cli import main
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.play.tournament import Plan, Tally, percentile, play, seatings, wilson
 from dvtui.store import read_game
-from dvtui.tournament import Plan, Tally, percentile, play, seatings, wilson
 
 from .conftest import dvtui, one_error_line
 

@@ -189,7 +189,7 @@ def test_canonical_takes_exactly_one_file(games: Games) -> None:
 def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) -> None:
     """No round resolved yet means no derived event yet: still a full log, not a game script."""
     from dvtui.engine import Game, new_game
-    from dvtui.seats import parse_players
+    from dvtui.play.seats import parse_players
     from dvtui.store import GameWriter
 
     path = tmp_path / "new.dvr"

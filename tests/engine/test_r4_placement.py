@@ -293,7 +293,7 @@ def test_r4_a_run_of_placements_is_the_same_as_applying_each(players: int, seed:
     exactly where apply() on each would, and stops, applying nothing more, at the first placement
     that is not plainly legal (wrong player, round, column or card) for apply() to explain."""
     from dvtui.engine import Seat, new_game
-    from dvtui.headless import play_out
+    from dvtui.play.autoplay import play_out
 
     seats = [Seat(name=f"B{i}", kind="bot", bot="random", color=c) for i, c in enumerate(COLORS[:players])]
     created = new_game(seats, seed=seed)

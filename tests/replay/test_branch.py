@@ -252,7 +252,7 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
     from dvtui.app.screens.table import TableScreen
     from dvtui.bots import bot_fn, parse_bot
     from dvtui.engine import Game, new_game
-    from dvtui.seats import parse_players
+    from dvtui.play.seats import parse_players
     from dvtui.store import GameWriter
 
     from .conftest import replay_app
@@ -371,9 +371,9 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
 ) -> None:
     """The branch file is written but the game cannot be set up from it: the viewer stays, says
     why, and neither the file nor its lock is left behind."""
-    from dvtui.app import session as session_module
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.engine import UnknownBot
+    from dvtui.play import session as session_module
     from dvtui.store import lock_path
 
     from .conftest import replay_app

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app.timeline import resolution_steps
 from dvtui.engine import CardPlaced, ColumnResolved, Game, GameEnded, RoundEnded, RuleError
 from dvtui.engine.game import PLACEMENT
 from dvtui.replay import Replay, fold_prefix
+from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
 from .support import EXAMPLES, REPLAYS, cut_copies, picture
@@ -120,7 +120,7 @@ def test_a_taken_back_placement_is_stepped_through() -> None:
 @pytest.mark.parametrize("name", ["game.dvr", "game-5p.dvr", "script-3p.dvr"])
 def test_resolution_steps_are_the_live_tables(name: str) -> None:
     """A column's moment is drawn from exactly the step the live table shows for it
-    (:func:`dvtui.app.timeline.resolution_steps` from the state before the round's last move)."""
+    (:func:`dvtui.replay.steps.resolution_steps` from the state before the round's last move)."""
     replay = Replay(read_game(REPLAYS / name).events)
     events = replay.events
     seen = 0

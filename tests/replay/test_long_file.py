@@ -10,19 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app import describe
+from dvtui import describe
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets import replay_log
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import Game, new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 from dvtui.replay import Replay, fold_prefix
 from dvtui.replay.index import CHECKPOINT_EVERY
-from dvtui.seats import parse_players
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 

@@ -13,11 +13,11 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.engine import Seat, new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 from dvtui.replay import fold_prefix
-from dvtui.seats import parse_players
 from dvtui.store import read_game
 
 from .support import picture

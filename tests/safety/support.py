@@ -13,7 +13,7 @@ from pathlib import Path
 import msgspec
 
 from dvtui.engine import Game, GameCreated, Seat, new_game
-from dvtui.headless import play_out
+from dvtui.play.autoplay import play_out
 from dvtui.store import GameWriter
 
 REPO = Path(__file__).resolve().parents[2]

@@ -252,9 +252,9 @@ async def test_a_failed_save_in_play_says_not_saved_and_nobody_thinks(
     thinking, no key plays on."""
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
-    from dvtui.app.session import PlaySession
     from dvtui.app.widgets.hand import HandBar
     from dvtui.app.widgets.panels import RoundBar
+    from dvtui.play.session import PlaySession
 
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
     app = DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
@@ -280,8 +280,8 @@ async def test_a_failed_save_in_play_says_not_saved_and_nobody_thinks(
 def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from dvtui.app import launch
     from dvtui.app.app import DvtuiApp
+    from dvtui.cli import play
 
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
 
@@ -291,7 +291,7 @@ def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
             self.session.place(6, 0)  # type: ignore[union-attr]
 
     monkeypatch.setattr(DvtuiApp, "run", run)
-    monkeypatch.setattr(launch, "has_terminal", lambda: True)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
     assert main(["resume", str(path)]) == 1
     out, err = capsys.readouterr()
     assert "saved" not in out.lower()

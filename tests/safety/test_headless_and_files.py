@@ -10,7 +10,7 @@ import pytest
 
 from dvtui.cli import main
 from dvtui.engine import Game
-from dvtui.headless import play_out
+from dvtui.play.autoplay import play_out
 from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
 from .support import (

@@ -27,9 +27,9 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.session import PlaySession
 from dvtui.engine import Game, Seat, new_game
-from dvtui.headless import play_out
+from dvtui.play.autoplay import play_out
+from dvtui.play.session import PlaySession
 from dvtui.store import GameWriter, lock_path, read_game
 
 CLOSE = "[/]"  # markup that does not parse

@@ -14,7 +14,7 @@ import pytest
 
 from dvtui.cli import main
 from dvtui.engine import Game
-from dvtui.headless import play_out
+from dvtui.play.autoplay import play_out
 from dvtui.store import GameLocked, GameWriter, lock_path, read_game, read_holder
 
 from .support import BOTS3, assert_one_line_error, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at

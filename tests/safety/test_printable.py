@@ -19,9 +19,8 @@ from types import SimpleNamespace
 import msgspec
 import pytest
 
-from dvtui.app import launch
-from dvtui.app.session import PlaySession
-from dvtui.cli import main
+from dvtui.cli import main, play
+from dvtui.play.session import PlaySession
 from dvtui.printable import printable
 from dvtui.replay import Replay
 from dvtui.replay.branch import branch_file
@@ -213,7 +212,7 @@ def test_the_lines_after_the_app_quits_name_the_file_escaped(
 ) -> None:
     """"Game saved in FILE / Continue it: dvtui resume FILE" (or "watch it again"), and a branch's
     parent, as printed once the app has left the screen."""
-    monkeypatch.setattr(launch, "has_terminal", lambda: True)  # the app itself is stood in for
+    monkeypatch.setattr(play, "has_terminal", lambda: True)  # the app itself is stood in for
     path = tmp_path / ESC_NAME
     if over:
         path.write_bytes(reference(BOTS3, seed=5))
@@ -222,7 +221,7 @@ def test_the_lines_after_the_app_quits_name_the_file_escaped(
         with_parent = msgspec.structs.replace(created(BOTS3, seed=5), parent="old\x1b[2J.dvr", parent_seq=0)
         session = PlaySession.start(with_parent, path)
     app = SimpleNamespace(session=session, return_code=0, hung_up=False, branched=path, run=lambda: None)
-    assert launch._run_app(lambda: app) == 0  # type: ignore[arg-type,return-value]
+    assert play._run_app(lambda: app) == 0  # type: ignore[arg-type,return-value]
     out = assert_inert(capsys.readouterr().out)
     shown = printable(str(path))
     if over:

@@ -24,8 +24,8 @@ from dvtui.engine import (
     PlacementUndone,
     RoundEnded,
 )
-from dvtui.headless import play_game
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, encode_line
 
 DERIVED = (ColumnResolved, RoundEnded, GameEnded)

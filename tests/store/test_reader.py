@@ -26,8 +26,8 @@ from dvtui.engine import (
     RoundEnded,
     new_game,
 )
-from dvtui.headless import bot_players
-from dvtui.seats import parse_players
+from dvtui.play.autoplay import bot_players
+from dvtui.play.seats import parse_players
 from dvtui.store import GameFileError, GameWriter, encode_line, parse_game, read_game
 
 from .dvr_support import (

@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...describe import join_names
 from ...engine import Seat
-from ..describe import join_names
 from ..theme import MUTED, seat_color
 from .help import Dialog
 

@@ -3,6 +3,8 @@ the totals after each round."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,10 +13,11 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from ...describe import amount, seat_tags
 from ...engine import Game
+from ...play.session import PlaySession
 from ...printable import printable
-from ..describe import amount, seat_tags
-from ..session import PlaySession
+from ..host import GameHost
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import styled
@@ -125,17 +128,11 @@ class EndScreen(Screen[None]):
 
     def action_rematch(self) -> None:
         """The same seats, the next deal, a new file."""
-        from ..app import DvtuiApp
-
-        if isinstance(self.app, DvtuiApp):
-            self.app.rematch()
+        cast(GameHost, self.app).rematch()
 
     def action_new_game(self) -> None:
         """The set-up screen, filled in with these seats."""
-        from ..app import DvtuiApp
-
-        if isinstance(self.app, DvtuiApp):
-            self.app.new_game_setup()
+        cast(GameHost, self.app).new_game_setup()
 
     def action_help(self) -> None:
         from .help import HelpScreen

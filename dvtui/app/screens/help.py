@@ -13,8 +13,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ...describe import CATEGORY_CODES
 from ...engine.cards import CATEGORIES
-from ..describe import CATEGORY_CODES
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import styled
 

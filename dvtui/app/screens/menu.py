@@ -4,6 +4,7 @@ command line's usage text, for someone who just typed the program's name."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from rich.style import Style
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game
 from ...store.saves import SavedGame
+from ..host import GameHost
 from ..theme import ERROR, FOCUS, MUTED
 from ..widgets.faces import styled
 
@@ -87,10 +89,7 @@ class MenuScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#menu-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
-        from ..app import DvtuiApp
-
-        app = self.app
-        assert isinstance(app, DvtuiApp)
+        app = cast(GameHost, self.app)
         choice = message.option.id
         self._error("")
         if choice == "new":
@@ -102,14 +101,12 @@ class MenuScreen(Screen[None]):
             path.display = True
             path.focus()
         elif choice == "quit":
-            app.exit()
+            self.app.exit()
 
     def _resume(self, saved: SavedGame) -> None:
-        from ..app import DvtuiApp
-        from ..session import PlaySession
+        from ...play.session import PlaySession
 
-        app = self.app
-        assert isinstance(app, DvtuiApp)
+        app = cast(GameHost, self.app)
         try:
             session = PlaySession.resume(read_game(saved.path))
         except (GameFileError, SaveError, OSError) as e:
@@ -120,11 +117,9 @@ class MenuScreen(Screen[None]):
     @on(Input.Submitted, "#replay-path")
     def _replay(self, message: Input.Submitted) -> None:
         from ...replay import Replay
-        from ..app import DvtuiApp
         from .replay import ReplayScreen
 
-        app = self.app
-        assert isinstance(app, DvtuiApp)
+        app = cast(GameHost, self.app)
         text = message.value.strip()
         if not text:
             self._error("type the path of a game file (.dvr)")
@@ -141,7 +136,7 @@ class MenuScreen(Screen[None]):
             if session is not None:
                 app.start_game(session)
 
-        app.push_screen(ReplayScreen(replay, notices=loaded.notices, branch=branch, start=0))
+        self.app.push_screen(ReplayScreen(replay, notices=loaded.notices, branch=branch, start=0))
 
     def _error(self, message: str) -> None:
         self.query_one("#menu-error", Static).update(

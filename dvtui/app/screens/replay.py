@@ -4,7 +4,7 @@ The screen holds one number, the moment (an event index), and draws the engine's
 moment (:class:`dvtui.replay.Replay`, from checkpoints) through the same board, hand, scoreboard,
 round bar and banner as live play; the log and the position bar are moved to the same moment on
 every change, so they never disagree. A ``column_resolved`` moment is drawn exactly as the live
-resolution draws that step (:class:`~dvtui.app.timeline.ResolutionStep`: the column in focus, the
+resolution draws that step (:class:`~dvtui.replay.steps.ResolutionStep`: the column in focus, the
 results so far, the exchange and the ties); a ``round_ended`` moment shows the next round's table
 with the round's scores in the banner.
 
@@ -32,20 +32,20 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
+from ...describe import column_label, describe_event, describe_result, resolution_parts, short_amount
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
-from ..describe import column_label, describe_event, describe_result, resolution_parts, short_amount
+from ...replay.steps import ResolutionStep
 from ..theme import MUTED
-from ..timeline import ResolutionStep
 from ..widgets.board import Board
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
+from ..widgets.table_view import GOLD, TableLayout, apply_layout, compose_table, table_layout
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
-from .table import GOLD, TableLayout, apply_layout, compose_table, table_layout
 
 CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)

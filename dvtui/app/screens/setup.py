@@ -16,11 +16,11 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...play.seats import seat_message
+from ...play.session import PlaySession
 from ...printable import printable
-from ...seats import seat_message
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
-from ..session import PlaySession
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.faces import styled
 from .help import Dialog

@@ -9,7 +9,6 @@ a bot's answer that arrives after the position changed (an undo, a quit) is drop
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 
 from rich.style import Style
@@ -17,23 +16,17 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.notifications import Notification
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...bots import BotSpec, Placement, Stopped, bot_fn
 from ...bots.strong import Suggestion, think
-from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
-from ...engine.cards import COLUMNS
-from ...engine.game import PLACEMENT
-from ...store import SaveError, SaveFailed
-from ..config import Pace, save_pace
-from ..describe import (
+from ...describe import (
     column_label,
     gains_line,
     handover_line,
@@ -42,110 +35,21 @@ from ..describe import (
     round_gains,
     short_amount,
 )
-from ..session import Move, PlaySession, preview
+from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
+from ...engine.cards import COLUMNS
+from ...engine.game import PLACEMENT
+from ...play.session import Move, PlaySession, preview
+from ...replay.steps import ResolutionStep, resolution_steps
+from ...store import SaveError, SaveFailed
+from ..config import Pace, save_pace
+from ..messages import BranchRequested
 from ..theme import ERROR, MUTED, seat_color
-from ..timeline import ResolutionStep, resolution_steps
-from ..widgets.board import Board, column_height
+from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
-from ..widgets.scoreboard import LINE_WIDTH, Scoreboard
-
-GOLD = Style(bold=True, color="#f5d76e")
-WIDE_MIN = (110, 30)
-"""From this size (columns, rows) the scoreboard and log move to a side panel."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableLayout:
-    wide: bool
-    """Scoreboard and log in a side panel (else below the table)."""
-    tall_hand: bool
-    """The hand as three-line cards."""
-    board_height: int | str
-    side_width: int | str
-    two_row_hand: bool = False
-    """The hand's line of advice may wrap onto a second row (there is a row to spare)."""
-    too_small: tuple[int, int] | None = None
-    """(columns, rows) the table needs, when the terminal is smaller: a notice instead of the table."""
-
-
-def minimum_size(players: int, extra_rows: int = 0) -> tuple[int, int]:
-    """The smallest terminal the table works in: a scoreboard line per player (the three-line
-    blocks of narrower ones do not fit below the board) and a board with every player's row under
-    at least the three bottom cards of each column."""
-    board = 1 + 4 + players + 1  # letters, "▲ +n" and three cards, the players' rows, outcomes
-    return LINE_WIDTH + 1, 1 + board + 1 + players + 1 + extra_rows
-
-
-def table_layout(width: int, height: int, players: int, extra_rows: int = 0) -> TableLayout:
-    """Where things go for a terminal of ``width`` x ``height``: a side panel when there is room,
-    everything stacked at 80x24 with the board only as tall as its cards need. ``extra_rows``:
-    lines a screen adds below the table (the replay's position bar and notices)."""
-    need = minimum_size(players, extra_rows)
-    too_small = need if width < need[0] or height < need[1] else None
-    if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
-        return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38, too_small=too_small)
-    fixed = 1 + 1 + 1 + players + extra_rows  # round bar, footer, hand, one scoreboard line per player
-    rows = 1
-    for tile in (3, 2):
-        if column_height(tile, players) + fixed + 4 <= height:
-            rows = tile
-            break
-    board = min(column_height(rows, players), max(4, height - fixed))
-    return TableLayout(False, False, board, "1fr", two_row_hand=height - fixed - board >= 1, too_small=too_small)
-
-
-def compose_table(
-    screen: Screen[None], layout: TableLayout, log: Widget, *, hide_banner: bool = False
-) -> ComposeResult:
-    """The table's widgets (round bar, board, hand, banner, scores, ``log``), laid out for
-    ``layout`` before anything is styled, so nothing is restyled after mounting. The live table
-    and the replay viewer both draw with these."""
-    screen.set_class(layout.wide, "-wide", update=False)
-    screen.set_class(not layout.wide, "-narrow", update=False)
-    screen.set_class(layout.too_small is not None, "-too-small", update=False)
-    yield RoundBar()
-    with Horizontal(id="main"):
-        with Vertical(id="play"):
-            board = Board(id="board")
-            board.styles.height = layout.board_height
-            yield board
-            hand = HandBar(id="hand")
-            hand.set_class(layout.tall_hand, "-tall", update=False)
-            hand.set_class(layout.two_row_hand, "-two", update=False)
-            yield hand
-            banner = Banner()
-            if hide_banner:
-                banner.display = False
-            yield banner
-        side = Vertical(id="side")
-        side.styles.width = layout.side_width
-        with side:
-            yield Static("PLAYERS", classes="side-title")
-            yield Scoreboard(id="scores")
-            yield Static("LOG", classes="side-title")
-            yield log
-    yield Static(too_small_text(layout.too_small), id="too-small")
-
-
-def too_small_text(need: tuple[int, int] | None) -> Text:
-    if need is None:
-        return Text()
-    return Text(f"terminal too small (needs {need[0]}×{need[1]})\nenlarge the window, or press q to leave",
-                style=Style(color="#f5d76e", bold=True), justify="center")
-
-
-def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
-    """:func:`compose_table`'s layout again, after a resize."""
-    screen.set_class(layout.wide, "-wide")
-    screen.set_class(not layout.wide, "-narrow")
-    screen.set_class(layout.too_small is not None, "-too-small")
-    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small))
-    screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
-    screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
-    screen.query_one(Board).styles.height = layout.board_height
-    screen.query_one("#side").styles.width = layout.side_width
+from ..widgets.scoreboard import Scoreboard
+from ..widgets.table_view import GOLD, apply_layout, compose_table, table_layout
 
 
 class TableScreen(Screen[None]):
@@ -719,33 +623,8 @@ class TableScreen(Screen[None]):
     def _branch_from(self, moment: int, take: int | None) -> None:
         """``b`` in time travel: play on from ``moment`` (a decision moment, as the viewer hands it
         over) in a new file. This game stays on disk as it is (``dvtui resume`` continues it);
-        from now on this table plays the branch."""
-        from ...replay import Replay
-        from ...store import GameFileError, read_game
-        from ..app import DvtuiApp
-
-        app = self.app
-        old = self.session
-        assert isinstance(app, DvtuiApp) and old.path is not None
-        try:
-            loaded = read_game(old.path)  # the game as saved: every event is on disk before the next move
-        except (GameFileError, OSError) as e:
-            self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
-            return
-        replay = Replay(loaded.events)
-        session = app.open_branch(loaded, replay, moment, take)
-        if session is None:
-            return
-        old.close()
-        while app.screen is not self:  # the viewer (and anything over it)
-            app.pop_screen()
-        app.session = session
-        self.adopt(session)
-        kept = "" if old.game.over else " (dvtui resume continues it)"
-        self.notify(
-            f"Now moment {moment} of the game in {session.path}. The game you left is as it was in {old.path}{kept}.",
-            title="Playing from here", timeout=6,
-        )
+        from now on this table plays the branch (the app makes it: :class:`BranchRequested`)."""
+        self.app.post_message(BranchRequested(self, moment, take))
 
     def adopt(self, session: PlaySession) -> None:
         """Play ``session`` from now on (a branch, same players): whatever was under way for the

@@ -26,10 +26,10 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...describe import column_label
 from ...engine import ColumnResolved, Game
 from ...engine.cards import COLUMN_HEIGHT, COLUMNS
 from ...engine.game import PLACEMENT, RESOLVING
-from ..describe import column_label
 from ..theme import FOCUS, MUTED, seat_color
 from .faces import card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
 

@@ -8,7 +8,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-from ..describe import short_amount
+from ...describe import short_amount
 from ..theme import MUTED, seat_color
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"

@@ -12,7 +12,7 @@ from rich.cells import cell_len, chop_cells
 from rich.style import Style
 from rich.text import Text
 
-from ..describe import card_category, card_code, card_value_label, seat_tags
+from ...describe import card_category, card_code, card_value_label, seat_tags
 from ..theme import CARD_COLORS, MUTED, no_color, seat_color, seat_ink
 
 FULL_NAMES = len("holiday 700")
@@ -166,7 +166,7 @@ def _ends(name: str, width: int, tail_width: int, *, tag: str = "") -> str:
 
 def cell_tags(names: Sequence[str], width: int = 3) -> list[str]:
     """A short tag per seat for cramped places (the board, the chart), at most ``width`` cells and
-    all different: :func:`~dvtui.app.describe.seat_tags` measured in cells, so ``李小龍`` is ``李``
+    all different: :func:`~dvtui.describe.seat_tags` measured in cells, so ``李小龍`` is ``李``
     (two cells), not three wide characters."""
     tags = [head_cells(tag, width) for tag in seat_tags(names)]
     return [

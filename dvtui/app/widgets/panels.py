@@ -16,8 +16,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...describe import describe_event, round_first_player
 from ...engine import Event, Game
-from ..describe import describe_event, round_first_player
 from ..theme import FOCUS, MUTED, seat_color
 from .faces import fit_names, styled
 

@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...describe import describe_event
 from ...engine import Event, Game
-from ..describe import describe_event
 from ..theme import FOCUS
 from .panels import colour_names
 

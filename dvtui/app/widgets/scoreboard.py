@@ -14,10 +14,10 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ...engine import Game, Seat
 from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
-from ..describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ..theme import MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .bots import parse_bot
-from .engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ..bots import parse_bot
+from ..engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 
 __all__ = ["SeatError", "parse_players", "seat_message"]
 

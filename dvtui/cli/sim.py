@@ -21,10 +21,11 @@ import sys
 from pathlib import Path
 
 from ..engine import Seat
-from ..seats import SeatError, parse_players
+from ..play.seats import SeatError, parse_players
+from ..play.tournament import Plan, run, seatings
+from ..play.tournament import report as make_report
 from ..store import SaveError
-from ..tournament import Plan, run, seatings
-from ..tournament import report as make_report
+from .errors import UsageError
 
 
 def simulate(
@@ -44,8 +45,6 @@ def plain_plan(seats: list[Seat], seed: int, games: int, out: Path | None) -> Pl
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-
     try:
         seats = parse_players(args.players, bots_only=True)
     except SeatError as e:

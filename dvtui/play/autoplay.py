@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .bots import BotFn, BotSpec, bot_fn, bot_seed, parse_bot
-from .engine import Event, EventSink, Game, GameCreated, Seat, new_game
+from ..bots import BotFn, BotSpec, bot_fn, bot_seed, parse_bot
+from ..engine import Event, EventSink, Game, GameCreated, Seat, new_game
 
 
 def bot_specs(game: Game) -> list[tuple[BotSpec, int] | None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
-from ..engine import (
+from .engine import (
     CardPlaced,
     ColumnResolved,
     Event,
@@ -20,8 +20,8 @@ from ..engine import (
     PlacementUndone,
     RoundEnded,
 )
-from ..engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
-from ..engine.game import GAME_ENDING, OVER
+from .engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
+from .engine.game import GAME_ENDING, OVER
 
 
 def after_last_round(game: Game) -> bool:

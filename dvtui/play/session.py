@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import BotSpec, bot_seed
+from ..describe import seat_tags
 from ..engine import (
     CardPlaced,
     ColumnResolved,
@@ -25,9 +26,8 @@ from ..engine import (
     RoundEnded,
 )
 from ..engine.game import PLACEMENT
-from ..headless import bot_specs
 from ..store import GameWriter, LoadedGame
-from .describe import seat_tags
+from .autoplay import bot_specs
 
 
 @dataclass(slots=True)

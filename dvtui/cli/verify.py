@@ -11,6 +11,7 @@ from ..engine import Game
 from ..printable import printable
 from ..store import GameFileError, LoadedGame, read_game
 from ..store.codec import encode_line
+from .errors import UsageError
 
 
 def describe(loaded: LoadedGame) -> str:
@@ -37,8 +38,6 @@ def expand(paths: list[str]) -> list[str]:
 
     Paths stay strings, written as ``pathlib`` writes them (``./games/`` is ``games``): a thousand
     ``Path`` objects cost ``verify DIR`` a few percent of its time and tell it nothing more."""
-    from ..cli import UsageError
-
     out: list[str] = []
     for text in paths:
         p = Path(text)
@@ -57,8 +56,6 @@ def expand(paths: list[str]) -> list[str]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-
     if args.canonical:
         if args.files:
             raise UsageError("--canonical takes one FILE and no other files")

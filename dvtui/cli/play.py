@@ -15,9 +15,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
+from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, new_game
+from ..play.seats import SeatError, parse_players
+from ..play.session import PlaySession
 from ..printable import printable
-from ..seats import SeatError, parse_players
 from ..store import (
     GameWriter,
     LoadedGame,
@@ -28,21 +31,13 @@ from ..store import (
     read_game,
     saves_dir,
 )
-from .config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
-from .describe import describe_result, join_names
-from .session import PlaySession
+from .errors import UsageError
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
-    from .app import DvtuiApp
+    from ..app.app import DvtuiApp
 
 SEED_RANGE = 1_000_000
 """A random seed is drawn below this: six digits are easy to read out and type again."""
-
-
-def _usage(message: str) -> Exception:
-    from ..cli import UsageError
-
-    return UsageError(message)
 
 
 def pick_seed() -> int:
@@ -54,7 +49,7 @@ def _bot_delay(value: float | None) -> float | None:
     if value is None:
         return None
     if not 0 <= value <= MAX_BOT_DELAY:
-        raise _usage(f"--bot-delay must be between 0 and {MAX_BOT_DELAY:g} seconds, not {value:g}")
+        raise UsageError(f"--bot-delay must be between 0 and {MAX_BOT_DELAY:g} seconds, not {value:g}")
     return value
 
 
@@ -63,9 +58,9 @@ def _output(text: str | None) -> Path | None:
         return None
     path = Path(text).expanduser()
     if path.exists():
-        raise _usage(f"{path} already exists; choose another file{_what_to_do_with(path)}")
+        raise UsageError(f"{path} already exists; choose another file{_what_to_do_with(path)}")
     if not path.parent.is_dir():
-        raise _usage(f"{path.parent}: no such directory")
+        raise UsageError(f"{path.parent}: no such directory")
     return path
 
 
@@ -90,13 +85,13 @@ def require_terminal() -> None:
     """Refuse (one line, exit 2) to start the full-screen app without a terminal: it would write
     escape sequences into a file and wait for keys that never come."""
     if not has_terminal():
-        raise _usage("the game needs a terminal (stdin and stdout are not one); without a screen: "
+        raise UsageError("the game needs a terminal (stdin and stdout are not one); without a screen: "
                      "'dvtui replay FILE --text', or 'dvtui resume FILE --headless' for a game of bots")
 
 
 def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
     def build() -> DvtuiApp:
-        from .app import DvtuiApp
+        from ..app.app import DvtuiApp
 
         return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
 
@@ -153,14 +148,14 @@ def run_new(args: argparse.Namespace) -> int:
         try:
             seats = parse_players(args.players)
         except SeatError as e:
-            raise _usage(str(e)) from None
+            raise UsageError(str(e)) from None
     first = args.first
     if first is not None:
         count = len(seats) if seats else 5
         if not 0 <= first < count:
-            raise _usage(f"--first must be a seat from 0 to {count - 1}, not {first}")
+            raise UsageError(f"--first must be a seat from 0 to {count - 1}, not {first}")
     if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
-        raise _usage(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
+        raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
     if output is None:
@@ -209,7 +204,7 @@ def run_resume(args: argparse.Namespace) -> int:
     """``dvtui resume [FILE]`` (the latest unfinished game without FILE), or ``--list``."""
     if args.list:
         if args.file:
-            raise _usage("--list takes no FILE")
+            raise UsageError("--list takes no FILE")
         lines, bad = unfinished_lines()
         if lines:
             print("\n".join(lines))
@@ -264,7 +259,7 @@ def run_replay(args: argparse.Namespace) -> int:
     loaded = read_game(Path(args.file).expanduser())
 
     def build() -> DvtuiApp:
-        from .replay_app import ReplayApp
+        from ..app.replay_app import ReplayApp
 
         return ReplayApp(loaded, handle_hangup=True)
 

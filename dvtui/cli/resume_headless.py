@@ -2,7 +2,7 @@
 
 The bots are deterministic (a move depends only on the state and the bot's seed), so a game
 finished here ends exactly as it would have had it never been interrupted: every decision is
-appended and fsynced as it is made (the writer is the sink of :func:`dvtui.headless.play_out`),
+appended and fsynced as it is made (the writer is the sink of :func:`dvtui.play.autoplay.play_out`),
 and a kill at any moment loses nothing a later resume would not make again.
 
 SIGHUP and SIGTERM stop the game between two decisions (both already durable), within a second
@@ -19,11 +19,12 @@ from pathlib import Path
 
 from ..bots import UnknownBot, parse_bot
 from ..engine import Event, Game
-from ..headless import play_out
+from ..play.autoplay import play_out
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, GameWriter, LoadedGame, SaveError, latest_unfinished, read_game
 from ..store.lock import GameLock
+from .errors import UsageError
 
 EXIT_SIGNALLED = 128  # + the signal number, as a shell reports a process ended by a signal
 
@@ -77,8 +78,6 @@ def _pick_file(args: argparse.Namespace) -> Path:
 
 def run_resume_headless(args: argparse.Namespace) -> int:
     if getattr(args, "list", False):
-        from ..cli import UsageError
-
         raise UsageError("--list and --headless do not go together")
     path = _pick_file(args)
     loaded = read_game(path)

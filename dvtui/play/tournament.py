@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bots import BotFn, bot_fn, bot_seeds, parse_bot
-from .engine import COLORS, Game, Seat, new_game
-from .headless import run_bots
-from .store import GameWriter
+from ..bots import BotFn, bot_fn, bot_seeds, parse_bot
+from ..engine import COLORS, Game, Seat, new_game
+from ..store import GameWriter
+from .autoplay import run_bots
 
 Z95 = 1.959963984540054
 

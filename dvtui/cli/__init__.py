@@ -9,15 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .printable import printable
-
-EXIT_OK = 0
-EXIT_BAD_FILE = 1
-EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """Bad command-line input: one line, exit 2."""
+from ..printable import printable
+from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
@@ -95,12 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # a bug, not bad input: still one line, the traceback on request
         if os.environ.get("DVTUI_DEBUG"):
             raise
-        from .store import GameFileError, SaveError
+        from ..store import GameFileError, SaveError
 
         if isinstance(e, (GameFileError, SaveError)):
             return _fail(str(e), EXIT_BAD_FILE)
         if isinstance(e, OSError) and e.strerror:  # a file or directory the system refused: not a bug
-            from .store.errors import clean
+            from ..store.errors import clean
 
             where = f"{e.filename}: " if e.filename is not None else ""
             return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
@@ -115,30 +108,30 @@ def _fail(message: str, code: int) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "verify":
-        from .commands.verify import run_verify
+        from .verify import run_verify
 
         return run_verify(args)
     if args.command == "sim":
-        from .commands.sim import run_sim
+        from .sim import run_sim
 
         return run_sim(args)
     if args.command == "resume" and args.headless:
-        from .commands.resume_headless import run_resume_headless
+        from .resume_headless import run_resume_headless
 
         return run_resume_headless(args)
     if args.command == "replay" and args.text:
-        from .commands.export import run_text_export
+        from .export import run_text_export
 
         return run_text_export(args)
-    from .app import launch  # Textual is imported only from here on
+    from . import play  # Textual is imported only from here on
 
     if args.command is None:  # plain dvtui in a terminal: the start menu
-        return launch.run_menu()
+        return play.run_menu()
     if args.command == "new":
-        return launch.run_new(args)
+        return play.run_new(args)
     if args.command == "resume":
-        return launch.run_resume(args)
-    return launch.run_replay(args)
+        return play.run_resume(args)
+    return play.run_replay(args)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,23 @@
+"""What a screen may ask of the app showing it, typed without importing the app (which imports
+the screens): a screen names the app as a :class:`GameHost`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ..play.session import PlaySession
+    from ..replay import Replay
+    from ..store import LoadedGame
+
+
+class GameHost(Protocol):
+    """The live app (:class:`dvtui.app.app.DvtuiApp`) as its screens see it."""
+
+    def start_game(self, session: PlaySession) -> None: ...
+
+    def rematch(self) -> None: ...
+
+    def new_game_setup(self) -> None: ...
+
+    def open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None: ...

@@ -1,1 +1,0 @@
-"""The headless commands, one module each; none imports Textual."""

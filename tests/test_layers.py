@@ -1,0 +1,56 @@
+"""The layers of pyproject.toml's import-linter contract hold: cli, app, what plays or replays a
+game without a screen, then describe / store / bots, then the engine; each imports only from the
+layers below it. import-linter reads every import statement, including those inside functions, so
+a deferred import that points up fails here even though ``tests/test_imports.py`` (which looks at
+``sys.modules`` after importing) cannot see it.
+
+Each check runs in a fresh interpreter, on the package of this repository.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+LINT = (
+    "import sys\n"
+    "from importlinter.cli import lint_imports\n"
+    "sys.exit(lint_imports(config_filename=sys.argv[1], no_cache=True, no_logo=True))\n"
+)
+
+
+def lint_imports(config: Path, root: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` with ``config``, on the packages under ``root``."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(root)
+    return subprocess.run(
+        [sys.executable, "-c", LINT, str(config)], capture_output=True, text=True, cwd=root, env=env, timeout=120
+    )
+
+
+def test_the_package_keeps_its_layers() -> None:
+    proc = lint_imports(REPO / "pyproject.toml", REPO)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "dvtui layers KEPT" in proc.stdout
+
+
+def test_an_import_inside_a_function_that_points_up_breaks_the_contract(tmp_path: Path) -> None:
+    """The check can fail, and on the kind of edge it is here for: a lower layer importing a
+    higher one lazily, inside a function."""
+    package = tmp_path / "layered"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "high.py").write_text("from . import low\n")
+    (package / "low.py").write_text("def later():\n    from . import high\n\n    return high\n")
+    config = tmp_path / "contract.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_package = "layered"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "layers"\ntype = "layers"\n'
+        'layers = ["layered.high", "layered.low"]\n'
+    )
+    proc = lint_imports(config, tmp_path)
+    assert proc.returncode != 0
+    assert "layers BROKEN" in proc.stdout and "layered.low -> layered.high" in proc.stdout
