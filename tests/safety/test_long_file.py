@@ -26,9 +26,9 @@ from dvtui.replay.index import CHECKPOINT_EVERY
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 
-from .conftest import replay_app
-from .support import picture, write_undo_loop
-from .test_viewer import assert_at, viewer
+from ..replay.conftest import data_dir, replay_app  # noqa: F401  (data_dir: autouse, as in the viewer's tests)
+from ..replay.support import picture, write_undo_loop
+from ..replay.test_viewer import assert_at, viewer
 
 LONG = 4 * 1024 * 1024
 """About 63,000 events: where work in proportion to the file would be thousands of times the
