@@ -1,4 +1,4 @@
-"""The app's two targets (issue 3):
+"""The app's two targets:
 
 1. ``dvtui new`` to a drawn table, against the start-up of a minimal Textual app measured in the
    same run (target: within 1.5x). Each program runs in a pseudo-terminal of 160x50, and the time

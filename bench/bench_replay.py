@@ -1,4 +1,4 @@
-"""The replay viewer's three targets (issue 4):
+"""The replay viewer's three targets:
 
 1. The state at any event of a 5-player game in under 2 ms: :meth:`dvtui.replay.Replay.state_at`
    (a checkpoint at each round start, then at most one round of events) at every moment of

@@ -1,4 +1,4 @@
-"""The layering the project stands on (STYLE.md): headless commands never import Textual (a fast
+"""The layering the project stands on: headless commands never import Textual (a fast
 start for ``verify`` and ``sim``), and the engine imports nothing of the store, bots or app.
 
 Each check runs in a fresh interpreter: in this one, other tests may already have imported anything.

@@ -250,7 +250,7 @@ def run_resume(args: argparse.Namespace) -> int:
     return _run({"pace": load_pace(delay)}, session)
 
 
-# -- dvtui replay (issue 4; added by the replay helper) -----------------------------------------
+# -- dvtui replay --------------------------------------------------------------------------------
 
 
 def run_replay(args: argparse.Namespace) -> int:

@@ -2,7 +2,7 @@
 
 The table screen turns keys and clicks into calls on :class:`PlaySession`; the session hands them
 to the engine and the events to the store, and only then returns. So when the screen asks for the
-next decision, everything before it is already on disk (issue 3, autosave). A save that fails
+next decision, everything before it is already on disk. A save that fails
 leaves the game as it was before the decision, never ahead of its file.
 """
 

@@ -1,4 +1,4 @@
-"""Whole games through the app (issue 3, Tests): one human against two bots, keys only and mouse
+"""Whole games through the app: one human against two bots, keys only and mouse
 only; a game left mid-round and resumed by another app; undo. Each file is then read with the reader
 ``dvtui verify`` uses, and must be exactly the game the engine gives for the same choices."""
 

@@ -1,4 +1,4 @@
-"""Duplicate games (issue 6): every deal in every seating, Wilson intervals, per-bot and per-seat
+"""Duplicate games: every deal in every seating, Wilson intervals, per-bot and per-seat
 results, move timing, and the same games whatever the number of processes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Branch, "play from here" (issue 4): the new file verifies, shares the parent's prefix exactly,
+"""Branch, "play from here": the new file verifies, shares the parent's prefix exactly,
 records where it came from, and the parent's bytes never change."""
 
 from __future__ import annotations

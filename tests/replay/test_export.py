@@ -1,4 +1,4 @@
-"""``dvtui replay FILE --text`` (issue 4, Export), pinned by golden files for every example.
+"""``dvtui replay FILE --text``, pinned by golden files for every example.
 
 After a deliberate change of the text, rewrite the golden files and read the difference:
 ``DVTUI_UPDATE_GOLDEN=1 python -m pytest tests/replay/test_export.py`` then ``git diff``.

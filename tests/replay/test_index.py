@@ -1,4 +1,4 @@
-"""The replay's states and marks, without a screen (issue 4: "for every event index of the example
+"""The replay's states and marks, without a screen ("for every event index of the example
 games, the viewer's state equals the engine's fold of the prefix")."""
 
 from __future__ import annotations

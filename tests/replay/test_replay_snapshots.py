@@ -1,4 +1,4 @@
-"""Snapshots of the viewer (issue 4, Tests) at 80x24 and 120x40: the deal, a moment mid-round, a
+"""Snapshots of the viewer at 80x24 and 120x40: the deal, a moment mid-round, a
 resolution step with an exchange (column G of round 1 in game.dvr: Bot 1 takes house 400 and gives
 back house 300, after column E's tie), and the end. Reached with the viewer's own keys. Nothing on
 screen blinks or shows a clock, so they are stable.

@@ -1,4 +1,4 @@
-"""Time travel in a live game (issue 4): ``t`` on the table opens the replay's timeline over the
+"""Time travel in a live game: ``t`` on the table opens the replay's timeline over the
 game so far, read-only; Escape returns to play, the game and its file as they were."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The replay viewer driven like a person (issue 4): every key, clicks on the bar and the log, the
+"""The replay viewer driven like a person: every key, clicks on the bar and the log, the
 table and the log always at the same moment, scrubbing back and forth giving identical screens,
 every example and every kind of file opening."""
 

@@ -1,4 +1,4 @@
-"""Torn and damaged files (issue 5): a file cut at any byte gives back every complete line before the
+"""Torn and damaged files: a file cut at any byte gives back every complete line before the
 cut, and resuming it cuts the torn tail (keeping the original) and ends the game as if never cut;
 random damage (hypothesis) always ends in a one-line error or a recovered prefix, never a
 traceback, never a complete line dropped."""

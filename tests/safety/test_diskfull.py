@@ -1,4 +1,4 @@
-"""Disk full, read-only file system, failed fsync (issue 5, item 1): the game stops with a clear
+"""Disk full, read-only file system, failed fsync: the game stops with a clear
 message and the file stays valid up to the last durable decision; once there is room, resuming ends
 the game exactly as if nothing had happened.
 

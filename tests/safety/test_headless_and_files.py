@@ -1,4 +1,4 @@
-"""``dvtui resume --headless`` (issue 5, item 4) and where and how save files are made (item 6)."""
+"""``dvtui resume --headless`` and where and how save files are made."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Hostile and damaged files: every one answered with ``dvtui: error: FILE line N: ...`` and exit 1,
-never a traceback, never a file changed (issue 5, item 5).
+never a traceback, never a file changed.
 
 Each case damages a real game (written by the store's writer) in one way a person, a disk or an
 attacker would, and runs the real command line on it: ``verify`` and ``resume --headless``.

@@ -1,5 +1,5 @@
 """kill -9 of a headless bot game at random moments: nothing acknowledged is lost, and the game,
-resumed, ends byte-identical (apart from ``at``) to the same game never interrupted (issue 5).
+resumed, ends byte-identical (apart from ``at``) to the same game never interrupted.
 
 Each case starts ``python -m dvtui resume FILE --headless`` on a new bot-only game and kills it with
 SIGKILL at a random moment: most at a random point of its progress (once the file holds a random

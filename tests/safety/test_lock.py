@@ -1,4 +1,4 @@
-"""One writer per game (issue 5, item 2): a second player process is refused with who holds the game;
+"""One writer per game: a second player process is refused with who holds the game;
 a lock left by a killed process is taken over; the lock never outlives its holder's file."""
 
 from __future__ import annotations

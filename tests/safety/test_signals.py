@@ -1,4 +1,4 @@
-"""Hangup (issue 5, item 3): SIGHUP and SIGTERM make dvtui leave promptly and cleanly; nothing is
+"""Hangup: SIGHUP and SIGTERM make dvtui leave promptly and cleanly; nothing is
 pending, since every event is durable before the next is asked for.
 
 No timed assertions: the "within a second" is the guard's watchdog (``grace`` = 0.8 s), which these

@@ -1,4 +1,4 @@
-"""A real SSH session (issue 5): OpenSSH's sshd on 127.0.0.1 with throw-away keys, ``ssh -tt ... dvtui
+"""A real SSH session: OpenSSH's sshd on 127.0.0.1 with throw-away keys, ``ssh -tt ... dvtui
 new ...`` inside tmux, cards placed, the ssh client killed mid-round, a reconnection with ``dvtui
 resume``: every placement made before the drop is there, and play goes on.
 

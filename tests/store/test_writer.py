@@ -1,6 +1,6 @@
 """Writing ``.dvr`` files: exclusive creation, one write + fsync per decision with its derived
 events, consecutive ``seq``, torn-tail repair on resume, and a failed write that costs nothing
-durable (STYLE.md "store/", REPLAY_FORMAT.md "Encoding")."""
+durable (docs/REPLAY_FORMAT.md "Encoding")."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ class TableScreen(Screen[None]):
         Binding("plus,equals_sign", "pace(-1)", show=False),
         Binding("minus", "pace(1)", show=False),
         Binding("question_mark", "help", "help", key_display="?"),
-        Binding("t", "time_travel", "timeline", show=False),  # issue 4: the replay's timeline
+        Binding("t", "time_travel", "timeline", show=False),  # the replay's timeline over this game
         Binding("q", "quit", "quit"),
     ]
 
@@ -610,7 +610,7 @@ class TableScreen(Screen[None]):
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
-        as it goes on; Escape comes back here (issue 4, time travel)."""
+        as it goes on; Escape comes back here."""
         from ...replay import Replay
         from .replay import ReplayScreen
 
