@@ -60,8 +60,9 @@ class ReplayApp(DvtuiApp):
 
     def start_game(self, session: PlaySession) -> None:
         """The branch's table goes on top of the viewer, which is the app's base screen (a base
-        screen cannot be switched away); the table is then the game, as in ``dvtui resume``."""
+        screen cannot be switched away); the table is then the game, as in ``dvtui resume``, but
+        with no recap: the resolution a branch starts after was just watched in the viewer."""
         from .screens.table import TableScreen
 
         self.session = session
-        self.push_screen(TableScreen(session, self.pace))
+        self.push_screen(TableScreen(session, self.pace, recap=False))

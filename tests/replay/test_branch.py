@@ -394,3 +394,28 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
         assert isinstance(app.screen, ReplayScreen) and app.session is None
         assert any("unknown bot level 'oracle'" in str(n.message) for n in app._notifications)
     assert not out.exists() and not lock_path(out).exists()
+
+
+async def test_a_branch_from_a_rounds_end_opens_on_the_next_round_not_a_recap(tmp_path: Path) -> None:
+    """A recap is for a game left while its resolution was shown; a branch starts where its player
+    chose, after a resolution they have just watched in the viewer."""
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.screens.table import TableScreen
+
+    from .conftest import replay_app
+
+    out = tmp_path / "branched.dvr"
+    app = replay_app(_parent(tmp_path), branch_path=lambda created: out)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("3")  # the start of round 3: the file so far ends with round 2's round_ended
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press("end", "enter")  # keep the seats
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert isinstance(read_game(out).events[-1], RoundEnded)
+        assert not table.recap  # the bots play on: a resolution on screen is round 3's, never round 2's again
+        assert all(step.event.round == 3 for step in table.steps)

@@ -79,9 +79,12 @@ class TableScreen(Screen[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session: PlaySession, pace: Pace | None = None) -> None:
+    def __init__(self, session: PlaySession, pace: Pace | None = None, *, recap: bool = True) -> None:
+        """``recap``: open on the resolution of the round the file ends in, as a resumed game left
+        while it was shown does; a branch starts where its player chose, with nothing unseen."""
         super().__init__(id="table")
         self.session = session
+        self.recap_on_mount = recap
         self.pace = pace or Pace()
         self.selected_card: int | None = None
         self.selected_column = 0
@@ -125,7 +128,8 @@ class TableScreen(Screen[None]):
         self._binding_state = self._binding_key()  # the footer is about to be drawn anyway
         self.query_one(PaceLabel).show(self.pace.bot_delay)
         self.refresh_view()
-        self._recap_interrupted_resolution()
+        if self.recap_on_mount:
+            self._recap_interrupted_resolution()
         self.call_after_refresh(self.advance)
 
     def _recap_interrupted_resolution(self) -> None:
