@@ -36,6 +36,9 @@ MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
 leaves its cells painted after it goes (Textual does not repaint them), and more cover the table."""
 
+STATE_TITLE = "Pace"
+"""Notices with this title tell a state, not an event: the newest replaces any earlier one."""
+
 
 def screenshot_dir() -> Path:
     """Where a screenshot goes: the Downloads folder when there is one, else the working directory."""
@@ -105,13 +108,15 @@ class DvtuiApp(App[int]):
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
 
     def on_notify(self, event: Notify) -> None:
-        """Before Textual shows ``event``'s notification: it replaces one saying the same thing,
-        and the oldest go so that at most :data:`MAX_TOASTS` are up (Textual has no public way to
-        drop one notification, hence its collection's private names; Textual is pinned)."""
+        """Before Textual shows ``event``'s notification: it replaces one saying the same thing
+        (or, for a state such as the pace, one with the same title), and the oldest go so that at
+        most :data:`MAX_TOASTS` are up (Textual has no public way to drop one notification, hence
+        its collection's private names; Textual is pinned). Notify messages are handled in the
+        order they were posted, so quick key presses replace each other too."""
         new = event.notification
-        shown = list(self._notifications)
-        for old in shown:
-            if (old.message, old.title, old.severity) == (new.message, new.title, new.severity):
+        for old in list(self._notifications):
+            same = (old.message, old.title, old.severity) == (new.message, new.title, new.severity)
+            if same or (new.title == STATE_TITLE and old.title == new.title):
                 self._unnotify(old, refresh=False)
         for old in list(self._notifications)[: max(0, len(self._notifications) - (MAX_TOASTS - 1))]:
             self._unnotify(old, refresh=False)

@@ -18,7 +18,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
-from textual.notifications import Notification
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
@@ -107,7 +106,6 @@ class TableScreen(Screen[None]):
         """The scores before the round on screen was resolved (for the summary's gains)."""
         self.recap = False
         """The resolution on screen is a recap: the game was left while it was being shown."""
-        self._pace_note: Notification | None = None
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -586,8 +584,7 @@ class TableScreen(Screen[None]):
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
-        remembered for the next game and the next resume. One note at a time: a press replaces
-        the previous press's."""
+        remembered for the next game and the next resume."""
         pace = self.pace
         limit = pace.change(direction)
         self.query_one(PaceLabel).show(pace.bot_delay)
@@ -596,14 +593,7 @@ class TableScreen(Screen[None]):
             save_pace(pace)
         except OSError as e:
             message += f" (Not remembered for next time: {e}.)"
-        # Textual has no public way to replace one toast; notify() posts a message, so a quick
-        # second press would find the first toast not shown yet: add and remove it at once here.
-        app = self.app
-        if self._pace_note is not None and self._pace_note in app._notifications:
-            app._unnotify(self._pace_note, refresh=False)
-        self._pace_note = Notification(message, timeout=3, markup=False)
-        app._notifications.add(self._pace_note)
-        app._refresh_notifications()
+        self.notify(message, title="Pace", timeout=3)  # the app keeps one pace notice up
 
     def action_results(self) -> None:
         if not self.session.game.over or self.steps:
