@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import platformdirs
 
-from ..engine import COLORS, Seat
+from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
 
 PACES: tuple[tuple[float, float], ...] = (
     (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
@@ -152,5 +152,11 @@ def default_player_name() -> str:
         name = getpass.getuser()
     except Exception:
         return "Player"
-    name = name.strip().title()[:24]
-    return name if name and not name.lower().startswith("bot") else "Player"
+    name = name.strip().title()[:MAX_NAME_CHARS]
+    if name.lower().startswith("bot"):
+        return "Player"
+    try:
+        check_name(name, human=True)  # the seat rules every name passes
+    except SeatError:
+        return "Player"
+    return name
