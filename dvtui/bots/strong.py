@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import COLUMNS, Game
+from ..engine import COLUMNS, Game, rank
 from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
 from . import value as V
 from .base import Placement, Stopped, mix, move_key
@@ -82,25 +82,8 @@ class Suggestion:
         return (self.card, self.column)
 
 
-_ORDERS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Memo: a column's totals -> the players who take a card, best first (R5.1-R5.3)."""
-_ORDERS_MAX = 500_000
 _CANCELLED: tuple[int, ...] = (-1,)
 """A column's outcome when cards were placed there and every participant tied (R5.2, R5.5)."""
-
-
-def _order(totals: tuple[int, ...]) -> tuple[int, ...]:
-    found = _ORDERS.get(totals)
-    if found is not None:
-        return found
-    count: dict[int, int] = {}
-    for t in totals:
-        if t:
-            count[t] = count.get(t, 0) + 1
-    order = tuple(sorted((p for p, t in enumerate(totals) if t and count[t] == 1), key=lambda p: -totals[p]))
-    if len(_ORDERS) < _ORDERS_MAX:
-        _ORDERS[totals] = order
-    return order
 
 
 class _Node:
@@ -167,8 +150,8 @@ class _Search:
         cards were placed but every participant tied. The round's resolution depends on nothing else."""
         out = []
         for t in tot:
-            order = _order(tuple(t))
-            out.append(order if order or not any(t) else _CANCELLED)
+            order, cancelled = rank(t)
+            out.append(_CANCELLED if cancelled and not order else order)
         return tuple(out)
 
     def resolve(
@@ -265,7 +248,7 @@ class _Search:
             col = cols[k]
             size = len(col)
             before = 0
-            order = _order(tuple(t))
+            order = rank(t)[0]
             if p in order:
                 i = order.index(p)
                 if i < size:
@@ -273,7 +256,7 @@ class _Search:
             mine = t[p]
             for c in hand:
                 t[p] = mine + c
-                order = _order(tuple(t))
+                order = rank(t)[0]
                 after = 0
                 if p in order:
                     i = order.index(p)
