@@ -22,9 +22,10 @@ each player's chance to win (rank, not raw score, decides the game, R8).
   same state, seed and budget give the same move on every machine. A time budget (``strong@0.5s``,
   the app's hints) trades that for a bounded wait.
 
-The search works on its own compact copy of the round (totals, hands, cards as ints) rather than on
-:class:`~dvtui.engine.Game`: a simulation costs tens of microseconds this way. Tests check that its
-resolution agrees with the engine's.
+The search works on a compact copy of the round (totals, hands, cards as ints) rather than on
+:class:`~dvtui.engine.Game`, because it imagines thousands of ends of the round for one move: the
+round's end is :mod:`dvtui.engine.compact` (the engine's rules on that copy, tested against
+:meth:`Game.projected`), and columns are ranked by :func:`dvtui.engine.rank`.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import COLUMNS, Game, rank
+from ..engine import COLUMNS, Game, compact, rank
 from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
 from . import value as V
 from .base import Placement, Stopped, mix, move_key
@@ -82,10 +83,6 @@ class Suggestion:
         return (self.card, self.column)
 
 
-_CANCELLED: tuple[int, ...] = (-1,)
-"""A column's outcome when cards were placed there and every participant tied (R5.2, R5.5)."""
-
-
 class _Node:
     __slots__ = ("gain", "kids", "mover", "moves", "n", "w")
 
@@ -108,18 +105,15 @@ class _Search:
         self.n = n
         self.me = game.to_move
         self.rng = random.Random(mix(seed, move_key(game), 0x57)).random
-        self.cols = [[V.encode(c) for c in col] for col in game.columns]
+        self.state = state = compact.CompactGame(game)
+        self.cols = state.columns
         self.live = [k for k in range(COLUMNS) if self.cols[k]]
         self.dead = [k for k in range(COLUMNS) if not self.cols[k]]
         # columns holding the same cards share a number (only money-only columns ever do: goods are unique)
         kinds: dict[tuple[int, ...], int] = {}
         self.same = [kinds.setdefault(tuple(col), k) for k, col in enumerate(self.cols)]
-        self.own = [[0] * 7 for _ in range(n)]
-        for p in range(n):
-            for k, g in enumerate(game.goods[p]):
-                if g is not None:
-                    self.own[p][k] = V.encode(g) & 7
-        self.worth = [w // 100_000 for w in game.worth]
+        self.own = state.goods
+        self.worth = state.worth
         self.rounds_left = game.rounds - game.round
         self.last_round = self.rounds_left == 0
         self.pot_w = V.POTENTIAL_WEIGHT
@@ -133,93 +127,28 @@ class _Search:
             [self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)
         ]
         self.root = _Node(self.me, n)
-        self.judged: dict[tuple[tuple[int, ...], ...], tuple[list[float], int]] = {}
+        self.judged: dict[compact.Outcomes, tuple[list[float], int]] = {}
         self.iterations = 0
 
     def _use(self, p: int, code: int) -> int:
         """What receiving this card adds to player p's score (negative: a forced exchange, R6.1)."""
         k = code >> 3
         v = code & 7
-        return v if k == V.MONEY else v - self.own[p][k]
+        return v if k == compact.MONEY else v - self.own[p][k]
 
     # -- the round's end ------------------------------------------------------------------------
-
-    @staticmethod
-    def orders(tot: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-        """Each column's outcome (R5.1-R5.3): who takes a card, best first; :data:`_CANCELLED` when
-        cards were placed but every participant tied. The round's resolution depends on nothing else."""
-        out = []
-        for t in tot:
-            order, cancelled = rank(t)
-            out.append(_CANCELLED if cancelled and not order else order)
-        return tuple(out)
-
-    def resolve(
-        self, orders: tuple[tuple[int, ...], ...], keep_rest: bool
-    ) -> tuple[list[int], list[list[int]], list[list[int]]]:
-        """R5 and R6 for these outcomes: (worth, goods by category, the columns left, bottom first).
-
-        The same rules as :meth:`Game.projected`, on ints; ``keep_rest=False`` skips the columns
-        (after the last round nothing is left to judge them for). Columns left empty are dropped.
-        """
-        own = [o[:] for o in self.own]
-        worth = self.worth[:]
-        rest: list[list[int]] = []
-        cols = self.cols
-        for k in range(COLUMNS):
-            col = cols[k]
-            order = orders[k]
-            if order is _CANCELLED:
-                if keep_rest and col:
-                    rest.append(col)  # R5.5: all cancelled, the column does not move
-                continue
-            if not order:
-                if keep_rest and col:
-                    rest.append(col[1:] + col[:1])  # R5.5: nobody played, bottom to top
-                continue
-            pos = 0
-            size = len(col)
-            extra: list[int] | None = None
-            for p in order:
-                if pos < size:
-                    code = col[pos]
-                    pos += 1
-                elif extra:
-                    code = extra.pop(0)  # R6.2: an exchanged good can go to a lower rank
-                else:
-                    break  # R5.4
-                cat = code >> 3
-                v = code & 7
-                if cat == 7:
-                    worth[p] += v  # R6.3
-                else:
-                    mine = own[p]
-                    old = mine[cat]
-                    mine[cat] = v
-                    worth[p] += v - old
-                    if old:  # R6.1: the old good goes at once on top of this column
-                        if extra is None:
-                            extra = []
-                        extra.append(cat * 8 + old)
-            if keep_rest:
-                left = col[pos:] if pos < size else []
-                if extra:
-                    left = left + extra
-                if left:
-                    rest.append(left)
-        return worth, own, rest
 
     def evaluate(self, tot: list[list[int]]) -> tuple[list[float], int]:
         """Resolve the round from these totals and judge it: (value per player, my score rise).
 
         Judgements are memoised by the columns' outcomes: many simulations of a round end alike
         (a third to most of them, more as the round goes on)."""
-        orders = self.orders(tot)
+        orders = compact.outcomes(tot)
         found = self.judged.get(orders)
         if found is not None:
             return found
         last = self.last_round
-        worth, own, rest = self.resolve(orders, not last)
+        worth, own, rest = self.state.resolve(orders, not last)
         gain = worth[self.me] - self.worth[self.me]
         if last:
             found = V.final(worth), gain
@@ -378,6 +307,14 @@ class _Search:
         i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
         kid = root.kids[i]
         return root.moves[i], kid.w[self.me] / kid.n, kid.gain / kid.n
+
+
+def candidates(game: Game) -> list[Placement]:
+    """The distinct placements the search weighs for the player to move, best prior first: one per
+    card for all the empty columns together, and one for two columns with the same cards and totals
+    (see the module docstring)."""
+    search = _Search(game, 0)
+    return search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
 
 
 def think(

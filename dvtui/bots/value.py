@@ -12,26 +12,16 @@ is this player to win", because the game is won on rank (R8), not on raw score:
 - a quarter of the judgement is the share of opponents beaten, and a pinch is the score margin,
   so a player who cannot win (or cannot lose) still plays for something instead of at random.
 
-Cards are small ints here (``category * 8 + value in 100k``, money is category 7) so the hot loop
-does integer arithmetic only. The weights were fitted to games of greedy bots (see
-``bench/bench_strength.py --calibrate``).
+Cards, goods and scores are in the ints of :mod:`dvtui.engine.compact` (the state a compact
+resolution leaves) so the hot loop does integer arithmetic only. The weights were fitted to games of
+greedy bots (see ``bench/bench_strength.py --calibrate``).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..engine.cards import CATEGORY_OF, VALUE_OF
-
-MONEY = 7
-"""The category index money cards get in the int encoding (goods are 0-6, R1.1)."""
-
-
-def encode(card: str) -> int:
-    """``car-400`` -> 1*8+4; ``money-200`` -> 7*8+2: category in the high bits, value in 100k."""
-    k = CATEGORY_OF.get(card, MONEY)
-    return k * 8 + VALUE_OF[card] // 100_000
-
+from ..engine.compact import MONEY
 
 # Fitted to 800 games of greedy bots per player count (``bench/bench_strength.py --calibrate``):
 # the maximum-likelihood softmax of "score + weight * potential" over who won in the end.
