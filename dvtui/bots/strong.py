@@ -43,12 +43,13 @@ from . import value as V
 from .base import Placement, Stopped, mix, move_key
 
 DEFAULT_ITERATIONS = 5000
-"""Plain ``strong``: 0.15-0.5 s per move on the project's 2-core machine when it has a core to
-itself (more players cost more per simulation), and within 1 s at the 95th percentile when it
-shares it. More iterations keep paying off (``bench/bench_strength.py``)."""
+"""Plain ``strong``: a budget meant to keep a person waiting well under a second a move, even on a
+shared core (more players cost more per simulation). More iterations keep paying off; the times
+and the strength are printed by ``bench/bench_strength.py``."""
 
 EXPLORATION = 0.25
-"""UCT constant; values are win chances in [0, 1]. Tuned against greedy (0.2-0.6 tried)."""
+"""UCT constant; values are win chances in [0, 1]. Tuned against greedy (``bench/bench_strength.py
+--set EXPLORATION=...``)."""
 WIDEN_BASE = 2.0
 WIDEN_POWER = 0.5
 """Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves
@@ -56,10 +57,10 @@ WIDEN_POWER = 0.5
 ROOT_WIDEN_BASE = 8.0
 CARD_COST = 0.35
 """Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
-(0.15 and 0.5 both played worse against greedy.)"""
+Tuned against greedy, like :data:`EXPLORATION`."""
 STOP_EVERY = 64
-"""Iterations between two looks at the ``stop`` event: a few milliseconds of search, so a quitting
-program waits no longer than that, and the look costs nothing measurable."""
+"""Iterations between two looks at the ``stop`` event: a small slice of a search, so a quitting
+program need not wait for the move, and few enough looks that they cost the search nothing."""
 ROLLOUT_EPSILON = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
@@ -141,8 +142,8 @@ class _Search:
     def evaluate(self, tot: list[list[int]]) -> tuple[list[float], int]:
         """Resolve the round from these totals and judge it: (value per player, my score rise).
 
-        Judgements are memoised by the columns' outcomes: many simulations of a round end alike
-        (a third to most of them, more as the round goes on)."""
+        Judgements are memoised by the columns' outcomes: many simulations of a round end alike,
+        more as the round goes on."""
         orders = compact.outcomes(tot)
         found = self.judged.get(orders)
         if found is not None:

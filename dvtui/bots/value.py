@@ -23,11 +23,11 @@ import math
 
 from ..engine.compact import MONEY
 
-# Fitted to 800 games of greedy bots per player count (``bench/bench_strength.py --calibrate``):
-# the maximum-likelihood softmax of "score + weight * potential" over who won in the end.
+# Fitted to games of greedy bots per player count (``bench/bench_strength.py --calibrate``): the
+# maximum-likelihood softmax of "score + weight * potential" over who won in the end.
 POTENTIAL_WEIGHT = 0.3
 """How much of the goods' remaining value for a player counts towards their expected final score
-(about the same whatever the rounds left: the fit gave 0.2-0.4)."""
+(one weight for every number of rounds left: the fit varies little with it)."""
 DEPTH_DECAY: dict[int, float] = {1: 0.5, 2: 0.75, 3: 0.85, 4: 0.85}
 """By rounds left: a card ``d`` deep in its column counts ``decay ** d`` of its value (cards deep in
 a column are out of reach when few rounds are left). 0.9 beyond the table."""
@@ -71,6 +71,8 @@ def temperature(players: int, rounds_left: int) -> float:
 def final(worth: list[int]) -> list[float]:
     """After the last round (R8): the share of the victory (1/k for k tied winners), blended with
     the share of opponents beaten (ties count half), plus the margin term."""
+    # R8 read off the compact scores rather than Game.outcome(): this runs for every distinct end
+    # of the game a search imagines, where there is no Game to ask, only the ints of a resolution.
     best = max(worth)
     winners = worth.count(best)
     n = len(worth)
