@@ -134,6 +134,7 @@ def calibrate(players: int, games: int) -> None:
     import numpy as np
 
     from dvtui.bots import value as V
+    from dvtui.engine.compact import CompactGame
 
     decays = [0.5, 0.65, 0.75, 0.85, 1.0]
     tables = [[d**i for i in range(80)] for d in decays]
@@ -149,8 +150,8 @@ def calibrate(players: int, games: int) -> None:
             game.place(column, card)
             if game.round != current and not game.over:
                 current = game.round
-                own = [[0 if g is None else V.encode(g) & 7 for g in game.goods[q]] for q in range(players)]
-                rest = [[V.encode(c) for c in col] for col in game.columns]
+                state = CompactGame(game)
+                own, rest = state.goods, state.columns
                 pots = [[V.potential(own[q], rest, t) for t in tables] for q in range(players)]
                 snaps.append((game.rounds - game.round + 1, [w / 100_000 for w in game.worth], pots))
         scores = game.scores()

@@ -7,12 +7,14 @@ import threading
 
 from ..engine import BUDGETED, Game
 from ..engine import parse_bot as _parse_bot
-from .base import BotFn, BotSpec, Placement, Stopped, UnknownBot, mix
+from .base import BotSpec, Mover, Placement, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .random_bot import choose as random_choice
+from .strong import choose as strong_choose
 
-LEVELS: dict[str, BotFn] = {"random": random_choice, "greedy": greedy}
-"""Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`); a level may register itself here (``strong`` does)."""
+LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, "strong": strong_choose}
+"""Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`). ``strong`` also takes ``iterations=``,
+``seconds=`` and ``stop=`` keywords (see :func:`bot_fn`)."""
 
 
 def parse_bot(text: str) -> BotSpec:
@@ -31,7 +33,7 @@ def choose(spec: BotSpec | str, game: Game, seed: int) -> Placement:
     return bot_fn(spec)(game, seed)
 
 
-def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> BotFn:
+def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> Mover:
     """The move function for ``spec``, its budget bound in (levels that take one accept
     ``iterations=``, ``seconds=`` and ``stop=`` keywords).
 
@@ -50,7 +52,7 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 
 def bot_seeds(game_seed: int, players: int) -> list[int]:
-    """``bot_seed`` of every seat, sharing the first step (a tournament deals thousands a second)."""
+    """``bot_seed`` of every seat, sharing the first step (a tournament asks for every game it deals)."""
     base = mix(game_seed, _BOTS)
     return [mix(base, seat) for seat in range(players)]
 
@@ -58,15 +60,10 @@ def bot_seeds(game_seed: int, players: int) -> list[int]:
 _BOTS = 0xB07
 """The key that separates the bots' chance from anything else drawn from a game's seed."""
 
-
-from .strong import choose as strong_choose  # noqa: E402  (registered last; keeps `bots.strong` the module)
-
-LEVELS["strong"] = strong_choose  # type: ignore[assignment]  # takes iterations=/seconds= too (see bot_fn)
-
 __all__ = [
     "LEVELS",
-    "BotFn",
     "BotSpec",
+    "Mover",
     "Placement",
     "Stopped",
     "UnknownBot",

@@ -1,4 +1,5 @@
-"""What a bot is: a pure function of (game state, seed) to a placement, plus how bots are named.
+"""What a bot is: a pure function of (game state, seed) to a placement (the engine's
+:data:`~dvtui.engine.Mover`), plus how bots are named.
 
 Bots keep no memory between moves, so a game resumed from any point continues exactly as the
 uninterrupted one (the determinism promise of the README).
@@ -12,10 +13,7 @@ from ..engine.seating import BotSpec, UnknownBot
 Placement = tuple[int, int]
 """(card, column): a number card 1-6 and a column 0-6."""
 
-BotFn = Mover
-"""The engine's :data:`~dvtui.engine.Mover`: (state, seed) -> (card, column)."""
-
-__all__ = ["BotFn", "BotSpec", "Placement", "Stopped", "UnknownBot", "mix", "move_key"]
+__all__ = ["BotSpec", "Mover", "Placement", "Stopped", "UnknownBot", "mix", "move_key"]
 
 _M64 = (1 << 64) - 1
 

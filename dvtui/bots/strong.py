@@ -22,9 +22,10 @@ each player's chance to win (rank, not raw score, decides the game, R8).
   same state, seed and budget give the same move on every machine. A time budget (``strong@0.5s``,
   the app's hints) trades that for a bounded wait.
 
-The search works on its own compact copy of the round (totals, hands, cards as ints) rather than on
-:class:`~dvtui.engine.Game`: a simulation costs tens of microseconds this way. Tests check that its
-resolution agrees with the engine's.
+The search works on a compact copy of the round (totals, hands, cards as ints) rather than on
+:class:`~dvtui.engine.Game`, because it imagines thousands of ends of the round for one move: the
+round's end is :mod:`dvtui.engine.compact` (the engine's rules on that copy, tested against
+:meth:`Game.projected`), and columns are ranked by :func:`dvtui.engine.rank`.
 """
 
 from __future__ import annotations
@@ -36,18 +37,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import COLUMNS, Game
+from ..engine import COLUMNS, Game, compact, rank
 from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
 from . import value as V
 from .base import Placement, Stopped, mix, move_key
 
 DEFAULT_ITERATIONS = 5000
-"""Plain ``strong``: 0.15-0.5 s per move on the project's 2-core machine when it has a core to
-itself (more players cost more per simulation), and within 1 s at the 95th percentile when it
-shares it. More iterations keep paying off (``bench/bench_strength.py``)."""
+"""Plain ``strong``: a budget meant to keep a person waiting well under a second a move, even on a
+shared core (more players cost more per simulation). More iterations keep paying off; the times
+and the strength are printed by ``bench/bench_strength.py``."""
 
 EXPLORATION = 0.25
-"""UCT constant; values are win chances in [0, 1]. Tuned against greedy (0.2-0.6 tried)."""
+"""UCT constant; values are win chances in [0, 1]. Tuned against greedy (``bench/bench_strength.py
+--set EXPLORATION=...``)."""
 WIDEN_BASE = 2.0
 WIDEN_POWER = 0.5
 """Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves
@@ -55,10 +57,10 @@ WIDEN_POWER = 0.5
 ROOT_WIDEN_BASE = 8.0
 CARD_COST = 0.35
 """Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
-(0.15 and 0.5 both played worse against greedy.)"""
+Tuned against greedy, like :data:`EXPLORATION`."""
 STOP_EVERY = 64
-"""Iterations between two looks at the ``stop`` event: a few milliseconds of search, so a quitting
-program waits no longer than that, and the look costs nothing measurable."""
+"""Iterations between two looks at the ``stop`` event: a small slice of a search, so a quitting
+program need not wait for the move, and few enough looks that they cost the search nothing."""
 ROLLOUT_EPSILON = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
@@ -80,27 +82,6 @@ class Suggestion:
     @property
     def move(self) -> Placement:
         return (self.card, self.column)
-
-
-_ORDERS: dict[tuple[int, ...], tuple[int, ...]] = {}
-"""Memo: a column's totals -> the players who take a card, best first (R5.1-R5.3)."""
-_ORDERS_MAX = 500_000
-_CANCELLED: tuple[int, ...] = (-1,)
-"""A column's outcome when cards were placed there and every participant tied (R5.2, R5.5)."""
-
-
-def _order(totals: tuple[int, ...]) -> tuple[int, ...]:
-    found = _ORDERS.get(totals)
-    if found is not None:
-        return found
-    count: dict[int, int] = {}
-    for t in totals:
-        if t:
-            count[t] = count.get(t, 0) + 1
-    order = tuple(sorted((p for p, t in enumerate(totals) if t and count[t] == 1), key=lambda p: -totals[p]))
-    if len(_ORDERS) < _ORDERS_MAX:
-        _ORDERS[totals] = order
-    return order
 
 
 class _Node:
@@ -125,18 +106,15 @@ class _Search:
         self.n = n
         self.me = game.to_move
         self.rng = random.Random(mix(seed, move_key(game), 0x57)).random
-        self.cols = [[V.encode(c) for c in col] for col in game.columns]
+        self.state = state = compact.CompactGame(game)
+        self.cols = state.columns
         self.live = [k for k in range(COLUMNS) if self.cols[k]]
         self.dead = [k for k in range(COLUMNS) if not self.cols[k]]
         # columns holding the same cards share a number (only money-only columns ever do: goods are unique)
         kinds: dict[tuple[int, ...], int] = {}
         self.same = [kinds.setdefault(tuple(col), k) for k, col in enumerate(self.cols)]
-        self.own = [[0] * 7 for _ in range(n)]
-        for p in range(n):
-            for k, g in enumerate(game.goods[p]):
-                if g is not None:
-                    self.own[p][k] = V.encode(g) & 7
-        self.worth = [w // 100_000 for w in game.worth]
+        self.own = state.goods
+        self.worth = state.worth
         self.rounds_left = game.rounds - game.round
         self.last_round = self.rounds_left == 0
         self.pot_w = V.POTENTIAL_WEIGHT
@@ -150,93 +128,28 @@ class _Search:
             [self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)
         ]
         self.root = _Node(self.me, n)
-        self.judged: dict[tuple[tuple[int, ...], ...], tuple[list[float], int]] = {}
+        self.judged: dict[compact.Outcomes, tuple[list[float], int]] = {}
         self.iterations = 0
 
     def _use(self, p: int, code: int) -> int:
         """What receiving this card adds to player p's score (negative: a forced exchange, R6.1)."""
         k = code >> 3
         v = code & 7
-        return v if k == V.MONEY else v - self.own[p][k]
+        return v if k == compact.MONEY else v - self.own[p][k]
 
     # -- the round's end ------------------------------------------------------------------------
-
-    @staticmethod
-    def orders(tot: list[list[int]]) -> tuple[tuple[int, ...], ...]:
-        """Each column's outcome (R5.1-R5.3): who takes a card, best first; :data:`_CANCELLED` when
-        cards were placed but every participant tied. The round's resolution depends on nothing else."""
-        out = []
-        for t in tot:
-            order = _order(tuple(t))
-            out.append(order if order or not any(t) else _CANCELLED)
-        return tuple(out)
-
-    def resolve(
-        self, orders: tuple[tuple[int, ...], ...], keep_rest: bool
-    ) -> tuple[list[int], list[list[int]], list[list[int]]]:
-        """R5 and R6 for these outcomes: (worth, goods by category, the columns left, bottom first).
-
-        The same rules as :meth:`Game.projected`, on ints; ``keep_rest=False`` skips the columns
-        (after the last round nothing is left to judge them for). Columns left empty are dropped.
-        """
-        own = [o[:] for o in self.own]
-        worth = self.worth[:]
-        rest: list[list[int]] = []
-        cols = self.cols
-        for k in range(COLUMNS):
-            col = cols[k]
-            order = orders[k]
-            if order is _CANCELLED:
-                if keep_rest and col:
-                    rest.append(col)  # R5.5: all cancelled, the column does not move
-                continue
-            if not order:
-                if keep_rest and col:
-                    rest.append(col[1:] + col[:1])  # R5.5: nobody played, bottom to top
-                continue
-            pos = 0
-            size = len(col)
-            extra: list[int] | None = None
-            for p in order:
-                if pos < size:
-                    code = col[pos]
-                    pos += 1
-                elif extra:
-                    code = extra.pop(0)  # R6.2: an exchanged good can go to a lower rank
-                else:
-                    break  # R5.4
-                cat = code >> 3
-                v = code & 7
-                if cat == 7:
-                    worth[p] += v  # R6.3
-                else:
-                    mine = own[p]
-                    old = mine[cat]
-                    mine[cat] = v
-                    worth[p] += v - old
-                    if old:  # R6.1: the old good goes at once on top of this column
-                        if extra is None:
-                            extra = []
-                        extra.append(cat * 8 + old)
-            if keep_rest:
-                left = col[pos:] if pos < size else []
-                if extra:
-                    left = left + extra
-                if left:
-                    rest.append(left)
-        return worth, own, rest
 
     def evaluate(self, tot: list[list[int]]) -> tuple[list[float], int]:
         """Resolve the round from these totals and judge it: (value per player, my score rise).
 
-        Judgements are memoised by the columns' outcomes: many simulations of a round end alike
-        (a third to most of them, more as the round goes on)."""
-        orders = self.orders(tot)
+        Judgements are memoised by the columns' outcomes: many simulations of a round end alike,
+        more as the round goes on."""
+        orders = compact.outcomes(tot)
         found = self.judged.get(orders)
         if found is not None:
             return found
         last = self.last_round
-        worth, own, rest = self.resolve(orders, not last)
+        worth, own, rest = self.state.resolve(orders, not last)
         gain = worth[self.me] - self.worth[self.me]
         if last:
             found = V.final(worth), gain
@@ -265,7 +178,7 @@ class _Search:
             col = cols[k]
             size = len(col)
             before = 0
-            order = _order(tuple(t))
+            order = rank(t)[0]
             if p in order:
                 i = order.index(p)
                 if i < size:
@@ -273,7 +186,7 @@ class _Search:
             mine = t[p]
             for c in hand:
                 t[p] = mine + c
-                order = _order(tuple(t))
+                order = rank(t)[0]
                 after = 0
                 if p in order:
                     i = order.index(p)
@@ -395,6 +308,14 @@ class _Search:
         i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
         kid = root.kids[i]
         return root.moves[i], kid.w[self.me] / kid.n, kid.gain / kid.n
+
+
+def candidates(game: Game) -> list[Placement]:
+    """The distinct placements the search weighs for the player to move, best prior first: one per
+    card for all the empty columns together, and one for two columns with the same cards and totals
+    (see the module docstring)."""
+    search = _Search(game, 0)
+    return search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
 
 
 def think(

@@ -12,32 +12,22 @@ is this player to win", because the game is won on rank (R8), not on raw score:
 - a quarter of the judgement is the share of opponents beaten, and a pinch is the score margin,
   so a player who cannot win (or cannot lose) still plays for something instead of at random.
 
-Cards are small ints here (``category * 8 + value in 100k``, money is category 7) so the hot loop
-does integer arithmetic only. The weights were fitted to games of greedy bots (see
-``bench/bench_strength.py --calibrate``).
+Cards, goods and scores are in the ints of :mod:`dvtui.engine.compact` (the state a compact
+resolution leaves) so the hot loop does integer arithmetic only. The weights were fitted to games of
+greedy bots (see ``bench/bench_strength.py --calibrate``).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..engine.cards import CATEGORY_OF, VALUE_OF
+from ..engine.compact import MONEY
 
-MONEY = 7
-"""The category index money cards get in the int encoding (goods are 0-6, R1.1)."""
-
-
-def encode(card: str) -> int:
-    """``car-400`` -> 1*8+4; ``money-200`` -> 7*8+2: category in the high bits, value in 100k."""
-    k = CATEGORY_OF.get(card, MONEY)
-    return k * 8 + VALUE_OF[card] // 100_000
-
-
-# Fitted to 800 games of greedy bots per player count (``bench/bench_strength.py --calibrate``):
-# the maximum-likelihood softmax of "score + weight * potential" over who won in the end.
+# Fitted to games of greedy bots per player count (``bench/bench_strength.py --calibrate``): the
+# maximum-likelihood softmax of "score + weight * potential" over who won in the end.
 POTENTIAL_WEIGHT = 0.3
 """How much of the goods' remaining value for a player counts towards their expected final score
-(about the same whatever the rounds left: the fit gave 0.2-0.4)."""
+(one weight for every number of rounds left: the fit varies little with it)."""
 DEPTH_DECAY: dict[int, float] = {1: 0.5, 2: 0.75, 3: 0.85, 4: 0.85}
 """By rounds left: a card ``d`` deep in its column counts ``decay ** d`` of its value (cards deep in
 a column are out of reach when few rounds are left). 0.9 beyond the table."""
@@ -81,6 +71,8 @@ def temperature(players: int, rounds_left: int) -> float:
 def final(worth: list[int]) -> list[float]:
     """After the last round (R8): the share of the victory (1/k for k tied winners), blended with
     the share of opponents beaten (ties count half), plus the margin term."""
+    # R8 read off the compact scores rather than Game.outcome(): this runs for every distinct end
+    # of the game a search imagines, where there is no Game to ask, only the ints of a resolution.
     best = max(worth)
     winners = worth.count(best)
     n = len(worth)

@@ -40,6 +40,7 @@ from .game import (
     new_game,
     rounds_for,
 )
+from .game import _rank_memo as rank
 from .seating import (
     BOT_LEVELS,
     BUDGETED,
@@ -105,6 +106,7 @@ __all__ = [
     "is_money",
     "new_game",
     "parse_bot",
+    "rank",
     "rounds_for",
     "type_name",
     "value",

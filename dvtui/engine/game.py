@@ -131,10 +131,13 @@ _RANKINGS_MAX = 200_000
 
 
 def _rank_memo(totals: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """:func:`_rank`, kept in :data:`_RANKINGS` for next time."""
-    ranking = _rank(totals)
-    if len(_RANKINGS) < _RANKINGS_MAX:
-        _RANKINGS[tuple(totals)] = ranking
+    """:func:`_rank`, looked up in :data:`_RANKINGS` first and kept there for next time."""
+    key = tuple(totals)
+    ranking = _RANKINGS.get(key)
+    if ranking is None:
+        ranking = _rank(totals)
+        if len(_RANKINGS) < _RANKINGS_MAX:
+            _RANKINGS[key] = ranking
     return ranking
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..bots import BotFn, BotSpec, bot_fn, bot_seed, parse_bot
+from ..bots import BotSpec, Mover, bot_fn, bot_seed, parse_bot
 from ..engine import Event, EventSink, Game, GameCreated, Seat, new_game
 
 
@@ -24,7 +24,7 @@ def bot_specs(game: Game) -> list[tuple[BotSpec, int] | None]:
     return out
 
 
-def bot_players(game: Game) -> list[tuple[BotFn, int] | None]:
+def bot_players(game: Game) -> list[tuple[Mover, int] | None]:
     """For each seat, its bot's move function and seed (None for a human seat)."""
     return [None if bot is None else (bot_fn(bot[0]), bot[1]) for bot in bot_specs(game)]
 
@@ -46,7 +46,7 @@ def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
 
 
 def run_bots(
-    game: Game, sink: EventSink | None, players: Sequence[tuple[BotFn, int] | None] | None = None
+    game: Game, sink: EventSink | None, players: Sequence[tuple[Mover, int] | None] | None = None
 ) -> None:
     """Let the bots play until the game is over or a human is to move (``dvtui sim`` lives here:
     no list of events is kept). ``players`` overrides the seats' bots (a tournament times their

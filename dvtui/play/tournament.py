@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..bots import BotFn, bot_fn, bot_seeds, parse_bot
+from ..bots import Mover, bot_fn, bot_seeds, parse_bot
 from ..engine import COLORS, Game, Seat, new_game
 from ..store import GameWriter
 from .autoplay import run_bots
@@ -125,7 +125,7 @@ class Plan:
     time_moves: bool = True
 
 
-def _timed(fn: BotFn, bucket: list[float]) -> BotFn:
+def _timed(fn: Mover, bucket: list[float]) -> Mover:
     clock = time.perf_counter
 
     def move(game: Game, seed: int) -> tuple[int, int]:
@@ -157,7 +157,7 @@ def play(plan: Plan) -> Tally:
         for k, seating in enumerate(plan.seatings):
             created = new_game(lineups[k], first_player=first, seed=seed)
             game = Game(created, trusted=True)
-            players: list[tuple[BotFn, int] | None] = list(zip(movers[k], seeds, strict=True))
+            players: list[tuple[Mover, int] | None] = list(zip(movers[k], seeds, strict=True))
             if plan.out is None:
                 run_bots(game, None, players)
             else:

@@ -1,5 +1,6 @@
-"""The strong bot: its rules agree with the engine, it is deterministic, exact where it can be, and
-clearly stronger than chance."""
+"""The strong bot: it weighs each distinct placement once, it is deterministic, exact where it can
+be, and clearly stronger than chance. (Its round's end is the engine's compact one, tested against
+the rules in tests/engine/test_compact.py.)"""
 
 from __future__ import annotations
 
@@ -11,9 +12,8 @@ from hypothesis import strategies as st
 
 from dvtui.bots import bot_seed, choose, parse_bot
 from dvtui.bots import value as V
-from dvtui.bots.strong import DEFAULT_ITERATIONS, _Search, think
+from dvtui.bots.strong import DEFAULT_ITERATIONS, candidates, think
 from dvtui.engine import COLORS, CardPlaced, Game, Seat, new_game
-from dvtui.engine.cards import VALUE_OF
 
 
 def seats_for(levels: list[str]) -> list[Seat]:
@@ -44,43 +44,7 @@ def play_out(game: Game, levels: list[str], seed: int) -> list[CardPlaced]:
     return made
 
 
-# -- the search's own resolution is the engine's ---------------------------------------------------
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.integers(3, 5),
-    deal=st.integers(0, 2**31),
-    moves=st.integers(0, 150),
-    walk=st.integers(0, 2**31),
-)
-def test_search_resolution_matches_engine_projection(players: int, deal: int, moves: int, walk: int) -> None:
-    game = random_state(players, deal, moves, walk)
-    if game.over:
-        return
-    search = _Search(game, seed=0)
-    worth, own, rest = search.resolve(search.orders(game.totals), keep_rest=True)
-    _, after = game.projected()
-    assert [w * 100_000 for w in worth] == after.worth
-    for p in range(players):
-        expected = [0 if g is None else VALUE_OF[g] // 100_000 for g in after.goods[p]]
-        assert own[p] == expected
-    assert rest == [[V.encode(c) for c in col] for col in after.columns if col]
-
-
-def test_search_resolution_passes_an_exchanged_good_down_the_ranking() -> None:
-    """R6.1/R6.2 on a hand-made state: the winner's old house goes on top and the second takes it."""
-    game = random_state(3, 1, 0, 0)
-    game.columns[0] = ["house-300"]
-    game.goods[0][0] = "house-500"
-    game.worth[0] = 500_000
-    game.totals[0] = [6, 4, 0]
-    search = _Search(game, seed=0)
-    worth, own, rest = search.resolve(search.orders(game.totals), keep_rest=True)
-    assert own[0][0] == 3 and own[1][0] == 5 and worth[:2] == [3, 5]
-    _, after = game.projected()
-    assert after.goods[1][0] == "house-500" and after.worth[1] == 500_000
-    assert after.columns[0] == [] and len(rest) == 6  # the column is used up, and dropped
+# -- what the search weighs ------------------------------------------------------------------------
 
 
 def test_placements_that_cannot_differ_are_searched_once() -> None:
@@ -91,12 +55,11 @@ def test_placements_that_cannot_differ_are_searched_once() -> None:
     game.columns[2] = []
     game.columns[4] = ["money-100", "money-200"]
     game.columns[6] = ["money-100", "money-200"]
-    search = _Search(game, seed=0)
-    moves = search.moves(game.totals, game.hands[game.to_move], game.to_move)
+    moves = candidates(game)
     assert len(moves) == len(set(moves)) == 6 * 5  # columns 0, 3, 5, {4, 6} and {1, 2}
     assert {k for _, k in moves} == {0, 1, 3, 4, 5}
     game.totals[6][1] = 3  # now column 6 differs from column 4
-    moves = search.moves(game.totals, game.hands[game.to_move], game.to_move)
+    moves = candidates(game)
     assert {k for _, k in moves} == {0, 1, 3, 4, 5, 6}
 
 
