@@ -11,24 +11,26 @@ from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
 from .engine import (
+    CATEGORIES,
+    CATEGORY_OF,
+    VALUE_OF,
     CardPlaced,
     ColumnResolved,
     Event,
     Game,
     GameCreated,
     GameEnded,
+    Phase,
     PlacementUndone,
     RoundEnded,
 )
-from .engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
-from .engine.game import GAME_ENDING, OVER
 
 
 def after_last_round(game: Game) -> bool:
     """The last round has ended. The engine has then already passed the first seat on and dealt
     the number cards back (R7) for a round that never comes: the screen shows the round that was
     played (its first player, hands played out) instead."""
-    return game.phase in (GAME_ENDING, OVER)
+    return game.phase in (Phase.GAME_ENDING, Phase.OVER)
 
 
 def round_first_player(game: Game) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine.cards import CATEGORY_OF, VALUE_OF
+from ..engine import CATEGORY_OF, VALUE_OF
 
 MONEY = 7
 """The category index money cards get in the int encoding (goods are 0-6, R1.1)."""

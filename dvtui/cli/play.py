@@ -256,7 +256,7 @@ def run_resume(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``dvtui replay FILE``: the replay viewer. The file is only read; a branch ("play from
     here", key b) is a new game file, played on in the same app like ``dvtui resume`` would."""
-    loaded = read_game(Path(args.file).expanduser())
+    loaded = read_game(Path(args.file).expanduser(), checkpoints=True)  # the timeline builds on this fold
 
     def build() -> DvtuiApp:
         from ..app.replay_app import ReplayApp

@@ -23,8 +23,17 @@ from ..describe import (
     describe_result,
     resolution_parts,
 )
-from ..engine import CardPlaced, ColumnResolved, Event, Game, GameCreated, GameEnded, PlacementUndone, RoundEnded
-from ..engine.cards import VALUE_OF
+from ..engine import (
+    VALUE_OF,
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    Game,
+    GameCreated,
+    GameEnded,
+    PlacementUndone,
+    RoundEnded,
+)
 from ..printable import printable
 
 INDENT = "  "
@@ -114,7 +123,7 @@ def _round(created: GameCreated, round_: int, events: list[Event], after: Game, 
             lines.extend(_wrap(f"{INDENT}{INDENT}{_column_line(event, names)}", " " * 7))
     ended = next((e for e in events if isinstance(e, RoundEnded)), None)
     if ended is not None:
-        scores = after.history[ended.round - 1]
+        scores = after.round_scores[ended.round - 1]
         lines.append(f"{INDENT}Scores: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(scores)))
     return lines
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dvtui.engine import Award, ColumnResolved, Event, Game
+from dvtui.engine import Award, ColumnResolved, Event, Game, rank
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -88,13 +88,12 @@ def test_r5_2_ties_cancel_at_any_rank_and_take_no_position(
 def test_r5_ranking_is_the_rule_as_written(totals: list[int]) -> None:
     """The engine's ranking of one column against R5.1-R5.3 spelled out naively: players with a
     total take part; a total shared by two or more cancels them all; the rest by total, highest
-    first."""
-    from dvtui.engine.game import _rank
-
+    first. Asked twice: computed, then from the memo."""
     taking_part = [p for p in range(len(totals)) if totals[p] > 0]
     cancelled = [p for p in taking_part if sum(1 for q in taking_part if totals[q] == totals[p]) > 1]
     ranked = sorted((p for p in taking_part if p not in cancelled), key=lambda p: totals[p], reverse=True)
-    assert _rank(totals) == (tuple(ranked), tuple(cancelled))
+    assert rank(totals) == (tuple(ranked), tuple(cancelled))
+    assert rank(totals) == (tuple(ranked), tuple(cancelled))
 
 
 def test_r5_2_two_separate_pairs_cancel(make_game: MakeGame, play: Play) -> None:

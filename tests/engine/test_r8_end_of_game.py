@@ -6,8 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dvtui.engine import Event, Game, GameEnded, RoundEnded, Seat, new_game, value
-from dvtui.engine.game import OVER
+from dvtui.engine import Event, Game, GameEnded, Phase, RoundEnded, Seat, new_game, value
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -79,7 +78,7 @@ def test_r8_game_ended_scores_every_owned_card(players: int, seed: int, play: Pl
     assert ended.scores == expected == game.scores()
     assert sum(expected) > 0
     assert ended.winners == [p for p in range(players) if expected[p] == max(expected)]
-    assert game.history[-1] == expected
+    assert game.round_scores[-1] == expected
     assert isinstance(events[-2], RoundEnded) and events[-2].round == game.rounds
 
 
@@ -92,5 +91,5 @@ def test_r8_game_ended_comes_once_after_the_last_round(make_game: MakeGame, play
     events = play(game)
     assert isinstance(events[-1], GameEnded)
     assert game.over
-    assert game.phase == OVER
+    assert game.phase == Phase.OVER
     assert not game.derived_pending

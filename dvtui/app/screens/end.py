@@ -100,7 +100,7 @@ class EndScreen(Screen[None]):
                 yield Standings(game, id="standings")
             with Vertical(id="end-right"):
                 yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
-                yield TotalsChart(game.history, [s.color for s in players],
+                yield TotalsChart(game.round_scores, [s.color for s in players],
                                   seat_tags([s.name for s in players]), id="chart")
         path = self.session.path
         if path is not None:

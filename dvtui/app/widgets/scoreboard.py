@@ -15,9 +15,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
-from ...engine import Game, Seat
-from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
-from ...engine.game import PLACEMENT
+from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
 from ..theme import MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
@@ -91,7 +89,7 @@ class Scoreboard(Widget):
     def show(self, game: Game, *, turn: int | None = None) -> None:
         """``turn``: the seat to mark as moving (defaults to the player to move, if placing)."""
         self.game = game
-        self.turn = turn if turn is not None else (game.to_move if game.phase == PLACEMENT else None)
+        self.turn = turn if turn is not None else (game.to_move if game.phase == Phase.PLACEMENT else None)
         self._rendered = None
         self.refresh(layout=True)
 

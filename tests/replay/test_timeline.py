@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.engine import CardPlaced, ColumnResolved, Game, GameEnded, RoundEnded, RuleError
-from dvtui.engine.game import PLACEMENT
-from dvtui.replay import Replay, fold_prefix
+from dvtui.engine import CardPlaced, ColumnResolved, GameEnded, Phase, RoundEnded, RuleError, fold
+from dvtui.replay import Replay
 from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
-from .support import EXAMPLES, REPLAYS, cut_copies, picture
+from .support import EXAMPLES, KINDS, REPLAYS, cut_copies, fold_prefix, picture
 
 
 def _replays(tmp_path: Path) -> list[tuple[str, Replay]]:
@@ -41,7 +40,7 @@ def test_state_at_a_decision_point_is_game_fold(tmp_path: Path) -> None:
             state = replay.state_at(k)
             if state.derived_pending:
                 continue
-            assert picture(state) == picture(Game.fold(replay.events[: k + 1])), f"{name} moment {k}"
+            assert picture(state) == picture(fold(replay.events[: k + 1]).game), f"{name} moment {k}"
 
 
 def test_state_at_returns_an_independent_copy() -> None:
@@ -65,7 +64,7 @@ def test_round_starts_are_fresh_rounds(name: str) -> None:
     assert len(replay.round_starts) == replay.rounds
     for r, k in enumerate(replay.round_starts, 1):
         state = replay.state_at(k)
-        assert (state.round, state.phase, state.placements) == (r, PLACEMENT, [])
+        assert (state.round, state.phase, state.placements) == (r, Phase.PLACEMENT, [])
         assert all(sorted(h) == [1, 2, 3, 4, 5, 6] for h in state.hands)
         assert replay.round_at(k) == r
         assert replay.round_start(r) == k
@@ -111,7 +110,7 @@ def test_a_taken_back_placement_is_stepped_through() -> None:
     """game.dvr holds an undo in round 2: the turn marks count standing placements."""
     replay = Replay(read_game(REPLAYS / "game.dvr").events)
     start = replay.round_starts[1]
-    kinds = [replay.kind(k) for k in range(start + 1, start + 4)]
+    kinds = [KINDS[type(replay.events[k])] for k in range(start + 1, start + 4)]
     assert kinds == ["placement", "undo", "placement"]
     assert len(replay.state_at(start + 2).placements) == 0
     assert replay.next_turn(start) == start + 5  # 1 placed, 1 taken back, then 3 standing
@@ -188,7 +187,7 @@ def test_the_replay_package_does_not_import_textual() -> None:
     from .support import REPO
 
     code = (
-        "import sys\nimport dvtui.replay, dvtui.replay.index, dvtui.replay.branch, dvtui.replay.export\n"
+        "import sys\nimport dvtui.replay, dvtui.replay.timeline, dvtui.replay.branch, dvtui.replay.export\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
