@@ -60,6 +60,10 @@ _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
 _SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
 """R4.1: ``_SUCCESSORS[players][p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
+_TURNS = {
+    n: tuple(tuple((first + i) % n for i in range(PLACEMENTS_PER_PLAYER * n)) for first in range(n)) for n in ROUNDS
+}
+"""R4.1-R4.2: ``_TURNS[players][first]``, who places, in order, in a round that ``first`` starts."""
 
 Mover = Callable[["Game", int], tuple[int, int]]
 """Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> (card, column), e.g. a bot."""
@@ -244,8 +248,15 @@ class Game:
 
         ``sink`` receives each decision with the derived events it triggers, as :meth:`place`
         returns them. The same rules as :meth:`place` (an illegal choice raises its typed error
-        and changes nothing): each choice is applied by :meth:`apply_placements`, the one place
-        a placement changes the state.
+        and changes nothing), in one loop per round over the round's turns (R4.1), the state held
+        in locals.
+
+        MIRROR of :meth:`apply_placements`: the same five state updates of a placement (the card
+        leaves the hand, the column's total grows, the placement is recorded, the turn moves on,
+        the round's last placement leaves its columns to resolve), inlined, because a method call
+        per card is a large share of a simulated game's work (``bench/bench_sim_ab.py`` measures
+        it). A change to one is a change to both; ``tests/engine/test_r4_placement.py`` plays
+        games both ways and compares them.
         """
         if self.derived_pending:
             owed = self.derive_all()
@@ -253,21 +264,34 @@ class Game:
                 sink(owed)
         chooses = [_hand_over if m is None else m[0] for m in movers]
         seeds = [0 if m is None else m[1] for m in movers]
-        apply_placements = self.apply_placements
-        while not self.phase:  # PLACEMENT is 0; after a round's derived events, PLACEMENT or OVER
-            p = self.to_move
-            try:
-                card, column = chooses[p](self, seeds[p])
-            except _HandOver:
-                return  # a seat with nobody to decide for it: a person's turn
-            event = CardPlaced(self.round, p, column, card)
-            if not apply_placements((event,), 0, 1):
-                self._refuse(event)  # raises the error place() raises
-            if not self.phase:
-                if sink is not None:
+        while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
+            hands = self.hands
+            totals = self.totals
+            placements = self.placements
+            round_length = self.round_length
+            successor = _SUCCESSORS[self.n]
+            round_ = self.round
+            for p in _TURNS[self.n][self.first_player][len(placements) :]:
+                self.to_move = p
+                try:
+                    card, column = chooses[p](self, seeds[p])
+                except _HandOver:
+                    return  # a seat with nobody to decide for it: a person's turn
+                try:
+                    if column not in _COLUMN_SET:
+                        raise ValueError
+                    hands[p].remove(card)  # the test "card in hand" and the move, in one scan
+                except ValueError:
+                    self._refuse(CardPlaced(round_, p, column, card))  # raises the error place() raises
+                event = CardPlaced(round_, p, column, card)
+                totals[column][p] += card
+                placements.append(event)
+                if sink is not None and len(placements) < round_length:
+                    self.to_move = successor[p]  # as place() leaves the game, should the sink fail
                     sink([event])
-                continue
-            derived = self.derive_all()  # the round's last placement
+            self.phase = RESOLVING  # the round's turns are all played
+            self.next_column = 0
+            derived = self.derive_all()
             if sink is not None:
                 sink([event, *derived])
 
@@ -412,8 +436,8 @@ class Game:
 
         The one place a placement changes the state (the card leaves the hand, the column's total
         grows, the placement is recorded, the turn moves on, and the round's last placement leaves
-        its columns to resolve): :meth:`apply`, :meth:`place` and :meth:`play` come through here,
-        and a log's runs of placements come here in one call."""
+        its columns to resolve) for :meth:`apply`, :meth:`place` and a log's runs of placements.
+        MIRROR of the loop in :meth:`play`, which inlines the same updates (see there why)."""
         hands = self.hands
         totals = self.totals
         placements = self.placements
