@@ -20,6 +20,7 @@ from .engine import (
     Game,
     GameCreated,
     GameEnded,
+    Outcome,
     Phase,
     PlacementUndone,
     RoundEnded,
@@ -184,8 +185,9 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
     return type(event).__name__
 
 
-def describe_result(event: GameEnded, names: Sequence[str]) -> str:
-    """``"Ana wins with 3,400,000"`` or ``"Ana and Ben share the victory with 3,400,000 each"``."""
+def describe_result(event: GameEnded | Outcome, names: Sequence[str]) -> str:
+    """``"Ana wins with 3,400,000"`` or ``"Ana and Ben share the victory with 3,400,000 each"``:
+    a ``game_ended`` event, or the outcome of a finished game (:meth:`dvtui.engine.Game.outcome`)."""
     best = event.scores[event.winners[0]] if event.winners else 0
     if len(event.winners) == 1:
         return f"Game over: {names[event.winners[0]]} wins with {amount(best)}"

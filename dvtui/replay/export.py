@@ -178,10 +178,10 @@ def _ending(game: Game, names: list[str]) -> list[str]:
             f"({len(game.placements)} of {game.round_length} placements made this round).",
             "Scores so far: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(game.scores())),
         ]
-    scores = game.scores()
-    best = max(scores)
-    result = GameEnded(scores=scores, winners=[p for p, s in enumerate(scores) if s == best])
-    lines = [f"RESULT  {describe_result(result, names)}"]
+    outcome = game.outcome()
+    assert outcome is not None  # the game is over
+    scores = outcome.scores
+    lines = [f"RESULT  {describe_result(outcome, names)}"]
     order = sorted(range(game.n), key=lambda p: (-scores[p], p))
     width = max(len(name) for name in names)
     rank, last = 0, None

@@ -230,3 +230,24 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
     assert game.columns == columns
     assert game.goods[0] == [None] * 7
     assert game.totals[0] == [5, 2, 2]
+
+
+def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game: MakeGame) -> None:
+    """``projected(after=(player, card, column))``: what the round would award had that card also
+    gone under that column (a bot weighing its move), without placing it."""
+    game = make_game(3, {0: MIXED_COLUMN})
+    game.place(0, 5)
+    game.place(0, 2)
+    before = (game.to_move, [t[:] for t in game.totals], [h[:] for h in game.hands], game.placements[:])
+    events, after = game.projected(after=(2, 3, 0))  # player 2's 3 under column 0: 5, 2, 3
+    assert (game.to_move, game.totals, game.hands, game.placements) == before  # nothing placed
+    assert events[0].totals == [5, 2, 3]
+    assert [(a.player, a.card) for a in events[0].awards] == [(0, MIXED_COLUMN[0]), (2, MIXED_COLUMN[1]),
+                                                                 (1, MIXED_COLUMN[2])]
+    placed = game.copy()
+    placed.place(0, 3)
+    placed_events, placed_after = placed.projected()
+    assert events == placed_events
+    assert (after.worth, after.goods, after.money, after.columns) == (
+        placed_after.worth, placed_after.goods, placed_after.money, placed_after.columns
+    )
