@@ -34,7 +34,7 @@ from .events import (
     PlacementUndone,
     RoundEnded,
 )
-from .rules import Outcome, resolve_columns
+from .rules import Outcome, resolve_columns, winners
 from .setup import PLACEMENTS_PER_PLAYER, ROUNDS, check_setup
 
 
@@ -370,9 +370,9 @@ class Game:
         return event
 
     def _end_game(self) -> GameEnded:
-        outcome = Outcome.of(self.worth)  # R8
+        scores = self.worth[:]
         self.phase = OVER
-        return GameEnded(scores=list(outcome.scores), winners=list(outcome.winners))
+        return GameEnded(scores=scores, winners=winners(scores))  # R8
 
     # -- projections ---------------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ these; the bots ask :func:`rank` directly.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from .cards import CATEGORY_OF, VALUE_OF
 from .events import Award, ColumnResolved
@@ -133,8 +134,13 @@ def resolve_columns(
     return events
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+def winners(scores: Sequence[int]) -> list[int]:
+    """R8: the seats with the highest score, in seat order (more than one share the victory)."""
+    best = max(scores)
+    return [p for p, s in enumerate(scores) if s == best]
+
+
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     """R8: how a game ended. ``scores`` by seat; ``winners`` the seats with the highest score, in
     seat order: more than one when they tie, and then they share the victory."""
 
@@ -144,8 +150,7 @@ class Outcome:
     @classmethod
     def of(cls, scores: Sequence[int]) -> Outcome:
         """The outcome of a game that ended with these scores (R8)."""
-        best = max(scores)
-        return cls(tuple(scores), tuple(p for p, s in enumerate(scores) if s == best))
+        return cls(tuple(scores), tuple(winners(scores)))
 
     @property
     def best(self) -> int:
