@@ -1,8 +1,9 @@
 """The pure game: cards, rules, events. No I/O, no Textual, no clock, no global random.
 
-Everything outside the engine imports these names from ``dvtui.engine``, never from its modules:
-``setup`` (R1-R3: the deal and its check), ``rules`` (R5, R6 and R8 as functions), ``game`` (the
-state and its decisions), ``fold`` (a log to a state), ``cards``, ``events``, ``errors``, ``seating``.
+Everything outside the engine imports these names from ``dvtui.engine``, never from its modules
+(an import-linter contract in pyproject.toml): ``setup`` (R1-R3: the deal and its check),
+``rules`` (R5, R6 and R8 as functions), ``game`` (the state and its decisions), ``folding`` (a log
+to a state: :func:`fold`), ``cards``, ``events``, ``errors``, ``seating``.
 """
 
 from .cards import (
@@ -49,7 +50,7 @@ from .events import (
     Seat,
     type_name,
 )
-from .fold import CHECKPOINT_EVERY, Folded, fold
+from .folding import CHECKPOINT_EVERY, Folded, fold
 from .game import EventSink, Game, Mover, Phase
 from .rules import Outcome, Ranking, rank
 from .seating import (
