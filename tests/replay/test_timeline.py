@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.engine import CardPlaced, ColumnResolved, GameEnded, Phase, RoundEnded, RuleError, fold
-from dvtui.replay import Replay
+from dvtui.engine import CardPlaced, ColumnResolved, Game, GameEnded, Phase, RoundEnded, RuleError, fold
+from dvtui.replay import Replay, timeline
 from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
@@ -165,8 +165,9 @@ def test_extending_move_by_move_gives_the_same_replay() -> None:
 def test_a_log_with_derived_events_missing_is_refused() -> None:
     script = read_game(REPLAYS / "script-3p.dvr")
     file_events = [e for e in script.events if not isinstance(e, (ColumnResolved, RoundEnded, GameEnded))]
-    with pytest.raises(RuleError, match="event"):
+    with pytest.raises(RuleError, match="card_placed found where column_resolved is owed") as info:
         Replay(file_events)
+    assert info.value.index == next(k for k, e in enumerate(script.events) if isinstance(e, ColumnResolved))
     with pytest.raises(RuleError):
         Replay([])
 
@@ -193,3 +194,32 @@ def test_the_replay_package_does_not_import_textual() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", ["game.dvr", "script-3p.dvr"])
+def test_a_file_read_with_checkpoints_is_not_folded_again(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a file folds it once: the timeline takes up the reader's fold (its checkpoints and
+    its final state) instead of folding the events a second time."""
+    whole = Replay(read_game(REPLAYS / name).events)
+    loaded = read_game(REPLAYS / name, checkpoints=True)
+    applied = [0]
+    apply = Game.apply
+
+    def counting(self: Game, event: object) -> None:
+        applied[0] += 1
+        apply(self, event)  # type: ignore[arg-type]
+
+    def no_fold(*args: object, **kwargs: object) -> None:
+        raise AssertionError("folded again")
+
+    monkeypatch.setattr(timeline, "fold", no_fold)
+    monkeypatch.setattr(Game, "apply", counting)
+    replay = Replay.of(loaded)
+    assert applied[0] == 0
+    monkeypatch.setattr(Game, "apply", apply)
+    assert replay.events == whole.events and replay.events is not loaded.events
+    assert (replay.round_starts, replay.turn_stops) == (whole.round_starts, whole.turn_stops)
+    for k in range(len(replay.events)):
+        assert picture(replay.state_at(k)) == picture(whole.state_at(k)), k
+        assert replay.resolution_results(k) == whole.resolution_results(k)
+    assert picture(replay.final) == picture(loaded.game)
