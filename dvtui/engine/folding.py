@@ -21,6 +21,10 @@ come as one unit): the events a look-up from a checkpoint folds again, against t
 checkpoint takes (a game's state: a few kilobytes)."""
 
 _DERIVED = frozenset(DERIVED_TYPES)  # a set: `type(ev) in` it per event
+_OWING = frozenset((RESOLVING, ROUND_ENDING, GAME_ENDING))
+"""The phases in which derived events are owed before the next decision."""
+_NEVER = 1 << 62
+"""``due`` when no checkpoint is kept: past any log's end."""
 _OWED_NAME = {RESOLVING: "column_resolved", ROUND_ENDING: "round_ended", GAME_ENDING: "game_ended"}
 """The derived event a phase owes first."""
 
@@ -90,15 +94,17 @@ class Folded:
         k = self._k
         owing = k < len(owed)  # derived events computed and not yet met in the log
         keeping = self.checkpoints is not None
+        due = self._due if keeping else _NEVER  # a checkpoint is due after event `due`
         while i < n:
             ev = events[i]
             kind = type(ev)
             if kind is CardPlaced and not owing:  # most events: a run of placements
-                j = apply_placements(events, i, min(n, max(i + 1, self._due + 1)) if keeping else n)
+                stop = n if due >= n else (due + 1 if due >= i else i + 1)
+                j = apply_placements(events, i, stop)
                 if j > i:
                     i = j
-                    if keeping:
-                        self._keep(i - 1)
+                    if i > due:
+                        due = self._keep(i - 1)
                     continue
             if kind in _DERIVED:
                 if not owing:
@@ -110,8 +116,8 @@ class Folded:
                     if end <= n and events[i:end] == owed:  # the usual case
                         k = len(owed)
                         i = end
-                        if keeping:
-                            self._keep(i - 1)
+                        if keeping:  # a round may have started: checked whenever derived events end
+                            due = self._keep(i - 1)
                         continue
                 expected = owed[k]
                 k += 1
@@ -120,20 +126,22 @@ class Folded:
                     raise DerivedMismatch.between(expected, ev).at(i)
                 i += 1
                 if keeping and not owing:
-                    self._keep(i - 1)
+                    due = self._keep(i - 1)
                 continue
-            if owing or game.derived_pending:
-                due = type(owed[k]).__struct_config__.tag if owing else _OWED_NAME[game.phase]
+            if owing or game.phase in _OWING:
+                owed_name = type(owed[k]).__struct_config__.tag if owing else _OWED_NAME[game.phase]
                 raise RuleError(
-                    f"{ev.__struct_config__.tag} found where {due} is owed (derived events come complete, in place)", i
+                    f"{ev.__struct_config__.tag} found where {owed_name} is owed "
+                    "(derived events come complete, in place)",
+                    i,
                 )
             try:
                 apply(ev)
             except RuleError as e:
                 raise e.at(i, f"{ev.__struct_config__.tag}: ") from None
             i += 1
-            if keeping:
-                self._keep(i - 1)
+            if i > due:
+                due = self._keep(i - 1)
         rest = owed[k:]
         if tail:
             if game.derived_pending:
@@ -155,22 +163,23 @@ class Folded:
         apply = game.apply
         apply_placements = game.apply_placements
         keeping = self.checkpoints is not None
+        due = self._due if keeping else _NEVER  # a checkpoint is due after canonical event `due`
         n = len(log)
         i = 1
         while i < n:
             ev = log[i]
-            if game.derived_pending:
+            if game.phase in _OWING:  # a round's derived events, which a script leaves out
                 events.extend(game.derive_all())
                 if keeping:
-                    self._keep(len(events) - 1)
+                    due = self._keep(len(events) - 1)
             if type(ev) is CardPlaced:
-                room = max(1, self._due - len(events) + 1) if keeping else n
-                j = apply_placements(log, i, min(n, i + room))
+                room = due - len(events) + 1  # events up to canonical index `due`, at least one
+                j = apply_placements(log, i, n if room >= n - i else (i + room if room > 0 else i + 1))
                 if j > i:
-                    events.extend(log[i:j])
+                    events += log[i:j]
                     i = j
-                    if keeping:
-                        self._keep(len(events) - 1)
+                    if len(events) > due:
+                        due = self._keep(len(events) - 1)
                     continue
             try:
                 apply(ev)
@@ -178,23 +187,25 @@ class Folded:
                 raise e.at(i, f"{ev.__struct_config__.tag}: ") from None
             events.append(ev)
             i += 1
-            if keeping:
-                self._keep(len(events) - 1)
+            if len(events) > due:
+                due = self._keep(len(events) - 1)
         if game.derived_pending:
             self.owed_tail = game.derive_all()
             events.extend(self.owed_tail)
             if keeping:
                 self._keep(len(events) - 1)
 
-    def _keep(self, k: int) -> None:
+    def _keep(self, k: int) -> int:
         """A checkpoint after canonical event ``k``, if one is due: a round has started since the
         last, or :data:`CHECKPOINT_EVERY` events have passed. Only where no derived event is
-        owed, so a checkpoint is always a state a decision can follow."""
+        owed, so a checkpoint is always a state a decision can follow. Returns the event after
+        which the next one is due, whatever the round."""
         game = self.game
         if (k >= self._due or game.round != self._kept_round) and not game.derived_pending:
             self.checkpoints.append((k, game.copy()))  # type: ignore[union-attr]
             self._due = k + CHECKPOINT_EVERY
             self._kept_round = game.round
+        return self._due
 
 
 def fold(events: Iterable[Event], *, script: bool = True, checkpoints: bool = False) -> Folded:
