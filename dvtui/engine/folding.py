@@ -244,5 +244,3 @@ def _name(event: object) -> str:
     """An event's ``type`` as a log writes it (or what else it is)."""
     return getattr(getattr(event, "__struct_config__", None), "tag", None) or type(event).__name__
 
-
-__all__ = ["CHECKPOINT_EVERY", "Folded", "fold"]

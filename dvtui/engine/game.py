@@ -475,5 +475,3 @@ class Game:
         self.check_placement(event.player, event.column, event.card)
         raise RuleError(f"card_placed could not be applied: {event!r}")  # check_placement always says why first
 
-
-__all__ = ["EventSink", "Game", "Mover", "Phase"]

@@ -32,8 +32,8 @@ def test_state_at_every_event_is_the_fold_of_the_prefix(tmp_path: Path) -> None:
     assert checked > 700
 
 
-def test_state_at_a_decision_point_is_game_fold(tmp_path: Path) -> None:
-    """Where no derived event is owed, the state also equals ``Game.fold`` of the prefix (which
+def test_state_at_a_decision_point_is_the_fold_of_the_prefix(tmp_path: Path) -> None:
+    """Where no derived event is owed, the state also equals ``fold`` of the prefix (which
     completes owed derived events, so it is compared only there)."""
     for name, replay in _replays(tmp_path):
         for k in range(len(replay.events)):
