@@ -49,16 +49,17 @@ def report(name: str, samples: list[float], unit: str = "ms", scale: float = 100
 
 
 def state_at(repeat: int) -> None:
-    from dvtui.replay import Replay, fold_prefix
+    from dvtui.replay import Replay
     from dvtui.store import read_game
+    from tests.replay.support import fold_prefix
 
-    loaded = read_game(GAME)
+    loaded = read_game(GAME, checkpoints=True)
     builds: list[float] = []
     for _ in range(repeat):
         t = time.perf_counter()
         if len(loaded.events) > SAMPLED:  # what opening a long file costs before the first frame
-            loaded = read_game(GAME)
-        replay = Replay(loaded.events)
+            loaded = read_game(GAME, checkpoints=True)
+        replay = Replay.of(loaded)
         builds.append(time.perf_counter() - t)
     small = len(replay.events) <= SAMPLED
     moments = range(len(replay.events)) if small else random.Random(1).sample(range(len(replay.events)), SAMPLED)
@@ -93,7 +94,7 @@ async def scrub_latency(presses: int) -> None:
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -165,7 +166,7 @@ async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
     from dvtui.app.widgets.timeline_bar import TimelineBar
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -221,7 +222,7 @@ async def _end_and_quit(quits: list[float]) -> None:
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(COLS, ROWS)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -291,7 +292,7 @@ from dvtui.app.replay_app import ReplayApp
 from dvtui.store import read_game
 
 async def main() -> None:
-    app = ReplayApp(read_game(sys.argv[1]), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = ReplayApp(read_game(sys.argv[1], checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(160, 50)) as pilot:
         for key in ("end", "home", "pageup", "end", "left"):
             await pilot.press(key)

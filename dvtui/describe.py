@@ -11,24 +11,27 @@ from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
 from .engine import (
+    CATEGORIES,
+    CATEGORY_OF,
+    VALUE_OF,
     CardPlaced,
     ColumnResolved,
     Event,
     Game,
     GameCreated,
     GameEnded,
+    Outcome,
+    Phase,
     PlacementUndone,
     RoundEnded,
 )
-from .engine.cards import CATEGORIES, CATEGORY_OF, VALUE_OF
-from .engine.game import GAME_ENDING, OVER
 
 
 def after_last_round(game: Game) -> bool:
     """The last round has ended. The engine has then already passed the first seat on and dealt
     the number cards back (R7) for a round that never comes: the screen shows the round that was
     played (its first player, hands played out) instead."""
-    return game.phase in (GAME_ENDING, OVER)
+    return game.phase in (Phase.GAME_ENDING, Phase.OVER)
 
 
 def round_first_player(game: Game) -> int:
@@ -182,8 +185,9 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
     return type(event).__name__
 
 
-def describe_result(event: GameEnded, names: Sequence[str]) -> str:
-    """``"Ana wins with 3,400,000"`` or ``"Ana and Ben share the victory with 3,400,000 each"``."""
+def describe_result(event: GameEnded | Outcome, names: Sequence[str]) -> str:
+    """``"Ana wins with 3,400,000"`` or ``"Ana and Ben share the victory with 3,400,000 each"``:
+    a ``game_ended`` event, or the outcome of a finished game (:meth:`dvtui.engine.Game.outcome`)."""
     best = event.scores[event.winners[0]] if event.winners else 0
     if len(event.winners) == 1:
         return f"Game over: {names[event.winners[0]]} wins with {amount(best)}"

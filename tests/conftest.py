@@ -13,8 +13,19 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from dvtui.engine import COLORS, FORMAT_VERSION, ROUNDS, Event, Game, GameCreated, Seat
-from dvtui.engine.cards import BOX_SIZE, COLUMN_HEIGHT, COLUMNS, DECK
+from dvtui.engine import (
+    BOX_SIZE,
+    COLORS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    DECK,
+    FORMAT_VERSION,
+    ROUNDS,
+    Event,
+    Game,
+    GameCreated,
+    Seat,
+)
 
 Plan = Mapping[int, Sequence[tuple[int, int]]]
 """Per player, the placements a test insists on, as (column, card), in the order they are made."""

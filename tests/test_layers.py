@@ -35,6 +35,7 @@ def test_the_package_keeps_its_layers() -> None:
     proc = lint_imports(REPO / "pyproject.toml", REPO)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "dvtui layers KEPT" in proc.stdout
+    assert "the engine's one API KEPT" in proc.stdout
 
 
 def test_an_import_inside_a_function_that_points_up_breaks_the_contract(tmp_path: Path) -> None:
@@ -54,3 +55,27 @@ def test_an_import_inside_a_function_that_points_up_breaks_the_contract(tmp_path
     proc = lint_imports(config, tmp_path)
     assert proc.returncode != 0
     assert "layers BROKEN" in proc.stdout and "layered.low -> layered.high" in proc.stdout
+
+
+def test_a_deep_import_of_the_engine_breaks_the_contract(tmp_path: Path) -> None:
+    """The engine's contract can fail, on what it is there for: another package importing one of
+    the engine's modules instead of the engine itself (the engine's own modules may)."""
+    package = tmp_path / "deep"
+    engine = package / "engine"
+    engine.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (engine / "__init__.py").write_text("from .game import Game\n")
+    (engine / "game.py").write_text("from .cards import DECK\n\nGame = object\n")
+    (engine / "cards.py").write_text("DECK = ()\n")
+    (package / "fine.py").write_text("from .engine import Game\n")
+    (package / "ui.py").write_text("def later():\n    from .engine.game import Game\n\n    return Game\n")
+    config = tmp_path / "contract.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_package = "deep"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "the engine\'s one API"\ntype = "protected"\n'
+        'protected_modules = ["deep.engine.*"]\nallowed_importers = ["deep.engine"]\n'
+    )
+    proc = lint_imports(config, tmp_path)
+    assert proc.returncode != 0
+    assert "the engine's one API BROKEN" in proc.stdout and "deep.ui -> deep.engine.game" in proc.stdout
+    assert "deep.fine" not in proc.stdout and "deep.engine.game -> deep.engine.cards" not in proc.stdout

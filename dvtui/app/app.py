@@ -246,11 +246,11 @@ class DvtuiApp(App[int]):
         if old.path is None:  # a branch's parent is a file
             return
         try:
-            loaded = read_game(old.path)
+            loaded = read_game(old.path, checkpoints=True)
         except (GameFileError, OSError) as e:
             self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
             return
-        session = self.open_branch(loaded, Replay(loaded.events), request.moment, request.take)
+        session = self.open_branch(loaded, Replay.of(loaded), request.moment, request.take)
         if session is None:
             return
         old.close()

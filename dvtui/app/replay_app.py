@@ -43,7 +43,7 @@ class ReplayApp(DvtuiApp):
         super().__init__(None, pace=pace, branch_path=branch_path, player_name=player_name,
                          handle_hangup=handle_hangup)
         self.loaded = loaded
-        self.replay = Replay(loaded.events)
+        self.replay = Replay.of(loaded)
 
     def get_default_screen(self) -> Screen:
         """The viewer itself: no blank screen drawn first (as the live table does)."""

@@ -7,8 +7,7 @@ uninterrupted one (the determinism promise of the README).
 
 from __future__ import annotations
 
-from ..engine import Game, Mover
-from ..engine.seating import BotSpec, UnknownBot
+from ..engine import BotSpec, Game, Mover, UnknownBot
 
 Placement = tuple[int, int]
 """(card, column): a number card 1-6 and a column 0-6."""

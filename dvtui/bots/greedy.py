@@ -14,12 +14,7 @@ from .base import Placement, mix, move_key
 
 def projected_gain(game: Game, player: int, card: int, column: int) -> int:
     """How much the player's score would rise if the round ended right after this placement."""
-    totals = game.totals[column]
-    totals[player] += card  # tried in place and taken back: projected() works on its own copy
-    try:
-        _, after = game.projected()
-    finally:
-        totals[player] -= card
+    _, after = game.projected(after=(player, card, column))
     return after.score(player) - game.score(player)
 
 

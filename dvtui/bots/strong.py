@@ -37,8 +37,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import COLUMNS, Game, compact, rank
-from ..engine.game import PLACEMENT, PLACEMENTS_PER_PLAYER
+from ..engine import COLUMNS, PLACEMENTS_PER_PLAYER, Game, Phase, compact, rank
 from . import value as V
 from .base import Placement, Stopped, mix, move_key
 
@@ -100,7 +99,7 @@ class _Search:
     """One search from one state; holds the round's fixed facts in compact form."""
 
     def __init__(self, game: Game, seed: int) -> None:
-        if game.phase != PLACEMENT:
+        if game.phase != Phase.PLACEMENT:
             raise ValueError("the strong bot is asked for a placement outside the placement phase")
         n = game.n
         self.n = n

@@ -227,14 +227,10 @@ def run_resume(args: argparse.Namespace) -> int:
             return 1
         loaded = saved.loaded
     game = loaded.game
-    if game.over:
+    outcome = game.outcome()
+    if outcome is not None:
         names = [s.name for s in game.created.players]
-        scores = game.scores()
-        best = max(scores)
-        from ..engine import GameEnded
-
-        result = describe_result(GameEnded(scores=scores, winners=[p for p in range(game.n) if scores[p] == best]),
-                                 names)
+        result = describe_result(outcome, names)
         path = printable(loaded.path)
         print(f"{path}: this game is finished ({printable(result)}; players {printable(join_names(names))}).\n"
               f"Watch it again: dvtui replay {path}", file=sys.stderr)
@@ -256,7 +252,7 @@ def run_resume(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """``dvtui replay FILE``: the replay viewer. The file is only read; a branch ("play from
     here", key b) is a new game file, played on in the same app like ``dvtui resume`` would."""
-    loaded = read_game(Path(args.file).expanduser())
+    loaded = read_game(Path(args.file).expanduser(), checkpoints=True)  # the timeline builds on this fold
 
     def build() -> DvtuiApp:
         from ..app.replay_app import ReplayApp

@@ -22,9 +22,9 @@ def describe(loaded: LoadedGame) -> str:
     parts = [f"{game.n} players ({', '.join(names)})", f"{played}/{game.rounds} rounds played"]
     scores = game.scores()
     parts.append("scores " + " / ".join(f"{s:,}" for s in scores))
-    if game.over:
-        best = max(scores)
-        winners = [names[p] for p, s in enumerate(scores) if s == best]
+    outcome = game.outcome()
+    if outcome is not None:
+        winners = [names[p] for p in outcome.winners]
         parts.append(("winner " if len(winners) == 1 else "shared victory ") + " & ".join(winners))
     else:
         parts.append(f"unfinished: round {game.round}, {names[game.to_move]} to move")

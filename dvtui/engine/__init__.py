@@ -1,10 +1,33 @@
-"""The pure game: cards, rules, events. No I/O, no Textual, no clock, no global random."""
+"""The pure game: cards, rules, events. No I/O, no Textual, no clock, no global random.
 
-from .cards import CATEGORIES, COLORS, COLUMNS, GOODS, category, deal, is_good, is_money, value
+Everything outside the engine imports these names from ``dvtui.engine``, never from its modules
+(an import-linter contract in pyproject.toml): ``setup`` (R1-R3: the deal and its check),
+``rules`` (R5, R6 and R8 as functions), ``game`` (the state and its decisions), ``folding`` (a log
+to a state: :func:`fold`), ``cards``, ``events``, ``errors``, ``seating``.
+"""
+
+from .cards import (
+    BOX_SIZE,
+    CATEGORIES,
+    CATEGORY_OF,
+    COLORS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    DECK,
+    GOODS,
+    NUMBER_CARDS,
+    VALUE_OF,
+    category,
+    deal,
+    is_good,
+    is_money,
+    value,
+)
 from .errors import (
     BadSetup,
     CardNotInHand,
     ColumnOutOfRange,
+    DerivedMismatch,
     GameOver,
     NothingToUndo,
     NotPlacementPhase,
@@ -27,20 +50,9 @@ from .events import (
     Seat,
     type_name,
 )
-from .game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    ROUNDS,
-    DerivedMismatch,
-    EventSink,
-    Game,
-    Mover,
-    check_setup,
-    first_player_of_round,
-    new_game,
-    rounds_for,
-)
-from .game import _rank_memo as rank
+from .folding import CHECKPOINT_EVERY, Folded, fold
+from .game import EventSink, Game, Mover, Phase
+from .rules import Outcome, Ranking, rank
 from .seating import (
     BOT_LEVELS,
     BUDGETED,
@@ -54,13 +66,28 @@ from .seating import (
     check_seats,
     parse_bot,
 )
+from .setup import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLACEMENTS_PER_PLAYER,
+    ROUNDS,
+    check_setup,
+    first_player_of_round,
+    new_game,
+    rounds_for,
+)
 
 __all__ = [
     "BOT_LEVELS",
+    "BOX_SIZE",
     "BUDGETED",
     "CATEGORIES",
+    "CATEGORY_OF",
+    "CHECKPOINT_EVERY",
     "COLORS",
     "COLUMNS",
+    "COLUMN_HEIGHT",
+    "DECK",
     "DERIVED_TYPES",
     "FORMAT_VERSION",
     "GOODS",
@@ -69,8 +96,11 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_SECONDS",
     "MIN_PLAYERS",
+    "NUMBER_CARDS",
+    "PLACEMENTS_PER_PLAYER",
     "ROUNDS",
     "SEED_LIMIT",
+    "VALUE_OF",
     "AnyEvent",
     "Award",
     "BadSetup",
@@ -82,6 +112,7 @@ __all__ = [
     "DerivedMismatch",
     "Event",
     "EventSink",
+    "Folded",
     "Game",
     "GameCreated",
     "GameEnded",
@@ -89,7 +120,10 @@ __all__ = [
     "Mover",
     "NotPlacementPhase",
     "NothingToUndo",
+    "Outcome",
+    "Phase",
     "PlacementUndone",
+    "Ranking",
     "RoundEnded",
     "RuleError",
     "Seat",
@@ -102,6 +136,7 @@ __all__ = [
     "check_setup",
     "deal",
     "first_player_of_round",
+    "fold",
     "is_good",
     "is_money",
     "new_game",

@@ -8,8 +8,7 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import struct
-from _random import Random as _MersenneTwister
-from operator import itemgetter as _pick
+from random import Random
 
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
 """R1.1: the seven categories, in the order used everywhere (columns of the scoreboard, tests)."""
@@ -65,37 +64,16 @@ def value(card: str) -> int:
 def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     """R2.1: shuffle the 66 cards with ``seed``; 7 columns of 9 (bottom first) and 3 to the box.
 
-    The shuffle is a stable sort of the deck by 32-bit keys from ``random.Random(seed).randbytes``
-    (read little-endian): the Mersenne Twister's output for an integer seed is the same on every
-    CPython since 3.9, which is what makes "same seed, same file" hold across machines.
-
-    It runs in C, several times cheaper than ``Random.shuffle``'s Python loop (``dvtui sim`` deals
-    thousands of games a second): each card becomes one float whose mantissa is its key then its
-    place in the deck, so sorting the floats (CPython's fastest sort) is the stable sort by key,
-    and the low byte of each sorted float says which card it is.
+    The shuffle is a stable sort of the deck by 32-bit keys, ``Random(seed).randbytes`` read
+    little-endian: the Mersenne Twister's output for an integer seed is the same on every CPython
+    since 3.9, which is what makes "same seed, same file" hold across machines.
     """
-    keys = _MersenneTwister(seed).getrandbits(_KEY_BITS).to_bytes(_KEY_BYTES, "little")  # = Random(seed).randbytes
-    words = _FLOAT_TEMPLATE[:]
-    words[1::8] = keys[0::4]  # key byte i (little-endian) into mantissa byte 1 + i, above the index
-    words[2::8] = keys[1::4]
-    words[3::8] = keys[2::4]
-    words[4::8] = keys[3::4]
-    order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]  # each sorted float's low byte
-    cards = list(_pick(*order)(DECK))
-    return list(map(cards.__getitem__, _COLUMN_SLICES)), cards[COLUMNS * COLUMN_HEIGHT :]
+    keys = list(_KEYS.unpack(Random(seed).randbytes(_KEYS.size)))  # (a list's __getitem__ is the quicker key)
+    cards = [DECK[i] for i in sorted(_DECK_INDEXES, key=keys.__getitem__)]
+    return [cards[s] for s in _COLUMN_SLICES], cards[COLUMNS * COLUMN_HEIGHT :]
 
 
-_FLOAT_TEMPLATE = bytearray(
-    b"".join(struct.pack("<d", 1.0 + i / 2**52) for i in range(len(DECK)))  # 1 <= x < 2, mantissa = index
-)
-"""One little-endian double per card: sign 0, exponent of 1.0, mantissa bits 0-7 the card's index
-in DECK and bits 8-39 (filled by deal) its sort key, so the floats order as (key, index)."""
-assert len(DECK) < 256
-_KEY_BYTES = 4 * len(DECK)
-_KEY_BITS = 8 * _KEY_BYTES
-"""``random.Random``'s C base class is the same generator: seeded the same way, ``getrandbits``
-the same bits (``randbytes(n)`` is ``getrandbits(8 * n).to_bytes(n, "little")``), without the
-Python-level wrappers, which cost a deal 0.7 µs (tests pin the deal to ``Random(seed).randbytes``)."""
-_DOUBLES = struct.Struct(f"<{len(DECK)}d")
-"""The template's floats, read and written little-endian whatever the machine's byte order."""
+_KEYS = struct.Struct(f"<{len(DECK)}I")
+"""One 32-bit little-endian key per card of DECK, whatever the machine's byte order."""
+_DECK_INDEXES = range(len(DECK))
 _COLUMN_SLICES = tuple(slice(c * COLUMN_HEIGHT, (c + 1) * COLUMN_HEIGHT) for c in range(COLUMNS))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .cards import CATEGORY_OF, VALUE_OF
 from .game import Game
-from .game import _rank_memo as rank
+from .rules import rank
 
 MONEY = 7
 """The category index money cards get in the encoding (goods are 0-6, R1.1)."""

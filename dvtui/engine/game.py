@@ -1,38 +1,24 @@
-"""The state of a game and the rules that move it: a fold of events (STYLE: state = fold(events)).
+"""The state of a game and the decisions that move it.
 
 Decisions are validated and applied; derived events (R5-R8) are computed by :meth:`Game.derive_next`
-from the state alone, so a file's derived events are checked by recomputing them, never trusted.
-The hot loop of ``dvtui sim`` is :meth:`Game.play`, so the state is plain lists of strings and
-ints, mutated in place, with no per-move allocation beyond the events themselves.
+from the state alone, so a log's derived events are checked by recomputing them, never trusted.
+A whole log is folded by :func:`dvtui.engine.fold`, one event at a time by :meth:`Game.apply`.
+The sim's hot loop is :meth:`Game.play`, so the state is plain lists of strings and ints,
+mutated in place, with no per-move allocation beyond the events themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, repeat
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from itertools import repeat
 from typing import NoReturn
 
-from .cards import (
-    ALL_CARD_NAMES,
-    BOX_SIZE,
-    CATEGORIES,
-    CATEGORY_OF,
-    COLORS,
-    COLUMN_HEIGHT,
-    COLUMNS,
-    DECK,
-    GOODS,
-    MONEY_100,
-    MONEY_200,
-    NUMBER_CARDS,
-    VALUE_OF,
-    deal,
-    is_money,
-)
+from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
 from .errors import (
-    BadSetup,
     CardNotInHand,
     ColumnOutOfRange,
+    DerivedMismatch,
     GameOver,
     NothingToUndo,
     NotPlacementPhase,
@@ -40,9 +26,6 @@ from .errors import (
     WrongPlayer,
 )
 from .events import (
-    DERIVED_TYPES,
-    FORMAT_VERSION,
-    Award,
     CardPlaced,
     ColumnResolved,
     Event,
@@ -50,186 +33,42 @@ from .events import (
     GameEnded,
     PlacementUndone,
     RoundEnded,
-    Seat,
 )
+from .rules import Outcome, resolve_columns, winners
+from .setup import PLACEMENTS_PER_PLAYER, ROUNDS, check_setup
 
-ROUNDS: dict[int, int] = {3: 6, 4: 4, 5: 5}
-"""R3: rounds by player count, as printed."""
 
-MIN_PLAYERS = 3
-MAX_PLAYERS = 5
-PLACEMENTS_PER_PLAYER = 5
-"""R4.2: each player places 5 of 6 cards a round."""
+class Phase(IntEnum):
+    """Where a game stands between two events."""
 
-PLACEMENT = 0  # zero on purpose: "if game.phase" is the hot loop's test for "not placing"
-RESOLVING = 1  # columns still to resolve (R5)
-ROUND_ENDING = 2  # round_ended owed (R7)
-GAME_ENDING = 3  # game_ended owed (R8)
-OVER = 4
+    PLACEMENT = 0
+    """A decision is awaited (R4). Zero on purpose: ``if game.phase`` is the hot loops' test for
+    "no placement now"."""
+    RESOLVING = 1
+    """Columns still to resolve (R5)."""
+    ROUND_ENDING = 2
+    """``round_ended`` owed (R7)."""
+    GAME_ENDING = 3
+    """``game_ended`` owed (R8)."""
+    OVER = 4
+
+
+PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot loops look up once
 
 _FULL_HAND = list(NUMBER_CARDS)
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
-
-Mover = Callable[["Game", int], tuple[int, int]]
-"""Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> (card, column), e.g. a bot."""
-EventSink = Callable[[list[Event]], None]
-"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it)."""
-
-
-class DerivedMismatch(RuleError):
-    """A derived event in a file differs from what the rules give; ``field`` names where."""
-
-    def __init__(self, event_type: str, field: str, expected: object, found: object) -> None:
-        self.field = field
-        super().__init__(
-            f"{event_type}: field {field!r} should be {_show(expected)}, found {_show(found)}"
-        )
-
-
-def _show(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
-
-
-def _rank(totals: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """R5.1-R5.3 for one column: (who takes a card, in order; who is cancelled, sorted).
-
-    Players with a total of 0 placed nothing there and take no part (R5.1). Every group of equal
-    totals is removed, however many tie and at whatever rank (R5.2); the rest rank by total,
-    highest first (R5.3), and no two of them can be equal.
-    """
-    ranked = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)  # stable: seat order in a tie
-    order: list[int] = []
-    cancelled: list[int] = []
-    n = len(ranked)
-    i = 0
-    while i < n:
-        total = totals[ranked[i]]
-        if not total:  # the rest placed nothing here (R5.1)
-            break
-        j = i + 1
-        while j < n and totals[ranked[j]] == total:
-            j += 1
-        if j - i == 1:
-            order.append(ranked[i])
-        else:  # R5.2: a tie cancels everyone in it
-            cancelled.extend(ranked[i:j])
-        i = j
-    cancelled.sort()
-    return tuple(order), tuple(cancelled)
-
-
-_RANKINGS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-"""Memo of :func:`_rank`: a column's outcome depends only on the totals, and a game resolves 28 to
-35 columns, most with totals seen before; this keeps ``dvtui sim`` fast. Bounded in size."""
-_RANKINGS_MAX = 200_000
-
-
-def _rank_memo(totals: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """:func:`_rank`, looked up in :data:`_RANKINGS` first and kept there for next time."""
-    key = tuple(totals)
-    ranking = _RANKINGS.get(key)
-    if ranking is None:
-        ranking = _rank(totals)
-        if len(_RANKINGS) < _RANKINGS_MAX:
-            _RANKINGS[key] = ranking
-    return ranking
-
-
-def rounds_for(players: int) -> int:
-    """R3; refuses other player counts with the rule's own words."""
-    if players not in ROUNDS:
-        raise BadSetup(f"Dolce Vita is for 3 to 5 players (R3), not {players}")
-    return ROUNDS[players]
-
-
-def new_game(
-    seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0
-) -> GameCreated:
-    """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
-    rounds = rounds_for(len(seats))
-    if not 0 <= first_player < len(seats):
-        raise BadSetup(f"first player must be a seat from 0 to {len(seats) - 1}, not {first_player}")
-    grid, box = deal(seed)
-    created = GameCreated(
-        format=FORMAT_VERSION,
-        players=list(seats),
-        first_player=first_player,
-        rounds=rounds,
-        grid=grid,
-        box=box,
-        seed=seed,
-    )
-    return created
-
-
-def check_setup(created: GameCreated) -> None:
-    """R1-R3 on a ``game_created`` from anywhere (a file may have been written by another tool).
-
-    The money split is not assumed (R1.2): any 17 money cards of 100k and 200k are accepted.
-    """
-    if created.format != FORMAT_VERSION:
-        raise BadSetup(f"format {created.format} is not supported (this is format {FORMAT_VERSION})")
-    n = len(created.players)
-    rounds = rounds_for(n)
-    if created.rounds != rounds:
-        raise BadSetup(f"{n} players play {rounds} rounds (R3), not {created.rounds}")
-    if not 0 <= created.first_player < n:
-        raise BadSetup(f"first_player must be a seat from 0 to {n - 1}, not {created.first_player}")
-    colors: set[str] = set()
-    for i, seat in enumerate(created.players):
-        if seat.kind not in ("human", "bot"):
-            raise BadSetup(f"players[{i}].kind must be \"human\" or \"bot\", not {seat.kind!r}")
-        if seat.kind == "bot" and not seat.bot:
-            raise BadSetup(f"players[{i}] is a bot without a level (\"bot\" field)")
-        if seat.color not in COLORS:
-            raise BadSetup(f"players[{i}].color must be one of {', '.join(COLORS)}, not {seat.color!r}")
-        if seat.color in colors:
-            raise BadSetup(f"players[{i}].color {seat.color!r} is already taken (R2.3)")
-        if not seat.name.strip():
-            raise BadSetup(f"players[{i}].name is empty")
-        colors.add(seat.color)
-    grid = created.grid
-    if list(map(len, grid)) != _GRID_SHAPE:
-        raise BadSetup(f"grid must be {COLUMNS} columns of {COLUMN_HEIGHT} cards (R2.1)")
-    if len(created.box) != BOX_SIZE:
-        raise BadSetup(f"box must hold {BOX_SIZE} cards (R2.1), not {len(created.box)}")
-    cards = list(chain.from_iterable(grid))  # (C-level helpers: every file read is checked here)
-    cards += created.box
-    money = cards.count(MONEY_100) + cards.count(MONEY_200)
-    if money == len(DECK) - len(GOODS) and set(cards) - _MONEY == _GOODS_SET:
-        return  # 66 cards, 17 of them money, so the 49 others are the 49 goods, once each
-    unknown = [card for card in cards if card not in ALL_CARD_NAMES]
-    if unknown:
-        raise BadSetup(f"unknown card {unknown[0]!r}")
-    goods = [card for card in cards if card in CATEGORY_OF]
-    if len(set(goods)) != len(goods):
-        dup = next(card for card in goods if goods.count(card) > 1)
-        raise BadSetup(f"card {dup!r} is dealt twice (R1.1: one card per category and value)")
-    # 66 cards, none unknown, no good twice: the only way left to be wrong is goods missing
-    raise BadSetup(
-        f"the deal must hold all {len(GOODS)} goods and {len(DECK) - len(GOODS)} money cards (R1), "
-        f"it holds {len(goods)} goods and {money} money cards"
-    )
-
-
-_GOODS_SET = frozenset(GOODS)
-_GRID_SHAPE = [COLUMN_HEIGHT] * COLUMNS
 _COLUMN_SET = frozenset(range(COLUMNS))
-_CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
-"""Card -> (value, category index or -1 for money): one look-up per award in the hot loop."""
-_MONEY = frozenset((MONEY_100, MONEY_200))
 _SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
 """R4.1: ``_SUCCESSORS[players][p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 _TURNS = {
     n: tuple(tuple((first + i) % n for i in range(PLACEMENTS_PER_PLAYER * n)) for first in range(n)) for n in ROUNDS
 }
 """R4.1-R4.2: ``_TURNS[players][first]``, who places, in order, in a round that ``first`` starts."""
+
+Mover = Callable[["Game", int], tuple[int, int]]
+"""Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> (card, column), e.g. a bot."""
+EventSink = Callable[[list[Event]], None]
+"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it)."""
 
 
 class _HandOver(Exception):
@@ -253,7 +92,6 @@ class Game:
         "first_player",
         "goods",
         "hands",
-        "history",
         "money",
         "n",
         "next_column",
@@ -261,6 +99,7 @@ class Game:
         "placements",
         "round",
         "round_length",
+        "round_scores",
         "rounds",
         "to_move",
         "totals",
@@ -269,18 +108,21 @@ class Game:
 
     created: GameCreated
     n: int
+    """The number of players."""
     rounds: int
     columns: list[list[str]]
     hands: list[list[int]]
     totals: list[list[int]]
     placements: list[CardPlaced]
+    """The placements standing in the round being played, in order."""
     goods: list[list[str | None]]
     money: list[list[str]]
     round: int
     first_player: int
-    phase: int
+    phase: Phase
     next_column: int
-    history: list[list[int]]
+    round_scores: list[list[int]]
+    """Everyone's score after each finished round (the end screen's chart)."""
     to_move: int
     """R4.1: whose placement it is (kept up to date rather than derived: the sim asks every move)."""
     worth: list[int]
@@ -297,7 +139,7 @@ class Game:
         self.created = created
         self.n = n
         self.rounds = created.rounds
-        # copies made by C loops (map) rather than comprehensions: `dvtui sim` starts 10,000 games a second
+        # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
         self.columns = list(map(list, created.grid))
         self.hands = list(map(list.copy, repeat(_FULL_HAND, n)))
         self.totals = list(map(list.copy, repeat([0] * n, COLUMNS)))
@@ -308,7 +150,7 @@ class Game:
         self.first_player = created.first_player
         self.phase = PLACEMENT
         self.next_column = 0
-        self.history = []  # scores after each finished round, for the end screen's chart
+        self.round_scores = []
         self.to_move = created.first_player
         self.worth = [0] * n
         self.round_length = PLACEMENTS_PER_PLAYER * n  # R4.2: placements in a round
@@ -330,6 +172,11 @@ class Game:
 
     def scores(self) -> list[int]:
         return self.worth[:]
+
+    def outcome(self) -> Outcome | None:
+        """R8: the final scores and who won (a tie shares the victory), once the game is over;
+        None while it goes on."""
+        return Outcome.of(self.worth) if self.phase == OVER else None
 
     def legal_placements(self) -> list[tuple[int, int]]:
         """Every (card, column) the player to move may place (R4.3: any column, any card in hand)."""
@@ -357,7 +204,7 @@ class Game:
         g.first_player = self.first_player
         g.phase = self.phase
         g.next_column = self.next_column
-        g.history = list(map(list.copy, self.history))
+        g.round_scores = list(map(list.copy, self.round_scores))
         g.to_move = self.to_move
         g.worth = self.worth[:]
         g.round_length = self.round_length
@@ -385,8 +232,8 @@ class Game:
 
         Returns the decision event followed by every derived event it triggers (a round's last
         placement resolves the round, and the last round ends the game), all already applied.
-        A decision is folded exactly as a file's ``card_placed`` is (:meth:`apply`); games of
-        bots go through :meth:`play` instead, a loop that does the same for a whole round.
+        A decision is folded exactly as a log's ``card_placed`` is (:meth:`apply`); games of
+        bots go through :meth:`play` instead, a loop over whole rounds.
         """
         p = self.to_move
         if player is not None and player != p:
@@ -402,8 +249,14 @@ class Game:
         ``sink`` receives each decision with the derived events it triggers, as :meth:`place`
         returns them. The same rules as :meth:`place` (an illegal choice raises its typed error
         and changes nothing), in one loop per round over the round's turns (R4.1), the state held
-        in locals: ``dvtui sim`` spends a third of its time here, and a call to :meth:`place` per
-        card cost it 7%.
+        in locals.
+
+        MIRROR of :meth:`apply_placements`: the same five state updates of a placement (the card
+        leaves the hand, the column's total grows, the placement is recorded, the turn moves on,
+        the round's last placement leaves its columns to resolve), inlined, because a method call
+        per card is a large share of a simulated game's work (``bench/bench_sim_ab.py`` measures
+        it). A change to one is a change to both; ``tests/engine/test_r4_placement.py`` plays
+        games both ways and compares them.
         """
         if self.derived_pending:
             owed = self.derive_all()
@@ -473,7 +326,7 @@ class Game:
         """Compute the next derived event owed by the rules, apply it and return it."""
         phase = self.phase
         if phase == RESOLVING:
-            return self._resolve_next_column()
+            return self._resolve_columns(self.next_column + 1)[0]
         if phase == ROUND_ENDING:
             return self._end_round()
         if phase == GAME_ENDING:
@@ -481,7 +334,7 @@ class Game:
         raise NotPlacementPhase("no derived event is owed now")
 
     def derive_all(self) -> list[Event]:
-        """Every derived event owed now, applied, in file order."""
+        """Every derived event owed now, applied, in log order."""
         out: list[Event] = self._resolve_columns(COLUMNS) if self.phase == RESOLVING else []  # type: ignore[assignment]
         if self.phase == ROUND_ENDING:
             out.append(self._end_round())
@@ -489,63 +342,12 @@ class Game:
             out.append(self._end_game())
         return out
 
-    def _resolve_next_column(self) -> ColumnResolved:
-        return self._resolve_columns(self.next_column + 1)[0]
-
     def _resolve_columns(self, stop: int) -> list[ColumnResolved]:
-        """Resolve columns ``next_column`` .. ``stop - 1`` (R5, R6), left to right, applying each.
-
-        One loop for a whole round, with everything it touches held in locals: ``dvtui sim``
-        resolves some 40 columns a game and this is a third of its time.
-        """
-        events: list[ColumnResolved] = []
-        all_totals = self.totals
-        columns = self.columns
-        goods = self.goods
-        worth = self.worth
-        money = self.money
-        round_ = self.round
-        zeros = [0] * self.n
-        rankings = _RANKINGS
-        card_info = _CARD_INFO
-        start = self.next_column
-        for c in range(start, stop):
-            totals = all_totals[c]
-            column = columns[c]
-            try:
-                order, cancelled = rankings[tuple(totals)]
-            except KeyError:
-                order, cancelled = _rank_memo(totals)
-            if order:
-                awards: list[Award] = []
-                for p in order:  # R5.3: highest total first, each takes the current bottom card
-                    if not column:  # R5.4
-                        break
-                    card = column.pop(0)
-                    value, k = card_info[card]
-                    if k < 0:  # R6.3: money is never exchanged
-                        money[p].append(card)
-                        worth[p] += value
-                        awards.append(Award(p, card, None))
-                        continue
-                    held = goods[p]
-                    old = held[k]
-                    held[k] = card
-                    if old is None:
-                        worth[p] += value
-                    else:  # R6.1: the old good goes at once on top of this column
-                        column.append(old)
-                        worth[p] += value - VALUE_OF[old]
-                    awards.append(Award(p, card, old))
-                events.append(ColumnResolved(round_, c, totals, list(cancelled) if cancelled else [], awards, False))
-            elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
-                events.append(ColumnResolved(round_, c, totals, list(cancelled), [], False))
-            elif column:  # R5.5: nobody played here, the bottom card goes to the top
-                column.append(column.pop(0))
-                events.append(ColumnResolved(round_, c, totals, [], [], True))
-            else:
-                events.append(ColumnResolved(round_, c, totals, [], [], False))
-            all_totals[c] = zeros[:]  # the event now owns the old list
+        """Resolve columns ``next_column`` .. ``stop - 1`` (R5, R6); the round's end is owed
+        once the last column is resolved."""
+        events = resolve_columns(
+            self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, stop
+        )
         if stop == COLUMNS:
             self.phase = ROUND_ENDING
         else:
@@ -555,7 +357,7 @@ class Game:
     def _end_round(self) -> RoundEnded:
         nxt = _SUCCESSORS[self.n][self.first_player]  # R7
         event = RoundEnded(self.round, nxt)
-        self.history.append(self.worth[:])
+        self.round_scores.append(self.worth[:])
         self.placements = []
         self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
         self.first_player = nxt
@@ -568,19 +370,26 @@ class Game:
         return event
 
     def _end_game(self) -> GameEnded:
-        scores = self.scores()
-        best = max(scores)
+        scores = self.worth[:]
         self.phase = OVER
-        return GameEnded(scores=scores, winners=[p for p, s in enumerate(scores) if s == best])  # R8
+        return GameEnded(scores=scores, winners=winners(scores))  # R8
 
     # -- projections ---------------------------------------------------------------------------
 
-    def projected(self) -> tuple[list[ColumnResolved], Game]:
+    def projected(self, after: tuple[int, int, int] | None = None) -> tuple[list[ColumnResolved], Game]:
         """What every column would award if the round ended now, and the state that would leave.
+
+        ``after=(player, card, column)``: as if ``player`` had also put ``card`` under ``column``
+        first (a bot weighing a move). That what-if is not checked, and only the column's total
+        changes (the card stays in hand, nobody's turn moves): it asks what the round would give,
+        not whether the move may be made.
 
         The one place the UI and the bots ask "what would happen"; nothing re-derives R5/R6.
         """
         g = self.copy()
+        if after is not None:
+            player, card, column = after
+            g.totals[column][player] += card
         if g.phase == PLACEMENT:
             g.phase = RESOLVING
             g.next_column = 0
@@ -590,8 +399,9 @@ class Game:
     # -- folding a log -------------------------------------------------------------------------
 
     def apply(self, event: Event) -> None:
-        """Fold one event from a log: decisions are validated, derived events recomputed and
-        compared (a difference raises :class:`DerivedMismatch` naming the field)."""
+        """Fold one event of a log: a decision is validated, a derived event recomputed and
+        compared (a difference raises :class:`DerivedMismatch` naming the field). A whole log is
+        folded by :func:`dvtui.engine.fold`, which says where an error is."""
         kind = type(event)
         if kind is CardPlaced:
             if not self.apply_placements((event,), 0, 1):
@@ -601,7 +411,7 @@ class Game:
                 raise RuleError(f"{event.__struct_config__.tag} is not owed here: a decision is expected")
             expected = self.derive_next()
             if expected != event:
-                compare_derived(expected, event)
+                raise DerivedMismatch.between(expected, event)
         elif kind is PlacementUndone:
             assert isinstance(event, PlacementUndone)
             if self.phase == PLACEMENT and event.round != self.round:
@@ -624,7 +434,10 @@ class Game:
         round being played; return the index of the first one not applied (``stop``, another
         kind of event, or one for :meth:`apply`, which says what is wrong with it).
 
-        The same as :meth:`apply` on each, in one loop: reading a file is mostly placements."""
+        The one place a placement changes the state (the card leaves the hand, the column's total
+        grows, the placement is recorded, the turn moves on, and the round's last placement leaves
+        its columns to resolve) for :meth:`apply`, :meth:`place` and a log's runs of placements.
+        MIRROR of the loop in :meth:`play`, which inlines the same updates (see there why)."""
         hands = self.hands
         totals = self.totals
         placements = self.placements
@@ -662,59 +475,3 @@ class Game:
         self.check_placement(event.player, event.column, event.card)
         raise RuleError(f"card_placed could not be applied: {event!r}")  # check_placement always says why first
 
-    @classmethod
-    def fold(cls, events: Iterable[Event]) -> Game:
-        """The state after ``events`` (a full log, or a decision-only script: derived events that
-        are owed and absent are recomputed)."""
-        it = iter(events)
-        first = next(it, None)
-        if not isinstance(first, GameCreated):
-            raise RuleError("a game starts with game_created")
-        game = cls(first)
-        for event in it:
-            if game.derived_pending and not isinstance(event, DERIVED_TYPES):
-                game.derive_all()
-            game.apply(event)
-        game.derive_all()
-        return game
-
-
-def compare_derived(expected: Event, found: Event) -> None:
-    """Raise :class:`DerivedMismatch` at the first field where ``found`` differs from the rules."""
-    exp_type = expected.__struct_config__.tag
-    found_type = found.__struct_config__.tag
-    if exp_type != found_type:
-        raise DerivedMismatch(exp_type, "type", exp_type, found_type)
-    for name in expected.__struct_fields__:
-        if name == "seq":
-            continue
-        a = getattr(expected, name)
-        b = getattr(found, name)
-        if a == b:
-            continue
-        if isinstance(a, list) and isinstance(b, list) and a and isinstance(a[0], Award):
-            for i in range(max(len(a), len(b))):
-                if i >= len(a) or i >= len(b):
-                    raise DerivedMismatch(exp_type, f"{name}", a, b)
-                for sub in Award.__struct_fields__:
-                    if getattr(a[i], sub) != getattr(b[i], sub):
-                        raise DerivedMismatch(exp_type, f"{name}[{i}].{sub}", getattr(a[i], sub), getattr(b[i], sub))
-        raise DerivedMismatch(exp_type, name, a, b)
-    raise DerivedMismatch(exp_type, "seq", expected.seq, found.seq)  # only seq can differ now
-
-
-def first_player_of_round(created: GameCreated, round_: int) -> int:
-    """Invariant of R7: the first player of round k is (first_player + k - 1) mod players."""
-    return (created.first_player + round_ - 1) % len(created.players)
-
-
-__all__ = [
-    "ROUNDS",
-    "DerivedMismatch",
-    "Game",
-    "check_setup",
-    "first_player_of_round",
-    "is_money",
-    "new_game",
-    "rounds_for",
-]

@@ -22,10 +22,10 @@ from ..engine import (
     Game,
     GameCreated,
     NothingToUndo,
+    Phase,
     PlacementUndone,
     RoundEnded,
 )
-from ..engine.game import PLACEMENT
 from ..store import GameWriter, LoadedGame
 from .autoplay import bot_specs
 
@@ -111,7 +111,7 @@ class PlaySession:
     def human_to_move(self) -> int | None:
         """The human whose placement is awaited, if any."""
         game = self.game
-        if game.phase != PLACEMENT or self.is_bot(game.to_move):
+        if game.phase != Phase.PLACEMENT or self.is_bot(game.to_move):
             return None
         return game.to_move
 
@@ -158,7 +158,7 @@ class PlaySession:
     def undo_player(self) -> int | None:
         """Whose placement ``u`` takes back: the human who placed last this round (with the bots'
         answers since), as long as no other human has placed after them. None: nothing can go."""
-        if self.game.phase != PLACEMENT:
+        if self.game.phase != Phase.PLACEMENT:
             return None
         latest = self._latest_human()
         if latest is None or latest.locked:
@@ -179,7 +179,7 @@ class PlaySession:
         game = self.game
         if game.over:
             return "The game is over: nothing can be taken back."
-        if game.phase != PLACEMENT:
+        if game.phase != Phase.PLACEMENT:
             return "The round is being resolved: nothing can be taken back."
         names = self.names
         who = self.at_keyboard()
@@ -200,7 +200,7 @@ class PlaySession:
         a move another human has placed after, never across a resolution. Each undo is saved
         before the next one is made."""
         game = self.game
-        if game.phase != PLACEMENT or not game.placements:
+        if game.phase != Phase.PLACEMENT or not game.placements:
             raise NothingToUndo("nothing to take back: undo never crosses a resolution")
         names = self.names
         count = 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import Mover, bot_fn, bot_seeds, parse_bot
-from ..engine import COLORS, Game, Seat, new_game
+from ..engine import COLORS, Game, Outcome, Seat, new_game
 from ..store import GameWriter
 from .autoplay import run_bots
 
@@ -81,12 +81,13 @@ class Tally:
         if not self.move_times:
             self.move_times = [[] for _ in range(self.n)]
 
-    def add_game(self, scores: Sequence[int], seating: Sequence[int]) -> None:
-        """One finished game: ``scores`` by seat, ``seating[seat]`` the entrant there."""
+    def add_game(self, outcome: Outcome, seating: Sequence[int]) -> None:
+        """One finished game: its outcome (scores by seat), ``seating[seat]`` the entrant there."""
         self.games += 1
+        scores = outcome.scores
+        winners = outcome.winners
         ordered = sorted(scores, reverse=True)
-        best = ordered[0]
-        share = 1.0 / ordered.count(best)  # R8: a shared victory is split
+        share = 1.0 / len(winners)  # R8: a shared victory is split
         distinct = len(set(ordered)) == len(ordered)  # the usual case: rank = place
         wins, score_sum, rank_sum = self.wins, self.score_sum, self.rank_sum
         seat_wins, seat_score_sum, seat_rank_sum = self.seat_wins, self.seat_score_sum, self.seat_rank_sum
@@ -99,7 +100,7 @@ class Tally:
             rank_sum[entrant] += rank
             seat_score_sum[seat] += score
             seat_rank_sum[seat] += rank
-            if score == best:
+            if seat in winners:
                 wins[entrant] += share
                 seat_wins[seat] += share
 
@@ -165,7 +166,9 @@ def play(plan: Plan) -> Tally:
                 with GameWriter.create(plan.out / name, created, stamp=False) as writer:
                     run_bots(game, writer.append, players)
             tally.moves += len(game.created.players) * 5 * game.rounds
-            tally.add_game(game.worth, seating)
+            outcome = game.outcome()
+            assert outcome is not None  # bots play every seat to the end
+            tally.add_game(outcome, seating)
     return tally
 
 

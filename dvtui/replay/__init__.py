@@ -5,6 +5,6 @@ Textual-free (like the engine and the store), so ``dvtui replay --text`` starts 
 viewer's logic is tested without a terminal.
 """
 
-from .index import Replay, fold_prefix
+from .timeline import Replay
 
-__all__ = ["Replay", "fold_prefix"]
+__all__ = ["Replay"]

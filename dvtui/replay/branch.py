@@ -20,7 +20,7 @@ import msgspec
 from ..engine import DERIVED_TYPES, MAX_NAME_CHARS, Event, GameCreated, Seat, SeatError, check_name
 from ..printable import printable
 from ..store import GameWriter, LoadedGame, read_game
-from .index import Replay
+from .timeline import Replay
 
 _DERIVED = DERIVED_TYPES
 

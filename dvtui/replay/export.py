@@ -23,8 +23,17 @@ from ..describe import (
     describe_result,
     resolution_parts,
 )
-from ..engine import CardPlaced, ColumnResolved, Event, Game, GameCreated, GameEnded, PlacementUndone, RoundEnded
-from ..engine.cards import VALUE_OF
+from ..engine import (
+    VALUE_OF,
+    CardPlaced,
+    ColumnResolved,
+    Event,
+    Game,
+    GameCreated,
+    GameEnded,
+    PlacementUndone,
+    RoundEnded,
+)
 from ..printable import printable
 
 INDENT = "  "
@@ -114,7 +123,7 @@ def _round(created: GameCreated, round_: int, events: list[Event], after: Game, 
             lines.extend(_wrap(f"{INDENT}{INDENT}{_column_line(event, names)}", " " * 7))
     ended = next((e for e in events if isinstance(e, RoundEnded)), None)
     if ended is not None:
-        scores = after.history[ended.round - 1]
+        scores = after.round_scores[ended.round - 1]
         lines.append(f"{INDENT}Scores: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(scores)))
     return lines
 
@@ -169,10 +178,10 @@ def _ending(game: Game, names: list[str]) -> list[str]:
             f"({len(game.placements)} of {game.round_length} placements made this round).",
             "Scores so far: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(game.scores())),
         ]
-    scores = game.scores()
-    best = max(scores)
-    result = GameEnded(scores=scores, winners=[p for p, s in enumerate(scores) if s == best])
-    lines = [f"RESULT  {describe_result(result, names)}"]
+    outcome = game.outcome()
+    assert outcome is not None  # the game is over
+    scores = outcome.scores
+    lines = [f"RESULT  {describe_result(outcome, names)}"]
     order = sorted(range(game.n), key=lambda p: (-scores[p], p))
     width = max(len(name) for name in names)
     rank, last = 0, None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..engine.events import AnyEvent, Event
+from ..engine import AnyEvent, Event
 
 _encoder = msgspec.json.Encoder()
 line_decoder = msgspec.json.Decoder(AnyEvent)

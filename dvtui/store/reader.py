@@ -1,9 +1,10 @@
-"""Reading a ``.dvr`` file: decode, check ``seq``, re-fold through the engine, recover a torn tail.
+"""Reading a ``.dvr`` file: decode, check ``seq``, fold through the engine, recover a torn tail.
 
 Follows LevelDB's log reader: a torn record at the end of the file is the writer dying mid-write
 and is recovered (and reported); damage anywhere else is an error naming the line, never guessed
-around. Derived events are recomputed by the engine and compared field by field, so a file can
-never make the game say something the rules do not.
+around. The fold is the engine's (:func:`dvtui.engine.fold`): derived events are recomputed and
+compared field by field, so a file can never make the game say something the rules do not, and the
+event index its errors carry is the line number less one.
 """
 
 from __future__ import annotations
@@ -19,17 +20,15 @@ import msgspec
 from ..engine import (
     DERIVED_TYPES,
     SEED_LIMIT,
-    CardPlaced,
-    DerivedMismatch,
+    AnyEvent,
     Event,
     Game,
     GameCreated,
     RuleError,
     SeatError,
     check_seats,
+    fold,
 )
-from ..engine.events import AnyEvent
-from ..engine.game import GAME_ENDING, RESOLVING, ROUND_ENDING, compare_derived
 from .codec import line_decoder
 from .errors import GameFileError
 
@@ -38,11 +37,6 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 memory. Undo makes logs unbounded in principle, so this is generous."""
 MAX_LINE_BYTES = 64 * 1024
 """The longest real line is ``game_created`` at ~3 KiB."""
-
-_DERIVED_TYPES = frozenset(DERIVED_TYPES)  # a set: the fold asks `type(ev) in` it per line
-_OWING = frozenset((RESOLVING, ROUND_ENDING, GAME_ENDING))
-"""Game phases in which derived events are owed before the next decision."""
-
 
 @dataclass(slots=True)
 class TornTail:
@@ -83,6 +77,9 @@ class LoadedGame:
     file_bytes: int | None = None
     """The size of the file as read (None when not read from a file); a writer resuming it checks
     that nothing was appended in between."""
+    checkpoints: list[tuple[int, Game]] | None = None
+    """Read with ``checkpoints=True``: the fold's copies of the state along :attr:`events`
+    (:attr:`dvtui.engine.Folded.checkpoints`)."""
 
     @property
     def created(self) -> GameCreated:
@@ -169,12 +166,15 @@ def _check_kind(p: Path | str, mode: int, size: int) -> None:
     raise GameFileError(p, None, f"is {what}, not a game file")
 
 
-def read_game(path: Path | str) -> LoadedGame:
-    """Read and check a game file; raises :class:`GameFileError` naming the line at fault."""
-    return parse_game(read_bytes(path), str(path))
+def read_game(path: Path | str, *, checkpoints: bool = False) -> LoadedGame:
+    """Read and check a game file; raises :class:`GameFileError` naming the line at fault.
+
+    ``checkpoints``: keep the fold's copies of the state along the way (:attr:`LoadedGame.checkpoints`),
+    for a replay timeline built on this very fold (:meth:`dvtui.replay.Replay.of`)."""
+    return parse_game(read_bytes(path), str(path), checkpoints=checkpoints)
 
 
-def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
+def parse_game(data: bytes, path: str = "<input>", *, checkpoints: bool = False) -> LoadedGame:
     """Check ``data`` as a whole game file (see the module doc); never modifies anything.
 
     Every way a file can be wrong ends in :class:`GameFileError`; time and memory are linear in
@@ -222,7 +222,7 @@ def parse_game(data: bytes, path: str = "<input>") -> LoadedGame:
         if torn is not None:
             raise GameFileError(path, torn.line, "the only line is incomplete: nothing to recover")
         raise GameFileError(path, None, "is empty, not a game")
-    loaded = fold_file(events, path)
+    loaded = _fold_file(events, path, checkpoints)
     loaded.good_bytes = good_bytes
     loaded.file_bytes = len(data)
     if torn is not None:
@@ -339,25 +339,18 @@ def _check_created(created: GameCreated, path: str) -> None:
             raise GameFileError(path, 1, f"game_created: {name} is out of range (at most 64 bits)")
 
 
-def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
-    """Check ``seq`` and replay the events through the engine, recomputing every derived event."""
+def _fold_file(events: list[AnyEvent], path: str, checkpoints: bool) -> LoadedGame:
+    """Check what is the file's own (``seq``, what ``game_created`` puts on a terminal), then fold
+    the events through the engine (:func:`dvtui.engine.fold`: every decision checked, every
+    derived event recomputed), its errors placed at their line."""
     first = events[0]
     if not isinstance(first, GameCreated):
         raise GameFileError(path, 1, f"the first event must be game_created, not {first.__struct_config__.tag}")
     _check_created(first, path)
-    decisions_only = _DERIVED_TYPES.isdisjoint(map(type, events))
     if first.seq is not None:
         if first.seq != 0:
             raise GameFileError(path, 1, f"seq is {first.seq}, expected 0")
         first.seq = None
-    try:
-        game = Game(first)
-    except RuleError as e:
-        raise GameFileError(path, 1, f"game_created: {e}") from None
-    # a full log is its own canonical form; only a game script needs its derived events filled in
-    canonical: list[Event] = [first] if decisions_only else events  # type: ignore[assignment]
-    apply = game.apply
-    apply_placements = game.apply_placements
     n = len(events)
     # seq first, for the whole file; the fold stops at the first wrong one (limit), so damage
     # before it is what is reported, as when the file is read line by line
@@ -370,74 +363,21 @@ def fold_file(events: list[AnyEvent], path: str = "<input>") -> LoadedGame:
                 limit = i
                 break
             ev.seq = None
-    # A round's derived events are computed all at once when the file reaches the first of them
-    # and compared with the file's in one go (one by one only to name a difference).
-    owed: list[Event] = []
-    k = 0
-    owing = False  # k < len(owed): derived events computed and not yet met in the file
-    i = 1
-    while i < limit:
-        ev = events[i]
-        if type(ev) is CardPlaced and not owing:  # most lines: a run of placements
-            j = apply_placements(events, i, limit)
-            if j > i:
-                if decisions_only:
-                    canonical.extend(events[i:j])
-                i = j
-                continue
-        if type(ev) in _DERIVED_TYPES:
-            if not owing:
-                if not game.derived_pending:
-                    raise GameFileError(
-                        path, i + 1, f"{ev.__struct_config__.tag} is not owed here: a decision is expected"
-                    )
-                owed = game.derive_all()
-                k = 0
-                if i + len(owed) <= limit and events[i : i + len(owed)] == owed:  # the usual case
-                    k = len(owed)
-                    i += k
-                    continue
-            expected = owed[k]
-            k += 1
-            owing = k < len(owed)
-            if expected != ev:
-                try:
-                    compare_derived(expected, ev)
-                except DerivedMismatch as e:  # its message already starts with the event type
-                    raise GameFileError(path, i + 1, str(e)) from None
-            i += 1
-            continue  # a derived event is in a full log, which is its own canonical list
-        if owing or game.phase in _OWING:
-            if not decisions_only:
-                due = owed[k] if owing else game.copy().derive_next()
-                raise GameFileError(
-                    path,
-                    i + 1,
-                    f"{ev.__struct_config__.tag} found where {due.__struct_config__.tag} is owed "
-                    "(derived events come complete, in place)",
-                )
-            canonical.extend(game.derive_all())  # only reached for a game script
-        try:
-            apply(ev)
-        except DerivedMismatch as e:
-            raise GameFileError(path, i + 1, str(e)) from None
-        except RuleError as e:
-            raise GameFileError(path, i + 1, f"{ev.__struct_config__.tag}: {e}") from None
-        if decisions_only:
-            canonical.append(ev)
-        i += 1
+    try:
+        folded = fold(events if limit == n else events[:limit], checkpoints=checkpoints)
+    except RuleError as e:
+        assert e.index is not None  # the fold places every error it raises
+        raise GameFileError(path, e.index + 1, str(e)) from None
     if limit < n:
         raise GameFileError(path, limit + 1, f"seq is {events[limit].seq}, expected {limit}")
-    tail = owed[k:]
-    if game.derived_pending:
-        tail.extend(game.derive_all())
-    lines = len(events)  # before the tail joins: for a full log, canonical is this very list
-    loaded = LoadedGame(path, canonical, game, lines, 0, decisions_only)
-    if tail:
-        canonical.extend(tail)
-        if not decisions_only:
-            loaded.missing_tail = tail
-            loaded.notices.append(
-                f"{path} line {lines}: the file ends before the round's derived events; {len(tail)} recomputed"
-            )
+    tail = folded.owed_tail
+    lines = n  # before the tail joins: for a full log, the canonical list is this very list
+    loaded = LoadedGame(path, folded.events, folded.game, lines, 0, folded.decisions_only)
+    if folded.checkpoints is not None:
+        loaded.checkpoints = folded.checkpoints
+    if tail and not folded.decisions_only:
+        loaded.missing_tail = tail
+        loaded.notices.append(
+            f"{path} line {lines}: the file ends before the round's derived events; {len(tail)} recomputed"
+        )
     return loaded

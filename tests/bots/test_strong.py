@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dvtui.bots import bot_seed, choose, parse_bot
 from dvtui.bots import value as V
 from dvtui.bots.strong import DEFAULT_ITERATIONS, candidates, think
-from dvtui.engine import COLORS, CardPlaced, Game, Seat, new_game
+from dvtui.engine import COLORS, CardPlaced, Game, Seat, fold, new_game
 
 
 def seats_for(levels: list[str]) -> list[Seat]:
@@ -102,11 +102,11 @@ def test_a_game_resumed_from_its_events_ends_as_the_uninterrupted_one(cut: int) 
     game = Game(new_game(seats_for(levels), seed=2024))
     whole = play_out(game, levels, seed=2024)
     # replay the first `cut` decisions into a fresh Game, then let the same bots continue
-    resumed = Game.fold([game.created, *whole[:cut]])
+    resumed = fold([game.created, *whole[:cut]]).game
     rest = play_out(resumed, levels, seed=2024)
     assert whole[:cut] + rest == whole
     assert resumed.scores() == game.scores()
-    assert resumed.history == game.history
+    assert resumed.round_scores == game.round_scores
 
 
 # -- exact where the search can see everything --------------------------------------------------------

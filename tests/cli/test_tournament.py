@@ -8,6 +8,7 @@ import json
 import pytest
 
 from dvtui.cli import main
+from dvtui.engine import Outcome
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.play.tournament import Plan, Tally, percentile, play, seatings, wilson
@@ -52,7 +53,7 @@ def test_percentile_is_the_nearest_rank() -> None:
 
 def test_a_shared_victory_splits_and_ranks_are_shared() -> None:
     tally = Tally(3)
-    tally.add_game([300, 300, 100], (2, 0, 1))  # seats 0 and 1 tie for first
+    tally.add_game(Outcome.of([300, 300, 100]), (2, 0, 1))  # seats 0 and 1 tie for first
     assert tally.wins == [0.5, 0.0, 0.5]  # by entrant: seat 1 holds entrant 0, seat 0 entrant 2
     assert tally.seat_wins == [0.5, 0.5, 0.0]
     assert tally.rank_sum == [1.5, 3.0, 1.5]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import Game
+from dvtui.engine import Game, fold
 
 from .conftest import Games, dvtui, engine_file, one_error_line, strip_at
 
@@ -29,7 +29,7 @@ def test_a_directory_of_good_files_gives_one_summary_line_each(games: Games) -> 
     by_file = dict(line.split(": ok, ", 1) for line in lines)
     for n, (path, events) in games.complete.items():
         summary = by_file[str(path)]
-        game = Game.fold(events)
+        game = fold(events).game
         names = ", ".join(f"Bot {i + 1}" for i in range(n))
         assert summary.startswith(f"{n} players ({names}), {game.rounds}/{game.rounds} rounds played, ")
         assert scores_text(game) in summary

@@ -2,7 +2,7 @@
 
 Random 3-, 4- and 5-player games (random seed, first player and legal moves, with occasional
 undos) are played live; every event is folded one at a time into a second game that checks the
-invariants after each, and the final state is compared with ``Game.fold`` of the full log and of
+invariants after each, and the final state is compared with ``fold`` of the full log and of
 the decisions alone.
 """
 
@@ -11,12 +11,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import hypothesis
 import msgspec
 import pytest
-from hypothesis import HealthCheck, Phase, event, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from dvtui.engine import (
+    CATEGORY_OF,
+    DECK,
+    VALUE_OF,
     Award,
     CardPlaced,
     ColumnResolved,
@@ -26,14 +30,15 @@ from dvtui.engine import (
     GameCreated,
     GameEnded,
     NothingToUndo,
+    Phase,
     PlacementUndone,
     RoundEnded,
     RuleError,
     Seat,
+    fold,
+    is_money,
     new_game,
 )
-from dvtui.engine.cards import CATEGORY_OF, DECK, VALUE_OF, is_money
-from dvtui.engine.game import OVER, PLACEMENT, RESOLVING, ROUND_ENDING
 
 COLOURS = ["red", "yellow", "green", "blue", "purple"]
 MAX_UNDOS = 12
@@ -57,7 +62,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         [g[:] for g in game.goods],
         [m[:] for m in game.money],
         game.scores(),
-        [h[:] for h in game.history],
+        [h[:] for h in game.round_scores],
     )
 
 
@@ -91,7 +96,7 @@ class InvariantChecker:
             assert all(is_money(card) for card in g.money[p])
             assert g.worth[p] == sum(VALUE_OF[card] for card in g.owned_cards(p))
         # the first player of round k is (first_player + k - 1) mod n
-        if g.phase in (PLACEMENT, RESOLVING, ROUND_ENDING):
+        if g.phase in (Phase.PLACEMENT, Phase.RESOLVING, Phase.ROUND_ENDING):
             assert g.first_player == (self.first + g.round - 1) % n
         # placements go clockwise from the round's first player; hands and totals agree with them
         for i, placed in enumerate(g.placements):
@@ -101,14 +106,14 @@ class InvariantChecker:
             mine = [e.card for e in g.placements if e.player == p]
             assert sorted(g.hands[p] + mine) == [1, 2, 3, 4, 5, 6]
             for c in range(7):
-                unresolved = g.phase == PLACEMENT or (g.phase == RESOLVING and c >= g.next_column)
+                unresolved = g.phase == Phase.PLACEMENT or (g.phase == Phase.RESOLVING and c >= g.next_column)
                 placed_here = sum(e.card for e in g.placements if e.player == p and e.column == c)
                 assert g.totals[c][p] == (placed_here if unresolved else 0)
-        if g.phase == PLACEMENT:
+        if g.phase == Phase.PLACEMENT:
             assert g.to_move == (g.first_player + len(g.placements)) % n
             if not g.placements:  # the start of a round (or a round undone back to its start)
                 assert g.hands == [[1, 2, 3, 4, 5, 6]] * n
-        if isinstance(event, CardPlaced) and g.phase == RESOLVING:
+        if isinstance(event, CardPlaced) and g.phase == Phase.RESOLVING:
             # the round's last placement: each player placed exactly 5 and holds 1
             assert Counter(e.player for e in g.placements) == dict.fromkeys(range(n), 5)
             assert [len(h) for h in g.hands] == [1] * n
@@ -129,9 +134,9 @@ class InvariantChecker:
             assert g.hands == [[1, 2, 3, 4, 5, 6]] * n  # 6 in hand at the start of every round
             assert g.placements == []
             assert g.totals == [[0] * n for _ in range(7)]
-            assert len(g.history) == event.round
+            assert len(g.round_scores) == event.round
         if isinstance(event, GameEnded):
-            assert g.phase == OVER
+            assert g.phase == Phase.OVER
             assert event.scores == g.scores()
             assert event.winners == [p for p in range(n) if event.scores[p] == max(event.scores)]
 
@@ -142,7 +147,8 @@ class InvariantChecker:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     # no "explain" phase: on a failure it replays hundreds of whole games before reporting
-    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
+    phases=[hypothesis.Phase.explicit, hypothesis.Phase.reuse, hypothesis.Phase.generate, hypothesis.Phase.target,
+            hypothesis.Phase.shrink],
 )
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_games_keep_every_invariant(n: int, seed: int, data: st.DataObject) -> None:
@@ -194,9 +200,9 @@ def test_random_games_keep_every_invariant(n: int, seed: int, data: st.DataObjec
     assert sum(isinstance(e, CardPlaced) for e in log) - undos == 5 * n * game.rounds
     final = snapshot(game)
     # state = fold(events): the full log, and the decisions alone, give the live game's state
-    assert snapshot(Game.fold(log)) == final
+    assert snapshot(fold(log).game) == final
     decisions_only = [e for e in log if isinstance(e, (GameCreated, CardPlaced, PlacementUndone))]
-    assert snapshot(Game.fold(decisions_only)) == final
+    assert snapshot(fold(decisions_only).game) == final
     # a copy taken earlier did not move with the game
     assert frozen is not None
     twin, twin_snapshot = frozen
@@ -237,7 +243,7 @@ def test_fold_of_a_prefix_is_the_state_at_that_point() -> None:
         boundaries.append(i)
     assert len(boundaries) == len(states)
     for end, expected in zip(boundaries, states, strict=True):
-        assert snapshot(Game.fold(log[:end])) == expected
+        assert snapshot(fold(log[:end]).game) == expected
 
 
 def test_a_tampered_award_is_a_derived_mismatch_naming_the_field() -> None:
@@ -251,7 +257,7 @@ def test_a_tampered_award_is_a_derived_mismatch_naming_the_field() -> None:
         event, awards=[Award(event.awards[0].player, wrong_card, event.awards[0].returned), *event.awards[1:]]
     )
     with pytest.raises(DerivedMismatch, match=r"column_resolved: field 'awards\[0\]\.card' should be") as info:
-        Game.fold([*log[:index], tampered, *log[index + 1 :]])
+        fold([*log[:index], tampered, *log[index + 1 :]])
     assert info.value.field == "awards[0].card"
 
 
@@ -268,7 +274,7 @@ def test_a_tampered_column_resolved_names_its_field(field: str, value: object) -
         value = not event.rotated
     tampered = msgspec.structs.replace(event, **{field: value})
     with pytest.raises(DerivedMismatch) as info:
-        Game.fold([*log[:index], tampered, *log[index + 1 :]])
+        fold([*log[:index], tampered, *log[index + 1 :]])
     assert info.value.field == field
 
 
@@ -279,7 +285,7 @@ def test_a_tampered_round_ended_is_refused() -> None:
     assert isinstance(event, RoundEnded)
     tampered = msgspec.structs.replace(event, next_first_player=(event.next_first_player + 1) % 3)
     with pytest.raises(DerivedMismatch, match="round_ended: field 'next_first_player'"):
-        Game.fold([*log[:index], tampered, *log[index + 1 :]])
+        fold([*log[:index], tampered, *log[index + 1 :]])
 
 
 def test_an_undo_must_name_the_latest_placement() -> None:
@@ -288,27 +294,32 @@ def test_an_undo_must_name_the_latest_placement() -> None:
     placed = game.place(2, 5)[0]
     assert isinstance(placed, CardPlaced)
     wrong = PlacementUndone(round=1, player=0, column=3, card=5)
-    with pytest.raises(RuleError, match="placement_undone must name the latest placement exactly"):
-        Game.fold([created, placed, wrong])
+    with pytest.raises(RuleError, match="placement_undone must name the latest placement exactly") as info:
+        fold([created, placed, wrong])
+    assert info.value.index == 2
     right = PlacementUndone(round=1, player=0, column=2, card=5)
-    assert snapshot(Game.fold([created, placed, right])) == snapshot(Game(created))
+    assert snapshot(fold([created, placed, right]).game) == snapshot(Game(created))
 
 
 def test_a_log_must_start_with_game_created() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="a game starts with game_created"):
-        Game.fold([CardPlaced(round=1, player=0, column=0, card=1)])
-    with pytest.raises(RuleError, match="game_created may only be the first event"):
-        Game.fold([created, created])
+    with pytest.raises(RuleError, match="the first event must be game_created, not card_placed") as info:
+        fold([CardPlaced(round=1, player=0, column=0, card=1)])
+    assert info.value.index == 0
+    with pytest.raises(RuleError, match="game_created: game_created may only be the first event") as info:
+        fold([created, created])
+    assert info.value.index == 1
 
 
 def test_a_placement_of_the_wrong_round_is_refused() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="card_placed says round 2, but round 1 is being played"):
-        Game.fold([created, CardPlaced(round=2, player=0, column=0, card=1)])
+    with pytest.raises(RuleError, match="card_placed says round 2, but round 1 is being played") as info:
+        fold([created, CardPlaced(round=2, player=0, column=0, card=1)])
+    assert info.value.index == 1
 
 
 def test_a_derived_event_where_a_decision_is_owed_is_refused() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="round_ended is not owed here"):
-        Game.fold([created, RoundEnded(round=1, next_first_player=1)])
+    with pytest.raises(RuleError, match="round_ended is not owed here") as info:
+        fold([created, RoundEnded(round=1, next_first_player=1)])
+    assert info.value.index == 1

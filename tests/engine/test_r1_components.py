@@ -11,6 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dvtui.engine import (
+    CATEGORIES,
+    CATEGORY_OF,
+    COLORS,
+    DECK,
+    GOODS,
+    NUMBER_CARDS,
+    VALUE_OF,
     BadSetup,
     Game,
     GameCreated,
@@ -22,15 +29,6 @@ from dvtui.engine import (
     is_money,
     new_game,
     value,
-)
-from dvtui.engine.cards import (
-    CATEGORIES,
-    CATEGORY_OF,
-    COLORS,
-    DECK,
-    GOODS,
-    NUMBER_CARDS,
-    VALUE_OF,
 )
 
 MakeCreated = Callable[..., GameCreated]

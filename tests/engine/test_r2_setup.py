@@ -14,12 +14,12 @@ from dvtui.engine import (
     Event,
     Game,
     GameCreated,
+    Phase,
     Seat,
     check_setup,
     deal,
     new_game,
 )
-from dvtui.engine.game import PLACEMENT
 
 MakeCreated = Callable[..., GameCreated]
 MakeGame = Callable[..., Game]
@@ -57,7 +57,7 @@ def test_r2_1_game_starts_with_the_dealt_columns_and_no_owned_cards() -> None:
     assert game.columns == created.grid
     assert game.n == 5
     assert game.round == 1
-    assert game.phase == PLACEMENT
+    assert game.phase == Phase.PLACEMENT
     assert not game.over
     assert not game.derived_pending
     assert game.goods == [[None] * 7 for _ in range(5)]
@@ -65,7 +65,7 @@ def test_r2_1_game_starts_with_the_dealt_columns_and_no_owned_cards() -> None:
     assert game.scores() == [0, 0, 0, 0, 0]
     assert game.totals == [[0] * 5 for _ in range(7)]
     assert game.placements == []
-    assert game.history == []
+    assert game.round_scores == []
 
 
 def test_game_columns_are_its_own_not_the_events() -> None:

@@ -87,4 +87,4 @@ def test_r3_a_whole_game_lasts_exactly_its_rounds(players: int, rounds: int, pla
     assert sum(isinstance(e, CardPlaced) for e in events) == 5 * players * rounds
     assert isinstance(events[-1], GameEnded)
     assert sum(isinstance(e, GameEnded) for e in events) == 1
-    assert len(game.history) == rounds
+    assert len(game.round_scores) == rounds

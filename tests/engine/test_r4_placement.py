@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from dvtui.bots import bot_fn, bot_seeds, parse_bot
 from dvtui.engine import (
+    COLORS,
     CardNotInHand,
     CardPlaced,
     ColumnOutOfRange,
@@ -23,6 +24,7 @@ from dvtui.engine import (
     Mover,
     NothingToUndo,
     NotPlacementPhase,
+    Phase,
     PlacementUndone,
     RoundEnded,
     RuleError,
@@ -30,8 +32,6 @@ from dvtui.engine import (
     WrongPlayer,
     new_game,
 )
-from dvtui.engine.cards import COLORS
-from dvtui.engine.game import PLACEMENT
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -268,7 +268,7 @@ def test_undo_for_a_player_refuses_someone_elses_placement(make_game: MakeGame) 
     assert state(game) == before
     assert game.undo(player=1) == PlacementUndone(round=1, player=1, column=3, card=6)
     assert game.undo(player=0) == PlacementUndone(round=1, player=0, column=3, card=2)
-    assert game.phase == PLACEMENT
+    assert game.phase == Phase.PLACEMENT
     assert game.to_move == 0
 
 
@@ -371,12 +371,12 @@ def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, level
         expected.append(by_hand.place(column, card))
     assert units == expected
     assert looped.over
-    assert (looped.worth, looped.goods, looped.money, looped.columns, looped.history) == (
-        by_hand.worth, by_hand.goods, by_hand.money, by_hand.columns, by_hand.history
+    assert (looped.worth, looped.goods, looped.money, looped.columns, looped.round_scores) == (
+        by_hand.worth, by_hand.goods, by_hand.money, by_hand.columns, by_hand.round_scores
     )
     without_sink = Game(made)  # type: ignore[arg-type]
     without_sink.play(movers)
-    assert (without_sink.worth, without_sink.history) == (looped.worth, looped.history)
+    assert (without_sink.worth, without_sink.round_scores) == (looped.worth, looped.round_scores)
 
 
 def test_play_stops_where_a_seat_has_no_mover() -> None:
@@ -405,7 +405,7 @@ def test_play_first_delivers_derived_events_owed() -> None:
     got: list[list[Event]] = []
     cut.play(movers, got.append)
     assert got == [units[14][1:], *units[15:]]
-    assert (cut.worth, cut.history) == (whole.worth, whole.history)
+    assert (cut.worth, cut.round_scores) == (whole.worth, whole.round_scores)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dvtui.engine import Award, ColumnResolved, Event, Game
+from dvtui.engine import Award, ColumnResolved, Event, Game, rank
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -88,13 +88,12 @@ def test_r5_2_ties_cancel_at_any_rank_and_take_no_position(
 def test_r5_ranking_is_the_rule_as_written(totals: list[int]) -> None:
     """The engine's ranking of one column against R5.1-R5.3 spelled out naively: players with a
     total take part; a total shared by two or more cancels them all; the rest by total, highest
-    first."""
-    from dvtui.engine.game import _rank
-
+    first. Asked twice: computed, then from the memo."""
     taking_part = [p for p in range(len(totals)) if totals[p] > 0]
     cancelled = [p for p in taking_part if sum(1 for q in taking_part if totals[q] == totals[p]) > 1]
     ranked = sorted((p for p in taking_part if p not in cancelled), key=lambda p: totals[p], reverse=True)
-    assert _rank(totals) == (tuple(ranked), tuple(cancelled))
+    assert rank(totals) == (tuple(ranked), tuple(cancelled))
+    assert rank(totals) == (tuple(ranked), tuple(cancelled))
 
 
 def test_r5_2_two_separate_pairs_cancel(make_game: MakeGame, play: Play) -> None:
@@ -231,3 +230,24 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
     assert game.columns == columns
     assert game.goods[0] == [None] * 7
     assert game.totals[0] == [5, 2, 2]
+
+
+def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game: MakeGame) -> None:
+    """``projected(after=(player, card, column))``: what the round would award had that card also
+    gone under that column (a bot weighing its move), without placing it."""
+    game = make_game(3, {0: MIXED_COLUMN})
+    game.place(0, 5)
+    game.place(0, 2)
+    before = (game.to_move, [t[:] for t in game.totals], [h[:] for h in game.hands], game.placements[:])
+    events, after = game.projected(after=(2, 3, 0))  # player 2's 3 under column 0: 5, 2, 3
+    assert (game.to_move, game.totals, game.hands, game.placements) == before  # nothing placed
+    assert events[0].totals == [5, 2, 3]
+    assert [(a.player, a.card) for a in events[0].awards] == [(0, MIXED_COLUMN[0]), (2, MIXED_COLUMN[1]),
+                                                                 (1, MIXED_COLUMN[2])]
+    placed = game.copy()
+    placed.place(0, 3)
+    placed_events, placed_after = placed.projected()
+    assert events == placed_events
+    assert (after.worth, after.goods, after.money, after.columns) == (
+        placed_after.worth, placed_after.goods, placed_after.money, placed_after.columns
+    )

@@ -6,8 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dvtui.engine import ColumnResolved, Event, Game, RoundEnded, first_player_of_round
-from dvtui.engine.game import PLACEMENT
+from dvtui.engine import ColumnResolved, Event, Game, Phase, RoundEnded, first_player_of_round
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -20,7 +19,7 @@ def test_r7_round_ended_names_the_next_first_player(make_game: MakeGame, play: P
     assert game.round == 2
     assert game.first_player == 2
     assert game.to_move == 2
-    assert game.phase == PLACEMENT
+    assert game.phase == Phase.PLACEMENT
 
 
 def test_r7_first_player_wraps_around_clockwise(make_game: MakeGame, play: Play) -> None:
@@ -55,14 +54,14 @@ def test_r7_every_number_card_returns_to_its_owner(make_game: MakeGame, play: Pl
 def test_r7_history_records_scores_after_each_round(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {0: ["money-200"], 1: ["house-500"]})
     play(game, {0: [(0, 1)], 2: [(1, 1)]}, dump=4)
-    assert len(game.history) == 1
-    assert game.history[0] == game.scores()
-    assert game.history[0][0] >= 200_000
-    assert game.history[0][2] >= 500_000
+    assert len(game.round_scores) == 1
+    assert game.round_scores[0] == game.scores()
+    assert game.round_scores[0][0] >= 200_000
+    assert game.round_scores[0][2] >= 500_000
     after_one = game.scores()
     play(game, dump=4)
-    assert game.history[0] == after_one
-    assert len(game.history) == 2
+    assert game.round_scores[0] == after_one
+    assert len(game.round_scores) == 2
 
 
 def test_r7_round_events_come_in_file_order(make_game: MakeGame, play: Play) -> None:

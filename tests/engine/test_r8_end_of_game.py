@@ -6,8 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dvtui.engine import Event, Game, GameEnded, RoundEnded, Seat, new_game, value
-from dvtui.engine.game import OVER
+from dvtui.engine import Event, Game, GameEnded, Outcome, Phase, RoundEnded, Seat, new_game, value
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -47,6 +46,41 @@ def test_r8_highest_score_wins_and_ties_share_the_victory(
     assert [game.owned_cards(p) for p in range(3)] == [[card] for card in bottoms]
 
 
+@pytest.mark.parametrize(
+    ("bottoms", "winners"),
+    [
+        (["car-700", "money-200", "money-100"], (0,)),
+        (["car-700", "money-200", "jewel-700"], (0, 2)),
+        (["money-100", "money-100", "money-100"], (0, 1, 2)),
+    ],
+)
+def test_r8_the_outcome_is_the_game_ended_event(
+    bottoms: list[str], winners: tuple[int, ...], make_game: MakeGame, play: Play
+) -> None:
+    """``Game.outcome()``: nothing while the game goes on; then the scores and the winners of
+    ``game_ended``, a tie shared (R8)."""
+    game = make_game(3, {c: [card] for c, card in enumerate(bottoms)})
+    events = play(game, {p: [(p, 6)] for p in range(3)}, dump=ALL_TIE)
+    assert game.outcome() is None  # a round is over, not the game
+    while not game.over:
+        assert game.outcome() is None
+        events += play(game, dump=ALL_TIE)
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    outcome = game.outcome()
+    assert outcome == Outcome(tuple(ended.scores), tuple(ended.winners))
+    assert outcome.winners == winners
+    assert outcome.best == max(ended.scores) == value(bottoms[winners[0]])
+    assert outcome.shared == (len(winners) > 1)
+
+
+def test_r8_an_outcome_from_scores_shares_a_tie_at_the_top_only() -> None:
+    assert Outcome.of([300, 300, 100]) == Outcome((300, 300, 100), (0, 1))
+    assert Outcome.of([100, 300, 300, 300]).winners == (1, 2, 3)
+    assert Outcome.of([100, 100, 300]).winners == (2,)  # a tie below the top changes nothing
+    assert not Outcome.of([100, 100, 300]).shared and Outcome.of([0, 0, 0]).shared
+
+
 def test_r8_nobody_wins_anything_means_everyone_shares_the_victory(make_game: MakeGame, play: Play) -> None:
     game = make_game(3)
     events: list[Event] = []
@@ -79,7 +113,7 @@ def test_r8_game_ended_scores_every_owned_card(players: int, seed: int, play: Pl
     assert ended.scores == expected == game.scores()
     assert sum(expected) > 0
     assert ended.winners == [p for p in range(players) if expected[p] == max(expected)]
-    assert game.history[-1] == expected
+    assert game.round_scores[-1] == expected
     assert isinstance(events[-2], RoundEnded) and events[-2].round == game.rounds
 
 
@@ -92,5 +126,5 @@ def test_r8_game_ended_comes_once_after_the_last_round(make_game: MakeGame, play
     events = play(game)
     assert isinstance(events[-1], GameEnded)
     assert game.over
-    assert game.phase == OVER
+    assert game.phase == Phase.OVER
     assert not game.derived_pending

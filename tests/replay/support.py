@@ -3,10 +3,11 @@ comparable picture of a game state."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from dvtui.engine import Game, GameCreated
+from dvtui.engine import CardPlaced, ColumnResolved, Event, Game, GameCreated, GameEnded, PlacementUndone, RoundEnded
 from dvtui.store import read_game
 from dvtui.store.codec import encode_line
 
@@ -25,13 +26,35 @@ def picture(game: Game) -> dict[str, Any]:
         "totals": [list(t) for t in game.totals],
         "placements": [(e.round, e.player, e.column, e.card) for e in game.placements],
         "scores": game.scores(),
-        "history": [list(h) for h in game.history],
+        "round_scores": [list(h) for h in game.round_scores],
         "round": game.round,
         "phase": game.phase,
         "to_move": game.to_move,
         "first_player": game.first_player,
         "next_column": game.next_column if game.derived_pending else None,
     }
+
+
+def fold_prefix(events: Sequence[Event], k: int) -> Game:
+    """The engine's plain fold of ``events[0..k]``, event by event from the deal: what
+    :meth:`dvtui.replay.Replay.state_at` must equal (the tests and the benchmark compare the two)."""
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    game = Game(first)
+    for event in events[1 : k + 1]:
+        game.apply(event)
+    return game
+
+
+KINDS: dict[type, str] = {
+    GameCreated: "deal",
+    CardPlaced: "placement",
+    PlacementUndone: "undo",
+    ColumnResolved: "column",
+    RoundEnded: "round_end",
+    GameEnded: "game_end",
+}
+"""What kind of moment an event makes: ``KINDS[type(replay.events[k])]``."""
 
 
 def cut_copies(tmp: Path, name: str = "game-5p.dvr") -> dict[str, Path]:

@@ -17,10 +17,9 @@ from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.engine import Seat, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.replay import fold_prefix
 from dvtui.store import read_game
 
-from .support import picture
+from .support import fold_prefix, picture
 
 
 def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:

@@ -17,10 +17,9 @@ from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar, cell_of, moment_at
-from dvtui.replay import fold_prefix
 
 from .conftest import replay_app
-from .support import EXAMPLES, REPLAYS, cut_copies, picture
+from .support import EXAMPLES, REPLAYS, cut_copies, fold_prefix, picture
 
 
 def viewer(app: ReplayApp) -> ReplayScreen:

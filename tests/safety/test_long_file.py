@@ -18,16 +18,15 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets import replay_log
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar
-from dvtui.engine import Game, new_game
+from dvtui.engine import CHECKPOINT_EVERY, Game, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.replay import Replay, fold_prefix
-from dvtui.replay.index import CHECKPOINT_EVERY
+from dvtui.replay import Replay
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 
 from ..replay.conftest import data_dir, replay_app  # noqa: F401  (data_dir: autouse, as in the viewer's tests)
-from ..replay.support import picture, write_undo_loop
+from ..replay.support import fold_prefix, picture, write_undo_loop
 from ..replay.test_viewer import assert_at, viewer
 
 LONG = 4 * 1024 * 1024

@@ -141,7 +141,7 @@ def same_state(a: Game, b: Game) -> None:
     assert a.money == b.money
     assert a.scores() == b.scores()
     assert a.hands == b.hands
-    assert a.history == b.history
+    assert a.round_scores == b.round_scores
     assert (a.round, a.phase, a.to_move, a.first_player, a.over) == (
         b.round,
         b.phase,

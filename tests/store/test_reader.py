@@ -24,6 +24,7 @@ from dvtui.engine import (
     GameEnded,
     PlacementUndone,
     RoundEnded,
+    fold,
     new_game,
 )
 from dvtui.play.autoplay import bot_players
@@ -120,7 +121,7 @@ def test_game_script_is_completed_to_the_engines_own_file(spec: tuple[str, int, 
     assert loaded.file_lines == len(script)
     assert loaded.torn is None and not loaded.missing_tail
     assert [encode_line(ev, i) for i, ev in enumerate(loaded.events)] == lines
-    same_state(loaded.game, Game.fold(engine_events(*spec)))
+    same_state(loaded.game, fold(engine_events(*spec)).game)
 
 
 @GAMES

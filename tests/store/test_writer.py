@@ -15,7 +15,7 @@ import pytest
 
 import dvtui.store.writer as writer_module
 from dvtui.cli import main
-from dvtui.engine import CardPlaced, Event, Game, GameCreated
+from dvtui.engine import CardPlaced, Event, GameCreated, fold
 from dvtui.store import GameWriter, SaveError, read_game
 
 from .dvr_support import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
@@ -415,7 +415,7 @@ def test_game_state_after_failed_save_matches_the_file(tmp_path: Path, monkeypat
     groups = decision_groups(events)
     path = tmp_path / "g.dvr"
     write_first(path, groups, 40)
-    expected = Game.fold(events[: sum(len(g) for g in groups[:40])])
+    expected = fold(events[: sum(len(g) for g in groups[:40])]).game
     with GameWriter.resume(read_game(path)) as w:
         patch_syscall(monkeypatch, "write", no_space)
         with pytest.raises(SaveError):

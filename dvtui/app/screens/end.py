@@ -30,9 +30,9 @@ def standings(game: Game) -> list[int]:
 
 
 def headline(game: Game) -> Text:
-    scores = game.scores()
-    best = max(scores)
-    winners = [p for p in range(game.n) if scores[p] == best]
+    outcome = game.outcome()
+    assert outcome is not None, "the end screen shows a finished game"
+    winners = outcome.winners
     players = game.created.players
     text = styled(" GAME OVER ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
     text.append("  ")
@@ -41,7 +41,7 @@ def headline(game: Game) -> Text:
             text.append(" and " if i == len(winners) - 1 else ", ")
         text.append(players[p].name, style=Style(bold=True, color=seat_color(players[p].color)))
     verb = " wins with " if len(winners) == 1 else " share the victory with "
-    text.append(verb + amount(best) + ("" if len(winners) == 1 else " each"), style=Style(bold=True))
+    text.append(verb + amount(outcome.best) + ("" if len(winners) == 1 else " each"), style=Style(bold=True))
     return text
 
 
@@ -100,7 +100,7 @@ class EndScreen(Screen[None]):
                 yield Standings(game, id="standings")
             with Vertical(id="end-right"):
                 yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
-                yield TotalsChart(game.history, [s.color for s in players],
+                yield TotalsChart(game.round_scores, [s.color for s in players],
                                   seat_tags([s.name for s in players]), id="chart")
         path = self.session.path
         if path is not None:

@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
-from ...engine.cards import CATEGORIES
+from ...engine import CATEGORIES
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import styled
 

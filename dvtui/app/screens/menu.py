@@ -125,11 +125,11 @@ class MenuScreen(Screen[None]):
             self._error("type the path of a game file (.dvr)")
             return
         try:
-            loaded = read_game(Path(text).expanduser())
+            loaded = read_game(Path(text).expanduser(), checkpoints=True)
         except (GameFileError, OSError) as e:
             self._error(str(e) if isinstance(e, GameFileError) else f"{text}: {e.strerror or e}")
             return
-        replay = Replay(loaded.events)
+        replay = Replay.of(loaded)
 
         def branch(moment: int, take: int | None) -> None:
             session = app.open_branch(loaded, replay, moment, take)

@@ -34,9 +34,7 @@ from ...describe import (
     round_gains,
     short_amount,
 )
-from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
-from ...engine.cards import COLUMNS
-from ...engine.game import PLACEMENT
+from ...engine import COLUMNS, CardPlaced, ColumnResolved, Event, Game, Phase, RoundEnded, RuleError, fold
 from ...play.session import Move, PlaySession, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
@@ -142,7 +140,7 @@ class TableScreen(Screen[None]):
             return
         placed = history[last]
         assert isinstance(placed, CardPlaced)
-        before = Game.fold(history[:last])
+        before = fold(history[:last]).game
         events = before.copy().place(placed.column, placed.card, player=placed.player)
         self.recap = True
         self.round_start_scores = before.scores()
@@ -274,7 +272,7 @@ class TableScreen(Screen[None]):
     def _start_bot(self, token: int) -> None:
         session = self.session
         game = session.game
-        if token != self.turn_token or self.steps or game.over or game.phase != PLACEMENT:
+        if token != self.turn_token or self.steps or game.over or game.phase != Phase.PLACEMENT:
             return
         bot = session.bots[game.to_move]
         if bot is None:

@@ -27,9 +27,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ...describe import column_label
-from ...engine import ColumnResolved, Game
-from ...engine.cards import COLUMN_HEIGHT, COLUMNS
-from ...engine.game import PLACEMENT, RESOLVING
+from ...engine import COLUMN_HEIGHT, COLUMNS, ColumnResolved, Game, Phase
 from ..theme import FOCUS, MUTED, seat_color
 from .faces import card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
 
@@ -309,7 +307,7 @@ class Board(Widget):
         gave); the rest show the engine's projection when ``project`` is set."""
         models = build_models(game, selected=selected, focus=focus, results=results, ghost=ghost, project=project)
         seats = Seats.of(game)
-        turn = game.to_move if game.phase == PLACEMENT else None
+        turn = game.to_move if game.phase == Phase.PLACEMENT else None
         if (models, seats, turn) != (self.models, self.seats, self.turn):
             self.models, self.seats, self.turn = models, seats, turn
             self.refresh()
@@ -408,7 +406,7 @@ def build_models(
     """Per column, what to draw; the projection comes from the engine."""
     results = results or {}
     projected: dict[int, ColumnResolved] = {}
-    if project and game.phase in (PLACEMENT, RESOLVING):
+    if project and game.phase in (Phase.PLACEMENT, Phase.RESOLVING):
         events, _ = game.projected()
         projected = {e.column: e for e in events}
     placed: list[list[list[int]]] = [[[] for _ in range(game.n)] for _ in range(COLUMNS)]

@@ -1,4 +1,4 @@
-"""A bar chart of every player's total after each round (``Game.history``), grouped by round."""
+"""A bar chart of every player's total after each round (``Game.round_scores``), grouped by round."""
 
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from ..theme import MUTED, seat_color
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 
 
-def chart_lines(history: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
+def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
                 width: int, height: int) -> list[Text]:
     """The chart in ``width`` x ``height`` cells: y labels, one group of bars per round, round
     labels and a legend of tags (so the bars are not told apart by colour alone)."""
     n = len(colors)
-    rounds = len(history)
+    rounds = len(round_scores)
     if not rounds or height < 4 or width < 12:
         return [Text("no round finished yet", style=Style(color=MUTED))]
-    top = max(max(row) for row in history) or 1
+    top = max(max(row) for row in round_scores) or 1
     label_w = max(len(short_amount(top)), len(short_amount(top // 2))) + 1
     plot_h = height - 2  # x labels + legend
     room = width - label_w
@@ -40,7 +40,7 @@ def chart_lines(history: Sequence[Sequence[int]], colors: Sequence[str], tags: S
         else:
             label = ""
         line = Text(label.rjust(label_w - 1) + "┤", style=Style(color=MUTED))
-        for scores in history:
+        for scores in round_scores:
             for p in range(n):
                 eighths = round(scores[p] / top * plot_h * 8)
                 fill = max(0, min(8, eighths - (level_top - 8)))
@@ -64,13 +64,13 @@ class TotalsChart(Widget):
     TotalsChart { height: 1fr; width: 1fr; min-height: 6; }
     """
 
-    def __init__(self, history: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
+    def __init__(self, round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
                  *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.history = [list(h) for h in history]
+        self.round_scores = [list(h) for h in round_scores]
         self.seat_colors = list(colors)
         self.tags = list(tags)
 
     def render(self) -> Text:
-        lines = chart_lines(self.history, self.seat_colors, self.tags, self.size.width, self.size.height)
+        lines = chart_lines(self.round_scores, self.seat_colors, self.tags, self.size.width, self.size.height)
         return Text("\n").join(lines)

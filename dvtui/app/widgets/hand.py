@@ -16,7 +16,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widget import Widget
 
-from ...engine.cards import NUMBER_CARDS
+from ...engine import NUMBER_CARDS
 from ..theme import MUTED, seat_color, seat_ink
 from .faces import ELLIPSIS, fit_names, pad, seat_emphasis, styled
 

@@ -15,9 +15,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
-from ...engine import Game, Seat
-from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
-from ...engine.game import PLACEMENT
+from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
 from ..theme import MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
@@ -91,7 +89,7 @@ class Scoreboard(Widget):
     def show(self, game: Game, *, turn: int | None = None) -> None:
         """``turn``: the seat to mark as moving (defaults to the player to move, if placing)."""
         self.game = game
-        self.turn = turn if turn is not None else (game.to_move if game.phase == PLACEMENT else None)
+        self.turn = turn if turn is not None else (game.to_move if game.phase == Phase.PLACEMENT else None)
         self._rendered = None
         self.refresh(layout=True)
 
@@ -223,7 +221,8 @@ class Standings(Widget):
         width = self.size.width or 80
         players = game.created.players
         order = sorted(range(game.n), key=lambda p: (-game.score(p), p))
-        best = game.score(order[0])
+        outcome = game.outcome()
+        winners = outcome.winners if outcome is not None else ()
         names = [s.name for s in players]
         name_w = min(max(map(cell_len, names)), max(4, width - 30))
         fitted = fit_names(names, name_w)
@@ -235,10 +234,10 @@ class Standings(Widget):
             if score != last:
                 rank, last = i + 1, score
             line = Text()
-            line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if score == best else MUTED))
+            line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if p in winners else MUTED))
             line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
-            if score == best:
+            if p in winners:
                 line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))
             lines.append(line)
             lines.extend(holdings(game, p, 60 if self.compact else width))

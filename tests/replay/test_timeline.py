@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.engine import CardPlaced, ColumnResolved, Game, GameEnded, RoundEnded, RuleError
-from dvtui.engine.game import PLACEMENT
-from dvtui.replay import Replay, fold_prefix
+from dvtui.engine import CardPlaced, ColumnResolved, Game, GameEnded, Phase, RoundEnded, RuleError, fold
+from dvtui.replay import Replay, timeline
 from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
-from .support import EXAMPLES, REPLAYS, cut_copies, picture
+from .support import EXAMPLES, KINDS, REPLAYS, cut_copies, fold_prefix, picture
 
 
 def _replays(tmp_path: Path) -> list[tuple[str, Replay]]:
@@ -33,15 +32,15 @@ def test_state_at_every_event_is_the_fold_of_the_prefix(tmp_path: Path) -> None:
     assert checked > 700
 
 
-def test_state_at_a_decision_point_is_game_fold(tmp_path: Path) -> None:
-    """Where no derived event is owed, the state also equals ``Game.fold`` of the prefix (which
+def test_state_at_a_decision_point_is_the_fold_of_the_prefix(tmp_path: Path) -> None:
+    """Where no derived event is owed, the state also equals ``fold`` of the prefix (which
     completes owed derived events, so it is compared only there)."""
     for name, replay in _replays(tmp_path):
         for k in range(len(replay.events)):
             state = replay.state_at(k)
             if state.derived_pending:
                 continue
-            assert picture(state) == picture(Game.fold(replay.events[: k + 1])), f"{name} moment {k}"
+            assert picture(state) == picture(fold(replay.events[: k + 1]).game), f"{name} moment {k}"
 
 
 def test_state_at_returns_an_independent_copy() -> None:
@@ -65,7 +64,7 @@ def test_round_starts_are_fresh_rounds(name: str) -> None:
     assert len(replay.round_starts) == replay.rounds
     for r, k in enumerate(replay.round_starts, 1):
         state = replay.state_at(k)
-        assert (state.round, state.phase, state.placements) == (r, PLACEMENT, [])
+        assert (state.round, state.phase, state.placements) == (r, Phase.PLACEMENT, [])
         assert all(sorted(h) == [1, 2, 3, 4, 5, 6] for h in state.hands)
         assert replay.round_at(k) == r
         assert replay.round_start(r) == k
@@ -111,7 +110,7 @@ def test_a_taken_back_placement_is_stepped_through() -> None:
     """game.dvr holds an undo in round 2: the turn marks count standing placements."""
     replay = Replay(read_game(REPLAYS / "game.dvr").events)
     start = replay.round_starts[1]
-    kinds = [replay.kind(k) for k in range(start + 1, start + 4)]
+    kinds = [KINDS[type(replay.events[k])] for k in range(start + 1, start + 4)]
     assert kinds == ["placement", "undo", "placement"]
     assert len(replay.state_at(start + 2).placements) == 0
     assert replay.next_turn(start) == start + 5  # 1 placed, 1 taken back, then 3 standing
@@ -166,8 +165,9 @@ def test_extending_move_by_move_gives_the_same_replay() -> None:
 def test_a_log_with_derived_events_missing_is_refused() -> None:
     script = read_game(REPLAYS / "script-3p.dvr")
     file_events = [e for e in script.events if not isinstance(e, (ColumnResolved, RoundEnded, GameEnded))]
-    with pytest.raises(RuleError, match="event"):
+    with pytest.raises(RuleError, match="card_placed found where column_resolved is owed") as info:
         Replay(file_events)
+    assert info.value.index == next(k for k, e in enumerate(script.events) if isinstance(e, ColumnResolved))
     with pytest.raises(RuleError):
         Replay([])
 
@@ -188,9 +188,38 @@ def test_the_replay_package_does_not_import_textual() -> None:
     from .support import REPO
 
     code = (
-        "import sys\nimport dvtui.replay, dvtui.replay.index, dvtui.replay.branch, dvtui.replay.export\n"
+        "import sys\nimport dvtui.replay, dvtui.replay.timeline, dvtui.replay.branch, dvtui.replay.export\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", ["game.dvr", "script-3p.dvr"])
+def test_a_file_read_with_checkpoints_is_not_folded_again(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a file folds it once: the timeline takes up the reader's fold (its checkpoints and
+    its final state) instead of folding the events a second time."""
+    whole = Replay(read_game(REPLAYS / name).events)
+    loaded = read_game(REPLAYS / name, checkpoints=True)
+    applied = [0]
+    apply = Game.apply
+
+    def counting(self: Game, event: object) -> None:
+        applied[0] += 1
+        apply(self, event)  # type: ignore[arg-type]
+
+    def no_fold(*args: object, **kwargs: object) -> None:
+        raise AssertionError("folded again")
+
+    monkeypatch.setattr(timeline, "fold", no_fold)
+    monkeypatch.setattr(Game, "apply", counting)
+    replay = Replay.of(loaded)
+    assert applied[0] == 0
+    monkeypatch.setattr(Game, "apply", apply)
+    assert replay.events == whole.events and replay.events is not loaded.events
+    assert (replay.round_starts, replay.turn_stops) == (whole.round_starts, whole.turn_stops)
+    for k in range(len(replay.events)):
+        assert picture(replay.state_at(k)) == picture(whole.state_at(k)), k
+        assert replay.resolution_results(k) == whole.resolution_results(k)
+    assert picture(replay.final) == picture(loaded.game)

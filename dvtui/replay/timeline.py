@@ -1,13 +1,12 @@
 """A game as a sequence of moments: "the state at event k" from checkpoints, and where each key goes.
 
-A replay is a live game whose events come from a file (STYLE): the state at a moment is the
-engine's fold of the events up to it. Folding from the first event at every key press would be
-linear in the game's length, so the fold is run once, keeping a copy of the state at the start of
-each round (a checkpoint); the state at any event is then a copy of the nearest checkpoint before
-it plus at most one round of events (33 for five players). Undo makes a round as long as the file
-allows (half a million events in the largest file the reader accepts), so a round also gets a
-checkpoint every :data:`CHECKPOINT_EVERY` events: a bounded fold whatever the file. No Textual here:
-the viewer, the tests and the benchmark all ask this module.
+A replay is a live game whose events come from a file: the state at a moment is the engine's fold
+of the events up to it. Folding from the first event at every key press would be linear in the
+game's length, so the one fold that checks the log (:func:`dvtui.engine.fold`, the reader's own
+when the file was read with ``checkpoints=True``) keeps a copy of the state at the start of each
+round and every :data:`~dvtui.engine.CHECKPOINT_EVERY` events inside one (undo makes a round as
+long as the file allows); the state at any event is then a copy of the nearest checkpoint before
+it plus a bounded fold. No Textual here: the viewer, the tests and the benchmark all ask this module.
 
 Moments are event indexes into the canonical log (``LoadedGame.events``): moment ``k`` is the
 state after events ``0..k``; moment 0 is the deal, the last moment is the end of the file.
@@ -16,25 +15,26 @@ state after events ``0..k``; moment 0 is the deal, the last moment is the end of
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..engine import (
     DERIVED_TYPES,
     CardPlaced,
     ColumnResolved,
     Event,
+    Folded,
     Game,
     GameCreated,
     GameEnded,
     PlacementUndone,
     RoundEnded,
-    RuleError,
+    fold,
 )
 from .steps import ResolutionStep
 
-CHECKPOINT_EVERY = 256
-"""Events between two checkpoints inside a round (a few hundred microseconds of folding; a
-checkpoint is a few kilobytes, so the largest file holds a few megabytes of them)."""
+if TYPE_CHECKING:
+    from ..store import LoadedGame
 
 
 class Replay:
@@ -49,8 +49,9 @@ class Replay:
     __slots__ = (
         "_checkpoint_at",
         "_checkpoints",
-        "_game",
+        "_fold",
         "_resolution_from",
+        "_standing",
         "created",
         "events",
         "names",
@@ -60,55 +61,90 @@ class Replay:
 
     def __init__(self, events: Iterable[Event]) -> None:
         """``events``: a complete canonical log (every derived event in place), as the store's
-        reader returns it or a live session records it. Raises ``RuleError`` otherwise."""
-        it = iter(events)
-        first = next(it, None)
-        if not isinstance(first, GameCreated):
-            raise RuleError("a game starts with game_created")
+        reader returns it or a live session records it; folded here, checked as a full log
+        (a ``RuleError`` says at which event it is wrong). The list is copied: the replay grows
+        its own as a live game goes on."""
+        self._start(fold(list(events), script=False, checkpoints=True))
+
+    @classmethod
+    def of(cls, loaded: LoadedGame) -> Replay:
+        """The replay of a file as the store read it, on the reader's own fold when it was read
+        with ``checkpoints=True`` (a long file is not folded a second time)."""
+        if loaded.checkpoints is None:
+            return cls(loaded.events)
+        replay = cls.__new__(cls)
+        replay._start(Folded(loaded.game.copy(), loaded.events[:], checkpoints=loaded.checkpoints[:]))
+        return replay
+
+    def _start(self, folded: Folded) -> None:
+        first = folded.events[0]
+        assert isinstance(first, GameCreated)
         self.created: GameCreated = first
         self.names: list[str] = [seat.name for seat in first.players]
-        self.events: list[Event] = [first]
-        game = Game(first)
-        self._game = game
-        """The state at the last moment, kept to extend the replay as a live game goes on."""
-        self._checkpoints: list[Game] = [game.copy()]
-        self._checkpoint_at: list[int] = [0]
+        self.events: list[Event] = folded.events
+        self._fold = folded
+        """The fold of :attr:`events`, the state at the last moment: a live game's new moves
+        extend it."""
+        checkpoints = folded.checkpoints
+        assert checkpoints is not None
+        self._checkpoints: list[Game] = [game for _, game in checkpoints]
+        self._checkpoint_at: list[int] = [k for k, _ in checkpoints]
         self.round_starts: list[int] = [0]
         self.turn_stops: list[int] = [0]
         self._resolution_from: list[int] = [0]
         """Per moment, the first moment of the run of derived events it belongs to (itself for a
         decision): a resolution step's results are the columns resolved since then."""
-        self.extend(it)
+        self._standing = 0
+        """Placements standing in the round at the last moment (a turn is complete every n)."""
+        self._mark(1)
 
     def extend(self, events: Iterable[Event]) -> None:
-        """Append events (a live game's new moves) and update the marks."""
-        game = self._game
-        n = game.n
-        for event in events:
-            k = len(self.events)
-            try:
-                game.apply(event)
-            except RuleError as e:
-                raise RuleError(f"event {k}: {e}") from None
-            self.events.append(event)
-            if isinstance(event, DERIVED_TYPES):
-                prev = self._resolution_from[k - 1]
-                derived_before = isinstance(self.events[k - 1], DERIVED_TYPES)
-                self._resolution_from.append(prev if derived_before else k)
-            else:
-                self._resolution_from.append(k)
-            if isinstance(event, RoundEnded):
-                self._checkpoints.append(game.copy())
-                self._checkpoint_at.append(k)
-                if not game.derived_pending:  # the last round's end starts nothing
+        """Append events (a live game's new moves, checked as the fold checks a full log) and
+        update the marks."""
+        start = len(self.events)
+        self._fold.extend(events)
+        checkpoints = self._fold.checkpoints
+        assert checkpoints is not None
+        for k, game in checkpoints[len(self._checkpoints) :]:
+            self._checkpoints.append(game)
+            self._checkpoint_at.append(k)
+        self._mark(start)
+
+    def _mark(self, start: int) -> None:
+        """The marks of the moments from ``start`` on: they depend on the events alone."""
+        events = self.events
+        n = len(self.created.players)
+        rounds = self.created.rounds
+        resolution_from = self._resolution_from
+        turn_stops = self.turn_stops
+        standing = self._standing
+        derived_before = isinstance(events[start - 1], DERIVED_TYPES)
+        for k in range(start, len(events)):
+            event = events[k]
+            kind = type(event)
+            if kind is CardPlaced:
+                standing += 1
+                if standing % n == 0:
+                    turn_stops.append(k)
+                resolution_from.append(k)
+                derived_before = False
+                continue
+            if kind is PlacementUndone:
+                standing -= 1
+                resolution_from.append(k)
+                derived_before = False
+                continue
+            resolution_from.append(resolution_from[k - 1] if derived_before else k)
+            derived_before = True
+            if kind is RoundEnded:
+                standing = 0
+                assert isinstance(event, RoundEnded)
+                if event.round < rounds:  # the last round's end starts nothing
                     self.round_starts.append(k)
-                self.turn_stops.append(k)
-            else:
-                if (isinstance(event, CardPlaced) and len(game.placements) % n == 0) or isinstance(event, GameEnded):
-                    self.turn_stops.append(k)
-                if k - self._checkpoint_at[-1] >= CHECKPOINT_EVERY:
-                    self._checkpoints.append(game.copy())
-                    self._checkpoint_at.append(k)
+                turn_stops.append(k)
+            elif kind is GameEnded:
+                turn_stops.append(k)
+        self._standing = standing
 
     # -- what is where ---------------------------------------------------------------------------
 
@@ -120,7 +156,7 @@ class Replay:
     @property
     def final(self) -> Game:
         """The state at the last moment (a copy)."""
-        return self._game.copy()
+        return self._fold.game.copy()
 
     @property
     def rounds(self) -> int:
@@ -202,28 +238,3 @@ class Replay:
         while k < self.last and isinstance(self.events[k + 1], DERIVED_TYPES):
             k += 1
         return k
-
-    def kind(self, k: int) -> str:
-        """``deal``, ``placement``, ``undo``, ``column``, ``round_end`` or ``game_end``."""
-        return _KINDS[type(self.events[self.clamp(k)])]
-
-
-_KINDS: dict[type, str] = {
-    GameCreated: "deal",
-    CardPlaced: "placement",
-    PlacementUndone: "undo",
-    ColumnResolved: "column",
-    RoundEnded: "round_end",
-    GameEnded: "game_end",
-}
-
-
-def fold_prefix(events: Sequence[Event], k: int) -> Game:
-    """The engine's plain fold of ``events[0..k]``, event by event from the deal: what
-    :meth:`Replay.state_at` must equal (the tests and the benchmark compare the two)."""
-    first = events[0]
-    assert isinstance(first, GameCreated)
-    game = Game(first)
-    for event in events[1 : k + 1]:
-        game.apply(event)
-    return game

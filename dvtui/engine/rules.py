@@ -1,0 +1,163 @@
+"""The rules that turn a round's placements into awards (R5, R6) and scores into a result (R8), as
+functions over plain lists: :class:`dvtui.engine.Game` keeps the state and its phases and calls
+these; the bots ask :func:`rank` directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from .cards import CATEGORY_OF, VALUE_OF
+from .events import Award, ColumnResolved
+
+Ranking = tuple[tuple[int, ...], tuple[int, ...]]
+"""(who takes a card, in order; who is cancelled, sorted): a column's outcome by R5.1-R5.3."""
+
+
+def _ranked(totals: Sequence[int]) -> Ranking:
+    """R5.1-R5.3 for one column, computed.
+
+    Players with a total of 0 placed nothing there and take no part (R5.1). Every group of equal
+    totals is removed, however many tie and at whatever rank (R5.2); the rest rank by total,
+    highest first (R5.3), and no two of them can be equal.
+    """
+    ranked = sorted(range(len(totals)), key=totals.__getitem__, reverse=True)  # stable: seat order in a tie
+    order: list[int] = []
+    cancelled: list[int] = []
+    n = len(ranked)
+    i = 0
+    while i < n:
+        total = totals[ranked[i]]
+        if not total:  # the rest placed nothing here (R5.1)
+            break
+        j = i + 1
+        while j < n and totals[ranked[j]] == total:
+            j += 1
+        if j - i == 1:
+            order.append(ranked[i])
+        else:  # R5.2: a tie cancels everyone in it
+            cancelled.extend(ranked[i:j])
+        i = j
+    cancelled.sort()
+    return tuple(order), tuple(cancelled)
+
+
+_RANKINGS: dict[tuple[int, ...], Ranking] = {}
+"""Memo of :func:`rank`: a column's outcome depends only on its totals, and the same totals come
+back again and again (few players, cards 1 to 6), in games and in the bots' searches alike."""
+_RANKINGS_MAX = 200_000
+"""A bound on the memo, so a long run of the sim or a search cannot grow it without end."""
+
+
+def _ranked_and_kept(totals: Sequence[int]) -> Ranking:
+    """:func:`_ranked`, kept in the memo for next time (while it has room)."""
+    ranking = _ranked(totals)
+    if len(_RANKINGS) < _RANKINGS_MAX:
+        _RANKINGS[tuple(totals)] = ranking
+    return ranking
+
+
+def rank(totals: Sequence[int]) -> Ranking:
+    """R5.1-R5.3 for one column whose totals by seat are ``totals``: (the players who take a card,
+    highest total first; the players cancelled by a tie, in seat order). Memoized."""
+    try:
+        return _RANKINGS[tuple(totals)]
+    except KeyError:
+        return _ranked_and_kept(totals)
+
+
+_CARD_INFO: dict[str, tuple[int, int]] = {card: (VALUE_OF[card], CATEGORY_OF.get(card, -1)) for card in VALUE_OF}
+"""Card -> (value, category index or -1 for money): one look-up per award."""
+
+
+def resolve_columns(
+    all_totals: list[list[int]],
+    columns: list[list[str]],
+    goods: list[list[str | None]],
+    money: list[list[str]],
+    worth: list[int],
+    round_: int,
+    start: int,
+    stop: int,
+) -> list[ColumnResolved]:
+    """Resolve columns ``start`` .. ``stop - 1`` left to right (R5, R6), changing the lists given
+    (a game's state: totals by column, the columns bottom first, each player's goods by category,
+    money and score) as each column is resolved, and return what each column gave.
+
+    One loop for a whole round with everything it touches in locals: resolving is most of a
+    simulated game's work. A resolved column's totals list goes into its event, and the column
+    gets a fresh list of zeros.
+    """
+    events: list[ColumnResolved] = []
+    zeros = [0] * len(worth)
+    rankings = _RANKINGS
+    card_info = _CARD_INFO
+    for c in range(start, stop):
+        totals = all_totals[c]
+        column = columns[c]
+        try:
+            order, cancelled = rankings[tuple(totals)]
+        except KeyError:
+            order, cancelled = _ranked_and_kept(totals)
+        if order:
+            awards: list[Award] = []
+            for p in order:  # R5.3: highest total first, each takes the current bottom card
+                if not column:  # R5.4
+                    break
+                card = column.pop(0)
+                value, k = card_info[card]
+                if k < 0:  # R6.3: money is never exchanged
+                    money[p].append(card)
+                    worth[p] += value
+                    awards.append(Award(p, card, None))
+                    continue
+                held = goods[p]
+                old = held[k]
+                held[k] = card
+                if old is None:
+                    worth[p] += value
+                else:  # R6.1: the old good goes at once on top of this column
+                    column.append(old)
+                    worth[p] += value - VALUE_OF[old]
+                awards.append(Award(p, card, old))
+            events.append(ColumnResolved(round_, c, totals, list(cancelled) if cancelled else [], awards, False))
+        elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
+            events.append(ColumnResolved(round_, c, totals, list(cancelled), [], False))
+        elif column:  # R5.5: nobody played here, the bottom card goes to the top
+            column.append(column.pop(0))
+            events.append(ColumnResolved(round_, c, totals, [], [], True))
+        else:
+            events.append(ColumnResolved(round_, c, totals, [], [], False))
+        all_totals[c] = zeros[:]  # the event now owns the old list
+    return events
+
+
+def winners(scores: Sequence[int]) -> list[int]:
+    """R8: the seats with the highest score, in seat order (more than one share the victory)."""
+    best = max(scores)
+    return [p for p, s in enumerate(scores) if s == best]
+
+
+class Outcome(msgspec.Struct, frozen=True, gc=False):
+    """R8: how a game ended. ``scores`` by seat; ``winners`` the seats with the highest score, in
+    seat order: more than one when they tie, and then they share the victory."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def of(cls, scores: Sequence[int]) -> Outcome:
+        """The outcome of a game that ended with these scores (R8)."""
+        return cls(tuple(scores), tuple(winners(scores)))
+
+    @property
+    def best(self) -> int:
+        """The winning score."""
+        return self.scores[self.winners[0]]
+
+    @property
+    def shared(self) -> bool:
+        """More than one player has the highest score: they share the victory (R8)."""
+        return len(self.winners) > 1

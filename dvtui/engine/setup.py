@@ -1,0 +1,115 @@
+"""Setting a game up (R1-R3): player counts and rounds, the seeded deal as ``game_created``, and the
+check of a ``game_created`` from anywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+
+from .cards import (
+    ALL_CARD_NAMES,
+    BOX_SIZE,
+    CATEGORY_OF,
+    COLORS,
+    COLUMN_HEIGHT,
+    COLUMNS,
+    DECK,
+    GOODS,
+    MONEY_100,
+    MONEY_200,
+    deal,
+)
+from .errors import BadSetup
+from .events import FORMAT_VERSION, GameCreated, Seat
+
+ROUNDS: dict[int, int] = {3: 6, 4: 4, 5: 5}
+"""R3: rounds by player count, as printed."""
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+PLACEMENTS_PER_PLAYER = 5
+"""R4.2: each player places 5 of 6 cards a round."""
+
+
+def rounds_for(players: int) -> int:
+    """R3; refuses other player counts with the rule's own words."""
+    if players not in ROUNDS:
+        raise BadSetup(f"Dolce Vita is for 3 to 5 players (R3), not {players}")
+    return ROUNDS[players]
+
+
+def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0) -> GameCreated:
+    """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
+    rounds = rounds_for(len(seats))
+    if not 0 <= first_player < len(seats):
+        raise BadSetup(f"first player must be a seat from 0 to {len(seats) - 1}, not {first_player}")
+    grid, box = deal(seed)
+    return GameCreated(
+        format=FORMAT_VERSION,
+        players=list(seats),
+        first_player=first_player,
+        rounds=rounds,
+        grid=grid,
+        box=box,
+        seed=seed,
+    )
+
+
+def check_setup(created: GameCreated) -> None:
+    """R1-R3 on a ``game_created`` from anywhere (a file may have been written by another tool).
+
+    The money split is not assumed (R1.2): any 17 money cards of 100k and 200k are accepted.
+    """
+    if created.format != FORMAT_VERSION:
+        raise BadSetup(f"format {created.format} is not supported (this is format {FORMAT_VERSION})")
+    n = len(created.players)
+    rounds = rounds_for(n)
+    if created.rounds != rounds:
+        raise BadSetup(f"{n} players play {rounds} rounds (R3), not {created.rounds}")
+    if not 0 <= created.first_player < n:
+        raise BadSetup(f"first_player must be a seat from 0 to {n - 1}, not {created.first_player}")
+    colors: set[str] = set()
+    for i, seat in enumerate(created.players):
+        if seat.kind not in ("human", "bot"):
+            raise BadSetup(f"players[{i}].kind must be \"human\" or \"bot\", not {seat.kind!r}")
+        if seat.kind == "bot" and not seat.bot:
+            raise BadSetup(f"players[{i}] is a bot without a level (\"bot\" field)")
+        if seat.color not in COLORS:
+            raise BadSetup(f"players[{i}].color must be one of {', '.join(COLORS)}, not {seat.color!r}")
+        if seat.color in colors:
+            raise BadSetup(f"players[{i}].color {seat.color!r} is already taken (R2.3)")
+        if not seat.name.strip():
+            raise BadSetup(f"players[{i}].name is empty")
+        colors.add(seat.color)
+    grid = created.grid
+    if list(map(len, grid)) != _GRID_SHAPE:
+        raise BadSetup(f"grid must be {COLUMNS} columns of {COLUMN_HEIGHT} cards (R2.1)")
+    if len(created.box) != BOX_SIZE:
+        raise BadSetup(f"box must hold {BOX_SIZE} cards (R2.1), not {len(created.box)}")
+    cards = list(chain.from_iterable(grid))  # C-level helpers: every file read is checked here
+    cards += created.box
+    money = cards.count(MONEY_100) + cards.count(MONEY_200)
+    if money == len(DECK) - len(GOODS) and set(cards) - _MONEY == _GOODS_SET:
+        return  # 66 cards, 17 of them money, so the 49 others are the 49 goods, once each
+    unknown = [card for card in cards if card not in ALL_CARD_NAMES]
+    if unknown:
+        raise BadSetup(f"unknown card {unknown[0]!r}")
+    goods = [card for card in cards if card in CATEGORY_OF]
+    if len(set(goods)) != len(goods):
+        dup = next(card for card in goods if goods.count(card) > 1)
+        raise BadSetup(f"card {dup!r} is dealt twice (R1.1: one card per category and value)")
+    # 66 cards, none unknown, no good twice: the only way left to be wrong is goods missing
+    raise BadSetup(
+        f"the deal must hold all {len(GOODS)} goods and {len(DECK) - len(GOODS)} money cards (R1), "
+        f"it holds {len(goods)} goods and {money} money cards"
+    )
+
+
+def first_player_of_round(created: GameCreated, round_: int) -> int:
+    """Invariant of R7: the first player of round k is (first_player + k - 1) mod players."""
+    return (created.first_player + round_ - 1) % len(created.players)
+
+
+_GOODS_SET = frozenset(GOODS)
+_GRID_SHAPE = [COLUMN_HEIGHT] * COLUMNS
+_MONEY = frozenset((MONEY_100, MONEY_200))
