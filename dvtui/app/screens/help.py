@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
 from ...engine.cards import CATEGORIES
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import styled
+from .dialog import Dialog
 
 RULES = [
     ("The table", "7 columns of goods and money. A column is taken from its bottom, the card nearest "
@@ -88,30 +86,6 @@ def help_text(keys: bool = True) -> Table:
     for head, body in RULES:
         grid.add_row(head, body)
     return grid
-
-
-ResultT = TypeVar("ResultT")
-
-
-class Dialog(ModalScreen[ResultT]):
-    """A box in the middle of the dimmed table: the help, the branch's seat choice. Its box is the
-    widget with the class ``dialog``; each dialog sets its width."""
-
-    DEFAULT_CSS = """
-    Dialog {
-        align: center middle;
-        background: #000000 60%;
-    }
-
-    Dialog .dialog {
-        height: auto;
-        max-width: 100%;
-        max-height: 100%;
-        border: round #f5d76e;
-        background: #0b2219;
-        padding: 0 1;
-    }
-    """
 
 
 class HelpScreen(Dialog[None]):

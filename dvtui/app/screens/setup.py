@@ -23,7 +23,7 @@ from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
 from ..theme import FOCUS, MUTED, seat_color
 from ..widgets.faces import styled
-from .help import Dialog
+from .dialog import Dialog
 
 HUMAN = "human"
 LEVEL_HELP = ("Bots: random places any card anywhere · greedy takes what pays best this round · "
