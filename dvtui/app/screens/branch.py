@@ -46,7 +46,7 @@ class BranchScreen(Dialog[int | None]):
     }
 
     #branch-title {
-        color: #f5d76e;
+        color: $gold;
         text-style: bold;
     }
     """

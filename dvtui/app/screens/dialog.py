@@ -23,7 +23,7 @@ class Dialog(ModalScreen[ResultT]):
         height: auto;
         max-width: 100%;
         max-height: 100%;
-        border: round #f5d76e;
+        border: round $gold;
         background: #0b2219;
         padding: 0 1;
     }

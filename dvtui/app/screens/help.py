@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 from ...describe import CATEGORY_CODES
 from ...engine.cards import CATEGORIES
 from ..theme import CARD_COLORS, MUTED
-from ..widgets.faces import styled
+from ..widgets.faces import CHIP, GOLD_BOLD, styled
 from .dialog import Dialog
 
 RULES = [
@@ -62,10 +62,10 @@ def help_text(keys: bool = True) -> Table:
     table, then the rules. ``keys`` False: the table and the rules only (a screen with keys of
     its own lists them above)."""
     grid = Table.grid(padding=(0, 2))
-    grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+    grid.add_column(style=GOLD_BOLD, no_wrap=True)
     grid.add_column(ratio=1)
     if keys:
-        grid.add_row(styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")),
+        grid.add_row(styled(" DOLCE VITA ", CHIP),
                      Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
         for key, meaning in KEYS:
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)

@@ -39,15 +39,15 @@ from ...replay import Replay
 from ...replay.steps import ResolutionStep
 from ..theme import MUTED
 from ..widgets.board import Board
+from ..widgets.faces import CHIP, GOLD_BOLD
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import GOLD, TableLayout, apply_layout, compose_table, table_layout
+from ..widgets.table_view import TableLayout, apply_layout, compose_table, table_layout
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
 
-CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
@@ -88,7 +88,7 @@ class ReplayHelp(HelpScreen):
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))
-        grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+        grid.add_column(style=GOLD_BOLD, no_wrap=True)
         grid.add_column(ratio=1)
         grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
         keys = [*REPLAY_KEYS[:-1], BACK_KEY, REPLAY_KEYS[-1]] if self.live else REPLAY_KEYS
@@ -404,13 +404,13 @@ class ReplayScreen(Screen[None]):
             board.show(step.game, focus=step.column, results=step.results)
             scores.show(game, turn=-1)
             label = column_label(event.column)
-            status = Text(f"Resolving column {label}", style=GOLD)
+            status = Text(f"Resolving column {label}", style=GOLD_BOLD)
             banner_text = Text.assemble((f" Column {label} ", CHIP), " ")
             banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
         elif isinstance(event, RoundEnded):
             board.show(game)
             scores.show(game, turn=-1)
-            status = Text(f"Round {event.round} is over", style=GOLD)
+            status = Text(f"Round {event.round} is over", style=GOLD_BOLD)
             banner_text = Text.assemble((f" Round {event.round} is over ", CHIP), " ")
             totals = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(game.scores()))
             banner_text.append_text(colour_names(totals, names, colors))

@@ -42,13 +42,13 @@ from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..messages import BranchRequested
-from ..theme import ERROR, MUTED, seat_color
+from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
-from ..widgets.faces import seat_emphasis, styled
+from ..widgets.faces import CHIP, GOLD_BOLD, seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import GOLD, apply_layout, compose_table, table_layout
+from ..widgets.table_view import apply_layout, compose_table, table_layout
 
 
 class TableScreen(Screen[None]):
@@ -243,7 +243,7 @@ class TableScreen(Screen[None]):
         game = self.session.game
         player = game.to_move
         if self.hint is not None:
-            return Text(self.hint, style=Style(color="#f5d76e"))
+            return Text(self.hint, style=Style(color=GOLD))
         if self.selected_card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
         outcome = preview(game, player, self.selected_card, self.selected_column)
@@ -368,16 +368,15 @@ class TableScreen(Screen[None]):
         summary = False
         if isinstance(event, ColumnResolved):
             label = column_label(event.column)
-            self._show_round_bar(Text(f"{recap}Resolving column {label}", style=GOLD), step.game)
-            banner_text.append(f" Column {label} ", style=Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e"))
+            self._show_round_bar(Text(f"{recap}Resolving column {label}", style=GOLD_BOLD), step.game)
+            banner_text.append(f" Column {label} ", style=CHIP)
             banner_text.append(" ")
             banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
         else:
             assert isinstance(event, RoundEnded)
             summary = True
-            self._show_round_bar(Text(f"{recap}Round {event.round} is over", style=GOLD), step.game)
-            banner_text.append(f" Round {event.round} is over ", style=Style(bold=True, color="#1a1a1a",
-                                                                          bgcolor="#f5d76e"))
+            self._show_round_bar(Text(f"{recap}Round {event.round} is over", style=GOLD_BOLD), step.game)
+            banner_text.append(f" Round {event.round} is over ", style=CHIP)
             if event.round < session.game.rounds:
                 nxt = names[event.next_first_player]
                 banner_text.append_text(colour_names(f" {nxt} starts round {event.round + 1}", names, colors))

@@ -30,8 +30,8 @@ from ...describe import column_label
 from ...engine import ColumnResolved, Game
 from ...engine.cards import COLUMN_HEIGHT, COLUMNS
 from ...engine.game import PLACEMENT, RESOLVING
-from ..theme import FOCUS, MUTED, seat_color
-from .faces import card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
+from ..theme import MUTED, seat_color
+from .faces import CHIP, card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +90,7 @@ def column_lines(model: ColumnModel, looks: SeatLooks, width: int, height: int) 
     # header: the letter (and the key that chooses it)
     label = column_label(model.index)
     if model.focus:
-        head = styled(f"▶ {label} ◀".center(width), Style(bgcolor=FOCUS, color="#1a1a1a", bold=True))
+        head = styled(f"▶ {label} ◀".center(width), CHIP)
     elif model.selected:  # dark on light, not reversed: a reversed header is grey on white in 16 colours
         head = styled(f"▸ {label} ◂".center(width), Style(bgcolor=SELECTED_HEAD, color="#1a1a1a", bold=True))
     else:

@@ -18,7 +18,7 @@ from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_lab
 from ...engine import Game, Seat
 from ...engine.cards import CATEGORIES, NUMBER_CARDS, VALUE_OF
 from ...engine.game import PLACEMENT
-from ..theme import MUTED, seat_color
+from ..theme import GOLD, MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
 LINE_WIDTH = 72
@@ -235,11 +235,11 @@ class Standings(Widget):
             if score != last:
                 rank, last = i + 1, score
             line = Text()
-            line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if score == best else MUTED))
+            line.append(f"{rank}. ", style=Style(bold=True, color=GOLD if score == best else MUTED))
             line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if score == best:
-                line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))
+                line.append("  ★ winner", style=Style(bold=True, color=GOLD))
             lines.append(line)
             lines.extend(holdings(game, p, 60 if self.compact else width))
         return Text("\n").join(lines)

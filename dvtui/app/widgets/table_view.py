@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -15,11 +14,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .board import Board, column_height
+from .faces import GOLD_BOLD
 from .hand import HandBar
 from .panels import Banner, RoundBar
 from .scoreboard import LINE_WIDTH, Scoreboard
 
-GOLD = Style(bold=True, color="#f5d76e")
 WIDE_MIN = (110, 30)
 """From this size (columns, rows) the scoreboard and log move to a side panel."""
 
@@ -101,7 +100,7 @@ def too_small_text(need: tuple[int, int] | None) -> Text:
     if need is None:
         return Text()
     return Text(f"terminal too small (needs {need[0]}×{need[1]})\nenlarge the window, or press q to leave",
-                style=Style(color="#f5d76e", bold=True), justify="center")
+                style=GOLD_BOLD, justify="center")
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
