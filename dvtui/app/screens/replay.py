@@ -32,7 +32,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ...describe import column_label, describe_event, describe_result, resolution_parts, short_amount
+from ...describe import describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
@@ -44,7 +44,15 @@ from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import TableLayout, apply_layout, compose_table, table_layout
+from ..widgets.table_view import (
+    TableLayout,
+    apply_layout,
+    compose_table,
+    linger,
+    moment_banner,
+    moment_status,
+    table_layout,
+)
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
 
@@ -272,14 +280,8 @@ class ReplayScreen(Screen[None]):
 
     def _beat(self) -> float:
         """Seconds the current moment stays on screen in playback: a quiet column (nobody placed
-        there) passes quickly, a round's end lingers, as in live play."""
-        event = self.replay.events[self.moment]
-        factor = 1.0
-        if isinstance(event, ColumnResolved) and not event.awards and not event.cancelled:
-            factor = 0.4
-        elif isinstance(event, (RoundEnded, GameEnded)):
-            factor = 2.0
-        return BEAT * factor / SPEEDS[self.speed]
+        there) passes quickly, a round's end lingers, as in live play (:func:`linger`)."""
+        return BEAT * linger(self.replay.events[self.moment]) / SPEEDS[self.speed]
 
     def _tick(self) -> None:
         self._timer = None
@@ -398,32 +400,16 @@ class ReplayScreen(Screen[None]):
         hand = self.query_one(HandBar)
         banner = self.query_one(Banner)
         banner_text: Text | None = None
-        if isinstance(event, ColumnResolved):
-            results = replay.resolution_results(k)
-            step = ResolutionStep(game, event, results)
-            board.show(step.game, focus=step.column, results=step.results)
+        if isinstance(event, (ColumnResolved, RoundEnded, GameEnded)):
+            if isinstance(event, ColumnResolved):
+                step = ResolutionStep(game, event, replay.resolution_results(k))
+                board.show(step.game, focus=step.column, results=step.results)
+            else:
+                board.show(game)
             scores.show(game, turn=-1)
-            label = column_label(event.column)
-            status = Text(f"Resolving column {label}", style=GOLD_BOLD)
-            banner_text = Text.assemble((f" Column {label} ", CHIP), " ")
-            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
-        elif isinstance(event, RoundEnded):
-            board.show(game)
-            scores.show(game, turn=-1)
-            status = Text(f"Round {event.round} is over", style=GOLD_BOLD)
-            banner_text = Text.assemble((f" Round {event.round} is over ", CHIP), " ")
-            totals = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(game.scores()))
-            banner_text.append_text(colour_names(totals, names, colors))
-            if event.round < game.rounds:
-                nxt = names[event.next_first_player]
-                banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
-        elif isinstance(event, GameEnded):
-            board.show(game)
-            scores.show(game, turn=-1)
-            status = Text("Game over", style=Style(bold=True))
-            banner_text = Text.assemble((" GAME OVER ", CHIP), " ")
-            result = describe_result(event, names).removeprefix("Game over: ")
-            banner_text.append_text(colour_names(result, names, colors))
+            status = moment_status(event)
+            totals = game.scores() if isinstance(event, RoundEnded) else None
+            banner_text = moment_banner(event, names, colors, game.rounds, totals)
         else:
             selected = event.column if isinstance(event, (CardPlaced, PlacementUndone)) else None
             board.show(game, selected=selected)

@@ -30,11 +30,10 @@ from ...describe import (
     gains_line,
     handover_line,
     placement_outcome,
-    resolution_parts,
     round_gains,
     short_amount,
 )
-from ...engine import CardPlaced, ColumnResolved, Event, Game, RoundEnded, RuleError
+from ...engine import CardPlaced, Event, Game, RoundEnded, RuleError
 from ...engine.cards import COLUMNS
 from ...engine.game import PLACEMENT
 from ...play.session import Move, PlaySession, preview
@@ -44,11 +43,11 @@ from ..config import Pace, save_pace
 from ..messages import BranchRequested
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
-from ..widgets.faces import CHIP, GOLD_BOLD, seat_emphasis, styled
+from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import apply_layout, compose_table, table_layout
+from ..widgets.table_view import apply_layout, compose_table, linger, moment_banner, moment_status, table_layout
 
 
 class TableScreen(Screen[None]):
@@ -362,24 +361,11 @@ class TableScreen(Screen[None]):
         board.show(step.game, focus=step.column, results=step.results)
         self.query_one(Scoreboard).show(step.game, turn=-1)
         self._log_until(step.event)
-        banner_text = Text()
         event = step.event
-        recap = "Recap · " if self.recap else ""
-        summary = False
-        if isinstance(event, ColumnResolved):
-            label = column_label(event.column)
-            self._show_round_bar(Text(f"{recap}Resolving column {label}", style=GOLD_BOLD), step.game)
-            banner_text.append(f" Column {label} ", style=CHIP)
-            banner_text.append(" ")
-            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
-        else:
-            assert isinstance(event, RoundEnded)
-            summary = True
-            self._show_round_bar(Text(f"{recap}Round {event.round} is over", style=GOLD_BOLD), step.game)
-            banner_text.append(f" Round {event.round} is over ", style=CHIP)
-            if event.round < session.game.rounds:
-                nxt = names[event.next_first_player]
-                banner_text.append_text(colour_names(f" {nxt} starts round {event.round + 1}", names, colors))
+        self._show_round_bar(moment_status(event, "Recap · " if self.recap else ""), step.game)
+        banner_text = moment_banner(event, names, colors, session.game.rounds)
+        summary = isinstance(event, RoundEnded)
+        if summary:
             if self._holds_summary():
                 banner_text.append("  ⏎ next", style=Style(color=MUTED))
             scores = step.game.scores()
@@ -402,9 +388,7 @@ class TableScreen(Screen[None]):
         if summary and self._holds_summary():
             return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
-            quiet = isinstance(event, ColumnResolved) and not event.awards and not event.cancelled
-            delay = self.pace.step_delay * (0.4 if quiet else 1.6 if isinstance(event, RoundEnded) else 1.0)
-            self._timer = self.set_timer(delay, self.action_next_step)
+            self._timer = self.set_timer(self.pace.step_delay * linger(event), self.action_next_step)
 
     def _log_until(self, event: Event) -> None:
         """Tell the log every pending derived event up to and including ``event``."""
