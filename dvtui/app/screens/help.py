@@ -12,6 +12,7 @@ from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
 from ...engine.cards import CATEGORIES
+from ..keys import TABLE
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import CHIP, GOLD_BOLD, styled
 from .dialog import Dialog
@@ -30,22 +31,6 @@ RULES = [
     ("Next round", "Number cards go back to hand; the next player clockwise starts (R7). "
                    "3 players play 6 rounds, 4 play 4, 5 play 5."),
     ("Winning", "The highest value of goods and money wins; equal best scores share the victory (R8)."),
-]
-
-KEYS = [
-    ("1-6", "choose a card from your hand"),
-    ("← → or a-g", "choose a column"),
-    ("⏎ Enter", "place the card (mouse: click a card, then a column)"),
-    ("u", "undo the latest placement, until the next person places"),
-    ("h", "hint: what the strong bot would play"),
-    ("⏎ / space / s", "next step / skip to the summary (or click the banner)"),
-    ("+ / -", "bots and resolutions faster / slower (kept for next time)"),
-    ("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"),
-    ("e", "results, when the game is over"),
-    ("t", "time travel back through the game (b: play on from there)"),
-    ("ctrl+p", "command palette"),
-    ("?", "this help"),
-    ("q / ctrl+c", "quit: the game is saved after every move"),
 ]
 
 MARKS = [
@@ -67,7 +52,7 @@ def help_text(keys: bool = True) -> Table:
     if keys:
         grid.add_row(styled(" DOLCE VITA ", CHIP),
                      Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
-        for key, meaning in KEYS:
+        for key, meaning in TABLE.help_rows():
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
     cards = Text()

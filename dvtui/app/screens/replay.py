@@ -17,7 +17,6 @@ plays the branch, and the game it came from stays saved as it was).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import Path
 
 from rich.style import Style
@@ -25,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.screen import Screen
@@ -37,6 +36,7 @@ from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, Ga
 from ...printable import printable
 from ...replay import Replay
 from ...replay.steps import ResolutionStep
+from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..theme import MUTED
 from ..widgets.board import Board
 from ..widgets.faces import CHIP, GOLD_BOLD
@@ -63,22 +63,6 @@ STEP_HINT = "   ← → step"
 LIVE_POLL = 0.25
 """Seconds between looks at the live game's history while time travelling."""
 
-REPLAY_KEYS = [
-    ("← →", "one event back / forward"),
-    ("⇧← ⇧→ or ↑ ↓", "one turn of placements (every player once) back / forward"),
-    ("PgUp PgDn or [ ]", "one round back / forward (to the start of a round)"),
-    ("Home End", "the deal / the end of the file"),
-    ("1-9", "the start of that round"),
-    ("space", "play / pause; + and - change the speed"),
-    ("click", "the position bar or a line of the log jumps there"),
-    ("b", "play from here: a new game file from this moment, played live (the original is untouched);"
-          " with bots at the table, take a bot's seat or let them play on"),
-    ("q", "quit"),
-]
-BACK_KEY = ("esc", "back to the game")
-"""Only in time travel: plain replay has no game to go back to."""
-
-
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line). It
     quotes a file name (and a lock record): made printable."""
@@ -99,8 +83,7 @@ class ReplayHelp(HelpScreen):
         grid.add_column(style=GOLD_BOLD, no_wrap=True)
         grid.add_column(ratio=1)
         grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
-        keys = [*REPLAY_KEYS[:-1], BACK_KEY, REPLAY_KEYS[-1]] if self.live else REPLAY_KEYS
-        for key, meaning in keys:
+        for key, meaning in VIEWER.help_rows(leave_out=() if self.live else (BACK,)):
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
         with VerticalScroll(id="help-body", classes="dialog"):
@@ -116,26 +99,7 @@ class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
     # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
 
-    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
-        Binding("left", "step(-1)", "event", key_display="←→"),
-        Binding("right", "step(1)", show=False),
-        Binding("shift+left,up", "turn(-1)", "turn", key_display="⇧←→"),
-        Binding("shift+right,down", "turn(1)", show=False),
-        Binding("pageup,left_square_bracket", "round(-1)", "round", key_display="[ ]"),
-        Binding("pagedown,right_square_bracket", "round(1)", show=False),
-        Binding("home", "home", show=False),
-        Binding("end", "end", show=False),
-        *[Binding(str(r), f"jump_round({r})", show=False) for r in range(1, 10)],
-        Binding("space", "play", "play", key_display="space"),
-        Binding("plus,equals_sign", "speed(1)", show=False),
-        Binding("minus", "speed(-1)", show=False),
-        Binding("b", "branch", "branch"),
-        Binding("escape", "back", "back", key_display="esc"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
-        # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
-        Binding("q", "leave", show=False),
-    ]
+    BINDINGS: list[BindingType] = VIEWER.bindings()
 
     def __init__(
         self,
@@ -351,18 +315,15 @@ class ReplayScreen(Screen[None]):
     async def action_leave(self) -> None:
         self.app.exit()
 
-    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
-        """(title, help, callback) for the command palette."""
-        if self.live:
-            yield ("Back to the game", "Leave the timeline and play on", self.action_back)
-        yield ("Play / pause", "Play the game on automatically", self.action_play)
-        yield ("Start", "Go to the deal", self.action_home)
-        yield ("End", "Go to the end of the file", self.action_end)
-        for r, start in enumerate(self.replay.round_starts, 1):
-            yield (f"Round {r}", f"Go to the start of round {r}", partial(self.go, start))
-        if self._branch is not None:
-            yield ("Play from here", "A new game file from this moment, played live", self.action_branch)
-        yield ("Keys of the viewer", "The replay's key map", self.action_help)
+    def palette_commands(self) -> Iterable[PaletteEntry]:
+        """The viewer's commands it allows now (:data:`~dvtui.app.keys.VIEWER`), for the command
+        palette: a round's is offered for each round of the file."""
+        for command in VIEWER.offered(lambda action: self.check_action(action, ())):
+            if command is JUMP_ROUND:
+                for r in range(1, len(self.replay.round_starts) + 1):
+                    yield command.entry(self, f"jump_round({r})", round=r)
+            else:
+                yield command.entry(self)
 
     # -- following a live game -------------------------------------------------------------------
 

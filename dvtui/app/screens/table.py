@@ -15,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.screen import Screen
@@ -40,6 +40,7 @@ from ...play.session import Move, PlaySession, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
+from ..keys import TABLE, UNDO, PaletteEntry
 from ..messages import BranchRequested
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
@@ -55,27 +56,7 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
-    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
-        Binding("1", "pick(1)", "card", key_display="1-6"),
-        *[Binding(str(k), f"pick({k})", show=False) for k in range(2, 7)],
-        Binding("left", "step(-1)", "column", key_display="←→ a-g"),
-        Binding("right", "step(1)", show=False),
-        *[Binding(letter, f"column({i})", show=False) for i, letter in enumerate("abcdefg")],
-        Binding("enter", "place", "place", key_display="⏎"),
-        Binding("enter", "next_step", "next", key_display="⏎"),  # in a resolution (place is off then)
-        Binding("u", "undo", "undo"),
-        Binding("u", "cannot_undo", show=False),  # when undo is off: say why, to whoever pressed it
-        Binding("h", "hint", "hint"),
-        Binding("space", "next_step", show=False),
-        Binding("s", "skip", "skip"),
-        Binding("escape", "skip", show=False),
-        Binding("e", "results", "results"),
-        Binding("plus,equals_sign", "pace(-1)", show=False),
-        Binding("minus", "pace(1)", show=False),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("t", "time_travel", "timeline", show=False),  # the replay's timeline over this game
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS: list[BindingType] = TABLE.bindings()
 
     def __init__(self, session: PlaySession, pace: Pace | None = None, *, recap: bool = True) -> None:
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
@@ -634,29 +615,19 @@ class TableScreen(Screen[None]):
 
     # -- for the command palette ----------------------------------------------------------------
 
-    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
-        """(title, help, callback) of what can be done now, for the command palette."""
-        if self.check_action("place", ()):
-            yield ("Place the chosen card", "Place the selected card under the selected column", self.action_place)
-        undoer = self.session.undo_player()
-        if self.check_action("undo", ()) and undoer is not None:
-            name = self.session.names[undoer]
-            yield (f"Undo {name}'s latest placement", f"{name} takes back their latest placement this round",
-                   self.action_undo)
-        if self.check_action("hint", ()):
-            yield ("Hint", "Ask the strong bot what it would play", self.action_hint)
-        if self.check_action("skip", ()):
-            yield ("Skip the resolution", "Show the end of this round's resolution at once", self.action_skip)
-        if self.check_action("results", ()):
-            yield ("Results", "Standings, holdings and the chart of totals", self.action_results)
-        yield ("Bots faster", "Shorter pauses for bots and resolutions", partial(self.action_pace, -1))
-        yield ("Bots slower", "Longer pauses for bots and resolutions", partial(self.action_pace, 1))
-        yield ("Rules and keys", "The rules in brief and the key map", self.action_help)
-        yield ("Time travel", "Step back through this game so far (Escape returns)", self.action_time_travel)
+    def palette_commands(self) -> Iterable[PaletteEntry]:
+        """What can be done now, for the command palette: the keys' commands the table allows now
+        (:data:`~dvtui.app.keys.TABLE`), and where the game is saved."""
+        for command in TABLE.offered(lambda action: self.check_action(action, ())):
+            if command is UNDO:
+                undoer = self.session.undo_player()
+                if undoer is not None:
+                    yield command.entry(self, name=self.session.names[undoer])
+            else:
+                yield command.entry(self)
         path = self.session.path
         if path is not None:
             yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
-
 
 def _bot_move(spec: BotSpec, game: Game, seed: int) -> Placement:
     """A bot's move, in its thread worker. The worker's cancellation (the app closing cancels every
