@@ -2,8 +2,10 @@
 
 Data flows one way (STYLE): a key or a click becomes a decision, the session hands it to the engine
 and the events to the store, and only then is the screen redrawn from the new state and the next
-decision asked for. Bots think in worker threads on a copy of the state, so the table never freezes;
-a bot's answer that arrives after the position changed (an undo, a quit) is dropped by its token.
+decision asked for. Bots (and the hint) think in worker threads on a copy of the state, so the table
+never freezes; a worker posts its answer as a message (:class:`~dvtui.app.messages.BotPlaced`,
+``HintReady``) naming the position by the table's turn token, and an answer about a position that
+is gone (an undo, a branch, a quit) is dropped.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from functools import partial
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -21,10 +23,10 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
-from ...bots import BotSpec, Placement, Stopped, bot_fn
-from ...bots.strong import Suggestion, think
+from ...bots import BotSpec, Stopped, bot_fn
+from ...bots.strong import think
 from ...describe import (
     column_label,
     gains_line,
@@ -41,7 +43,7 @@ from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..keys import TABLE, UNDO, PaletteEntry
-from ..messages import BranchRequested
+from ..messages import BotPlaced, BranchRequested, HintReady, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
@@ -261,38 +263,66 @@ class TableScreen(Screen[None]):
             return
         spec, seed = bot
         self.thinking = game.to_move
-        self.run_worker(partial(_bot_move, spec, game.copy(), seed), name=f"bot:{token}", group="bot",
-                        thread=True, exit_on_error=False)
+        self._think(token, spec, game.copy(), seed)
 
-    @on(Worker.StateChanged)
-    def _worker_done(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        kind, _, token_text = (worker.name or "").partition(":")
-        if kind not in ("bot", "hint") or not token_text.isdigit():
+    # not exclusive: the next bot starts while the worker whose answer was just played is still
+    # ending, and cancelling that one would report a finished search as cancelled
+    @work(thread=True, group="bot", exit_on_error=False)
+    def _think(self, token: int, spec: BotSpec, game: Game, seed: int) -> None:
+        """A bot's move for the position ``token`` names, in a thread, posted as :class:`BotPlaced`.
+        Cancelling the worker (an undo, a branch, the app closing cancels every worker) stops a
+        searching bot: the thread cannot be killed, and the process would wait for it."""
+        worker = get_current_worker()
+        try:
+            card, column = bot_fn(spec, worker.cancelled_event)(game, seed)
+        except Stopped:
+            return  # told to stop: nothing to report
+        except Exception as e:  # reported on screen, as the worker's message, not raised in a thread
+            self.post_message(ThinkingFailed(token, "bot", e))
             return
-        token = int(token_text)
-        if token != self.turn_token:
+        if not worker.is_cancelled:
+            self.post_message(BotPlaced(token, card, column))
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)  # a second h replaces the first
+    def _ask_hint(self, token: int, game: Game, seed: int) -> None:
+        """The strong bot's advice for the position ``token`` names, in a thread, posted as
+        :class:`HintReady` (stopped like :meth:`_think`)."""
+        worker = get_current_worker()
+        try:
+            suggestion = think(game, seed, stop=worker.cancelled_event)
+        except Stopped:
+            return
+        except Exception as e:
+            self.post_message(ThinkingFailed(token, "hint", e))
+            return
+        if not worker.is_cancelled:
+            self.post_message(HintReady(token, suggestion))
+
+    @on(BotPlaced)
+    def _bot_placed(self, message: BotPlaced) -> None:
+        if message.token != self.turn_token or self.steps:
             return  # about a position (or a game, before a branch) that is gone
-        if event.state == WorkerState.ERROR:
-            if isinstance(worker.error, Stopped):
-                return  # told to stop (the app is closing): nothing to report
-            self.notify(f"{kind} failed: {worker.error}", severity="error", timeout=10)
+        self.thinking = None
+        self._play(message.card, message.column, self.session.game.to_move)
+
+    @on(HintReady)
+    def _hint_ready(self, message: HintReady) -> None:
+        if message.token != self.turn_token or self.steps:
             return
-        if event.state != WorkerState.SUCCESS or self.steps:
-            return
-        if kind == "bot":
-            self.thinking = None
-            card, column = worker.result
-            self._play(card, column, self.session.game.to_move)
-        else:
-            suggestion = worker.result
-            self.selected_card = suggestion.card
-            self.selected_column = suggestion.column
-            self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
-                f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
-                f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
-            )
-            self.refresh_view()
+        suggestion = message.suggestion
+        self.selected_card = suggestion.card
+        self.selected_column = suggestion.column
+        self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
+            f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
+            f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
+        )
+        self.refresh_view()
+
+    @on(ThinkingFailed)
+    def _thinking_failed(self, message: ThinkingFailed) -> None:
+        if message.token != self.turn_token:
+            return  # not this game's news
+        self.notify(f"{message.what} failed: {message.error}", severity="error", timeout=10)
 
     def _stop_thinking(self) -> None:
         """Stop the searches of a position that is gone (their answers would be ignored anyway):
@@ -542,9 +572,7 @@ class TableScreen(Screen[None]):
             return
         self.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
-        game = self.session.game.copy()
-        self.run_worker(partial(_hint, game, self.session.hint_seed(player)), name=f"hint:{self.turn_token}",
-                        group="hint", thread=True, exclusive=True, exit_on_error=False)
+        self._ask_hint(self.turn_token, self.session.game.copy(), self.session.hint_seed(player))
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
@@ -628,17 +656,6 @@ class TableScreen(Screen[None]):
         path = self.session.path
         if path is not None:
             yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
-
-def _bot_move(spec: BotSpec, game: Game, seed: int) -> Placement:
-    """A bot's move, in its thread worker. The worker's cancellation (the app closing cancels every
-    worker) stops a searching bot: the thread cannot be killed, and the process waits for it."""
-    return bot_fn(spec, get_current_worker().cancelled_event)(game, seed)
-
-
-def _hint(game: Game, seed: int) -> Suggestion:
-    """The strong bot's advice, in its thread worker (stopped like :func:`_bot_move`)."""
-    return think(game, seed, stop=get_current_worker().cancelled_event)
-
 
 def _strong_available() -> bool:
     from ...bots import LEVELS
