@@ -31,6 +31,7 @@ from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_ga
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .messages import BranchRequested
 from .screens.table import TableScreen
+from .theme import GOLD
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
@@ -292,6 +293,10 @@ class DvtuiApp(App[int]):
             return None
         self.notify(f"Screenshot saved: {path}", timeout=8, markup=False)
         return path
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """``$gold`` for the stylesheets: the same gold as the table's Rich text (:data:`theme.GOLD`)."""
+        return {"gold": GOLD}
 
     async def action_quit(self) -> None:
         self.exit(return_code=0)

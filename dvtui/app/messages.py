@@ -1,10 +1,16 @@
-"""What the screens ask of the app, as messages: the app imports the screens, so a screen posts a
-request up instead of importing the app back."""
+"""What the screens ask of the app, and what their workers tell them, as messages: the app imports
+the screens, so a screen posts a request up instead of importing the app back; a worker thread
+posts its answer to the screen that started it instead of being read back by its name."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from ..bots.strong import Suggestion
 
 
 class BranchRequested(Message):
@@ -17,3 +23,34 @@ class BranchRequested(Message):
         self.table = table
         self.moment = moment
         self.take = take
+
+
+class BotPlaced(Message, bubble=False):  # for the table that asked, nobody above it
+    """A bot chose ``card`` and ``column`` for the position the table's turn ``token`` names (the
+    table plays it only if that position is still the one on the table)."""
+
+    def __init__(self, token: int, card: int, column: int) -> None:
+        super().__init__()
+        self.token = token
+        self.card = card
+        self.column = column
+
+
+class HintReady(Message, bubble=False):
+    """The strong bot's advice for the position ``token`` names."""
+
+    def __init__(self, token: int, suggestion: Suggestion) -> None:
+        super().__init__()
+        self.token = token
+        self.suggestion = suggestion
+
+
+class ThinkingFailed(Message, bubble=False):
+    """A bot's or a hint's search (``what``) for the position ``token`` names ended in ``error``
+    (a search told to stop is not a failure: it reports nothing)."""
+
+    def __init__(self, token: int, what: str, error: BaseException) -> None:
+        super().__init__()
+        self.token = token
+        self.what = what
+        self.error = error

@@ -18,7 +18,7 @@ from textual.widgets._select import SelectCurrent
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.end import EndScreen
-from dvtui.app.widgets.board import Board, Seats, build_models, column_lines, column_spans
+from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.scoreboard import Scoreboard
@@ -192,7 +192,7 @@ def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[
     game.place(0, 6)
     model = build_models(game)[0]
     for tag in ("Ana", "B1", "李"):
-        seats = Seats(("red", "yellow", "green"), (tag, "B2", "B3"))
+        seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"))
         for width in (9, 10, 11, 14):
             bottom = column_lines(model, seats, width, 14)[9]
             assert cell_len(bottom.plain) == width

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.app.widgets.board import Seats, build_models, column_lines
+from dvtui.app.widgets.board import SeatLooks, build_models, column_lines
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
@@ -24,7 +24,7 @@ def test_a_column_is_drawn_bottom_card_last_with_the_takers_tag(make_game: Calla
     game.place(0, 6)  # Ana: 6 under A
     game.place(0, 2)  # player 1: 2 under A
     models = build_models(game)
-    seats = Seats(("red", "yellow", "green"), ("Ana", "Ben", "Cy"))
+    seats = SeatLooks(("red", "yellow", "green"), ("Ana", "Ben", "Cy"))
     lines = [line.plain for line in column_lines(models[0], seats, 10, 14)]
     assert lines[0].strip() == "A"
     cards = lines[1:10]
@@ -39,7 +39,7 @@ def test_a_tie_is_struck_out_in_the_projection(make_game: Callable[..., Game]) -
         game.place(column, card)
     models = build_models(game)
     assert models[3].outcome is not None and models[3].outcome.cancelled == [0, 1]
-    lines = [line.plain for line in column_lines(models[3], Seats.of(game), 10, 14)]
+    lines = [line.plain for line in column_lines(models[3], SeatLooks.of(game), 10, 14)]
     assert "✗4" in lines[10] and "✗4" in lines[11]
 
 

@@ -4,13 +4,12 @@ game so far, read-only; Escape returns to play, the game and its file as they we
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 from textual.pilot import Pilot
-from textual.worker import WorkerState
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.messages import BotPlaced, ThinkingFailed
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.replay_log import ReplayLog
@@ -132,7 +131,7 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         table = await two_turns_in(pilot)
         old = table.session
         events = list(old.history)
-        stale = f"bot:{table.turn_token}"  # a bot's answer for the old game, arriving after the branch
+        stale = table.turn_token  # a bot's answer for the old game, arriving after the branch
         await pilot.press("t", "home")  # moment 0, the deal: Ana to place her first card
         await pilot.pause()
         viewer = app.screen
@@ -150,11 +149,9 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         assert picture(session.game) == picture(fold_prefix(events, 0))
         assert any(n.title == "Playing from here" for n in app._notifications)
         saved = path.read_bytes()
-        late = SimpleNamespace(worker=SimpleNamespace(name=stale, result=(6, 6), error=None), state=WorkerState.SUCCESS)
-        table._worker_done(late)  # type: ignore[arg-type]
-        crashed = SimpleNamespace(worker=SimpleNamespace(name=stale, result=None, error=RuntimeError("gone")),
-                                  state=WorkerState.ERROR)
-        table._worker_done(crashed)  # type: ignore[arg-type]
+        table.post_message(BotPlaced(stale, 6, 6))
+        table.post_message(ThinkingFailed(stale, "bot", RuntimeError("gone")))
+        await pilot.pause()
         assert not any("failed" in n.message for n in app._notifications)  # not this game's news
         assert len(session.history) == 1  # dropped: the branch is still at its deal
         await pilot.press("2", "a", "enter")  # the other card, another column

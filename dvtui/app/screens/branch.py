@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 from ...describe import join_names
 from ...engine import Seat
 from ..theme import MUTED, seat_color
-from .help import Dialog
+from .dialog import Dialog
 
 KEEP = -1
 """The result "keep the seats as they were" (a seat number is "take this seat")."""
@@ -46,7 +46,7 @@ class BranchScreen(Dialog[int | None]):
     }
 
     #branch-title {
-        color: #f5d76e;
+        color: $gold;
         text-style: bold;
     }
     """

@@ -18,9 +18,9 @@ from ...engine import Game
 from ...play.session import PlaySession
 from ...printable import printable
 from ..host import GameHost
-from ..theme import FOCUS, MUTED, seat_color
+from ..theme import MUTED, seat_color
 from ..widgets.chart import TotalsChart
-from ..widgets.faces import styled
+from ..widgets.faces import CHIP, styled
 from ..widgets.scoreboard import Standings
 
 
@@ -34,7 +34,7 @@ def headline(game: Game) -> Text:
     assert outcome is not None, "the end screen shows a finished game"
     winners = outcome.winners
     players = game.created.players
-    text = styled(" GAME OVER ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+    text = styled(" GAME OVER ", CHIP)
     text.append("  ")
     for i, p in enumerate(winners):
         if i:

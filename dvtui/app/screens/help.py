@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
 from ...engine import CATEGORIES
+from ..keys import TABLE
 from ..theme import CARD_COLORS, MUTED
-from ..widgets.faces import styled
+from ..widgets.faces import CHIP, GOLD_BOLD, styled
+from .dialog import Dialog
 
 RULES = [
     ("The table", "7 columns of goods and money. A column is taken from its bottom, the card nearest "
@@ -34,22 +33,6 @@ RULES = [
     ("Winning", "The highest value of goods and money wins; equal best scores share the victory (R8)."),
 ]
 
-KEYS = [
-    ("1-6", "choose a card from your hand"),
-    ("← → or a-g", "choose a column"),
-    ("⏎ Enter", "place the card (mouse: click a card, then a column)"),
-    ("u", "undo the latest placement, until the next person places"),
-    ("h", "hint: what the strong bot would play"),
-    ("⏎ / space / s", "next step / skip to the summary (or click the banner)"),
-    ("+ / -", "bots and resolutions faster / slower (kept for next time)"),
-    ("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"),
-    ("e", "results, when the game is over"),
-    ("t", "time travel back through the game (b: play on from there)"),
-    ("ctrl+p", "command palette"),
-    ("?", "this help"),
-    ("q / ctrl+c", "quit: the game is saved after every move"),
-]
-
 MARKS = [
     ("Ana on a card", "the card that player would take if the round ended now"),
     ("5 3  =8", "cards placed under the column by a player (in their colour), and their total"),
@@ -64,12 +47,12 @@ def help_text(keys: bool = True) -> Table:
     table, then the rules. ``keys`` False: the table and the rules only (a screen with keys of
     its own lists them above)."""
     grid = Table.grid(padding=(0, 2))
-    grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+    grid.add_column(style=GOLD_BOLD, no_wrap=True)
     grid.add_column(ratio=1)
     if keys:
-        grid.add_row(styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")),
+        grid.add_row(styled(" DOLCE VITA ", CHIP),
                      Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
-        for key, meaning in KEYS:
+        for key, meaning in TABLE.help_rows():
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
     cards = Text()
@@ -88,30 +71,6 @@ def help_text(keys: bool = True) -> Table:
     for head, body in RULES:
         grid.add_row(head, body)
     return grid
-
-
-ResultT = TypeVar("ResultT")
-
-
-class Dialog(ModalScreen[ResultT]):
-    """A box in the middle of the dimmed table: the help, the branch's seat choice. Its box is the
-    widget with the class ``dialog``; each dialog sets its width."""
-
-    DEFAULT_CSS = """
-    Dialog {
-        align: center middle;
-        background: #000000 60%;
-    }
-
-    Dialog .dialog {
-        height: auto;
-        max-width: 100%;
-        max-height: 100%;
-        border: round #f5d76e;
-        background: #0b2219;
-        padding: 0 1;
-    }
-    """
 
 
 class HelpScreen(Dialog[None]):

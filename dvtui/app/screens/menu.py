@@ -19,8 +19,8 @@ from textual.widgets.option_list import Option
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game
 from ...store.saves import SavedGame
 from ..host import GameHost
-from ..theme import ERROR, FOCUS, MUTED
-from ..widgets.faces import styled
+from ..theme import ERROR, MUTED
+from ..widgets.faces import CHIP, styled
 
 
 class MenuScreen(Screen[None]):
@@ -62,7 +62,7 @@ class MenuScreen(Screen[None]):
         self.latest = latest_unfinished()
         games, _ = list_games()
         self.recent = games[0].path if games else None
-        title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        title = styled(" DOLCE VITA ", CHIP)
         title.append("  the card game, in the terminal", style=Style(bold=True))
         options = [Option("New game: choose the seats, then play", id="new")]
         if self.latest is not None:

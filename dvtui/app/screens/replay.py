@@ -17,7 +17,6 @@ plays the branch, and the game it came from stays saved as it was).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import partial
 from pathlib import Path
 
 from rich.style import Style
@@ -25,51 +24,44 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ...describe import column_label, describe_event, describe_result, resolution_parts, short_amount
+from ...describe import describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
 from ...replay.steps import ResolutionStep
+from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..theme import MUTED
 from ..widgets.board import Board
+from ..widgets.faces import CHIP, GOLD_BOLD
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import GOLD, TableLayout, apply_layout, compose_table, table_layout
+from ..widgets.table_view import (
+    TableLayout,
+    apply_layout,
+    compose_table,
+    linger,
+    moment_banner,
+    moment_status,
+    table_layout,
+)
 from ..widgets.timeline_bar import TimelineBar
 from .help import HelpScreen, help_text
 
-CHIP = Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
 STEP_HINT = "   ← → step"
 LIVE_POLL = 0.25
 """Seconds between looks at the live game's history while time travelling."""
-
-REPLAY_KEYS = [
-    ("← →", "one event back / forward"),
-    ("⇧← ⇧→ or ↑ ↓", "one turn of placements (every player once) back / forward"),
-    ("PgUp PgDn or [ ]", "one round back / forward (to the start of a round)"),
-    ("Home End", "the deal / the end of the file"),
-    ("1-9", "the start of that round"),
-    ("space", "play / pause; + and - change the speed"),
-    ("click", "the position bar or a line of the log jumps there"),
-    ("b", "play from here: a new game file from this moment, played live (the original is untouched);"
-          " with bots at the table, take a bot's seat or let them play on"),
-    ("q", "quit"),
-]
-BACK_KEY = ("esc", "back to the game")
-"""Only in time travel: plain replay has no game to go back to."""
-
 
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line). It
@@ -88,11 +80,10 @@ class ReplayHelp(HelpScreen):
 
     def compose(self) -> ComposeResult:
         grid = Table.grid(padding=(0, 2))
-        grid.add_column(style=Style(bold=True, color="#f5d76e"), no_wrap=True)
+        grid.add_column(style=GOLD_BOLD, no_wrap=True)
         grid.add_column(ratio=1)
         grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
-        keys = [*REPLAY_KEYS[:-1], BACK_KEY, REPLAY_KEYS[-1]] if self.live else REPLAY_KEYS
-        for key, meaning in keys:
+        for key, meaning in VIEWER.help_rows(leave_out=() if self.live else (BACK,)):
             grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
         grid.add_row("", "")
         with VerticalScroll(id="help-body", classes="dialog"):
@@ -108,26 +99,7 @@ class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
     # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
 
-    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
-        Binding("left", "step(-1)", "event", key_display="←→"),
-        Binding("right", "step(1)", show=False),
-        Binding("shift+left,up", "turn(-1)", "turn", key_display="⇧←→"),
-        Binding("shift+right,down", "turn(1)", show=False),
-        Binding("pageup,left_square_bracket", "round(-1)", "round", key_display="[ ]"),
-        Binding("pagedown,right_square_bracket", "round(1)", show=False),
-        Binding("home", "home", show=False),
-        Binding("end", "end", show=False),
-        *[Binding(str(r), f"jump_round({r})", show=False) for r in range(1, 10)],
-        Binding("space", "play", "play", key_display="space"),
-        Binding("plus,equals_sign", "speed(1)", show=False),
-        Binding("minus", "speed(-1)", show=False),
-        Binding("b", "branch", "branch"),
-        Binding("escape", "back", "back", key_display="esc"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
-        # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
-        Binding("q", "leave", show=False),
-    ]
+    BINDINGS: list[BindingType] = VIEWER.bindings()
 
     def __init__(
         self,
@@ -272,14 +244,8 @@ class ReplayScreen(Screen[None]):
 
     def _beat(self) -> float:
         """Seconds the current moment stays on screen in playback: a quiet column (nobody placed
-        there) passes quickly, a round's end lingers, as in live play."""
-        event = self.replay.events[self.moment]
-        factor = 1.0
-        if isinstance(event, ColumnResolved) and not event.awards and not event.cancelled:
-            factor = 0.4
-        elif isinstance(event, (RoundEnded, GameEnded)):
-            factor = 2.0
-        return BEAT * factor / SPEEDS[self.speed]
+        there) passes quickly, a round's end lingers, as in live play (:func:`linger`)."""
+        return BEAT * linger(self.replay.events[self.moment]) / SPEEDS[self.speed]
 
     def _tick(self) -> None:
         self._timer = None
@@ -349,18 +315,15 @@ class ReplayScreen(Screen[None]):
     async def action_leave(self) -> None:
         self.app.exit()
 
-    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
-        """(title, help, callback) for the command palette."""
-        if self.live:
-            yield ("Back to the game", "Leave the timeline and play on", self.action_back)
-        yield ("Play / pause", "Play the game on automatically", self.action_play)
-        yield ("Start", "Go to the deal", self.action_home)
-        yield ("End", "Go to the end of the file", self.action_end)
-        for r, start in enumerate(self.replay.round_starts, 1):
-            yield (f"Round {r}", f"Go to the start of round {r}", partial(self.go, start))
-        if self._branch is not None:
-            yield ("Play from here", "A new game file from this moment, played live", self.action_branch)
-        yield ("Keys of the viewer", "The replay's key map", self.action_help)
+    def palette_commands(self) -> Iterable[PaletteEntry]:
+        """The viewer's commands it allows now (:data:`~dvtui.app.keys.VIEWER`), for the command
+        palette: a round's is offered for each round of the file."""
+        for command in VIEWER.offered(lambda action: self.check_action(action, ())):
+            if command is JUMP_ROUND:
+                for r in range(1, len(self.replay.round_starts) + 1):
+                    yield command.entry(self, f"jump_round({r})", round=r)
+            else:
+                yield command.entry(self)
 
     # -- following a live game -------------------------------------------------------------------
 
@@ -398,32 +361,16 @@ class ReplayScreen(Screen[None]):
         hand = self.query_one(HandBar)
         banner = self.query_one(Banner)
         banner_text: Text | None = None
-        if isinstance(event, ColumnResolved):
-            results = replay.resolution_results(k)
-            step = ResolutionStep(game, event, results)
-            board.show(step.game, focus=step.column, results=step.results)
+        if isinstance(event, (ColumnResolved, RoundEnded, GameEnded)):
+            if isinstance(event, ColumnResolved):
+                step = ResolutionStep(game, event, replay.resolution_results(k))
+                board.show(step.game, focus=step.column, results=step.results)
+            else:
+                board.show(game)
             scores.show(game, turn=-1)
-            label = column_label(event.column)
-            status = Text(f"Resolving column {label}", style=GOLD)
-            banner_text = Text.assemble((f" Column {label} ", CHIP), " ")
-            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
-        elif isinstance(event, RoundEnded):
-            board.show(game)
-            scores.show(game, turn=-1)
-            status = Text(f"Round {event.round} is over", style=GOLD)
-            banner_text = Text.assemble((f" Round {event.round} is over ", CHIP), " ")
-            totals = "  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(game.scores()))
-            banner_text.append_text(colour_names(totals, names, colors))
-            if event.round < game.rounds:
-                nxt = names[event.next_first_player]
-                banner_text.append_text(colour_names(f" · {nxt} starts round {event.round + 1}", names, colors))
-        elif isinstance(event, GameEnded):
-            board.show(game)
-            scores.show(game, turn=-1)
-            status = Text("Game over", style=Style(bold=True))
-            banner_text = Text.assemble((" GAME OVER ", CHIP), " ")
-            result = describe_result(event, names).removeprefix("Game over: ")
-            banner_text.append_text(colour_names(result, names, colors))
+            status = moment_status(event)
+            totals = game.scores() if isinstance(event, RoundEnded) else None
+            banner_text = moment_banner(event, names, colors, game.rounds, totals)
         else:
             selected = event.column if isinstance(event, (CardPlaced, PlacementUndone)) else None
             board.show(game, selected=selected)

@@ -21,9 +21,9 @@ from ...play.session import PlaySession
 from ...printable import printable
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
-from ..theme import FOCUS, MUTED, seat_color
-from ..widgets.faces import styled
-from .help import Dialog
+from ..theme import MUTED, seat_color
+from ..widgets.faces import CHIP, styled
+from .dialog import Dialog
 
 HUMAN = "human"
 LEVEL_HELP = ("Bots: random places any card anywhere · greedy takes what pays best this round · "
@@ -125,7 +125,7 @@ class SetupScreen(Screen[None]):
 
     .setup-label {
         width: 16;
-        color: #f5d76e;
+        color: $gold;
     }
 
     #first {
@@ -151,7 +151,7 @@ class SetupScreen(Screen[None]):
 
     /* a compact dropdown only tints itself when focused: too faint to see where the keyboard is */
     SetupScreen Select:focus > SelectCurrent {
-        background: #f5d76e;
+        background: $gold;
         text-style: bold;
     }
 
@@ -180,7 +180,7 @@ class SetupScreen(Screen[None]):
         """The seat last worked on: the one "− seat" removes."""
 
     def compose(self) -> ComposeResult:
-        title = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        title = styled(" DOLCE VITA ", CHIP)
         title.append("  a new game", style=Style(bold=True))
         yield Static(title, id="setup-title")
         with VerticalScroll(id="setup-body", can_focus=False):  # its fields take the focus, not the body

@@ -2,8 +2,10 @@
 
 Data flows one way (STYLE): a key or a click becomes a decision, the session hands it to the engine
 and the events to the store, and only then is the screen redrawn from the new state and the next
-decision asked for. Bots think in worker threads on a copy of the state, so the table never freezes;
-a bot's answer that arrives after the position changed (an undo, a quit) is dropped by its token.
+decision asked for. Bots (and the hint) think in worker threads on a copy of the state, so the table
+never freezes; a worker posts its answer as a message (:class:`~dvtui.app.messages.BotPlaced`,
+``HintReady``) naming the position by the table's turn token, and an answer about a position that
+is gone (an undo, a branch, a quit) is dropped.
 """
 
 from __future__ import annotations
@@ -13,40 +15,40 @@ from functools import partial
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
-from ...bots import BotSpec, Placement, Stopped, bot_fn
-from ...bots.strong import Suggestion, think
+from ...bots import BotSpec, Stopped, bot_fn
+from ...bots.strong import think
 from ...describe import (
     column_label,
     gains_line,
     handover_line,
     placement_outcome,
-    resolution_parts,
     round_gains,
     short_amount,
 )
-from ...engine import COLUMNS, CardPlaced, ColumnResolved, Event, Game, Phase, RoundEnded, RuleError, fold
+from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
 from ...play.session import Move, PlaySession, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
-from ..messages import BranchRequested
-from ..theme import ERROR, MUTED, seat_color
+from ..keys import TABLE, UNDO, PaletteEntry
+from ..messages import BotPlaced, BranchRequested, HintReady, ThinkingFailed
+from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import GOLD, apply_layout, compose_table, table_layout
+from ..widgets.table_view import apply_layout, compose_table, linger, moment_banner, moment_status, table_layout
 
 
 class TableScreen(Screen[None]):
@@ -54,27 +56,7 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
-    BINDINGS: list[BindingType] = [  # noqa: RUF012 (Textual's own class-variable idiom)
-        Binding("1", "pick(1)", "card", key_display="1-6"),
-        *[Binding(str(k), f"pick({k})", show=False) for k in range(2, 7)],
-        Binding("left", "step(-1)", "column", key_display="←→ a-g"),
-        Binding("right", "step(1)", show=False),
-        *[Binding(letter, f"column({i})", show=False) for i, letter in enumerate("abcdefg")],
-        Binding("enter", "place", "place", key_display="⏎"),
-        Binding("enter", "next_step", "next", key_display="⏎"),  # in a resolution (place is off then)
-        Binding("u", "undo", "undo"),
-        Binding("u", "cannot_undo", show=False),  # when undo is off: say why, to whoever pressed it
-        Binding("h", "hint", "hint"),
-        Binding("space", "next_step", show=False),
-        Binding("s", "skip", "skip"),
-        Binding("escape", "skip", show=False),
-        Binding("e", "results", "results"),
-        Binding("plus,equals_sign", "pace(-1)", show=False),
-        Binding("minus", "pace(1)", show=False),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("t", "time_travel", "timeline", show=False),  # the replay's timeline over this game
-        Binding("q", "quit", "quit"),
-    ]
+    BINDINGS: list[BindingType] = TABLE.bindings()
 
     def __init__(self, session: PlaySession, pace: Pace | None = None, *, recap: bool = True) -> None:
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
@@ -241,7 +223,7 @@ class TableScreen(Screen[None]):
         game = self.session.game
         player = game.to_move
         if self.hint is not None:
-            return Text(self.hint, style=Style(color="#f5d76e"))
+            return Text(self.hint, style=Style(color=GOLD))
         if self.selected_card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
         outcome = preview(game, player, self.selected_card, self.selected_column)
@@ -279,38 +261,66 @@ class TableScreen(Screen[None]):
             return
         spec, seed = bot
         self.thinking = game.to_move
-        self.run_worker(partial(_bot_move, spec, game.copy(), seed), name=f"bot:{token}", group="bot",
-                        thread=True, exit_on_error=False)
+        self._think(token, spec, game.copy(), seed)
 
-    @on(Worker.StateChanged)
-    def _worker_done(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        kind, _, token_text = (worker.name or "").partition(":")
-        if kind not in ("bot", "hint") or not token_text.isdigit():
+    # not exclusive: the next bot starts while the worker whose answer was just played is still
+    # ending, and cancelling that one would report a finished search as cancelled
+    @work(thread=True, group="bot", exit_on_error=False)
+    def _think(self, token: int, spec: BotSpec, game: Game, seed: int) -> None:
+        """A bot's move for the position ``token`` names, in a thread, posted as :class:`BotPlaced`.
+        Cancelling the worker (an undo, a branch, the app closing cancels every worker) stops a
+        searching bot: the thread cannot be killed, and the process would wait for it."""
+        worker = get_current_worker()
+        try:
+            card, column = bot_fn(spec, worker.cancelled_event)(game, seed)
+        except Stopped:
+            return  # told to stop: nothing to report
+        except Exception as e:  # reported on screen, as the worker's message, not raised in a thread
+            self.post_message(ThinkingFailed(token, "bot", e))
             return
-        token = int(token_text)
-        if token != self.turn_token:
+        if not worker.is_cancelled:
+            self.post_message(BotPlaced(token, card, column))
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)  # a second h replaces the first
+    def _ask_hint(self, token: int, game: Game, seed: int) -> None:
+        """The strong bot's advice for the position ``token`` names, in a thread, posted as
+        :class:`HintReady` (stopped like :meth:`_think`)."""
+        worker = get_current_worker()
+        try:
+            suggestion = think(game, seed, stop=worker.cancelled_event)
+        except Stopped:
+            return
+        except Exception as e:
+            self.post_message(ThinkingFailed(token, "hint", e))
+            return
+        if not worker.is_cancelled:
+            self.post_message(HintReady(token, suggestion))
+
+    @on(BotPlaced)
+    def _bot_placed(self, message: BotPlaced) -> None:
+        if message.token != self.turn_token or self.steps:
             return  # about a position (or a game, before a branch) that is gone
-        if event.state == WorkerState.ERROR:
-            if isinstance(worker.error, Stopped):
-                return  # told to stop (the app is closing): nothing to report
-            self.notify(f"{kind} failed: {worker.error}", severity="error", timeout=10)
+        self.thinking = None
+        self._play(message.card, message.column, self.session.game.to_move)
+
+    @on(HintReady)
+    def _hint_ready(self, message: HintReady) -> None:
+        if message.token != self.turn_token or self.steps:
             return
-        if event.state != WorkerState.SUCCESS or self.steps:
-            return
-        if kind == "bot":
-            self.thinking = None
-            card, column = worker.result
-            self._play(card, column, self.session.game.to_move)
-        else:
-            suggestion = worker.result
-            self.selected_card = suggestion.card
-            self.selected_column = suggestion.column
-            self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
-                f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
-                f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
-            )
-            self.refresh_view()
+        suggestion = message.suggestion
+        self.selected_card = suggestion.card
+        self.selected_column = suggestion.column
+        self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
+            f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
+            f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
+        )
+        self.refresh_view()
+
+    @on(ThinkingFailed)
+    def _thinking_failed(self, message: ThinkingFailed) -> None:
+        if message.token != self.turn_token:
+            return  # not this game's news
+        self.notify(f"{message.what} failed: {message.error}", severity="error", timeout=10)
 
     def _stop_thinking(self) -> None:
         """Stop the searches of a position that is gone (their answers would be ignored anyway):
@@ -360,25 +370,11 @@ class TableScreen(Screen[None]):
         board.show(step.game, focus=step.column, results=step.results)
         self.query_one(Scoreboard).show(step.game, turn=-1)
         self._log_until(step.event)
-        banner_text = Text()
         event = step.event
-        recap = "Recap · " if self.recap else ""
-        summary = False
-        if isinstance(event, ColumnResolved):
-            label = column_label(event.column)
-            self._show_round_bar(Text(f"{recap}Resolving column {label}", style=GOLD), step.game)
-            banner_text.append(f" Column {label} ", style=Style(bold=True, color="#1a1a1a", bgcolor="#f5d76e"))
-            banner_text.append(" ")
-            banner_text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
-        else:
-            assert isinstance(event, RoundEnded)
-            summary = True
-            self._show_round_bar(Text(f"{recap}Round {event.round} is over", style=GOLD), step.game)
-            banner_text.append(f" Round {event.round} is over ", style=Style(bold=True, color="#1a1a1a",
-                                                                          bgcolor="#f5d76e"))
-            if event.round < session.game.rounds:
-                nxt = names[event.next_first_player]
-                banner_text.append_text(colour_names(f" {nxt} starts round {event.round + 1}", names, colors))
+        self._show_round_bar(moment_status(event, "Recap · " if self.recap else ""), step.game)
+        banner_text = moment_banner(event, names, colors, session.game.rounds)
+        summary = isinstance(event, RoundEnded)
+        if summary:
             if self._holds_summary():
                 banner_text.append("  ⏎ next", style=Style(color=MUTED))
             scores = step.game.scores()
@@ -401,9 +397,7 @@ class TableScreen(Screen[None]):
         if summary and self._holds_summary():
             return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
-            quiet = isinstance(event, ColumnResolved) and not event.awards and not event.cancelled
-            delay = self.pace.step_delay * (0.4 if quiet else 1.6 if isinstance(event, RoundEnded) else 1.0)
-            self._timer = self.set_timer(delay, self.action_next_step)
+            self._timer = self.set_timer(self.pace.step_delay * linger(event), self.action_next_step)
 
     def _log_until(self, event: Event) -> None:
         """Tell the log every pending derived event up to and including ``event``."""
@@ -576,9 +570,7 @@ class TableScreen(Screen[None]):
             return
         self.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
-        game = self.session.game.copy()
-        self.run_worker(partial(_hint, game, self.session.hint_seed(player)), name=f"hint:{self.turn_token}",
-                        group="hint", thread=True, exclusive=True, exit_on_error=False)
+        self._ask_hint(self.turn_token, self.session.game.copy(), self.session.hint_seed(player))
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
@@ -649,40 +641,19 @@ class TableScreen(Screen[None]):
 
     # -- for the command palette ----------------------------------------------------------------
 
-    def palette_commands(self) -> Iterable[tuple[str, str, object]]:
-        """(title, help, callback) of what can be done now, for the command palette."""
-        if self.check_action("place", ()):
-            yield ("Place the chosen card", "Place the selected card under the selected column", self.action_place)
-        undoer = self.session.undo_player()
-        if self.check_action("undo", ()) and undoer is not None:
-            name = self.session.names[undoer]
-            yield (f"Undo {name}'s latest placement", f"{name} takes back their latest placement this round",
-                   self.action_undo)
-        if self.check_action("hint", ()):
-            yield ("Hint", "Ask the strong bot what it would play", self.action_hint)
-        if self.check_action("skip", ()):
-            yield ("Skip the resolution", "Show the end of this round's resolution at once", self.action_skip)
-        if self.check_action("results", ()):
-            yield ("Results", "Standings, holdings and the chart of totals", self.action_results)
-        yield ("Bots faster", "Shorter pauses for bots and resolutions", partial(self.action_pace, -1))
-        yield ("Bots slower", "Longer pauses for bots and resolutions", partial(self.action_pace, 1))
-        yield ("Rules and keys", "The rules in brief and the key map", self.action_help)
-        yield ("Time travel", "Step back through this game so far (Escape returns)", self.action_time_travel)
+    def palette_commands(self) -> Iterable[PaletteEntry]:
+        """What can be done now, for the command palette: the keys' commands the table allows now
+        (:data:`~dvtui.app.keys.TABLE`), and where the game is saved."""
+        for command in TABLE.offered(lambda action: self.check_action(action, ())):
+            if command is UNDO:
+                undoer = self.session.undo_player()
+                if undoer is not None:
+                    yield command.entry(self, name=self.session.names[undoer])
+            else:
+                yield command.entry(self)
         path = self.session.path
         if path is not None:
             yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
-
-
-def _bot_move(spec: BotSpec, game: Game, seed: int) -> Placement:
-    """A bot's move, in its thread worker. The worker's cancellation (the app closing cancels every
-    worker) stops a searching bot: the thread cannot be killed, and the process waits for it."""
-    return bot_fn(spec, get_current_worker().cancelled_event)(game, seed)
-
-
-def _hint(game: Game, seed: int) -> Suggestion:
-    """The strong bot's advice, in its thread worker (stopped like :func:`_bot_move`)."""
-    return think(game, seed, stop=get_current_worker().cancelled_event)
-
 
 def _strong_available() -> bool:
     from ...bots import LEVELS

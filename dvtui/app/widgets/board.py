@@ -28,19 +28,20 @@ from textual.widget import Widget
 
 from ...describe import column_label
 from ...engine import COLUMN_HEIGHT, COLUMNS, ColumnResolved, Game, Phase
-from ..theme import FOCUS, MUTED, seat_color
-from .faces import card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
+from ..theme import MUTED, seat_color
+from .faces import CHIP, card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
 
 
 @dataclass(frozen=True, slots=True)
-class Seats:
-    """What a view needs to know about the players: colours and short tags."""
+class SeatLooks:
+    """How each seat looks on the board: its colour and its short tag (what a view needs to know
+    about the players)."""
 
     colors: tuple[str, ...]
     tags: tuple[str, ...]
 
     @classmethod
-    def of(cls, game: Game) -> Seats:
+    def of(cls, game: Game) -> SeatLooks:
         players = game.created.players
         return cls(tuple(s.color for s in players), tuple(cell_tags([s.name for s in players], GUTTER)))
 
@@ -76,9 +77,9 @@ def column_height(tile_rows: int, players: int) -> int:
     return 1 + COLUMN_HEIGHT * tile_rows + players + 1
 
 
-def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> list[Text]:
+def column_lines(model: ColumnModel, looks: SeatLooks, width: int, height: int) -> list[Text]:
     """The column as ``height`` lines of ``width`` cells (pure: the tests read it directly)."""
-    n = seats.n
+    n = looks.n
     width = max(3, width)
     tile_rows = tile_rows_for(height, n)
     card_area = max(1, height - 2 - n)
@@ -87,7 +88,7 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
     # header: the letter (and the key that chooses it)
     label = column_label(model.index)
     if model.focus:
-        head = styled(f"▶ {label} ◀".center(width), Style(bgcolor=FOCUS, color="#1a1a1a", bold=True))
+        head = styled(f"▶ {label} ◀".center(width), CHIP)
     elif model.selected:  # dark on light, not reversed: a reversed header is grey on white in 16 colours
         head = styled(f"▸ {label} ◂".center(width), Style(bgcolor=SELECTED_HEAD, color="#1a1a1a", bold=True))
     else:
@@ -111,11 +112,11 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
         tag: Text | None = None
         if i in takers:
             p = takers[i]
-            tag = seat_chip(seats.tags[p], seats.colors[p])
+            tag = seat_chip(looks.tags[p], looks.colors[p])
         elif model.resolved and card in returned_left:
             p = returned_left.pop(card)
-            mark = f"⇄{seats.tags[p]}" if width >= 8 + cell_len(seats.tags[p]) + 2 or tile_rows > 1 else "⇄"
-            tag = seat_chip(mark, seats.colors[p])
+            mark = f"⇄{looks.tags[p]}" if width >= 8 + cell_len(looks.tags[p]) + 2 or tile_rows > 1 else "⇄"
+            tag = seat_chip(mark, looks.colors[p])
         card_lines.extend(_card_with_tag(card, width, tile_rows, tag))
     if not model.cards:
         card_lines = [styled("empty".center(width), Style(color=MUTED, italic=True))]
@@ -128,9 +129,9 @@ def column_lines(model: ColumnModel, seats: Seats, width: int, height: int) -> l
 
     # one row per player: their cards here and their total
     for p in range(n):
-        lines.append(_player_row(model, seats, p, width))
+        lines.append(_player_row(model, looks, p, width))
 
-    lines.append(_outcome_row(model, seats, width))
+    lines.append(_outcome_row(model, looks, width))
     return lines[:height] if height >= 3 else lines[:1]
 
 
@@ -154,9 +155,9 @@ def _card_with_tag(card: str, width: int, rows: int, tag: Text | None) -> list[T
     return [face]
 
 
-def _player_row(model: ColumnModel, seats: Seats, p: int, width: int) -> Text:
+def _player_row(model: ColumnModel, looks: SeatLooks, p: int, width: int) -> Text:
     cards = model.placed[p]
-    color = seats.colors[p]
+    color = looks.colors[p]
     row = Text()
     ghost = model.ghost is not None and model.ghost[0] == p
     outcome = model.outcome
@@ -199,7 +200,7 @@ def _player_row(model: ColumnModel, seats: Seats, p: int, width: int) -> Text:
     return _fit(row, width)
 
 
-def _outcome_row(model: ColumnModel, seats: Seats, width: int) -> Text:
+def _outcome_row(model: ColumnModel, looks: SeatLooks, width: int) -> Text:
     outcome = model.outcome
     muted = Style(color=MUTED)
     if outcome is None:
@@ -207,7 +208,7 @@ def _outcome_row(model: ColumnModel, seats: Seats, width: int) -> Text:
     returned = [(a.player, a.returned) for a in outcome.awards if a.returned is not None]
     if returned:
         p, card = returned[0]
-        row = seat_chip("⇄", seats.colors[p])
+        row = seat_chip("⇄", looks.colors[p])
         label = card_label(card, width - 2)
         row.append(" ")
         row.append(label[: width - 2], style=card_style(card))
@@ -258,13 +259,13 @@ def column_spans(width: int) -> list[tuple[int, int]]:
     return spans
 
 
-def gutter_lines(seats: Seats, turn: int | None, height: int) -> list[Text]:
+def gutter_lines(looks: SeatLooks, turn: int | None, height: int) -> list[Text]:
     """The players' tags level with their rows, so a row is never read by colour alone."""
-    n = seats.n
+    n = looks.n
     lines = [Text(" " * GUTTER) for _ in range(max(0, height - n - 1))]
     for p in range(n):
-        style = Style(color=seat_color(seats.colors[p]), bold=True, reverse=p == turn)
-        lines.append(styled(pad(seats.tags[p], GUTTER), style))
+        style = Style(color=seat_color(looks.colors[p]), bold=True, reverse=p == turn)
+        lines.append(styled(pad(looks.tags[p], GUTTER), style))
     lines.append(Text(" " * GUTTER))
     return lines[-height:] if height else []
 
@@ -286,7 +287,7 @@ class Board(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.models: list[ColumnModel] = []
-        self.seats = Seats(("red", "yellow", "green"), ("P1", "P2", "P3"))
+        self.looks = SeatLooks(("red", "yellow", "green"), ("P1", "P2", "P3"))
         self.turn: int | None = None
         self.hover: int | None = None
         self._cache: dict[int, tuple[tuple[object, ...], list[Text]]] = {}
@@ -306,10 +307,10 @@ class Board(Widget):
         """Draw ``game``. ``results``: columns already resolved this round (shown as what they
         gave); the rest show the engine's projection when ``project`` is set."""
         models = build_models(game, selected=selected, focus=focus, results=results, ghost=ghost, project=project)
-        seats = Seats.of(game)
+        looks = SeatLooks.of(game)
         turn = game.to_move if game.phase == Phase.PLACEMENT else None
-        if (models, seats, turn) != (self.models, self.seats, self.turn):
-            self.models, self.seats, self.turn = models, seats, turn
+        if (models, looks, turn) != (self.models, self.looks, self.turn):
+            self.models, self.looks, self.turn = models, looks, turn
             self.refresh()
 
     def column_at(self, x: int) -> int | None:
@@ -324,11 +325,11 @@ class Board(Widget):
         return left + w // 2, 1
 
     def _column(self, model: ColumnModel, width: int, height: int) -> list[Text]:
-        key = (model, self.seats, width, height, model.index == self.hover)
+        key = (model, self.looks, width, height, model.index == self.hover)
         cached = self._cache.get(model.index)
         if cached is not None and cached[0] == key:
             return cached[1]
-        lines = column_lines(model, self.seats, width, height)
+        lines = column_lines(model, self.looks, width, height)
         bg = FOCUS_BG if model.focus else SELECTED_BG if model.selected else HOVER_BG if key[-1] else None
         if bg is not None:
             for line in lines:
@@ -340,7 +341,7 @@ class Board(Widget):
         """The whole board as ``height`` lines of ``width`` cells."""
         if not self.models or height <= 0:
             return []
-        rows = gutter_lines(self.seats, self.turn, height)
+        rows = gutter_lines(self.looks, self.turn, height)
         spans = column_spans(width)
         columns = [self._column(m, w, height) for m, (_, w) in zip(self.models, spans, strict=True)]
         out: list[Text] = []

@@ -13,7 +13,12 @@ from rich.style import Style
 from rich.text import Text
 
 from ...describe import card_category, card_code, card_value_label, seat_tags
-from ..theme import CARD_COLORS, MUTED, no_color, seat_color, seat_ink
+from ..theme import CARD_COLORS, GOLD, MUTED, no_color, seat_color, seat_ink
+
+GOLD_BOLD = Style(bold=True, color=GOLD)
+"""Gold words: a key in the help, a status in the round bar, a notice."""
+CHIP = Style(bold=True, color="#1a1a1a", bgcolor=GOLD)
+"""Dark words on gold: the brand, a banner's head (``Column B``, ``Round 2 is over``)."""
 
 FULL_NAMES = len("holiday 700")
 """Cards show their category's full name only where the longest one fits."""

@@ -18,8 +18,8 @@ from textual.widget import Widget
 
 from ...describe import describe_event, round_first_player
 from ...engine import Event, Game
-from ..theme import FOCUS, MUTED, seat_color
-from .faces import fit_names, styled
+from ..theme import MUTED, seat_color
+from .faces import CHIP, fit_names, styled
 
 
 def colour_names(text: str | Text, names: Sequence[str], colors: Sequence[str]) -> Text:
@@ -66,7 +66,7 @@ class RoundBar(Widget):
     def line(self, width: int) -> Text:
         """The bar in ``width`` cells."""
         right = self.right
-        brand = styled(" DOLCE VITA ", Style(bold=True, color="#1a1a1a", bgcolor=FOCUS))
+        brand = styled(" DOLCE VITA ", CHIP)
         text = Text(" ")
         status = self.status.copy()
         room = width - 1 - right.cell_len
@@ -127,7 +127,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     EventLog {
         height: 1fr; width: 1fr; overflow-x: hidden;
         scrollbar-size-vertical: 1; scrollbar-background: #0b2219; scrollbar-color: #2f6b50;
-        scrollbar-color-hover: #3f8a66; scrollbar-color-active: #f5d76e;
+        scrollbar-color-hover: #3f8a66; scrollbar-color-active: $gold;
     }
     EventLog:focus { background: #16382b; }
     """

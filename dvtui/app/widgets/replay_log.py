@@ -26,11 +26,11 @@ from textual.widget import Widget
 
 from ...describe import describe_event
 from ...engine import Event, Game
-from ..theme import FOCUS
+from ..theme import GOLD
 from .panels import colour_names
 
 CURRENT = Style(bgcolor="#1b4634", bold=True)
-MARKER = Style(color=FOCUS, bold=True)
+MARKER = Style(color=GOLD, bold=True)
 AHEAD = Style(dim=True)
 PAST, HERE, LATER = 0, 1, 2
 CACHED_ENTRIES = 2048

@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
 from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
-from ..theme import MUTED, seat_color
+from ..theme import GOLD, MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
 LINE_WIDTH = 72
@@ -234,11 +234,11 @@ class Standings(Widget):
             if score != last:
                 rank, last = i + 1, score
             line = Text()
-            line.append(f"{rank}. ", style=Style(bold=True, color="#f5d76e" if p in winners else MUTED))
+            line.append(f"{rank}. ", style=Style(bold=True, color=GOLD if p in winners else MUTED))
             line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if p in winners:
-                line.append("  ★ winner", style=Style(bold=True, color="#f5d76e"))
+                line.append("  ★ winner", style=Style(bold=True, color=GOLD))
             lines.append(line)
             lines.extend(holdings(game, p, 60 if self.compact else width))
         return Text("\n").join(lines)

@@ -1,9 +1,11 @@
 """The table as drawn: where the board, hand, banner, scoreboard and log go for a terminal size,
-and the widgets laid out that way. The live table and the replay viewer both draw with this view,
-so neither screen imports the other for it."""
+the widgets laid out that way, and the words and pace of a resolution's moments (a column resolved,
+a round's end, the game's end). The live table and the replay viewer both draw with this view, so
+they say the same things and neither screen imports the other for it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -14,12 +16,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...describe import column_label, describe_result, resolution_parts, short_amount
+from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
 from .board import Board, column_height
+from .faces import CHIP, GOLD_BOLD
 from .hand import HandBar
-from .panels import Banner, RoundBar
+from .panels import Banner, RoundBar, colour_names
 from .scoreboard import LINE_WIDTH, Scoreboard
 
-GOLD = Style(bold=True, color="#f5d76e")
 WIDE_MIN = (110, 30)
 """From this size (columns, rows) the scoreboard and log move to a side panel."""
 
@@ -101,7 +105,7 @@ def too_small_text(need: tuple[int, int] | None) -> Text:
     if need is None:
         return Text()
     return Text(f"terminal too small (needs {need[0]}×{need[1]})\nenlarge the window, or press q to leave",
-                style=Style(color="#f5d76e", bold=True), justify="center")
+                style=GOLD_BOLD, justify="center")
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
@@ -114,3 +118,62 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
+
+
+# -- a resolution's moments -------------------------------------------------------------------
+
+Moment = ColumnResolved | RoundEnded | GameEnded
+"""What the banner tells (instead of the hand) while it is on screen."""
+
+QUIET = 0.4
+"""A column nobody placed under passes quickly (nothing was taken)."""
+ROUND_END = 1.6
+"""A round's end lingers: the scores changed."""
+
+
+def linger(event: Event) -> float:
+    """How long ``event`` stays on screen, in steps: the live table's ``step_delay`` per column of
+    a resolution, the viewer's beat per event in playback (so a replay keeps the game's rhythm).
+    The game's end needs none: the table opens the results, the viewer's playback stops there."""
+    if isinstance(event, ColumnResolved) and not event.awards and not event.cancelled:
+        return QUIET
+    if isinstance(event, RoundEnded):
+        return ROUND_END
+    return 1.0
+
+
+def moment_status(event: Moment, prefix: str = "") -> Text:
+    """The round bar's words for ``event`` (``prefix``: the table's ``"Recap · "``)."""
+    if isinstance(event, ColumnResolved):
+        return Text(f"{prefix}Resolving column {column_label(event.column)}", style=GOLD_BOLD)
+    if isinstance(event, RoundEnded):
+        return Text(f"{prefix}Round {event.round} is over", style=GOLD_BOLD)
+    return Text(f"{prefix}Game over", style=Style(bold=True))
+
+
+def moment_banner(
+    event: Moment, names: Sequence[str], colors: Sequence[str], rounds: int, totals: Sequence[int] | None = None
+) -> Text:
+    """The banner's first line for ``event``, its head on gold: a column, what each player took or
+    tied (R5, R6); a round's end, who starts the next round (R7), after ``totals`` (every player's
+    score, on this one line) when given: the viewer's; the table shows each player's gains below
+    instead. The game's end, who won (R8)."""
+    if isinstance(event, ColumnResolved):
+        text = Text.assemble((f" Column {column_label(event.column)} ", CHIP), " ")
+        text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
+        return text
+    if isinstance(event, RoundEnded):
+        text = Text.assemble((f" Round {event.round} is over ", CHIP))
+        then = " "
+        if totals is not None:
+            text.append(" ")
+            text.append_text(colour_names("  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(totals)),
+                                          names, colors))
+            then = " · "
+        if event.round < rounds:
+            nxt = names[event.next_first_player]
+            text.append_text(colour_names(f"{then}{nxt} starts round {event.round + 1}", names, colors))
+        return text
+    text = Text.assemble((" GAME OVER ", CHIP), " ")
+    text.append_text(colour_names(describe_result(event, names).removeprefix("Game over: "), names, colors))
+    return text

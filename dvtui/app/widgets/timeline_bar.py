@@ -24,16 +24,17 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..theme import FOCUS, MUTED
+from ..theme import GOLD, MUTED
+from .faces import CHIP
 
 PAST = Style(color="#e8efe9", bold=True)
 FUTURE = Style(color="#3d5f50")
-RESOLUTION_PAST = Style(color=FOCUS, bold=True)
+RESOLUTION_PAST = Style(color=GOLD, bold=True)
 RESOLUTION_FUTURE = Style(color="#6b6232")
 MARK = Style(color="#1a1a1a", bgcolor="#7fd39a", bold=True)
 MARK_FUTURE = Style(color="#7fd39a", bold=True)
-CURSOR = Style(color=FOCUS, bold=True)
-HERE_MARK = Style(color="#1a1a1a", bgcolor=FOCUS, bold=True)
+CURSOR = Style(color=GOLD, bold=True)
+HERE_MARK = CHIP
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,7 @@ def legend_text(track: Track, moment: int, cells: int, current_round: int) -> Te
     text = Text("".join(line), style=Style(color=MUTED))
     for start, end, round_ in spans:
         if round_ == current_round:
-            text.stylize(Style(color=FOCUS, bold=True), start, end)
+            text.stylize(Style(color=GOLD, bold=True), start, end)
     return text
 
 

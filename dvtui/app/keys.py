@@ -1,0 +1,204 @@
+"""The keys of the live table and of the replay viewer, each thing a key does defined once.
+
+A :class:`Command` holds all that is said about one thing a person can do: the keys bound to it
+(and the action each runs), its word in the footer, its row in the ``?`` help and its entry in the
+command palette. A screen's ``BINDINGS``, its help's key map and its palette entries are all read
+from its :class:`KeyMap` (:data:`TABLE`, :data:`VIEWER`), so a key cannot be added, renamed or
+dropped in one of them and not in the others.
+
+A key map lists its commands in up to three orders, because each surface reads in its own: the
+bindings' order is the footer's and Textual's key panel's, the help reads like a lesson (the keys
+of a turn first), and the viewer's palette offers "Back to the game" before the rest (the palette
+sorts what it shows by title, but a search's equal matches come in this order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+
+PaletteEntry = tuple[str, str, Callable[[], object]]
+"""(title, help, callback): what a screen's ``palette_commands`` yields to the app."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One thing a key does (or a row of the help about keys the screen does not own)."""
+
+    keys: tuple[tuple[str, str], ...] = ()
+    """``(keys, action)`` bound on the screen, in the order Textual tries them (for one key, the
+    first action the screen allows runs). The first is the one the footer shows; the others are
+    further keys or parameters of the same thing, hidden."""
+    description: str = ""
+    """Its word in the footer (and in Textual's key panel)."""
+    key_display: str | None = None
+    """How the footer writes its keys (default: Textual's way)."""
+    show: bool = True
+    """In the footer (when it has a description)."""
+    help: tuple[str, str] | None = None
+    """(keys, meaning): its row in the ``?`` help; None when another command's row tells it."""
+    palette: tuple[str, str] | None = None
+    """(title, help) in the command palette, offered while the screen allows the action; ``{}``
+    fields (a name, a round) are filled in by the screen."""
+
+    @property
+    def action(self) -> str:
+        """The action its first key runs, as a binding writes it (``"pace(-1)"``)."""
+        return self.keys[0][1] if self.keys else ""
+
+    @property
+    def name(self) -> str:
+        """The action's name, as a screen's ``check_action`` is asked about it (``"pace"``)."""
+        return self.action.partition("(")[0]
+
+    def bindings(self) -> list[Binding]:
+        (keys, action), *others = self.keys
+        first = Binding(keys, action, self.description, show=self.show and bool(self.description),
+                        key_display=self.key_display)
+        return [first, *(Binding(keys, action, show=False) for keys, action in others)]
+
+    def entry(self, screen: Widget, action: str | None = None, **fields: object) -> PaletteEntry:
+        """Its palette entry on ``screen``, running ``action`` (default: its own) as a key would."""
+        assert self.palette is not None
+        title, help_ = self.palette
+        return title.format(**fields), help_.format(**fields), partial(screen.run_action, action or self.action)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyMap:
+    """A screen's commands: its bindings (and footer) in ``commands``' order, its help's rows in
+    ``help``'s, its palette entries in ``palette``'s (default: ``commands``')."""
+
+    commands: tuple[Command, ...]
+    help: tuple[Command, ...]
+    palette: tuple[Command, ...] | None = None
+
+    def bindings(self) -> list[BindingType]:
+        return [binding for command in self.commands if command.keys for binding in command.bindings()]
+
+    def help_rows(self, leave_out: tuple[Command, ...] = ()) -> list[tuple[str, str]]:
+        return [command.help for command in self.help if command.help is not None and command not in leave_out]
+
+    def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
+        """The commands with a palette entry that ``allowed`` (a screen's ``check_action`` for
+        the action's name) lets run now, in the palette's order."""
+        for command in self.commands if self.palette is None else self.palette:
+            if command.palette is not None and allowed(command.name):
+                yield command
+
+
+# -- the live table ------------------------------------------------------------------------------
+
+PICK = Command(
+    tuple((str(k), f"pick({k})") for k in range(1, 7)), "card", key_display="1-6",
+    help=("1-6", "choose a card from your hand"),
+)
+COLUMN = Command(
+    (("left", "step(-1)"), ("right", "step(1)"), *((letter, f"column({i})") for i, letter in enumerate("abcdefg"))),
+    "column", key_display="←→ a-g", help=("← → or a-g", "choose a column"),
+)
+PLACE = Command(
+    (("enter", "place"),), "place", key_display="⏎",
+    help=("⏎ Enter", "place the card (mouse: click a card, then a column)"),
+    palette=("Place the chosen card", "Place the selected card under the selected column"),
+)
+UNDO = Command(
+    (("u", "undo"), ("u", "cannot_undo")),  # when undo is off: say why, to whoever pressed it
+    "undo", help=("u", "undo the latest placement, until the next person places"),
+    palette=("Undo {name}'s latest placement", "{name} takes back their latest placement this round"),
+)
+HINT = Command(
+    (("h", "hint"),), "hint", help=("h", "hint: what the strong bot would play"),
+    palette=("Hint", "Ask the strong bot what it would play"),
+)
+NEXT = Command(
+    (("enter", "next_step"), ("space", "next_step")),  # in a resolution (place is off then)
+    "next", key_display="⏎", help=("⏎ / space / s", "next step / skip to the summary (or click the banner)"),
+)
+SKIP = Command(
+    (("s", "skip"), ("escape", "skip")), "skip",  # told in NEXT's row
+    palette=("Skip the resolution", "Show the end of this round's resolution at once"),
+)
+RESULTS = Command(
+    (("e", "results"),), "results", help=("e", "results, when the game is over"),
+    palette=("Results", "Standings, holdings and the chart of totals"),
+)
+FASTER = Command(
+    (("plus,equals_sign", "pace(-1)"),), help=("+ / -", "bots and resolutions faster / slower (kept for next time)"),
+    palette=("Bots faster", "Shorter pauses for bots and resolutions"),
+)
+SLOWER = Command((("minus", "pace(1)"),), palette=("Bots slower", "Longer pauses for bots and resolutions"))
+HELP = Command(
+    (("question_mark", "help"),), "help", key_display="?", help=("?", "this help"),
+    palette=("Rules and keys", "The rules in brief and the key map"),
+)
+TIME_TRAVEL = Command(
+    (("t", "time_travel"),), "timeline", show=False,  # the replay's timeline over this game
+    help=("t", "time travel back through the game (b: play on from there)"),
+    palette=("Time travel", "Step back through this game so far (Escape returns)"),
+)
+QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
+LOG = Command(help=("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"))
+"""The log's own keys, once focus is on it."""
+PALETTE = Command(help=("ctrl+p", "command palette"))
+"""The app's key."""
+
+TABLE = KeyMap(
+    commands=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, SKIP, RESULTS, FASTER, SLOWER, HELP, TIME_TRAVEL, QUIT),
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
+)
+
+# -- the replay viewer ---------------------------------------------------------------------------
+
+STEP = Command(
+    (("left", "step(-1)"), ("right", "step(1)")), "event", key_display="←→",
+    help=("← →", "one event back / forward"),
+)
+TURN = Command(
+    (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), "turn", key_display="⇧←→",
+    help=("⇧← ⇧→ or ↑ ↓", "one turn of placements (every player once) back / forward"),
+)
+ROUND = Command(
+    (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), "round",
+    key_display="[ ]", help=("PgUp PgDn or [ ]", "one round back / forward (to the start of a round)"),
+)
+HOME = Command((("home", "home"),), help=("Home End", "the deal / the end of the file"),
+               palette=("Start", "Go to the deal"))
+END = Command((("end", "end"),), palette=("End", "Go to the end of the file"))  # told in HOME's row
+JUMP_ROUND = Command(
+    tuple((str(r), f"jump_round({r})") for r in range(1, 10)), help=("1-9", "the start of that round"),
+    palette=("Round {round}", "Go to the start of round {round}"),
+)
+PLAY = Command(
+    (("space", "play"),), "play", key_display="space", help=("space", "play / pause; + and - change the speed"),
+    palette=("Play / pause", "Play the game on automatically"),
+)
+SPEED = Command((("plus,equals_sign", "speed(1)"), ("minus", "speed(-1)")))  # told in PLAY's row
+JUMP = Command(help=("click", "the position bar or a line of the log jumps there"))
+BRANCH = Command(
+    (("b", "branch"),), "branch",
+    help=("b", "play from here: a new game file from this moment, played live (the original is untouched);"
+               " with bots at the table, take a bot's seat or let them play on"),
+    palette=("Play from here", "A new game file from this moment, played live"),
+)
+BACK = Command(
+    (("escape", "back"),), "back", key_display="esc", help=("esc", "back to the game"),
+    palette=("Back to the game", "Leave the timeline and play on"),
+)
+"""Only in time travel: plain replay has no game to go back to."""
+REPLAY_HELP = Command((("question_mark", "help"),), "help", key_display="?",
+                      palette=("Keys of the viewer", "The replay's key map"))
+REPLAY_QUIT = Command(
+    # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
+    (("q", "quit"), ("q", "leave")), "quit", help=("q", "quit"),
+)
+
+VIEWER = KeyMap(
+    commands=(STEP, TURN, ROUND, HOME, END, JUMP_ROUND, PLAY, SPEED, BRANCH, BACK, REPLAY_HELP, REPLAY_QUIT),
+    help=(STEP, TURN, ROUND, HOME, JUMP_ROUND, PLAY, JUMP, BRANCH, BACK, REPLAY_QUIT),
+    palette=(BACK, PLAY, HOME, END, JUMP_ROUND, BRANCH, REPLAY_HELP),
+)

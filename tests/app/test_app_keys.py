@@ -1,0 +1,85 @@
+"""One key table (``app/keys.py``): each thing a key does is defined once, and the table's and the
+viewer's bindings, footer, help and palette are read from it; a palette entry does what its key
+does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.keys import TABLE, VIEWER, KeyMap
+from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.engine import new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
+
+from .conftest import new_session, table_app
+from .driver import HUMAN, next_decision, table
+
+SYSTEM = ["Quit", "Keys", "Screenshot"]
+"""Textual's own palette entries the app keeps (after the screen's)."""
+
+
+def palette(app: DvtuiApp) -> list[str]:
+    return [command.title for command in app.get_system_commands(app.screen)]
+
+
+async def run_from_palette(pilot: Pilot[int], query: str) -> None:
+    """Ctrl+P, type ``query``, wait for the search (it runs in the background), Enter."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*query)
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def test_each_key_map_lists_every_command_in_each_of_its_orders() -> None:
+    def check(keys: KeyMap) -> None:
+        assert all(command.keys for command in keys.commands)  # bound, so in the footer's order
+        assert {c for c in keys.commands if c.help is not None} <= set(keys.help)  # nothing missing from the help
+        assert {c for c in keys.help if c.keys} <= set(keys.commands)  # the help tells no unbound key as bound
+        if keys.palette is not None:
+            assert set(keys.palette) == {c for c in keys.commands if c.palette is not None}
+
+    check(TABLE)
+    check(VIEWER)
+    assert (TABLE.bindings(), VIEWER.bindings()) == (TableScreen.BINDINGS, ReplayScreen.BINDINGS)
+
+
+async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        assert palette(app) == ["Place the chosen card", "Hint", "Bots faster", "Bots slower", "Rules and keys",
+                                "Time travel", "Where is this game saved?", *SYSTEM]
+        await pilot.press("5", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        assert palette(app)[:3] == ["Place the chosen card", "Undo Ana's latest placement", "Hint"]
+        session = table(app).session
+        placed = len(session.game.placements)
+        await run_from_palette(pilot, "undo ana")
+        assert len(session.game.placements) < placed  # as u does: Ana's card (and the bots' after it) back
+        assert table(app).selected_card == 5
+        assert "Undo Ana's latest placement" not in palette(app)
+
+
+async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Path) -> None:
+    created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
+    app = DvtuiApp(PlaySession.start(created, tmp_path / "live.dvr"), pace=Pace(bot_delay=0.0, step_delay=None))
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("t")
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        assert palette(app) == ["Back to the game", "Play / pause", "Start", "End", "Round 1", "Play from here",
+                                "Keys of the viewer", *SYSTEM]
+        await run_from_palette(pilot, "start")
+        assert viewer.moment == 0  # as Home does
+        await run_from_palette(pilot, "back to")
+        assert isinstance(app.screen, TableScreen)  # as Escape does
