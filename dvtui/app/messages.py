@@ -1,10 +1,15 @@
-"""What the screens ask of the app, as messages: the app imports the screens, so a screen posts a
-request up instead of importing the app back."""
+"""Messages between the app and its screens: what a screen asks of the app (the app imports the
+screens, so a screen posts a request up instead of importing the app back), and what one screen
+tells another."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.message import Message
 from textual.screen import Screen
+
+from ..engine import Event
 
 
 class BranchRequested(Message):
@@ -17,3 +22,14 @@ class BranchRequested(Message):
         self.table = table
         self.moment = moment
         self.take = take
+
+
+class LiveEvents(Message):
+    """Events just saved in the game a viewer watches live (time travel): the table tells the
+    viewer as it plays, so the viewer never has to look."""
+
+    bubble = False  # for the viewer alone
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        super().__init__()
+        self.events = list(events)
