@@ -357,10 +357,11 @@ class DvtuiApp(App[Outcome]):
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def freeze_long_lived(self) -> None:
-        """Once the first screen is drawn, what is alive (Textual, the styles, the widgets) lives
-        as long as the app: leave it out of the garbage collector's full passes, which otherwise
-        walk it all and stall a key press (while scrubbing a replay, say). Undone when the app
-        ends, so objects of an app run in a longer process are collectable."""
+        """What is alive now lives as long as the app: leave it out of the garbage collector's
+        passes, which otherwise walk it all again and again and stall a key press (while scrubbing
+        a replay, say). Done once the app is built (Textual and the styles: the command line
+        asks) and again once its first screen is drawn (the widgets). Undone when the app ends, so
+        objects of an app run in a longer process are collectable."""
         gc.freeze()
         self._frozen = True
 

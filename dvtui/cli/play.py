@@ -108,11 +108,12 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
     """Start the app ``build`` makes, run it, and say how it ended (where the game is)."""
     # Textual's import and the app's construction make many objects that live as long as the
     # program: the garbage collector waits until they are made instead of walking them again and
-    # again meanwhile. (The app freezes what is alive once its first screen is drawn.)
+    # again meanwhile, and then leaves them out of its passes (the app's freeze_long_lived).
     require_terminal()
     gc.disable()
     try:
         app = build()
+        app.freeze_long_lived()
     finally:
         gc.enable()
     match app.run():  # the app has closed its game by now
