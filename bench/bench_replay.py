@@ -89,12 +89,12 @@ def state_at(repeat: int) -> None:
 async def scrub_latency(presses: int) -> None:
     from textual import events
 
+    from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
-    from dvtui.app.replay_app import ReplayApp
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -160,13 +160,13 @@ async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
     """One run of :func:`jump_latency`; returns the number of events."""
     from textual import events
 
+    from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
-    from dvtui.app.replay_app import ReplayApp
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.widgets.timeline_bar import TimelineBar
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -217,12 +217,12 @@ async def _end_and_quit(quits: list[float]) -> None:
     """A fresh viewer: End, then ``q`` while End's frame is drawn, to the app's exit."""
     from textual import events
 
+    from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
-    from dvtui.app.replay_app import ReplayApp
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.store import read_game
 
-    app = ReplayApp(read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(COLS, ROWS)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -288,11 +288,11 @@ def startup(repeat: int) -> None:
 VIEWER = """
 import asyncio, sys
 from dvtui.app.config import Pace
-from dvtui.app.replay_app import ReplayApp
+from dvtui.app.app import DvtuiApp
 from dvtui.store import read_game
 
 async def main() -> None:
-    app = ReplayApp(read_game(sys.argv[1], checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watch=read_game(sys.argv[1], checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(160, 50)) as pilot:
         for key in ("end", "home", "pageup", "end", "left"):
             await pilot.press(key)

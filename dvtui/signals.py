@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from types import FrameType
 
 DEFAULT_GRACE = 0.8
-"""Seconds between the signal and the forced exit: the issue promises out within a second."""
+"""Seconds between the signal and the forced exit: the program is gone within a second."""
 
 HANGUP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGHUP, signal.SIGTERM)
 
@@ -155,11 +155,3 @@ def _detach_dead_terminal(fds: tuple[int, ...]) -> None:
     finally:
         os.close(null)
 
-
-def install_hangup_handler(
-    on_signal: Callable[[int], object] | None = None, *, grace: float = DEFAULT_GRACE
-) -> HangupGuard:
-    """Shorthand: a :class:`HangupGuard` for SIGHUP and SIGTERM, installed."""
-    guard = HangupGuard(on_signal, grace=grace)
-    guard.install()
-    return guard

@@ -50,6 +50,9 @@ HEADLESS = [
     "dvtui.cli",
     "dvtui.cli.verify",
     "dvtui.cli.sim",
+    "dvtui.cli.play",  # Textual comes with the app, once a screen really opens
+    "dvtui.cli.resume_headless",
+    "dvtui.app.outcome",  # what the command line matches the app's run on
 ]
 
 

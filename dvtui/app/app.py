@@ -1,4 +1,5 @@
-"""The dvtui Textual application: the set-up screen or a game, the palette, clean exits.
+"""The dvtui Textual application: a game, the set-up screen, the start menu or the replay viewer
+first; the palette, clean exits, and the run's :class:`~dvtui.app.outcome.Outcome`.
 
 Every event is on disk before the next decision is asked for, so leaving is always safe: ``q``,
 Ctrl+C, a hang-up (SIGHUP: a closed terminal or a dropped SSH link) or SIGTERM just close the file
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import msgspec
 from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -24,12 +25,13 @@ if TYPE_CHECKING:
     from ..replay import Replay
 
 from ..engine import GameCreated, SeatError, new_game
-from ..play.session import PlaySession
+from ..play.session import GameSession, PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .messages import BranchRequested
+from .outcome import Outcome, outcome_of
 from .screens.table import TableScreen
 from .theme import GOLD
 
@@ -49,21 +51,22 @@ def screenshot_dir() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-class DvtuiApp(App[int]):
-    """Either ``session`` (a game to play) or ``setup`` (the set-up screen first)."""
+class DvtuiApp(App[Outcome]):
+    """A game to play (``session``), a game file to watch (``watch``: the replay viewer, as
+    ``dvtui replay``), else the start menu (``menu``) or the set-up screen first. ``run()``
+    returns how it ended (:mod:`dvtui.app.outcome`)."""
 
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
-    asks_setup = True
-    """Without a game, the set-up screen comes first (an app opened on something else says no)."""
     BINDINGS: list[BindingType] = [  # noqa: RUF012
         Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
 
     def __init__(
         self,
-        session: PlaySession | None = None,
+        session: GameSession | None = None,
         *,
+        watch: LoadedGame | None = None,
         setup: SetupDefaults | None = None,
         pace: Pace | None = None,
         output: Path | None = None,
@@ -75,7 +78,11 @@ class DvtuiApp(App[int]):
         menu: bool = False,
     ) -> None:
         super().__init__()
-        self.session = session
+        self._opening = session
+        """The game the app opens on, until the table takes it."""
+        self._table: TableScreen | None = None
+        """The table, once there is one: it owns the game being played (see :attr:`session`)."""
+        self.watch = watch
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
         self.setup_defaults = setup or SetupDefaults()
@@ -93,17 +100,34 @@ class DvtuiApp(App[int]):
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
+        self._outcome: Outcome | None = None
+
+    @property
+    def session(self) -> GameSession | None:
+        """The game being played: the table's (the table owns it, and plays a branch or a
+        rematch by adopting it); before the table is up, the game the app opens on."""
+        return self._table.session if self._table is not None else self._opening
+
+    @property
+    def return_value(self) -> Outcome | None:
+        """What ``run()`` returns: how the run ended, known once the app has closed (a bot's move
+        may still land between a quit and the end). A result handed to ``exit`` comes first (a
+        screenshot tool's)."""
+        given = super().return_value
+        return given if given is not None else self._outcome
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.freeze_long_lived)
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        if self.session is None and self.menu:
+        if self._opening is not None or self.watch is not None:
+            return
+        if self.menu:
             from .screens.menu import MenuScreen
 
             self.push_screen(MenuScreen())
-        elif self.session is None and self.asks_setup:
+        else:
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
             self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
@@ -123,17 +147,19 @@ class DvtuiApp(App[int]):
             self._unnotify(old, refresh=False)
 
     def get_default_screen(self) -> Screen:
-        """The table itself when there is a game: no blank screen to draw first."""
-        if self.session is not None:
-            return TableScreen(self.session, self.pace)
+        """The table or the viewer itself: no blank screen to draw first."""
+        if self._opening is not None:
+            return self._new_table(self._opening)
+        if self.watch is not None:
+            return self._viewer(self.watch)
         return super().get_default_screen()
 
     def _hang_up(self, signum: int) -> None:
         """SIGHUP (the terminal is gone) or SIGTERM: everything is already saved; close the file
         (releasing its lock) and leave. The guard's watchdog makes sure of it."""
         self.hung_up = True
-        if self.session is not None:
-            self.session.close()
+        if (session := self.session) is not None:
+            session.close()
         self.exit(return_code=128 + signum)
 
     # -- from set-up to table ------------------------------------------------------------------
@@ -147,9 +173,19 @@ class DvtuiApp(App[int]):
             path = self.save_path(created)
         return PlaySession.start(created, path)
 
-    def start_game(self, session: PlaySession) -> None:
-        self.session = session
-        self.switch_screen(TableScreen(session, self.pace))
+    def _new_table(self, session: GameSession, *, recap: bool = True) -> TableScreen:
+        self._table = TableScreen(session, self.pace, recap=recap)
+        return self._table
+
+    def start_game(self, session: GameSession, *, recap: bool = True) -> None:
+        """The table, playing ``session``, in place of the screen asking for it (the set-up, the
+        menu, a viewer it opened); over the app's first screen, which cannot be switched away.
+        ``recap``: see :class:`TableScreen`."""
+        table = self._new_table(session, recap=recap)
+        if len(self.screen_stack) > 1:
+            self.switch_screen(table)
+        else:
+            self.push_screen(table)
 
     # -- after a game: a rematch, a new game --------------------------------------------------
 
@@ -191,46 +227,57 @@ class DvtuiApp(App[int]):
     def _fresh_path(self, created: GameCreated) -> Path:
         return (self.save_path or new_save_path)(created) or new_save_path(created)
 
-    def _play_next(self, session: PlaySession) -> None:
-        """Close the game just played and let the table under the end screen play ``session``."""
-        if self.session is not None:
-            self.session.close()
-        tables = [screen for screen in self.screen_stack if isinstance(screen, TableScreen)]
-        if not tables:  # the first game of this run (from the start menu): the set-up makes way for it
+    def _play_next(self, session: GameSession) -> None:
+        """The table under the end screen plays ``session`` (letting go of the game just played)."""
+        table = self._table
+        if table is None or table not in self.screen_stack:  # the first game of this run (from the start menu)
             self.start_game(session)
             return
-        while self.screen is not tables[-1]:
+        while self.screen is not table:
             self.pop_screen()
-        self.session = session
-        tables[-1].adopt(session)
+        table.adopt(session)
 
-    # -- branches ------------------------------------------------------------------------------
+    # -- the replay viewer, branches -------------------------------------------------------------
 
-    def open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None:
-        """Write the branch of ``loaded`` (read as ``replay``) at ``moment`` to a new file and open
-        it for play; ``take``: the bot's seat the person at the keyboard plays from there. The
-        parent file is only read. None, with the reason shown, when no branch could be made."""
-        from ..replay.branch import BranchError, branch_file, remove_branch, take_seat  # only when branching
+    def open_viewer(self, loaded: LoadedGame) -> None:
+        """The replay viewer over ``loaded``, on top (from the start menu)."""
+        self.push_screen(self._viewer(loaded))
+
+    def _viewer(self, loaded: LoadedGame) -> Screen:
+        from ..replay import Replay
+        from .screens.replay import ReplayScreen
+
+        replay = Replay.of(loaded)
+        return ReplayScreen(replay, notices=loaded.notices, branch=partial(self._branch_file, loaded, replay),
+                            start=0)
+
+    def _branch_file(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> None:
+        """``b`` in the viewer of a file: play from ``moment`` (a decision moment, as the viewer
+        hands it over) on a table over the viewer, with no recap: the resolution a branch starts
+        after was just watched."""
+        session = self._open_branch(loaded, replay, moment, take)
+        if session is None:
+            return
+        self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
+        self.start_game(session, recap=False)
+
+    def _open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None:
+        """The branch of ``loaded`` at ``moment``, open for play (see
+        :func:`dvtui.replay.branch.start_branch`); None, with the reason shown, when no branch
+        could be made."""
+        from ..replay.branch import BranchError, start_branch  # only when branching
 
         try:
-            players = None
-            if take is not None:
-                players = take_seat(replay.created.players, take, self.player_name or default_player_name())
-            created = replay.created if players is None else msgspec.structs.replace(replay.created, players=players)
-            path = self.branch_path(created)  # named after who plays it
-            branch = branch_file(loaded, replay, moment, path, players)  # removed again if it fails
-            try:
-                session = PlaySession.resume(branch)  # releases the lock if it fails
-            except BaseException:
-                remove_branch(path)
-                raise
+            session = start_branch(loaded, replay, moment, take=take,
+                                   player_name=self.player_name or default_player_name(),
+                                   path_for=self.branch_path, open_game=PlaySession.resume)
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)
             return None
         except (SaveError, GameFileError, OSError, SeatError) as e:
             self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
             return None
-        self.branched = path
+        self.branched = session.path
         return session
 
     @on(BranchRequested)
@@ -251,13 +298,11 @@ class DvtuiApp(App[int]):
         except (GameFileError, OSError) as e:
             self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
             return
-        session = self.open_branch(loaded, Replay.of(loaded), request.moment, request.take)
+        session = self._open_branch(loaded, Replay.of(loaded), request.moment, request.take)
         if session is None:
             return
-        old.close()
         while self.screen is not table:  # the viewer (and anything over it)
             self.pop_screen()
-        self.session = session
         table.adopt(session)
         kept = "" if old.game.over else " (dvtui resume continues it)"
         self.notify(
@@ -317,17 +362,22 @@ class DvtuiApp(App[int]):
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
     def freeze_long_lived(self) -> None:
-        """Once the first screen is drawn, what is alive (Textual, the styles, the widgets) lives
-        as long as the app: leave it out of the garbage collector's full passes, which otherwise
-        walk it all and stall a key press by up to 40 ms (measured while scrubbing a replay).
-        Undone when the app ends, so objects of an app run in a longer process are collectable."""
+        """What is alive now lives as long as the app: leave it out of the garbage collector's
+        passes, which otherwise walk it all again and again and stall a key press (while scrubbing
+        a replay, say). Done once the app is built (Textual and the styles: the command line
+        asks) and again once its first screen is drawn (the widgets). Undone when the app ends, so
+        objects of an app run in a longer process are collectable."""
         gc.freeze()
         self._frozen = True
 
     def on_unmount(self) -> None:
+        """The app's last act: let go of the game, and say how the run ended."""
         if self._frozen:
             gc.unfreeze()
-        if self.session is not None:
-            self.session.close()
+        session = self.session
+        if session is not None:
+            session.close()
+        branched = session is not None and session.path is not None and session.path == self.branched
+        self._outcome = outcome_of(session, self.return_code or 0, hung_up=self.hung_up, branched=branched)
         if self._guard is not None:
             self._guard.uninstall()

@@ -6,18 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..play.session import PlaySession
-    from ..replay import Replay
+    from ..play.session import GameSession
     from ..store import LoadedGame
 
 
 class GameHost(Protocol):
     """The live app (:class:`dvtui.app.app.DvtuiApp`) as its screens see it."""
 
-    def start_game(self, session: PlaySession) -> None: ...
+    def start_game(self, session: GameSession) -> None: ...
 
     def rematch(self) -> None: ...
 
     def new_game_setup(self) -> None: ...
 
-    def open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None: ...
+    def open_viewer(self, loaded: LoadedGame) -> None: ...

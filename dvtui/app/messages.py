@@ -1,9 +1,11 @@
-"""What the screens ask of the app, and what their workers tell them, as messages: the app imports
-the screens, so a screen posts a request up instead of importing the app back; a worker thread
-posts its answer to the screen that started it instead of being read back by its name."""
+"""Messages between the app, its screens and their workers: what a screen asks of the app (the
+app imports the screens, so a screen posts a request up instead of importing the app back), what one
+screen tells another, and what a worker thread tells the screen that started it (instead of being
+read back by its name)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -11,6 +13,8 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..bots.strong import Suggestion
+
+from ..engine import Event
 
 
 class BranchRequested(Message):
@@ -54,3 +58,14 @@ class ThinkingFailed(Message, bubble=False):
         self.token = token
         self.what = what
         self.error = error
+
+
+class LiveEvents(Message):
+    """Events just saved in the game a viewer watches live (time travel): the table tells the
+    viewer as it plays, so the viewer never has to look."""
+
+    bubble = False  # for the viewer alone
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        super().__init__()
+        self.events = list(events)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
+from ..app.outcome import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, new_game
 from ..play.seats import SeatError, parse_players
@@ -104,41 +105,37 @@ def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
 
 
 def _run_app(build: Callable[[], DvtuiApp]) -> int:
-    """Start the app ``build`` makes, run it, close its game, and say where the game is."""
-    # Start-up makes many objects that live as long as the program (modules, styles): the
-    # garbage collector would walk them again and again while Textual loads and the first screen
-    # is built (a third of the start-up). So it waits, and then leaves them alone (frozen).
+    """Start the app ``build`` makes, run it, and say how it ended (where the game is)."""
+    # Textual's import and the app's construction make many objects that live as long as the
+    # program: the garbage collector waits until they are made instead of walking them again and
+    # again meanwhile, and then leaves them out of its passes (the app's freeze_long_lived).
     require_terminal()
     gc.disable()
     try:
         app = build()
+        app.freeze_long_lived()
     finally:
-        gc.freeze()
         gc.enable()
-    try:
-        app.run()
-    finally:
-        if app.session is not None:
-            app.session.close()
-    code = app.return_code or 0
-    played = app.session
-    failed = played.writer.failed if played is not None and played.writer is not None else None
-    if failed is not None:  # the game stopped at a save that failed: not "saved", and exit 1 as documented
-        print(f"dvtui: error: {failed}", file=sys.stderr)
-        return code or 1
-    if played is not None and played.path is not None and not app.hung_up:
-        game = played.game
-        path = printable(str(played.path))  # a file name is outside text: it never drives the terminal
-        try:
-            if game.over:
-                print(f"Game over. Watch it again: dvtui replay {path}")
-            else:
-                print(f"Game saved in {path}\nContinue it: dvtui resume {path}")
-            if app.branched == played.path and game.created.parent:
-                print(f"Branched from {printable(game.created.parent)} (left as it was)")
-        except OSError:
-            pass
-    return code
+    match app.run():  # the app has closed its game by now
+        case NotSaved(failure=failure, code=code):  # the game stopped at a save that failed: exit 1 as documented
+            print(f"dvtui: error: {failure}", file=sys.stderr)
+            return code or 1
+        case Played(path=path, over=over, branched_from=parent, code=code):
+            shown = printable(str(path))  # a file name is outside text: it never drives the terminal
+            try:
+                if over:
+                    print(f"Game over. Watch it again: dvtui replay {shown}")
+                else:
+                    print(f"Game saved in {shown}\nContinue it: dvtui resume {shown}")
+                if parent:
+                    print(f"Branched from {printable(parent)} (left as it was)")
+            except OSError:
+                pass
+            return code
+        case HungUp(code=code) | NoGameFile(code=code):
+            return code
+        case _:  # (Textual's type allows None; the app always says how it ended)
+            return app.return_code or 0
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -255,9 +252,9 @@ def run_replay(args: argparse.Namespace) -> int:
     loaded = read_game(Path(args.file).expanduser(), checkpoints=True)  # the timeline builds on this fold
 
     def build() -> DvtuiApp:
-        from ..app.replay_app import ReplayApp
+        from ..app.app import DvtuiApp
 
-        return ReplayApp(loaded, handle_hangup=True)
+        return DvtuiApp(watch=loaded, handle_hangup=True)
 
     return _run_app(build)
 

@@ -1,9 +1,9 @@
 """``dvtui resume FILE --headless``: finish a game whose remaining seats are all bots, without a UI.
 
 The bots are deterministic (a move depends only on the state and the bot's seed), so a game
-finished here ends exactly as it would have had it never been interrupted: every decision is
-appended and fsynced as it is made (the writer is the sink of :func:`dvtui.play.autoplay.play_out`),
-and a kill at any moment loses nothing a later resume would not make again.
+finished here ends exactly as it would have had it never been interrupted: the game is played by a
+:class:`~dvtui.play.session.PlaySession`, as on the table, which appends and fsyncs every decision
+as it is made, and a kill at any moment loses nothing a later resume would not make again.
 
 SIGHUP and SIGTERM stop the game between two decisions (both already durable), within a second
 even when a bot is thinking (see :mod:`dvtui.signals`).
@@ -14,26 +14,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import time
 from pathlib import Path
 
 from ..bots import UnknownBot, parse_bot
-from ..engine import Event, Game
-from ..play.autoplay import play_out
+from ..play.session import PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
-from ..store import GameFileError, GameWriter, LoadedGame, SaveError, latest_unfinished, read_game
+from ..store import GameFileError, LoadedGame, SaveError, latest_unfinished, read_game
 from ..store.lock import GameLock
 from .errors import UsageError
 
 EXIT_SIGNALLED = 128  # + the signal number, as a shell reports a process ended by a signal
 
 
-class _Stop(Exception):
-    """A hangup or terminate signal arrived: stop between two decisions."""
-
-
-def human_to_move(loaded: LoadedGame) -> str | None:
+def why_bots_cannot_finish(loaded: LoadedGame) -> str | None:
     """Why the bots cannot finish this game alone (a human seat still has to place a card), or
     None when they can. Derived events owed at the end need no one."""
     game = loaded.game.copy()
@@ -89,45 +83,34 @@ def run_resume_headless(args: argparse.Namespace) -> int:
         _clear_stale_lock(path)
         print(f"{printable(str(path))}: the game is already over; nothing to play", file=err)
         return 0
-    why = human_to_move(loaded)
+    why = why_bots_cannot_finish(loaded)
     if why is not None:
         raise SaveError(f"{path}: cannot finish headless: {why}; play it with 'dvtui resume {path}'")
     _check_bots(loaded)
     delay = max(0.0, float(getattr(args, "bot_delay", None) or 0.0))
-    stop: list[int] = []
-    guard = HangupGuard(stop.append)
+    signalled: list[int] = []
+    guard = HangupGuard(signalled.append)
     guard.install()
-    writer = GameWriter.resume(loaded)
     try:
-        for notice in writer.notices:
-            print(f"dvtui: notice: {printable(notice)}", file=err)
-        game: Game = loaded.game
-
-        def sink(events: list[Event]) -> None:
-            writer.append(events)
-            if stop:
-                raise _Stop
-            if delay and not game.over:
-                time.sleep(delay)
-                if stop:
-                    raise _Stop
-
-        if stop:
-            raise _Stop
+        session = PlaySession.resume(loaded)
         try:
-            play_out(game, sink)
-        except _Stop:
-            signum = stop[0]
-            shown = printable(str(path))
-            print(
-                f"dvtui: stopped by signal {signum}; every move so far is saved in {shown}; "
-                f"'dvtui resume {shown} --headless' finishes it",
-                file=err,
-            )
-            return EXIT_SIGNALLED + signum
+            assert session.writer is not None  # a resumed game is always saved
+            for notice in session.writer.notices:  # the file's own notices are printed above
+                print(f"dvtui: notice: {printable(notice)}", file=err)
+            if not session.play_bots(lambda: signalled, pause=delay):
+                signum = signalled[0]
+                shown = printable(str(path))
+                print(
+                    f"dvtui: stopped by signal {signum}; every move so far is saved in {shown}; "
+                    f"'dvtui resume {shown} --headless' finishes it",
+                    file=err,
+                )
+                return EXIT_SIGNALLED + signum
+        finally:
+            session.close()
     finally:
-        writer.close()
         guard.uninstall()
+    game = session.game
     scores = ", ".join(f"{s.name} {v:,}" for s, v in zip(game.created.players, game.scores(), strict=True))
     print(f"{printable(str(path))}: game over: {scores}")
     return 0

@@ -1,20 +1,21 @@
 """A game being played: the state, its save file, and who decides what. No Textual here.
 
-The table screen turns keys and clicks into calls on :class:`PlaySession`; the session hands them
-to the engine and the events to the store, and only then returns. So when the screen asks for the
-next decision, everything before it is already on disk. A save that fails
-leaves the game as it was before the decision, never ahead of its file.
+The table screen turns keys and clicks into calls on a :class:`GameSession`; :class:`PlaySession`,
+the one on this machine, hands them to the engine and the events to the store, and only then
+returns. So when the screen asks for the next decision, everything before it is already on disk.
+A save that fails leaves the game as it was before the decision, never ahead of its file.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from ..bots import BotSpec, bot_seed
-from ..describe import seat_tags
+from ..bots import BotSpec, bot_fn, bot_seed
 from ..engine import (
     CardPlaced,
     ColumnResolved,
@@ -26,21 +27,17 @@ from ..engine import (
     PlacementUndone,
     RoundEnded,
 )
-from ..store import GameWriter, LoadedGame
+from ..store import GameWriter, LoadedGame, SaveFailed
 from .autoplay import bot_specs
 
 
 @dataclass(slots=True)
-class Move:
+class PlayedMove:
     """A decision as played: its events (derived ones included) and the state just before it,
     from which the resolution is replayed column by column on screen."""
 
     events: list[Event]
     before: Game
-
-    @property
-    def resolves(self) -> bool:
-        return len(self.events) > 1
 
 
 @dataclass(slots=True)
@@ -52,14 +49,89 @@ class Standing:
     """Another human has placed after it: its player can no longer take it back."""
 
 
+class GameSession(Protocol):
+    """A game as the screens see it: the state to draw, whose turn it is, and the decisions they
+    hand in. :class:`PlaySession` is the one played on this machine; a session whose game lives
+    elsewhere (a table server) gives the screens the same face, so they do not change.
+
+    ``place`` and ``undo`` return only once the decision is saved, and raise ``RuleError``
+    (nothing changed) or ``SaveError`` (the game as it was before the decision)."""
+
+    @property
+    def game(self) -> Game:
+        """The state after every event so far."""
+        ...
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event of the game so far, ``game_created`` first."""
+        ...
+
+    @property
+    def path(self) -> Path | None:
+        """The game's file, when it has one (the end screen and the palette name it)."""
+        ...
+
+    @property
+    def notices(self) -> Sequence[str]:
+        """What was recovered when the game was opened (a torn tail), to tell the player."""
+        ...
+
+    @property
+    def names(self) -> list[str]:
+        ...
+
+    @property
+    def bots(self) -> Sequence[tuple[BotSpec, int] | None]:
+        """Each seat's bot and its seed, for the seats whose bot thinks on this side (None for
+        a person)."""
+        ...
+
+    @property
+    def humans(self) -> list[int]:
+        """The seats people play."""
+        ...
+
+    @property
+    def saving(self) -> bool:
+        """Whether decisions are saved at all (a preview's are not)."""
+        ...
+
+    @property
+    def save_failure(self) -> SaveFailed | None:
+        """The save that failed, once one has: the game has stopped there."""
+        ...
+
+    def is_bot(self, player: int) -> bool: ...
+
+    def human_to_move(self) -> int | None: ...
+
+    def hint_seed(self, player: int) -> int: ...
+
+    def standing_placements(self) -> list[Standing]: ...
+
+    def undo_player(self) -> int | None: ...
+
+    def why_no_undo(self) -> str: ...
+
+    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove: ...
+
+    def undo(self, player: int) -> list[PlacementUndone]: ...
+
+    def close(self) -> None:
+        """Let go of the game (its file's lock); nothing more is saved after."""
+        ...
+
+
 @dataclass(slots=True)
 class PlaySession:
-    """One live game and its writer (``writer`` None: nothing is saved, for previews and tests)."""
+    """One live game and its writer (``writer`` None: nothing is saved, for previews and tests):
+    the :class:`GameSession` of a game played on this machine."""
 
     game: Game
     writer: GameWriter | None
     path: Path | None = None
-    history: list[Event] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     """Every event of the game so far, for the log."""
     notices: list[str] = field(default_factory=list)
     """What the store recovered when the file was read (a torn tail), to tell the player."""
@@ -91,15 +163,20 @@ class PlaySession:
         if self.writer is not None:
             self.writer.close()
 
+    @property
+    def saving(self) -> bool:
+        return self.writer is not None
+
+    @property
+    def save_failure(self) -> SaveFailed | None:
+        """The save that failed, once one has: the game has stopped (the writer refuses the rest)."""
+        return self.writer.failed if self.writer is not None else None
+
     # -- who is who ------------------------------------------------------------------------------
 
     @property
     def names(self) -> list[str]:
         return [seat.name for seat in self.game.created.players]
-
-    @property
-    def tags(self) -> list[str]:
-        return seat_tags(self.names)
 
     def is_bot(self, player: int) -> bool:
         return self.bots[player] is not None
@@ -122,26 +199,27 @@ class PlaySession:
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def place(self, card: int, column: int, player: int | None = None) -> Move:
+    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove:
         """Place, save, and return the move; raises RuleError (nothing changed) or SaveError
         (the game is put back as it was: the file never lags behind the screen)."""
         before = self.game.copy()
         events = self.game.place(column, card, player=player)
         self._save(events, before)
-        return Move(events, before)
+        return PlayedMove(events, before)
 
     def standing_placements(self) -> list[Standing]:
         """This round's placements still on the table, oldest first, each marked ``locked`` once
         another human has placed after it, even if that placement was taken back since: at one
         keyboard a move stays open to its player only until the next person commits theirs.
-        Derived from the history, so a resumed game keeps the same locks."""
+        Derived from the events, so a resumed game keeps the same locks."""
+        events = self.events
         start = 0
-        for i in range(len(self.history) - 1, -1, -1):
-            if isinstance(self.history[i], (RoundEnded, GameCreated)):
+        for i in range(len(events) - 1, -1, -1):
+            if isinstance(events[i], (RoundEnded, GameCreated)):
                 start = i + 1
                 break
         standing: list[Standing] = []
-        for event in self.history[start:]:
+        for event in events[start:]:
             if isinstance(event, CardPlaced):
                 if not self.is_bot(event.player):
                     for earlier in standing:
@@ -232,7 +310,43 @@ class PlaySession:
             except BaseException:
                 self.game = before
                 raise
-        self.history.extend(events)
+        self.events.extend(events)
+
+    # -- bots alone ------------------------------------------------------------------------------
+
+    def play_bots(self, stop: Callable[[], object], pause: float = 0.0) -> bool:
+        """Let the bots play on, each decision saved as it is made, until the game is over or a
+        person is to move (True), or until ``stop()``, asked before the first decision and after
+        each saved one, is true (False). ``pause``: seconds between two decisions, after which
+        ``stop()`` is asked again. A save that fails raises ``SaveError``; this session is then
+        ahead of its file and is not to be played on (its writer refuses every later save).
+
+        Derived events owed at the start (a file cut after a round's last placement) come first:
+        they need no one."""
+
+        def save(events: list[Event]) -> None:
+            if self.writer is not None:
+                self.writer.append(events)
+            self.events.extend(events)
+            if stop():
+                raise _Stopped
+            if pause and not self.game.over:
+                time.sleep(pause)
+                if stop():
+                    raise _Stopped
+
+        if stop():
+            return False
+        movers = [None if bot is None else (bot_fn(bot[0]), bot[1]) for bot in self.bots]
+        try:
+            self.game.play(movers, save)
+        except _Stopped:
+            return False
+        return True
+
+
+class _Stopped(Exception):
+    """``stop()`` said so: leave the bots' loop between two decisions."""
 
 
 def preview(game: Game, player: int, card: int, column: int) -> ColumnResolved | None:

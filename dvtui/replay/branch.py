@@ -12,8 +12,10 @@ A game of bots only has nobody to ask "what if": a branch may hand one bot's sea
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import msgspec
 
@@ -23,6 +25,8 @@ from ..store import GameWriter, LoadedGame, read_game
 from .timeline import Replay
 
 _DERIVED = DERIVED_TYPES
+
+T = TypeVar("T")
 
 
 class BranchError(Exception):
@@ -112,10 +116,48 @@ def branch_file(
         raise
 
 
+def start_branch(
+    loaded: LoadedGame,
+    replay: Replay,
+    moment: int,
+    *,
+    take: int | None,
+    player_name: str,
+    path_for: Callable[[GameCreated], Path],
+    open_game: Callable[[LoadedGame], T],
+) -> T:
+    """"Play from here": the branch of ``loaded`` (read as ``replay``) at ``moment``, written to
+    a new file and opened with ``open_game`` (which takes the game's lock, say).
+
+    ``take``: the bot's seat ``player_name`` plays from there (:func:`take_seat`), or None to keep
+    the seats. ``path_for`` names the file after the branch's header, so after who plays it. The
+    parent file is only read; when writing or opening the branch fails, its file is removed
+    again. Raises :class:`BranchError` (nothing to branch there), ``SeatError``, the store's
+    errors, ``OSError``, or whatever ``open_game`` raises."""
+    players = None if take is None else take_seat(replay.created.players, take, player_name)
+    created = replay.created if players is None else msgspec.structs.replace(replay.created, players=players)
+    path = path_for(created)
+    branch = branch_file(loaded, replay, moment, path, players)  # removed again if it fails
+    try:
+        return open_game(branch)
+    except BaseException:
+        remove_branch(path)
+        raise
+
+
 def remove_branch(path: Path) -> None:
     """Take back a branch file that could not be made or opened (it is only ever a new file)."""
     with contextlib.suppress(OSError):
         path.unlink()
 
 
-__all__ = ["Branch", "BranchError", "branch_file", "parent_line", "plan_branch", "remove_branch", "take_seat"]
+__all__ = [
+    "Branch",
+    "BranchError",
+    "branch_file",
+    "parent_line",
+    "plan_branch",
+    "remove_branch",
+    "start_branch",
+    "take_seat",
+]

@@ -133,13 +133,6 @@ class SavedGame:
     def finished(self) -> bool:
         return self.loaded.game.over
 
-    def describe(self) -> str:
-        g = self.loaded.game
-        names = ", ".join(s.name for s in g.created.players)
-        when = datetime.fromtimestamp(self.modified).strftime("%Y-%m-%d %H:%M")
-        state = "finished" if g.over else f"round {g.round} of {g.rounds}"
-        return f"{self.path}  {names}  {state}  last move {when}"
-
 
 def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[GameFileError]]:
     """Every readable game in ``directory`` (the saves directory, checked, by default), newest

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.app.app import DvtuiApp
+from dvtui.app.outcome import Outcome, outcome_of
 from dvtui.cli import main, play
 from dvtui.engine import Game, new_game
 from dvtui.play.autoplay import play_game, play_out
@@ -21,11 +22,12 @@ PLAYERS = "Ana,bot:greedy,bot:greedy"
 
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
-    """Apps that would have been shown (their ``run`` does nothing)."""
+    """Apps that would have been shown (their ``run`` returns at once, as if quit straight away)."""
     apps: list[DvtuiApp] = []
 
-    def run(self: DvtuiApp, *args: object, **kwargs: object) -> None:
+    def run(self: DvtuiApp, *args: object, **kwargs: object) -> Outcome:
         apps.append(self)
+        return outcome_of(self.session)
 
     monkeypatch.setattr(DvtuiApp, "run", run)
     monkeypatch.setattr(play, "has_terminal", lambda: True)

@@ -95,3 +95,34 @@ async def test_replay_a_file_from_the_menu(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.screen.moment == 0
+
+
+async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp_path: Path) -> None:
+    """The viewer opened from the menu branches as ``dvtui replay`` does: the table takes the
+    viewer's place, names the new file in a notice, and starts at the moment chosen (at a round's
+    start, the next round, not a recap of the resolution just watched)."""
+    from dvtui.engine import RoundEnded
+    from dvtui.store import read_game
+
+    shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "game.dvr")
+    app = menu_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await _choose(pilot, "replay")
+        app.screen.query_one("#replay-path", Input).value = str(tmp_path / "game.dvr")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("3", "b")  # the start of round 3
+        await pilot.pause()
+        await pilot.press("end", "enter")  # keep the seats
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and not any(isinstance(s, ReplayScreen) for s in app.screen_stack)
+        session = table.session
+        assert session.path is not None and session.path.parent == saves_dir()
+        assert isinstance(read_game(session.path).events[-1], RoundEnded)
+        assert not table.recap and all(step.event.round == 3 for step in table.steps)
+        assert any(n.title == "Playing from here" and str(session.path) in n.message for n in app._notifications)
+        await pilot.press("q")
+    assert app.return_value is not None and app.return_value.code == 0

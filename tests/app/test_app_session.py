@@ -32,7 +32,7 @@ def bot_move(session: PlaySession) -> None:
 def test_a_placement_is_in_the_file_when_place_returns(tmp_path: Path) -> None:
     session = start(tmp_path)
     move = session.place(5, 2, player=0)
-    assert move.events == [CardPlaced(round=1, player=0, column=2, card=5)] and not move.resolves
+    assert move.events == [CardPlaced(round=1, player=0, column=2, card=5)]  # the decision alone: no resolution
     assert read_game(tmp_path / "g.dvr").events[1:] == move.events
     assert 5 in move.before.hands[0] and 5 not in session.game.hands[0]
 
@@ -48,7 +48,7 @@ def test_a_failed_save_leaves_the_game_as_it_was(tmp_path: Path, monkeypatch: py
     with pytest.raises(SaveError):
         session.place(5, 2, player=0)
     assert session.game.placements == [] and 5 in session.game.hands[0]
-    assert len(session.history) == 1
+    assert len(session.events) == 1
 
 
 def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Path) -> None:
@@ -153,3 +153,47 @@ def test_a_session_that_cannot_be_made_leaves_its_game_unlocked(
     assert not lock_path(path).exists()
     monkeypatch.undo()
     PlaySession.resume(read_game(path)).close()  # and the game can be opened again at once
+
+
+def test_bots_alone_save_each_move_and_stop_between_two(tmp_path: Path) -> None:
+    """What ``resume --headless`` plays with: asked to stop between two decisions, the bots leave
+    every decision so far in the file; played on later, the game ends byte for byte as one never
+    stopped (apart from the times)."""
+    from ..safety.support import BOTS3, created, reference, strip_at
+
+    path = tmp_path / "g.dvr"
+    session = PlaySession.start(created(BOTS3, seed=5), path)
+    asked: list[int] = []
+
+    def stop() -> bool:  # asked before the first decision and after each one saved
+        asked.append(len(read_game(path).events))
+        return len(asked) > 5
+
+    assert session.play_bots(stop) is False
+    assert asked == [1, 2, 3, 4, 5, 6]  # each decision was on disk when stop() was asked
+    assert read_game(path).events == session.events and len(session.events) == 6
+    session.close()
+    again = PlaySession.resume(read_game(path))
+    assert again.play_bots(lambda: False) is True and again.game.over
+    again.close()
+    assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
+
+
+def test_bots_alone_stop_where_a_person_is_to_move(tmp_path: Path) -> None:
+    session = start(tmp_path, "bot:greedy,Ana,bot:greedy")
+    assert session.play_bots(lambda: False) is True
+    assert session.human_to_move() == 1 and len(read_game(tmp_path / "g.dvr").events) == 2
+
+
+def test_the_screens_and_the_app_ask_only_the_sessions_face() -> None:
+    """The seam a session whose game lives elsewhere plugs into: nothing in the app uses more
+    of a session than :class:`GameSession` declares, and :class:`PlaySession` has all of it."""
+    import re
+
+    from dvtui.play.session import GameSession
+
+    face = {name for name in vars(GameSession) if not name.startswith("_")}
+    app = Path(__file__).resolve().parents[2] / "dvtui" / "app"
+    used = {name for source in app.rglob("*.py") for name in re.findall(r"\bsession\.(\w+)", source.read_text())}
+    assert used and used <= face, used - face
+    assert all(hasattr(PlaySession, name) for name in face)

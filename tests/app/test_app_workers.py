@@ -24,7 +24,7 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         assert await next_decision(pilot, app) == HUMAN
         screen = table(app)
         placed = [m for m in messages if isinstance(m, BotPlaced)]
-        bots = [e for e in screen.session.history if isinstance(e, CardPlaced) and e.player != 0]
+        bots = [e for e in screen.session.events if isinstance(e, CardPlaced) and e.player != 0]
         assert [(m.card, m.column) for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
         assert placed[0].token < placed[1].token < screen.turn_token  # each about its own position
         await pilot.press("h")

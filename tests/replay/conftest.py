@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
-from dvtui.app.replay_app import ReplayApp
 from dvtui.store import read_game
 
 from .support import REPLAYS
@@ -23,7 +23,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield data
 
 
-def replay_app(path: Path | str = REPLAYS / "game.dvr", **kwargs: object) -> ReplayApp:
-    """The viewer over ``path``; a branch plays on with bots that do not wait and a resolution
-    that waits for a key."""
-    return ReplayApp(read_game(path), pace=Pace(bot_delay=0.0, step_delay=None), **kwargs)  # type: ignore[arg-type]
+def replay_app(path: Path | str = REPLAYS / "game.dvr", **kwargs: object) -> DvtuiApp:
+    """The app opened on the viewer over ``path`` (as ``dvtui replay``); a branch plays on with
+    bots that do not wait and a resolution that waits for a key."""
+    return DvtuiApp(watch=read_game(path, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None), **kwargs)  # type: ignore[arg-type]

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import CardPlaced, ColumnResolved, Event, GameEnded, RoundEnded, Seat
+from dvtui.engine import CardPlaced, ColumnResolved, Event, GameCreated, GameEnded, RoundEnded, Seat
 from dvtui.replay import Replay
-from dvtui.replay.branch import BranchError, branch_file, parent_line, take_seat
-from dvtui.store import read_game
+from dvtui.replay.branch import BranchError, branch_file, parent_line, start_branch, take_seat
+from dvtui.store import LoadedGame, read_game
 
 from .support import REPLAYS, cut_copies, picture
 
@@ -107,6 +107,57 @@ def test_a_branch_of_a_torn_file(tmp_path: Path) -> None:
     assert torn.read_bytes() == before
     assert branched.torn is None and branched.created.parent_seq == 40
     assert parent_line(loaded, replay.last) == loaded.file_lines - 1
+
+
+def test_start_branch_takes_the_seat_names_the_file_after_it_and_opens_it(tmp_path: Path) -> None:
+    """The non-screen half of "play from here": the seat taken (its colour kept), the file named
+    after the branch's seats, written, then opened, and what opened it is returned."""
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    loaded = read_game(parent)
+    replay = Replay(loaded.events)
+    named: list[GameCreated] = []
+
+    def path_for(created: GameCreated) -> Path:
+        named.append(created)
+        return tmp_path / "mine.dvr"
+
+    opened = start_branch(loaded, replay, 25, take=1, player_name="Zed", path_for=path_for,
+                          open_game=lambda branch: branch)
+    assert isinstance(opened, LoadedGame) and opened.path == str(tmp_path / "mine.dvr")
+    seat = Seat(name="Zed", kind="human", color=loaded.created.players[1].color)
+    assert [c.players[1] for c in named] == [seat] and opened.created.players[1] == seat
+    assert opened.created.players[0] == loaded.created.players[0] and opened.created.parent_seq == 25
+    assert opened.events[1:] == loaded.events[1:26] and parent.read_bytes() == before
+
+
+def test_start_branch_keeps_the_seats_without_take(tmp_path: Path) -> None:
+    loaded = read_game(_parent(tmp_path))
+    opened = start_branch(loaded, Replay(loaded.events), 0, take=None, player_name="Zed",
+                          path_for=lambda created: tmp_path / "b.dvr", open_game=lambda branch: read_game(branch.path))
+    assert opened.created.players == loaded.created.players and opened.created.parent_seq == 0
+
+
+def test_start_branch_removes_its_file_when_it_cannot_be_opened(tmp_path: Path) -> None:
+    """A branch that cannot be played (its lock taken, say) leaves no file behind; the parent and
+    the error are as they were."""
+    parent = _parent(tmp_path)
+    before = parent.read_bytes()
+    loaded = read_game(parent)
+    out = tmp_path / "b.dvr"
+
+    def refuse(branch: LoadedGame) -> None:
+        assert out.exists()  # written first, then opened
+        raise OSError("locked elsewhere")
+
+    with pytest.raises(OSError, match="locked elsewhere"):
+        start_branch(loaded, Replay(loaded.events), 5, take=None, player_name="Zed", path_for=lambda c: out,
+                     open_game=refuse)
+    assert not out.exists() and parent.read_bytes() == before
+    with pytest.raises(BranchError, match="not a bot's"):  # and a seat that cannot be taken makes no file
+        start_branch(loaded, Replay(loaded.events), 5, take=7, player_name="Zed", path_for=lambda c: out,
+                     open_game=refuse)
+    assert not out.exists()
 
 
 async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         table = await two_turns_in(pilot)
         session = table.session
-        events = list(session.history)
+        events = list(session.events)
         size = path.stat().st_size
         await pilot.press("t")
         await pilot.pause()
@@ -82,10 +82,10 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is table
-        assert session.history == events and path.stat().st_size == size  # read-only
+        assert session.events == events and path.stat().st_size == size  # read-only
         await pilot.press("2", "g", "enter")  # and play goes on
         await human_turn(pilot, table)
-        assert len(session.history) > len(events)
+        assert len(session.events) > len(events)
     loaded = read_game(path)
     assert loaded.events[: len(events)] == events
 
@@ -109,12 +109,42 @@ async def test_the_timeline_follows_the_game_as_it_goes_on(tmp_path: Path) -> No
             await pilot.pause(0.05)
             if screen.replay.last >= before + 3:
                 break
-        history = table.session.history
+        history = table.session.events
         assert screen.replay.last == len(history) - 1 >= before + 3
         assert screen.moment == screen.replay.last  # it was at the end: it follows
         assert picture(screen.game) == picture(table.session.game)
         await pilot.press("escape")
         assert app.screen is table
+
+
+async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: Path) -> None:
+    """The bots play while the timeline is open: their moves reach it as they are saved, so
+    whenever the app is idle the timeline ends where the game stands and, left at the end, shows
+    it (nothing waits for a timer: the table tells the viewer, the viewer never looks)."""
+    app = live_app(tmp_path / "live.dvr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await human_turn(pilot, table)
+        await pilot.press("t")
+        await pilot.pause()
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        start = viewer.replay.last
+        checks = 0
+        for _ in range(4):  # Ana's moves, behind the timeline, and the bots' answers
+            table.action_pick(table.session.game.hands[0][0])
+            table.action_place()
+            while table.session.human_to_move() is None:
+                if table.steps:
+                    table.action_skip()
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                assert viewer.replay.events == table.session.events  # told of every move, in order
+                assert viewer.moment == viewer.replay.last  # it was at the end: it shows the game as it stands
+                assert picture(viewer.game) == picture(table.session.game)
+                checks += 1
+        assert viewer.replay.last >= start + 12 and checks >= 4 and app.screen is viewer
 
 
 async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path: Path) -> None:
@@ -130,7 +160,7 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
     async with app.run_test(size=(120, 40)) as pilot:
         table = await two_turns_in(pilot)
         old = table.session
-        events = list(old.history)
+        events = list(old.events)
         stale = table.turn_token  # a bot's answer for the old game, arriving after the branch
         await pilot.press("t", "home")  # moment 0, the deal: Ana to place her first card
         await pilot.pause()
@@ -144,8 +174,8 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         assert app.screen is table and app.session is table.session is not old
         session = table.session
         assert session.path == out and app.branched == out
-        assert len(session.history) == 1 and session.game.to_move == 0  # the deal, annotated:
-        assert session.history[0].parent == str(path.resolve())  # type: ignore[attr-defined]
+        assert len(session.events) == 1 and session.game.to_move == 0  # the deal, annotated:
+        assert session.events[0].parent == str(path.resolve())  # type: ignore[attr-defined]
         assert picture(session.game) == picture(fold_prefix(events, 0))
         assert any(n.title == "Playing from here" for n in app._notifications)
         saved = path.read_bytes()
@@ -153,10 +183,10 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         table.post_message(ThinkingFailed(stale, "bot", RuntimeError("gone")))
         await pilot.pause()
         assert not any("failed" in n.message for n in app._notifications)  # not this game's news
-        assert len(session.history) == 1  # dropped: the branch is still at its deal
+        assert len(session.events) == 1  # dropped: the branch is still at its deal
         await pilot.press("2", "a", "enter")  # the other card, another column
         await human_turn(pilot, table)
-        branch_events = list(session.history)
+        branch_events = list(session.events)
         await app.workers.wait_for_complete()
         await pilot.pause(0.05)
         assert path.read_bytes() == saved  # the old game: nothing more, whatever was under way

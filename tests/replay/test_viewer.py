@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from dvtui.app.replay_app import ReplayApp
+from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.replay import SPEEDS, ReplayHelp, ReplayScreen
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
@@ -22,13 +22,13 @@ from .conftest import replay_app
 from .support import EXAMPLES, REPLAYS, cut_copies, fold_prefix, picture
 
 
-def viewer(app: ReplayApp) -> ReplayScreen:
+def viewer(app: DvtuiApp) -> ReplayScreen:
     screen = app.screen
     assert isinstance(screen, ReplayScreen), screen
     return screen
 
 
-def screen_cells(app: ReplayApp) -> tuple[tuple[str, object], ...]:
+def screen_cells(app: DvtuiApp) -> tuple[tuple[str, object], ...]:
     """Every cell of the screen as drawn (text and style, segment by segment): a screen compared
     exactly, much faster than an SVG screenshot."""
     strips = app.screen._compositor.render_strips()

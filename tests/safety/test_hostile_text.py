@@ -20,7 +20,6 @@ from textual.widgets._toast import Toast
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.replay_app import ReplayApp
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
@@ -208,7 +207,7 @@ async def test_viewer_shows_the_torn_tail_notice_with_the_file_name_escaped() ->
     finished_game(path)
     with open(path, "ab") as f:
         f.write(b'{"type":"card_pla')  # a torn last line: a notice naming the file
-    app = ReplayApp(read_game(path), pace=Pace(0.0, None))
+    app = DvtuiApp(watch=read_game(path), pace=Pace(0.0, None))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         text = screen_text(app)

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from ...describe import amount, seat_tags
 from ...engine import Game
-from ...play.session import PlaySession
+from ...play.session import GameSession
 from ...printable import printable
 from ..host import GameHost
 from ..theme import MUTED, seat_color
@@ -86,7 +86,7 @@ class EndScreen(Screen[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session: PlaySession) -> None:
+    def __init__(self, session: GameSession) -> None:
         super().__init__(id="end")
         self.session = session
 

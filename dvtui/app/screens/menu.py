@@ -116,10 +116,6 @@ class MenuScreen(Screen[None]):
 
     @on(Input.Submitted, "#replay-path")
     def _replay(self, message: Input.Submitted) -> None:
-        from ...replay import Replay
-        from .replay import ReplayScreen
-
-        app = cast(GameHost, self.app)
         text = message.value.strip()
         if not text:
             self._error("type the path of a game file (.dvr)")
@@ -129,14 +125,7 @@ class MenuScreen(Screen[None]):
         except (GameFileError, OSError) as e:
             self._error(str(e) if isinstance(e, GameFileError) else f"{text}: {e.strerror or e}")
             return
-        replay = Replay.of(loaded)
-
-        def branch(moment: int, take: int | None) -> None:
-            session = app.open_branch(loaded, replay, moment, take)
-            if session is not None:
-                app.start_game(session)
-
-        self.app.push_screen(ReplayScreen(replay, notices=loaded.notices, branch=branch, start=0))
+        cast(GameHost, self.app).open_viewer(loaded)  # a branch from it is played on a table in its place
 
     def _error(self, message: str) -> None:
         self.query_one("#menu-error", Static).update(

@@ -9,7 +9,8 @@ results so far, the exchange and the ties); a ``round_ended`` moment shows the n
 with the round's scores in the banner.
 
 The same screen opens over the live game (time travel, ``t`` on the table): read-only, following
-the game as it goes on, Escape returns. ``b`` branches: a new game file with this prefix, played on
+the game as it goes on (the table tells it each new event: :class:`~dvtui.app.messages.LiveEvents`),
+Escape returns. ``b`` branches: a new game file with this prefix, played on
 live (:mod:`dvtui.replay.branch`); the original is only ever read (in time travel, the table then
 plays the branch, and the game it came from stays saved as it was).
 """
@@ -32,11 +33,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from ...describe import describe_event
-from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Event, Game, GameEnded, PlacementUndone, RoundEnded
+from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
 from ...replay.steps import ResolutionStep
 from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
+from ..messages import LiveEvents
 from ..theme import MUTED
 from ..widgets.board import Board
 from ..widgets.faces import CHIP, GOLD_BOLD
@@ -60,8 +62,6 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
 STEP_HINT = "   ← → step"
-LIVE_POLL = 0.25
-"""Seconds between looks at the live game's history while time travelling."""
 
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line). It
@@ -94,7 +94,7 @@ class ReplayHelp(HelpScreen):
 
 class ReplayScreen(Screen[None]):
     """A game moment by moment. ``live``: time travel over a game being played (read-only; Escape
-    returns); ``history`` then gives the live game's events, looked at as the game goes on."""
+    returns), told of its new events with :class:`LiveEvents`."""
 
     AUTO_FOCUS = None
     # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
@@ -107,7 +107,6 @@ class ReplayScreen(Screen[None]):
         *,
         notices: Sequence[str] = (),
         live: bool = False,
-        history: Callable[[], Sequence[Event]] | None = None,
         branch: Callable[[int, int | None], None] | None = None,  # (decision moment, seat taken or None)
         start: int | None = None,
     ) -> None:
@@ -115,7 +114,6 @@ class ReplayScreen(Screen[None]):
         self.replay = replay
         self.notices = [_short(text) for text in notices]
         self.live = live
-        self._history = history
         self._branch = branch
         self.moment = replay.last if start is None else replay.clamp(start)
         self.game: Game = replay.state_at(self.moment)
@@ -144,8 +142,6 @@ class ReplayScreen(Screen[None]):
         self.query_one(ReplayLog).reset(replay.events, self.game)
         self._set_track()
         self._draw()
-        if self.live and self._history is not None:
-            self.set_interval(LIVE_POLL, self._follow_live)
 
     def on_resize(self) -> None:
         if self.app.size != self._laid_out_for:
@@ -327,16 +323,14 @@ class ReplayScreen(Screen[None]):
 
     # -- following a live game -------------------------------------------------------------------
 
-    def _follow_live(self) -> None:
+    @on(LiveEvents)
+    def _follow_live(self, message: LiveEvents) -> None:
         """Time travel: new moves of the live game join the timeline; at the end, follow them."""
-        assert self._history is not None
-        history = self._history()
-        replay = self.replay
-        known = len(replay.events)
-        if len(history) <= known:
+        if self not in self.app.screen_stack:  # closing (Escape): nothing to show them on
             return
+        replay = self.replay
         at_end = self.moment == replay.last
-        new = list(history[known:])
+        new = message.events
         replay.extend(new)
         self.query_one(ReplayLog).add(new, self.game)
         self._set_track()

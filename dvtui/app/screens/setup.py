@@ -17,7 +17,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...play.seats import seat_message
-from ...play.session import PlaySession
+from ...play.session import GameSession
 from ...printable import printable
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
@@ -168,8 +168,8 @@ class SetupScreen(Screen[None]):
         Binding("escape", "leave", "leave", key_display="esc"),
     ]
 
-    def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], PlaySession],
-                 start: Callable[[PlaySession], None], leave: Callable[[], object] | None = None) -> None:
+    def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], GameSession],
+                 start: Callable[[GameSession], None], leave: Callable[[], object] | None = None) -> None:
         super().__init__(id="setup")
         self.defaults = defaults
         self.create = create

@@ -10,7 +10,7 @@ is gone (an undo, a branch, a quit) is dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 from rich.style import Style
@@ -36,12 +36,12 @@ from ...describe import (
     short_amount,
 )
 from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
-from ...play.session import Move, PlaySession, preview
+from ...play.session import GameSession, PlayedMove, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..keys import TABLE, UNDO, PaletteEntry
-from ..messages import BotPlaced, BranchRequested, HintReady, ThinkingFailed
+from ..messages import BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
@@ -52,13 +52,14 @@ from ..widgets.table_view import apply_layout, compose_table, linger, moment_ban
 
 
 class TableScreen(Screen[None]):
-    """The game. ``session`` holds the state and its save file."""
+    """The game. ``session`` holds the state and its save file; the table is its one owner (it
+    plays a branch or a rematch by adopting it)."""
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
     BINDINGS: list[BindingType] = TABLE.bindings()
 
-    def __init__(self, session: PlaySession, pace: Pace | None = None, *, recap: bool = True) -> None:
+    def __init__(self, session: GameSession, pace: Pace | None = None, *, recap: bool = True) -> None:
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
         while it was shown does; a branch starts where its player chose, with nothing unseen."""
         super().__init__(id="table")
@@ -86,6 +87,8 @@ class TableScreen(Screen[None]):
         """The scores before the round on screen was resolved (for the summary's gains)."""
         self.recap = False
         """The resolution on screen is a recap: the game was left while it was being shown."""
+        self._time_travel: Screen[None] | None = None
+        """The viewer opened over this game (``t``), told of each new event."""
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -99,7 +102,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         log = self.query_one(EventLog)
-        log.reset(self.session.history, self.session.game)
+        log.reset(self.session.events, self.session.game)
         for notice in self.session.notices:
             self.notify(notice, title="Recovered", severity="warning", timeout=8)
         self._laid_out_for = self.app.size
@@ -114,7 +117,7 @@ class TableScreen(Screen[None]):
         """A game left while its round was being resolved (the file ends with ``round_ended``:
         nobody has placed since) opens on that resolution again, so the results are not lost."""
         session = self.session
-        history = session.history
+        history = session.events
         if session.game.over or not history or not isinstance(history[-1], RoundEnded):
             return
         last = next((i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], CardPlaced)), None)
@@ -209,14 +212,13 @@ class TableScreen(Screen[None]):
                 status = Text(f"▶ {seat.name} to play", style=seat_emphasis(seat.color))
             else:
                 status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
-        right = "not saved " if self.session.writer is None or failed is not None else "✓ saved "
+        right = "not saved " if not self.session.saving or failed is not None else "✓ saved "
         self.query_one(RoundBar).show(game, status, right)
 
     @property
     def save_failure(self) -> SaveFailed | None:
-        """The save that failed, once one has: the game has stopped (the writer refuses the rest)."""
-        writer = self.session.writer
-        return writer.failed if writer is not None else None
+        """The save that failed, once one has: the game has stopped (the session refuses the rest)."""
+        return self.session.save_failure
 
     def _advice(self) -> Text:
         """The line beside the human's hand: what to do, or what the chosen placement gives."""
@@ -342,9 +344,10 @@ class TableScreen(Screen[None]):
         self.turn_token += 1
         self.selected_card = None
         self.hint = None
+        self._tell_time_travel(move.events)
         self._after_move(move)
 
-    def _after_move(self, move: Move) -> None:
+    def _after_move(self, move: PlayedMove) -> None:
         log = self.query_one(EventLog)
         game = self.session.game
         decision, derived = move.events[:1], move.events[1:]
@@ -552,6 +555,7 @@ class TableScreen(Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        self._tell_time_travel(undone)
         self.query_one(EventLog).add(undone, session.game)
         last = undone[-1]
         self.cursor_player = last.player  # their choice comes back to them, not a fresh cursor
@@ -594,15 +598,25 @@ class TableScreen(Screen[None]):
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
-        as it goes on; Escape comes back here."""
+        as it goes on (the table tells it each new event); Escape comes back here."""
         from ...replay import Replay
         from .replay import ReplayScreen
 
         session = self.session
         branch = self._branch_from if session.path is not None else None  # a branch's parent is a file
-        self.app.push_screen(
-            ReplayScreen(Replay(session.history), live=True, history=lambda: session.history, branch=branch)
-        )
+        self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch)
+        self.app.push_screen(self._time_travel)
+
+    def _tell_time_travel(self, events: Sequence[Event]) -> None:
+        """The viewer over this game, while it is open, hears of events just saved (in order:
+        they queue up with its other messages)."""
+        viewer = self._time_travel
+        if viewer is None:
+            return
+        if viewer in self.app.screen_stack:
+            viewer.post_message(LiveEvents(events))
+        else:
+            self._time_travel = None  # closed (Escape)
 
     def _branch_from(self, moment: int, take: int | None) -> None:
         """``b`` in time travel: play on from ``moment`` (a decision moment, as the viewer hands it
@@ -610,15 +624,18 @@ class TableScreen(Screen[None]):
         from now on this table plays the branch (the app makes it: :class:`BranchRequested`)."""
         self.app.post_message(BranchRequested(self, moment, take))
 
-    def adopt(self, session: PlaySession) -> None:
-        """Play ``session`` from now on (a branch, same players): whatever was under way for the
-        old game (a bot thinking, a hint, a resolution on screen) is dropped."""
+    def adopt(self, session: GameSession) -> None:
+        """Play ``session`` from now on (a branch, a rematch, a new game) and let go of the game
+        played so far (closed: its file stays as it is). Whatever was under way for the old game
+        (a bot thinking, a hint, a resolution on screen) is dropped."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
         self.turn_token += 1  # answers computed for the old game are ignored when they arrive
         self._stop_thinking()
-        self.session = session
+        old, self.session = self.session, session
+        old.close()
+        self._time_travel = None  # the viewer over the old game is closed by now
         self.steps = []
         self.step_index = 0
         self.recap = False
@@ -626,7 +643,7 @@ class TableScreen(Screen[None]):
         self.selected_card = None
         self.hint = None
         self.thinking = None
-        self.query_one(EventLog).reset(session.history, session.game)
+        self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
         self.refresh_view()
         self.call_after_refresh(self.advance)
