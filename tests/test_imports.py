@@ -50,6 +50,10 @@ HEADLESS = [
     "dvtui.cli",
     "dvtui.cli.verify",
     "dvtui.cli.sim",
+    "dvtui.cli.tables",
+    "dvtui.tables",
+    "dvtui.tables.server",
+    "dvtui.tables.client",
 ]
 
 
