@@ -81,6 +81,7 @@ MAX_LOG_LINES = 20_000
 """A table's log stops taking decisions here (a real game has ~200 lines; a placement undone and
 made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
+CLOSE_GRACE = 2.0
 
 
 class Conn:
@@ -114,9 +115,14 @@ class Conn:
         self.close()
 
     def close(self) -> None:
+        """Close once what is queued is sent; a client that does not read it within
+        :data:`CLOSE_GRACE` seconds is cut off (a closing transport would otherwise wait forever)."""
         if not self.closed:
             self.closed = True
             self.writer.close()
+            transport = self.writer.transport
+            if transport.get_write_buffer_size():
+                asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
 
     def abort(self) -> None:
         self.closed = True
@@ -216,16 +222,20 @@ class Server:
 
     def __init__(
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
-        workers: int | None = None, log: Callable[[str], None] | None = None,
+        workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
     ) -> None:  # fmt: skip
         self.place = place
         self.idle = idle
+        self.signals = signals
+        """Stop on SIGTERM / SIGINT / SIGHUP (only a main thread can; a test's server in a thread
+        is stopped through :attr:`stopping`)."""
         self.games = place.directory / "games"
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
+        self.listening = asyncio.Event()
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self._pool: ProcessPoolExecutor | None = None
@@ -283,9 +293,10 @@ class Server:
         server = await asyncio.start_unix_server(self._serve_conn, path=path, limit=MAX_LINE_BYTES)
         # Who may connect is who may enter the directory: its mode (and group) decide, not the socket's.
         os.chmod(path, 0o666)
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self.signals else ():
             loop.add_signal_handler(sig, self.stopping.set)
         self._log(f"listening on {path} ({len(self.tables)} unfinished tables)")
+        self.listening.set()
         for table in self.tables.values():
             self._wake(table)
         watch = asyncio.create_task(self._watch_idle()) if self.idle is not None else None
