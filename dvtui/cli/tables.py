@@ -26,7 +26,7 @@ from ..tables import (
 )
 from ..tables.headless import play_seat
 from ..tables.server import serve
-from ..tables.where import PERSONAL_IDLE
+from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 
 
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.command == "serve":
             place = server_place(args.dir)
-            idle = args.idle if args.idle is not None else (PERSONAL_IDLE if place.personal else None)
+            idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             return serve(place, idle=idle)
         if args.command == "tables":
             return _tables(server_place(args.server))

@@ -124,7 +124,16 @@ def is_listening(place: ServerPlace) -> bool:
     return True
 
 
-def ensure_personal_server(place: ServerPlace, idle: float = PERSONAL_IDLE) -> None:
+def personal_idle() -> float:
+    """How long the personal server stays up idle: ``$DVTUI_SERVER_IDLE`` seconds if set, else
+    :data:`PERSONAL_IDLE`."""
+    try:
+        return max(0.1, float(os.environ.get("DVTUI_SERVER_IDLE", "")))
+    except ValueError:
+        return PERSONAL_IDLE
+
+
+def ensure_personal_server(place: ServerPlace, idle: float | None = None) -> None:
     """Start the personal server unless one listens. Two clients starting it at once end with one
     server: they take a start lock in turn, and the second finds the first one's server listening
     (a server also refuses to run beside another on the same directory)."""
@@ -132,6 +141,7 @@ def ensure_personal_server(place: ServerPlace, idle: float = PERSONAL_IDLE) -> N
         return
     import filelock
 
+    idle = personal_idle() if idle is None else idle
     with filelock.FileLock(place.directory / "start.lock", timeout=START_WAIT, mode=0o600):
         if is_listening(place):
             return
