@@ -184,7 +184,6 @@ ErrorCode = Literal[
     "bad_message",  # not JSON, not a message, a field out of range
     "too_long",  # a line over MAX_LINE_BYTES (the connection is closed)
     "flood",  # too many messages too fast (the connection is closed)
-    "slow",  # the client stopped reading (the connection is closed)
     "version",  # no hello first, or a version the server does not speak (closed)
     "no_table",  # no such table
     "table_exists",  # open_table: the name is taken
