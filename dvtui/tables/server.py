@@ -492,7 +492,7 @@ class Server:
                 who = table.session.names[seat]
                 conn.error("seat_taken", f"seat {seat} ({who}) belongs to user {user_name(owner)}")
                 return
-        self._leave(conn)
+        self._leave(conn, drop=conn.table is not table)
         changed = False
         if seat is not None:
             if table.record.owners[seat] is None:
@@ -518,8 +518,9 @@ class Server:
             await self._save_record(table)
         self._wake(table)
 
-    def _leave(self, conn: Conn) -> None:
-        """``conn`` is no longer at its table: its seat is away, or one spectator fewer."""
+    def _leave(self, conn: Conn, *, drop: bool = True) -> None:
+        """``conn`` is no longer at its table: its seat is away, or one spectator fewer. A finished
+        table nobody is at any more is let go (``drop``: unless ``conn`` is joining it again)."""
         table, seat = conn.table, conn.seat
         if table is None:
             return
@@ -529,7 +530,7 @@ class Server:
             self._log(f"{conn.user} left {table.name} seat {seat}")
         table.spectators.discard(conn)
         table.presence()
-        if table.over and not table.conns() and self.tables.get(table.name) is table:
+        if drop and table.over and not table.conns() and self.tables.get(table.name) is table:
             del self.tables[table.name]
             self.store.close(table.name, table.session)
         else:

@@ -9,17 +9,14 @@ with a small bound, so the test need not push megabytes).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from dvtui.tables import ServerPlace
 from dvtui.tables import server as server_module
 from dvtui.tables.server import Server
 
@@ -165,25 +162,11 @@ def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() ->
         assert server.stop() == 0
 
 
-@pytest.fixture
-def in_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
-    """A server in a thread of this process, its bound on unsent data small and its rate generous."""
-    monkeypatch.setattr(server_module, "MAX_BUFFERED", 64 * 1024)
+def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "MAX_BUFFERED", 64 * 1024)  # (read at each send)
     monkeypatch.setattr(server_module, "BURST", 100_000.0)
-    with short_dir() as d:
-        srv = Server(ServerPlace(d / "srv", personal=False), signals=False, log=lambda line: None)
-        loop = asyncio.new_event_loop()
-        (d / "srv").mkdir(mode=0o700)
-        thread = threading.Thread(target=lambda: loop.run_until_complete(srv.run()), daemon=True)
-        thread.start()
-        wait_for("the server to listen", lambda: srv.listening.is_set())
-        yield srv
-        loop.call_soon_threadsafe(srv.stopping.set)
-        thread.join(60)
-        assert not thread.is_alive()
-
-
-def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(in_process: Server) -> None:
     sock = str(in_process.place.socket)
     owner = RawClient(sock)
     owner.hello()
