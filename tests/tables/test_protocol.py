@@ -5,6 +5,7 @@ rule, lines sent only once they are in the file, a table's settings, rejoining f
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from dvtui.cli.tables import table_line
@@ -140,3 +141,26 @@ def test_a_rejoin_from_a_line_gets_the_lines_after_it(in_process: Server) -> Non
     ahead = _client(in_process)
     ahead.send({"type": "watch", "table": "t", "since": 99})  # more than the table has: from line 0
     assert _next(ahead, "joined")["next_seq"] == 0 and _next(ahead, "game_created")["seq"] == 0
+
+
+def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_process: Server) -> None:
+    owner = _client(in_process)
+    owner.send({"type": "open_table", "table": "bots", "players": ["bot:greedy"] * 3, "seed": 3})
+    owner.until("opened")
+    owner.send({"type": "watch", "table": "bots"})
+    _next(owner, "game_ended")  # the bots play the whole game in the server's pool
+    owner.send({"type": "watch", "table": "bots"})  # again, from the same connection: the only one there
+    assert _next(owner, "joined")["next_seq"] == 0
+    other = _client(in_process)
+    other.send({"type": "list_tables"})
+    (info,) = _next(other, "tables")["tables"]
+    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 1
+    owner.close()  # nobody left at a finished table: it is let go (its file stays)
+    for _ in range(1000):
+        time.sleep(0.05)  # (within the rate a connection may send at)
+        other.send({"type": "list_tables"})
+        if not _next(other, "tables")["tables"]:
+            break
+    else:
+        raise AssertionError("the finished table was never let go")
+    assert (in_process.games / "bots.dvr").exists()
