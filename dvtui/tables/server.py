@@ -153,7 +153,8 @@ class Table:
         self.lock = asyncio.Lock()
         """Held while a decision is checked and saved: one decision at a time per table."""
         self.bot_task: asyncio.Task[None] | None = None
-        self.failed: str | None = None
+        self.failed: Error | None = None
+        """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
 
     @property
     def next_seq(self) -> int:
@@ -201,6 +202,11 @@ class Table:
     def broadcast(self, data: bytes) -> None:
         for conn in self.conns():
             conn.send(data)
+
+    def stop(self, code: ErrorCode, message: str) -> None:
+        """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
+        self.failed = Error(code=code, message=printable(message)[:500], seq=self.next_seq)
+        self.broadcast(encode(self.failed))
 
     def bot_to_move(self) -> tuple[int, str, int, bool] | None:
         """The seat to move if a bot plays it now: (seat, level, seed, standing in for its owner)."""
@@ -513,6 +519,8 @@ class Server:
         since = message.since if message.since <= table.next_seq else 0
         conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
         conn.send(b"".join(table.lines[since:]))
+        if table.failed is not None:
+            conn.send(encode(table.failed))
         table.presence()
         if changed:
             await self._save_record(table)
@@ -578,16 +586,13 @@ class Server:
             return
         async with table.lock:
             if table.failed is not None:
-                conn.error("server", table.failed)
+                conn.send(encode(table.failed))
                 return
             if message.seq != table.next_seq:
                 conn.error("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
                 return
             if table.over:
                 conn.error("game_over", "the game is over")
-                return
-            if table.next_seq >= MAX_LOG_LINES:
-                conn.error("log_full", f"the table's log holds {MAX_LOG_LINES} lines, as many as it may")
                 return
             session = table.session
             try:
@@ -616,12 +621,14 @@ class Server:
         except RuleError:
             raise
         except (SaveError, OSError) as e:
-            table.failed = f"table {table.name} has stopped: {e}"
-            self._log(table.failed)
-            table.broadcast(encode(Error(code="server", message=printable(table.failed)[:500])))
+            table.stop("server", f"table {table.name} has stopped: {e}")
+            self._log(f"table {table.name} has stopped: {e}")
             return
         table.lines.extend(lines)
         table.broadcast(b"".join(lines))
+        if table.next_seq >= MAX_LOG_LINES and not table.over:
+            table.stop("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
+                       f"as many as a table may")  # fmt: skip
 
     def _wake(self, table: Table) -> None:
         """Start the bot to move at ``table``, if a bot is to move and none is thinking there."""
@@ -648,9 +655,8 @@ class Server:
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            table.failed = f"table {table.name} has stopped: its bot failed ({e!r})"
-            self._log(table.failed)
-            table.broadcast(encode(Error(code="server", message=printable(table.failed)[:500])))
+            table.stop("server", f"table {table.name} has stopped: its bot failed ({e!r})")
+            self._log(f"table {table.name} has stopped: its bot failed ({e!r})")
         finally:
             table.bot_task = None
         if ok:

@@ -4,11 +4,19 @@ rule, lines sent only once they are in the file, a table's settings, rejoining f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
 
+import pytest
+
+from dvtui.bots import parse_bot
 from dvtui.cli.tables import table_line
+from dvtui.engine import Game
+from dvtui.tables import Refused, TableClient
+from dvtui.tables import server as server_module
+from dvtui.tables.headless import play_seat
 from dvtui.tables.protocol import SeatState, TableInfo
 from dvtui.tables.server import Server
 
@@ -164,3 +172,22 @@ def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_
     else:
         raise AssertionError("the finished table was never let go")
     assert (in_process.games / "bots.dvr").exists()
+
+
+def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decisions(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Waiting for a turn at a table that has stopped (a failed save, a full log) would be forever."""
+    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 5)
+    _open(in_process)
+
+    async def seats() -> list[BaseException | Game]:
+        clients = [TableClient(in_process.place, "t", seat=s) for s in range(3)]
+        for client in clients:
+            await client.connect()
+        plays = [play_seat(client, parse_bot("greedy")) for client in clients]
+        return await asyncio.wait_for(asyncio.gather(*plays, return_exceptions=True), 60)
+
+    results = asyncio.run(seats())
+    assert [r.code for r in results if isinstance(r, Refused)] == ["log_full"] * 3  # each of them is told
+    assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 5
