@@ -9,7 +9,7 @@ import pytest
 
 from dvtui.store import read_game
 
-from ..safety.support import strip_at
+from ..safety.support import run_dvtui, strip_at
 from .support import Served, Watcher, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
@@ -98,3 +98,10 @@ def test_the_server_killed_mid_round_comes_back_and_its_clients_finish_by_themse
         assert "reconnecting" in watcher.statuses and watcher.statuses[-1] == "connected"
         assert seen == read_game(server.game_file("crash")).events
         assert server.stop() == 0
+
+
+def test_a_second_server_on_the_same_directory_is_refused(served: Served) -> None:
+    second = run_dvtui("serve", "--dir", str(served.directory))
+    assert second.returncode == 1
+    assert second.stderr == f"dvtui: error: {served.directory}: another 'dvtui serve' already serves this directory\n"
+    assert served.dvtui("tables").returncode == 0  # the first one still serves
