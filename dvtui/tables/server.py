@@ -66,7 +66,7 @@ from .protocol import (
     encode,
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
-from .think import think
+from .think import think, watch_server
 from .where import ServerPlace, check_socket_path, make_private_dir, unsafe_dir, user_name
 
 T = TypeVar("T")
@@ -347,7 +347,9 @@ class Server:
         if self._pool is None:
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["dvtui.tables.think"])
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=ctx, initializer=watch_server, initargs=(os.getpid(),)
+            )
         return self._pool
 
     # -- a connection ----------------------------------------------------------------------------

@@ -5,6 +5,9 @@ uninterrupted (``at`` aside), and every decision was on disk before anyone was t
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from dvtui.store import read_game
@@ -105,3 +108,36 @@ def test_a_second_server_on_the_same_directory_is_refused(served: Served) -> Non
     assert second.returncode == 1
     assert second.stderr == f"dvtui: error: {served.directory}: another 'dvtui serve' already serves this directory\n"
     assert served.dvtui("tables").returncode == 0  # the first one still serves
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid``."""
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(entry))
+    return out
+
+
+def test_the_bots_worker_processes_leave_with_a_server_killed_by_9() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        opened = server.dvtui("new", "--table", "bots", "--players", "bot:strong,bot:strong,bot:strong")
+        assert opened.returncode == 0, opened.stderr
+        assert server.proc is not None
+        helpers: set[int] = set()
+
+        def pool_started() -> bool:
+            helpers.update(_children(server.proc.pid))  # type: ignore[union-attr]
+            for helper in list(helpers):
+                helpers.update(_children(helper))  # the forkserver's workers
+            return len(helpers) >= 3  # the resource tracker, the forkserver, a worker
+
+        wait_for("the bots' pool to start", pool_started)
+        server.kill9()
+        wait_for("the pool to leave", lambda: not any(Path(f"/proc/{p}").exists() for p in helpers))
