@@ -172,6 +172,12 @@ def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_
     else:
         raise AssertionError("the finished table was never let go")
     assert (in_process.games / "bots.dvr").exists()
+    finished = (in_process.games / "bots.dvr").read_bytes()
+    other.send({"type": "open_table", "table": "bots", "players": ["Ana", "Bob", "Cy"]})  # the name again
+    assert _next(other, "opened")["table"] == "bots"
+    (kept,) = in_process.games.glob("bots.*.dvr")  # the finished game moved aside, whole
+    assert kept.read_bytes() == finished
+    assert (in_process.games / "bots.dvr").read_bytes().count(b"\n") == 1
 
 
 def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decisions(
