@@ -163,7 +163,8 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
     """One event as one sentence, e.g. ``"Ana placed 5 under column C"``; ``rounds``, the game's
     number of rounds, lets the last round's end not announce a next round."""
     if isinstance(event, CardPlaced):
-        return f"{names[event.player]} placed {event.card} under {column_name(event.column)}"
+        placed = f"{names[event.player]} placed {event.card} under {column_name(event.column)}"
+        return placed if event.stand_in is None else f"{placed} (a {event.stand_in} bot standing in)"
     if isinstance(event, PlacementUndone):
         return f"{names[event.player]} took back {event.card} from {column_name(event.column)}"
     if isinstance(event, ColumnResolved):

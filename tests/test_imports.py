@@ -53,6 +53,10 @@ HEADLESS = [
     "dvtui.cli.play",  # Textual comes with the app, once a screen really opens
     "dvtui.cli.resume_headless",
     "dvtui.app.outcome",  # what the command line matches the app's run on
+    "dvtui.cli.tables",
+    "dvtui.tables",
+    "dvtui.tables.server",
+    "dvtui.tables.client",
 ]
 
 

@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--seed", type=int, default=None, help="seed of the deal (random if omitted)")
     new.add_argument("-o", "--output", metavar="FILE", help="save file (default: the user data dir)")
     new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")
+    new.add_argument("--table", metavar="NAME", help="open the game at a shared table NAME on the table server")
+    new.add_argument("--as", dest="as_seat", metavar="SEAT", help="with --table: the seat to take (name or number)")
+    new.add_argument("--bot", metavar="LEVEL", help="with --table: play the seat with this bot, without a screen")
+    new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
+    _server_option(new)
 
     resume = sub.add_parser("resume", help="continue an interrupted game")
     resume.add_argument("file", nargs="?", help="game file (default: the latest unfinished game)")
@@ -60,7 +65,25 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", type=int, default=None, help="processes to play on (0: all cores; default 1)")
     sim.add_argument("--out", metavar="DIR", help="write every game to DIR as a .dvr while it is played")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    serve = sub.add_parser("serve", help="run the table server in the foreground (shared tables)")
+    serve.add_argument("--dir", metavar="DIR", help="its socket and games (default: $DVTUI_SERVER_DIR, else personal)")
+    serve.add_argument("--idle", type=float, default=None, metavar="SECONDS", help="leave after SECONDS with no client")
+
+    tables = sub.add_parser("tables", help="list the tables of the table server")
+    _server_option(tables)
+
+    join = sub.add_parser("join", help="sit at a shared table")
+    join.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
+    join.add_argument("--as", dest="as_seat", metavar="SEAT", help="the seat to take (name or number)")
+    join.add_argument("--bot", metavar="LEVEL", help="play the seat with this bot, without a screen")
+    _server_option(join)
     return parser
+
+
+def _server_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--server", metavar="DIR", help="the table server's directory (default: $DVTUI_SERVER_DIR, "
+                        "else a personal server started on first use)")
 
 
 def _version() -> str:
@@ -119,6 +142,15 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .resume_headless import run_resume_headless
 
         return run_resume_headless(args)
+    if args.command == "new" and args.table is None:
+        given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
+                                ("--no-hints", args.no_hints)) if v]
+        if given:
+            raise UsageError(f"{given[0]} goes with --table NAME")
+    if args.command in ("serve", "tables", "join") or (args.command == "new" and args.table is not None):
+        from . import tables
+
+        return tables.run(args)
     if args.command == "replay" and args.text:
         from .export import run_text_export
 

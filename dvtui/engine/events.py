@@ -8,7 +8,7 @@ sets and checks it, the engine ignores it. ``at`` is deliberately not a field, s
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -59,11 +59,19 @@ class GameCreated(Event, tag="game_created"):
     parent_seq: int | None = None  # ... and the last event of the parent it shares
 
 
+StandIn = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{1,16}(@[0-9.]{1,12}s?)?$", max_length=32)]
+"""A bot level as ``card_placed``'s optional ``stand_in`` names it: shaped like a level, checked when
+decoded (an annotation for a replay to show, never run: any level-shaped word is read)."""
+
+
 class CardPlaced(Event, tag="card_placed"):
     round: int
     player: int
     column: int
     card: int
+    stand_in: StandIn | None = None
+    """The bot level that placed for an absent human at a shared table (an optional annotation:
+    the placement means the same with or without it)."""
 
 
 class PlacementUndone(Event, tag="placement_undone"):

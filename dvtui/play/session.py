@@ -199,11 +199,14 @@ class PlaySession:
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove:
+    def place(self, card: int, column: int, player: int | None = None, *, stand_in: str | None = None) -> PlayedMove:
         """Place, save, and return the move; raises RuleError (nothing changed) or SaveError
-        (the game is put back as it was: the file never lags behind the screen)."""
+        (the game is put back as it was: the file never lags behind the screen). ``stand_in``: the
+        bot level placing for an absent human (a shared table), noted on ``card_placed``."""
         before = self.game.copy()
         events = self.game.place(column, card, player=player)
+        if stand_in is not None:
+            events[0].stand_in = stand_in  # type: ignore[attr-defined]  # place() returns its card_placed first
         self._save(events, before)
         return PlayedMove(events, before)
 

@@ -48,6 +48,8 @@ def test_placements_and_undos_read_as_sentences() -> None:
     assert describe_event(CardPlaced(round=1, player=0, column=2, card=5), NAMES) == "Ana placed 5 under column C"
     undo = PlacementUndone(round=1, player=1, column=6, card=2)
     assert describe_event(undo, NAMES) == "Ben took back 2 from column G"
+    stood_in = CardPlaced(round=1, player=0, column=2, card=5, stand_in="greedy")
+    assert describe_event(stood_in, NAMES) == "Ana placed 5 under column C (a greedy bot standing in)"
 
 
 def test_an_exchange_says_what_is_taken_and_what_goes_back() -> None:

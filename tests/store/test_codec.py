@@ -298,3 +298,18 @@ def test_game_ended_and_placement_undone_lines() -> None:
     assert encode_line(PlacementUndone(round=1, player=0, column=3, card=6), 2) == (
         b'{"type":"placement_undone","seq":2,"round":1,"player":0,"column":3,"card":6}\n'
     )
+
+
+def test_stand_in_is_an_optional_key_of_card_placed_read_back_and_shaped_like_a_level() -> None:
+    """A bot standing in for an absent human is noted on its placement, after the spec's fields;
+    without it the line is the format's plain one, and a reader refuses anything not level-shaped
+    (the note is shown by the replay, so it is outside text)."""
+    plain = encode_line(CardPlaced(1, 0, 3, 6), 1)
+    noted = encode_line(CardPlaced(1, 0, 3, 6, stand_in="strong@0.5s"), 1)
+    assert keys(plain) == ["type", "seq", *SPEC_FIELDS["card_placed"]]
+    assert keys(noted) == ["type", "seq", *SPEC_FIELDS["card_placed"], "stand_in"]
+    decoded = line_decoder.decode(noted)
+    assert isinstance(decoded, CardPlaced) and decoded.stand_in == "strong@0.5s"
+    for bad in ("\x1b[2J", "x" * 40, "", "Greedy"):
+        with pytest.raises(msgspec.ValidationError):
+            line_decoder.decode(noted.replace(b'"strong@0.5s"', json.dumps(bad).encode()))

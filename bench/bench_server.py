@@ -1,0 +1,269 @@
+"""The table server under load: simulated clients over the real socket (run by hand; prints a table).
+
+    python bench/bench_server.py                  # 10, 100 and 1,000 tables
+    python bench/bench_server.py --tables 100 --seconds 20 --rate 200
+
+For each size: a ``dvtui serve`` process pinned to one core (``taskset``), N tables of 3 seats and
+1 spectator each (4N connections from this process), moves sent at up to ``--rate`` per second in
+all, each by the seat to move, with the ``seq`` it saw. Measured:
+
+- latency: from a move's send to its receipt by every other client of its table (p50 / p99);
+- durability: when any client receives a move, its line is already in the game's file (the server
+  appends and fsyncs before it broadcasts; this checks the order from outside, on every move);
+- the server's RSS at the end (``/proc``).
+
+Then the strong bot's moves per second per core through the server's worker pool (a table of
+three strong bots, the pool pinned to one core with the server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from dvtui.engine import CardPlaced, Game, GameCreated  # noqa: E402
+from dvtui.tables.protocol import MAX_LINE_BYTES  # noqa: E402
+from dvtui.tables.protocol import incoming_decoder as decoder  # noqa: E402
+
+SEATS = ["Ana", "Bob", "Cy"]
+
+
+@dataclass
+class TableState:
+    name: str
+    seats: list[Client] = field(default_factory=list)
+    spectator: Client | None = None
+    game: Game | None = None
+    lines: int = 0
+    sent_at: dict[int, float] = field(default_factory=dict)
+    """seq of a move -> when it was sent."""
+    pending: dict[int, int] = field(default_factory=dict)
+    """seq -> how many other clients have yet to receive it."""
+    busy: bool = False
+
+
+@dataclass
+class Client:
+    table: TableState
+    seat: int | None
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    seen: int = 0
+
+
+class Bench:
+    def __init__(self, directory: Path, tables: int) -> None:
+        self.directory = directory
+        self.sock = str(directory / "dvtui.sock")
+        self.games = directory / "games"
+        self.tables = [TableState(f"t{i}") for i in range(tables)]
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.not_durable = 0
+        self.errors: list[str] = []
+
+    async def connect(self, table: TableState, seat: int | None) -> Client:
+        reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
+        writer.write(b'{"type":"hello","version":1}\n')
+        await reader.readuntil(b"\n")
+        message = {"type": "join", "table": table.name, "seat": seat} if seat is not None else {
+            "type": "watch", "table": table.name}  # fmt: skip
+        writer.write(json.dumps(message).encode() + b"\n")
+        return Client(table, seat, reader, writer)
+
+    async def setup(self) -> None:
+        writer: asyncio.StreamWriter | None = None
+        for i, table in enumerate(self.tables):
+            if i % 150 == 0:  # a connection may send 200 messages at once (the server's flood rule)
+                if writer is not None:
+                    writer.close()
+                reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
+                writer.write(b'{"type":"hello","version":1}\n')
+                await reader.readuntil(b"\n")
+            writer.write(json.dumps({"type": "open_table", "table": table.name, "players": SEATS, "seed": i}).encode()
+                         + b"\n")  # fmt: skip
+            reply = json.loads(await reader.readuntil(b"\n"))
+            assert reply["type"] == "opened", reply
+        if writer is not None:
+            writer.close()
+        for table in self.tables:
+            table.seats = [await self.connect(table, s) for s in range(3)]
+            table.spectator = await self.connect(table, None)
+
+    async def read(self, client: Client) -> None:
+        table = client.table
+        path = self.games / f"{table.name}.dvr"
+        while True:
+            try:
+                line = await client.reader.readuntil(b"\n")
+            except (asyncio.IncompleteReadError, ConnectionError):
+                return
+            message = decoder.decode(line)
+            if isinstance(message, GameCreated):
+                if client.seat == 0:
+                    table.game = Game(message)
+                    table.lines = 1
+                continue
+            if not isinstance(message, CardPlaced) and type(message).__name__ in ("Error",):
+                self.errors.append(message.message)  # type: ignore[attr-defined]
+                table.busy = False
+                continue
+            seq = getattr(message, "seq", None)
+            if seq is None:
+                continue
+            if isinstance(message, CardPlaced) and seq in table.pending:
+                with open(path, "rb") as f:  # on disk before anyone hears of it
+                    if f.read().count(b"\n") <= seq:
+                        self.not_durable += 1
+                if client.seat != message.player:
+                    table.pending[seq] -= 1
+                    if table.pending[seq] == 0:
+                        self.latencies.append(time.perf_counter() - table.sent_at.pop(seq))
+                        del table.pending[seq]
+            if client.seat == 0 and table.game is not None:
+                message.seq = None
+                table.game.apply(message)
+                table.lines = seq + 1
+                if not table.game.derived_pending:
+                    table.busy = False
+
+    async def drive(self, rate: float, seconds: float) -> None:
+        rng = random.Random(1)
+        interval = 1.0 / rate
+        start = time.perf_counter()
+        next_at = start
+        while time.perf_counter() - start < seconds:
+            ready = [t for t in self.tables if t.game is not None and not t.busy and not t.game.over]
+            if ready:
+                table = rng.choice(ready)
+                game = table.game
+                assert game is not None
+                card, column = rng.choice(game.legal_placements())
+                seq = table.lines
+                table.busy = True
+                table.pending[seq] = 3  # the two other seats and the spectator
+                table.sent_at[seq] = time.perf_counter()
+                mover = table.seats[game.to_move]
+                mover.writer.write(json.dumps({"type": "place", "seq": seq, "card": card, "column": column}).encode()
+                                   + b"\n")  # fmt: skip
+                self.moves += 1
+            next_at += interval
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        await asyncio.sleep(1.0)  # the last moves' broadcasts
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def start_server(directory: Path, core: int) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen(
+        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not (directory / "dvtui.sock").exists():
+        assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    return proc
+
+
+async def run_size(tables: int, rate: float, seconds: float, core: int) -> dict[str, float]:
+    directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
+    proc = start_server(directory, core)
+    try:
+        bench = Bench(directory, tables)
+        await bench.setup()
+        readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
+        while any(t.game is None for t in bench.tables):
+            await asyncio.sleep(0.05)
+        await bench.drive(rate, seconds)
+        rss = rss_mib(proc.pid)
+        for task in readers:
+            task.cancel()
+        lat = sorted(bench.latencies)
+        assert bench.not_durable == 0, f"{bench.not_durable} moves were received before they were in the file"
+        return {
+            "tables": tables, "moves": bench.moves, "received": len(lat),
+            "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+            "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
+            "rss_mib": rss, "errors": len(bench.errors),
+        }  # fmt: skip
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+async def strong_rate(core: int, seconds: float) -> float:
+    """Strong-bot moves per second with the server and its pool on one core."""
+    directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
+    proc = start_server(directory, core)
+    try:
+        reader, writer = await asyncio.open_unix_connection(str(directory / "dvtui.sock"), limit=MAX_LINE_BYTES)
+        writer.write(b'{"type":"hello","version":1}\n')
+        await reader.readuntil(b"\n")
+        players = ["bot:strong", "bot:strong", "bot:strong"]
+        opening = {"type": "open_table", "table": "bots", "players": players, "seed": 1}
+        writer.write(json.dumps(opening).encode() + b"\n")
+        await reader.readuntil(b"\n")
+        writer.write(b'{"type":"watch","table":"bots"}\n')
+        moves = 0
+        start = None
+        while True:
+            message = decoder.decode(await reader.readuntil(b"\n"))
+            if isinstance(message, CardPlaced):
+                if start is None:
+                    start = time.perf_counter()  # the pool's start-up aside
+                else:
+                    moves += 1
+                if time.perf_counter() - start > seconds:
+                    break
+            if type(message).__name__ == "GameEnded":
+                break
+        assert start is not None
+        return moves / (time.perf_counter() - start)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, nargs="*", default=[10, 100, 1000])
+    parser.add_argument("--rate", type=float, default=200.0, help="moves per second in all (default 200)")
+    parser.add_argument("--seconds", type=float, default=15.0, help="how long each size is driven")
+    parser.add_argument("--core", type=int, default=0, help="the core the server is pinned to")
+    args = parser.parse_args()
+    print(f"server pinned to core {args.core}; moves at up to {args.rate:g}/s; {args.seconds:g} s per size")
+    print(f"{'tables':>7} {'conns':>6} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MiB':>8} {'errors':>6}")
+    for n in args.tables:
+        r = asyncio.run(run_size(n, args.rate, args.seconds, args.core))
+        print(f"{n:>7} {4 * n:>6} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} "
+              f"{r['errors']:>6}", flush=True)  # fmt: skip
+    print("every move was in its file before any client received it")
+    rate = asyncio.run(strong_rate(args.core, args.seconds))
+    print(f"strong bot (default budget) through the pool, one core: {rate:.1f} moves/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""``dvtui serve``, ``dvtui tables``, ``dvtui join NAME --bot LEVEL`` and ``dvtui new --table NAME``:
+shared tables from the command line, without a screen (Textual is never imported here)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from ..bots import BotSpec, parse_bot
+from ..describe import describe_result
+from ..engine import SEED_LIMIT, GameEnded, SeatError
+from ..play.seats import parse_players
+from ..printable import printable
+from ..tables import (
+    Diverged,
+    Refused,
+    ServerPlace,
+    TableClient,
+    TableInfo,
+    Unreachable,
+    list_tables,
+    open_table,
+    server_place,
+)
+from ..tables.headless import play_seat
+from ..tables.server import serve
+from ..tables.where import personal_idle
+from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "serve":
+            place = server_place(args.dir)
+            idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
+            return serve(place, idle=idle)
+        if args.command == "tables":
+            return _tables(server_place(args.server))
+        if args.command == "join":
+            return _join(args)
+        return _new_table(args)
+    except Unreachable as e:
+        return _fail(str(e))
+    except (Refused, Diverged) as e:
+        return _fail(str(e))
+
+
+def _fail(message: str) -> int:
+    print(f"dvtui: error: {printable(message)}", file=sys.stderr)
+    return EXIT_BAD_FILE
+
+
+# -- dvtui tables -------------------------------------------------------------------------------
+
+
+def _tables(place: ServerPlace) -> int:
+    infos = asyncio.run(list_tables(place))
+    if not infos:
+        print(f"no tables at {printable(str(place.directory))}")
+    for info in infos:
+        print(table_line(info))
+    return EXIT_OK
+
+
+def table_line(info: TableInfo) -> str:
+    """One table in one line: name, where the game is, each seat and who is there, spectators."""
+    names = [s.name for s in info.seats]
+    if info.over:
+        state = "game over"
+    else:
+        who = names[info.to_move] if info.to_move is not None else "?"
+        state = f"round {info.round}/{info.rounds}, {who} to move"
+    seats = []
+    for s in info.seats:
+        what = s.state
+        if s.state == "bot":
+            what = "bot"
+        elif s.user is not None and s.user != s.name:
+            what = f"{s.state} ({s.user})"
+        if s.stand_in is not None:
+            what += f", {s.stand_in} bot standing in"
+        seats.append(f"{s.name}: {what}")
+    extra = "" if info.hints else "; no hints"
+    return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")
+
+
+# -- dvtui join / new --table -------------------------------------------------------------------
+
+
+def seat_index(text: str, names: Sequence[str]) -> int:
+    """``--as``: a seat's name (case aside), else its number counted from 1."""
+    folded = [n.casefold() for n in names]
+    if text.casefold() in folded:
+        return folded.index(text.casefold())
+    if text.isdigit() and 1 <= int(text) <= len(names):
+        return int(text) - 1
+    raise UsageError(f"--as {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
+
+
+def _join(args: argparse.Namespace) -> int:
+    place = server_place(args.server)
+    if args.bot is None:
+        raise UsageError("joining a table on screen is not there yet: play a seat with a bot (--bot LEVEL)")
+    spec = _bot(args.bot)
+    seat = None
+    if args.as_seat is not None:
+        infos = asyncio.run(list_tables(place))
+        info = next((i for i in infos if i.table == args.table), None)
+        if info is None:
+            raise UsageError(f"no table {args.table} (see 'dvtui tables')")
+        seat = seat_index(args.as_seat, [s.name for s in info.seats])
+    return _play(place, args.table, seat, spec)
+
+
+def _new_table(args: argparse.Namespace) -> int:
+    place = server_place(args.server)
+    if not args.players:
+        raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
+    try:
+        seats = parse_players(args.players)
+    except SeatError as e:
+        raise UsageError(str(e)) from None
+    if args.first is not None and not 0 <= args.first < len(seats):
+        raise UsageError(f"--first must be a seat from 0 to {len(seats) - 1}, not {args.first}")
+    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:
+        raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
+    if args.output is not None:
+        raise UsageError("a table's game is kept by the server: -o does not go with --table")
+    seat = None
+    if args.as_seat is not None:
+        seat = seat_index(args.as_seat, [s.name for s in seats])
+        if seats[seat].kind != "human":
+            raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
+    spec = _bot(args.bot) if args.bot is not None else None
+    entries = [e.strip() for e in args.players.split(",")]
+    asyncio.run(
+        open_table(place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints)
+    )
+    if spec is None:
+        print(f"table {args.table} is open: take a seat with 'dvtui join {args.table}'")
+        return EXIT_OK
+    return _play(place, args.table, seat, spec)
+
+
+def _bot(text: str) -> BotSpec:
+    try:
+        return parse_bot(text)
+    except SeatError as e:
+        raise UsageError(f"--bot: {e}") from None
+
+
+def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> int:
+    def say(line: str) -> None:
+        print(f"dvtui: table {printable(table)}: {line}", file=sys.stderr, flush=True)
+
+    async def main() -> str:
+        client = TableClient(place, table, seat=seat)
+        await client.connect()
+        game = await play_seat(client, spec, say)
+        ended = client.events[-1]
+        assert isinstance(ended, GameEnded)
+        return describe_result(ended, [s.name for s in game.created.players])
+
+    print(f"table {printable(table)}: {printable(asyncio.run(main()))}")
+    return EXIT_OK

@@ -1,0 +1,38 @@
+"""Shared tables: the table server (``dvtui serve``), its wire protocol, and a client without a
+screen. Textual-free; the screens stand above it (a remote session wraps :class:`TableClient`)."""
+
+from .client import (
+    Backoff,
+    Connection,
+    Diverged,
+    Dropped,
+    Refused,
+    TableClient,
+    Unreachable,
+    Update,
+    list_tables,
+    open_table,
+)
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
+from .where import ENV, ServerPlace, server_place
+
+__all__ = [
+    "ENV",
+    "MAX_LINE_BYTES",
+    "PROTOCOL_VERSION",
+    "SOCKET_NAME",
+    "Backoff",
+    "Connection",
+    "Diverged",
+    "Dropped",
+    "Refused",
+    "SeatState",
+    "ServerPlace",
+    "TableClient",
+    "TableInfo",
+    "Unreachable",
+    "Update",
+    "list_tables",
+    "open_table",
+    "server_place",
+]

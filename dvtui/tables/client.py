@@ -1,0 +1,360 @@
+"""A client of the table server, without a screen: the headless commands use it, and the table
+screen will put it behind the session face its screens already talk to.
+
+:class:`TableClient` is a seat (or a spectator) at one table that outlives its connection: the
+server is the game's only owner, so after a drop (the server restarted, the personal server
+left while idle) the client connects again with backoff, joins the same seat from the line it has,
+and goes on; it folds the lines it receives exactly as a reader folds a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import msgspec
+
+from ..bots import bot_seed
+from ..engine import Event, Game, GameCreated, RuleError
+from ..store import SaveError
+from .protocol import (
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+    Bye,
+    Error,
+    Hello,
+    Incoming,
+    Join,
+    Joined,
+    ListTables,
+    Message,
+    Opened,
+    OpenTable,
+    Place,
+    Presence,
+    SeatState,
+    StandIn,
+    TableInfo,
+    Tables,
+    Undo,
+    Watch,
+    Welcome,
+    encode,
+    incoming_decoder,
+)
+from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server
+
+
+class Unreachable(Exception):
+    """No server answers (and none could be started)."""
+
+
+class Refused(Exception):
+    """The server answered a request with an ``error``."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(error.message)
+        self.code = error.code
+        self.error = error
+
+
+class Dropped(Exception):
+    """The connection ended (or the server said something that is not the protocol)."""
+
+
+class Diverged(Exception):
+    """The lines received do not fold into a game (never from a sound server): the client stops."""
+
+
+class Connection:
+    """One connection to a server, greeted."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.welcome = welcome
+
+    @classmethod
+    async def open(cls, place: ServerPlace, *, start: bool = True) -> Connection:
+        """Connect and say hello; the personal server is started first if ``start`` and none runs."""
+        try:
+            path = check_socket_path(place)
+            if place.personal and start:
+                await asyncio.to_thread(ensure_personal_server, place)
+            reader, writer = await asyncio.open_unix_connection(path, limit=MAX_LINE_BYTES)
+        except SaveError as e:
+            raise Unreachable(str(e)) from None
+        except OSError as e:
+            raise Unreachable(connect_error(place, e)) from None
+        from .. import __version__
+
+        writer.write(encode(_hello(__version__)))
+        conn = cls(reader, writer, Welcome(version=0, server="", user=""))
+        reply = await conn.receive()
+        if isinstance(reply, Error):
+            conn.close()
+            raise Refused(reply)
+        if not isinstance(reply, Welcome):
+            conn.close()
+            raise Dropped(f"the server answered hello with {type(reply).__name__}")
+        conn.welcome = reply
+        return conn
+
+    async def send(self, message: Message) -> None:
+        try:
+            self.writer.write(encode(message))
+            await self.writer.drain()
+        except (ConnectionError, OSError) as e:
+            raise Dropped(str(e)) from None
+
+    async def receive(self) -> Incoming:
+        try:
+            line = await self.reader.readuntil(b"\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError) as e:
+            raise Dropped(str(e) or "the connection closed") from None
+        try:
+            return incoming_decoder.decode(line)
+        except msgspec.DecodeError as e:
+            raise Dropped(f"the server sent what is not the protocol: {e}") from None
+
+    async def request(self, message: Message, answer: type[Message]) -> Message:
+        """Send ``message`` and return the reply of type ``answer`` (an ``error`` raises Refused)."""
+        await self.send(message)
+        while True:
+            reply = await self.receive()
+            if isinstance(reply, Error):
+                raise Refused(reply)
+            if isinstance(reply, answer):
+                return reply
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+def _hello(version: str) -> Message:
+    return Hello(version=PROTOCOL_VERSION, client=f"dvtui {version}")
+
+
+async def list_tables(place: ServerPlace) -> list[TableInfo]:
+    conn = await Connection.open(place)
+    try:
+        reply = await conn.request(ListTables(), Tables)
+        assert isinstance(reply, Tables)
+        return reply.tables
+    finally:
+        conn.close()
+
+
+async def open_table(
+    place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
+    seed: int | None = None, hints: bool = True,
+) -> None:  # fmt: skip
+    """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...)."""
+    conn = await Connection.open(place)
+    try:
+        message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
+        await conn.request(message, Opened)
+    finally:
+        conn.close()
+
+
+@dataclass(slots=True)
+class Update:
+    """What one message from the server changed: new lines of the game (``events``), who is there
+    (``presence``), an ``error`` answering a request, or the connection's ``status``
+    (``reconnecting`` / ``connected``)."""
+
+    events: list[Event] = field(default_factory=list)
+    presence: bool = False
+    error: Error | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Waits between attempts to reconnect: from ``first`` doubling up to ``most`` (each drawn at
+    random in its upper half, so clients dropped together do not come back together); after
+    ``give_up`` seconds without a server, :class:`Unreachable`."""
+
+    first: float = 0.05
+    most: float = 2.0
+    give_up: float = 600.0
+
+
+class TableClient:
+    """A seat (``seat``; None: the server picks) or a spectator (``watch``) at table ``table``."""
+
+    def __init__(
+        self, place: ServerPlace, table: str, *, seat: int | None = None, watch: bool = False,
+        backoff: Backoff | None = None,
+    ) -> None:  # fmt: skip
+        self.server = place
+        self.table = table
+        self.seat = seat
+        self.watch = watch
+        self.backoff = backoff or Backoff()
+        self.events: list[Event] = []
+        self.game: Game | None = None
+        self.seats: list[SeatState] = []
+        self.spectators = 0
+        self.hints = True
+        self.user = ""
+        self.status = "connecting"
+        self._conn: Connection | None = None
+        self._closed = False
+        self._delay = 0.0
+        """The wait before the next attempt to reconnect: 0 after a connection that worked."""
+
+    # -- the game as received ------------------------------------------------------------------
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.events)
+
+    def my_turn(self) -> bool:
+        game = self.game
+        return (
+            self.seat is not None and game is not None and not game.over and not game.derived_pending
+            and game.to_move == self.seat
+        )  # fmt: skip
+
+    def bot_seed(self) -> int:
+        """The seed a bot playing this seat thinks with: the one the seat's hints use, so a seat
+        played by a bot client plays as the seat's own bot would."""
+        assert self.game is not None and self.seat is not None
+        return bot_seed(self.game.created.seed or 0, self.seat)
+
+    # -- the connection --------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """The first join: raises :class:`Refused` (no such table, the seat is another user's ...)
+        or :class:`Unreachable`; the game's lines so far then come through :meth:`updates`."""
+        await self._join()
+
+    async def _join(self) -> None:
+        conn = await Connection.open(self.server)
+        since = self.next_seq
+        message: Message = (
+            Watch(table=self.table, since=since) if self.watch else Join(table=self.table, seat=self.seat, since=since)
+        )
+        try:
+            await conn.send(message)
+            while True:
+                reply = await conn.receive()
+                if isinstance(reply, Error):
+                    raise Refused(reply)
+                if isinstance(reply, Joined):
+                    break
+        except BaseException:
+            conn.close()
+            raise
+        self.user = conn.welcome.user
+        self.seat = reply.seat
+        self.hints = reply.hints
+        if reply.next_seq != since:  # the server starts over from the first line
+            self.events = []
+            self.game = None
+        self._conn = conn
+        self.status = "connected"
+
+    async def _reconnect(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.backoff.give_up
+        while True:
+            if self._delay:
+                await asyncio.sleep(self._delay * random.uniform(0.5, 1.0))
+            self._delay = min(self.backoff.most, max(self.backoff.first, self._delay * 2))
+            try:
+                await self._join()
+                return
+            except (Unreachable, Dropped) as e:
+                if loop.time() > deadline:
+                    raise Unreachable(str(e)) from None
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    async def updates(self) -> AsyncIterator[Update]:
+        """Each change as it comes, connecting again whenever the connection drops. Ends once
+        :meth:`close` is called; raises :class:`Refused` if the server turns the seat away on a
+        rejoin (taken over elsewhere), :class:`Unreachable` after ``backoff.give_up``, and
+        :class:`Diverged` if what it receives is not a game."""
+        while not self._closed:
+            if self._conn is None:
+                self.status = "reconnecting"
+                yield Update(status="reconnecting")
+                await self._reconnect()
+                yield Update(status="connected")
+            assert self._conn is not None
+            try:
+                message = await self._conn.receive()
+                update = self._take(message)
+            except Dropped:
+                self._drop()
+                continue
+            self._delay = 0.0
+            if update is not None:
+                yield update
+
+    def _take(self, message: Incoming) -> Update | None:
+        if isinstance(message, Presence):
+            self.seats, self.spectators = message.seats, message.spectators
+            return Update(presence=True)
+        if isinstance(message, Error):
+            if message.code in ("taken_over", "version"):
+                self._closed = True
+                raise Refused(message)
+            return Update(error=message)
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened):
+            return None
+        event: Event = message  # type: ignore[assignment]
+        if event.seq is not None and event.seq != self.next_seq:
+            raise Diverged(f"line {event.seq} came where line {self.next_seq} was due")
+        event.seq = None  # as a reader's events: the position is the index
+        try:
+            if isinstance(event, GameCreated):
+                if self.events:
+                    raise Diverged("a second game_created")
+                self.game = Game(event)
+            elif self.game is None:
+                raise Diverged("a game's line before its game_created")
+            else:
+                self.game.apply(event)
+        except RuleError as e:
+            raise Diverged(f"the server sent a line the rules refuse: {e}") from None
+        self.events.append(event)
+        return Update(events=[event])
+
+    # -- requests (each answered by the lines it causes, or by an error update) ---------------
+
+    async def place(self, card: int, column: int) -> None:
+        await self._send(Place(seq=self.next_seq, card=card, column=column))
+
+    async def undo(self) -> None:
+        await self._send(Undo(seq=self.next_seq))
+
+    async def stand_in(self, seat: int, bot: str | None) -> None:
+        await self._send(StandIn(seat=seat, bot=bot))
+
+    async def _send(self, message: Message) -> None:
+        """Best effort: a request lost with its connection is made again on the position the
+        reconnection brings (a request on an old position is refused as ``stale``)."""
+        if self._conn is None:
+            return
+        try:
+            await self._conn.send(message)
+        except Dropped:
+            self._drop()
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._conn is not None:
+            with contextlib.suppress(Dropped):
+                await self._conn.send(Bye(reason="done"))
+            self._drop()

@@ -1,0 +1,43 @@
+"""A seat played by a bot through the server: ``dvtui join NAME --as SEAT --bot LEVEL``, the
+reference client for programs that play (it does what any client does: fold the lines, answer
+when it is its turn, with the ``seq`` of the position it answered)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from ..bots import BotSpec, choose
+from ..engine import Game
+from .client import Refused, TableClient
+
+FATAL = frozenset({"server", "log_full"})
+"""Errors after which the table takes no more decisions: waiting for a turn would wait forever."""
+
+
+async def play_seat(client: TableClient, spec: BotSpec, say: Callable[[str], None] | None = None) -> Game:
+    """Play ``client``'s seat with bot ``spec`` until the game is over; returns the final game.
+    ``say`` hears of a lost connection and of its return."""
+    answered: int | None = None  # the position (next seq) the last placement was sent for
+    try:
+        async for update in client.updates():
+            if update.status == "reconnecting" and say is not None:
+                say("connection lost; reconnecting…")
+            if update.status == "connected":
+                answered = None  # a placement sent just before the drop may never have arrived
+                if say is not None:
+                    say("reconnected")
+            if update.error is not None and update.error.code in FATAL:
+                raise Refused(update.error)
+            game = client.game
+            if game is None:
+                continue
+            if game.over:
+                return game
+            if client.my_turn() and answered != client.next_seq:
+                answered = client.next_seq
+                card, column = await asyncio.to_thread(choose, spec, game.copy(), client.bot_seed())
+                await client.place(card, column)
+    finally:
+        await client.close()
+    raise AssertionError("the updates ended before the game did")  # close() is only called above

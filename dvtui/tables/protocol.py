@@ -1,0 +1,224 @@
+"""The table server's wire protocol, version 1 (docs/PROTOCOL.md is its contract for other languages).
+
+JSON Lines over a Unix stream socket, both ways: one message, one JSON object, one line. The
+server sends a table's game as the very lines of its ``.dvr`` file (``game_created``,
+``card_placed``, ..., each with its ``seq``), so a client folds a table exactly as a reader folds a
+file; the few other messages are the control messages below, told apart by ``type`` like events.
+
+Every message a client may send is typed here with its bounds (``msgspec.Meta``), so one decoder
+refuses anything malformed, oversized or out of range before the server looks at it; a line is
+refused for its length before it is decoded at all (:data:`MAX_LINE_BYTES`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from ..engine import AnyEvent
+
+PROTOCOL_VERSION = 1
+"""Bumped for any change a version-1 client could misread; additions (a new optional field, a new
+message a client may ignore) keep it."""
+
+MAX_LINE_BYTES = 64 * 1024
+"""The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
+
+SOCKET_NAME = "dvtui.sock"
+"""The server's socket in its directory."""
+
+TABLE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
+"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file)."""
+
+TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
+SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
+Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+Level = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+"""A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
+
+
+class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
+    """Every control message: ``type`` first, unknown keys ignored (a newer peer may add some)."""
+
+
+# -- client to server ----------------------------------------------------------------------------
+
+
+class Hello(Message, tag="hello"):
+    """The first message of a connection; the server answers ``welcome`` or ``error`` ``version``."""
+
+    version: int
+    client: Text = ""
+
+
+class ListTables(Message, tag="list_tables"):
+    """Answered by ``tables``."""
+
+
+class OpenTable(Message, tag="open_table"):
+    """Deal a new game at a new table; answered by ``opened`` (then ``join`` or ``watch`` it)."""
+
+    table: TableName
+    players: Annotated[list[Entry], msgspec.Meta(min_length=1, max_length=5)]
+    first_player: SeatIndex | None = None
+    seed: Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)] | None = None
+    hints: bool = True
+
+
+class Join(Message, tag="join"):
+    """Sit at ``seat`` (None: the seat one already holds there, else the free human seat named like
+    one's login, else the first free human seat). Answered by ``joined``, then the game's lines
+    from ``since``, then ``presence``."""
+
+    table: TableName
+    seat: SeatIndex | None = None
+    since: Seq = 0
+
+
+class Watch(Message, tag="watch"):
+    """Follow a table without a seat; answered like ``join`` (``joined`` with no seat)."""
+
+    table: TableName
+    since: Seq = 0
+
+
+class Place(Message, tag="place"):
+    """Place ``card`` under ``column`` for one's seat. ``seq`` is the ``seq`` the placement will have:
+    the number of lines the client has, so a decision made on an old position is refused (``stale``)."""
+
+    seq: Seq
+    card: Annotated[int, msgspec.Meta(ge=1, le=6)]
+    column: Annotated[int, msgspec.Meta(ge=0, le=6)]
+
+
+class Undo(Message, tag="undo"):
+    """Take back one's latest placement of the round (and the bots' since), while no other human has
+    placed since; ``seq`` as for ``place``."""
+
+    seq: Seq
+
+
+class StandIn(Message, tag="stand_in"):
+    """Let a bot play ``seat`` while nobody is connected to it, until its owner joins (``bot`` None:
+    stop). Only a seated player may ask."""
+
+    seat: SeatIndex
+    bot: Level | None = None
+
+
+class Bye(Message, tag="bye"):
+    """Either side's last message (the connection closes after it). A seat left so is away."""
+
+    reason: Text = ""
+
+
+ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Bye
+
+
+# -- server to client ----------------------------------------------------------------------------
+
+SeatStateName = Literal["free", "connected", "away", "bot"]
+
+
+class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One seat as the table shows it: ``free`` (nobody has taken it), ``connected``, ``away`` (its
+    owner's connection dropped), ``bot`` (a bot seat). ``stand_in``: the bot playing for it meanwhile."""
+
+    seat: int
+    name: str
+    kind: str
+    state: SeatStateName
+    user: str | None = None
+    stand_in: str | None = None
+
+
+class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    table: str
+    seats: list[SeatState]
+    round: int
+    rounds: int
+    to_move: int | None = None
+    """Whose placement is awaited (None: the game is over)."""
+    over: bool = False
+    spectators: int = 0
+    hints: bool = True
+
+
+class Welcome(Message, tag="welcome"):
+    version: int
+    server: str
+    user: str
+    """The account the server knows the connection by (from the socket, never from the client)."""
+
+
+class Tables(Message, tag="tables"):
+    tables: list[TableInfo]
+
+
+class Opened(Message, tag="opened"):
+    table: str
+
+
+class Joined(Message, tag="joined"):
+    """Sent before the lines of a join or a watch. ``seat`` None: watching. ``next_seq``: how many
+    lines the table's game has; the lines from the ``since`` asked for follow."""
+
+    table: str
+    next_seq: int
+    seat: int | None = None
+    hints: bool = True
+
+
+class Presence(Message, tag="presence"):
+    """Who is at the table, sent on joining and whenever it changes."""
+
+    table: str
+    seats: list[SeatState]
+    spectators: int = 0
+
+
+ErrorCode = Literal[
+    "bad_message",  # not JSON, not a message, a field out of range
+    "too_long",  # a line over MAX_LINE_BYTES (the connection is closed)
+    "flood",  # too many messages too fast (the connection is closed)
+    "version",  # no hello first, or a version the server does not speak (closed)
+    "no_table",  # no such table
+    "table_exists",  # open_table: the name is taken
+    "bad_setup",  # open_table: players or first player not allowed
+    "seat_taken",  # the seat belongs to another user
+    "no_seat",  # no free human seat / not a human seat / no such seat
+    "not_seated",  # place, undo or stand_in without a seat
+    "stale",  # the seq given is not the table's next one (``seq`` says which is)
+    "illegal",  # the rules refuse it: not your turn, a card not in hand, ...
+    "nothing_to_undo",
+    "not_away",  # stand_in: that seat's owner is connected
+    "game_over",
+    "log_full",  # the table's log has reached its bound
+    "server",  # the server could not save; the table has stopped
+    "taken_over",  # the seat was taken by another connection of the same user (closed)
+    "shutdown",  # the server is stopping (closed; reconnect later)
+]
+
+
+class Error(Message, tag="error"):
+    code: ErrorCode
+    message: str
+    seq: int | None = None
+
+
+ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
+
+Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
+"""What a client reads: a control message or a line of the game."""
+
+_encoder = msgspec.json.Encoder()
+client_decoder: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)  # type: ignore[arg-type]
+incoming_decoder: msgspec.json.Decoder[Incoming] = msgspec.json.Decoder(Incoming)  # type: ignore[arg-type]
+
+
+def encode(message: Message) -> bytes:
+    """One line of the protocol, ``\\n`` included."""
+    return _encoder.encode(message) + b"\n"

@@ -1,0 +1,175 @@
+"""Where the server keeps its tables: behind :class:`GameStore`, files in ``DIR/games`` today.
+
+A table is a game (an ordinary ``.dvr``, written by :class:`~dvtui.play.session.PlaySession`'s
+writer: fsync, lock, torn-tail repair) and a small record beside it (who owns which seat, the
+table's settings, the bots standing in). The server asks the store for nothing else, so a store on
+a database (docs/TABLES_AT_SCALE.md) would implement these few methods and leave the server as it is.
+
+Every method may block (file system calls, fsync): the server calls them off its event loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+import msgspec
+
+from ..engine import GameCreated
+from ..play.session import PlaySession
+from ..store import GameFileError, read_game
+from .protocol import TABLE_NAME
+
+MAX_RECORD_BYTES = 4096
+
+
+class TableRecord(msgspec.Struct, kw_only=True):
+    """What a table keeps beside its game, so a restarted server gives every seat back to its owner."""
+
+    hints: bool = True
+    owners: list[int | None]
+    """Each seat's owner, a uid (None: free, or a bot seat)."""
+    stand_ins: list[str | None]
+    """The bot level playing each seat while its owner is away (None: nobody stands in)."""
+
+
+class TableExists(Exception):
+    """A table of that name is being played (or its file cannot be read to say it is over)."""
+
+
+class GameStore(Protocol):
+    """The server's storage of tables (see the module's docstring)."""
+
+    def unfinished(self) -> list[str]:
+        """The names of the tables whose games are not over (to reopen at start)."""
+        ...
+
+    def create(self, name: str, created: GameCreated, record: TableRecord) -> tuple[PlaySession, list[bytes]]:
+        """A new table's game, durable, and its lines; :class:`TableExists` if the name is taken."""
+        ...
+
+    def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+        """An unfinished table's game, locked for play, with its lines and its record."""
+        ...
+
+    def appended(self, name: str) -> list[bytes]:
+        """The lines the table's session has appended since the last call (after each decision)."""
+        ...
+
+    def save_record(self, name: str, record: TableRecord) -> None:
+        """Keep ``record`` durably (it replaces the previous one whole)."""
+        ...
+
+    def close(self, name: str, session: PlaySession) -> None:
+        """The table is done with (its game's lock released)."""
+        ...
+
+
+_NAME = re.compile(TABLE_NAME)
+_record_decoder = msgspec.json.Decoder(TableRecord)
+
+
+class FileStore:
+    """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a finished game is moved
+    aside (``NAME.<time>.dvr``) when its name is used for a new table, and stays a readable game."""
+
+    def __init__(self, directory: Path) -> None:
+        self.games = directory
+        self._offsets: dict[str, int] = {}
+
+    def path(self, name: str) -> Path:
+        return self.games / f"{name}.dvr"
+
+    def record_path(self, name: str) -> Path:
+        return self.games / f"{name}.table.json"
+
+    def unfinished(self) -> list[str]:
+        names = []
+        for path in sorted(self.games.glob("*.dvr")):
+            if not _NAME.match(path.stem):
+                continue  # a finished game moved aside, or not the server's
+            try:
+                if not read_game(path).game.over:
+                    names.append(path.stem)
+            except (GameFileError, OSError):
+                names.append(path.stem)  # reopen says what is wrong with it
+        return names
+
+    def create(self, name: str, created: GameCreated, record: TableRecord) -> tuple[PlaySession, list[bytes]]:
+        path = self.path(name)
+        if path.exists():
+            try:
+                over = read_game(path).game.over
+            except (GameFileError, OSError) as e:
+                raise TableExists(f"table {name}'s file cannot be read ({e}); choose another name") from None
+            if not over:
+                raise TableExists(f"table {name} is being played")
+            self._move_aside(name)
+        session = PlaySession.start(created, path)
+        try:
+            self.save_record(name, record)
+        except BaseException:
+            session.close()
+            raise
+        return session, self._read_from(name, 0)
+
+    def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+        session = PlaySession.resume(read_game(self.path(name)))
+        record = None
+        with contextlib.suppress(OSError, msgspec.DecodeError), open(self.record_path(name), "rb") as f:
+            record = _record_decoder.decode(f.read(MAX_RECORD_BYTES))
+        return session, self._read_from(name, 0), record
+
+    def appended(self, name: str) -> list[bytes]:
+        return self._read_from(name, self._offsets[name])
+
+    def _read_from(self, name: str, offset: int) -> list[bytes]:
+        with open(self.path(name), "rb") as f:
+            f.seek(offset)
+            data = f.read()
+        self._offsets[name] = offset + len(data)
+        return data.splitlines(keepends=True)
+
+    def save_record(self, name: str, record: TableRecord) -> None:
+        final = self.record_path(name)
+        tmp = final.with_name(final.name + ".new")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        try:
+            os.write(fd, msgspec.json.encode(record) + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, final)
+        _fsync_dir(self.games)
+
+    def close(self, name: str, session: PlaySession) -> None:
+        session.close()
+        self._offsets.pop(name, None)
+
+    def _move_aside(self, name: str) -> None:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
+        n = 1
+        while True:
+            aside = self.games / f"{name}.{stamp}{'' if n == 1 else f'-{n}'}.dvr"
+            if not aside.exists():
+                break
+            n += 1
+        os.rename(self.path(name), aside)
+        with contextlib.suppress(FileNotFoundError):
+            os.rename(self.record_path(name), aside.with_suffix(".table.json"))
+        _fsync_dir(self.games)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

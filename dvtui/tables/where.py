@@ -1,0 +1,171 @@
+"""Where a table server lives: ``--server DIR``, ``DVTUI_SERVER_DIR``, or the user's personal one.
+
+The personal server sits in the user's runtime directory (platformdirs) and is started in the
+background by the first client that needs it, as tmux starts its server; it leaves by itself once
+idle. Its directory must be the user's own and closed to others: whoever could write there could
+put their own socket in its place and see every move, or read the games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import pwd
+import socket
+import stat
+import subprocess
+import sys
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from ..store import SaveError
+from .protocol import SOCKET_NAME
+
+ENV = "DVTUI_SERVER_DIR"
+PERSONAL_IDLE = 300.0
+"""Seconds a personal server stays up with no client and no bot at work (it reopens every
+unfinished table from its file when it starts again)."""
+START_WAIT = 30.0
+"""Seconds a client waits for a personal server it started to listen (a generous bound)."""
+MAX_SOCKET_PATH = 107
+"""The longest path a Unix socket can be reached by (sun_path, less its terminating NUL)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerPlace:
+    """A server's directory, and whether a client may start it (the personal one only)."""
+
+    directory: Path
+    personal: bool
+
+    @property
+    def socket(self) -> Path:
+        return self.directory / SOCKET_NAME
+
+
+def server_place(explicit: str | None = None) -> ServerPlace:
+    """``--server DIR``, else ``$DVTUI_SERVER_DIR``, else the personal server's directory."""
+    given = explicit or os.environ.get(ENV)
+    if given:
+        return ServerPlace(Path(given), personal=False)
+    return ServerPlace(personal_dir(), personal=True)
+
+
+def personal_dir() -> Path:
+    """``dvtui`` in the user's runtime directory, made private if missing, and checked."""
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs falls back to /tmp and warns
+        warnings.simplefilter("ignore")
+        d = Path(platformdirs.user_runtime_dir("dvtui", appauthor=False))
+    make_private_dir(d)
+    return d
+
+
+def make_private_dir(d: Path) -> None:
+    """Make ``d`` (and missing parents) 0700 whatever the umask, then refuse it unless it is a
+    directory of this user that nobody else may write to (:class:`SaveError`)."""
+    missing = []
+    p = d
+    while not os.path.lexists(p) and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for p in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(p, 0o700)
+    why = unsafe_dir(d)
+    if why is not None:
+        raise SaveError(f"{d}: not a safe directory for a table server: {why}")
+
+
+def unsafe_dir(d: Path) -> str | None:
+    """Why ``d`` may not hold a server's socket and games (None: it may): it must be a directory
+    (not a symbolic link) owned by this user, writable by nobody else."""
+    try:
+        st = os.lstat(d)
+    except OSError as e:
+        return e.strerror or str(e)
+    if stat.S_ISLNK(st.st_mode):
+        return "it is a symbolic link"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    if st.st_uid != os.geteuid():
+        return f"it belongs to user {user_name(st.st_uid)}, not to you"
+    if st.st_mode & 0o022:
+        return f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}): chmod go-w {d}"
+    return None
+
+
+def user_name(uid: int) -> str:
+    """The account name of ``uid``, or ``uid N``."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def check_socket_path(place: ServerPlace) -> str:
+    path = str(place.socket)
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise SaveError(f"{path}: too long for a Unix socket ({MAX_SOCKET_PATH} bytes at most); use a shorter DIR")
+    return path
+
+
+def is_listening(place: ServerPlace) -> bool:
+    """A server answers at ``place`` (a connection is accepted)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        try:
+            s.connect(check_socket_path(place))
+        except OSError:
+            return False
+    return True
+
+
+def personal_idle() -> float:
+    """How long the personal server stays up idle: ``$DVTUI_SERVER_IDLE`` seconds if set, else
+    :data:`PERSONAL_IDLE`."""
+    try:
+        return max(0.1, float(os.environ.get("DVTUI_SERVER_IDLE", "")))
+    except ValueError:
+        return PERSONAL_IDLE
+
+
+def ensure_personal_server(place: ServerPlace, idle: float | None = None) -> None:
+    """Start the personal server unless one listens. Two clients starting it at once end with one
+    server: they take a start lock in turn, and the second finds the first one's server listening
+    (a server also refuses to run beside another on the same directory)."""
+    if is_listening(place):
+        return
+    import filelock
+
+    idle = personal_idle() if idle is None else idle
+    with filelock.FileLock(place.directory / "start.lock", timeout=START_WAIT, mode=0o600):
+        if is_listening(place):
+            return
+        log = os.open(place.directory / "serve.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        try:
+            child = subprocess.Popen(
+                [sys.executable, "-m", "dvtui", "serve", "--dir", str(place.directory), "--idle", f"{idle:g}"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
+            )  # fmt: skip
+        finally:
+            os.close(log)
+        deadline = time.monotonic() + START_WAIT
+        while not is_listening(place):
+            if child.poll() is not None or time.monotonic() > deadline:
+                raise SaveError(
+                    f"{place.directory}: the table server did not start (see {place.directory / 'serve.log'})"
+                )
+            time.sleep(0.02)
+
+
+def connect_error(place: ServerPlace, e: OSError) -> str:
+    """Why no server answers at ``place``, in a player's words."""
+    if e.errno in (errno.ENOENT, errno.ECONNREFUSED):
+        return f"no table server at {place.directory} (start one with 'dvtui serve --dir {place.directory}')"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return f"{place.socket}: permission denied (ask the server's owner to let you in)"
+    return f"{place.socket}: {e.strerror or e}"

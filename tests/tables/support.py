@@ -1,0 +1,184 @@
+"""Real table servers and clients for the tests: ``dvtui serve`` and ``dvtui join --bot`` as
+processes (so they can be killed with -9), a spectator through the client library, and the game
+that the same seats play uninterrupted, to compare files with."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from dvtui.bots import bot_fn, bot_seed, parse_bot
+from dvtui.engine import Event, Game, new_game
+from dvtui.play.seats import parse_players
+from dvtui.store import GameWriter
+from dvtui.tables import ServerPlace, TableClient
+
+from ..safety.support import dvtui_cmd, env, run_dvtui
+
+WAIT = 120.0
+"""Seconds before a wait is a failure (never reached when things work)."""
+
+
+def wait_for(what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "") -> None:
+    start = time.monotonic()
+    while not check():
+        if time.monotonic() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}\n{explain()}")
+        time.sleep(0.02)
+
+
+@contextlib.contextmanager
+def short_dir() -> Iterator[Path]:
+    """A server directory with a short path (a Unix socket's path is at most 107 bytes)."""
+    d = Path(tempfile.mkdtemp(prefix="dvt-", dir="/tmp"))
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+class Served:
+    """``dvtui serve --dir DIR`` as a process of its own."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.place = ServerPlace(directory, personal=False)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.logs: list[Path] = []
+
+    def start(self, *extra: str) -> Served:
+        log = self.directory.parent / f"{self.directory.name}-serve-{len(self.logs)}.log"
+        self.logs.append(log)
+        with open(log, "wb") as out:
+            self.proc = subprocess.Popen(
+                dvtui_cmd("serve", "--dir", str(self.directory), *extra), env=env(),
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        wait_for("the server to listen", self.listening, self.log)
+        return self
+
+    def listening(self) -> bool:
+        assert self.proc is not None and self.proc.poll() is None, self.log()
+        return b"listening on" in self.logs[-1].read_bytes()
+
+    def log(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in self.logs if p.exists())
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=60)
+
+    def stop(self) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        return self.proc.wait(timeout=60)
+
+    def game_file(self, table: str) -> Path:
+        return self.directory / "games" / f"{table}.dvr"
+
+    def lines(self, table: str) -> int:
+        path = self.game_file(table)
+        return path.read_bytes().count(b"\n") if path.exists() else 0
+
+    def dvtui(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return run_dvtui(*args, "--server", str(self.directory))
+
+    def player(self, table: str, seat: str, level: str = "greedy") -> Player:
+        server = str(self.directory)
+        return Player(self.directory.parent, "join", table, "--as", seat, "--bot", level, "--server", server)
+
+    def __enter__(self) -> Served:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=60)
+
+
+class Player:
+    """A ``dvtui`` client process whose output goes to files (readable while it runs)."""
+
+    count = 0
+
+    def __init__(self, where: Path, *args: str) -> None:
+        Player.count += 1
+        self.out = where / f"player-{Player.count}.out"
+        self.err = where / f"player-{Player.count}.err"
+        with open(self.out, "wb") as out, open(self.err, "wb") as err:
+            self.proc = subprocess.Popen(dvtui_cmd(*args), env=env(), stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+
+    def stderr(self) -> str:
+        return self.err.read_text(errors="replace")
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=60)
+
+    def finish(self) -> tuple[int, str, str]:
+        code = self.proc.wait(timeout=WAIT)
+        return code, self.out.read_text(errors="replace"), self.stderr()
+
+
+class Watcher:
+    """A spectator through the client library, in a thread of its own: every line it received."""
+
+    def __init__(self, place: ServerPlace, table: str) -> None:
+        self.client = TableClient(place, table, watch=True)
+        self.events: list[Event] = []
+        self.statuses: list[str] = []
+        self.error: BaseException | None = None
+        self.joined = threading.Event()
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self.thread.start()
+        assert self.joined.wait(WAIT), "the spectator never joined"
+        if self.error is not None:
+            raise self.error
+
+    async def _run(self) -> None:
+        try:
+            await self.client.connect()
+            self.joined.set()
+            async for update in self.client.updates():
+                if update.status is not None:
+                    self.statuses.append(update.status)
+                if self.client.game is not None and self.client.game.over:
+                    break
+            self.events = list(self.client.events)
+            await self.client.close()
+        except BaseException as e:
+            self.error = e
+            self.joined.set()
+
+    def result(self) -> list[Event]:
+        self.thread.join(WAIT)
+        assert not self.thread.is_alive(), "the spectator did not see the game end"
+        if self.error is not None:
+            raise self.error
+        return self.events
+
+
+def uninterrupted(players: str, seed: int, first: int, levels: list[str], directory: Path) -> bytes:
+    """The file of the game these seats play in one go when seat i is played by bot ``levels[i]``
+    with its seat's seed, as ``dvtui join --bot`` plays it."""
+    created = new_game(parse_players(players), first_player=first, seed=seed)
+    path = directory / "uninterrupted.dvr"
+    with GameWriter.create(path, created) as writer:
+        game = Game(created)
+        movers = [(bot_fn(parse_bot(level)), bot_seed(seed, i)) for i, level in enumerate(levels)]
+        game.play(movers, writer.append)
+        assert game.over
+    data = path.read_bytes()
+    os.unlink(path)
+    return data

@@ -1,0 +1,187 @@
+"""Hostile and broken clients: each gets an error or is dropped, and nobody else notices.
+
+1,000 hostile messages from a seeded generator (garbage, huge lines, floods, moves for other seats,
+stale ``seq``, no hello, wrong versions, fields out of range) go to a real server while another
+table plays a whole game; the game's file is the uninterrupted one and the server still answers.
+A client that stops reading is dropped once its unsent data passes the bound (an in-process server
+with a small bound, so the test need not push megabytes).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dvtui.tables import server as server_module
+from dvtui.tables.server import Server
+
+from ..safety.support import strip_at
+from .raw import RawClient
+from .support import Served, short_dir, uninterrupted, wait_for
+
+PLAYERS = "Ana,Bob,Cy"
+LEVELS = ["greedy", "greedy", "greedy"]
+
+
+def hostile(rng: random.Random) -> bytes | dict[str, object]:
+    """One hostile message (bytes as they are, or an object to send as JSON)."""
+    kind = rng.randrange(12)
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))).replace(b"\n", b"") + b"\n"
+    if kind == 1:
+        return rng.choice([b"[]\n", b"null\n", b"42\n", b'"hello"\n', b"{}\n", b'{"type":"nope"}\n', b"\n",
+                           b"[" * 5000 + b"\n", b'{"type":"place","seq":"x"}\n', b"\xff\xfe\n"])  # fmt: skip
+    if kind == 2:
+        return {"type": "place", "seq": rng.choice([-1, 0, 1, 2, 10**12]), "card": rng.choice([0, 1, 6, 7, -3, 999]),
+                "column": rng.choice([-1, 0, 3, 6, 7, 10**6])}  # fmt: skip
+    if kind == 3:
+        return {"type": "place", "seq": rng.randrange(0, 4), "card": rng.randrange(1, 7), "column": rng.randrange(7)}
+    if kind == 4:
+        # (not the calm table: another connection of the same user may take a seat over, by design)
+        return {"type": "join", "table": rng.choice(["victim", "../etc", "x" * 40, "\x1b[2J", "nope"]),
+                "seat": rng.choice([None, 0, 1, 2, 4, 9, -1])}  # fmt: skip
+    if kind == 5:
+        return {"type": "watch", "table": rng.choice(["victim", "calm", "nope"]), "since": rng.choice([0, 5, 10**9])}
+    if kind == 6:
+        return {"type": "open_table", "table": rng.choice(["victim", "t" + str(rng.randrange(5)), "bad name"]),
+                "players": rng.choice([[], ["Ana"], ["Ana", "Ana", "Bob"], ["a,b", "c", "d"], ["x\x1b", "y", "z"],
+                                       ["bot:nobody", "b", "c"], ["A"] * 9]),
+                "first_player": rng.choice([None, 0, 4, -1]), "seed": rng.choice([None, -1, 2**64])}  # fmt: skip
+    if kind == 7:
+        return {"type": "undo", "seq": rng.choice([0, 1, 3, -2])}
+    if kind == 8:
+        return {"type": "stand_in", "seat": rng.choice([0, 1, 2, 5]), "bot": rng.choice(["greedy", "god", None, ""])}
+    if kind == 9:
+        return {"type": "hello", "version": rng.choice([0, 2, 1, "1", None])}
+    if kind == 10:
+        return b'{"type":"list_tables","pad":"' + b"x" * rng.choice([10, 70_000]) + b'"}\n'
+    return {"type": "list_tables"}
+
+
+class Fuzzer:
+    """Sends hostile messages over connections it opens again whenever the server drops one; reads
+    replies only now and then (a client may be slow), never waiting on them."""
+
+    def __init__(self, sock: Path, seed: int) -> None:
+        self.sock = sock
+        self.rng = random.Random(seed)
+        self.sent = 0
+        self.dropped = 0
+        self.errors: set[str] = set()
+        self.client: RawClient | None = None
+
+    def _client(self) -> RawClient:
+        if self.client is None:
+            self.client = RawClient(str(self.sock), timeout=30)
+            if self.rng.random() < 0.9:  # now and then no hello at all
+                self.client.hello()
+                self.client.send({"type": "join" if self.rng.random() < 0.5 else "watch", "table": "victim"})
+        return self.client
+
+    def send(self, count: int) -> None:
+        for _ in range(count):
+            message = hostile(self.rng)
+            if self.rng.random() < 0.02:  # a flood: far past the rate, in one go
+                message = b'{"type":"list_tables"}\n' * 400
+            try:
+                self._client().send(message if isinstance(message, bytes) else json.dumps(message).encode() + b"\n")
+                if self.rng.random() < 0.3:
+                    self._drain()
+            except (BrokenPipeError, ConnectionResetError, ConnectionError):
+                self._drop()  # (ConnectionError: closed before its hello was answered)
+            self.sent += 1
+
+    def _drain(self) -> None:
+        assert self.client is not None
+        self.client.sock.setblocking(False)
+        try:
+            while True:
+                chunk = self.client.sock.recv(65536)
+                if not chunk:
+                    self._drop()
+                    return
+                self.errors.update(m["code"] for m in _messages(chunk) if m.get("type") == "error")
+        except (BlockingIOError, InterruptedError):
+            self.client.sock.setblocking(True)
+        except ConnectionResetError:
+            self._drop()
+
+    def _drop(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+            self.dropped += 1
+
+
+def _messages(chunk: bytes) -> Iterator[dict[str, object]]:
+    for line in chunk.split(b"\n"):
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            yield message
+
+
+def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        for table, seed in (("victim", 3), ("calm", 12)):
+            opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed))
+            assert opened.returncode == 0, opened.stderr
+        ana, bob = server.player("calm", "Ana"), server.player("calm", "Bob")
+        wait_for("the calm table's first placements", lambda: server.lines("calm") == 3)
+        fuzz = Fuzzer(server.place.socket, seed=2026)
+        fuzz.send(500)
+        cy = server.player("calm", "Cy")  # the calm table plays on during the second half
+        fuzz.send(500)
+        assert fuzz.sent == 1000
+        for player in (ana, bob, cy):
+            code, out, err = player.finish()
+            assert code == 0, err
+            assert out.startswith("table calm: Game over: ")
+        expected = uninterrupted(PLAYERS, 12, 0, LEVELS, server.directory)
+        assert strip_at(server.game_file("calm").read_bytes()) == strip_at(expected)
+        assert server.proc is not None and server.proc.poll() is None  # never crashed
+        assert "internal error" not in server.log() and "Traceback" not in server.log()
+        listed = server.dvtui("tables")
+        assert listed.returncode == 0 and "victim  round 1/6" in listed.stdout
+        assert "bad_message" in fuzz.errors, fuzz.errors
+        assert fuzz.dropped > 0
+        flood = RawClient(str(server.place.socket))
+        flood.hello()
+        flood.send(b'{"type":"list_tables"}\n' * 400)
+        assert flood.until("error")["code"] == "flood"
+        while flood.receive() is not None:  # then closed
+            pass
+        assert server.stop() == 0
+
+
+def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "MAX_BUFFERED", 64 * 1024)  # (read at each send)
+    monkeypatch.setattr(server_module, "BURST", 100_000.0)
+    sock = str(in_process.place.socket)
+    owner = RawClient(sock)
+    owner.hello()
+    owner.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "Cy"], "seed": 1})
+    assert owner.until("opened")["table"] == "big"
+    slow = RawClient(sock)
+    slow.hello()
+    slow.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    request = b'{"type":"watch","table":"big"}\n'  # each answered by the game's first line, ~1.5 KiB
+    try:
+        for _ in range(2000):
+            slow.sock.sendall(request)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # dropped while it was still sending
+    wait_for("the slow client to be dropped", lambda: len(in_process.conns) == 1)
+    owner.send({"type": "list_tables"})
+    assert owner.until("tables")["tables"][0]["table"] == "big"  # the others never noticed
+    owner.close()

@@ -1,0 +1,61 @@
+"""The personal server: without ``--server`` a client finds (or starts, in the background) the
+user's own server in the runtime directory, private to the user; clients starting it at the same
+moment end with one server; it leaves by itself once idle, and the next client starts it again
+with its unfinished tables."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+from ..safety.support import dvtui_cmd, env
+from .support import short_dir, wait_for
+
+
+def _env(runtime: Path) -> dict[str, str]:
+    e = env()
+    e["XDG_RUNTIME_DIR"] = str(runtime)
+    e.pop("DVTUI_SERVER_DIR", None)
+    e["DVTUI_SERVER_IDLE"] = "2"
+    return e
+
+
+def _dvtui(runtime: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(dvtui_cmd(*args), env=_env(runtime), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True)  # fmt: skip
+
+
+def test_clients_started_together_end_with_one_private_server_that_leaves_when_idle() -> None:
+    with short_dir() as runtime:
+        d = runtime / "dvtui"
+        both = [_dvtui(runtime, "tables") for _ in range(4)]
+        for proc in both:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+            assert out == f"no tables at {d}\n"
+        log = (d / "serve.log").read_text()
+        assert log.count("listening on") == 1, log  # one server, whoever started it
+        assert stat.S_IMODE(os.stat(d).st_mode) == 0o700 and stat.S_IMODE(os.stat(d / "games").st_mode) == 0o700
+        opened = _dvtui(runtime, "new", "--table", "solo", "--players", "Ana,Bob,Cy", "--seed", "2")
+        assert opened.communicate(timeout=120)[0] == "table solo is open: take a seat with 'dvtui join solo'\n"
+        wait_for("the idle server to leave", lambda: "idle for 2 s: leaving" in (d / "serve.log").read_text())
+        wait_for("its socket to go", lambda: not (d / "dvtui.sock").exists())
+        listed = _dvtui(runtime, "tables")  # starts it again: the table is back from its file
+        out, err = listed.communicate(timeout=120)
+        assert listed.returncode == 0, err
+        assert out.startswith("solo  round 1/6, Ana to move")
+        wait_for("the second server to leave", lambda: (d / "serve.log").read_text().count("stopped") == 2)
+
+
+def test_a_runtime_directory_others_may_write_to_is_refused() -> None:
+    with short_dir() as runtime:
+        (runtime / "dvtui").mkdir(mode=0o777)
+        os.chmod(runtime / "dvtui", 0o777)
+        proc = _dvtui(runtime, "tables")
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 1 and out == ""
+        assert err.startswith(f"dvtui: error: {runtime / 'dvtui'}: not a safe directory for a table server: "
+                              "other users can write to it (mode 777)")  # fmt: skip
+        assert not (runtime / "dvtui" / "dvtui.sock").exists()

@@ -1,0 +1,199 @@
+"""The protocol's rules, spoken by a standard-library client to a server in this process:
+hello first, decisions checked against the table's position (``seq``), the turn and the undo
+rule, lines sent only once they are in the file, a table's settings, rejoining from a line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+import pytest
+
+from dvtui.bots import parse_bot
+from dvtui.cli.tables import table_line
+from dvtui.engine import Game
+from dvtui.tables import Refused, TableClient
+from dvtui.tables import server as server_module
+from dvtui.tables.headless import play_seat
+from dvtui.tables.protocol import SeatState, TableInfo
+from dvtui.tables.server import Server
+
+from ..safety.support import strip_at
+from .raw import RawClient
+
+
+def _client(server: Server) -> RawClient:
+    client = RawClient(str(server.place.socket))
+    client.hello()
+    return client
+
+
+def _open(server: Server, table: str = "t", **extra: Any) -> None:
+    owner = _client(server)
+    owner.send({"type": "open_table", "table": table, "players": ["Ana", "Bob", "Cy"], "seed": 1, **extra})
+    assert owner.until("opened")["table"] == table
+    owner.close()
+
+
+def _seated(server: Server, seat: int, table: str = "t") -> RawClient:
+    client = _client(server)
+    client.send({"type": "join", "table": table, "seat": seat})
+    assert client.until("joined")["seat"] == seat
+    client.until("presence")
+    return client
+
+
+def _next(client: RawClient, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind``, skipping presence (and failing on an error)."""
+    message = client.until(kind)
+    assert message["type"] == kind, message
+    return message
+
+
+def test_hello_comes_first_and_in_a_version_the_server_speaks(in_process: Server) -> None:
+    mute = RawClient(str(in_process.place.socket))
+    mute.send({"type": "list_tables"})
+    assert mute.until("welcome")["code"] == "version"
+    assert mute.receive() is None  # closed
+    future = RawClient(str(in_process.place.socket))
+    future.send({"type": "hello", "version": 2})
+    refused = future.until("welcome")
+    assert refused["code"] == "version" and "speaks version 1" in refused["message"]
+    assert future.receive() is None
+
+
+def test_a_decision_is_checked_against_the_tables_line_the_turn_and_the_seat(in_process: Server) -> None:
+    _open(in_process)
+    ana, bob = _seated(in_process, 0), _seated(in_process, 1)
+    ana.send({"type": "place", "seq": 0, "card": 6, "column": 3})  # decided before game_created was read
+    stale = ana.until("card_placed")
+    assert stale["code"] == "stale" and stale["seq"] == 1
+    bob.send({"type": "place", "seq": 1, "card": 6, "column": 3})  # Ana's turn
+    assert bob.until("card_placed")["code"] == "illegal"
+    ana.send({"type": "place", "seq": 1, "card": 6, "column": 3})
+    path = in_process.games / "t.dvr"
+    for client in (ana, bob):  # everyone hears of it, once it is in the file
+        placed = _next(client, "card_placed")
+        assert (placed["seq"], placed["player"], placed["card"], placed["column"]) == (1, 0, 6, 3)
+        assert path.read_bytes().count(b"\n") == 2
+    bob.send({"type": "place", "seq": 1, "card": 5, "column": 0})  # on the old position
+    assert bob.until("card_placed")["code"] == "stale"
+    ana.send({"type": "place", "seq": 2, "card": 5, "column": 0})  # twice in a row
+    refused = ana.until("card_placed")
+    assert refused["code"] == "illegal" and "player 1's turn" in refused["message"]
+    watcher = _client(in_process)
+    watcher.send({"type": "place", "seq": 2, "card": 5, "column": 0})
+    assert watcher.until("card_placed")["code"] == "not_seated"
+
+
+def test_undo_takes_back_ones_own_move_only_while_no_other_human_has_placed_since(in_process: Server) -> None:
+    _open(in_process)
+    ana, bob = _seated(in_process, 0), _seated(in_process, 1)
+    ana.send({"type": "place", "seq": 1, "card": 6, "column": 3})
+    _next(ana, "card_placed")
+    ana.send({"type": "undo", "seq": 2})
+    undone = _next(ana, "placement_undone")
+    assert (undone["seq"], undone["player"], undone["card"]) == (2, 0, 6)
+    assert _next(bob, "card_placed")["seq"] == 1 and _next(bob, "placement_undone")["seq"] == 2
+    ana.send({"type": "place", "seq": 3, "card": 4, "column": 1})
+    _next(ana, "card_placed")
+    bob.send({"type": "place", "seq": 4, "card": 2, "column": 2})
+    _next(ana, "card_placed")
+    ana.send({"type": "undo", "seq": 5})
+    refused = ana.until("placement_undone")
+    assert refused["code"] == "nothing_to_undo" and "Bob has placed since" in refused["message"]
+    bob.send({"type": "undo", "seq": 5})
+    assert _next(ana, "placement_undone")["player"] == 1
+
+
+def test_a_tables_settings_and_seats_are_sent_and_listed(in_process: Server) -> None:
+    _open(in_process, "quiet", hints=False)
+    ana = _client(in_process)
+    ana.send({"type": "join", "table": "quiet"})  # no seat named: the first free one
+    joined = _next(ana, "joined")
+    assert joined["hints"] is False and joined["seat"] == 0 and joined["next_seq"] == 0
+    assert _next(ana, "game_created")["seq"] == 0
+    presence = _next(ana, "presence")
+    assert [s["state"] for s in presence["seats"]] == ["connected", "free", "free"]
+    ana.send({"type": "list_tables"})
+    (info,) = _next(ana, "tables")["tables"]
+    assert info["hints"] is False and info["to_move"] == 0 and info["round"] == 1
+    line = table_line(TableInfo(**{**info, "seats": [_seat(s) for s in info["seats"]]}))
+    seats = "[Ana: connected (root); Bob: free; Cy: free]"
+    assert line == f"quiet  round 1/6, Ana to move  {seats}  spectators: 0; no hints"
+    ana.send({"type": "open_table", "table": "quiet", "players": ["A", "B", "C"]})
+    assert ana.until("opened")["code"] == "table_exists"
+    ana.send({"type": "open_table", "table": "odd", "players": ["Ana", "ana", "Cy"]})
+    refused = ana.until("opened")
+    assert refused["code"] == "bad_setup" and "seat 2" in refused["message"]
+
+
+def _seat(s: dict[str, Any]) -> SeatState:
+    return SeatState(**s)
+
+
+def test_a_rejoin_from_a_line_gets_the_lines_after_it(in_process: Server) -> None:
+    _open(in_process)
+    ana = _seated(in_process, 0)
+    ana.send({"type": "place", "seq": 1, "card": 6, "column": 3})
+    _next(ana, "card_placed")
+    lines = (in_process.games / "t.dvr").read_bytes().splitlines()
+    ana.close()
+    back = _client(in_process)
+    back.send({"type": "join", "table": "t", "since": 1})
+    assert _next(back, "joined") == {"type": "joined", "table": "t", "next_seq": 1, "seat": 0}
+    placed = _next(back, "card_placed")
+    assert strip_at(lines[1] + b"\n") == strip_at(json.dumps(placed, separators=(",", ":")).encode() + b"\n")
+    ahead = _client(in_process)
+    ahead.send({"type": "watch", "table": "t", "since": 99})  # more than the table has: from line 0
+    assert _next(ahead, "joined")["next_seq"] == 0 and _next(ahead, "game_created")["seq"] == 0
+
+
+def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_process: Server) -> None:
+    owner = _client(in_process)
+    owner.send({"type": "open_table", "table": "bots", "players": ["bot:greedy"] * 3, "seed": 3})
+    owner.until("opened")
+    owner.send({"type": "watch", "table": "bots"})
+    _next(owner, "game_ended")  # the bots play the whole game in the server's pool
+    owner.send({"type": "watch", "table": "bots"})  # again, from the same connection: the only one there
+    assert _next(owner, "joined")["next_seq"] == 0
+    other = _client(in_process)
+    other.send({"type": "list_tables"})
+    (info,) = _next(other, "tables")["tables"]
+    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 1
+    owner.close()  # nobody left at a finished table: it is let go (its file stays)
+    for _ in range(1000):
+        time.sleep(0.05)  # (within the rate a connection may send at)
+        other.send({"type": "list_tables"})
+        if not _next(other, "tables")["tables"]:
+            break
+    else:
+        raise AssertionError("the finished table was never let go")
+    assert (in_process.games / "bots.dvr").exists()
+    finished = (in_process.games / "bots.dvr").read_bytes()
+    other.send({"type": "open_table", "table": "bots", "players": ["Ana", "Bob", "Cy"]})  # the name again
+    assert _next(other, "opened")["table"] == "bots"
+    (kept,) = in_process.games.glob("bots.*.dvr")  # the finished game moved aside, whole
+    assert kept.read_bytes() == finished
+    assert (in_process.games / "bots.dvr").read_bytes().count(b"\n") == 1
+
+
+def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decisions(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Waiting for a turn at a table that has stopped (a failed save, a full log) would be forever."""
+    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 5)
+    _open(in_process)
+
+    async def seats() -> list[BaseException | Game]:
+        clients = [TableClient(in_process.place, "t", seat=s) for s in range(3)]
+        for client in clients:
+            await client.connect()
+        plays = [play_seat(client, parse_bot("greedy")) for client in clients]
+        return await asyncio.wait_for(asyncio.gather(*plays, return_exceptions=True), 60)
+
+    results = asyncio.run(seats())
+    assert [r.code for r in results if isinstance(r, Refused)] == ["log_full"] * 3  # each of them is told
+    assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 5
