@@ -52,7 +52,7 @@ HEADLESS = [
     "dvtui.cli.sim",
     "dvtui.cli.play",  # Textual comes with the app, once a screen really opens
     "dvtui.cli.resume_headless",
-    "dvtui.app.outcome",  # what the command line matches the app's run on
+    "dvtui.app.exit_state",  # what the command line matches the app's run on
     "dvtui.cli.tables",
     "dvtui.tables",
     "dvtui.tables.server",

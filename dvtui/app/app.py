@@ -1,5 +1,5 @@
 """The dvtui Textual application: a game, the set-up screen, the start menu or the replay viewer
-first; the palette, clean exits, and the run's :class:`~dvtui.app.outcome.Outcome`.
+first; the palette, clean exits, and the run's :class:`~dvtui.app.exit_state.ExitState`.
 
 Every event is on disk before the next decision is asked for, so leaving is always safe: ``q``,
 Ctrl+C, a hang-up (SIGHUP: a closed terminal or a dropped SSH link) or SIGTERM just close the file
@@ -30,8 +30,8 @@ from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
+from .exit_state import ExitState, exit_state_of
 from .messages import BranchRequested
-from .outcome import Outcome, outcome_of
 from .screens.table import TableScreen
 from .theme import GOLD
 
@@ -51,10 +51,10 @@ def screenshot_dir() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
-class DvtuiApp(App[Outcome]):
+class DvtuiApp(App[ExitState]):
     """A game to play (``session``), a game file to watch (``watch``: the replay viewer, as
     ``dvtui replay``), else the start menu (``menu``) or the set-up screen first. ``run()``
-    returns how it ended (:mod:`dvtui.app.outcome`)."""
+    returns how it ended (:mod:`dvtui.app.exit_state`)."""
 
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
@@ -100,7 +100,7 @@ class DvtuiApp(App[Outcome]):
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
-        self._outcome: Outcome | None = None
+        self._outcome: ExitState | None = None
 
     @property
     def session(self) -> GameSession | None:
@@ -109,7 +109,7 @@ class DvtuiApp(App[Outcome]):
         return self._table.session if self._table is not None else self._opening
 
     @property
-    def return_value(self) -> Outcome | None:
+    def return_value(self) -> ExitState | None:
         """What ``run()`` returns: how the run ended, known once the app has closed (a bot's move
         may still land between a quit and the end). A result handed to ``exit`` comes first (a
         screenshot tool's)."""
@@ -378,6 +378,6 @@ class DvtuiApp(App[Outcome]):
         if session is not None:
             session.close()
         branched = session is not None and session.path is not None and session.path == self.branched
-        self._outcome = outcome_of(session, self.return_code or 0, hung_up=self.hung_up, branched=branched)
+        self._outcome = exit_state_of(session, self.return_code or 0, hung_up=self.hung_up, branched=branched)
         if self._guard is not None:
             self._guard.uninstall()

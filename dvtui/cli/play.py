@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
-from ..app.outcome import HungUp, NoGameFile, NotSaved, Played
+from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, new_game
 from ..play.seats import SeatError, parse_players

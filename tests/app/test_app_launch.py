@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.app.app import DvtuiApp
-from dvtui.app.outcome import Outcome, outcome_of
+from dvtui.app.exit_state import ExitState, exit_state_of
 from dvtui.cli import main, play
 from dvtui.engine import Game, new_game
 from dvtui.play.autoplay import play_game, play_out
@@ -25,9 +25,9 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
     """Apps that would have been shown (their ``run`` returns at once, as if quit straight away)."""
     apps: list[DvtuiApp] = []
 
-    def run(self: DvtuiApp, *args: object, **kwargs: object) -> Outcome:
+    def run(self: DvtuiApp, *args: object, **kwargs: object) -> ExitState:
         apps.append(self)
-        return outcome_of(self.session)
+        return exit_state_of(self.session)
 
     monkeypatch.setattr(DvtuiApp, "run", run)
     monkeypatch.setattr(play, "has_terminal", lambda: True)

@@ -281,16 +281,16 @@ def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from dvtui.app.app import DvtuiApp
-    from dvtui.app.outcome import Outcome, outcome_of
+    from dvtui.app.exit_state import ExitState, exit_state_of
     from dvtui.cli import play
 
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
 
-    def run(self: DvtuiApp, *args: object, **kwargs: object) -> Outcome:  # Ana's move meets a full disk, then q
+    def run(self: DvtuiApp, *args: object, **kwargs: object) -> ExitState:  # Ana's move meets a full disk, then q
         _fail_after(monkeypatch, 0)
         with pytest.raises(SaveFailed):
             self.session.place(6, 0)  # type: ignore[union-attr]
-        return outcome_of(self.session)  # what the app says as it closes
+        return exit_state_of(self.session)  # what the app says as it closes
 
     monkeypatch.setattr(DvtuiApp, "run", run)
     monkeypatch.setattr(play, "has_terminal", lambda: True)

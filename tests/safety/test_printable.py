@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import msgspec
 import pytest
 
-from dvtui.app.outcome import outcome_of
+from dvtui.app.exit_state import exit_state_of
 from dvtui.cli import main, play
 from dvtui.play.session import PlaySession
 from dvtui.printable import printable
@@ -221,7 +221,7 @@ def test_the_lines_after_the_app_quits_name_the_file_escaped(
     else:
         with_parent = msgspec.structs.replace(created(BOTS3, seed=5), parent="old\x1b[2J.dvr", parent_seq=0)
         session = PlaySession.start(with_parent, path)
-    app = SimpleNamespace(run=lambda: outcome_of(session, branched=True), freeze_long_lived=lambda: None)
+    app = SimpleNamespace(run=lambda: exit_state_of(session, branched=True), freeze_long_lived=lambda: None)
     assert play._run_app(lambda: app) == 0  # type: ignore[arg-type,return-value]
     out = assert_inert(capsys.readouterr().out)
     shown = printable(str(path))

@@ -1,4 +1,4 @@
-"""The app returns how it ended (``run()``'s result, an :mod:`dvtui.app.outcome`): the game last
+"""The app returns how it ended (``run()``'s result, an :mod:`dvtui.app.exit_state`): the game last
 on the table, whether it is over, a branch made in the run, a hang-up, a failed save, or no
 game at all. The command line says its lines from that alone."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.outcome import HungUp, NoGameFile, NotSaved, Played, outcome_of
+from dvtui.app.exit_state import HungUp, NoGameFile, NotSaved, Played, exit_state_of
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
@@ -109,6 +109,6 @@ def test_a_failed_save_is_told_first_whatever_else(tmp_path: Path, monkeypatch: 
     failure = SaveFailed("could not save the last move: the disk is full", reason="the disk is full")
     assert session.writer is not None
     monkeypatch.setattr(session.writer, "failed", failure)
-    assert outcome_of(session, 129, hung_up=True) == NotSaved(failure, 129)
-    assert outcome_of(None) == NoGameFile(0)
-    assert outcome_of(PlaySession.start(session.game.created, None)) == NoGameFile(0)  # a game without a file
+    assert exit_state_of(session, 129, hung_up=True) == NotSaved(failure, 129)
+    assert exit_state_of(None) == NoGameFile(0)
+    assert exit_state_of(PlaySession.start(session.game.created, None)) == NoGameFile(0)  # a game without a file

@@ -47,11 +47,11 @@ class Played(msgspec.Struct, frozen=True):
     code: int = 0
 
 
-Outcome = NoGameFile | HungUp | NotSaved | Played
+ExitState = NoGameFile | HungUp | NotSaved | Played
 
 
-def outcome_of(session: GameSession | None, code: int = 0, *, hung_up: bool = False,
-               branched: bool = False) -> Outcome:
+def exit_state_of(session: GameSession | None, code: int = 0, *, hung_up: bool = False,
+               branched: bool = False) -> ExitState:
     """The outcome of a run whose table played ``session`` last (``branched``: a branch made in
     this run). A failed save is said even after a hang-up: the error goes where the terminal went."""
     failure = session.save_failure if session is not None else None
@@ -66,4 +66,4 @@ def outcome_of(session: GameSession | None, code: int = 0, *, hung_up: bool = Fa
     return Played(session.path, game.over, parent, code)
 
 
-__all__ = ["HungUp", "NoGameFile", "NotSaved", "Outcome", "Played", "outcome_of"]
+__all__ = ["ExitState", "HungUp", "NoGameFile", "NotSaved", "Played", "exit_state_of"]
