@@ -137,7 +137,7 @@ HELP = Command(
     palette=("Rules and keys", "The rules in brief and the key map"),
 )
 TIME_TRAVEL = Command(
-    (("t", "time_travel"),), "timeline", show=False,  # the replay's timeline over this game
+    (("t", "time_travel"),), "time travel", show=False,
     help=("t", "time travel back through the game (b: play on from there)"),
     palette=("Time travel", "Step back through this game so far (Escape returns)"),
 )
