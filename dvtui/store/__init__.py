@@ -6,9 +6,9 @@ Knows the engine's events, not the UI.
 
 from .codec import encode_line
 from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
-from .lock import GameLock, lock_path, read_holder
+from .lock import GameLock, lock_path, read_holder, user_name
 from .reader import LoadedGame, TornTail, parse_game, read_game
-from .saves import data_dir, latest_unfinished, list_games, new_save_path, saves_dir
+from .saves import data_dir, latest_unfinished, list_games, make_private_dirs, new_save_path, saves_dir
 from .writer import GameWriter
 
 __all__ = [
@@ -26,9 +26,11 @@ __all__ = [
     "latest_unfinished",
     "list_games",
     "lock_path",
+    "make_private_dirs",
     "new_save_path",
     "parse_game",
     "read_game",
     "read_holder",
     "saves_dir",
+    "user_name",
 ]

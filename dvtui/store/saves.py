@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -84,24 +85,29 @@ def _unsafe(d: Path) -> str | None:
     return None
 
 
-def ensure_data_dir() -> Path:
-    """The saves directory, made if missing: it and any missing parent private to the user (0700,
-    whatever the umask), then checked like :func:`saves_dir`."""
-    d = data_dir()
+def make_private_dirs(d: Path) -> None:
+    """Make ``d`` and any missing parent with mode 0700 whatever the umask (an existing one is left
+    as it is: the caller checks it). Raises OSError."""
     missing = []
     p = d
     while not os.path.lexists(p) and p != p.parent:
         missing.append(p)
         p = p.parent
     for p in reversed(missing):
-        try:
+        with contextlib.suppress(FileExistsError):
             os.mkdir(p, 0o700)
-        except FileExistsError:
-            pass
-        except OSError as e:
-            why = "the file system is read-only" if e.errno == errno.EROFS else e.strerror or str(e)
-            hint = "set DVTUI_DATA_DIR, or use -o FILE"
-            raise SaveError(f"{d}: cannot make the saves directory: {why} ({hint})") from None
+
+
+def ensure_data_dir() -> Path:
+    """The saves directory, made if missing: it and any missing parent private to the user (0700,
+    whatever the umask), then checked like :func:`saves_dir`."""
+    d = data_dir()
+    try:
+        make_private_dirs(d)
+    except OSError as e:
+        why = "the file system is read-only" if e.errno == errno.EROFS else e.strerror or str(e)
+        hint = "set DVTUI_DATA_DIR, or use -o FILE"
+        raise SaveError(f"{d}: cannot make the saves directory: {why} ({hint})") from None
     return saves_dir()
 
 

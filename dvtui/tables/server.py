@@ -39,7 +39,7 @@ from ..engine import RuleError, SeatError, new_game
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
-from ..store import GameFileError, SaveError
+from ..store import GameFileError, SaveError, user_name
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -67,7 +67,7 @@ from .protocol import (
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
 from .think import think, watch_server
-from .where import ServerPlace, check_socket_path, make_private_dir, unsafe_dir, user_name
+from .where import ServerPlace, check_socket_path, make_private_dir, unsafe_dir
 
 T = TypeVar("T")
 

@@ -8,10 +8,8 @@ put their own socket in its place and see every move, or read the games.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import pwd
 import socket
 import stat
 import subprocess
@@ -23,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..store import SaveError
+from ..store import SaveError, make_private_dirs, user_name
 from .protocol import SOCKET_NAME
 
 ENV = "DVTUI_SERVER_DIR"
@@ -68,14 +66,7 @@ def personal_dir() -> Path:
 def make_private_dir(d: Path) -> None:
     """Make ``d`` (and missing parents) 0700 whatever the umask, then refuse it unless it is a
     directory of this user that nobody else may write to (:class:`SaveError`)."""
-    missing = []
-    p = d
-    while not os.path.lexists(p) and p != p.parent:
-        missing.append(p)
-        p = p.parent
-    for p in reversed(missing):
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(p, 0o700)
+    make_private_dirs(d)
     why = unsafe_dir(d)
     if why is not None:
         raise SaveError(f"{d}: not a safe directory for a table server: {why}")
@@ -97,14 +88,6 @@ def unsafe_dir(d: Path) -> str | None:
     if st.st_mode & 0o022:
         return f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}): chmod go-w {d}"
     return None
-
-
-def user_name(uid: int) -> str:
-    """The account name of ``uid``, or ``uid N``."""
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"uid {uid}"
 
 
 def check_socket_path(place: ServerPlace) -> str:
