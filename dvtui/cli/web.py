@@ -1,0 +1,100 @@
+"""``dvtui web``: the app in browser tabs, through textual-serve (the optional ``web`` extra).
+
+Each tab that opens the page runs its own dvtui process, whose standard input and output are the
+tab's keys and screen (Textual's web driver): plain ``dvtui`` (the start menu, its games saved in
+the user's data dir as from a terminal), or ``dvtui join NAME`` for one table of the table server.
+A closed tab asks its process to quit, as a closed terminal would; every move is already saved, so
+a reload finds the game in the start menu's resume.
+
+textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
+proxy in front does TLS and login (README, "Play in a browser").
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import shlex
+import socket
+import sys
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from ..printable import printable
+from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+
+TITLE = "Dolce Vita"
+PAGE_DIR = Path(__file__).with_name("web_page")
+"""The page's template (textual-serve's, with the game's title, favicon and colours)."""
+EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
+
+
+def tab_command(table: str | None, server: str | None) -> list[str]:
+    """The command each tab runs: this same dvtui (interpreter and import path), at its start
+    menu or, with ``table``, sitting at that table of the table server."""
+    command = [sys.executable, "-m", "dvtui"]
+    if table is None:
+        return command
+    command += ["join", table]
+    if server is not None:
+        command += ["--server", str(Path(server).expanduser().absolute())]
+    return command
+
+
+def page_title(table: str | None) -> str:
+    return TITLE if table is None else f"{TITLE} · table {table}"
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.server is not None and args.table is None:
+        raise UsageError("--server goes with --table NAME")
+    try:
+        serve_module: Any = import_module("textual_serve.server")
+    except ImportError:
+        print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    url = args.public_url or f"http://{args.host}:{args.port}"
+    server = _server_class(serve_module.Server)(
+        shlex.join(tab_command(args.table, args.server)),
+        host=args.host,
+        port=args.port,
+        title=page_title(args.table),
+        public_url=url.rstrip("/"),
+        templates_path=PAGE_DIR,
+    )
+    where = f"http://{args.host}:{args.port}"
+    try:
+        _check_free(args.host, args.port)  # before the server announces an address it cannot have
+        server.serve()
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            reason = "the port is taken (choose another with --port)"
+        else:
+            reason = (e.strerror or str(e)).lower()
+        print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    return EXIT_OK
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise the system's error if ``host:port`` cannot be listened on (taken, or not this machine's)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        probe.bind(address)
+
+
+def _server_class(base: type) -> type:
+    """textual-serve's server, announcing itself in one line instead of its banner."""
+
+    class DolceVitaServer(base):  # type: ignore[misc, valid-type]
+        async def on_startup(self, app: object) -> None:
+            print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
+
+    return DolceVitaServer
+
+
+__all__ = ["PAGE_DIR", "TITLE", "page_title", "run", "tab_command"]
