@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--table", metavar="NAME", help="each tab joins table NAME of the table server")
     web.add_argument("--public-url", metavar="URL",
                      help="the address browsers use, behind a reverse proxy (e.g. https://example.org/dolcevita)")
+    web.add_argument("--user-header", metavar="HEADER",
+                     help="behind a login proxy: the request header naming the user (e.g. X-Forwarded-User)")
     _server_option(web)
 
     join = sub.add_parser("join", help="sit at a shared table")

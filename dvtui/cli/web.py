@@ -17,6 +17,7 @@ import errno
 import shlex
 import socket
 import sys
+from contextvars import ContextVar
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,11 @@ from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("web_page")
 """The page's template (textual-serve's, with the game's title, favicon and colours)."""
+PLAYER_VARIABLE = "DVTUI_PLAYER"
+MAX_HEADER_CHARS = 200
+"""A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
+_tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
+"""The proxy's user for the connection being handled (each is its own task)."""
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
 
 
@@ -57,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
     url = args.public_url or f"http://{args.host}:{args.port}"
-    server = _server_class(serve_module.Server)(
+    server = _server_class(serve_module.Server, args.user_header)(
         shlex.join(tab_command(args.table, args.server)),
         host=args.host,
         port=args.port,
@@ -87,14 +93,41 @@ def _check_free(host: str, port: int) -> None:
         probe.bind(address)
 
 
-def _server_class(base: type) -> type:
-    """textual-serve's server, announcing itself in one line instead of its banner."""
+def with_player(command: list[str], player: str | None) -> list[str]:
+    """``command`` with the tab's person named in its environment (``DVTUI_PLAYER``), where the
+    set-up screen finds the name of its first seat."""
+    if player is None:
+        return command
+    return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
+
+
+def _server_class(base: type, user_header: str | None) -> type:
+    """textual-serve's server, announcing itself in one line instead of its banner; with
+    ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
+    and a connection without it refused (it did not come through the proxy)."""
+    web: Any = import_module("aiohttp.web")  # textual-serve's own server
 
     class DolceVitaServer(base):  # type: ignore[misc, valid-type]
+        @property
+        def command(self) -> str:  # read by textual-serve as it starts a tab's process
+            return shlex.join(with_player(self.tab_command, _tab_player.get()))
+
+        @command.setter
+        def command(self, value: str) -> None:
+            self.tab_command = shlex.split(value)
+
+        async def handle_websocket(self, request: Any) -> Any:
+            if user_header is not None:
+                user = request.headers.get(user_header, "").strip()
+                if not user:
+                    raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
+                _tab_player.set(user)  # this connection's task (and only it) sees the name
+            return await super().handle_websocket(request)
+
         async def on_startup(self, app: object) -> None:
             print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
 
     return DolceVitaServer
 
 
-__all__ = ["PAGE_DIR", "TITLE", "page_title", "run", "tab_command"]
+__all__ = ["PAGE_DIR", "PLAYER_VARIABLE", "TITLE", "page_title", "run", "tab_command", "with_player"]

@@ -58,3 +58,10 @@ def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Pa
         sys.executable, "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
     assert web.page_title(None) == "Dolce Vita"
     assert web.page_title("friday") == "Dolce Vita · table friday"
+
+
+def test_a_proxys_user_reaches_the_tab_in_its_environment_quoted() -> None:
+    command = web.tab_command(None, None)
+    assert web.with_player(command, None) == command
+    assert web.with_player(command, "a b; rm -rf ~") == ["env", "DVTUI_PLAYER=a b; rm -rf ~", *command]
+    assert len(web.with_player(command, "x" * 10_000)[1]) == len("DVTUI_PLAYER=") + web.MAX_HEADER_CHARS
