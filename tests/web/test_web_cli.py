@@ -5,13 +5,14 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from dvtui.cli import main, web
 
-from .support import dvtui_env
+from .support import dvtui_env, web_server
 
 
 def test_a_taken_port_is_one_line_and_nothing_is_announced(tmp_path: Path) -> None:
@@ -65,3 +66,11 @@ def test_a_proxys_user_reaches_the_tab_in_its_environment_quoted() -> None:
     assert web.with_player(command, None) == command
     assert web.with_player(command, "a b; rm -rf ~") == ["env", "DVTUI_PLAYER=a b; rm -rf ~", *command]
     assert len(web.with_player(command, "x" * 10_000)[1]) == len("DVTUI_PLAYER=") + web.MAX_HEADER_CHARS
+
+
+def test_the_page_is_dolce_vitas_and_quotes_a_tables_name(tmp_path: Path) -> None:
+    with web_server(tmp_path / "data", "--table", "<i>friday") as (_, url):
+        page = urllib.request.urlopen(url + "/", timeout=60).read().decode()
+    assert "<title>Dolce Vita · table &lt;i&gt;friday</title>" in page
+    assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in page
+    assert "googleapis" not in page  # nothing from elsewhere
