@@ -34,6 +34,7 @@ from ..store import (
 )
 from .errors import UsageError
 from .terminal import has_terminal, served_to_browser
+from .web_tab import is_spare, wait_for_tab
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
@@ -173,6 +174,8 @@ def run_new(args: argparse.Namespace) -> int:
 
 def run_menu() -> int:
     """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
+    if is_spare():  # started by dvtui web ahead of its browser tab
+        wait_for_tab()
     defaults = SetupDefaults(default_name=default_player_name())
     return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
 

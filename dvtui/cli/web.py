@@ -13,22 +13,25 @@ proxy in front does TLS and login (README, "Play in a browser").
 from __future__ import annotations
 
 import argparse
+import asyncio
 import errno
 import shlex
 import socket
 import sys
+from asyncio.subprocess import PIPE
 from contextvars import ContextVar
 from importlib import import_module
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from ..printable import printable
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+from .web_tab import PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
 
 TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("web_page")
 """The page's template (textual-serve's, with the game's title, favicon and colours)."""
-PLAYER_VARIABLE = "DVTUI_PLAYER"
 MAX_HEADER_CHARS = 200
 """A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
     url = args.public_url or f"http://{args.host}:{args.port}"
-    server = _server_class(serve_module.Server, args.user_header)(
+    server = _server_class(serve_module, args.user_header, spare=args.table is None)(
         shlex.join(tab_command(args.table, args.server)),
         host=args.host,
         port=args.port,
@@ -101,32 +104,72 @@ def with_player(command: list[str], player: str | None) -> list[str]:
     return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
 
 
-def _server_class(base: type, user_header: str | None) -> type:
+def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> type:
     """textual-serve's server, announcing itself in one line instead of its banner; with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
-    and a connection without it refused (it did not come through the proxy)."""
+    and a connection without it refused (it did not come through the proxy); with ``spare``, a
+    tab's dvtui started ahead of the tab (``web_tab``), as the next tab then opens faster by the
+    time it takes to import the app."""
     web: Any = import_module("aiohttp.web")  # textual-serve's own server
+    base_service: Any = serve_module.AppService
+    spares: list[asyncio.subprocess.Process] = []
+    starting = False
 
-    class DolceVitaServer(base):  # type: ignore[misc, valid-type]
-        @property
-        def command(self) -> str:  # read by textual-serve as it starts a tab's process
-            return shlex.join(with_player(self.tab_command, _tab_player.get()))
+    async def start_spare(command: str) -> None:
+        """One spare at a time, in the environment textual-serve gives a tab's process (its web
+        driver, its colours), at a size the tab replaces."""
+        nonlocal starting
+        if starting or spares:
+            return
+        starting = True
+        try:
+            environment = base_service._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment[SPARE_VARIABLE] = "1"
+            spares.append(await asyncio.create_subprocess_shell(
+                command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
+        finally:
+            starting = False
 
-        @command.setter
-        def command(self, value: str) -> None:
-            self.tab_command = shlex.split(value)
+    class TabService(base_service):  # type: ignore[misc, valid-type]
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            player = _tab_player.get()
+            live = [p for p in spares if p.returncode is None and p.stdin is not None]
+            spares.clear()
+            if spare:
+                asyncio.get_running_loop().create_task(start_spare(self.command))  # for the next tab
+            for extra in live[1:]:  # (one at a time is started; should two live, the others leave)
+                assert extra.stdin is not None
+                extra.stdin.close()
+            if live:
+                process = live[0]
+                assert process.stdin is not None
+                process.stdin.write(tab_line(width, height, player))
+                self._process, self._stdin = process, process.stdin
+                return process
+            self.command = shlex.join(with_player(shlex.split(self.command), player))
+            return await super()._open_app_process(width, height)
 
+    class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
         async def handle_websocket(self, request: Any) -> Any:
             if user_header is not None:
                 user = request.headers.get(user_header, "").strip()
                 if not user:
                     raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
-                _tab_player.set(user)  # this connection's task (and only it) sees the name
+                _tab_player.set(user[:MAX_HEADER_CHARS])  # this connection's task (and only it) sees the name
             return await super().handle_websocket(request)
 
         async def on_startup(self, app: object) -> None:
+            if spare:
+                await start_spare(self.command)  # the first tab's
             print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
 
+        async def on_shutdown(self, app: object) -> None:
+            for process in spares:  # a spare leaves when its standard input closes
+                if process.stdin is not None:
+                    process.stdin.close()
+
+    # textual-serve makes each tab's service by this module name; a tab of this server takes a spare
+    serve_module.AppService = TabService
     return DolceVitaServer
 
 
