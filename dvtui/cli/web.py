@@ -4,7 +4,8 @@ Each tab that opens the page runs its own dvtui process, whose standard input an
 tab's keys and screen (Textual's web driver): plain ``dvtui`` (the start menu, its games saved in
 the user's data dir as from a terminal), or ``dvtui join NAME`` for one table of the table server.
 A closed tab asks its process to quit, as a closed terminal would; every move is already saved, so
-a reload finds the game in the start menu's resume.
+a reload finds the game in the start menu's resume. One start-menu dvtui is kept started ahead
+of the next tab (``web_tab``): its imports, most of a start, are done before the tab opens.
 
 textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
 proxy in front does TLS and login (README, "Play in a browser").
