@@ -144,12 +144,13 @@ class SetupDefaults:
 
 
 def default_player_name() -> str:
-    """The person at the keyboard, as the set-up screen first names them: the login name, or
-    "Player" (a login starting with "bot" would read as a bot's seat)."""
+    """The person at the keyboard, as the set-up screen first names them: ``DVTUI_PLAYER`` (the
+    user a login proxy named to ``dvtui web`` for this browser tab), else the login name, or
+    "Player" (a name starting with "bot" would read as a bot's seat)."""
     import getpass
 
     try:
-        name = getpass.getuser()
+        name = os.environ.get("DVTUI_PLAYER") or getpass.getuser()
     except Exception:
         return "Player"
     name = name.strip().title()[:MAX_NAME_CHARS]

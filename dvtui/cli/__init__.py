@@ -11,6 +11,7 @@ from typing import NoReturn
 
 from ..printable import printable
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
+from .terminal import has_terminal
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     tables = sub.add_parser("tables", help="list the tables of the table server")
     _server_option(tables)
 
+    web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
+    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    web.add_argument("--table", metavar="NAME", help="each tab joins table NAME of the table server")
+    web.add_argument("--public-url", metavar="URL",
+                     help="the address browsers use, behind a reverse proxy (e.g. https://example.org/dolcevita)")
+    web.add_argument("--user-header", metavar="HEADER",
+                     help="behind a login proxy: the request header naming the user (e.g. X-Forwarded-User)")
+    _server_option(web)
+
     join = sub.add_parser("join", help="sit at a shared table")
     join.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     join.add_argument("--as", dest="as_seat", metavar="SEAT", help="the seat to take (name or number)")
@@ -95,7 +106,7 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if args.command is None and not has_terminal():
         parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
     try:
@@ -151,6 +162,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import tables
 
         return tables.run(args)
+    if args.command == "web":
+        from . import web
+
+        return web.run(args)
     if args.command == "replay" and args.text:
         from .export import run_text_export
 

@@ -33,6 +33,8 @@ from ..store import (
     saves_dir,
 )
 from .errors import UsageError
+from .terminal import has_terminal, served_to_browser
+from .web_tab import is_spare, wait_for_tab
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
@@ -77,11 +79,6 @@ def _what_to_do_with(path: Path) -> str:
     return f" (or watch it again: dvtui replay {path})" if over else f" (or continue it: dvtui resume {path})"
 
 
-def has_terminal() -> bool:
-    """Both ends of a full-screen app: keys come from stdin, the screen goes to stdout."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
-
-
 def require_terminal() -> None:
     """Refuse (one line, exit 2) to start the full-screen app without a terminal: it would write
     escape sequences into a file and wait for keys that never come."""
@@ -120,6 +117,8 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
         case NotSaved(failure=failure, code=code):  # the game stopped at a save that failed: exit 1 as documented
             print(f"dvtui: error: {failure}", file=sys.stderr)
             return code or 1
+        case Played(code=code) if served_to_browser():  # stdout is the tab's channel, and the tab is closed
+            return code
         case Played(path=path, over=over, branched_from=parent, code=code):
             shown = printable(str(path))  # a file name is outside text: it never drives the terminal
             try:
@@ -175,6 +174,8 @@ def run_new(args: argparse.Namespace) -> int:
 
 def run_menu() -> int:
     """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
+    if is_spare():  # started by dvtui web ahead of its browser tab
+        wait_for_tab()
     defaults = SetupDefaults(default_name=default_player_name())
     return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
 

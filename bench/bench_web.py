@@ -1,0 +1,114 @@
+"""``dvtui web`` in a real browser (run by hand; prints numbers, asserts nothing):
+
+    python bench/bench_web.py              # 5 page loads, 30 keys
+    python bench/bench_web.py --loads 10 --keys 100
+
+- page load: from the start of the navigation to the first frame that shows the start menu (the
+  app is drawn and takes keys), as the page itself sees it (``performance.now()``); this includes
+  starting the tab's own dvtui process. Target: at most 1.5 s.
+  It prints the part before the page opens its socket (HTML, textual.js, xterm.js) apart.
+- key to screen: from a key's ``keydown`` in the page to the next animation frame after the first
+  message the server sent back (the menu's highlight moves: the app's answer, on screen). Target:
+  at most 100 ms.
+
+The system's Chromium through Playwright, as the tests (tests/web); ``dvtui web`` on a free port of
+localhost with an empty data dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from tests.web.support import CHROMIUM, web_server  # noqa: E402
+
+MENU = "New game: choose the seats"
+
+# Stamps in the page's own clock: each key's keydown, and each server message with the animation
+# frame that follows it (when xterm.js has drawn it); the menu's first frame is found by its text.
+PROBE = """
+window.__keys = []; window.__shown = []; window.__menu = null; window.__socket = null;
+document.addEventListener("keydown", () => window.__keys.push(performance.now()), true);
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) {
+    super(...args);
+    window.__socket = performance.now();
+    const text = new TextDecoder();
+    this.addEventListener("message", (event) => {
+      const data = typeof event.data === "string" ? event.data : text.decode(event.data);
+      requestAnimationFrame(() => {
+        const at = performance.now();
+        window.__shown.push(at);
+        if (window.__menu === null && data.includes(MENU_TEXT)) window.__menu = at;
+      });
+    });
+  }
+};
+""".replace("MENU_TEXT", json.dumps(MENU))
+
+
+def page_load(page: Page, url: str) -> tuple[float, float]:
+    """The menu's first frame, and (of it) the page's own load until it opens the socket."""
+    page.goto(url + "/")
+    page.wait_for_function("window.__menu !== null", timeout=60_000)
+    return float(page.evaluate("window.__menu")), float(page.evaluate("window.__socket"))
+
+
+def key_to_screen(page: Page, key: str) -> float:
+    page.wait_for_timeout(150)  # the screen at rest, so the next frame answers this key
+    before = int(page.evaluate("window.__shown.length"))
+    page.keyboard.press(key)
+    page.wait_for_function(f"window.__shown.length > {before}", timeout=10_000)
+    pressed = float(page.evaluate("window.__keys[window.__keys.length - 1]"))
+    shown = float(page.evaluate(f"window.__shown[{before}]"))
+    return shown - pressed
+
+
+def summary(name: str, values: list[float], target: float) -> str:
+    values = sorted(values)
+    p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
+    verdict = "within" if p90 <= target else "OVER"
+    return (f"{name:14} n={len(values):3}  median {statistics.median(values):7.1f} ms  p90 {p90:7.1f} ms  "
+            f"max {values[-1]:7.1f} ms  (target {target:.0f} ms: {verdict})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=5)
+    parser.add_argument("--keys", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as (_, url), \
+            sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        loads: list[float] = []
+        sockets: list[float] = []
+        for _ in range(args.loads):
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
+            page.add_init_script(PROBE)
+            menu, socket = page_load(page, url)
+            loads.append(menu)
+            sockets.append(socket)
+            page.close()
+        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        page.add_init_script(PROBE)
+        page_load(page, url)
+        page.focus(".xterm-helper-textarea")
+        keys = [key_to_screen(page, "ArrowDown" if i % 2 == 0 else "ArrowUp") for i in range(args.keys)]
+        browser.close()
+    print(summary("page load", loads, 1500))
+    print(summary("  of it, page", sockets, 1500) + "  <- until the socket opens; the rest is the tab's dvtui")
+    print(summary("key to screen", keys, 100))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""``dvtui web``: the app in browser tabs, through textual-serve (the optional ``web`` extra).
+
+Each tab that opens the page runs its own dvtui process, whose standard input and output are the
+tab's keys and screen (Textual's web driver): plain ``dvtui`` (the start menu, its games saved in
+the user's data dir as from a terminal), or ``dvtui join NAME`` for one table of the table server.
+A closed tab asks its process to quit, as a closed terminal would; every move is already saved, so
+a reload finds the game in the start menu's resume. One start-menu dvtui is kept started ahead
+of the next tab (``web_tab``): its imports, most of a start, are done before the tab opens.
+
+textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
+proxy in front does TLS and login (README, "Play in a browser").
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import shlex
+import socket
+import sys
+from asyncio.subprocess import PIPE
+from contextvars import ContextVar
+from importlib import import_module
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from ..printable import printable
+from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+from .web_tab import PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
+
+TITLE = "Dolce Vita"
+PAGE_DIR = Path(__file__).with_name("web_page")
+"""The page's template (textual-serve's, with the game's title, favicon and colours)."""
+MAX_HEADER_CHARS = 200
+"""A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
+_tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
+"""The proxy's user for the connection being handled (each is its own task)."""
+EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
+
+
+def tab_command(table: str | None, server: str | None) -> list[str]:
+    """The command each tab runs: this same dvtui (interpreter and import path), at its start
+    menu or, with ``table``, sitting at that table of the table server."""
+    command = [sys.executable, "-m", "dvtui"]
+    if table is None:
+        return command
+    command += ["join", table]
+    if server is not None:
+        command += ["--server", str(Path(server).expanduser().absolute())]
+    return command
+
+
+def page_title(table: str | None) -> str:
+    return TITLE if table is None else f"{TITLE} · table {table}"
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.server is not None and args.table is None:
+        raise UsageError("--server goes with --table NAME")
+    try:
+        serve_module: Any = import_module("textual_serve.server")
+    except ImportError:
+        print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    url = args.public_url or f"http://{args.host}:{args.port}"
+    server = _server_class(serve_module, args.user_header, spare=args.table is None)(
+        shlex.join(tab_command(args.table, args.server)),
+        host=args.host,
+        port=args.port,
+        title=page_title(args.table),
+        public_url=url.rstrip("/"),
+        templates_path=PAGE_DIR,
+    )
+    where = f"http://{args.host}:{args.port}"
+    try:
+        _check_free(args.host, args.port)  # before the server announces an address it cannot have
+        server.serve()
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            reason = "the port is taken (choose another with --port)"
+        else:
+            reason = (e.strerror or str(e)).lower()
+        print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    return EXIT_OK
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise the system's error if ``host:port`` cannot be listened on (taken, or not this machine's)."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        probe.bind(address)
+
+
+def with_player(command: list[str], player: str | None) -> list[str]:
+    """``command`` with the tab's person named in its environment (``DVTUI_PLAYER``), where the
+    set-up screen finds the name of its first seat."""
+    if player is None:
+        return command
+    return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
+
+
+def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> type:
+    """textual-serve's server, announcing itself in one line instead of its banner; with
+    ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
+    and a connection without it refused (it did not come through the proxy); with ``spare``, a
+    tab's dvtui started ahead of the tab (``web_tab``), as the next tab then opens faster by the
+    time it takes to import the app."""
+    web: Any = import_module("aiohttp.web")  # textual-serve's own server
+    base_service: Any = serve_module.AppService
+    spares: list[asyncio.subprocess.Process] = []
+    starting = False
+
+    async def start_spare(command: str) -> None:
+        """One spare at a time, in the environment textual-serve gives a tab's process (its web
+        driver, its colours), at a size the tab replaces."""
+        nonlocal starting
+        if starting or spares:
+            return
+        starting = True
+        try:
+            environment = base_service._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment[SPARE_VARIABLE] = "1"
+            spares.append(await asyncio.create_subprocess_shell(
+                command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
+        finally:
+            starting = False
+
+    class TabService(base_service):  # type: ignore[misc, valid-type]
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
+            player = _tab_player.get()
+            live = [p for p in spares if p.returncode is None and p.stdin is not None]
+            spares.clear()
+            if spare:
+                asyncio.get_running_loop().create_task(start_spare(self.command))  # for the next tab
+            for extra in live[1:]:  # (one at a time is started; should two live, the others leave)
+                assert extra.stdin is not None
+                extra.stdin.close()
+            if live:
+                process = live[0]
+                assert process.stdin is not None
+                process.stdin.write(tab_line(width, height, player))
+                self._process, self._stdin = process, process.stdin
+                return process
+            self.command = shlex.join(with_player(shlex.split(self.command), player))
+            return await super()._open_app_process(width, height)
+
+    class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
+        async def handle_websocket(self, request: Any) -> Any:
+            if user_header is not None:
+                user = request.headers.get(user_header, "").strip()
+                if not user:
+                    raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
+                _tab_player.set(user[:MAX_HEADER_CHARS])  # this connection's task (and only it) sees the name
+            return await super().handle_websocket(request)
+
+        async def on_startup(self, app: object) -> None:
+            if spare:
+                await start_spare(self.command)  # the first tab's
+            print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
+
+        async def on_shutdown(self, app: object) -> None:
+            for process in spares:  # a spare leaves when its standard input closes
+                if process.stdin is not None:
+                    process.stdin.close()
+
+    # textual-serve makes each tab's service by this module name; a tab of this server takes a spare
+    serve_module.AppService = TabService
+    return DolceVitaServer
+
+
+__all__ = ["PAGE_DIR", "PLAYER_VARIABLE", "TITLE", "page_title", "run", "tab_command", "with_player"]

@@ -1,0 +1,45 @@
+"""A browser tab's dvtui started ahead of its tab (``dvtui web`` keeps one spare): it imports the
+app, the long part of a start, then waits for the tab to say its size, and only then builds the
+start menu, so what the menu lists (the game to resume) is as of the tab's opening, not before."""
+
+from __future__ import annotations
+
+import json
+import os
+from importlib import import_module
+
+SPARE_VARIABLE = "DVTUI_WEB_SPARE"
+"""Set in a spare's environment by ``dvtui web``: wait for the tab's line before building the app."""
+PLAYER_VARIABLE = "DVTUI_PLAYER"
+"""The person of a tab, as a login proxy named them; the set-up screen's first seat."""
+MAX_LINE = 4096
+
+
+def is_spare() -> bool:
+    return os.environ.get(SPARE_VARIABLE) == "1"
+
+
+def wait_for_tab() -> None:
+    """Import the app, then read the tab's one JSON line from standard input (byte by byte, so
+    that nothing after it, the web driver's, is taken) and make its size and person this
+    process's. Standard input closed first: ``dvtui web`` left without using this spare."""
+    import_module("dvtui.app.app")
+    line = b""
+    while not line.endswith(b"\n") and len(line) < MAX_LINE:
+        byte = os.read(0, 1)
+        if not byte:
+            raise SystemExit(0)
+        line += byte
+    tab = json.loads(line)
+    os.environ.pop(SPARE_VARIABLE, None)
+    os.environ["COLUMNS"] = str(int(tab["width"]))
+    os.environ["ROWS"] = str(int(tab["height"]))
+    if tab.get("player"):
+        os.environ[PLAYER_VARIABLE] = str(tab["player"])
+
+
+def tab_line(width: int, height: int, player: str | None) -> bytes:
+    return (json.dumps({"width": width, "height": height, "player": player}) + "\n").encode()
+
+
+__all__ = ["PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "wait_for_tab"]

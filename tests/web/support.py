@@ -1,0 +1,129 @@
+"""``dvtui web`` driven from a real browser: the system's Chromium through Playwright (which
+downloads no browser here: ``.ci/setup-system.sh`` installs Chromium from the system packages).
+
+The page draws the app on a canvas, so what a tab shows is read from what the server sends it:
+the websocket's frames, the app's own output, in which a line's text of one style is contiguous.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+READY = re.compile(r"Dolce Vita in the browser: (\S+)")
+WAIT = 60.0
+"""How long a step may take before the test gives up (a bound against hanging, not a measurement)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def dvtui_env(data_dir: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["DVTUI_DATA_DIR"] = str(data_dir)
+    env.pop("DVTUI_DEBUG", None)
+    return env
+
+
+@contextmanager
+def web_server(data_dir: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``dvtui web`` on a free port of localhost: the process and the page's address (no slash
+    at the end). Its log goes to a file beside the data, which nobody has to keep reading."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log = data_dir.parent / "web.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dvtui", "web", "--port", str(free_port()), *args],
+            stdout=out, stderr=subprocess.STDOUT, env=dvtui_env(data_dir),
+        )
+    try:
+        def started() -> re.Match[str] | None:
+            assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
+            return READY.search(log.read_text())
+
+        found = wait_until(started, "dvtui web to start")
+        assert isinstance(found, re.Match)
+        yield proc, found.group(1).rstrip("/")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (each tab's shell and dvtui), from /proc."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        out += [int(c) for c in children]
+        todo += [int(c) for c in children]
+    return out
+
+
+def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT) -> object:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up waiting for {what}")
+        time.sleep(0.05)
+
+
+class Tab:
+    """One browser tab on the page, and what the server has sent it since ``mark()``."""
+
+    def __init__(self, page: object) -> None:
+        self.page = page
+        self.frames: list[bytes] = []
+        self.start = 0
+        page.on("websocket", self._watch)  # type: ignore[attr-defined]
+
+    def _watch(self, ws: object) -> None:
+        ws.on("framereceived", self._frame)  # type: ignore[attr-defined]
+
+    def _frame(self, payload: bytes | str) -> None:
+        self.frames.append(payload if isinstance(payload, bytes) else payload.encode())
+
+    def mark(self) -> None:
+        """From now on, only what comes next counts as shown."""
+        self.start = len(self.frames)
+
+    def shown(self) -> str:
+        return b"".join(self.frames[self.start:]).decode("utf-8", "replace")
+
+    def wait_for(self, text: str, timeout: float = WAIT) -> None:
+        """Until the tab has been sent ``text`` (since the mark), pumping the browser's events."""
+        deadline = time.monotonic() + timeout
+        while text not in self.shown():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{self.shown()[-3000:]!r}")
+            self.page.wait_for_timeout(20)  # type: ignore[attr-defined]
+
+    def press(self, *keys: str) -> None:
+        """Keys typed into the terminal (its input field takes them, as after a click on the page)."""
+        self.page.focus(".xterm-helper-textarea")  # type: ignore[attr-defined]
+        for key in keys:
+            self.page.keyboard.press(key)  # type: ignore[attr-defined]
