@@ -42,7 +42,6 @@ class RemoteSession:
 
     def __init__(self, client: TableClient, wake: Callable[[], None] | None = None) -> None:
         self.client = client
-        self.table = client.table
         self.wake = wake or (lambda: None)
         """Called from the client's thread whenever something arrived (lines, presence, status)."""
         self._cond = threading.Condition()
@@ -175,6 +174,10 @@ class RemoteSession:
     @property
     def save_failure(self) -> SaveFailed | None:
         return None
+
+    @property
+    def table(self) -> str:
+        return self.client.table
 
     @property
     def seat(self) -> int | None:
