@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.remote import RemoteTableScreen
+from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import CardPlaced
 from dvtui.store import read_game
@@ -133,10 +134,16 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert screen.check_action("pick", ()) is False and screen.check_action("stand_in", ()) is False
             await pilot.press("6", "d", "enter")
             assert _lines(in_process, "q") == 3
+            await pilot.press("t")  # the viewer over the game so far, followed live
+            viewer = app.screen
+            assert isinstance(viewer, ReplayScreen) and len(viewer.replay.events) == 3
             while ana.take_move() is not None:
                 pass
             await asyncio.to_thread(ana.place, 6, 3)
             await until(pilot, "Ana's move to reach the spectator", lambda: len(watcher.events) >= 4)
+            await until(pilot, "the viewer to hear of it", lambda: len(viewer.replay.events) == len(watcher.events))
+            await pilot.press("escape")
+            assert app.screen is screen
             assert bells.count == 0  # a spectator has no turn
             assert list(watcher.events) == read_game(in_process.games / "q.dvr").events[: len(watcher.events)]
         hinted = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
