@@ -140,3 +140,32 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             assert "stand_in" not in server.game_file("fri").read_text()  # everyone played their own seat
         finally:
             terms.close()
+
+
+def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_its_restart() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        terms = Terminals(d)
+        srv = str(server.directory)
+        try:
+            opened = server.dvtui("new", "--table", "sat", "--players", "Ana,bot:greedy,bot:greedy", "--seed", "4")
+            assert opened.returncode == 0, opened.stderr
+            terms.run("Ana", "join", "sat", "--server", srv, "--no-bell")
+            sessions = ["Ana", "", ""]
+            for _ in range(3):
+                _play_one(terms, server, "sat", sessions)
+            wait_for("the bots' answers", lambda: _game(server, "sat").to_move == 0)
+            lines = server.lines("sat")
+            server.kill9()
+            terms.wait("Ana", "reconnecting… on screen", lambda s: "reconnecting…" in s)
+            server.start()
+            terms.wait("Ana", "the table back", lambda s: "table sat" in s and "Your turn" in s)
+            assert server.lines("sat") == lines
+            for _ in range(3):  # the game goes on where it was
+                _play_one(terms, server, "sat", sessions)
+            terms.keys("Ana", "q")
+            terms.wait("Ana", "the way back on leaving", lambda s: "come back: dvtui join sat" in s)
+            verified = run_dvtui("verify", str(server.game_file("sat")))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+        finally:
+            terms.close()
