@@ -20,6 +20,8 @@ from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
+from .support import wait_for
+
 WAIT = 60.0
 
 
@@ -154,3 +156,15 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
     finally:
         await asyncio.to_thread(ana.close)
+
+
+def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
+    """Ana's turn at 80x24: the header says so and names the table, the banner who is there."""
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    bob = RemoteSession.open(in_process.place, "t", seat=1)
+    ana = RemoteSession.open(in_process.place, "t", seat=0)
+    try:
+        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+    finally:
+        bob.close()
