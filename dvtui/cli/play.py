@@ -266,7 +266,9 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
     """The live table of a shared table for ``seat`` (None: the server's choice), or watching it.
     Leaving keeps the seat: ``dvtui join`` takes it back where the game is."""
-    require_terminal()  # before joining: a refused start takes no seat
+    if not has_terminal():  # said before joining: a refused start takes no seat
+        raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
+                         f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
     session = RemoteSession.open(place, table, seat=seat, watch=watch)
 
     def build() -> DvtuiApp:

@@ -153,3 +153,17 @@ def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> None:
     finally:
         for session in (*people, watcher):
             session.close()
+
+
+def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_seat(in_process: Server) -> None:
+    from ..safety.support import run_dvtui
+
+    _open(in_process)
+    server = str(in_process.place.directory)
+    for args in (("join", "t"), ("watch", "t"), ("join", "t", "--as", "Bob", "--no-bell")):
+        done = run_dvtui(*args, "--server", server)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith("dvtui: error: the table needs a terminal") and done.stderr.count("\n") == 1
+    assert "[Ana: free; Bob: free; Bot 1: bot]" in run_dvtui("tables", "--server", server).stdout
+    refused = run_dvtui("new", "--players", "Ana,Bob,Cy", "--no-bell")
+    assert refused.returncode == 2 and "--no-bell goes with --table NAME" in refused.stderr
