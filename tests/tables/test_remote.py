@@ -6,6 +6,7 @@ rule, and two people at two sessions finish a game whose file is the one they sa
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 
 import pytest
@@ -167,3 +168,40 @@ def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_seat(i
     assert "[Ana: free; Bob: free; Bot 1: bot]" in run_dvtui("tables", "--server", server).stdout
     refused = run_dvtui("new", "--players", "Ana,Bob,Cy", "--no-bell")
     assert refused.returncode == 2 and "--no-bell goes with --table NAME" in refused.stderr
+
+
+def test_a_tables_record_is_saved_one_save_at_a_time_and_keeps_every_owner(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two players sitting down at once: each seat's owner is saved (two saves at once would share
+    the record's temporary file, and one would fail)."""
+    import time
+
+    from dvtui.tables.store import FileStore
+
+    save = FileStore.save_record
+    running: list[int] = [0, 0]  # now, most at once
+
+    def slow(self: FileStore, name: str, record: object) -> None:
+        running[0] += 1
+        running[1] = max(running)
+        time.sleep(0.2)
+        try:
+            save(self, name, record)  # type: ignore[arg-type]
+        finally:
+            running[0] -= 1
+
+    monkeypatch.setattr(FileStore, "save_record", slow)
+    _open(in_process)
+    sessions = [_seat(in_process, seat)[0] for seat in (0, 1)]
+    try:
+        record = in_process.games / "t.table.json"
+
+        def owners() -> list[str | None]:
+            return json.loads(record.read_text())["owners"] if record.exists() else []
+
+        wait_for("both owners saved", lambda: running[0] == 0 and None not in owners()[:2], lambda: str(owners()))
+        assert running[1] == 1
+    finally:
+        for session in sessions:
+            session.close()
