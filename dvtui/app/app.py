@@ -29,6 +29,7 @@ from ..play.session import GameSession, PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
+from ..tables import RemoteSession
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .exit_state import ExitState, exit_state_of
 from .messages import BranchRequested
@@ -76,6 +77,7 @@ class DvtuiApp(App[ExitState]):
         player_name: str | None = None,
         handle_hangup: bool = False,
         menu: bool = False,
+        bell: bool = True,
     ) -> None:
         super().__init__()
         self._opening = session
@@ -97,6 +99,8 @@ class DvtuiApp(App[ExitState]):
         self.branched: Path | None = None
         """The file of the latest branch, once there is one."""
         self.handle_hangup = handle_hangup
+        self.bell_on_turn = bell
+        """At a shared table: ring the terminal's bell when it becomes the player's turn."""
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
@@ -174,7 +178,12 @@ class DvtuiApp(App[ExitState]):
         return PlaySession.start(created, path)
 
     def _new_table(self, session: GameSession, *, recap: bool = True) -> TableScreen:
-        self._table = TableScreen(session, self.pace, recap=recap)
+        if isinstance(session, RemoteSession):
+            from .screens.remote import RemoteTableScreen
+
+            self._table = RemoteTableScreen(session, self.pace, bell=self.bell_on_turn)
+        else:
+            self._table = TableScreen(session, self.pace, recap=recap)
         return self._table
 
     def start_game(self, session: GameSession, *, recap: bool = True) -> None:
@@ -195,6 +204,10 @@ class DvtuiApp(App[ExitState]):
         old = self.session
         if old is None:
             return
+        if isinstance(old, RemoteSession):
+            self.notify("A rematch at a shared table is a new table: dvtui new --table NAME --players ...",
+                        severity="warning", timeout=8)  # fmt: skip
+            return
         created = old.game.created
         seed = (created.seed or 0) + 1
         try:
@@ -214,6 +227,9 @@ class DvtuiApp(App[ExitState]):
         from .screens.setup import SetupScreen
 
         old = self.session
+        if isinstance(old, RemoteSession):
+            self.rematch()  # says how: the table's game is the server's
+            return
         defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
         if old is not None:
             created = old.game.created

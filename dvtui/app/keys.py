@@ -142,6 +142,10 @@ TIME_TRAVEL = Command(
     palette=("Time travel", "Step back through this game so far (Escape returns)"),
 )
 QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
+STAND_IN = Command(
+    (("a", "stand_in"),), "bot for away", help=("a", "at a shared table: a bot plays the away seats until they return"),
+    palette=("Let a bot stand in", "A bot plays each away seat until its owner returns"),
+)
 LOG = Command(help=("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"))
 """The log's own keys, once focus is on it."""
 PALETTE = Command(help=("ctrl+p", "command palette"))

@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--as", dest="as_seat", metavar="SEAT", help="with --table: the seat to take (name or number)")
     new.add_argument("--bot", metavar="LEVEL", help="with --table: play the seat with this bot, without a screen")
     new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
+    new.add_argument("--no-bell", action="store_true", help="with --table: no terminal bell when it is your turn")
     _server_option(new)
 
     resume = sub.add_parser("resume", help="continue an interrupted game")
@@ -88,7 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     join.add_argument("--as", dest="as_seat", metavar="SEAT", help="the seat to take (name or number)")
     join.add_argument("--bot", metavar="LEVEL", help="play the seat with this bot, without a screen")
+    join.add_argument("--no-bell", action="store_true", help="no terminal bell when it is your turn")
     _server_option(join)
+
+    watch = sub.add_parser("watch", help="watch a shared table live (t: look back through the game)")
+    watch.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
+    _server_option(watch)
     return parser
 
 
@@ -155,10 +161,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_resume_headless(args)
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
-                                ("--no-hints", args.no_hints)) if v]
+                                ("--no-hints", args.no_hints), ("--no-bell", args.no_bell)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
-    if args.command in ("serve", "tables", "join") or (args.command == "new" and args.table is not None):
+    if args.command in ("serve", "tables", "join", "watch") or (args.command == "new" and args.table is not None):
         from . import tables
 
         return tables.run(args)

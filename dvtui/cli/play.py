@@ -32,6 +32,7 @@ from ..store import (
     read_game,
     saves_dir,
 )
+from ..tables import RemoteSession, ServerPlace
 from .errors import UsageError
 from .terminal import has_terminal, served_to_browser
 from .web_tab import is_spare, wait_for_tab
@@ -260,4 +261,40 @@ def run_replay(args: argparse.Namespace) -> int:
     return _run_app(build)
 
 
-__all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume"]
+# -- dvtui join / watch / new --table on screen ----------------------------------------------------
+
+
+def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
+    """The live table of a shared table for ``seat`` (None: the server's choice), or watching it.
+    Leaving keeps the seat: ``dvtui join`` takes it back where the game is."""
+    if not has_terminal():  # said before joining: a refused start takes no seat
+        raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
+                         f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
+    session = RemoteSession.open(place, table, seat=seat, watch=watch)
+
+    def build() -> DvtuiApp:
+        from ..app.app import DvtuiApp
+
+        return DvtuiApp(session, handle_hangup=True, bell=bell)
+
+    try:
+        code = _run_app(build)
+    finally:
+        session.close()
+    shown = printable(table)
+    game = session.game
+    try:
+        if game.over:
+            outcome = game.outcome()
+            names = [s.name for s in game.created.players]
+            print(f"table {shown}: {printable(describe_result(outcome, names))}" if outcome else f"table {shown}: over")
+        elif watch:
+            print(f"Stopped watching table {shown}; again: dvtui watch {shown}")
+        else:
+            print(f"Left table {shown} (your seat stays yours); come back: dvtui join {shown}")
+    except OSError:
+        pass
+    return code
+
+
+__all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]

@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
+        if args.command == "watch":
+            return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
     except Unreachable as e:
         return _fail(str(e))
@@ -101,9 +103,7 @@ def seat_index(text: str, names: Sequence[str]) -> int:
 
 def _join(args: argparse.Namespace) -> int:
     place = server_place(args.server)
-    if args.bot is None:
-        raise UsageError("joining a table on screen is not there yet: play a seat with a bot (--bot LEVEL)")
-    spec = _bot(args.bot)
+    spec = _bot(args.bot) if args.bot is not None else None
     seat = None
     if args.as_seat is not None:
         infos = asyncio.run(list_tables(place))
@@ -111,6 +111,8 @@ def _join(args: argparse.Namespace) -> int:
         if info is None:
             raise UsageError(f"no table {args.table} (see 'dvtui tables')")
         seat = seat_index(args.as_seat, [s.name for s in info.seats])
+    if spec is None:
+        return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
 
 
@@ -139,9 +141,20 @@ def _new_table(args: argparse.Namespace) -> int:
         open_table(place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints)
     )
     if spec is None:
-        print(f"table {args.table} is open: take a seat with 'dvtui join {args.table}'")
-        return EXIT_OK
+        from .play import has_terminal
+
+        if not has_terminal():  # a script opens a table for others: it says how to sit at it
+            print(f"table {args.table} is open: take a seat with 'dvtui join {args.table}'")
+            return EXIT_OK
+        return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
+
+
+def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
+    """The live table on this terminal (the app is imported only now)."""
+    from .play import run_table
+
+    return run_table(place, table, seat, watch=watch, bell=bell)
 
 
 def _bot(text: str) -> BotSpec:

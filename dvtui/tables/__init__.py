@@ -1,5 +1,5 @@
 """Shared tables: the table server (``dvtui serve``), its wire protocol, and a client without a
-screen. Textual-free; the screens stand above it (a remote session wraps :class:`TableClient`)."""
+screen. Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
 
 from .client import (
     Backoff,
@@ -14,6 +14,7 @@ from .client import (
     open_table,
 )
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
+from .remote import RemoteSession, TableStopped
 from .where import ENV, ServerPlace, server_place
 
 __all__ = [
@@ -26,10 +27,12 @@ __all__ = [
     "Diverged",
     "Dropped",
     "Refused",
+    "RemoteSession",
     "SeatState",
     "ServerPlace",
     "TableClient",
     "TableInfo",
+    "TableStopped",
     "Unreachable",
     "Update",
     "list_tables",

@@ -333,11 +333,12 @@ class TableClient:
 
     # -- requests (each answered by the lines it causes, or by an error update) ---------------
 
-    async def place(self, card: int, column: int) -> None:
-        await self._send(Place(seq=self.next_seq, card=card, column=column))
+    async def place(self, card: int, column: int, seq: int | None = None) -> None:
+        """``seq``: the position decided on (default: the lines received so far)."""
+        await self._send(Place(seq=self.next_seq if seq is None else seq, card=card, column=column))
 
-    async def undo(self) -> None:
-        await self._send(Undo(seq=self.next_seq))
+    async def undo(self, seq: int | None = None) -> None:
+        await self._send(Undo(seq=self.next_seq if seq is None else seq))
 
     async def stand_in(self, seat: int, bot: str | None) -> None:
         await self._send(StandIn(seat=seat, bot=bot))

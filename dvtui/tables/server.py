@@ -152,6 +152,8 @@ class Table:
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         """Held while a decision is checked and saved: one decision at a time per table."""
+        self.record_lock = asyncio.Lock()
+        """Held while the table's record is saved: two saves at once would share its temporary file."""
         self.bot_task: asyncio.Task[None] | None = None
         self.failed: Error | None = None
         """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
@@ -547,13 +549,14 @@ class Server:
             self._wake(table)
 
     async def _save_record(self, table: Table) -> None:
-        record = msgspec.structs.replace(
-            table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins)
-        )
-        try:
-            await self._run_io(lambda: self.store.save_record(table.name, record))
-        except OSError as e:
-            self._log(f"table {table.name}: cannot save its record: {e}")
+        async with table.record_lock:  # one at a time, each saving the record as it is by then
+            record = msgspec.structs.replace(
+                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins)
+            )
+            try:
+                await self._run_io(lambda: self.store.save_record(table.name, record))
+            except OSError as e:
+                self._log(f"table {table.name}: cannot save its record: {e}")
 
     async def _stand_in(self, conn: Conn, message: StandIn) -> None:
         table, seat = conn.table, message.seat

@@ -191,9 +191,18 @@ def test_the_screens_and_the_app_ask_only_the_sessions_face() -> None:
     import re
 
     from dvtui.play.session import GameSession
+    from dvtui.tables import RemoteSession
 
     face = {name for name in vars(GameSession) if not name.startswith("_")}
     app = Path(__file__).resolve().parents[2] / "dvtui" / "app"
-    used = {name for source in app.rglob("*.py") for name in re.findall(r"\bsession\.(\w+)", source.read_text())}
-    assert used and used <= face, used - face
+    remote = app / "screens" / "remote.py"  # the shared table's screen: a RemoteSession's own face too
+
+    def used(sources: list[Path]) -> set[str]:
+        return {name for source in sources for name in re.findall(r"\bsession\.(\w+)", source.read_text())}
+
+    local = used([p for p in app.rglob("*.py") if p != remote])
+    assert local and local <= face, local - face
     assert all(hasattr(PlaySession, name) for name in face)
+    remote_face = face | {name for name in dir(RemoteSession) if not name.startswith("_")}
+    assert used([remote]) <= remote_face, used([remote]) - remote_face
+    assert all(hasattr(RemoteSession, name) for name in face)

@@ -178,11 +178,15 @@ class TableScreen(Screen[None]):
             hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True,
                       names=names)
         else:
-            level = seat.bot or "bot"
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None,
-                      hint_text(f"{seat.name} ({level}) is thinking…"), active=False, names=names)
+            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._waiting_line(game), active=False,
+                      names=names)
         self._show_round_bar()
         self._bindings_changed()
+
+    def _waiting_line(self, game: Game) -> Text:
+        """The line beside the hand of a seat this keyboard does not play: a bot thinking."""
+        seat = game.created.players[game.to_move]
+        return hint_text(f"{seat.name} ({seat.bot or 'bot'}) is thinking…")
 
     def _show_handover(self, human: int | None) -> None:
         """With several people at one keyboard, a line that says whose turn it is and what the

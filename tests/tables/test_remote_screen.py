@@ -1,0 +1,170 @@
+"""The live table at a shared table (Pilot, against a server in this process): a key places for
+one's own seat only, the others' moves arrive by themselves (the table client's thread posts them),
+the header says whose turn it is and the bell rings once when it becomes yours, the banner says who
+is there, ``a`` lets a bot stand in for an away seat, and a table without hints offers none."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.remote import RemoteTableScreen
+from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.engine import CardPlaced
+from dvtui.store import read_game
+from dvtui.tables import RemoteSession, open_table
+from dvtui.tables.server import Server
+
+from .support import wait_for
+
+WAIT = 60.0
+
+
+async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
+    """Let the app run until ``check()`` (the client's thread posts to it meanwhile)."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while not check():
+        if loop.time() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def text(widget: object) -> str:
+    return str(widget.render())  # type: ignore[attr-defined]
+
+
+class Bells:
+    def __init__(self, app: DvtuiApp) -> None:
+        self.count = 0
+        app.bell = self.ring  # type: ignore[method-assign]
+
+    def ring(self) -> None:
+        self.count += 1
+
+
+def _lines(server: Server, table: str = "t") -> int:
+    return (server.games / f"{table}.dvr").read_bytes().count(b"\n")
+
+
+async def _first_bot_move(server: Server, table: str) -> None:
+    """Wait for the server's first bot move, made before the app starts: the server's pool of bot
+    processes cannot start from a process whose stderr is a Textual app's capture (it passes on
+    stderr's descriptor); a real server is a process of its own."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while _lines(server, table) < 2:
+        assert loop.time() - start < WAIT, "the server's bot never moved"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(in_process, "t")
+    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=1)
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    bells = Bells(app)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, RemoteTableScreen)
+            bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
+            assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
+            assert "Ana (you) · Bob (here) · Bot 1 (bot)" in text(banner)
+            assert bells.count == 1  # it is her turn as she sits down
+            await pilot.press("5", "a", "enter")
+            await until(pilot, "Ana's move in the file", lambda: _lines(in_process) == 3)
+            last = read_game(in_process.games / "t.dvr").events[-1]
+            assert isinstance(last, CardPlaced) and (last.player, last.card, last.column) == (0, 5, 0)
+            assert "Bob to play" in text(bar) and bells.count == 1
+            await pilot.press("4", "b", "enter")  # not Ana's turn: nothing is sent
+            await pilot.pause()
+            assert _lines(in_process) == 3
+            assert screen.check_action("undo", ()) is True
+            await pilot.press("u")  # Ana's move goes (no other person has placed since)
+            await until(pilot, "the undo in the file", lambda: _lines(in_process) == 4)
+            assert ana.human_to_move() == 0 and bells.count == 1  # her own undo: no bell
+            await pilot.press("enter")  # her choice came back to the cursor
+            await until(pilot, "Ana's move again", lambda: _lines(in_process) == 5)
+            await until(pilot, "Bob to see it", lambda: bob.take_move() is not None or bob.human_to_move() == 1)
+            while bob.take_move() is not None:
+                pass
+            await asyncio.to_thread(bob.place, 6, 3)
+            await until(pilot, "Bob's move and the bot's to arrive", lambda: ana.human_to_move() == 0)
+            assert bells.count == 2 and "Your turn, Ana" in text(bar)
+            await pilot.press("6", "d", "enter")
+            await until(pilot, "Ana's second move", lambda: _lines(in_process) == 8)
+            await asyncio.to_thread(bob.close)  # Bob leaves: away
+            await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
+            assert "Bob to play (away" in text(bar)
+            assert screen.check_action("stand_in", ()) is True
+            await pilot.press("a")
+            await until(pilot, "a bot to play for Bob", lambda: ana.human_to_move() == 0 and _lines(in_process) > 9)
+            assert "standing in" in text(banner)
+            events = read_game(in_process.games / "t.dvr").events
+            assert [e.stand_in for e in events if isinstance(e, CardPlaced) and e.player == 1][-1] is not None
+            assert list(ana.events) == events
+    finally:
+        await asyncio.to_thread(bob.close)
+
+
+async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(in_process: Server) -> None:
+    players = ["Ana", "bot:greedy", "bot:greedy"]
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "q", players, seed=2, first_player=1, hints=False))
+    )
+    await _first_bot_move(in_process, "q")
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "q", seat=0)
+    watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "q", watch=True)
+    app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
+    bells = Bells(app)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, RemoteTableScreen)
+            assert "watching q" in text(screen.query_one(RoundBar))
+            assert "1 watching" in text(screen.query_one(Banner))
+            await until(pilot, "both bots' moves", lambda: _lines(in_process, "q") == 3 and len(watcher.events) == 3)
+            assert screen.check_action("pick", ()) is False and screen.check_action("stand_in", ()) is False
+            await pilot.press("6", "d", "enter")
+            assert _lines(in_process, "q") == 3
+            await pilot.press("t")  # the viewer over the game so far, followed live
+            viewer = app.screen
+            assert isinstance(viewer, ReplayScreen) and len(viewer.replay.events) == 3
+            while ana.take_move() is not None:
+                pass
+            await asyncio.to_thread(ana.place, 6, 3)
+            await until(pilot, "Ana's move to reach the spectator", lambda: len(watcher.events) >= 4)
+            await until(pilot, "the viewer to hear of it", lambda: len(viewer.replay.events) == len(watcher.events))
+            await pilot.press("escape")
+            assert app.screen is screen
+            assert bells.count == 0  # a spectator has no turn
+            assert list(watcher.events) == read_game(in_process.games / "q.dvr").events[: len(watcher.events)]
+        hinted = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+        async with hinted.run_test(size=(100, 30)) as pilot:
+            table = hinted.screen
+            assert isinstance(table, RemoteTableScreen)
+            await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
+            assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
+    """Ana's turn at 80x24: the header says so and names the table, the banner who is there."""
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    bob = RemoteSession.open(in_process.place, "t", seat=1)
+    ana = RemoteSession.open(in_process.place, "t", seat=0)
+    try:
+        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+    finally:
+        bob.close()

@@ -1,0 +1,171 @@
+"""People at a shared table from their own terminals, with real processes: ``dvtui serve``, three
+``dvtui join`` in three tmux sessions (keys sent as a person types them) and a ``dvtui watch``.
+One player's client is killed with -9 mid-round and comes back with ``dvtui join``; the game goes
+on where it was, the file verifies, everyone's screen ends on the same result, and the spectator's
+screen showed the moves as they came. Needs ``tmux``."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from dvtui.bots import choose
+from dvtui.engine import Game, fold
+from dvtui.store import read_game
+
+from ..safety.support import REPO, dvtui_cmd, env, run_dvtui
+from .support import WAIT, Served, short_dir, wait_for
+
+PLAYERS = ["Ana", "Bob", "Cy"]
+
+
+class Terminals:
+    """A private tmux server; each session one terminal running one dvtui command."""
+
+    def __init__(self, where: Path) -> None:
+        self.tmux = ["tmux", "-S", str(where / "tmux.sock")]
+        self.env = env(where)
+        self.started = False
+
+    def run(self, name: str, *args: str) -> None:
+        command = " ".join(shlex.quote(part) for part in dvtui_cmd(*args))
+        script = f"cd {shlex.quote(str(REPO))} && exec {command}"  # the pane's process is dvtui itself
+        self._tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script)
+        if not self.started:  # a pane whose program ended stays, to read what it said last
+            self.started = True
+            self._tmux("set-option", "-g", "remain-on-exit", "on")
+
+    def screen(self, name: str) -> str:
+        out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True,
+                             check=False)  # fmt: skip
+        return out.stdout
+
+    def keys(self, name: str, *keys: str) -> None:
+        self._tmux("send-keys", "-t", name, *keys)
+
+    def pid(self, name: str) -> int:
+        out = subprocess.run([*self.tmux, "display-message", "-p", "-t", name, "#{pane_pid}"], capture_output=True,
+                             text=True, check=True)  # fmt: skip
+        return int(out.stdout)
+
+    def dead(self, name: str) -> bool:
+        out = subprocess.run([*self.tmux, "display-message", "-p", "-t", name, "#{pane_dead}"], capture_output=True,
+                             text=True, check=False)  # fmt: skip
+        return out.stdout.strip() == "1"
+
+    def wait(self, name: str, what: str, check: Callable[[str], bool]) -> None:
+        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}")
+
+    def _tmux(self, *args: str) -> None:
+        subprocess.run([*self.tmux, *args], env=self.env, check=True, capture_output=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False, capture_output=True)
+
+
+def _game(server: Served, table: str) -> Game:
+    return fold(read_game(server.game_file(table)).events).game
+
+
+def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str]) -> None:
+    """The player to move places (a greedy choice) by typing it on their own screen, once their
+    screen says it is their turn (a round's summary there waits for a key: ``s`` goes on)."""
+    game = _game(server, table)
+    name = sessions[game.to_move]
+    card, column = choose("greedy", game.copy(), 11)
+    lines = server.lines(table)
+    start = time.monotonic()
+    while "Your turn" not in terms.screen(name):
+        assert time.monotonic() - start < WAIT, f"{name} never saw their turn:\n{terms.screen(name)}"
+        terms.keys(name, "s")
+        time.sleep(0.1)
+    terms.keys(name, str(card), "abcdefg"[column], "Enter")
+    wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name))
+
+
+def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_comes_back_after_kill9() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        terms = Terminals(d)
+        srv = str(server.directory)
+        try:
+            opened = server.dvtui("new", "--table", "fri", "--players", ",".join(PLAYERS), "--seed", "8")
+            assert opened.returncode == 0, opened.stderr  # no terminal: it says how to join
+            terms.run("watch", "watch", "fri", "--server", srv)
+            for name in PLAYERS:
+                terms.run(name, "join", "fri", "--as", name, "--server", srv, "--no-bell")
+            for name in PLAYERS:
+                terms.wait(name, f"{name} at the table", lambda s: "Ana (" in s and "Cy (" in s)
+            terms.wait("Ana", "everyone there", lambda s: "Bob (here)" in s and "Cy (here)" in s and "1 watching" in s)
+            sessions = list(PLAYERS)
+            _play_one(terms, server, "fri", sessions)
+            first = read_game(server.game_file("fri")).events[1]
+            terms.wait("watch", "the spectator to see the first move",
+                       lambda s: f"Ana placed {first.card} under column {'ABCDEFG'[first.column]}" in s)  # type: ignore[attr-defined]
+            while _game(server, "fri").round < 2 or len(_game(server, "fri").placements) < 4:
+                _play_one(terms, server, "fri", sessions)
+            lines = server.lines("fri")
+            subprocess.run(["kill", "-9", str(terms.pid("Bob"))], check=True)  # mid-round
+            wait_for("Bob's terminal to die", lambda: terms.dead("Bob"))
+            terms.wait("Ana", "Bob shown away", lambda s: "Bob (away)" in s)
+            terms.run("Bob-again", "join", "fri", "--server", srv, "--no-bell")  # his seat: no --as needed
+            sessions[1] = "Bob-again"
+            terms.wait("Ana", "Bob back", lambda s: "Bob (here)" in s)
+            assert server.lines("fri") == lines  # nothing was lost or added by the drop
+            while not _game(server, "fri").over:
+                _play_one(terms, server, "fri", sessions)
+            game = _game(server, "fri")
+            outcome = game.outcome()
+            assert outcome is not None
+            winner = PLAYERS[outcome.winners[0]]
+            terms.wait("watch", "the spectator's end screen", lambda s: "GAME OVER" in s and winner in s)
+            for name in sessions:  # each player reads the last round's summary in their own time
+
+                def ended(screen: str, name: str = name) -> bool:
+                    if "GAME OVER" in screen:
+                        return True
+                    terms.keys(name, "s")
+                    return False
+
+                terms.wait(name, "the end screen", ended)
+                assert winner in terms.screen(name)
+            for name in sessions:
+                terms.keys(name, "q")
+                terms.wait(name, "the result on leaving", lambda s: "table fri: Game over" in s)
+            verified = run_dvtui("verify", str(server.game_file("fri")))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+            assert "stand_in" not in server.game_file("fri").read_text()  # everyone played their own seat
+        finally:
+            terms.close()
+
+
+def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_its_restart() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        terms = Terminals(d)
+        srv = str(server.directory)
+        try:
+            opened = server.dvtui("new", "--table", "sat", "--players", "Ana,bot:greedy,bot:greedy", "--seed", "4")
+            assert opened.returncode == 0, opened.stderr
+            terms.run("Ana", "join", "sat", "--server", srv, "--no-bell")
+            sessions = ["Ana", "", ""]
+            for _ in range(3):
+                _play_one(terms, server, "sat", sessions)
+            wait_for("the bots' answers", lambda: _game(server, "sat").to_move == 0)
+            lines = server.lines("sat")
+            server.kill9()
+            terms.wait("Ana", "reconnecting… on screen", lambda s: "reconnecting…" in s)
+            server.start()
+            terms.wait("Ana", "the table back", lambda s: "table sat" in s and "Your turn" in s)
+            assert server.lines("sat") == lines
+            for _ in range(3):  # the game goes on where it was
+                _play_one(terms, server, "sat", sessions)
+            terms.keys("Ana", "q")
+            terms.wait("Ana", "the way back on leaving", lambda s: "come back: dvtui join sat" in s)
+            verified = run_dvtui("verify", str(server.game_file("sat")))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+        finally:
+            terms.close()
