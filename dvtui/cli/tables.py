@@ -43,9 +43,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
-    except Unreachable as e:
-        return _fail(str(e))
-    except (Refused, Diverged) as e:
+    except (Unreachable, Refused, Diverged) as e:
         return _fail(str(e))
 
 
@@ -141,7 +139,7 @@ def _new_table(args: argparse.Namespace) -> int:
         open_table(place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints)
     )
     if spec is None:
-        from .play import has_terminal
+        from .terminal import has_terminal
 
         if not has_terminal():  # a script opens a table for others: it says how to sit at it
             print(f"table {args.table} is open: take a seat with 'dvtui join {args.table}'")

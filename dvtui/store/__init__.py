@@ -9,7 +9,7 @@ from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
 from .lock import GameLock, lock_path, read_holder, user_name
 from .reader import LoadedGame, TornTail, parse_game, read_game
 from .saves import data_dir, latest_unfinished, list_games, make_private_dirs, new_save_path, saves_dir
-from .writer import GameWriter
+from .writer import GameWriter, fsync_dir
 
 __all__ = [
     "GameFileError",
@@ -23,6 +23,7 @@ __all__ = [
     "TornTail",
     "data_dir",
     "encode_line",
+    "fsync_dir",
     "latest_unfinished",
     "list_games",
     "lock_path",

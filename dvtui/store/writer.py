@@ -117,7 +117,7 @@ class GameWriter:
         _note_takeover(writer, lock)
         try:
             writer.append([created])
-            _fsync_dir(path.parent, strict=True)
+            fsync_dir(path.parent, strict=True)
         except BaseException as e:
             with contextlib.suppress(OSError):
                 os.unlink(path)
@@ -305,11 +305,11 @@ def _keep_copy(fd: int, path: Path, size: int) -> Path:
         os.fsync(out)
     finally:
         os.close(out)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return keep
 
 
-def _fsync_dir(directory: Path, *, strict: bool = False) -> None:
+def fsync_dir(directory: Path, *, strict: bool = False) -> None:
     """Make a new file's directory entry durable (a file fsynced in a lost directory is lost).
 
     ``strict``: a failed fsync is raised, except where the file system cannot fsync a directory

@@ -202,8 +202,6 @@ class TableClient:
         self.seats: list[SeatState] = []
         self.spectators = 0
         self.hints = True
-        self.user = ""
-        self.status = "connecting"
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -252,14 +250,12 @@ class TableClient:
         except BaseException:
             conn.close()
             raise
-        self.user = conn.welcome.user
         self.seat = reply.seat
         self.hints = reply.hints
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
         self._conn = conn
-        self.status = "connected"
 
     async def _reconnect(self) -> None:
         loop = asyncio.get_running_loop()
@@ -287,7 +283,6 @@ class TableClient:
         :class:`Diverged` if what it receives is not a game."""
         while not self._closed:
             if self._conn is None:
-                self.status = "reconnecting"
                 yield Update(status="reconnecting")
                 await self._reconnect()
                 yield Update(status="connected")

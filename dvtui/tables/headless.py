@@ -10,9 +10,7 @@ from collections.abc import Callable
 from ..bots import BotSpec, choose
 from ..engine import Game
 from .client import Refused, TableClient
-
-FATAL = frozenset({"server", "log_full"})
-"""Errors after which the table takes no more decisions: waiting for a turn would wait forever."""
+from .protocol import STOPPING
 
 
 async def play_seat(client: TableClient, spec: BotSpec, say: Callable[[str], None] | None = None) -> Game:
@@ -27,7 +25,7 @@ async def play_seat(client: TableClient, spec: BotSpec, say: Callable[[str], Non
                 answered = None  # a placement sent just before the drop may never have arrived
                 if say is not None:
                     say("reconnected")
-            if update.error is not None and update.error.code in FATAL:
+            if update.error is not None and update.error.code in STOPPING:
                 raise Refused(update.error)
             game = client.game
             if game is None:

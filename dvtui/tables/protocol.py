@@ -201,6 +201,8 @@ ErrorCode = Literal[
     "taken_over",  # the seat was taken by another connection of the same user (closed)
     "shutdown",  # the server is stopping (closed; reconnect later)
 ]
+STOPPING: frozenset[str] = frozenset({"server", "log_full"})
+"""Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
 
 
 class Error(Message, tag="error"):

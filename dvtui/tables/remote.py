@@ -23,7 +23,7 @@ from ..engine import CardPlaced, Event, Game, GameCreated, PlacementUndone, Rule
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import SaveFailed
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
-from .protocol import Error, SeatState
+from .protocol import STOPPING, Error, SeatState
 from .where import ServerPlace
 
 ANSWER_WAIT = 30.0
@@ -102,7 +102,7 @@ class RemoteSession:
                         self._ready = self._ready or bool(self._inbox)
                     if update.error is not None:
                         self._errors.append(update.error)
-                        if update.error.code in ("server", "log_full"):
+                        if update.error.code in STOPPING:
                             self.stopped = update.error
                     if update.status is not None:
                         self._status = update.status
@@ -271,7 +271,7 @@ class RemoteSession:
             status = self._status
         if arrived is None:
             if errors:
-                raise (TableStopped if errors[0].code in ("server", "log_full") else RuleError)(errors[0].message)
+                raise (TableStopped if errors[0].code in STOPPING else RuleError)(errors[0].message)
             if not done or status == "reconnecting":
                 raise RuleError("the connection to the table dropped: the table's lines will say whether it counted")
             raise RuleError(f"the table is gone: {self.failure}")

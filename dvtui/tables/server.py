@@ -67,7 +67,7 @@ from .protocol import (
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
 from .think import think, watch_server
-from .where import ServerPlace, check_socket_path, make_private_dir, unsafe_dir
+from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
 
@@ -197,9 +197,7 @@ class Table:
         )  # fmt: skip
 
     def presence(self) -> None:
-        data = encode(Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators)))
-        for conn in self.conns():
-            conn.send(data)
+        self.broadcast(encode(Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))))
 
     def broadcast(self, data: bytes) -> None:
         for conn in self.conns():
@@ -442,8 +440,6 @@ class Server:
         try:
             seats = parse_players(",".join(message.players))
             first = message.first_player or 0
-            if not 0 <= first < len(seats):
-                raise SeatError(f"the first player must be a seat from 0 to {len(seats) - 1}, not {first}")
             seed = message.seed if message.seed is not None else secrets.randbelow(1_000_000)
             created = new_game(seats, first_player=first, seed=seed)
         except (SeatError, RuleError) as e:
@@ -623,8 +619,6 @@ class Server:
 
         try:
             lines = await self._run_io(work)
-        except RuleError:
-            raise
         except (SaveError, OSError) as e:
             table.stop("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")
@@ -670,11 +664,7 @@ class Server:
 
 def serve(place: ServerPlace, *, idle: float | None = None) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped."""
-    why = unsafe_dir(place.directory) if place.directory.exists() else None
-    if why is not None:
-        raise SaveError(f"{place.directory}: not a safe directory for a table server: {why}")
-    if not place.directory.exists():
-        make_private_dir(place.directory)
+    make_private_dir(place.directory)
     asyncio.run(Server(place, idle=idle).run())
     return 0
 

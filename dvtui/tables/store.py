@@ -21,7 +21,7 @@ import msgspec
 
 from ..engine import GameCreated
 from ..play.session import PlaySession
-from ..store import GameFileError, read_game
+from ..store import GameFileError, fsync_dir, read_game
 from .protocol import TABLE_NAME
 
 MAX_RECORD_BYTES = 4096
@@ -146,7 +146,7 @@ class FileStore:
         finally:
             os.close(fd)
         os.replace(tmp, final)
-        _fsync_dir(self.games)
+        fsync_dir(self.games)
 
     def close(self, name: str, session: PlaySession) -> None:
         session.close()
@@ -163,13 +163,4 @@ class FileStore:
         os.rename(self.path(name), aside)
         with contextlib.suppress(FileNotFoundError):
             os.rename(self.record_path(name), aside.with_suffix(".table.json"))
-        _fsync_dir(self.games)
-
-
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+        fsync_dir(self.games)
