@@ -32,17 +32,13 @@ from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_ga
 from ..tables import RemoteSession
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .exit_state import ExitState, exit_state_of
-from .messages import BranchRequested
+from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
 from .theme import GOLD
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
 leaves its cells painted after it goes (Textual does not repaint them), and more cover the table."""
-
-STATE_TITLE = "Pace"
-"""Notices with this title tell a state, not an event: the newest replaces any earlier one."""
-
 
 def screenshot_dir() -> Path:
     """Where a screenshot goes: the Downloads folder when there is one, else the working directory."""

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 
 from ..engine import Event
 
+STATE_TITLE = "Pace"
+"""The title of notices that tell a state, not an event (the pace): the app keeps only the newest."""
+
 
 class BranchRequested(Message):
     """Play on from ``moment`` (a decision moment, as the viewer hands it over) of the game

@@ -286,8 +286,9 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
     try:
         if game.over:
             outcome = game.outcome()
+            assert outcome is not None  # the game is over
             names = [s.name for s in game.created.players]
-            print(f"table {shown}: {printable(describe_result(outcome, names))}" if outcome else f"table {shown}: over")
+            print(f"table {shown}: {printable(describe_result(outcome, names))}")
         elif watch:
             print(f"Stopped watching table {shown}; again: dvtui watch {shown}")
         else:

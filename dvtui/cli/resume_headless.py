@@ -94,8 +94,7 @@ def run_resume_headless(args: argparse.Namespace) -> int:
     try:
         session = PlaySession.resume(loaded)
         try:
-            assert session.writer is not None  # a resumed game is always saved
-            for notice in session.writer.notices:  # the file's own notices are printed above
+            for notice in session.notices[len(loaded.notices) :]:  # the file's own are printed above
                 print(f"dvtui: notice: {printable(notice)}", file=err)
             if not session.play_bots(lambda: signalled, pause=delay):
                 signum = signalled[0]

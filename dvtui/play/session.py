@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ..bots import BotSpec, bot_fn, bot_seed
+from ..bots import BotSpec, bot_seed
 from ..engine import (
     CardPlaced,
     ColumnResolved,
@@ -28,7 +28,7 @@ from ..engine import (
     RoundEnded,
 )
 from ..store import GameWriter, LoadedGame, SaveFailed
-from .autoplay import bot_specs
+from .autoplay import bot_players, bot_specs
 
 
 @dataclass(slots=True)
@@ -340,9 +340,8 @@ class PlaySession:
 
         if stop():
             return False
-        movers = [None if bot is None else (bot_fn(bot[0]), bot[1]) for bot in self.bots]
         try:
-            self.game.play(movers, save)
+            self.game.play(bot_players(self.game), save)
         except _Stopped:
             return False
         return True

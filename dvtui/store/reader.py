@@ -373,8 +373,7 @@ def _fold_file(events: list[AnyEvent], path: str, checkpoints: bool) -> LoadedGa
     tail = folded.owed_tail
     lines = n  # before the tail joins: for a full log, the canonical list is this very list
     loaded = LoadedGame(path, folded.events, folded.game, lines, 0, folded.decisions_only)
-    if folded.checkpoints is not None:
-        loaded.checkpoints = folded.checkpoints
+    loaded.checkpoints = folded.checkpoints
     if tail and not folded.decisions_only:
         loaded.missing_tail = tail
         loaded.notices.append(

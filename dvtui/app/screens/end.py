@@ -24,11 +24,6 @@ from ..widgets.faces import CHIP, styled
 from ..widgets.scoreboard import Standings
 
 
-def standings(game: Game) -> list[int]:
-    """Players best first (seat order among equals)."""
-    return sorted(range(game.n), key=lambda p: (-game.score(p), p))
-
-
 def headline(game: Game) -> Text:
     outcome = game.outcome()
     assert outcome is not None, "the end screen shows a finished game"

@@ -41,7 +41,7 @@ from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..keys import TABLE, UNDO, PaletteEntry
-from ..messages import BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
+from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
@@ -591,7 +591,7 @@ class TableScreen(Screen[None]):
             save_pace(pace)
         except OSError as e:
             message += f" (Not remembered for next time: {e}.)"
-        self.notify(message, title="Pace", timeout=3)  # the app keeps one pace notice up
+        self.notify(message, title=STATE_TITLE, timeout=3)  # the app keeps one pace notice up
 
     def action_results(self) -> None:
         if not self.session.game.over or self.steps:
