@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from ..store import LoadedGame
 
 
+def _moment(checkpoint: tuple[int, Game]) -> int:
+    return checkpoint[0]
+
+
 class Replay:
     """The canonical events of one game, with checkpoints and the marks the timeline steps by.
 
@@ -47,8 +51,6 @@ class Replay:
     """
 
     __slots__ = (
-        "_checkpoint_at",
-        "_checkpoints",
         "_fold",
         "_resolution_from",
         "_standing",
@@ -85,10 +87,7 @@ class Replay:
         self._fold = folded
         """The fold of :attr:`events`, the state at the last moment: a live game's new moves
         extend it."""
-        checkpoints = folded.checkpoints
-        assert checkpoints is not None
-        self._checkpoints: list[Game] = [game for _, game in checkpoints]
-        self._checkpoint_at: list[int] = [k for k, _ in checkpoints]
+        assert folded.checkpoints is not None
         self.round_starts: list[int] = [0]
         self.turn_stops: list[int] = [0]
         self._resolution_from: list[int] = [0]
@@ -103,11 +102,6 @@ class Replay:
         update the marks."""
         start = len(self.events)
         self._fold.extend(events)
-        checkpoints = self._fold.checkpoints
-        assert checkpoints is not None
-        for k, game in checkpoints[len(self._checkpoints) :]:
-            self._checkpoints.append(game)
-            self._checkpoint_at.append(k)
         self._mark(start)
 
     def _mark(self, start: int) -> None:
@@ -172,11 +166,13 @@ class Replay:
     def state_at(self, k: int) -> Game:
         """The state after events ``0..k`` (a fresh copy: the caller may keep or change it)."""
         k = self.clamp(k)
-        i = bisect_right(self._checkpoint_at, k) - 1
-        game = self._checkpoints[i].copy()
+        checkpoints = self._fold.checkpoints
+        assert checkpoints is not None
+        at, checkpoint = checkpoints[bisect_right(checkpoints, k, key=_moment) - 1]
+        game = checkpoint.copy()
         apply = game.apply
         events = self.events
-        for j in range(self._checkpoint_at[i] + 1, k + 1):
+        for j in range(at + 1, k + 1):
             apply(events[j])
         return game
 
