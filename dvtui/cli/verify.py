@@ -25,7 +25,7 @@ def describe(loaded: LoadedGame) -> str:
     outcome = game.outcome()
     if outcome is not None:
         winners = [names[p] for p in outcome.winners]
-        parts.append(("winner " if len(winners) == 1 else "shared victory ") + " & ".join(winners))
+        parts.append(("shared victory " if outcome.shared else "winner ") + " & ".join(winners))
     else:
         parts.append(f"unfinished: round {game.round}, {names[game.to_move]} to move")
     if loaded.is_script:

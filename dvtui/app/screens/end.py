@@ -35,8 +35,8 @@ def headline(game: Game) -> Text:
         if i:
             text.append(" and " if i == len(winners) - 1 else ", ")
         text.append(players[p].name, style=Style(bold=True, color=seat_color(players[p].color)))
-    verb = " wins with " if len(winners) == 1 else " share the victory with "
-    text.append(verb + amount(outcome.best) + ("" if len(winners) == 1 else " each"), style=Style(bold=True))
+    verb = " share the victory with " if outcome.shared else " wins with "
+    text.append(verb + amount(outcome.best) + (" each" if outcome.shared else ""), style=Style(bold=True))
     return text
 
 
