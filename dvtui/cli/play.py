@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import secrets
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names
-from ..engine import SEED_LIMIT, new_game
+from ..engine import SEED_LIMIT, Seat, new_game, random_seed
 from ..play.seats import SeatError, parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -39,15 +38,6 @@ from .web_tab import is_spare, wait_for_tab
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
-
-SEED_RANGE = 1_000_000
-"""A random seed is drawn below this: six digits are easy to read out and type again."""
-
-
-def pick_seed() -> int:
-    """A seed for a game whose seed was not given; recorded in ``game_created``."""
-    return secrets.randbelow(SEED_RANGE)
-
 
 def _bot_delay(value: float | None) -> float | None:
     if value is None:
@@ -138,21 +128,29 @@ def _run_app(build: Callable[[], DvtuiApp]) -> int:
             return app.return_code or 0
 
 
-def run_new(args: argparse.Namespace) -> int:
-    """``dvtui new``: with ``--players`` straight to the table, else the set-up screen first."""
+def checked_setup(args: argparse.Namespace) -> list[Seat] | None:
+    """The seats of ``--players`` (None without it), once ``--players``, ``--first`` and ``--seed``
+    are each known to be allowed: a refused flag is refused before anything starts, for a local
+    game and a table alike."""
     seats = None
     if args.players:
         try:
             seats = parse_players(args.players)
         except SeatError as e:
             raise UsageError(str(e)) from None
-    first = args.first
-    if first is not None:
+    if args.first is not None:
         count = len(seats) if seats else 5
-        if not 0 <= first < count:
-            raise UsageError(f"--first must be a seat from 0 to {count - 1}, not {first}")
+        if not 0 <= args.first < count:
+            raise UsageError(f"--first must be a seat from 0 to {count - 1}, not {args.first}")
     if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
         raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
+    return seats
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """``dvtui new``: with ``--players`` straight to the table, else the set-up screen first."""
+    seats = checked_setup(args)
+    first = args.first
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
     if output is None:
@@ -161,12 +159,12 @@ def run_new(args: argparse.Namespace) -> int:
     if seats is None:
         defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
         return _run(
-            {"setup": defaults, "pace": pace, "output": output, "seed_source": pick_seed,
+            {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed,
              "save_path": new_save_path},
             None,
         )
     require_terminal()  # before the file is made: a refused start leaves nothing behind
-    seed = args.seed if args.seed is not None else pick_seed()
+    seed = args.seed if args.seed is not None else random_seed()
     created = new_game(seats, first_player=first or 0, seed=seed)
     path = output if output is not None else new_save_path(created)
     session = PlaySession.start(created, path)
@@ -178,7 +176,7 @@ def run_menu() -> int:
     if is_spare():  # started by dvtui web ahead of its browser tab
         wait_for_tab()
     defaults = SetupDefaults(default_name=default_player_name())
-    return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
+    return _run({"menu": True, "setup": defaults, "seed_source": random_seed, "save_path": new_save_path}, None)
 
 
 def unfinished_lines() -> tuple[list[str], int]:
@@ -298,4 +296,4 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
     return code
 
 
-__all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]
+__all__ = ["checked_setup", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import SEED_LIMIT, GameEnded, SeatError
-from ..play.seats import parse_players
+from ..engine import GameEnded, SeatError
 from ..printable import printable
 from ..tables import (
     Diverged,
@@ -28,6 +27,7 @@ from ..tables.headless import play_seat
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+from .play import checked_setup
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,14 +118,8 @@ def _new_table(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     if not args.players:
         raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
-    try:
-        seats = parse_players(args.players)
-    except SeatError as e:
-        raise UsageError(str(e)) from None
-    if args.first is not None and not 0 <= args.first < len(seats):
-        raise UsageError(f"--first must be a seat from 0 to {len(seats) - 1}, not {args.first}")
-    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:
-        raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
+    seats = checked_setup(args)
+    assert seats is not None
     if args.output is not None:
         raise UsageError("a table's game is kept by the server: -o does not go with --table")
     seat = None

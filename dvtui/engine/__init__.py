@@ -71,9 +71,11 @@ from .setup import (
     MIN_PLAYERS,
     PLACEMENTS_PER_PLAYER,
     ROUNDS,
+    SEED_RANGE,
     check_setup,
     first_player_of_round,
     new_game,
+    random_seed,
     rounds_for,
 )
 
@@ -100,6 +102,7 @@ __all__ = [
     "PLACEMENTS_PER_PLAYER",
     "ROUNDS",
     "SEED_LIMIT",
+    "SEED_RANGE",
     "VALUE_OF",
     "AnyEvent",
     "Award",
@@ -141,6 +144,7 @@ __all__ = [
     "is_money",
     "new_game",
     "parse_bot",
+    "random_seed",
     "rank",
     "rounds_for",
     "type_name",

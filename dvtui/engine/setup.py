@@ -3,6 +3,7 @@ check of a ``game_created`` from anywhere."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from itertools import chain
 
@@ -29,6 +30,14 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 5
 PLACEMENTS_PER_PLAYER = 5
 """R4.2: each player places 5 of 6 cards a round."""
+SEED_RANGE = 1_000_000
+"""A random seed is drawn below this: six digits are easy to read out and type again."""
+
+
+def random_seed() -> int:
+    """The seed of a new game nobody chose one for; recorded in ``game_created`` like any other,
+    so the deal can be played again."""
+    return secrets.randbelow(SEED_RANGE)
 
 
 def rounds_for(players: int) -> int:

@@ -21,7 +21,6 @@ import contextlib
 import multiprocessing
 import os
 import resource
-import secrets
 import signal
 import socket
 import struct
@@ -35,7 +34,7 @@ from typing import TypeVar
 import msgspec
 
 from ..bots import parse_bot
-from ..engine import RuleError, SeatError, new_game
+from ..engine import RuleError, SeatError, new_game, random_seed
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -440,7 +439,7 @@ class Server:
         try:
             seats = parse_players(",".join(message.players))
             first = message.first_player or 0
-            seed = message.seed if message.seed is not None else secrets.randbelow(1_000_000)
+            seed = message.seed if message.seed is not None else random_seed()
             created = new_game(seats, first_player=first, seed=seed)
         except (SeatError, RuleError) as e:
             conn.error("bad_setup", str(e))

@@ -11,7 +11,7 @@ import pytest
 from dvtui.app.app import DvtuiApp
 from dvtui.app.exit_state import ExitState, exit_state_of
 from dvtui.cli import main, play
-from dvtui.engine import Game, new_game
+from dvtui.engine import SEED_RANGE, Game, new_game
 from dvtui.play.autoplay import play_game, play_out
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, read_game
@@ -83,7 +83,7 @@ def test_new_with_players_creates_the_file_before_the_table_opens(
     assert len(files) == 1
     created = read_game(files[0]).created
     assert created.first_player == 1 and [s.name for s in created.players] == ["Ana", "Bot 1", "Bot 2"]
-    assert created.seed is not None and 0 <= created.seed < play.SEED_RANGE  # chosen, and recorded
+    assert created.seed is not None and 0 <= created.seed < SEED_RANGE  # chosen, and recorded
     assert "dvtui resume" in capsys.readouterr().out
 
 
