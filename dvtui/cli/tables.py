@@ -115,7 +115,6 @@ def _join(args: argparse.Namespace) -> int:
 
 
 def _new_table(args: argparse.Namespace) -> int:
-    place = server_place(args.server)
     if not args.players:
         raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
     seats = checked_setup(args)
@@ -129,6 +128,7 @@ def _new_table(args: argparse.Namespace) -> int:
             raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
     spec = _bot(args.bot) if args.bot is not None else None
     entries = [e.strip() for e in args.players.split(",")]
+    place = server_place(args.server)  # after the flags: a refused flag starts no server
     asyncio.run(
         open_table(place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints)
     )

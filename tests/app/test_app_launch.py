@@ -34,6 +34,9 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
     return apps
 
 
+TABLE = ["--table", "friday", "--server", "/nonexistent/dvtui-server"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -53,6 +56,12 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[DvtuiApp]:
         (["new", "--players", "Ana,bot:strong@99999999999999,bot:greedy"],
          "seat 2: a bot's budget is at most 200000 iterations (strong@200000) or 10 seconds (strong@10s)"),
         (["new", "--players", "Ana,bot:strong@999999999s,bot:greedy"], "seat 2: a bot's budget is at most"),
+        # a table's game is refused the same flags, before any server is asked
+        (["new", *TABLE, "--players", PLAYERS, "--first", "3"], "--first must be a seat from 0 to 2"),
+        (["new", *TABLE, "--players", PLAYERS, "--seed", "-5"], "--seed must be a whole number from 0 to"),
+        (["new", *TABLE, "--players", "Ana,Ben"], "3 to 5 players"),
+        (["new", *TABLE], "--table needs --players"),
+        (["new", *TABLE, "--players", PLAYERS, "-o", "x.dvr"], "-o does not go with --table"),
     ],
 )
 def test_bad_flags_are_one_line_and_exit_2(
