@@ -38,6 +38,12 @@ Text = Annotated[str, msgspec.Meta(max_length=200)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 """A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
+Person = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+"""A person a trusted account vouches for (``hello.user``); the server also refuses what does not
+print as itself."""
+VOUCHED_PREFIX = "web:"
+"""How the server shows a vouched person (``web:ana``): never an account's name, since no account
+name holds a ``:`` (the field separator of ``/etc/passwd``)."""
 
 
 class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
@@ -48,10 +54,16 @@ class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True
 
 
 class Hello(Message, tag="hello"):
-    """The first message of a connection; the server answers ``welcome`` or ``error`` ``version``."""
+    """The first message of a connection; the server answers ``welcome`` or ``error`` ``version``.
+
+    ``user``: the person this connection speaks for, vouched for by the connecting account (a
+    ``dvtui web`` naming the user its login proxy named). Only a trusted account may vouch (the
+    server's own, and those of ``dvtui serve --trust``; any other gets ``not_trusted``); the person
+    is then the connection's identity, apart from every account and from every other person."""
 
     version: int
     client: Text = ""
+    user: Person | None = None
 
 
 class ListTables(Message, tag="list_tables"):
@@ -125,7 +137,8 @@ SeatStateName = Literal["free", "connected", "away", "bot"]
 
 class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One seat as the table shows it: ``free`` (nobody has taken it), ``connected``, ``away`` (its
-    owner's connection dropped), ``bot`` (a bot seat). ``stand_in``: the bot playing for it meanwhile."""
+    owner's connection dropped), ``bot`` (a bot seat). ``user``: its owner, an account's name or a
+    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile."""
 
     seat: int
     name: str
@@ -151,7 +164,8 @@ class Welcome(Message, tag="welcome"):
     version: int
     server: str
     user: str
-    """The account the server knows the connection by (from the socket, never from the client)."""
+    """Who the server knows the connection as: the account from the socket, or the person a trusted
+    account vouched for (shown ``web:NAME``, as in a seat's ``user``)."""
 
 
 class Tables(Message, tag="tables"):
@@ -199,6 +213,7 @@ ErrorCode = Literal[
     "log_full",  # the table's log has reached its bound
     "server",  # the server could not save; the table has stopped
     "taken_over",  # the seat was taken by another connection of the same user (closed)
+    "not_trusted",  # hello: this account may not vouch for a person (closed)
     "shutdown",  # the server is stopping (closed; reconnect later)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full"})
