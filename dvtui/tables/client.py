@@ -19,10 +19,12 @@ import msgspec
 
 from ..bots import bot_seed
 from ..engine import Event, Game, GameCreated, RuleError
+from ..printable import printable
 from ..store import SaveError
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
+    VOUCHED_PREFIX,
     Bye,
     Error,
     Hello,
@@ -102,6 +104,12 @@ class Connection:
         if not isinstance(reply, Welcome):
             conn.close()
             raise Dropped(f"the server answered hello with {type(reply).__name__}")
+        if user is not None and reply.user != f"{VOUCHED_PREFIX}{user}":
+            # a server that predates vouching ignores ``user``: sitting would take a seat for the account
+            conn.close()
+            raise Refused(Error(code="version", message=(
+                f"the table server does not take the person a client speaks for (it knows this one as "
+                f"{printable(reply.user)}): it needs a newer dvtui serve")))  # fmt: skip
         conn.welcome = reply
         return conn
 

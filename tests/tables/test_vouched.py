@@ -5,16 +5,19 @@ another, from the vouching account and from any account of the same name; only a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pwd
+import socket
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dvtui.cli import main
-from dvtui.tables import Backoff, RemoteSession, open_table
+from dvtui.tables import Backoff, Refused, RemoteSession, ServerPlace, TableClient, open_table
 from dvtui.tables.server import Server
 
 from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
@@ -39,8 +42,6 @@ def _join(client: RawClient, seat: int | None = None) -> dict[str, Any]:
 
 
 def _open(server: Server) -> None:
-    import asyncio
-
     asyncio.run(open_table(server.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=1))
 
 
@@ -165,3 +166,24 @@ def test_trusting_an_unknown_account_is_one_line(tmp_path: Path, capsys: pytest.
     assert main(["serve", "--dir", str(directory), "--trust", "no-such-account"]) == 2
     assert capsys.readouterr().err == "dvtui: error: --trust no-such-account: no such account on this host\n"
     assert not directory.exists()
+
+
+def test_a_client_that_vouches_will_not_sit_at_a_server_that_ignores_it() -> None:
+    """A server from before vouching reads the hello without ``user`` and welcomes the account."""
+    with short_dir() as d, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind(str(d / "dvtui.sock"))
+        listener.listen()
+
+        def old_server() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.makefile("rb").readline()
+                conn.sendall(b'{"type":"welcome","version":1,"server":"0.0.9","user":"root"}\n')
+                conn.recv(1)  # until the client closes
+
+        thread = threading.Thread(target=old_server, daemon=True)
+        thread.start()
+        client = TableClient(ServerPlace(d, personal=False), "t", user="ana")
+        with pytest.raises(Refused, match="knows this one as root\\): it needs a newer dvtui serve"):
+            asyncio.run(client.connect())
+        thread.join(60)
