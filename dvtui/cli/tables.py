@@ -27,6 +27,7 @@ from ..tables import (
     server_place,
 )
 from ..tables.headless import play_seat
+from ..tables.protocol import person_problem
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -34,6 +35,8 @@ from .web_tab import PLAYER_VARIABLE
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.command in ("join", "watch", "new"):
+        vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
             place = server_place(args.dir)
@@ -60,8 +63,13 @@ def _account(name: str) -> int:
 
 def vouched() -> str | None:
     """The person this dvtui sits at a table for: the user a login proxy named to ``dvtui web``
-    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself)."""
-    return os.environ.get(PLAYER_VARIABLE) or None
+    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself). A
+    name the table cannot take is refused here, in words, rather than cut (two people would merge)."""
+    name = os.environ.get(PLAYER_VARIABLE) or None
+    problem = None if name is None else person_problem(name)
+    if problem is not None:
+        raise UsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
+    return name
 
 
 def _fail(message: str) -> int:

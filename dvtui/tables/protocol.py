@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..engine import AnyEvent
+from ..printable import printable
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
@@ -38,9 +39,9 @@ Text = Annotated[str, msgspec.Meta(max_length=200)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 """A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
-Person = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
-"""A person a trusted account vouches for (``hello.user``); the server also refuses what does not
-print as itself."""
+MAX_PERSON_CHARS = 40
+Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
+"""A person a trusted account vouches for (``hello.user``); see :func:`person_problem`."""
 VOUCHED_PREFIX = "web:"
 """How the server shows a vouched person (``web:ana``): never an account's name, since no account
 name holds a ``:`` (the field separator of ``/etc/passwd``)."""
@@ -230,6 +231,18 @@ ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
 
 Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
 """What a client reads: a control message or a line of the game."""
+
+def person_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a vouched person's (None: it can). It must print as itself, as every
+    name the server shows and logs, and have no spaces around it (`` ana`` would be someone else)."""
+    if not 1 <= len(name) <= MAX_PERSON_CHARS:
+        return f"a person's name is 1 to {MAX_PERSON_CHARS} characters"
+    if printable(name) != name:
+        return "a person's name is of printable characters only"
+    if name.strip() != name:
+        return "a person's name has no spaces around it"
+    return None
+
 
 _encoder = msgspec.json.Encoder()
 client_decoder: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)  # type: ignore[arg-type]

@@ -68,6 +68,7 @@ from .protocol import (
     Welcome,
     client_decoder,
     encode,
+    person_problem,
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
 from .think import think, watch_server
@@ -453,8 +454,9 @@ class Server:
             conn.fail("version", f"this server speaks version {PROTOCOL_VERSION}, not {message.version}")
             return
         person = message.user
-        if person is not None and (printable(person) != person or person.strip() != person):
-            conn.error("bad_message", "hello's user is a name of printable characters, without spaces around it")
+        problem = None if person is None else person_problem(person)
+        if problem is not None:
+            conn.error("bad_message", f"hello's user: {problem}")
             if not conn.greeted:
                 conn.close()
             return

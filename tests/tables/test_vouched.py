@@ -187,3 +187,14 @@ def test_a_client_that_vouches_will_not_sit_at_a_server_that_ignores_it() -> Non
         with pytest.raises(Refused, match="knows this one as root\\): it needs a newer dvtui serve"):
             asyncio.run(client.connect())
         thread.join(60)
+
+
+@pytest.mark.parametrize("name", ["x" * 41, "ana\x1b]52;c;bad\x07", "ana "])
+def test_a_person_the_table_cannot_take_is_one_line_before_anything_is_opened(
+    name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DVTUI_PLAYER", name)  # as dvtui web --user-header sets it, from the proxy's header
+    assert main(["new", "--table", "t", "--players", "Ana,Bob,Cy", "--server", "/nonexistent"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dvtui: error: DVTUI_PLAYER: a person's name ") and err.count("\n") == 1
+    assert "\x1b" not in err
