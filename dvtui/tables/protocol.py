@@ -232,6 +232,7 @@ ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
 Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
 """What a client reads: a control message or a line of the game."""
 
+
 def person_problem(name: str) -> str | None:
     """Why ``name`` cannot be a vouched person's (None: it can). It must print as itself, as every
     name the server shows and logs, and have no spaces around it (`` ana`` would be someone else)."""
