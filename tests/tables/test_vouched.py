@@ -17,8 +17,11 @@ from typing import Any
 import pytest
 
 from dvtui.cli import main
+from dvtui.engine import new_game
+from dvtui.play.seats import parse_players
 from dvtui.tables import Backoff, Refused, RemoteSession, ServerPlace, TableClient, open_table
 from dvtui.tables.server import Server
+from dvtui.tables.store import FileStore, TableRecord
 
 from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
 from .raw import RawClient
@@ -198,3 +201,14 @@ def test_a_person_the_table_cannot_take_is_one_line_before_anything_is_opened(
     err = capsys.readouterr().err
     assert err.startswith("dvtui: error: DVTUI_PLAYER: a person's name ") and err.count("\n") == 1
     assert "\x1b" not in err
+
+
+def test_a_record_of_uids_alone_as_written_before_vouching_still_loads(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    empty = TableRecord(owners=[None] * 3, stand_ins=[None] * 3)
+    session, _ = store.create("t", new_game(parse_players("Ana,Bob,Cy"), seed=1), empty)
+    store.close("t", session)
+    store.record_path("t").write_bytes(b'{"hints":false,"owners":[0,1000,null],"stand_ins":[null,"greedy",null]}\n')
+    session, _, record = store.reopen("t")
+    store.close("t", session)
+    assert record == TableRecord(hints=False, owners=[0, 1000, None], stand_ins=[None, "greedy", None])
