@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the table server in the foreground (shared tables)")
     serve.add_argument("--dir", metavar="DIR", help="its socket and games (default: $DVTUI_SERVER_DIR, else personal)")
     serve.add_argument("--idle", type=float, default=None, metavar="SECONDS", help="leave after SECONDS with no client")
+    serve.add_argument("--trust", action="append", default=[], metavar="ACCOUNT",
+                       help="let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
+                       "a login proxy), as the server's own account may; repeatable")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server")
     _server_option(tables)

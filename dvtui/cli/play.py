@@ -262,13 +262,17 @@ def run_replay(args: argparse.Namespace) -> int:
 # -- dvtui join / watch / new --table on screen ----------------------------------------------------
 
 
-def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
-    """The live table of a shared table for ``seat`` (None: the server's choice), or watching it.
-    Leaving keeps the seat: ``dvtui join`` takes it back where the game is."""
+def run_table(
+    place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True,
+    user: str | None = None,
+) -> int:  # fmt: skip
+    """The live table of a shared table for ``seat`` (None: the server's choice), or watching it;
+    ``user``: the person this account vouches for there. Leaving keeps the seat: ``dvtui join``
+    takes it back where the game is."""
     if not has_terminal():  # said before joining: a refused start takes no seat
         raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
                          f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
-    session = RemoteSession.open(place, table, seat=seat, watch=watch)
+    session = RemoteSession.open(place, table, seat=seat, watch=watch, user=user)
 
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp

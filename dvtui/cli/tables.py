@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import pwd
 import sys
 from collections.abc import Sequence
 
@@ -24,18 +26,22 @@ from ..tables import (
     server_place,
 )
 from ..tables.headless import play_seat
+from ..tables.protocol import person_problem
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .play import checked_setup
+from .web_tab import PLAYER_VARIABLE
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.command in ("join", "watch", "new"):
+        vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
-            return serve(place, idle=idle)
+            return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
         if args.command == "tables":
             return _tables(server_place(args.server))
         if args.command == "join":
@@ -45,6 +51,25 @@ def run(args: argparse.Namespace) -> int:
         return _new_table(args)
     except (Unreachable, Refused, Diverged) as e:
         return _fail(str(e))
+
+
+def _account(name: str) -> int:
+    """``--trust ACCOUNT``: its uid."""
+    try:
+        return pwd.getpwnam(name).pw_uid
+    except KeyError:
+        raise UsageError(f"--trust {name}: no such account on this host") from None
+
+
+def vouched() -> str | None:
+    """The person this dvtui sits at a table for: the user a login proxy named to ``dvtui web``
+    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself). A
+    name the table cannot take is refused here, in words, rather than cut (two people would merge)."""
+    name = os.environ.get(PLAYER_VARIABLE) or None
+    problem = None if name is None else person_problem(name)
+    if problem is not None:
+        raise UsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
+    return name
 
 
 def _fail(message: str) -> int:
@@ -146,7 +171,7 @@ def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool 
     """The live table on this terminal (the app is imported only now)."""
     from .play import run_table
 
-    return run_table(place, table, seat, watch=watch, bell=bell)
+    return run_table(place, table, seat, watch=watch, bell=bell, user=vouched())
 
 
 def _bot(text: str) -> BotSpec:
@@ -161,7 +186,7 @@ def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> in
         print(f"dvtui: table {printable(table)}: {line}", file=sys.stderr, flush=True)
 
     async def main() -> str:
-        client = TableClient(place, table, seat=seat)
+        client = TableClient(place, table, seat=seat, user=vouched())
         await client.connect()
         game = await play_seat(client, spec, say)
         ended = client.events[-1]

@@ -19,10 +19,12 @@ import msgspec
 
 from ..bots import bot_seed
 from ..engine import Event, Game, GameCreated, RuleError
+from ..printable import printable
 from ..store import SaveError
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
+    VOUCHED_PREFIX,
     Bye,
     Error,
     Hello,
@@ -78,8 +80,10 @@ class Connection:
         self.welcome = welcome
 
     @classmethod
-    async def open(cls, place: ServerPlace, *, start: bool = True) -> Connection:
-        """Connect and say hello; the personal server is started first if ``start`` and none runs."""
+    async def open(cls, place: ServerPlace, *, start: bool = True, user: str | None = None) -> Connection:
+        """Connect and say hello; the personal server is started first if ``start`` and none runs.
+        ``user``: the person this connection speaks for (the server refuses it, ``not_trusted``,
+        unless it trusts this account to vouch for people)."""
         try:
             path = check_socket_path(place)
             if place.personal and start:
@@ -91,7 +95,7 @@ class Connection:
             raise Unreachable(connect_error(place, e)) from None
         from .. import __version__
 
-        writer.write(encode(_hello(__version__)))
+        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user)))
         conn = cls(reader, writer, Welcome(version=0, server="", user=""))
         reply = await conn.receive()
         if isinstance(reply, Error):
@@ -100,6 +104,12 @@ class Connection:
         if not isinstance(reply, Welcome):
             conn.close()
             raise Dropped(f"the server answered hello with {type(reply).__name__}")
+        if user is not None and reply.user != f"{VOUCHED_PREFIX}{user}":
+            # a server that predates vouching ignores ``user``: sitting would take a seat for the account
+            conn.close()
+            raise Refused(Error(code="version", message=(
+                f"the table server does not take the person a client speaks for (it knows this one as "
+                f"{printable(reply.user)}): it needs a newer dvtui serve")))  # fmt: skip
         conn.welcome = reply
         return conn
 
@@ -133,10 +143,6 @@ class Connection:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.writer.close()
-
-
-def _hello(version: str) -> Message:
-    return Hello(version=PROTOCOL_VERSION, client=f"dvtui {version}")
 
 
 async def list_tables(place: ServerPlace) -> list[TableInfo]:
@@ -186,14 +192,17 @@ class Backoff:
 
 
 class TableClient:
-    """A seat (``seat``; None: the server picks) or a spectator (``watch``) at table ``table``."""
+    """A seat (``seat``; None: the server picks) or a spectator (``watch``) at table ``table``;
+    ``user``: the person it sits for, vouched for by this account in every hello (reconnections
+    too), else the account itself."""
 
     def __init__(
         self, place: ServerPlace, table: str, *, seat: int | None = None, watch: bool = False,
-        backoff: Backoff | None = None,
+        backoff: Backoff | None = None, user: str | None = None,
     ) -> None:  # fmt: skip
         self.server = place
         self.table = table
+        self.user = user
         self.seat = seat
         self.watch = watch
         self.backoff = backoff or Backoff()
@@ -234,7 +243,7 @@ class TableClient:
         await self._join()
 
     async def _join(self) -> None:
-        conn = await Connection.open(self.server)
+        conn = await Connection.open(self.server, user=self.user)
         since = self.next_seq
         message: Message = (
             Watch(table=self.table, since=since) if self.watch else Join(table=self.table, seat=self.seat, since=since)

@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..engine import AnyEvent
+from ..printable import printable
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
@@ -38,6 +39,12 @@ Text = Annotated[str, msgspec.Meta(max_length=200)]
 Level = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 """A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
+MAX_PERSON_CHARS = 40
+Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
+"""A person a trusted account vouches for (``hello.user``); see :func:`person_problem`."""
+VOUCHED_PREFIX = "web:"
+"""How the server shows a vouched person (``web:ana``): never an account's name, since no account
+name holds a ``:`` (the field separator of ``/etc/passwd``)."""
 
 
 class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
@@ -48,10 +55,16 @@ class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True
 
 
 class Hello(Message, tag="hello"):
-    """The first message of a connection; the server answers ``welcome`` or ``error`` ``version``."""
+    """The first message of a connection; the server answers ``welcome`` or ``error`` ``version``.
+
+    ``user``: the person this connection speaks for, vouched for by the connecting account (a
+    ``dvtui web`` naming the user its login proxy named). Only a trusted account may vouch (the
+    server's own, and those of ``dvtui serve --trust``; any other gets ``not_trusted``); the person
+    is then the connection's identity, apart from every account and from every other person."""
 
     version: int
     client: Text = ""
+    user: Person | None = None
 
 
 class ListTables(Message, tag="list_tables"):
@@ -70,8 +83,8 @@ class OpenTable(Message, tag="open_table"):
 
 class Join(Message, tag="join"):
     """Sit at ``seat`` (None: the seat one already holds there, else the free human seat named like
-    one's login, else the first free human seat). Answered by ``joined``, then the game's lines
-    from ``since``, then ``presence``."""
+    one's login or the person vouched for, else the first free human seat). Answered by
+    ``joined``, then the game's lines from ``since``, then ``presence``."""
 
     table: TableName
     seat: SeatIndex | None = None
@@ -125,7 +138,8 @@ SeatStateName = Literal["free", "connected", "away", "bot"]
 
 class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One seat as the table shows it: ``free`` (nobody has taken it), ``connected``, ``away`` (its
-    owner's connection dropped), ``bot`` (a bot seat). ``stand_in``: the bot playing for it meanwhile."""
+    owner's connection dropped), ``bot`` (a bot seat). ``user``: its owner, an account's name or a
+    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile."""
 
     seat: int
     name: str
@@ -151,7 +165,8 @@ class Welcome(Message, tag="welcome"):
     version: int
     server: str
     user: str
-    """The account the server knows the connection by (from the socket, never from the client)."""
+    """Who the server knows the connection as: the account from the socket, or the person a trusted
+    account vouched for (shown ``web:NAME``, as in a seat's ``user``)."""
 
 
 class Tables(Message, tag="tables"):
@@ -199,6 +214,7 @@ ErrorCode = Literal[
     "log_full",  # the table's log has reached its bound
     "server",  # the server could not save; the table has stopped
     "taken_over",  # the seat was taken by another connection of the same user (closed)
+    "not_trusted",  # hello: this account may not vouch for a person (closed)
     "shutdown",  # the server is stopping (closed; reconnect later)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full"})
@@ -215,6 +231,19 @@ ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
 
 Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
 """What a client reads: a control message or a line of the game."""
+
+
+def person_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a vouched person's (None: it can). It must print as itself, as every
+    name the server shows and logs, and have no spaces around it (`` ana`` would be someone else)."""
+    if not 1 <= len(name) <= MAX_PERSON_CHARS:
+        return f"a person's name is 1 to {MAX_PERSON_CHARS} characters"
+    if printable(name) != name:
+        return "a person's name is of printable characters only"
+    if name.strip() != name:
+        return "a person's name has no spaces around it"
+    return None
+
 
 _encoder = msgspec.json.Encoder()
 client_decoder: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)  # type: ignore[arg-type]

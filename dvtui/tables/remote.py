@@ -63,11 +63,14 @@ class RemoteSession:
     @classmethod
     def open(
         cls, place: ServerPlace, table: str, *, seat: int | None = None, watch: bool = False,
-        backoff: Backoff | None = None, wake: Callable[[], None] | None = None,
+        backoff: Backoff | None = None, wake: Callable[[], None] | None = None, user: str | None = None,
     ) -> RemoteSession:  # fmt: skip
-        """Join (or watch) ``table``; returns once its lines so far are here. Raises Refused
-        (no such table, a seat that is another's...) or Unreachable."""
-        session = cls(TableClient(place, table, seat=seat, watch=watch, backoff=backoff), wake)
+        """Join (or watch) ``table`` (for ``user``, a person this account vouches for: see
+        :class:`TableClient`); returns once its lines so far are here. Raises Refused (no such
+        table, a seat that is another's, an account the server does not trust to vouch...) or
+        Unreachable."""
+        client = TableClient(place, table, seat=seat, watch=watch, backoff=backoff, user=user)
+        session = cls(client, wake)
         session._thread = threading.Thread(target=session._thread_main, name=f"table {table}", daemon=True)
         session._thread.start()
         with session._cond:

@@ -11,7 +11,10 @@ One asyncio loop holds every connection and every table; nothing slow runs on it
   waits for anybody.
 
 Who is who comes from the socket (SO_PEERCRED): a seat, once taken, belongs to that uid for the
-whole game, kept in the table's record so a restarted server still knows it.
+whole game, kept in the table's record so a restarted server still knows it. A *trusted* account
+(the server's own, and those of ``dvtui serve --trust``) may instead speak for a person it vouches
+for (``hello.user``: ``dvtui web`` naming the user of a login proxy); that person is then an
+identity of its own, owning seats apart from every account, the vouching one included.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import struct
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TypeVar
 
@@ -42,6 +45,7 @@ from ..store import GameFileError, SaveError, user_name
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
+    VOUCHED_PREFIX,
     Bye,
     ClientMessage,
     Error,
@@ -63,6 +67,7 @@ from .protocol import (
     Welcome,
     client_decoder,
     encode,
+    person_problem,
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
 from .think import think, watch_server
@@ -82,6 +87,14 @@ made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
 
+Owner = int | str
+"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
+
+
+def owner_name(owner: Owner) -> str:
+    """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
+    return f"{VOUCHED_PREFIX}{owner}" if isinstance(owner, str) else user_name(owner)
+
 
 class Conn:
     """One client connection: who it is, where it sits, and its budget of messages."""
@@ -89,7 +102,10 @@ class Conn:
     def __init__(self, writer: asyncio.StreamWriter, uid: int) -> None:
         self.writer = writer
         self.uid = uid
+        self.vouched: str | None = None
+        """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
         self.user = user_name(uid)
+        """Who it is, as logs and ``welcome`` say it."""
         self.greeted = False
         self.table: Table | None = None
         self.seat: int | None = None
@@ -104,6 +120,16 @@ class Conn:
         self.writer.write(data)
         if self.writer.transport.get_write_buffer_size() > MAX_BUFFERED:
             self.abort()
+
+    @property
+    def identity(self) -> Owner:
+        """What a seat it takes belongs to: the vouched person, else the account."""
+        return self.uid if self.vouched is None else self.vouched
+
+    @property
+    def person(self) -> str:
+        """The name a seat is matched against when a join names none."""
+        return user_name(self.uid) if self.vouched is None else self.vouched
 
     def error(self, code: ErrorCode, message: str, seq: int | None = None) -> None:
         self.send(encode(Error(code=code, message=printable(message)[:500], seq=seq)))
@@ -181,7 +207,7 @@ class Table:
             out.append(
                 SeatState(
                     seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
-                    user=None if owner is None else user_name(owner),
+                    user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
                 )
             )  # fmt: skip
@@ -228,9 +254,13 @@ class Server:
     def __init__(
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
         workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
+        trust: Iterable[int] = (),
     ) -> None:  # fmt: skip
         self.place = place
         self.idle = idle
+        self.trusted = frozenset({os.geteuid(), *trust})
+        """The uids that may vouch for a person: the server's own (a process of its account could
+        rewrite the games' files anyway, so trusting it adds nothing) and ``trust``'s."""
         self.signals = signals
         """Stop on SIGTERM / SIGINT / SIGHUP (only a main thread can; a test's server in a thread
         is stopped through :attr:`stopping`)."""
@@ -402,13 +432,7 @@ class Server:
 
     async def _handle(self, conn: Conn, message: ClientMessage) -> None:
         if isinstance(message, Hello):
-            if message.version != PROTOCOL_VERSION:
-                conn.fail("version", f"this server speaks version {PROTOCOL_VERSION}, not {message.version}")
-                return
-            conn.greeted = True
-            from .. import __version__
-
-            conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user)))
+            self._greet(conn, message)
         elif isinstance(message, ListTables):
             infos = [t.info() for _, t in sorted(self.tables.items())]
             conn.send(encode(Tables(tables=infos)))
@@ -422,6 +446,34 @@ class Server:
             await self._stand_in(conn, message)
         elif isinstance(message, Bye):
             conn.close()
+
+    def _greet(self, conn: Conn, message: Hello) -> None:
+        """``welcome``, once the version is this server's and the person vouched for (if any) may be."""
+        if message.version != PROTOCOL_VERSION:
+            conn.fail("version", f"this server speaks version {PROTOCOL_VERSION}, not {message.version}")
+            return
+        person = message.user
+        problem = None if person is None else person_problem(person)
+        if problem is not None:
+            conn.error("bad_message", f"hello's user: {problem}")
+            if not conn.greeted:
+                conn.close()
+            return
+        if person is not None and conn.uid not in self.trusted:
+            conn.fail("not_trusted", f"account {conn.user} may not vouch for a person: this server trusts its own "
+                      "account and those named by 'dvtui serve --trust'")  # fmt: skip
+            return
+        if conn.greeted and person != conn.vouched:
+            conn.error("bad_message", "a connection speaks for one person: the one its first hello named")
+            return
+        conn.vouched = person
+        conn.user = owner_name(conn.identity)
+        if person is not None and not conn.greeted:
+            self._log(f"account {user_name(conn.uid)} vouches for {conn.user}")
+        conn.greeted = True
+        from .. import __version__
+
+        conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user)))
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -466,13 +518,13 @@ class Server:
         """The seat a join without one means, or why there is none."""
         humans = table.session.humans
         owners = table.record.owners
-        mine = [s for s in humans if owners[s] == conn.uid]
+        mine = [s for s in humans if owners[s] == conn.identity]
         if mine:
             away = [s for s in mine if table.seated[s] is None]
             return (away or mine)[0]
         free = [s for s in humans if owners[s] is None]
         names = table.session.names
-        named = [s for s in free if names[s].casefold() == conn.user.casefold()]
+        named = [s for s in free if names[s].casefold() == conn.person.casefold()]
         if named or free:
             return (named or free)[0]
         return "every human seat is taken; watch the table instead"
@@ -493,15 +545,16 @@ class Server:
                 conn.error("no_seat", f"seat {seat} is not a human seat of table {table.name}")
                 return
             owner = table.record.owners[seat]
-            if owner is not None and owner != conn.uid:
+            if owner is not None and owner != conn.identity:
                 who = table.session.names[seat]
-                conn.error("seat_taken", f"seat {seat} ({who}) belongs to user {user_name(owner)}")
+                whose = owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
+                conn.error("seat_taken", f"seat {seat} ({who}) belongs to {whose}")
                 return
         self._leave(conn, drop=conn.table is not table)
         changed = False
         if seat is not None:
             if table.record.owners[seat] is None:
-                table.record.owners[seat] = conn.uid
+                table.record.owners[seat] = conn.identity
                 changed = True
             if table.record.stand_ins[seat] is not None:
                 table.record.stand_ins[seat] = None  # its owner is back
@@ -661,10 +714,11 @@ class Server:
             self._wake(table)
 
 
-def serve(place: ServerPlace, *, idle: float | None = None) -> int:
-    """Run the server in the foreground (``dvtui serve``); 0 once stopped."""
+def serve(place: ServerPlace, *, idle: float | None = None, trust: Iterable[int] = ()) -> int:
+    """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
+    besides its own that may vouch for a person."""
     make_private_dir(place.directory)
-    asyncio.run(Server(place, idle=idle).run())
+    asyncio.run(Server(place, idle=idle, trust=trust).run())
     return 0
 
 

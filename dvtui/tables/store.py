@@ -31,8 +31,10 @@ class TableRecord(msgspec.Struct, kw_only=True):
     """What a table keeps beside its game, so a restarted server gives every seat back to its owner."""
 
     hints: bool = True
-    owners: list[int | None]
-    """Each seat's owner, a uid (None: free, or a bot seat)."""
+    owners: list[int | str | None]
+    """Each seat's owner: a uid, or the name of a person a trusted account vouched for (None:
+    free, or a bot seat). The two never compare equal, so a vouched person owns apart from every
+    account, the vouching one included."""
     stand_ins: list[str | None]
     """The bot level playing each seat while its owner is away (None: nobody stands in)."""
 

@@ -15,12 +15,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from dvtui.bots import bot_fn, bot_seed, parse_bot
 from dvtui.engine import Event, Game, new_game
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter
 from dvtui.tables import ServerPlace, TableClient
+from dvtui.tables.server import Server
 
 from ..safety.support import dvtui_cmd, env, run_dvtui
 
@@ -44,6 +46,24 @@ def short_dir() -> Iterator[Path]:
         yield d
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def in_thread(directory: Path, **options: Any) -> Iterator[Server]:
+    """A server on ``directory`` in a thread of this process, until the block ends (``options``
+    as :class:`Server` takes them); another may follow on the same directory, as after a restart."""
+    srv = Server(ServerPlace(directory, personal=False), signals=False, log=lambda line: None, **options)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=lambda: loop.run_until_complete(srv.run()), daemon=True)
+    thread.start()
+    try:
+        wait_for("the server to listen", lambda: srv.listening.is_set())
+        yield srv
+    finally:
+        loop.call_soon_threadsafe(srv.stopping.set)
+        thread.join(60)
+        assert not thread.is_alive()
+        loop.close()
 
 
 class Served:
