@@ -32,6 +32,17 @@ ANSWER_WAIT = 30.0
 OPEN_WAIT = 120.0
 """Seconds to wait for a table's lines when joining (a server being started counts)."""
 
+DECISIONS = frozenset({"place", "undo"})
+"""The requests :meth:`RemoteSession.place` and :meth:`~RemoteSession.undo` wait on: an error
+answering one of them (its ``re``) is that decision's refusal."""
+
+
+def answers_decision(error: Error) -> bool:
+    """``error`` is what a decision waiting for its lines takes as its answer: a refusal of a
+    decision, or the table stopping (after which no decision is written). An error answering
+    another request (a stand-in) is told on its own, never taken as the decision's."""
+    return error.re in DECISIONS or (error.re is None and error.code in STOPPING)
+
 
 class TableStopped(RuleError):
     """The table takes no more decisions (the server could not save, the log is full)."""
@@ -258,15 +269,26 @@ class RemoteSession:
         local.events.extend(taken)
         return PlayedMove(taken, before)
 
+    def _answered(self) -> bool:
+        return any(map(answers_decision, self._errors))
+
+    def _take_answers(self) -> list[Error]:
+        """The errors answering a decision, taken out of the inbox of errors (the rest stay for
+        :meth:`take_errors`). Called with ``_cond`` held."""
+        answers = [e for e in self._errors if answers_decision(e)]
+        self._errors = [e for e in self._errors if not answers_decision(e)]
+        return answers
+
     def _await(self, n: int, accepted: Callable[[Event], bool]) -> PlayedMove:
-        """Wait for the line at ``n`` or an error; the decision's move when the line is it."""
+        """Wait for the line at ``n`` or an error answering the decision; the decision's move when
+        the line is it."""
         with self._cond:
             done = self._cond.wait_for(
-                lambda: len(self._inbox) > n or bool(self._errors) or self._failed is not None
+                lambda: len(self._inbox) > n or self._answered() or self._failed is not None
                 or self._status == "reconnecting",
                 ANSWER_WAIT,
             )  # fmt: skip
-            errors, self._errors = self._errors, []
+            errors = self._take_answers()
             arrived = self._inbox[n] if len(self._inbox) > n else None
             status = self._status
         if arrived is None:
@@ -277,8 +299,8 @@ class RemoteSession:
             raise RuleError(f"the table is gone: {self.failure}")
         if not accepted(arrived):  # the server refuses ours (stale): its answer is on its way
             with self._cond:
-                self._cond.wait_for(lambda: bool(self._errors) or self._failed is not None, ANSWER_WAIT)
-                errors, self._errors = errors + self._errors, []
+                self._cond.wait_for(lambda: self._answered() or self._failed is not None, ANSWER_WAIT)
+                errors += self._take_answers()
             why = f" ({errors[0].message})" if errors else ""
             raise RuleError(f"another move came first{why}: look again and decide")
         return self._next_move()
@@ -311,7 +333,7 @@ class RemoteSession:
         seat = self._my_seat(player)
         n = len(self.events)
         with self._cond:
-            self._errors = []
+            self._take_answers()  # a late answer to an earlier decision is not this one's
         self._submit(self.client.place(card, column, seq=n))
 
         def mine(event: Event) -> bool:
@@ -326,7 +348,7 @@ class RemoteSession:
         count = len(trial.undo(seat))  # the table's rule, checked here first: NothingToUndo says why
         n = len(self.events)
         with self._cond:
-            self._errors = []
+            self._take_answers()
         self._submit(self.client.undo(seq=n))
         undone: list[PlacementUndone] = []
         first = self._await(n, lambda event: isinstance(event, PlacementUndone))
@@ -342,7 +364,8 @@ class RemoteSession:
         self._submit(self.client.stand_in(seat, level))
 
     def take_errors(self) -> list[Error]:
-        """Errors the table sent that no decision of this side was waiting for (a refused stand-in)."""
+        """Errors the table sent that no decision of this side waits for (a refused stand-in, a
+        table that stopped between decisions)."""
         with self._cond:
             errors, self._errors = self._errors, []
         return errors
