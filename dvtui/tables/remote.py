@@ -21,7 +21,7 @@ from typing import Any
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, GameCreated, PlacementUndone, RuleError, fold
 from ..play.session import PlayedMove, PlaySession, Standing
-from ..store import SaveFailed
+from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
 from .protocol import STOPPING, Error, SeatState
 from .where import ServerPlace
@@ -201,6 +201,19 @@ class RemoteSession:
     @property
     def hints(self) -> bool:
         return self.client.hints
+
+    @property
+    def table_file(self) -> Path:
+        """The table's game file on the server's side (a branch's ``parent``: this side never
+        opens it, and may not be allowed to)."""
+        return self.client.server.games / f"{self.table}.dvr"
+
+    def as_file(self) -> LoadedGame:
+        """The game as this side has it (every line the table sent, up to the last decision
+        shown), written and read as the table's file is: what a branch ("play from here") is made
+        from. Raises ``GameFileError`` (never for lines the table sent)."""
+        data = b"".join(encode_line(event, seq) for seq, event in enumerate(self.events))
+        return parse_game(data, str(self.table_file), checkpoints=True)
 
     @property
     def status(self) -> str:

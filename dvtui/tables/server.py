@@ -243,7 +243,7 @@ class Server:
         self.signals = signals
         """Stop on SIGTERM / SIGINT / SIGHUP (only a main thread can; a test's server in a thread
         is stopped through :attr:`stopping`)."""
-        self.games = place.directory / "games"
+        self.games = place.games
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, Table] = {}

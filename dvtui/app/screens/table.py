@@ -59,10 +59,12 @@ class TableScreen(Screen[None]):
 
     BINDINGS: list[BindingType] = TABLE.bindings()
 
+    SCREEN_ID = "table"
+
     def __init__(self, session: GameSession, pace: Pace | None = None, *, recap: bool = True) -> None:
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
         while it was shown does; a branch starts where its player chose, with nothing unseen."""
-        super().__init__(id="table")
+        super().__init__(id=self.SCREEN_ID)
         self.session = session
         self.recap_on_mount = recap
         self.pace = pace or Pace()
@@ -607,9 +609,13 @@ class TableScreen(Screen[None]):
         from .replay import ReplayScreen
 
         session = self.session
-        branch = self._branch_from if session.path is not None else None  # a branch's parent is a file
+        branch = self._branch_from if self._can_branch() else None
         self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch)
         self.app.push_screen(self._time_travel)
+
+    def _can_branch(self) -> bool:
+        """``b`` in time travel is offered: a branch's parent is a file."""
+        return self.session.path is not None
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:
