@@ -11,12 +11,18 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from rich.console import Console
+from textual.binding import BindingsMap
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
+from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
@@ -272,6 +278,47 @@ async def test_a_spectator_plays_from_here_without_being_asked(
     finally:
         for session in (ana, bob, watcher):
             await asyncio.to_thread(session.close)
+
+
+def _plain(renderable: object) -> str:
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: Server) -> None:
+    """The shared table's bindings and its help are read from one key map: every key bound
+    there (``a``, a bot for an away seat, among them) has its row in the help ``?`` opens."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(in_process, "k")
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "k", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    told_in = {SKIP: NEXT, SLOWER: FASTER}  # further keys of a row: "⏎ / space / s", "+ / -"
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.screen
+            await until(pilot, "Bob to be away", lambda: table.check_action("stand_in", ()) is True)
+            textual = {(b.key, b.action) for bs in BindingsMap(Screen.BINDINGS).key_to_bindings.values() for b in bs}
+            bound = [b for bs in table._bindings.key_to_bindings.values() for b in bs  # all, not one a key
+                     if (b.key, b.action) not in textual]  # fmt: skip
+            commands = {
+                (key, action): c for c in SHARED_TABLE.commands for keys, action in c.keys for key in keys.split(",")
+            }  # fmt: skip
+            in_map = [commands.get((b.key, b.action)) for b in bound]
+            assert None not in in_map, [b for b, c in zip(bound, in_map, strict=True) if c is None]
+            assert STAND_IN in in_map
+            await pilot.press("question_mark")
+            shown = app.screen
+            assert isinstance(shown, HelpScreen)
+            help_text = " ".join(_plain(shown.query_one("#help-text", Static).content).split())
+            for command in {c for c in in_map if c is not None}:
+                row = (command if command.help is not None else told_in[command]).help
+                assert row is not None and " ".join(row[1].split()) in help_text, command
+            assert "a bot plays every away seat until its owner returns" in help_text
+    finally:
+        await asyncio.to_thread(ana.close)
 
 
 def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]

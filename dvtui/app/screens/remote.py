@@ -22,7 +22,7 @@ from ...engine import Game, PlacementUndone
 from ...play.session import GameSession
 from ...tables import RemoteSession
 from ..config import Pace
-from ..keys import STAND_IN, TABLE
+from ..keys import SHARED_TABLE
 from ..messages import BranchRequested, TableEvents
 from ..theme import MUTED, seat_color
 from ..widgets.faces import seat_emphasis
@@ -38,7 +38,8 @@ class RemoteTableScreen(TableScreen):
     """The table for one seat (or a spectator) of a shared table. ``bell``: ring the terminal's
     bell once when it becomes this seat's turn."""
 
-    BINDINGS: list[BindingType] = [*TABLE.bindings(), *STAND_IN.bindings()]  # noqa: RUF012
+    KEYS = SHARED_TABLE
+    BINDINGS: list[BindingType] = SHARED_TABLE.bindings()
     SCREEN_ID = "shared-table"  # a branch's table may open over it: two screens never share an id
 
     def __init__(self, session: RemoteSession, pace: Pace | None = None, *, bell: bool = True) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -40,7 +41,7 @@ from ...play.session import GameSession, PlayedMove, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
-from ..keys import TABLE, UNDO, PaletteEntry
+from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
@@ -57,6 +58,8 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
+    KEYS: ClassVar[KeyMap] = TABLE
+    """Its keys: the bindings, the help's key map and the palette's commands read from it."""
     BINDINGS: list[BindingType] = TABLE.bindings()
 
     SCREEN_ID = "table"
@@ -661,7 +664,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.KEYS))
 
     async def action_quit(self) -> None:
         self.app.exit()
@@ -671,7 +674,7 @@ class TableScreen(Screen[None]):
     def palette_commands(self) -> Iterable[PaletteEntry]:
         """What can be done now, for the command palette: the keys' commands the table allows now
         (:data:`~dvtui.app.keys.TABLE`), and where the game is saved."""
-        for command in TABLE.offered(lambda action: self.check_action(action, ())):
+        for command in self.KEYS.offered(lambda action: self.check_action(action, ())):
             if command is UNDO:
                 undoer = self.session.undo_player()
                 if undoer is not None:
