@@ -273,10 +273,11 @@ class LeaveForBranch(Dialog[bool]):
         with Vertical(id="leave-box", classes="dialog"):
             yield Static(Text(f"Leave table {self.table} to play from here?", style=Style(bold=True)))
             yield Static(Text(
-                f"The branch is a game of your own, in a new file; the table is not changed. {self.seat}'s "
-                f"seat stays yours and is away meanwhile: the others may let a bot stand in for it. "
-                f"'dvtui join {self.table}' brings you back where the game is."
+                f"The branch is a game of your own, in a new file: the table is not changed. {self.seat}'s "
+                f"seat stays yours, away meanwhile (the others may let a bot stand in for it)."
             ))  # fmt: skip
+            back = (f"dvtui join {self.table}", Style(bold=True))
+            yield Static(Text.assemble(back, " brings you back where the game is."))
             yield Static(Text("y: leave and play from here · n or esc: stay", style=Style(color=MUTED)))
         yield Footer(compact=True)
 
