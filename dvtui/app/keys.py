@@ -3,8 +3,8 @@
 A :class:`Command` holds all that is said about one thing a person can do: the keys bound to it
 (and the action each runs), its word in the footer, its row in the ``?`` help and its entry in the
 command palette. A screen's ``BINDINGS``, its help's key map and its palette entries are all read
-from its :class:`KeyMap` (:data:`TABLE`, :data:`SHARED_TABLE`, :data:`VIEWER`), so a key cannot be added, renamed or
-dropped in one of them and not in the others.
+from its :class:`KeyMap` (:data:`TABLE`, :data:`SHARED_TABLE`, :data:`VIEWER`), so a key cannot be
+added, renamed or dropped in one of them and not in the others.
 
 A key map lists its commands in up to three orders, because each surface reads in its own: the
 bindings' order is the footer's and Textual's key panel's, the help reads like a lesson (the keys

@@ -6,6 +6,10 @@ never runs a bot (the server's bots think on the server). What the others do arr
 move as the table shows a bot's move, resolution included. The header says whose turn it is (the
 bell rings once when it becomes yours) and the banner who is there: connected, away, a bot standing
 in, and "reconnecting…" while the client finds the server again.
+
+Time travel (``t``) and "play from here" (``b`` there) work as at a table of one's own, and never
+change the shared table: the branch is written from the lines this side holds, and played here
+after this side leaves the table (a seated player is asked first, :class:`LeaveForBranch`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
-from ...engine import Game, PlacementUndone
+from ...engine import Game, PlacementUndone, fold
 from ...play.session import GameSession
 from ...tables import RemoteSession
 from ..config import Pace
@@ -118,8 +122,8 @@ class RemoteTableScreen(TableScreen):
         left, never changed (the app makes the branch). A seated player is asked first: their
         seat is away while they play it."""
         session = self.remote
-        if session.seat is None:
-            super()._branch_from(moment, take)
+        if session.seat is None or fold(session.events[: moment + 1]).game.over:
+            super()._branch_from(moment, take)  # nothing to leave, or no branch to leave for (the app says why)
             return
 
         def answered(leave: bool | None) -> None:
@@ -247,7 +251,6 @@ class RemoteTableScreen(TableScreen):
             self.notify("This table gives no hints.", severity="information")
             return
         super().action_hint()
-
 
 
 class LeaveForBranch(Dialog[bool]):
