@@ -303,6 +303,9 @@ class DvtuiApp(App[ExitState]):
         if not isinstance(table, TableScreen):
             return
         old = table.session
+        if isinstance(old, RemoteSession):
+            self._branch_shared_table(table, old, request)
+            return
         if old.path is None:  # a branch's parent is a file
             return
         try:
@@ -321,6 +324,33 @@ class DvtuiApp(App[ExitState]):
             f"Now moment {request.moment} of the game in {session.path}. "
             f"The game you left is as it was in {old.path}{kept}.",
             title="Playing from here", timeout=6,
+        )
+
+    def _branch_shared_table(self, table: TableScreen, old: RemoteSession, request: BranchRequested) -> None:
+        """``b`` in time travel at a shared table: the game's lines this side holds are the
+        branch's prefix, written to a file of its own in the saves directory, and a table of this
+        app plays it. The shared table never hears of it (nothing is sent that changes it): this
+        side leaves it as ``q`` does, the seat stays its owner's and is away meanwhile, and
+        ``dvtui join`` brings them back."""
+        from ..replay import Replay
+
+        try:
+            loaded = old.as_file()
+        except GameFileError as e:
+            self.notify(f"Could not branch table {old.table}: {e}", severity="error", timeout=10)
+            return
+        session = self._open_branch(loaded, Replay.of(loaded), request.moment, request.take)
+        if session is None:
+            return
+        while self.screen is not table:  # the viewer (and anything over it)
+            self.pop_screen()
+        old.close()
+        self.start_game(session, recap=False)  # (over the shared table's screen when it is the app's first)
+        back = f"dvtui {'join' if old.seat is not None else 'watch'} {old.table}"
+        self.notify(
+            f"Now moment {request.moment} of a game of your own in {session.path}. "
+            f"Table {old.table} goes on without you: {back} brings you back.",
+            title="Playing from here", timeout=8,
         )
 
     # -- command palette ---------------------------------------------------------------------

@@ -3,8 +3,8 @@
 A :class:`Command` holds all that is said about one thing a person can do: the keys bound to it
 (and the action each runs), its word in the footer, its row in the ``?`` help and its entry in the
 command palette. A screen's ``BINDINGS``, its help's key map and its palette entries are all read
-from its :class:`KeyMap` (:data:`TABLE`, :data:`VIEWER`), so a key cannot be added, renamed or
-dropped in one of them and not in the others.
+from its :class:`KeyMap` (:data:`TABLE`, :data:`SHARED_TABLE`, :data:`VIEWER`), so a key cannot be
+added, renamed or dropped in one of them and not in the others.
 
 A key map lists its commands in up to three orders, because each surface reads in its own: the
 bindings' order is the footer's and Textual's key panel's, the help reads like a lesson (the keys
@@ -143,7 +143,7 @@ TIME_TRAVEL = Command(
 )
 QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
 STAND_IN = Command(
-    (("a", "stand_in"),), "bot for away", help=("a", "at a shared table: a bot plays the away seats until they return"),
+    (("a", "stand_in"),), "bot for away", help=("a", "a bot plays every away seat until its owner returns"),
     palette=("Let a bot stand in", "A bot plays each away seat until its owner returns"),
 )
 LOG = Command(help=("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"))
@@ -155,6 +155,11 @@ TABLE = KeyMap(
     commands=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, SKIP, RESULTS, FASTER, SLOWER, HELP, TIME_TRAVEL, QUIT),
     help=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )
+SHARED_TABLE = KeyMap(
+    commands=(*TABLE.commands, STAND_IN),  # after COLUMN: on one's own turn, a chooses column a
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
+)
+"""The live table at a shared table: the table's keys, and a bot standing in for an away seat."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

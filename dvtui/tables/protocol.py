@@ -225,6 +225,9 @@ class Error(Message, tag="error"):
     code: ErrorCode
     message: str
     seq: int | None = None
+    re: str | None = None
+    """The ``type`` of the client's message this error answers (``place``, ``stand_in``...); None
+    for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
 ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye

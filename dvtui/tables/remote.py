@@ -21,7 +21,7 @@ from typing import Any
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, GameCreated, PlacementUndone, RuleError, fold
 from ..play.session import PlayedMove, PlaySession, Standing
-from ..store import SaveFailed
+from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
 from .protocol import STOPPING, Error, SeatState
 from .where import ServerPlace
@@ -31,6 +31,17 @@ ANSWER_WAIT = 30.0
 
 OPEN_WAIT = 120.0
 """Seconds to wait for a table's lines when joining (a server being started counts)."""
+
+DECISIONS = frozenset({"place", "undo"})
+"""The requests :meth:`RemoteSession.place` and :meth:`~RemoteSession.undo` wait on: an error
+answering one of them (its ``re``) is that decision's refusal."""
+
+
+def answers_decision(error: Error) -> bool:
+    """``error`` is what a decision waiting for its lines takes as its answer: a refusal of a
+    decision, or the table stopping (after which no decision is written). An error answering
+    another request (a stand-in) is told on its own, never taken as the decision's."""
+    return error.re in DECISIONS or (error.re is None and error.code in STOPPING)
 
 
 class TableStopped(RuleError):
@@ -195,6 +206,19 @@ class RemoteSession:
         return self.client.hints
 
     @property
+    def table_file(self) -> Path:
+        """The table's game file on the server's side (a branch's ``parent``: this side never
+        opens it, and may not be allowed to)."""
+        return self.client.server.games / f"{self.table}.dvr"
+
+    def as_file(self) -> LoadedGame:
+        """The game as this side has it (every line the table sent, up to the last decision
+        shown), written and read as the table's file is: what a branch ("play from here") is made
+        from. Raises ``GameFileError`` (never for lines the table sent)."""
+        data = b"".join(encode_line(event, seq) for seq, event in enumerate(self.events))
+        return parse_game(data, str(self.table_file), checkpoints=True)
+
+    @property
     def status(self) -> str:
         """``connected``, ``reconnecting``, or ``lost`` (the client gave up)."""
         with self._cond:
@@ -261,15 +285,26 @@ class RemoteSession:
         local.events.extend(taken)
         return PlayedMove(taken, before)
 
+    def _answered(self) -> bool:
+        return any(map(answers_decision, self._errors))
+
+    def _take_answers(self) -> list[Error]:
+        """The errors answering a decision, taken out of the inbox of errors (the rest stay for
+        :meth:`take_errors`). Called with ``_cond`` held."""
+        answers = [e for e in self._errors if answers_decision(e)]
+        self._errors = [e for e in self._errors if not answers_decision(e)]
+        return answers
+
     def _await(self, n: int, accepted: Callable[[Event], bool]) -> PlayedMove:
-        """Wait for the line at ``n`` or an error; the decision's move when the line is it."""
+        """Wait for the line at ``n`` or an error answering the decision; the decision's move when
+        the line is it."""
         with self._cond:
             done = self._cond.wait_for(
-                lambda: len(self._inbox) > n or bool(self._errors) or self._failed is not None
+                lambda: len(self._inbox) > n or self._answered() or self._failed is not None
                 or self._status == "reconnecting",
                 ANSWER_WAIT,
             )  # fmt: skip
-            errors, self._errors = self._errors, []
+            errors = self._take_answers()
             arrived = self._inbox[n] if len(self._inbox) > n else None
             status = self._status
         if arrived is None:
@@ -280,8 +315,8 @@ class RemoteSession:
             raise RuleError(f"the table is gone: {self.failure}")
         if not accepted(arrived):  # the server refuses ours (stale): its answer is on its way
             with self._cond:
-                self._cond.wait_for(lambda: bool(self._errors) or self._failed is not None, ANSWER_WAIT)
-                errors, self._errors = errors + self._errors, []
+                self._cond.wait_for(lambda: self._answered() or self._failed is not None, ANSWER_WAIT)
+                errors += self._take_answers()
             why = f" ({errors[0].message})" if errors else ""
             raise RuleError(f"another move came first{why}: look again and decide")
         return self._next_move()
@@ -314,7 +349,7 @@ class RemoteSession:
         seat = self._my_seat(player)
         n = len(self.events)
         with self._cond:
-            self._errors = []
+            self._take_answers()  # a late answer to an earlier decision is not this one's
         self._submit(self.client.place(card, column, seq=n))
 
         def mine(event: Event) -> bool:
@@ -329,7 +364,7 @@ class RemoteSession:
         count = len(trial.undo(seat))  # the table's rule, checked here first: NothingToUndo says why
         n = len(self.events)
         with self._cond:
-            self._errors = []
+            self._take_answers()
         self._submit(self.client.undo(seq=n))
         undone: list[PlacementUndone] = []
         first = self._await(n, lambda event: isinstance(event, PlacementUndone))
@@ -345,7 +380,8 @@ class RemoteSession:
         self._submit(self.client.stand_in(seat, level))
 
     def take_errors(self) -> list[Error]:
-        """Errors the table sent that no decision of this side was waiting for (a refused stand-in)."""
+        """Errors the table sent that no decision of this side waits for (a refused stand-in, a
+        table that stopped between decisions)."""
         with self._cond:
             errors, self._errors = self._errors, []
         return errors

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import multiprocessing
 import os
 import resource
@@ -96,6 +97,12 @@ def owner_name(owner: Owner) -> str:
     return f"{VOUCHED_PREFIX}{owner}" if isinstance(owner, str) else user_name(owner)
 
 
+_ANSWERING: contextvars.ContextVar[tuple[Conn, str] | None] = contextvars.ContextVar("answering", default=None)
+"""The connection whose message is being handled, and that message's ``type``: an error sent to
+that connection meanwhile answers it (``re``). Set where a message is handled, so no ``error`` call
+has to say what it answers, and one sent to another connection (a seat taken over) answers nothing."""
+
+
 class Conn:
     """One client connection: who it is, where it sits, and its budget of messages."""
 
@@ -132,7 +139,9 @@ class Conn:
         return user_name(self.uid) if self.vouched is None else self.vouched
 
     def error(self, code: ErrorCode, message: str, seq: int | None = None) -> None:
-        self.send(encode(Error(code=code, message=printable(message)[:500], seq=seq)))
+        answering = _ANSWERING.get()
+        answers = answering[1] if answering is not None and answering[0] is self else None
+        self.send(encode(Error(code=code, message=printable(message)[:500], seq=seq, re=answers)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Say why, then close (the error is sent if the client still reads)."""
@@ -264,7 +273,7 @@ class Server:
         self.signals = signals
         """Stop on SIGTERM / SIGINT / SIGHUP (only a main thread can; a test's server in a thread
         is stopped through :attr:`stopping`)."""
-        self.games = place.directory / "games"
+        self.games = place.games
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, Table] = {}
@@ -423,12 +432,15 @@ class Server:
             if not conn.greeted and not isinstance(message, Hello):
                 conn.fail("version", f"say hello first: {{\"type\":\"hello\",\"version\":{PROTOCOL_VERSION}}}")
                 return
+            answering = _ANSWERING.set((conn, type(message).__struct_config__.tag))  # type: ignore[arg-type]
             try:
                 await self._handle(conn, message)
             except Exception as e:  # a bug must cost one connection, never the server
                 self._log(f"internal error on a message from {conn.user}: {e!r}\n{traceback.format_exc()}")
                 conn.fail("bad_message", "the server could not handle that message")
                 return
+            finally:
+                _ANSWERING.reset(answering)
 
     async def _handle(self, conn: Conn, message: ClientMessage) -> None:
         if isinstance(message, Hello):
@@ -639,7 +651,7 @@ class Server:
             return
         async with table.lock:
             if table.failed is not None:
-                conn.send(encode(table.failed))
+                conn.error(table.failed.code, table.failed.message, seq=table.failed.seq)  # answers this decision
                 return
             if message.seq != table.next_seq:
                 conn.error("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
@@ -687,7 +699,8 @@ class Server:
             return
         mover = table.bot_to_move()
         if mover is not None:
-            table.bot_task = asyncio.create_task(self._bot_move(table, mover))
+            # in a context of its own: the bot's move answers no client's message
+            table.bot_task = asyncio.create_task(self._bot_move(table, mover), context=contextvars.Context())
 
     async def _bot_move(self, table: Table, mover: tuple[int, str, int, bool]) -> None:
         seat, level, seed, standing_in = mover

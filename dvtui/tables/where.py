@@ -45,6 +45,11 @@ class ServerPlace:
     def socket(self) -> Path:
         return self.directory / SOCKET_NAME
 
+    @property
+    def games(self) -> Path:
+        """Where the server keeps its tables' games: ``NAME.dvr`` each."""
+        return self.directory / "games"
+
 
 def server_place(explicit: str | None = None) -> ServerPlace:
     """``--server DIR``, else ``$DVTUI_SERVER_DIR``, else the personal server's directory."""

@@ -197,3 +197,31 @@ def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decision
     results = asyncio.run(seats())
     assert [r.code for r in results if isinstance(r, Refused)] == ["log_full"] * 3  # each of them is told
     assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 5
+
+
+def test_an_error_names_the_request_it_answers_and_a_stop_nobody_asked_for_names_none(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``re`` is the type of the client's message an error answers, so a client with a decision
+    and a stand-in on their way tells their answers apart; a table stopping answers nobody."""
+    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 3)
+    _open(in_process)
+    ana, bob = _seated(in_process, 0), _seated(in_process, 1)
+    ana.send({"type": "stand_in", "seat": 1, "bot": "greedy"})  # Bob is connected
+    ana.send({"type": "place", "seq": 0, "card": 6, "column": 3})  # stale
+    ana.send({"type": "undo", "seq": 1})
+    ana.send({"type": "join", "table": "nowhere"})
+    answers = [ana.until("nothing") for _ in range(4)]
+    assert [(a["code"], a["re"]) for a in answers] == [
+        ("not_away", "stand_in"), ("stale", "place"), ("nothing_to_undo", "undo"), ("no_table", "join"),
+    ]  # fmt: skip
+    bob.send({"type": "place", "seq": 1, "card": 6, "column": 3})  # Ana's turn
+    assert _next(bob, "error")["re"] == "place"
+    ana.send({"type": "place", "seq": 1, "card": 6, "column": 3})
+    bob.send({"type": "place", "seq": 2, "card": 5, "column": 0})  # the third line: the log is full
+    stopped = bob.until("nothing")  # the lines are passed over: the next error
+    assert stopped["code"] == "log_full" and "re" not in stopped  # told to everyone, asked by nobody
+    assert _next(ana, "error")["code"] == "log_full"
+    bob.send({"type": "place", "seq": 3, "card": 4, "column": 1})
+    again = _next(bob, "error")
+    assert (again["code"], again["re"]) == ("log_full", "place")  # the same stop, now answering a decision

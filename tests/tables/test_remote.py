@@ -205,3 +205,28 @@ def test_a_tables_record_is_saved_one_save_at_a_time_and_keeps_every_owner(
     finally:
         for session in sessions:
             session.close()
+
+
+def test_an_error_answering_a_stand_in_does_not_fail_a_placement_waiting_for_its_line(in_process: Server) -> None:
+    """The stand-in and the placement leave together (``a`` then a placement, quicker than the
+    table answers): the stand-in's refusal arrives while the placement waits, and is told apart."""
+    _open(in_process)
+    ana, _ = _seat(in_process, 0)
+    bob, _ = _seat(in_process, 1)
+    client = ana.client
+    place = client.place
+
+    async def stand_in_then_place(card: int, column: int, seq: int | None = None) -> None:
+        await client.stand_in(1, "greedy")  # Bob is connected: refused
+        await place(card, column, seq)
+
+    client.place = stand_in_then_place  # type: ignore[method-assign]
+    try:
+        move = ana.place(6, 3)
+        placed = move.events[0]
+        assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
+        # it came before the placement's line (the table answers a connection in order): told on its own
+        assert [(e.code, e.re) for e in ana.take_errors()] == [("not_away", "stand_in")]
+    finally:
+        ana.close()
+        bob.close()

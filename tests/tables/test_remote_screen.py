@@ -7,16 +7,29 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
+import msgspec
+import pytest
+from rich.console import Console
+from textual.binding import BindingsMap
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
-from dvtui.app.screens.remote import RemoteTableScreen
+from dvtui.app.exit_state import Played
+from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
+from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.help import HelpScreen
+from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import CardPlaced
-from dvtui.store import read_game
+from dvtui.play.session import PlaySession
+from dvtui.store import read_game, saves_dir
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
@@ -154,6 +167,156 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert isinstance(table, RemoteTableScreen)
             await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[RemoteSession, RemoteSession]:
+    """Table ``table``: Ana, Bob and a bot (first), a placement each; Bob's and Ana's sessions,
+    Ana's turn. Ana's move is sent before her screen is up (as the bot's)."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(server, table)
+    bob = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=1)
+    ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
+    await asyncio.to_thread(ana.place, 5, 0)
+    while bob.human_to_move() != 1:
+        await asyncio.sleep(0.02)
+        bob.take_move()
+    await asyncio.to_thread(bob.place, 6, 3)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while _lines(server, table) < 5:  # the bot's answer
+        assert loop.time() - start < WAIT, "the server's bot never answered"
+        await asyncio.sleep(0.02)
+    return ana, bob
+
+
+def _away(session: RemoteSession, seat: int) -> bool:
+    seats, _ = session.presence()
+    return any(s.seat == seat and s.state == "away" for s in seats)
+
+
+async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
+    in_process: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``t`` then ``b`` at a seat: asked first, the player leaves for a file of their own holding
+    the table's game up to the moment chosen, and plays it here; the table's file is untouched
+    and their seat is away."""
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    ana, bob = await _sit_after_a_round_of_turns(in_process, "b")
+    table_file = in_process.games / "b.dvr"
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, "the table's five lines", lambda: len(ana.events) == 5)
+            before = table_file.read_bytes()
+            table_events = read_game(table_file).events
+            await pilot.press("t", "left", "left")  # moment 2: Ana's placement; Bob is to play
+            viewer = app.screen
+            assert isinstance(viewer, ReplayScreen) and viewer.moment == 2
+            await pilot.press("b")
+            assert isinstance(app.screen, BranchScreen)  # a bot at the table: whose seats play on?
+            await pilot.press("home", "enter")  # keep the seats (Ana plays Bob's too, at this keyboard)
+            await pilot.pause()
+            question = app.screen
+            assert isinstance(question, LeaveForBranch)
+            assert "dvtui join b" in " ".join(text(w) for w in question.query("Static"))
+            await pilot.press("n")  # stays: nothing happens
+            await pilot.pause()
+            assert app.screen is viewer and app.session is ana
+            await pilot.press("b", "home", "enter", "y")
+            await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
+            branch = app.session
+            assert isinstance(branch, PlaySession) and branch.path is not None
+            assert branch.path.parent == saves_dir()  # the user's saves, as any branch
+            loaded = read_game(branch.path)
+            assert loaded.events[1:] == table_events[1:3]  # the table's game up to the moment
+            created = loaded.created
+            assert (created.parent, created.parent_seq) == (str(table_file.resolve()), 2)
+            assert msgspec.structs.replace(created, parent=None, parent_seq=None) == table_events[0]
+            assert table_file.read_bytes() == before  # the table never heard of it
+            await until(pilot, "Ana's seat to be away", lambda: _away(bob, 0))
+            assert branch.human_to_move() == 1  # the app plays the branch: Bob's turn, here
+            await pilot.press("6", "d", "enter")
+            await until(pilot, "Bob's move in the branch", lambda: read_game(branch.path).file_lines >= 4)
+            placed = read_game(branch.path).events[3]
+            assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (1, 6, 3)
+            assert table_file.read_bytes() == before
+            await pilot.press("q")
+        assert app.return_value == Played(branch.path, over=False, branched_from=str(table_file.resolve()))
+    finally:
+        await asyncio.to_thread(bob.close)
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_spectator_plays_from_here_without_being_asked(
+    in_process: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator has no seat to leave: ``b`` makes the branch at once, and may take the bot's seat."""
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    ana, bob = await _sit_after_a_round_of_turns(in_process, "w")
+    watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "w", watch=True)
+    table_file = in_process.games / "w.dvr"
+    before = table_file.read_bytes()
+    app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("t", "left")  # moment 3: Bob's placement; the bot is to play
+            await pilot.press("b")
+            assert isinstance(app.screen, BranchScreen)
+            await pilot.press("home", "down", "enter")  # the bot's seat, played here too
+            await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
+            branch = app.session
+            assert isinstance(branch, PlaySession) and branch.path is not None
+            loaded = read_game(branch.path)
+            assert loaded.events[1:] == read_game(table_file).events[1:4]
+            assert [p.kind for p in loaded.created.players] == ["human", "human", "human"]
+            assert branch.human_to_move() == 2 and table_file.read_bytes() == before
+            await pilot.press("q")
+    finally:
+        for session in (ana, bob, watcher):
+            await asyncio.to_thread(session.close)
+
+
+def _plain(renderable: object) -> str:
+    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: Server) -> None:
+    """The shared table's bindings and its help are read from one key map: every key bound
+    there (``a``, a bot for an away seat, among them) has its row in the help ``?`` opens."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(in_process, "k")
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "k", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    told_in = {SKIP: NEXT, SLOWER: FASTER}  # further keys of a row: "⏎ / space / s", "+ / -"
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.screen
+            await until(pilot, "Bob to be away", lambda: table.check_action("stand_in", ()) is True)
+            textual = {(b.key, b.action) for bs in BindingsMap(Screen.BINDINGS).key_to_bindings.values() for b in bs}
+            bound = [b for bs in table._bindings.key_to_bindings.values() for b in bs  # all, not one a key
+                     if (b.key, b.action) not in textual]  # fmt: skip
+            commands = {
+                (key, action): c for c in SHARED_TABLE.commands for keys, action in c.keys for key in keys.split(",")
+            }  # fmt: skip
+            in_map = [commands.get((b.key, b.action)) for b in bound]
+            assert None not in in_map, [b for b, c in zip(bound, in_map, strict=True) if c is None]
+            assert STAND_IN in in_map
+            await pilot.press("question_mark")
+            shown = app.screen
+            assert isinstance(shown, HelpScreen)
+            help_text = " ".join(_plain(shown.query_one("#help-text", Static).content).split())
+            for command in {c for c in in_map if c is not None}:
+                row = (command if command.help is not None else told_in[command]).help
+                assert row is not None and " ".join(row[1].split()) in help_text, command
+            assert "a bot plays every away seat until its owner returns" in help_text
     finally:
         await asyncio.to_thread(ana.close)
 

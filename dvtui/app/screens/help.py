@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -12,7 +14,7 @@ from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
 from ...engine import CATEGORIES
-from ..keys import TABLE
+from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import CHIP, GOLD_BOLD, styled
 from .dialog import Dialog
@@ -42,19 +44,35 @@ MARKS = [
 ]
 
 
-def help_text(keys: bool = True) -> Table:
-    """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
-    table, then the rules. ``keys`` False: the table and the rules only (a screen with keys of
-    its own lists them above)."""
+KEY = Style(color="#7fd39a", bold=True)
+
+
+def _grid() -> Table:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style=GOLD_BOLD, no_wrap=True)
     grid.add_column(ratio=1)
-    if keys:
-        grid.add_row(styled(" DOLCE VITA ", CHIP),
-                     Text("keys, the table, the rules in brief", style=Style(italic=True, color=MUTED)))
-        for key, meaning in TABLE.help_rows():
-            grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
-        grid.add_row("", "")
+    return grid
+
+
+def key_grid(title: str, subtitle: str, rows: Iterable[tuple[str, str]], grid: Table | None = None) -> Table:
+    """A help's keys: ``title`` as a chip and ``subtitle``, a row per key (a key map's
+    ``help_rows``), a blank row. Added to ``grid`` when given (the rest of a help shares its
+    columns), else in a grid of its own."""
+    grid = grid if grid is not None else _grid()
+    grid.add_row(styled(f" {title} ", CHIP), Text(subtitle, style=Style(italic=True, color=MUTED)))
+    for key, meaning in rows:
+        grid.add_row(Text(key, style=KEY), meaning)
+    grid.add_row("", "")
+    return grid
+
+
+def help_text(keys: KeyMap | None = TABLE) -> Table:
+    """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
+    table, then the rules. ``keys`` None: the table and the rules only (a screen whose keys
+    are another map lists them above, with :func:`key_grid`)."""
+    grid = _grid()
+    if keys is not None:
+        key_grid("DOLCE VITA", "keys, the table, the rules in brief", keys.help_rows(), grid)
     cards = Text()
     for i, category in enumerate((*CATEGORIES, "money")):
         bg, fg = CARD_COLORS[category]
@@ -74,6 +92,7 @@ def help_text(keys: bool = True) -> Table:
 
 
 class HelpScreen(Dialog[None]):
+    """``?``: :func:`help_text` for the screen's key map (``keys``)."""
 
     DEFAULT_CSS = """
     #help-body {
@@ -85,9 +104,13 @@ class HelpScreen(Dialog[None]):
 
     ]
 
+    def __init__(self, keys: KeyMap = TABLE) -> None:
+        super().__init__()
+        self.keys = keys
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(help_text(), id="help-text")
+            yield Static(help_text(self.keys), id="help-text")
         yield Footer(compact=True)
 
     def action_close(self) -> None:

@@ -6,6 +6,10 @@ never runs a bot (the server's bots think on the server). What the others do arr
 move as the table shows a bot's move, resolution included. The header says whose turn it is (the
 bell rings once when it becomes yours) and the banner who is there: connected, away, a bot standing
 in, and "reconnecting…" while the client finds the server again.
+
+Time travel (``t``) and "play from here" (``b`` there) work as at a table of one's own, and never
+change the shared table: the branch is written from the lines this side holds, and played here
+after this side leaves the table (a seated player is asked first, :class:`LeaveForBranch`).
 """
 
 from __future__ import annotations
@@ -13,17 +17,21 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual import on
-from textual.binding import BindingType
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
 
-from ...engine import Game, PlacementUndone
+from ...engine import Game, PlacementUndone, fold
 from ...play.session import GameSession
 from ...tables import RemoteSession
 from ..config import Pace
-from ..keys import STAND_IN, TABLE
-from ..messages import TableEvents
+from ..keys import SHARED_TABLE
+from ..messages import BranchRequested, TableEvents
 from ..theme import MUTED, seat_color
 from ..widgets.faces import seat_emphasis
 from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
+from .dialog import Dialog
 from .table import TableScreen, _strong_available
 
 STAND_IN_LEVEL = "strong"
@@ -34,7 +42,9 @@ class RemoteTableScreen(TableScreen):
     """The table for one seat (or a spectator) of a shared table. ``bell``: ring the terminal's
     bell once when it becomes this seat's turn."""
 
-    BINDINGS: list[BindingType] = [*TABLE.bindings(), *STAND_IN.bindings()]  # noqa: RUF012
+    KEYS = SHARED_TABLE
+    BINDINGS: list[BindingType] = SHARED_TABLE.bindings()
+    SCREEN_ID = "shared-table"  # a branch's table may open over it: two screens never share an id
 
     def __init__(self, session: RemoteSession, pace: Pace | None = None, *, bell: bool = True) -> None:
         super().__init__(session, pace, recap=False)
@@ -100,6 +110,27 @@ class RemoteTableScreen(TableScreen):
         else:
             self._after_move(move)
         return True
+
+    # -- play from here ------------------------------------------------------------------------------
+
+    def _can_branch(self) -> bool:
+        """A branch is made from the lines this side holds: the table's file stays the server's."""
+        return True
+
+    def _branch_from(self, moment: int, take: int | None) -> None:
+        """``b`` in time travel: a game of one's own from ``moment``, played here; the table is
+        left, never changed (the app makes the branch). A seated player is asked first: their
+        seat is away while they play it."""
+        session = self.remote
+        if session.seat is None or fold(session.events[: moment + 1]).game.over:
+            super()._branch_from(moment, take)  # nothing to leave, or no branch to leave for (the app says why)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.app.post_message(BranchRequested(self, moment, take))
+
+        self.app.push_screen(LeaveForBranch(session.table, session.names[session.seat]), answered)
 
     def adopt(self, session: GameSession) -> None:
         """A shared table plays its one game: there is no branch or rematch to adopt here."""
@@ -221,3 +252,37 @@ class RemoteTableScreen(TableScreen):
             return
         super().action_hint()
 
+
+class LeaveForBranch(Dialog[bool]):
+    """``b`` at a shared table's seat: play from here means leaving the table (the branch is a
+    game of one's own); ``y`` leaves, ``n`` or Escape stays."""
+
+    DEFAULT_CSS = """
+    #leave-box {
+        width: 64;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("y", "answer(True)", "leave and play from here", key_display="y"),
+        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+    ]
+
+    def __init__(self, table: str, seat: str) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-box", classes="dialog"):
+            yield Static(Text(f"Leave table {self.table} to play from here?", style=Style(bold=True)))
+            yield Static(Text(
+                f"The branch is a game of your own, in a new file: the table is not changed. {self.seat}'s "
+                f"seat stays yours, away meanwhile (the others may let a bot stand in for it)."
+            ))  # fmt: skip
+            back = (f"dvtui join {self.table}", Style(bold=True))
+            yield Static(Text.assemble(back, " brings you back where the game is."))
+            yield Static(Text("y: leave and play from here · n or esc: stay", style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)

@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -41,7 +40,6 @@ from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
 from ..theme import MUTED
 from ..widgets.board import Board
-from ..widgets.faces import CHIP, GOLD_BOLD
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog
@@ -56,7 +54,7 @@ from ..widgets.table_view import (
     table_layout,
 )
 from ..widgets.timeline_bar import TimelineBar
-from .help import HelpScreen, help_text
+from .help import HelpScreen, help_text, key_grid
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
@@ -79,16 +77,10 @@ class ReplayHelp(HelpScreen):
         self.live = live
 
     def compose(self) -> ComposeResult:
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style=GOLD_BOLD, no_wrap=True)
-        grid.add_column(ratio=1)
-        grid.add_row(Text(" REPLAY ", style=CHIP), Text("keys of the viewer", style=Style(italic=True, color=MUTED)))
-        for key, meaning in VIEWER.help_rows(leave_out=() if self.live else (BACK,)):
-            grid.add_row(Text(key, style=Style(color="#7fd39a", bold=True)), meaning)
-        grid.add_row("", "")
+        rows = VIEWER.help_rows(leave_out=() if self.live else (BACK,))
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(grid, id="replay-keys")
-            yield Static(help_text(keys=False), id="help-text")
+            yield Static(key_grid("REPLAY", "keys of the viewer", rows), id="replay-keys")
+            yield Static(help_text(None), id="help-text")
         yield Footer(compact=True)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -40,7 +41,7 @@ from ...play.session import GameSession, PlayedMove, preview
 from ...replay.steps import ResolutionStep, resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
-from ..keys import TABLE, UNDO, PaletteEntry
+from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
@@ -57,12 +58,16 @@ class TableScreen(Screen[None]):
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
+    KEYS: ClassVar[KeyMap] = TABLE
+    """Its keys: the bindings, the help's key map and the palette's commands read from it."""
     BINDINGS: list[BindingType] = TABLE.bindings()
+
+    SCREEN_ID = "table"
 
     def __init__(self, session: GameSession, pace: Pace | None = None, *, recap: bool = True) -> None:
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
         while it was shown does; a branch starts where its player chose, with nothing unseen."""
-        super().__init__(id="table")
+        super().__init__(id=self.SCREEN_ID)
         self.session = session
         self.recap_on_mount = recap
         self.pace = pace or Pace()
@@ -607,9 +612,13 @@ class TableScreen(Screen[None]):
         from .replay import ReplayScreen
 
         session = self.session
-        branch = self._branch_from if session.path is not None else None  # a branch's parent is a file
+        branch = self._branch_from if self._can_branch() else None
         self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch)
         self.app.push_screen(self._time_travel)
+
+    def _can_branch(self) -> bool:
+        """``b`` in time travel is offered: a branch's parent is a file."""
+        return self.session.path is not None
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:
@@ -655,7 +664,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.KEYS))
 
     async def action_quit(self) -> None:
         self.app.exit()
@@ -665,7 +674,7 @@ class TableScreen(Screen[None]):
     def palette_commands(self) -> Iterable[PaletteEntry]:
         """What can be done now, for the command palette: the keys' commands the table allows now
         (:data:`~dvtui.app.keys.TABLE`), and where the game is saved."""
-        for command in TABLE.offered(lambda action: self.check_action(action, ())):
+        for command in self.KEYS.offered(lambda action: self.check_action(action, ())):
             if command is UNDO:
                 undoer = self.session.undo_player()
                 if undoer is not None:
