@@ -37,11 +37,18 @@ DECISIONS = frozenset({"place", "undo"})
 answering one of them (its ``re``) is that decision's refusal."""
 
 
+DECISION_REFUSALS = frozenset({"stale", "illegal", "nothing_to_undo", "game_over"})
+"""Codes the server answers nothing but a decision with: a server older than ``re`` still has its
+refusals of a decision taken as such, instead of leaving the decision to wait until it gives up."""
+
+
 def answers_decision(error: Error) -> bool:
     """``error`` is what a decision waiting for its lines takes as its answer: a refusal of a
     decision, or the table stopping (after which no decision is written). An error answering
     another request (a stand-in) is told on its own, never taken as the decision's."""
-    return error.re in DECISIONS or (error.re is None and error.code in STOPPING)
+    if error.re is not None:
+        return error.re in DECISIONS
+    return error.code in STOPPING or error.code in DECISION_REFUSALS
 
 
 class TableStopped(RuleError):

@@ -16,7 +16,8 @@ from dvtui.engine import CardPlaced, ColumnResolved, NothingToUndo, PlacementUnd
 from dvtui.play.session import GameSession
 from dvtui.store import read_game
 from dvtui.tables import open_table
-from dvtui.tables.remote import RemoteSession
+from dvtui.tables.protocol import Error
+from dvtui.tables.remote import RemoteSession, answers_decision
 from dvtui.tables.server import Server
 
 from .support import wait_for
@@ -230,3 +231,17 @@ def test_an_error_answering_a_stand_in_does_not_fail_a_placement_waiting_for_its
     finally:
         ana.close()
         bob.close()
+
+
+def test_a_decision_takes_as_its_answer_only_an_error_answering_a_decision() -> None:
+    """``re`` says which request an error answers; a server older than ``re`` sends none, and then
+    the codes only a decision is ever answered with still refuse the decision waiting."""
+    assert answers_decision(Error(code="illegal", message="not your turn", re="place"))
+    assert answers_decision(Error(code="nothing_to_undo", message="nothing", re="undo"))
+    assert not answers_decision(Error(code="not_away", message="Bob is connected", re="stand_in"))
+    assert not answers_decision(Error(code="no_seat", message="no", re="stand_in"))
+    assert answers_decision(Error(code="server", message="the table has stopped"))  # a stop nobody asked for
+    for code in ("stale", "illegal", "nothing_to_undo", "game_over"):  # an older server's refusals
+        assert answers_decision(Error(code=code, message="refused")), code  # type: ignore[arg-type]
+    assert not answers_decision(Error(code="not_away", message="Bob is connected"))
+    assert not answers_decision(Error(code="taken_over", message="elsewhere"))
