@@ -527,18 +527,23 @@ class Server:
         self._wake(table)
 
     def _pick_seat(self, conn: Conn, table: Table) -> int | str:
-        """The seat a join without one means, or why there is none."""
+        """The seat a join without one means, or why there is none: one's own seat left away (a
+        drop), else a free seat (the one named like the person first), else one's own seat still
+        connected, taken over. A second terminal of the same account so sits at the next free
+        seat rather than pushing the first terminal off the table; ``seat`` given says otherwise."""
         humans = table.session.humans
         owners = table.record.owners
         mine = [s for s in humans if owners[s] == conn.identity]
-        if mine:
-            away = [s for s in mine if table.seated[s] is None]
-            return (away or mine)[0]
+        away = [s for s in mine if table.seated[s] is None]
+        if away:
+            return away[0]
         free = [s for s in humans if owners[s] is None]
         names = table.session.names
         named = [s for s in free if names[s].casefold() == conn.person.casefold()]
         if named or free:
             return (named or free)[0]
+        if mine:
+            return mine[0]
         return "every human seat is taken; watch the table instead"
 
     async def _join(self, conn: Conn, message: Join | Watch) -> None:

@@ -225,3 +225,35 @@ def test_an_error_names_the_request_it_answers_and_a_stop_nobody_asked_for_names
     bob.send({"type": "place", "seq": 3, "card": 4, "column": 1})
     again = _next(bob, "error")
     assert (again["code"], again["re"]) == ("log_full", "place")  # the same stop, now answering a decision
+
+
+def test_a_join_without_a_seat_comes_back_to_ones_own_else_takes_a_free_one_before_taking_over(
+    in_process: Server,
+) -> None:
+    """One account's second terminal sits at the next free seat instead of pushing its first
+    terminal off the table; a drop gives one's own seat back; with no free seat left, a join takes
+    one's own connected seat over (the old connection is told, then closed)."""
+    _open(in_process)
+
+    def join() -> tuple[RawClient, int]:
+        client = _client(in_process)
+        client.send({"type": "join", "table": "t"})
+        return client, _next(client, "joined")["seat"]
+
+    first, seat = join()
+    assert seat == 0
+    second, seat = join()
+    assert seat == 1  # not seat 0 taken over
+    second.close()
+    wait = time.monotonic() + 30
+    while in_process.tables["t"].seated[1] is not None and time.monotonic() < wait:
+        time.sleep(0.01)
+    back, seat = join()
+    assert seat == 1  # its own seat, away since the drop, before the free seat 2
+    third, seat = join()
+    assert seat == 2
+    over, seat = join()
+    assert seat == 0  # every seat is this account's and connected: the first is taken over
+    assert first.until("error")["code"] == "taken_over"
+    for client in (back, third, over):
+        client.close()
