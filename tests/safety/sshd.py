@@ -175,16 +175,17 @@ class Sshd:
     def log(self) -> str:
         return (self.where / "sshd.log").read_text(errors="replace")
 
-    def ssh(self, login: str, key: Path, remote: str) -> str:
-        """The client command line, run with exec so that the tmux pane's pid is ssh's."""
-        return "exec " + shlex.join(
-            [
-                "ssh", "-tt", "-i", str(key), "-p", str(self.port),
-                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes",
-                f"{login}@127.0.0.1", remote,
-            ]
-        )  # fmt: skip
+    def ssh(self, login: str, key: Path, remote: str = "", tty: str = "-tt") -> str:
+        """The client command line (``exec ssh ...``). ``tty``:
+        ``-tt`` insists on a terminal (no session without one), ``-t`` asks for one, ``""`` lets
+        ssh decide as it does for a person (a terminal when no ``remote`` command is given)."""
+        options = [
+            "-i", str(key), "-p", str(self.port),
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes",
+        ]  # fmt: skip
+        return "exec " + shlex.join(["ssh", *([tty] if tty else []), *options, f"{login}@127.0.0.1",
+                                     *([remote] if remote else [])])  # fmt: skip
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(
@@ -195,23 +196,37 @@ class Sshd:
         )
         return out.stdout
 
-    def open(self, session: str, login: str, key: Path, remote: str) -> int:
+    def open(self, session: str, login: str, key: Path, remote: str = "", tty: str = "-tt") -> int | None:
         """Run ``ssh ... login@127.0.0.1 remote`` in a new tmux session (a 140x45 terminal that
-        stays on screen once ssh ends); returns ssh's pid."""
-        self.tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "45", self.ssh(login, key, remote),
+        stays on screen once ssh ends); returns ssh's pid (None if it has already ended). A shell
+        around ssh keeps its exit status (tmux's own can lag: a pane's process may stay unreaped
+        for many seconds)."""
+        status = self.where / f"exit-{session}"
+        command = f"{self.ssh(login, key, remote, tty).removeprefix('exec ')}; echo $? > {shlex.quote(str(status))}"
+        self.tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "45", command,
                   ";", "set-option", "-t", session, "remain-on-exit", "on")  # fmt: skip  (before ssh can end)
-        return int(self.tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
+        shell = int(self.tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
+        children = Path(f"/proc/{shell}/task/{shell}/children")
+        wait("ssh to start", lambda: bool(children.read_text().split()) or status.exists())
+        pids = children.read_text().split()
+        return int(pids[0]) if pids else None
 
     def screen(self, session: str) -> str:
         return self.tmux("capture-pane", "-p", "-t", session)
+
+    def written(self, session: str) -> str:
+        """Everything the terminal showed, the lines scrolled out of its screen included (a line
+        wrapped at the terminal's edge as one)."""
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", session)
 
     def keys(self, session: str, *keys: str) -> None:
         self.tmux("send-keys", "-t", session, *keys)
 
     def exit_status(self, session: str) -> int | None:
         """ssh's exit status (the remote command's) once it ended, else None."""
-        out = self.tmux("display-message", "-p", "-t", session, "#{pane_dead} #{pane_dead_status}").split()
-        return int(out[1]) if out and out[0] == "1" and len(out) > 1 else None
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            return int((self.where / f"exit-{session}").read_text())
+        return None
 
     def close(self) -> None:
         self.tmux("kill-server")

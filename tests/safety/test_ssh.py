@@ -86,6 +86,7 @@ def test_ssh_drop_mid_round_then_resume_keeps_every_placement(remote: Sshd, tmp_
     key = remote.login(me)
     new = f"new --players {players} --seed 7 --first 0 --bot-delay 0 -o {game}"
     ssh_pid = remote.open("play", me, key, _dvtui(new, data))
+    assert ssh_pid is not None
     screen = lambda: remote.screen("play")  # noqa: E731
     wait("the table to be drawn", lambda: "Ana to play" in remote.screen("play") and game.exists(), screen)
     ana: list[tuple[int, int]] = []
@@ -119,7 +120,7 @@ def test_ssh_drop_mid_round_then_resume_keeps_every_placement(remote: Sshd, tmp_
     assert loaded.torn is None and not loaded.missing_tail
     assert _placements(game) == before  # every placement made before the drop is there
 
-    ssh_pid = remote.open("again", me, key, _dvtui(f"resume {game} --bot-delay 0", data))
+    remote.open("again", me, key, _dvtui(f"resume {game} --bot-delay 0", data))
     wait("the resumed table", lambda: "Ana to play" in remote.screen("again"), lambda: remote.screen("again"))
     remote.keys("again", "2", "a", "Enter")  # play goes on
     wait(
