@@ -495,8 +495,9 @@ class Server:
                 return
             owner = table.record.owners[seat]
             if owner is not None and owner != conn.uid:
+                # by its name: people number seats from 1 (``--as 2``), the protocol from 0
                 who = table.session.names[seat]
-                conn.error("seat_taken", f"seat {seat} ({who}) belongs to user {user_name(owner)}")
+                conn.error("seat_taken", f"{who}'s seat at table {table.name} belongs to user {user_name(owner)}")
                 return
         self._leave(conn, drop=conn.table is not table)
         changed = False

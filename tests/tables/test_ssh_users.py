@@ -111,9 +111,9 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     assert "Ana: connected (dvtuiana)" in _seat_line(server, "duo")
 
     sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
-    assert _refused(sshd, "take") == "dvtui: error: seat 0 (Ana) belongs to user dvtuiana"
+    assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
-    assert _refused(sshd, "bot") == "dvtui: error: seat 0 (Ana) belongs to user dvtuiana"
+    assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     assert len(_placements(server, "duo")) == 1  # nothing moved for her
     assert "Ana: connected (dvtuiana); Bob: free" in _seat_line(server, "duo")  # nor was a seat taken
 
