@@ -1,6 +1,6 @@
 """People at one table over real SSH: OpenSSH's sshd on 127.0.0.1, each person logging in with their
-own key and ``ssh -tt`` to the live table (``dvtui join``) in a terminal of their own, the table on
-a ``dvtui serve`` of the host.
+own key to the live table (``dvtui join``) in a terminal of their own (tmux), the table on a
+``dvtui serve`` of the host.
 
 Two Unix accounts: the second can neither take the first's seat nor let a bot move for it (one
 clear line, exit 1), sits at their own seat instead and plays, and the first sees the move. One
@@ -93,7 +93,7 @@ def _refused(sshd: Sshd, session: str, code: int = 1, noted: tuple[str, ...] = (
     return said[0]
 
 
-def _seat_line(server: Served, table: str) -> str:
+def _tables(server: Served) -> str:
     listed = server.dvtui("tables")
     assert listed.returncode == 0, listed.stderr
     return listed.stdout
@@ -108,14 +108,14 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     sshd.open("ana", ANA, ana, "dvtui join duo --no-bell")  # the first free seat: Ana's
     _wait_screen(sshd, "ana", "Ana at the table", lambda s: "table duo" in s and "Ana (you)" in s)
     first = _place(sshd, "ana", server, "duo")
-    assert "Ana: connected (dvtuiana)" in _seat_line(server, "duo")
+    assert "Ana: connected (dvtuiana)" in _tables(server)
 
     sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
     assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
     assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     assert len(_placements(server, "duo")) == 1  # nothing moved for her
-    assert "Ana: connected (dvtuiana); Bob: free" in _seat_line(server, "duo")  # nor was a seat taken
+    assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
 
     sshd.open("bob", BOB, bob, "dvtui join duo --no-bell")  # the first free seat now: Bob's
     _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
@@ -126,7 +126,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     placed = _placements(server, "duo")
     assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
     assert all(p.stand_in is None for p in placed)
-    assert "Ana: connected (dvtuiana); Bob: connected (dvtuibob)" in _seat_line(server, "duo")
+    assert "Ana: connected (dvtuiana); Bob: connected (dvtuibob)" in _tables(server)
 
 
 def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_seat(
@@ -156,5 +156,5 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
     second = _place(sshd, "bob", server, "friday")
     placed = _placements(server, "friday")
     assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
-    assert "Ana: connected (dvtuishared); Bob: connected (dvtuishared)" in _seat_line(server, "friday")
+    assert "Ana: connected (dvtuishared); Bob: connected (dvtuishared)" in _tables(server)
 
