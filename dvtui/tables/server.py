@@ -563,9 +563,10 @@ class Server:
                 return
             owner = table.record.owners[seat]
             if owner is not None and owner != conn.identity:
+                # by its name: people number seats from 1 (``--as 2``), the protocol from 0
                 who = table.session.names[seat]
                 whose = owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
-                conn.error("seat_taken", f"seat {seat} ({who}) belongs to {whose}")
+                conn.error("seat_taken", f"{who}'s seat at table {table.name} belongs to {whose}")
                 return
         self._leave(conn, drop=conn.table is not table)
         changed = False

@@ -7,7 +7,6 @@ The second user is real (``useradd``): the tests run as root, as CI does, to mak
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pwd
@@ -24,6 +23,7 @@ import pytest
 
 from dvtui.store import GameLocked, GameWriter, SaveError, list_games, lock_path, new_save_path, read_game, read_holder
 
+from .sshd import unix_account
 from .support import BOTS3, assert_one_line_error, created, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at
 
 OTHER = "dvtuitest"
@@ -35,16 +35,7 @@ def other_user() -> pwd.struct_passwd:
     """A second account on this host (made once, kept: ``useradd`` is not undone between runs)."""
     if os.geteuid() != 0:
         pytest.fail("these tests need root (as in CI): they make a second user and files it owns")
-    with contextlib.suppress(KeyError):
-        return pwd.getpwnam(OTHER)
-    made = subprocess.run(
-        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER],
-        capture_output=True, text=True, check=False,
-    )
-    try:
-        return pwd.getpwnam(OTHER)  # made here, or by a run in parallel
-    except KeyError:
-        pytest.fail(f"cannot make a second user: {made.stderr.strip()}")
+    return unix_account(OTHER)
 
 
 def as_user(user: pwd.struct_passwd, *cmd: str) -> subprocess.CompletedProcess[str]:

@@ -1,6 +1,7 @@
 """Real table servers and clients for the tests: ``dvtui serve`` and ``dvtui join --bot`` as
 processes (so they can be killed with -9), a spectator through the client library, and the game
-that the same seats play uninterrupted, to compare files with."""
+that the same seats (bots, or the placements people typed) play uninterrupted, to compare files
+with."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from dvtui.bots import bot_fn, bot_seed, parse_bot
-from dvtui.engine import Event, Game, new_game
+from dvtui.bots import Placement, bot_fn, bot_seed, parse_bot
+from dvtui.engine import Event, Game, Mover, new_game
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter
 from dvtui.tables import ServerPlace, TableClient
@@ -189,16 +190,32 @@ class Watcher:
         return self.events
 
 
-def uninterrupted(players: str, seed: int, first: int, levels: list[str], directory: Path) -> bytes:
-    """The file of the game these seats play in one go when seat i is played by bot ``levels[i]``
-    with its seat's seed, as ``dvtui join --bot`` plays it."""
+def uninterrupted(
+    players: str, seed: int, first: int, deciders: Sequence[str | Sequence[Placement]], directory: Path
+) -> bytes:
+    """The file of the game these seats play in one go. Seat i's ``deciders[i]`` is a bot's level
+    (that bot with its seat's seed, as the server's bots and ``dvtui join --bot`` play it) or the
+    placements a person made there, in their order."""
     created = new_game(parse_players(players), first_player=first, seed=seed)
     path = directory / "uninterrupted.dvr"
     with GameWriter.create(path, created) as writer:
         game = Game(created)
-        movers = [(bot_fn(parse_bot(level)), bot_seed(seed, i)) for i, level in enumerate(levels)]
+        movers = [_mover(decider, bot_seed(seed, i)) for i, decider in enumerate(deciders)]
         game.play(movers, writer.append)
         assert game.over
     data = path.read_bytes()
     os.unlink(path)
     return data
+
+
+def _mover(decider: str | Sequence[Placement], seed: int) -> tuple[Mover, int]:
+    if isinstance(decider, str):
+        return bot_fn(parse_bot(decider)), seed
+    made = iter(decider)
+
+    def person(game: Game, seed: int) -> Placement:
+        placement = next(made, None)
+        assert placement is not None, f"player {game.to_move} made fewer placements than the game asks"
+        return placement
+
+    return person, seed

@@ -2,7 +2,9 @@
 ``dvtui join`` in three tmux sessions (keys sent as a person types them) and a ``dvtui watch``.
 One player's client is killed with -9 mid-round and comes back with ``dvtui join``; the game goes
 on where it was, the file verifies, everyone's screen ends on the same result, and the spectator's
-screen showed the moves as they came. Needs ``tmux``."""
+screen showed the moves as they came. The server killed with -9 mid-round: the player's screen
+says "reconnecting…", plays on after the restart, and the file is the uninterrupted game's.
+Needs ``tmux``."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dvtui.bots import choose
+from dvtui.bots import Placement, choose
 from dvtui.engine import Game, fold
 from dvtui.store import read_game
 
-from ..safety.support import REPO, dvtui_cmd, env, run_dvtui
-from .support import WAIT, Served, short_dir, wait_for
+from ..safety.support import REPO, dvtui_cmd, env, run_dvtui, strip_at
+from .support import WAIT, Served, short_dir, uninterrupted, wait_for
 
 PLAYERS = ["Ana", "Bob", "Cy"]
+SOLO = "Ana,bot:greedy,bot:greedy"
 
 
 class Terminals:
@@ -70,20 +73,49 @@ def _game(server: Served, table: str) -> Game:
     return fold(read_game(server.game_file(table)).events).game
 
 
-def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str]) -> None:
+def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str]) -> tuple[int, Placement]:
     """The player to move places (a greedy choice) by typing it on their own screen, once their
-    screen says it is their turn (a round's summary there waits for a key: ``s`` goes on)."""
+    screen asks them for the position the file holds (a round's summary there waits for a key:
+    ``s`` goes on). Returns who placed what."""
     game = _game(server, table)
     name = sessions[game.to_move]
+    assert name, f"seat {game.to_move} is a bot's: nobody types for it"
     card, column = choose("greedy", game.copy(), 11)
     lines = server.lines(table)
+    asking = _asking(game)
     start = time.monotonic()
-    while "Your turn" not in terms.screen(name):
+    while not asking(terms.screen(name)):
         assert time.monotonic() - start < WAIT, f"{name} never saw their turn:\n{terms.screen(name)}"
         terms.keys(name, "s")
         time.sleep(0.1)
     terms.keys(name, str(card), "abcdefg"[column], "Enter")
     wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name))
+    return game.to_move, (card, column)
+
+
+def _asking(game: Game) -> Callable[[str], bool]:
+    """Whether a screen asks the player to move for ``game``'s position: its turn, and the hand that
+    position gives them. The header alone is not enough: it can still say "Your turn" for a moment
+    after the player placed, before the screen has drawn the move, and keys typed then are not
+    meant for the next position."""
+    seat = game.created.players[game.to_move]
+    hand = game.hands[game.to_move]
+    row = f"▶ {seat.name} {' '.join(str(c) if c in hand else '·' for c in range(1, 7))} pick a card"
+    return lambda screen: (
+        "Your turn" in screen and any(" ".join(line.split()).startswith(row) for line in screen.splitlines())
+    )
+
+
+def _to_end_screen(terms: Terminals, name: str) -> None:
+    """Past the last round's summary (``s``) to the end screen."""
+
+    def ended(screen: str) -> bool:
+        if "GAME OVER" in screen:
+            return True
+        terms.keys(name, "s")
+        return False
+
+    terms.wait(name, "the end screen", ended)
 
 
 def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_comes_back_after_kill9() -> None:
@@ -123,14 +155,7 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             winner = PLAYERS[outcome.winners[0]]
             terms.wait("watch", "the spectator's end screen", lambda s: "GAME OVER" in s and winner in s)
             for name in sessions:  # each player reads the last round's summary in their own time
-
-                def ended(screen: str, name: str = name) -> bool:
-                    if "GAME OVER" in screen:
-                        return True
-                    terms.keys(name, "s")
-                    return False
-
-                terms.wait(name, "the end screen", ended)
+                _to_end_screen(terms, name)
                 assert winner in terms.screen(name)
             for name in sessions:
                 terms.keys(name, "q")
@@ -143,28 +168,45 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
 
 
 def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_its_restart() -> None:
+    """After the server's kill -9 and restart the file is the one the same seat, typing the same
+    placements, writes at a table that was never interrupted (``at`` aside): the server neither
+    lost nor repeated a line, and its bots went on as they would have."""
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         terms = Terminals(d)
         srv = str(server.directory)
         try:
-            opened = server.dvtui("new", "--table", "sat", "--players", "Ana,bot:greedy,bot:greedy", "--seed", "4")
+            opened = server.dvtui("new", "--table", "sat", "--players", SOLO, "--seed", "4")
             assert opened.returncode == 0, opened.stderr
             terms.run("Ana", "join", "sat", "--server", srv, "--no-bell")
             sessions = ["Ana", "", ""]
+            typed: list[Placement] = []  # what Ana typed, in order
+
+            def bots_answered() -> bool:
+                game = _game(server, "sat")
+                return game.over or game.to_move == 0
+
+            def ana_plays() -> None:
+                wait_for("the bots' answers", bots_answered)
+                if not _game(server, "sat").over:
+                    typed.append(_play_one(terms, server, "sat", sessions)[1])
+
             for _ in range(3):
-                _play_one(terms, server, "sat", sessions)
-            wait_for("the bots' answers", lambda: _game(server, "sat").to_move == 0)
+                ana_plays()
+            wait_for("the bots' answers", bots_answered)
             lines = server.lines("sat")
             server.kill9()
             terms.wait("Ana", "reconnecting… on screen", lambda s: "reconnecting…" in s)
             server.start()
             terms.wait("Ana", "the table back", lambda s: "table sat" in s and "Your turn" in s)
             assert server.lines("sat") == lines
-            for _ in range(3):  # the game goes on where it was
-                _play_one(terms, server, "sat", sessions)
+            while not _game(server, "sat").over:  # the game goes on where it was, to its end
+                ana_plays()
+            played = server.game_file("sat").read_bytes()
+            assert strip_at(played) == strip_at(uninterrupted(SOLO, 4, 0, [typed, "greedy", "greedy"], d))
+            _to_end_screen(terms, "Ana")
             terms.keys("Ana", "q")
-            terms.wait("Ana", "the way back on leaving", lambda s: "come back: dvtui join sat" in s)
+            terms.wait("Ana", "the result on leaving", lambda s: "table sat: Game over" in s)
             verified = run_dvtui("verify", str(server.game_file("sat")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
         finally:

@@ -1,0 +1,237 @@
+"""A real SSH server for the tests: OpenSSH's sshd on 127.0.0.1 with throw-away keys, logins by key
+only, each login's ``authorized_keys`` a file of the test's, and ssh clients run in a private tmux
+server (``ssh -tt``: each session a terminal, as a person's). Logins may be other Unix accounts
+(:func:`unix_account`): the session then runs dvtui as that user.
+
+The accounts run this checkout with this interpreter (``bin/dvtui`` on their ``PATH``). When the
+interpreter or the checkout lies under a directory other users cannot enter (``/root``, mode 0700,
+where pyenv puts it for root), sshd runs in a mount namespace of its own in which that directory is
+an empty one they may enter, with only those paths bound back into it: the host's directories are
+never opened to anyone, and the namespace goes with sshd.
+
+Needs ``sshd``, ``ssh``, ``ssh-keygen``, ``tmux``, ``unshare`` and root (CI runs as root).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shlex
+import socket
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .support import REPO
+
+SSHD = "/usr/sbin/sshd"
+WAIT = 60.0
+"""Seconds before a wait is a failure (never reached when things work)."""
+
+
+def wait(what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "") -> float:
+    """Wait for ``check``; the seconds it took."""
+    start = time.perf_counter()
+    while not check():
+        if time.perf_counter() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}\n{explain()}")
+        time.sleep(0.05)
+    return time.perf_counter() - start
+
+
+def unix_account(name: str, shell: str = "/usr/sbin/nologin") -> pwd.struct_passwd:
+    """The account ``name`` on this host, made if missing (and kept: ``useradd`` is not undone
+    between runs). One that logs in over SSH needs a ``shell``; its password is ``*`` (none can
+    match) rather than locked, since sshd refuses a locked account even a key."""
+    with contextlib.suppress(KeyError):
+        return pwd.getpwnam(name)
+    if os.geteuid() != 0:
+        raise AssertionError("these tests need root (as in CI): they make other users and files they own")
+    made = subprocess.run(
+        ["useradd", "--system", "--create-home", "--shell", shell, "--password", "*", name],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    try:
+        return pwd.getpwnam(name)  # made here, or by a run in parallel
+    except KeyError:
+        raise AssertionError(f"cannot make user {name}: {made.stderr.strip()}") from None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _closed_to_others(path: Path) -> Path | None:
+    """The highest directory on the way to ``path`` that other users may not enter, if any."""
+    for d in [*reversed(path.parents), path]:
+        if d.is_dir() and not os.stat(d).st_mode & stat.S_IXOTH:
+            return d
+    return None
+
+
+def _reachable_view(paths: list[Path], where: Path) -> str:
+    """Shell commands, run in sshd's own mount namespace, after which every one of ``paths`` can be
+    reached by other users: each directory closed to them on the way becomes an empty tmpfs they
+    may enter, with the paths it held bound back in (the files keep their own modes)."""
+    closed: dict[Path, list[Path]] = {}
+    for p in paths:
+        d = _closed_to_others(p)
+        if d is not None and d != p:
+            closed.setdefault(d, []).append(p)
+    lines = []
+    for i, (d, inside) in enumerate(sorted(closed.items())):
+        hidden = shlex.quote(str(where / f"view-{i}"))  # where d stays reachable to root, in the namespace
+        lines += [f"mkdir -p {hidden}", f"mount --bind {shlex.quote(str(d))} {hidden}",
+                  f"mount -t tmpfs -o mode=0755 tmpfs {shlex.quote(str(d))}"]  # fmt: skip
+        for p in sorted(inside):
+            if any(q != p and q in p.parents for q in inside):
+                continue  # bound with a directory above it
+            rel = shlex.quote(str(p.relative_to(d)))
+            target = shlex.quote(str(p))
+            lines += [f"mkdir -p {target}", f"mount --bind {hidden}/{rel} {target}"]
+    return "\n".join(lines)
+
+
+def _python_paths() -> list[Path]:
+    """What running this interpreter on this checkout reads."""
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(os.path.realpath(sys.executable)).parent, REPO}
+    paths |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
+    return sorted({Path(os.path.realpath(p)) for p in paths})
+
+
+class Sshd:
+    """sshd on a free port of 127.0.0.1, and a private tmux server to run ssh clients in.
+
+    ``where`` must be a directory every login may read (its ``authorized_keys/LOGIN`` files are
+    read as the login's user); ``env`` is set in every session (sshd's ``SetEnv``)."""
+
+    def __init__(self, where: Path, env: dict[str, str] | None = None) -> None:
+        self.where = where
+        self.port = _free_port()
+        self.host_key = where / "host_key"
+        self.authorized = where / "authorized_keys"
+        self.authorized.mkdir(mode=0o755)
+        self.tmux_socket = where / "tmux.sock"
+        self.bin = where / "bin"
+        self.bin.mkdir(mode=0o755)
+        self._key(self.host_key)
+        dvtui = self.bin / "dvtui"  # `dvtui` as an installed one is run: this checkout, this interpreter
+        dvtui.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m dvtui "$@"\n')
+        dvtui.chmod(0o755)
+        setenv = {"PATH": f"{self.bin}:/usr/bin:/bin", "PYTHONPATH": str(REPO), **(env or {})}
+        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
+        command = shlex.join(
+            [
+                SSHD, "-D", "-e", "-p", str(self.port), "-h", str(self.host_key),
+                "-o", "ListenAddress=127.0.0.1",
+                "-o", f"AuthorizedKeysFile={self.authorized}/%u",
+                "-o", "StrictModes=no",
+                "-o", "PasswordAuthentication=no",
+                "-o", f"PidFile={where / 'sshd.pid'}",
+                "-o", "PermitRootLogin=prohibit-password",
+                "-o", "SetEnv " + " ".join(f"{k}={v}" for k, v in setenv.items()),
+            ]
+        )  # fmt: skip
+        script = f"set -e\n{_reachable_view(_python_paths(), where)}\nexec {command}"
+        self.sshd = subprocess.Popen(
+            ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+            stdout=subprocess.DEVNULL,
+            stderr=open(where / "sshd.log", "wb"),  # noqa: SIM115  (closed with the process)
+        )
+        wait("sshd to listen", self._listening, self.log)
+
+    def _key(self, path: Path) -> Path:
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
+        return path.with_suffix(".pub")
+
+    def new_key(self, name: str) -> tuple[Path, str]:
+        """A throw-away key pair: the private key's file and the public key's line."""
+        public = self._key(self.where / f"key-{name}")
+        return public.with_suffix(""), public.read_text().strip()
+
+    def authorize(self, login: str, *lines: str) -> None:
+        """``login``'s ``authorized_keys``: these lines (a key, options before it if any)."""
+        path = self.authorized / login
+        path.write_text("".join(f"{line}\n" for line in lines))
+        path.chmod(0o644)
+
+    def login(self, login: str) -> Path:
+        """A key that logs in as ``login`` (and only it): its private key's file."""
+        key, public = self.new_key(login)
+        self.authorize(login, public)
+        return key
+
+    def _listening(self) -> bool:
+        assert self.sshd.poll() is None, self.log()
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def log(self) -> str:
+        return (self.where / "sshd.log").read_text(errors="replace")
+
+    def ssh(self, login: str, key: Path, remote: str = "", tty: str = "-tt") -> str:
+        """The client command line (``exec ssh ...``). ``tty``:
+        ``-tt`` insists on a terminal (no session without one), ``-t`` asks for one, ``""`` lets
+        ssh decide as it does for a person (a terminal when no ``remote`` command is given)."""
+        options = [
+            "-i", str(key), "-p", str(self.port),
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "BatchMode=yes", "-o", "LogLevel=ERROR", "-o", "IdentitiesOnly=yes",
+        ]  # fmt: skip
+        return "exec " + shlex.join(["ssh", *([tty] if tty else []), *options, f"{login}@127.0.0.1",
+                                     *([remote] if remote else [])])  # fmt: skip
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-S", str(self.tmux_socket), "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return out.stdout
+
+    def open(self, session: str, login: str, key: Path, remote: str = "", tty: str = "-tt") -> int | None:
+        """Run ``ssh ... login@127.0.0.1 remote`` in a new tmux session (a 140x45 terminal that
+        stays on screen once ssh ends); returns ssh's pid (None if it has already ended). A shell
+        around ssh keeps its exit status (tmux's own can lag: a pane's process may stay unreaped
+        for many seconds)."""
+        status = self.where / f"exit-{session}"
+        command = f"{self.ssh(login, key, remote, tty).removeprefix('exec ')}; echo $? > {shlex.quote(str(status))}"
+        self.tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "45", command,
+                  ";", "set-option", "-t", session, "remain-on-exit", "on")  # fmt: skip  (before ssh can end)
+        shell = int(self.tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
+        children = Path(f"/proc/{shell}/task/{shell}/children")
+        wait("ssh to start", lambda: bool(children.read_text().split()) or status.exists())
+        pids = children.read_text().split()
+        return int(pids[0]) if pids else None
+
+    def screen(self, session: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", session)
+
+    def written(self, session: str) -> str:
+        """Everything the terminal showed, the lines scrolled out of its screen included (a line
+        wrapped at the terminal's edge as one)."""
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", session)
+
+    def keys(self, session: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", session, *keys)
+
+    def exit_status(self, session: str) -> int | None:
+        """ssh's exit status (the remote command's) once it ended, else None."""
+        with contextlib.suppress(FileNotFoundError, ValueError):
+            return int((self.where / f"exit-{session}").read_text())
+        return None
+
+    def close(self) -> None:
+        self.tmux("kill-server")
+        self.sshd.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.sshd.wait(timeout=10)
+        if self.sshd.poll() is None:
+            self.sshd.kill()

@@ -1,0 +1,160 @@
+"""People at one table over real SSH: OpenSSH's sshd on 127.0.0.1, each person logging in with their
+own key to the live table (``dvtui join``) in a terminal of their own (tmux), the table on a
+``dvtui serve`` of the host.
+
+Two Unix accounts: the second can neither take the first's seat nor let a bot move for it (one
+clear line, exit 1), sits at their own seat instead and plays, and the first sees the move. One
+shared account, as README's "Shared tables" sets it up: a forced command per key, which seats each
+key at its own seat whatever the client asks for, and needs ``pty`` after ``restrict``.
+
+The accounts are real (``useradd``, kept between runs) and run this checkout (``tests/safety/sshd.py``
+says how they reach it). Needs what ``tests/safety/test_ssh.py`` needs, and root.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from dvtui.bots import Placement, choose
+from dvtui.engine import CardPlaced, Game, fold
+from dvtui.store import read_game
+
+from ..safety.sshd import Sshd, unix_account
+from .support import Served, short_dir, wait_for
+
+ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
+"""The logins (none is named like a seat: ``join`` without ``--as`` takes the first free seat)."""
+PLAYERS = "Ana,Bob,bot:greedy"
+
+
+@pytest.fixture(scope="module")
+def logins() -> dict[str, pwd.struct_passwd]:
+    return {name: unix_account(name, shell="/bin/sh") for name in (ANA, BOB, SHARED)}
+
+
+@pytest.fixture
+def host(logins: dict[str, pwd.struct_passwd]) -> Iterator[tuple[Served, Sshd]]:
+    """A table server every account may reach (its directory open to all, as ``install -m 0755``
+    makes it) and sshd, whose sessions find the server by ``DVTUI_SERVER_DIR``."""
+    with short_dir() as d, Served(d / "srv") as server:
+        os.chmod(d, 0o755)
+        server.directory.mkdir(mode=0o755)
+        server.start()
+        (d / "ssh").mkdir(mode=0o755)
+        sshd = Sshd(d / "ssh", {"DVTUI_SERVER_DIR": str(server.directory)})
+        try:
+            yield server, sshd
+        finally:
+            sshd.close()
+
+
+def _game(server: Served, table: str) -> Game:
+    return fold(read_game(server.game_file(table)).events).game
+
+
+def _placements(server: Served, table: str) -> list[CardPlaced]:
+    return [ev for ev in read_game(server.game_file(table)).events if isinstance(ev, CardPlaced)]
+
+
+def _open(server: Served, table: str) -> None:
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "6")
+    assert opened.returncode == 0, opened.stderr
+
+
+def _place(sshd: Sshd, session: str, server: Served, table: str) -> Placement:
+    """The seat to move places its greedy choice by typing it on its screen (once it says so)."""
+    game = _game(server, table)
+    card, column = choose("greedy", game.copy(), 11)
+    who = game.created.players[game.to_move].name
+    _wait_screen(sshd, session, f"{who}'s turn", lambda s: f"Your turn, {who}" in s)
+    placed = len(_placements(server, table))
+    sshd.keys(session, str(card), "abcdefg"[column], "Enter")
+    wait_for(f"{who}'s placement", lambda: len(_placements(server, table)) > placed, lambda: sshd.screen(session))
+    return card, column
+
+
+def _wait_screen(sshd: Sshd, session: str, what: str, check: Callable[[str], bool]) -> None:
+    wait_for(what, lambda: check(sshd.screen(session)), lambda: f"{session}'s screen:\n{sshd.screen(session)}")
+
+
+def _refused(sshd: Sshd, session: str, code: int = 1, noted: tuple[str, ...] = ()) -> str:
+    """The one line a refused ``dvtui`` left on its terminal, once ssh ended with its exit
+    ``code`` (``noted``: the beginnings of what ssh itself may have said there)."""
+    wait_for(f"{session} to end", lambda: sshd.exit_status(session) is not None, lambda: sshd.screen(session))
+    assert sshd.exit_status(session) == code, sshd.written(session)
+    lines = [line.strip() for line in sshd.written(session).splitlines() if line.strip()]
+    said = [line for line in lines if not line.startswith(("Pane is dead", *noted))]  # tmux's own note
+    assert len(said) == 1, lines
+    assert "Traceback" not in said[0]
+    return said[0]
+
+
+def _tables(server: Served) -> str:
+    listed = server.dvtui("tables")
+    assert listed.returncode == 0, listed.stderr
+    return listed.stdout
+
+
+def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_users_seat(
+    host: tuple[Served, Sshd],
+) -> None:
+    server, sshd = host
+    _open(server, "duo")
+    ana, bob = sshd.login(ANA), sshd.login(BOB)
+    sshd.open("ana", ANA, ana, "dvtui join duo --no-bell")  # the first free seat: Ana's
+    _wait_screen(sshd, "ana", "Ana at the table", lambda s: "table duo" in s and "Ana (you)" in s)
+    first = _place(sshd, "ana", server, "duo")
+    assert "Ana: connected (dvtuiana)" in _tables(server)
+
+    sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
+    assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
+    sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
+    assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
+    assert len(_placements(server, "duo")) == 1  # nothing moved for her
+    assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
+
+    sshd.open("bob", BOB, bob, "dvtui join duo --no-bell")  # the first free seat now: Bob's
+    _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
+    second = _place(sshd, "bob", server, "duo")
+    name = f"Bob placed {second[0]} under column {'ABCDEFG'[second[1]]}"
+    _wait_screen(sshd, "ana", "Bob's move on Ana's screen", lambda s: name in s)
+    _wait_screen(sshd, "ana", "Ana's turn again, after the bot's", lambda s: "Your turn, Ana" in s)
+    placed = _placements(server, "duo")
+    assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
+    assert all(p.stand_in is None for p in placed)
+    assert "Ana: connected (dvtuiana); Bob: connected (dvtuibob)" in _tables(server)
+
+
+def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_seat(
+    host: tuple[Served, Sshd],
+) -> None:
+    """README's ``authorized_keys`` lines, word for word: ``command="dvtui join friday --as
+    Ana",restrict,pty``. What the client asks to run is ignored; without ``pty`` there is no table."""
+    server, sshd = host
+    _open(server, "friday")
+    ana, ana_public = sshd.new_key("ana")
+    bob, bob_public = sshd.new_key("bob")
+    bare, bare_public = sshd.new_key("bare")
+    sshd.authorize(
+        SHARED,
+        f'command="dvtui join friday --as Ana",restrict,pty {ana_public}',
+        f'command="dvtui join friday --as Bob",restrict,pty {bob_public}',
+        f'command="dvtui join friday --as Bob",restrict {bare_public}',
+    )
+    sshd.open("bare", SHARED, bare, tty="")  # `ssh shared@host`, as a person types it
+    said = _refused(sshd, "bare", code=2, noted=("PTY allocation request failed",))
+    assert said.startswith("dvtui: error: the table needs a terminal")
+    sshd.open("ana", SHARED, ana, tty="")
+    sshd.open("bob", SHARED, bob, "dvtui join friday --as Ana", tty="-t")  # asks for Ana's seat: gets his own
+    _wait_screen(sshd, "ana", "Ana's table", lambda s: "table friday" in s and "Ana (you)" in s and "Bob (here)" in s)
+    _wait_screen(sshd, "bob", "Bob's table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
+    first = _place(sshd, "ana", server, "friday")
+    second = _place(sshd, "bob", server, "friday")
+    placed = _placements(server, "friday")
+    assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
+    assert "Ana: connected (dvtuishared); Bob: connected (dvtuishared)" in _tables(server)
+
