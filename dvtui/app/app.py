@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..replay import Replay
+    from .screens.seats import SeatChoice
 
 from ..engine import GameCreated, SeatError, new_game
 from ..play.session import GameSession, PlaySession
@@ -50,7 +51,8 @@ def screenshot_dir() -> Path:
 
 class DvtuiApp(App[ExitState]):
     """A game to play (``session``), a game file to watch (``watch``: the replay viewer, as
-    ``dvtui replay``), else the start menu (``menu``) or the set-up screen first. ``run()``
+    ``dvtui replay``), a shared table's seat to choose (``choose_seat``), else the start menu
+    (``menu``) or the set-up screen first. ``run()``
     returns how it ended (:mod:`dvtui.app.exit_state`)."""
 
     CSS_PATH = "dvtui.tcss"
@@ -73,6 +75,7 @@ class DvtuiApp(App[ExitState]):
         player_name: str | None = None,
         handle_hangup: bool = False,
         menu: bool = False,
+        choose_seat: SeatChoice | None = None,
         bell: bool = True,
     ) -> None:
         super().__init__()
@@ -83,6 +86,8 @@ class DvtuiApp(App[ExitState]):
         self.watch = watch
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
+        self.choose_seat = choose_seat
+        """A shared table whose seat is chosen on screen first (a browser tab's way in)."""
         self.setup_defaults = setup or SetupDefaults()
         self.pace = pace if pace is not None else load_pace()
         self.output = output
@@ -123,7 +128,11 @@ class DvtuiApp(App[ExitState]):
             self._guard.install()
         if self._opening is not None or self.watch is not None:
             return
-        if self.menu:
+        if self.choose_seat is not None:
+            from .screens.seats import SeatScreen
+
+            self.push_screen(SeatScreen(self.choose_seat))
+        elif self.menu:
             from .screens.menu import MenuScreen
 
             self.push_screen(MenuScreen())

@@ -270,6 +270,8 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
     if not has_terminal():  # said before joining: a refused start takes no seat
         raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
                          f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
+    if seat is None and not watch and served_to_browser():
+        return _choose_seat(place, table, bell=bell)
     session = RemoteSession.open(place, table, seat=seat, watch=watch)
 
     def build() -> DvtuiApp:
@@ -296,6 +298,20 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
     except OSError:
         pass
     return code
+
+
+def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
+    """A browser tab at a table (``dvtui web --table``): nobody there types ``--as``, so the seat
+    is chosen in the page, among the table's seats as they are (who is there, what is free), and
+    the table follows in the same app. Nothing is printed after: stdout is the closed tab's."""
+
+    def build() -> DvtuiApp:
+        from ..app.app import DvtuiApp
+        from ..app.screens.seats import SeatChoice
+
+        return DvtuiApp(choose_seat=SeatChoice(place, table, default_player_name()), handle_hangup=True, bell=bell)
+
+    return _run_app(build)
 
 
 __all__ = ["pick_seed", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]

@@ -4,28 +4,18 @@ from a terminal; a reload offers to resume it; a closed tab ends its process and
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from dvtui.store import read_game
 
-from .support import CHROMIUM, Tab, descendants, wait_until, web_server
+from .support import Tab, descendants, wait_until, web_server
 
 MENU = "New game: choose the seats, then play"
 SETUP = "Start the game"
 TABLE = "pick a card 1-6"
 RESUME = "Resume the latest game"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 def saved_game(data: Path) -> Path:

@@ -1,0 +1,84 @@
+"""A browser tab and a terminal at one shared table: ``dvtui serve``, a player in tmux (``dvtui
+join``) and ``dvtui web --table`` in the system's Chromium. The page offers the table's seats with
+who is at each, the tab takes the one it chooses, both place cards from the keyboard, each screen
+shows the other's move, and the table's file has both placements and verifies."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+from dvtui.bots import choose
+from dvtui.engine import CardPlaced, Game, fold
+from dvtui.store import read_game
+
+from ..safety.support import run_dvtui
+from ..tables.support import Served, short_dir, wait_for
+from ..tables.terminals import Terminals
+from .support import Tab, web_server
+
+COLUMNS = "abcdefg"
+
+
+def _game(server: Served, table: str) -> Game:
+    return fold(read_game(server.game_file(table)).events).game
+
+
+def _greedy(server: Served, table: str) -> tuple[str, str]:
+    """The keys of a legal placement for the player to move (a greedy bot's choice)."""
+    card, column = choose("greedy", _game(server, table).copy(), 11)
+    return str(card), COLUMNS[column]
+
+
+def _said(server: Served, table: str, name: str) -> str:
+    """The event log's line for the latest placement."""
+    game = _game(server, table)
+    placed = [e for e in read_game(server.game_file(table)).events if isinstance(e, CardPlaced)][-1]
+    assert game.created.players[placed.player].name == name
+    return f"placed {placed.card} under column {'ABCDEFG'[placed.column]}"
+
+
+def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Browser, tmp_path: Path) -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "fri", "--players", "Ana,Bob,bot:greedy", "--first", "0",
+                              "--seed", "3")  # fmt: skip
+        assert opened.returncode == 0, opened.stderr
+        terms = Terminals(d)
+        try:
+            terms.run("Ana", "join", "fri", "--as", "Ana", "--server", srv, "--no-bell")
+            terms.wait("Ana", "Ana at the table", lambda s: "Your turn" in s)
+            with web_server(tmp_path / "data", "--table", "fri", "--server", srv) as (_, url):
+                page = browser.new_page(viewport={"width": 1100, "height": 700})
+                tab = Tab(page)
+                page.goto(url + "/")
+                tab.wait_for("choose your seat")
+                tab.wait_for("Ana: here")  # the terminal's player: connected, not to be taken
+                tab.wait_for("Bob: free")
+                assert page.title() == "Dolce Vita · table fri"
+                tab.mark()
+                tab.press("Enter")  # the seat the page offers: Bob's, the free one
+                tab.wait_for("table fri")
+                tab.wait_for(" (you) · ")  # Bob's, in the banner of who is there (each name in its colour)
+                tab.wait_for(" (here) · ")  # Ana's
+                wait_for("Bob seated", lambda: "Bob (here)" in terms.screen("Ana"), lambda: terms.screen("Ana"))
+
+                tab.mark()
+                terms.keys("Ana", *_greedy(server, "fri"), "Enter")  # the terminal's move...
+                wait_for("Ana's placement", lambda: _game(server, "fri").to_move != 0)
+                tab.wait_for(_said(server, "fri", "Ana"))  # ... on the browser's screen
+                wait_for("the bot's move", lambda: _game(server, "fri").to_move == 1)
+                tab.wait_for("Your turn")
+                tab.press(*_greedy(server, "fri"), "Enter")  # the browser's move...
+                wait_for("Bob's placement", lambda: _game(server, "fri").to_move != 1)
+                bob = _said(server, "fri", "Bob")
+                terms.wait("Ana", "Bob's move on the terminal", lambda s: bob in s)  # ... on the terminal's
+                page.close()
+            placed = [e for e in read_game(server.game_file("fri")).events if isinstance(e, CardPlaced)]
+            assert [e.player for e in placed[:2]] == [0, 1]
+            verified = run_dvtui("verify", str(server.game_file("fri")))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+        finally:
+            terms.close()
