@@ -382,6 +382,30 @@ class DvtuiApp(App[ExitState]):
         terminal. ``markup`` is ignored: a widget's ``notify`` passes Textual's default of True."""
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
 
+    def prepare_start(self) -> None:
+        """Do ahead what the start menu's start needs and what does not depend on when it starts,
+        for a dvtui started before its browser tab opens (``dvtui web``'s spare): the menu's and
+        the web driver's modules imported, and the stylesheet parsed, the app's and the menu's
+        widgets' (Textual keeps each source's parse, so ``run`` parses none of them again)."""
+        from textual.containers import Vertical
+        from textual.css.stylesheet import Stylesheet
+        from textual.drivers import web_driver  # noqa: F401  (the driver a tab's dvtui runs on)
+        from textual.widgets import Footer, Input, OptionList, Static
+        from textual.widgets._footer import FooterKey
+
+        from .screens.menu import MenuScreen
+
+        stylesheet: Stylesheet = self.stylesheet
+        if self.css_path:
+            stylesheet.read_all(self.css_path)
+        for kind in (type(self), Screen, MenuScreen, Vertical, Static, OptionList, Input, Footer, FooterKey):
+            # a node's default CSS comes from its class alone: an instance not yet initialised will do
+            node = self if kind is type(self) else kind.__new__(kind)
+            for read_from, css, tie_breaker, scope in node._get_default_css():
+                stylesheet.add_source(css, read_from=read_from, is_default_css=True, tie_breaker=tie_breaker,
+                                      scope=scope)  # fmt: skip
+        stylesheet.parse()
+
     def freeze_long_lived(self) -> None:
         """What is alive now lives as long as the app: leave it out of the garbage collector's
         passes, which otherwise walk it all again and again and stall a key press (while scrubbing

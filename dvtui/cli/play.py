@@ -175,10 +175,18 @@ def run_new(args: argparse.Namespace) -> int:
 
 def run_menu() -> int:
     """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
-    if is_spare():  # started by dvtui web ahead of its browser tab
-        wait_for_tab()
-    defaults = SetupDefaults(default_name=default_player_name())
-    return _run({"menu": True, "setup": defaults, "seed_source": pick_seed, "save_path": new_save_path}, None)
+
+    def build() -> DvtuiApp:
+        from ..app.app import DvtuiApp
+
+        app = DvtuiApp(menu=True, seed_source=pick_seed, save_path=new_save_path, handle_hangup=True)
+        if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
+            app.prepare_start()
+            wait_for_tab()
+        app.setup_defaults = SetupDefaults(default_name=default_player_name())  # the tab's person, once known
+        return app
+
+    return _run_app(build)
 
 
 def unfinished_lines() -> tuple[list[str], int]:

@@ -37,6 +37,10 @@ MAX_HEADER_CHARS = 200
 """A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
 """The proxy's user for the connection being handled (each is its own task)."""
+SPARE_QUIET = 0.2
+"""Seconds without output after which a tab's dvtui counts as having drawn its first screen."""
+SPARE_AT_LATEST = 5.0
+"""Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
 
 
@@ -132,12 +136,31 @@ def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> ty
             starting = False
 
     class TabService(base_service):  # type: ignore[misc, valid-type]
+        last_data: float | None = None
+        """When this tab's dvtui last sent something (the event loop's clock)."""
+
+        async def on_data(self, payload: bytes) -> None:
+            self.last_data = asyncio.get_running_loop().time()
+            await super().on_data(payload)
+
+        async def spare_after_first_screen(self, command: str) -> None:
+            """The next tab's spare, once this tab's dvtui has drawn its first screen (it has sent
+            something, then nothing for a moment): started with it, the spare's imports would take
+            the processor from this tab's start. At the latest after ``SPARE_AT_LATEST``."""
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            while loop.time() - began < SPARE_AT_LATEST:
+                await asyncio.sleep(SPARE_QUIET / 2)
+                if self.last_data is not None and loop.time() - self.last_data >= SPARE_QUIET:
+                    break
+            await start_spare(command)
+
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
             player = _tab_player.get()
             live = [p for p in spares if p.returncode is None and p.stdin is not None]
             spares.clear()
-            if spare:
-                asyncio.get_running_loop().create_task(start_spare(self.command))  # for the next tab
+            if spare:  # for the next tab (the command as given: without this tab's person)
+                asyncio.get_running_loop().create_task(self.spare_after_first_screen(self.command))
             for extra in live[1:]:  # (one at a time is started; should two live, the others leave)
                 assert extra.stdin is not None
                 extra.stdin.close()

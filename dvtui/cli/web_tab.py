@@ -1,12 +1,12 @@
 """A browser tab's dvtui started ahead of its tab (``dvtui web`` keeps one spare): it imports the
-app, the long part of a start, then waits for the tab to say its size, and only then builds the
-start menu, so what the menu lists (the game to resume) is as of the tab's opening, not before."""
+app, the long part of a start, builds it and parses its styles, then waits for the tab to say its
+size and person, and only then runs the start menu, so what the menu lists (the game to resume)
+is as of the tab's opening, not before."""
 
 from __future__ import annotations
 
 import json
 import os
-from importlib import import_module
 
 SPARE_VARIABLE = "DVTUI_WEB_SPARE"
 """Set in a spare's environment by ``dvtui web``: wait for the tab's line before building the app."""
@@ -20,10 +20,9 @@ def is_spare() -> bool:
 
 
 def wait_for_tab() -> None:
-    """Import the app, then read the tab's one JSON line from standard input (byte by byte, so
-    that nothing after it, the web driver's, is taken) and make its size and person this
-    process's. Standard input closed first: ``dvtui web`` left without using this spare."""
-    import_module("dvtui.app.app")
+    """Read the tab's one JSON line from standard input (byte by byte, so that nothing after it,
+    the web driver's, is taken) and make its size and person this process's. Standard input
+    closed first: ``dvtui web`` left without using this spare."""
     line = b""
     while not line.endswith(b"\n") and len(line) < MAX_LINE:
         byte = os.read(0, 1)
