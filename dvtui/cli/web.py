@@ -5,7 +5,8 @@ tab's keys and screen (Textual's web driver): plain ``dvtui`` (the start menu, i
 the user's data dir as from a terminal), or ``dvtui join NAME`` for one table of the table server.
 A closed tab asks its process to quit, as a closed terminal would; every move is already saved, so
 a reload finds the game in the start menu's resume. One start-menu dvtui is kept started ahead
-of the next tab (``web_tab``): its imports, most of a start, are done before the tab opens.
+of the next tab (``web_tab``): its imports, its app and its styles, most of a start, are done
+before the tab opens; it is started once the tab before has drawn its first screen.
 
 textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
 proxy in front does TLS and login (README, "Play in a browser").
@@ -114,7 +115,7 @@ def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> ty
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
     and a connection without it refused (it did not come through the proxy); with ``spare``, a
     tab's dvtui started ahead of the tab (``web_tab``), as the next tab then opens faster by the
-    time it takes to import the app."""
+    time it takes to import and build the app."""
     web: Any = import_module("aiohttp.web")  # textual-serve's own server
     base_service: Any = serve_module.AppService
     spares: list[asyncio.subprocess.Process] = []

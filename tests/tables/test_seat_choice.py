@@ -75,3 +75,22 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
         await until(pilot, "the error", lambda: "no table nowhere" in text(error))
         await pilot.press("q")
     assert app.return_code == 0
+
+
+async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
+    """A reloaded tab: its seat is away (the old tab's connection gone), and offered first."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+    )
+    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "r", seat=1)
+    await asyncio.to_thread(bob.close)
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "zed"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        options = app.screen.query_one(OptionList)
+
+        def offered() -> bool:
+            option = options.highlighted_option
+            return option is not None and str(option.prompt) == "Bob: away, take it back"
+
+        await until(pilot, "Bob's seat offered back", offered)
+        assert str(options.get_option_at_index(0).prompt) == "Ana: free, take this seat"

@@ -98,6 +98,8 @@ class SeatScreen(Screen[None]):
         self.info: TableInfo | None = None
         self.account = getpass.getuser()
         self.joining = False
+        self.offer: str | None = None
+        """The option last offered (highlighted by the screen, not by the person)."""
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
@@ -145,20 +147,23 @@ class SeatScreen(Screen[None]):
         choices.append(Option("Watch the table", id=WATCH))
         options.clear_options()
         options.add_options(choices)
-        wanted = kept if not first else self._offered(choices)
-        index = next((i for i, o in enumerate(choices) if o.id == wanted and not o.disabled), None)
-        if index is None:
-            index = next(i for i, o in enumerate(choices) if not o.disabled)
+        # the offer follows the table (a reloaded tab's old connection goes a moment later) until
+        # the person moves the highlight themselves
+        enabled = [o.id for o in choices if not o.disabled]
+        wanted = kept if not first and kept != self.offer and kept in enabled else self._offered(choices)
+        index = next(i for i, o in enumerate(choices) if o.id == wanted)
         options.highlighted = index
+        self.offer = wanted
 
     def _offered(self, choices: list[Option]) -> str | None:
-        """The seat named like the person at this screen, if it can be taken."""
+        """The seat offered first: the one named like the person at this screen, else one this
+        account left (a reloaded tab's), else the first free one, else watching."""
         assert self.info is not None
         person = self.choice.person.casefold()
-        for option, seat in zip(choices, self.info.seats, strict=False):
-            if seat.name.casefold() == person and not option.disabled:
-                return option.id
-        return None
+        free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
+        named = [option for option, seat in free if seat.name.casefold() == person]
+        mine = [option for option, seat in free if seat.state == "away"]
+        return (named or mine or [option for option, _ in free] or [choices[-1]])[0].id
 
     @on(OptionList.OptionSelected, "#seats-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
