@@ -50,7 +50,8 @@ window.WebSocket = class extends Native {
     const text = new TextDecoder();
     this.addEventListener("open", () => { window.__opened = performance.now(); });
     this.addEventListener("message", (event) => {
-      if (window.__first === null) window.__first = performance.now();
+      // the first of the app's own output (binary; text messages are the server's, a pong)
+      if (window.__first === null && typeof event.data !== "string") window.__first = performance.now();
       const data = typeof event.data === "string" ? event.data : text.decode(event.data);
       requestAnimationFrame(() => {
         const at = performance.now();

@@ -311,12 +311,16 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
 def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
     """A browser tab at a table (``dvtui web --table``): nobody there types ``--as``, so the seat
     is chosen in the page, among the table's seats as they are (who is there, what is free), and
-    the table follows in the same app. Nothing is printed after: stdout is the closed tab's."""
+    the table follows in the same app. Nothing is printed after: stdout is the closed tab's. A
+    spare (``dvtui web`` starts one ahead of the next tab) asks the table who is there only once
+    its tab has opened."""
 
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
         from ..app.screens.seats import SeatChoice
 
+        if is_spare():  # started by dvtui web ahead of its browser tab: the imports are done
+            wait_for_tab()
         return DvtuiApp(choose_seat=SeatChoice(place, table, default_player_name()), handle_hangup=True, bell=bell)
 
     return _run_app(build)

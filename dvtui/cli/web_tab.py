@@ -1,7 +1,7 @@
 """A browser tab's dvtui started ahead of its tab (``dvtui web`` keeps one spare): it imports the
-app, the long part of a start, builds it and parses its styles, then waits for the tab to say its
-size and person, and only then runs the start menu, so what the menu lists (the game to resume)
-is as of the tab's opening, not before."""
+app, the long part of a start (at the start menu, it also builds it and parses its styles), then
+waits for the tab to say its size and person, and only then runs, so what it shows (the game to
+resume, who is at the table) is as of the tab's opening, not before."""
 
 from __future__ import annotations
 
