@@ -2,11 +2,13 @@
 
     python bench/bench_web.py              # 5 page loads, 30 keys
     python bench/bench_web.py --loads 10 --keys 100
+    python bench/bench_web.py --gap 3      # 3 s between page loads, as people open tabs
 
 - page load: from the start of the navigation to the first frame that shows the start menu (the
   app is drawn and takes keys), as the page itself sees it (``performance.now()``); this includes
   starting the tab's own dvtui process. Target: at most 1.5 s.
-  It prints the part before the page opens its socket (HTML, textual.js, xterm.js) apart.
+  It prints its stages apart: the page's own part until it opens its socket (HTML, textual.js,
+  xterm.js), the socket's handshake, the tab's dvtui until its first bytes, and the menu's drawing.
 - key to screen: from a key's ``keydown`` in the page to the next animation frame after the first
   message the server sent back (the menu's highlight moves: the app's answer, on screen). Target:
   at most 100 ms.
@@ -22,6 +24,7 @@ import json
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -37,6 +40,7 @@ MENU = "New game: choose the seats"
 # frame that follows it (when xterm.js has drawn it); the menu's first frame is found by its text.
 PROBE = """
 window.__keys = []; window.__shown = []; window.__menu = null; window.__socket = null;
+window.__opened = null; window.__first = null;
 document.addEventListener("keydown", () => window.__keys.push(performance.now()), true);
 const Native = window.WebSocket;
 window.WebSocket = class extends Native {
@@ -44,7 +48,10 @@ window.WebSocket = class extends Native {
     super(...args);
     window.__socket = performance.now();
     const text = new TextDecoder();
+    this.addEventListener("open", () => { window.__opened = performance.now(); });
     this.addEventListener("message", (event) => {
+      // the first of the app's own output (binary; text messages are the server's, a pong)
+      if (window.__first === null && typeof event.data !== "string") window.__first = performance.now();
       const data = typeof event.data === "string" ? event.data : text.decode(event.data);
       requestAnimationFrame(() => {
         const at = performance.now();
@@ -57,11 +64,21 @@ window.WebSocket = class extends Native {
 """.replace("MENU_TEXT", json.dumps(MENU))
 
 
-def page_load(page: Page, url: str) -> tuple[float, float]:
-    """The menu's first frame, and (of it) the page's own load until it opens the socket."""
+STAMPS = ("__socket", "__opened", "__first", "__menu")
+STAGES = (
+    ("  page", "until the page opens its socket: HTML, textual.js, xterm.js"),
+    ("  handshake", "until the socket is open (the server has the tab's dvtui by then)"),
+    ("  first bytes", "until the tab's dvtui sends its first message"),
+    ("  menu drawn", "until the start menu is on screen"),
+)
+
+
+def page_load(page: Page, url: str) -> list[float]:
+    """The page's stamps, in its own clock from the start of the navigation: the socket made,
+    open, its first message, and the menu's first frame (the page load)."""
     page.goto(url + "/")
     page.wait_for_function("window.__menu !== null", timeout=60_000)
-    return float(page.evaluate("window.__menu")), float(page.evaluate("window.__socket"))
+    return [float(page.evaluate(f"window.{stamp}")) for stamp in STAMPS]
 
 
 def key_to_screen(page: Page, key: str) -> float:
@@ -86,18 +103,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--keys", type=int, default=30)
+    parser.add_argument("--gap", type=float, default=0.0,
+                        help="seconds between two page loads (people open tabs seconds apart, not back to back)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as (_, url), \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        loads: list[float] = []
-        sockets: list[float] = []
+        stamps: list[list[float]] = []
         for _ in range(args.loads):
+            time.sleep(args.gap)
             page = browser.new_page(viewport={"width": 1100, "height": 700})
             page.add_init_script(PROBE)
-            menu, socket = page_load(page, url)
-            loads.append(menu)
-            sockets.append(socket)
+            stamps.append(page_load(page, url))
             page.close()
         page = browser.new_page(viewport={"width": 1100, "height": 700})
         page.add_init_script(PROBE)
@@ -105,8 +122,9 @@ def main() -> None:
         page.focus(".xterm-helper-textarea")
         keys = [key_to_screen(page, "ArrowDown" if i % 2 == 0 else "ArrowUp") for i in range(args.keys)]
         browser.close()
-    print(summary("page load", loads, 1500))
-    print(summary("  of it, page", sockets, 1500) + "  <- until the socket opens; the rest is the tab's dvtui")
+    print(summary("page load", [s[-1] for s in stamps], 1500))
+    for i, (name, what) in enumerate(STAGES):  # each stage's own part of it
+        print(summary(name, [s[i] - (s[i - 1] if i else 0.0) for s in stamps], 1500) + f"  <- {what}")
     print(summary("key to screen", keys, 100))
 
 

@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..replay import Replay
+    from .screens.seats import SeatChoice
 
 from ..engine import GameCreated, SeatError, new_game
 from ..play.session import GameSession, PlaySession
@@ -50,7 +51,8 @@ def screenshot_dir() -> Path:
 
 class DvtuiApp(App[ExitState]):
     """A game to play (``session``), a game file to watch (``watch``: the replay viewer, as
-    ``dvtui replay``), else the start menu (``menu``) or the set-up screen first. ``run()``
+    ``dvtui replay``), a shared table's seat to choose (``choose_seat``), else the start menu
+    (``menu``) or the set-up screen first. ``run()``
     returns how it ended (:mod:`dvtui.app.exit_state`)."""
 
     CSS_PATH = "dvtui.tcss"
@@ -73,6 +75,7 @@ class DvtuiApp(App[ExitState]):
         player_name: str | None = None,
         handle_hangup: bool = False,
         menu: bool = False,
+        choose_seat: SeatChoice | None = None,
         bell: bool = True,
     ) -> None:
         super().__init__()
@@ -83,6 +86,8 @@ class DvtuiApp(App[ExitState]):
         self.watch = watch
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
+        self.choose_seat = choose_seat
+        """A shared table whose seat is chosen on screen first (a browser tab's way in)."""
         self.setup_defaults = setup or SetupDefaults()
         self.pace = pace if pace is not None else load_pace()
         self.output = output
@@ -123,7 +128,11 @@ class DvtuiApp(App[ExitState]):
             self._guard.install()
         if self._opening is not None or self.watch is not None:
             return
-        if self.menu:
+        if self.choose_seat is not None:
+            from .screens.seats import SeatScreen
+
+            self.push_screen(SeatScreen(self.choose_seat))
+        elif self.menu:
             from .screens.menu import MenuScreen
 
             self.push_screen(MenuScreen())
@@ -402,6 +411,30 @@ class DvtuiApp(App[ExitState]):
         ``[/]`` would crash the toast, an ``[@click=...]`` would run an action) and never drive the
         terminal. ``markup`` is ignored: a widget's ``notify`` passes Textual's default of True."""
         super().notify(printable(message), title=printable(title), severity=severity, timeout=timeout, markup=False)
+
+    def prepare_start(self) -> None:
+        """Do ahead what the start menu's start needs and what does not depend on when it starts,
+        for a dvtui started before its browser tab opens (``dvtui web``'s spare): the menu's and
+        the web driver's modules imported, and the stylesheet parsed, the app's and the menu's
+        widgets' (Textual keeps each source's parse, so ``run`` parses none of them again)."""
+        from textual.containers import Vertical
+        from textual.css.stylesheet import Stylesheet
+        from textual.drivers import web_driver  # noqa: F401  (the driver a tab's dvtui runs on)
+        from textual.widgets import Footer, Input, OptionList, Static
+        from textual.widgets._footer import FooterKey
+
+        from .screens.menu import MenuScreen
+
+        stylesheet: Stylesheet = self.stylesheet
+        if self.css_path:
+            stylesheet.read_all(self.css_path)
+        for kind in (type(self), Screen, MenuScreen, Vertical, Static, OptionList, Input, Footer, FooterKey):
+            # a node's default CSS comes from its class alone: an instance not yet initialised will do
+            node = self if kind is type(self) else kind.__new__(kind)
+            for read_from, css, tie_breaker, scope in node._get_default_css():
+                stylesheet.add_source(css, read_from=read_from, is_default_css=True, tie_breaker=tie_breaker,
+                                      scope=scope)  # fmt: skip
+        stylesheet.parse()
 
     def freeze_long_lived(self) -> None:
         """What is alive now lives as long as the app: leave it out of the garbage collector's

@@ -34,7 +34,7 @@ from ..store import (
 from ..tables import RemoteSession, ServerPlace
 from .errors import UsageError
 from .terminal import has_terminal, served_to_browser
-from .web_tab import is_spare, wait_for_tab
+from .web_tab import is_spare, vouched, wait_for_tab
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
@@ -173,10 +173,18 @@ def run_new(args: argparse.Namespace) -> int:
 
 def run_menu() -> int:
     """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
-    if is_spare():  # started by dvtui web ahead of its browser tab
-        wait_for_tab()
-    defaults = SetupDefaults(default_name=default_player_name())
-    return _run({"menu": True, "setup": defaults, "seed_source": random_seed, "save_path": new_save_path}, None)
+
+    def build() -> DvtuiApp:
+        from ..app.app import DvtuiApp
+
+        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True)
+        if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
+            app.prepare_start()
+            wait_for_tab()
+        app.setup_defaults = SetupDefaults(default_name=default_player_name())  # the tab's person, once known
+        return app
+
+    return _run_app(build)
 
 
 def unfinished_lines() -> tuple[list[str], int]:
@@ -272,6 +280,8 @@ def run_table(
     if not has_terminal():  # said before joining: a refused start takes no seat
         raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
                          f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
+    if seat is None and not watch and served_to_browser():
+        return _choose_seat(place, table, bell=bell)
     session = RemoteSession.open(place, table, seat=seat, watch=watch, user=user)
 
     def build() -> DvtuiApp:
@@ -298,6 +308,25 @@ def run_table(
     except OSError:
         pass
     return code
+
+
+def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
+    """A browser tab at a table (``dvtui web --table``): nobody there types ``--as``, so the seat
+    is chosen in the page, among the table's seats as they are (who is there, what is free), and
+    the table follows in the same app. Nothing is printed after: stdout is the closed tab's. A
+    spare (``dvtui web`` starts one ahead of the next tab) asks the table who is there only once
+    its tab has opened."""
+
+    def build() -> DvtuiApp:
+        from ..app.app import DvtuiApp
+        from ..app.screens.seats import SeatChoice
+
+        if is_spare():  # started by dvtui web ahead of its browser tab: the imports are done
+            wait_for_tab()
+        choice = SeatChoice(place, table, default_player_name(), user=vouched())  # the tab's person, once known
+        return DvtuiApp(choose_seat=choice, handle_hangup=True, bell=bell)
+
+    return _run_app(build)
 
 
 __all__ = ["checked_setup", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import pwd
 import sys
 from collections.abc import Sequence
@@ -26,12 +25,11 @@ from ..tables import (
     server_place,
 )
 from ..tables.headless import play_seat
-from ..tables.protocol import person_problem
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .play import checked_setup
-from .web_tab import PLAYER_VARIABLE
+from .web_tab import vouched
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,17 +57,6 @@ def _account(name: str) -> int:
         return pwd.getpwnam(name).pw_uid
     except KeyError:
         raise UsageError(f"--trust {name}: no such account on this host") from None
-
-
-def vouched() -> str | None:
-    """The person this dvtui sits at a table for: the user a login proxy named to ``dvtui web``
-    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself). A
-    name the table cannot take is refused here, in words, rather than cut (two people would merge)."""
-    name = os.environ.get(PLAYER_VARIABLE) or None
-    problem = None if name is None else person_problem(name)
-    if problem is not None:
-        raise UsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
-    return name
 
 
 def _fail(message: str) -> int:

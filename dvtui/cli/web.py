@@ -4,8 +4,10 @@ Each tab that opens the page runs its own dvtui process, whose standard input an
 tab's keys and screen (Textual's web driver): plain ``dvtui`` (the start menu, its games saved in
 the user's data dir as from a terminal), or ``dvtui join NAME`` for one table of the table server.
 A closed tab asks its process to quit, as a closed terminal would; every move is already saved, so
-a reload finds the game in the start menu's resume. One start-menu dvtui is kept started ahead
-of the next tab (``web_tab``): its imports, most of a start, are done before the tab opens.
+a reload finds the game in the start menu's resume. One dvtui is kept started ahead
+of the next tab (``web_tab``), at the start menu or at the table: its imports (and the start
+menu's app and styles), most of a start, are done before the tab opens; it is started once the
+tab before has drawn its first screen.
 
 textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
 proxy in front does TLS and login (README, "Play in a browser").
@@ -37,6 +39,10 @@ MAX_HEADER_CHARS = 200
 """A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
 """The proxy's user for the connection being handled (each is its own task)."""
+SPARE_QUIET = 0.2
+"""Seconds without output after which a tab's dvtui counts as having drawn its first screen."""
+SPARE_AT_LATEST = 5.0
+"""Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
 
 
@@ -67,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
     url = args.public_url or f"http://{args.host}:{args.port}"
-    server = _server_class(serve_module, args.user_header, spare=args.table is None)(
+    server = _server_class(serve_module, args.user_header)(
         shlex.join(tab_command(args.table, args.server)),
         host=args.host,
         port=args.port,
@@ -105,12 +111,12 @@ def with_player(command: list[str], player: str | None) -> list[str]:
     return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
 
 
-def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> type:
+def _server_class(serve_module: Any, user_header: str | None) -> type:
     """textual-serve's server, announcing itself in one line instead of its banner; with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
-    and a connection without it refused (it did not come through the proxy); with ``spare``, a
-    tab's dvtui started ahead of the tab (``web_tab``), as the next tab then opens faster by the
-    time it takes to import the app."""
+    and a connection without it refused (it did not come through the proxy); and a tab's dvtui
+    always started ahead of the tab (``web_tab``), as the next tab then opens faster by the time
+    it takes to import (and, for the start menu, build) the app."""
     web: Any = import_module("aiohttp.web")  # textual-serve's own server
     base_service: Any = serve_module.AppService
     spares: list[asyncio.subprocess.Process] = []
@@ -132,12 +138,31 @@ def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> ty
             starting = False
 
     class TabService(base_service):  # type: ignore[misc, valid-type]
+        last_data: float | None = None
+        """When this tab's dvtui last sent something (the event loop's clock)."""
+
+        async def on_data(self, payload: bytes) -> None:
+            self.last_data = asyncio.get_running_loop().time()
+            await super().on_data(payload)
+
+        async def spare_after_first_screen(self, command: str) -> None:
+            """The next tab's spare, once this tab's dvtui has drawn its first screen (it has sent
+            something, then nothing for a moment): started with it, the spare's imports would take
+            the processor from this tab's start. At the latest after ``SPARE_AT_LATEST``."""
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            while loop.time() - began < SPARE_AT_LATEST:
+                await asyncio.sleep(SPARE_QUIET / 2)
+                if self.last_data is not None and loop.time() - self.last_data >= SPARE_QUIET:
+                    break
+            await start_spare(command)
+
         async def _open_app_process(self, width: int = 80, height: int = 24) -> Any:
             player = _tab_player.get()
             live = [p for p in spares if p.returncode is None and p.stdin is not None]
             spares.clear()
-            if spare:
-                asyncio.get_running_loop().create_task(start_spare(self.command))  # for the next tab
+            # for the next tab (the command as given: without this tab's person)
+            asyncio.get_running_loop().create_task(self.spare_after_first_screen(self.command))
             for extra in live[1:]:  # (one at a time is started; should two live, the others leave)
                 assert extra.stdin is not None
                 extra.stdin.close()
@@ -160,8 +185,7 @@ def _server_class(serve_module: Any, user_header: str | None, spare: bool) -> ty
             return await super().handle_websocket(request)
 
         async def on_startup(self, app: object) -> None:
-            if spare:
-                await start_spare(self.command)  # the first tab's
+            await start_spare(self.command)  # the first tab's
             print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: object) -> None:

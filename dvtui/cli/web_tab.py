@@ -1,12 +1,15 @@
 """A browser tab's dvtui started ahead of its tab (``dvtui web`` keeps one spare): it imports the
-app, the long part of a start, then waits for the tab to say its size, and only then builds the
-start menu, so what the menu lists (the game to resume) is as of the tab's opening, not before."""
+app, the long part of a start (at the start menu, it also builds it and parses its styles), then
+waits for the tab to say its size and person, and only then runs, so what it shows (the game to
+resume, who is at the table) is as of the tab's opening, not before."""
 
 from __future__ import annotations
 
 import json
 import os
-from importlib import import_module
+
+from ..tables.protocol import person_problem
+from .errors import UsageError
 
 SPARE_VARIABLE = "DVTUI_WEB_SPARE"
 """Set in a spare's environment by ``dvtui web``: wait for the tab's line before building the app."""
@@ -20,10 +23,9 @@ def is_spare() -> bool:
 
 
 def wait_for_tab() -> None:
-    """Import the app, then read the tab's one JSON line from standard input (byte by byte, so
-    that nothing after it, the web driver's, is taken) and make its size and person this
-    process's. Standard input closed first: ``dvtui web`` left without using this spare."""
-    import_module("dvtui.app.app")
+    """Read the tab's one JSON line from standard input (byte by byte, so that nothing after it,
+    the web driver's, is taken) and make its size and person this process's. Standard input
+    closed first: ``dvtui web`` left without using this spare."""
     line = b""
     while not line.endswith(b"\n") and len(line) < MAX_LINE:
         byte = os.read(0, 1)
@@ -38,8 +40,19 @@ def wait_for_tab() -> None:
         os.environ[PLAYER_VARIABLE] = str(tab["player"])
 
 
+def vouched() -> str | None:
+    """The person this dvtui sits at a table for: the user a login proxy named to ``dvtui web``
+    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself). A
+    name the table cannot take is refused here, in words, rather than cut (two people would merge)."""
+    name = os.environ.get(PLAYER_VARIABLE) or None
+    problem = None if name is None else person_problem(name)
+    if problem is not None:
+        raise UsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
+    return name
+
+
 def tab_line(width: int, height: int, player: str | None) -> bytes:
     return (json.dumps({"width": width, "height": height, "player": player}) + "\n").encode()
 
 
-__all__ = ["PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "wait_for_tab"]
+__all__ = ["PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "vouched", "wait_for_tab"]

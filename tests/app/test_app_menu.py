@@ -39,6 +39,28 @@ def test_plain_dvtui_in_a_terminal_opens_the_menu(monkeypatch: pytest.MonkeyPatc
     assert app.menu and app.session is None
 
 
+async def test_an_app_prepared_ahead_parses_no_style_when_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dvtui web``'s spare builds the app and parses its styles before its tab opens: the start
+    then parses none, and the menu is the usual one."""
+    import textual.css.stylesheet as stylesheet
+
+    app = menu_app()
+    app.prepare_start()
+    parsed: list[object] = []
+    parse = stylesheet.parse
+
+    def counted(*args: object, **kwargs: object) -> object:
+        parsed.append(args[2] if len(args) > 2 else kwargs.get("read_from"))
+        return parse(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stylesheet, "parse", counted)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        assert app.screen.query_one(OptionList).option_count >= 3
+    assert parsed == []
+
+
 async def _choose(pilot, option: str) -> None:  # type: ignore[no-untyped-def]
     menu = pilot.app.screen
     assert isinstance(menu, MenuScreen)

@@ -1,4 +1,4 @@
-"""The browser tests' browser: the system's Chromium, one per test module."""
+"""The browser the web tests drive: the system's Chromium, one per test module."""
 
 from __future__ import annotations
 

@@ -1,54 +1,84 @@
-"""A shared table from browsers behind a login proxy (``dvtui web --table T --user-header H``): every
-tab's dvtui runs as the one account of ``dvtui web``, yet each user the proxy names owns their own
-seat, because the tab's dvtui vouches for them to the table server (which trusts its own account).
-Two browser contexts stand for two people, each sending its proxy header on every request, the
-websocket's upgrade included (without it the tab is refused)."""
+"""A browser tab and a terminal at one shared table: ``dvtui serve``, a player in tmux (``dvtui
+join``) and ``dvtui web --table`` in the system's Chromium. The page offers the table's seats with
+who is at each, the tab takes the one it chooses, both place cards from the keyboard, each screen
+shows the other's move, and the table's file has both placements and verifies."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from ..tables.support import Served, short_dir
-from .support import Tab, wait_until, web_server
+from dvtui.bots import choose
+from dvtui.engine import CardPlaced, Game, fold
+from dvtui.store import read_game
 
-HEADER = "X-User"
+from ..safety.support import run_dvtui
+from ..tables.support import Served, short_dir, wait_for
+from ..tables.terminals import Terminals
+from .support import Tab, web_server
+
+COLUMNS = "abcdefg"
 
 
-def placements(path: Path) -> list[tuple[int, int]]:
-    """(player, card) of every card placed so far."""
-    lines = [json.loads(line) for line in path.read_bytes().splitlines()]
-    return [(e["player"], e["card"]) for e in lines if e["type"] == "card_placed"]
+def _game(server: Served, table: str) -> Game:
+    return fold(read_game(server.game_file(table)).events).game
 
 
-def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Browser, tmp_path: Path) -> None:
+def _greedy(server: Served, table: str) -> tuple[str, str]:
+    """The keys of a legal placement for the player to move (a greedy bot's choice)."""
+    card, column = choose("greedy", _game(server, table).copy(), 11)
+    return str(card), COLUMNS[column]
+
+
+def _said(server: Served, table: str, name: str) -> str:
+    """The event log's line for the latest placement."""
+    game = _game(server, table)
+    placed = [e for e in read_game(server.game_file(table)).events if isinstance(e, CardPlaced)][-1]
+    assert game.created.players[placed.player].name == name
+    return f"placed {placed.card} under column {'ABCDEFG'[placed.column]}"
+
+
+def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Browser, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
-        server.directory.mkdir(mode=0o700)
         server.start()
-        opened = server.dvtui("new", "--table", "t", "--players", "Ana,Bob,bot:greedy", "--first", "0", "--seed", "7")
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "fri", "--players", "Ana,Bob,bot:greedy", "--first", "0",
+                              "--seed", "3")  # fmt: skip
         assert opened.returncode == 0, opened.stderr
-        game = server.game_file("t")
-        args = ("--table", "t", "--server", str(server.directory), "--user-header", HEADER)
-        with web_server(tmp_path / "data", *args) as (web, url):
-            tabs = {}
-            for user in ("bob", "ana"):  # Bob first: the seat he gets is his name's, not the first free one
-                context = browser.new_context(viewport={"width": 1100, "height": 700},
-                                              extra_http_headers={HEADER: user})  # fmt: skip
-                tab = tabs[user] = Tab(context.new_page())
-                tab.page.goto(url + "/")
-                tab.wait_for("table t")
-            tabs["ana"].wait_for("Your turn, Ana")
-            tabs["ana"].press("1", "a", "Enter")
-            wait_until(lambda: placements(game) == [(0, 1)], "Ana's placement in the table's file")
-            tabs["bob"].wait_for("Your turn, Bob")
-            tabs["bob"].press("2", "b", "Enter")
-            wait_until(lambda: placements(game)[1:2] == [(1, 2)], "Bob's placement in the table's file")
+        terms = Terminals(d)
+        try:
+            terms.run("Ana", "join", "fri", "--as", "Ana", "--server", srv, "--no-bell")
+            terms.wait("Ana", "Ana at the table", lambda s: "Your turn" in s)
+            with web_server(tmp_path / "data", "--table", "fri", "--server", srv) as (_, url):
+                page = browser.new_page(viewport={"width": 1100, "height": 700})
+                tab = Tab(page)
+                page.goto(url + "/")
+                tab.wait_for("choose your seat")
+                tab.wait_for("Ana: here")  # the terminal's player: connected, not to be taken
+                tab.wait_for("Bob: free")
+                assert page.title() == "Dolce Vita · table fri"
+                tab.mark()
+                tab.press("Enter")  # the seat the page offers: Bob's, the free one
+                tab.wait_for("table fri")
+                tab.wait_for(" (you) · ")  # Bob's, in the banner of who is there (each name in its colour)
+                tab.wait_for(" (here) · ")  # Ana's
+                wait_for("Bob seated", lambda: "Bob (here)" in terms.screen("Ana"), lambda: terms.screen("Ana"))
 
-            listed = server.dvtui("tables").stdout
-            assert "Ana: connected (web:ana); Bob: connected (web:bob)" in listed, listed
-            for tab in tabs.values():
-                tab.page.context.close()
-            assert web.poll() is None
-        assert server.stop() == 0
+                tab.mark()
+                terms.keys("Ana", *_greedy(server, "fri"), "Enter")  # the terminal's move...
+                wait_for("Ana's placement", lambda: _game(server, "fri").to_move != 0)
+                tab.wait_for(_said(server, "fri", "Ana"))  # ... on the browser's screen
+                wait_for("the bot's move", lambda: _game(server, "fri").to_move == 1)
+                tab.wait_for("Your turn")
+                tab.press(*_greedy(server, "fri"), "Enter")  # the browser's move...
+                wait_for("Bob's placement", lambda: _game(server, "fri").to_move != 1)
+                bob = _said(server, "fri", "Bob")
+                terms.wait("Ana", "Bob's move on the terminal", lambda s: bob in s)  # ... on the terminal's
+                page.close()
+            placed = [e for e in read_game(server.game_file("fri")).events if isinstance(e, CardPlaced)]
+            assert [e.player for e in placed[:2]] == [0, 1]
+            verified = run_dvtui("verify", str(server.game_file("fri")))
+            assert verified.returncode == 0, verified.stdout + verified.stderr
+        finally:
+            terms.close()

@@ -1,0 +1,208 @@
+"""Choosing one's seat at a shared table, on screen: the way in of a browser tab (``dvtui web
+--table NAME``), where nobody types ``--as``. Each seat says who is there (the server's presence,
+read again every second while one chooses); a seat somebody is connected to cannot be chosen,
+since taking it would push them out (every tab of ``dvtui web`` is the same account to the server).
+A free seat, or one's own seat left by a closed tab, is taken; or one watches."""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import dataclass
+from typing import cast
+
+from rich.style import Style
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...printable import printable
+from ...tables import Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, list_tables
+from ...tables.protocol import VOUCHED_PREFIX
+from ..host import GameHost
+from ..theme import ERROR, MUTED
+from ..widgets.faces import CHIP, styled
+
+REFRESH = 1.0
+"""Seconds between two readings of who is at the table while the screen waits for a choice."""
+WATCH = "watch"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChoice:
+    """A table whose seat is chosen on screen: where its server is, its name, and the person at
+    this screen (the seat named like them is offered first)."""
+
+    place: ServerPlace
+    table: str
+    person: str
+    user: str | None = None
+    """The person this account vouches for at the table (a login proxy's user), who then owns the
+    seat taken here; None: the account itself."""
+
+    @property
+    def owner(self) -> str:
+        """Who the table says owns a seat taken from here (``SeatState.user``)."""
+        return getpass.getuser() if self.user is None else f"{VOUCHED_PREFIX}{self.user}"
+
+
+def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
+    """A seat's line in the list and whether it can be taken from here (``account``: who the
+    server knows this dvtui as, :attr:`SeatChoice.owner`)."""
+    state = info.seats[seat]
+    name = state.name
+    if state.kind != "human":
+        return f"{name}: a bot plays it", False
+    if state.state == "connected":
+        who = "" if state.user in (None, state.name) else f" ({state.user})"
+        return f"{name}: here{who}, playing", False
+    if state.state == "free":
+        return f"{name}: free, take this seat", True
+    if state.user == account:  # away: its owner's connection dropped (a closed tab, say)
+        return f"{name}: away, take it back", True
+    return f"{name}: away, the seat of {state.user}", False
+
+
+def table_summary(info: TableInfo) -> str:
+    if info.over:
+        where = "the game is over"
+    else:
+        who = info.seats[info.to_move].name if info.to_move is not None else "?"
+        where = f"round {info.round} of {info.rounds}, {who} to play"
+    watching = f" · {info.spectators} watching" if info.spectators else ""
+    return f"{where}{watching}"
+
+
+class SeatScreen(Screen[None]):
+    """The seats of ``choice.table`` with who is at each; Enter takes the highlighted one."""
+
+    DEFAULT_CSS = """
+    #seats-body {
+        padding: 1 2;
+        height: auto;
+    }
+
+    #seats-choice {
+        height: auto;
+        max-height: 9;
+        border: none;
+        margin: 1 0;
+    }
+
+    #seats-error {
+        height: auto;
+    }
+    """
+    BINDINGS: list[BindingType] = [  # noqa: RUF012
+        Binding("q", "app.quit", "leave"),
+    ]
+
+    def __init__(self, choice: SeatChoice) -> None:
+        super().__init__(id="seats")
+        self.choice = choice
+        self.info: TableInfo | None = None
+        self.account = choice.owner
+        self.joining = False
+        self.offer: str | None = None
+        """The option last offered (highlighted by the screen, not by the person)."""
+
+    def compose(self) -> ComposeResult:
+        title = styled(" DOLCE VITA ", CHIP)
+        title.append(f"  table {printable(self.choice.table)}: choose your seat", style=Style(bold=True))
+        with Vertical(id="seats-body"):
+            yield Static(title)
+            yield Static(Text("asking the table server who is there…", style=Style(color=MUTED)), id="seats-table")
+            yield OptionList(id="seats-choice")
+            yield Static(id="seats-error")
+            yield Static(Text("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE",
+                              style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.read_table()
+        self.set_interval(REFRESH, self.read_table)
+
+    @work(exclusive=True, group="seats")
+    async def read_table(self) -> None:
+        """Who is at the table now (the list keeps the highlighted seat)."""
+        if self.joining:
+            return
+        try:
+            infos = await list_tables(self.choice.place)
+        except (Unreachable, Refused, OSError) as e:
+            self._error(str(e))
+            return
+        info = next((i for i in infos if i.table == self.choice.table), None)
+        if info is None:
+            self._error(f"no table {self.choice.table} at the table server (q leaves)")
+            return
+        self._show(info)
+
+    def _show(self, info: TableInfo) -> None:
+        first = self.info is None
+        self.info = info
+        self.query_one("#seats-table", Static).update(Text(printable(table_summary(info))))
+        options = self.query_one(OptionList)
+        kept = options.highlighted_option.id if options.highlighted_option is not None else None
+        choices = []
+        for seat in range(len(info.seats)):
+            label, free = seat_label(info, seat, self.account)
+            choices.append(Option(Text(printable(label)), id=f"seat-{seat}", disabled=not free))
+        choices.append(Option("Watch the table", id=WATCH))
+        options.clear_options()
+        options.add_options(choices)
+        # the offer follows the table (a reloaded tab's old connection goes a moment later) until
+        # the person moves the highlight themselves
+        enabled = [o.id for o in choices if not o.disabled]
+        wanted = kept if not first and kept != self.offer and kept in enabled else self._offered(choices)
+        index = next(i for i, o in enumerate(choices) if o.id == wanted)
+        options.highlighted = index
+        self.offer = wanted
+
+    def _offered(self, choices: list[Option]) -> str | None:
+        """The seat offered first: the one named like the person at this screen, else one this
+        account left (a reloaded tab's), else the first free one, else watching."""
+        assert self.info is not None
+        person = self.choice.person.casefold()
+        free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
+        named = [option for option, seat in free if seat.name.casefold() == person]
+        mine = [option for option, seat in free if seat.state == "away"]
+        return (named or mine or [option for option, _ in free] or [choices[-1]])[0].id
+
+    @on(OptionList.OptionSelected, "#seats-choice")
+    def _chosen(self, message: OptionList.OptionSelected) -> None:
+        if self.joining:
+            return
+        choice = message.option.id
+        seat = None if choice == WATCH else int(str(choice).removeprefix("seat-"))
+        self.joining = True
+        self._error("")
+        self.query_one("#seats-table", Static).update(Text("joining the table…", style=Style(color=MUTED)))
+        self.join(seat)
+
+    @work(thread=True, exclusive=True, group="join")
+    def join(self, seat: int | None) -> None:
+        """Sit at ``seat`` (None: watch); the table replaces this screen once its game is here."""
+        try:
+            session = RemoteSession.open(
+                self.choice.place, self.choice.table, seat=seat, watch=seat is None, user=self.choice.user
+            )
+        except (Unreachable, Refused) as e:
+            self.app.call_from_thread(self._refused, str(e))
+            return
+        self.app.call_from_thread(cast(GameHost, self.app).start_game, session)
+
+    def _refused(self, message: str) -> None:
+        self.joining = False
+        self._error(message)
+        self.read_table()
+
+    def _error(self, message: str) -> None:
+        self.query_one("#seats-error", Static).update(
+            Text(f"✗ {printable(message)}", style=Style(color=ERROR, bold=True)) if message else ""
+        )

@@ -1,0 +1,96 @@
+"""Choosing one's seat on screen (a browser tab's way in to a shared table; Pilot, against a server
+in this process): the list says who is at each seat, a connected or a bot's seat cannot be taken,
+the seat named like the person is offered first, Enter sits there, and a table that is not there
+says so."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+
+from textual.widgets import OptionList, Static
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.remote import RemoteTableScreen
+from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
+from dvtui.app.widgets.panels import Banner
+from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
+from dvtui.tables.server import Server
+
+from .test_remote_screen import text, until
+
+
+def test_each_seat_says_who_is_there_and_whether_it_can_be_taken() -> None:
+    me = getpass.getuser()
+    seats = [
+        SeatState(seat=0, name="Ana", kind="human", state="connected", user="ana"),
+        SeatState(seat=1, name="Bob", kind="human", state="free"),
+        SeatState(seat=2, name="Cy", kind="human", state="away", user=me),
+        SeatState(seat=3, name="Di", kind="human", state="away", user="di"),
+        SeatState(seat=4, name="Bot 1", kind="bot", state="bot"),
+    ]
+    info = TableInfo(table="t", seats=seats, round=1, rounds=4, to_move=0)
+    assert [seat_label(info, s, me) for s in range(5)] == [
+        ("Ana: here (ana), playing", False),
+        ("Bob: free, take this seat", True),
+        ("Cy: away, take it back", True),
+        ("Di: away, the seat of di", False),
+        ("Bot 1: a bot plays it", False),
+    ]
+
+
+async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in_process: Server) -> None:
+    players = ["Ana", "Bob", "Cy", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "t", players, first_player=0, seed=5)))
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "cy"), pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, SeatScreen)
+            options = screen.query_one(OptionList)
+            await until(pilot, "the table's seats", lambda: options.option_count == 5)
+            shown = [str(options.get_option_at_index(i).prompt) for i in range(5)]
+            assert shown[0].startswith("Ana: here") and options.get_option_at_index(0).disabled
+            assert shown[1:] == ["Bob: free, take this seat", "Cy: free, take this seat", "Bot 1: a bot plays it",
+                                 "Watch the table"]  # fmt: skip
+            assert "round 1 of" in text(screen.query_one("#seats-table", Static)) and "Ana to play" in text(
+                screen.query_one("#seats-table", Static))
+            assert options.highlighted == 2  # Cy's, the person's
+            await pilot.press("up", "enter")  # Bob's, chosen instead
+            await until(pilot, "the table", lambda: isinstance(app.screen, RemoteTableScreen))
+            table = app.screen
+            assert isinstance(table, RemoteTableScreen)
+            assert table.remote.seat == 1
+            assert "Ana (here) · Bob (you) · Cy (free)" in text(table.query_one(Banner))
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "nowhere", "ana"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        error = app.screen.query_one("#seats-error", Static)
+        await until(pilot, "the error", lambda: "no table nowhere" in text(error))
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
+    """A reloaded tab: its seat is away (the old tab's connection gone), and offered first."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+    )
+    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "r", seat=1)
+    await asyncio.to_thread(bob.close)
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "zed"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        options = app.screen.query_one(OptionList)
+
+        def offered() -> bool:
+            option = options.highlighted_option
+            return option is not None and str(option.prompt) == "Bob: away, take it back"
+
+        await until(pilot, "Bob's seat offered back", offered)
+        assert str(options.get_option_at_index(0).prompt) == "Ana: free, take this seat"
