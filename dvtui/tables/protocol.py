@@ -82,9 +82,10 @@ class OpenTable(Message, tag="open_table"):
 
 
 class Join(Message, tag="join"):
-    """Sit at ``seat`` (None: the seat one already holds there, else the free human seat named like
-    one's login or the person vouched for, else the first free human seat). Answered by
-    ``joined``, then the game's lines from ``since``, then ``presence``."""
+    """Sit at ``seat``. None: one's own seat left away; refused (``no_seat``) while one's seat is
+    open on another connection; else the free human seat named like one's login or the person
+    vouched for, else the first free human seat. Answered by ``joined``, then the game's lines from
+    ``since``, then ``presence``."""
 
     table: TableName
     seat: SeatIndex | None = None

@@ -528,22 +528,25 @@ class Server:
 
     def _pick_seat(self, conn: Conn, table: Table) -> int | str:
         """The seat a join without one means, or why there is none: one's own seat left away (a
-        drop), else a free seat (the one named like the person first), else one's own seat still
-        connected, taken over. A second terminal of the same account so sits at the next free
-        seat rather than pushing the first terminal off the table; ``seat`` given says otherwise."""
+        drop), else a free seat (the one named like the person first). One whose seat is still
+        open on another connection is asked to say which seat: taking it over would push their
+        other terminal off the table, taking a free one would keep somebody else's seat for good
+        (a frozen session reconnecting must not end up in another person's chair)."""
         humans = table.session.humans
         owners = table.record.owners
+        names = table.session.names
         mine = [s for s in humans if owners[s] == conn.identity]
         away = [s for s in mine if table.seated[s] is None]
         if away:
             return away[0]
         free = [s for s in humans if owners[s] is None]
-        names = table.session.names
+        if mine:
+            also = f", or a free seat ({', '.join(names[s] for s in free)})" if free else ""
+            return (f"your seat {names[mine[0]]} is open on another connection: name it to take it over "
+                    f"here (dvtui join {table.name} --as {names[mine[0]]}){also}")  # fmt: skip
         named = [s for s in free if names[s].casefold() == conn.person.casefold()]
         if named or free:
             return (named or free)[0]
-        if mine:
-            return mine[0]
         return "every human seat is taken; watch the table instead"
 
     async def _join(self, conn: Conn, message: Join | Watch) -> None:

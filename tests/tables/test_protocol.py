@@ -22,6 +22,7 @@ from dvtui.tables.server import Server
 
 from ..safety.support import strip_at
 from .raw import RawClient
+from .support import wait_for
 
 
 def _client(server: Server) -> RawClient:
@@ -227,33 +228,36 @@ def test_an_error_names_the_request_it_answers_and_a_stop_nobody_asked_for_names
     assert (again["code"], again["re"]) == ("log_full", "place")  # the same stop, now answering a decision
 
 
-def test_a_join_without_a_seat_comes_back_to_ones_own_else_takes_a_free_one_before_taking_over(
+def test_a_join_without_a_seat_comes_back_to_ones_own_and_never_guesses_past_an_open_one(
     in_process: Server,
 ) -> None:
-    """One account's second terminal sits at the next free seat instead of pushing its first
-    terminal off the table; a drop gives one's own seat back; with no free seat left, a join takes
-    one's own connected seat over (the old connection is told, then closed)."""
+    """A drop gives one's own seat back. While one's seat is open on another connection, a join
+    that names no seat is refused with both ways on (a frozen session's owner must not end up in
+    somebody else's chair, nor a second terminal push the first off the table); naming the seat
+    takes it over, and the old connection is told."""
     _open(in_process)
 
-    def join() -> tuple[RawClient, int]:
+    def join(seat: int | None = None) -> tuple[RawClient, dict[str, Any]]:
         client = _client(in_process)
-        client.send({"type": "join", "table": "t"})
-        return client, _next(client, "joined")["seat"]
+        client.send({"type": "join", "table": "t"} | ({} if seat is None else {"seat": seat}))
+        return client, client.until("joined")
 
-    first, seat = join()
-    assert seat == 0
-    second, seat = join()
-    assert seat == 1  # not seat 0 taken over
+    first, joined = join()
+    assert joined["seat"] == 0
+    second, refused = join()
+    assert refused["code"] == "no_seat"
+    assert refused["message"] == (
+        "your seat Ana is open on another connection: name it to take it over here "
+        "(dvtui join t --as Ana), or a free seat (Bob, Cy)"
+    )
+    second.send({"type": "join", "table": "t", "seat": 1})
+    assert _next(second, "joined")["seat"] == 1  # a free seat, named
     second.close()
-    wait = time.monotonic() + 30
-    while in_process.tables["t"].seated[1] is not None and time.monotonic() < wait:
-        time.sleep(0.01)
-    back, seat = join()
-    assert seat == 1  # its own seat, away since the drop, before the free seat 2
-    third, seat = join()
-    assert seat == 2
-    over, seat = join()
-    assert seat == 0  # every seat is this account's and connected: the first is taken over
+    wait_for("Bob's seat away", lambda: in_process.tables["t"].seated[1] is None)
+    back, joined = join()
+    assert joined["seat"] == 1  # its own seat, away since the drop, before the free seat Cy
+    over, joined = join(0)
+    assert joined["seat"] == 0  # named: taken over
     assert first.until("error")["code"] == "taken_over"
-    for client in (back, third, over):
+    for client in (back, over):
         client.close()

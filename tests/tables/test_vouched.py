@@ -80,7 +80,7 @@ def test_each_vouched_person_owns_their_seat_apart_from_the_others_and_the_accou
     assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 1  # nothing was placed
 
     again = _as(in_process, "ana")  # the same person from another connection: her seat, taken over
-    assert _join(again)["seat"] == 0
+    assert _join(again, 0)["seat"] == 0  # named: taken over
     assert ana.until("error")["code"] == "taken_over"
     for client in (again, bob, account, namesake):
         client.close()
