@@ -141,9 +141,10 @@ def _new_table(args: argparse.Namespace) -> int:
     spec = _bot(args.bot) if args.bot is not None else None
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
-    asyncio.run(
-        open_table(place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints)
+    opening = open_table(
+        place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints, user=vouched()
     )
+    asyncio.run(opening)
     if spec is None:
         from .terminal import has_terminal
 
@@ -158,7 +159,8 @@ def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool 
     """The live table on this terminal (the app is imported only now)."""
     from .play import run_table
 
-    return run_table(place, table, seat, watch=watch, bell=bell, user=vouched())
+    # a spectator owns nothing: it watches as the account, which needs no trust
+    return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
 
 
 def _bot(text: str) -> BotSpec:

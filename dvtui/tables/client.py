@@ -24,7 +24,6 @@ from ..store import SaveError
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
-    VOUCHED_PREFIX,
     Bye,
     Error,
     Hello,
@@ -46,6 +45,7 @@ from .protocol import (
     Welcome,
     encode,
     incoming_decoder,
+    shown_person,
 )
 from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server
 
@@ -104,7 +104,7 @@ class Connection:
         if not isinstance(reply, Welcome):
             conn.close()
             raise Dropped(f"the server answered hello with {type(reply).__name__}")
-        if user is not None and reply.user != f"{VOUCHED_PREFIX}{user}":
+        if user is not None and reply.user != shown_person(user):
             # a server that predates vouching ignores ``user``: sitting would take a seat for the account
             conn.close()
             raise Refused(Error(code="version", message=(
@@ -157,10 +157,12 @@ async def list_tables(place: ServerPlace) -> list[TableInfo]:
 
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True,
+    seed: int | None = None, hints: bool = True, user: str | None = None,
 ) -> None:  # fmt: skip
-    """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...)."""
-    conn = await Connection.open(place)
+    """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
+    ``user``: the person who will sit there, vouched for already here, so that an account the
+    server does not trust is refused before a table is opened that it could not sit at."""
+    conn = await Connection.open(place, user=user)
     try:
         message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
         await conn.request(message, Opened)

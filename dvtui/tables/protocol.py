@@ -47,6 +47,11 @@ VOUCHED_PREFIX = "web:"
 name holds a ``:`` (the field separator of ``/etc/passwd``)."""
 
 
+def shown_person(person: str) -> str:
+    """A vouched person as the server shows them (``welcome.user``, ``SeatState.user``)."""
+    return f"{VOUCHED_PREFIX}{person}"
+
+
 class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
     """Every control message: ``type`` first, unknown keys ignored (a newer peer may add some)."""
 

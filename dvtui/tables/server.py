@@ -46,7 +46,6 @@ from ..store import GameFileError, SaveError, user_name
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
-    VOUCHED_PREFIX,
     Bye,
     ClientMessage,
     Error,
@@ -69,6 +68,7 @@ from .protocol import (
     client_decoder,
     encode,
     person_problem,
+    shown_person,
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
 from .think import think, watch_server
@@ -94,7 +94,7 @@ Owner = int | str
 
 def owner_name(owner: Owner) -> str:
     """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
-    return f"{VOUCHED_PREFIX}{owner}" if isinstance(owner, str) else user_name(owner)
+    return shown_person(owner) if isinstance(owner, str) else user_name(owner)
 
 
 _ANSWERING: contextvars.ContextVar[tuple[Conn, str] | None] = contextvars.ContextVar("answering", default=None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import getpass
 
+import pytest
 from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
@@ -15,7 +16,7 @@ from dvtui.app.config import Pace
 from dvtui.app.screens.remote import RemoteTableScreen
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
 from dvtui.app.widgets.panels import Banner
-from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
+from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.server import Server
 
 from .test_remote_screen import text, until
@@ -78,13 +79,14 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
 
 
 async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
-    """A reloaded tab: its seat is away (the old tab's connection gone), and offered first."""
+    """A reloaded tab: its seat is away (the old tab's connection gone), and offered first, even
+    before the free seat named like the person (the order ``dvtui join`` picks in)."""
     await asyncio.to_thread(
         lambda: asyncio.run(open_table(in_process.place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
     bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "r", seat=1)
     await asyncio.to_thread(bob.close)
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "zed"))
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
 
@@ -94,3 +96,22 @@ async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_pro
 
         await until(pilot, "Bob's seat offered back", offered)
         assert str(options.get_option_at_index(0).prompt) == "Ana: free, take this seat"
+
+
+async def test_a_table_server_that_drops_a_reading_is_said_and_the_screen_stays(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server restarting closes a reading half-way (``Dropped``): the screen says so and reads
+    again a second later, instead of the tab's dvtui ending on an unhandled error."""
+    from dvtui.app.screens import seats
+
+    async def dropped(place: object) -> list[TableInfo]:
+        raise Dropped("the table server closed the connection")
+
+    monkeypatch.setattr(seats, "list_tables", dropped)
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "ana"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        error = app.screen.query_one("#seats-error", Static)
+        await until(pilot, "the error said", lambda: "closed the connection" in text(error))
+        await pilot.pause(1.2 * seats.REFRESH)  # a second reading fails the same way
+        assert app.is_running and isinstance(app.screen, SeatScreen)

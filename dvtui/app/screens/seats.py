@@ -1,12 +1,13 @@
 """Choosing one's seat at a shared table, on screen: the way in of a browser tab (``dvtui web
 --table NAME``), where nobody types ``--as``. Each seat says who is there (the server's presence,
 read again every second while one chooses); a seat somebody is connected to cannot be chosen,
-since taking it would push them out (every tab of ``dvtui web`` is the same account to the server).
-A free seat, or one's own seat left by a closed tab, is taken; or one watches."""
+since taking it would push them out (every tab of ``dvtui web`` is the same account to the server,
+or, behind a login proxy, the same person in another tab). A free seat, or one's own seat left by
+a closed tab, is taken; or one watches."""
 
 from __future__ import annotations
 
-import getpass
+import os
 from dataclasses import dataclass
 from typing import cast
 
@@ -21,8 +22,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...printable import printable
-from ...tables import Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, list_tables
-from ...tables.protocol import VOUCHED_PREFIX
+from ...store import user_name
+from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, list_tables
+from ...tables.protocol import shown_person
 from ..host import GameHost
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
@@ -47,7 +49,7 @@ class SeatChoice:
     @property
     def owner(self) -> str:
         """Who the table says owns a seat taken from here (``SeatState.user``)."""
-        return getpass.getuser() if self.user is None else f"{VOUCHED_PREFIX}{self.user}"
+        return user_name(os.getuid()) if self.user is None else shown_person(self.user)
 
 
 def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
@@ -134,7 +136,7 @@ class SeatScreen(Screen[None]):
             return
         try:
             infos = await list_tables(self.choice.place)
-        except (Unreachable, Refused, OSError) as e:
+        except (Unreachable, Refused, Dropped, OSError) as e:  # a server restarting: the next reading may do
             self._error(str(e))
             return
         info = next((i for i in infos if i.table == self.choice.table), None)
@@ -165,14 +167,15 @@ class SeatScreen(Screen[None]):
         self.offer = wanted
 
     def _offered(self, choices: list[Option]) -> str | None:
-        """The seat offered first: the one named like the person at this screen, else one this
-        account left (a reloaded tab's), else the first free one, else watching."""
+        """The seat offered first, in the order ``dvtui join`` picks: one's own seat left away (a
+        reloaded tab's), else the free one named like the person at this screen, else the first
+        free one, else watching."""
         assert self.info is not None
         person = self.choice.person.casefold()
         free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
-        named = [option for option, seat in free if seat.name.casefold() == person]
         mine = [option for option, seat in free if seat.state == "away"]
-        return (named or mine or [option for option, _ in free] or [choices[-1]])[0].id
+        named = [option for option, seat in free if seat.name.casefold() == person]
+        return (mine or named or [option for option, _ in free] or [choices[-1]])[0].id
 
     @on(OptionList.OptionSelected, "#seats-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
@@ -189,10 +192,10 @@ class SeatScreen(Screen[None]):
     def join(self, seat: int | None) -> None:
         """Sit at ``seat`` (None: watch); the table replaces this screen once its game is here."""
         try:
-            session = RemoteSession.open(
-                self.choice.place, self.choice.table, seat=seat, watch=seat is None, user=self.choice.user
-            )
-        except (Unreachable, Refused) as e:
+            watch = seat is None  # a spectator owns nothing: it watches as the account
+            user = None if watch else self.choice.user
+            session = RemoteSession.open(self.choice.place, self.choice.table, seat=seat, watch=watch, user=user)
+        except (Unreachable, Refused, Dropped, Diverged) as e:
             self.app.call_from_thread(self._refused, str(e))
             return
         self.app.call_from_thread(cast(GameHost, self.app).start_game, session)

@@ -673,7 +673,7 @@ class TableScreen(Screen[None]):
 
     def palette_commands(self) -> Iterable[PaletteEntry]:
         """What can be done now, for the command palette: the keys' commands the table allows now
-        (:data:`~dvtui.app.keys.TABLE`), and where the game is saved."""
+        (this screen's key map, :attr:`KEYS`), and where the game is saved."""
         for command in self.KEYS.offered(lambda action: self.check_action(action, ())):
             if command is UNDO:
                 undoer = self.session.undo_player()
