@@ -29,6 +29,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..printable import printable
+from ..tables.protocol import person_problem
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .web_tab import PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
 
@@ -36,7 +37,9 @@ TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("web_page")
 """The page's template (textual-serve's, with the game's title, favicon and colours)."""
 MAX_HEADER_CHARS = 200
-"""A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
+"""The most of a proxy's user name put in a tab's environment: a bound only, as a name the table
+server would refuse (:func:`person_problem`: longer than 40 characters, say) is refused before
+any tab starts."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
 """The proxy's user for the connection being handled (each is its own task)."""
 SPARE_QUIET = 0.2
@@ -130,7 +133,7 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
             return
         starting = True
         try:
-            environment = base_service._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)
             environment[SPARE_VARIABLE] = "1"
             spares.append(await asyncio.create_subprocess_shell(
                 command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
@@ -140,6 +143,14 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
     class TabService(base_service):  # type: ignore[misc, valid-type]
         last_data: float | None = None
         """When this tab's dvtui last sent something (the event loop's clock)."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            """textual-serve's environment for a tab's dvtui (or a spare), without a
+            ``DVTUI_PLAYER`` inherited from whoever started ``dvtui web``: a tab's person is the
+            one its proxy named (``with_player``, ``tab_line``) or nobody, never the operator."""
+            environment: dict[str, str] = base_service._build_environment(self, width, height)
+            environment.pop(PLAYER_VARIABLE, None)
+            return environment
 
         async def on_data(self, payload: bytes) -> None:
             self.last_data = asyncio.get_running_loop().time()
@@ -176,12 +187,28 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
             return await super()._open_app_process(width, height)
 
     class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
+        def person(self, request: Any) -> str | None:
+            """The user the proxy names in ``request`` (None without ``user_header``); a request
+            without one, or naming someone no table could seat, is refused with the reason (the
+            page's request too, so that the browser shows it)."""
+            if user_header is None:
+                return None
+            user: str = request.headers.get(user_header, "").strip()
+            if not user:
+                raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
+            problem = person_problem(user)
+            if problem is not None:
+                raise web.HTTPForbidden(text=f"{user_header}: {problem}; dvtui cannot seat this user\n")
+            return user
+
+        async def handle_index(self, request: Any) -> Any:
+            self.person(request)
+            return await super().handle_index(request)
+
         async def handle_websocket(self, request: Any) -> Any:
-            if user_header is not None:
-                user = request.headers.get(user_header, "").strip()
-                if not user:
-                    raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
-                _tab_player.set(user[:MAX_HEADER_CHARS])  # this connection's task (and only it) sees the name
+            user = self.person(request)
+            if user is not None:
+                _tab_player.set(user)  # this connection's task (and only it) sees the name
             return await super().handle_websocket(request)
 
         async def on_startup(self, app: object) -> None:
