@@ -9,8 +9,9 @@ of the next tab (``web_tab``), at the start menu or at the table: its imports (a
 menu's app and styles), most of a start, are done before the tab opens; it is started once the
 tab before has drawn its first screen.
 
-textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
-proxy in front does TLS and login (README, "Play in a browser").
+textual-serve has no authentication: it listens on localhost unless told otherwise, or on a Unix
+socket (``--socket``) that only the accounts its mode lets in can open, and a reverse proxy in
+front does TLS and login (README, "Play in a browser").
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import os
 import shlex
+import signal
 import socket
 import sys
 from asyncio.subprocess import PIPE
@@ -47,6 +50,11 @@ SPARE_QUIET = 0.2
 SPARE_AT_LATEST = 5.0
 """Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+SOCKET_MODE = 0o660
+"""A ``--socket``'s permissions (less what the umask takes away): its owner's account and group
+may connect, as the login proxy must; no other account may."""
 
 
 def tab_command(table: str | None, server: str | None) -> list[str]:
@@ -66,8 +74,15 @@ def page_title(table: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.socket is not None:
+        if args.host is not None or args.port is not None:
+            raise UsageError("--socket replaces --host and --port")
+        if args.public_url is None:
+            raise UsageError("--socket needs --public-url (the address browsers reach through the proxy)")
+    host = args.host if args.host is not None else DEFAULT_HOST
+    port = args.port if args.port is not None else DEFAULT_PORT
+    if not 0 < port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, not {port}")
     if args.server is not None and args.table is None:
         raise UsageError("--server goes with --table NAME")
     try:
@@ -75,27 +90,82 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
-    url = args.public_url or f"http://{args.host}:{args.port}"
-    server = _server_class(serve_module, args.user_header)(
-        shlex.join(tab_command(args.table, args.server)),
-        host=args.host,
-        port=args.port,
-        title=page_title(args.table),
-        public_url=url.rstrip("/"),
-        templates_path=PAGE_DIR,
-    )
-    where = f"http://{args.host}:{args.port}"
-    try:
-        _check_free(args.host, args.port)  # before the server announces an address it cannot have
-        server.serve()
+    path = None if args.socket is None else Path(args.socket).expanduser().absolute()
+    where = f"http://{host}:{port}" if path is None else f"unix:{path}"
+    listener: socket.socket | None = None
+    bound: os.stat_result | None = None
+    try:  # before the server announces an address it cannot have
+        if path is None:
+            _check_free(host, port)
+        else:
+            listener = _unix_listener(path)
+            bound = path.stat()
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
-            reason = "the port is taken (choose another with --port)"
+            reason = ("the port is taken (choose another with --port)" if path is None
+                      else "the socket is in use (another dvtui web?)")  # fmt: skip
         else:
             reason = (e.strerror or str(e)).lower()
         print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
         return EXIT_BAD_FILE
+    if args.user_header is not None and path is None:
+        print(f"dvtui: warning: every account on this machine can reach {printable(host)}:{port} and name "
+              f"itself in {printable(args.user_header)}: on a host with other users, serve on --socket PATH",
+              file=sys.stderr)  # fmt: skip
+    url = args.public_url or f"http://{host}:{port}"
+    server = _server_class(serve_module, args.user_header, listener)(
+        shlex.join(tab_command(args.table, args.server)),
+        host=host,
+        port=port,
+        title=page_title(args.table),
+        public_url=url.rstrip("/"),
+        templates_path=PAGE_DIR,
+    )
+    try:
+        server.serve()
+    finally:
+        if listener is not None and path is not None and bound is not None:
+            listener.close()
+            _remove_socket(path, bound)
     return EXIT_OK
+
+
+def _unix_listener(path: Path) -> socket.socket:
+    """A Unix socket bound at ``path``, of mode :data:`SOCKET_MODE` less the umask from the start
+    (it is never open to more). A socket file nobody listens on (a ``dvtui web`` that was killed
+    left it) is replaced; one that answers is in use; any other file stays and is an error."""
+    if path.is_socket():
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(str(path))
+            except ConnectionRefusedError:
+                path.unlink()
+            else:
+                raise OSError(errno.EADDRINUSE, os.strerror(errno.EADDRINUSE))
+    elif path.exists() or path.is_symlink():
+        raise OSError(errno.EEXIST, f"{path.name} exists and is not a socket")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    umask = os.umask(0o777)
+    os.umask(umask | (0o777 & ~SOCKET_MODE))  # (the process has one thread yet: nothing else creates files)
+    try:
+        listener.bind(str(path))
+    except OSError:
+        listener.close()
+        raise
+    finally:
+        os.umask(umask)
+    return listener
+
+
+def _remove_socket(path: Path, bound: os.stat_result) -> None:
+    """Remove the socket file at ``path`` if it is still the one this server bound (``bound``),
+    not another's made since."""
+    try:
+        now = path.stat()
+        if (now.st_dev, now.st_ino) == (bound.st_dev, bound.st_ino):
+            path.unlink()
+    except OSError:
+        pass
 
 
 def _check_free(host: str, port: int) -> None:
@@ -114,8 +184,9 @@ def with_player(command: list[str], player: str | None) -> list[str]:
     return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
 
 
-def _server_class(serve_module: Any, user_header: str | None) -> type:
-    """textual-serve's server, announcing itself in one line instead of its banner; with
+def _server_class(serve_module: Any, user_header: str | None, listener: socket.socket | None = None) -> type:
+    """textual-serve's server, announcing itself in one line instead of its banner; listening on
+    ``listener`` (a bound Unix socket) when given, instead of its host and port; with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
     and a connection without it refused (it did not come through the proxy); and a tab's dvtui
     always started ahead of the tab (``web_tab``), as the next tab then opens faster by the time
@@ -211,9 +282,22 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
                 _tab_player.set(user)  # this connection's task (and only it) sees the name
             return await super().handle_websocket(request)
 
+        def serve(self, debug: bool = False) -> None:
+            """textual-serve's ``serve`` (its logging, its signal handlers), on ``listener``."""
+            if listener is None:
+                super().serve(debug)
+                return
+            self.debug = debug
+            self.initialize_logging()
+            loop = asyncio.new_event_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, self.request_exit)
+            web.run_app(self._make_app(), sock=listener, handle_signals=False, loop=loop, print=lambda *_: None)
+
         async def on_startup(self, app: object) -> None:
             await start_spare(self.command)  # the first tab's
-            print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
+            through = "" if listener is None else f" through unix:{printable(str(listener.getsockname()))}"
+            print(f"Dolce Vita in the browser: {self.public_url}/{through} (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: object) -> None:
             for process in spares:  # a spare leaves when its standard input closes
