@@ -101,13 +101,7 @@ def run(args: argparse.Namespace) -> int:
             listener = _unix_listener(path)
             bound = path.stat()
     except OSError as e:
-        if e.errno == errno.EADDRINUSE:
-            reason = ("the port is taken (choose another with --port)" if path is None
-                      else "the socket is in use (another dvtui web?)")  # fmt: skip
-        else:
-            reason = (e.strerror or str(e)).lower()
-        print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return _cannot_serve(where, e, on_socket=path is not None)
     if args.user_header is not None and path is None:
         print(f"dvtui: warning: every account on this machine can reach {printable(host)}:{port} and name "
               f"itself in {printable(args.user_header)}: on a host with other users, serve on --socket PATH",
@@ -123,11 +117,25 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         server.serve()
+    except OSError as e:
+        return _cannot_serve(where, e, on_socket=path is not None)
     finally:
         if listener is not None and path is not None and bound is not None:
             listener.close()
             _remove_socket(path, bound)
     return EXIT_OK
+
+
+def _cannot_serve(where: str, error: OSError, *, on_socket: bool) -> int:
+    """Say in one line why nothing is served on ``where``."""
+    if error.errno == errno.EADDRINUSE and on_socket:
+        reason = "the socket is in use (another dvtui web?)"
+    elif error.errno == errno.EADDRINUSE:
+        reason = "the port is taken (choose another with --port)"
+    else:
+        reason = (error.strerror or str(error)).lower()
+    print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
+    return EXIT_BAD_FILE
 
 
 def _unix_listener(path: Path) -> socket.socket:
