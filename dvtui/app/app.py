@@ -77,6 +77,7 @@ class DvtuiApp(App[ExitState]):
         menu: bool = False,
         choose_seat: SeatChoice | None = None,
         bell: bool = True,
+        in_browser: bool = False,
     ) -> None:
         super().__init__()
         self._opening = session
@@ -102,6 +103,9 @@ class DvtuiApp(App[ExitState]):
         self.handle_hangup = handle_hangup
         self.bell_on_turn = bell
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
+        self.in_browser = in_browser
+        """Served to a browser tab (``dvtui web``; the command line knows): a shared table there
+        makes no branch (see :class:`~dvtui.app.screens.remote.RemoteTableScreen`)."""
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
@@ -186,7 +190,7 @@ class DvtuiApp(App[ExitState]):
         if isinstance(session, RemoteSession):
             from .screens.remote import RemoteTableScreen
 
-            self._table = RemoteTableScreen(session, self.pace, bell=self.bell_on_turn)
+            self._table = RemoteTableScreen(session, self.pace, bell=self.bell_on_turn, in_browser=self.in_browser)
         else:
             self._table = TableScreen(session, self.pace, recap=recap)
         return self._table

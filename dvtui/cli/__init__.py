@@ -79,8 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     _server_option(tables)
 
     web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
-    web.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    web.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    web.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
+    web.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    web.add_argument("--socket", metavar="PATH",
+                     help="listen on this Unix socket instead (mode 0660 less the umask), for a login proxy on "
+                     "this machine: only accounts that may open it reach the page")  # fmt: skip
     web.add_argument("--table", metavar="NAME", help="each tab joins table NAME of the table server")
     web.add_argument("--public-url", metavar="URL",
                      help="the address browsers use, behind a reverse proxy (e.g. https://example.org/dolcevita)")

@@ -287,7 +287,7 @@ def run_table(
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        return DvtuiApp(session, handle_hangup=True, bell=bell)
+        return DvtuiApp(session, handle_hangup=True, bell=bell, in_browser=served_to_browser())
 
     try:
         code = _run_app(build)
@@ -324,7 +324,7 @@ def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
         if is_spare():  # started by dvtui web ahead of its browser tab: the imports are done
             wait_for_tab()
         choice = SeatChoice(place, table, default_player_name(), user=vouched())  # the tab's person, once known
-        return DvtuiApp(choose_seat=choice, handle_hangup=True, bell=bell)
+        return DvtuiApp(choose_seat=choice, handle_hangup=True, bell=bell, in_browser=served_to_browser())
 
     return _run_app(build)
 

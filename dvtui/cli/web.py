@@ -9,8 +9,9 @@ of the next tab (``web_tab``), at the start menu or at the table: its imports (a
 menu's app and styles), most of a start, are done before the tab opens; it is started once the
 tab before has drawn its first screen.
 
-textual-serve has no authentication: it listens on localhost unless told otherwise, and a reverse
-proxy in front does TLS and login (README, "Play in a browser").
+textual-serve has no authentication: it listens on localhost unless told otherwise, or on a Unix
+socket (``--socket``) that only the accounts its mode lets in can open, and a reverse proxy in
+front does TLS and login (README, "Play in a browser").
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import os
 import shlex
+import signal
 import socket
 import sys
 from asyncio.subprocess import PIPE
@@ -29,6 +32,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..printable import printable
+from ..tables.protocol import person_problem
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .web_tab import PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
 
@@ -36,7 +40,9 @@ TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("web_page")
 """The page's template (textual-serve's, with the game's title, favicon and colours)."""
 MAX_HEADER_CHARS = 200
-"""A user name longer than any seat's is cut here; the set-up checks the rest as any name."""
+"""The most of a proxy's user name put in a tab's environment: a bound only, as a name the table
+server would refuse (:func:`person_problem`: longer than 40 characters, say) is refused before
+any tab starts."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
 """The proxy's user for the connection being handled (each is its own task)."""
 SPARE_QUIET = 0.2
@@ -44,6 +50,11 @@ SPARE_QUIET = 0.2
 SPARE_AT_LATEST = 5.0
 """Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+SOCKET_MODE = 0o660
+"""A ``--socket``'s permissions (less what the umask takes away): its owner's account and group
+may connect, as the login proxy must; no other account may."""
 
 
 def tab_command(table: str | None, server: str | None) -> list[str]:
@@ -63,8 +74,15 @@ def page_title(table: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be from 1 to 65535, not {args.port}")
+    if args.socket is not None:
+        if args.host is not None or args.port is not None:
+            raise UsageError("--socket replaces --host and --port")
+        if args.public_url is None:
+            raise UsageError("--socket needs --public-url (the address browsers reach through the proxy)")
+    host = args.host if args.host is not None else DEFAULT_HOST
+    port = args.port if args.port is not None else DEFAULT_PORT
+    if not 0 < port < 65536:
+        raise UsageError(f"--port must be from 1 to 65535, not {port}")
     if args.server is not None and args.table is None:
         raise UsageError("--server goes with --table NAME")
     try:
@@ -72,27 +90,90 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
-    url = args.public_url or f"http://{args.host}:{args.port}"
-    server = _server_class(serve_module, args.user_header)(
+    path = None if args.socket is None else Path(args.socket).expanduser().absolute()
+    where = f"http://{host}:{port}" if path is None else f"unix:{path}"
+    listener: socket.socket | None = None
+    bound: os.stat_result | None = None
+    try:  # before the server announces an address it cannot have
+        if path is None:
+            _check_free(host, port)
+        else:
+            listener = _unix_listener(path)
+            bound = path.stat()
+    except OSError as e:
+        return _cannot_serve(where, e, on_socket=path is not None)
+    if args.user_header is not None and path is None:
+        print(f"dvtui: warning: every account on this machine can reach {printable(host)}:{port} and name "
+              f"itself in {printable(args.user_header)}: on a host with other users, serve on --socket PATH",
+              file=sys.stderr)  # fmt: skip
+    url = args.public_url or f"http://{host}:{port}"
+    server = _server_class(serve_module, args.user_header, listener)(
         shlex.join(tab_command(args.table, args.server)),
-        host=args.host,
-        port=args.port,
+        host=host,
+        port=port,
         title=page_title(args.table),
         public_url=url.rstrip("/"),
         templates_path=PAGE_DIR,
     )
-    where = f"http://{args.host}:{args.port}"
     try:
-        _check_free(args.host, args.port)  # before the server announces an address it cannot have
         server.serve()
     except OSError as e:
-        if e.errno == errno.EADDRINUSE:
-            reason = "the port is taken (choose another with --port)"
-        else:
-            reason = (e.strerror or str(e)).lower()
-        print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
-        return EXIT_BAD_FILE
+        return _cannot_serve(where, e, on_socket=path is not None)
+    finally:
+        if listener is not None and path is not None and bound is not None:
+            listener.close()
+            _remove_socket(path, bound)
     return EXIT_OK
+
+
+def _cannot_serve(where: str, error: OSError, *, on_socket: bool) -> int:
+    """Say in one line why nothing is served on ``where``."""
+    if error.errno == errno.EADDRINUSE and on_socket:
+        reason = "the socket is in use (another dvtui web?)"
+    elif error.errno == errno.EADDRINUSE:
+        reason = "the port is taken (choose another with --port)"
+    else:
+        reason = (error.strerror or str(error)).lower()
+    print(f"dvtui: error: cannot serve on {printable(where)}: {printable(reason)}", file=sys.stderr)
+    return EXIT_BAD_FILE
+
+
+def _unix_listener(path: Path) -> socket.socket:
+    """A Unix socket bound at ``path``, of mode :data:`SOCKET_MODE` less the umask from the start
+    (it is never open to more). A socket file nobody listens on (a ``dvtui web`` that was killed
+    left it) is replaced; one that answers is in use; any other file stays and is an error."""
+    if path.is_socket():
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(str(path))
+            except ConnectionRefusedError:
+                path.unlink()
+            else:
+                raise OSError(errno.EADDRINUSE, os.strerror(errno.EADDRINUSE))
+    elif path.exists() or path.is_symlink():
+        raise OSError(errno.EEXIST, f"{path.name} exists and is not a socket")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    umask = os.umask(0o777)
+    os.umask(umask | (0o777 & ~SOCKET_MODE))  # (the process has one thread yet: nothing else creates files)
+    try:
+        listener.bind(str(path))
+    except OSError:
+        listener.close()
+        raise
+    finally:
+        os.umask(umask)
+    return listener
+
+
+def _remove_socket(path: Path, bound: os.stat_result) -> None:
+    """Remove the socket file at ``path`` if it is still the one this server bound (``bound``),
+    not another's made since."""
+    try:
+        now = path.stat()
+        if (now.st_dev, now.st_ino) == (bound.st_dev, bound.st_ino):
+            path.unlink()
+    except OSError:
+        pass
 
 
 def _check_free(host: str, port: int) -> None:
@@ -111,8 +192,9 @@ def with_player(command: list[str], player: str | None) -> list[str]:
     return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
 
 
-def _server_class(serve_module: Any, user_header: str | None) -> type:
-    """textual-serve's server, announcing itself in one line instead of its banner; with
+def _server_class(serve_module: Any, user_header: str | None, listener: socket.socket | None = None) -> type:
+    """textual-serve's server, announcing itself in one line instead of its banner; listening on
+    ``listener`` (a bound Unix socket) when given, instead of its host and port; with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
     and a connection without it refused (it did not come through the proxy); and a tab's dvtui
     always started ahead of the tab (``web_tab``), as the next tab then opens faster by the time
@@ -130,7 +212,7 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
             return
         starting = True
         try:
-            environment = base_service._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)
             environment[SPARE_VARIABLE] = "1"
             spares.append(await asyncio.create_subprocess_shell(
                 command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
@@ -140,6 +222,14 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
     class TabService(base_service):  # type: ignore[misc, valid-type]
         last_data: float | None = None
         """When this tab's dvtui last sent something (the event loop's clock)."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            """textual-serve's environment for a tab's dvtui (or a spare), without a
+            ``DVTUI_PLAYER`` inherited from whoever started ``dvtui web``: a tab's person is the
+            one its proxy named (``with_player``, ``tab_line``) or nobody, never the operator."""
+            environment: dict[str, str] = base_service._build_environment(self, width, height)
+            environment.pop(PLAYER_VARIABLE, None)
+            return environment
 
         async def on_data(self, payload: bytes) -> None:
             self.last_data = asyncio.get_running_loop().time()
@@ -176,17 +266,46 @@ def _server_class(serve_module: Any, user_header: str | None) -> type:
             return await super()._open_app_process(width, height)
 
     class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
+        def person(self, request: Any) -> str | None:
+            """The user the proxy names in ``request`` (None without ``user_header``); a request
+            without one, or naming someone no table could seat, is refused with the reason (the
+            page's request too, so that the browser shows it)."""
+            if user_header is None:
+                return None
+            user: str = request.headers.get(user_header, "").strip()
+            if not user:
+                raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
+            problem = person_problem(user)
+            if problem is not None:
+                raise web.HTTPForbidden(text=f"{user_header}: {problem}; dvtui cannot seat this user\n")
+            return user
+
+        async def handle_index(self, request: Any) -> Any:
+            self.person(request)
+            return await super().handle_index(request)
+
         async def handle_websocket(self, request: Any) -> Any:
-            if user_header is not None:
-                user = request.headers.get(user_header, "").strip()
-                if not user:
-                    raise web.HTTPForbidden(text=f"no {user_header} header: connect through the proxy\n")
-                _tab_player.set(user[:MAX_HEADER_CHARS])  # this connection's task (and only it) sees the name
+            user = self.person(request)
+            if user is not None:
+                _tab_player.set(user)  # this connection's task (and only it) sees the name
             return await super().handle_websocket(request)
+
+        def serve(self, debug: bool = False) -> None:
+            """textual-serve's ``serve`` (its logging, its signal handlers), on ``listener``."""
+            if listener is None:
+                super().serve(debug)
+                return
+            self.debug = debug
+            self.initialize_logging()
+            loop = asyncio.new_event_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, self.request_exit)
+            web.run_app(self._make_app(), sock=listener, handle_signals=False, loop=loop, print=lambda *_: None)
 
         async def on_startup(self, app: object) -> None:
             await start_spare(self.command)  # the first tab's
-            print(f"Dolce Vita in the browser: {self.public_url}/ (Ctrl+C to stop)", flush=True)
+            through = "" if listener is None else f" through unix:{printable(str(listener.getsockname()))}"
+            print(f"Dolce Vita in the browser: {self.public_url}/{through} (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: object) -> None:
             for process in spares:  # a spare leaves when its standard input closes

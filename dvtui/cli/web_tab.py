@@ -41,9 +41,11 @@ def wait_for_tab() -> None:
 
 
 def vouched() -> str | None:
-    """The person this dvtui sits at a table for: the user a login proxy named to ``dvtui web``
-    for this browser tab (``DVTUI_PLAYER``, set only there), else None (the account itself). A
-    name the table cannot take is refused here, in words, rather than cut (two people would merge)."""
+    """The person this dvtui sits at a table for: ``DVTUI_PLAYER``, else None (the account
+    itself). ``dvtui web`` sets it for a tab whose login proxy named a user and removes an
+    inherited one from every other tab; anyone may also set it in their own environment, and the
+    table server takes it only from an account it trusts to vouch (its own, ``--trust``'s). A name
+    the table cannot take is refused here, in words, rather than cut (two people would merge)."""
     name = os.environ.get(PLAYER_VARIABLE) or None
     problem = None if name is None else person_problem(name)
     if problem is not None:

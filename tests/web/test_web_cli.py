@@ -45,6 +45,10 @@ def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys:
         (["web", "--port", "0"], "--port must be from 1 to 65535, not 0"),
         (["web", "--port", "70000"], "--port must be from 1 to 65535, not 70000"),
         (["web", "--server", "/tmp"], "--server goes with --table NAME"),
+        (["web", "--socket", "/tmp/w.sock", "--port", "8000", "--public-url", "https://x"],
+         "--socket replaces --host and --port"),
+        (["web", "--socket", "/tmp/w.sock"],
+         "--socket needs --public-url (the address browsers reach through the proxy)"),
     ],
 )
 def test_bad_flags_are_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,3 +78,12 @@ def test_the_page_is_dolce_vitas_and_quotes_a_tables_name(tmp_path: Path) -> Non
     assert "<title>Dolce Vita · table &lt;i&gt;friday</title>" in page
     assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in page
     assert "googleapis" not in page  # nothing from elsewhere
+
+
+def test_a_proxys_header_on_a_port_warns_that_every_account_reaches_it(tmp_path: Path) -> None:
+    """Any local account can connect to a TCP port of localhost and send the header itself."""
+    with web_server(tmp_path / "data", "--user-header", "X-User") as (_, url):
+        port = url.rsplit(":", 1)[1]
+        log = (tmp_path / "web.log").read_text()
+    assert log.startswith(f"dvtui: warning: every account on this machine can reach 127.0.0.1:{port} and name "
+                          "itself in X-User: on a host with other users, serve on --socket PATH\n"), log

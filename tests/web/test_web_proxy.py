@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 import time
+from importlib import import_module
 from pathlib import Path
 
 import aiohttp
+import pytest
+
+from dvtui.cli import web
 
 from .support import WAIT, web_server
 
@@ -37,3 +41,41 @@ async def test_the_proxys_user_names_the_first_seat(tmp_path: Path) -> None:
             async with http.get(url + "/ws") as refused:
                 assert refused.status == 403
                 assert HEADER in await refused.text()
+
+
+async def test_a_name_no_table_could_seat_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """The page itself is refused, so that the browser shows why (a tab's dvtui would only stop)."""
+    with web_server(tmp_path / "data", "--user-header", HEADER) as (_, url):
+        async with aiohttp.ClientSession() as http:
+            for path in ("/", "/ws"):
+                async with http.get(url + path, headers={HEADER: "a" * 41}) as refused:
+                    assert refused.status == 403
+                    assert await refused.text() == (f"{HEADER}: a person's name is 1 to 40 characters; "
+                                                    "dvtui cannot seat this user\n")
+            async with http.get(url + "/", headers={HEADER: "a" * 40}) as page:
+                assert page.status == 200
+
+
+async def test_a_tab_never_takes_the_operators_dvtui_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever started ``dvtui web`` may have ``DVTUI_PLAYER`` set: a tab that no proxy names
+    anybody for (here the first, which a spare serves) is not them."""
+    monkeypatch.setenv("DVTUI_PLAYER", "Zed Operator")
+    with web_server(tmp_path / "data") as (_, url):
+        ws_url = url.replace("http:", "ws:") + "/ws?width=100&height=30"
+        async with aiohttp.ClientSession() as http, http.ws_connect(ws_url) as ws:
+            await shown_until(ws, "New game: choose the seats")
+            await ws.send_str(json.dumps(["stdin", "\r"]))
+            assert "Zed" not in await shown_until(ws, "Start the game")
+
+
+def test_no_tab_inherits_the_operators_dvtui_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment textual-serve gives a tab's dvtui (and ``dvtui web`` a spare): a person is
+    named there only by ``with_player`` or the spare's tab line, for that tab."""
+    serve_module = import_module("textual_serve.server")
+    monkeypatch.setattr(serve_module, "AppService", serve_module.AppService)  # _server_class replaces it
+    monkeypatch.setenv("DVTUI_PLAYER", "Zed Operator")
+    web._server_class(serve_module, None)
+    service = serve_module.AppService("true", write_bytes=None, write_str=None, close=None, download_manager=None)
+    environment = service._build_environment(100, 30)
+    assert "DVTUI_PLAYER" not in environment
+    assert environment["COLUMNS"] == "100"

@@ -34,22 +34,29 @@ from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
 from .dialog import Dialog
 from .table import TableScreen, _strong_available
 
+NO_BRANCH_IN_BROWSER = ("No play from here in a browser tab at a shared table: the branch would be a file of "
+                        "the web server's account, which no page of the table can open.")
 STAND_IN_LEVEL = "strong"
 """The bot a seated player lets play an away seat (the one the hints use)."""
 
 
 class RemoteTableScreen(TableScreen):
     """The table for one seat (or a spectator) of a shared table. ``bell``: ring the terminal's
-    bell once when it becomes this seat's turn."""
+    bell once when it becomes this seat's turn. ``in_browser``: in a browser tab (``dvtui web``),
+    where ``b`` in time travel is refused: a branch would be saved in the web server's account,
+    shared by every browser user, and a table's page has no start menu to resume it from."""
 
     KEYS = SHARED_TABLE
     BINDINGS: list[BindingType] = SHARED_TABLE.bindings()
     SCREEN_ID = "shared-table"  # a branch's table may open over it: two screens never share an id
 
-    def __init__(self, session: RemoteSession, pace: Pace | None = None, *, bell: bool = True) -> None:
+    def __init__(
+        self, session: RemoteSession, pace: Pace | None = None, *, bell: bool = True, in_browser: bool = False,
+    ) -> None:  # fmt: skip
         super().__init__(session, pace, recap=False)
         self.remote = session
         self.ring = bell
+        self.in_browser = in_browser
         self._rung_at: int | None = None
         """The position (number of events) the bell last rang for."""
         self._told_failure = False
@@ -116,6 +123,9 @@ class RemoteTableScreen(TableScreen):
     def _can_branch(self) -> bool:
         """A branch is made from the lines this side holds: the table's file stays the server's."""
         return True
+
+    def _branch_refused(self) -> str | None:
+        return NO_BRANCH_IN_BROWSER if self.in_browser else None
 
     def _branch_from(self, moment: int, take: int | None) -> None:
         """``b`` in time travel: a game of one's own from ``moment``, played here; the table is

@@ -101,12 +101,16 @@ class ReplayScreen(Screen[None]):
         live: bool = False,
         branch: Callable[[int, int | None], None] | None = None,  # (decision moment, seat taken or None)
         start: int | None = None,
+        branch_refused: str | None = None,
     ) -> None:
         super().__init__(id="time-travel" if live else "replay")  # both at once: a branch's table, then t
         self.replay = replay
         self.notices = [_short(text) for text in notices]
         self.live = live
         self._branch = branch
+        self.branch_refused = branch_refused
+        """Without ``branch``: why ``b`` makes no branch here, said when it is pressed (None: ``b``
+        is not offered)."""
         self.moment = replay.last if start is None else replay.clamp(start)
         self.game: Game = replay.state_at(self.moment)
         """The engine's state at ``moment``: what every widget draws."""
@@ -264,7 +268,7 @@ class ReplayScreen(Screen[None]):
         if action == "quit":
             return not self.live
         if action == "branch":
-            return self._branch is not None
+            return self._branch is not None or self.branch_refused is not None
         return True
 
     def action_back(self) -> None:
@@ -275,6 +279,8 @@ class ReplayScreen(Screen[None]):
     def action_branch(self) -> None:
         """Play from here; with a bot at the table, first ask whose seats play on."""
         if self._branch is None:
+            if self.branch_refused is not None:
+                self.notify(self.branch_refused, severity="warning", timeout=8)
             return
         self._pause()
         self._draw_status()

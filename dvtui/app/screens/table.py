@@ -612,13 +612,18 @@ class TableScreen(Screen[None]):
         from .replay import ReplayScreen
 
         session = self.session
-        branch = self._branch_from if self._can_branch() else None
-        self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch)
+        refused = self._branch_refused()
+        branch = self._branch_from if refused is None and self._can_branch() else None
+        self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch, branch_refused=refused)
         self.app.push_screen(self._time_travel)
 
     def _can_branch(self) -> bool:
         """``b`` in time travel is offered: a branch's parent is a file."""
         return self.session.path is not None
+
+    def _branch_refused(self) -> str | None:
+        """Why ``b`` in time travel makes no branch here, said when pressed (None: it may)."""
+        return None
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:

@@ -1,0 +1,59 @@
+"""Play from here (``t`` then ``b``) at a shared table in a browser tab: refused, with the reason.
+There the branch would be a file in the saves of the ``dvtui web`` account, shared by every browser
+user and out of reach of a table's page, which has no start menu. In a terminal it is made (asked
+first: here, with a bot at the table, whose seats play on)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.remote import NO_BRANCH_IN_BROWSER
+from dvtui.app.screens.replay import ReplayScreen
+from dvtui.tables import RemoteSession, open_table
+from dvtui.tables.server import Server
+
+from ..tables.support import in_thread, short_dir
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv") as srv:
+            yield srv
+
+
+@pytest.mark.parametrize("in_browser", [True, False])
+async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_browser: bool
+) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(server.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+    )
+    ana = await asyncio.to_thread(RemoteSession.open, server.place, "t", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("t")
+            viewer = app.screen
+            assert isinstance(viewer, ReplayScreen)
+            await pilot.press("b")
+            await pilot.pause()
+            if in_browser:
+                assert app.screen is viewer  # nothing asked, nothing left: the seat stays here
+                assert [n.message for n in app._notifications] == [NO_BRANCH_IN_BROWSER]
+                assert app.session is ana and ana.failure is None
+            else:
+                assert isinstance(app.screen, BranchScreen)
+                assert not list(app._notifications)
+            await pilot.press("escape", "escape", "q")
+    finally:
+        await asyncio.to_thread(ana.close)
