@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dvtui.bots import Placement, bot_fn, bot_seed, parse_bot
-from dvtui.engine import Event, Game, Mover, new_game
+from dvtui.engine import Event, Game, new_game
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter
 from dvtui.tables import ServerPlace, TableClient
@@ -191,31 +191,39 @@ class Watcher:
 
 
 def uninterrupted(
-    players: str, seed: int, first: int, deciders: Sequence[str | Sequence[Placement]], directory: Path
+    players: str,
+    seed: int,
+    first: int,
+    deciders: Sequence[str | Sequence[Placement]],
+    directory: Path,
+    *,
+    prefix: bool = False,
 ) -> bytes:
     """The file of the game these seats play in one go. Seat i's ``deciders[i]`` is a bot's level
     (that bot with its seat's seed, as the server's bots and ``dvtui join --bot`` play it) or the
-    placements a person made there, in their order."""
+    placements a person made there, in their order. A person who runs out of placements before
+    the game ends is a mistake, unless ``prefix``: then the game stops there, and the bytes
+    written so far (the bots' answers to the last placement included) are the file's start that
+    a table which has seen only those placements holds."""
     created = new_game(parse_players(players), first_player=first, seed=seed)
     path = directory / "uninterrupted.dvr"
     with GameWriter.create(path, created) as writer:
         game = Game(created)
-        movers = [_mover(decider, bot_seed(seed, i)) for i, decider in enumerate(deciders)]
-        game.play(movers, writer.append)
-        assert game.over
+        movers = [
+            (bot_fn(parse_bot(decider)), bot_seed(seed, i)) if isinstance(decider, str) else None
+            for i, decider in enumerate(deciders)
+        ]
+        made = {i: iter(decider) for i, decider in enumerate(deciders) if not isinstance(decider, str)}
+        while True:
+            game.play(movers, writer.append)  # the bots, until a person is to move
+            if game.over:
+                break
+            placement = next(made[game.to_move], None)
+            if placement is None:
+                assert prefix, f"player {game.to_move} made fewer placements than the game asks"
+                break
+            card, column = placement
+            writer.append(game.place(column, card))
     data = path.read_bytes()
     os.unlink(path)
     return data
-
-
-def _mover(decider: str | Sequence[Placement], seed: int) -> tuple[Mover, int]:
-    if isinstance(decider, str):
-        return bot_fn(parse_bot(decider)), seed
-    made = iter(decider)
-
-    def person(game: Game, seed: int) -> Placement:
-        placement = next(made, None)
-        assert placement is not None, f"player {game.to_move} made fewer placements than the game asks"
-        return placement
-
-    return person, seed
