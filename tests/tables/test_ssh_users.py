@@ -23,7 +23,7 @@ from dvtui.bots import Placement, choose
 from dvtui.engine import CardPlaced, Game, fold
 from dvtui.store import read_game
 
-from ..safety.sshd import Sshd, unix_account
+from ..safety.sshd import ENDED, Sshd, unix_account
 from .support import Served, short_dir, wait_for
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
@@ -84,10 +84,10 @@ def _wait_screen(sshd: Sshd, session: str, what: str, check: Callable[[str], boo
 def _refused(sshd: Sshd, session: str, code: int = 1, noted: tuple[str, ...] = ()) -> str:
     """The one line a refused ``dvtui`` left on its terminal, once ssh ended with its exit
     ``code`` (``noted``: the beginnings of what ssh itself may have said there)."""
-    wait_for(f"{session} to end", lambda: sshd.exit_status(session) is not None, lambda: sshd.screen(session))
+    wait_for(f"{session} to end", lambda: sshd.ended(session), lambda: sshd.written(session))
     assert sshd.exit_status(session) == code, sshd.written(session)
     lines = [line.strip() for line in sshd.written(session).splitlines() if line.strip()]
-    said = [line for line in lines if not line.startswith(("Pane is dead", *noted))]  # tmux's own note
+    said = [line for line in lines if line != ENDED and not line.startswith(("Pane is dead", *noted))]  # tmux's note
     assert len(said) == 1, lines
     assert "Traceback" not in said[0]
     return said[0]
@@ -106,16 +106,17 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     _open(server, "duo")
     ana, bob = sshd.login(ANA), sshd.login(BOB)
     sshd.open("ana", ANA, ana, "dvtui join duo --no-bell")  # the first free seat: Ana's
-    _wait_screen(sshd, "ana", "Ana at the table", lambda s: "table duo" in s and "Ana (you)" in s)
-    first = _place(sshd, "ana", server, "duo")
+    _wait_screen(sshd, "ana", "Ana's turn", lambda s: "table duo" in s and "Your turn, Ana" in s)
     assert "Ana: connected (dvtuiana)" in _tables(server)
 
+    # While it is her turn (a bot let in would place at once):
     sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
     assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
     assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
-    assert len(_placements(server, "duo")) == 1  # nothing moved for her
+    assert _placements(server, "duo") == []  # nothing moved for her
     assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
+    first = _place(sshd, "ana", server, "duo")
 
     sshd.open("bob", BOB, bob, "dvtui join duo --no-bell")  # the first free seat now: Bob's
     _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
