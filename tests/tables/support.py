@@ -29,14 +29,20 @@ from ..safety.support import dvtui_cmd, env, run_dvtui
 
 WAIT = 120.0
 """Seconds before a wait is a failure (never reached when things work)."""
+SLOW = 0.1
+"""Seconds between checks that run a process (``tmux capture-pane``) or read and fold a game file:
+polled faster, they would take the CPU from the servers and clients the test waits for."""
 
 
-def wait_for(what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "") -> None:
+def wait_for(
+    what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "", every: float = 0.02
+) -> None:
+    """Until ``check()``, calling it every ``every`` seconds (:data:`SLOW` for a costly one)."""
     start = time.monotonic()
     while not check():
         if time.monotonic() - start > WAIT:
             raise AssertionError(f"timed out waiting for {what}\n{explain()}")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..safety.support import REPO, dvtui_cmd, env
-from .support import wait_for
+from .support import SLOW, wait_for
 
 
 class Terminals:
@@ -47,7 +47,7 @@ class Terminals:
         return out.stdout.strip() == "1"
 
     def wait(self, name: str, what: str, check: Callable[[str], bool]) -> None:
-        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}")
+        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}", SLOW)
 
     def _tmux(self, *args: str) -> None:
         subprocess.run([*self.tmux, *args], env=self.env, check=True, capture_output=True)

@@ -24,7 +24,7 @@ from dvtui.engine import CardPlaced, Game, fold
 from dvtui.store import read_game
 
 from ..safety.sshd import ENDED, Sshd, unix_account
-from .support import Served, short_dir, wait_for
+from .support import SLOW, Served, short_dir, wait_for
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
 """The logins (none is named like a seat: ``join`` without ``--as`` takes the first free seat)."""
@@ -73,18 +73,19 @@ def _place(sshd: Sshd, session: str, server: Served, table: str) -> Placement:
     _wait_screen(sshd, session, f"{who}'s turn", lambda s: f"Your turn, {who}" in s)
     placed = len(_placements(server, table))
     sshd.keys(session, str(card), "abcdefg"[column], "Enter")
-    wait_for(f"{who}'s placement", lambda: len(_placements(server, table)) > placed, lambda: sshd.screen(session))
+    moved = lambda: len(_placements(server, table)) > placed  # noqa: E731
+    wait_for(f"{who}'s placement", moved, lambda: sshd.screen(session), SLOW)
     return card, column
 
 
 def _wait_screen(sshd: Sshd, session: str, what: str, check: Callable[[str], bool]) -> None:
-    wait_for(what, lambda: check(sshd.screen(session)), lambda: f"{session}'s screen:\n{sshd.screen(session)}")
+    wait_for(what, lambda: check(sshd.screen(session)), lambda: f"{session}'s screen:\n{sshd.screen(session)}", SLOW)
 
 
 def _refused(sshd: Sshd, session: str, code: int = 1, noted: tuple[str, ...] = ()) -> str:
     """The one line a refused ``dvtui`` left on its terminal, once ssh ended with its exit
     ``code`` (``noted``: the beginnings of what ssh itself may have said there)."""
-    wait_for(f"{session} to end", lambda: sshd.ended(session), lambda: sshd.written(session))
+    wait_for(f"{session} to end", lambda: sshd.ended(session), lambda: sshd.written(session), SLOW)
     assert sshd.exit_status(session) == code, sshd.written(session)
     lines = [line.strip() for line in sshd.written(session).splitlines() if line.strip()]
     said = [line for line in lines if line != ENDED and not line.startswith(("Pane is dead", *noted))]  # tmux's note
@@ -158,4 +159,3 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
     placed = _placements(server, "friday")
     assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
     assert "Ana: connected (dvtuishared); Bob: connected (dvtuishared)" in _tables(server)
-

@@ -17,11 +17,13 @@ from dvtui.engine import Game, fold
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui, strip_at
-from .support import WAIT, Served, short_dir, uninterrupted, wait_for
+from .support import SLOW, Served, short_dir, uninterrupted, wait_for
 from .terminals import Terminals
 
 PLAYERS = ["Ana", "Bob", "Cy"]
 SOLO = "Ana,bot:greedy,bot:greedy"
+GO_ON_EVERY = 0.3
+"""Seconds at least between two ``s`` typed to go on past a round's summary."""
 
 
 def _game(server: Served, table: str) -> Game:
@@ -38,13 +40,17 @@ def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str])
     card, column = choose("greedy", game.copy(), 11)
     lines = server.lines(table)
     asking = _asking(game)
-    start = time.monotonic()
-    while not asking(terms.screen(name)):
-        assert time.monotonic() - start < WAIT, f"{name} never saw their turn:\n{terms.screen(name)}"
-        terms.keys(name, "s")
-        time.sleep(0.1)
+    go_on = _going_on(terms, name)
+
+    def asked(screen: str) -> bool:
+        if asking(screen):
+            return True
+        go_on(screen)
+        return False
+
+    terms.wait(name, f"{name}'s turn", asked)
     terms.keys(name, str(card), "abcdefg"[column], "Enter")
-    wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name))
+    wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name), SLOW)
     return game.to_move, (card, column)
 
 
@@ -61,13 +67,29 @@ def _asking(game: Game) -> Callable[[str], bool]:
     )
 
 
+def _going_on(terms: Terminals, name: str) -> Callable[[str], None]:
+    """Given ``name``'s screen, goes on past a round's resolution or summary with ``s`` when the
+    screen offers it, once in :data:`GO_ON_EVERY` seconds at most (the app takes each key as a
+    step of its own, and needs a moment to draw the next)."""
+    sent = -GO_ON_EVERY
+
+    def go_on(screen: str) -> None:
+        nonlocal sent
+        if ("⏎ next" in screen or "s: skip" in screen) and time.monotonic() - sent >= GO_ON_EVERY:
+            terms.keys(name, "s")
+            sent = time.monotonic()
+
+    return go_on
+
+
 def _to_end_screen(terms: Terminals, name: str) -> None:
     """Past the last round's summary (``s``) to the end screen."""
+    go_on = _going_on(terms, name)
 
     def ended(screen: str) -> bool:
         if "GAME OVER" in screen:
             return True
-        terms.keys(name, "s")
+        go_on(screen)
         return False
 
     terms.wait(name, "the end screen", ended)
@@ -96,7 +118,7 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
                 _play_one(terms, server, "fri", sessions)
             lines = server.lines("fri")
             subprocess.run(["kill", "-9", str(terms.pid("Bob"))], check=True)  # mid-round
-            wait_for("Bob's terminal to die", lambda: terms.dead("Bob"))
+            wait_for("Bob's terminal to die", lambda: terms.dead("Bob"), every=SLOW)
             terms.wait("Ana", "Bob shown away", lambda s: "Bob (away)" in s)
             terms.run("Bob-again", "join", "fri", "--server", srv, "--no-bell")  # his seat: no --as needed
             sessions[1] = "Bob-again"
@@ -143,13 +165,13 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
                 return game.over or game.to_move == 0
 
             def ana_plays() -> None:
-                wait_for("the bots' answers", bots_answered)
+                wait_for("the bots' answers", bots_answered, every=SLOW)
                 if not _game(server, "sat").over:
                     typed.append(_play_one(terms, server, "sat", sessions)[1])
 
             for _ in range(3):
                 ana_plays()
-            wait_for("the bots' answers", bots_answered)
+            wait_for("the bots' answers", bots_answered, every=SLOW)
             lines = server.lines("sat")
             server.kill9()
             terms.wait("Ana", "reconnecting… on screen", lambda s: "reconnecting…" in s)
@@ -158,7 +180,7 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
             assert server.lines("sat") == lines
             for _ in range(3):  # the game goes on where it was
                 ana_plays()
-            wait_for("the bots' answers", bots_answered)
+            wait_for("the bots' answers", bots_answered, every=SLOW)
             played = server.game_file("sat").read_bytes()
             expected = uninterrupted(SOLO, 4, 0, [typed, "greedy", "greedy"], d, prefix=True)
             assert strip_at(played) == strip_at(expected)

@@ -14,7 +14,7 @@ from dvtui.engine import CardPlaced, Game, fold
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui
-from ..tables.support import Served, short_dir, wait_for
+from ..tables.support import SLOW, Served, short_dir, wait_for
 from ..tables.terminals import Terminals
 from .support import Tab, web_server
 
@@ -41,7 +41,7 @@ def _said(server: Served, table: str, name: str) -> str:
         events = read_game(server.game_file(table)).events
         return [e for e in events if isinstance(e, CardPlaced) and e.player == seat]
 
-    wait_for(f"{name}'s placement", lambda: bool(theirs()))
+    wait_for(f"{name}'s placement", lambda: bool(theirs()), every=SLOW)
     placed = theirs()[-1]
     return f"placed {placed.card} under column {'ABCDEFG'[placed.column]}"
 
@@ -70,7 +70,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
                 tab.wait_for("table fri")
                 tab.wait_for(" (you) · ")  # Bob's, in the banner of who is there (each name in its colour)
                 tab.wait_for(" (here) · ")  # Ana's
-                wait_for("Bob seated", lambda: "Bob (here)" in terms.screen("Ana"), lambda: terms.screen("Ana"))
+                terms.wait("Ana", "Bob seated", lambda s: "Bob (here)" in s)
 
                 tab.mark()
                 terms.keys("Ana", *_greedy(server, "fri"), "Enter")  # the terminal's move...
