@@ -16,17 +16,18 @@ class Terminals:
     """A private tmux server; each session one terminal running one dvtui command."""
 
     def __init__(self, where: Path) -> None:
-        self.tmux = ["tmux", "-S", str(where / "tmux.sock")]
+        self.tmux = ["tmux", "-S", str(where / "tmux.sock"), "-f", "/dev/null"]  # no user's tmux.conf
         self.env = env(where)
         self.started = False
 
     def run(self, name: str, *args: str) -> None:
         command = " ".join(shlex.quote(part) for part in dvtui_cmd(*args))
         script = f"cd {shlex.quote(str(REPO))} && exec {command}"  # the pane's process is dvtui itself
-        self._tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script)
-        if not self.started:  # a pane whose program ended stays, to read what it said last
-            self.started = True
-            self._tmux("set-option", "-g", "remain-on-exit", "on")
+        # A pane whose program ended stays, to read what it said last: set with the server's first
+        # session, in the same call, before that session's program can end.
+        first = [] if self.started else [";", "set-option", "-g", "remain-on-exit", "on"]
+        self._tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script, *first)
+        self.started = True
 
     def screen(self, name: str) -> str:
         out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True,
