@@ -45,6 +45,10 @@ def wait(what: str, check: Callable[[], bool], explain: Callable[[], str] = lamb
     return time.perf_counter() - start
 
 
+OTHER = "dvtuitest"
+"""The second account of the tests of another user on this host (``other_user``, tests/conftest.py)."""
+
+
 def unix_account(name: str, shell: str = "/usr/sbin/nologin") -> pwd.struct_passwd:
     """The account ``name`` on this host with this ``shell``, made if missing (and kept: ``useradd``
     is not undone between runs). One that logs in over SSH needs a ``shell``; its password is ``*``

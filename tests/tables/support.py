@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from dvtui.bots import Placement, bot_fn, bot_seed, parse_bot
-from dvtui.engine import Event, Game, new_game
+from dvtui.engine import Event, Game, fold, new_game
 from dvtui.play.seats import parse_players
-from dvtui.store import GameWriter
+from dvtui.store import GameWriter, read_game
 from dvtui.tables import ServerPlace, TableClient
 from dvtui.tables.server import Server
 
@@ -113,6 +113,10 @@ class Served:
 
     def game_file(self, table: str) -> Path:
         return self.directory / "games" / f"{table}.dvr"
+
+    def game(self, table: str) -> Game:
+        """The table's game as its file holds it now."""
+        return fold(read_game(self.game_file(table)).events).game
 
     def lines(self, table: str) -> int:
         path = self.game_file(table)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from dvtui.bots import Placement, choose
-from dvtui.engine import CardPlaced, Game, fold
+from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 
 from ..safety.sshd import ENDED, Sshd, unix_account
@@ -52,10 +52,6 @@ def host(logins: dict[str, pwd.struct_passwd]) -> Iterator[tuple[Served, Sshd]]:
             sshd.close()
 
 
-def _game(server: Served, table: str) -> Game:
-    return fold(read_game(server.game_file(table)).events).game
-
-
 def _placements(server: Served, table: str) -> list[CardPlaced]:
     return [ev for ev in read_game(server.game_file(table)).events if isinstance(ev, CardPlaced)]
 
@@ -67,7 +63,7 @@ def _open(server: Served, table: str) -> None:
 
 def _place(sshd: Sshd, session: str, server: Served, table: str) -> Placement:
     """The seat to move places its greedy choice by typing it on its screen (once it says so)."""
-    game = _game(server, table)
+    game = server.game(table)
     card, column = choose("greedy", game.copy(), 11)
     who = game.created.players[game.to_move].name
     _wait_screen(sshd, session, f"{who}'s turn", lambda s: f"Your turn, {who}" in s)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from dvtui.bots import Placement, choose
-from dvtui.engine import Game, fold
+from dvtui.engine import Game
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui, strip_at
@@ -26,15 +26,11 @@ GO_ON_EVERY = 0.3
 """Seconds at least between two ``s`` typed to go on past a round's summary."""
 
 
-def _game(server: Served, table: str) -> Game:
-    return fold(read_game(server.game_file(table)).events).game
-
-
 def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str]) -> tuple[int, Placement]:
     """The player to move places (a greedy choice) by typing it on their own screen, once their
     screen asks them for the position the file holds (a round's summary there waits for a key:
     ``s`` goes on). Returns who placed what."""
-    game = _game(server, table)
+    game = server.game(table)
     name = sessions[game.to_move]
     assert name, f"seat {game.to_move} is a bot's: nobody types for it"
     card, column = choose("greedy", game.copy(), 11)
@@ -114,7 +110,7 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             first = read_game(server.game_file("fri")).events[1]
             terms.wait("watch", "the spectator to see the first move",
                        lambda s: f"Ana placed {first.card} under column {'ABCDEFG'[first.column]}" in s)  # type: ignore[attr-defined]
-            while _game(server, "fri").round < 2 or len(_game(server, "fri").placements) < 4:
+            while server.game("fri").round < 2 or len(server.game("fri").placements) < 4:
                 _play_one(terms, server, "fri", sessions)
             lines = server.lines("fri")
             subprocess.run(["kill", "-9", str(terms.pid("Bob"))], check=True)  # mid-round
@@ -124,9 +120,9 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             sessions[1] = "Bob-again"
             terms.wait("Ana", "Bob back", lambda s: "Bob (here)" in s)
             assert server.lines("fri") == lines  # nothing was lost or added by the drop
-            while not _game(server, "fri").over:
+            while not server.game("fri").over:
                 _play_one(terms, server, "fri", sessions)
-            game = _game(server, "fri")
+            game = server.game("fri")
             outcome = game.outcome()
             assert outcome is not None
             winner = PLAYERS[outcome.winners[0]]
@@ -161,12 +157,12 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
             typed: list[Placement] = []  # what Ana typed, in order
 
             def bots_answered() -> bool:
-                game = _game(server, "sat")
+                game = server.game("sat")
                 return game.over or game.to_move == 0
 
             def ana_plays() -> None:
                 wait_for("the bots' answers", bots_answered, every=SLOW)
-                if not _game(server, "sat").over:
+                if not server.game("sat").over:
                     typed.append(_play_one(terms, server, "sat", sessions)[1])
 
             for _ in range(3):

@@ -14,7 +14,6 @@ from typing import Any
 
 from dvtui.store import read_game
 
-from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
 from .raw import RawClient
 from .support import Served, short_dir, wait_for
 
@@ -33,7 +32,7 @@ def as_other(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) 
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
-def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: pwd.struct_passwd) -> None:  # noqa: F811
+def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)

@@ -25,7 +25,6 @@ from dvtui.tables.server import Server
 from dvtui.tables.store import FileStore, TableRecord
 
 from ..safety.support import run_dvtui
-from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
 from .raw import RawClient
 from .support import Served, in_thread, short_dir
 from .test_users import as_other
@@ -154,7 +153,7 @@ def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when
             opened.close()
 
 
-def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:  # noqa: F811
+def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)

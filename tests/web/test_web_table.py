@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from dvtui.bots import choose
-from dvtui.engine import CardPlaced, Game, fold
+from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui
@@ -21,13 +21,9 @@ from .support import Tab, web_server
 COLUMNS = "abcdefg"
 
 
-def _game(server: Served, table: str) -> Game:
-    return fold(read_game(server.game_file(table)).events).game
-
-
 def _greedy(server: Served, table: str) -> tuple[str, str]:
     """The keys of a legal placement for the player to move (a greedy bot's choice)."""
-    card, column = choose("greedy", _game(server, table).copy(), 11)
+    card, column = choose("greedy", server.game(table).copy(), 11)
     return str(card), COLUMNS[column]
 
 
@@ -35,7 +31,7 @@ def _said(server: Served, table: str, name: str) -> str:
     """The event log's line for ``name``'s latest placement (without the name, which the tab draws
     in a style of its own), once the file has one: picked by seat, not as the file's last, which
     may already be the bot's answer."""
-    seat = [p.name for p in _game(server, table).created.players].index(name)
+    seat = [p.name for p in server.game(table).created.players].index(name)
 
     def theirs() -> list[CardPlaced]:
         events = read_game(server.game_file(table)).events
