@@ -1,13 +1,15 @@
 """Real table servers and clients for the tests: ``dvtui serve`` and ``dvtui join --bot`` as
-processes (so they can be killed with -9), a spectator through the client library, and the game
-that the same seats (bots, or the placements people typed) play uninterrupted, to compare files
-with."""
+processes (so they can be killed with -9), the raw client run as another user, a spectator through
+the client library, and the game that the same seats (bots, or the placements people typed) play
+uninterrupted, to compare files with."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import pwd
 import shutil
 import signal
 import subprocess
@@ -136,6 +138,22 @@ class Served:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=60)
+
+
+RAW = Path(__file__).with_name("raw.py")
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""What another user runs :data:`RAW` with: a Python that has nothing of dvtui."""
+
+
+def as_other(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run the raw client as ``user`` with ``script``; the replies it printed."""
+    done = subprocess.run(
+        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
+         SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps(script)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 class Player:

@@ -26,8 +26,7 @@ from dvtui.tables.store import FileStore, TableRecord
 
 from ..safety.support import run_dvtui
 from .raw import RawClient
-from .support import Served, in_thread, short_dir
-from .test_users import as_other
+from .support import Served, as_other, in_thread, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 """This process's account, as the server names a connection's (by its uid)."""
