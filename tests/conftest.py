@@ -1,4 +1,4 @@
-"""Shared fixtures: hand-made positions.
+"""Shared fixtures: hand-made positions, and a second account on this host.
 
 Tests of the rules need a grid whose decisive cards the test chooses, and a quick way to play
 whole rounds around the few placements that matter. These fixtures build a legal 66-card deal
@@ -8,6 +8,8 @@ so each test spells out only the part of the position it is about.
 
 from __future__ import annotations
 
+import os
+import pwd
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
@@ -26,6 +28,8 @@ from dvtui.engine import (
     GameCreated,
     Seat,
 )
+
+from .safety.sshd import OTHER, unix_account
 
 Plan = Mapping[int, Sequence[tuple[int, int]]]
 """Per player, the placements a test insists on, as (column, card), in the order they are made."""
@@ -144,3 +148,12 @@ def make_game() -> Callable[..., Game]:
 def play() -> Callable[..., list[Event]]:
     """Plays a whole round around a plan: see :func:`play_round`."""
     return play_round
+
+
+@pytest.fixture(scope="session")
+def other_user() -> pwd.struct_passwd:
+    """A second account on this host (made once, kept: ``useradd`` is not undone between runs), for
+    the tests of what another user may do."""
+    if os.geteuid() != 0:
+        pytest.fail("these tests need root (as in CI): they make a second user and files it owns")
+    return unix_account(OTHER)

@@ -31,6 +31,8 @@ from .support import REPO
 SSHD = "/usr/sbin/sshd"
 WAIT = 60.0
 """Seconds before a wait is a failure (never reached when things work)."""
+ENDED = "[ssh ended]"
+"""What the shell around each ssh writes on its terminal once ssh ended."""
 
 
 def wait(what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "") -> float:
@@ -43,22 +45,46 @@ def wait(what: str, check: Callable[[], bool], explain: Callable[[], str] = lamb
     return time.perf_counter() - start
 
 
+OTHER = "dvtuitest"
+"""The second account of the tests of another user on this host (``other_user``, tests/conftest.py)."""
+
+
 def unix_account(name: str, shell: str = "/usr/sbin/nologin") -> pwd.struct_passwd:
-    """The account ``name`` on this host, made if missing (and kept: ``useradd`` is not undone
-    between runs). One that logs in over SSH needs a ``shell``; its password is ``*`` (none can
-    match) rather than locked, since sshd refuses a locked account even a key."""
+    """The account ``name`` on this host with this ``shell``, made if missing (and kept: ``useradd``
+    is not undone between runs). One that logs in over SSH needs a ``shell``; its password is ``*``
+    (none can match) rather than locked, since sshd refuses a locked account even a key. An account
+    of that name made otherwise (another shell, a locked password) is changed to this."""
     with contextlib.suppress(KeyError):
-        return pwd.getpwnam(name)
+        found = pwd.getpwnam(name)
+        if found.pw_shell == shell and not _locked(name):
+            return found
     if os.geteuid() != 0:
         raise AssertionError("these tests need root (as in CI): they make other users and files they own")
-    made = subprocess.run(
-        ["useradd", "--system", "--create-home", "--shell", shell, "--password", "*", name],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    options = ["--shell", shell, "--password", "*", name]
     try:
-        return pwd.getpwnam(name)  # made here, or by a run in parallel
+        pwd.getpwnam(name)
+        command = ["usermod", *options]
+    except KeyError:
+        command = ["useradd", "--system", "--create-home", *options]
+    made = subprocess.run(command, capture_output=True, text=True, check=False)
+    try:
+        found = pwd.getpwnam(name)  # made here, or by a run in parallel
     except KeyError:
         raise AssertionError(f"cannot make user {name}: {made.stderr.strip()}") from None
+    if found.pw_shell != shell or _locked(name):
+        raise AssertionError(f"cannot make user {name} one that logs in with {shell}: {made.stderr.strip()}")
+    return found
+
+
+def _locked(name: str) -> bool:
+    """Whether ``name``'s password is locked (``!`` before it in ``/etc/shadow``, which only root
+    reads: for anyone else, not known to be)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/etc/shadow").read_text().splitlines():
+            login, _, rest = line.partition(":")
+            if login == name:
+                return rest.startswith("!")
+    return False
 
 
 def _free_port() -> int:
@@ -139,12 +165,17 @@ class Sshd:
             ]
         )  # fmt: skip
         script = f"set -e\n{_reachable_view(_python_paths(), where)}\nexec {command}"
-        self.sshd = subprocess.Popen(
-            ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-            stdout=subprocess.DEVNULL,
-            stderr=open(where / "sshd.log", "wb"),  # noqa: SIM115  (closed with the process)
-        )
-        wait("sshd to listen", self._listening, self.log)
+        with open(where / "sshd.log", "wb") as log:  # sshd keeps its own copy of the file
+            self.sshd = subprocess.Popen(
+                ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        try:
+            wait("sshd to listen", self._listening, self.log)
+        except BaseException:
+            self.close()  # the caller gets no Sshd to close
+            raise
 
     def _key(self, path: Path) -> Path:
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(path)], check=True)
@@ -200,15 +231,22 @@ class Sshd:
         """Run ``ssh ... login@127.0.0.1 remote`` in a new tmux session (a 140x45 terminal that
         stays on screen once ssh ends); returns ssh's pid (None if it has already ended). A shell
         around ssh keeps its exit status (tmux's own can lag: a pane's process may stay unreaped
-        for many seconds)."""
-        status = self.where / f"exit-{session}"
-        command = f"{self.ssh(login, key, remote, tty).removeprefix('exec ')}; echo $? > {shlex.quote(str(status))}"
+        for many seconds), then writes :data:`ENDED` on the terminal, after all ssh wrote."""
+        status = shlex.quote(str(self.where / f"exit-{session}"))
+        ssh = self.ssh(login, key, remote, tty).removeprefix("exec ")
+        command = f"{ssh}; echo $? > {status}; echo {shlex.quote(ENDED)}"
         self.tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "45", command,
                   ";", "set-option", "-t", session, "remain-on-exit", "on")  # fmt: skip  (before ssh can end)
         shell = int(self.tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
-        children = Path(f"/proc/{shell}/task/{shell}/children")
-        wait("ssh to start", lambda: bool(children.read_text().split()) or status.exists())
-        pids = children.read_text().split()
+
+        def children() -> list[str]:
+            try:
+                return Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+            except FileNotFoundError:  # the shell has ended already, ssh with it
+                return []
+
+        wait("ssh to start", lambda: bool(children()) or self.exit_status(session) is not None)
+        pids = children()
         return int(pids[0]) if pids else None
 
     def screen(self, session: str) -> str:
@@ -221,6 +259,10 @@ class Sshd:
 
     def keys(self, session: str, *keys: str) -> None:
         self.tmux("send-keys", "-t", session, *keys)
+
+    def ended(self, session: str) -> bool:
+        """Whether ssh ended and all it wrote is on ``session``'s terminal (:data:`ENDED` is)."""
+        return any(line.strip() == ENDED for line in self.written(session).splitlines())
 
     def exit_status(self, session: str) -> int | None:
         """ssh's exit status (the remote command's) once it ended, else None."""

@@ -23,19 +23,10 @@ import pytest
 
 from dvtui.store import GameLocked, GameWriter, SaveError, list_games, lock_path, new_save_path, read_game, read_holder
 
-from .sshd import unix_account
+from .sshd import OTHER
 from .support import BOTS3, assert_one_line_error, created, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at
 
-OTHER = "dvtuitest"
 SPOOF = b'{"host": "build-server", "pid": 1, "since": "2020-01-01T00:00:00Z", "user": "admin"}\n'
-
-
-@pytest.fixture(scope="session")
-def other_user() -> pwd.struct_passwd:
-    """A second account on this host (made once, kept: ``useradd`` is not undone between runs)."""
-    if os.geteuid() != 0:
-        pytest.fail("these tests need root (as in CI): they make a second user and files it owns")
-    return unix_account(OTHER)
 
 
 def as_user(user: pwd.struct_passwd, *cmd: str) -> subprocess.CompletedProcess[str]:

@@ -1,13 +1,15 @@
 """Real table servers and clients for the tests: ``dvtui serve`` and ``dvtui join --bot`` as
-processes (so they can be killed with -9), a spectator through the client library, and the game
-that the same seats (bots, or the placements people typed) play uninterrupted, to compare files
-with."""
+processes (so they can be killed with -9), the raw client run as another user, a spectator through
+the client library, and the game that the same seats (bots, or the placements people typed) play
+uninterrupted, to compare files with."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import pwd
 import shutil
 import signal
 import subprocess
@@ -19,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from dvtui.bots import Placement, bot_fn, bot_seed, parse_bot
-from dvtui.engine import Event, Game, Mover, new_game
+from dvtui.engine import Event, Game, fold, new_game
 from dvtui.play.seats import parse_players
-from dvtui.store import GameWriter
+from dvtui.store import GameWriter, read_game
 from dvtui.tables import ServerPlace, TableClient
 from dvtui.tables.server import Server
 
@@ -29,14 +31,20 @@ from ..safety.support import dvtui_cmd, env, run_dvtui
 
 WAIT = 120.0
 """Seconds before a wait is a failure (never reached when things work)."""
+SLOW = 0.1
+"""Seconds between checks that run a process (``tmux capture-pane``) or read and fold a game file:
+polled faster, they would take the CPU from the servers and clients the test waits for."""
 
 
-def wait_for(what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "") -> None:
+def wait_for(
+    what: str, check: Callable[[], bool], explain: Callable[[], str] = lambda: "", every: float = 0.02
+) -> None:
+    """Until ``check()``, calling it every ``every`` seconds (:data:`SLOW` for a costly one)."""
     start = time.monotonic()
     while not check():
         if time.monotonic() - start > WAIT:
             raise AssertionError(f"timed out waiting for {what}\n{explain()}")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 @contextlib.contextmanager
@@ -108,6 +116,10 @@ class Served:
     def game_file(self, table: str) -> Path:
         return self.directory / "games" / f"{table}.dvr"
 
+    def game(self, table: str) -> Game:
+        """The table's game as its file holds it now."""
+        return fold(read_game(self.game_file(table)).events).game
+
     def lines(self, table: str) -> int:
         path = self.game_file(table)
         return path.read_bytes().count(b"\n") if path.exists() else 0
@@ -126,6 +138,22 @@ class Served:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=60)
+
+
+RAW = Path(__file__).with_name("raw.py")
+SYSTEM_PYTHON = "/usr/bin/python3"
+"""What another user runs :data:`RAW` with: a Python that has nothing of dvtui."""
+
+
+def as_other(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run the raw client as ``user`` with ``script``; the replies it printed."""
+    done = subprocess.run(
+        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
+         SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps(script)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
 
 
 class Player:
@@ -191,31 +219,39 @@ class Watcher:
 
 
 def uninterrupted(
-    players: str, seed: int, first: int, deciders: Sequence[str | Sequence[Placement]], directory: Path
+    players: str,
+    seed: int,
+    first: int,
+    deciders: Sequence[str | Sequence[Placement]],
+    directory: Path,
+    *,
+    prefix: bool = False,
 ) -> bytes:
     """The file of the game these seats play in one go. Seat i's ``deciders[i]`` is a bot's level
     (that bot with its seat's seed, as the server's bots and ``dvtui join --bot`` play it) or the
-    placements a person made there, in their order."""
+    placements a person made there, in their order. A person who runs out of placements before
+    the game ends is a mistake, unless ``prefix``: then the game stops there, and the bytes
+    written so far (the bots' answers to the last placement included) are the file's start that
+    a table which has seen only those placements holds."""
     created = new_game(parse_players(players), first_player=first, seed=seed)
     path = directory / "uninterrupted.dvr"
     with GameWriter.create(path, created) as writer:
         game = Game(created)
-        movers = [_mover(decider, bot_seed(seed, i)) for i, decider in enumerate(deciders)]
-        game.play(movers, writer.append)
-        assert game.over
+        movers = [
+            (bot_fn(parse_bot(decider)), bot_seed(seed, i)) if isinstance(decider, str) else None
+            for i, decider in enumerate(deciders)
+        ]
+        made = {i: iter(decider) for i, decider in enumerate(deciders) if not isinstance(decider, str)}
+        while True:
+            game.play(movers, writer.append)  # the bots, until a person is to move
+            if game.over:
+                break
+            placement = next(made[game.to_move], None)
+            if placement is None:
+                assert prefix, f"player {game.to_move} made fewer placements than the game asks"
+                break
+            card, column = placement
+            writer.append(game.place(column, card))
     data = path.read_bytes()
     os.unlink(path)
     return data
-
-
-def _mover(decider: str | Sequence[Placement], seed: int) -> tuple[Mover, int]:
-    if isinstance(decider, str):
-        return bot_fn(parse_bot(decider)), seed
-    made = iter(decider)
-
-    def person(game: Game, seed: int) -> Placement:
-        placement = next(made, None)
-        assert placement is not None, f"player {game.to_move} made fewer placements than the game asks"
-        return placement
-
-    return person, seed

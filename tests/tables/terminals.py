@@ -9,24 +9,25 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..safety.support import REPO, dvtui_cmd, env
-from .support import wait_for
+from .support import SLOW, wait_for
 
 
 class Terminals:
     """A private tmux server; each session one terminal running one dvtui command."""
 
     def __init__(self, where: Path) -> None:
-        self.tmux = ["tmux", "-S", str(where / "tmux.sock")]
+        self.tmux = ["tmux", "-S", str(where / "tmux.sock"), "-f", "/dev/null"]  # no user's tmux.conf
         self.env = env(where)
         self.started = False
 
     def run(self, name: str, *args: str) -> None:
         command = " ".join(shlex.quote(part) for part in dvtui_cmd(*args))
         script = f"cd {shlex.quote(str(REPO))} && exec {command}"  # the pane's process is dvtui itself
-        self._tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script)
-        if not self.started:  # a pane whose program ended stays, to read what it said last
-            self.started = True
-            self._tmux("set-option", "-g", "remain-on-exit", "on")
+        # A pane whose program ended stays, to read what it said last: set with the server's first
+        # session, in the same call, before that session's program can end.
+        first = [] if self.started else [";", "set-option", "-g", "remain-on-exit", "on"]
+        self._tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "sh", "-c", script, *first)
+        self.started = True
 
     def screen(self, name: str) -> str:
         out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", name], capture_output=True, text=True,
@@ -47,7 +48,7 @@ class Terminals:
         return out.stdout.strip() == "1"
 
     def wait(self, name: str, what: str, check: Callable[[str], bool]) -> None:
-        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}")
+        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}", SLOW)
 
     def _tmux(self, *args: str) -> None:
         subprocess.run([*self.tmux, *args], env=self.env, check=True, capture_output=True)

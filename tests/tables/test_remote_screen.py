@@ -6,6 +6,7 @@ is there, ``a`` lets a bot stand in for an away seat, and a table without hints 
 from __future__ import annotations
 
 import asyncio
+import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -181,11 +182,13 @@ async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[Remot
     bob = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=1)
     ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
     await asyncio.to_thread(ana.place, 5, 0)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
     while bob.human_to_move() != 1:
+        assert loop.time() - start < WAIT, "Bob's session never heard of Ana's move"
         await asyncio.sleep(0.02)
         bob.take_move()
     await asyncio.to_thread(bob.place, 6, 3)
-    loop = asyncio.get_running_loop()
     start = loop.time()
     while _lines(server, table) < 5:  # the bot's answer
         assert loop.time() - start < WAIT, "the server's bot never answered"
@@ -281,7 +284,7 @@ async def test_a_spectator_plays_from_here_without_being_asked(
 
 
 def _plain(renderable: object) -> str:
-    console = Console(width=120, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=120, record=True, file=io.StringIO())  # recorded, written nowhere
     console.print(renderable)
     return console.export_text()
 

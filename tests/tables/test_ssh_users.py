@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from dvtui.bots import Placement, choose
-from dvtui.engine import CardPlaced, Game, fold
+from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 
-from ..safety.sshd import Sshd, unix_account
-from .support import Served, short_dir, wait_for
+from ..safety.sshd import ENDED, Sshd, unix_account
+from .support import SLOW, Served, short_dir, wait_for
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
 """The logins (none is named like a seat: ``join`` without ``--as`` takes the first free seat)."""
@@ -52,10 +52,6 @@ def host(logins: dict[str, pwd.struct_passwd]) -> Iterator[tuple[Served, Sshd]]:
             sshd.close()
 
 
-def _game(server: Served, table: str) -> Game:
-    return fold(read_game(server.game_file(table)).events).game
-
-
 def _placements(server: Served, table: str) -> list[CardPlaced]:
     return [ev for ev in read_game(server.game_file(table)).events if isinstance(ev, CardPlaced)]
 
@@ -67,27 +63,28 @@ def _open(server: Served, table: str) -> None:
 
 def _place(sshd: Sshd, session: str, server: Served, table: str) -> Placement:
     """The seat to move places its greedy choice by typing it on its screen (once it says so)."""
-    game = _game(server, table)
+    game = server.game(table)
     card, column = choose("greedy", game.copy(), 11)
     who = game.created.players[game.to_move].name
     _wait_screen(sshd, session, f"{who}'s turn", lambda s: f"Your turn, {who}" in s)
     placed = len(_placements(server, table))
     sshd.keys(session, str(card), "abcdefg"[column], "Enter")
-    wait_for(f"{who}'s placement", lambda: len(_placements(server, table)) > placed, lambda: sshd.screen(session))
+    moved = lambda: len(_placements(server, table)) > placed  # noqa: E731
+    wait_for(f"{who}'s placement", moved, lambda: sshd.screen(session), SLOW)
     return card, column
 
 
 def _wait_screen(sshd: Sshd, session: str, what: str, check: Callable[[str], bool]) -> None:
-    wait_for(what, lambda: check(sshd.screen(session)), lambda: f"{session}'s screen:\n{sshd.screen(session)}")
+    wait_for(what, lambda: check(sshd.screen(session)), lambda: f"{session}'s screen:\n{sshd.screen(session)}", SLOW)
 
 
 def _refused(sshd: Sshd, session: str, code: int = 1, noted: tuple[str, ...] = ()) -> str:
     """The one line a refused ``dvtui`` left on its terminal, once ssh ended with its exit
     ``code`` (``noted``: the beginnings of what ssh itself may have said there)."""
-    wait_for(f"{session} to end", lambda: sshd.exit_status(session) is not None, lambda: sshd.screen(session))
+    wait_for(f"{session} to end", lambda: sshd.ended(session), lambda: sshd.written(session), SLOW)
     assert sshd.exit_status(session) == code, sshd.written(session)
     lines = [line.strip() for line in sshd.written(session).splitlines() if line.strip()]
-    said = [line for line in lines if not line.startswith(("Pane is dead", *noted))]  # tmux's own note
+    said = [line for line in lines if line != ENDED and not line.startswith(("Pane is dead", *noted))]  # tmux's note
     assert len(said) == 1, lines
     assert "Traceback" not in said[0]
     return said[0]
@@ -106,16 +103,17 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     _open(server, "duo")
     ana, bob = sshd.login(ANA), sshd.login(BOB)
     sshd.open("ana", ANA, ana, "dvtui join duo --no-bell")  # the first free seat: Ana's
-    _wait_screen(sshd, "ana", "Ana at the table", lambda s: "table duo" in s and "Ana (you)" in s)
-    first = _place(sshd, "ana", server, "duo")
+    _wait_screen(sshd, "ana", "Ana's turn", lambda s: "table duo" in s and "Your turn, Ana" in s)
     assert "Ana: connected (dvtuiana)" in _tables(server)
 
+    # While it is her turn (a bot let in would place at once):
     sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
     assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
     assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
-    assert len(_placements(server, "duo")) == 1  # nothing moved for her
+    assert _placements(server, "duo") == []  # nothing moved for her
     assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
+    first = _place(sshd, "ana", server, "duo")
 
     sshd.open("bob", BOB, bob, "dvtui join duo --no-bell")  # the first free seat now: Bob's
     _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
@@ -157,4 +155,3 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
     placed = _placements(server, "friday")
     assert [(p.player, p.card, p.column) for p in placed[:2]] == [(0, *first), (1, *second)]
     assert "Ana: connected (dvtuishared); Bob: connected (dvtuishared)" in _tables(server)
-

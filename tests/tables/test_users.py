@@ -5,35 +5,16 @@ bot stand in for it while its owner is away, and the file says so."""
 
 from __future__ import annotations
 
-import json
 import os
 import pwd
-import subprocess
-from pathlib import Path
-from typing import Any
 
 from dvtui.store import read_game
 
-from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
 from .raw import RawClient
-from .support import Served, short_dir, wait_for
-
-RAW = Path(__file__).with_name("raw.py")
-SYSTEM_PYTHON = "/usr/bin/python3"
+from .support import Served, as_other, short_dir, wait_for
 
 
-def as_other(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Run the raw client as ``user`` with ``script``; the replies it printed."""
-    done = subprocess.run(
-        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-         SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps(script)],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
-
-
-def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: pwd.struct_passwd) -> None:  # noqa: F811
+def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)

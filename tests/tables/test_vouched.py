@@ -6,6 +6,7 @@ another, from the vouching account and from any account of the same name; only a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import pwd
@@ -23,10 +24,12 @@ from dvtui.tables import Backoff, Refused, RemoteSession, ServerPlace, TableClie
 from dvtui.tables.server import Server
 from dvtui.tables.store import FileStore, TableRecord
 
-from ..safety.test_shared_host import other_user  # noqa: F401  (the fixture: a second account)
+from ..safety.support import run_dvtui
 from .raw import RawClient
-from .support import Served, in_thread, short_dir
-from .test_users import as_other
+from .support import Served, as_other, in_thread, short_dir
+
+ME = pwd.getpwuid(os.getuid()).pw_name
+"""This process's account, as the server names a connection's (by its uid)."""
 
 
 def _as(server: Server, user: str | None) -> RawClient:
@@ -54,36 +57,44 @@ def _users(client: RawClient) -> list[str | None]:
 
 
 def test_each_vouched_person_owns_their_seat_apart_from_the_others_and_the_account(in_process: Server) -> None:
-    _open(in_process)
-    ana = _as(in_process, "ana")
-    assert _join(ana)["seat"] == 0  # the seat named like the person, not like the account
-    bob = _as(in_process, "bob")
-    taken = _join(bob, 0)
-    assert taken["code"] == "seat_taken" and "belongs to web:ana" in taken["message"]
-    assert _join(bob)["seat"] == 1
+    clients: list[RawClient] = []
 
-    account = _as(in_process, None)  # the vouching account itself is someone else
-    for seat in (0, 1):
-        assert _join(account, seat)["code"] == "seat_taken"
-    assert _join(account)["seat"] == 2
-    assert _users(account) == ["web:ana", "web:bob", "root"]
+    def connect(user: str | None) -> RawClient:
+        clients.append(_as(in_process, user))
+        return clients[-1]
 
-    namesake = _as(in_process, "root")  # a person named like an account is not that account
-    refused = _join(namesake, 2)
-    assert refused["code"] == "seat_taken" and "belongs to user root" in refused["message"]
+    try:
+        _open(in_process)
+        ana = connect("ana")
+        assert _join(ana)["seat"] == 0  # the seat named like the person, not like the account
+        bob = connect("bob")
+        taken = _join(bob, 0)
+        assert taken["code"] == "seat_taken" and "belongs to web:ana" in taken["message"]
+        assert _join(bob)["seat"] == 1
 
-    bob.send({"type": "place", "seq": 1, "card": 6, "column": 0})  # Ana's turn: Bob cannot move for her
-    illegal = bob.until("card_placed")
-    assert illegal["code"] == "illegal" and "player 0's turn" in illegal["message"]
-    bob.send({"type": "stand_in", "seat": 0, "bot": "greedy"})
-    assert bob.until("presence")["code"] == "not_away"
-    assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 1  # nothing was placed
+        account = connect(None)  # the vouching account itself is someone else
+        for seat in (0, 1):
+            assert _join(account, seat)["code"] == "seat_taken"
+        assert _join(account)["seat"] == 2
+        assert _users(account) == ["web:ana", "web:bob", ME]
 
-    again = _as(in_process, "ana")  # the same person from another connection: her seat, taken over
-    assert _join(again, 0)["seat"] == 0  # named: taken over
-    assert ana.until("error")["code"] == "taken_over"
-    for client in (again, bob, account, namesake):
-        client.close()
+        namesake = connect(ME)  # a person named like an account is not that account
+        refused = _join(namesake, 2)
+        assert refused["code"] == "seat_taken" and f"belongs to user {ME}" in refused["message"]
+
+        bob.send({"type": "place", "seq": 1, "card": 6, "column": 0})  # Ana's turn: Bob cannot move for her
+        illegal = bob.until("card_placed")
+        assert illegal["code"] == "illegal" and "player 0's turn" in illegal["message"]
+        bob.send({"type": "stand_in", "seat": 0, "bot": "greedy"})
+        assert bob.until("presence")["code"] == "not_away"
+        assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 1  # nothing was placed
+
+        again = connect("ana")  # the same person from another connection: her seat, taken over
+        assert _join(again, 0)["seat"] == 0  # named: taken over
+        assert ana.until("error")["code"] == "taken_over"
+    finally:
+        for client in clients:
+            client.close()
 
 
 def test_a_welcome_names_the_person_and_a_name_must_print_as_itself(in_process: Server) -> None:
@@ -104,39 +115,44 @@ def test_a_welcome_names_the_person_and_a_name_must_print_as_itself(in_process: 
 
 
 def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when_it_reconnects() -> None:
-    with short_dir() as d:
+    with short_dir() as d, contextlib.ExitStack() as opened:  # every connection closed, on a failure too
+
+        def connect(server: Server, user: str | None) -> RawClient:
+            return opened.enter_context(contextlib.closing(_as(server, user)))
+
         directory = d / "srv"
         directory.mkdir(mode=0o700)
         with in_thread(directory) as first:
             _open(first)
-            account = _as(first, None)
+            account = connect(first, None)
             assert _join(account, 2)["seat"] == 2
             account.close()
-            bob = _as(first, "bob")
+            bob = connect(first, "bob")
             assert _join(bob)["seat"] == 1
             bob.close()
-            ana = RemoteSession.open(first.place, "t", user="ana", backoff=Backoff(first=0.01, most=0.1))
+            backoff = Backoff(first=0.01, most=0.1)
+            ana = opened.enter_context(
+                contextlib.closing(RemoteSession.open(first.place, "t", user="ana", backoff=backoff))
+            )
             assert ana.seat == 0
         record = json.loads((directory / "games" / "t.table.json").read_bytes())
-        assert record["owners"] == ["ana", "bob", 0]  # people by name, accounts by uid (as before)
+        assert record["owners"] == ["ana", "bob", os.getuid()]  # people by name, accounts by uid (as before)
         with in_thread(directory) as second:
-            watcher = _as(second, None)
+            watcher = connect(second, None)
             watcher.send({"type": "watch", "table": "t"})
             while (seats := watcher.until("presence")["seats"])[0]["state"] != "connected":
                 assert ana.failure is None
-            assert [s["user"] for s in seats] == ["web:ana", "web:bob", "root"]  # her client, back at her seat
+            assert [s["user"] for s in seats] == ["web:ana", "web:bob", ME]  # her client, back at her seat
             watcher.close()
-            bob = _as(second, "bob")
+            bob = connect(second, "bob")
             assert _join(bob, 0)["code"] == "seat_taken"
             assert _join(bob)["seat"] == 1
-            account = _as(second, None)
+            account = connect(second, None)
             assert _join(account)["seat"] == 2
-            ana.close()
-            bob.close()
-            account.close()
+            opened.close()
 
 
-def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:  # noqa: F811
+def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)
@@ -164,10 +180,13 @@ def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None
         assert server.stop() == 0
 
 
-def test_trusting_an_unknown_account_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_trusting_an_unknown_account_is_one_line(tmp_path: Path) -> None:
+    """In a process of its own: were the account's check lost, the server would serve on (and the
+    timeout end the test) rather than hang it."""
     directory = tmp_path / "srv"
-    assert main(["serve", "--dir", str(directory), "--trust", "no-such-account"]) == 2
-    assert capsys.readouterr().err == "dvtui: error: --trust no-such-account: no such account on this host\n"
+    refused = run_dvtui("serve", "--dir", str(directory), "--trust", "no-such-account", timeout=60)
+    assert refused.stderr == "dvtui: error: --trust no-such-account: no such account on this host\n"
+    assert refused.returncode == 2
     assert not directory.exists()
 
 
@@ -190,6 +209,7 @@ def test_a_client_that_vouches_will_not_sit_at_a_server_that_ignores_it() -> Non
         with pytest.raises(Refused, match="knows this one as root\\): it needs a newer dvtui serve"):
             asyncio.run(client.connect())
         thread.join(60)
+        assert not thread.is_alive(), "the old server never saw the client close"
 
 
 @pytest.mark.parametrize("name", ["x" * 41, "ana\x1b]52;c;bad\x07", "ana "])

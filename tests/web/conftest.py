@@ -1,4 +1,9 @@
-"""The browser the web tests drive: the system's Chromium, one per test module."""
+"""The browser the web tests drive: the system's Chromium, one for the whole run (each test opens
+its own pages in it).
+
+While Playwright's sync API is up, its event loop counts as running in this thread, and an asyncio
+test (``asyncio.run``, pytest-asyncio) refuses to start: the tests that use the browser run last,
+one after another, so that no other test runs while it is up."""
 
 from __future__ import annotations
 
@@ -10,7 +15,14 @@ from playwright.sync_api import Browser, sync_playwright
 from .support import CHROMIUM
 
 
-@pytest.fixture(scope="module")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    uses = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+    if uses:
+        rest = [item for item in items if "browser" not in getattr(item, "fixturenames", ())]
+        items[:] = rest + uses
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
