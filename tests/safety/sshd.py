@@ -22,9 +22,12 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import filelock
 
 from .support import REPO
 
@@ -61,12 +64,14 @@ def unix_account(name: str, shell: str = "/usr/sbin/nologin") -> pwd.struct_pass
     if os.geteuid() != 0:
         raise AssertionError("these tests need root (as in CI): they make other users and files they own")
     options = ["--shell", shell, "--password", "*", name]
-    try:
-        pwd.getpwnam(name)
-        command = ["usermod", *options]
-    except KeyError:
-        command = ["useradd", "--system", "--create-home", *options]
-    made = subprocess.run(command, capture_output=True, text=True, check=False)
+    # one at a time across the suite's workers: two useradd at once fail on /etc/passwd's lock
+    with filelock.FileLock(Path(tempfile.gettempdir()) / "dvtui-tests-accounts.lock"):
+        try:
+            pwd.getpwnam(name)
+            command = ["usermod", *options]
+        except KeyError:
+            command = ["useradd", "--system", "--create-home", *options]
+        made = subprocess.run(command, capture_output=True, text=True, check=False)
     try:
         found = pwd.getpwnam(name)  # made here, or by a run in parallel
     except KeyError:
