@@ -1,4 +1,4 @@
-"""Shared fixtures: hand-made positions, and a second account on this host.
+"""Shared fixtures: hand-made positions, a second account on this host, a table server in this process.
 
 Tests of the rules need a grid whose decisive cards the test chooses, and a quick way to play
 whole rounds around the few placements that matter. These fixtures build a legal 66-card deal
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import pwd
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import pytest
 
@@ -28,8 +28,10 @@ from dvtui.engine import (
     GameCreated,
     Seat,
 )
+from dvtui.tables.server import Server
 
 from .safety.sshd import OTHER, unix_account
+from .tables.support import in_thread, short_dir
 
 Plan = Mapping[int, Sequence[tuple[int, int]]]
 """Per player, the placements a test insists on, as (column, card), in the order they are made."""
@@ -157,3 +159,12 @@ def other_user() -> pwd.struct_passwd:
     if os.geteuid() != 0:
         pytest.fail("these tests need root (as in CI): they make a second user and files it owns")
     return unix_account(OTHER)
+
+
+@pytest.fixture
+def in_process() -> Iterator[Server]:
+    """A table server in a thread of this process (its constants can be changed by a test)."""
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv") as srv:
+            yield srv

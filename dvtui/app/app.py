@@ -305,13 +305,22 @@ class DvtuiApp(App[ExitState]):
         self.branched = session.path
         return session
 
+    def _branch_over(self, table: TableScreen, loaded: LoadedGame, request: BranchRequested) -> PlaySession | None:
+        """The branch of ``loaded`` at the moment asked for, with the viewer (and anything over it)
+        gone from over ``table``; None: not made (the reason was said)."""
+        from ..replay import Replay
+
+        session = self._open_branch(loaded, Replay.of(loaded), request.moment, request.take)
+        if session is not None:
+            while self.screen is not table:
+                self.pop_screen()
+        return session
+
     @on(BranchRequested)
     def _branch_table(self, request: BranchRequested) -> None:
         """``b`` in time travel over the live table: the game as saved (every event is on disk
         before the next move) is branched at the moment asked for, and the table under the viewer
         plays the branch. The game it came from stays on disk as it is."""
-        from ..replay import Replay
-
         table = request.table
         if not isinstance(table, TableScreen):
             return
@@ -326,11 +335,9 @@ class DvtuiApp(App[ExitState]):
         except (GameFileError, OSError) as e:
             self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
             return
-        session = self._open_branch(loaded, Replay.of(loaded), request.moment, request.take)
+        session = self._branch_over(table, loaded, request)
         if session is None:
             return
-        while self.screen is not table:  # the viewer (and anything over it)
-            self.pop_screen()
         table.adopt(session)
         kept = "" if old.game.over else " (dvtui resume continues it)"
         self.notify(
@@ -345,18 +352,15 @@ class DvtuiApp(App[ExitState]):
         app plays it. The shared table never hears of it (nothing is sent that changes it): this
         side leaves it as ``q`` does, the seat stays its owner's and is away meanwhile, and
         ``dvtui join`` brings them back."""
-        from ..replay import Replay
 
         try:
             loaded = old.as_file()
         except GameFileError as e:
             self.notify(f"Could not branch table {old.table}: {e}", severity="error", timeout=10)
             return
-        session = self._open_branch(loaded, Replay.of(loaded), request.moment, request.take)
+        session = self._branch_over(table, loaded, request)
         if session is None:
             return
-        while self.screen is not table:  # the viewer (and anything over it)
-            self.pop_screen()
         old.close()
         self.start_game(session, recap=False)  # (over the shared table's screen when it is the app's first)
         back = f"dvtui {'join' if old.seat is not None else 'watch'} {old.table}"

@@ -6,7 +6,6 @@ first: here, with a bot at the table, whose seats play on)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,26 +18,16 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
-from ..tables.support import in_thread, short_dir
-
-
-@pytest.fixture
-def server() -> Iterator[Server]:
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv") as srv:
-            yield srv
-
 
 @pytest.mark.parametrize("in_browser", [True, False])
 async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
-    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_browser: bool
+    in_process: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_browser: bool
 ) -> None:
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
     await asyncio.to_thread(
-        lambda: asyncio.run(open_table(server.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+        lambda: asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
-    ana = await asyncio.to_thread(RemoteSession.open, server.place, "t", seat=0)
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
