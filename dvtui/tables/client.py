@@ -251,16 +251,11 @@ class TableClient:
             Watch(table=self.table, since=since) if self.watch else Join(table=self.table, seat=self.seat, since=since)
         )
         try:
-            await conn.send(message)
-            while True:
-                reply = await conn.receive()
-                if isinstance(reply, Error):
-                    raise Refused(reply)
-                if isinstance(reply, Joined):
-                    break
+            reply = await conn.request(message, Joined)
         except BaseException:
             conn.close()
             raise
+        assert isinstance(reply, Joined)
         self.seat = reply.seat
         self.hints = reply.hints
         if reply.next_seq != since:  # the server starts over from the first line

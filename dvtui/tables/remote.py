@@ -24,6 +24,7 @@ from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
 from .protocol import STOPPING, Error, SeatState
+from .store import FileStore
 from .where import ServerPlace
 
 ANSWER_WAIT = 30.0
@@ -216,7 +217,7 @@ class RemoteSession:
     def table_file(self) -> Path:
         """The table's game file on the server's side (a branch's ``parent``: this side never
         opens it, and may not be allowed to)."""
-        return self.client.server.games / f"{self.table}.dvr"
+        return FileStore(self.client.server.games).path(self.table)
 
     def as_file(self) -> LoadedGame:
         """The game as this side has it (every line the table sent, up to the last decision
