@@ -170,6 +170,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                                 ("--no-hints", args.no_hints), ("--no-bell", args.no_bell)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
+    if getattr(args, "table", None) is not None:
+        _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
     if args.command in ("serve", "tables", "join", "watch") or (args.command == "new" and args.table is not None):
         from . import tables
 
@@ -191,6 +193,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "resume":
         return play.run_resume(args)
     return play.run_replay(args)
+
+
+def _check_table_name(name: str, given_as: str) -> None:
+    """A name the table server would refuse is refused here first, in words, before any server
+    is asked or started."""
+    from ..tables.protocol import TABLE_NAME_RULE, is_table_name
+
+    if not is_table_name(name):
+        raise UsageError(f"{given_as} {name!r}: a table's name is {TABLE_NAME_RULE}")
 
 
 if __name__ == "__main__":

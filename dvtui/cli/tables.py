@@ -111,16 +111,21 @@ def seat_index(text: str, names: Sequence[str]) -> int:
     raise UsageError(f"--as {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
 
 
+def _table(place: ServerPlace, name: str) -> TableInfo:
+    """The table ``name`` as the server lists it; refused (exit 2) when there is none, before
+    anything else is said about it (what works at a table does nothing without one)."""
+    info = next((i for i in asyncio.run(list_tables(place)) if i.table == name), None)
+    if info is None:
+        raise UsageError(f"no table {name} (see 'dvtui tables')")
+    return info
+
+
 def _join(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     spec = _bot(args.bot) if args.bot is not None else None
     seat = None
     if args.as_seat is not None:
-        infos = asyncio.run(list_tables(place))
-        info = next((i for i in infos if i.table == args.table), None)
-        if info is None:
-            raise UsageError(f"no table {args.table} (see 'dvtui tables')")
-        seat = seat_index(args.as_seat, [s.name for s in info.seats])
+        seat = seat_index(args.as_seat, [s.name for s in _table(place, args.table).seats])
     if spec is None:
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -156,8 +161,13 @@ def _new_table(args: argparse.Namespace) -> int:
 
 
 def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
-    """The live table on this terminal (the app is imported only now)."""
+    """The live table on this terminal (the app is imported only now). Without a terminal, the
+    table is looked up first: the advice to go on without a screen is for a table that exists."""
     from .play import run_table
+    from .terminal import has_terminal
+
+    if not has_terminal():
+        _table(place, table)
 
     # a spectator owns nothing: it watches as the account, which needs no trust
     return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())

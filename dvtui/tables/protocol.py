@@ -12,6 +12,7 @@ refused for its length before it is decoded at all (:data:`MAX_LINE_BYTES`).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 import msgspec
@@ -29,8 +30,19 @@ MAX_LINE_BYTES = 64 * 1024
 SOCKET_NAME = "dvtui.sock"
 """The server's socket in its directory."""
 
-TABLE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
-"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file)."""
+TABLE_NAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\Z"
+"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file).
+Anchored with ``\\A`` and ``\\Z``: the pattern is searched (msgspec), and ``$`` would also match
+before a final newline."""
+TABLE_NAME_RULE = "1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
+"""The rule in words, for whoever typed a name that breaks it."""
+_TABLE_NAME = re.compile(TABLE_NAME)
+
+
+def is_table_name(text: str) -> bool:
+    """``text`` may name a table (the protocol's own check, for a command line to make first)."""
+    return _TABLE_NAME.search(text) is not None
+
 
 TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]

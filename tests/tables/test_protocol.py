@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +18,9 @@ from dvtui.engine import Game
 from dvtui.tables import Refused, TableClient
 from dvtui.tables import server as server_module
 from dvtui.tables.headless import play_seat
-from dvtui.tables.protocol import SeatState, TableInfo
+from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
 from dvtui.tables.server import Server
+from dvtui.tables.store import FileStore
 
 from ..safety.support import strip_at
 from .raw import RawClient
@@ -261,3 +263,22 @@ def test_a_join_without_a_seat_comes_back_to_ones_own_and_never_guesses_past_an_
     assert first.until("error")["code"] == "taken_over"
     for client in (back, over):
         client.close()
+
+
+def test_a_table_name_is_matched_whole_so_none_ends_in_a_newline(in_process: Server, tmp_path: Path) -> None:
+    """The name pattern is searched by the decoder: a name ending in a newline (``$`` matches before
+    one) is refused like any other bad name, makes no file, and a stray file so named is not reopened."""
+    client = _client(in_process)
+    for name in ("ok\n", "ok\nx", "\nok", "bad name"):
+        client.send({"type": "open_table", "table": name, "players": ["Ana", "Bob", "Cy"]})
+        assert client.until("opened")["code"] == "bad_message"
+        client.send({"type": "join", "table": name})
+        assert client.until("joined")["code"] == "bad_message"
+    assert sorted(p.name for p in in_process.games.iterdir() if "ok" in p.name) == []
+    client.send({"type": "open_table", "table": "ok", "players": ["Ana", "Bob", "Cy"]})
+    assert client.until("opened")["table"] == "ok"
+    stray = tmp_path / "games"
+    stray.mkdir()
+    (stray / "ok\n.dvr").write_bytes((in_process.games / "ok.dvr").read_bytes())
+    assert FileStore(stray).unfinished() == []
+    assert not is_table_name("ok\n") and is_table_name("ok") and is_table_name("a" * 32)
