@@ -112,7 +112,8 @@ UNDO = Command(
     palette=("Undo {name}'s latest placement", "{name} takes back their latest placement this round"),
 )
 HINT = Command(
-    (("h", "hint"),), "hint", help=("h", "hint: what the strong bot would play"),
+    (("h", "hint"), ("h", "no_hint")),  # at a table without hints: say so, to whoever pressed it
+    "hint", help=("h", "hint: what the strong bot would play, its expected gain this round, its chance to win"),
     palette=("Hint", "Ask the strong bot what it would play"),
 )
 NEXT = Command(

@@ -79,8 +79,9 @@ async def test_the_prompt_fits_80_columns_even_with_five_players() -> None:
         assert len(scores) == 5 and all(line.split() for line in scores)  # every player's row
 
 
-async def test_the_hint_is_shown_whole_at_80x24() -> None:
-    app = table_app(new_session(None, players="Ana,bot:greedy,bot:strong", seed=42))
+@pytest.mark.parametrize("players", ["Ana,bot:greedy,bot:strong", "Ana,bot:greedy,bot:strong,bot:greedy,bot:random"])
+async def test_the_hint_is_shown_whole_at_80x24(players: str) -> None:
+    app = table_app(new_session(None, players=players, seed=42))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press("h")

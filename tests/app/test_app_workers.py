@@ -33,7 +33,7 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         [ready] = [m for m in messages if isinstance(m, HintReady)]
         assert ready.token == screen.turn_token
         assert (screen.selected_card, screen.selected_column) == (ready.suggestion.card, ready.suggestion.column)
-        assert screen.hint is not None and screen.hint.startswith(f"hint: {ready.suggestion.card} under ")
+        assert screen.hint is not None and screen.hint.startswith(f"{ready.suggestion.card} → ")
         assert not any(isinstance(m, ThinkingFailed) for m in messages)
 
 

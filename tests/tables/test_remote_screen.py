@@ -17,6 +17,7 @@ from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -168,6 +169,10 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert isinstance(table, RemoteTableScreen)
             await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
+            await pilot.press("h")  # a player used to h hears why nothing comes
+            await pilot.pause()
+            assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
+            assert "hint" not in [key.action for key in table.query(FooterKey)]
     finally:
         await asyncio.to_thread(ana.close)
 

@@ -230,8 +230,6 @@ class RemoteTableScreen(TableScreen):
     # -- keys ----------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "hint":
-            return self.remote.hints and super().check_action(action, parameters)
         if action == "stand_in":
             return self.remote.seat is not None and bool(self._away())
         return super().check_action(action, parameters)
@@ -256,11 +254,8 @@ class RemoteTableScreen(TableScreen):
         who = ", ".join(self.remote.names[s] for s in away)
         self.notify(f"A {level} bot plays for {who} until they return.", title="Stand-in", timeout=5)
 
-    def action_hint(self) -> None:
-        if not self.remote.hints:
-            self.notify("This table gives no hints.", severity="information")
-            return
-        super().action_hint()
+    def _hints_refused(self) -> str | None:
+        return "Hints are off at this table." if not self.remote.hints else super()._hints_refused()
 
 
 class LeaveForBranch(Dialog[bool]):

@@ -32,9 +32,9 @@ from ...describe import (
     column_label,
     gains_line,
     handover_line,
+    hint_line,
     placement_outcome,
     round_gains,
-    short_amount,
 )
 from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
 from ...play.session import GameSession, PlayedMove, preview
@@ -321,10 +321,7 @@ class TableScreen(Screen[None]):
         suggestion = message.suggestion
         self.selected_card = suggestion.card
         self.selected_column = suggestion.column
-        self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
-            f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
-            f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
-        )
+        self.hint = hint_line(suggestion.card, suggestion.column, suggestion.gain, suggestion.win)
         self.refresh_view()
 
     @on(ThinkingFailed)
@@ -475,10 +472,10 @@ class TableScreen(Screen[None]):
         placing = not self.steps and self.session.human_to_move() is not None and self.save_failure is None
         if action in ("pick", "step", "column", "place"):
             return placing
-        if action == "cannot_undo":
-            return True  # reached only when undo is off (the same key, listed after it)
+        if action in ("cannot_undo", "no_hint"):
+            return True  # reached only when undo (hint) is off: the same key, listed after it
         if action == "hint":
-            return placing and _strong_available()
+            return placing and self._hints_refused() is None
         if action == "undo":
             return not self.steps and self.session.undo_player() is not None and self.save_failure is None
         if action in ("next_step", "skip"):
@@ -577,9 +574,20 @@ class TableScreen(Screen[None]):
     def action_cannot_undo(self) -> None:
         self.notify(self.session.why_no_undo(), severity="warning", markup=False)  # names are plain text
 
+    def _hints_refused(self) -> str | None:
+        """Why this table gives no hints at all, said when ``h`` is pressed (None: it gives them)."""
+        return None if _strong_available() else "No hints here: the strong bot is not installed."
+
+    def action_no_hint(self) -> None:
+        """``h`` when no hint can be asked for now: why, if it is the table's choice (on someone
+        else's turn, or during a resolution, there is nothing to say)."""
+        refused = self._hints_refused()
+        if refused is not None:
+            self.notify(refused, severity="information")
+
     def action_hint(self) -> None:
         player = self._human()
-        if player is None or not _strong_available():
+        if player is None or self._hints_refused() is not None:
             return
         self.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
