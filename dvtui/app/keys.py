@@ -147,7 +147,8 @@ STAND_IN = Command(
     (("a", "stand_in"),), "bot for away", help=("a", "a bot plays every away seat until its owner returns"),
     palette=("Let a bot stand in", "A bot plays each away seat until its owner returns"),
 )
-LOG = Command(help=("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"))
+LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
+                          " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
 PALETTE = Command(help=("ctrl+p", "command palette"))
 """The app's key."""

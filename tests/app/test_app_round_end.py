@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.events import Key, MouseScrollDown
+from textual.events import Key, MouseScrollUp
 from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
 from dvtui.describe import gains_line
 from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
@@ -110,11 +111,17 @@ async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callab
     async with app.run_test(size=(80, 24)) as pilot:
         await play_round(pilot, app)
         await pilot.press("s", "s")
-        log = app.screen.query_one(EventLog)
+        screen = app.screen
+        log, board = screen.query_one(EventLog), screen.query_one(Board)
         assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # following the game
+        short = log.size.height
         await pilot.press("tab")
+        await pilot.pause()
         assert app.focused is log
         assert footer(app).get("scroll_up") == "scroll"
+        # read, the log takes the board's and the hand's place: most of the screen, the scores kept
+        assert board.region.area == 0
+        assert log.size.height >= 24 - 3 - 3 - 1 > short  # round bar, three scores, footer
         await pilot.press("home")
         await pilot.pause()
         assert log.scroll_offset.y == 0
@@ -122,16 +129,22 @@ async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callab
         await pilot.pause()
         assert log.scroll_offset.y == 1
         await pilot.press("escape")
-        assert app.focused is None
-        await pilot.press("end")  # not the log's key any more: nothing moves
         await pilot.pause()
-        assert log.scroll_offset.y == 1
+        assert app.focused is None and board.region.area > 0 and log.size.height == short  # the table is back
+        assert log.following and log.scroll_offset.y == log.max_scroll_y  # and the log follows the game again
+        await pilot.press("tab", "home", "escape")
+        await pilot.pause()
+        await pilot.press("4", "a", "enter")  # the game goes on: its newest line is shown
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y and "placed 4 under column A" in log.entries[-1].plain
+        await pilot.press("end")  # not the log's key: nothing moves
         await pilot.mouse_down(log)  # the pointer over the log, then the wheel (focused or not)
         await pilot.press("escape")
-        for _ in range(2):
-            log.post_message(MouseScrollDown(log, 2, 0, 0, 1, 0, False, False, False))
         await pilot.pause()
-        assert log.scroll_offset.y > 1
+        for _ in range(2):
+            log.post_message(MouseScrollUp(log, 2, 0, 0, 1, 0, False, False, False))
+        await pilot.pause()
+        assert log.scroll_offset.y < log.max_scroll_y
 
 
 async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume() -> None:

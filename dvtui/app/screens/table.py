@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.events import DescendantBlur, DescendantFocus
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
@@ -137,6 +138,14 @@ class TableScreen(Screen[None]):
         self.steps = resolution_steps(before, events)
         self.step_index = 0
         self._show_step()
+
+    @on(DescendantFocus)
+    @on(DescendantBlur)
+    def _log_focus(self, event: DescendantFocus | DescendantBlur) -> None:
+        """While the log is read (focused), it takes the place of the board and the hand where it
+        is otherwise a few lines under them (80x24); the scores stay, and Escape gives the table back."""
+        if isinstance(event.widget, EventLog):
+            self.set_class(isinstance(event, DescendantFocus), "-reading-log")
 
     def on_resize(self) -> None:
         if self.app.size != self._laid_out_for:
