@@ -88,8 +88,8 @@ async def test_the_hint_is_shown_whole_at_80x24(players: str) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = table(app)
-        assert screen.hint is not None and screen.hint.endswith("% to win")
-        assert reads(app, screen.query_one(HandBar), screen.hint)
+        assert screen.state.hint is not None and screen.state.hint.endswith("% to win")
+        assert reads(app, screen.query_one(HandBar), screen.state.hint)
 
 
 async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:

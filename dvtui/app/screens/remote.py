@@ -80,8 +80,8 @@ class RemoteTableScreen(TableScreen):
             self._told_failure = True
             self.notify(f"{failure}. q leaves; 'dvtui join {session.table}' comes back.",
                         title="Left the table", severity="error", timeout=30)  # fmt: skip
-        if self.steps:
-            self._show_round_bar(self._step_status(), self.steps[self.step_index].game)
+        if self.state.steps:
+            self._show_round_bar(self._step_status(), self.state.steps[self.state.step_index].game)
             return  # the moves that came are shown once this resolution is
         if not self._take_moves():
             self.refresh_view()
@@ -89,12 +89,12 @@ class RemoteTableScreen(TableScreen):
     def _step_status(self) -> Text:
         from ..widgets.table_view import moment_status
 
-        return moment_status(self.steps[self.step_index].event, "")
+        return moment_status(self.state.steps[self.state.step_index].event, "")
 
     # -- the others' moves -----------------------------------------------------------------------
 
     def advance(self) -> None:
-        if self.steps:
+        if self.state.steps:
             return
         if self._take_moves():
             return
@@ -108,7 +108,7 @@ class RemoteTableScreen(TableScreen):
             return False
         self.turn_token += 1
         self._stop_thinking()  # a hint for the position gone
-        self.hint = None
+        self.state.hint = None
         self._tell_time_travel(move.events)
         if isinstance(move.events[0], PlacementUndone):
             self.query_one(EventLog).add(move.events, self.session.game)
@@ -152,7 +152,7 @@ class RemoteTableScreen(TableScreen):
     def refresh_view(self) -> None:
         super().refresh_view()
         session = self.remote
-        if session.human_to_move() is None or self.steps:
+        if session.human_to_move() is None or self.state.steps:
             return
         n = len(session.events)
         last = session.events[-1]
