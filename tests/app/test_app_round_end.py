@@ -197,6 +197,9 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         first = screen.state.steps[0].event
         assert isinstance(first, ColumnResolved) and first.column == 0
         assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).render().plain
+        # the log is where the table is: column A told, the rest of the round's end not yet
+        assert log.entries[-1].plain.startswith("Column A") and not any("Column B" in e.plain for e in log.entries)
+        assert not any("Round 1 is over" in e.plain for e in log.entries)
         await pilot.press("s")
         summary = resumed.screen.query_one(Banner).text.plain
         assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary

@@ -110,7 +110,8 @@ class TableScreen(Screen[None]):
 
     def _recap_interrupted_resolution(self) -> None:
         """A game left while its round was being resolved (the file ends with ``round_ended``:
-        nobody has placed since) opens on that resolution again, so the results are not lost."""
+        nobody has placed since) opens on that resolution again, so the results are not lost; the
+        log tells it as it is shown again, as in play, not ahead of the table."""
         session = self.session
         history = session.events
         if session.game.over or not history or not isinstance(history[-1], RoundEnded):
@@ -126,6 +127,8 @@ class TableScreen(Screen[None]):
         self.state.round_start_scores = before.scores()
         self.state.steps = resolution_steps(before, events)
         self.state.step_index = 0
+        self.state.pending_log = list(history[last + 1 :])
+        self.query_one(EventLog).reset(history[: last + 1], session.game)
         self._show_step()
 
     @on(DescendantFocus)
