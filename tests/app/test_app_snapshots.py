@@ -111,6 +111,16 @@ def test_help(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_help)
 
 
+async def _reading_the_log(pilot: Pilot[int]) -> None:
+    await _mid_round(pilot)
+    await pilot.press("tab", "home")  # focused and scrolled to the deal: the board gives it room
+    await pilot.pause()
+
+
+def test_log_read_at_80x24(snap_compare) -> None:
+    assert snap_compare(table_app(new_session()), terminal_size=(80, 24), run_before=_reading_the_log)
+
+
 def test_start_menu(snap_compare) -> None:
     """Plain ``dvtui``: new game, the latest unfinished game (one is saved), replay, quit."""
     from dvtui.store import data_dir
