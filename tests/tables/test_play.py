@@ -28,7 +28,7 @@ def served() -> Served:
 
 
 def _open(server: Served, table: str, seed: int, first: int = 0) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first))
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first + 1))
     assert opened.returncode == 0, opened.stderr
     assert f"table {table} is open" in opened.stdout
 

@@ -319,7 +319,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             for command in {c for c in in_map if c is not None}:
                 row = (command if command.help is not None else told_in[command]).help
                 assert row is not None and " ".join(row[1].split()) in help_text, command
-            assert "a bot plays every away seat until its owner returns" in help_text
+            assert "a bot plays every away or free seat until its player joins" in help_text
     finally:
         await asyncio.to_thread(ana.close)
 
