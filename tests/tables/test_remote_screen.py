@@ -17,6 +17,7 @@ from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -27,11 +28,13 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game, saves_dir
-from dvtui.tables import RemoteSession, open_table
+from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.server import Server
 
 from .support import wait_for
@@ -334,3 +337,132 @@ def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_pr
         assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
     finally:
         bob.close()
+
+
+def _footer_actions(screen: Screen[object]) -> list[str]:
+    """The actions the footer offers now (what a person sees at the bottom of the screen)."""
+    return [key.action for key in screen.query(FooterKey)]
+
+
+async def _ana_then_bobs_turn(server: Server, table: str) -> RemoteSession:
+    """Table ``table``: Ana, Bob and a bot (first); the bot's and Ana's placements are made, so Bob
+    is to play. Ana's session (Bob has never sat down)."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(server, table)
+    ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
+    await asyncio.to_thread(ana.place, 5, 0)
+    return ana
+
+
+async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_longer_once_it_is_back(
+    in_process: Server,
+) -> None:
+    """``a`` follows who is there, not only the moves: Bob leaving on his turn puts it in Ana's
+    footer at once, Bob coming back takes it away, with no move in between."""
+    ana = await _ana_then_bobs_turn(in_process, "f")
+    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            banner = screen.query_one(Banner)
+            await until(pilot, "Bob to be here", lambda: "Bob (here)" in text(banner))
+            assert "stand_in" not in _footer_actions(screen)
+            await asyncio.to_thread(bob.close)
+            await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
+            await pilot.pause()
+            assert "stand_in" in _footer_actions(screen)
+            bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+            await until(pilot, "Bob to be back", lambda: "Bob (here)" in text(banner))
+            await pilot.pause()
+            assert "stand_in" not in _footer_actions(screen)
+            assert _lines(in_process, "f") == 3  # not a move in between: presence alone
+    finally:
+        await asyncio.to_thread(bob.close)
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_process: Server) -> None:
+    """Ana's seat taken by another terminal of hers on her turn: this one says it left the table
+    and why, offers no key that plays, and says how to take the seat back."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(in_process, "o")
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    other: RemoteSession | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, RemoteTableScreen)
+            bar = screen.query_one(RoundBar)
+            await until(pilot, "Ana's turn", lambda: "Your turn, Ana" in text(bar))
+            await pilot.pause()
+            assert "place" in _footer_actions(screen)
+            other = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+            await until(pilot, "the seat to be taken over", lambda: ana.failure is not None)
+            await until(pilot, "the header to say so", lambda: "Left the table: taken over elsewhere" in text(bar))
+            await pilot.pause()
+            assert "Your turn" not in text(bar)
+            plays = {"pick", "step", "column", "place", "undo", "hint", "stand_in"}
+            assert not plays & set(_footer_actions(screen)), _footer_actions(screen)
+            assert not any(screen.check_action(action, ()) for action in plays)
+            assert "quit" in _footer_actions(screen)
+            hand = text(screen.query_one(HandBar))
+            assert "q leaves · dvtui join o --as Ana takes the seat back here" in hand
+            await pilot.press("5", "a", "enter")
+            await pilot.pause()
+            assert _lines(in_process, "o") == 2  # nothing was sent, nor tried
+    finally:
+        if other is not None:
+            await asyncio.to_thread(other.close)
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_seat_never_taken_is_free_and_its_line_fits_beside_the_hand_at_80_columns(in_process: Server) -> None:
+    """Bob has never sat down: the header, the banner and the hand line all say "free" (never
+    "away"), and what the hand line says fits on its one line at 80x24, words whole."""
+    ana = await _ana_then_bobs_turn(in_process, "n")
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            await until(pilot, "Bob's turn", lambda: "Bob to play" in text(screen.query_one(RoundBar)))
+            await pilot.pause()
+            header, banner = text(screen.query_one(RoundBar)), text(screen.query_one(Banner))
+            hand_bar = screen.query_one(HandBar)
+            hand = text(hand_bar)
+            assert "Bob to play (free seat · key a: a bot stands in)" in header
+            assert "Bob (free)" in banner
+            lines = [line.rstrip() for line in hand.splitlines()]
+            assert any(line.endswith("   free seat · key a: a bot stands in") for line in lines), lines  # one line
+            assert "…" not in hand and hand_bar.size.width == 78
+            assert "away" not in header + banner + hand
+            assert "stand_in" in _footer_actions(screen)
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -> None:
+    """A client whose hello says it is a bot (``dvtui join --bot``) sits at Bob's seat: Ana's
+    banner and ``dvtui tables`` show a bot client there, not a person."""
+    ana = await _ana_then_bobs_turn(in_process, "c")
+    bot = TableClient(in_process.place, "c", seat=1, bot="greedy")
+    await bot.connect()
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            banner = screen.query_one(Banner)
+            await until(pilot, "the bot client at Bob's seat", lambda: "Bob (bot greedy, here)" in text(banner))
+            assert "Bob to play (bot greedy thinking…)" in text(screen.query_one(RoundBar))
+            assert "stand_in" not in _footer_actions(screen)
+        infos = await list_tables(in_process.place)
+        line = table_line(next(info for info in infos if info.table == "c"))
+        assert "Bob: connected (" in line and ", bot greedy;" in line
+    finally:
+        await bot.close()
+        await asyncio.to_thread(ana.close)
