@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,12 +25,14 @@ from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.bots import choose
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced
 from dvtui.play.session import PlaySession
@@ -408,7 +411,7 @@ async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_pr
             await pilot.pause()
             assert "Your turn" not in text(bar)
             plays = {"pick", "step", "column", "place", "undo", "hint", "stand_in"}
-            assert not plays & set(_footer_actions(screen)), _footer_actions(screen)
+            assert not plays & {action.partition("(")[0] for action in _footer_actions(screen)}
             assert not any(screen.check_action(action, ()) for action in plays)
             assert "quit" in _footer_actions(screen)
             hand = text(screen.query_one(HandBar))
@@ -465,4 +468,40 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         assert "Bob: connected (" in line and ", bot greedy;" in line
     finally:
         await bot.close()
+        await asyncio.to_thread(ana.close)
+
+
+async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in_process: Server) -> None:
+    """The table server keeps a shared table's game: its end screen offers what works there (the
+    table, help, quit) and says where the game is, never a rematch or a new game."""
+    players = ["Ana", "bot:greedy", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "e", players, seed=3)))
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "e", seat=0)
+
+    def play_to_the_end() -> None:
+        while not ana.game.over:
+            if ana.human_to_move() is None:
+                if ana.take_move() is None:
+                    time.sleep(0.01)  # the bots' answers are on their way
+                continue
+            ana.place(*choose("greedy", ana.game.copy(), 1))
+
+    await asyncio.to_thread(play_to_the_end)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            end = app.screen
+            await pilot.pause()
+            offered = _footer_actions(end)
+            assert "rematch" not in offered and "new_game" not in offered
+            assert {"back", "help", "quit"} <= set(offered)
+            note = text(end.query_one("#end-note", Static))
+            assert "Table e's game is kept by the table server" in note
+            await pilot.press("r", "n")
+            await pilot.pause()
+            assert app.screen is end and not app._notifications  # not even a toast
+            await pilot.press("t")
+            assert isinstance(app.screen, RemoteTableScreen)
+    finally:
         await asyncio.to_thread(ana.close)

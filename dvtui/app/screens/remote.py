@@ -65,8 +65,9 @@ class RemoteTableScreen(TableScreen):
         self._told_failure = False
 
     def on_mount(self) -> None:
+        # Textual then runs TableScreen's on_mount itself (a handler of each class, down the MRO):
+        # calling it here too would draw the table twice and open a finished game's results twice
         self.remote.wake = self._wake
-        super().on_mount()
         self.call_after_refresh(self._table_events)  # anything that came before the wake was set
 
     def _wake(self) -> None:
