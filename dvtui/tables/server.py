@@ -609,7 +609,7 @@ class Server:
             if before is not None and before is not conn:
                 before.table = None
                 before.fail("taken_over", "this seat was taken by another connection of the same user")
-            bot = f" (a {conn.bot} bot client)" if conn.bot is not None else ""
+            bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
             self._log(f"{conn.user} sits at {table.name} {table.seat_words(seat)}{bot}")
         else:
             table.spectators.add(conn)
