@@ -505,3 +505,16 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             assert isinstance(app.screen, RemoteTableScreen)
     finally:
         await asyncio.to_thread(ana.close)
+
+
+def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
+    """Bob's turn at 80x24, Bob never came: "free" in the header, the banner and beside the hand
+    (one line there, words whole), and ``a`` in the footer."""
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    ana = RemoteSession.open(in_process.place, "t", seat=0)
+    try:
+        ana.place(5, 0)
+        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+    finally:
+        ana.close()
