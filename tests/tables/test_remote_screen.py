@@ -415,7 +415,7 @@ async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_pr
             assert not any(screen.check_action(action, ()) for action in plays)
             assert "quit" in _footer_actions(screen)
             hand = text(screen.query_one(HandBar))
-            assert "q leaves · dvtui join o --as Ana takes the seat back here" in hand
+            assert "back here: dvtui join o --as Ana" in hand
             await pilot.press("5", "a", "enter")
             await pilot.pause()
             assert _lines(in_process, "o") == 2  # nothing was sent, nor tried
@@ -497,7 +497,7 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             assert "rematch" not in offered and "new_game" not in offered
             assert {"back", "help", "quit"} <= set(offered)
             note = text(end.query_one("#end-note", Static))
-            assert "Table e's game is kept by the table server" in note
+            assert note == "The table server keeps this game · t: the table (t again: time travel)"
             await pilot.press("r", "n")
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast

@@ -109,11 +109,11 @@ class EndScreen(Screen[None]):
             note.append(f"dvtui replay {shown}", style=Style(bold=True))
             yield Static(note, id="end-note")
         elif self.table is not None:
-            note = styled(f"Table {printable(self.table)}'s game is kept by the table server · ", Style(color=MUTED))
+            note = styled("The table server keeps this game · ", Style(color=MUTED))
             note.append("t", style=Style(bold=True))
-            note.append(" back to the table, where ", style=Style(color=MUTED))
+            note.append(": the table (", style=Style(color=MUTED))
             note.append("t", style=Style(bold=True))
-            note.append(" looks back through the game", style=Style(color=MUTED))
+            note.append(" again: time travel)", style=Style(color=MUTED))
             yield Static(note, id="end-note")
         yield Footer(compact=True)
 

@@ -14,6 +14,8 @@ after this side leaves the table (a seated player is asked first, :class:`LeaveF
 
 from __future__ import annotations
 
+import shlex
+
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -82,7 +84,8 @@ class RemoteTableScreen(TableScreen):
         failure = session.failure
         if failure is not None and not self._told_failure:
             self._told_failure = True
-            self.notify(f"{failure}. {self._rejoin_advice()}.", title="Left the table", severity="error", timeout=30)
+            self.notify(f"{failure}. q leaves; {self._rejoin_command()} comes back here.",
+                        title="Left the table", severity="error", timeout=30)  # fmt: skip
         if self.steps:
             self._show_round_bar(self._step_status(), self.steps[self.step_index].game)
             self._bindings_changed()  # who is there may have changed what the footer offers
@@ -177,7 +180,7 @@ class RemoteTableScreen(TableScreen):
         at the hand's left: the line fits beside the cards at 80 columns)."""
         session = self.remote
         if session.failure is not None and not game.over:
-            return Text(self._rejoin_advice(), style=Style(color=ERROR, italic=True))
+            return Text(f"back here: {self._rejoin_command()}", style=Style(color=ERROR, italic=True))
         if session.is_bot(game.to_move):
             return super()._waiting_line(game)
         state = self._seat_state(game.to_move)
@@ -185,14 +188,15 @@ class RemoteTableScreen(TableScreen):
         words = self._waiting_words(state) if state is not None else None
         return hint_text(words or f"{name}'s turn")
 
-    def _rejoin_advice(self) -> str:
-        """What a side that left the table can do: leave, or sit there again."""
+    def _rejoin_command(self) -> str:
+        """The command that brings a side that left the table back (the footer has ``q``). A seat
+        taken over elsewhere is named: a plain join is refused while it is open there."""
         session = self.remote
         if session.seat is None:
-            return f"q leaves · dvtui watch {session.table} watches again"
+            return f"dvtui watch {session.table}"
         if session.left_why() == TAKEN_OVER:
-            return f"q leaves · dvtui join {session.table} --as {session.names[session.seat]} takes the seat back here"
-        return f"q leaves · dvtui join {session.table} comes back"
+            return f"dvtui join {session.table} --as {shlex.quote(session.names[session.seat])}"
+        return f"dvtui join {session.table}"
 
     def _seat_state(self, seat: int) -> SeatState | None:
         seats, _ = self.remote.presence()
