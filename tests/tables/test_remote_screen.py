@@ -32,12 +32,13 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
-from dvtui.bots import choose
+from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game, saves_dir
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
+from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
 from .support import wait_for
@@ -473,20 +474,25 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
 
 async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in_process: Server) -> None:
     """The table server keeps a shared table's game: its end screen offers what works there (the
-    table, help, quit) and says where the game is, never a rematch or a new game."""
-    players = ["Ana", "bot:greedy", "bot:greedy"]
+    table, help, quit) and says where the game is, never a rematch or a new game; and back at the
+    table, a seat left away once the game is over is no reason to offer a stand-in."""
+    players = ["Ana", "Bob", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "e", players, seed=3)))
+    bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
+    await bob.connect()
+    bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))  # and leaves once it is over
     ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "e", seat=0)
 
     def play_to_the_end() -> None:
         while not ana.game.over:
             if ana.human_to_move() is None:
                 if ana.take_move() is None:
-                    time.sleep(0.01)  # the bots' answers are on their way
+                    time.sleep(0.01)  # the others' answers are on their way
                 continue
             ana.place(*choose("greedy", ana.game.copy(), 1))
 
     await asyncio.to_thread(play_to_the_end)
+    await bob_plays
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -502,7 +508,11 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast
             await pilot.press("t")
-            assert isinstance(app.screen, RemoteTableScreen)
+            table = app.screen
+            assert isinstance(table, RemoteTableScreen)
+            await until(pilot, "Bob to be away", lambda: _away(ana, 1))
+            await pilot.pause()
+            assert table.check_action("stand_in", ()) is False and "stand_in" not in _footer_actions(table)
     finally:
         await asyncio.to_thread(ana.close)
 

@@ -279,8 +279,8 @@ class RemoteTableScreen(TableScreen):
         return super().check_action(action, parameters)
 
     def _may_stand_in(self) -> bool:
-        """Only a player still seated here may let a bot stand in."""
-        return self.remote.seat is not None and self.remote.failure is None
+        """Only a player still seated here may let a bot stand in, and only while there are turns to play."""
+        return self.remote.seat is not None and self.remote.failure is None and not self.remote.game.over
 
     def _holds_summary(self) -> bool:
         """A seated player reads the round's summary in their own time; a spectator's goes on."""
