@@ -158,7 +158,7 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     state: SeatStateName
     user: str | None = None
     stand_in: str | None = None
-    bot: str | None = None
+    bot: Level | None = None
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):

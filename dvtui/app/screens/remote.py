@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import Game, PlacementUndone, fold
 from ...play.session import GameSession
+from ...printable import printable
 from ...tables import RemoteSession, SeatState
 from ...tables.remote import TAKEN_OVER
 from ..config import Pace
@@ -208,7 +209,7 @@ class RemoteTableScreen(TableScreen):
         if state.stand_in is not None:
             return f"{'free' if state.state == 'free' else 'away'} · {state.stand_in} bot standing in"
         if state.state == "connected":
-            return f"bot {state.bot} thinking…" if state.bot is not None else None
+            return f"bot {printable(state.bot)} thinking…" if state.bot is not None else None
         if state.state not in ("away", "free"):
             return None
         words = "free seat" if state.state == "free" else "away"
@@ -229,7 +230,7 @@ class RemoteTableScreen(TableScreen):
             elif s.stand_in is not None:
                 what = f"{s.state}, {s.stand_in} bot standing in"
             elif s.state == "connected":
-                what = f"bot {s.bot}, here" if s.bot is not None else "here"
+                what = f"bot {printable(s.bot)}, here" if s.bot is not None else "here"  # the server's words
             else:
                 what = s.state  # away, free
             words.append(f"{s.name} ({what})")
