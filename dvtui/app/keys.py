@@ -144,8 +144,8 @@ TIME_TRAVEL = Command(
 )
 QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
 STAND_IN = Command(
-    (("a", "stand_in"),), "bot for away", help=("a", "a bot plays every away seat until its owner returns"),
-    palette=("Let a bot stand in", "A bot plays each away seat until its owner returns"),
+    (("a", "stand_in"),), "bot stands in", help=("a", "a bot plays every away or free seat until its player joins"),
+    palette=("Let a bot stand in", "A bot plays each away or free seat until its player joins"),
 )
 LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
                           " table and the newest line; or the wheel"))
@@ -161,7 +161,7 @@ SHARED_TABLE = KeyMap(
     commands=(*TABLE.commands, STAND_IN),  # after COLUMN: on one's own turn, a chooses column a
     help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )
-"""The live table at a shared table: the table's keys, and a bot standing in for an away seat."""
+"""The live table at a shared table: the table's keys, and a bot standing in for an away or free seat."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

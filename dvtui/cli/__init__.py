@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = sub.add_parser("new", help="set up and play a new game (autosaved after every move)")
     new.add_argument("--players", help='seats clockwise, e.g. "Ana,bot:greedy,bot:strong" (skips set-up)')
-    new.add_argument("--first", type=int, default=None, help="seat index of the first player (R2.4)")
+    new.add_argument("--first", type=int, default=None, metavar="SEAT",
+                     help="the first player's seat, counted from 1 (default 1; R2.4)")
     new.add_argument("--seed", type=int, default=None, help="seed of the deal (random if omitted)")
     new.add_argument("-o", "--output", metavar="FILE", help="save file (default: the user data dir)")
     new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")

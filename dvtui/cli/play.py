@@ -161,24 +161,30 @@ def checked_setup(args: argparse.Namespace) -> list[Seat] | None:
             raise UsageError(str(e)) from None
     if args.first is not None:
         count = len(seats) if seats else 5
-        if not 0 <= args.first < count:
-            raise UsageError(f"--first must be a seat from 0 to {count - 1}, not {args.first}")
+        if not 1 <= args.first <= count:
+            raise UsageError(f"--first must be a seat from 1 to {count}, not {args.first}")
     if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
         raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
     return seats
 
 
+def first_player(args: argparse.Namespace) -> int:
+    """``--first`` (a seat as people count them, from 1; checked by :func:`checked_setup`) as the
+    seat index the game and the protocol hold (from 0); the first seat without it."""
+    return 0 if args.first is None else args.first - 1
+
+
 def run_new(args: argparse.Namespace) -> int:
     """``dvtui new``: with ``--players`` straight to the table, else the set-up screen first."""
     seats = checked_setup(args)
-    first = args.first
+    first = first_player(args)
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
     if output is None:
         saves_dir()  # refused before any screen opens, not after the set-up
     pace = load_pace(delay)
     if seats is None:
-        defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
+        defaults = SetupDefaults(first=first, seed=args.seed, default_name=default_player_name())
         return _run(
             {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed,
              "save_path": new_save_path},
@@ -186,7 +192,7 @@ def run_new(args: argparse.Namespace) -> int:
         )
     require_terminal(_without_screen_new(args, seats))  # before the file is made: a refused start leaves nothing
     seed = args.seed if args.seed is not None else random_seed()
-    created = new_game(seats, first_player=first or 0, seed=seed)
+    created = new_game(seats, first_player=first, seed=seed)
     path = output if output is not None else new_save_path(created)
     session = PlaySession.start(created, path)
     return _run({"pace": pace}, session)

@@ -4,7 +4,7 @@ Two ways to choose the games:
 
 - ``--games N``: N deals, each played once in the order of ``--players``. Game ``i`` is dealt with
   seed ``SEED+i`` and started by seat ``(SEED+i) mod players``, so each game is fixed by its own seed
-  (``dvtui new --seed S --first S%players`` replays it) and no seat always starts.
+  (``dvtui new --seed S --first S%players+1`` replays it: people count seats from 1) and no seat always starts.
 - ``--deals D``: duplicate games. Each of D deals is played in every distinct seating of the bots
   (or ``--rotations K`` cyclic rotations), so every bot meets every deal from every seat and the
   luck of the deal cancels out. Bot moves are timed (median and p95 per bot).
@@ -114,7 +114,7 @@ def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) ->
     for s in result["seats"]:
         who = "" if duplicate else f"{seats[s['seat']].name} ({seats[s['seat']].bot})"
         print(
-            f"{s['seat']:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>9.1%} "
+            f"{s['seat'] + 1:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>9.1%} "
             f"{s['mean_score']:>12,.0f} {s['mean_rank']:>5.2f}"
         )
     secs = result["seconds"]

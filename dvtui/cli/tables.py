@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import GameEnded, SeatError
+from ..engine import Game, GameEnded, SeatError
 from ..printable import printable
 from ..tables import (
     Diverged,
@@ -28,7 +28,7 @@ from ..tables.headless import play_seat
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
-from .play import checked_setup
+from .play import checked_setup, first_player
 from .web_tab import vouched
 
 
@@ -91,6 +91,8 @@ def table_line(info: TableInfo) -> str:
             what = "bot"
         elif s.user is not None and s.user != s.name:
             what = f"{s.state} ({s.user})"
+        if s.bot is not None and s.state == "connected":
+            what += f", bot {s.bot}"
         if s.stand_in is not None:
             what += f", {s.stand_in} bot standing in"
         seats.append(f"{s.name}: {what}")
@@ -125,7 +127,10 @@ def _join(args: argparse.Namespace) -> int:
     spec = _bot(args.bot) if args.bot is not None else None
     seat = None
     if args.as_seat is not None:
-        seat = seat_index(args.as_seat, [s.name for s in _table(place, args.table).seats])
+        info = _table(place, args.table)
+        seat = seat_index(args.as_seat, [s.name for s in info.seats])
+        if info.seats[seat].kind != "human":
+            raise UsageError(f"--as {args.as_seat}: {info.seats[seat].name} is a bot's seat")
     if spec is None:
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -147,7 +152,8 @@ def _new_table(args: argparse.Namespace) -> int:
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
-        place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints, user=vouched()
+        place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
+        user=vouched(),
     )
     asyncio.run(opening)
     if spec is None:
@@ -181,16 +187,24 @@ def _bot(text: str) -> BotSpec:
 
 
 def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> int:
+    """A bot plays a seat, without a screen: a line once it sits there, one with the result."""
+    shown = printable(table)
+
     def say(line: str) -> None:
-        print(f"dvtui: table {printable(table)}: {line}", file=sys.stderr, flush=True)
+        print(f"dvtui: table {shown}: {line}", file=sys.stderr, flush=True)
+
+    def seated(game: Game, index: int) -> None:
+        name = printable(game.created.players[index].name)
+        print(f"table {shown}: a {spec} bot plays {name} (seat {index + 1}) until the game ends; "
+              f"Ctrl+C stops it (the seat stays yours)", flush=True)  # fmt: skip
 
     async def main() -> str:
-        client = TableClient(place, table, seat=seat, user=vouched())
+        client = TableClient(place, table, seat=seat, user=vouched(), bot=str(spec))
         await client.connect()
-        game = await play_seat(client, spec, say)
+        game = await play_seat(client, spec, say, seated)
         ended = client.events[-1]
         assert isinstance(ended, GameEnded)
         return describe_result(ended, [s.name for s in game.created.players])
 
-    print(f"table {printable(table)}: {printable(asyncio.run(main()))}")
+    print(f"table {shown}: {printable(asyncio.run(main()))}", flush=True)
     return EXIT_OK

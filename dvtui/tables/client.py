@@ -80,10 +80,13 @@ class Connection:
         self.welcome = welcome
 
     @classmethod
-    async def open(cls, place: ServerPlace, *, start: bool = True, user: str | None = None) -> Connection:
+    async def open(
+        cls, place: ServerPlace, *, start: bool = True, user: str | None = None, bot: str | None = None
+    ) -> Connection:
         """Connect and say hello; the personal server is started first if ``start`` and none runs.
         ``user``: the person this connection speaks for (the server refuses it, ``not_trusted``,
-        unless it trusts this account to vouch for people)."""
+        unless it trusts this account to vouch for people). ``bot``: the level of the bot this
+        client is (the table shows its seat as a bot client's)."""
         try:
             path = check_socket_path(place)
             if place.personal and start:
@@ -95,7 +98,7 @@ class Connection:
             raise Unreachable(connect_error(place, e)) from None
         from .. import __version__
 
-        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user)))
+        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user, bot=bot)))
         conn = cls(reader, writer, Welcome(version=0, server="", user=""))
         reply = await conn.receive()
         if isinstance(reply, Error):
@@ -196,15 +199,17 @@ class Backoff:
 class TableClient:
     """A seat (``seat``; None: the server picks) or a spectator (``watch``) at table ``table``;
     ``user``: the person it sits for, vouched for by this account in every hello (reconnections
-    too), else the account itself."""
+    too), else the account itself; ``bot``: the level of the bot playing the seat through it,
+    said in every hello too (None: a person)."""
 
     def __init__(
         self, place: ServerPlace, table: str, *, seat: int | None = None, watch: bool = False,
-        backoff: Backoff | None = None, user: str | None = None,
+        backoff: Backoff | None = None, user: str | None = None, bot: str | None = None,
     ) -> None:  # fmt: skip
         self.server = place
         self.table = table
         self.user = user
+        self.bot = bot
         self.seat = seat
         self.watch = watch
         self.backoff = backoff or Backoff()
@@ -245,7 +250,7 @@ class TableClient:
         await self._join()
 
     async def _join(self) -> None:
-        conn = await Connection.open(self.server, user=self.user)
+        conn = await Connection.open(self.server, user=self.user, bot=self.bot)
         since = self.next_seq
         message: Message = (
             Watch(table=self.table, since=since) if self.watch else Join(table=self.table, seat=self.seat, since=since)

@@ -77,11 +77,15 @@ class Hello(Message, tag="hello"):
     ``user``: the person this connection speaks for, vouched for by the connecting account (a
     ``dvtui web`` naming the user its login proxy named). Only a trusted account may vouch (the
     server's own, and those of ``dvtui serve --trust``; any other gets ``not_trusted``); the person
-    is then the connection's identity, apart from every account and from every other person."""
+    is then the connection's identity, apart from every account and from every other person.
+
+    ``bot``: this client is a program playing (a bot of that level, in its own words) rather than a
+    person at a screen; the others see its seat as a bot client (a seat state's ``bot``)."""
 
     version: int
     client: Text = ""
     user: Person | None = None
+    bot: Level | None = None
 
 
 class ListTables(Message, tag="list_tables"):
@@ -157,7 +161,8 @@ SeatStateName = Literal["free", "connected", "away", "bot"]
 class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One seat as the table shows it: ``free`` (nobody has taken it), ``connected``, ``away`` (its
     owner's connection dropped), ``bot`` (a bot seat). ``user``: its owner, an account's name or a
-    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile."""
+    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile. ``bot``: a
+    connected seat's client is a bot of that level (its hello said so), not a person."""
 
     seat: int
     name: str
@@ -165,6 +170,7 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     state: SeatStateName
     user: str | None = None
     stand_in: str | None = None
+    bot: Level | None = None
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -252,6 +258,14 @@ ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
 
 Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
 """What a client reads: a control message or a line of the game."""
+
+
+def bot_problem(level: str) -> str | None:
+    """Why ``level`` cannot be a bot client's level (``hello.bot``; None: it can): it is shown to
+    everyone at the table, so it prints as itself and has no spaces around it."""
+    if printable(level) != level or level.strip() != level:
+        return "a bot's level is of printable characters only, with no spaces around it"
+    return None
 
 
 def person_problem(name: str) -> str | None:

@@ -65,6 +65,7 @@ from .protocol import (
     Undo,
     Watch,
     Welcome,
+    bot_problem,
     client_decoder,
     encode,
     person_problem,
@@ -113,6 +114,8 @@ class Conn:
         """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
         self.user = user_name(uid)
         """Who it is, as logs and ``welcome`` say it."""
+        self.bot: str | None = None
+        """The level of the bot this client is, as its hello said (None: a person at a screen)."""
         self.greeted = False
         self.table: Table | None = None
         self.seat: int | None = None
@@ -200,6 +203,20 @@ class Table:
     def over(self) -> bool:
         return self.session.game.over
 
+    def seat_words(self, seat: int) -> str:
+        """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
+        it (the protocol's index is from 0), with its name."""
+        return f"seat {seat + 1} ({self.session.names[seat]})"
+
+    def not_a_human_seat(self, seat: int) -> str | None:
+        """Why a person cannot sit at (or let a bot stand in for) ``seat``; None: they may."""
+        n = self.session.game.n
+        if seat >= n:
+            return f"table {self.name} has no seat {seat + 1} (its seats are 1 to {n})"
+        if self.session.is_bot(seat):
+            return f"{self.seat_words(seat)} is a bot's seat of table {self.name}, not a person's"
+        return None
+
     def conns(self) -> list[Conn]:
         return [c for c in self.seated if c is not None] + list(self.spectators)
 
@@ -207,6 +224,7 @@ class Table:
         out = []
         for i, seat in enumerate(self.session.game.created.players):
             owner = self.record.owners[i]
+            conn = self.seated[i]
             if self.session.is_bot(i):
                 state = "bot"
             elif self.seated[i] is not None:
@@ -218,6 +236,7 @@ class Table:
                     seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
                     user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
+                    bot=None if conn is None else conn.bot,
                 )
             )  # fmt: skip
         return out
@@ -466,8 +485,10 @@ class Server:
             return
         person = message.user
         problem = None if person is None else person_problem(person)
+        if problem is None and message.bot is not None:
+            problem = bot_problem(message.bot)
         if problem is not None:
-            conn.error("bad_message", f"hello's user: {problem}")
+            conn.error("bad_message", f"hello: {problem}")
             if not conn.greeted:
                 conn.close()
             return
@@ -478,6 +499,8 @@ class Server:
         if conn.greeted and person != conn.vouched:
             conn.error("bad_message", "a connection speaks for one person: the one its first hello named")
             return
+        if not conn.greeted:
+            conn.bot = message.bot
         conn.vouched = person
         conn.user = owner_name(conn.identity)
         if person is not None and not conn.greeted:
@@ -561,8 +584,9 @@ class Server:
                 conn.error("no_seat", picked)
                 return
             seat = picked
-            if seat >= table.session.game.n or table.session.is_bot(seat):
-                conn.error("no_seat", f"seat {seat} is not a human seat of table {table.name}")
+            problem = table.not_a_human_seat(seat)
+            if problem is not None:
+                conn.error("no_seat", problem)
                 return
             owner = table.record.owners[seat]
             if owner is not None and owner != conn.identity:
@@ -585,7 +609,8 @@ class Server:
             if before is not None and before is not conn:
                 before.table = None
                 before.fail("taken_over", "this seat was taken by another connection of the same user")
-            self._log(f"{conn.user} sits at {table.name} seat {seat}")
+            bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
+            self._log(f"{conn.user} sits at {table.name} {table.seat_words(seat)}{bot}")
         else:
             table.spectators.add(conn)
         conn.table, conn.seat = table, seat
@@ -608,7 +633,7 @@ class Server:
         conn.table = conn.seat = None
         if seat is not None and table.seated[seat] is conn:
             table.seated[seat] = None
-            self._log(f"{conn.user} left {table.name} seat {seat}")
+            self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
         table.spectators.discard(conn)
         table.presence()
         if drop and table.over and not table.conns() and self.tables.get(table.name) is table:
@@ -632,8 +657,9 @@ class Server:
         if table is None or conn.seat is None:
             conn.error("not_seated", "only a player seated at the table may let a bot stand in")
             return
-        if seat >= table.session.game.n or table.session.is_bot(seat):
-            conn.error("no_seat", f"seat {seat} is not a human seat")
+        problem = table.not_a_human_seat(seat)
+        if problem is not None:
+            conn.error("no_seat", problem)
             return
         if table.seated[seat] is not None:
             conn.error("not_away", f"{table.session.names[seat]} is connected")
@@ -646,7 +672,7 @@ class Server:
                 conn.error("bad_message", str(e))
                 return
         table.record.stand_ins[seat] = level
-        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} seat {seat}")
+        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(seat)}")
         table.presence()
         await self._save_record(table)
         self._wake(table)

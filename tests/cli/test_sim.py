@@ -91,7 +91,7 @@ def test_text_output_has_wins_share_interval_mean_and_rates() -> None:
     for i, row in enumerate(lines[5:8]):
         m = re.fullmatch(r"(\d)\s+(Bot \d) \((\w+)\)\s+([\d.]+)\s+([\d.]+)%\s+([\d,]+)\s+([\d.]+)", row)
         assert m, row
-        assert int(m[1]) == i and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]
+        assert int(m[1]) == i + 1 and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]  # seats from 1
         assert float(m[4]) == pytest.approx(wins[i], abs=0.005)
         assert float(m[5]) == pytest.approx(100 * wins[i] / 15, abs=0.05)
         assert int(m[6].replace(",", "")) == pytest.approx(means[i], abs=0.5)

@@ -285,7 +285,7 @@ def test_taking_a_seat_keeps_its_colour_and_makes_the_name_unique() -> None:
     assert taken[1] == Seat(name="Bot 1 (you)", kind="human", color=players[1].color)
     assert taken[0] == players[0] and taken[2] == players[2]
     assert take_seat(players, 2, "  ")[2].name == "Player"
-    with pytest.raises(BranchError):
+    with pytest.raises(BranchError, match=r"^seat 2 is not a bot's"):  # as people count seats
         take_seat(taken, 1, "Ana")  # a person's seat is not a bot's to take
 
 

@@ -30,14 +30,16 @@ def test_each_seat_says_who_is_there_and_whether_it_can_be_taken() -> None:
         SeatState(seat=2, name="Cy", kind="human", state="away", user=me),
         SeatState(seat=3, name="Di", kind="human", state="away", user="di"),
         SeatState(seat=4, name="Bot 1", kind="bot", state="bot"),
+        SeatState(seat=5, name="Eve", kind="human", state="connected", user="eve", bot="greedy"),
     ]
     info = TableInfo(table="t", seats=seats, round=1, rounds=4, to_move=0)
-    assert [seat_label(info, s, me) for s in range(5)] == [
+    assert [seat_label(info, s, me) for s in range(6)] == [
         ("Ana: here (ana), playing", False),
         ("Bob: free, take this seat", True),
         ("Cy: away, take it back", True),
         ("Di: away, the seat of di", False),
         ("Bot 1: a bot plays it", False),
+        ("Eve: here (eve), a greedy bot client playing", False),
     ]
 
 

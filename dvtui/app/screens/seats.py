@@ -61,7 +61,8 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
         return f"{name}: a bot plays it", False
     if state.state == "connected":
         who = "" if state.user in (None, state.name) else f" ({state.user})"
-        return f"{name}: here{who}, playing", False
+        playing = "playing" if state.bot is None else f"a {state.bot} bot client playing"
+        return f"{name}: here{who}, {playing}", False
     if state.state == "free":
         return f"{name}: free, take this seat", True
     if state.user == account:  # away: its owner's connection dropped (a closed tab, say)

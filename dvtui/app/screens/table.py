@@ -458,14 +458,16 @@ class TableScreen(Screen[None]):
     # -- the human's decisions -----------------------------------------------------------------
 
     def _bindings_changed(self) -> None:
-        """Refresh the footer only when what it offers changes (it is rebuilt each time)."""
+        """Refresh the footer only when what it offers changes (it is rebuilt each time). Called
+        whenever the screen is redrawn, whatever changed: a move, or (at a shared table) who is there."""
         state = self._binding_key()
         if state != self._binding_state:
             self._binding_state = state
             self.refresh_bindings()
 
     def _binding_key(self) -> tuple[bool | None, ...]:
-        return tuple(self.check_action(a, ()) for a in ("pick", "hint", "undo", "skip", "results"))
+        """What the footer offers: every action of the screen's keys, as :meth:`check_action` allows it now."""
+        return tuple(self.check_action(c.name, ()) for c in self.KEYS.commands if c.keys)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         placing = not self.state.steps and self.session.human_to_move() is not None and self.save_failure is None
@@ -608,9 +610,13 @@ class TableScreen(Screen[None]):
     def action_results(self) -> None:
         if not self.session.game.over or self.state.steps:
             return
+        self.app.push_screen(self._end_screen())
+
+    def _end_screen(self) -> Screen[None]:
+        """The results: who won, the standings, and what may follow (a rematch, a new game)."""
         from .end import EndScreen
 
-        self.app.push_screen(EndScreen(self.session))
+        return EndScreen(self.session)
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
