@@ -105,10 +105,10 @@ async def test_a_table_server_that_drops_a_reading_is_said_and_the_screen_stays(
     again a second later, instead of the tab's dvtui ending on an unhandled error."""
     from dvtui.app.screens import seats
 
-    async def dropped(place: object) -> list[TableInfo]:
+    async def dropped(place: object, name: str) -> TableInfo | None:
         raise Dropped("the table server closed the connection")
 
-    monkeypatch.setattr(seats, "list_tables", dropped)
+    monkeypatch.setattr(seats, "table_info", dropped)
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         error = app.screen.query_one("#seats-error", Static)

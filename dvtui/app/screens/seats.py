@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from ...printable import printable
 from ...store import user_name
-from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, list_tables
+from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, table_info
 from ...tables.protocol import shown_person
 from ..host import GameHost
 from ..theme import ERROR, MUTED
@@ -62,6 +62,8 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
     if state.state == "connected":
         who = "" if state.user in (None, state.name) else f" ({state.user})"
         return f"{name}: here{who}, playing", False
+    if state.state == "free" and state.kept_for not in (None, account):
+        return f"{name}: kept for {state.kept_for}", False
     if state.state == "free":
         return f"{name}: free, take this seat", True
     if state.user == account:  # away: its owner's connection dropped (a closed tab, say)
@@ -135,11 +137,10 @@ class SeatScreen(Screen[None]):
         if self.joining:
             return
         try:
-            infos = await list_tables(self.choice.place)
+            info = await table_info(self.choice.place, self.choice.table)
         except (Unreachable, Refused, Dropped, OSError) as e:  # a server restarting: the next reading may do
             self._error(str(e))
             return
-        info = next((i for i in infos if i.table == self.choice.table), None)
         if info is None:
             self._error(f"no table {self.choice.table} at the table server (q leaves)")
             return
