@@ -400,7 +400,8 @@ class Server:
             now = time.time()
             for table in list(self.tables.values()):
                 why = put_aside_reason(
-                    present=bool(table.conns()) or not table.quiet(), taken=any(table.record.owners),
+                    present=bool(table.conns()) or not table.quiet(),
+                    taken=any(owner is not None for owner in table.record.owners),
                     quiet_for=now - table.active, limits=self.limits,
                 )  # fmt: skip
                 if why is not None:
