@@ -41,6 +41,22 @@ def test_each_seat_says_who_is_there_and_whether_it_can_be_taken() -> None:
     ]
 
 
+def test_a_seat_kept_for_somebody_else_cannot_be_chosen_and_ones_own_can() -> None:
+    me = getpass.getuser()
+    seats = [
+        SeatState(seat=0, name="Di", kind="human", state="free", kept_for="di"),
+        SeatState(seat=1, name=me.title(), kind="human", state="free", kept_for=me),
+        SeatState(seat=2, name="web:ana", kind="human", state="free", kept_for="web:ana"),
+    ]
+    info = TableInfo(table="t", seats=seats, round=1, rounds=4, to_move=0)
+    assert [seat_label(info, s, me) for s in range(3)] == [
+        ("Di: kept for di", False),
+        (f"{me.title()}: free, take this seat", True),
+        ("web:ana: kept for web:ana", False),
+    ]
+    assert seat_label(info, 2, "web:ana") == ("web:ana: free, take this seat", True)
+
+
 async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in_process: Server) -> None:
     players = ["Ana", "Bob", "Cy", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "t", players, first_player=0, seed=5)))

@@ -163,22 +163,26 @@ def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_err
 def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_room(
     other_user: pwd.struct_passwd,
 ) -> None:
+    """The review's flood of tables, from an account and from a vouched person: each stops at its
+    quota while everybody else still opens tables (the server's own account has none)."""
     with _open_dir() as directory, in_thread(directory, limits=TableLimits(per_opener=2)) as server:
-        me = _client(server)
-        assert _open(me, "bots", "bot:random,bot:random,bot:random")["type"] == "opened"
+        mal = _client(server, "mal")  # a person vouched for: an identity of their own, as an account is
+        assert _open(mal, "bots", "bot:random,bot:random,bot:random")["type"] == "opened"
         wait_for("the bots' game to end", lambda: server.tables["bots"].over and server.tables["bots"].quiet())
-        assert _open(me, "mine", "Ana,Bob,Cy")["type"] == "opened"
-        assert _open(me, "room", "Ana,Bob,Cy")["type"] == "opened"  # the finished one is put aside for it
+        assert _open(mal, "mine", "Ana,Bob,Cy")["type"] == "opened"
+        assert _open(mal, "room", "Ana,Bob,Cy")["type"] == "opened"  # the finished one is put aside for it
         assert "bots" not in server.tables and len(list(server.games.glob("bots.*.dvr"))) == 1
-        refused = _open(me, "more", "Ana,Bob,Cy")
-        assert refused["code"] == "bad_setup" and "2 unfinished tables" in refused["message"]
-        assert _open(_client(server, "ana"), "anas", "Ana,Bob,Cy")["type"] == "opened"  # a person of their own
-        (theirs,) = as_other(other_user, server.place.socket, [
+        refused = _open(mal, "more", "Ana,Bob,Cy")
+        assert refused["code"] == "bad_setup" and "web:mal has 2 unfinished tables" in refused["message"]
+        attack = as_other(other_user, server.place.socket, [
             {"type": "hello", "version": 1, "expect": "welcome"},
-            {"type": "open_table", "table": "theirs", "players": ["A", "B", "C"], "expect": "opened"},
-        ])[1:]  # fmt: skip
-        assert theirs["type"] == "opened"  # everybody else still opens tables
-        assert sorted(server.tables) == ["anas", "mine", "room", "theirs"]
+            *({"type": "open_table", "table": f"x{i}", "players": ["A", "B", "C"], "expect": "opened"}
+              for i in range(3)),
+        ])  # fmt: skip
+        assert [a.get("code") for a in attack[1:]] == [None, None, "bad_setup"]
+        assert _open(_client(server, "ana"), "anas", "Ana,Bob,Cy")["type"] == "opened"  # everybody else may
+        assert _open(_client(server), "own", "Ana,Bob,Cy")["type"] == "opened"
+        assert sorted(server.tables) == ["anas", "mine", "own", "room", "x0", "x1"]
 
 
 def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -> None:

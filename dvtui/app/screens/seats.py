@@ -169,14 +169,15 @@ class SeatScreen(Screen[None]):
 
     def _offered(self, choices: list[Option]) -> str | None:
         """The seat offered first, in the order ``dvtui join`` picks: one's own seat left away (a
-        reloaded tab's), else the free one named like the person at this screen, else the first
-        free one, else watching."""
+        reloaded tab's), else the free one kept for or named like the person at this screen, else
+        the first free one (offered only: the person chooses), else watching."""
         assert self.info is not None
         person = self.choice.person.casefold()
         free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
         mine = [option for option, seat in free if seat.state == "away"]
+        kept = [option for option, seat in free if seat.kept_for == self.account]
         named = [option for option, seat in free if seat.name.casefold() == person]
-        return (mine or named or [option for option, _ in free] or [choices[-1]])[0].id
+        return (mine or kept or named or [option for option, _ in free] or [choices[-1]])[0].id
 
     @on(OptionList.OptionSelected, "#seats-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
