@@ -98,9 +98,10 @@ class OpenTable(Message, tag="open_table"):
 
 class Join(Message, tag="join"):
     """Sit at ``seat``. None: one's own seat left away; refused (``no_seat``) while one's seat is
-    open on another connection; else the free human seat named like one's login or the person
-    vouched for, else the first free human seat. Answered by ``joined``, then the game's lines from
-    ``since``, then ``presence``."""
+    open on another connection; else the free seat kept for one, or named like one's login or the
+    person vouched for; for the table's opener, the first free seat kept for nobody; else refused
+    (``no_seat``: name a seat). Answered by ``joined``, then the game's lines from ``since``, then
+    ``presence``."""
 
     table: TableName
     seat: SeatIndex | None = None

@@ -111,7 +111,7 @@ def test_undo_takes_back_ones_own_move_only_while_no_other_human_has_placed_sinc
 def test_a_tables_settings_and_seats_are_sent_and_listed(in_process: Server) -> None:
     _open(in_process, "quiet", hints=False)
     ana = _client(in_process)
-    ana.send({"type": "join", "table": "quiet"})  # no seat named: the first free one
+    ana.send({"type": "join", "table": "quiet"})  # no seat named: the opener gets the first free one
     joined = _next(ana, "joined")
     assert joined["hints"] is False and joined["seat"] == 0 and joined["next_seq"] == 0
     assert _next(ana, "game_created")["seq"] == 0
