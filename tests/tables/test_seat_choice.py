@@ -19,6 +19,7 @@ from dvtui.app.widgets.panels import Banner
 from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.server import Server
 
+from .support import in_thread, short_dir
 from .test_remote_screen import text, until
 
 
@@ -92,6 +93,23 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
         await until(pilot, "the error", lambda: "no table nowhere" in text(error))
         await pilot.press("q")
     assert app.return_code == 0
+
+
+async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
+    """300 tables make a list longer than a line of the protocol: the screen asks for its table alone."""
+    from .test_table_life import LONG, _tables_on_disk
+
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        _tables_on_disk(d / "srv" / "games", 300)
+        with in_thread(d / "srv") as server:
+            app = DvtuiApp(choose_seat=SeatChoice(server.place, "table-299", "ana"))
+            async with app.run_test(size=(100, 30)) as pilot:
+                options = app.screen.query_one(OptionList)
+                await until(pilot, "the seats", lambda: options.option_count == 6)
+                assert str(options.get_option_at_index(1).prompt) == f"{LONG[1]}: free, take this seat"
+                assert text(app.screen.query_one("#seats-error", Static)) == ""
+                await pilot.press("q")
 
 
 async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
