@@ -549,22 +549,24 @@ class Server:
         except (SeatError, RuleError) as e:
             conn.error("bad_setup", str(e))
             return
-        if not await self._room_for(conn, before):
-            return
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
         )
-        self._opening.add(name)
-        if before is not None:  # a finished game whose name is used again: its file is moved aside
-            self._retire(before)
+        self._opening.add(name)  # from here no other open_table takes the name
         try:
+            if not await self._room_for(conn, before):
+                return
+            if before is not None:  # a finished game whose name is used again: its file is moved aside
+                self._retire(before)
             session, lines = await self._run_io(lambda: self.store.create(name, created, record))
-        except TableExists as e:
-            conn.error("table_exists", str(e))
-            return
-        except (SaveError, OSError) as e:
-            conn.error("server", f"cannot save the new table: {e}")
+        except (TableExists, SaveError, OSError) as e:
+            if before is not None:
+                self.tables.setdefault(name, before)  # still listed: nothing took its name
+            if isinstance(e, TableExists):
+                conn.error("table_exists", str(e))
+            else:
+                conn.error("server", f"cannot save the new table: {e}")
             return
         finally:
             self._opening.discard(name)
