@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
     _server_option(tables)
-    actions = tables.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
     release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")
     release.add_argument("table", metavar="NAME", help="the table's name")
     release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
