@@ -720,6 +720,10 @@ class Server:
         table.presence()
         if changed:
             await self._save_record(table)
+        if seat is not None and not table.playing:  # a player sits: the files open now, not at their move
+            async with table.lock:
+                with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
+                    await self._play_here(table)
         self._wake(table)
 
     def _leave(self, conn: Conn, *, drop: bool = True) -> None:
@@ -845,7 +849,7 @@ class Server:
         try:
             await self._play_here(table)
             lines = await self._run_io(work)
-        except (SaveError, OSError) as e:
+        except (SaveError, OSError, GameFileError) as e:
             table.stop("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")
             return

@@ -195,8 +195,8 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
                 _open(me, name, "Ana,Bob,Cy")
             ana = _client(server)
             _ask(ana, {"type": "join", "table": "kept", "seat": 0}, "joined")
-            ana.close()
-            assert _game_fds(server) == []  # three tables listed, none of their files open
+            ana.close()  # a seated player has the table's files open, until they leave
+            wait_for("three tables listed, none of their files open", lambda: _game_fds(server) == [])
             player = _client(server)
             _ask(player, {"type": "join", "table": "busy", "seat": 0}, "presence")
             _ask(player, {"type": "place", "seq": 1, "card": 6, "column": 0}, "card_placed")
