@@ -76,8 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
                        "a login proxy), as the server's own account may; repeatable")  # fmt: skip
 
-    tables = sub.add_parser("tables", help="list the tables of the table server")
+    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
     _server_option(tables)
+    actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
+    release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")
+    release.add_argument("table", metavar="NAME", help="the table's name")
+    release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
+    _server_option(release, after=True)
+    get = actions.add_parser("get", help="save a table's game (over or not) as a file of your own")
+    get.add_argument("table", metavar="NAME", help="the table's name")
+    get.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
+    _server_option(get, after=True)
 
     web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
     web.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -105,9 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _server_option(parser: argparse.ArgumentParser) -> None:
+def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
+    """``--server``; ``after``: on an action's parser, where it must not undo the one given before
+    the action (``dvtui tables --server DIR get NAME``)."""
     parser.add_argument("--server", metavar="DIR", help="the table server's directory (default: $DVTUI_SERVER_DIR, "
-                        "else a personal server started on first use)")
+                        "else a personal server started on first use)",
+                        **({"default": argparse.SUPPRESS} if after else {}))  # fmt: skip
 
 
 def _version() -> str:

@@ -5,24 +5,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import pwd
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
 from ..engine import Game, GameEnded, SeatError
 from ..printable import printable
+from ..store import GameFileError, parse_game
 from ..tables import (
     Diverged,
+    Dropped,
     Refused,
     ServerPlace,
     TableClient,
     TableInfo,
     Unreachable,
+    game_lines,
     list_tables,
     open_table,
+    release_seat,
     server_place,
+    table_info,
 )
 from ..tables.headless import play_seat
 from ..tables.server import serve
@@ -41,13 +48,17 @@ def run(args: argparse.Namespace) -> int:
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
         if args.command == "tables":
+            if args.action == "release":
+                return _release(args)
+            if args.action == "get":
+                return _get(args)
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
-    except (Unreachable, Refused, Diverged) as e:
+    except (Unreachable, Refused, Diverged, Dropped) as e:
         return _fail(str(e))
 
 
@@ -76,6 +87,45 @@ def _tables(place: ServerPlace) -> int:
     return EXIT_OK
 
 
+def _table(place: ServerPlace, name: str) -> TableInfo:
+    """The table ``name`` as the server lists it; refused (exit 2) when there is none, before
+    anything else is said about it (what works at a table does nothing without one)."""
+    info = asyncio.run(table_info(place, name))
+    if info is None:
+        raise UsageError(f"no table {name} (see 'dvtui tables')")
+    return info
+
+
+def _release(args: argparse.Namespace) -> int:
+    """``dvtui tables release NAME --seat SEAT``: the table's opener frees a seat."""
+    place = server_place(args.server)
+    info = _table(place, args.table)
+    seat = seat_index(args.seat, [s.name for s in info.seats], flag="--seat")
+    asyncio.run(release_seat(place, args.table, seat, user=vouched()))
+    print(f"table {printable(args.table)}: seat {seat + 1} ({printable(info.seats[seat].name)}) is free for anyone")
+    return EXIT_OK
+
+
+def _get(args: argparse.Namespace) -> int:
+    """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
+    any game file is before it is written (never over a file that exists)."""
+    place = server_place(args.server)
+    out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
+    if out.exists():
+        raise UsageError(f"{out} exists: choose another file with -o FILE")
+    data = asyncio.run(game_lines(place, args.table))
+    try:
+        loaded = parse_game(data, f"table {args.table}")
+    except GameFileError as e:
+        return _fail(f"the table server sent a game that does not read back: {e}")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    where = "over" if loaded.game.over else f"round {loaded.game.round} of {loaded.game.rounds}"
+    print(f"table {printable(args.table)}: its game ({where}) is saved in {printable(str(out))}")
+    return EXIT_OK
+
+
 def table_line(info: TableInfo) -> str:
     """One table in one line: name, where the game is, each seat and who is there, spectators."""
     names = [s.name for s in info.seats]
@@ -91,6 +141,8 @@ def table_line(info: TableInfo) -> str:
             what = "bot"
         elif s.user is not None and s.user != s.name:
             what = f"{s.state} ({s.user})"
+        elif s.kept_for is not None:
+            what = f"{s.state}, kept for {s.kept_for}"
         if s.bot is not None and s.state == "connected":
             what += f", bot {s.bot}"
         if s.stand_in is not None:
@@ -103,23 +155,14 @@ def table_line(info: TableInfo) -> str:
 # -- dvtui join / new --table -------------------------------------------------------------------
 
 
-def seat_index(text: str, names: Sequence[str]) -> int:
+def seat_index(text: str, names: Sequence[str], *, flag: str = "--as") -> int:
     """``--as``: a seat's name (case aside), else its number counted from 1."""
     folded = [n.casefold() for n in names]
     if text.casefold() in folded:
         return folded.index(text.casefold())
     if text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
-    raise UsageError(f"--as {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
-
-
-def _table(place: ServerPlace, name: str) -> TableInfo:
-    """The table ``name`` as the server lists it; refused (exit 2) when there is none, before
-    anything else is said about it (what works at a table does nothing without one)."""
-    info = next((i for i in asyncio.run(list_tables(place)) if i.table == name), None)
-    if info is None:
-        raise UsageError(f"no table {name} (see 'dvtui tables')")
-    return info
+    raise UsageError(f"{flag} {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
 
 
 def _join(args: argparse.Namespace) -> int:

@@ -114,7 +114,7 @@ def test_undo_takes_back_ones_own_move_only_while_no_other_human_has_placed_sinc
 def test_a_tables_settings_and_seats_are_sent_and_listed(in_process: Server) -> None:
     _open(in_process, "quiet", hints=False)
     ana = _client(in_process)
-    ana.send({"type": "join", "table": "quiet"})  # no seat named: the first free one
+    ana.send({"type": "join", "table": "quiet"})  # no seat named: the opener gets the first free one
     joined = _next(ana, "joined")
     assert joined["hints"] is False and joined["seat"] == 0 and joined["next_seq"] == 0
     assert _next(ana, "game_created")["seq"] == 0
@@ -154,7 +154,10 @@ def test_a_rejoin_from_a_line_gets_the_lines_after_it(in_process: Server) -> Non
     assert _next(ahead, "joined")["next_seq"] == 0 and _next(ahead, "game_created")["seq"] == 0
 
 
-def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_process: Server) -> None:
+def test_a_finished_table_stays_listed_and_watchable_until_its_name_is_used_again(in_process: Server) -> None:
+    """Nobody at a finished table any more: it is still listed as over (its files closed), a
+    player dropped before the end watches it to learn the result, and its name may be used for a
+    new table, which moves the finished game aside whole."""
     owner = _client(in_process)
     owner.send({"type": "open_table", "table": "bots", "players": ["bot:greedy"] * 3, "seed": 3})
     owner.until("opened")
@@ -162,25 +165,28 @@ def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_
     _next(owner, "game_ended")  # the bots play the whole game in the server's pool
     owner.send({"type": "watch", "table": "bots"})  # again, from the same connection: the only one there
     assert _next(owner, "joined")["next_seq"] == 0
-    other = _client(in_process)
-    other.send({"type": "list_tables"})
-    (info,) = _next(other, "tables")["tables"]
-    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 1
-    owner.close()  # nobody left at a finished table: it is let go (its file stays)
-    for _ in range(1000):
-        time.sleep(0.05)  # (within the rate a connection may send at)
-        other.send({"type": "list_tables"})
-        if not _next(other, "tables")["tables"]:
-            break
-    else:
-        raise AssertionError("the finished table was never let go")
-    assert (in_process.games / "bots.dvr").exists()
+    owner.close()
+    wait_for("the spectator to leave", lambda: not in_process.tables["bots"].spectators)
+    table = in_process.tables["bots"]
+    assert not table.playing  # nobody plays there: no descriptor is held for it
+    late = _client(in_process)
+    late.send({"type": "list_tables"})
+    (info,) = _next(late, "tables")["tables"]
+    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 0 and "to_move" not in info
+    late.send({"type": "watch", "table": "bots"})
+    _next(late, "joined")
+    ended = _next(late, "game_ended")
     finished = (in_process.games / "bots.dvr").read_bytes()
+    assert ended["seq"] == finished.count(b"\n") - 1
+    other = _client(in_process)
     other.send({"type": "open_table", "table": "bots", "players": ["Ana", "Bob", "Cy"]})  # the name again
     assert _next(other, "opened")["table"] == "bots"
     (kept,) = in_process.games.glob("bots.*.dvr")  # the finished game moved aside, whole
     assert kept.read_bytes() == finished
     assert (in_process.games / "bots.dvr").read_bytes().count(b"\n") == 1
+    other.send({"type": "list_tables", "table": "bots"})
+    (info,) = _next(other, "tables")["tables"]
+    assert info["over"] is False and info["to_move"] == 0
 
 
 def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decisions(
