@@ -285,5 +285,5 @@ def test_a_table_name_is_matched_whole_so_none_ends_in_a_newline(in_process: Ser
     stray = tmp_path / "games"
     stray.mkdir()
     (stray / "ok\n.dvr").write_bytes((in_process.games / "ok.dvr").read_bytes())
-    assert FileStore(stray).unfinished() == []
+    assert FileStore(stray).names() == []
     assert not is_table_name("ok\n") and is_table_name("ok") and is_table_name("a" * 32)
