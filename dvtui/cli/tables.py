@@ -25,6 +25,7 @@ from ..tables import (
     server_place,
 )
 from ..tables.headless import play_seat
+from ..tables.limits import Limits
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -39,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "serve":
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
-            return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
+            trust = [_account(name) for name in args.trust]
+            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit))
         if args.command == "tables":
             return _tables(server_place(args.server))
         if args.command == "join":
@@ -49,6 +51,14 @@ def run(args: argparse.Namespace) -> int:
         return _new_table(args)
     except (Unreachable, Refused, Diverged) as e:
         return _fail(str(e))
+
+
+def _limits(options: list[str]) -> Limits:
+    """``--limit NAME=VALUE``s over the defaults."""
+    try:
+        return Limits().with_options(options)
+    except ValueError as e:
+        raise UsageError(f"--limit {e}") from None
 
 
 def _account(name: str) -> int:

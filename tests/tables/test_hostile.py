@@ -15,14 +15,12 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from dvtui.tables import server as server_module
+from dvtui.tables.limits import Limits
 from dvtui.tables.server import Server
 
 from ..safety.support import strip_at
 from .raw import RawClient
-from .support import Served, short_dir, uninterrupted, wait_for
+from .support import Served, in_thread, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "greedy", "greedy"]
@@ -162,11 +160,15 @@ def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() ->
         assert server.stop() == 0
 
 
-def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(
-    in_process: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(server_module, "MAX_BUFFERED", 64 * 1024)  # (read at each send)
-    monkeypatch.setattr(server_module, "BURST", 100_000.0)
+def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served() -> None:
+    limits = Limits(queued_per_conn=64 * 1024, conn_burst=100_000.0)
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv", limits=limits) as in_process:
+            _slow_reader_dropped(in_process)
+
+
+def _slow_reader_dropped(in_process: Server) -> None:
     sock = str(in_process.place.socket)
     owner = RawClient(sock)
     owner.hello()
