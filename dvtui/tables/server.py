@@ -565,7 +565,7 @@ class Server:
         """Why a connection that sent nothing in time is closed."""
         limits = self.limits
         if late.unfinished:
-            return f"a line is ended (\\n) within {limits.line_seconds:g} s of its start"
+            return f"a line begun is ended within {limits.line_seconds:g} s"
         if not conn.greeted:
             return f"no hello within {limits.hello_seconds:g} s"
         return f"nothing asked for {limits.idle_seconds:g} s at no table"

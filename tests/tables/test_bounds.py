@@ -43,7 +43,7 @@ def shared_server(*limits: str) -> Iterator[Served]:
 
 def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: pwd.struct_passwd) -> None:
     with shared_server("conns-per-account=20") as server:
-        crowd = Crowd(server.place.socket, {"n": 30, "hello": True, "hold": True, "seconds": 120}, other_user)
+        crowd = Crowd(server.place.socket, {"n": 30, "hello": True, "hold": True, "seconds": 60}, other_user)
         crowd.ready()
         listed = server.dvtui("tables")  # while the crowd holds its 20
         assert listed.returncode == 0, listed.stderr
@@ -58,11 +58,11 @@ def test_connections_that_say_nothing_or_never_end_a_line_are_closed() -> None:
     with shared_server("hello-seconds=1", "idle-seconds=2", "line-seconds=1") as server:
         assert server.dvtui("new", "--table", "t", "--players", "Ana,Bob,Cy").returncode == 0
         sock = server.place.socket
-        silent = Crowd(sock, {"n": 5, "seconds": 120})
-        idle = Crowd(sock, {"n": 3, "hello": True, "seconds": 120})
+        silent = Crowd(sock, {"n": 5, "seconds": 60})
+        idle = Crowd(sock, {"n": 3, "hello": True, "seconds": 60})
         unfinished_line = '{"type":"list_tables","pad":"' + "x" * 60_000  # at a table: only the line's deadline
         unfinished = Crowd(sock, {"n": 3, "hello": True, "send": [{"type": "watch", "table": "t"}, unfinished_line],
-                                  "seconds": 120})  # fmt: skip
+                                  "seconds": 60})  # fmt: skip
         received, closed = silent.result()
         assert received == [["error:timeout"]] * 5 and all(closed)
         received, closed = idle.result()
@@ -75,7 +75,7 @@ def test_connections_that_say_nothing_or_never_end_a_line_are_closed() -> None:
 
 def test_a_full_server_says_so_at_once_and_serves_again_once_connections_end() -> None:
     with shared_server("conns-total=10") as server:
-        crowd = Crowd(server.place.socket, {"n": 15, "hello": True, "hold": True, "seconds": 120})
+        crowd = Crowd(server.place.socket, {"n": 15, "hello": True, "hold": True, "seconds": 60})
         crowd.ready()
         refused = server.dvtui("tables")
         assert refused.returncode != 0 and "as many as it may" in refused.stderr
@@ -92,8 +92,8 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
         pid = server.proc.pid
         room = len(os.listdir(f"/proc/{pid}/fd")) + 5
         subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={room}:{room}"], check=True)
-        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "hold": True, "seconds": 120})
-        wait_for("the server to run out of descriptors", lambda: "cannot accept a connection" in server.log())
+        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "hold": True, "seconds": 60})
+        wait_for("the server to run out of descriptors", lambda: len(os.listdir(f"/proc/{pid}/fd")) >= room)
         cpu_before = _cpu_seconds(pid)
         received, _ = crowd.result()
         assert 0 < received.count(["welcome"]) < 40  # the rest waited in the backlog
@@ -112,7 +112,7 @@ def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answe
 ) -> None:
     with shared_server("account-rate=2", "account-burst=4") as server:
         flood = [{"type": "list_tables"}] * 10  # each connection well within its own rate
-        crowd = Crowd(server.place.socket, {"n": 10, "hello": True, "send": flood, "hold": True, "seconds": 120},
+        crowd = Crowd(server.place.socket, {"n": 10, "hello": True, "send": flood, "hold": True, "seconds": 60},
                       other_user)  # fmt: skip
         crowd.ready()
         started = time.monotonic()
@@ -131,9 +131,9 @@ def test_spectators_are_bounded_per_table_and_per_account(other_user: pwd.struct
         for table in ("t", "u"):
             assert server.dvtui("new", "--table", table, "--players", "Ana,Bob,Cy").returncode == 0
         sock = server.place.socket
-        theirs = Crowd(sock, {"n": 4, "hello": True, "send": [{"type": "watch", "table": "t"}], "seconds": 120,
+        theirs = Crowd(sock, {"n": 4, "hello": True, "send": [{"type": "watch", "table": "t"}], "seconds": 60,
                               "hold": True}, other_user)  # fmt: skip
-        mine = Crowd(sock, {"n": 6, "hello": True, "send": [{"type": "watch", "table": "u"}], "seconds": 120,
+        mine = Crowd(sock, {"n": 6, "hello": True, "send": [{"type": "watch", "table": "u"}], "seconds": 60,
                             "hold": True})  # fmt: skip
         theirs.ready()
         mine.ready()

@@ -187,3 +187,37 @@ def _slow_reader_dropped(in_process: Server) -> None:
     owner.send({"type": "list_tables"})
     assert owner.until("tables")["tables"][0]["table"] == "big"  # the others never noticed
     owner.close()
+
+
+def test_every_answer_to_a_request_names_it_even_a_field_out_of_range() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        assert server.dvtui("new", "--table", "t", "--players", PLAYERS, "--seed", "1").returncode == 0
+        client = RawClient(str(server.place.socket))
+        client.hello()
+        client.send({"type": "join", "table": "t", "seat": 0})
+        client.until("presence")
+        nested = b'{"type":"list_tables","x":' + b"[" * 30_000 + b"]" * 30_000 + b"}\n"  # under the line bound
+        for message, answers in (
+            ({"type": "place", "seq": 1, "card": 7, "column": 0}, "place"),
+            ({"type": "join", "table": "t", "seat": 7}, "join"),
+            ({"type": "open_table", "table": "u", "players": ["A", "B", "C"], "seed": -1}, "open_table"),
+            ({"type": "rematch"}, "rematch"),  # a newer client's request: answered, not left waiting
+            (b'{"type":"place","seq":"x"\n', None),  # not JSON: no type to read
+            (nested, None),
+        ):
+            client.send(message)
+            error = client.until("error")
+            assert error["code"] == "bad_message" and error.get("re") == answers, (message, error)
+        client.send({"type": "list_tables"})
+        assert client.until("tables")["tables"][0]["table"] == "t"  # still served
+        assert "Traceback" not in server.log() and "RecursionError" not in server.log()
+        assert server.stop() == 0
+
+
+def test_a_first_line_that_is_not_json_gets_bad_message_and_is_closed(in_process: Server) -> None:
+    client = RawClient(str(in_process.place.socket))
+    client.send(b"GET / HTTP/1.1\n")
+    error = client.until("error")
+    assert error["code"] == "bad_message" and "re" not in error
+    assert client.receive() is None  # closed
