@@ -464,6 +464,7 @@ class Server:
         if refusal is not None:
             with contextlib.suppress(OSError):
                 sock.recv(MAX_LINE_BYTES)  # (unread data would turn the close into a reset)
+            with contextlib.suppress(OSError):
                 sock.send(encode(Error(code="busy", message=refusal)))
             sock.close()
             self._limited("busy", f"refused a connection of {user_name(uid)}: {refusal}")

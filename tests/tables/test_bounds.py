@@ -47,11 +47,13 @@ def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: p
         crowd.ready()
         listed = server.dvtui("tables")  # while the crowd holds its 20
         assert listed.returncode == 0, listed.stderr
+        one_more = Crowd(server.place.socket, {"n": 1, "seconds": 60}, other_user)  # told, though it says nothing
+        assert one_more.result() == ([["error:busy"]], [True])
         received, closed = crowd.result()
         assert received.count(["welcome"]) == 20
         assert received.count(["error:busy"]) == 10
         assert all(closed[i] for i, got in enumerate(received) if got == ["error:busy"])
-        assert server.log().count("refused a connection") == 1  # ten refusals, one line
+        assert server.log().count("refused a connection") == 1  # eleven refusals, one line
 
 
 def test_connections_that_say_nothing_or_never_end_a_line_are_closed() -> None:
