@@ -309,6 +309,51 @@ class Acceptor:
         self.sock.close()
 
 
+class Refusals:
+    """Connections refused with a last line: each is kept open for up to ``grace`` seconds, its
+    input read and thrown away, so a client that wrote its ``hello`` before the refusal reached it
+    still reads why (closing at once would make its write fail, and its reading with it). At most
+    ``most`` are kept so; past that a refused connection is closed at once."""
+
+    def __init__(self, grace: float, most: int = 64) -> None:
+        self._grace = grace
+        self._most = most
+        self._held: dict[socket.socket, asyncio.TimerHandle] = {}
+
+    def refuse(self, sock: socket.socket, last: bytes) -> None:
+        with contextlib.suppress(OSError):
+            sock.send(last)
+        if len(self._held) >= self._most:
+            sock.close()
+            return
+        loop = asyncio.get_running_loop()
+        self._held[sock] = loop.call_later(self._grace, self._close, sock)
+        loop.add_reader(sock.fileno(), self._drain, sock)
+
+    def _drain(self, sock: socket.socket) -> None:
+        try:
+            if sock.recv(65536):
+                return
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            pass
+        self._close(sock)
+
+    def _close(self, sock: socket.socket) -> None:
+        timer = self._held.pop(sock, None)
+        if timer is None:
+            return
+        timer.cancel()
+        with contextlib.suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_reader(sock.fileno())
+        sock.close()
+
+    def close(self) -> None:
+        for sock in list(self._held):
+            self._close(sock)
+
+
 class Coalesced:
     """``fn`` run at most once per ``tick`` however often it is asked for (the latest state is what
     it sends), or at once by :meth:`flush` when something must follow it in order."""
@@ -348,4 +393,15 @@ def peer_uid(sock: socket.socket) -> int:
     return uid
 
 
-__all__ = ["Acceptor", "Budgets", "Coalesced", "Late", "Limits", "LineReader", "Output", "Throttled", "TooLong"]
+__all__ = [
+    "Acceptor",
+    "Budgets",
+    "Coalesced",
+    "Late",
+    "Limits",
+    "LineReader",
+    "Output",
+    "Refusals",
+    "Throttled",
+    "TooLong",
+]

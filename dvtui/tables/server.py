@@ -51,6 +51,7 @@ from .limits import (
     Limits,
     LineReader,
     Output,
+    Refusals,
     Throttled,
     TooLong,
     peer_uid,
@@ -320,6 +321,7 @@ class Server:
         self._per_account: dict[int, int] = {}
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
+        self._refusals = Refusals(CLOSE_GRACE)
         self._max_conns = self.limits.conns_total
         """Connections in all (set once the open-file limit is raised, at the start)."""
 
@@ -388,6 +390,7 @@ class Server:
             await self.stopping.wait()
         finally:
             server.close()
+            self._refusals.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
             for conn in list(self.conns):
@@ -462,11 +465,7 @@ class Server:
             refusal = (f"account {user_name(uid)} holds {limits.conns_per_account} connections to the table "
                        "server, as many as one account may")  # fmt: skip
         if refusal is not None:
-            with contextlib.suppress(OSError):
-                sock.recv(MAX_LINE_BYTES)  # (unread data would turn the close into a reset)
-            with contextlib.suppress(OSError):
-                sock.send(encode(Error(code="busy", message=refusal)))
-            sock.close()
+            self._refusals.refuse(sock, encode(Error(code="busy", message=refusal)))
             self._limited("busy", f"refused a connection of {user_name(uid)}: {refusal}")
             return
         if self._bound(uid):
