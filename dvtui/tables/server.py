@@ -322,6 +322,8 @@ class Server:
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
         self._refusals = Refusals(CLOSE_GRACE)
+        self._watching: dict[Owner | None, set[Conn]] = {}
+        """The connections watching a table, per budget key (None: those bounded only in all)."""
         self._max_conns = self.limits.conns_total
         """Connections in all (set once the open-file limit is raised, at the start)."""
 
@@ -719,6 +721,7 @@ class Server:
             self._log(f"{conn.user} sits at {table.name} seat {seat}")
         else:
             table.spectators.add(conn)
+            self._watching.setdefault(self._budget_key(conn), set()).add(conn)
         conn.table, conn.seat = table, seat
         since = message.since if message.since <= table.next_seq else 0
         conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
@@ -741,11 +744,18 @@ class Server:
         key = self._budget_key(conn)
         if key is None:
             return None
-        watching = sum(1 for c in self.conns if c is not conn and c.table is not None and c.seat is None
-                       and self._budget_key(c) == key)  # fmt: skip
-        if watching >= limits.spectators_per_account:
+        watchers = self._watching.get(key, set())
+        if len(watchers) - (conn in watchers) >= limits.spectators_per_account:  # (conn leaves its table)
             return f"{conn.user} watches {limits.spectators_per_account} tables already, as many as one may"
         return None
+
+    def _unwatch(self, conn: Conn) -> None:
+        key = self._budget_key(conn)
+        watchers = self._watching.get(key)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:
+                del self._watching[key]
 
     def _leave(self, conn: Conn, *, drop: bool = True) -> None:
         """``conn`` is no longer at its table: its seat is away, or one spectator fewer. A finished
@@ -758,6 +768,7 @@ class Server:
             table.seated[seat] = None
             self._log(f"{conn.user} left {table.name} seat {seat}")
         table.spectators.discard(conn)
+        self._unwatch(conn)
         table.presence()
         if drop and table.over and not table.conns() and self.tables.get(table.name) is table:
             del self.tables[table.name]
