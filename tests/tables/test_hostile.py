@@ -221,3 +221,15 @@ def test_a_first_line_that_is_not_json_gets_bad_message_and_is_closed(in_process
     error = client.until("error")
     assert error["code"] == "bad_message" and "re" not in error
     assert client.receive() is None  # closed
+
+
+def test_requests_from_a_client_that_has_gone_cost_no_log() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        for _ in range(20):
+            client = RawClient(str(server.place.socket))
+            client.send(b'{"type":"hello","version":1}\n' + b'{"type":"list_tables"}\n' * 150)
+            client.close()  # at once: every answer is written to a connection that is gone
+        assert server.dvtui("tables").returncode == 0  # (after the server has read them all)
+        assert server.stop() == 0
+        assert len(server.log().splitlines()) <= 3, server.log()  # listening, stopped
