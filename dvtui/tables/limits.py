@@ -188,6 +188,8 @@ class LineReader:
                 self._pos = end + 1
                 if self._pos < len(self._buf):
                     self._begun = time.monotonic()  # the next line's start came with this one
+                else:
+                    self._buf, self._pos = b"", 0  # (held by nobody while the client is quiet)
                 return line
             unfinished = self._pos < len(self._buf)
             if len(self._buf) - self._pos >= self._max:

@@ -175,7 +175,7 @@ class Conn:
             self.writer.close()
             transport = self.writer.transport
             if transport.get_write_buffer_size():
-                asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+                asyncio.get_running_loop().call_later(CLOSE_GRACE, _cut_off, transport)
 
     def abort(self) -> None:
         self.closed = True
@@ -191,6 +191,13 @@ class Conn:
             return False
         self._tokens -= 1
         return True
+
+
+def _cut_off(transport: asyncio.WriteTransport) -> None:
+    """Abort a closing transport that still has data to send. Only then: one that sent it all has
+    closed already, and aborting it again fails inside asyncio."""
+    if transport.get_write_buffer_size():
+        transport.abort()
 
 
 class Table:
@@ -472,27 +479,17 @@ class Server:
             return
         if self._bound(uid):
             self._per_account[uid] = mine + 1
-        task = asyncio.create_task(self._connected(sock, uid), context=contextvars.Context())
+        task = asyncio.create_task(self._serve_conn(sock, uid), context=contextvars.Context())
         self._accepted_tasks.add(task)
         task.add_done_callback(self._accepted_tasks.discard)
 
-    async def _connected(self, sock: socket.socket, uid: int) -> None:
+    async def _serve_conn(self, sock: socket.socket, uid: int) -> None:
         try:
-            try:
-                reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
-            except OSError:
-                sock.close()
-                return
-            await self._serve_conn(reader, writer, uid)
-        finally:
-            if self._bound(uid):
-                left = self._per_account[uid] - 1
-                if left:
-                    self._per_account[uid] = left
-                else:
-                    del self._per_account[uid]
-
-    async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, uid: int) -> None:
+            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
+        except OSError:
+            sock.close()
+            self._release(uid)
+            return
         conn = Conn(writer, uid, self.limits, self.output)
         self.conns.add(conn)
         done = asyncio.get_running_loop().create_future()
@@ -506,8 +503,18 @@ class Server:
             self._leave(conn)
             conn.close()
             self.output.forget(conn)
+            self._release(uid)
             done.set_result(None)
             self._handlers.discard(done)
+
+    def _release(self, uid: int) -> None:
+        """One connection of ``uid`` fewer."""
+        if self._bound(uid):
+            left = self._per_account[uid] - 1
+            if left:
+                self._per_account[uid] = left
+            else:
+                del self._per_account[uid]
 
     def _budget_key(self, conn: Conn) -> Owner | None:
         """Whose budget ``conn``'s messages spend (None: bounded only in all)."""
