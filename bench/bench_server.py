@@ -173,10 +173,13 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(directory: Path, core: int) -> subprocess.Popen[bytes]:
+def start_server(directory: Path, core: int, connections: int = 64) -> subprocess.Popen[bytes]:
+    """The server, taking ``connections`` at once (all from this account: the server's own, bounded
+    only in all)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    limit = f"conns-total={connections}"
     proc = subprocess.Popen(
-        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory)],
+        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory), "--limit", limit],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -188,7 +191,7 @@ def start_server(directory: Path, core: int) -> subprocess.Popen[bytes]:
 
 async def run_size(tables: int, rate: float, seconds: float, core: int) -> dict[str, float]:
     directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
-    proc = start_server(directory, core)
+    proc = start_server(directory, core, connections=4 * tables + 64)
     try:
         bench = Bench(directory, tables)
         await bench.setup()

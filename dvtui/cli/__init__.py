@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--trust", action="append", default=[], metavar="ACCOUNT",
                        help="let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
                        "a login proxy), as the server's own account may; repeatable")  # fmt: skip
+    serve.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                       help="change one of the server's limits (docs/PROTOCOL.md, Limits), e.g. "
+                       "conns-per-account=16; repeatable")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
     _server_option(tables)

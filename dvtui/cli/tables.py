@@ -32,6 +32,7 @@ from ..tables import (
     table_info,
 )
 from ..tables.headless import play_seat
+from ..tables.limits import Limits
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -46,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "serve":
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
-            return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
+            trust = [_account(name) for name in args.trust]
+            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit))
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -60,6 +62,14 @@ def run(args: argparse.Namespace) -> int:
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped) as e:
         return _fail(str(e))
+
+
+def _limits(options: list[str]) -> Limits:
+    """``--limit NAME=VALUE``s over the defaults."""
+    try:
+        return Limits().with_options(options)
+    except ValueError as e:
+        raise UsageError(f"--limit {e}") from None
 
 
 def _account(name: str) -> int:

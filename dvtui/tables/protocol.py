@@ -279,6 +279,8 @@ ErrorCode = Literal[
     "not_trusted",  # hello: this account may not vouch for a person (closed)
     "not_opener",  # release: only the table's opener may free a seat
     "shutdown",  # the server is stopping (closed; reconnect later)
+    "busy",  # a limit is reached: connections (closed), spectators
+    "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full"})
 """Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
@@ -317,6 +319,25 @@ def person_problem(name: str) -> str | None:
     if name.strip() != name:
         return "a person's name has no spaces around it"
     return None
+
+
+class _Typed(msgspec.Struct):
+    type: str
+
+
+_typed_decoder = msgspec.json.Decoder(_Typed)
+_TYPE = re.compile(r"[a-z][a-z_]{0,31}\Z")
+
+
+def request_type(line: bytes) -> str | None:
+    """The ``type`` a line that is not a valid message says it is, if it can be read (an object
+    with a short lowercase ``type``): what a ``bad_message`` about it answers (``re``), so a client
+    waiting for its ``place``'s answer gets it even when a field of it is out of range."""
+    try:
+        kind = _typed_decoder.decode(line).type
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return kind if _TYPE.match(kind) else None
 
 
 _encoder = msgspec.json.Encoder()

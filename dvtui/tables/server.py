@@ -27,7 +27,6 @@ import os
 import resource
 import signal
 import socket
-import struct
 import sys
 import time
 import traceback
@@ -43,6 +42,20 @@ from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
+from .limits import (
+    TABLES_PER_TOKEN,
+    Acceptor,
+    Budgets,
+    Coalesced,
+    Late,
+    Limits,
+    LineReader,
+    Output,
+    Refusals,
+    Throttled,
+    TooLong,
+    peer_uid,
+)
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -71,6 +84,7 @@ from .protocol import (
     client_decoder,
     encode,
     person_problem,
+    request_type,
     shown_person,
 )
 from .registry import Owner, TableLimits, kept_for, page, put_aside_reason
@@ -80,12 +94,6 @@ from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
 
-MAX_BUFFERED = 4 * 1024 * 1024
-"""Bytes a client may leave unread before it is dropped (a whole game is ~30 KiB)."""
-RATE = 50.0
-"""Messages per second a connection may send on average (a person sends a few a minute) ..."""
-BURST = 200.0
-"""... and at once."""
 MAX_LOG_LINES = 20_000
 """A table's log stops taking decisions here (a real game has ~200 lines; a placement undone and
 made again forever would otherwise grow it past what a reader accepts)."""
@@ -98,7 +106,7 @@ def owner_name(owner: Owner) -> str:
     return shown_person(owner) if isinstance(owner, str) else user_name(owner)
 
 
-_ANSWERING: contextvars.ContextVar[tuple[Conn, str] | None] = contextvars.ContextVar("answering", default=None)
+_ANSWERING: contextvars.ContextVar[tuple[Conn, str | None] | None] = contextvars.ContextVar("answering", default=None)
 """The connection whose message is being handled, and that message's ``type``: an error sent to
 that connection meanwhile answers it (``re``). Set where a message is handled, so no ``error`` call
 has to say what it answers, and one sent to another connection (a seat taken over) answers nothing."""
@@ -107,8 +115,11 @@ has to say what it answers, and one sent to another connection (a seat taken ove
 class Conn:
     """One client connection: who it is, where it sits, and its budget of messages."""
 
-    def __init__(self, writer: asyncio.StreamWriter, uid: int) -> None:
+    def __init__(self, writer: asyncio.StreamWriter, uid: int, limits: Limits, output: Output) -> None:
         self.writer = writer
+        self.limits = limits
+        self.output = output
+        """The bound on what all connections leave unread, told of this one's at each send."""
         self.uid = uid
         self.vouched: str | None = None
         """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
@@ -120,16 +131,24 @@ class Conn:
         self.table: Table | None = None
         self.seat: int | None = None
         self.closed = False
-        self._tokens = BURST
+        self._tokens = limits.conn_burst
         self._at = time.monotonic()
 
     def send(self, data: bytes) -> None:
-        """Queue ``data``, never waiting: a client that lets too much pile up is dropped."""
-        if self.closed:
+        """Queue ``data``, never waiting: a client that lets too much pile up is dropped (so is
+        one among those with most unread, when all of them together leave too much)."""
+        transport = self.writer.transport
+        if self.closed or transport.is_closing():  # (writing to a lost peer: a log line per write)
             return
         self.writer.write(data)
-        if self.writer.transport.get_write_buffer_size() > MAX_BUFFERED:
+        unsent = transport.get_write_buffer_size()
+        if unsent > self.limits.queued_per_conn:
             self.abort()
+        else:
+            self.output.note(self, unsent)
+
+    def unsent(self) -> int:
+        return self.writer.transport.get_write_buffer_size()
 
     @property
     def identity(self) -> Owner:
@@ -159,16 +178,17 @@ class Conn:
             self.writer.close()
             transport = self.writer.transport
             if transport.get_write_buffer_size():
-                asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+                asyncio.get_running_loop().call_later(CLOSE_GRACE, _cut_off, transport)
 
     def abort(self) -> None:
         self.closed = True
+        self.output.forget(self)
         self.writer.transport.abort()
 
     def allowed(self) -> bool:
         """One more message within the connection's rate (a token bucket)."""
         now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._at) * RATE)
+        self._tokens = min(self.limits.conn_burst, self._tokens + (now - self._at) * self.limits.conn_rate)
         self._at = now
         if self._tokens < 1:
             return False
@@ -176,10 +196,20 @@ class Conn:
         return True
 
 
+def _cut_off(transport: asyncio.WriteTransport) -> None:
+    """Abort a closing transport that still has data to send. Only then: one that sent it all has
+    closed already, and aborting it again fails inside asyncio."""
+    if transport.get_write_buffer_size():
+        transport.abort()
+
+
 class Table:
     """A live table: its game, its record, its lines as written, and who is there."""
 
-    def __init__(self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord) -> None:
+    def __init__(
+        self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord,
+        presence_tick: float = Limits.presence_tick,
+    ) -> None:  # fmt: skip
         self.name = name
         self.session = session
         self.lines = lines
@@ -199,6 +229,10 @@ class Table:
         self.active = time.time()
         """When somebody was last at the table or something was played there (wall clock: a
         restarted server takes it from the files' times)."""
+        self.presence = Coalesced(self._send_presence, presence_tick)
+        """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
+        message per person per tick, not one per person per arrival), and always before anything
+        else sent to the table, so a line never arrives ahead of the presence it follows."""
 
     @property
     def next_seq(self) -> int:
@@ -260,10 +294,11 @@ class Table:
         """Nobody plays here now: no seat is connected, no bot thinks, no decision is being saved."""
         return self.bot_task is None and not self.lock.locked() and not any(self.seated)
 
-    def presence(self) -> None:
+    def _send_presence(self) -> None:
         self.broadcast(encode(Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))))
 
     def broadcast(self, data: bytes) -> None:
+        self.presence.flush()
         for conn in self.conns():
             conn.send(data)
 
@@ -293,10 +328,11 @@ class Server:
     def __init__(
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
         workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
-        trust: Iterable[int] = (), limits: TableLimits | None = None,
+        trust: Iterable[int] = (), limits: Limits | None = None, table_limits: TableLimits | None = None,
     ) -> None:  # fmt: skip
         self.place = place
-        self.limits = limits or TableLimits()
+        self.limits = limits or Limits()
+        self.table_limits = table_limits or TableLimits()
         self.idle = idle
         self.trusted = frozenset({os.geteuid(), *trust})
         """The uids that may vouch for a person: the server's own (a process of its account could
@@ -316,6 +352,18 @@ class Server:
         self._pool: ProcessPoolExecutor | None = None
         self._opening: set[str] = set()
         self._handlers: set[asyncio.Future[None]] = set()
+        self._limited = Throttled(self._log)
+        """The log for what may happen many times a second (limits reached, failures of a peer)."""
+        self.output = Output(self.limits.queued_total, self._dropped_readers)
+        self._budgets = Budgets(self.limits.account_rate, self.limits.account_burst)
+        self._per_account: dict[int, int] = {}
+        """Connections per uid (those bound per account)."""
+        self._accepted_tasks: set[asyncio.Task[None]] = set()
+        self._refusals = Refusals(CLOSE_GRACE)
+        self._watching: dict[Owner | None, set[Conn]] = {}
+        """The connections watching a table, per budget key (None: those bounded only in all)."""
+        self._max_conns = self.limits.conns_total
+        """Connections in all (set once the open-file limit is raised, at the start)."""
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -328,11 +376,13 @@ class Server:
         with contextlib.suppress(ValueError, OSError):
             _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        self._max_conns = self.limits.total_conns()
         lock = filelock.FileLock(directory / "serve.lock", timeout=0, mode=0o600)
         try:
             lock.acquire()
         except filelock.Timeout:
             raise SaveError(f"{directory}: another 'dvtui serve' already serves this directory") from None
+        asyncio.get_running_loop().set_exception_handler(self._loop_exception)
         try:
             self._reopen_all()
             await self._listen()
@@ -354,7 +404,8 @@ class Server:
             except (GameFileError, SaveError, OSError) as e:
                 self._log(f"table {name} not reopened: {e}")
                 continue
-            self.tables[name] = table = Table(name, session, lines, normal_record(record, session.game.n))
+            record = normal_record(record, session.game.n)
+            self.tables[name] = table = Table(name, session, lines, record, self.limits.presence_tick)
             table.active = self.store.last_active(name)
             self.store.close(name, session)
             table.playing = False
@@ -367,7 +418,8 @@ class Server:
         path = check_socket_path(self.place)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)  # a socket left by a server that died: ours now (we hold serve.lock)
-        server = await asyncio.start_unix_server(self._serve_conn, path=path, limit=MAX_LINE_BYTES)
+        server = Acceptor(str(path), self._accepted, self._limited)
+        server.start()
         # Who may connect is who may enter the directory: its mode (and group) decide, not the socket's.
         os.chmod(path, 0o666)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self.signals else ():
@@ -382,6 +434,7 @@ class Server:
             await self.stopping.wait()
         finally:
             server.close()
+            self._refusals.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
             for conn in list(self.conns):
@@ -421,11 +474,11 @@ class Server:
                 why = put_aside_reason(
                     present=bool(table.conns()) or not table.quiet(),
                     taken=any(owner is not None for owner in table.record.owners),
-                    quiet_for=now - table.active, limits=self.limits,
+                    quiet_for=now - table.active, limits=self.table_limits,
                 )  # fmt: skip
                 if why is not None:
                     await self._put_aside(table, why)
-            await asyncio.sleep(self.limits.sweep)
+            await asyncio.sleep(self.table_limits.sweep)
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
@@ -441,10 +494,53 @@ class Server:
 
     # -- a connection ----------------------------------------------------------------------------
 
-    async def _serve_conn(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        sock: socket.socket = writer.get_extra_info("socket")
-        _, uid, _ = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
-        conn = Conn(writer, uid)
+    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        """What asyncio would print to stderr for each failure a peer can cause, throttled."""
+        error = context.get("exception")
+        detail = "".join(traceback.format_exception(error)) if isinstance(error, BaseException) else ""
+        self._limited("asyncio", f"{context.get('message', 'asyncio error')}\n{detail}".rstrip())
+
+    def _dropped_readers(self, dropped: int, left: int) -> None:
+        self._limited("output", f"clients leave more than {self.limits.queued_total} bytes unread in all: "
+                      f"dropped the {dropped} with most unread ({left} bytes left)")  # fmt: skip
+
+    def _bound(self, uid: int) -> bool:
+        """Whether ``uid``'s connections count against the per-account limits (see limits.py)."""
+        return uid not in self.trusted
+
+    def _accepted(self, sock: socket.socket) -> None:
+        """A new connection: served, or refused with ``busy`` if it is one too many."""
+        try:
+            uid = peer_uid(sock)
+        except OSError:
+            sock.close()
+            return
+        limits = self.limits
+        mine = self._per_account.get(uid, 0)
+        refusal = None
+        if len(self._accepted_tasks) >= self._max_conns:  # (a task per connection, until it ends)
+            refusal = f"the table server holds {self._max_conns} connections, as many as it may: try again later"
+        elif self._bound(uid) and mine >= limits.conns_per_account:
+            refusal = (f"account {user_name(uid)} holds {limits.conns_per_account} connections to the table "
+                       "server, as many as one account may")  # fmt: skip
+        if refusal is not None:
+            self._refusals.refuse(sock, encode(Error(code="busy", message=refusal)))
+            self._limited("busy", f"refused a connection of {user_name(uid)}: {refusal}")
+            return
+        if self._bound(uid):
+            self._per_account[uid] = mine + 1
+        task = asyncio.create_task(self._serve_conn(sock, uid), context=contextvars.Context())
+        self._accepted_tasks.add(task)
+        task.add_done_callback(self._accepted_tasks.discard)
+
+    async def _serve_conn(self, sock: socket.socket, uid: int) -> None:
+        try:
+            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
+        except OSError:
+            sock.close()
+            self._release(uid)
+            return
+        conn = Conn(writer, uid, self.limits, self.output)
         self.conns.add(conn)
         done = asyncio.get_running_loop().create_future()
         self._handlers.add(done)
@@ -456,40 +552,82 @@ class Server:
             self.conns.discard(conn)
             self._leave(conn)
             conn.close()
+            self.output.forget(conn)
+            self._release(uid)
             done.set_result(None)
             self._handlers.discard(done)
 
+    def _release(self, uid: int) -> None:
+        """One connection of ``uid`` fewer."""
+        if self._bound(uid):
+            left = self._per_account[uid] - 1
+            if left:
+                self._per_account[uid] = left
+            else:
+                del self._per_account[uid]
+
+    def _budget_key(self, conn: Conn) -> Owner | None:
+        """Whose budget ``conn``'s messages spend (None: bounded only in all)."""
+        return None if conn.vouched is None and not self._bound(conn.uid) else conn.identity
+
     async def _read(self, conn: Conn, reader: asyncio.StreamReader) -> None:
+        limits = self.limits
+        lines = LineReader(reader, MAX_LINE_BYTES, limits.line_seconds)
+        hello_by = time.monotonic() + limits.hello_seconds
         while not conn.closed and not self.stopping.is_set():
+            if not conn.greeted:
+                wait: float | None = max(0.0, hello_by - time.monotonic())
+            else:
+                wait = limits.idle_seconds if conn.table is None else None
             try:
-                line = await reader.readuntil(b"\n")
-            except asyncio.LimitOverrunError:
+                line = await lines.line(wait)
+            except TooLong:
                 conn.fail("too_long", f"a line is at most {MAX_LINE_BYTES} bytes")
                 return
-            except asyncio.IncompleteReadError:
+            except Late as e:
+                conn.fail("timeout", self._late(conn, e))
+                return
+            if line is None:
                 return
             if not conn.allowed():
-                conn.fail("flood", f"more than {RATE:g} messages a second")
+                conn.fail("flood", f"more than {limits.conn_rate:g} messages a second")
                 return
             try:
                 message = client_decoder.decode(line)
-            except msgspec.DecodeError as e:  # (ValidationError is one)
-                conn.error("bad_message", str(e))
+            except (msgspec.DecodeError, RecursionError) as e:  # (ValidationError is a DecodeError)
+                why = str(e) if isinstance(e, msgspec.DecodeError) else "a value nested too deeply"
+                answering = _ANSWERING.set((conn, request_type(line)))
+                conn.error("bad_message", why)
+                _ANSWERING.reset(answering)
                 if not conn.greeted:
                     conn.close()
                 continue
             if not conn.greeted and not isinstance(message, Hello):
                 conn.fail("version", f"say hello first: {{\"type\":\"hello\",\"version\":{PROTOCOL_VERSION}}}")
                 return
+            key = self._budget_key(conn)
+            if key is not None:
+                listed = len(self.tables) // TABLES_PER_TOKEN if isinstance(message, ListTables) else 0
+                await self._budgets.wait(key, max(1, listed))
             answering = _ANSWERING.set((conn, type(message).__struct_config__.tag))  # type: ignore[arg-type]
             try:
                 await self._handle(conn, message)
             except Exception as e:  # a bug must cost one connection, never the server
-                self._log(f"internal error on a message from {conn.user}: {e!r}\n{traceback.format_exc()}")
+                self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
+                              f"{traceback.format_exc()}")  # fmt: skip
                 conn.fail("bad_message", "the server could not handle that message")
                 return
             finally:
                 _ANSWERING.reset(answering)
+
+    def _late(self, conn: Conn, late: Late) -> str:
+        """Why a connection that sent nothing in time is closed."""
+        limits = self.limits
+        if late.unfinished:
+            return f"a line begun is ended within {limits.line_seconds:g} s"
+        if not conn.greeted:
+            return f"no hello within {limits.hello_seconds:g} s"
+        return f"nothing asked for {limits.idle_seconds:g} s at no table"
 
     async def _handle(self, conn: Conn, message: ClientMessage) -> None:
         if isinstance(message, Hello):
@@ -593,7 +731,7 @@ class Server:
             return
         finally:
             self._opening.discard(name)
-        self.tables[name] = table = Table(name, session, lines, record)
+        self.tables[name] = table = Table(name, session, lines, record, self.limits.presence_tick)
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)
@@ -606,7 +744,7 @@ class Server:
         if conn.identity == os.geteuid():
             return True
         mine = [t for t in self.tables.values() if t.record.opener == conn.identity and t is not replaced]
-        if len(mine) < self.limits.per_opener:
+        if len(mine) < self.table_limits.per_opener:
             return True
         done = sorted((t for t in mine if t.over and not t.conns() and t.quiet()), key=lambda t: t.active)
         if not done:
@@ -717,6 +855,9 @@ class Server:
                 conn.error("seat_taken", f"{who}'s seat at table {table.name} is kept for {whose} (the table's "
                            f"opener may release it: dvtui tables release {table.name} --seat {seat + 1})")  # fmt: skip
                 return
+        elif (crowded := self._crowded(conn, table)) is not None:
+            conn.error("busy", crowded)
+            return
         self._leave(conn, drop=conn.table is not table)
         table.active = time.time()
         changed = False
@@ -736,6 +877,7 @@ class Server:
             self._log(f"{conn.user} sits at {table.name} {table.seat_words(seat)}{bot}")
         else:
             table.spectators.add(conn)
+            self._watching.setdefault(self._budget_key(conn), set()).add(conn)
         conn.table, conn.seat = table, seat
         since = message.since if message.since <= table.next_seq else 0
         conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
@@ -751,6 +893,30 @@ class Server:
                     await self._play_here(table)
         self._wake(table)
 
+    def _crowded(self, conn: Conn, table: Table) -> str | None:
+        """Why ``conn`` may not watch ``table`` (None: it may): a table's spectators and those of one
+        account are bounded, so a crowd of them costs the table's players nothing much."""
+        limits = self.limits
+        if conn in table.spectators:
+            return None
+        if len(table.spectators) >= limits.spectators_per_table:
+            return f"table {table.name} has {limits.spectators_per_table} spectators, as many as a table may"
+        key = self._budget_key(conn)
+        if key is None:
+            return None
+        watchers = self._watching.get(key, set())
+        if len(watchers) - (conn in watchers) >= limits.spectators_per_account:  # (conn leaves its table)
+            return f"{conn.user} watches {limits.spectators_per_account} tables already, as many as one may"
+        return None
+
+    def _unwatch(self, conn: Conn) -> None:
+        key = self._budget_key(conn)
+        watchers = self._watching.get(key)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:
+                del self._watching[key]
+
     def _leave(self, conn: Conn, *, drop: bool = True) -> None:
         """``conn`` is no longer at its table: its seat is away, or one spectator fewer (``drop``:
         unless ``conn`` is joining it again, the table's files close once nobody plays there)."""
@@ -763,6 +929,7 @@ class Server:
             table.seated[seat] = None
             self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
         table.spectators.discard(conn)
+        self._unwatch(conn)
         table.presence()
         if drop:
             self._wake(table)
@@ -922,11 +1089,13 @@ class Server:
             self._wake(table)
 
 
-def serve(place: ServerPlace, *, idle: float | None = None, trust: Iterable[int] = ()) -> int:
+def serve(
+    place: ServerPlace, *, idle: float | None = None, trust: Iterable[int] = (), limits: Limits | None = None
+) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
     besides its own that may vouch for a person."""
     make_private_dir(place.directory)
-    asyncio.run(Server(place, idle=idle, trust=trust).run())
+    asyncio.run(Server(place, idle=idle, trust=trust, limits=limits).run())
     return 0
 
 

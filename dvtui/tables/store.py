@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -21,7 +22,7 @@ import msgspec
 
 from ..engine import GameCreated
 from ..play.session import PlaySession
-from ..store import GameFileError, fsync_dir, read_game
+from ..store import GameFileError, SaveError, fsync_dir, read_game
 from .protocol import TABLE_NAME
 
 MAX_RECORD_BYTES = 4096
@@ -137,10 +138,8 @@ class FileStore:
         return session, self._read_from(name, 0)
 
     def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+        record = self._read_record(name)
         session = PlaySession.resume(read_game(self.path(name)))
-        record = None
-        with contextlib.suppress(OSError, msgspec.DecodeError), open(self.record_path(name), "rb") as f:
-            record = _record_decoder.decode(f.read(MAX_RECORD_BYTES))
         return session, self._read_from(name, 0), record
 
     def last_active(self, name: str) -> float:
@@ -152,6 +151,30 @@ class FileStore:
 
     def archive(self, name: str) -> str:
         return self._move_aside(name).name
+    def _read_record(self, name: str) -> TableRecord | None:
+        """The table's record (None: there is none, or it cannot be read). What is not a regular
+        file is not opened at all, and the open never blocks nor follows a link, so a named pipe
+        put there cannot hang the server's start; SaveError says what is there instead (the table
+        is then not reopened: without its record its seats would go to whoever joins first)."""
+        path = self.record_path(name)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return None
+        if not stat.S_ISREG(mode):
+            raise SaveError(f"{path.name} is not a regular file")
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # (swapped since the lstat)
+                raise SaveError(f"{path.name} is not a regular file")
+            return _record_decoder.decode(os.read(fd, MAX_RECORD_BYTES))
+        except (OSError, msgspec.DecodeError):
+            return None
+        finally:
+            os.close(fd)
 
     def appended(self, name: str) -> list[bytes]:
         return self._read_from(name, self._offsets[name])

@@ -145,15 +145,49 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 """What another user runs :data:`RAW` with: a Python that has nothing of dvtui."""
 
 
+def _as(user: pwd.struct_passwd | None) -> list[str]:
+    """The command line's start that runs a program as ``user`` (None: as this process)."""
+    if user is None:
+        return []
+    return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
+
+
 def as_other(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Run the raw client as ``user`` with ``script``; the replies it printed."""
     done = subprocess.run(
-        ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-         SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps(script)],
+        [*_as(user), SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps(script)],
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+CROWD = Path(__file__).with_name("crowd.py")
+
+
+class Crowd:
+    """:data:`CROWD`'s many connections, as ``user`` (None: this process's account); ``spec`` as
+    crowd.py takes it."""
+
+    def __init__(self, sock: Path, spec: dict[str, Any], user: pwd.struct_passwd | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [*_as(user), SYSTEM_PYTHON, "-I", str(CROWD), str(sock), json.dumps(spec)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+
+    def ready(self) -> None:
+        """Until every connection's hello is answered."""
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert json.loads(line or "null") == {"ready": True}, line + self.proc.communicate(timeout=WAIT)[1]
+
+    def result(self) -> tuple[list[list[str]], list[bool]]:
+        """What each connection received (errors as ``error:CODE``), and whether the server closed it
+        (a crowd that ``hold``s lets go of its connections now)."""
+        out, err = self.proc.communicate(timeout=WAIT)
+        assert self.proc.returncode == 0, err
+        end = json.loads(out.splitlines()[-1])
+        return end["received"], end["closed"]
 
 
 class Player:

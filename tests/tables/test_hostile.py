@@ -15,14 +15,12 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from dvtui.tables import server as server_module
+from dvtui.tables.limits import Limits
 from dvtui.tables.server import Server
 
 from ..safety.support import strip_at
 from .raw import RawClient
-from .support import Served, short_dir, uninterrupted, wait_for
+from .support import Served, in_thread, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "greedy", "greedy"]
@@ -162,11 +160,15 @@ def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() ->
         assert server.stop() == 0
 
 
-def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(
-    in_process: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(server_module, "MAX_BUFFERED", 64 * 1024)  # (read at each send)
-    monkeypatch.setattr(server_module, "BURST", 100_000.0)
+def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served() -> None:
+    limits = Limits(queued_per_conn=64 * 1024, conn_burst=100_000.0)
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv", limits=limits) as in_process:
+            _slow_reader_dropped(in_process)
+
+
+def _slow_reader_dropped(in_process: Server) -> None:
     sock = str(in_process.place.socket)
     owner = RawClient(sock)
     owner.hello()
@@ -185,3 +187,49 @@ def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served(
     owner.send({"type": "list_tables"})
     assert owner.until("tables")["tables"][0]["table"] == "big"  # the others never noticed
     owner.close()
+
+
+def test_every_answer_to_a_request_names_it_even_a_field_out_of_range() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        assert server.dvtui("new", "--table", "t", "--players", PLAYERS, "--seed", "1").returncode == 0
+        client = RawClient(str(server.place.socket))
+        client.hello()
+        client.send({"type": "join", "table": "t", "seat": 0})
+        client.until("presence")
+        nested = b'{"type":"list_tables","x":' + b"[" * 30_000 + b"]" * 30_000 + b"}\n"  # under the line bound
+        for message, answers in (
+            ({"type": "place", "seq": 1, "card": 7, "column": 0}, "place"),
+            ({"type": "join", "table": "t", "seat": 7}, "join"),
+            ({"type": "open_table", "table": "u", "players": ["A", "B", "C"], "seed": -1}, "open_table"),
+            ({"type": "rematch"}, "rematch"),  # a newer client's request: answered, not left waiting
+            (b'{"type":"place","seq":"x"\n', None),  # not JSON: no type to read
+            (nested, None),
+        ):
+            client.send(message)
+            error = client.until("error")
+            assert error["code"] == "bad_message" and error.get("re") == answers, (message, error)
+        client.send({"type": "list_tables"})
+        assert client.until("tables")["tables"][0]["table"] == "t"  # still served
+        assert "Traceback" not in server.log() and "RecursionError" not in server.log()
+        assert server.stop() == 0
+
+
+def test_a_first_line_that_is_not_json_gets_bad_message_and_is_closed(in_process: Server) -> None:
+    client = RawClient(str(in_process.place.socket))
+    client.send(b"GET / HTTP/1.1\n")
+    error = client.until("error")
+    assert error["code"] == "bad_message" and "re" not in error
+    assert client.receive() is None  # closed
+
+
+def test_requests_from_a_client_that_has_gone_cost_no_log() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        for _ in range(20):
+            client = RawClient(str(server.place.socket))
+            client.send(b'{"type":"hello","version":1}\n' + b'{"type":"list_tables"}\n' * 150)
+            client.close()  # at once: every answer is written to a connection that is gone
+        assert server.dvtui("tables").returncode == 0  # (after the server has read them all)
+        assert server.stop() == 0
+        assert len(server.log().splitlines()) <= 3, server.log()  # listening, stopped

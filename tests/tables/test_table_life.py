@@ -165,7 +165,7 @@ def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_
 ) -> None:
     """The review's flood of tables, from an account and from a vouched person: each stops at its
     quota while everybody else still opens tables (the server's own account has none)."""
-    with _open_dir() as directory, in_thread(directory, limits=TableLimits(per_opener=2)) as server:
+    with _open_dir() as directory, in_thread(directory, table_limits=TableLimits(per_opener=2)) as server:
         mal = _client(server, "mal")  # a person vouched for: an identity of their own, as an account is
         assert _open(mal, "bots", "bot:random,bot:random,bot:random")["type"] == "opened"
         wait_for("the bots' game to end", lambda: server.tables["bots"].over and server.tables["bots"].quiet())
@@ -203,14 +203,14 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
             assert any(path.endswith("busy.dvr") for path in _game_fds(server))  # played: open
             player.close()
             wait_for("the played table's files to close", lambda: _game_fds(server) == [])
-        with in_thread(d / "srv", limits=limits) as server:  # restarted with small limits
+        with in_thread(d / "srv", table_limits=limits) as server:  # restarted with small limits
             wait_for("the lonely table to be put aside", lambda: "lonely" not in server.tables)
             assert sorted(server.tables) == ["busy", "kept"]  # a seat was taken there
             assert len(list(server.games.glob("lonely.*.dvr"))) == 1  # kept, under another name
             assert _game_fds(server) == []
             me = _client(server)
             assert _open(me, "lonely", "Ana,Bob,Cy")["type"] == "opened"  # the name is free again
-        with in_thread(d / "srv", limits=TableLimits(idle=0.0, sweep=0.05)) as server:
+        with in_thread(d / "srv", table_limits=TableLimits(idle=0.0, sweep=0.05)) as server:
             wait_for("every idle table to be put aside", lambda: not server.tables)
 
 
