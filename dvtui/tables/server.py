@@ -538,7 +538,7 @@ class Server:
             reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
         except OSError:
             sock.close()
-            self._release(uid)
+            self._connection_ended(uid)
             return
         conn = Conn(writer, uid, self.limits, self.output)
         self.conns.add(conn)
@@ -553,11 +553,11 @@ class Server:
             self._leave(conn)
             conn.close()
             self.output.forget(conn)
-            self._release(uid)
+            self._connection_ended(uid)
             done.set_result(None)
             self._handlers.discard(done)
 
-    def _release(self, uid: int) -> None:
+    def _connection_ended(self, uid: int) -> None:
         """One connection of ``uid`` fewer."""
         if self._bound(uid):
             left = self._per_account[uid] - 1
@@ -643,7 +643,7 @@ class Server:
         elif isinstance(message, StandIn):
             await self._stand_in(conn, message)
         elif isinstance(message, Release):
-            await self._release(conn, message)
+            await self._release_seat(conn, message)
         elif isinstance(message, Bye):
             conn.close()
 
@@ -934,7 +934,7 @@ class Server:
         if drop:
             self._wake(table)
 
-    async def _release(self, conn: Conn, message: Release) -> None:
+    async def _release_seat(self, conn: Conn, message: Release) -> None:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table, seat = self.tables.get(message.table), message.seat
