@@ -74,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--trust", action="append", default=[], metavar="ACCOUNT",
                        help="let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
                        "a login proxy), as the server's own account may; repeatable")  # fmt: skip
+    serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
+                       help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
+                       "once of each kind")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server")
     _server_option(tables)

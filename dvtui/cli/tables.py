@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import pwd
 import sys
 from collections.abc import Sequence
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import GameEnded, SeatError
+from ..engine import MAX_ITERATIONS, MAX_SECONDS, GameEnded, SeatError
 from ..printable import printable
 from ..tables import (
     Diverged,
@@ -25,6 +26,7 @@ from ..tables import (
     server_place,
 )
 from ..tables.headless import play_seat
+from ..tables.pool import MaxBudget
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -39,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "serve":
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
-            return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
+            trust = [_account(name) for name in args.trust]
+            return serve(place, idle=idle, trust=trust, budget=_max_budget(args.max_budget))
         if args.command == "tables":
             return _tables(server_place(args.server))
         if args.command == "join":
@@ -57,6 +60,25 @@ def _account(name: str) -> int:
         return pwd.getpwnam(name).pw_uid
     except KeyError:
         raise UsageError(f"--trust {name}: no such account on this host") from None
+
+
+def _max_budget(given: Sequence[str]) -> MaxBudget | None:
+    """``--max-budget``: a bot budget's number (iterations) and/or one in seconds, each within the
+    largest a bot may have anywhere."""
+    if not given:
+        return None
+    budget = MaxBudget()
+    for text in given:
+        try:
+            spec = parse_bot(f"strong@{text}")
+        except SeatError:
+            raise UsageError(f"--max-budget {printable(text)}: a budget is a number of iterations (up to "
+                             f"{MAX_ITERATIONS}) or of seconds (up to {MAX_SECONDS:g}s)") from None  # fmt: skip
+        if spec.seconds is not None:
+            budget = dataclasses.replace(budget, seconds=spec.seconds)
+        elif spec.iterations is not None:
+            budget = dataclasses.replace(budget, iterations=spec.iterations)
+    return budget
 
 
 def _fail(message: str) -> int:
