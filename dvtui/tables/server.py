@@ -72,6 +72,7 @@ from .protocol import (
     shown_person,
 )
 from .store import FileStore, GameStore, TableExists, TableRecord
+from .undos import undo_refusal
 from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
@@ -338,6 +339,7 @@ class Server:
             for notice in session.notices:
                 self._log(notice)
             self._log(f"table {name} reopened at line {table.next_seq}")
+            self._stop_if_full(table)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -684,6 +686,10 @@ class Server:
                     card, column = message.card, message.column
                     await self._commit(table, lambda: session.place(card, column, player=seat))
                 else:
+                    refusal = undo_refusal(session.events, seat, session.names[seat])
+                    if refusal is not None:
+                        conn.error("undo_limit", refusal, seq=table.next_seq)
+                        return
                     await self._commit(table, lambda: session.undo(seat))
             except RuleError as e:
                 code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
@@ -708,6 +714,11 @@ class Server:
             return
         table.lines.extend(lines)
         table.broadcast(b"".join(lines))
+        self._stop_if_full(table)
+
+    def _stop_if_full(self, table: Table) -> None:
+        """Stop ``table`` once its log holds as many lines as a table may: after the decision that
+        fills it, and when a full table is reopened (so a restart lets no line more in)."""
         if table.next_seq >= MAX_LOG_LINES and not table.over:
             table.stop("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
                        f"as many as a table may")  # fmt: skip
