@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import pickle
 import sys
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..bots import Placement, parse_bot
 from ..bots.strong import DEFAULT_ITERATIONS
@@ -167,9 +169,12 @@ class BotPool:
         return value  # type: ignore[no-any-return]
 
     async def _start(self) -> asyncio.subprocess.Process:
-        # -P: the server's working directory never shadows dvtui's modules
+        # The server's own dvtui, first on the path (-P: never one in the working directory): a
+        # worker of another version would not speak this pipe's language.
+        here = str(Path(__file__).resolve().parents[2])  # (the directory holding dvtui/)
+        path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-P", "-m", "dvtui.tables.think",
+            sys.executable, "-P", "-m", "dvtui.tables.think", env={**os.environ, "PYTHONPATH": path},
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
         )  # fmt: skip
 
