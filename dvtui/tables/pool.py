@@ -151,6 +151,8 @@ class BotPool:
         async with self.queue.turn(account):
             if not wanted():
                 return None
+            while self._idle and self._idle[-1].returncode is not None:
+                self._end(self._idle.pop())  # died while idle (killed by hand, say): not a bot's failure
             worker = self._idle.pop() if self._idle else await self._start()
             self._running.add(worker)
             answered = False

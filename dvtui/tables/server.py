@@ -369,9 +369,10 @@ class Server:
                 await asyncio.wait(list(self._handlers), timeout=5)
             if watch is not None:
                 watch.cancel()
-            for table in self.tables.values():
-                if table.bot_task is not None:
-                    table.bot_task.cancel()
+            thinking = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
+            for task in thinking:
+                task.cancel()
+            await asyncio.gather(*thinking, return_exceptions=True)  # each ends its worker as it goes
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
                     pass
