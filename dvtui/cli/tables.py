@@ -106,6 +106,10 @@ def table_line(info: TableInfo) -> str:
     else:
         who = names[info.to_move] if info.to_move is not None else "?"
         state = f"round {info.round}/{info.rounds}, {who} to move"
+        mover = info.seats[info.to_move] if info.to_move is not None else None
+        nobody = info.spectators == 0 and all(s.state != "connected" for s in info.seats)
+        if mover is not None and (mover.state == "bot" or mover.stand_in is not None) and nobody:
+            state += " (a bot, waiting for somebody to join or watch)"  # the server's bots play only then
     seats = []
     for s in info.seats:
         what = s.state

@@ -143,6 +143,9 @@ def test_a_table_nobody_is_at_plays_no_bots_until_somebody_watches(one_worker: S
     _open(owner, "bots", ["bot:greedy"] * 3)
     table = one_worker.tables["bots"]
     assert table.bot_to_move() is None and table.bot_task is None and table.next_seq == 1
+    listed = run_dvtui("tables", "--server", str(one_worker.place.directory))
+    assert listed.stdout == ("bots  round 1/6, Bot 1 to move (a bot, waiting for somebody to join or watch)  "
+                             "[Bot 1: bot; Bot 2: bot; Bot 3: bot]  spectators: 0\n")  # fmt: skip
     owner.send({"type": "watch", "table": "bots"})
     seen = 0
     while seen < 6:
