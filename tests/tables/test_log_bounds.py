@@ -4,11 +4,15 @@ whose log is full stays stopped when the server reopens it."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from dvtui.engine import NothingToUndo
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables import server as server_module
+from dvtui.tables.server import Server
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 from .raw import RawClient
@@ -106,3 +110,22 @@ def test_a_table_whose_log_is_full_stays_stopped_when_the_server_reopens_it(monk
             assert (refused["code"], refused["re"]) == ("log_full", "place")
             ana.close()
         assert (games / "full.dvr").read_bytes().count(b"\n") == 5
+
+
+def test_a_seat_at_its_bound_is_told_so_before_anything_is_sent_and_u_is_off(in_process: Server) -> None:
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=5))
+    ana = RemoteSession.open(in_process.place, "t", seat=0)
+    try:
+        for _ in range(MAX_UNDOS_PER_ROUND):
+            ana.place(6, 3)
+            assert ana.undo_player() == 0
+            ana.undo(0)
+        ana.place(6, 3)
+        lines = (in_process.games / "t.dvr").read_bytes().count(b"\n")
+        said = f"Ana has taken back {MAX_UNDOS_PER_ROUND} placements this round, as many as a table allows"
+        assert ana.undo_player() is None and ana.why_no_undo().startswith(said)  # (the footer's u goes)
+        with pytest.raises(NothingToUndo, match=said):
+            ana.undo(0)
+        assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == lines
+    finally:
+        ana.close()
