@@ -1,13 +1,13 @@
-"""The server's bots: a worker is granted to the account that waited longest with the fewest held,
-so one person's flood of bot tables never holds a move of another person's table back more than
-the moves already thinking; a table nobody is at plays no bots; a server's budget bounds theirs."""
+"""The server's bots: a free worker goes to the waiting account that holds the fewest and was served
+longest ago, so one person's flood of bot tables never holds a move of another person's table back
+more than the moves already thinking; a table nobody is at plays no bots; a server's budget bounds
+theirs."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
-from pathlib import Path
 
 import pytest
 
@@ -164,7 +164,7 @@ def test_a_table_nobody_is_at_plays_no_bots_until_somebody_watches(one_worker: S
     back.close()
 
 
-def test_a_server_with_a_lower_budget_refuses_larger_bots_and_thinks_within_it(tmp_path: Path) -> None:
+def test_a_server_with_a_lower_budget_refuses_larger_bots_and_thinks_within_it() -> None:
     budget = MaxBudget(iterations=2000, seconds=0.5)
     assert budget.problem("strong@0.5s") is None and budget.problem("greedy") is None
     assert budget.problem("strong@2000") is None
