@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="change one of the server's limits (docs/PROTOCOL.md, Limits), e.g. "
                        "conns-per-account=16; repeatable")  # fmt: skip
+    serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
+                       help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
+                       "once of each kind")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
     _server_option(tables)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import pwd
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import Game, GameEnded, SeatError
+from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, SeatError
 from ..printable import printable
 from ..store import GameFileError, parse_game
 from ..tables import (
@@ -33,6 +34,7 @@ from ..tables import (
 )
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
+from ..tables.pool import MaxBudget
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             trust = [_account(name) for name in args.trust]
-            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit))
+            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget))
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -78,6 +80,25 @@ def _account(name: str) -> int:
         return pwd.getpwnam(name).pw_uid
     except KeyError:
         raise UsageError(f"--trust {name}: no such account on this host") from None
+
+
+def _max_budget(given: Sequence[str]) -> MaxBudget | None:
+    """``--max-budget``: a bot budget's number (iterations) and/or one in seconds, each within the
+    largest a bot may have anywhere."""
+    if not given:
+        return None
+    budget = MaxBudget()
+    for text in given:
+        try:
+            spec = parse_bot(f"strong@{text}")
+        except SeatError:
+            raise UsageError(f"--max-budget {printable(text)}: a budget is a number of iterations (up to "
+                             f"{MAX_ITERATIONS}) or of seconds (up to {MAX_SECONDS:g}s)") from None  # fmt: skip
+        if spec.seconds is not None:
+            budget = dataclasses.replace(budget, seconds=spec.seconds)
+        elif spec.iterations is not None:
+            budget = dataclasses.replace(budget, iterations=spec.iterations)
+    return budget
 
 
 def _fail(message: str) -> int:
@@ -144,6 +165,10 @@ def table_line(info: TableInfo) -> str:
     else:
         who = names[info.to_move] if info.to_move is not None else "?"
         state = f"round {info.round}/{info.rounds}, {who} to move"
+        mover = info.seats[info.to_move] if info.to_move is not None else None
+        nobody = info.spectators == 0 and all(s.state != "connected" for s in info.seats)
+        if mover is not None and (mover.state == "bot" or mover.stand_in is not None) and nobody:
+            state += " (a bot, waiting for somebody to join or watch)"  # the server's bots play only then
     seats = []
     for s in info.seats:
         what = s.state

@@ -271,6 +271,7 @@ ErrorCode = Literal[
     "stale",  # the seq given is not the table's next one (``seq`` says which is)
     "illegal",  # the rules refuse it: not your turn, a card not in hand, ...
     "nothing_to_undo",
+    "undo_limit",  # undo: this seat has taken back as many placements this round as a table allows
     "not_away",  # stand_in: that seat's owner is connected
     "game_over",
     "log_full",  # the table's log has reached its bound

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import BotSpec
-from ..engine import CardPlaced, Event, Game, GameCreated, PlacementUndone, RuleError, fold
+from ..engine import CardPlaced, Event, Game, GameCreated, NothingToUndo, PlacementUndone, RuleError, fold
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
 from .protocol import STOPPING, Error, SeatState
 from .store import FileStore
+from .undos import undo_refusal
 from .where import ServerPlace
 
 TAKEN_OVER = "taken over elsewhere"
@@ -272,7 +273,13 @@ class RemoteSession:
 
     def undo_player(self) -> int | None:
         player = self._local.undo_player()
-        return player if player is not None and player == self.seat and self.failure is None else None
+        if player is None or player != self.seat or self.failure is not None or self._undo_refusal(player) is not None:
+            return None
+        return player
+
+    def _undo_refusal(self, seat: int) -> str | None:
+        """The table's bound on undos (the server's rule, read from the same lines), or None."""
+        return undo_refusal(self.events, seat, self.names[seat])
 
     def why_no_undo(self) -> str:
         if self.seat is None:
@@ -282,6 +289,9 @@ class RemoteSession:
         player = self._local.undo_player()
         if player is not None and player != self.seat:
             return f"{self.names[player]} placed last: only they can take it back."
+        refusal = self._undo_refusal(self.seat)
+        if player is not None and refusal is not None:
+            return f"{refusal}."
         return self._local.why_no_undo()
 
     # -- the lines that came ----------------------------------------------------------------------
@@ -383,6 +393,9 @@ class RemoteSession:
     def undo(self, player: int) -> list[PlacementUndone]:
         """Take back this seat's latest placement (and the bots' since), by the table's rule."""
         seat = self._my_seat(player)
+        refusal = self._undo_refusal(seat)
+        if refusal is not None:
+            raise NothingToUndo(refusal)
         trial = PlaySession(self.game.copy(), None, None, list(self.events))
         count = len(trial.undo(seat))  # the table's rule, checked here first: NothingToUndo says why
         n = len(self.events)

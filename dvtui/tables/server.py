@@ -5,8 +5,9 @@ One asyncio loop holds every connection and every table; nothing slow runs on it
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
   the undo rule) in a thread, which appends it with fsync; only when that returns are its lines
   sent to the table's clients, so no client ever sees a move a crash could take back;
-- bots think in a pool of worker processes sized to the cores, one move at a time per table, so a
-  bot deep in thought holds one worker and never the loop, nor another table's moves;
+- bots think in a pool of worker processes sized to the cores (:mod:`.pool`), one move at a time
+  per table and only while somebody is at it, the workers shared fairly between the people at the
+  tables, so a bot deep in thought holds one worker and never the loop;
 - a client that stops reading is dropped once its unsent data passes a bound, so a broadcast never
   waits for anybody.
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import multiprocessing
 import os
 import resource
 import signal
@@ -31,7 +31,7 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import msgspec
@@ -56,6 +56,7 @@ from .limits import (
     TooLong,
     peer_uid,
 )
+from .pool import BotPool, MaxBudget
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -89,7 +90,7 @@ from .protocol import (
 )
 from .registry import Owner, TableLimits, kept_for, page, put_aside_reason
 from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
-from .think import think, watch_server
+from .undos import undo_refusal
 from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
@@ -307,10 +308,20 @@ class Table:
         self.failed = Error(code=code, message=printable(message)[:500], seq=self.next_seq)
         self.broadcast(encode(self.failed))
 
+    def account(self) -> Owner | None:
+        """Whom the table's bot moves are charged to in the pool: a seated person first (the table
+        is theirs to play), else someone watching; None when nobody is there."""
+        for conn in self.seated:
+            if conn is not None:
+                return conn.identity
+        return min((conn.identity for conn in self.spectators), key=str, default=None)
+
     def bot_to_move(self) -> tuple[int, str, int, bool] | None:
-        """The seat to move if a bot plays it now: (seat, level, seed, standing in for its owner)."""
+        """The seat to move if a bot plays it now: (seat, level, seed, standing in for its owner).
+        Nobody at the table, no bot moves: a table of bots nobody watches would take the workers
+        from the tables people play at; it goes on when somebody joins or watches it."""
         game = self.session.game
-        if game.over or self.failed is not None:
+        if game.over or self.failed is not None or self.account() is None:
             return None
         seat = game.to_move
         bot = self.session.bots[seat]
@@ -329,6 +340,7 @@ class Server:
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
         workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
         trust: Iterable[int] = (), limits: Limits | None = None, table_limits: TableLimits | None = None,
+        budget: MaxBudget | None = None,
     ) -> None:  # fmt: skip
         self.place = place
         self.limits = limits or Limits()
@@ -349,7 +361,8 @@ class Server:
         self.listening = asyncio.Event()
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
-        self._pool: ProcessPoolExecutor | None = None
+        self.bots = BotPool(self.workers, budget)
+        """The bots' worker processes; ``budget``: the most a bot may think here."""
         self._opening: set[str] = set()
         self._handlers: set[asyncio.Future[None]] = set()
         self._limited = Throttled(self._log)
@@ -390,8 +403,7 @@ class Server:
             for table in list(self.tables.values()):
                 self.store.close(table.name, table.session)
             self.tables.clear()
-            if self._pool is not None:
-                self._pool.shutdown(wait=False, cancel_futures=True)
+            await self.bots.close()
             self._io.shutdown(wait=True)
             lock.release()
 
@@ -412,6 +424,7 @@ class Server:
             for notice in session.notices:
                 self._log(notice)
             self._log(f"table {name} reopened at line {table.next_seq}")
+            self._stop_if_full(table)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -445,9 +458,10 @@ class Server:
             if watch is not None:
                 watch.cancel()
             sweep.cancel()
-            for table in self.tables.values():
-                if table.bot_task is not None:
-                    table.bot_task.cancel()
+            thinking = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
+            for task in thinking:
+                task.cancel()
+            await asyncio.gather(*thinking, return_exceptions=True)  # each ends its worker as it goes
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
                     pass
@@ -482,15 +496,6 @@ class Server:
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
-
-    def _bot_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload(["dvtui.tables.think"])
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=ctx, initializer=watch_server, initargs=(os.getpid(),)
-            )
-        return self._pool
 
     # -- a connection ----------------------------------------------------------------------------
 
@@ -710,6 +715,11 @@ class Server:
         except (SeatError, RuleError) as e:
             conn.error("bad_setup", str(e))
             return
+        for seat in seats:
+            over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
+            if over is not None:
+                conn.error("bad_setup", f"{seat.name}: {over}")
+                return
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
@@ -995,6 +1005,10 @@ class Server:
             except SeatError as e:
                 conn.error("bad_message", str(e))
                 return
+            over = self.bots.budget.problem(level)
+            if over is not None:
+                conn.error("bad_message", over)
+                return
         table.record.stand_ins[seat] = level
         self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(seat)}")
         table.presence()
@@ -1023,6 +1037,10 @@ class Server:
                     card, column = message.card, message.column
                     await self._commit(table, lambda session: session.place(card, column, player=seat))
                 else:
+                    refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
+                    if refusal is not None:
+                        conn.error("undo_limit", refusal, seq=table.next_seq)
+                        return
                     await self._commit(table, lambda session: session.undo(seat))
             except RuleError as e:
                 code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
@@ -1049,6 +1067,11 @@ class Server:
         table.lines.extend(lines)
         table.active = time.time()
         table.broadcast(b"".join(lines))
+        self._stop_if_full(table)
+
+    def _stop_if_full(self, table: Table) -> None:
+        """Stop ``table`` once its log holds as many lines as a table may: after the decision that
+        fills it, and when a full table is reopened (so a restart lets no line more in)."""
         if table.next_seq >= MAX_LOG_LINES and not table.over:
             table.stop("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
                        f"as many as a table may")  # fmt: skip
@@ -1069,14 +1092,22 @@ class Server:
         try:
             async with table.lock:
                 seq, game = table.next_seq, table.session.game.copy()
-            loop = asyncio.get_running_loop()
-            card, column = await loop.run_in_executor(self._bot_pool(), think, game, level, seed)
-            async with table.lock:
-                if table.next_seq == seq and table.bot_to_move() == mover:
-                    stand_in = level if standing_in else None
-                    await self._commit(
-                        table, lambda session: session.place(card, column, player=seat, stand_in=stand_in)
-                    )
+
+            def wanted() -> bool:
+                return table.next_seq == seq and table.bot_to_move() == mover
+
+            account = table.account()
+            # None: the move is no longer to be made (everybody left while it waited, say); the
+            # wake below starts the next one, if any, and a table nobody is at waits for a join
+            placement = None if account is None else await self.bots.move(account, game, level, seed, wanted)
+            if placement is not None:
+                card, column = placement
+                async with table.lock:
+                    if wanted():
+                        stand_in = level if standing_in else None
+                        await self._commit(
+                            table, lambda session: session.place(card, column, player=seat, stand_in=stand_in)
+                        )
             ok = True
         except asyncio.CancelledError:
             raise
@@ -1090,12 +1121,17 @@ class Server:
 
 
 def serve(
-    place: ServerPlace, *, idle: float | None = None, trust: Iterable[int] = (), limits: Limits | None = None
+    place: ServerPlace,
+    *,
+    idle: float | None = None,
+    trust: Iterable[int] = (),
+    limits: Limits | None = None,
+    budget: MaxBudget | None = None,
 ) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
-    besides its own that may vouch for a person."""
+    besides its own that may vouch for a person; ``budget``: the most its bots may think."""
     make_private_dir(place.directory)
-    asyncio.run(Server(place, idle=idle, trust=trust, limits=limits).run())
+    asyncio.run(Server(place, idle=idle, trust=trust, limits=limits, budget=budget).run())
     return 0
 
 

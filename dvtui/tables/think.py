@@ -1,32 +1,68 @@
-"""A bot's move in a worker process of the server's pool (a module of its own, light to import)."""
+"""A worker process of the server's bot pool: ``python -P -m dvtui.tables.think`` (light to import).
+
+It reads requests on stdin and answers on stdout, each a 4-byte length and a pickle: the server
+sends ``(game, level, seed)``, the worker answers ``("move", (card, column))`` or ``("error",
+text)``. A plain child process and a pipe, not :mod:`multiprocessing`: no fork server, no resource
+tracker, no semaphores and no directory in /tmp, so a server killed with -9 leaves nothing behind and
+nothing speaks on its terminal. The worker leaves when stdin closes (the server stopped or died).
+"""
 
 from __future__ import annotations
 
 import os
-import threading
-import time
+import pickle
+import signal
+import struct
+import sys
+from typing import BinaryIO
 
 from ..bots import Placement, choose, parse_bot
 from ..engine import Game
 
-
-def watch_server(pid: int) -> None:
-    """A worker's initializer: leave when the server process ``pid`` is gone. A server killed with
-    -9 cannot shut its pool down, and its workers would otherwise wait for work forever."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:  # (a pid taken by another user's process: ours is gone)
-                os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="dvtui-watch-server").start()
+HEADER = struct.Struct("!I")
+"""A frame's length, before its pickle."""
 
 
 def think(game: Game, level: str, seed: int) -> Placement:
     """The (card, column) bot ``level`` places for the player to move in ``game``."""
     return choose(parse_bot(level), game, seed)
+
+
+def read_frame(stream: BinaryIO) -> bytes | None:
+    """One frame's bytes, or None at the end of the stream."""
+    head = stream.read(HEADER.size)
+    if len(head) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(head)
+    body = stream.read(size)
+    return body if len(body) == size else None
+
+
+def frame(value: object) -> bytes:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(data)) + data
+
+
+def main() -> None:
+    # Ctrl+C at the server's terminal reaches its whole process group: the server stops its
+    # workers itself, and a worker must not print a KeyboardInterrupt there meanwhile.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    requests = sys.stdin.buffer
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # whatever else prints cannot break the frames
+    while (body := read_frame(requests)) is not None:
+        game, level, seed = pickle.loads(body)  # from the server that started this process
+        try:
+            answer: tuple[str, object] = ("move", think(game, level, seed))
+        except Exception as e:  # the server stops the table and says why
+            answer = ("error", repr(e))
+        try:
+            answers.write(frame(answer))
+            answers.flush()
+        except OSError:  # the server is gone
+            break
+    os._exit(0)  # (nothing to flush: a closed pipe would only make the exit print)
+
+
+if __name__ == "__main__":
+    main()

@@ -28,6 +28,7 @@ from dvtui.tables import ServerPlace, TableClient
 from dvtui.tables.server import Server
 
 from ..safety.support import dvtui_cmd, env, run_dvtui
+from .raw import RawClient
 
 WAIT = 120.0
 """Seconds before a wait is a failure (never reached when things work)."""
@@ -75,11 +76,28 @@ def in_thread(directory: Path, **options: Any) -> Iterator[Server]:
         loop.close()
 
 
+def watch_until(place: ServerPlace, table: str, lines: int) -> None:
+    """Watch ``table`` until it holds ``lines`` lines, then leave: a table nobody is at plays no
+    bots, so a test that lets a table's bots move before anyone sits down watches it meanwhile."""
+    watcher = RawClient(str(place.socket))
+    try:
+        watcher.hello()
+        watcher.send({"type": "watch", "table": table})
+        seen = 0
+        while seen < lines:
+            message = watcher.receive()
+            assert message is not None and message["type"] != "error", message
+            seen += message["type"] not in ("joined", "presence")
+    finally:
+        watcher.close()
+
+
 class Served:
     """``dvtui serve --dir DIR`` as a process of its own."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, environment: dict[str, str] | None = None) -> None:
         self.directory = directory
+        self.environment = {**env(), **(environment or {})}
         self.place = ServerPlace(directory, personal=False)
         self.proc: subprocess.Popen[bytes] | None = None
         self.logs: list[Path] = []
@@ -89,7 +107,7 @@ class Served:
         self.logs.append(log)
         with open(log, "wb") as out:
             self.proc = subprocess.Popen(
-                dvtui_cmd("serve", "--dir", str(self.directory), *extra), env=env(),
+                dvtui_cmd("serve", "--dir", str(self.directory), *extra), env=self.environment,
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
         wait_for("the server to listen", self.listening, self.log)

@@ -13,6 +13,7 @@ import pytest
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui, strip_at
+from .raw import RawClient
 from .support import Served, Watcher, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
@@ -129,20 +130,29 @@ def _children(pid: int) -> set[int]:
     return out
 
 
-def test_the_bots_worker_processes_leave_with_a_server_killed_by_9() -> None:
-    with short_dir() as d, Served(d / "srv") as server:
+def test_the_bots_worker_processes_leave_with_a_server_killed_by_9_and_nothing_is_left_or_said() -> None:
+    """The workers are plain children fed over a pipe: killed with -9, the server leaves no
+    directory in the temporary one and nothing more is printed on its terminal (its log here)."""
+    with short_dir() as d, Served(d / "srv", {"TMPDIR": str(d / "tmp")}) as server:
+        (d / "tmp").mkdir()
         server.start()
         opened = server.dvtui("new", "--table", "bots", "--players", "bot:strong,bot:strong,bot:strong")
         assert opened.returncode == 0, opened.stderr
+        watcher = RawClient(str(server.place.socket))  # a table nobody is at plays no bots
+        watcher.hello()
+        watcher.send({"type": "watch", "table": "bots"})
         assert server.proc is not None
-        helpers: set[int] = set()
+        workers: set[int] = set()
 
         def pool_started() -> bool:
-            helpers.update(_children(server.proc.pid))  # type: ignore[union-attr]
-            for helper in list(helpers):
-                helpers.update(_children(helper))  # the forkserver's workers
-            return len(helpers) >= 3  # the resource tracker, the forkserver, a worker
+            workers.update(_children(server.proc.pid))  # type: ignore[union-attr]
+            return len(workers) >= 1
 
         wait_for("the bots' pool to start", pool_started)
+        assert all("dvtui.tables.think" in Path(f"/proc/{p}/cmdline").read_text() for p in workers)
+        logged = server.log()
         server.kill9()
-        wait_for("the pool to leave", lambda: not any(Path(f"/proc/{p}").exists() for p in helpers))
+        wait_for("the pool to leave", lambda: not any(Path(f"/proc/{p}").exists() for p in workers))
+        watcher.close()
+        assert server.log() == logged  # nothing said after the kill (no leaked-semaphore warning)
+        assert list((d / "tmp").iterdir()) == []

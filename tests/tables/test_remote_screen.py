@@ -41,7 +41,7 @@ from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
-from .support import wait_for
+from .support import watch_until
 
 WAIT = 60.0
 
@@ -74,14 +74,8 @@ def _lines(server: Server, table: str = "t") -> int:
 
 
 async def _first_bot_move(server: Server, table: str) -> None:
-    """Wait for the server's first bot move, made before the app starts: the server's pool of bot
-    processes cannot start from a process whose stderr is a Textual app's capture (it passes on
-    stderr's descriptor); a real server is a process of its own."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while _lines(server, table) < 2:
-        assert loop.time() - start < WAIT, "the server's bot never moved"
-        await asyncio.sleep(0.02)
+    """Watch until the server's bot has made the first move, before anyone sits down."""
+    await asyncio.to_thread(watch_until, server.place, table, 2)
 
 
 async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
@@ -338,7 +332,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
 def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
     """Ana's turn at 80x24: the header says so and names the table, the banner who is there."""
     asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    watch_until(in_process.place, "t", 2)  # the server's bot moves first
     bob = RemoteSession.open(in_process.place, "t", seat=1)
     ana = RemoteSession.open(in_process.place, "t", seat=0)
     try:
@@ -525,7 +519,7 @@ def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: 
     """Bob's turn at 80x24, Bob never came: "free" in the header, the banner and beside the hand
     (one line there, words whole), and ``a`` in the footer."""
     asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    watch_until(in_process.place, "t", 2)  # the server's bot moves first
     ana = RemoteSession.open(in_process.place, "t", seat=0)
     try:
         ana.place(5, 0)

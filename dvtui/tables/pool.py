@@ -1,0 +1,209 @@
+"""The server's bots: worker processes, shared fairly between the people whose tables use them.
+
+A bot's move is CPU for seconds (``strong@10s``), and one person can open many tables. So the
+workers are slots granted by :class:`BotQueue`: a table asks for a slot in the name of the person
+at it (its *account*), and a free slot goes to the waiting account that holds the fewest slots,
+the one served longest ago first. Whoever opens a hundred tables of bots waits in one line; a
+table at which somebody else sits is served next, after at most the moves already thinking. A
+table has at most one move waiting or thinking (the server's), so an account's tables take turns.
+
+:class:`BotPool` runs the moves in plain child processes (:mod:`dvtui.tables.think`) fed over a
+pipe; :class:`MaxBudget` is the most a server lets a bot think (``dvtui serve --max-budget``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import pickle
+import sys
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Hashable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..bots import Placement, parse_bot
+from ..bots.strong import DEFAULT_ITERATIONS
+from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game
+from .think import HEADER, frame
+
+Account = Hashable
+"""Whom a bot's move is charged to: a uid, or a vouched person's name."""
+
+
+class BotQueue:
+    """``slots`` workers granted fairly between accounts (see the module's docstring)."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self._waiting: dict[Account, deque[asyncio.Future[None]]] = {}
+        self._busy: Counter[Account] = Counter()
+        self._served: dict[Account, int] = {}
+        """Each account's latest grant (a count of grants), while it waits or holds a slot."""
+        self._grants = 0
+
+    @contextlib.asynccontextmanager
+    async def turn(self, account: Account) -> AsyncIterator[None]:
+        """Hold a slot for ``account`` for the block, once one is granted."""
+        granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(account, deque()).append(granted)
+        self._grant()
+        try:
+            await granted
+        except asyncio.CancelledError:
+            if granted.done() and not granted.cancelled():
+                self._release(account)  # granted, but cancelled before it ran
+            else:
+                self._forget(account, granted)
+            raise
+        try:
+            yield
+        finally:
+            self._release(account)
+
+    def pick(self) -> Account:
+        """The waiting account a free slot goes to: the fewest slots held, then the longest unserved."""
+        return min(self._waiting, key=lambda a: (self._busy[a], self._served.get(a, -1)))
+
+    def _grant(self) -> None:
+        while sum(self._busy.values()) < self.slots and self._waiting:
+            account = self.pick()
+            line = self._waiting[account]
+            granted = line.popleft()
+            if not line:
+                del self._waiting[account]
+            self._grants += 1
+            self._served[account] = self._grants
+            self._busy[account] += 1
+            granted.set_result(None)
+
+    def _release(self, account: Account) -> None:
+        self._busy[account] -= 1
+        if self._busy[account] <= 0:
+            del self._busy[account]
+            if account not in self._waiting:
+                self._served.pop(account, None)  # a newcomer again: nothing of it is queued
+        self._grant()
+
+    def _forget(self, account: Account, granted: asyncio.Future[None]) -> None:
+        line = self._waiting.get(account)
+        if line is not None and granted in line:
+            line.remove(granted)
+            if not line:
+                del self._waiting[account]
+                if account not in self._busy:
+                    self._served.pop(account, None)
+
+
+@dataclass(frozen=True, slots=True)
+class MaxBudget:
+    """The most a bot may think on this server: iterations and seconds of search per move."""
+
+    iterations: int = MAX_ITERATIONS
+    seconds: float = MAX_SECONDS
+
+    def problem(self, level: str) -> str | None:
+        """Why bot ``level`` may not sit at a table of this server, or None."""
+        spec = parse_bot(level)
+        if spec.level not in BUDGETED:
+            return None
+        if (spec.iterations or DEFAULT_ITERATIONS) > self.iterations and spec.seconds is None:
+            return f"{spec} searches more than this server's bots may ({self.said()})"
+        if spec.seconds is not None and spec.seconds > self.seconds:
+            return f"{spec} thinks longer than this server's bots may ({self.said()})"
+        return None
+
+    def cut(self, level: str) -> str:
+        """``level`` within this server's budget (a table opened under a larger one plays on)."""
+        spec = parse_bot(level)
+        if spec.level not in BUDGETED:
+            return level
+        if spec.seconds is not None:
+            return str(BotSpec(spec.level, seconds=min(spec.seconds, self.seconds)))
+        iterations = spec.iterations or DEFAULT_ITERATIONS
+        return level if iterations <= self.iterations else str(BotSpec(spec.level, iterations=self.iterations))
+
+    def said(self) -> str:
+        return f"at most {self.iterations} iterations or {self.seconds:g} seconds a move"
+
+
+class BotFailed(Exception):
+    """A worker answered with an error, or died."""
+
+
+class BotPool:
+    """Worker processes (at most ``workers``, started as needed, kept while they answer) and the
+    queue that shares them; :meth:`close` ends them all."""
+
+    def __init__(self, workers: int, budget: MaxBudget | None = None) -> None:
+        self.queue = BotQueue(workers)
+        self.budget = budget or MaxBudget()
+        self._idle: list[asyncio.subprocess.Process] = []
+        self._ending: set[asyncio.Task[int]] = set()
+        self._running: set[asyncio.subprocess.Process] = set()
+
+    async def move(
+        self, account: Account, game: Game, level: str, seed: int, wanted: Callable[[], bool]
+    ) -> Placement | None:
+        """Bot ``level``'s placement in ``game``, thought in a worker once ``account``'s turn comes;
+        None if ``wanted()`` says, by then, that the move is no longer to be made."""
+        async with self.queue.turn(account):
+            if not wanted():
+                return None
+            while self._idle and self._idle[-1].returncode is not None:
+                self._end(self._idle.pop())  # died while idle (killed by hand, say): not a bot's failure
+            worker = self._idle.pop() if self._idle else await self._start()
+            self._running.add(worker)
+            answered = False
+            try:
+                answer = await self._ask(worker, (game, self.budget.cut(level), seed))
+                answered = True
+            finally:
+                self._running.discard(worker)
+                if answered:
+                    self._idle.append(worker)
+                else:  # cancelled mid-thought, or dead: a worker is only reused between answers
+                    self._end(worker)
+        kind, value = answer
+        if kind != "move":
+            raise BotFailed(str(value))
+        return value  # type: ignore[no-any-return]
+
+    async def _start(self) -> asyncio.subprocess.Process:
+        # The server's own dvtui, first on the path (-P: never one in the working directory): a
+        # worker of another version would not speak this pipe's language.
+        here = str(Path(__file__).resolve().parents[2])  # (the directory holding dvtui/)
+        path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-P", "-m", "dvtui.tables.think", env={**os.environ, "PYTHONPATH": path},
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
+        )  # fmt: skip
+
+    @staticmethod
+    async def _ask(worker: asyncio.subprocess.Process, request: object) -> tuple[str, object]:
+        assert worker.stdin is not None and worker.stdout is not None
+        worker.stdin.write(frame(request))
+        try:
+            await worker.stdin.drain()
+            size = HEADER.unpack(await worker.stdout.readexactly(HEADER.size))[0]
+            answer: tuple[str, object] = pickle.loads(await worker.stdout.readexactly(size))
+        except (asyncio.IncompleteReadError, ConnectionError) as e:
+            raise BotFailed(f"its worker process ended ({e!r})") from None
+        return answer
+
+    def _end(self, worker: asyncio.subprocess.Process) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            worker.kill()
+        task = asyncio.ensure_future(worker.wait())
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+
+    async def close(self) -> None:
+        """End every worker (thinking or not) and wait for each to be gone."""
+        for worker in [*self._idle, *self._running]:
+            self._end(worker)
+        self._idle.clear()
+        self._running.clear()
+        if self._ending:
+            await asyncio.wait(list(self._ending))
