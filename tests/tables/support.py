@@ -76,17 +76,20 @@ def in_thread(directory: Path, **options: Any) -> Iterator[Server]:
         loop.close()
 
 
-def watch_until(place: ServerPlace, table: str, lines: int) -> None:
-    """Watch ``table`` until it holds ``lines`` lines, then leave: a table nobody is at plays no
-    bots, so a test that lets a table's bots move before anyone sits down watches it meanwhile."""
+def watch_until(place: ServerPlace, table: str, lines: int | None) -> None:
+    """Watch ``table`` until it holds ``lines`` lines (None: until its game has ended), then leave:
+    a table nobody is at plays no bots, so a test that lets a table's bots move before anyone sits
+    down watches it meanwhile."""
     watcher = RawClient(str(place.socket))
     try:
         watcher.hello()
         watcher.send({"type": "watch", "table": table})
         seen = 0
-        while seen < lines:
+        while lines is None or seen < lines:
             message = watcher.receive()
             assert message is not None and message["type"] != "error", message
+            if lines is None and message["type"] == "game_ended":
+                return
             seen += message["type"] not in ("joined", "presence")
     finally:
         watcher.close()

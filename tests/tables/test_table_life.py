@@ -26,7 +26,7 @@ from dvtui.tables.server import Server
 
 from ..safety.support import assert_one_line_error, run_dvtui
 from .raw import RawClient
-from .support import RAW, SYSTEM_PYTHON, Served, as_other, in_thread, short_dir, wait_for
+from .support import RAW, SYSTEM_PYTHON, Served, as_other, in_thread, short_dir, wait_for, watch_until
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 
@@ -168,6 +168,7 @@ def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_
     with _open_dir() as directory, in_thread(directory, table_limits=TableLimits(per_opener=2)) as server:
         mal = _client(server, "mal")  # a person vouched for: an identity of their own, as an account is
         assert _open(mal, "bots", "bot:random,bot:random,bot:random")["type"] == "opened"
+        watch_until(server.place, "bots", None)  # (a table nobody is at plays no bots)
         wait_for("the bots' game to end", lambda: server.tables["bots"].over and server.tables["bots"].quiet())
         assert _open(mal, "mine", "Ana,Bob,Cy")["type"] == "opened"
         assert _open(mal, "room", "Ana,Bob,Cy")["type"] == "opened"  # the finished one is put aside for it
@@ -277,6 +278,7 @@ def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_got(tmp_
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         assert server.dvtui("new", "--table", "done", "--players", "bot:random,bot:random,bot:random").returncode == 0
+        watch_until(server.place, "done", None)  # (a table nobody is at plays no bots)
         wait_for("the game to end", lambda: "game over" in server.dvtui("tables").stdout)
         assert server.stop() == 0
         server.start()
