@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click, Leave, MouseMove
@@ -30,6 +29,7 @@ from ...describe import column_label
 from ...engine import COLUMN_HEIGHT, COLUMNS, ColumnResolved, Game, Phase
 from ..theme import MUTED, seat_color
 from .faces import CHIP, card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
+from .strips import text_strip
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,11 +365,7 @@ class Board(Widget):
         if self._strips is None or self._strips_size != (width, height):
             console = self.app.console
             base = self.rich_style
-            strips = []
-            for line in self.board_lines(width, height):
-                segments = list(line.render(console))
-                strips.append(Strip(Segment.apply_style(segments, base), line.cell_len).adjust_cell_length(width))
-            self._strips = strips
+            self._strips = [text_strip(line, console, base, width) for line in self.board_lines(width, height)]
             self._strips_size = (width, height)
         if 0 <= y < len(self._strips):
             return self._strips[y]
