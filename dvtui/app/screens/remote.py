@@ -31,6 +31,7 @@ from ..messages import BranchRequested, TableEvents
 from ..theme import MUTED, seat_color
 from ..widgets.faces import seat_emphasis
 from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
+from ..widgets.table_view import TableLayout, table_layout
 from .dialog import Dialog
 from .table import TableScreen, _strong_available
 
@@ -60,6 +61,10 @@ class RemoteTableScreen(TableScreen):
         self._rung_at: int | None = None
         """The position (number of events) the bell last rang for."""
         self._told_failure = False
+
+    def _layout(self, width: int, height: int) -> TableLayout:
+        """The banner always has a line under the hand: it says who is at the table."""
+        return table_layout(width, height, self.session.game.n)
 
     def on_mount(self) -> None:
         self.remote.wake = self._wake
