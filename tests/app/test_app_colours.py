@@ -6,19 +6,25 @@ without colours nothing on screen is coloured."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
 import textual.constants
 from rich.color import Color, ColorSystem
+from rich.style import Style
 from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.remote import RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import ColumnResolved, GameEnded, RoundEnded
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
@@ -150,3 +156,57 @@ async def test_a_spectator_looks_back_without_colours(in_process: Server, monkey
         assert app.return_code in (None, 0)
     finally:
         await asyncio.to_thread(watcher.close)
+
+
+def contrast(style: Style, background: Color) -> float:
+    """WCAG contrast of a cell's words on its background (reversed when the style says so)."""
+
+    def luminance(color: Color) -> float:
+        def linear(c: int) -> float:
+            s = c / 255
+            return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+        r, g, b = color.get_truecolor()
+        return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+    fg = style.color or Color.parse("#ffffff")
+    bg = style.bgcolor or background
+    if style.reverse:
+        fg, bg = bg, fg
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def name_contrasts(app: DvtuiApp, names: list[str]) -> list[tuple[str, int, float]]:
+    """Every place a name is drawn on screen: (name, row, contrast of its first cell)."""
+    background = Color.parse("#000000")
+    found: list[tuple[str, int, float]] = []
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        cells = [(char, segment.style) for segment in strip for char in segment.text]
+        line = "".join(char for char, _ in cells)
+        for name in names:
+            for x in (m.start() for m in re.finditer(re.escape(name), line)):
+                style = cells[x][1]
+                assert style is not None
+                found.append((name, y, contrast(style, background)))
+    return found
+
+
+NAMES = ["Bot 1", "Bot 2", "Bot 3", "B1", "B2", "B3"]
+"""The players' names, and their tags on the board."""
+
+
+async def test_without_colours_names_read_as_well_as_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal(monkeypatch, "truecolor", True)
+    game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
+    app = table_app(PlaySession(game, None, Path("finished.dvr"), events))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)  # the winner's line and the ranking
+        end = name_contrasts(app, NAMES)
+        await pilot.press("t")  # the table under it: scoreboard, board, log
+        await pilot.pause()
+        table_names = name_contrasts(app, NAMES)
+    assert len(end) >= 4 and len(table_names) >= 6
+    low = [(name, y, round(c, 1)) for name, y, c in end + table_names if c < 4.5]
+    assert not low
