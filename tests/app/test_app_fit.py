@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
@@ -24,7 +25,7 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
-from dvtui.app.widgets.panels import Banner
+from dvtui.app.widgets.panels import Banner, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import minimum_size
 from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded
@@ -202,6 +203,20 @@ def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[
             bottom = column_lines(model, seats, width, 14)[9]
             assert cell_len(bottom.plain) == width
             assert bottom.plain.split()[-1] == tag and bottom.plain.split()[0].startswith(("HOL", "holiday"))
+
+
+def test_the_rounds_summary_wraps_between_items_never_inside_one() -> None:
+    from rich.console import Console
+
+    line = "Ana +500k → 500k: BOA 300, $$$ 100, BOA 100, WCH 200, $$$ 100; returned BOA 300"
+    items = ["Ana +500k → 500k:", "BOA 300,", "$$$ 100,", "BOA 100,", "WCH 200,", "$$$ 100;", "returned BOA 300"]
+    for width in range(20, 90):
+        lines = [wrapped.plain for wrapped in wrap_items(Text(line), width, Console())]
+        assert all(cell_len(text) <= width for text in lines), (width, lines)
+        assert " ".join(" ".join(lines).split()) == line  # nothing lost, nothing added
+        for item in items:
+            assert any(item in text for text in lines), (width, item, lines)  # each item on one line
+        assert all(text.startswith("   ") for text in lines[1:])  # the lines after the first, indented
 
 
 # -- small terminals -------------------------------------------------------------------------------
