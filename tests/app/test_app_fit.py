@@ -178,7 +178,9 @@ def test_cut_names_stay_told_apart() -> None:
             assert all(cell_len(f) <= width for f in fitted)
             assert all(f == n or f.count("…") == 1 for f, n in zip(fitted, names, strict=True))
     assert fit_names(["Alexandra Smith", "Alexandra Smyth", "Bot 1"], 10) == ["Alex…Smith", "Alex…Smyth", "Bot 1"]
-    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"]) == ["李", "🎲D", "Zoë"]
+    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"]) == ["李…", "🎲…", "Zoë"]  # cut: the …, as names
+    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"], 2) == ["李", "🎲", "Zo"]  # two cells: no room for it
+    assert cell_tags(["Root", "Bot 1", "Bot 2"]) == ["Ro…", "B1", "B2"]
     assert cell_tags(["李小龍", "李小虎", "Bot 1"]) == ["李1", "李2", "B1"]
 
 
@@ -194,15 +196,23 @@ async def test_similar_long_names_differ_on_the_table() -> None:
 
 
 def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[..., Game]) -> None:
+    """The value is never cut (``HOL5`` would read as 5) and never runs into the tag: the tag
+    shortens first, then the label drops its inner space; the label keeps the column's form
+    when it can."""
     game = make_game(3, {0: ["holiday-500"]})
     game.place(0, 6)
     model = build_models(game)[0]
-    for tag in ("Ana", "B1", "李"):
-        seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"))
-        for width in (9, 10, 11, 14):
+    for tag, short in (("Ana", "An"), ("B1", "B1"), ("李", "李"), ("Ro…", "Ro")):
+        seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"), (short, "B2", "B3"))
+        for width in range(9, 17):
             bottom = column_lines(model, seats, width, 14)[9]
+            others = column_lines(model, seats, width, 14)[8].plain.split()  # a card with no tag
+            *label, shown = bottom.plain.split()
             assert cell_len(bottom.plain) == width
-            assert bottom.plain.split()[-1] == tag and bottom.plain.split()[0].startswith(("HOL", "holiday"))
+            assert shown in (tag, short)
+            assert "".join(label) in ("HOL500", "holiday500")  # the value whole, a space before the tag
+            if len(label) < 2:  # the label lost its space: there was no room for it with any tag
+                assert width < len(" ".join(others)) + 1 + 2
 
 
 def test_the_rounds_summary_wraps_between_items_never_inside_one() -> None:
