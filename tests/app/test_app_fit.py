@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Select
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent
+from textual.widgets._toast import Toast
 
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -25,7 +26,7 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
-from dvtui.app.widgets.panels import Banner, wrap_items
+from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import minimum_size
 from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded
@@ -440,6 +441,23 @@ async def test_repeated_warnings_do_not_stack_up() -> None:
         await pilot.pause()
         await pilot.pause()
         assert len(app._notifications) == MAX_TOASTS
+
+
+@pytest.mark.parametrize("size", [(80, 24), (110, 30), (160, 50)])
+async def test_a_notice_never_covers_the_scoreboard_or_the_hand(size: tuple[int, int]) -> None:
+    app = table_app(new_session(None, players=FIVE, seed=1))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        app.notify("Pace: bots wait 0.5 s, and the resolution's columns follow the same steps", title="Pace")
+        app.notify("Your 3 is already on the table this round.", severity="warning")
+        await pilot.pause()
+        await pilot.pause()
+        screen = table(app)
+        toasts = [toast.region for toast in screen.query(Toast)]
+        assert len(toasts) == 2
+        for widget in (screen.query_one(Scoreboard), screen.query_one(HandBar), screen.query_one(RoundBar)):
+            assert not any(widget.region.overlaps(toast) for toast in toasts), (widget, toasts)
+        assert not on_screen(app, screen.query_one(Scoreboard))
 
 
 async def test_the_time_travel_footer_fits_80_columns() -> None:
