@@ -40,8 +40,9 @@ class TableLayout:
     """The hand's line of advice may wrap onto a second row (there is a row to spare)."""
     too_small: tuple[int, int] | None = None
     """(columns, rows) the table needs, when the terminal is smaller: a notice instead of the table."""
-    log_height: int | str = "1fr"
-    """Stacked, the log has the rows the board's cards leave (the scoreboard's lines come first)."""
+    play_height: int | str = "1fr"
+    """Stacked, the rows of the board, the hand and the banner: the scoreboard's lines and the log
+    have the rest, so a longer banner takes its rows from the board, never from the scoreboard."""
 
 
 def minimum_size(players: int, extra_rows: int = 0, *, viewer: bool = False) -> tuple[int, int]:
@@ -79,10 +80,10 @@ def table_layout(
         if column_height(tile, players) + fixed + 4 <= height:
             rows = tile
             break
-    spare = max(0, height - fixed - column_height(rows, players))
-    two_rows = spare >= 1 and not viewer
+    board = min(column_height(rows, players), max(0, height - fixed))
+    two_rows = height - fixed - board >= 1 and not viewer
     return TableLayout(False, False, "1fr", "1fr", two_row_hand=two_rows, too_small=too_small,
-                       log_height=spare - two_rows)
+                       play_height=board + 1 + two_rows + banner)
 
 
 def compose_table(
@@ -96,7 +97,9 @@ def compose_table(
     screen.set_class(layout.too_small is not None, "-too-small", update=False)
     yield RoundBar()
     with Horizontal(id="main"):
-        with Vertical(id="play"):
+        play = Vertical(id="play")
+        play.styles.height = layout.play_height
+        with play:
             board = Board(id="board")
             board.styles.height = layout.board_height
             yield board
@@ -114,7 +117,6 @@ def compose_table(
             yield Static("PLAYERS", classes="side-title")
             yield Scoreboard(id="scores")
             yield Static("LOG", classes="side-title")
-            log.styles.height = layout.log_height
             yield log
     yield Static(too_small_text(layout.too_small), id="too-small")
 
@@ -136,7 +138,7 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
-    screen.query_one("#log").styles.height = layout.log_height
+    screen.query_one("#play").styles.height = layout.play_height
 
 
 # -- a resolution's moments -------------------------------------------------------------------
