@@ -245,6 +245,14 @@ def gains_line(name: str, change: int, total: int, taken: Sequence[str], returne
     return text
 
 
+def hint_line(card: int, column: int, gain: int, win: float) -> str:
+    """The strong bot's advice, short enough for the 43 cells beside the hand at 80 columns: the
+    move as that line writes a chosen one (``6 → F``), the rise of the player's score the bot
+    expects by the end of this round, and the player's chance to win with it."""
+    expected = short_amount(max(0, gain))
+    return f"{card} → {column_label(column)}: expect +{expected} this round, {round(win * 100)}% to win"
+
+
 def handover_line(names: Sequence[str], player: int, last: CardPlaced | None, round_: int,
                   undoable: int | None) -> str:
     """What the table says when one person hands the keyboard to the next: ``"Bea, your turn —

@@ -112,7 +112,8 @@ UNDO = Command(
     palette=("Undo {name}'s latest placement", "{name} takes back their latest placement this round"),
 )
 HINT = Command(
-    (("h", "hint"),), "hint", help=("h", "hint: what the strong bot would play"),
+    (("h", "hint"), ("h", "no_hint")),  # at a table without hints: say so, to whoever pressed it
+    "hint", help=("h", "hint: what the strong bot would play, its expected gain this round, its chance to win"),
     palette=("Hint", "Ask the strong bot what it would play"),
 )
 NEXT = Command(
@@ -143,10 +144,11 @@ TIME_TRAVEL = Command(
 )
 QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
 STAND_IN = Command(
-    (("a", "stand_in"),), "bot for away", help=("a", "a bot plays every away seat until its owner returns"),
-    palette=("Let a bot stand in", "A bot plays each away seat until its owner returns"),
+    (("a", "stand_in"),), "bot stands in", help=("a", "a bot plays every away or free seat until its player joins"),
+    palette=("Let a bot stand in", "A bot plays each away or free seat until its player joins"),
 )
-LOG = Command(help=("tab", "scroll the log: ↑↓ PgUp PgDn, Esc back; or the wheel"))
+LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
+                          " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
 PALETTE = Command(help=("ctrl+p", "command palette"))
 """The app's key."""
@@ -159,7 +161,7 @@ SHARED_TABLE = KeyMap(
     commands=(*TABLE.commands, STAND_IN),  # after COLUMN: on one's own turn, a chooses column a
     help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )
-"""The live table at a shared table: the table's keys, and a bot standing in for an away seat."""
+"""The live table at a shared table: the table's keys, and a bot standing in for an away or free seat."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     new = sub.add_parser("new", help="set up and play a new game (autosaved after every move)")
     new.add_argument("--players", help='seats clockwise, e.g. "Ana,bot:greedy,bot:strong" (skips set-up)')
-    new.add_argument("--first", type=int, default=None, help="seat index of the first player (R2.4)")
+    new.add_argument("--first", type=int, default=None, metavar="SEAT",
+                     help="the first player's seat, counted from 1 (default 1; R2.4)")
     new.add_argument("--seed", type=int, default=None, help="seed of the deal (random if omitted)")
     new.add_argument("-o", "--output", metavar="FILE", help="save file (default: the user data dir)")
     new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help="pause before a bot moves")
@@ -75,8 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
                        "a login proxy), as the server's own account may; repeatable")  # fmt: skip
 
-    tables = sub.add_parser("tables", help="list the tables of the table server")
+    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
     _server_option(tables)
+    actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
+    release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")
+    release.add_argument("table", metavar="NAME", help="the table's name")
+    release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
+    _server_option(release, after=True)
+    get = actions.add_parser("get", help="save a table's game (over or not) as a file of your own")
+    get.add_argument("table", metavar="NAME", help="the table's name")
+    get.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
+    _server_option(get, after=True)
 
     web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
     web.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -104,9 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _server_option(parser: argparse.ArgumentParser) -> None:
+def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
+    """``--server``; ``after``: on an action's parser, where it must not undo the one given before
+    the action (``dvtui tables --server DIR get NAME``)."""
     parser.add_argument("--server", metavar="DIR", help="the table server's directory (default: $DVTUI_SERVER_DIR, "
-                        "else a personal server started on first use)")
+                        "else a personal server started on first use)",
+                        **({"default": argparse.SUPPRESS} if after else {}))  # fmt: skip
 
 
 def _version() -> str:
@@ -170,6 +183,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                                 ("--no-hints", args.no_hints), ("--no-bell", args.no_bell)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
+    if getattr(args, "table", None) is not None:
+        _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
     if args.command in ("serve", "tables", "join", "watch") or (args.command == "new" and args.table is not None):
         from . import tables
 
@@ -191,6 +206,15 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "resume":
         return play.run_resume(args)
     return play.run_replay(args)
+
+
+def _check_table_name(name: str, given_as: str) -> None:
+    """A name the table server would refuse is refused here first, in words, before any server
+    is asked or started."""
+    from ..tables.protocol import TABLE_NAME_RULE, is_table_name
+
+    if not is_table_name(name):
+        raise UsageError(f"{given_as} {name!r}: a table's name is {TABLE_NAME_RULE}")
 
 
 if __name__ == "__main__":

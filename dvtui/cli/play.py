@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import shlex
 import sys
 from collections.abc import Callable
 from datetime import datetime
@@ -70,34 +71,54 @@ def _what_to_do_with(path: Path) -> str:
     return f" (or watch it again: dvtui replay {path})" if over else f" (or continue it: dvtui resume {path})"
 
 
-def require_terminal() -> None:
+def require_terminal(without: str = "") -> None:
     """Refuse (one line, exit 2) to start the full-screen app without a terminal: it would write
-    escape sequences into a file and wait for keys that never come."""
+    escape sequences into a file and wait for keys that never come. ``without``: what works
+    without a screen for this very command (a command that exists already, with its file)."""
     if not has_terminal():
-        raise UsageError("the game needs a terminal (stdin and stdout are not one); without a screen: "
-                     "'dvtui replay FILE --text', or 'dvtui resume FILE --headless' for a game of bots")
+        said = "the game needs a terminal (stdin and stdout are not one)"
+        raise UsageError(f"{said}; {without}" if without else said)
 
 
-def _run(app_args: dict[str, object], session: PlaySession | None) -> int:
+def _without_screen_new(args: argparse.Namespace, seats: list[Seat]) -> str:
+    """What plays ``dvtui new --players``'s game without a screen: a game of bots alone is a
+    simulation that writes its file (there is no file to resume yet); a person needs a screen."""
+    if any(seat.kind != "bot" for seat in seats):
+        return ""
+    return f"a game of bots plays without one: dvtui sim --players {shlex.quote(args.players)} --games 1 --out DIR"
+
+
+def _without_screen_file(loaded: LoadedGame) -> str:
+    """What works on this file without a screen: its bots finish it alone, or it is read as text."""
+    from .resume_headless import why_bots_cannot_finish
+
+    path = shlex.quote(str(loaded.path))
+    if why_bots_cannot_finish(loaded) is None:
+        return f"its bots finish it without one: dvtui resume {path} --headless"
+    return f"without one, read it: dvtui replay {path} --text"
+
+
+def _run(app_args: dict[str, object], session: PlaySession | None, without: str = "") -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
         return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
 
     try:
-        return _run_app(build)
+        return _run_app(build, without)
     except BaseException:
         if session is not None:  # an app that failed to start never closed it: release the game's lock
             session.close()
         raise
 
 
-def _run_app(build: Callable[[], DvtuiApp]) -> int:
-    """Start the app ``build`` makes, run it, and say how it ended (where the game is)."""
+def _run_app(build: Callable[[], DvtuiApp], without: str = "") -> int:
+    """Start the app ``build`` makes, run it, and say how it ended (where the game is);
+    ``without``: what works instead without a terminal."""
     # Textual's import and the app's construction make many objects that live as long as the
     # program: the garbage collector waits until they are made instead of walking them again and
     # again meanwhile, and then leaves them out of its passes (the app's freeze_long_lived).
-    require_terminal()
+    require_terminal(without)
     gc.disable()
     try:
         app = build()
@@ -140,32 +161,38 @@ def checked_setup(args: argparse.Namespace) -> list[Seat] | None:
             raise UsageError(str(e)) from None
     if args.first is not None:
         count = len(seats) if seats else 5
-        if not 0 <= args.first < count:
-            raise UsageError(f"--first must be a seat from 0 to {count - 1}, not {args.first}")
+        if not 1 <= args.first <= count:
+            raise UsageError(f"--first must be a seat from 1 to {count}, not {args.first}")
     if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
         raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
     return seats
 
 
+def first_player(args: argparse.Namespace) -> int:
+    """``--first`` (a seat as people count them, from 1; checked by :func:`checked_setup`) as the
+    seat index the game and the protocol hold (from 0); the first seat without it."""
+    return 0 if args.first is None else args.first - 1
+
+
 def run_new(args: argparse.Namespace) -> int:
     """``dvtui new``: with ``--players`` straight to the table, else the set-up screen first."""
     seats = checked_setup(args)
-    first = args.first
+    first = first_player(args)
     delay = _bot_delay(args.bot_delay)
     output = _output(args.output)
     if output is None:
         saves_dir()  # refused before any screen opens, not after the set-up
     pace = load_pace(delay)
     if seats is None:
-        defaults = SetupDefaults(first=first or 0, seed=args.seed, default_name=default_player_name())
+        defaults = SetupDefaults(first=first, seed=args.seed, default_name=default_player_name())
         return _run(
             {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed,
              "save_path": new_save_path},
             None,
         )
-    require_terminal()  # before the file is made: a refused start leaves nothing behind
+    require_terminal(_without_screen_new(args, seats))  # before the file is made: a refused start leaves nothing
     seed = args.seed if args.seed is not None else random_seed()
-    created = new_game(seats, first_player=first or 0, seed=seed)
+    created = new_game(seats, first_player=first, seed=seed)
     path = output if output is not None else new_save_path(created)
     session = PlaySession.start(created, path)
     return _run({"pace": pace}, session)
@@ -248,7 +275,7 @@ def run_resume(args: argparse.Namespace) -> int:
     session = PlaySession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
-    return _run({"pace": load_pace(delay)}, session)
+    return _run({"pace": load_pace(delay)}, session, _without_screen_file(loaded))
 
 
 # -- dvtui replay --------------------------------------------------------------------------------
@@ -264,7 +291,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
         return DvtuiApp(watch=loaded, handle_hangup=True)
 
-    return _run_app(build)
+    return _run_app(build, f"without one, read it: dvtui replay {shlex.quote(str(loaded.path))} --text")
 
 
 # -- dvtui join / watch / new --table on screen ----------------------------------------------------
@@ -278,8 +305,9 @@ def run_table(
     ``user``: the person this account vouches for there. Leaving keeps the seat: ``dvtui join``
     takes it back where the game is."""
     if not has_terminal():  # said before joining: a refused start takes no seat
-        raise UsageError("the table needs a terminal (stdin and stdout are not one); without a screen, a "
-                         f"bot can play a seat: dvtui join {table} --as SEAT --bot LEVEL")  # fmt: skip
+        without = ("'dvtui tables' says where its game is" if watch else
+                   f"a bot can play a seat without one: dvtui join {table} --as SEAT --bot LEVEL")
+        raise UsageError(f"the table needs a terminal (stdin and stdout are not one); {without}")
     if seat is None and not watch and served_to_browser():
         return _choose_seat(place, table, bell=bell)
     session = RemoteSession.open(place, table, seat=seat, watch=watch, user=user)

@@ -40,7 +40,7 @@ def why_bots_cannot_finish(loaded: LoadedGame) -> str | None:
     if not humans:
         return None
     who = game.to_move if game.to_move in humans else humans[0]
-    return f"{seats[who].name} (seat {who}) is a human player and still has to move"
+    return f"{seats[who].name} (seat {who + 1}) is a human player and still has to move"
 
 
 def _check_bots(loaded: LoadedGame) -> None:

@@ -4,7 +4,7 @@ Two ways to choose the games:
 
 - ``--games N``: N deals, each played once in the order of ``--players``. Game ``i`` is dealt with
   seed ``SEED+i`` and started by seat ``(SEED+i) mod players``, so each game is fixed by its own seed
-  (``dvtui new --seed S --first S%players`` replays it) and no seat always starts.
+  (``dvtui new --seed S --first S%players+1`` replays it: people count seats from 1) and no seat always starts.
 - ``--deals D``: duplicate games. Each of D deals is played in every distinct seating of the bots
   (or ``--rotations K`` cyclic rotations), so every bot meets every deal from every seat and the
   luck of the deal cancels out. Bot moves are timed (median and p95 per bot).
@@ -96,22 +96,25 @@ def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) ->
         print(f"{games} games: {deals} deals x {len(result['seatings'])} seatings, seeds {seed}..{seed + deals - 1}")
     else:
         print(f"{games} games, seeds {seed}..{seed + games - 1}")
-    print(f"{'bot':<16} {'seats':>5} {'wins':>9} {'share':>7} {'95% interval':>16} {'mean score':>12} "
-          f"{'rank':>5}" + (f" {'move ms median/p95':>19}" if duplicate else ""))
+    # a level with several seats wins a game with any of them: its share of the games won, and the
+    # share per seat (what its interval is about, and what compares levels seated unequally)
+    print(f"{'bot':<16} {'seats':>5} {'wins':>9} {'of games':>9} {'per seat':>9} {'95% interval':>16} "
+          f"{'mean score':>12} {'rank':>5}" + (f" {'move ms median/p95':>19}" if duplicate else ""))
     for b in result["bots"]:
         low, high = b["win_share_95"]
         line = (
-            f"{b['bot']:<16} {b['seats_in_lineup']:>5} {b['wins']:>9.2f} {b['win_share']:>7.1%} "
-            f"{f'[{low:.1%}, {high:.1%}]':>16} {b['mean_score']:>12,.0f} {b['mean_rank']:>5.2f}"
+            f"{b['bot']:<16} {b['seats_in_lineup']:>5} {b['wins']:>9.2f} {b['share_of_games']:>9.1%} "
+            f"{b['win_share']:>9.1%} {f'[{low:.1%}, {high:.1%}]':>16} {b['mean_score']:>12,.0f} "
+            f"{b['mean_rank']:>5.2f}"
         )
         if duplicate and b["move_seconds_median"] is not None:
             line += f" {b['move_seconds_median'] * 1000:>10.2f} / {b['move_seconds_p95'] * 1000:<7.2f}"
         print(line)
-    print(f"{'seat':<5} {'player':<20} {'wins':>9} {'share':>7} {'mean score':>12} {'rank':>5}")
+    print(f"{'seat':<5} {'player':<20} {'wins':>9} {'of games':>9} {'mean score':>12} {'rank':>5}")
     for s in result["seats"]:
         who = "" if duplicate else f"{seats[s['seat']].name} ({seats[s['seat']].bot})"
         print(
-            f"{s['seat']:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>7.1%} "
+            f"{s['seat'] + 1:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>9.1%} "
             f"{s['mean_score']:>12,.0f} {s['mean_rank']:>5.2f}"
         )
     secs = result["seconds"]

@@ -5,30 +5,37 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import pwd
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import GameEnded, SeatError
+from ..engine import Game, GameEnded, SeatError
 from ..printable import printable
+from ..store import GameFileError, parse_game
 from ..tables import (
     Diverged,
+    Dropped,
     Refused,
     ServerPlace,
     TableClient,
     TableInfo,
     Unreachable,
+    game_lines,
     list_tables,
     open_table,
+    release_seat,
     server_place,
+    table_info,
 )
 from ..tables.headless import play_seat
 from ..tables.server import serve
 from ..tables.where import personal_idle
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
-from .play import checked_setup
+from .play import checked_setup, first_player
 from .web_tab import vouched
 
 
@@ -41,13 +48,17 @@ def run(args: argparse.Namespace) -> int:
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             return serve(place, idle=idle, trust=[_account(name) for name in args.trust])
         if args.command == "tables":
+            if args.action == "release":
+                return _release(args)
+            if args.action == "get":
+                return _get(args)
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
-    except (Unreachable, Refused, Diverged) as e:
+    except (Unreachable, Refused, Diverged, Dropped) as e:
         return _fail(str(e))
 
 
@@ -76,6 +87,45 @@ def _tables(place: ServerPlace) -> int:
     return EXIT_OK
 
 
+def _table(place: ServerPlace, name: str) -> TableInfo:
+    """The table ``name`` as the server lists it; refused (exit 2) when there is none, before
+    anything else is said about it (what works at a table does nothing without one)."""
+    info = asyncio.run(table_info(place, name))
+    if info is None:
+        raise UsageError(f"no table {name} (see 'dvtui tables')")
+    return info
+
+
+def _release(args: argparse.Namespace) -> int:
+    """``dvtui tables release NAME --seat SEAT``: the table's opener frees a seat."""
+    place = server_place(args.server)
+    info = _table(place, args.table)
+    seat = seat_index(args.seat, [s.name for s in info.seats], flag="--seat")
+    asyncio.run(release_seat(place, args.table, seat, user=vouched()))
+    print(f"table {printable(args.table)}: seat {seat + 1} ({printable(info.seats[seat].name)}) is free for anyone")
+    return EXIT_OK
+
+
+def _get(args: argparse.Namespace) -> int:
+    """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
+    any game file is before it is written (never over a file that exists)."""
+    place = server_place(args.server)
+    out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
+    if out.exists():
+        raise UsageError(f"{out} exists: choose another file with -o FILE")
+    data = asyncio.run(game_lines(place, args.table))
+    try:
+        loaded = parse_game(data, f"table {args.table}")
+    except GameFileError as e:
+        return _fail(f"the table server sent a game that does not read back: {e}")
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    where = "over" if loaded.game.over else f"round {loaded.game.round} of {loaded.game.rounds}"
+    print(f"table {printable(args.table)}: its game ({where}) is saved in {printable(str(out))}")
+    return EXIT_OK
+
+
 def table_line(info: TableInfo) -> str:
     """One table in one line: name, where the game is, each seat and who is there, spectators."""
     names = [s.name for s in info.seats]
@@ -91,6 +141,10 @@ def table_line(info: TableInfo) -> str:
             what = "bot"
         elif s.user is not None and s.user != s.name:
             what = f"{s.state} ({s.user})"
+        elif s.kept_for is not None:
+            what = f"{s.state}, kept for {s.kept_for}"
+        if s.bot is not None and s.state == "connected":
+            what += f", bot {s.bot}"
         if s.stand_in is not None:
             what += f", {s.stand_in} bot standing in"
         seats.append(f"{s.name}: {what}")
@@ -101,14 +155,14 @@ def table_line(info: TableInfo) -> str:
 # -- dvtui join / new --table -------------------------------------------------------------------
 
 
-def seat_index(text: str, names: Sequence[str]) -> int:
+def seat_index(text: str, names: Sequence[str], *, flag: str = "--as") -> int:
     """``--as``: a seat's name (case aside), else its number counted from 1."""
     folded = [n.casefold() for n in names]
     if text.casefold() in folded:
         return folded.index(text.casefold())
     if text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
-    raise UsageError(f"--as {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
+    raise UsageError(f"{flag} {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
 
 
 def _join(args: argparse.Namespace) -> int:
@@ -116,11 +170,10 @@ def _join(args: argparse.Namespace) -> int:
     spec = _bot(args.bot) if args.bot is not None else None
     seat = None
     if args.as_seat is not None:
-        infos = asyncio.run(list_tables(place))
-        info = next((i for i in infos if i.table == args.table), None)
-        if info is None:
-            raise UsageError(f"no table {args.table} (see 'dvtui tables')")
+        info = _table(place, args.table)
         seat = seat_index(args.as_seat, [s.name for s in info.seats])
+        if info.seats[seat].kind != "human":
+            raise UsageError(f"--as {args.as_seat}: {info.seats[seat].name} is a bot's seat")
     if spec is None:
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -142,7 +195,8 @@ def _new_table(args: argparse.Namespace) -> int:
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
-        place, args.table, entries, first_player=args.first, seed=args.seed, hints=not args.no_hints, user=vouched()
+        place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
+        user=vouched(),
     )
     asyncio.run(opening)
     if spec is None:
@@ -156,8 +210,13 @@ def _new_table(args: argparse.Namespace) -> int:
 
 
 def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
-    """The live table on this terminal (the app is imported only now)."""
+    """The live table on this terminal (the app is imported only now). Without a terminal, the
+    table is looked up first: the advice to go on without a screen is for a table that exists."""
     from .play import run_table
+    from .terminal import has_terminal
+
+    if not has_terminal():
+        _table(place, table)
 
     # a spectator owns nothing: it watches as the account, which needs no trust
     return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
@@ -171,16 +230,24 @@ def _bot(text: str) -> BotSpec:
 
 
 def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> int:
+    """A bot plays a seat, without a screen: a line once it sits there, one with the result."""
+    shown = printable(table)
+
     def say(line: str) -> None:
-        print(f"dvtui: table {printable(table)}: {line}", file=sys.stderr, flush=True)
+        print(f"dvtui: table {shown}: {line}", file=sys.stderr, flush=True)
+
+    def seated(game: Game, index: int) -> None:
+        name = printable(game.created.players[index].name)
+        print(f"table {shown}: a {spec} bot plays {name} (seat {index + 1}) until the game ends; "
+              f"Ctrl+C stops it (the seat stays yours)", flush=True)  # fmt: skip
 
     async def main() -> str:
-        client = TableClient(place, table, seat=seat, user=vouched())
+        client = TableClient(place, table, seat=seat, user=vouched(), bot=str(spec))
         await client.connect()
-        game = await play_seat(client, spec, say)
+        game = await play_seat(client, spec, say, seated)
         ended = client.events[-1]
         assert isinstance(ended, GameEnded)
         return describe_result(ended, [s.name for s in game.created.players])
 
-    print(f"table {printable(table)}: {printable(asyncio.run(main()))}")
+    print(f"table {shown}: {printable(asyncio.run(main()))}", flush=True)
     return EXIT_OK

@@ -218,6 +218,7 @@ def report(plan: Plan, tally: Tally, seconds: float) -> dict[str, object]:
                 "seats_in_lineup": len(members),
                 "games": tally.games,
                 "wins": wins,
+                "share_of_games": wins / tally.games if tally.games else 0.0,
                 "win_share": wins / trials if trials else 0.0,
                 "win_share_95": [low, high],
                 "mean_score": sum(tally.score_sum[e] for e in members) / trials if trials else 0.0,

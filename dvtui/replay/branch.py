@@ -62,7 +62,7 @@ def take_seat(players: list[Seat], seat: int, name: str) -> list[Seat]:
     called like another seat gets " (you)"). With a person already at the table, that person
     plays the seat too (hot-seat), and it keeps its name."""
     if not 0 <= seat < len(players) or players[seat].kind != "bot":
-        raise BranchError(f"seat {seat} is not a bot's: there is no seat to take there")
+        raise BranchError(f"seat {seat + 1} is not a bot's: there is no seat to take there")  # counted from 1
     if any(p.kind == "human" for p in players):
         name = players[seat].name
     others = {p.name.strip().casefold() for i, p in enumerate(players) if i != seat}

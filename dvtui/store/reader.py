@@ -272,7 +272,7 @@ def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
     except msgspec.ValidationError as e:
         raise GameFileError(path, line, _explain(raw, str(e))) from None
     except msgspec.DecodeError as e:
-        raise GameFileError(path, line, f"not valid JSON ({_lower_first(str(e))})") from None
+        raise GameFileError(path, line, f"not valid JSON ({_why_not_json(str(e))})") from None
 
 
 def _is_unparsable(raw: bytes) -> bool:
@@ -305,8 +305,11 @@ def _explain(raw: bytes, message: str) -> str:
     return f"{kind}: {message}"
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
+def _why_not_json(message: str) -> str:
+    """msgspec's reason, inside "not valid JSON (...)": without its own "JSON is malformed: "
+    (said already), and lower case after the parenthesis."""
+    reason = message.removeprefix("JSON is malformed: ")
+    return reason[:1].lower() + reason[1:]
 
 
 MAX_COLOR_CHARS = 100

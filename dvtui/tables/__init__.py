@@ -10,8 +10,11 @@ from .client import (
     TableClient,
     Unreachable,
     Update,
+    game_lines,
     list_tables,
     open_table,
+    release_seat,
+    table_info,
 )
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
 from .remote import RemoteSession, TableStopped
@@ -35,7 +38,10 @@ __all__ = [
     "TableStopped",
     "Unreachable",
     "Update",
+    "game_lines",
     "list_tables",
     "open_table",
+    "release_seat",
     "server_place",
+    "table_info",
 ]

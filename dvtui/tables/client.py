@@ -36,6 +36,8 @@ from .protocol import (
     OpenTable,
     Place,
     Presence,
+    Release,
+    Released,
     SeatState,
     StandIn,
     TableInfo,
@@ -80,10 +82,13 @@ class Connection:
         self.welcome = welcome
 
     @classmethod
-    async def open(cls, place: ServerPlace, *, start: bool = True, user: str | None = None) -> Connection:
+    async def open(
+        cls, place: ServerPlace, *, start: bool = True, user: str | None = None, bot: str | None = None
+    ) -> Connection:
         """Connect and say hello; the personal server is started first if ``start`` and none runs.
         ``user``: the person this connection speaks for (the server refuses it, ``not_trusted``,
-        unless it trusts this account to vouch for people)."""
+        unless it trusts this account to vouch for people). ``bot``: the level of the bot this
+        client is (the table shows its seat as a bot client's)."""
         try:
             path = check_socket_path(place)
             if place.personal and start:
@@ -95,7 +100,7 @@ class Connection:
             raise Unreachable(connect_error(place, e)) from None
         from .. import __version__
 
-        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user)))
+        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user, bot=bot)))
         conn = cls(reader, writer, Welcome(version=0, server="", user=""))
         reply = await conn.receive()
         if isinstance(reply, Error):
@@ -120,11 +125,20 @@ class Connection:
         except (ConnectionError, OSError) as e:
             raise Dropped(str(e)) from None
 
-    async def receive(self) -> Incoming:
+    async def receive_line(self) -> bytes:
+        """The next line as sent (the protocol bounds it: a longer one ends the connection)."""
         try:
-            line = await self.reader.readuntil(b"\n")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError) as e:
+            return await self.reader.readuntil(b"\n")
+        except asyncio.LimitOverrunError:
+            raise Dropped(f"the table server sent a line longer than {MAX_LINE_BYTES:,} bytes, the protocol's "
+                          "bound: it is not a server this dvtui can talk to") from None  # fmt: skip
+        except asyncio.IncompleteReadError:
+            raise Dropped("the table server closed the connection") from None
+        except (ConnectionError, OSError) as e:
             raise Dropped(str(e) or "the connection closed") from None
+
+    async def receive(self) -> Incoming:
+        line = await self.receive_line()
         try:
             return incoming_decoder.decode(line)
         except msgspec.DecodeError as e:
@@ -145,12 +159,74 @@ class Connection:
             self.writer.close()
 
 
+MAX_GAME_LINES = 100_000
+"""The most lines a client takes as one table's game (a table stops taking decisions far below)."""
+MAX_LISTED = 100_000
+"""The most tables a client takes from one server's list (a server's own bound is far below)."""
+
+
 async def list_tables(place: ServerPlace) -> list[TableInfo]:
+    """Every table of the server, page after page (each page after the last table of the one before)."""
     conn = await Connection.open(place)
     try:
-        reply = await conn.request(ListTables(), Tables)
+        infos: list[TableInfo] = []
+        after: str | None = None
+        while True:
+            reply = await conn.request(ListTables(after=after), Tables)
+            assert isinstance(reply, Tables)
+            infos.extend(reply.tables)
+            if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
+                return infos
+            if after is not None and reply.tables[-1].table <= after:
+                raise Dropped("the table server's list of tables does not move on: it is not a sound server")
+            after = reply.tables[-1].table
+    finally:
+        conn.close()
+
+
+async def table_info(place: ServerPlace, name: str, *, user: str | None = None) -> TableInfo | None:
+    """Table ``name`` as the server lists it (None: there is none). A server that lists every
+    table whatever is asked (one from before ``list_tables`` took ``table``) is answered the same."""
+    conn = await Connection.open(place, user=user)
+    try:
+        reply = await conn.request(ListTables(table=name), Tables)
         assert isinstance(reply, Tables)
-        return reply.tables
+        return next((info for info in reply.tables if info.table == name), None)
+    finally:
+        conn.close()
+
+
+async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | None = None) -> None:
+    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener)."""
+    conn = await Connection.open(place, user=user)
+    try:
+        await conn.request(Release(table=name, seat=seat), Released)
+    finally:
+        conn.close()
+
+
+async def game_lines(place: ServerPlace, name: str) -> bytes:
+    """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them."""
+    conn = await Connection.open(place)
+    try:
+        await conn.request(Watch(table=name), Joined)
+        lines: list[bytes] = []
+        while True:  # the game's lines, then the table's presence
+            line = await conn.receive_line()
+            try:
+                message = incoming_decoder.decode(line)
+            except msgspec.DecodeError as e:
+                raise Dropped(f"the server sent what is not the protocol: {e}") from None
+            if isinstance(message, Error):
+                continue  # a table that has stopped says so: its lines are its game all the same
+            if isinstance(message, Presence):
+                break
+            if isinstance(message, Message) or len(lines) >= MAX_GAME_LINES:
+                raise Dropped("the table server sent what is not a game's line")
+            lines.append(line)
+        with contextlib.suppress(Dropped):
+            await conn.send(Bye(reason="done"))
+        return b"".join(lines)
     finally:
         conn.close()
 
@@ -196,15 +272,17 @@ class Backoff:
 class TableClient:
     """A seat (``seat``; None: the server picks) or a spectator (``watch``) at table ``table``;
     ``user``: the person it sits for, vouched for by this account in every hello (reconnections
-    too), else the account itself."""
+    too), else the account itself; ``bot``: the level of the bot playing the seat through it,
+    said in every hello too (None: a person)."""
 
     def __init__(
         self, place: ServerPlace, table: str, *, seat: int | None = None, watch: bool = False,
-        backoff: Backoff | None = None, user: str | None = None,
+        backoff: Backoff | None = None, user: str | None = None, bot: str | None = None,
     ) -> None:  # fmt: skip
         self.server = place
         self.table = table
         self.user = user
+        self.bot = bot
         self.seat = seat
         self.watch = watch
         self.backoff = backoff or Backoff()
@@ -245,7 +323,7 @@ class TableClient:
         await self._join()
 
     async def _join(self) -> None:
-        conn = await Connection.open(self.server, user=self.user)
+        conn = await Connection.open(self.server, user=self.user, bot=self.bot)
         since = self.next_seq
         message: Message = (
             Watch(table=self.table, since=since) if self.watch else Join(table=self.table, seat=self.seat, since=since)
@@ -312,7 +390,7 @@ class TableClient:
                 self._closed = True
                 raise Refused(message)
             return Update(error=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened):
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
             return None
         event: Event = message  # type: ignore[assignment]
         if event.seq is not None and event.seq != self.next_seq:

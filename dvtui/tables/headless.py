@@ -13,10 +13,15 @@ from .client import Refused, TableClient
 from .protocol import STOPPING
 
 
-async def play_seat(client: TableClient, spec: BotSpec, say: Callable[[str], None] | None = None) -> Game:
+async def play_seat(
+    client: TableClient, spec: BotSpec, say: Callable[[str], None] | None = None,
+    seated: Callable[[Game, int], None] | None = None,
+) -> Game:  # fmt: skip
     """Play ``client``'s seat with bot ``spec`` until the game is over; returns the final game.
-    ``say`` hears of a lost connection and of its return."""
+    ``say`` hears of a lost connection and of its return; ``seated`` of the game and the seat
+    (an index) once, as soon as the game is known (a script's user learns the bot sits there)."""
     answered: int | None = None  # the position (next seq) the last placement was sent for
+    told = False
     try:
         async for update in client.updates():
             if update.status == "reconnecting" and say is not None:
@@ -30,6 +35,10 @@ async def play_seat(client: TableClient, spec: BotSpec, say: Callable[[str], Non
             game = client.game
             if game is None:
                 continue
+            if not told and client.seat is not None:
+                told = True
+                if seated is not None:
+                    seated(game, client.seat)
             if game.over:
                 return game
             if client.my_turn() and answered != client.next_seq:

@@ -12,6 +12,7 @@ refused for its length before it is decoded at all (:data:`MAX_LINE_BYTES`).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 import msgspec
@@ -29,8 +30,19 @@ MAX_LINE_BYTES = 64 * 1024
 SOCKET_NAME = "dvtui.sock"
 """The server's socket in its directory."""
 
-TABLE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
-"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file)."""
+TABLE_NAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\Z"
+"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file).
+Anchored with ``\\A`` and ``\\Z``: the pattern is searched (msgspec), and ``$`` would also match
+before a final newline."""
+TABLE_NAME_RULE = "1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
+"""The rule in words, for whoever typed a name that breaks it."""
+_TABLE_NAME = re.compile(TABLE_NAME)
+
+
+def is_table_name(text: str) -> bool:
+    """``text`` may name a table (the protocol's own check, for a command line to make first)."""
+    return _TABLE_NAME.search(text) is not None
+
 
 TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
@@ -65,15 +77,29 @@ class Hello(Message, tag="hello"):
     ``user``: the person this connection speaks for, vouched for by the connecting account (a
     ``dvtui web`` naming the user its login proxy named). Only a trusted account may vouch (the
     server's own, and those of ``dvtui serve --trust``; any other gets ``not_trusted``); the person
-    is then the connection's identity, apart from every account and from every other person."""
+    is then the connection's identity, apart from every account and from every other person.
+
+    ``bot``: this client is a program playing (a bot of that level, in its own words) rather than a
+    person at a screen; the others see its seat as a bot client (a seat state's ``bot``)."""
 
     version: int
     client: Text = ""
     user: Person | None = None
+    bot: Level | None = None
+
+
+MAX_PAGE = 100
+"""The most tables one ``tables`` answer holds (fewer when their infos would pass a line's bound)."""
 
 
 class ListTables(Message, tag="list_tables"):
-    """Answered by ``tables``."""
+    """Answered by ``tables``: one page of the tables, by name, from the first after ``after``
+    (at most ``limit``, and never a line longer than :data:`MAX_LINE_BYTES`); or, with ``table``,
+    that table alone (an empty list: there is none). A client without these keys gets the first page."""
+
+    table: TableName | None = None
+    after: TableName | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)] | None = None
 
 
 class OpenTable(Message, tag="open_table"):
@@ -88,9 +114,10 @@ class OpenTable(Message, tag="open_table"):
 
 class Join(Message, tag="join"):
     """Sit at ``seat``. None: one's own seat left away; refused (``no_seat``) while one's seat is
-    open on another connection; else the free human seat named like one's login or the person
-    vouched for, else the first free human seat. Answered by ``joined``, then the game's lines from
-    ``since``, then ``presence``."""
+    open on another connection; else the free seat kept for one, or named like one's login or the
+    person vouched for; for the table's opener, the first free seat kept for nobody; else refused
+    (``no_seat``: name a seat). Answered by ``joined``, then the game's lines from ``since``, then
+    ``presence``."""
 
     table: TableName
     seat: SeatIndex | None = None
@@ -128,13 +155,21 @@ class StandIn(Message, tag="stand_in"):
     bot: Level | None = None
 
 
+class Release(Message, tag="release"):
+    """Free ``seat`` of ``table`` for anyone (its owner, and the person its name keeps it for, lose
+    it; one connected there is pushed off). Only the table's opener may ask; answered by ``released``."""
+
+    table: TableName
+    seat: SeatIndex
+
+
 class Bye(Message, tag="bye"):
     """Either side's last message (the connection closes after it). A seat left so is away."""
 
     reason: Text = ""
 
 
-ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Bye
+ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Bye
 
 
 # -- server to client ----------------------------------------------------------------------------
@@ -145,7 +180,9 @@ SeatStateName = Literal["free", "connected", "away", "bot"]
 class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One seat as the table shows it: ``free`` (nobody has taken it), ``connected``, ``away`` (its
     owner's connection dropped), ``bot`` (a bot seat). ``user``: its owner, an account's name or a
-    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile."""
+    vouched person's (``web:NAME``). ``stand_in``: the bot playing for it meanwhile. ``bot``: a
+    connected seat's client is a bot of that level (its hello said so), not a person. ``kept_for``:
+    a free seat named like an account or a vouched person is theirs to take alone."""
 
     seat: int
     name: str
@@ -153,9 +190,13 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     state: SeatStateName
     user: str | None = None
     stand_in: str | None = None
+    bot: Level | None = None
+    kept_for: str | None = None
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A table as ``tables`` lists it (read leniently: a server may leave out a key at its default)."""
+
     table: str
     seats: list[SeatState]
     round: int
@@ -167,6 +208,13 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     hints: bool = True
 
 
+class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
+    """A table info as this server sends it: ``over``, ``spectators`` and ``hints`` always, and
+    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says."""
+
+    to_move: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+
+
 class Welcome(Message, tag="welcome"):
     version: int
     server: str
@@ -176,7 +224,10 @@ class Welcome(Message, tag="welcome"):
 
 
 class Tables(Message, tag="tables"):
+    """One page of tables by name; ``more``: tables follow (ask again ``after`` the last one here)."""
+
     tables: list[TableInfo]
+    more: bool = False
 
 
 class Opened(Message, tag="opened"):
@@ -191,6 +242,11 @@ class Joined(Message, tag="joined"):
     next_seq: int
     seat: int | None = None
     hints: bool = True
+
+
+class Released(Message, tag="released"):
+    table: str
+    seat: int
 
 
 class Presence(Message, tag="presence"):
@@ -208,7 +264,7 @@ ErrorCode = Literal[
     "version",  # no hello first, or a version the server does not speak (closed)
     "no_table",  # no such table
     "table_exists",  # open_table: the name is taken
-    "bad_setup",  # open_table: players or first player not allowed
+    "bad_setup",  # open_table: players or first player not allowed, or the opener's quota reached
     "seat_taken",  # the seat belongs to another user
     "no_seat",  # no free human seat / not a human seat / no such seat
     "not_seated",  # place, undo or stand_in without a seat
@@ -221,6 +277,7 @@ ErrorCode = Literal[
     "server",  # the server could not save; the table has stopped
     "taken_over",  # the seat was taken by another connection of the same user (closed)
     "not_trusted",  # hello: this account may not vouch for a person (closed)
+    "not_opener",  # release: only the table's opener may free a seat
     "shutdown",  # the server is stopping (closed; reconnect later)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full"})
@@ -236,10 +293,18 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Presence | Error | Bye
+ServerMessage = Welcome | Tables | Opened | Joined | Released | Presence | Error | Bye
 
 Incoming = ServerMessage | AnyEvent  # type: ignore[valid-type]
 """What a client reads: a control message or a line of the game."""
+
+
+def bot_problem(level: str) -> str | None:
+    """Why ``level`` cannot be a bot client's level (``hello.bot``; None: it can): it is shown to
+    everyone at the table, so it prints as itself and has no spaces around it."""
+    if printable(level) != level or level.strip() != level:
+        return "a bot's level is of printable characters only, with no spaces around it"
+    return None
 
 
 def person_problem(name: str) -> str | None:

@@ -27,6 +27,9 @@ from .protocol import STOPPING, Error, SeatState
 from .store import FileStore
 from .where import ServerPlace
 
+TAKEN_OVER = "taken over elsewhere"
+"""Why a seat's client stops when another connection of its owner takes the seat."""
+
 ANSWER_WAIT = 30.0
 """Seconds a decision waits for the server's lines before it is reported as unconfirmed."""
 
@@ -238,6 +241,15 @@ class RemoteSession:
         with self._cond:
             return self._failed
 
+    def left_why(self) -> str | None:
+        """Why this side is no longer at the table, in a few words (None: it is there)."""
+        failure = self.failure
+        if failure is None:
+            return None
+        if isinstance(failure, Refused) and failure.code == "taken_over":
+            return TAKEN_OVER
+        return str(failure)
+
     def presence(self) -> tuple[list[SeatState], int]:
         """Each seat's state and the number of spectators, as the server last said."""
         with self._cond:
@@ -247,9 +259,10 @@ class RemoteSession:
         return self._local.is_bot(player)
 
     def human_to_move(self) -> int | None:
-        """This seat, when its placement is awaited: the only one this side decides for."""
+        """This seat, when its placement is awaited: the only one this side decides for (none once
+        the client has stopped: a seat taken over elsewhere is decided for there)."""
         human = self._local.human_to_move()
-        return human if human is not None and human == self.seat else None
+        return human if human is not None and human == self.seat and self.failure is None else None
 
     def hint_seed(self, player: int) -> int:
         return self._local.hint_seed(player)
@@ -259,11 +272,13 @@ class RemoteSession:
 
     def undo_player(self) -> int | None:
         player = self._local.undo_player()
-        return player if player is not None and player == self.seat else None
+        return player if player is not None and player == self.seat and self.failure is None else None
 
     def why_no_undo(self) -> str:
         if self.seat is None:
             return "You are watching: nothing to take back."
+        if self.failure is not None:
+            return f"You have left the table: {self.left_why()}."
         player = self._local.undo_player()
         if player is not None and player != self.seat:
             return f"{self.names[player]} placed last: only they can take it back."
@@ -399,4 +414,4 @@ def _grown(inbox: list[Event], seen: int) -> bool:
     return len(inbox) > seen
 
 
-__all__ = ["RemoteSession", "TableStopped"]
+__all__ = ["TAKEN_OVER", "RemoteSession", "TableStopped"]

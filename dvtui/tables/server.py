@@ -53,24 +53,28 @@ from .protocol import (
     Hello,
     Join,
     Joined,
+    ListedTable,
     ListTables,
     Opened,
     OpenTable,
     Place,
     Presence,
+    Release,
+    Released,
     SeatState,
     StandIn,
-    TableInfo,
     Tables,
     Undo,
     Watch,
     Welcome,
+    bot_problem,
     client_decoder,
     encode,
     person_problem,
     shown_person,
 )
-from .store import FileStore, GameStore, TableExists, TableRecord
+from .registry import Owner, TableLimits, kept_for, page, put_aside_reason
+from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
 from .think import think, watch_server
 from .where import ServerPlace, check_socket_path, make_private_dir
 
@@ -87,9 +91,6 @@ MAX_LOG_LINES = 20_000
 made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
-
-Owner = int | str
-"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
 
 
 def owner_name(owner: Owner) -> str:
@@ -113,6 +114,8 @@ class Conn:
         """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
         self.user = user_name(uid)
         """Who it is, as logs and ``welcome`` say it."""
+        self.bot: str | None = None
+        """The level of the bot this client is, as its hello said (None: a person at a screen)."""
         self.greeted = False
         self.table: Table | None = None
         self.seat: int | None = None
@@ -191,6 +194,11 @@ class Table:
         self.bot_task: asyncio.Task[None] | None = None
         self.failed: Error | None = None
         """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
+        self.playing = True
+        """Its game's files are open (its session can write): only while somebody plays there."""
+        self.active = time.time()
+        """When somebody was last at the table or something was played there (wall clock: a
+        restarted server takes it from the files' times)."""
 
     @property
     def next_seq(self) -> int:
@@ -200,6 +208,20 @@ class Table:
     def over(self) -> bool:
         return self.session.game.over
 
+    def seat_words(self, seat: int) -> str:
+        """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
+        it (the protocol's index is from 0), with its name."""
+        return f"seat {seat + 1} ({self.session.names[seat]})"
+
+    def not_a_human_seat(self, seat: int) -> str | None:
+        """Why a person cannot sit at (or let a bot stand in for) ``seat``; None: they may."""
+        n = self.session.game.n
+        if seat >= n:
+            return f"table {self.name} has no seat {seat + 1} (its seats are 1 to {n})"
+        if self.session.is_bot(seat):
+            return f"{self.seat_words(seat)} is a bot's seat of table {self.name}, not a person's"
+        return None
+
     def conns(self) -> list[Conn]:
         return [c for c in self.seated if c is not None] + list(self.spectators)
 
@@ -207,28 +229,36 @@ class Table:
         out = []
         for i, seat in enumerate(self.session.game.created.players):
             owner = self.record.owners[i]
+            conn = self.seated[i]
             if self.session.is_bot(i):
                 state = "bot"
             elif self.seated[i] is not None:
                 state = "connected"
             else:
                 state = "free" if owner is None else "away"
+            kept = self.record.kept_for[i] if state == "free" else None
             out.append(
                 SeatState(
                     seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
                     user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
+                    bot=None if conn is None else conn.bot,
+                    kept_for=None if kept is None else owner_name(kept),
                 )
             )  # fmt: skip
         return out
 
-    def info(self) -> TableInfo:
+    def info(self) -> ListedTable:
         game = self.session.game
-        return TableInfo(
+        return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
-            to_move=None if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
+            to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
             hints=self.record.hints,
         )  # fmt: skip
+
+    def quiet(self) -> bool:
+        """Nobody plays here now: no seat is connected, no bot thinks, no decision is being saved."""
+        return self.bot_task is None and not self.lock.locked() and not any(self.seated)
 
     def presence(self) -> None:
         self.broadcast(encode(Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))))
@@ -263,9 +293,10 @@ class Server:
     def __init__(
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
         workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
-        trust: Iterable[int] = (),
+        trust: Iterable[int] = (), limits: TableLimits | None = None,
     ) -> None:  # fmt: skip
         self.place = place
+        self.limits = limits or TableLimits()
         self.idle = idle
         self.trusted = frozenset({os.geteuid(), *trust})
         """The uids that may vouch for a person: the server's own (a process of its account could
@@ -315,16 +346,18 @@ class Server:
             lock.release()
 
     def _reopen_all(self) -> None:
-        for name in self.store.unfinished():
+        """Every table kept, over or not, each with its files closed until somebody plays there
+        (opened once here, so a torn tail is repaired before any line is sent)."""
+        for name in self.store.names():
             try:
                 session, lines, record = self.store.reopen(name)
             except (GameFileError, SaveError, OSError) as e:
                 self._log(f"table {name} not reopened: {e}")
                 continue
-            n = session.game.n
-            if record is None or len(record.owners) != n or len(record.stand_ins) != n:
-                record = TableRecord(owners=[None] * n, stand_ins=[None] * n)
-            self.tables[name] = table = Table(name, session, lines, record)
+            self.tables[name] = table = Table(name, session, lines, normal_record(record, session.game.n))
+            table.active = self.store.last_active(name)
+            self.store.close(name, session)
+            table.playing = False
             for notice in session.notices:
                 self._log(notice)
             self._log(f"table {name} reopened at line {table.next_seq}")
@@ -344,6 +377,7 @@ class Server:
         for table in self.tables.values():
             self._wake(table)
         watch = asyncio.create_task(self._watch_idle()) if self.idle is not None else None
+        sweep = asyncio.create_task(self._sweep())
         try:
             await self.stopping.wait()
         finally:
@@ -357,6 +391,7 @@ class Server:
                 await asyncio.wait(list(self._handlers), timeout=5)
             if watch is not None:
                 watch.cancel()
+            sweep.cancel()
             for table in self.tables.values():
                 if table.bot_task is not None:
                     table.bot_task.cancel()
@@ -377,6 +412,20 @@ class Server:
                 self._log(f"idle for {self.idle:g} s: leaving (unfinished tables reopen on the next start)")
                 self.stopping.set()
                 return
+
+    async def _sweep(self) -> None:
+        """Put aside, now and then, the tables nobody comes to (see :func:`put_aside_reason`)."""
+        while True:
+            now = time.time()
+            for table in list(self.tables.values()):
+                why = put_aside_reason(
+                    present=bool(table.conns()) or not table.quiet(),
+                    taken=any(owner is not None for owner in table.record.owners),
+                    quiet_for=now - table.active, limits=self.limits,
+                )  # fmt: skip
+                if why is not None:
+                    await self._put_aside(table, why)
+            await asyncio.sleep(self.limits.sweep)
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
@@ -446,8 +495,7 @@ class Server:
         if isinstance(message, Hello):
             self._greet(conn, message)
         elif isinstance(message, ListTables):
-            infos = [t.info() for _, t in sorted(self.tables.items())]
-            conn.send(encode(Tables(tables=infos)))
+            self._list(conn, message)
         elif isinstance(message, OpenTable):
             await self._open(conn, message)
         elif isinstance(message, Join | Watch):
@@ -456,6 +504,8 @@ class Server:
             await self._decide(conn, message)
         elif isinstance(message, StandIn):
             await self._stand_in(conn, message)
+        elif isinstance(message, Release):
+            await self._release(conn, message)
         elif isinstance(message, Bye):
             conn.close()
 
@@ -466,8 +516,10 @@ class Server:
             return
         person = message.user
         problem = None if person is None else person_problem(person)
+        if problem is None and message.bot is not None:
+            problem = bot_problem(message.bot)
         if problem is not None:
-            conn.error("bad_message", f"hello's user: {problem}")
+            conn.error("bad_message", f"hello: {problem}")
             if not conn.greeted:
                 conn.close()
             return
@@ -478,6 +530,8 @@ class Server:
         if conn.greeted and person != conn.vouched:
             conn.error("bad_message", "a connection speaks for one person: the one its first hello named")
             return
+        if not conn.greeted:
+            conn.bot = message.bot
         conn.vouched = person
         conn.user = owner_name(conn.identity)
         if person is not None and not conn.greeted:
@@ -489,9 +543,19 @@ class Server:
 
     # -- tables ----------------------------------------------------------------------------------
 
+    def _list(self, conn: Conn, message: ListTables) -> None:
+        """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
+        if message.table is not None:
+            table = self.tables.get(message.table)
+            conn.send(encode(Tables(tables=[] if table is None else [table.info()])))
+            return
+        names = sorted(self.tables)
+        conn.send(page(names, lambda name: self.tables[name].info(), after=message.after, limit=message.limit))
+
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table
-        if name in self.tables or name in self._opening:
+        before = self.tables.get(name)
+        if name in self._opening or (before is not None and not before.over):
             conn.error("table_exists", f"table {name} is being played; choose another name")
             return
         if len(self.tables) >= MAX_TABLES:
@@ -509,15 +573,23 @@ class Server:
             conn.error("bad_setup", str(e))
             return
         n = len(seats)
-        record = TableRecord(hints=message.hints, owners=[None] * n, stand_ins=[None] * n)
-        self._opening.add(name)
+        record = TableRecord(
+            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
+        )
+        self._opening.add(name)  # from here no other open_table takes the name
         try:
+            if not await self._room_for(conn, before):
+                return
+            if before is not None:  # a finished game whose name is used again: its file is moved aside
+                self._retire(before)
             session, lines = await self._run_io(lambda: self.store.create(name, created, record))
-        except TableExists as e:
-            conn.error("table_exists", str(e))
-            return
-        except (SaveError, OSError) as e:
-            conn.error("server", f"cannot save the new table: {e}")
+        except (TableExists, SaveError, OSError) as e:
+            if before is not None:
+                self.tables.setdefault(name, before)  # still listed: nothing took its name
+            if isinstance(e, TableExists):
+                conn.error("table_exists", str(e))
+            else:
+                conn.error("server", f"cannot save the new table: {e}")
             return
         finally:
             self._opening.discard(name)
@@ -526,12 +598,72 @@ class Server:
         conn.send(encode(Opened(table=name)))
         self._wake(table)
 
+    async def _room_for(self, conn: Conn, replaced: Table | None) -> bool:
+        """Whether ``conn`` may open one more table (``replaced``: the finished one it takes the
+        name of). At its quota, its finished table nobody has been at for longest is put aside to
+        make room; with none, it is refused. The server's own account has no quota (on a personal
+        server it is the only one; on a shared one, its operator)."""
+        if conn.identity == os.geteuid():
+            return True
+        mine = [t for t in self.tables.values() if t.record.opener == conn.identity and t is not replaced]
+        if len(mine) < self.limits.per_opener:
+            return True
+        done = sorted((t for t in mine if t.over and not t.conns() and t.quiet()), key=lambda t: t.active)
+        if not done:
+            conn.error("bad_setup", f"{conn.user} has {len(mine)} unfinished tables at this server, as many as "
+                       "one may open: finish one, or let it be put aside (a table nobody comes to is)")  # fmt: skip
+            return False
+        await self._put_aside(done[0], f"{conn.user} opened another table")
+        return True
+
+    def _retire(self, table: Table) -> None:
+        """``table`` is no longer listed: its files are closed; whoever is still at it keeps what they
+        have (a spectator of a finished game goes on looking at it)."""
+        if self.tables.get(table.name) is table:
+            del self.tables[table.name]
+        if table.playing:
+            self.store.close(table.name, table.session)
+            table.playing = False
+
+    async def _put_aside(self, table: Table, why: str) -> None:
+        """Archive ``table``: no longer listed, its name free, its game kept in the games directory."""
+        name = table.name
+        if self.tables.get(name) is not table or name in self._opening:
+            return
+        self._retire(table)
+        self._opening.add(name)  # no table of that name opens while its file moves
+        try:
+            aside = await self._run_io(lambda: self.store.archive(name))
+        except OSError as e:
+            self._log(f"table {name} could not be put aside ({why}): {e}")
+            return
+        finally:
+            self._opening.discard(name)
+        self._log(f"table {name} put aside ({why}): its game is {aside}")
+
+    def _rest(self, table: Table) -> None:
+        """Close the table's files while nobody plays there (a listed table costs no descriptor)."""
+        if table.playing and table.quiet() and self.tables.get(table.name) is table:
+            self.store.close(table.name, table.session)
+            table.playing = False
+
+    async def _play_here(self, table: Table) -> None:
+        """The table's files open again for a decision (called with ``table.lock`` held)."""
+        if table.playing:
+            return
+        session, lines, _record = await self._run_io(lambda: self.store.reopen(table.name))
+        for notice in session.notices:
+            self._log(notice)
+        table.session, table.lines, table.playing = session, lines, True
+
     def _pick_seat(self, conn: Conn, table: Table) -> int | str:
         """The seat a join without one means, or why there is none: one's own seat left away (a
-        drop), else a free seat (the one named like the person first). One whose seat is still
-        open on another connection is asked to say which seat: taking it over would push their
-        other terminal off the table, taking a free one would keep somebody else's seat for good
-        (a frozen session reconnecting must not end up in another person's chair)."""
+        drop), else the free seat kept for the person or named like them; the table's opener, who
+        holds no seat there yet, takes the first free seat kept for nobody. Anybody else is asked
+        to name a seat: a seat taken is kept for the whole game, so nobody is given one by chance.
+        One whose seat is still open on another connection is asked to say which seat: taking it
+        over would push their other terminal off the table (a frozen session reconnecting must not
+        end up in another person's chair)."""
         humans = table.session.humans
         owners = table.record.owners
         names = table.session.names
@@ -539,15 +671,21 @@ class Server:
         away = [s for s in mine if table.seated[s] is None]
         if away:
             return away[0]
-        free = [s for s in humans if owners[s] is None]
+        free = [s for s in humans if owners[s] is None and table.record.kept_for[s] in (None, conn.identity)]
         if mine:
             also = f", or a free seat ({', '.join(names[s] for s in free)})" if free else ""
             return (f"your seat {names[mine[0]]} is open on another connection: name it to take it over "
                     f"here (dvtui join {table.name} --as {names[mine[0]]}){also}")  # fmt: skip
+        ours = [s for s in free if table.record.kept_for[s] == conn.identity]
         named = [s for s in free if names[s].casefold() == conn.person.casefold()]
-        if named or free:
-            return (named or free)[0]
-        return "every human seat is taken; watch the table instead"
+        if ours or named:
+            return (ours or named)[0]
+        if free and conn.identity == table.record.opener:
+            return free[0]
+        if free:
+            return (f"say which seat you take at table {table.name} (dvtui join {table.name} --as SEAT): "
+                    f"the free seats are {', '.join(names[s] for s in free)}")  # fmt: skip
+        return "every human seat is taken or kept for somebody else; watch the table instead"
 
     async def _join(self, conn: Conn, message: Join | Watch) -> None:
         table = self.tables.get(message.table)
@@ -561,17 +699,26 @@ class Server:
                 conn.error("no_seat", picked)
                 return
             seat = picked
-            if seat >= table.session.game.n or table.session.is_bot(seat):
-                conn.error("no_seat", f"seat {seat} is not a human seat of table {table.name}")
+            problem = table.not_a_human_seat(seat)
+            if problem is not None:
+                conn.error("no_seat", problem)
                 return
             owner = table.record.owners[seat]
+            kept = table.record.kept_for[seat] if owner is None else None
             if owner is not None and owner != conn.identity:
                 # by its name: people number seats from 1 (``--as 2``), the protocol from 0
                 who = table.session.names[seat]
                 whose = owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
                 conn.error("seat_taken", f"{who}'s seat at table {table.name} belongs to {whose}")
                 return
+            if kept is not None and kept != conn.identity:
+                who = table.session.names[seat]
+                whose = owner_name(kept) if isinstance(kept, str) else f"user {owner_name(kept)}"
+                conn.error("seat_taken", f"{who}'s seat at table {table.name} is kept for {whose} (the table's "
+                           f"opener may release it: dvtui tables release {table.name} --seat {seat + 1})")  # fmt: skip
+                return
         self._leave(conn, drop=conn.table is not table)
+        table.active = time.time()
         changed = False
         if seat is not None:
             if table.record.owners[seat] is None:
@@ -585,7 +732,8 @@ class Server:
             if before is not None and before is not conn:
                 before.table = None
                 before.fail("taken_over", "this seat was taken by another connection of the same user")
-            self._log(f"{conn.user} sits at {table.name} seat {seat}")
+            bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
+            self._log(f"{conn.user} sits at {table.name} {table.seat_words(seat)}{bot}")
         else:
             table.spectators.add(conn)
         conn.table, conn.seat = table, seat
@@ -597,25 +745,59 @@ class Server:
         table.presence()
         if changed:
             await self._save_record(table)
+        if seat is not None and not table.playing:  # a player sits: the files open now, not at their move
+            async with table.lock:
+                with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
+                    await self._play_here(table)
         self._wake(table)
 
     def _leave(self, conn: Conn, *, drop: bool = True) -> None:
-        """``conn`` is no longer at its table: its seat is away, or one spectator fewer. A finished
-        table nobody is at any more is let go (``drop``: unless ``conn`` is joining it again)."""
+        """``conn`` is no longer at its table: its seat is away, or one spectator fewer (``drop``:
+        unless ``conn`` is joining it again, the table's files close once nobody plays there)."""
         table, seat = conn.table, conn.seat
         if table is None:
             return
         conn.table = conn.seat = None
+        table.active = time.time()
         if seat is not None and table.seated[seat] is conn:
             table.seated[seat] = None
-            self._log(f"{conn.user} left {table.name} seat {seat}")
+            self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
         table.spectators.discard(conn)
         table.presence()
-        if drop and table.over and not table.conns() and self.tables.get(table.name) is table:
-            del self.tables[table.name]
-            self.store.close(table.name, table.session)
-        else:
+        if drop:
             self._wake(table)
+
+    async def _release(self, conn: Conn, message: Release) -> None:
+        """The table's opener (or the server's own account) frees a seat: its owner, and whom its
+        name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
+        table, seat = self.tables.get(message.table), message.seat
+        if table is None:
+            conn.error("no_table", f"no table {message.table} (see 'dvtui tables')")
+            return
+        if conn.identity not in (table.record.opener, os.geteuid()):
+            opener = table.record.opener
+            by = "nobody" if opener is None else owner_name(opener)
+            conn.error("not_opener", f"only the opener of table {table.name} ({by}) may release its seats")
+            return
+        if seat >= table.session.game.n or table.session.is_bot(seat):
+            conn.error("no_seat", f"seat {seat + 1} is not a human seat of table {table.name}")
+            return
+        if table.over:
+            conn.error("game_over", f"the game at table {table.name} is over")
+            return
+        record = table.record
+        record.owners[seat] = record.kept_for[seat] = record.stand_ins[seat] = None
+        held = table.seated[seat]
+        table.seated[seat] = None
+        if held is not None:
+            held.table = held.seat = None
+            if held is not conn:
+                held.fail("taken_over", f"the opener of table {table.name} released this seat")
+        self._log(f"{conn.user} released {table.name} seat {seat + 1}")
+        table.presence()
+        conn.send(encode(Released(table=table.name, seat=seat)))
+        await self._save_record(table)
+        self._wake(table)
 
     async def _save_record(self, table: Table) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
@@ -632,8 +814,9 @@ class Server:
         if table is None or conn.seat is None:
             conn.error("not_seated", "only a player seated at the table may let a bot stand in")
             return
-        if seat >= table.session.game.n or table.session.is_bot(seat):
-            conn.error("no_seat", f"seat {seat} is not a human seat")
+        problem = table.not_a_human_seat(seat)
+        if problem is not None:
+            conn.error("no_seat", problem)
             return
         if table.seated[seat] is not None:
             conn.error("not_away", f"{table.session.names[seat]} is connected")
@@ -646,7 +829,7 @@ class Server:
                 conn.error("bad_message", str(e))
                 return
         table.record.stand_ins[seat] = level
-        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} seat {seat}")
+        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(seat)}")
         table.presence()
         await self._save_record(table)
         self._wake(table)
@@ -668,35 +851,36 @@ class Server:
             if table.over:
                 conn.error("game_over", "the game is over")
                 return
-            session = table.session
             try:
                 if isinstance(message, Place):
                     card, column = message.card, message.column
-                    await self._commit(table, lambda: session.place(card, column, player=seat))
+                    await self._commit(table, lambda session: session.place(card, column, player=seat))
                 else:
-                    await self._commit(table, lambda: session.undo(seat))
+                    await self._commit(table, lambda session: session.undo(seat))
             except RuleError as e:
                 code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
                 conn.error(code, str(e), seq=table.next_seq)
         self._wake(table)
 
-    async def _commit(self, table: Table, decide: Callable[[], object]) -> None:
-        """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, then send the
-        lines it wrote to everyone at the table. Called with ``table.lock`` held. A RuleError is
-        the caller's to report; a failed save stops the table."""
+    async def _commit(self, table: Table, decide: Callable[[PlaySession], object]) -> None:
+        """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, on the table's
+        session with its files open, then send the lines it wrote to everyone at the table. Called
+        with ``table.lock`` held. A RuleError is the caller's to report; a failed save stops the table."""
         store = table.name
 
         def work() -> list[bytes]:
-            decide()
+            decide(table.session)
             return self.store.appended(store)
 
         try:
+            await self._play_here(table)
             lines = await self._run_io(work)
-        except (SaveError, OSError) as e:
+        except (SaveError, OSError, GameFileError) as e:
             table.stop("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")
             return
         table.lines.extend(lines)
+        table.active = time.time()
         table.broadcast(b"".join(lines))
         if table.next_seq >= MAX_LOG_LINES and not table.over:
             table.stop("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
@@ -710,6 +894,7 @@ class Server:
         if mover is not None:
             # in a context of its own: the bot's move answers no client's message
             table.bot_task = asyncio.create_task(self._bot_move(table, mover), context=contextvars.Context())
+        self._rest(table)
 
     async def _bot_move(self, table: Table, mover: tuple[int, str, int, bool]) -> None:
         seat, level, seed, standing_in = mover
@@ -722,8 +907,9 @@ class Server:
             async with table.lock:
                 if table.next_seq == seq and table.bot_to_move() == mover:
                     stand_in = level if standing_in else None
-                    session = table.session
-                    await self._commit(table, lambda: session.place(card, column, player=seat, stand_in=stand_in))
+                    await self._commit(
+                        table, lambda session: session.place(card, column, player=seat, stand_in=stand_in)
+                    )
             ok = True
         except asyncio.CancelledError:
             raise

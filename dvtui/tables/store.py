@@ -37,17 +37,33 @@ class TableRecord(msgspec.Struct, kw_only=True):
     account, the vouching one included."""
     stand_ins: list[str | None]
     """The bot level playing each seat while its owner is away (None: nobody stands in)."""
+    opener: int | str | None = None
+    """Who opened the table (an owner as in ``owners``): it counts against their quota, and they
+    may release its seats. None: nobody (a table from before openers were kept)."""
+    kept_for: list[int | str | None] = msgspec.field(default_factory=list)
+    """Whom each free seat is kept for (an owner as in ``owners``; None: anybody), as
+    :func:`~dvtui.tables.registry.kept_for` decided at opening; empty: nobody's."""
 
 
 class TableExists(Exception):
     """A table of that name is being played (or its file cannot be read to say it is over)."""
 
 
+def normal_record(record: TableRecord | None, n: int) -> TableRecord:
+    """``record`` made whole for a game of ``n`` seats (a record that does not fit is no record:
+    every seat free, kept for nobody)."""
+    if record is None or len(record.owners) != n or len(record.stand_ins) != n:
+        return TableRecord(owners=[None] * n, stand_ins=[None] * n)
+    if len(record.kept_for) != n:
+        record.kept_for = [None] * n
+    return record
+
+
 class GameStore(Protocol):
     """The server's storage of tables (see the module's docstring)."""
 
-    def unfinished(self) -> list[str]:
-        """The names of the tables whose games are not over (to reopen at start)."""
+    def names(self) -> list[str]:
+        """The names of the tables kept, over or not (to load at start)."""
         ...
 
     def create(self, name: str, created: GameCreated, record: TableRecord) -> tuple[PlaySession, list[bytes]]:
@@ -55,7 +71,15 @@ class GameStore(Protocol):
         ...
 
     def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
-        """An unfinished table's game, locked for play, with its lines and its record."""
+        """A table's game, locked for play, with its lines and its record."""
+        ...
+
+    def last_active(self, name: str) -> float:
+        """When the table's game or record was last written (seconds since the epoch)."""
+        ...
+
+    def archive(self, name: str) -> str:
+        """Put the table aside: its name is free, its game kept under another (returned)."""
         ...
 
     def appended(self, name: str) -> list[bytes]:
@@ -67,7 +91,7 @@ class GameStore(Protocol):
         ...
 
     def close(self, name: str, session: PlaySession) -> None:
-        """The table is done with (its game's lock released)."""
+        """The table's files are closed (its game's lock released) until :meth:`reopen`."""
         ...
 
 
@@ -76,8 +100,9 @@ _record_decoder = msgspec.json.Decoder(TableRecord)
 
 
 class FileStore:
-    """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a finished game is moved
-    aside (``NAME.<time>.dvr``) when its name is used for a new table, and stays a readable game."""
+    """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a game is moved aside
+    (``NAME.<time>.dvr``) when its name is used for a new table once it is over, or when the
+    table is put aside, and stays a readable game."""
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
@@ -89,17 +114,9 @@ class FileStore:
     def record_path(self, name: str) -> Path:
         return self.games / f"{name}.table.json"
 
-    def unfinished(self) -> list[str]:
-        names = []
-        for path in sorted(self.games.glob("*.dvr")):
-            if not _NAME.match(path.stem):
-                continue  # a finished game moved aside, or not the server's
-            try:
-                if not read_game(path).game.over:
-                    names.append(path.stem)
-            except (GameFileError, OSError):
-                names.append(path.stem)  # reopen says what is wrong with it
-        return names
+    def names(self) -> list[str]:
+        # a game put aside has a dot in its stem, which no table's name has
+        return [path.stem for path in sorted(self.games.glob("*.dvr")) if _NAME.fullmatch(path.stem)]
 
     def create(self, name: str, created: GameCreated, record: TableRecord) -> tuple[PlaySession, list[bytes]]:
         path = self.path(name)
@@ -125,6 +142,16 @@ class FileStore:
         with contextlib.suppress(OSError, msgspec.DecodeError), open(self.record_path(name), "rb") as f:
             record = _record_decoder.decode(f.read(MAX_RECORD_BYTES))
         return session, self._read_from(name, 0), record
+
+    def last_active(self, name: str) -> float:
+        times = []
+        for path in (self.path(name), self.record_path(name)):
+            with contextlib.suppress(OSError):
+                times.append(path.stat().st_mtime)
+        return max(times, default=0.0)
+
+    def archive(self, name: str) -> str:
+        return self._move_aside(name).name
 
     def appended(self, name: str) -> list[bytes]:
         return self._read_from(name, self._offsets[name])
@@ -154,7 +181,7 @@ class FileStore:
         session.close()
         self._offsets.pop(name, None)
 
-    def _move_aside(self, name: str) -> None:
+    def _move_aside(self, name: str) -> Path:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
         n = 1
         while True:
@@ -166,3 +193,4 @@ class FileStore:
         with contextlib.suppress(FileNotFoundError):
             os.rename(self.record_path(name), aside.with_suffix(".table.json"))
         fsync_dir(self.games)
+        return aside

@@ -36,7 +36,7 @@ async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> 
         if isinstance(screen, EndScreen):
             return OVER
         if isinstance(screen, TableScreen):
-            if screen.steps:
+            if screen.state.steps:
                 return RESOLVING
             if screen.session.human_to_move() is not None:
                 return HUMAN
@@ -70,7 +70,7 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
         screen = table(app)
         if state == RESOLVING:
             await pilot.press("space")  # one step by hand, then skip the rest
-            if screen.steps:
+            if screen.state.steps:
                 await pilot.press("s")
             continue
         if stop_after is not None and len(moves) >= stop_after:
@@ -78,11 +78,11 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
         card, column = choose(screen.session.game)
         await pilot.press(str(card))
         if len(moves) % 2:
-            steps = (column - screen.selected_column) % 7
+            steps = (column - screen.state.selected_column) % 7
             await pilot.press(*(["right"] * steps))
         else:
             await pilot.press("abcdefg"[column])
-        assert screen.selected_card == card and screen.selected_column == column
+        assert screen.state.selected_card == card and screen.state.selected_column == column
         await pilot.press("enter")
         moves.append((card, column))
 
@@ -98,18 +98,18 @@ async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
         screen = table(app)
         if state == RESOLVING:
             assert await pilot.click("#banner")  # one step, then the footer's "skip"
-            if screen.steps:
+            if screen.state.steps:
                 skip = next(key for key in app.screen.query(FooterKey) if key.action == "skip")
                 assert await pilot.click(skip)
-                if screen.steps:  # the round's summary waits to be read: a click on it goes on
-                    assert isinstance(screen.steps[screen.step_index].event, RoundEnded)
+                if screen.state.steps:  # the round's summary waits to be read: a click on it goes on
+                    assert isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded)
                     assert await pilot.click("#banner")
-                assert not screen.steps
+                assert not screen.state.steps
             continue
         card, column = choose(screen.session.game)
         hand = app.screen.query_one(HandBar)
         assert await pilot.click(hand, offset=hand.card_offset(card))
-        assert screen.selected_card == card
+        assert screen.state.selected_card == card
         board = app.screen.query_one(Board)
         assert await pilot.click(board, offset=board.column_offset(column))
         moves.append((card, column))

@@ -13,11 +13,15 @@ from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.table_state import TableState
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
+
+from .conftest import SEED, new_session, table_app
+from .driver import HUMAN, next_decision, table
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,6 +65,23 @@ async def test_rematch_deals_the_next_seed_to_the_same_seats_in_a_new_file(tmp_p
         assert not session.game.over
     assert (tmp_path / "done.dvr").read_bytes() == before  # the finished game is as it was
     assert read_game(session.path).created.seed == 43
+
+
+async def test_a_rematch_starts_with_nothing_of_the_old_games_cursor_or_resolution(data_dir: Path) -> None:
+    """Each turn starts on column A, a rematch's first one too: the table's state of the old game
+    (cursor, card, hint, resolution) is replaced whole."""
+    app = table_app(new_session(None, players="Ana,bot:greedy,bot:greedy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("f", "3")
+        screen = table(app)
+        assert (screen.state.selected_card, screen.state.selected_column) == (3, 5)
+        old = screen.state
+        app.rematch()
+        assert await next_decision(pilot, app) == HUMAN
+        assert table(app) is screen and screen.session.game.created.seed == SEED + 1
+        assert screen.state is not old and screen.state == TableState(cursor_player=0)
+        assert "▸" not in screen.query_one(HandBar).render().plain  # no card chosen
 
 
 async def test_new_game_opens_the_set_up_filled_in_and_esc_comes_back(tmp_path: Path) -> None:

@@ -86,16 +86,17 @@ async def test_the_prompt_fits_80_columns_even_with_five_players() -> None:
         assert not on_screen(app, table(app).query_one(Scoreboard))  # every player's row, whole
 
 
-async def test_the_hint_is_shown_whole_at_80x24() -> None:
-    app = table_app(new_session(None, players="Ana,bot:greedy,bot:strong", seed=42))
+@pytest.mark.parametrize("players", ["Ana,bot:greedy,bot:strong", "Ana,bot:greedy,bot:strong,bot:greedy,bot:random"])
+async def test_the_hint_is_shown_whole_at_80x24(players: str) -> None:
+    app = table_app(new_session(None, players=players, seed=42))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press("h")
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = table(app)
-        assert screen.hint is not None and screen.hint.endswith("% to win")
-        assert reads(app, screen.query_one(HandBar), screen.hint)
+        assert screen.state.hint is not None and screen.state.hint.endswith("% to win")
+        assert reads(app, screen.query_one(HandBar), screen.state.hint)
 
 
 async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:
@@ -320,7 +321,7 @@ async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_smal
             state = await next_decision(pilot, app)
             screen = table(app)
             if state == RESOLVING:
-                if isinstance(screen.steps[screen.step_index].event, RoundEnded):
+                if isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded):
                     break
                 await pilot.press("space")
                 continue

@@ -64,7 +64,7 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
         placed = len(session.game.placements)
         await run_from_palette(pilot, "undo ana")
         assert len(session.game.placements) < placed  # as u does: Ana's card (and the bots' after it) back
-        assert table(app).selected_card == 5
+        assert table(app).state.selected_card == 5
         assert "Undo Ana's latest placement" not in palette(app)
 
 

@@ -42,7 +42,8 @@ TABLE = ["--table", "friday", "--server", "/nonexistent/dvtui-server"]
     [
         (["new", "--players", "Ana,Ben"], "3 to 5 players"),
         (["new", "--players", "Ana,bot:genius,bot:greedy"], "unknown bot level"),
-        (["new", "--players", PLAYERS, "--first", "3"], "--first must be a seat from 0 to 2"),
+        (["new", "--players", PLAYERS, "--first", "4"], "--first must be a seat from 1 to 3, not 4"),
+        (["new", "--players", PLAYERS, "--first", "0"], "--first must be a seat from 1 to 3, not 0"),
         (["new", "--players", PLAYERS, "--bot-delay", "-1"], "--bot-delay must be between 0 and 10"),
         (["new", "--players", PLAYERS, "-o", "missing/dir/game.dvr"], "no such directory"),
         (["resume", "--bot-delay", "99"], "--bot-delay must be between 0 and 10"),
@@ -57,7 +58,7 @@ TABLE = ["--table", "friday", "--server", "/nonexistent/dvtui-server"]
          "seat 2: a bot's budget is at most 200000 iterations (strong@200000) or 10 seconds (strong@10s)"),
         (["new", "--players", "Ana,bot:strong@999999999s,bot:greedy"], "seat 2: a bot's budget is at most"),
         # a table's game is refused the same flags, before any server is asked
-        (["new", *TABLE, "--players", PLAYERS, "--first", "3"], "--first must be a seat from 0 to 2"),
+        (["new", *TABLE, "--players", PLAYERS, "--first", "4"], "--first must be a seat from 1 to 3, not 4"),
         (["new", *TABLE, "--players", PLAYERS, "--seed", "-5"], "--seed must be a whole number from 0 to"),
         (["new", *TABLE, "--players", "Ana,Ben"], "3 to 5 players"),
         (["new", *TABLE], "--table needs --players"),
@@ -85,7 +86,7 @@ def test_an_existing_output_file_is_refused(
 def test_new_with_players_creates_the_file_before_the_table_opens(
     data_dir: Path, opened: list[DvtuiApp], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["new", "--players", PLAYERS, "--first", "1", "--bot-delay", "0.2"]) == 0
+    assert main(["new", "--players", PLAYERS, "--first", "2", "--bot-delay", "0.2"]) == 0
     (app,) = opened
     assert app.session is not None and app.pace.bot_delay == 0.2
     files = list(saves_dir().glob("*.dvr"))
@@ -103,7 +104,7 @@ def test_new_with_a_seed_and_an_output_file(tmp_path: Path, opened: list[DvtuiAp
 
 
 def test_new_without_players_opens_the_set_up_screen(opened: list[DvtuiApp], data_dir: Path) -> None:
-    assert main(["new", "--seed", "9", "--first", "2"]) == 0
+    assert main(["new", "--seed", "9", "--first", "3"]) == 0
     (app,) = opened
     assert app.session is None and app.setup_defaults.seed == 9 and app.setup_defaults.first == 2
     assert not saves_dir().exists() or not list(saves_dir().glob("*.dvr"))  # nothing created yet

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList
+from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -101,11 +102,22 @@ async def test_resume_the_latest_game_from_the_menu() -> None:
         assert app.session is not None and app.session.path == saves_dir() / "half.dvr"
 
 
+def _offers_back(app: DvtuiApp) -> bool:
+    return "back" in [key.action for key in app.screen.query(FooterKey)]
+
+
 async def test_replay_a_file_from_the_menu(tmp_path: Path) -> None:
     shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "game.dvr")
     app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert not _offers_back(app)  # the top menu: nothing to go back to
+        await _choose(pilot, "replay")
+        await pilot.pause()
+        assert _offers_back(app)  # from the path, back to the choices
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not _offers_back(app) and not app.screen.query_one("#replay-path", Input).display
         await _choose(pilot, "replay")
         path = app.screen.query_one("#replay-path", Input)
         path.value = "missing.dvr"
@@ -144,7 +156,7 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         session = table.session
         assert session.path is not None and session.path.parent == saves_dir()
         assert isinstance(read_game(session.path).events[-1], RoundEnded)
-        assert not table.recap and all(step.event.round == 3 for step in table.steps)
+        assert not table.state.recap and all(step.event.round == 3 for step in table.state.steps)
         assert any(n.title == "Playing from here" and str(session.path) in n.message for n in app._notifications)
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0

@@ -85,7 +85,7 @@ async def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Pa
         await pilot.press("u")
         assert await next_decision(pilot, app) == HUMAN
         assert game is table(app).session.game and game.placements == [] and 5 in game.hands[0]
-        assert table(app).selected_card == 5 and table(app).selected_column == 2  # ready to redo
+        assert table(app).state.selected_card == 5 and table(app).state.selected_column == 2  # ready to redo
         await pilot.press("u")  # nothing left: a warning, no event
         await pilot.press("2", "a", "enter")
         assert await next_decision(pilot, app) == HUMAN

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.events import Key, MouseScrollDown
+from textual.events import Key, MouseScrollUp
 from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
 from dvtui.describe import gains_line
 from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
@@ -29,12 +30,12 @@ async def play_round(pilot, app: DvtuiApp) -> TableScreen:  # type: ignore[no-un
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press(str(card), column, "enter")
     screen = table(app)
-    assert screen.steps and screen.step_index == 0
+    assert screen.state.steps and screen.state.step_index == 0
     return screen
 
 
 async def to_summary(pilot, screen: TableScreen) -> None:  # type: ignore[no-untyped-def]
-    while not isinstance(screen.steps[screen.step_index].event, RoundEnded):
+    while not isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded):
         await pilot.press("space")
 
 
@@ -53,7 +54,7 @@ async def test_with_people_at_the_table_the_rounds_summary_waits_for_a_key(
         assert screen._timer is None  # the summary does not
         assert "Round 1 is over" in app.screen.query_one(Banner).text.plain
         await pilot.press("enter")
-        assert not screen.steps and screen.session.human_to_move() == 1  # Ben starts round 2
+        assert not screen.state.steps and screen.session.human_to_move() == 1  # Ben starts round 2
 
 
 async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: Callable[..., GameCreated]) -> None:
@@ -61,9 +62,9 @@ async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: C
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await play_round(pilot, app)
         await pilot.press("s")
-        assert isinstance(screen.steps[screen.step_index].event, RoundEnded)
+        assert isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded)
         await pilot.press("s")
-        assert not screen.steps
+        assert not screen.state.steps
 
 
 async def test_bots_alone_go_on_past_the_summary() -> None:
@@ -102,7 +103,7 @@ async def test_in_a_resolution_the_footer_says_enter_moves_on(make_created: Call
         assert "place" not in keys and keys["next_step"].description == "next"
         assert keys["next_step"].key == "enter"
         await pilot.press("enter")
-        assert screen.step_index == 1
+        assert screen.state.step_index == 1
 
 
 async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callable[..., GameCreated]) -> None:
@@ -110,11 +111,17 @@ async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callab
     async with app.run_test(size=(80, 24)) as pilot:
         await play_round(pilot, app)
         await pilot.press("s", "s")
-        log = app.screen.query_one(EventLog)
+        screen = app.screen
+        log, board = screen.query_one(EventLog), screen.query_one(Board)
         assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # following the game
+        short = log.size.height
         await pilot.press("tab")
+        await pilot.pause()
         assert app.focused is log
         assert footer(app).get("scroll_up") == "scroll"
+        # read, the log takes the board's and the hand's place: most of the screen, the scores kept
+        assert board.region.area == 0
+        assert log.size.height >= 24 - 3 - 3 - 1 > short  # round bar, three scores, footer
         await pilot.press("home")
         await pilot.pause()
         assert log.scroll_offset.y == 0
@@ -122,16 +129,22 @@ async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callab
         await pilot.pause()
         assert log.scroll_offset.y == 1
         await pilot.press("escape")
-        assert app.focused is None
-        await pilot.press("end")  # not the log's key any more: nothing moves
         await pilot.pause()
-        assert log.scroll_offset.y == 1
+        assert app.focused is None and board.region.area > 0 and log.size.height == short  # the table is back
+        assert log.following and log.scroll_offset.y == log.max_scroll_y  # and the log follows the game again
+        await pilot.press("tab", "home", "escape")
+        await pilot.pause()
+        await pilot.press("4", "a", "enter")  # the game goes on: its newest line is shown
+        await pilot.pause()
+        assert log.scroll_offset.y == log.max_scroll_y and "placed 4 under column A" in log.entries[-1].plain
+        await pilot.press("end")  # not the log's key: nothing moves
         await pilot.mouse_down(log)  # the pointer over the log, then the wheel (focused or not)
         await pilot.press("escape")
-        for _ in range(2):
-            log.post_message(MouseScrollDown(log, 2, 0, 0, 1, 0, False, False, False))
         await pilot.pause()
-        assert log.scroll_offset.y > 1
+        for _ in range(2):
+            log.post_message(MouseScrollUp(log, 2, 0, 0, 1, 0, False, False, False))
+        await pilot.pause()
+        assert log.scroll_offset.y < log.max_scroll_y
 
 
 async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume() -> None:
@@ -178,17 +191,20 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
     async with resumed.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = table(resumed)
-        assert screen.recap and screen.step_index == 0
+        assert screen.state.recap and screen.state.step_index == 0
         log = resumed.screen.query_one(EventLog)
         assert 0 < log.max_scroll_y == log.scroll_offset.y  # a long history opens on its end
-        first = screen.steps[0].event
+        first = screen.state.steps[0].event
         assert isinstance(first, ColumnResolved) and first.column == 0
         assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).render().plain
+        # the log is where the table is: column A told, the rest of the round's end not yet
+        assert log.entries[-1].plain.startswith("Column A") and not any("Column B" in e.plain for e in log.entries)
+        assert not any("Round 1 is over" in e.plain for e in log.entries)
         await pilot.press("s")
         summary = resumed.screen.query_one(Banner).text.plain
         assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary
         await pilot.press("enter")
-        assert not screen.steps and not screen.recap and screen.session.human_to_move() == 1
+        assert not screen.state.steps and not screen.state.recap and screen.session.human_to_move() == 1
         await pilot.press("3", "c", "enter")
         await pilot.pause()
         assert log.scroll_offset.y == log.max_scroll_y  # still following, after the summary came and went
@@ -204,7 +220,7 @@ async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path:
     app = table_app(PlaySession.resume(read_game(path)))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
-        assert not table(app).recap
+        assert not table(app).state.recap
 
 
 def test_a_round_that_costs_a_player_reads_as_a_loss() -> None:

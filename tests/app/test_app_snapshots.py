@@ -72,9 +72,9 @@ async def _to_column_b(pilot: Pilot[int]) -> None:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press(str(card), column, "enter")
     screen = table(app)
-    assert screen.steps and screen.step_index == 0  # column A on screen
+    assert screen.state.steps and screen.state.step_index == 0  # column A on screen
     await pilot.press("space")
-    event = screen.steps[screen.step_index].event
+    event = screen.state.steps[screen.state.step_index].event
     assert isinstance(event, ColumnResolved) and event.column == 1
     assert event.cancelled == [1, 2] and event.awards[0].returned == "house-300"
     await pilot.pause()
@@ -111,6 +111,16 @@ def test_help(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_help)
 
 
+async def _reading_the_log(pilot: Pilot[int]) -> None:
+    await _mid_round(pilot)
+    await pilot.press("tab", "home")  # focused and scrolled to the deal: the board gives it room
+    await pilot.pause()
+
+
+def test_log_read_at_80x24(snap_compare) -> None:
+    assert snap_compare(table_app(new_session()), terminal_size=(80, 24), run_before=_reading_the_log)
+
+
 def test_start_menu(snap_compare) -> None:
     """Plain ``dvtui``: new game, the latest unfinished game (one is saved), replay, quit."""
     from dvtui.store import data_dir
@@ -143,7 +153,7 @@ async def _round_summary(pilot: Pilot[int]) -> None:
         await pilot.press(str(card), column, "enter")
     await pilot.press("s")  # past the columns, to the summary, which waits for a key
     screen = table(app)
-    assert screen.steps and screen.step_index == len(screen.steps) - 1
+    assert screen.state.steps and screen.state.step_index == len(screen.state.steps) - 1
     await pilot.pause()
 
 

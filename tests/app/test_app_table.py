@@ -4,6 +4,7 @@ strong bot, and the command palette offers the game's commands."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,10 +73,15 @@ async def test_the_hint_key_asks_the_strong_bot_and_preselects_its_move() -> Non
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = table(app)
-        assert screen.hint is not None and screen.hint.startswith("hint: ")
-        assert screen.selected_card is not None
-        card, column = screen.selected_card, screen.selected_column
-        assert screen.hint.startswith(f"hint: {card} under {'ABCDEFG'[column]}")
+        assert screen.state.selected_card is not None and screen.state.hint is not None
+        card, column = screen.state.selected_card, screen.state.selected_column
+        # the move as the line writes a chosen one, and what the numbers are
+        hint = screen.state.hint
+        assert re.fullmatch(rf"{card} → {'ABCDEFG'[column]}: expect \+[\d.]+[kM]? this round, \d+% to win", hint)
+        # the help (every row of the key map is shown: tests/tables) says what the numbers are
+        assert ("h", "hint: what the strong bot would play, its expected gain this round, its chance to win") in (
+            screen.KEYS.help_rows()
+        )
         await pilot.press("enter")
         assert await next_decision(pilot, app) == HUMAN
         first = screen.session.game.placements[0]

@@ -32,8 +32,9 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         await pilot.pause()
         [ready] = [m for m in messages if isinstance(m, HintReady)]
         assert ready.token == screen.turn_token
-        assert (screen.selected_card, screen.selected_column) == (ready.suggestion.card, ready.suggestion.column)
-        assert screen.hint is not None and screen.hint.startswith(f"hint: {ready.suggestion.card} under ")
+        state = screen.state
+        assert (state.selected_card, state.selected_column) == (ready.suggestion.card, ready.suggestion.column)
+        assert screen.state.hint is not None and screen.state.hint.startswith(f"{ready.suggestion.card} → ")
         assert not any(isinstance(m, ThinkingFailed) for m in messages)
 
 
@@ -48,7 +49,7 @@ async def test_an_undo_while_a_bot_thinks_stops_it_and_no_move_comes() -> None:
             if any(w.group == "bot" and w.state == WorkerState.RUNNING for w in app.workers):
                 break
             await pilot.pause(0.01)
-        assert screen.thinking == 1
+        assert screen.state.thinking == 1
         [searching] = [w for w in app.workers if w.group == "bot"]
         await pilot.press("u")  # Ana takes her card back while the strong bot searches
         await pilot.pause()

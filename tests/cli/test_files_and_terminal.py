@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -139,3 +140,34 @@ def test_without_a_terminal_the_game_does_not_start(tmp_path: Path) -> None:
 def test_plain_dvtui_without_a_terminal_prints_the_usage(tmp_path: Path) -> None:
     run = _without_terminal(cwd=tmp_path)
     assert run.returncode == 2 and "usage: dvtui" in run.stdout and "\x1b" not in run.stdout
+
+
+def _advice(stderr: str) -> list[str]:
+    """The command a refusal suggests (after ``dvtui ``), split as a shell would; [] for none."""
+    assert stderr.count("\n") == 1, stderr
+    _, found, command = stderr.strip().partition(": dvtui ")
+    return shlex.split(command) if found else []
+
+
+def test_without_a_terminal_the_command_suggested_is_one_that_works(tmp_path: Path) -> None:
+    """Each refusal suggests only a command that works as it stands: a new game of bots has no
+    file to resume yet (a simulation writes one), a person's seat needs a screen, a file of bots
+    is finished by its bots, a file with a person's turn ahead is read as text."""
+    bots = "bot:greedy,bot:greedy,bot:greedy"
+    run = _without_terminal("new", "--players", bots, cwd=tmp_path)
+    assert run.returncode == 2 and "resume" not in run.stderr
+    suggested = _advice(run.stderr)
+    assert suggested[:3] == ["sim", "--players", bots] and suggested[-1] == "DIR"
+    done = _without_terminal(*suggested[:-1], "out", cwd=tmp_path)
+    assert done.returncode == 0 and len(list((tmp_path / "out").glob("*.dvr"))) == 1
+    run = _without_terminal("new", "--players", PLAYERS, cwd=tmp_path)
+    assert run.returncode == 2 and _advice(run.stderr) == []  # a person plays on screen or not at all
+    write_game(tmp_path / "bots.dvr", bots, seed=1, upto=4)
+    write_game(tmp_path / "people.dvr", "Ana,bot:greedy,bot:greedy", seed=1, upto=4)
+    for name, expected in (("bots.dvr", ["resume", "bots.dvr", "--headless"]),
+                           ("people.dvr", ["replay", "people.dvr", "--text"])):  # fmt: skip
+        run = _without_terminal("resume", name, cwd=tmp_path)
+        assert run.returncode == 2 and _advice(run.stderr) == expected, run.stderr
+        assert _without_terminal(*expected, cwd=tmp_path).returncode == 0
+    run = _without_terminal("replay", "people.dvr", cwd=tmp_path)
+    assert run.returncode == 2 and _advice(run.stderr) == ["replay", "people.dvr", "--text"]

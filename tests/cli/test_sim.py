@@ -60,7 +60,8 @@ def test_json_results_are_the_games_the_engine_plays(capsys: pytest.CaptureFixtu
     bots = {b["bot"]: b for b in result["bots"]}
     assert bots["greedy"]["seats_in_lineup"] == 2 and bots["random"]["seats_in_lineup"] == 2
     assert bots["greedy"]["wins"] == pytest.approx(wins[0] + wins[3])
-    assert bots["greedy"]["win_share"] == pytest.approx((wins[0] + wins[3]) / 48)
+    assert bots["greedy"]["win_share"] == pytest.approx((wins[0] + wins[3]) / 48)  # per seat
+    assert bots["greedy"]["share_of_games"] == pytest.approx((wins[0] + wins[3]) / 24)
     low, high = bots["greedy"]["win_share_95"]
     assert low < bots["greedy"]["win_share"] < high
     assert result["moves"] == 24 * 4 * 5 * 4  # 4 rounds of 5 placements by 4 players (R3, R4.2)
@@ -72,21 +73,25 @@ def test_text_output_has_wins_share_interval_mean_and_rates() -> None:
     assert run.code == 0 and run.err == ""
     lines = run.out.splitlines()
     assert lines[0] == "15 games, seeds 40..54"
-    assert lines[1].split() == ["bot", "seats", "wins", "share", "95%", "interval", "mean", "score", "rank"]
+    assert lines[1].split() == ["bot", "seats", "wins", "of", "games", "per", "seat", "95%", "interval", "mean",
+                                "score", "rank"]
     wins, means = expected_results(THREE, 15, 40)
-    random_row = re.fullmatch(
-        r"random\s+1\s+([\d.]+)\s+([\d.]+)%\s+\[([\d.]+)%, ([\d.]+)%\]\s+([\d,]+)\s+([\d.]+)", lines[2]
-    )
-    assert random_row, lines[2]
-    assert float(random_row[1]) == pytest.approx(wins[0], abs=0.005)
-    assert float(random_row[3]) <= float(random_row[2]) <= float(random_row[4])
-    assert int(random_row[5].replace(",", "")) == pytest.approx(means[0], abs=0.5)
-    assert lines[3].startswith("greedy") and lines[3].split()[1] == "2"
+    row = r"(\w+)\s+(\d)\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%\s+\[([\d.]+)%, ([\d.]+)%\]\s+([\d,]+)\s+([\d.]+)"
+    random_row = re.fullmatch(row, lines[2])
+    assert random_row and random_row[1] == "random" and random_row[2] == "1", lines[2]
+    assert float(random_row[3]) == pytest.approx(wins[0], abs=0.005)
+    assert float(random_row[6]) <= float(random_row[5]) <= float(random_row[7])
+    assert int(random_row[8].replace(",", "")) == pytest.approx(means[0], abs=0.5)
+    greedy_row = re.fullmatch(row, lines[3])
+    assert greedy_row and greedy_row[1] == "greedy" and greedy_row[2] == "2", lines[3]
+    # the games the level won with either seat, and its share per seat (half that: two seats)
+    assert float(greedy_row[4]) == pytest.approx(100 * (wins[1] + wins[2]) / 15, abs=0.05)
+    assert float(greedy_row[5]) == pytest.approx(100 * (wins[1] + wins[2]) / 30, abs=0.05)
     assert lines[4].split()[:2] == ["seat", "player"]
     for i, row in enumerate(lines[5:8]):
         m = re.fullmatch(r"(\d)\s+(Bot \d) \((\w+)\)\s+([\d.]+)\s+([\d.]+)%\s+([\d,]+)\s+([\d.]+)", row)
         assert m, row
-        assert int(m[1]) == i and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]
+        assert int(m[1]) == i + 1 and m[2] == f"Bot {i + 1}" and m[3] == THREE.split(",")[i][4:]  # seats from 1
         assert float(m[4]) == pytest.approx(wins[i], abs=0.005)
         assert float(m[5]) == pytest.approx(100 * wins[i] / 15, abs=0.05)
         assert int(m[6].replace(",", "")) == pytest.approx(means[i], abs=0.5)

@@ -189,9 +189,9 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
         for _ in range(200):  # the bots play on, up to the resolution (it waits for a key)
             await app.workers.wait_for_complete()
             await pilot.pause(0.01)
-            if app.screen.steps:
+            if app.screen.state.steps:
                 break
-        assert app.screen.steps
+        assert app.screen.state.steps
         await pilot.press("q")
     assert parent.read_bytes() == before
     branch = read_game(out)
@@ -285,7 +285,7 @@ def test_taking_a_seat_keeps_its_colour_and_makes_the_name_unique() -> None:
     assert taken[1] == Seat(name="Bot 1 (you)", kind="human", color=players[1].color)
     assert taken[0] == players[0] and taken[2] == players[2]
     assert take_seat(players, 2, "  ")[2].name == "Player"
-    with pytest.raises(BranchError):
+    with pytest.raises(BranchError, match=r"^seat 2 is not a bot's"):  # as people count seats
         take_seat(taken, 1, "Ana")  # a person's seat is not a bot's to take
 
 
@@ -468,5 +468,5 @@ async def test_a_branch_from_a_rounds_end_opens_on_the_next_round_not_a_recap(tm
         table = app.screen
         assert isinstance(table, TableScreen)
         assert isinstance(read_game(out).events[-1], RoundEnded)
-        assert not table.recap  # the bots play on: a resolution on screen is round 3's, never round 2's again
-        assert all(step.event.round == 3 for step in table.steps)
+        assert not table.state.recap  # the bots play on: a resolution on screen is round 3's, never round 2's again
+        assert all(step.event.round == 3 for step in table.state.steps)

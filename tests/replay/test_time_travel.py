@@ -34,7 +34,7 @@ def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:
 async def human_turn(pilot: Pilot[int], table: TableScreen) -> None:
     """Wait for the bots until Ana is asked (skipping any resolution on screen)."""
     for _ in range(500):
-        if table.steps:
+        if table.state.steps:
             table.action_skip()
         elif table.session.human_to_move() is not None:
             return
@@ -136,7 +136,7 @@ async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: P
             table.action_pick(table.session.game.hands[0][0])
             table.action_place()
             while table.session.human_to_move() is None:
-                if table.steps:
+                if table.state.steps:
                     table.action_skip()
                 await app.workers.wait_for_complete()
                 await pilot.pause()

@@ -34,7 +34,7 @@ def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.C
     before = path.read_bytes()
     assert main(["resume", str(path), "--headless"]) == 1
     line = assert_one_line_error(capsys.readouterr().err, path)
-    assert "cannot finish headless: Ana (seat 0) is a human player and still has to move" in line
+    assert "cannot finish headless: Ana (seat 1) is a human player and still has to move" in line
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["game.dvr"]
 

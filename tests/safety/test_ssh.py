@@ -84,7 +84,7 @@ def test_ssh_drop_mid_round_then_resume_keeps_every_placement(remote: Sshd, tmp_
     players = shlex.quote("Ana,bot:greedy,bot:greedy")
     me = getpass.getuser()
     key = remote.login(me)
-    new = f"new --players {players} --seed 7 --first 0 --bot-delay 0 -o {game}"
+    new = f"new --players {players} --seed 7 --first 1 --bot-delay 0 -o {game}"
     ssh_pid = remote.open("play", me, key, _dvtui(new, data))
     assert ssh_pid is not None
     screen = lambda: remote.screen("play")  # noqa: E731

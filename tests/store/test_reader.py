@@ -523,6 +523,10 @@ def test_files_that_are_not_games(content: bytes, line: int | None, words: str) 
     assert err.line == line and words in err.message
 
 
+def test_a_text_file_is_not_valid_json_said_once_in_plain_words() -> None:
+    assert read_error(b"# dvtui\n\nText\n").message == "not valid JSON (invalid character (byte 0))"
+
+
 def test_read_game_on_empty_file_directory_and_missing_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty.dvr"
     empty.write_bytes(b"")

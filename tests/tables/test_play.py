@@ -28,7 +28,7 @@ def served() -> Served:
 
 
 def _open(server: Served, table: str, seed: int, first: int = 0) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first))
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first + 1))
     assert opened.returncode == 0, opened.stderr
     assert f"table {table} is open" in opened.stdout
 
@@ -50,10 +50,13 @@ def test_three_bot_clients_and_a_spectator_play_a_whole_game(served: Served) -> 
     )
     players = [served.player("friday", name, level) for name, level in zip(PLAYERS.split(","), LEVELS, strict=True)]
     results = [p.finish() for p in players]
-    for code, out, err in results:
+    for seat, (name, level, (code, out, err)) in enumerate(zip(PLAYERS.split(","), LEVELS, results, strict=True)):
         assert code == 0, err
-        assert out.startswith("table friday: Game over: ") and err == ""
-    assert len({out for _, out, _ in results}) == 1  # everyone was told the same result
+        seated, result = out.splitlines()  # a line once seated, one with the result: nothing else
+        assert seated == (f"table friday: a {level} bot plays {name} (seat {seat + 1}) until the game ends; "
+                          "Ctrl+C stops it (the seat stays yours)")  # fmt: skip
+        assert result.startswith("table friday: Game over: ") and err == ""
+    assert len({out.splitlines()[-1] for _, out, _ in results}) == 1  # everyone was told the same result
     _same_as_uninterrupted(served, "friday", seed=21, first=1)
     seen = watcher.result()
     assert [ev.seq for ev in seen] == [None] * len(seen)
@@ -67,6 +70,8 @@ def test_a_player_killed_mid_round_joins_again_and_the_game_is_as_if_nothing_hap
     wait_for("Ana's and Bob's first placements", lambda: served.lines("drop") == 3)  # Cy has nobody yet
     ana.kill9()  # no bye: the socket just closes
     wait_for("Ana to be shown away", lambda: "Ana: away" in served.dvtui("tables").stdout)
+    assert "Bob: connected (" in served.dvtui("tables").stdout  # waiting for Cy, who has nobody yet
+    assert ", bot random; Cy: free]" in served.dvtui("tables").stdout  # a program, not a person
     cy = served.player("drop", "Cy")
     wait_for("the game to wait for Ana", lambda: served.lines("drop") == 4)
     assert "Ana to move" in served.dvtui("tables").stdout
@@ -74,7 +79,7 @@ def test_a_player_killed_mid_round_joins_again_and_the_game_is_as_if_nothing_hap
     for proc in (back, bob, cy):
         code, out, err = proc.finish()
         assert code == 0, err
-        assert out.startswith("table drop: Game over: ")
+        assert out.splitlines()[-1].startswith("table drop: Game over: ")
     _same_as_uninterrupted(served, "drop", seed=5)
 
 
@@ -95,7 +100,7 @@ def test_the_server_killed_mid_round_comes_back_and_its_clients_finish_by_themse
         for proc in (ana, bob, cy):
             code, out, err = proc.finish()
             assert code == 0, err
-            assert out.startswith("table crash: Game over: ")
+            assert out.splitlines()[-1].startswith("table crash: Game over: ")
         _same_as_uninterrupted(server, "crash", seed=8)
         seen = watcher.result()
         assert "reconnecting" in watcher.statuses and watcher.statuses[-1] == "connected"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +17,9 @@ from dvtui.engine import Game
 from dvtui.tables import Refused, TableClient
 from dvtui.tables import server as server_module
 from dvtui.tables.headless import play_seat
-from dvtui.tables.protocol import SeatState, TableInfo
+from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
 from dvtui.tables.server import Server
+from dvtui.tables.store import FileStore
 
 from ..safety.support import strip_at
 from .raw import RawClient
@@ -112,7 +113,7 @@ def test_undo_takes_back_ones_own_move_only_while_no_other_human_has_placed_sinc
 def test_a_tables_settings_and_seats_are_sent_and_listed(in_process: Server) -> None:
     _open(in_process, "quiet", hints=False)
     ana = _client(in_process)
-    ana.send({"type": "join", "table": "quiet"})  # no seat named: the first free one
+    ana.send({"type": "join", "table": "quiet"})  # no seat named: the opener gets the first free one
     joined = _next(ana, "joined")
     assert joined["hints"] is False and joined["seat"] == 0 and joined["next_seq"] == 0
     assert _next(ana, "game_created")["seq"] == 0
@@ -152,7 +153,10 @@ def test_a_rejoin_from_a_line_gets_the_lines_after_it(in_process: Server) -> Non
     assert _next(ahead, "joined")["next_seq"] == 0 and _next(ahead, "game_created")["seq"] == 0
 
 
-def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_process: Server) -> None:
+def test_a_finished_table_stays_listed_and_watchable_until_its_name_is_used_again(in_process: Server) -> None:
+    """Nobody at a finished table any more: it is still listed as over (its files closed), a
+    player dropped before the end watches it to learn the result, and its name may be used for a
+    new table, which moves the finished game aside whole."""
     owner = _client(in_process)
     owner.send({"type": "open_table", "table": "bots", "players": ["bot:greedy"] * 3, "seed": 3})
     owner.until("opened")
@@ -160,25 +164,28 @@ def test_a_finished_table_stays_while_someone_is_at_it_even_joining_it_again(in_
     _next(owner, "game_ended")  # the bots play the whole game in the server's pool
     owner.send({"type": "watch", "table": "bots"})  # again, from the same connection: the only one there
     assert _next(owner, "joined")["next_seq"] == 0
-    other = _client(in_process)
-    other.send({"type": "list_tables"})
-    (info,) = _next(other, "tables")["tables"]
-    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 1
-    owner.close()  # nobody left at a finished table: it is let go (its file stays)
-    for _ in range(1000):
-        time.sleep(0.05)  # (within the rate a connection may send at)
-        other.send({"type": "list_tables"})
-        if not _next(other, "tables")["tables"]:
-            break
-    else:
-        raise AssertionError("the finished table was never let go")
-    assert (in_process.games / "bots.dvr").exists()
+    owner.close()
+    wait_for("the spectator to leave", lambda: not in_process.tables["bots"].spectators)
+    table = in_process.tables["bots"]
+    assert not table.playing  # nobody plays there: no descriptor is held for it
+    late = _client(in_process)
+    late.send({"type": "list_tables"})
+    (info,) = _next(late, "tables")["tables"]
+    assert info["table"] == "bots" and info["over"] is True and info["spectators"] == 0 and "to_move" not in info
+    late.send({"type": "watch", "table": "bots"})
+    _next(late, "joined")
+    ended = _next(late, "game_ended")
     finished = (in_process.games / "bots.dvr").read_bytes()
+    assert ended["seq"] == finished.count(b"\n") - 1
+    other = _client(in_process)
     other.send({"type": "open_table", "table": "bots", "players": ["Ana", "Bob", "Cy"]})  # the name again
     assert _next(other, "opened")["table"] == "bots"
     (kept,) = in_process.games.glob("bots.*.dvr")  # the finished game moved aside, whole
     assert kept.read_bytes() == finished
     assert (in_process.games / "bots.dvr").read_bytes().count(b"\n") == 1
+    other.send({"type": "list_tables", "table": "bots"})
+    (info,) = _next(other, "tables")["tables"]
+    assert info["over"] is False and info["to_move"] == 0
 
 
 def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decisions(
@@ -261,3 +268,22 @@ def test_a_join_without_a_seat_comes_back_to_ones_own_and_never_guesses_past_an_
     assert first.until("error")["code"] == "taken_over"
     for client in (back, over):
         client.close()
+
+
+def test_a_table_name_is_matched_whole_so_none_ends_in_a_newline(in_process: Server, tmp_path: Path) -> None:
+    """The name pattern is searched by the decoder: a name ending in a newline (``$`` matches before
+    one) is refused like any other bad name, makes no file, and a stray file so named is not reopened."""
+    client = _client(in_process)
+    for name in ("ok\n", "ok\nx", "\nok", "bad name"):
+        client.send({"type": "open_table", "table": name, "players": ["Ana", "Bob", "Cy"]})
+        assert client.until("opened")["code"] == "bad_message"
+        client.send({"type": "join", "table": name})
+        assert client.until("joined")["code"] == "bad_message"
+    assert sorted(p.name for p in in_process.games.iterdir() if "ok" in p.name) == []
+    client.send({"type": "open_table", "table": "ok", "players": ["Ana", "Bob", "Cy"]})
+    assert client.until("opened")["table"] == "ok"
+    stray = tmp_path / "games"
+    stray.mkdir()
+    (stray / "ok\n.dvr").write_bytes((in_process.games / "ok.dvr").read_bytes())
+    assert FileStore(stray).names() == []
+    assert not is_table_name("ok\n") and is_table_name("ok") and is_table_name("a" * 32)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -169,6 +170,36 @@ def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_seat(i
     assert "[Ana: free; Bob: free; Bot 1: bot]" in run_dvtui("tables", "--server", server).stdout
     refused = run_dvtui("new", "--players", "Ana,Bob,Cy", "--no-bell")
     assert refused.returncode == 2 and "--no-bell goes with --table NAME" in refused.stderr
+
+
+def test_without_a_terminal_a_table_that_does_not_exist_is_said_first(in_process: Server) -> None:
+    """The advice to play a seat with a bot is given only for a table that exists."""
+    from ..safety.support import run_dvtui
+
+    server = str(in_process.place.directory)
+    for command in ("join", "watch"):
+        done = run_dvtui(command, "nosuch", "--server", server)
+        assert done.returncode == 2 and done.stderr == "dvtui: error: no table nosuch (see 'dvtui tables')\n"
+
+
+def test_a_bad_table_name_is_a_usage_error_in_words_before_any_server_is_asked(tmp_path: Path) -> None:
+    from ..safety.support import run_dvtui
+
+    nowhere = str(tmp_path / "no-server")  # asked, it would say there is no table server there
+    rule = "a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
+    for args, said in (
+        (("new", "--table", "bad name!", "--players", "Ana,Bob,Cy"), "--table 'bad name!'"),
+        (("join", "ok\n"), "table 'ok\\n'"),
+        (("watch", "-" + "x"), None),  # argparse's: an option
+        (("watch", "_x"), "table '_x'"),
+        (("join", "a" * 33, "--as", "1", "--bot", "greedy"), f"table '{'a' * 33}'"),
+        (("web", "--table", "a/b"), "--table 'a/b'"),
+    ):
+        done = run_dvtui(*args, "--server", nowhere)
+        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+        if said is not None:
+            assert done.stderr == f"dvtui: error: {said}: {rule}\n"
+    assert not (tmp_path / "no-server").exists()
 
 
 def test_a_tables_record_is_saved_one_save_at_a_time_and_keeps_every_owner(

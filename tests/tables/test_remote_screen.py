@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,21 +18,27 @@ from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.bots import choose, parse_bot
+from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game, saves_dir
-from dvtui.tables import RemoteSession, open_table
+from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
+from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
 from .support import wait_for
@@ -168,6 +175,10 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert isinstance(table, RemoteTableScreen)
             await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
+            await pilot.press("h")  # a player used to h hears why nothing comes
+            await pilot.pause()
+            assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
+            assert "hint" not in [key.action for key in table.query(FooterKey)]
     finally:
         await asyncio.to_thread(ana.close)
 
@@ -319,7 +330,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             for command in {c for c in in_map if c is not None}:
                 row = (command if command.help is not None else told_in[command]).help
                 assert row is not None and " ".join(row[1].split()) in help_text, command
-            assert "a bot plays every away seat until its owner returns" in help_text
+            assert "a bot plays every away or free seat until its player joins" in help_text
     finally:
         await asyncio.to_thread(ana.close)
 
@@ -334,3 +345,190 @@ def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_pr
         assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
     finally:
         bob.close()
+
+
+def _footer_actions(screen: Screen[object]) -> list[str]:
+    """The actions the footer offers now (what a person sees at the bottom of the screen)."""
+    return [key.action for key in screen.query(FooterKey)]
+
+
+async def _ana_then_bobs_turn(server: Server, table: str) -> RemoteSession:
+    """Table ``table``: Ana, Bob and a bot (first); the bot's and Ana's placements are made, so Bob
+    is to play. Ana's session (Bob has never sat down)."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(server, table)
+    ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
+    await asyncio.to_thread(ana.place, 5, 0)
+    return ana
+
+
+async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_longer_once_it_is_back(
+    in_process: Server,
+) -> None:
+    """``a`` follows who is there, not only the moves: Bob leaving on his turn puts it in Ana's
+    footer at once, Bob coming back takes it away, with no move in between."""
+    ana = await _ana_then_bobs_turn(in_process, "f")
+    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            banner = screen.query_one(Banner)
+            await until(pilot, "Bob to be here", lambda: "Bob (here)" in text(banner))
+            assert "stand_in" not in _footer_actions(screen)
+            await asyncio.to_thread(bob.close)
+            await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
+            await pilot.pause()
+            assert "stand_in" in _footer_actions(screen)
+            bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+            await until(pilot, "Bob to be back", lambda: "Bob (here)" in text(banner))
+            await pilot.pause()
+            assert "stand_in" not in _footer_actions(screen)
+            assert _lines(in_process, "f") == 3  # not a move in between: presence alone
+    finally:
+        await asyncio.to_thread(bob.close)
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_process: Server) -> None:
+    """Ana's seat taken by another terminal of hers on her turn: this one says it left the table
+    and why, offers no key that plays, and says how to take the seat back."""
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    )
+    await _first_bot_move(in_process, "o")
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    other: RemoteSession | None = None
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, RemoteTableScreen)
+            bar = screen.query_one(RoundBar)
+            await until(pilot, "Ana's turn", lambda: "Your turn, Ana" in text(bar))
+            await pilot.pause()
+            assert "place" in _footer_actions(screen)
+            other = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+            await until(pilot, "the seat to be taken over", lambda: ana.failure is not None)
+            await until(pilot, "the header to say so", lambda: "Left the table: taken over elsewhere" in text(bar))
+            await pilot.pause()
+            assert "Your turn" not in text(bar)
+            plays = {"pick", "step", "column", "place", "undo", "hint", "stand_in"}
+            assert not plays & {action.partition("(")[0] for action in _footer_actions(screen)}
+            assert not any(screen.check_action(action, ()) for action in plays)
+            assert "quit" in _footer_actions(screen)
+            hand = text(screen.query_one(HandBar))
+            assert "back here: dvtui join o --as Ana" in hand
+            await pilot.press("5", "a", "enter")
+            await pilot.pause()
+            assert _lines(in_process, "o") == 2  # nothing was sent, nor tried
+    finally:
+        if other is not None:
+            await asyncio.to_thread(other.close)
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_seat_never_taken_is_free_and_its_line_fits_beside_the_hand_at_80_columns(in_process: Server) -> None:
+    """Bob has never sat down: the header, the banner and the hand line all say "free" (never
+    "away"), and what the hand line says fits on its one line at 80x24, words whole."""
+    ana = await _ana_then_bobs_turn(in_process, "n")
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            await until(pilot, "Bob's turn", lambda: "Bob to play" in text(screen.query_one(RoundBar)))
+            await pilot.pause()
+            header, banner = text(screen.query_one(RoundBar)), text(screen.query_one(Banner))
+            hand_bar = screen.query_one(HandBar)
+            hand = text(hand_bar)
+            assert "Bob to play (free seat · key a: a bot stands in)" in header
+            assert "Bob (free)" in banner
+            lines = [line.rstrip() for line in hand.splitlines()]
+            assert any(line.endswith("   free seat · key a: a bot stands in") for line in lines), lines  # one line
+            assert "…" not in hand and hand_bar.size.width == 78
+            assert "away" not in header + banner + hand
+            assert "stand_in" in _footer_actions(screen)
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -> None:
+    """A client whose hello says it is a bot (``dvtui join --bot``) sits at Bob's seat: Ana's
+    banner and ``dvtui tables`` show a bot client there, not a person."""
+    ana = await _ana_then_bobs_turn(in_process, "c")
+    bot = TableClient(in_process.place, "c", seat=1, bot="greedy")
+    await bot.connect()
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.screen
+            banner = screen.query_one(Banner)
+            await until(pilot, "the bot client at Bob's seat", lambda: "Bob (bot greedy, here)" in text(banner))
+            assert "Bob to play (bot greedy thinking…)" in text(screen.query_one(RoundBar))
+            assert "stand_in" not in _footer_actions(screen)
+        infos = await list_tables(in_process.place)
+        line = table_line(next(info for info in infos if info.table == "c"))
+        assert "Bob: connected (" in line and ", bot greedy;" in line
+    finally:
+        await bot.close()
+        await asyncio.to_thread(ana.close)
+
+
+async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in_process: Server) -> None:
+    """The table server keeps a shared table's game: its end screen offers what works there (the
+    table, help, quit) and says where the game is, never a rematch or a new game; and back at the
+    table, a seat left away once the game is over is no reason to offer a stand-in."""
+    players = ["Ana", "Bob", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "e", players, seed=3)))
+    bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
+    await bob.connect()
+    bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))  # and leaves once it is over
+    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "e", seat=0)
+
+    def play_to_the_end() -> None:
+        while not ana.game.over:
+            if ana.human_to_move() is None:
+                if ana.take_move() is None:
+                    time.sleep(0.01)  # the others' answers are on their way
+                continue
+            ana.place(*choose("greedy", ana.game.copy(), 1))
+
+    await asyncio.to_thread(play_to_the_end)
+    await bob_plays
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            end = app.screen
+            await pilot.pause()
+            offered = _footer_actions(end)
+            assert "rematch" not in offered and "new_game" not in offered
+            assert {"back", "help", "quit"} <= set(offered)
+            note = text(end.query_one("#end-note", Static))
+            assert note == "The table server keeps this game · t: the table (t again: time travel)"
+            await pilot.press("r", "n")
+            await pilot.pause()
+            assert app.screen is end and not app._notifications  # not even a toast
+            await pilot.press("t")
+            table = app.screen
+            assert isinstance(table, RemoteTableScreen)
+            await until(pilot, "Bob to be away", lambda: _away(ana, 1))
+            await pilot.pause()
+            assert table.check_action("stand_in", ()) is False and "stand_in" not in _footer_actions(table)
+    finally:
+        await asyncio.to_thread(ana.close)
+
+
+def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
+    """Bob's turn at 80x24, Bob never came: "free" in the header, the banner and beside the hand
+    (one line there, words whole), and ``a`` in the footer."""
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    wait_for("the server's bot to move first", lambda: _lines(in_process) == 2)
+    ana = RemoteSession.open(in_process.place, "t", seat=0)
+    try:
+        ana.place(5, 0)
+        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+    finally:
+        ana.close()

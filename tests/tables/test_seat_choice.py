@@ -19,6 +19,7 @@ from dvtui.app.widgets.panels import Banner
 from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.server import Server
 
+from .support import in_thread, short_dir
 from .test_remote_screen import text, until
 
 
@@ -30,15 +31,33 @@ def test_each_seat_says_who_is_there_and_whether_it_can_be_taken() -> None:
         SeatState(seat=2, name="Cy", kind="human", state="away", user=me),
         SeatState(seat=3, name="Di", kind="human", state="away", user="di"),
         SeatState(seat=4, name="Bot 1", kind="bot", state="bot"),
+        SeatState(seat=5, name="Eve", kind="human", state="connected", user="eve", bot="greedy"),
     ]
     info = TableInfo(table="t", seats=seats, round=1, rounds=4, to_move=0)
-    assert [seat_label(info, s, me) for s in range(5)] == [
+    assert [seat_label(info, s, me) for s in range(6)] == [
         ("Ana: here (ana), playing", False),
         ("Bob: free, take this seat", True),
         ("Cy: away, take it back", True),
         ("Di: away, the seat of di", False),
         ("Bot 1: a bot plays it", False),
+        ("Eve: here (eve), a greedy bot client playing", False),
     ]
+
+
+def test_a_seat_kept_for_somebody_else_cannot_be_chosen_and_ones_own_can() -> None:
+    me = getpass.getuser()
+    seats = [
+        SeatState(seat=0, name="Di", kind="human", state="free", kept_for="di"),
+        SeatState(seat=1, name=me.title(), kind="human", state="free", kept_for=me),
+        SeatState(seat=2, name="web:ana", kind="human", state="free", kept_for="web:ana"),
+    ]
+    info = TableInfo(table="t", seats=seats, round=1, rounds=4, to_move=0)
+    assert [seat_label(info, s, me) for s in range(3)] == [
+        ("Di: kept for di", False),
+        (f"{me.title()}: free, take this seat", True),
+        ("web:ana: kept for web:ana", False),
+    ]
+    assert seat_label(info, 2, "web:ana") == ("web:ana: free, take this seat", True)
 
 
 async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in_process: Server) -> None:
@@ -78,6 +97,23 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
     assert app.return_code == 0
 
 
+async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
+    """300 tables make a list longer than a line of the protocol: the screen asks for its table alone."""
+    from .test_table_life import LONG, _tables_on_disk
+
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        _tables_on_disk(d / "srv" / "games", 300)
+        with in_thread(d / "srv") as server:
+            app = DvtuiApp(choose_seat=SeatChoice(server.place, "table-299", "ana"))
+            async with app.run_test(size=(100, 30)) as pilot:
+                options = app.screen.query_one(OptionList)
+                await until(pilot, "the seats", lambda: options.option_count == 6)
+                assert str(options.get_option_at_index(1).prompt) == f"{LONG[1]}: free, take this seat"
+                assert text(app.screen.query_one("#seats-error", Static)) == ""
+                await pilot.press("q")
+
+
 async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
     """A reloaded tab: its seat is away (the old tab's connection gone), and offered first, even
     before the free seat named like the person (the order ``dvtui join`` picks in)."""
@@ -105,10 +141,10 @@ async def test_a_table_server_that_drops_a_reading_is_said_and_the_screen_stays(
     again a second later, instead of the tab's dvtui ending on an unhandled error."""
     from dvtui.app.screens import seats
 
-    async def dropped(place: object) -> list[TableInfo]:
+    async def dropped(place: object, name: str) -> TableInfo | None:
         raise Dropped("the table server closed the connection")
 
-    monkeypatch.setattr(seats, "list_tables", dropped)
+    monkeypatch.setattr(seats, "table_info", dropped)
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         error = app.screen.query_one("#seats-error", Static)

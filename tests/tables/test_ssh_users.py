@@ -27,7 +27,7 @@ from ..safety.sshd import ENDED, Sshd, unix_account
 from .support import SLOW, Served, short_dir, wait_for
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
-"""The logins (none is named like a seat: ``join`` without ``--as`` takes the first free seat)."""
+"""The logins (none is named like a seat: each names the seat it takes with ``--as``)."""
 PLAYERS = "Ana,Bob,bot:greedy"
 
 
@@ -102,7 +102,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     server, sshd = host
     _open(server, "duo")
     ana, bob = sshd.login(ANA), sshd.login(BOB)
-    sshd.open("ana", ANA, ana, "dvtui join duo --no-bell")  # the first free seat: Ana's
+    sshd.open("ana", ANA, ana, "dvtui join duo --as Ana --no-bell")
     _wait_screen(sshd, "ana", "Ana's turn", lambda s: "table duo" in s and "Your turn, Ana" in s)
     assert "Ana: connected (dvtuiana)" in _tables(server)
 
@@ -115,7 +115,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
     first = _place(sshd, "ana", server, "duo")
 
-    sshd.open("bob", BOB, bob, "dvtui join duo --no-bell")  # the first free seat now: Bob's
+    sshd.open("bob", BOB, bob, "dvtui join duo --as Bob --no-bell")
     _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
     second = _place(sshd, "bob", server, "duo")
     name = f"Bob placed {second[0]} under column {'ABCDEFG'[second[1]]}"

@@ -29,17 +29,19 @@ def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: 
         ana.send({"type": "join", "table": "shared", "seat": 0})
         assert ana.until("joined")["seat"] == 0
 
-        hello, taken, joined, for_ana, stand_in, undo = as_other(other_user, sock, [
+        hello, taken, unnamed, joined, for_ana, stand_in, undo = as_other(other_user, sock, [
             {"type": "hello", "version": 1, "expect": "welcome"},
             {"type": "join", "table": "shared", "seat": 0, "expect": "joined"},
             {"type": "join", "table": "shared", "expect": "joined"},
+            {"type": "join", "table": "shared", "seat": 1, "expect": "joined"},
             {"type": "place", "seq": 1, "card": 6, "column": 0, "expect": "error"},
             {"type": "stand_in", "seat": 0, "bot": "greedy", "expect": "error"},
             {"type": "undo", "seq": 1, "expect": "error"},
         ])  # fmt: skip
         assert hello["user"] == other_user.pw_name  # from the socket: a client cannot claim another
         assert taken["code"] == "seat_taken" and "belongs to user root" in taken["message"]
-        assert joined["seat"] == 1  # the first free seat instead
+        assert unnamed["code"] == "no_seat" and "Bob, Cy" in unnamed["message"]  # asked to name one
+        assert joined["seat"] == 1
         assert for_ana["code"] == "illegal" and "player 0's turn" in for_ana["message"]
         assert stand_in["code"] == "not_away"
         assert undo["code"] == "nothing_to_undo"

@@ -27,7 +27,7 @@ def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Brows
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
         server.start()
-        opened = server.dvtui("new", "--table", "t", "--players", "Ana,Bob,bot:greedy", "--first", "0", "--seed", "7")
+        opened = server.dvtui("new", "--table", "t", "--players", "Ana,Bob,bot:greedy", "--first", "1", "--seed", "7")
         assert opened.returncode == 0, opened.stderr
         game = server.game_file("t")
         args = ("--table", "t", "--server", str(server.directory), "--user-header", HEADER)

@@ -81,9 +81,12 @@ class EndScreen(Screen[None]):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(self, session: GameSession, *, table: str | None = None) -> None:
+        """``table``: the shared table the game was played at. The table server keeps its game
+        and its seats, so nothing can follow it on this screen: no rematch, no new game here."""
         super().__init__(id="end")
         self.session = session
+        self.table = table
 
     def compose(self) -> ComposeResult:
         game = self.session.game
@@ -105,7 +108,19 @@ class EndScreen(Screen[None]):
             note.append(" · watch it again: ", style=Style(color=MUTED))
             note.append(f"dvtui replay {shown}", style=Style(bold=True))
             yield Static(note, id="end-note")
+        elif self.table is not None:
+            note = styled("The table server keeps this game · ", Style(color=MUTED))
+            note.append("t", style=Style(bold=True))
+            note.append(": the table (", style=Style(color=MUTED))
+            note.append("t", style=Style(bold=True))
+            note.append(" again: time travel)", style=Style(color=MUTED))
+            yield Static(note, id="end-note")
         yield Footer(compact=True)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("rematch", "new_game"):
+            return self.table is None
+        return True
 
     def on_mount(self) -> None:
         self._relayout()

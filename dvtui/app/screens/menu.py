@@ -97,9 +97,7 @@ class MenuScreen(Screen[None]):
         elif choice == "resume" and self.latest is not None:
             self._resume(self.latest)
         elif choice == "replay":
-            path = self.query_one("#replay-path", Input)
-            path.display = True
-            path.focus()
+            self._show_path(True)
         elif choice == "quit":
             self.app.exit()
 
@@ -132,8 +130,17 @@ class MenuScreen(Screen[None]):
             Text(f"✗ {message}", style=Style(color=ERROR, bold=True)) if message else ""
         )
 
-    def action_back(self) -> None:
+    def _show_path(self, shown: bool) -> None:
+        """The replay's path field, typed in, or put away (the choices are focused again)."""
         path = self.query_one("#replay-path", Input)
-        if path.display:
-            path.display = False
-            self.query_one(OptionList).focus()
+        path.display = shown
+        (path if shown else self.query_one(OptionList)).focus()
+        self.refresh_bindings()  # esc is offered only while there is somewhere to go back from
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return bool(self.query_one("#replay-path", Input).display)
+        return True
+
+    def action_back(self) -> None:
+        self._show_path(False)

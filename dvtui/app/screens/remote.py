@@ -14,22 +14,28 @@ after this side leaves the table (a seated player is asked first, :class:`LeaveF
 
 from __future__ import annotations
 
+import shlex
+
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import Game, PlacementUndone, fold
 from ...play.session import GameSession
-from ...tables import RemoteSession
+from ...printable import printable
+from ...tables import RemoteSession, SeatState
+from ...tables.remote import TAKEN_OVER
 from ..config import Pace
 from ..keys import SHARED_TABLE
 from ..messages import BranchRequested, TableEvents
-from ..theme import MUTED, seat_color
+from ..theme import ERROR, MUTED, seat_color
 from ..widgets.faces import seat_emphasis
+from ..widgets.hand import hint_text
 from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
 from ..widgets.table_view import TableLayout, table_layout
 from .dialog import Dialog
@@ -67,8 +73,9 @@ class RemoteTableScreen(TableScreen):
         return table_layout(width, height, self.session.game.n)
 
     def on_mount(self) -> None:
+        # Textual then runs TableScreen's on_mount itself (a handler of each class, down the MRO):
+        # calling it here too would draw the table twice and open a finished game's results twice
         self.remote.wake = self._wake
-        super().on_mount()
         self.call_after_refresh(self._table_events)  # anything that came before the wake was set
 
     def _wake(self) -> None:
@@ -83,10 +90,11 @@ class RemoteTableScreen(TableScreen):
         failure = session.failure
         if failure is not None and not self._told_failure:
             self._told_failure = True
-            self.notify(f"{failure}. q leaves; 'dvtui join {session.table}' comes back.",
+            self.notify(f"{failure}. q leaves; {self._rejoin_command()} comes back here.",
                         title="Left the table", severity="error", timeout=30)  # fmt: skip
-        if self.steps:
-            self._show_round_bar(self._step_status(), self.steps[self.step_index].game)
+        if self.state.steps:
+            self._show_round_bar(self._step_status(), self.state.steps[self.state.step_index].game)
+            self._bindings_changed()  # who is there may have changed what the footer offers
             return  # the moves that came are shown once this resolution is
         if not self._take_moves():
             self.refresh_view()
@@ -94,12 +102,12 @@ class RemoteTableScreen(TableScreen):
     def _step_status(self) -> Text:
         from ..widgets.table_view import moment_status
 
-        return moment_status(self.steps[self.step_index].event, "")
+        return moment_status(self.state.steps[self.state.step_index].event, "")
 
     # -- the others' moves -----------------------------------------------------------------------
 
     def advance(self) -> None:
-        if self.steps:
+        if self.state.steps:
             return
         if self._take_moves():
             return
@@ -113,7 +121,7 @@ class RemoteTableScreen(TableScreen):
             return False
         self.turn_token += 1
         self._stop_thinking()  # a hint for the position gone
-        self.hint = None
+        self.state.hint = None
         self._tell_time_travel(move.events)
         if isinstance(move.events[0], PlacementUndone):
             self.query_one(EventLog).add(move.events, self.session.game)
@@ -152,12 +160,18 @@ class RemoteTableScreen(TableScreen):
         self.notify("A shared table plays its own game: start another with 'dvtui new --table NAME'.",
                     severity="warning")  # fmt: skip
 
+    def _end_screen(self) -> Screen[None]:
+        """The results without a rematch or a new game: the table server keeps this game."""
+        from .end import EndScreen
+
+        return EndScreen(self.session, table=self.remote.table)
+
     # -- drawing -----------------------------------------------------------------------------------
 
     def refresh_view(self) -> None:
         super().refresh_view()
         session = self.remote
-        if session.human_to_move() is None or self.steps:
+        if session.human_to_move() is None or self.state.steps:
             return
         n = len(session.events)
         last = session.events[-1]
@@ -167,15 +181,48 @@ class RemoteTableScreen(TableScreen):
                 self.app.bell()
 
     def _waiting_line(self, game: Game) -> Text:
-        """Whom the table waits for: a bot on the server, or a person at their own terminal."""
-        if self.remote.is_bot(game.to_move):
+        """Beside the hand of a seat this side does not play: why this side plays no more (it left
+        the table), a bot of the server thinking, or the seat's state in a few words (the name is
+        at the hand's left: the line fits beside the cards at 80 columns)."""
+        session = self.remote
+        if session.failure is not None and not game.over:
+            return Text(f"back here: {self._rejoin_command()}", style=Style(color=ERROR, italic=True))
+        if session.is_bot(game.to_move):
             return super()._waiting_line(game)
-        text = self._whose_turn(game)
-        text.stylize(Style(italic=True))
-        return text
+        state = self._seat_state(game.to_move)
+        name = game.created.players[game.to_move].name
+        words = self._waiting_words(state) if state is not None else None
+        return hint_text(words or f"{name}'s turn")
+
+    def _rejoin_command(self) -> str:
+        """The command that brings a side that left the table back (the footer has ``q``). A seat
+        taken over elsewhere is named: a plain join is refused while it is open there."""
+        session = self.remote
+        if session.seat is None:
+            return f"dvtui watch {session.table}"
+        if session.left_why() == TAKEN_OVER:
+            return f"dvtui join {session.table} --as {shlex.quote(session.names[session.seat])}"
+        return f"dvtui join {session.table}"
+
+    def _seat_state(self, seat: int) -> SeatState | None:
+        seats, _ = self.remote.presence()
+        return next((s for s in seats if s.seat == seat), None)
+
+    def _waiting_words(self, state: SeatState) -> str | None:
+        """The state of the seat the table waits for, when it is not a person at their terminal:
+        a bot client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
+        if state.stand_in is not None:
+            return f"{'free' if state.state == 'free' else 'away'} · {state.stand_in} bot standing in"
+        if state.state == "connected":
+            return f"bot {printable(state.bot)} thinking…" if state.bot is not None else None
+        if state.state not in ("away", "free"):
+            return None
+        words = "free seat" if state.state == "free" else "away"
+        return words + (" · key a: a bot stands in" if self._may_stand_in() else "")
 
     def _show_handover(self, human: int | None) -> None:
-        """Who is at the table: each seat connected, away, a bot's, or a bot standing in."""
+        """Who is at the table: each seat connected (a person, or a bot client), away, free (never
+        taken), a bot's, or a bot standing in."""
         session = self.remote
         seats, spectators = session.presence()
         names = session.names
@@ -186,9 +233,9 @@ class RemoteTableScreen(TableScreen):
             elif s.state == "bot":
                 what = "bot"
             elif s.stand_in is not None:
-                what = f"away, {s.stand_in} bot standing in"
+                what = f"{s.state}, {s.stand_in} bot standing in"
             elif s.state == "connected":
-                what = "here"
+                what = f"bot {printable(s.bot)}, here" if s.bot is not None else "here"  # the server's words
             else:
                 what = s.state  # away, free
             words.append(f"{s.name} ({what})")
@@ -204,10 +251,7 @@ class RemoteTableScreen(TableScreen):
         if status is None:
             status = self._whose_turn(game)
         session = self.remote
-        connection = session.status
-        if session.failure is not None:
-            right = "left the table "
-        elif connection == "reconnecting":
+        if session.status == "reconnecting" and session.failure is None:
             right = "reconnecting… "
         else:
             right = f"table {session.table} " if session.seat is not None else f"watching {session.table} "
@@ -217,29 +261,30 @@ class RemoteTableScreen(TableScreen):
         session = self.remote
         if game.over:
             return Text("Game over", style=Style(bold=True))
+        why = session.left_why()
+        if why is not None:
+            return Text(f"Left the table: {why}", style=Style(color=ERROR, bold=True))
         seat = game.created.players[game.to_move]
         if session.human_to_move() is not None:
             return Text(f"▶ Your turn, {seat.name}", style=seat_emphasis(seat.color))
         if session.is_bot(game.to_move):
             return Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
-        seats, _ = session.presence()
-        state = next((s for s in seats if s.seat == game.to_move), None)
-        away = ""
-        if state is not None and state.stand_in is not None:
-            away = f" ({state.stand_in} bot standing in)"
-        elif state is not None and state.state in ("away", "free"):
-            away = " (away: a bot can stand in, key a)" if session.seat is not None else " (away)"
-        style = Style(color=seat_color(seat.color))
-        return Text(f"{seat.name} to play{away}", style=style if not away else Style(color=MUTED))
+        state = self._seat_state(game.to_move)
+        words = self._waiting_words(state) if state is not None else None
+        if words is None:
+            return Text(f"{seat.name} to play", style=Style(color=seat_color(seat.color)))
+        return Text(f"{seat.name} to play ({words})", style=Style(color=MUTED))
 
     # -- keys ----------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "hint":
-            return self.remote.hints and super().check_action(action, parameters)
         if action == "stand_in":
-            return self.remote.seat is not None and bool(self._away())
+            return self._may_stand_in() and bool(self._away())
         return super().check_action(action, parameters)
+
+    def _may_stand_in(self) -> bool:
+        """Only a player still seated here may let a bot stand in, and only while there are turns to play."""
+        return self.remote.seat is not None and self.remote.failure is None and not self.remote.game.over
 
     def _holds_summary(self) -> bool:
         """A seated player reads the round's summary in their own time; a spectator's goes on."""
@@ -259,13 +304,10 @@ class RemoteTableScreen(TableScreen):
         for seat in away:
             self.remote.stand_in(seat, level)
         who = ", ".join(self.remote.names[s] for s in away)
-        self.notify(f"A {level} bot plays for {who} until they return.", title="Stand-in", timeout=5)
+        self.notify(f"A {level} bot plays for {who} until they join.", title="Stand-in", timeout=5)
 
-    def action_hint(self) -> None:
-        if not self.remote.hints:
-            self.notify("This table gives no hints.", severity="information")
-            return
-        super().action_hint()
+    def _hints_refused(self) -> str | None:
+        return "Hints are off at this table." if not self.remote.hints else super()._hints_refused()
 
 
 class LeaveForBranch(Dialog[bool]):

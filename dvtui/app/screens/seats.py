@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from ...printable import printable
 from ...store import user_name
-from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, list_tables
+from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, table_info
 from ...tables.protocol import shown_person
 from ..host import GameHost
 from ..theme import ERROR, MUTED
@@ -61,7 +61,10 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
         return f"{name}: a bot plays it", False
     if state.state == "connected":
         who = "" if state.user in (None, state.name) else f" ({state.user})"
-        return f"{name}: here{who}, playing", False
+        playing = "playing" if state.bot is None else f"a {state.bot} bot client playing"
+        return f"{name}: here{who}, {playing}", False
+    if state.state == "free" and state.kept_for not in (None, account):
+        return f"{name}: kept for {state.kept_for}", False
     if state.state == "free":
         return f"{name}: free, take this seat", True
     if state.user == account:  # away: its owner's connection dropped (a closed tab, say)
@@ -135,11 +138,10 @@ class SeatScreen(Screen[None]):
         if self.joining:
             return
         try:
-            infos = await list_tables(self.choice.place)
+            info = await table_info(self.choice.place, self.choice.table)
         except (Unreachable, Refused, Dropped, OSError) as e:  # a server restarting: the next reading may do
             self._error(str(e))
             return
-        info = next((i for i in infos if i.table == self.choice.table), None)
         if info is None:
             self._error(f"no table {self.choice.table} at the table server (q leaves)")
             return
@@ -168,14 +170,15 @@ class SeatScreen(Screen[None]):
 
     def _offered(self, choices: list[Option]) -> str | None:
         """The seat offered first, in the order ``dvtui join`` picks: one's own seat left away (a
-        reloaded tab's), else the free one named like the person at this screen, else the first
-        free one, else watching."""
+        reloaded tab's), else the free one kept for or named like the person at this screen, else
+        the first free one (offered only: the person chooses), else watching."""
         assert self.info is not None
         person = self.choice.person.casefold()
         free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
         mine = [option for option, seat in free if seat.state == "away"]
+        kept = [option for option, seat in free if seat.kept_for == self.account]
         named = [option for option, seat in free if seat.name.casefold() == person]
-        return (mine or named or [option for option, _ in free] or [choices[-1]])[0].id
+        return (mine or kept or named or [option for option, _ in free] or [choices[-1]])[0].id
 
     @on(OptionList.OptionSelected, "#seats-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:

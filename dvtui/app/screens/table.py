@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.events import DescendantBlur, DescendantFocus
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
@@ -32,17 +33,18 @@ from ...describe import (
     column_label,
     gains_line,
     handover_line,
+    hint_line,
     placement_outcome,
     round_gains,
-    short_amount,
 )
 from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
 from ...play.session import GameSession, PlayedMove, preview
-from ...replay.steps import ResolutionStep, resolution_steps
+from ...replay.steps import resolution_steps
 from ...store import SaveError, SaveFailed
 from ..config import Pace, save_pace
 from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
+from ..table_state import TableState
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
@@ -79,27 +81,15 @@ class TableScreen(Screen[None]):
         self.session = session
         self.recap_on_mount = recap
         self.pace = pace or Pace()
-        self.selected_card: int | None = None
-        self.selected_column = 0
+        self.state = TableState()
+        """The game on screen as the table shows it (cursor, hint, resolution): replaced whole by
+        :meth:`adopt`."""
         self.turn_token = 0
-        """Bumped at every change of position: answers computed for an older one are dropped."""
-        self.steps: list[ResolutionStep] = []
-        self.step_index = 0
-        self.pending_log: list[Event] = []
-        """Derived events not yet shown by the resolution (the log tells them as they appear)."""
-        self.hint: str | None = None
-        self.thinking: int | None = None
-        """The bot seat whose worker is running."""
+        """Bumped at every change of position, across games: answers computed for an older one are
+        dropped."""
         self._timer: Timer | None = None
         self._laid_out_for = Size(0, 0)
         self._binding_state: tuple[bool | None, ...] = ()
-        self.cursor_player: int | None = None
-        """Whose card and column choice the cursor holds: each person at a shared keyboard starts
-        their turn with a fresh one."""
-        self.round_start_scores: list[int] = []
-        """The scores before the round on screen was resolved (for the summary's gains)."""
-        self.recap = False
-        """The resolution on screen is a recap: the game was left while it was being shown."""
         self._time_travel: Screen[None] | None = None
         """The viewer opened over this game (``t``), told of each new event."""
 
@@ -128,7 +118,8 @@ class TableScreen(Screen[None]):
 
     def _recap_interrupted_resolution(self) -> None:
         """A game left while its round was being resolved (the file ends with ``round_ended``:
-        nobody has placed since) opens on that resolution again, so the results are not lost."""
+        nobody has placed since) opens on that resolution again, so the results are not lost; the
+        log tells it as it is shown again, as in play, not ahead of the table."""
         session = self.session
         history = session.events
         if session.game.over or not history or not isinstance(history[-1], RoundEnded):
@@ -140,11 +131,21 @@ class TableScreen(Screen[None]):
         assert isinstance(placed, CardPlaced)
         before = fold(history[:last]).game
         events = before.copy().place(placed.column, placed.card, player=placed.player)
-        self.recap = True
-        self.round_start_scores = before.scores()
-        self.steps = resolution_steps(before, events)
-        self.step_index = 0
+        self.state.recap = True
+        self.state.round_start_scores = before.scores()
+        self.state.steps = resolution_steps(before, events)
+        self.state.step_index = 0
+        self.state.pending_log = list(history[last + 1 :])
+        self.query_one(EventLog).reset(history[: last + 1], session.game)
         self._show_step()
+
+    @on(DescendantFocus)
+    @on(DescendantBlur)
+    def _log_focus(self, event: DescendantFocus | DescendantBlur) -> None:
+        """While the log is read (focused), it takes the place of the board and the hand where it
+        is otherwise a few lines under them (80x24); the scores stay, and Escape gives the table back."""
+        if isinstance(event.widget, EventLog):
+            self.set_class(isinstance(event, DescendantFocus), "-reading-log")
 
     def on_resize(self) -> None:
         if self.app.size != self._laid_out_for:
@@ -168,15 +169,12 @@ class TableScreen(Screen[None]):
         session = self.session
         game = session.game
         human = session.human_to_move()
-        if human is not None and human != self.cursor_player:
-            if self.cursor_player is not None:  # the keyboard changes hands: a fresh cursor
-                self.selected_card = None
-                self.selected_column = 0
-                self.hint = None
-            self.cursor_player = human
+        if human is not None and human != self.state.cursor_player:
+            self.state.fresh_cursor(human)  # the keyboard changes hands (or the game begins)
         board = self.query_one(Board)
-        ghost = (human, self.selected_card) if human is not None and self.selected_card is not None else None
-        board.show(game, selected=self.selected_column if human is not None else None, ghost=ghost)
+        state = self.state
+        ghost = (human, state.selected_card) if human is not None and state.selected_card is not None else None
+        board.show(game, selected=state.selected_column if human is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
         self._show_handover(human)
         hand = self.query_one(HandBar)
@@ -192,7 +190,7 @@ class TableScreen(Screen[None]):
             hand.show(seat.name, seat.color, [], None, hint_text("Game over: e for the results, q to leave"),
                       active=False, names=names)
         elif human is not None:
-            hand.show(seat.name, seat.color, game.hands[human], self.selected_card, self._advice(), active=True,
+            hand.show(seat.name, seat.color, game.hands[human], self.state.selected_card, self._advice(), active=True,
                       names=names)
         else:
             hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._waiting_line(game), active=False,
@@ -245,12 +243,12 @@ class TableScreen(Screen[None]):
         """The line beside the human's hand: what to do, or what the chosen placement gives."""
         game = self.session.game
         player = game.to_move
-        if self.hint is not None:
-            return Text(self.hint, style=Style(color=GOLD))
-        if self.selected_card is None:
+        if self.state.hint is not None:
+            return Text(self.state.hint, style=Style(color=GOLD))
+        if self.state.selected_card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
-        outcome = preview(game, player, self.selected_card, self.selected_column)
-        text = styled(f"{self.selected_card} → {column_label(self.selected_column)}: ", Style(bold=True))
+        outcome = preview(game, player, self.state.selected_card, self.state.selected_column)
+        text = styled(f"{self.state.selected_card} → {column_label(self.state.selected_column)}: ", Style(bold=True))
         if outcome is not None:
             text.append(placement_outcome(outcome, player, self.session.names))
         return text
@@ -259,7 +257,7 @@ class TableScreen(Screen[None]):
 
     def advance(self) -> None:
         """Ask for the next decision: a bot's (in a worker), a human's (wait), or the results."""
-        if self.steps or self.save_failure is not None:
+        if self.state.steps or self.save_failure is not None:
             return
         game = self.session.game
         if game.over:
@@ -277,13 +275,13 @@ class TableScreen(Screen[None]):
     def _start_bot(self, token: int) -> None:
         session = self.session
         game = session.game
-        if token != self.turn_token or self.steps or game.over or game.phase != Phase.PLACEMENT:
+        if token != self.turn_token or self.state.steps or game.over or game.phase != Phase.PLACEMENT:
             return
         bot = session.bots[game.to_move]
         if bot is None:
             return
         spec, seed = bot
-        self.thinking = game.to_move
+        self.state.thinking = game.to_move
         self._think(token, spec, game.copy(), seed)
 
     # not exclusive: the next bot starts while the worker whose answer was just played is still
@@ -321,22 +319,19 @@ class TableScreen(Screen[None]):
 
     @on(BotPlaced)
     def _bot_placed(self, message: BotPlaced) -> None:
-        if message.token != self.turn_token or self.steps:
+        if message.token != self.turn_token or self.state.steps:
             return  # about a position (or a game, before a branch) that is gone
-        self.thinking = None
+        self.state.thinking = None
         self._play(message.card, message.column, self.session.game.to_move)
 
     @on(HintReady)
     def _hint_ready(self, message: HintReady) -> None:
-        if message.token != self.turn_token or self.steps:
+        if message.token != self.turn_token or self.state.steps:
             return
         suggestion = message.suggestion
-        self.selected_card = suggestion.card
-        self.selected_column = suggestion.column
-        self.hint = (  # one line at 80 columns even with five players (the footer says ⏎ places)
-            f"hint: {suggestion.card} under {column_label(suggestion.column)} gains "
-            f"{short_amount(max(0, suggestion.gain))}; {round(suggestion.win * 100)}% to win"
-        )
+        self.state.selected_card = suggestion.card
+        self.state.selected_column = suggestion.column
+        self.state.hint = hint_line(suggestion.card, suggestion.column, suggestion.gain, suggestion.win)
         self.refresh_view()
 
     @on(ThinkingFailed)
@@ -363,8 +358,8 @@ class TableScreen(Screen[None]):
             self.refresh_view()
             return
         self.turn_token += 1
-        self.selected_card = None
-        self.hint = None
+        self.state.selected_card = None
+        self.state.hint = None
         self._tell_time_travel(move.events)
         self._after_move(move)
 
@@ -374,10 +369,10 @@ class TableScreen(Screen[None]):
         decision, derived = move.events[:1], move.events[1:]
         log.add(decision, game)
         if derived:
-            self.pending_log = list(derived)
-            self.round_start_scores = move.before.scores()
-            self.steps = resolution_steps(move.before, move.events)
-            self.step_index = 0
+            self.state.pending_log = list(derived)
+            self.state.round_start_scores = move.before.scores()
+            self.state.steps = resolution_steps(move.before, move.events)
+            self.state.step_index = 0
             self._show_step()
             return
         self.refresh_view()
@@ -386,7 +381,7 @@ class TableScreen(Screen[None]):
     # -- the resolution ------------------------------------------------------------------------
 
     def _show_step(self) -> None:
-        step = self.steps[self.step_index]
+        step = self.state.steps[self.state.step_index]
         session = self.session
         names = session.names
         colors = [s.color for s in session.game.created.players]
@@ -395,14 +390,14 @@ class TableScreen(Screen[None]):
         self.query_one(Scoreboard).show(step.game, turn=-1)
         self._log_until(step.event)
         event = step.event
-        self._show_round_bar(moment_status(event, "Recap · " if self.recap else ""), step.game)
+        self._show_round_bar(moment_status(event, "Recap · " if self.state.recap else ""), step.game)
         banner_text = moment_banner(event, names, colors, session.game.rounds)
         summary = isinstance(event, RoundEnded)
         if summary:
             if self._holds_summary():
                 banner_text.append("  ⏎ next", style=Style(color=MUTED))
             scores = step.game.scores()
-            before = self.round_start_scores or [0] * len(scores)
+            before = self.state.round_start_scores or [0] * len(scores)
             gains = round_gains(step.results.values(), len(scores))
             for p, (taken, returned) in enumerate(gains):
                 line = gains_line(names[p], scores[p] - before[p], scores[p], taken, returned)
@@ -425,9 +420,9 @@ class TableScreen(Screen[None]):
 
     def _log_until(self, event: Event) -> None:
         """Tell the log every pending derived event up to and including ``event``."""
-        if event in self.pending_log:
-            cut = self.pending_log.index(event) + 1
-            shown, self.pending_log = self.pending_log[:cut], self.pending_log[cut:]
+        if event in self.state.pending_log:
+            cut = self.state.pending_log.index(event) + 1
+            shown, self.state.pending_log = self.state.pending_log[:cut], self.state.pending_log[cut:]
             self.query_one(EventLog).add(shown, self.session.game)
 
     def _holds_summary(self) -> bool:
@@ -438,19 +433,19 @@ class TableScreen(Screen[None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        self.steps = []
-        self.recap = False
-        if self.pending_log:
-            self.query_one(EventLog).add(self.pending_log, self.session.game)
-            self.pending_log = []
+        self.state.steps = []
+        self.state.recap = False
+        if self.state.pending_log:
+            self.query_one(EventLog).add(self.state.pending_log, self.session.game)
+            self.state.pending_log = []
         self.refresh_view()
         self.advance()
 
     def action_next_step(self) -> None:
-        if not self.steps:
+        if not self.state.steps:
             return
-        self.step_index += 1
-        if self.step_index >= len(self.steps):
+        self.state.step_index += 1
+        if self.state.step_index >= len(self.state.steps):
             self._end_resolution()
         else:
             self._show_step()
@@ -458,11 +453,12 @@ class TableScreen(Screen[None]):
     def action_skip(self) -> None:
         """Straight to the round's summary when it waits to be read; past the resolution
         otherwise (or from the summary)."""
-        if not self.steps:
+        if not self.state.steps:
             return
-        last = len(self.steps) - 1
-        if self._holds_summary() and self.step_index < last and isinstance(self.steps[last].event, RoundEnded):
-            self.step_index = last
+        state = self.state
+        last = len(state.steps) - 1
+        if self._holds_summary() and state.step_index < last and isinstance(state.steps[last].event, RoundEnded):
+            state.step_index = last
             self._show_step()
         else:
             self._end_resolution()
@@ -474,33 +470,35 @@ class TableScreen(Screen[None]):
     # -- the human's decisions -----------------------------------------------------------------
 
     def _bindings_changed(self) -> None:
-        """Refresh the footer only when what it offers changes (it is rebuilt each time)."""
+        """Refresh the footer only when what it offers changes (it is rebuilt each time). Called
+        whenever the screen is redrawn, whatever changed: a move, or (at a shared table) who is there."""
         state = self._binding_key()
         if state != self._binding_state:
             self._binding_state = state
             self.refresh_bindings()
 
     def _binding_key(self) -> tuple[bool | None, ...]:
-        return tuple(self.check_action(a, ()) for a in ("pick", "hint", "undo", "skip", "results"))
+        """What the footer offers: every action of the screen's keys, as :meth:`check_action` allows it now."""
+        return tuple(self.check_action(c.name, ()) for c in self.KEYS.commands if c.keys)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        placing = not self.steps and self.session.human_to_move() is not None and self.save_failure is None
+        placing = not self.state.steps and self.session.human_to_move() is not None and self.save_failure is None
         if action in ("pick", "step", "column", "place"):
             return placing
-        if action == "cannot_undo":
-            return True  # reached only when undo is off (the same key, listed after it)
+        if action in ("cannot_undo", "no_hint"):
+            return True  # reached only when undo (hint) is off: the same key, listed after it
         if action == "hint":
-            return placing and _strong_available()
+            return placing and self._hints_refused() is None
         if action == "undo":
-            return not self.steps and self.session.undo_player() is not None and self.save_failure is None
+            return not self.state.steps and self.session.undo_player() is not None and self.save_failure is None
         if action in ("next_step", "skip"):
-            return bool(self.steps)
+            return bool(self.state.steps)
         if action == "results":
-            return self.session.game.over and not self.steps
+            return self.session.game.over and not self.state.steps
         return True
 
     def _human(self) -> int | None:
-        return None if self.steps else self.session.human_to_move()
+        return None if self.state.steps else self.session.human_to_move()
 
     def action_pick(self, card: int) -> None:
         player = self._human()
@@ -509,52 +507,52 @@ class TableScreen(Screen[None]):
         if card not in self.session.game.hands[player]:
             self.notify(f"Your {card} is already on the table this round.", severity="warning")
             return
-        self.selected_card = card
-        self.hint = None
+        self.state.selected_card = card
+        self.state.hint = None
         self.refresh_view()
 
     def action_step(self, delta: int) -> None:
         if self._human() is None:
             return
-        self.selected_column = (self.selected_column + delta) % COLUMNS
-        self.hint = None
+        self.state.selected_column = (self.state.selected_column + delta) % COLUMNS
+        self.state.hint = None
         self.refresh_view()
 
     def action_column(self, column: int) -> None:
         if self._human() is None:
             return
-        self.selected_column = column
-        self.hint = None
+        self.state.selected_column = column
+        self.state.hint = None
         self.refresh_view()
 
     def action_place(self) -> None:
         player = self._human()
         if player is None:
             return
-        if self.selected_card is None:
+        if self.state.selected_card is None:
             self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
             return
-        self._play(self.selected_card, self.selected_column, player)
+        self._play(self.state.selected_card, self.state.selected_column, player)
 
     @on(Board.ColumnClicked)
     def _column_clicked(self, message: Board.ColumnClicked) -> None:
         player = self._human()
         if player is None:
             return
-        self.selected_column = message.column
-        if self.selected_card is None:
-            self.hint = None
+        self.state.selected_column = message.column
+        if self.state.selected_card is None:
+            self.state.hint = None
             self.refresh_view()
             self.notify("Choose a card first, then click a column.", severity="information")
             return
-        self._play(self.selected_card, self.selected_column, player)
+        self._play(self.state.selected_card, self.state.selected_column, player)
 
     @on(HandBar.CardClicked)
     def _card_clicked(self, message: HandBar.CardClicked) -> None:
         self.action_pick(message.card)
 
     def action_undo(self) -> None:
-        if self.steps:
+        if self.state.steps:
             return
         session = self.session
         player = session.undo_player()
@@ -572,28 +570,39 @@ class TableScreen(Screen[None]):
             return
         self.turn_token += 1
         self._stop_thinking()
-        self.thinking = None
+        self.state.thinking = None
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
         self._tell_time_travel(undone)
         self.query_one(EventLog).add(undone, session.game)
         last = undone[-1]
-        self.cursor_player = last.player  # their choice comes back to them, not a fresh cursor
-        self.selected_card = last.card
-        self.selected_column = last.column
-        self.hint = None
+        self.state.cursor_player = last.player  # their choice comes back to them, not a fresh cursor
+        self.state.selected_card = last.card
+        self.state.selected_column = last.column
+        self.state.hint = None
         self.refresh_view()
         self.advance()
 
     def action_cannot_undo(self) -> None:
         self.notify(self.session.why_no_undo(), severity="warning", markup=False)  # names are plain text
 
+    def _hints_refused(self) -> str | None:
+        """Why this table gives no hints at all, said when ``h`` is pressed (None: it gives them)."""
+        return None if _strong_available() else "No hints here: the strong bot is not installed."
+
+    def action_no_hint(self) -> None:
+        """``h`` when no hint can be asked for now: why, if it is the table's choice (on someone
+        else's turn, or during a resolution, there is nothing to say)."""
+        refused = self._hints_refused()
+        if refused is not None:
+            self.notify(refused, severity="information")
+
     def action_hint(self) -> None:
         player = self._human()
-        if player is None or not _strong_available():
+        if player is None or self._hints_refused() is not None:
             return
-        self.hint = "hint: the strong bot is thinking…"
+        self.state.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
         self._ask_hint(self.turn_token, self.session.game.copy(), self.session.hint_seed(player))
 
@@ -611,11 +620,15 @@ class TableScreen(Screen[None]):
         self.notify(message, title=STATE_TITLE, timeout=3)  # the app keeps one pace notice up
 
     def action_results(self) -> None:
-        if not self.session.game.over or self.steps:
+        if not self.session.game.over or self.state.steps:
             return
+        self.app.push_screen(self._end_screen())
+
+    def _end_screen(self) -> Screen[None]:
+        """The results: who won, the standings, and what may follow (a rematch, a new game)."""
         from .end import EndScreen
 
-        self.app.push_screen(EndScreen(self.session))
+        return EndScreen(self.session)
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
@@ -666,13 +679,7 @@ class TableScreen(Screen[None]):
         old, self.session = self.session, session
         old.close()
         self._time_travel = None  # the viewer over the old game is closed by now
-        self.steps = []
-        self.step_index = 0
-        self.recap = False
-        self.pending_log = []
-        self.selected_card = None
-        self.hint = None
-        self.thinking = None
+        self.state = TableState()  # whole: nothing of the old game's cursor or resolution stays
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
         self.refresh_view()

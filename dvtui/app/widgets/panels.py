@@ -172,7 +172,8 @@ def wrap_items(line: Text, width: int, console: Console, indent: int = 3) -> lis
 
 class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     """The game's events in words, newest at the bottom, following the game unless scrolled
-    back: the mouse wheel scrolls it, Tab (or a click) focuses it for the keys, Escape leaves."""
+    back: the mouse wheel scrolls it, Tab (or a click) focuses it for the keys, Escape leaves,
+    and leaving it (Escape, or the focus going elsewhere) follows the game again."""
 
     DEFAULT_CSS = """
     EventLog {
@@ -253,8 +254,18 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         return Strip.blank(width, self.rich_style)
 
     def action_leave(self) -> None:
-        """Back to the table's keys (the log keeps its place)."""
+        """Back to the table's keys (and the log to the newest line: :meth:`on_blur`)."""
         self.screen.set_focus(None)
+
+    def on_blur(self) -> None:
+        """Whoever stops reading the log gets it back following the game, not frozen where they
+        read while the game goes on."""
+        self.follow()
+
+    def follow(self) -> None:
+        """Show the newest line, and keep to it as events come."""
+        self.following = True
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
 
 
 class PaceLabel(Widget):

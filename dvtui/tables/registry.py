@@ -1,0 +1,106 @@
+"""The server's rules for its tables as a whole: how many one may open, when a table is put aside,
+whom a seat is kept for, and how the list of tables is cut into pages.
+
+Each is a plain function of what the server knows, so the server calls them where a table is
+opened, joined or listed, and its sweep calls :func:`put_aside_reason` for every table now and then.
+"""
+
+from __future__ import annotations
+
+import pwd
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from ..engine import Seat
+from .protocol import MAX_LINE_BYTES, MAX_PAGE, VOUCHED_PREFIX, ListedTable, Tables, encode, person_problem
+
+Owner = int | str
+"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
+
+TABLES_PER_OPENER = 20
+"""Tables one account (or vouched person) may have listed at once, open or over."""
+UNJOINED_SECONDS = 24 * 3600.0
+"""A table where nobody has taken a seat is put aside once nobody has come for this long."""
+IDLE_SECONDS = 7 * 24 * 3600.0
+"""Any table (over or not) is put aside once nobody has been at it, and nothing was played, for this long."""
+SWEEP_SECONDS = 60.0
+"""How often the server looks for tables to put aside."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """The numbers above, as one server uses them (a test makes them small)."""
+
+    per_opener: int = TABLES_PER_OPENER
+    unjoined: float = UNJOINED_SECONDS
+    idle: float = IDLE_SECONDS
+    sweep: float = SWEEP_SECONDS
+
+
+def kept_for(seats: Sequence[Seat]) -> list[Owner | None]:
+    """Whom each seat is kept for: a human seat named like an account of this host (case aside)
+    is that account's, one named ``web:NAME`` is the vouched person NAME's; any other seat is
+    anybody's (None). Decided when the table is opened and kept in its record, so an account made
+    later takes no seat from whoever sits there."""
+    out: list[Owner | None] = []
+    for seat in seats:
+        name = seat.name.strip()
+        owner: Owner | None = None
+        if seat.kind != "human":
+            pass
+        elif name[: len(VOUCHED_PREFIX)].casefold() == VOUCHED_PREFIX:
+            person = name[len(VOUCHED_PREFIX) :]
+            owner = person if person_problem(person) is None else None
+        else:
+            owner = _account(name)
+        out.append(owner)
+    return out
+
+
+def _account(name: str) -> int | None:
+    for spelling in dict.fromkeys((name, name.lower())):
+        try:
+            return pwd.getpwnam(spelling).pw_uid
+        except (KeyError, ValueError):  # ValueError: a name with a NUL
+            continue
+    return None
+
+
+def put_aside_reason(*, present: bool, taken: bool, quiet_for: float, limits: TableLimits) -> str | None:
+    """Why a table is put aside now (None: it stays listed). ``present``: somebody is at it or a
+    bot is thinking there; ``taken``: somebody has ever taken one of its seats; ``quiet_for``:
+    seconds since anybody was at it or anything was played there."""
+    if present:
+        return None
+    if not taken and quiet_for >= limits.unjoined:
+        return f"nobody took a seat in {quiet_for / 3600:.0f} h"
+    if quiet_for >= limits.idle:
+        return f"nobody came for {quiet_for / 86400:.0f} days"
+    return None
+
+
+_OVERHEAD = len(encode(Tables(tables=[], more=True)))
+
+
+def page(names: Sequence[str], info: Callable[[str], ListedTable], *, after: str | None, limit: int | None) -> bytes:
+    """The ``tables`` line for the tables ``names`` (sorted) from the first after ``after``: at
+    most ``limit`` of them, and as many as fit in one line of the protocol."""
+    start = 0
+    if after is not None:
+        import bisect
+
+        start = bisect.bisect_right(names, after)
+    most = min(limit or MAX_PAGE, MAX_PAGE)
+    chosen: list[ListedTable] = []
+    size = _OVERHEAD
+    for name in names[start : start + most]:
+        table = info(name)
+        grown = size + len(msgspec.json.encode(table)) + 1  # and its comma
+        if grown > MAX_LINE_BYTES and chosen:
+            break
+        chosen.append(table)
+        size = grown
+    more = start + len(chosen) < len(names)
+    return encode(Tables(tables=list(chosen), more=more))
