@@ -54,11 +54,31 @@ ERROR = "#ff6b6b"
 """What went wrong (a save that failed, a form to fix)."""
 
 
+TEXT = "#e8efe9"
+"""The table's words (the stylesheet's ``Screen { color }``)."""
+DARK_INK = "#1a1a1a"
+"""Words on a light face (a gold chip, a chosen card)."""
+
+
 def seat_color(color: str) -> str:
+    """A seat's colour, for its name and its chips. Without colours (``NO_COLOR``) every seat's is
+    the table's text colour: a colour turned grey is as dark as the felt (red reads at 2.9:1), and
+    the names and tags say whose is whose anyway."""
+    if no_color():
+        return TEXT
+    return SEAT_COLORS.get(color, "#cccccc")
+
+
+def seat_shade(color: str) -> str:
+    """A seat's colour for a block of colour with no words on it (a chart's bars): kept without
+    colours too, where its grey level still tells the bars of the seats apart."""
     return SEAT_COLORS.get(color, "#cccccc")
 
 
 def seat_ink(color: str) -> str:
+    """Words on a seat-coloured chip: dark on the light chip of :func:`seat_color` without colours."""
+    if no_color():
+        return DARK_INK
     return SEAT_INK.get(color, "#000000")
 
 

@@ -5,31 +5,39 @@ survives NO_COLOR and 16-colour terminals. What is checked is what the screen sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from rich.text import Text
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent
+from textual.widgets._toast import Toast
 
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.end import EndScreen
+from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
+from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import minimum_size
-from dvtui.engine import Game
+from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
+from dvtui.store import read_game
 
 from .conftest import new_session, table_app
-from .driver import HUMAN, next_decision, table
+from .driver import HUMAN, RESOLVING, choose, next_decision, table
 
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 LONG = "Maximiliana Alexandrovna,WWWWWWWWWWWWWWWWWWWWWWWW"
 WIDE = "李小龍,🎲Dice👑,Zoë"
 
@@ -75,8 +83,7 @@ async def test_the_prompt_fits_80_columns_even_with_five_players() -> None:
         hand = table(app).query_one(HandBar)
         assert hand.size.height == 1  # no row to spare at 80x24 with five players
         assert any("pick a card 1-6, column a-g, then ⏎" in line for line in widget_text(app, hand))
-        scores = widget_text(app, table(app).query_one(Scoreboard))
-        assert len(scores) == 5 and all(line.split() for line in scores)  # every player's row
+        assert not on_screen(app, table(app).query_one(Scoreboard))  # every player's row, whole
 
 
 @pytest.mark.parametrize("players", ["Ana,bot:greedy,bot:strong", "Ana,bot:greedy,bot:strong,bot:greedy,bot:random"])
@@ -173,7 +180,9 @@ def test_cut_names_stay_told_apart() -> None:
             assert all(cell_len(f) <= width for f in fitted)
             assert all(f == n or f.count("…") == 1 for f, n in zip(fitted, names, strict=True))
     assert fit_names(["Alexandra Smith", "Alexandra Smyth", "Bot 1"], 10) == ["Alex…Smith", "Alex…Smyth", "Bot 1"]
-    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"]) == ["李", "🎲D", "Zoë"]
+    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"]) == ["李…", "🎲…", "Zoë"]  # cut: the …, as names
+    assert cell_tags(["李小龍", "🎲Dice👑", "Zoë"], 2) == ["李", "🎲", "Zo"]  # two cells: no room for it
+    assert cell_tags(["Root", "Bot 1", "Bot 2"]) == ["Ro…", "B1", "B2"]
     assert cell_tags(["李小龍", "李小虎", "Bot 1"]) == ["李1", "李2", "B1"]
 
 
@@ -189,15 +198,37 @@ async def test_similar_long_names_differ_on_the_table() -> None:
 
 
 def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[..., Game]) -> None:
+    """The value is never cut (``HOL5`` would read as 5) and never runs into the tag: the tag
+    shortens first, then the label drops its inner space; the label keeps the column's form
+    when it can."""
     game = make_game(3, {0: ["holiday-500"]})
     game.place(0, 6)
     model = build_models(game)[0]
-    for tag in ("Ana", "B1", "李"):
-        seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"))
-        for width in (9, 10, 11, 14):
+    for tag, short in (("Ana", "An"), ("B1", "B1"), ("李", "李"), ("Ro…", "Ro")):
+        seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"), (short, "B2", "B3"))
+        for width in range(9, 17):
             bottom = column_lines(model, seats, width, 14)[9]
+            others = column_lines(model, seats, width, 14)[8].plain.split()  # a card with no tag
+            *label, shown = bottom.plain.split()
             assert cell_len(bottom.plain) == width
-            assert bottom.plain.split()[-1] == tag and bottom.plain.split()[0].startswith(("HOL", "holiday"))
+            assert shown in (tag, short)
+            assert "".join(label) in ("HOL500", "holiday500")  # the value whole, a space before the tag
+            if len(label) < 2:  # the label lost its space: there was no room for it with any tag
+                assert width < len(" ".join(others)) + 1 + 2
+
+
+def test_the_rounds_summary_wraps_between_items_never_inside_one() -> None:
+    from rich.console import Console
+
+    line = "Ana +500k → 500k: BOA 300, $$$ 100, BOA 100, WCH 200, $$$ 100; returned BOA 300"
+    items = ["Ana +500k → 500k:", "BOA 300,", "$$$ 100,", "BOA 100,", "WCH 200,", "$$$ 100;", "returned BOA 300"]
+    for width in range(20, 90):
+        lines = [wrapped.plain for wrapped in wrap_items(Text(line), width, Console())]
+        assert all(cell_len(text) <= width for text in lines), (width, lines)
+        assert " ".join(" ".join(lines).split()) == line  # nothing lost, nothing added
+        for item in items:
+            assert any(item in text for text in lines), (width, item, lines)  # each item on one line
+        assert all(text.startswith("   ") for text in lines[1:])  # the lines after the first, indented
 
 
 # -- small terminals -------------------------------------------------------------------------------
@@ -222,6 +253,94 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
         board = table(app).query_one(Board)
         assert board.region.height >= 1 + 4 + 4 + 1  # every player's row under the bottom cards
         assert reads(app, table(app).query_one(HandBar), "pick a card 1-6, column a-g, then ⏎")
+
+
+# -- every player's line, at every size ---------------------------------------------------------------
+
+FIVE = "Ana,Bea,Cid,Dan,Eve"
+
+
+def readme_minimum(players: int) -> tuple[int, int]:
+    """The smallest terminal the README states for ``players`` (the table and the viewer alike)."""
+    text = " ".join((REPLAYS.parent / "README.md").read_text().split())
+    found = re.search(r"smallest terminal it works in is (\d+) columns by (\d+) rows for 3 players "
+                      r"\((\d+) for 4, (\d+) for 5", text)
+    assert found, "the README's sentence on the smallest terminal"
+    columns, *rows = map(int, found.groups())
+    return columns, rows[players - 3]
+
+
+def sizes(need: tuple[int, int]) -> list[tuple[int, int]]:
+    """The minimum ``need`` and a row and a column less, 80x24, a browser tab of about 87x21,
+    the heights from the minimum to 30 at 80 columns, and the larger terminals of the side panel."""
+    width, height = need
+    return [(width, height), (width, height - 1), (width - 1, height), (80, 24), (87, 21),
+            *((80, h) for h in range(height, 31)), (100, 30), (110, 30), (120, 40), (160, 50)]
+
+
+def on_screen(app: DvtuiApp, widget: Widget) -> list[str]:
+    """The lines ``widget`` draws (each as it would be drawn at its width) that are not on the
+    screen as drawn, whole: empty when every one of them is seen."""
+    lines = [line.strip() for line in str(widget.render()).split("\n") if line.strip()]
+    screen = screen_lines(app)
+    return [line for line in lines if not any(line in row for row in screen)]
+
+
+async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False, viewer: bool = False) -> None:
+    """At each of :func:`sizes`: every scoreboard line (each player's name and score) and, with
+    ``summary``, every line of the round's summary is on screen, or the screen says it is too
+    small, exactly below the minimum."""
+    app = pilot.app
+    need = minimum_size(players, 1, viewer=True) if viewer else minimum_size(players)  # 1: the position bar
+    assert need == readme_minimum(players)
+    for size in sizes(need):
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        text = "\n".join(screen_lines(app))
+        if size[0] < need[0] or size[1] < need[1]:
+            assert f"terminal too small (needs {need[0]}×{need[1]})" in text, size
+            continue
+        assert "too small" not in text, size
+        scores = app.screen.query_one(Scoreboard)
+        assert len(str(scores.render()).split("\n")) >= players and not on_screen(app, scores), (size, text)
+        if summary:
+            banner = app.screen.query_one(Banner)
+            assert banner.summary and not on_screen(app, banner), (size, text)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_small(players: int) -> None:
+    """People at one keyboard (the banner says whose turn it is under the hand), placing, then at
+    the round's summary; the scoreboard's lines and the summary's are each seen whole."""
+    app = table_app(new_session(None, players=",".join(FIVE.split(",")[:players]), seed=1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await check_sizes(pilot, players)
+        await pilot.resize_terminal(80, 24)
+        while True:
+            state = await next_decision(pilot, app)
+            screen = table(app)
+            if state == RESOLVING:
+                if isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded):
+                    break
+                await pilot.press("space")
+                continue
+            card, column = choose(screen.session.game)
+            await pilot.press(str(card), "abcdefg"[column], "enter")
+        await check_sizes(pilot, players, summary=True)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+async def test_the_viewer_shows_every_players_line_at_every_size(players: int) -> None:
+    replay = read_game(REPLAYS / f"game-{players}p.dvr", checkpoints=True)
+    app = DvtuiApp(watch=replay, pace=Pace(0.0, None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        viewer = app.screen
+        assert isinstance(viewer, ReplayScreen)
+        events = viewer.replay.events
+        for kind in (CardPlaced, ColumnResolved, RoundEnded):
+            viewer.go(next(k for k, e in enumerate(events) if isinstance(e, kind)))
+            await check_sizes(pilot, players, viewer=True)
 
 
 # -- colours and focus -----------------------------------------------------------------------------
@@ -323,6 +442,23 @@ async def test_repeated_warnings_do_not_stack_up() -> None:
         await pilot.pause()
         await pilot.pause()
         assert len(app._notifications) == MAX_TOASTS
+
+
+@pytest.mark.parametrize("size", [(80, 24), (110, 30), (160, 50)])
+async def test_a_notice_never_covers_the_scoreboard_or_the_hand(size: tuple[int, int]) -> None:
+    app = table_app(new_session(None, players=FIVE, seed=1))
+    async with app.run_test(size=size, notifications=True) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        app.notify("Pace: bots wait 0.5 s, and the resolution's columns follow the same steps", title="Pace")
+        app.notify("Your 3 is already on the table this round.", severity="warning")
+        await pilot.pause()
+        await pilot.pause()
+        screen = table(app)
+        toasts = [toast.region for toast in screen.query(Toast)]
+        assert len(toasts) == 2
+        for widget in (screen.query_one(Scoreboard), screen.query_one(HandBar), screen.query_one(RoundBar)):
+            assert not any(widget.region.overlaps(toast) for toast in toasts), (widget, toasts)
+        assert not on_screen(app, screen.query_one(Scoreboard))
 
 
 async def test_the_time_travel_footer_fits_80_columns() -> None:

@@ -29,8 +29,8 @@ def test_a_column_is_drawn_bottom_card_last_with_the_takers_tag(make_game: Calla
     lines = [line.plain for line in column_lines(models[0], seats, 10, 14)]
     assert lines[0].strip() == "A"
     cards = lines[1:10]
-    assert cards[-1].split() == ["HSE300", "Ana"]  # next card, to Ana (the tag a space apart)
-    assert cards[-2].split() == ["CAR500", "Ben"]
+    assert cards[-1].split() == ["HSE", "300", "An"]  # next card, to Ana (the tag a space apart, in two cells)
+    assert cards[-2].split() == ["CAR", "500", "Be"]
     assert lines[10].split() == ["6"] and lines[11].split() == ["2"] and lines[12].split() == ["·"]
 
 

@@ -13,14 +13,14 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...describe import amount, seat_tags
+from ...describe import amount
 from ...engine import Game
 from ...play.session import GameSession
 from ...printable import printable
 from ..host import GameHost
 from ..theme import MUTED, seat_color
 from ..widgets.chart import TotalsChart
-from ..widgets.faces import CHIP, styled
+from ..widgets.faces import CHIP, cell_tags, styled
 from ..widgets.scoreboard import Standings
 
 
@@ -99,7 +99,7 @@ class EndScreen(Screen[None]):
             with Vertical(id="end-right"):
                 yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
                 yield TotalsChart(game.round_scores, [s.color for s in players],
-                                  seat_tags([s.name for s in players]), id="chart")
+                                  cell_tags([s.name for s in players]), id="chart")
         path = self.session.path
         if path is not None:
             note = styled("Saved in ", Style(color=MUTED))

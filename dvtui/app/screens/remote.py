@@ -37,6 +37,7 @@ from ..theme import ERROR, MUTED, seat_color
 from ..widgets.faces import seat_emphasis
 from ..widgets.hand import hint_text
 from ..widgets.panels import Banner, EventLog, RoundBar, colour_names
+from ..widgets.table_view import TableLayout, table_layout
 from .dialog import Dialog
 from .table import TableScreen, _strong_available
 
@@ -66,6 +67,10 @@ class RemoteTableScreen(TableScreen):
         self._rung_at: int | None = None
         """The position (number of events) the bell last rang for."""
         self._told_failure = False
+
+    def _layout(self, width: int, height: int) -> TableLayout:
+        """The banner always has a line under the hand: it says who is at the table."""
+        return table_layout(width, height, self.session.game.n)
 
     def on_mount(self) -> None:
         # Textual then runs TableScreen's on_mount itself (a handler of each class, down the MRO):

@@ -147,7 +147,7 @@ class ReplayScreen(Screen[None]):
     def _layout(self, width: int, height: int) -> TableLayout:
         """The live table's layout, with the position bar and the notices (wrapped) below it."""
         notice = sum(-(-(len(text) + 2) // max(1, width - 2)) for text in self.notices)
-        return table_layout(width, height, self.replay.n, extra_rows=1 + notice)
+        return table_layout(width, height, self.replay.n, extra_rows=1 + notice, viewer=True)
 
     def _relayout(self, width: int, height: int) -> None:
         layout = self._layout(width, height)

@@ -51,7 +51,15 @@ from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.scoreboard import Scoreboard
-from ..widgets.table_view import apply_layout, compose_table, linger, moment_banner, moment_status, table_layout
+from ..widgets.table_view import (
+    TableLayout,
+    apply_layout,
+    compose_table,
+    linger,
+    moment_banner,
+    moment_status,
+    table_layout,
+)
 
 
 class TableScreen(Screen[None]):
@@ -88,7 +96,7 @@ class TableScreen(Screen[None]):
     # -- layout --------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        layout = table_layout(*self.app.size, self.session.game.n)
+        layout = self._layout(*self.app.size)
         yield from compose_table(self, layout, EventLog(), hide_banner=True)
         with Horizontal(id="footer-row"):
             # at 80 columns the palette's ^p makes room for the pace (it is in the help and ^p works)
@@ -144,9 +152,13 @@ class TableScreen(Screen[None]):
             self._laid_out_for = self.app.size
             self._relayout(*self.app.size)
 
+    def _layout(self, width: int, height: int) -> TableLayout:
+        """The banner has a line under the hand when several people share this keyboard."""
+        return table_layout(width, height, self.session.game.n, banner_row=len(self.session.humans) >= 2)
+
     def _relayout(self, width: int, height: int) -> None:
         """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
-        layout = table_layout(width, height, self.session.game.n)
+        layout = self._layout(width, height)
         apply_layout(self, layout)
         self.query_one(Footer).show_command_palette = layout.wide
 

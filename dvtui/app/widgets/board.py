@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click, Leave, MouseMove
@@ -26,10 +25,23 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...describe import column_label
+from ...describe import card_code, card_value_label, column_label
 from ...engine import COLUMN_HEIGHT, COLUMNS, ColumnResolved, Game, Phase
 from ..theme import MUTED, seat_color
-from .faces import CHIP, card_face, card_label, card_style, card_tile, cell_tags, pad, seat_chip, seat_emphasis, styled
+from .faces import (
+    CHIP,
+    card_face,
+    card_label,
+    card_style,
+    card_tile,
+    cell_tags,
+    head_cells,
+    pad,
+    seat_chip,
+    seat_emphasis,
+    styled,
+)
+from .strips import text_strip
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +51,18 @@ class SeatLooks:
 
     colors: tuple[str, ...]
     tags: tuple[str, ...]
+    short_tags: tuple[str, ...] = ()
+    """Tags in two cells, all different, for a card too narrow for its value and a whole tag
+    (the tags cut to two cells when not given)."""
 
     @classmethod
     def of(cls, game: Game) -> SeatLooks:
-        players = game.created.players
-        return cls(tuple(s.color for s in players), tuple(cell_tags([s.name for s in players], GUTTER)))
+        names = [s.name for s in game.created.players]
+        colors = tuple(s.color for s in game.created.players)
+        return cls(colors, tuple(cell_tags(names, GUTTER)), tuple(cell_tags(names, SHORT_TAG)))
+
+    def short_tag(self, p: int) -> str:
+        return self.short_tags[p] if self.short_tags else head_cells(self.tags[p], SHORT_TAG)
 
     @property
     def n(self) -> int:
@@ -109,15 +128,15 @@ def column_lines(model: ColumnModel, looks: SeatLooks, width: int, height: int) 
     card_lines: list[Text] = []
     for i in range(len(model.cards) - 1, -1, -1):
         card = model.cards[i]
-        tag: Text | None = None
+        tags: tuple[Text, ...] = ()
         if i in takers:
             p = takers[i]
-            tag = seat_chip(looks.tags[p], looks.colors[p])
+            tags = (seat_chip(looks.tags[p], looks.colors[p]), seat_chip(looks.short_tag(p), looks.colors[p]))
         elif model.resolved and card in returned_left:
             p = returned_left.pop(card)
             mark = f"⇄{looks.tags[p]}" if width >= 8 + cell_len(looks.tags[p]) + 2 or tile_rows > 1 else "⇄"
-            tag = seat_chip(mark, looks.colors[p])
-        card_lines.extend(_card_with_tag(card, width, tile_rows, tag))
+            tags = (seat_chip(mark, looks.colors[p]),)
+        card_lines.extend(_card_with_tag(card, width, tile_rows, tags))
     if not model.cards:
         card_lines = [styled("empty".center(width), Style(color=MUTED, italic=True))]
     if len(card_lines) > card_area:  # too short for every card: keep the bottom ones
@@ -135,23 +154,29 @@ def column_lines(model: ColumnModel, looks: SeatLooks, width: int, height: int) 
     return lines[:height] if height >= 3 else lines[:1]
 
 
-def _card_with_tag(card: str, width: int, rows: int, tag: Text | None) -> list[Text]:
+def _card_with_tag(card: str, width: int, rows: int, tags: tuple[Text, ...]) -> list[Text]:
     """A card of the column, with the tag of whoever would take it (or gave it back) at its right,
-    a space apart (``HOL500 Ana``: the value never runs into the tag, colours or not). Narrow
-    one-line cards drop their left padding and then the space inside the label to make room."""
+    a space apart (``HOL 500 Ana``: the value never runs into the tag, colours or not). ``tags``:
+    the tag, then shorter ones. A one-line card keeps its value whole: short of room, the tag
+    shortens first (``HOL 500 An``), then the label takes its shorter forms (``HOL500 An``)."""
+    tag = tags[0] if tags else None
     if rows > 1:
         return card_tile(card, width, rows, tag)
     lead_room = width >= 12
     if tag is None:
         return [card_face(card, width, pad=lead_room)]
-    if tag.cell_len > width - 5:
-        tag = tag.copy()
-        tag.truncate(max(1, width - 5))
-    face_w = width - tag.cell_len - 1
-    label = card_label(card, face_w)
-    lead = " " if lead_room and len(label) + 2 <= face_w else ""
-    face = styled(f"{lead}{label} ".ljust(face_w + 1), card_style(card))
-    face.append_text(tag)
+    code, value = card_code(card), card_value_label(card)
+    compact = f"{code}{value}"
+    labels = dict.fromkeys((card_label(card, width - lead_room), f"{code} {value}", compact))  # the column's first
+    fits = ((text, chip) for text in labels for chip in tags if len(text) + 1 + chip.cell_len <= width)
+    text, chip = next(fits, (compact, tag))
+    if len(text) + 1 + chip.cell_len > width:  # narrower than any card of the game's layouts
+        chip = chip.copy()
+        chip.truncate(max(1, width - len(text) - 1))
+    face_w = width - chip.cell_len - 1
+    lead = " " if lead_room and len(text) + 2 <= face_w else ""
+    face = styled(f"{lead}{text} ".ljust(face_w + 1)[: face_w + 1], card_style(card))
+    face.append_text(chip)
     return [face]
 
 
@@ -235,6 +260,7 @@ def _fit(text: Text, width: int) -> Text:
 
 
 GUTTER = 3
+SHORT_TAG = 2
 """Cells left of the columns for the players' tags (beside their rows)."""
 GAP = 1
 """Cells between two columns."""
@@ -365,11 +391,7 @@ class Board(Widget):
         if self._strips is None or self._strips_size != (width, height):
             console = self.app.console
             base = self.rich_style
-            strips = []
-            for line in self.board_lines(width, height):
-                segments = list(line.render(console))
-                strips.append(Strip(Segment.apply_style(segments, base), line.cell_len).adjust_cell_length(width))
-            self._strips = strips
+            self._strips = [text_strip(line, console, base, width) for line in self.board_lines(width, height)]
             self._strips_size = (width, height)
         if 0 <= y < len(self._strips):
             return self._strips[y]

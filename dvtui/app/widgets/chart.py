@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...describe import short_amount
-from ..theme import MUTED, seat_color
+from ..theme import MUTED, seat_color, seat_shade
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 
@@ -44,7 +44,7 @@ def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], ta
             for p in range(n):
                 eighths = round(scores[p] / top * plot_h * 8)
                 fill = max(0, min(8, eighths - (level_top - 8)))
-                line.append(EIGHTHS[fill] * bar, style=Style(color=seat_color(colors[p])))
+                line.append(EIGHTHS[fill] * bar, style=Style(color=seat_shade(colors[p])))
             line.append(" " * (group - bar * n))
         lines.append(line)
     axis = Text(" " * label_w, style=Style(color=MUTED))
@@ -53,7 +53,7 @@ def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], ta
     lines.append(axis)
     legend = Text(" " * label_w)
     for p in range(n):
-        legend.append("█ ", style=Style(color=seat_color(colors[p])))
+        legend.append("█ ", style=Style(color=seat_shade(colors[p])))
         legend.append(f"{tags[p]}  ", style=Style(color=seat_color(colors[p]), bold=True))
     lines.append(legend)
     return [line[:width] for line in lines]

@@ -171,9 +171,13 @@ def _ends(name: str, width: int, tail_width: int, *, tag: str = "") -> str:
 
 def cell_tags(names: Sequence[str], width: int = 3) -> list[str]:
     """A short tag per seat for cramped places (the board, the chart), at most ``width`` cells and
-    all different: :func:`~dvtui.describe.seat_tags` measured in cells, so ``李小龍`` is ``李``
-    (two cells), not three wide characters."""
+    all different: :func:`~dvtui.describe.seat_tags` measured in cells, so ``李小龍`` is ``李…``
+    (two cells and the ``…``), not three wide characters. In three cells or more a name cut short
+    ends in ``…`` as everywhere (``Ro…`` for Root); two cells are too few for it (``Ro``)."""
     tags = [head_cells(tag, width) for tag in seat_tags(names)]
+    if width >= 3:
+        tags = [clip(name.strip(), width) if tag != name.strip() and name.strip().startswith(tag) else tag
+                for name, tag in zip(names, tags, strict=True)]
     return [
         f"{head_cells(names[i].strip() or 'P', width - len(str(i + 1)))}{i + 1}"
         if tags.count(tag) > 1 or not tag.strip() else tag

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -96,7 +99,7 @@ class Banner(Widget):
 
     DEFAULT_CSS = """
     Banner { height: auto; max-height: 3; width: 1fr; }
-    Banner.-summary { max-height: 12; }  /* a line per player, some wrapping at 80 columns */
+    Banner.-summary { max-height: 16; }  /* a line per player, some wrapping at 80 columns */
     """
 
     class Clicked(Message):
@@ -105,18 +108,66 @@ class Banner(Widget):
     def __init__(self) -> None:
         super().__init__(id="banner")
         self.text = Text()
+        self.summary = False
 
     def show(self, text: Text, *, summary: bool = False) -> None:
+        """``summary``: each line of ``text`` is a list (``Ana +600k → 1.2M: JWL 300, HSE 300``),
+        wrapped between its items, never inside one."""
         self.text = text
+        self.summary = summary
         self.set_class(summary, "-summary")
         self.refresh(layout=True)
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.summary:
+            return len(self._summary_lines(width))
+        return super().get_content_height(container, viewport, width)
+
     def render(self) -> Text:
+        if self.summary:
+            return Text("\n").join(self._summary_lines(self.size.width))
         return self.text
+
+    def _summary_lines(self, width: int) -> list[Text]:
+        console = self.app.console
+        return [wrapped for line in self.text.split("\n") for wrapped in wrap_items(line, width, console)]
 
     def on_click(self, event: Click) -> None:
         event.stop()
         self.post_message(self.Clicked())
+
+
+ITEM_BREAK = re.compile(r"(?<=[,;:]) ")
+"""Where a list may go on to the next line: after the space that follows ``,`` ``;`` or ``:``."""
+
+
+def wrap_items(line: Text, width: int, console: Console, indent: int = 3) -> list[Text]:
+    """``line``, a list of items (``Ana +500k → 500k: BOA 300, $$$ 100; returned BOA 300``), in
+    lines of at most ``width`` cells broken only between items, the lines after the first indented
+    by ``indent``; an item longer than a whole line is wrapped on its own."""
+    if width <= indent:
+        return [line]
+    cuts = [m.end() for m in ITEM_BREAK.finditer(line.plain)]
+    lines: list[Text] = []
+    current, empty = Text(), True
+    for item in line.divide(cuts):
+        size = cell_len(item.plain.rstrip())
+        if not empty and current.cell_len + size > width:
+            current.rstrip()
+            lines.append(current)
+            current, empty = Text(" " * indent), True
+        if current.cell_len + size > width:  # longer than a line by itself: wrapped between words
+            *whole, last = item.wrap(console, width - current.cell_len)
+            for piece in whole:
+                piece.rstrip()
+                lines.append(current + piece)
+                current = Text(" " * indent)
+            item = last
+        current.append_text(item)
+        empty = False
+    current.rstrip()
+    lines.append(current)
+    return lines
 
 
 class EventLog(ScrollView, can_focus=True, inherit_bindings=False):

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import islice
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click, MouseScrollDown, MouseScrollUp
@@ -28,6 +27,7 @@ from ...describe import describe_event
 from ...engine import Event, Game
 from ..theme import GOLD
 from .panels import colour_names
+from .strips import text_strip
 
 CURRENT = Style(bgcolor="#1b4634", bold=True)
 MARKER = Style(color=GOLD, bold=True)
@@ -188,8 +188,7 @@ class ReplayLog(Widget):
                 text = Text("  ") + text[2:]
                 if look == LATER:
                     text.stylize(AHEAD)
-            segments = Segment.apply_style(list(text.render(self.app.console)), self._base)
-            strip = Strip(segments, text.cell_len).adjust_cell_length(width)
+            strip = text_strip(text, self.app.console, self._base, width)
             self._strips[key] = strip
         return strip
 

@@ -40,32 +40,50 @@ class TableLayout:
     """The hand's line of advice may wrap onto a second row (there is a row to spare)."""
     too_small: tuple[int, int] | None = None
     """(columns, rows) the table needs, when the terminal is smaller: a notice instead of the table."""
+    play_height: int | str = "1fr"
+    """Stacked, the rows of the board, the hand and the banner: the scoreboard's lines and the log
+    have the rest, so a longer banner takes its rows from the board, never from the scoreboard."""
 
 
-def minimum_size(players: int, extra_rows: int = 0) -> tuple[int, int]:
+def minimum_size(players: int, extra_rows: int = 0, *, viewer: bool = False) -> tuple[int, int]:
     """The smallest terminal the table works in: a scoreboard line per player (the three-line
-    blocks of narrower ones do not fit below the board) and a board with every player's row under
+    blocks of narrower ones do not fit below the board), the hand, the banner's line under it
+    (the viewer shows the banner in the hand's place), and a board with every player's row under
     at least the three bottom cards of each column."""
     board = 1 + 4 + players + 1  # letters, "▲ +n" and three cards, the players' rows, outcomes
-    return LINE_WIDTH + 1, 1 + board + 1 + players + 1 + extra_rows
+    return LINE_WIDTH + 1, 1 + board + 1 + (not viewer) + players + 1 + extra_rows
 
 
-def table_layout(width: int, height: int, players: int, extra_rows: int = 0) -> TableLayout:
+def table_layout(
+    width: int, height: int, players: int, extra_rows: int = 0, *, banner_row: bool = True, viewer: bool = False
+) -> TableLayout:
     """Where things go for a terminal of ``width`` x ``height``: a side panel when there is room,
-    everything stacked at 80x24 with the board only as tall as its cards need. ``extra_rows``:
-    lines a screen adds below the table (the replay's position bar and notices)."""
-    need = minimum_size(players, extra_rows)
+    everything stacked at 80x24. ``extra_rows``: lines a screen adds below the table (the replay's
+    position bar and notices). ``banner_row``: the live table's banner has a line under the hand
+    while people place (several people at one keyboard: whose turn; a shared table: who is
+    there); the hand's advice gets a second row when one is spare. The ``viewer`` shows the banner
+    in the hand's place, its line beside the hand (what comes next) needs one row, and the log
+    (where it moves) gets the rows.
+
+    Stacked, the board takes the rows the scoreboard, the hand and the banner leave: it is the one
+    that gives way (its cards go under ``▲ +n``) when the banner needs more lines (a resolution,
+    the round's summary), so every player's scoreboard line stays on screen. The log has the rows
+    the board's cards do not need."""
+    need = minimum_size(players, extra_rows, viewer=viewer)
     too_small = need if width < need[0] or height < need[1] else None
     if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
         return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38, too_small=too_small)
-    fixed = 1 + 1 + 1 + players + extra_rows  # round bar, footer, hand, one scoreboard line per player
+    banner = banner_row and not viewer
+    fixed = 1 + 1 + 1 + banner + players + extra_rows  # round bar, footer, hand, banner, a line per player
     rows = 1
     for tile in (3, 2):
         if column_height(tile, players) + fixed + 4 <= height:
             rows = tile
             break
-    board = min(column_height(rows, players), max(4, height - fixed))
-    return TableLayout(False, False, board, "1fr", two_row_hand=height - fixed - board >= 1, too_small=too_small)
+    board = min(column_height(rows, players), max(0, height - fixed))
+    two_rows = height - fixed - board >= 1 and not viewer
+    return TableLayout(False, False, "1fr", "1fr", two_row_hand=two_rows, too_small=too_small,
+                       play_height=board + 1 + two_rows + banner)
 
 
 def compose_table(
@@ -79,7 +97,9 @@ def compose_table(
     screen.set_class(layout.too_small is not None, "-too-small", update=False)
     yield RoundBar()
     with Horizontal(id="main"):
-        with Vertical(id="play"):
+        play = Vertical(id="play")
+        play.styles.height = layout.play_height
+        with play:
             board = Board(id="board")
             board.styles.height = layout.board_height
             yield board
@@ -118,6 +138,7 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
+    screen.query_one("#play").styles.height = layout.play_height
 
 
 # -- a resolution's moments -------------------------------------------------------------------

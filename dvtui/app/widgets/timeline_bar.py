@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.events import Click
@@ -26,6 +25,7 @@ from textual.widget import Widget
 
 from ..theme import GOLD, MUTED
 from .faces import CHIP
+from .strips import text_strip
 
 PAST = Style(color="#e8efe9", bold=True)
 FUTURE = Style(color="#3d5f50")
@@ -181,10 +181,7 @@ class TimelineBar(Widget):
                 lines.append(legend)
             console = self.app.console
             base = self.rich_style
-            self._strips = [
-                Strip(Segment.apply_style(list(text.render(console)), base), text.cell_len).adjust_cell_length(width)
-                for text in lines
-            ]
+            self._strips = [text_strip(text, console, base, width) for text in lines]
             self._strips_width = width
         if 0 <= y < len(self._strips):
             return self._strips[y]
