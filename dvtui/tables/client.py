@@ -4,7 +4,9 @@ screen will put it behind the session face its screens already talk to.
 :class:`TableClient` is a seat (or a spectator) at one table that outlives its connection: the
 server is the game's only owner, so after a drop (the server restarted, the personal server
 left while idle) the client connects again with backoff, joins the same seat from the line it has,
-and goes on; it folds the lines it receives exactly as a reader folds a file.
+and goes on; it folds the lines it receives exactly as a reader folds a file, and checks every
+message as the reader checks a file (:mod:`.received`): whoever listens in a server's directory is
+not trusted to send only what a sound server sends.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import msgspec
 
 from ..bots import bot_seed
-from ..engine import Event, Game, GameCreated, RuleError
+from ..engine import AnyEvent, Event, Game, GameCreated, RuleError
 from ..printable import printable
 from ..store import SaveError
 from .protocol import (
@@ -37,6 +40,7 @@ from .protocol import (
     Place,
     Presence,
     SeatState,
+    ServerMessage,
     StandIn,
     TableInfo,
     Tables,
@@ -47,7 +51,8 @@ from .protocol import (
     incoming_decoder,
     shown_person,
 )
-from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server
+from .received import BadServer, check_game_bytes, check_line, check_message
+from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
 
 
 class Unreachable(Exception):
@@ -68,16 +73,46 @@ class Dropped(Exception):
 
 
 class Diverged(Exception):
-    """The lines received do not fold into a game (never from a sound server): the client stops."""
+    """The server sent what no sound server sends (lines that do not fold into a game, a name no
+    game may hold, more lines than a game file holds, a line that is not the protocol): the
+    client stops."""
+
+
+_KNOWN_TYPES = frozenset(
+    t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__)  # type: ignore[attr-defined]
+)
+"""The ``type`` of every message this client reads; a server may send others (a newer server's
+additions, which a client may ignore)."""
+
+_warned: set[str] = set()
+"""The server directories whose owner this process has warned about (once each)."""
+
+
+def warn_of_owner(place: ServerPlace) -> None:
+    """Say on stderr, once per directory, that a server's directory is another account's (not
+    yours, not root's): whatever that account runs there is the server a client talks to."""
+    owner = foreign_owner(place)
+    if owner is None or str(place.directory) in _warned:
+        return
+    _warned.add(str(place.directory))
+    print(
+        f"dvtui: warning: {printable(str(place.directory))} belongs to account {printable(owner)}, not to you or "
+        "root: its table server is whatever that account runs there", file=sys.stderr, flush=True,
+    )  # fmt: skip
 
 
 class Connection:
     """One connection to a server, greeted."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome, place: ServerPlace
+    ) -> None:  # fmt: skip
         self.reader = reader
         self.writer = writer
         self.welcome = welcome
+        self.place = place
+        self.line_bytes = 0
+        """The length of the last line received."""
 
     @classmethod
     async def open(cls, place: ServerPlace, *, start: bool = True, user: str | None = None) -> Connection:
@@ -86,6 +121,8 @@ class Connection:
         unless it trusts this account to vouch for people)."""
         try:
             path = check_socket_path(place)
+            if not place.personal:  # the personal server's directory is checked to be one's own
+                warn_of_owner(place)
             if place.personal and start:
                 await asyncio.to_thread(ensure_personal_server, place)
             reader, writer = await asyncio.open_unix_connection(path, limit=MAX_LINE_BYTES)
@@ -96,8 +133,12 @@ class Connection:
         from .. import __version__
 
         writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user)))
-        conn = cls(reader, writer, Welcome(version=0, server="", user=""))
-        reply = await conn.receive()
+        conn = cls(reader, writer, Welcome(version=0, server="", user=""), place)
+        try:
+            reply = await conn.receive()
+        except BaseException:
+            conn.close()
+            raise
         if isinstance(reply, Error):
             conn.close()
             raise Refused(reply)
@@ -121,14 +162,31 @@ class Connection:
             raise Dropped(str(e)) from None
 
     async def receive(self) -> Incoming:
-        try:
-            line = await self.reader.readuntil(b"\n")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, OSError) as e:
-            raise Dropped(str(e) or "the connection closed") from None
-        try:
-            return incoming_decoder.decode(line)
-        except msgspec.DecodeError as e:
-            raise Dropped(f"the server sent what is not the protocol: {e}") from None
+        """The next message the client knows (others are skipped), checked: :class:`Diverged` for
+        one no sound server sends, :class:`Dropped` when the connection ends."""
+        while True:
+            try:
+                line = await self.reader.readuntil(b"\n")
+            except asyncio.LimitOverrunError:
+                raise self.refused(f"a line longer than {MAX_LINE_BYTES} bytes") from None
+            except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
+                raise Dropped(str(e) or "the connection closed") from None
+            self.line_bytes = len(line)
+            try:
+                message = incoming_decoder.decode(line)
+            except (msgspec.DecodeError, RecursionError):
+                if _unknown_type(line):
+                    continue
+                raise self.refused("a line that is not the protocol") from None
+            try:
+                check_message(message)
+            except BadServer as e:
+                raise self.refused(str(e)) from None
+            return message
+
+    def refused(self, what: str) -> Diverged:
+        """The error that stops a client whose server sent ``what`` (said without quoting it raw)."""
+        return Diverged(f"the table server at {self.place.directory} sent what no dvtui server sends: {what}")
 
     async def request(self, message: Message, answer: type[Message]) -> Message:
         """Send ``message`` and return the reply of type ``answer`` (an ``error`` raises Refused)."""
@@ -145,14 +203,31 @@ class Connection:
             self.writer.close()
 
 
-async def list_tables(place: ServerPlace) -> list[TableInfo]:
-    conn = await Connection.open(place)
+def _unknown_type(line: bytes) -> bool:
+    """``line`` is an object whose ``type`` this client does not know (a message it may ignore)."""
     try:
-        reply = await conn.request(ListTables(), Tables)
-        assert isinstance(reply, Tables)
-        return reply.tables
-    finally:
-        conn.close()
+        value = msgspec.json.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return isinstance(value, dict) and isinstance(value.get("type"), str) and value["type"] not in _KNOWN_TYPES
+
+
+def _lost(place: ServerPlace, e: Dropped) -> Unreachable:
+    """A connection that ended before its answer: the server went away (or was never one)."""
+    return Unreachable(f"the table server at {place.directory} closed the connection before answering ({e})")
+
+
+async def list_tables(place: ServerPlace) -> list[TableInfo]:
+    try:
+        conn = await Connection.open(place)
+        try:
+            reply = await conn.request(ListTables(), Tables)
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise _lost(place, e) from None
+    assert isinstance(reply, Tables)
+    return reply.tables
 
 
 async def open_table(
@@ -162,12 +237,15 @@ async def open_table(
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
     server does not trust is refused before a table is opened that it could not sit at."""
-    conn = await Connection.open(place, user=user)
     try:
-        message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
-        await conn.request(message, Opened)
-    finally:
-        conn.close()
+        conn = await Connection.open(place, user=user)
+        try:
+            message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
+            await conn.request(message, Opened)
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise _lost(place, e) from None
 
 
 @dataclass(slots=True)
@@ -210,6 +288,8 @@ class TableClient:
         self.backoff = backoff or Backoff()
         self.events: list[Event] = []
         self.game: Game | None = None
+        self.game_bytes = 0
+        """The length of the lines :attr:`events` came in (bounded as a game file is)."""
         self.seats: list[SeatState] = []
         self.spectators = 0
         self.hints = True
@@ -242,7 +322,10 @@ class TableClient:
     async def connect(self) -> None:
         """The first join: raises :class:`Refused` (no such table, the seat is another user's ...)
         or :class:`Unreachable`; the game's lines so far then come through :meth:`updates`."""
-        await self._join()
+        try:
+            await self._join()
+        except Dropped as e:
+            raise _lost(self.server, e) from None
 
     async def _join(self) -> None:
         conn = await Connection.open(self.server, user=self.user)
@@ -256,11 +339,16 @@ class TableClient:
             conn.close()
             raise
         assert isinstance(reply, Joined)
+        if reply.table != self.table or (reply.seat is None) != self.watch or self.seat not in (None, reply.seat):
+            conn.close()
+            asked = f"table {self.table} seat {self.seat}"
+            raise conn.refused(f"a join to table {reply.table} seat {reply.seat} for one to {asked}")
         self.seat = reply.seat
         self.hints = reply.hints
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
+            self.game_bytes = 0
         self._conn = conn
 
     async def _reconnect(self) -> None:
@@ -293,9 +381,12 @@ class TableClient:
                 await self._reconnect()
                 yield Update(status="connected")
             assert self._conn is not None
+            conn = self._conn
             try:
-                message = await self._conn.receive()
-                update = self._take(message)
+                message = await conn.receive()
+                update = self._take(message, conn.line_bytes)
+            except BadServer as e:
+                raise conn.refused(str(e)) from None
             except Dropped:
                 self._drop()
                 continue
@@ -303,8 +394,15 @@ class TableClient:
             if update is not None:
                 yield update
 
-    def _take(self, message: Incoming) -> Update | None:
+    def _take(self, message: Incoming, size: int) -> Update | None:
+        """Fold ``message`` (a line of ``size`` bytes) in: :class:`BadServer` for what no sound
+        server sends at this point."""
         if isinstance(message, Presence):
+            if message.table != self.table:
+                raise BadServer(f"the presence of table {message.table} at table {self.table}")
+            game = self.game
+            if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
+                raise BadServer("a presence whose seats are not the game's")
             self.seats, self.spectators = message.seats, message.spectators
             return Update(presence=True)
         if isinstance(message, Error):
@@ -315,21 +413,22 @@ class TableClient:
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened):
             return None
         event: Event = message  # type: ignore[assignment]
-        if event.seq is not None and event.seq != self.next_seq:
-            raise Diverged(f"line {event.seq} came where line {self.next_seq} was due")
+        check_line(event, self.next_seq)
+        check_game_bytes(self.game_bytes + size)
         event.seq = None  # as a reader's events: the position is the index
         try:
             if isinstance(event, GameCreated):
                 if self.events:
-                    raise Diverged("a second game_created")
+                    raise BadServer("a second game_created")
                 self.game = Game(event)
             elif self.game is None:
-                raise Diverged("a game's line before its game_created")
+                raise BadServer("a game's line before its game_created")
             else:
                 self.game.apply(event)
         except RuleError as e:
-            raise Diverged(f"the server sent a line the rules refuse: {e}") from None
+            raise BadServer(f"line {self.next_seq}, which the rules refuse: {e}") from None
         self.events.append(event)
+        self.game_bytes += size
         return Update(events=[event])
 
     # -- requests (each answered by the lines it causes, or by an error update) ---------------

@@ -136,7 +136,7 @@ class SeatScreen(Screen[None]):
             return
         try:
             infos = await list_tables(self.choice.place)
-        except (Unreachable, Refused, Dropped, OSError) as e:  # a server restarting: the next reading may do
+        except (Unreachable, Refused, Dropped, Diverged, OSError) as e:  # a server restarting: the next reading may do
             self._error(str(e))
             return
         info = next((i for i in infos if i.table == self.choice.table), None)
