@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatError, check_seats, parse_bot
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .protocol import (
@@ -25,6 +27,7 @@ from .protocol import (
     Error,
     Incoming,
     Joined,
+    Message,
     Opened,
     Presence,
     SeatState,
@@ -85,6 +88,8 @@ def check_message(message: Incoming) -> None:
             check_created(message, "game_created")
         except GameFileError as e:
             raise BadServer(e.message) from None
+    if isinstance(message, Message):  # every string left, the fields a newer protocol adds included
+        _strings(message.__struct_config__.tag, message)
 
 
 def check_table_info(info: TableInfo) -> None:
@@ -132,6 +137,20 @@ def check_line(event: Event, seq: int) -> None:
     """A game line's ``seq``, when it has one, is the next line's."""
     if event.seq is not None and event.seq != seq:
         raise BadServer(f"line {event.seq} where line {seq} was due")
+
+
+def _strings(where: str, value: object) -> None:
+    """Every string in ``value`` (a message, and the structs and lists in it) printable as itself
+    and at most :data:`MAX_ERROR_CHARS` long (the longest any message holds); the checks by field
+    bound some more tightly."""
+    if isinstance(value, str):
+        _text(where, value, MAX_ERROR_CHARS)
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            _strings(f"{where}.{name}", getattr(value, name))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _strings(f"{where}[{i}]", item)
 
 
 def _table(where: str, name: str) -> None:
