@@ -374,7 +374,7 @@ class TableClient:
         """Each change as it comes, connecting again whenever the connection drops. Ends once
         :meth:`close` is called; raises :class:`Refused` if the server turns the seat away on a
         rejoin (taken over elsewhere), :class:`Unreachable` after ``backoff.give_up``, and
-        :class:`Diverged` if what it receives is not a game."""
+        :class:`Diverged` if the server sends what no sound server sends."""
         while not self._closed:
             if self._conn is None:
                 yield Update(status="reconnecting")
@@ -385,11 +385,15 @@ class TableClient:
             try:
                 message = await conn.receive()
                 update = self._take(message, conn.line_bytes)
-            except BadServer as e:
-                raise conn.refused(str(e)) from None
             except Dropped:
                 self._drop()
                 continue
+            except BadServer as e:
+                self._drop()
+                raise conn.refused(str(e)) from None
+            except Diverged:
+                self._drop()
+                raise
             self._delay = 0.0
             if update is not None:
                 yield update
