@@ -7,11 +7,12 @@ Knows the engine's events, not the UI.
 from .codec import encode_line
 from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
 from .lock import GameLock, lock_path, read_holder, user_name
-from .reader import LoadedGame, TornTail, parse_game, read_game
+from .reader import MAX_FILE_BYTES, LoadedGame, TornTail, check_created, parse_game, read_game
 from .saves import data_dir, latest_unfinished, list_games, make_private_dirs, new_save_path, saves_dir
 from .writer import GameWriter, fsync_dir
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "GameFileError",
     "GameLock",
     "GameLocked",
@@ -21,6 +22,7 @@ __all__ = [
     "SaveError",
     "SaveFailed",
     "TornTail",
+    "check_created",
     "data_dir",
     "encode_line",
     "fsync_dir",

@@ -316,13 +316,14 @@ MAX_COLOR_CHARS = 100
 """A colour longer than this is not one (the engine then names the colours it knows)."""
 
 
-def _check_created(created: GameCreated, path: str) -> None:
+def check_created(created: GameCreated, path: str) -> None:
     """What the engine's rules of play do not bound in ``game_created``: the seats (names a
     terminal will show, bot levels and budgets: :func:`dvtui.engine.check_seats`, the rules every
     new game passes too), every other string a terminal will show (``kind``, ``color``,
     ``parent``: no control characters that would drive it) and numbers beyond 64 bits. Once per
     file, not per event; cards are checked as they are decoded. ``parent`` is a path, so it has no
-    length bound of its own beyond the line's."""
+    length bound of its own beyond the line's. A table client checks the ``game_created`` a server
+    sends with it too: a server is held to what a file may hold."""
     players = created.players[:16]  # more seats is refused by the engine (R3)
     try:
         check_seats(players)
@@ -349,7 +350,7 @@ def _fold_file(events: list[AnyEvent], path: str, checkpoints: bool) -> LoadedGa
     first = events[0]
     if not isinstance(first, GameCreated):
         raise GameFileError(path, 1, f"the first event must be game_created, not {first.__struct_config__.tag}")
-    _check_created(first, path)
+    check_created(first, path)
     if first.seq is not None:
         if first.seq != 0:
             raise GameFileError(path, 1, f"seq is {first.seq}, expected 0")

@@ -4,7 +4,9 @@ screen will put it behind the session face its screens already talk to.
 :class:`TableClient` is a seat (or a spectator) at one table that outlives its connection: the
 server is the game's only owner, so after a drop (the server restarted, the personal server
 left while idle) the client connects again with backoff, joins the same seat from the line it has,
-and goes on; it folds the lines it receives exactly as a reader folds a file.
+and goes on; it folds the lines it receives exactly as a reader folds a file, and checks every
+message as the reader checks a file (:mod:`.received`): whoever listens in a server's directory is
+not trusted to send only what a sound server sends.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import msgspec
 
 from ..bots import bot_seed
-from ..engine import Event, Game, GameCreated, RuleError
+from ..engine import AnyEvent, Event, Game, GameCreated, RuleError
 from ..printable import printable
 from ..store import SaveError
 from .protocol import (
@@ -39,6 +42,7 @@ from .protocol import (
     Release,
     Released,
     SeatState,
+    ServerMessage,
     StandIn,
     TableInfo,
     Tables,
@@ -49,7 +53,8 @@ from .protocol import (
     incoming_decoder,
     shown_person,
 )
-from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server
+from .received import BadServer, check_game_bytes, check_line, check_message
+from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
 
 
 class Unreachable(Exception):
@@ -70,16 +75,48 @@ class Dropped(Exception):
 
 
 class Diverged(Exception):
-    """The lines received do not fold into a game (never from a sound server): the client stops."""
+    """The server sent what no sound server sends (lines that do not fold into a game, a name no
+    game may hold, more lines than a game file holds, a line that is not the protocol): the
+    client stops."""
+
+
+_KNOWN_TYPES = frozenset(
+    t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__)  # type: ignore[attr-defined]
+)
+"""The ``type`` of every message this client reads; a server may send others (a newer server's
+additions, which a client may ignore)."""
+
+_warned: set[str] = set()
+"""The server directories whose owner this process has warned about (once each)."""
+
+
+def warn_of_owner(place: ServerPlace) -> None:
+    """Say on stderr, once per directory, that a server's directory is another account's (not
+    yours, not root's): whatever that account runs there is the server a client talks to."""
+    owner = foreign_owner(place)
+    if owner is None or str(place.directory) in _warned:
+        return
+    _warned.add(str(place.directory))
+    print(
+        f"dvtui: warning: {printable(str(place.directory))} belongs to account {printable(owner)}, not to you or "
+        "root: its table server is whatever that account runs there", file=sys.stderr, flush=True,
+    )  # fmt: skip
 
 
 class Connection:
     """One connection to a server, greeted."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: Welcome, place: ServerPlace
+    ) -> None:  # fmt: skip
         self.reader = reader
         self.writer = writer
         self.welcome = welcome
+        self.place = place
+        self.line_bytes = 0
+        """The length of the last line received."""
+        self.last_line = b""
+        """The last line received, as sent (a game's line is kept as the server wrote it)."""
 
     @classmethod
     async def open(
@@ -91,6 +128,8 @@ class Connection:
         client is (the table shows its seat as a bot client's)."""
         try:
             path = check_socket_path(place)
+            if not place.personal:  # the personal server's directory is checked to be one's own
+                warn_of_owner(place)
             if place.personal and start:
                 await asyncio.to_thread(ensure_personal_server, place)
             reader, writer = await asyncio.open_unix_connection(path, limit=MAX_LINE_BYTES)
@@ -101,8 +140,12 @@ class Connection:
         from .. import __version__
 
         writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user, bot=bot)))
-        conn = cls(reader, writer, Welcome(version=0, server="", user=""))
-        reply = await conn.receive()
+        conn = cls(reader, writer, Welcome(version=0, server="", user=""), place)
+        try:
+            reply = await conn.receive()
+        except BaseException:
+            conn.close()
+            raise
         if isinstance(reply, Error):
             conn.close()
             raise Refused(reply)
@@ -125,24 +168,33 @@ class Connection:
         except (ConnectionError, OSError) as e:
             raise Dropped(str(e)) from None
 
-    async def receive_line(self) -> bytes:
-        """The next line as sent (the protocol bounds it: a longer one ends the connection)."""
-        try:
-            return await self.reader.readuntil(b"\n")
-        except asyncio.LimitOverrunError:
-            raise Dropped(f"the table server sent a line longer than {MAX_LINE_BYTES:,} bytes, the protocol's "
-                          "bound: it is not a server this dvtui can talk to") from None  # fmt: skip
-        except asyncio.IncompleteReadError:
-            raise Dropped("the table server closed the connection") from None
-        except (ConnectionError, OSError) as e:
-            raise Dropped(str(e) or "the connection closed") from None
-
     async def receive(self) -> Incoming:
-        line = await self.receive_line()
-        try:
-            return incoming_decoder.decode(line)
-        except msgspec.DecodeError as e:
-            raise Dropped(f"the server sent what is not the protocol: {e}") from None
+        """The next message the client knows (others are skipped), checked: :class:`Diverged` for
+        one no sound server sends, :class:`Dropped` when the connection ends."""
+        while True:
+            try:
+                line = await self.reader.readuntil(b"\n")
+            except asyncio.LimitOverrunError:
+                raise self.refused(f"a line longer than {MAX_LINE_BYTES} bytes") from None
+            except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
+                raise Dropped(str(e) or "the connection closed") from None
+            self.line_bytes = len(line)
+            self.last_line = line
+            try:
+                message = incoming_decoder.decode(line)
+            except (msgspec.DecodeError, RecursionError):
+                if _unknown_type(line):
+                    continue
+                raise self.refused("a line that is not the protocol") from None
+            try:
+                check_message(message)
+            except BadServer as e:
+                raise self.refused(str(e)) from None
+            return message
+
+    def refused(self, what: str) -> Diverged:
+        """The error that stops a client whose server sent ``what`` (said without quoting it raw)."""
+        return Diverged(f"the table server at {self.place.directory} sent what no dvtui server sends: {what}")
 
     async def request(self, message: Message, answer: type[Message]) -> Message:
         """Send ``message`` and return the reply of type ``answer`` (an ``error`` raises Refused)."""
@@ -159,16 +211,40 @@ class Connection:
             self.writer.close()
 
 
-MAX_GAME_LINES = 100_000
-"""The most lines a client takes as one table's game (a table stops taking decisions far below)."""
+def _unknown_type(line: bytes) -> bool:
+    """``line`` is an object whose ``type`` this client does not know (a message it may ignore)."""
+    try:
+        value = msgspec.json.decode(line)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    return isinstance(value, dict) and isinstance(value.get("type"), str) and value["type"] not in _KNOWN_TYPES
+
+
+def _lost(place: ServerPlace, e: Dropped) -> Unreachable:
+    """A connection that ended before its answer: the server went away (or was never one)."""
+    return Unreachable(f"the table server at {place.directory} closed the connection before answering ({e})")
+
+
 MAX_LISTED = 100_000
 """The most tables a client takes from one server's list (a server's own bound is far below)."""
 
 
+@contextlib.asynccontextmanager
+async def _connection(place: ServerPlace, *, user: str | None = None) -> AsyncIterator[Connection]:
+    """A connection for one request and its answer; one that ends first is the server gone."""
+    try:
+        conn = await Connection.open(place, user=user)
+        try:
+            yield conn
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise _lost(place, e) from None
+
+
 async def list_tables(place: ServerPlace) -> list[TableInfo]:
     """Every table of the server, page after page (each page after the last table of the one before)."""
-    conn = await Connection.open(place)
-    try:
+    async with _connection(place) as conn:
         infos: list[TableInfo] = []
         after: str | None = None
         while True:
@@ -178,57 +254,50 @@ async def list_tables(place: ServerPlace) -> list[TableInfo]:
             if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
                 return infos
             if after is not None and reply.tables[-1].table <= after:
-                raise Dropped("the table server's list of tables does not move on: it is not a sound server")
+                raise conn.refused("a list of tables whose pages do not move on")
             after = reply.tables[-1].table
-    finally:
-        conn.close()
 
 
 async def table_info(place: ServerPlace, name: str, *, user: str | None = None) -> TableInfo | None:
     """Table ``name`` as the server lists it (None: there is none). A server that lists every
     table whatever is asked (one from before ``list_tables`` took ``table``) is answered the same."""
-    conn = await Connection.open(place, user=user)
-    try:
+    async with _connection(place, user=user) as conn:
         reply = await conn.request(ListTables(table=name), Tables)
         assert isinstance(reply, Tables)
         return next((info for info in reply.tables if info.table == name), None)
-    finally:
-        conn.close()
 
 
 async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | None = None) -> None:
     """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener)."""
-    conn = await Connection.open(place, user=user)
-    try:
+    async with _connection(place, user=user) as conn:
         await conn.request(Release(table=name, seat=seat), Released)
-    finally:
-        conn.close()
 
 
 async def game_lines(place: ServerPlace, name: str) -> bytes:
-    """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them."""
-    conn = await Connection.open(place)
-    try:
+    """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
+    (each checked as the client checks every line, and bounded as a game file is)."""
+    async with _connection(place) as conn:
         await conn.request(Watch(table=name), Joined)
         lines: list[bytes] = []
+        total = 0
         while True:  # the game's lines, then the table's presence
-            line = await conn.receive_line()
-            try:
-                message = incoming_decoder.decode(line)
-            except msgspec.DecodeError as e:
-                raise Dropped(f"the server sent what is not the protocol: {e}") from None
+            message = await conn.receive()
             if isinstance(message, Error):
                 continue  # a table that has stopped says so: its lines are its game all the same
             if isinstance(message, Presence):
                 break
-            if isinstance(message, Message) or len(lines) >= MAX_GAME_LINES:
-                raise Dropped("the table server sent what is not a game's line")
-            lines.append(line)
+            if isinstance(message, Message):
+                raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
+            total += conn.line_bytes
+            try:
+                check_line(message, len(lines))
+                check_game_bytes(total)
+            except BadServer as e:
+                raise conn.refused(str(e)) from None
+            lines.append(conn.last_line)
         with contextlib.suppress(Dropped):
             await conn.send(Bye(reason="done"))
         return b"".join(lines)
-    finally:
-        conn.close()
 
 
 async def open_table(
@@ -238,12 +307,15 @@ async def open_table(
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
     server does not trust is refused before a table is opened that it could not sit at."""
-    conn = await Connection.open(place, user=user)
     try:
-        message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
-        await conn.request(message, Opened)
-    finally:
-        conn.close()
+        conn = await Connection.open(place, user=user)
+        try:
+            message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
+            await conn.request(message, Opened)
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise _lost(place, e) from None
 
 
 @dataclass(slots=True)
@@ -288,6 +360,8 @@ class TableClient:
         self.backoff = backoff or Backoff()
         self.events: list[Event] = []
         self.game: Game | None = None
+        self.game_bytes = 0
+        """The length of the lines :attr:`events` came in (bounded as a game file is)."""
         self.seats: list[SeatState] = []
         self.spectators = 0
         self.hints = True
@@ -320,7 +394,10 @@ class TableClient:
     async def connect(self) -> None:
         """The first join: raises :class:`Refused` (no such table, the seat is another user's ...)
         or :class:`Unreachable`; the game's lines so far then come through :meth:`updates`."""
-        await self._join()
+        try:
+            await self._join()
+        except Dropped as e:
+            raise _lost(self.server, e) from None
 
     async def _join(self) -> None:
         conn = await Connection.open(self.server, user=self.user, bot=self.bot)
@@ -334,11 +411,16 @@ class TableClient:
             conn.close()
             raise
         assert isinstance(reply, Joined)
+        if reply.table != self.table or (reply.seat is None) != self.watch or self.seat not in (None, reply.seat):
+            conn.close()
+            asked = f"table {self.table} seat {self.seat}"
+            raise conn.refused(f"a join to table {reply.table} seat {reply.seat} for one to {asked}")
         self.seat = reply.seat
         self.hints = reply.hints
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
+            self.game_bytes = 0
         self._conn = conn
 
     async def _reconnect(self) -> None:
@@ -364,25 +446,39 @@ class TableClient:
         """Each change as it comes, connecting again whenever the connection drops. Ends once
         :meth:`close` is called; raises :class:`Refused` if the server turns the seat away on a
         rejoin (taken over elsewhere), :class:`Unreachable` after ``backoff.give_up``, and
-        :class:`Diverged` if what it receives is not a game."""
+        :class:`Diverged` if the server sends what no sound server sends."""
         while not self._closed:
             if self._conn is None:
                 yield Update(status="reconnecting")
                 await self._reconnect()
                 yield Update(status="connected")
             assert self._conn is not None
+            conn = self._conn
             try:
-                message = await self._conn.receive()
-                update = self._take(message)
+                message = await conn.receive()
+                update = self._take(message, conn.line_bytes)
             except Dropped:
                 self._drop()
                 continue
+            except BadServer as e:
+                self._drop()
+                raise conn.refused(str(e)) from None
+            except Diverged:
+                self._drop()
+                raise
             self._delay = 0.0
             if update is not None:
                 yield update
 
-    def _take(self, message: Incoming) -> Update | None:
+    def _take(self, message: Incoming, size: int) -> Update | None:
+        """Fold ``message`` (a line of ``size`` bytes) in: :class:`BadServer` for what no sound
+        server sends at this point."""
         if isinstance(message, Presence):
+            if message.table != self.table:
+                raise BadServer(f"the presence of table {message.table} at table {self.table}")
+            game = self.game
+            if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
+                raise BadServer("a presence whose seats are not the game's")
             self.seats, self.spectators = message.seats, message.spectators
             return Update(presence=True)
         if isinstance(message, Error):
@@ -393,21 +489,22 @@ class TableClient:
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
             return None
         event: Event = message  # type: ignore[assignment]
-        if event.seq is not None and event.seq != self.next_seq:
-            raise Diverged(f"line {event.seq} came where line {self.next_seq} was due")
+        check_line(event, self.next_seq)
+        check_game_bytes(self.game_bytes + size)
         event.seq = None  # as a reader's events: the position is the index
         try:
             if isinstance(event, GameCreated):
                 if self.events:
-                    raise Diverged("a second game_created")
+                    raise BadServer("a second game_created")
                 self.game = Game(event)
             elif self.game is None:
-                raise Diverged("a game's line before its game_created")
+                raise BadServer("a game's line before its game_created")
             else:
                 self.game.apply(event)
         except RuleError as e:
-            raise Diverged(f"the server sent a line the rules refuse: {e}") from None
+            raise BadServer(f"line {self.next_seq}, which the rules refuse: {e}") from None
         self.events.append(event)
+        self.game_bytes += size
         return Update(events=[event])
 
     # -- requests (each answered by the lines it causes, or by an error update) ---------------

@@ -27,6 +27,9 @@ message a client may ignore) keep it."""
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
 
+MAX_ERROR_CHARS = 500
+"""The longest ``error.message`` (a server cuts its own there; a client refuses a longer one)."""
+
 SOCKET_NAME = "dvtui.sock"
 """The server's socket in its directory."""
 

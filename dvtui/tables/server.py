@@ -58,6 +58,7 @@ from .limits import (
 )
 from .pool import BotPool, MaxBudget
 from .protocol import (
+    MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
@@ -164,7 +165,7 @@ class Conn:
     def error(self, code: ErrorCode, message: str, seq: int | None = None) -> None:
         answering = _ANSWERING.get()
         answers = answering[1] if answering is not None and answering[0] is self else None
-        self.send(encode(Error(code=code, message=printable(message)[:500], seq=seq, re=answers)))
+        self.send(encode(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=answers)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Say why, then close (the error is sent if the client still reads)."""
@@ -305,7 +306,7 @@ class Table:
 
     def stop(self, code: ErrorCode, message: str) -> None:
         """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
-        self.failed = Error(code=code, message=printable(message)[:500], seq=self.next_seq)
+        self.failed = Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=self.next_seq)
         self.broadcast(encode(self.failed))
 
     def account(self) -> Owner | None:

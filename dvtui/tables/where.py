@@ -59,12 +59,31 @@ def server_place(explicit: str | None = None) -> ServerPlace:
     return ServerPlace(personal_dir(), personal=True)
 
 
+INSTEAD = "set XDG_RUNTIME_DIR to a directory of yours (mode 0700), or name a server with --server DIR"
+"""What to do when the personal server's directory cannot be one's own."""
+
+
 def personal_dir() -> Path:
-    """``dvtui`` in the user's runtime directory, made private if missing, and checked."""
+    """``dvtui`` in the user's runtime directory, made private if missing, and checked.
+
+    Without ``XDG_RUNTIME_DIR`` the runtime directory is ``runtime-UID`` in the temporary
+    directory, a name any account can create first: platformdirs refuses one that is another's
+    or open to others (``PermissionError``), and so does :func:`make_private_dir` for ``dvtui``
+    inside; either is said as :class:`SaveError`, with what to do instead."""
     with warnings.catch_warnings():  # no XDG_RUNTIME_DIR: platformdirs falls back to /tmp and warns
         warnings.simplefilter("ignore")
-        d = Path(platformdirs.user_runtime_dir("dvtui", appauthor=False))
-    make_private_dir(d)
+        try:
+            d = Path(platformdirs.user_runtime_dir("dvtui", appauthor=False))
+        except PermissionError as e:  # "runtime directory D is owned by uid U, not V; set XDG_RUNTIME_DIR instead"
+            why = str(e).partition(";")[0]
+            raise SaveError(f"no private directory for your personal table server ({why}): {INSTEAD}") from None
+    try:
+        make_private_dir(d)
+    except SaveError as e:
+        raise SaveError(f"{e}; {INSTEAD}") from None
+    except OSError as e:  # a parent another account made first, closed to this one
+        why = e.strerror or e
+        raise SaveError(f"{d}: cannot make the personal table server's directory ({why}): {INSTEAD}") from None
     return d
 
 
@@ -93,6 +112,17 @@ def unsafe_dir(d: Path) -> str | None:
     if st.st_mode & 0o022:
         return f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}): chmod go-w {d}"
     return None
+
+
+def foreign_owner(place: ServerPlace) -> str | None:
+    """The account owning ``place``'s directory when it is neither this user nor root (None
+    otherwise, or when there is no directory): the server answering there is whatever that
+    account runs, a process dvtui cannot vouch for."""
+    try:
+        owner = os.stat(place.directory).st_uid
+    except OSError:
+        return None
+    return None if owner in (os.geteuid(), 0) else user_name(owner)
 
 
 def check_socket_path(place: ServerPlace) -> str:

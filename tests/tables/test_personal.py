@@ -6,6 +6,7 @@ with its unfinished tables."""
 from __future__ import annotations
 
 import os
+import pwd
 import stat
 import subprocess
 from pathlib import Path
@@ -59,3 +60,38 @@ def test_a_runtime_directory_others_may_write_to_is_refused() -> None:
         assert err.startswith(f"dvtui: error: {runtime / 'dvtui'}: not a safe directory for a table server: "
                               "other users can write to it (mode 777)")  # fmt: skip
         assert not (runtime / "dvtui" / "dvtui.sock").exists()
+
+
+def test_a_runtime_directory_another_account_made_first_says_what_to_do_instead(
+    other_user: pwd.struct_passwd,
+) -> None:
+    """Without XDG_RUNTIME_DIR the runtime directory is ``runtime-UID`` in the temporary directory,
+    a name any account can create first; and with it, ``dvtui`` inside can be another's too. Each
+    is one line saying what to do instead, never an internal error, and no server is started."""
+    instead = "set XDG_RUNTIME_DIR to a directory of yours (mode 0700), or name a server with --server DIR"
+    with short_dir() as tmp:
+        os.chmod(tmp, 0o1777)  # as /tmp: anyone may create a name in it
+        taken = tmp / f"runtime-{os.geteuid()}"
+        taken.mkdir(mode=0o777)
+        os.chown(taken, other_user.pw_uid, other_user.pw_gid)
+        e = _env(tmp)
+        e.pop("XDG_RUNTIME_DIR")
+        e["TMPDIR"] = str(tmp)
+        assert not Path(f"/run/user/{os.geteuid()}").is_dir(), "the fallback to TMPDIR is what this test takes"
+        done = subprocess.run(dvtui_cmd("tables"), env=e, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 1 and done.stdout == "", done
+        assert done.stderr == (
+            f"dvtui: error: no private directory for your personal table server (runtime directory {taken} is "
+            f"owned by uid {other_user.pw_uid}, not {os.geteuid()}): {instead}\n"
+        )
+        assert list(taken.iterdir()) == []
+    with short_dir() as runtime:
+        (runtime / "dvtui").mkdir(mode=0o700)
+        os.chown(runtime / "dvtui", other_user.pw_uid, other_user.pw_gid)
+        done = subprocess.run(dvtui_cmd("tables"), env=_env(runtime), capture_output=True, text=True, timeout=120,
+                              check=False)  # fmt: skip
+        assert done.returncode == 1 and done.stdout == "", done
+        assert done.stderr == (
+            f"dvtui: error: {runtime / 'dvtui'}: not a safe directory for a table server: it belongs to user "
+            f"{other_user.pw_name}, not to you; {instead}\n"
+        )

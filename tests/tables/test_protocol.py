@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dvtui.bots import parse_bot
+from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import Game
 from dvtui.tables import Refused, TableClient
@@ -287,3 +287,85 @@ def test_a_table_name_is_matched_whole_so_none_ends_in_a_newline(in_process: Ser
     (stray / "ok\n.dvr").write_bytes((in_process.games / "ok.dvr").read_bytes())
     assert FileStore(stray).names() == []
     assert not is_table_name("ok\n") and is_table_name("ok") and is_table_name("a" * 32)
+
+
+def test_a_first_line_that_is_not_a_message_is_bad_message_and_closes(in_process: Server) -> None:
+    for first in (b"not JSON\n", b'{"type":"nope"}\n', b'{"type":"hello"}\n'):
+        client = RawClient(str(in_process.place.socket))
+        client.send(first)
+        refused = client.until("welcome")
+        assert refused["code"] == "bad_message", (first, refused)
+        assert client.receive() is None, first  # closed
+
+
+def test_the_seq_is_checked_before_the_turn_and_each_refusal_of_a_decision_carries_the_tables_line(
+    in_process: Server,
+) -> None:
+    _open(in_process)
+    ana, bob = _seated(in_process, 0), _seated(in_process, 1)
+    bob.send({"type": "place", "seq": 0, "card": 6, "column": 3})  # off turn and on an old line
+    stale = bob.until("card_placed")
+    assert (stale["code"], stale["seq"], stale["re"]) == ("stale", 1, "place")
+    bob.send({"type": "undo", "seq": 1})
+    nothing = bob.until("placement_undone")
+    assert (nothing["code"], nothing["seq"], nothing["re"]) == ("nothing_to_undo", 1, "undo")
+    ana.close()
+
+
+def test_a_stand_in_plays_a_seat_nobody_has_taken_and_its_owner_may_take_that_placement_back(
+    in_process: Server,
+) -> None:
+    """``stand_in`` needs only that nobody is connected to the seat: a free one is played too. A
+    stand-in's placement is the seat's own: whoever then takes the seat may undo it, and for the
+    others it is that seat's placement (their own placed before it can no longer be undone)."""
+    _open(in_process)
+    ana = _seated(in_process, 0)
+    ana.send({"type": "place", "seq": 1, "card": 6, "column": 3})
+    _next(ana, "card_placed")
+    ana.send({"type": "stand_in", "seat": 1, "bot": "greedy"})
+    bob_seat = _next(ana, "presence")["seats"][1]
+    assert (bob_seat["state"], bob_seat["stand_in"]) == ("free", "greedy") and "user" not in bob_seat
+    placed = _next(ana, "card_placed")
+    assert (placed["seq"], placed["player"], placed["stand_in"]) == (2, 1, "greedy")
+    bob = _seated(in_process, 1)  # the stand-in stops: Cy (free, nobody standing in) is to move
+    bob.send({"type": "undo", "seq": 3})
+    undone = _next(bob, "placement_undone")
+    assert (undone["seq"], undone["player"], undone["card"]) == (3, 1, placed["card"])
+    assert _next(ana, "placement_undone")["seq"] == 3
+    ana.send({"type": "undo", "seq": 4})  # the stand-in placed for Bob after Ana, as Bob would have
+    refused = ana.until("placement_undone")
+    assert (refused["code"], refused["seq"]) == ("nothing_to_undo", 4)
+
+
+def test_after_game_ended_no_bye_comes_and_a_decision_gets_game_over(in_process: Server) -> None:
+    _open(in_process)
+    watcher = _client(in_process)
+    watcher.send({"type": "watch", "table": "t"})
+    _next(watcher, "presence")
+
+    async def play_to_the_end() -> list[tuple[str, str | None]]:
+        client = TableClient(in_process.place, "t", seat=1)
+        await client.connect()
+        for seat in (0, 2):
+            await client.stand_in(seat, "greedy")
+        answered = None
+        answers: list[tuple[str, str | None]] = []
+        async for update in client.updates():
+            game = client.game
+            if update.error is not None:
+                answers.append((update.error.code, update.error.re))
+                break
+            if game is not None and game.over:
+                await client.place(1, 0)  # the table's next line, at a finished game
+            elif client.my_turn() and answered != client.next_seq:
+                answered = client.next_seq
+                await client.place(*choose("greedy", game.copy(), client.bot_seed()))
+        await client.close()
+        return answers
+
+    assert asyncio.run(asyncio.wait_for(play_to_the_end(), 120)) == [("game_over", "place")]
+    _next(watcher, "game_ended")
+    after = watcher.receive()  # Bob's leaving, not a bye: the connection stays open
+    assert after is not None and after["type"] == "presence", after
+    watcher.send({"type": "list_tables"})
+    assert _next(watcher, "tables")["tables"][0]["over"] is True

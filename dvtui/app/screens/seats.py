@@ -139,7 +139,7 @@ class SeatScreen(Screen[None]):
             return
         try:
             info = await table_info(self.choice.place, self.choice.table)
-        except (Unreachable, Refused, Dropped, OSError) as e:  # a server restarting: the next reading may do
+        except (Unreachable, Refused, Dropped, Diverged, OSError) as e:  # a server restarting: the next reading may do
             self._error(str(e))
             return
         if info is None:

@@ -1,0 +1,176 @@
+"""What a client takes from a table server, checked as the reader checks a file.
+
+A server is a process of whichever account listens in the directory a client was pointed at: any
+account can run one in a directory it owns. So nothing it sends is shown or kept on trust. Every
+message is held to what a sound server sends: names by the rules a game file's names follow
+(:func:`dvtui.engine.check_seats`, :func:`dvtui.store.check_created`), every other string a
+screen shows printable as itself (:func:`dvtui.printable.printable` would leave it unchanged),
+numbers in their ranges, and a table's lines bounded as a file is (:data:`MAX_GAME_BYTES`). What
+fails is :class:`BadServer`: the client stops and says why in one line (a name quoted escaped and
+cut, as the reader quotes one).
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatError, check_seats, parse_bot
+from ..store import MAX_FILE_BYTES, GameFileError, check_created
+from .protocol import (
+    MAX_ERROR_CHARS,
+    MAX_PERSON_CHARS,
+    TABLE_NAME,
+    VOUCHED_PREFIX,
+    Bye,
+    Error,
+    Incoming,
+    Joined,
+    Message,
+    Opened,
+    Presence,
+    SeatState,
+    TableInfo,
+    Tables,
+    Welcome,
+)
+
+MAX_GAME_BYTES = MAX_FILE_BYTES
+"""The most a client keeps of one table's lines: what the reader accepts of a game file. A server
+that sends more (an endless stream of placements taken back) is refused, not followed."""
+MAX_ACCOUNT_CHARS = 256
+"""The longest account name a seat's ``user`` may be (the system's own bound, LOGIN_NAME_MAX)."""
+MAX_TEXT_CHARS = 200
+"""The longest ``welcome.server`` and ``bye.reason``."""
+MAX_ROUNDS = 64
+"""Far above any game's rounds (the rules deal 6 at most): a bound on what a table info says."""
+_TABLE_NAME = re.compile(TABLE_NAME)
+
+
+class BadServer(Exception):
+    """The server sent what no sound server sends; the message says what and where, in words that
+    follow "sent what no dvtui server sends:" (a quoted name is escaped and cut)."""
+
+
+def check_message(message: Incoming) -> None:
+    """Raise :class:`BadServer` unless ``message`` is one a sound server sends. Game lines other
+    than ``game_created`` are the rules' to check (the client folds them through the engine)."""
+    if isinstance(message, Welcome):
+        _text("welcome.server", message.server, MAX_TEXT_CHARS)
+        _user("welcome.user", message.user)
+    elif isinstance(message, Tables):
+        for info in message.tables:
+            check_table_info(info)
+    elif isinstance(message, Opened):
+        _table("opened.table", message.table)
+    elif isinstance(message, Joined):
+        _table("joined.table", message.table)
+        if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
+            raise BadServer(f"joined.seat {message.seat} is no seat")
+        if message.next_seq < 0:
+            raise BadServer("joined.next_seq is negative")
+    elif isinstance(message, Presence):
+        _table("presence.table", message.table)
+        check_seat_states("presence", message.seats)
+        if message.spectators < 0:
+            raise BadServer("presence.spectators is negative")
+    elif isinstance(message, Error):
+        _text("error.message", message.message, MAX_ERROR_CHARS)
+        if message.re is not None:
+            _text("error.re", message.re, 32)
+        if message.seq is not None and message.seq < 0:
+            raise BadServer("error.seq is negative")
+    elif isinstance(message, Bye):
+        _text("bye.reason", message.reason, MAX_TEXT_CHARS)
+    elif isinstance(message, GameCreated):
+        try:
+            check_created(message, "game_created")
+        except GameFileError as e:
+            raise BadServer(e.message) from None
+    if isinstance(message, Message):  # every string left, the fields a newer protocol adds included
+        _strings(message.__struct_config__.tag, message)
+
+
+def check_table_info(info: TableInfo) -> None:
+    _table("a table's name", info.table)
+    where = f"table {info.table}"
+    check_seat_states(where, info.seats)
+    if not 1 <= info.rounds <= MAX_ROUNDS or not 0 <= info.round <= info.rounds:
+        raise BadServer(f"{where}: round {info.round} of {info.rounds} is no game's")
+    if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
+        raise BadServer(f"{where}: to_move {info.to_move} is no seat")
+    if info.spectators < 0:
+        raise BadServer(f"{where}: spectators is negative")
+
+
+def check_seat_states(where: str, seats: list[SeatState]) -> None:
+    """A table's seats: 3 to 5, each at its index, named by the rules every game's names follow
+    (1 to 24 printable characters, no two alike), its owner and stand-in printable and bounded."""
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise BadServer(f"{where}: {len(seats)} seats (a game has {MIN_PLAYERS} to {MAX_PLAYERS})")
+    for i, seat in enumerate(seats):
+        if seat.seat != i:
+            raise BadServer(f"{where}: seats[{i}] says it is seat {seat.seat}")
+        if seat.kind not in ("human", "bot"):
+            raise BadServer(f"{where}: seats[{i}].kind is neither human nor bot")
+        if seat.user is not None:
+            _user(f"{where}: seats[{i}].user", seat.user)
+        if seat.stand_in is not None:
+            try:
+                parse_bot(seat.stand_in)
+            except SeatError:
+                raise BadServer(f"{where}: seats[{i}].stand_in is no bot level") from None
+    try:
+        check_seats([Seat(name=s.name, kind=s.kind, color="") for s in seats])
+    except SeatError as e:
+        raise BadServer(f"{where}: seats[{e.seat}].name: {e}") from None
+
+
+def check_game_bytes(total: int) -> None:
+    """The lines of one table so far, ``total`` bytes: at most what a game file may hold."""
+    if total > MAX_GAME_BYTES:
+        raise BadServer(f"more than {MAX_GAME_BYTES} bytes of one table's lines, more than a game file holds")
+
+
+def check_line(event: Event, seq: int) -> None:
+    """A game line's ``seq``, when it has one, is the next line's."""
+    if event.seq is not None and event.seq != seq:
+        raise BadServer(f"line {event.seq} where line {seq} was due")
+
+
+def _strings(where: str, value: object) -> None:
+    """Every string in ``value`` (a message, and the structs and lists in it) printable as itself
+    and at most :data:`MAX_ERROR_CHARS` long (the longest any message holds); the checks by field
+    bound some more tightly."""
+    if isinstance(value, str):
+        _text(where, value, MAX_ERROR_CHARS)
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            _strings(f"{where}.{name}", getattr(value, name))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _strings(f"{where}[{i}]", item)
+
+
+def _table(where: str, name: str) -> None:
+    if _TABLE_NAME.fullmatch(name) is None:
+        raise BadServer(f"{where} is not a table's name")
+
+
+def _user(where: str, user: str) -> None:
+    """An account's name, or a vouched person's as the server shows one (``web:NAME``)."""
+    limit = len(VOUCHED_PREFIX) + MAX_PERSON_CHARS if user.startswith(VOUCHED_PREFIX) else MAX_ACCOUNT_CHARS
+    _text(where, user, limit)
+    if not user or user.strip() != user:
+        raise BadServer(f"{where} is not an account's or a person's name")
+
+
+def _text(where: str, text: str, limit: int) -> None:
+    if len(text) > limit:
+        raise BadServer(f"{where} is {len(text)} characters long (at most {limit})")
+    if not text.isprintable():  # the rule printable() escapes by: what prints as itself only
+        raise BadServer(f"{where} holds a control character (an escape, a bidi override, a line break...)")
+
+
+__all__ = ["MAX_GAME_BYTES", "BadServer", "check_game_bytes", "check_message"]
