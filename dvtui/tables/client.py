@@ -175,7 +175,7 @@ class Connection:
             try:
                 line = await self.reader.readuntil(b"\n")
             except asyncio.LimitOverrunError:
-                raise self.refused(f"a line longer than {MAX_LINE_BYTES} bytes") from None
+                raise self.refused(f"a line longer than {MAX_LINE_BYTES:,} bytes, the protocol's bound") from None
             except (asyncio.IncompleteReadError, ConnectionError, OSError) as e:
                 raise Dropped(str(e) or "the connection closed") from None
             self.line_bytes = len(line)

@@ -151,6 +151,7 @@ class FileStore:
 
     def archive(self, name: str) -> str:
         return self._move_aside(name).name
+
     def _read_record(self, name: str) -> TableRecord | None:
         """The table's record (None: there is none, or it cannot be read). What is not a regular
         file is not opened at all, and the open never blocks nor follows a link, so a named pipe

@@ -28,7 +28,7 @@ from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
-from tests.tables.support import wait_for
+from tests.tables.support import watch_until
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -131,9 +131,7 @@ async def test_a_spectator_looks_back_without_colours(in_process: Server, monkey
     colours = terminal(monkeypatch, "standard", True)
     players = ["Ana", "bot:greedy", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "nc", players, seed=2, first_player=1)))
-    game = in_process.games / "nc.dvr"
-    # the bot's first move, made before the app starts (see tests/tables/test_remote_screen.py)
-    await asyncio.to_thread(wait_for, "the bot's first move", lambda: game.read_bytes().count(b"\n") >= 2)
+    await asyncio.to_thread(watch_until, in_process.place, "nc", 2)  # a table nobody is at plays no bots
     watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "nc", watch=True)
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
     try:

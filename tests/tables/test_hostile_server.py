@@ -206,7 +206,8 @@ def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_
         done = run_dvtui("tables", "--server", str(d))
     assert done.returncode == 1 and done.stdout == "", done
     assert done.stderr == (
-        f"dvtui: error: the table server at {d} sent what no dvtui server sends: a line longer than 65536 bytes\n"
+        f"dvtui: error: the table server at {d} sent what no dvtui server sends: "
+        "a line longer than 65,536 bytes, the protocol's bound\n"
     )
 
 
