@@ -177,7 +177,8 @@ def run_menu() -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True)
+        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True,
+                       in_browser=served_to_browser())
         if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
             app.prepare_start()
             wait_for_tab()
