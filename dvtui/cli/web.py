@@ -187,7 +187,8 @@ class TabCaps:
         if sum(self.open.values()) >= self.total:
             return f"Dolce Vita has {self.total} tabs open, its most: try again when one closes."
         if person is not None and self.open.get(person, 0) >= self.per_person:
-            return f"You have {self.per_person} tabs of Dolce Vita open, the most per person: close one, then reload."
+            tabs = "a tab" if self.per_person == 1 else f"{self.per_person} tabs"
+            return f"You have {tabs} of Dolce Vita open, the most per person: close one, then reload."
         return None
 
     def opened(self, person: str | None) -> None:

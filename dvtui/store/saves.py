@@ -55,16 +55,17 @@ def person_dir_name(person: str) -> str:
 def game_in(directory: Path, text: str) -> Path:
     """The game file ``text`` names inside ``directory``, for a screen that may open only the games
     there (a browser tab's): a name or a relative path in it, never an absolute path, a ``~``, a
-    ``..``, or a symbolic link that leads out of it. Raises :class:`SaveError`, in words."""
+    ``..``, or a symbolic link that leads out of it. Raises :class:`SaveError`, in words (which
+    do not quote ``directory``: the person at the screen has no other)."""
     if not text or text.startswith(("/", "~")):
-        raise SaveError(f"{text}: only the games of {directory} open here: give a file name in it")
+        raise SaveError("only your own saved games open here: give the name of one, not a path")
     relative = Path(text)
     if ".." in relative.parts:
-        raise SaveError(f"{text}: only the games of {directory} open here, not through ..")
+        raise SaveError("only your own saved games open here: a name without ..")
     root = directory.resolve()
     path = (root / relative).resolve()
     if not path.is_relative_to(root):
-        raise SaveError(f"{text}: leads out of {directory}; only the games there open here")
+        raise SaveError(f"{text}: leads out of your saved games; only they open here")
     return path
 
 
