@@ -73,7 +73,7 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "nowhere", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         status = app.screen.query_one("#seats-table", Static)
-        await until(pilot, "the table's absence said", lambda: "table nowhere is not at the table server" in text(status))
+        await until(pilot, "its absence said", lambda: "table nowhere is not at the table server" in text(status))
         assert "asking" not in text(status)  # said in place of the question, not under it
         assert app.screen.query_one(OptionList).option_count == 0  # nothing to take
         await pilot.press("q")
