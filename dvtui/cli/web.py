@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import os
 import shlex
@@ -274,7 +275,8 @@ def private_data_dir(player: str | None) -> str | None:
     if player is None:
         return None
     directory = person_data_dir(player)
-    make_private_dirs(directory)
+    with contextlib.suppress(OSError):  # (the tab's dvtui says why when it comes to save a game there)
+        make_private_dirs(directory)
     return str(directory)
 
 
