@@ -182,6 +182,7 @@ def run_menu() -> int:
         if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
             app.prepare_start()
             wait_for_tab()
+            app.pace = load_pace()  # from the tab's person's settings, once their data dir is known
         app.setup_defaults = SetupDefaults(default_name=default_player_name())  # the tab's person, once known
         return app
 
