@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.events import DeliveryComplete, DeliveryFailed
 from textual.markup import escape
 from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
@@ -40,6 +41,11 @@ from .theme import GOLD
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
 leaves its cells painted after it goes (Textual does not repaint them), and more cover the table."""
+
+MAX_SCREENSHOTS_WAITING = 3
+"""Screenshots a browser tab has been sent and not yet downloaded (each is held in memory until
+the browser fetches it): more are refused, in words, so that a tab cannot pile them up."""
+
 
 def screenshot_dir() -> Path:
     """Where a screenshot goes: the Downloads folder when there is one, else the working directory."""
@@ -105,11 +111,14 @@ class DvtuiApp(App[ExitState]):
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
         self.in_browser = in_browser
         """Served to a browser tab (``dvtui web``; the command line knows): a shared table there
-        makes no branch (see :class:`~dvtui.app.screens.remote.RemoteTableScreen`)."""
+        makes no branch (see :class:`~dvtui.app.screens.remote.RemoteTableScreen`), the start
+        menu opens the tab's own saved games only, a screenshot goes to the browser."""
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
         self._outcome: ExitState | None = None
+        self._screenshots_waiting: set[str] = set()
+        """The delivery keys of screenshots sent to the browser and not yet downloaded."""
 
     @property
     def session(self) -> GameSession | None:
@@ -382,12 +391,18 @@ class DvtuiApp(App[ExitState]):
             if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
                 continue
             if command.title == "Screenshot":  # Textual's says neither where it saved nor why it could not
-                command = SystemCommand(command.title, f"Save the screen as SVG in {screenshot_dir()}",
+                where = "download it from the browser" if self.is_web else f"in {screenshot_dir()}"
+                command = SystemCommand(command.title, f"Save the screen as SVG: {where}",
                                         lambda: self.set_timer(0.1, self.take_screenshot))
             yield command
 
     def take_screenshot(self) -> Path | None:
-        """The screen as an SVG file in :func:`screenshot_dir`; says where, or why not."""
+        """The screen as an SVG file in :func:`screenshot_dir`; says where, or why not. In a
+        browser tab it is the browser's download (None), never a file of the account serving the
+        tab, which every browser user could otherwise fill."""
+        if self.is_web:
+            self._send_screenshot()
+            return None
         directory = screenshot_dir()
         try:
             path = Path(self.save_screenshot(path=str(directory)))
@@ -397,6 +412,22 @@ class DvtuiApp(App[ExitState]):
             return None
         self.notify(f"Screenshot saved: {path}", timeout=8, markup=False)
         return path
+
+    def _send_screenshot(self) -> None:
+        """The screen as an SVG download in the browser, unless :data:`MAX_SCREENSHOTS_WAITING`
+        are still waiting for the browser to fetch them."""
+        if len(self._screenshots_waiting) >= MAX_SCREENSHOTS_WAITING:
+            self.notify(f"Screenshot not taken: {MAX_SCREENSHOTS_WAITING} are waiting for the browser to download "
+                        "them", severity="warning", timeout=8)  # fmt: skip
+            return
+        key = self.deliver_screenshot()
+        if key is not None:
+            self._screenshots_waiting.add(key)
+
+    @on(DeliveryComplete)
+    @on(DeliveryFailed)
+    def _screenshot_delivered(self, event: DeliveryComplete | DeliveryFailed) -> None:
+        self._screenshots_waiting.discard(event.key)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """``$gold`` for the stylesheets: the same gold as the table's Rich text (:data:`theme.GOLD`)."""

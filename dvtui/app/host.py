@@ -13,6 +13,9 @@ if TYPE_CHECKING:
 class GameHost(Protocol):
     """The live app (:class:`dvtui.app.app.DvtuiApp`) as its screens see it."""
 
+    in_browser: bool
+    """Served to a browser tab (``dvtui web``): the tab opens its own saved games only."""
+
     def start_game(self, session: GameSession) -> None: ...
 
     def rematch(self) -> None: ...

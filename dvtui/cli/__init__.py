@@ -105,6 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the address browsers use, behind a reverse proxy (e.g. https://example.org/dolcevita)")
     web.add_argument("--user-header", metavar="HEADER",
                      help="behind a login proxy: the request header naming the user (e.g. X-Forwarded-User)")
+    web.add_argument("--max-tabs", type=int, default=None, metavar="N",
+                     help="tabs open at once, in all (default 16; each tab is a dvtui of about 50 MB)")
+    web.add_argument("--max-tabs-per-person", type=int, default=None, metavar="N",
+                     help="tabs open at once per person the proxy names (with --user-header; default 4)")
     _server_option(web)
 
     join = sub.add_parser("join", help="sit at a shared table")

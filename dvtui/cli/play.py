@@ -204,10 +204,12 @@ def run_menu() -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True)
+        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True,
+                       in_browser=served_to_browser())
         if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
             app.prepare_start()
             wait_for_tab()
+            app.pace = load_pace()  # from the tab's person's settings, once their data dir is known
         app.setup_defaults = SetupDefaults(default_name=default_player_name())  # the tab's person, once known
         return app
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import os
 import shlex
@@ -32,9 +33,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from ..printable import printable
+from ..store import SaveError, make_private_dirs
+from ..store.saves import person_data_dir
 from ..tables.protocol import person_problem
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
-from .web_tab import PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
+from .web_tab import DATA_VARIABLE, PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
 
 TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("web_page")
@@ -52,6 +55,15 @@ SPARE_AT_LATEST = 5.0
 EXTRA_MISSING = 'dvtui web needs the web extra (textual-serve): pip install "dvtui[web]"'
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_MAX_TABS = 16
+"""Tabs open at once, in all, unless ``--max-tabs`` says otherwise: each is a dvtui process of
+about 50 MB, so the default bounds ``dvtui web`` near 800 MB whoever opens them."""
+DEFAULT_MAX_TABS_PER_PERSON = 4
+"""Tabs open at once per person a login proxy names (``--max-tabs-per-person``): one person's
+tabs leave room for others'."""
+TAB_REFUSED = 4000
+"""The websocket close code of a tab refused for the caps (an application's own, 4000-4999); the
+page shows the close's reason in place of its "session ended"."""
 SOCKET_MODE = 0o660
 """A ``--socket``'s permissions (less what the umask takes away): its owner's account and group
 may connect, as the login proxy must; no other account may."""
@@ -85,11 +97,22 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be from 1 to 65535, not {port}")
     if args.server is not None and args.table is None:
         raise UsageError("--server goes with --table NAME")
+    if args.max_tabs_per_person is not None and args.user_header is None:
+        raise UsageError("--max-tabs-per-person goes with --user-header (without it, tabs are nobody's)")
+    caps = TabCaps(
+        _at_least_one("--max-tabs", args.max_tabs, DEFAULT_MAX_TABS),
+        _at_least_one("--max-tabs-per-person", args.max_tabs_per_person, DEFAULT_MAX_TABS_PER_PERSON),
+    )
     try:
         serve_module: Any = import_module("textual_serve.server")
     except ImportError:
         print(f"dvtui: error: {EXTRA_MISSING}", file=sys.stderr)
         return EXIT_BAD_FILE
+    if args.table is not None:  # every tab would be a dead end: say it once, here
+        problem = _table_problem(args.table, args.server)
+        if problem is not None:
+            print(f"dvtui: error: {printable(problem)}", file=sys.stderr)
+            return EXIT_BAD_FILE
     path = None if args.socket is None else Path(args.socket).expanduser().absolute()
     where = f"http://{host}:{port}" if path is None else f"unix:{path}"
     listener: socket.socket | None = None
@@ -107,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
               f"itself in {printable(args.user_header)}: on a host with other users, serve on --socket PATH",
               file=sys.stderr)  # fmt: skip
     url = args.public_url or f"http://{host}:{port}"
-    server = _server_class(serve_module, args.user_header, listener)(
+    server = _server_class(serve_module, args.user_header, listener, caps)(
         shlex.join(tab_command(args.table, args.server)),
         host=host,
         port=port,
@@ -124,6 +147,58 @@ def run(args: argparse.Namespace) -> int:
             listener.close()
             _remove_socket(path, bound)
     return EXIT_OK
+
+
+def _at_least_one(flag: str, given: int | None, default: int) -> int:
+    if given is None:
+        return default
+    if given < 1:
+        raise UsageError(f"{flag} must be at least 1, not {given}")
+    return given
+
+
+def _table_problem(table: str, server: str | None) -> str | None:
+    """Why no tab could sit at ``table`` of the table server (None: it is there): no server
+    answers, or it has no such table."""
+    from ..tables import Dropped, Refused, Unreachable, list_tables, server_place
+
+    try:
+        place = server_place(server)
+        infos = asyncio.run(list_tables(place))
+    except (Unreachable, Refused, Dropped, SaveError) as e:
+        return f"--table {table}: {e}"
+    if any(info.table == table for info in infos):
+        return None
+    return (f"no table {table} at the table server in {place.directory} "
+            f"(open it first: dvtui new --table {table} --players ...; see: dvtui tables)")
+
+
+class TabCaps:
+    """How many tabs are open, in all and per person, against their caps: a tab counts from its
+    websocket's opening to its dvtui's end."""
+
+    def __init__(self, total: int, per_person: int) -> None:
+        self.total = total
+        self.per_person = per_person
+        self.open: dict[str | None, int] = {}
+
+    def refusal(self, person: str | None) -> str | None:
+        """Why ``person`` (None: nobody's, no login proxy) may not open one more tab now, in the
+        page's words (None: they may)."""
+        if sum(self.open.values()) >= self.total:
+            return f"Dolce Vita has {self.total} tabs open, its most: try again when one closes."
+        if person is not None and self.open.get(person, 0) >= self.per_person:
+            tabs = "a tab" if self.per_person == 1 else f"{self.per_person} tabs"
+            return f"You have {tabs} of Dolce Vita open, the most per person: close one, then reload."
+        return None
+
+    def opened(self, person: str | None) -> None:
+        self.open[person] = self.open.get(person, 0) + 1
+
+    def closed(self, person: str | None) -> None:
+        self.open[person] -= 1
+        if not self.open[person]:
+            del self.open[person]
 
 
 def _cannot_serve(where: str, error: OSError, *, on_socket: bool) -> int:
@@ -186,19 +261,36 @@ def _check_free(host: str, port: int) -> None:
 
 def with_player(command: list[str], player: str | None) -> list[str]:
     """``command`` with the tab's person named in its environment (``DVTUI_PLAYER``), where the
-    set-up screen finds the name of its first seat."""
+    set-up screen finds the name of its first seat, and their own data directory
+    (``DVTUI_DATA_DIR``): their games, seen and opened by them only."""
     if player is None:
         return command
-    return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", *command]
+    data = f"{DATA_VARIABLE}={person_data_dir(player)}"
+    return ["env", f"{PLAYER_VARIABLE}={player[:MAX_HEADER_CHARS]}", data, *command]
 
 
-def _server_class(serve_module: Any, user_header: str | None, listener: socket.socket | None = None) -> type:
+def private_data_dir(player: str | None) -> str | None:
+    """The data directory of ``player`` (None: the account's own, as is), made private to this
+    account (0700) before their tab's dvtui writes in it."""
+    if player is None:
+        return None
+    directory = person_data_dir(player)
+    with contextlib.suppress(OSError):  # (the tab's dvtui says why when it comes to save a game there)
+        make_private_dirs(directory)
+    return str(directory)
+
+
+def _server_class(
+    serve_module: Any, user_header: str | None, listener: socket.socket | None = None, caps: TabCaps | None = None,
+) -> type:  # fmt: skip
     """textual-serve's server, announcing itself in one line instead of its banner; listening on
     ``listener`` (a bound Unix socket) when given, instead of its host and port; with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
-    and a connection without it refused (it did not come through the proxy); and a tab's dvtui
-    always started ahead of the tab (``web_tab``), as the next tab then opens faster by the time
-    it takes to import (and, for the start menu, build) the app."""
+    and a connection without it refused (it did not come through the proxy), each in a data
+    directory of their own; a tab beyond ``caps`` refused, in the page; and a tab's dvtui always
+    started ahead of the tab (``web_tab``), as the next tab then opens faster by the time it
+    takes to import (and, for the start menu, build) the app."""
+    caps = caps or TabCaps(DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON)
     web: Any = import_module("aiohttp.web")  # textual-serve's own server
     base_service: Any = serve_module.AppService
     spares: list[asyncio.subprocess.Process] = []
@@ -256,10 +348,11 @@ def _server_class(serve_module: Any, user_header: str | None, listener: socket.s
             for extra in live[1:]:  # (one at a time is started; should two live, the others leave)
                 assert extra.stdin is not None
                 extra.stdin.close()
+            data = private_data_dir(player)
             if live:
                 process = live[0]
                 assert process.stdin is not None
-                process.stdin.write(tab_line(width, height, player))
+                process.stdin.write(tab_line(width, height, player, data))
                 self._process, self._stdin = process, process.stdin
                 return process
             self.command = shlex.join(with_player(shlex.split(self.command), player))
@@ -281,14 +374,26 @@ def _server_class(serve_module: Any, user_header: str | None, listener: socket.s
             return user
 
         async def handle_index(self, request: Any) -> Any:
-            self.person(request)
+            refusal = caps.refusal(self.person(request))
+            if refusal is not None:  # a page that could only open a refused tab: say why instead
+                raise web.HTTPServiceUnavailable(text=refusal + "\n")
             return await super().handle_index(request)
 
         async def handle_websocket(self, request: Any) -> Any:
             user = self.person(request)
+            refusal = caps.refusal(user)
+            if refusal is not None:  # (the page was served under the caps: another tab opened since)
+                websocket = web.WebSocketResponse()
+                await websocket.prepare(request)
+                await websocket.close(code=TAB_REFUSED, message=refusal.encode())
+                return websocket
             if user is not None:
                 _tab_player.set(user)  # this connection's task (and only it) sees the name
-            return await super().handle_websocket(request)
+            caps.opened(user)
+            try:
+                return await super().handle_websocket(request)  # until the tab's dvtui has ended
+            finally:
+                caps.closed(user)
 
         def serve(self, debug: bool = False) -> None:
             """textual-serve's ``serve`` (its logging, its signal handlers), on ``listener``."""

@@ -15,6 +15,9 @@ SPARE_VARIABLE = "DVTUI_WEB_SPARE"
 """Set in a spare's environment by ``dvtui web``: wait for the tab's line before building the app."""
 PLAYER_VARIABLE = "DVTUI_PLAYER"
 """The person of a tab, as a login proxy named them; the set-up screen's first seat."""
+DATA_VARIABLE = "DVTUI_DATA_DIR"
+"""Where a dvtui keeps its games and settings (:func:`dvtui.store.data_dir`): ``dvtui web`` gives
+each person a proxy names a directory of their own."""
 MAX_LINE = 4096
 
 
@@ -24,7 +27,7 @@ def is_spare() -> bool:
 
 def wait_for_tab() -> None:
     """Read the tab's one JSON line from standard input (byte by byte, so that nothing after it,
-    the web driver's, is taken) and make its size and person this process's. Standard input
+    the web driver's, is taken) and make its size, person and data directory this process's. Standard input
     closed first: ``dvtui web`` left without using this spare."""
     line = b""
     while not line.endswith(b"\n") and len(line) < MAX_LINE:
@@ -38,6 +41,8 @@ def wait_for_tab() -> None:
     os.environ["ROWS"] = str(int(tab["height"]))
     if tab.get("player"):
         os.environ[PLAYER_VARIABLE] = str(tab["player"])
+    if tab.get("data"):
+        os.environ[DATA_VARIABLE] = str(tab["data"])
 
 
 def vouched() -> str | None:
@@ -53,8 +58,10 @@ def vouched() -> str | None:
     return name
 
 
-def tab_line(width: int, height: int, player: str | None) -> bytes:
-    return (json.dumps({"width": width, "height": height, "player": player}) + "\n").encode()
+def tab_line(width: int, height: int, player: str | None, data: str | None = None) -> bytes:
+    """What a spare waits for: the tab's size, its person, and their data directory (None: the
+    account's own)."""
+    return (json.dumps({"width": width, "height": height, "player": player, "data": data}) + "\n").encode()
 
 
-__all__ = ["PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "vouched", "wait_for_tab"]
+__all__ = ["DATA_VARIABLE", "PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "vouched", "wait_for_tab"]

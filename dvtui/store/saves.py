@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import stat
@@ -25,6 +26,47 @@ def data_dir() -> Path:
     env = os.environ.get("DVTUI_DATA_DIR")
     base = Path(env) if env else platformdirs.user_data_path("dvtui", appauthor=False)
     return base / "games"
+
+
+PEOPLE = "people"
+"""The folder of a data directory that holds, one folder each, the data directories of the people
+``dvtui web`` serves behind a login proxy."""
+MAX_SLUG_CHARS = 32
+
+
+def person_data_dir(person: str) -> Path:
+    """The data directory of ``person`` (a login proxy's user that ``dvtui web`` serves): a folder
+    of its own under this account's data directory, so that each person sees and opens their own
+    games only. Absolute, as the tab's dvtui may not share the working directory's meaning."""
+    base = data_dir().parent
+    return base.absolute() / PEOPLE / person_dir_name(person)
+
+
+def person_dir_name(person: str) -> str:
+    """``person`` as one safe path component: a readable slug of it (lower-case letters, digits and
+    ``-``, never ``.`` or ``/``) and a digest of the whole name, so that two names that make the
+    same slug (``Ana``, ``ana``, ``../ana``) still get folders of their own, and no name is too
+    long for the file system."""
+    digest = hashlib.sha256(person.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    slug = _slug(person)[:MAX_SLUG_CHARS].strip("-")
+    return f"{slug}-{digest}" if slug else digest
+
+
+def game_in(directory: Path, text: str) -> Path:
+    """The game file ``text`` names inside ``directory``, for a screen that may open only the games
+    there (a browser tab's): a name or a relative path in it, never an absolute path, a ``~``, a
+    ``..``, or a symbolic link that leads out of it. Raises :class:`SaveError`, in words (which
+    do not quote ``directory``: the person at the screen has no other)."""
+    if not text or text.startswith(("/", "~")):
+        raise SaveError("only your own saved games open here: give the name of one, not a path")
+    relative = Path(text)
+    if ".." in relative.parts:
+        raise SaveError("only your own saved games open here: a name without ..")
+    root = directory.resolve()
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root):
+        raise SaveError(f"{text}: leads out of your saved games; only they open here")
+    return path
 
 
 def saves_dir() -> Path:

@@ -95,7 +95,7 @@ async def test_space_plays_and_pauses_and_the_speed_changes() -> None:
             await asyncio.sleep(0.02)
         assert screen.moment >= 3
         await pilot.press("space")
-        assert not screen.playing and "⏸" in screen.query_one(TimelineBar).status
+        assert not screen.playing and "‖" in screen.query_one(TimelineBar).status
         stopped = screen.moment
         await asyncio.sleep(0.3)
         assert screen.moment == stopped

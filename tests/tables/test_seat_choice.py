@@ -91,8 +91,10 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
 async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "nowhere", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
-        error = app.screen.query_one("#seats-error", Static)
-        await until(pilot, "the error", lambda: "no table nowhere" in text(error))
+        status = app.screen.query_one("#seats-table", Static)
+        await until(pilot, "its absence said", lambda: "table nowhere is not at the table server" in text(status))
+        assert "asking" not in text(status)  # said in place of the question, not under it
+        assert app.screen.query_one(OptionList).option_count == 0  # nothing to take
         await pilot.press("q")
     assert app.return_code == 0
 
@@ -112,6 +114,32 @@ async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
                 assert str(options.get_option_at_index(1).prompt) == f"{LONG[1]}: free, take this seat"
                 assert text(app.screen.query_one("#seats-error", Static)) == ""
                 await pilot.press("q")
+
+
+async def test_a_table_that_goes_away_while_one_chooses_is_said_in_place_of_its_seats(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dvtui.app.screens import seats
+
+    await asyncio.to_thread(
+        lambda: asyncio.run(open_table(in_process.place, "g", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+    )
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "g", "ana"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.screen
+        options = screen.query_one(OptionList)
+        status = screen.query_one("#seats-table", Static)
+        await until(pilot, "the table's seats", lambda: options.option_count == 4)
+
+        async def no_table(place: object, name: str) -> TableInfo | None:
+            return None
+
+        monkeypatch.setattr(seats, "table_info", no_table)  # the table is gone from the server's list
+        await until(pilot, "its absence said", lambda: "table g is not at the table server" in text(status))
+        assert "round" not in text(status)  # its summary is gone with it, and so are its seats
+        assert options.option_count == 0
+        await pilot.press("enter")  # nothing to sit at
+        assert app.screen is screen
 
 
 async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
@@ -147,7 +175,8 @@ async def test_a_table_server_that_drops_a_reading_is_said_and_the_screen_stays(
     monkeypatch.setattr(seats, "table_info", dropped)
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
-        error = app.screen.query_one("#seats-error", Static)
-        await until(pilot, "the error said", lambda: "closed the connection" in text(error))
+        status = app.screen.query_one("#seats-table", Static)
+        await until(pilot, "the error said", lambda: "closed the connection" in text(status))
+        assert "asking again every second" in text(status)
         await pilot.pause(1.2 * seats.REFRESH)  # a second reading fails the same way
         assert app.is_running and isinstance(app.screen, SeatScreen)

@@ -81,3 +81,17 @@ def test_a_closed_tab_ends_its_process_and_loses_nothing(browser: Browser, tmp_p
         wait_until(lambda: not spare & set(descendants(server.pid)), "the tab's process to end")
         assert server.poll() is None  # the server serves on
         assert placements(path) == before
+
+
+def test_a_key_typed_right_after_the_page_loads_reaches_the_app(browser: Browser, tmp_path: Path) -> None:
+    """No click on the page first: the terminal has the keyboard from the start."""
+    with web_server(tmp_path / "data") as (_, url):
+        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        tab = Tab(page)
+        page.goto(url + "/")
+        tab.wait_for(MENU)
+        assert page.evaluate("document.activeElement.className") == "xterm-helper-textarea"
+        tab.mark()
+        page.keyboard.press("Enter")  # straight to the page, as a person types: New game
+        tab.wait_for(SETUP)
+        page.close()

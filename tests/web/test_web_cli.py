@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
 import socket
 import subprocess
 import sys
@@ -11,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main, web
+from dvtui.store.saves import person_data_dir, person_dir_name
+from dvtui.tables import open_table
+from dvtui.tables.server import Server
 
 from .support import dvtui_env, web_server
 
@@ -49,6 +54,11 @@ def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys:
          "--socket replaces --host and --port"),
         (["web", "--socket", "/tmp/w.sock"],
          "--socket needs --public-url (the address browsers reach through the proxy)"),
+        (["web", "--max-tabs", "0"], "--max-tabs must be at least 1, not 0"),
+        (["web", "--user-header", "X-User", "--max-tabs-per-person", "-1"],
+         "--max-tabs-per-person must be at least 1, not -1"),
+        (["web", "--max-tabs-per-person", "2"],
+         "--max-tabs-per-person goes with --user-header (without it, tabs are nobody's)"),
     ],
 )
 def test_bad_flags_are_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,17 +75,56 @@ def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Pa
     assert web.page_title("friday") == "Dolce Vita · table friday"
 
 
-def test_a_proxys_user_reaches_the_tab_in_its_environment_quoted() -> None:
+def test_a_proxys_user_reaches_the_tab_in_its_environment_quoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
     command = web.tab_command(None, None)
     assert web.with_player(command, None) == command
-    assert web.with_player(command, "a b; rm -rf ~") == ["env", "DVTUI_PLAYER=a b; rm -rf ~", *command]
+    hostile = "a b; rm -rf ~"
+    data = f"DVTUI_DATA_DIR={tmp_path / 'data' / 'people' / person_dir_name(hostile)}"
+    assert web.with_player(command, hostile) == ["env", f"DVTUI_PLAYER={hostile}", data, *command]
     assert len(web.with_player(command, "x" * 10_000)[1]) == len("DVTUI_PLAYER=") + web.MAX_HEADER_CHARS
 
 
-def test_the_page_is_dolce_vitas_and_quotes_a_tables_name(tmp_path: Path) -> None:
-    with web_server(tmp_path / "data", "--table", "<i>friday") as (_, url):
+@pytest.mark.parametrize(
+    "name", ["ana", "Ana", "..", ".", "../../etc", "a/b", "~root", "-rf", "x" * 40, "Zoë 東京", "nul\\0", "%2e%2e"]
+)
+def test_a_persons_data_dir_is_one_safe_folder_of_the_web_accounts(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    folder = person_data_dir(name)
+    assert folder.parent == tmp_path / "data" / "people"  # one component: no name leads elsewhere
+    assert re.fullmatch(r"[a-z0-9][a-z0-9-]*", folder.name) and len(folder.name) <= 64
+    others = {"ana", "Ana", "..", "../ana", "ana-", "x" * 41} - {name}
+    assert folder not in {person_data_dir(other) for other in others}  # each person has their own
+
+
+def test_a_table_that_is_not_there_is_one_line_at_start(in_process: Server, tmp_path: Path) -> None:
+    srv = str(in_process.place.directory)
+    done = subprocess.run([sys.executable, "-m", "dvtui", "web", "--table", "nosuch", "--server", srv],
+                          capture_output=True, text=True, env=dvtui_env(tmp_path / "data"), timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stdout == ""  # nothing announced
+    assert done.stderr == (f"dvtui: error: no table nosuch at the table server in {srv} (open it first: "
+                           "dvtui new --table nosuch --players ...; see: dvtui tables)\n")
+
+
+def test_a_table_server_that_is_not_there_is_one_line_at_start(tmp_path: Path) -> None:
+    srv = tmp_path / "srv"
+    done = subprocess.run([sys.executable, "-m", "dvtui", "web", "--table", "friday", "--server", str(srv)],
+                          capture_output=True, text=True, env=dvtui_env(tmp_path / "data"), timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stderr == (f"dvtui: error: --table friday: no table server at {srv} "
+                           f"(start one with 'dvtui serve --dir {srv}')\n")
+
+
+def test_the_page_is_dolce_vitas(in_process: Server, tmp_path: Path) -> None:
+    asyncio.run(open_table(in_process.place, "friday", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+    with web_server(tmp_path / "data", "--table", "friday", "--server", str(in_process.place.directory)) as (_, url):
         page = urllib.request.urlopen(url + "/", timeout=60).read().decode()
-    assert "<title>Dolce Vita · table &lt;i&gt;friday</title>" in page
+    assert "<title>Dolce Vita · table friday</title>" in page
     assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,' in page
     assert "googleapis" not in page  # nothing from elsewhere
 

@@ -4,8 +4,8 @@ Spoken to as textual-serve's page does: JSON messages up, the app's output down.
 
 from __future__ import annotations
 
+import asyncio
 import json
-import time
 from importlib import import_module
 from pathlib import Path
 
@@ -20,13 +20,18 @@ HEADER = "X-Forwarded-User"
 
 
 async def shown_until(ws: aiohttp.ClientWebSocketResponse, text: str) -> str:
-    """What the tab is sent, until ``text``."""
+    """What the tab is sent, until ``text``. The deadline is the whole wait's: a live screen never
+    goes quiet (its cursor blinks), and each of the server's pings starts aiohttp's receive timeout
+    again."""
     seen = ""
-    deadline = time.monotonic() + WAIT
-    while text not in seen:
-        message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-        assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
-        seen += message.data.decode("utf-8", "replace") if isinstance(message.data, bytes) else message.data
+    try:
+        async with asyncio.timeout(WAIT):
+            while text not in seen:
+                message = await ws.receive()
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+                seen += message.data.decode("utf-8", "replace") if isinstance(message.data, bytes) else message.data
+    except TimeoutError:
+        raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{seen[-3000:]!r}") from None
     return seen
 
 

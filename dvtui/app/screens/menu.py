@@ -16,8 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game
-from ...store.saves import SavedGame
+from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
+from ...store.saves import SavedGame, game_in
 from ..host import GameHost
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
@@ -75,7 +75,9 @@ class MenuScreen(Screen[None]):
         with Vertical(id="menu-body"):
             yield Static(title)
             yield OptionList(*options, id="menu-choice")
-            path = Input(value="" if self.recent is None else str(self.recent), placeholder="path of a .dvr file",
+            confined = cast(GameHost, self.app).in_browser  # a tab opens its own games only: by name
+            recent = "" if self.recent is None else self.recent.name if confined else str(self.recent)
+            path = Input(value=recent, placeholder="name of a saved game" if confined else "path of a .dvr file",
                          id="replay-path")
             path.display = False
             yield path
@@ -119,9 +121,10 @@ class MenuScreen(Screen[None]):
             self._error("type the path of a game file (.dvr)")
             return
         try:
-            loaded = read_game(Path(text).expanduser(), checkpoints=True)
-        except (GameFileError, OSError) as e:
-            self._error(str(e) if isinstance(e, GameFileError) else f"{text}: {e.strerror or e}")
+            path = game_in(saves_dir(), text) if cast(GameHost, self.app).in_browser else Path(text).expanduser()
+            loaded = read_game(path, checkpoints=True)
+        except (GameFileError, SaveError, OSError) as e:
+            self._error(f"{text}: {e.strerror or e}" if isinstance(e, OSError) else str(e))
             return
         cast(GameHost, self.app).open_viewer(loaded)  # a branch from it is played on a table in its place
 

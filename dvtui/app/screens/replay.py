@@ -60,6 +60,10 @@ SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
 STEP_HINT = "   ← → step"
+PLAYING, PAUSED = "▶", "‖"
+"""The timeline's play and pause marks: glyphs of the common monospace fonts (a browser tab's
+included: ⏸ is in none of them, and shows as an empty box)."""
+
 
 def _short(notice: str) -> str:
     """A store notice names the file in full; on screen its name is enough (and fits a line). It
@@ -409,7 +413,7 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         speed = SPEEDS[self.speed]
         shown = f"{speed:g}×" if speed >= 1 else f"1/{round(1 / speed)}×"
-        icon = f"▶ {shown}" if self.playing else f"⏸ {shown}"
+        icon = f"{PLAYING if self.playing else PAUSED} {shown}"
         status = f"{icon}  {self.moment}/{replay.last}"
         self.query_one(TimelineBar).show(self.moment, replay.round_at(self.moment), status)
 

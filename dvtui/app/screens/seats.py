@@ -140,12 +140,21 @@ class SeatScreen(Screen[None]):
         try:
             info = await table_info(self.choice.place, self.choice.table)
         except (Unreachable, Refused, Dropped, Diverged, OSError) as e:  # a server restarting: the next reading may do
-            self._error(str(e))
+            self._lost(f"{e} (asking again every second; q leaves)")
             return
         if info is None:
-            self._error(f"no table {self.choice.table} at the table server (q leaves)")
+            self._lost(f"table {self.choice.table} is not at the table server: there is no seat to take (q leaves)")
             return
         self._show(info)
+
+    def _lost(self, why: str) -> None:
+        """The table cannot be read (``why``): said where its summary was, and no seat is offered,
+        as none could be taken; a later reading that finds it offers them again."""
+        self.info = None
+        self.offer = None
+        self.query_one("#seats-table", Static).update(Text(f"✗ {printable(why)}", style=Style(color=ERROR, bold=True)))
+        self.query_one(OptionList).clear_options()
+        self._error("")
 
     def _show(self, info: TableInfo) -> None:
         first = self.info is None

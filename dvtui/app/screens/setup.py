@@ -4,6 +4,7 @@ their colours, who starts (R2.4) and, optionally, the seed of the deal."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from rich.style import Style
 from rich.text import Text
@@ -21,6 +22,7 @@ from ...play.session import GameSession
 from ...printable import printable
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults
+from ..host import GameHost
 from ..theme import MUTED, seat_color
 from ..widgets.faces import CHIP, styled
 from .dialog import Dialog
@@ -83,6 +85,11 @@ class SeatRow(Horizontal):
     @property
     def name_input(self) -> Input:
         return self.query_one(".seat-name", Input)
+
+
+BROWSER_KEYS = {"setup.add_seat": "ctrl+o", "setup.remove_seat": "ctrl+l"}
+"""The set-up's keys in a browser tab, where Ctrl+N (a new window) never reaches the page and
+Ctrl+R reloads it: Ctrl+O (one more seat) and Ctrl+L (one less), which the tab's terminal takes."""
 
 
 class SetupScreen(Screen[None]):
@@ -163,8 +170,8 @@ class SetupScreen(Screen[None]):
     AUTO_FOCUS = ".seat-name"
     BINDINGS: list[BindingType] = [  # noqa: RUF012
         Binding("ctrl+s", "start", "start", priority=True),
-        Binding("ctrl+n", "add_seat", "add seat"),
-        Binding("ctrl+r", "remove_seat", "remove seat"),
+        Binding("ctrl+n", "add_seat", "add seat", id="setup.add_seat"),
+        Binding("ctrl+r", "remove_seat", "remove seat", id="setup.remove_seat"),
         Binding("escape", "leave", "leave", key_display="esc"),
     ]
 
@@ -209,6 +216,8 @@ class SetupScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        if cast(GameHost, self.app).in_browser:
+            self.app.update_keymap(BROWSER_KEYS)
         self._refresh_rows(first=self.defaults.first)
 
     # -- keeping the form consistent ------------------------------------------------------------

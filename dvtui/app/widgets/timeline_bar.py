@@ -2,7 +2,7 @@
 
 ::
 
-    ⏸ 34/141  1━━━━━━━━━━━━━┅┅┅2━━━━━●────────┄┄┄3─────────────┄┄┄4──── …
+    ‖ 34/141  1━━━━━━━━━━━━━┅┅┅2━━━━━●────────┄┄┄3─────────────┄┄┄4──── …
 
 Each round starts at its number; a round's resolution is drawn in gold; what has been played is a
 heavy line, what is still to come a thin one. A click anywhere on the track jumps there (a click on

@@ -1,0 +1,64 @@
+"""``dvtui web``'s caps on tabs (each is a dvtui process): per person a proxy names, and in all. A
+tab beyond them is refused in the page, with the reason: the page itself (503, its text), or,
+when another tab took the last place after the page was served, its websocket's close, whose
+reason the page shows in place of "session ended". A closed tab's place is free again."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+from .support import Tab, wait_until, web_server
+from .test_web_browser import MENU
+
+HEADER = "X-User"
+ANA_FULL = "You have a tab of Dolce Vita open, the most per person: close one, then reload."
+ALL_FULL = "Dolce Vita has 2 tabs open, its most: try again when one closes."
+
+
+def page_status(url: str, user: str) -> int:
+    request = urllib.request.Request(url + "/", headers={HEADER: user})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as page:
+            return int(page.status)
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def test_tabs_beyond_the_caps_are_refused_in_the_page(browser: Browser, tmp_path: Path) -> None:
+    args = ("--user-header", HEADER, "--max-tabs", "2", "--max-tabs-per-person", "1")
+    with web_server(tmp_path / "data", *args) as (_, url):
+        ana = browser.new_context(extra_http_headers={HEADER: "ana"})
+        first = Tab(ana.new_page())
+        first.page.goto(url + "/")
+        first.wait_for(MENU)
+
+        second = ana.new_page()  # Ana's second tab: over her cap
+        response = second.goto(url + "/")
+        assert response is not None and response.status == 503
+        assert second.inner_text("body").strip() == ANA_FULL
+
+        bob = browser.new_context(extra_http_headers={HEADER: "bob"})
+        waiting = bob.new_page()
+        waiting.goto(url + "/?delay=1")  # a page served while there is room, its tab not yet opened
+        bobs = Tab(bob.new_page())
+        bobs.page.goto(url + "/")  # Bob's tab takes the last place
+        bobs.wait_for(MENU)
+
+        cy = browser.new_context(extra_http_headers={HEADER: "cy"}).new_page()
+        response = cy.goto(url + "/")
+        assert response is not None and response.status == 503
+        assert cy.inner_text("body").strip() == ALL_FULL
+
+        # the waiting page's tab opens now, as its "Start" would: refused, and the page says why
+        waiting.evaluate("new WebSocket(document.querySelector('#terminal').dataset.sessionWebsocketUrl)")
+        wait_until(lambda: waiting.inner_text(".closed-dialog .message") == ALL_FULL, "the refusal in the page")
+
+        first.page.close()  # Ana's tab closes (its dvtui ends): her place, and one in all, are free again
+        wait_until(lambda: page_status(url, "ana") == 200, "Ana's place to be free")
+        assert page_status(url, "cy") == 200
+        for context in (ana, bob, cy.context):
+            context.close()

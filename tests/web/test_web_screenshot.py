@@ -1,0 +1,60 @@
+"""A screenshot in a browser tab (the command palette's Screenshot) is the browser's download: no
+file of the account that serves the tab is written (every browser user could fill its disk), and a
+tab holds at most a few that its browser has not fetched yet. Spoken to as textual-serve's page
+does: JSON messages up, the app's output (and the download's announcement) down."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from dvtui.app.app import MAX_SCREENSHOTS_WAITING
+
+from .support import web_server
+from .test_web_proxy import shown_until
+
+PALETTE = "\x10"  # Ctrl+P
+
+
+async def screenshot(ws: aiohttp.ClientWebSocketResponse) -> None:
+    """The palette's Screenshot, typed."""
+    await ws.send_str(json.dumps(["stdin", PALETTE]))
+    await shown_until(ws, "Search for commands")
+    await ws.send_str(json.dumps(["stdin", "Screenshot"]))
+    await shown_until(ws, "download it from the browser")
+    await ws.send_str(json.dumps(["stdin", "\r"]))
+
+
+def delivery(seen: str) -> str:
+    """The key of the download the tab was told of in ``seen``."""
+    start = seen.index('["deliver_file_start"')
+    return str(json.loads(seen[start:seen.index("]", start) + 1])[1])
+
+
+async def test_a_screenshot_is_the_browsers_download_and_no_file_of_the_web_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    (home / "Downloads").mkdir(parents=True)  # where a terminal's screenshot goes
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with web_server(tmp_path / "data") as (_, url):
+        ws_url = url.replace("http:", "ws:") + "/ws?width=100&height=30"
+        async with aiohttp.ClientSession() as http, http.ws_connect(ws_url) as ws:
+            await shown_until(ws, "New game: choose the seats")
+            await screenshot(ws)
+            key = delivery(await shown_until(ws, "deliver_file_start"))
+            async with http.get(f"{url}/download/{key}") as download:
+                assert download.status == 200
+                assert (await download.text()).startswith("<svg")
+            await shown_until(ws, "Saved screenshot")
+            for _ in range(MAX_SCREENSHOTS_WAITING):  # sent, never fetched
+                await screenshot(ws)
+                await shown_until(ws, "deliver_file_start")
+            await screenshot(ws)
+            await shown_until(ws, f"Screenshot not taken: {MAX_SCREENSHOTS_WAITING} are waiting")
+    assert not [p for p in tmp_path.rglob("*.svg")]  # not in Downloads, the working directory, the data dir
