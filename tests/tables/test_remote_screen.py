@@ -461,7 +461,8 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
             banner = screen.query_one(Banner)
             await until(pilot, "the bot client at Bob's seat", lambda: "Bob (bot greedy, here)" in text(banner))
             assert "Bob to play (bot greedy thinking…)" in text(screen.query_one(RoundBar))
-            assert "stand_in" not in _footer_actions(screen)
+            # the footer is drawn again on the next refresh after the banner
+            await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
         infos = await list_tables(in_process.place)
         line = table_line(next(info for info in infos if info.table == "c"))
         assert "Bob: connected (" in line and ", bot greedy;" in line
