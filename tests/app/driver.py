@@ -45,6 +45,15 @@ async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> 
     raise AssertionError(f"no decision after {limit} waits (screen: {app.screen!r})")
 
 
+async def travel_after_a_move(pilot: Pilot[int], app: DvtuiApp) -> None:
+    """Place one card, then open time travel over the game so far (the viewer on the table's game)."""
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("4", "c", "enter")
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("t")
+    await pilot.pause()
+
+
 def table(app: DvtuiApp) -> TableScreen:
     screen = app.screen
     assert isinstance(screen, TableScreen), screen

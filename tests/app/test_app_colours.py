@@ -31,7 +31,7 @@ from dvtui.tables.server import Server
 from tests.tables.support import watch_until
 
 from .conftest import new_session, table_app
-from .driver import HUMAN, next_decision, table
+from .driver import table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 SYSTEMS = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
@@ -113,11 +113,7 @@ async def test_time_travel_in_a_game_draws_without_colours(monkeypatch: pytest.M
     colours = terminal(monkeypatch, "256", True)
     app = table_app(new_session(Path("travel.dvr")))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press("4", "c", "enter")
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press("t")
-        await pilot.pause()
+        await travel_after_a_move(pilot, app)
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
         await show_every_kind_of_moment(pilot, viewer, colours)

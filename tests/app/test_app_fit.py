@@ -35,7 +35,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app
-from .driver import HUMAN, RESOLVING, choose, next_decision, table
+from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 LONG = "Maximiliana Alexandrovna,WWWWWWWWWWWWWWWWWWWWWWWW"
@@ -464,11 +464,7 @@ async def test_a_notice_never_covers_the_scoreboard_or_the_hand(size: tuple[int,
 async def test_the_time_travel_footer_fits_80_columns() -> None:
     app = table_app(new_session(Path("travel.dvr")))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press("4", "c", "enter")
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press("t")
-        await pilot.pause()
+        await travel_after_a_move(pilot, app)
         keys = [key for key in app.screen.query(FooterKey) if key.region.width]
         palette = next(key for key in keys if "palette" in key.description)
         shown = [key for key in keys if key is not palette]
