@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 
 from dvtui.tables.limits import Limits
+from dvtui.tables.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
+from dvtui.tables.server import MAX_LOG_LINES
+from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(MiB|KiB)?")
@@ -36,3 +39,20 @@ def test_every_limit_the_protocol_states_is_the_servers_default() -> None:
     assert sorted(documented) == sorted(defaults)  # every limit is documented, and only those
     for name, value in defaults.items():
         assert documented[name] == value, (name, documented[name], value)
+
+
+def manual() -> str:
+    """The README and every page of docs/, as one text (a number may live on any of them)."""
+    root = PROTOCOL.parents[1]
+    return " ".join([(root / "README.md").read_text(), *(p.read_text() for p in sorted((root / "docs").glob("*.md")))])
+
+
+def test_the_tables_own_bounds_are_stated_as_the_code_has_them() -> None:
+    """A table's life (its opener's quota, when it is put aside), the undos of a round and the log's
+    bound: the manual's words carry the code's numbers."""
+    text = " ".join(manual().split())  # a sentence may wrap anywhere
+    assert f"at most {TABLES_PER_OPENER} tables listed at once" in text
+    assert f"nobody has taken a seat there for {UNJOINED_SECONDS / 3600:g} hours" in text
+    assert f"nothing was played for {IDLE_SECONDS / 86400:g} days" in text
+    assert f"at most {MAX_UNDOS_PER_ROUND} times per seat in a round" in text
+    assert f"bounded at {MAX_LOG_LINES:,} lines" in text
