@@ -212,14 +212,16 @@ def _server_class(serve_module: Any, user_header: str | None, listener: socket.s
             return
         starting = True
         try:
-            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)  # type: ignore[arg-type]  # reads only .debug
             environment[SPARE_VARIABLE] = "1"
             spares.append(await asyncio.create_subprocess_shell(
                 command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
         finally:
             starting = False
 
-    class TabService(base_service):  # type: ignore[misc, valid-type]
+    class TabService(base_service):  # type: ignore[misc]  # textual-serve is imported by name: its types unseen
+        command: str
+        """The shell command of this tab's dvtui (textual-serve's own attribute)."""
         last_data: float | None = None
         """When this tab's dvtui last sent something (the event loop's clock)."""
 
@@ -265,7 +267,7 @@ def _server_class(serve_module: Any, user_header: str | None, listener: socket.s
             self.command = shlex.join(with_player(shlex.split(self.command), player))
             return await super()._open_app_process(width, height)
 
-    class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
+    class DolceVitaServer(serve_module.Server):  # type: ignore[misc]  # as TabService: imported by name
         def person(self, request: Any) -> str | None:
             """The user the proxy names in ``request`` (None without ``user_header``); a request
             without one, or naming someone no table could seat, is refused with the reason (the
