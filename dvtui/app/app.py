@@ -12,7 +12,7 @@ import gc
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -63,7 +63,7 @@ class DvtuiApp(App[ExitState]):
 
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
 
@@ -90,7 +90,7 @@ class DvtuiApp(App[ExitState]):
         """The game the app opens on, until the table takes it."""
         self._table: TableScreen | None = None
         """The table, once there is one: it owns the game being played (see :attr:`session`)."""
-        self.watch = watch
+        self.watched = watch
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
         self.choose_seat = choose_seat
@@ -139,7 +139,7 @@ class DvtuiApp(App[ExitState]):
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        if self._opening is not None or self.watch is not None:
+        if self._opening is not None or self.watched is not None:
             return
         if self.choose_seat is not None:
             from .screens.seats import SeatScreen
@@ -168,12 +168,12 @@ class DvtuiApp(App[ExitState]):
         for old in list(self._notifications)[: max(0, len(self._notifications) - (MAX_TOASTS - 1))]:
             self._unnotify(old, refresh=False)
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         """The table or the viewer itself: no blank screen to draw first."""
         if self._opening is not None:
             return self._new_table(self._opening)
-        if self.watch is not None:
-            return self._viewer(self.watch)
+        if self.watched is not None:
+            return self._viewer(self.watched)
         return super().get_default_screen()
 
     def _hang_up(self, signum: int) -> None:
@@ -277,7 +277,7 @@ class DvtuiApp(App[ExitState]):
         """The replay viewer over ``loaded``, on top (from the start menu)."""
         self.push_screen(self._viewer(loaded))
 
-    def _viewer(self, loaded: LoadedGame) -> Screen:
+    def _viewer(self, loaded: LoadedGame) -> Screen[Any]:
         from ..replay import Replay
         from .screens.replay import ReplayScreen
 
@@ -381,12 +381,12 @@ class DvtuiApp(App[ExitState]):
 
     # -- command palette ---------------------------------------------------------------------
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         palette_commands = getattr(screen, "palette_commands", None)  # the game's commands, or the viewer's
         if palette_commands is not None:
             for title, help_, callback in palette_commands():
                 # the palette reads both as markup, and a help may quote a path
-                yield SystemCommand(escape(printable(title)), escape(printable(help_)), callback)  # type: ignore[arg-type]
+                yield SystemCommand(escape(printable(title)), escape(printable(help_)), callback)
         for command in super().get_system_commands(screen):
             if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
                 continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from typing import Protocol
 
 from ..engine import BUDGETED, Game
 from ..engine import parse_bot as _parse_bot
@@ -12,9 +13,25 @@ from .greedy import choose as greedy
 from .random_bot import choose as random_choice
 from .strong import choose as strong_choose
 
-LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, "strong": strong_choose}
-"""Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`). ``strong`` also takes ``iterations=``,
-``seconds=`` and ``stop=`` keywords (see :func:`bot_fn`)."""
+
+class BudgetedMover(Protocol):
+    """A level that searches: a :data:`Mover` that also takes its budget and a stop signal."""
+
+    def __call__(
+        self,
+        game: Game,
+        seed: int,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        stop: threading.Event | None = None,
+    ) -> Placement: ...
+
+
+SEARCHING: dict[str, BudgetedMover] = {"strong": strong_choose}
+"""The levels that take ``iterations=``, ``seconds=`` and ``stop=`` keywords (see :func:`bot_fn`)."""
+LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, **SEARCHING}
+"""Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`)."""
 
 
 def parse_bot(text: str) -> BotSpec:
@@ -40,10 +57,9 @@ def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> Mover:
     ``stop``, once set, makes a searching bot give up (raising :class:`Stopped`): a thread cannot be
     killed, so a program that quits while a bot thinks asks it to stop. Unset, it changes nothing.
     """
-    fn = LEVELS[spec.level]
     if spec.level not in BUDGETED or (spec.iterations is None and spec.seconds is None and stop is None):
-        return fn
-    return functools.partial(fn, iterations=spec.iterations, seconds=spec.seconds, stop=stop)
+        return LEVELS[spec.level]
+    return functools.partial(SEARCHING[spec.level], iterations=spec.iterations, seconds=spec.seconds, stop=stop)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -129,7 +129,7 @@ def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> N
     the action (``dvtui tables --server DIR get NAME``)."""
     parser.add_argument("--server", metavar="DIR", help="the table server's directory (default: $DVTUI_SERVER_DIR, "
                         "else a personal server started on first use)",
-                        **({"default": argparse.SUPPRESS} if after else {}))  # fmt: skip
+                        default=argparse.SUPPRESS if after else None)  # fmt: skip
 
 
 def _version() -> str:

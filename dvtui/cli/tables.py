@@ -171,7 +171,7 @@ def table_line(info: TableInfo) -> str:
             state += " (a bot, waiting for somebody to join or watch)"  # the server's bots play only then
     seats = []
     for s in info.seats:
-        what = s.state
+        what: str = s.state
         if s.state == "bot":
             what = "bot"
         elif s.user is not None and s.user != s.name:

@@ -290,7 +290,7 @@ def _server_class(
     directory of their own; a tab beyond ``caps`` refused, in the page; and a tab's dvtui always
     started ahead of the tab (``web_tab``), as the next tab then opens faster by the time it
     takes to import (and, for the start menu, build) the app."""
-    caps = caps or TabCaps(DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON)
+    tabs = caps or TabCaps(DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON)
     web: Any = import_module("aiohttp.web")  # textual-serve's own server
     base_service: Any = serve_module.AppService
     spares: list[asyncio.subprocess.Process] = []
@@ -304,14 +304,16 @@ def _server_class(
             return
         starting = True
         try:
-            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)
+            environment = TabService._build_environment(SimpleNamespace(debug=False), 80, 24)  # type: ignore[arg-type]  # reads only .debug
             environment[SPARE_VARIABLE] = "1"
             spares.append(await asyncio.create_subprocess_shell(
                 command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment))
         finally:
             starting = False
 
-    class TabService(base_service):  # type: ignore[misc, valid-type]
+    class TabService(base_service):  # type: ignore[misc]  # textual-serve is imported by name: its types unseen
+        command: str
+        """The shell command of this tab's dvtui (textual-serve's own attribute)."""
         last_data: float | None = None
         """When this tab's dvtui last sent something (the event loop's clock)."""
 
@@ -358,7 +360,7 @@ def _server_class(
             self.command = shlex.join(with_player(shlex.split(self.command), player))
             return await super()._open_app_process(width, height)
 
-    class DolceVitaServer(serve_module.Server):  # type: ignore[misc, valid-type]
+    class DolceVitaServer(serve_module.Server):  # type: ignore[misc]  # as TabService: imported by name
         def person(self, request: Any) -> str | None:
             """The user the proxy names in ``request`` (None without ``user_header``); a request
             without one, or naming someone no table could seat, is refused with the reason (the
@@ -374,14 +376,14 @@ def _server_class(
             return user
 
         async def handle_index(self, request: Any) -> Any:
-            refusal = caps.refusal(self.person(request))
+            refusal = tabs.refusal(self.person(request))
             if refusal is not None:  # a page that could only open a refused tab: say why instead
                 raise web.HTTPServiceUnavailable(text=refusal + "\n")
             return await super().handle_index(request)
 
         async def handle_websocket(self, request: Any) -> Any:
             user = self.person(request)
-            refusal = caps.refusal(user)
+            refusal = tabs.refusal(user)
             if refusal is not None:  # (the page was served under the caps: another tab opened since)
                 websocket = web.WebSocketResponse()
                 await websocket.prepare(request)
@@ -389,11 +391,11 @@ def _server_class(
                 return websocket
             if user is not None:
                 _tab_player.set(user)  # this connection's task (and only it) sees the name
-            caps.opened(user)
+            tabs.opened(user)
             try:
                 return await super().handle_websocket(request)  # until the tab's dvtui has ended
             finally:
-                caps.closed(user)
+                tabs.closed(user)
 
         def serve(self, debug: bool = False) -> None:
             """textual-serve's ``serve`` (its logging, its signal handlers), on ``listener``."""

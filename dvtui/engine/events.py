@@ -8,7 +8,7 @@ sets and checks it, the engine ignores it. ``at`` is deliberately not a field, s
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 
@@ -16,7 +16,10 @@ from .cards import VALUE_OF
 
 FORMAT_VERSION = 1
 
-Card = Literal[tuple(VALUE_OF)]  # type: ignore[valid-type]
+if TYPE_CHECKING:
+    Card = str  # to the checker a card is its name; the literal below is built at run time
+else:
+    Card = Literal[tuple(VALUE_OF)]
 """A card's name (R1), as files write it. Typed so, msgspec refuses an unknown card while decoding
 (naming where) and hands back the one canonical string for each name: card comparisons and look-ups
 in the engine are then identity checks and cached hashes (reading a file checks 66 cards at once)."""

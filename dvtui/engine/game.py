@@ -450,15 +450,15 @@ class Game:
             ev = events[i]
             if type(ev) is not CardPlaced:
                 break
-            player = ev.player  # type: ignore[attr-defined]
-            card = ev.card  # type: ignore[attr-defined]
-            column = ev.column  # type: ignore[attr-defined]
+            player = ev.player
+            card = ev.card
+            column = ev.column
             hand = hands[to_move]
-            if player != to_move or ev.round != round_ or column not in _COLUMN_SET or card not in hand:  # type: ignore[attr-defined]
+            if player != to_move or ev.round != round_ or column not in _COLUMN_SET or card not in hand:
                 break
             hand.remove(card)
             totals[column][player] += card
-            placements.append(ev)  # type: ignore[arg-type]
+            placements.append(ev)
             i += 1
             if len(placements) < round_length:
                 to_move = successor[player]

@@ -12,7 +12,7 @@ import msgspec
 from ..engine import AnyEvent, Event
 
 _encoder = msgspec.json.Encoder()
-line_decoder = msgspec.json.Decoder(AnyEvent)
+line_decoder: msgspec.json.Decoder[AnyEvent] = msgspec.json.Decoder(AnyEvent)
 
 
 def encode_line(event: Event, seq: int, at: str | None = None) -> bytes:

@@ -81,7 +81,7 @@ class Diverged(Exception):
 
 
 _KNOWN_TYPES = frozenset(
-    t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__)  # type: ignore[attr-defined]
+    t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__)
 )
 """The ``type`` of every message this client reads; a server may send others (a newer server's
 additions, which a client may ignore)."""
@@ -488,7 +488,7 @@ class TableClient:
             return Update(error=message)
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
             return None
-        event: Event = message  # type: ignore[assignment]
+        event: Event = message
         check_line(event, self.next_seq)
         check_game_bytes(self.game_bytes + size)
         event.seq = None  # as a reader's events: the position is the index

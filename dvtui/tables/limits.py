@@ -391,6 +391,7 @@ def peer_uid(sock: socket.socket) -> int:
     import struct
 
     size = struct.calcsize("3i")
+    uid: int
     _, uid, _ = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, size))
     return uid
 

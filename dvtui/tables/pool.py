@@ -22,6 +22,7 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from ..bots import Placement, parse_bot
 from ..bots.strong import DEFAULT_ITERATIONS
@@ -168,7 +169,7 @@ class BotPool:
         kind, value = answer
         if kind != "move":
             raise BotFailed(str(value))
-        return value  # type: ignore[no-any-return]
+        return cast("tuple[int, int]", value)  # a worker answers "move" with its placement
 
     async def _start(self) -> asyncio.subprocess.Process:
         # The server's own dvtui, first on the path (-P: never one in the working directory): a

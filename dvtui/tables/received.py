@@ -89,7 +89,7 @@ def check_message(message: Incoming) -> None:
         except GameFileError as e:
             raise BadServer(e.message) from None
     if isinstance(message, Message):  # every string left, the fields a newer protocol adds included
-        _strings(message.__struct_config__.tag, message)
+        _strings(str(message.__struct_config__.tag), message)
 
 
 def check_table_info(info: TableInfo) -> None:

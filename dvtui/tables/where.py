@@ -82,7 +82,7 @@ def personal_dir() -> Path:
     except SaveError as e:
         raise SaveError(f"{e}; {INSTEAD}") from None
     except OSError as e:  # a parent another account made first, closed to this one
-        why = e.strerror or e
+        why = e.strerror or str(e)
         raise SaveError(f"{d}: cannot make the personal table server's directory ({why}): {INSTEAD}") from None
     return d
 

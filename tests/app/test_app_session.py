@@ -183,26 +183,3 @@ def test_bots_alone_stop_where_a_person_is_to_move(tmp_path: Path) -> None:
     session = start(tmp_path, "bot:greedy,Ana,bot:greedy")
     assert session.play_bots(lambda: False) is True
     assert session.human_to_move() == 1 and len(read_game(tmp_path / "g.dvr").events) == 2
-
-
-def test_the_screens_and_the_app_ask_only_the_sessions_face() -> None:
-    """The seam a session whose game lives elsewhere plugs into: nothing in the app uses more
-    of a session than :class:`GameSession` declares, and :class:`PlaySession` has all of it."""
-    import re
-
-    from dvtui.play.session import GameSession
-    from dvtui.tables import RemoteSession
-
-    face = {name for name in vars(GameSession) if not name.startswith("_")}
-    app = Path(__file__).resolve().parents[2] / "dvtui" / "app"
-    remote = app / "screens" / "remote.py"  # the shared table's screen: a RemoteSession's own face too
-
-    def used(sources: list[Path]) -> set[str]:
-        return {name for source in sources for name in re.findall(r"\bsession\.(\w+)", source.read_text())}
-
-    local = used([p for p in app.rglob("*.py") if p != remote])
-    assert local and local <= face, local - face
-    assert all(hasattr(PlaySession, name) for name in face)
-    remote_face = face | {name for name in dir(RemoteSession) if not name.startswith("_")}
-    assert used([remote]) <= remote_face, used([remote]) - remote_face
-    assert all(hasattr(RemoteSession, name) for name in face)

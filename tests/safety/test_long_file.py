@@ -87,7 +87,7 @@ async def test_the_largest_file_opens_and_end_then_q_shows_the_last_event_and_qu
         assert screen.moment == last and log.cursor == last and screen.query_one(TimelineBar).moment == last
         assert log.shown()[-1] == last  # the last event is the log's last line on screen
         assert f"{last}/{last}" in screen.query_one(TimelineBar).status
-        assert picture(screen.game) == picture(app.watch.game)  # type: ignore[union-attr]
+        assert picture(screen.game) == picture(app.watched.game)  # type: ignore[union-attr]
         await pilot.press("q")
         assert app.return_code == 0  # the app is leaving
 

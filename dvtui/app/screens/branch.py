@@ -8,6 +8,8 @@ each bot's seat, the player to move at that moment first, to be played under the
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -50,7 +52,7 @@ class BranchScreen(Dialog[int | None]):
         text-style: bold;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "cancel", key_display="esc"),
     ]
 

@@ -3,7 +3,7 @@ the totals after each round."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -73,7 +73,7 @@ class EndScreen(Screen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "rematch"),
         Binding("n", "new_game", "new game"),
         Binding("escape,t", "back", "table", key_display="t"),

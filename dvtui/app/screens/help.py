@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.style import Style
 from rich.table import Table
@@ -99,7 +100,7 @@ class HelpScreen(Dialog[None]):
         width: 100;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "close", key_display="esc"),
 
     ]

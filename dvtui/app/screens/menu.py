@@ -4,7 +4,7 @@ command line's usage text, for someone who just typed the program's name."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import cast
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -49,7 +49,7 @@ class MenuScreen(Screen[None]):
         height: auto;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "back", key_display="esc"),
     ]
 

@@ -15,6 +15,7 @@ after this side leaves the table (a seated player is asked first, :class:`LeaveF
 from __future__ import annotations
 
 import shlex
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -54,7 +55,7 @@ class RemoteTableScreen(TableScreen):
     shared by every browser user, and a table's page has no start menu to resume it from."""
 
     KEYS = SHARED_TABLE
-    BINDINGS: list[BindingType] = SHARED_TABLE.bindings()
+    BINDINGS: ClassVar[list[BindingType]] = SHARED_TABLE.bindings()
     SCREEN_ID = "shared-table"  # a branch's table may open over it: two screens never share an id
 
     def __init__(
@@ -319,7 +320,7 @@ class LeaveForBranch(Dialog[bool]):
         width: 64;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "leave and play from here", key_display="y"),
         Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
     ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -95,7 +96,7 @@ class ReplayScreen(Screen[None]):
     AUTO_FOCUS = None
     # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
 
-    BINDINGS: list[BindingType] = VIEWER.bindings()
+    BINDINGS: ClassVar[list[BindingType]] = VIEWER.bindings()
 
     def __init__(
         self,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import cast
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -102,7 +102,7 @@ class SeatScreen(Screen[None]):
         height: auto;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "leave"),
     ]
 

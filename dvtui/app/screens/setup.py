@@ -4,7 +4,7 @@ their colours, who starts (R2.4) and, optionally, the seed of the deal."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import cast
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -168,7 +168,7 @@ class SetupScreen(Screen[None]):
     """
 
     AUTO_FOCUS = ".seat-name"
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", "start", priority=True),
         Binding("ctrl+n", "add_seat", "add seat", id="setup.add_seat"),
         Binding("ctrl+r", "remove_seat", "remove seat", id="setup.remove_seat"),
@@ -361,7 +361,7 @@ class LeaveSetup(Dialog[bool]):
         width: 50;
     }
     """
-    BINDINGS: list[BindingType] = [  # noqa: RUF012
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "leave", key_display="y"),
         Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
     ]

@@ -70,7 +70,7 @@ class TableScreen(Screen[None]):
 
     KEYS: ClassVar[KeyMap] = TABLE
     """Its keys: the bindings, the help's key map and the palette's commands read from it."""
-    BINDINGS: list[BindingType] = TABLE.bindings()
+    BINDINGS: ClassVar[list[BindingType]] = TABLE.bindings()
 
     SCREEN_ID = "table"
 
