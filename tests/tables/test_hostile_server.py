@@ -229,7 +229,9 @@ def endless(sent: list[int]) -> Reply:
         if message["type"] != "watch":
             return
         yield line({"type": "joined", "table": "demo", "next_seq": 0})
-        yield encode_line(game, 0)
+        first = encode_line(game, 0)
+        sent[0] += len(first)  # a game's lines: what the client counts against its bound
+        yield first
         seq = 1
         card, column = Game(game).legal_placements()[0]
         while True:
