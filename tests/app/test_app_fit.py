@@ -261,11 +261,11 @@ FIVE = "Ana,Bea,Cid,Dan,Eve"
 
 
 def readme_minimum(players: int) -> tuple[int, int]:
-    """The smallest terminal the README states for ``players`` (the table and the viewer alike)."""
-    text = " ".join((REPLAYS.parent / "README.md").read_text().split())
+    """The smallest terminal docs/PLAYING.md states for ``players`` (the table and the viewer alike)."""
+    text = " ".join((REPLAYS.parent / "docs" / "PLAYING.md").read_text().split())
     found = re.search(r"smallest terminal it works in is (\d+) columns by (\d+) rows for 3 players "
                       r"\((\d+) for 4, (\d+) for 5", text)
-    assert found, "the README's sentence on the smallest terminal"
+    assert found, "docs/PLAYING.md's sentence on the smallest terminal"
     columns, *rows = map(int, found.groups())
     return columns, rows[players - 3]
 

@@ -4,7 +4,7 @@ own key to the live table (``dvtui join``) in a terminal of their own (tmux), th
 
 Two Unix accounts: the second can neither take the first's seat nor let a bot move for it (one
 clear line, exit 1), sits at their own seat instead and plays, and the first sees the move. One
-shared account, as README's "Shared tables" sets it up: a forced command per key, which seats each
+shared account, as docs/SHARED_TABLES.md sets it up: a forced command per key, which seats each
 key at its own seat whatever the client asks for, and needs ``pty`` after ``restrict``.
 
 The accounts are real (``useradd``, kept between runs) and run this checkout (``tests/safety/sshd.py``
@@ -130,7 +130,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
 def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_seat(
     host: tuple[Served, Sshd],
 ) -> None:
-    """README's ``authorized_keys`` lines, word for word: ``command="dvtui join friday --as
+    """docs/SHARED_TABLES.md's ``authorized_keys`` lines, word for word: ``command="dvtui join friday --as
     Ana",restrict,pty``. What the client asks to run is ignored; without ``pty`` there is no table."""
     server, sshd = host
     _open(server, "friday")
