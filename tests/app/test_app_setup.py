@@ -157,3 +157,13 @@ async def test_escape_asks_before_the_set_up_is_thrown_away(tmp_path: Path) -> N
         await pilot.press("escape", "y")
         await pilot.pause()
     assert app.return_code == 0 and not list(tmp_path.glob("*.dvr"))
+
+
+def test_a_colours_name_is_drawn_in_the_labels_colour_and_only_its_swatch_in_the_colour() -> None:
+    """The focused dropdown is gold: a name in its own colour (yellow on gold) could not be read."""
+    from dvtui.app.screens.setup import color_options
+
+    for prompt, value in color_options():
+        assert prompt.plain == f"■ {value}"
+        assert not prompt.style  # no colour for the whole line ...
+        assert [(span.start, span.end) for span in prompt.spans] == [(0, 2)]  # ... only for the swatch

@@ -41,7 +41,8 @@ def kind_options() -> list[tuple[str, str]]:
 
 
 def color_options() -> list[tuple[Text, str]]:
-    return [(Text("■ ", style=Style(color=seat_color(c))) + Text(c), c) for c in COLORS]
+    # only the swatch is in the colour: the name takes the label's, readable on the focused gold too
+    return [(Text.assemble(("■ ", Style(color=seat_color(c))), c), c) for c in COLORS]
 
 
 class SeatRow(Horizontal):
