@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from dvtui.tables.limits import Limits
+from dvtui.tables.protocol import MAX_ERROR_CHARS, MAX_LINE_BYTES
 from dvtui.tables.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
 from dvtui.tables.server import MAX_LOG_LINES
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
@@ -56,3 +57,9 @@ def test_the_tables_own_bounds_are_stated_as_the_code_has_them() -> None:
     assert f"nothing was played for {IDLE_SECONDS / 86400:g} days" in text
     assert f"at most {MAX_UNDOS_PER_ROUND} times per seat in a round" in text
     assert f"bounded at {MAX_LOG_LINES:,} lines" in text
+
+
+def test_the_protocols_line_and_message_bounds_are_the_codes() -> None:
+    text = " ".join(PROTOCOL.read_text().split())
+    assert f"A line is at most **{MAX_LINE_BYTES:,} bytes**" in text
+    assert f"at most {MAX_ERROR_CHARS} printable characters" in text
