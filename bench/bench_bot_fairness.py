@@ -16,30 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def start_server(directory: Path, core: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ)
-    env.setdefault("PYTHONPATH", str(REPO))
-    proc = subprocess.Popen(
-        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 60
-    while not (directory / "dvtui.sock").exists():
-        assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    return proc
+from bench_server import start_server  # the same server start as the tables bench
 
 
 class Person:

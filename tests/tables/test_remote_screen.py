@@ -370,16 +370,15 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
             banner = screen.query_one(Banner)
+            # the footer is drawn again on the refresh after the banner: each is waited for in turn
             await until(pilot, "Bob to be here", lambda: "Bob (here)" in text(banner))
-            assert "stand_in" not in _footer_actions(screen)
+            await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
             await asyncio.to_thread(bob.close)
             await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
-            await pilot.pause()
-            assert "stand_in" in _footer_actions(screen)
+            await until(pilot, "a stand-in offered", lambda: "stand_in" in _footer_actions(screen))
             bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
             await until(pilot, "Bob to be back", lambda: "Bob (here)" in text(banner))
-            await pilot.pause()
-            assert "stand_in" not in _footer_actions(screen)
+            await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
             assert _lines(in_process, "f") == 3  # not a move in between: presence alone
     finally:
         await asyncio.to_thread(bob.close)
