@@ -128,12 +128,12 @@ async def key_latency(presses: int) -> None:
     from dvtui.app.config import Pace
     from dvtui.app.screens.table import TableScreen
     from dvtui.engine import new_game
+    from dvtui.play.local import LocalSession
     from dvtui.play.seats import parse_players
-    from dvtui.play.session import PlaySession
 
     with tempfile.TemporaryDirectory() as tmp:
         created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=3)
-        session = PlaySession.start(created, Path(tmp) / "latency.dvr")
+        session = LocalSession.start(created, Path(tmp) / "latency.dvr")
         app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=None))
         probe: dict[str, object] = {}
         display = app._display

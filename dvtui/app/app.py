@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from .screens.seats import SeatChoice
 
 from ..engine import GameCreated, SeatError, new_game
-from ..play.session import GameSession, PlaySession
+from ..play.face import GameSession
+from ..play.local import LocalSession
 from ..printable import printable
 from ..signals import HangupGuard
-from ..store import GameFileError, LoadedGame, SaveError, new_save_path, read_game
-from ..tables import RemoteSession
+from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
 from .exit_state import ExitState, exit_state_of
 from .messages import STATE_TITLE, BranchRequested
@@ -111,8 +111,8 @@ class DvtuiApp(App[ExitState]):
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
         self.in_browser = in_browser
         """Served to a browser tab (``dvtui web``; the command line knows): a shared table there
-        makes no branch (see :class:`~dvtui.app.screens.remote.RemoteTableScreen`), the start
-        menu opens the tab's own saved games only, a screenshot goes to the browser."""
+        makes no branch (see :class:`~dvtui.app.screens.table.TableScreen`), the start menu opens
+        the tab's own saved games only, a screenshot goes to the browser."""
         self.hung_up = False
         self._guard: HangupGuard | None = None
         self._frozen = False
@@ -186,22 +186,17 @@ class DvtuiApp(App[ExitState]):
 
     # -- from set-up to table ------------------------------------------------------------------
 
-    def create_session(self, choice: SetupChoice) -> PlaySession:
+    def create_session(self, choice: SetupChoice) -> LocalSession:
         """Deal (seed chosen now if none was given) and create the save file."""
         seed = choice.seed if choice.seed is not None else self.seed_source()
         created = new_game(choice.seats, first_player=choice.first, seed=seed)
         path = self.output
         if path is None and self.save_path is not None:
             path = self.save_path(created)
-        return PlaySession.start(created, path)
+        return LocalSession.start(created, path)
 
     def _new_table(self, session: GameSession, *, recap: bool = True) -> TableScreen:
-        if isinstance(session, RemoteSession):
-            from .screens.remote import RemoteTableScreen
-
-            self._table = RemoteTableScreen(session, self.pace, bell=self.bell_on_turn, in_browser=self.in_browser)
-        else:
-            self._table = TableScreen(session, self.pace, recap=recap)
+        self._table = TableScreen(session, self.pace, recap=recap, bell=self.bell_on_turn, in_browser=self.in_browser)
         return self._table
 
     def start_game(self, session: GameSession, *, recap: bool = True) -> None:
@@ -222,14 +217,14 @@ class DvtuiApp(App[ExitState]):
         old = self.session
         if old is None:
             return
-        if isinstance(old, RemoteSession):
-            self.notify("A rematch at a shared table is a new table: dvtui new --table NAME --players ...",
-                        severity="warning", timeout=8)  # fmt: skip
+        refused = old.abilities.rematch
+        if refused is not None:
+            self.notify(refused, severity="warning", timeout=8)
             return
         created = old.game.created
         seed = (created.seed or 0) + 1
         try:
-            session = PlaySession.start(
+            session = LocalSession.start(
                 new_game(list(created.players), first_player=created.first_player, seed=seed),
                 None if old.path is None else self._fresh_path(created),
             )
@@ -245,8 +240,8 @@ class DvtuiApp(App[ExitState]):
         from .screens.setup import SetupScreen
 
         old = self.session
-        if isinstance(old, RemoteSession):
-            self.rematch()  # says how: the table's game is the server's
+        if old is not None and old.abilities.rematch is not None:
+            self.rematch()  # says why not (a shared table's game is its server's)
             return
         defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
         if old is not None:
@@ -295,7 +290,7 @@ class DvtuiApp(App[ExitState]):
         self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
         self.start_game(session, recap=False)
 
-    def _open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> PlaySession | None:
+    def _open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> LocalSession | None:
         """The branch of ``loaded`` at ``moment``, open for play (see
         :func:`dvtui.replay.branch.start_branch`); None, with the reason shown, when no branch
         could be made."""
@@ -304,7 +299,7 @@ class DvtuiApp(App[ExitState]):
         try:
             session = start_branch(loaded, replay, moment, take=take,
                                    player_name=self.player_name or default_player_name(),
-                                   path_for=self.branch_path, open_game=PlaySession.resume)
+                                   path_for=self.branch_path, open_game=LocalSession.resume)
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)
             return None
@@ -314,7 +309,7 @@ class DvtuiApp(App[ExitState]):
         self.branched = session.path
         return session
 
-    def _branch_over(self, table: TableScreen, loaded: LoadedGame, request: BranchRequested) -> PlaySession | None:
+    def _branch_over(self, table: TableScreen, loaded: LoadedGame, request: BranchRequested) -> LocalSession | None:
         """The branch of ``loaded`` at the moment asked for, with the viewer (and anything over it)
         gone from over ``table``; None: not made (the reason was said)."""
         from ..replay import Replay
@@ -327,57 +322,37 @@ class DvtuiApp(App[ExitState]):
 
     @on(BranchRequested)
     def _branch_table(self, request: BranchRequested) -> None:
-        """``b`` in time travel over the live table: the game as saved (every event is on disk
-        before the next move) is branched at the moment asked for, and the table under the viewer
-        plays the branch. The game it came from stays on disk as it is."""
+        """``b`` in time travel over the live table: the game as this side has it (a file of this
+        machine, or the lines a shared table sent) is branched at the moment asked for, and the
+        table under the viewer plays the branch. The game it came from stays as it is: a file
+        (``dvtui resume`` continues it), or a shared table this side leaves, never changed (its
+        seat stays its owner's, away meanwhile, and ``dvtui join`` brings them back)."""
         table = request.table
         if not isinstance(table, TableScreen):
             return
         old = table.session
-        if isinstance(old, RemoteSession):
-            self._branch_shared_table(table, old, request)
+        abilities = old.abilities
+        if abilities.branch is None:  # no file, no lines: nothing to branch from
             return
-        if old.path is None:  # a branch's parent is a file
-            return
+        where = f"table {abilities.table}" if abilities.table is not None else str(old.path)
         try:
-            loaded = read_game(old.path, checkpoints=True)
+            loaded = old.as_file()
         except (GameFileError, OSError) as e:
-            self.notify(f"Could not read {old.path} to branch it: {e}", severity="error", timeout=10)
+            self.notify(f"Could not read {where} to branch it: {e}", severity="error", timeout=10)
             return
         session = self._branch_over(table, loaded, request)
         if session is None:
             return
         table.adopt(session)
-        kept = "" if old.game.over else " (dvtui resume continues it)"
-        self.notify(
-            f"Now moment {request.moment} of the game in {session.path}. "
-            f"The game you left is as it was in {old.path}{kept}.",
-            title="Playing from here", timeout=6,
-        )
-
-    def _branch_shared_table(self, table: TableScreen, old: RemoteSession, request: BranchRequested) -> None:
-        """``b`` in time travel at a shared table: the game's lines this side holds are the
-        branch's prefix, written to a file of its own in the saves directory, and a table of this
-        app plays it. The shared table never hears of it (nothing is sent that changes it): this
-        side leaves it as ``q`` does, the seat stays its owner's and is away meanwhile, and
-        ``dvtui join`` brings them back."""
-
-        try:
-            loaded = old.as_file()
-        except GameFileError as e:
-            self.notify(f"Could not branch table {old.table}: {e}", severity="error", timeout=10)
-            return
-        session = self._branch_over(table, loaded, request)
-        if session is None:
-            return
-        old.close()
-        self.start_game(session, recap=False)  # (over the shared table's screen when it is the app's first)
-        back = f"dvtui {'join' if old.seat is not None else 'watch'} {old.table}"
-        self.notify(
-            f"Now moment {request.moment} of a game of your own in {session.path}. "
-            f"Table {old.table} goes on without you: {back} brings you back.",
-            title="Playing from here", timeout=8,
-        )
+        if abilities.table is not None:
+            seat = "join" if abilities.seats_here else "watch"
+            kept = f"Table {abilities.table} goes on without you: dvtui {seat} {abilities.table} brings you back."
+        else:
+            kept = f"The game you left is as it was in {old.path}" + ("" if old.game.over else " (dvtui resume "
+                                                                      "continues it)") + "."
+        whose = "a game of your own" if abilities.table is not None else "the game"
+        self.notify(f"Now moment {request.moment} of {whose} in {session.path}. {kept}", title="Playing from here",
+                    timeout=8)  # fmt: skip
 
     # -- command palette ---------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..play.session import GameSession
+from ..play.face import GameSession
 from ..store import SaveFailed
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..play.session import GameSession
+    from ..play.face import GameSession
     from ..store import LoadedGame
 
 

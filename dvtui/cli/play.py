@@ -7,6 +7,7 @@ that cannot be read or written become the CLI's one-line errors (exit 1).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import shlex
 import sys
@@ -19,8 +20,8 @@ from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, Seat, new_game, random_seed
+from ..play.local import LocalSession
 from ..play.seats import SeatError, parse_players
-from ..play.session import PlaySession
 from ..printable import printable
 from ..store import (
     GameWriter,
@@ -98,7 +99,7 @@ def _without_screen_file(loaded: LoadedGame) -> str:
     return f"without one, read it: dvtui replay {path} --text"
 
 
-def _run(app_args: dict[str, object], session: PlaySession | None, without: str = "") -> int:
+def _run(app_args: dict[str, object], session: LocalSession | None, without: str = "") -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
@@ -112,9 +113,9 @@ def _run(app_args: dict[str, object], session: PlaySession | None, without: str 
         raise
 
 
-def _run_app(build: Callable[[], DvtuiApp], without: str = "") -> int:
-    """Start the app ``build`` makes, run it, and say how it ended (where the game is);
-    ``without``: what works instead without a terminal."""
+def _run_app(build: Callable[[], DvtuiApp], without: str = "", *, loop: asyncio.AbstractEventLoop | None = None) -> int:
+    """Start the app ``build`` makes, run it (on ``loop``, when its game reads a table there), and
+    say how it ended (where the game is); ``without``: what works instead without a terminal."""
     # Textual's import and the app's construction make many objects that live as long as the
     # program: the garbage collector waits until they are made instead of walking them again and
     # again meanwhile, and then leaves them out of its passes (the app's freeze_long_lived).
@@ -125,7 +126,7 @@ def _run_app(build: Callable[[], DvtuiApp], without: str = "") -> int:
         app.freeze_long_lived()
     finally:
         gc.enable()
-    match app.run():  # the app has closed its game by now
+    match app.run(loop=loop):  # the app has closed its game by now
         case NotSaved(failure=failure, code=code):  # the game stopped at a save that failed: exit 1 as documented
             print(f"dvtui: error: {failure}", file=sys.stderr)
             return code or 1
@@ -194,7 +195,7 @@ def run_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random_seed()
     created = new_game(seats, first_player=first, seed=seed)
     path = output if output is not None else new_save_path(created)
-    session = PlaySession.start(created, path)
+    session = LocalSession.start(created, path)
     return _run({"pace": pace}, session)
 
 
@@ -274,7 +275,7 @@ def run_resume(args: argparse.Namespace) -> int:
             for notice in writer.notices:
                 print(f"Repaired its end: {printable(notice)}", file=sys.stderr)
         return 1
-    session = PlaySession.resume(loaded)  # a game locked elsewhere says so, terminal or not
+    session = LocalSession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
     return _run({"pace": load_pace(delay)}, session, _without_screen_file(loaded))
@@ -312,7 +313,13 @@ def run_table(
         raise UsageError(f"the table needs a terminal (stdin and stdout are not one); {without}")
     if seat is None and not watch and served_to_browser():
         return _choose_seat(place, table, bell=bell)
-    session = RemoteSession.open(place, table, seat=seat, watch=watch, user=user)
+    # the session's client reads the table on the loop the app then runs on (no thread of its own)
+    loop = asyncio.new_event_loop()
+    try:
+        session = loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
+    except BaseException:
+        loop.close()
+        raise
 
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
@@ -320,9 +327,10 @@ def run_table(
         return DvtuiApp(session, handle_hangup=True, bell=bell, in_browser=served_to_browser())
 
     try:
-        code = _run_app(build)
+        code = _run_app(build, loop=loop)
     finally:
         session.close()
+        _close_loop(loop)
     shown = printable(table)
     game = session.game
     try:
@@ -338,6 +346,15 @@ def run_table(
     except OSError:
         pass
     return code
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """End what still runs on ``loop`` (a table's reader, a request being sent), then close it."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    loop.close()
 
 
 def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:

@@ -33,11 +33,12 @@ from .autoplay import bot_players, bot_specs
 
 @dataclass(slots=True)
 class PlayedMove:
-    """A decision as played: its events (derived ones included) and the state just before it,
-    from which the resolution is replayed column by column on screen."""
+    """A decision as played: its events (derived ones included), the state just before it, from
+    which the resolution is replayed column by column on screen, and the state after it."""
 
     events: list[Event]
     before: Game
+    after: Game
 
 
 @dataclass(slots=True)
@@ -208,7 +209,7 @@ class PlaySession:
         if stand_in is not None:
             events[0].stand_in = stand_in  # type: ignore[attr-defined]  # place() returns its card_placed first
         self._save(events, before)
-        return PlayedMove(events, before)
+        return PlayedMove(events, before, self.game)
 
     def standing_placements(self) -> list[Standing]:
         """This round's placements still on the table, oldest first, each marked ``locked`` once

@@ -529,6 +529,15 @@ class TableClient:
         except Dropped:
             self._drop()
 
+    def leave(self) -> None:
+        """Close now, from outside a coroutine (the app's last act): the goodbye is written without
+        waiting for it to go (the transport sends what it holds before it closes)."""
+        self._closed = True
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.writer.write(encode(Bye(reason="done")))
+            self._drop()
+
     async def close(self) -> None:
         self._closed = True
         if self._conn is not None:

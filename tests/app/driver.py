@@ -21,7 +21,7 @@ from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, RoundEnded, Seat
 from dvtui.play.autoplay import bot_players
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 
 Move = tuple[int, int]
 """(card, column) as the human chose it."""
@@ -36,9 +36,9 @@ async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> 
         if isinstance(screen, EndScreen):
             return OVER
         if isinstance(screen, TableScreen):
-            if screen.state.steps:
+            if screen.flow.resolution is not None:
                 return RESOLVING
-            if screen.session.human_to_move() is not None:
+            if screen.flow.placer() is not None:  # (not while a decision is being saved)
                 return HUMAN
         await app.workers.wait_for_complete()
         await asyncio.sleep(0.002)  # let the bots' answers arrive (no forced redraw: that is slow)
@@ -79,7 +79,7 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
         screen = table(app)
         if state == RESOLVING:
             await pilot.press("space")  # one step by hand, then skip the rest
-            if screen.state.steps:
+            if screen.flow.resolution:
                 await pilot.press("s")
             continue
         if stop_after is not None and len(moves) >= stop_after:
@@ -87,11 +87,11 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
         card, column = choose(screen.session.game)
         await pilot.press(str(card))
         if len(moves) % 2:
-            steps = (column - screen.state.selected_column) % 7
+            steps = (column - screen.flow.cursor.column) % 7
             await pilot.press(*(["right"] * steps))
         else:
             await pilot.press("abcdefg"[column])
-        assert screen.state.selected_card == card and screen.state.selected_column == column
+        assert screen.flow.cursor.card == card and screen.flow.cursor.column == column
         await pilot.press("enter")
         moves.append((card, column))
 
@@ -107,18 +107,18 @@ async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
         screen = table(app)
         if state == RESOLVING:
             assert await pilot.click("#banner")  # one step, then the footer's "skip"
-            if screen.state.steps:
+            if screen.flow.resolution:
                 skip = next(key for key in app.screen.query(FooterKey) if key.action == "skip")
                 assert await pilot.click(skip)
-                if screen.state.steps:  # the round's summary waits to be read: a click on it goes on
-                    assert isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded)
+                if screen.flow.resolution:  # the round's summary waits to be read: a click on it goes on
+                    assert isinstance(screen.flow.resolution.step.event, RoundEnded)
                     assert await pilot.click("#banner")
-                assert not screen.state.steps
+                assert not screen.flow.resolution
             continue
         card, column = choose(screen.session.game)
         hand = app.screen.query_one(HandBar)
         assert await pilot.click(hand, offset=hand.card_offset(card))
-        assert screen.state.selected_card == card
+        assert screen.flow.cursor.card == card
         board = app.screen.query_one(Board)
         assert await pilot.click(board, offset=board.column_offset(column))
         moves.append((card, column))
@@ -157,9 +157,9 @@ EXCHANGE_AND_TIE = [
 ]
 
 
-def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> PlaySession:
+def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> LocalSession:
     """Ana, Ben and Cy at one keyboard over the deal :data:`EXCHANGE_AND_TIE` is played on."""
     created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
     seats = [Seat(name=name, kind="human", color=color)
              for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))]
-    return PlaySession.start(msgspec.structs.replace(created, players=seats, seed=1), path)
+    return LocalSession.start(msgspec.structs.replace(created, players=seats, seed=1), path)

@@ -37,8 +37,8 @@ async def test_a_resolution_reads_the_same_live_and_in_time_travel(
             await pilot.press(str(card), column, "enter")
         screen = table(app)
         live: list[tuple[Event, str]] = []
-        while screen.state.steps:
-            live.append((screen.state.steps[screen.state.step_index].event, head(screen.query_one(Banner))))
+        while screen.flow.resolution:
+            live.append((screen.flow.resolution.step.event, head(screen.query_one(Banner))))
             await pilot.press("space")
         assert [type(event) for event, _ in live] == [ColumnResolved] * 7 + [RoundEnded]
         assert live[1][1].startswith(" Column B ") and "tie" in live[1][1]  # the exchange and the tie

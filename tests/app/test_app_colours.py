@@ -18,11 +18,12 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
-from dvtui.app.screens.remote import RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import ColumnResolved, GameEnded, RoundEnded
 from dvtui.play.autoplay import play_game
+from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
@@ -128,12 +129,12 @@ async def test_a_spectator_looks_back_without_colours(in_process: Server, monkey
     players = ["Ana", "bot:greedy", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "nc", players, seed=2, first_player=1)))
     await asyncio.to_thread(watch_until, in_process.place, "nc", 2)  # a table nobody is at plays no bots
-    watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "nc", watch=True)
+    watcher = await RemoteSession.open(in_process.place, "nc", watch=True)
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
-            assert isinstance(screen, RemoteTableScreen)
+            assert isinstance(screen, TableScreen) and screen.session is watcher
             for _ in range(3000):
                 if len(watcher.events) >= 3:
                     break
@@ -149,7 +150,7 @@ async def test_a_spectator_looks_back_without_colours(in_process: Server, monkey
             assert app.screen is screen
         assert app.return_code in (None, 0)
     finally:
-        await asyncio.to_thread(watcher.close)
+        watcher.close()
 
 
 def contrast(style: Style, background: Color) -> float:
@@ -193,7 +194,7 @@ NAMES = ["Bot 1", "Bot 2", "Bot 3", "B1", "B2", "B3"]
 async def test_without_colours_names_read_as_well_as_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
     terminal(monkeypatch, "truecolor", True)
     game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
-    app = table_app(PlaySession(game, None, Path("finished.dvr"), events))
+    app = table_app(LocalSession(PlaySession(game, None, Path("finished.dvr"), events)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)  # the winner's line and the ranking

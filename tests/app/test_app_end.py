@@ -10,14 +10,14 @@ from textual.widgets import Select
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.flow import Cursor
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.table_state import TableState
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.app.widgets.scoreboard import Scoreboard
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from .conftest import SEED, new_session, table_app
@@ -30,7 +30,7 @@ def finished_app(tmp_path: Path) -> DvtuiApp:
     """The app on replays/game.dvr (round 6 was started by Bot 3), its game over."""
     path = tmp_path / "done.dvr"
     shutil.copy(REPO / "replays" / "game.dvr", path)
-    return DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    return DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
 
 
 async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_path: Path) -> None:
@@ -75,12 +75,12 @@ async def test_a_rematch_starts_with_nothing_of_the_old_games_cursor_or_resoluti
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press("f", "3")
         screen = table(app)
-        assert (screen.state.selected_card, screen.state.selected_column) == (3, 5)
-        old = screen.state
+        assert (screen.flow.cursor.card, screen.flow.cursor.column) == (3, 5)
+        old = screen.flow
         app.rematch()
         assert await next_decision(pilot, app) == HUMAN
         assert table(app) is screen and screen.session.game.created.seed == SEED + 1
-        assert screen.state is not old and screen.state == TableState(cursor_player=0)
+        assert screen.flow is not old and screen.flow.cursor == Cursor(player=0) and screen.flow.resolution is None
         assert "▸" not in screen.query_one(HandBar).render().plain  # no card chosen
 
 

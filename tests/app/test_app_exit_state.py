@@ -15,6 +15,7 @@ from dvtui.app.exit_state import HungUp, NoGameFile, NotSaved, Played, exit_stat
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.play.local import LocalSession
 from dvtui.play.session import PlaySession
 from dvtui.store import SaveFailed, read_game
 
@@ -35,7 +36,7 @@ async def test_a_rematch_returns_the_rematch(tmp_path: Path) -> None:
     """The game last on the table is the one told of: after ``r`` on the end screen, the rematch."""
     finished = tmp_path / "done.dvr"
     shutil.copyfile(REPLAYS / "game.dvr", finished)
-    app = DvtuiApp(PlaySession.resume(read_game(finished)), pace=Pace(0.0, None),
+    app = DvtuiApp(LocalSession.resume(read_game(finished)), pace=Pace(0.0, None),
                    save_path=lambda created: tmp_path / "rematch.dvr")
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(50):
@@ -76,7 +77,7 @@ async def test_a_branch_resumed_is_not_a_branch_of_this_run(tmp_path: Path) -> N
     async with viewer.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("2", "b", "end", "enter", "q")
-    app = table_app(PlaySession.resume(read_game(out)))
+    app = table_app(LocalSession.resume(read_game(out)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("q")
@@ -101,14 +102,14 @@ async def test_a_hang_up_returns_its_exit_status(tmp_path: Path) -> None:
         app._hang_up(1)  # what the guard calls on SIGHUP (the signal itself: tests/safety)
         await pilot.pause()
     assert app.return_value == HungUp(129)
-    assert session.writer is not None and session.writer.closed
+    assert session.play.writer is not None and session.play.writer.closed
 
 
 def test_a_failed_save_is_told_first_whatever_else(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     session = new_session(tmp_path / "game.dvr")
     failure = SaveFailed("could not save the last move: the disk is full", reason="the disk is full")
-    assert session.writer is not None
-    monkeypatch.setattr(session.writer, "failed", failure)
+    assert session.play.writer is not None
+    monkeypatch.setattr(session.play.writer, "failed", failure)
     assert exit_state_of(session, 129, hung_up=True) == NotSaved(failure, 129)
     assert exit_state_of(None) == NoGameFile(0)
     assert exit_state_of(PlaySession.start(session.game.created, None)) == NoGameFile(0)  # a game without a file

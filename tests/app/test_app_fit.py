@@ -95,8 +95,8 @@ async def test_the_hint_is_shown_whole_at_80x24(players: str) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = table(app)
-        assert screen.state.hint is not None and screen.state.hint.endswith("% to win")
-        assert reads(app, screen.query_one(HandBar), screen.state.hint)
+        assert screen.flow.cursor.hint is not None and screen.flow.cursor.hint.endswith("% to win")
+        assert reads(app, screen.query_one(HandBar), screen.flow.cursor.hint)
 
 
 async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:
@@ -113,9 +113,10 @@ async def test_a_tie_warning_with_long_names_wraps_onto_a_second_row() -> None:
 
 async def test_the_game_over_line_fits_80_columns() -> None:
     game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
+    from dvtui.play.local import LocalSession
     from dvtui.play.session import PlaySession
 
-    app = table_app(PlaySession(game, None, Path("finished.dvr"), events))
+    app = table_app(LocalSession(PlaySession(game, None, Path("finished.dvr"), events)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
@@ -321,7 +322,7 @@ async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_smal
             state = await next_decision(pilot, app)
             screen = table(app)
             if state == RESOLVING:
-                if isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded):
+                if isinstance(screen.flow.resolution.step.event, RoundEnded):
                     break
                 await pilot.press("space")
                 continue

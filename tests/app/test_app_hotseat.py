@@ -46,7 +46,7 @@ async def test_the_player_who_just_placed_takes_it_back_on_the_next_persons_turn
         await pilot.pause()
         game = screen.session.game
         assert game.placements == [] and game.to_move == 0 and 3 in game.hands[0]
-        assert (screen.state.selected_card, screen.state.selected_column) == (3, 2)  # Ana's choice, back to her
+        assert (screen.flow.cursor.card, screen.flow.cursor.column) == (3, 2)  # Ana's choice, back to her
         events = read_game(Path("game.dvr")).events
         assert [type(e).__name__ for e in events[-2:]] == ["CardPlaced", "PlacementUndone"]
 
@@ -104,7 +104,7 @@ async def test_with_one_person_at_the_table_there_is_no_handover_line() -> None:
         await pilot.press("5", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         assert not app.screen.query_one(Banner).display
-        assert table(app).state.selected_column == 2  # one person: the cursor stays where they left it
+        assert table(app).flow.cursor.column == 2  # one person: the cursor stays where they left it
 
 
 async def test_each_person_starts_their_turn_with_a_fresh_cursor() -> None:
@@ -112,11 +112,11 @@ async def test_each_person_starts_their_turn_with_a_fresh_cursor() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await hot_seat(app)
         await pilot.press("3", "e")
-        assert screen.state.selected_column == 4
+        assert screen.flow.cursor.column == 4
         await pilot.press("enter")
         await pilot.pause()
         assert screen.session.human_to_move() == 1
-        assert (screen.state.selected_card, screen.state.selected_column) == (None, 0)
+        assert (screen.flow.cursor.card, screen.flow.cursor.column) == (None, 0)
         assert [m.index for m in app.screen.query_one(Board).models if m.selected] == [0]
 
 

@@ -10,12 +10,12 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
-from dvtui.app.keys import TABLE, VIEWER, KeyMap
+from dvtui.app.keys import SHARED_TABLE, TABLE, VIEWER, KeyMap
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.engine import new_game
+from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
-from dvtui.play.session import PlaySession
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -48,7 +48,7 @@ def test_each_key_map_lists_every_command_in_each_of_its_orders() -> None:
 
     check(TABLE)
     check(VIEWER)
-    assert (TABLE.bindings(), VIEWER.bindings()) == (TableScreen.BINDINGS, ReplayScreen.BINDINGS)
+    assert (SHARED_TABLE.bindings(), VIEWER.bindings()) == (TableScreen.BINDINGS, ReplayScreen.BINDINGS)
 
 
 async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
@@ -64,13 +64,13 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
         placed = len(session.game.placements)
         await run_from_palette(pilot, "undo ana")
         assert len(session.game.placements) < placed  # as u does: Ana's card (and the bots' after it) back
-        assert table(app).state.selected_card == 5
+        assert table(app).flow.cursor.card == 5
         assert "Undo Ana's latest placement" not in palette(app)
 
 
 async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Path) -> None:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
-    app = DvtuiApp(PlaySession.start(created, tmp_path / "live.dvr"), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.start(created, tmp_path / "live.dvr"), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(120, 40)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press("t")

@@ -156,7 +156,9 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         session = table.session
         assert session.path is not None and session.path.parent == saves_dir()
         assert isinstance(read_game(session.path).events[-1], RoundEnded)
-        assert not table.state.recap and all(step.event.round == 3 for step in table.state.steps)
+        resolution = table.flow.resolution
+        assert resolution is not None and not resolution.recap
+        assert all(step.event.round == 3 for step in resolution.steps)
         assert any(n.title == "Playing from here" and str(session.path) in n.message for n in app._notifications)
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dvtui.app.screens.end import EndScreen
 from dvtui.engine import CardPlaced, PlacementUndone
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app
@@ -62,7 +62,7 @@ async def test_a_game_left_mid_round_is_resumed_by_a_new_app_and_finished(tmp_pa
     assert not mid.game.over and mid.game.round == 2 and mid.game.placements
     assert mid.game.to_move == 0  # saved with the bots' answers: the human is asked next
 
-    second = table_app(PlaySession.resume(read_game(path)))
+    second = table_app(LocalSession.resume(read_game(path)))
     async with second.run_test(size=(80, 24)) as pilot:
         after = await play_with_keys(pilot, second)
     loaded = read_game(path)
@@ -84,8 +84,9 @@ async def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Pa
         assert len(game.placements) == 3
         await pilot.press("u")
         assert await next_decision(pilot, app) == HUMAN
-        assert game is table(app).session.game and game.placements == [] and 5 in game.hands[0]
-        assert table(app).state.selected_card == 5 and table(app).state.selected_column == 2  # ready to redo
+        game = table(app).session.game
+        assert game.placements == [] and 5 in game.hands[0]
+        assert table(app).flow.cursor.card == 5 and table(app).flow.cursor.column == 2  # ready to redo
         await pilot.press("u")  # nothing left: a warning, no event
         await pilot.press("2", "a", "enter")
         assert await next_decision(pilot, app) == HUMAN

@@ -18,7 +18,7 @@ from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
 from dvtui.describe import gains_line
 from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from .conftest import new_session, table_app
@@ -30,12 +30,12 @@ async def play_round(pilot, app: DvtuiApp) -> TableScreen:  # type: ignore[no-un
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press(str(card), column, "enter")
     screen = table(app)
-    assert screen.state.steps and screen.state.step_index == 0
+    assert screen.flow.resolution and screen.flow.resolution.index == 0
     return screen
 
 
 async def to_summary(pilot, screen: TableScreen) -> None:  # type: ignore[no-untyped-def]
-    while not isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded):
+    while not isinstance(screen.flow.resolution.step.event, RoundEnded):
         await pilot.press("space")
 
 
@@ -54,7 +54,7 @@ async def test_with_people_at_the_table_the_rounds_summary_waits_for_a_key(
         assert screen._timer is None  # the summary does not
         assert "Round 1 is over" in app.screen.query_one(Banner).text.plain
         await pilot.press("enter")
-        assert not screen.state.steps and screen.session.human_to_move() == 1  # Ben starts round 2
+        assert not screen.flow.resolution and screen.session.human_to_move() == 1  # Ben starts round 2
 
 
 async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: Callable[..., GameCreated]) -> None:
@@ -62,9 +62,9 @@ async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: C
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await play_round(pilot, app)
         await pilot.press("s")
-        assert isinstance(screen.state.steps[screen.state.step_index].event, RoundEnded)
+        assert isinstance(screen.flow.resolution.step.event, RoundEnded)
         await pilot.press("s")
-        assert not screen.state.steps
+        assert not screen.flow.resolution
 
 
 async def test_bots_alone_go_on_past_the_summary() -> None:
@@ -103,7 +103,7 @@ async def test_in_a_resolution_the_footer_says_enter_moves_on(make_created: Call
         assert "place" not in keys and keys["next_step"].description == "next"
         assert keys["next_step"].key == "enter"
         await pilot.press("enter")
-        assert screen.state.step_index == 1
+        assert screen.flow.resolution.index == 1
 
 
 async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callable[..., GameCreated]) -> None:
@@ -170,7 +170,7 @@ async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume(
     assert settings_path().is_file()
     pace = load_pace()
     assert (pace.bot_delay, pace.step_delay) == (1.2, 2.0)
-    resumed = DvtuiApp(PlaySession.resume(read_game(Path("game.dvr"))))  # as dvtui resume builds it
+    resumed = DvtuiApp(LocalSession.resume(read_game(Path("game.dvr"))))  # as dvtui resume builds it
     async with resumed.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert resumed.screen.query_one(PaceLabel).render().plain == "+− pace 1.2 s"
@@ -187,14 +187,14 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
     async with app.run_test(size=(80, 24)) as pilot:
         await play_round(pilot, app)  # column A on screen, the rest not seen
         await pilot.press("q")
-    resumed = table_app(PlaySession.resume(read_game(path)))
+    resumed = table_app(LocalSession.resume(read_game(path)))
     async with resumed.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = table(resumed)
-        assert screen.state.recap and screen.state.step_index == 0
+        assert screen.flow.resolution is not None and screen.flow.resolution.recap and screen.flow.resolution.index == 0
         log = resumed.screen.query_one(EventLog)
         assert 0 < log.max_scroll_y == log.scroll_offset.y  # a long history opens on its end
-        first = screen.state.steps[0].event
+        first = screen.flow.resolution.steps[0].event
         assert isinstance(first, ColumnResolved) and first.column == 0
         assert "Recap · Resolving column A" in resumed.screen.query_one(RoundBar).render().plain
         # the log is where the table is: column A told, the rest of the round's end not yet
@@ -204,7 +204,7 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
         summary = resumed.screen.query_one(Banner).text.plain
         assert "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300" in summary
         await pilot.press("enter")
-        assert not screen.state.steps and not screen.state.recap and screen.session.human_to_move() == 1
+        assert screen.flow.resolution is None and screen.session.human_to_move() == 1
         await pilot.press("3", "c", "enter")
         await pilot.pause()
         assert log.scroll_offset.y == log.max_scroll_y  # still following, after the summary came and went
@@ -217,10 +217,10 @@ async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path:
     session = new_session(path)
     session.place(*choose(session.game), player=0)
     session.close()
-    app = table_app(PlaySession.resume(read_game(path)))
+    app = table_app(LocalSession.resume(read_game(path)))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
-        assert not table(app).state.recap
+        assert table(app).flow.resolution is None
 
 
 def test_a_round_that_costs_a_player_reads_as_a_loss() -> None:

@@ -18,6 +18,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.engine import ColumnResolved, GameCreated
 from dvtui.play.autoplay import play_game
+from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 
@@ -72,9 +73,9 @@ async def _to_column_b(pilot: Pilot[int]) -> None:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press(str(card), column, "enter")
     screen = table(app)
-    assert screen.state.steps and screen.state.step_index == 0  # column A on screen
+    assert screen.flow.resolution and screen.flow.resolution.index == 0  # column A on screen
     await pilot.press("space")
-    event = screen.state.steps[screen.state.step_index].event
+    event = screen.flow.resolution.step.event
     assert isinstance(event, ColumnResolved) and event.column == 1
     assert event.cancelled == [1, 2] and event.awards[0].returned == "house-300"
     await pilot.pause()
@@ -88,9 +89,9 @@ def test_resolution_step_with_an_exchange_and_a_tie(
     assert snap_compare(app, terminal_size=size, run_before=_to_column_b)
 
 
-def finished_session() -> PlaySession:
+def finished_session() -> LocalSession:
     game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
-    return PlaySession(game, None, Path("finished.dvr"), events)
+    return LocalSession(PlaySession(game, None, Path("finished.dvr"), events))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -153,7 +154,7 @@ async def _round_summary(pilot: Pilot[int]) -> None:
         await pilot.press(str(card), column, "enter")
     await pilot.press("s")  # past the columns, to the summary, which waits for a key
     screen = table(app)
-    assert screen.state.steps and screen.state.step_index == len(screen.state.steps) - 1
+    assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1
     await pilot.pause()
 
 

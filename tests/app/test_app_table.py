@@ -73,14 +73,14 @@ async def test_the_hint_key_asks_the_strong_bot_and_preselects_its_move() -> Non
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = table(app)
-        assert screen.state.selected_card is not None and screen.state.hint is not None
-        card, column = screen.state.selected_card, screen.state.selected_column
+        assert screen.flow.cursor.card is not None and screen.flow.cursor.hint is not None
+        card, column = screen.flow.cursor.card, screen.flow.cursor.column
         # the move as the line writes a chosen one, and what the numbers are
-        hint = screen.state.hint
+        hint = screen.flow.cursor.hint
         assert re.fullmatch(rf"{card} → {'ABCDEFG'[column]}: expect \+[\d.]+[kM]? this round, \d+% to win", hint)
         # the help (every row of the key map is shown: tests/tables) says what the numbers are
         assert ("h", "hint: what the strong bot would play, its expected gain this round, its chance to win") in (
-            screen.KEYS.help_rows()
+            screen.keys.help_rows()
         )
         await pilot.press("enter")
         assert await next_decision(pilot, app) == HUMAN

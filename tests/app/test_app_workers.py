@@ -26,15 +26,15 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         placed = [m for m in messages if isinstance(m, BotPlaced)]
         bots = [e for e in screen.session.events if isinstance(e, CardPlaced) and e.player != 0]
         assert [(m.card, m.column) for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
-        assert placed[0].token < placed[1].token < screen.turn_token  # each about its own position
+        assert placed[0].token < placed[1].token < screen.flow.token  # each about its own position
         await pilot.press("h")
         await app.workers.wait_for_complete()
         await pilot.pause()
         [ready] = [m for m in messages if isinstance(m, HintReady)]
-        assert ready.token == screen.turn_token
-        state = screen.state
-        assert (state.selected_card, state.selected_column) == (ready.suggestion.card, ready.suggestion.column)
-        assert screen.state.hint is not None and screen.state.hint.startswith(f"{ready.suggestion.card} → ")
+        assert ready.token == screen.flow.token
+        cursor = screen.flow.cursor
+        assert (cursor.card, cursor.column) == (ready.suggestion.card, ready.suggestion.column)
+        assert screen.flow.cursor.hint is not None and screen.flow.cursor.hint.startswith(f"{ready.suggestion.card} → ")
         assert not any(isinstance(m, ThinkingFailed) for m in messages)
 
 
@@ -49,7 +49,7 @@ async def test_an_undo_while_a_bot_thinks_stops_it_and_no_move_comes() -> None:
             if any(w.group == "bot" and w.state == WorkerState.RUNNING for w in app.workers):
                 break
             await pilot.pause(0.01)
-        assert screen.state.thinking == 1
+        assert screen.flow.thinking == 1
         [searching] = [w for w in app.workers if w.group == "bot"]
         await pilot.press("u")  # Ana takes her card back while the strong bot searches
         await pilot.pause()
@@ -63,13 +63,13 @@ async def test_a_failed_search_is_told_and_a_late_answer_is_dropped() -> None:
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         screen = table(app)
-        old = screen.turn_token
+        old = screen.flow.token
         await pilot.press("5", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         placements = len(screen.session.game.placements)
         screen.post_message(BotPlaced(old, 6, 6))  # about Ana's first turn, long gone
         screen.post_message(ThinkingFailed(old, "bot", RuntimeError("late")))
-        screen.post_message(ThinkingFailed(screen.turn_token, "hint", RuntimeError("no memory")))
+        screen.post_message(ThinkingFailed(screen.flow.token, "hint", RuntimeError("no memory")))
         await pilot.pause()
         assert len(screen.session.game.placements) == placements
         messages = [n.message for n in app._notifications]

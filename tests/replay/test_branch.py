@@ -189,9 +189,9 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
         for _ in range(200):  # the bots play on, up to the resolution (it waits for a key)
             await app.workers.wait_for_complete()
             await pilot.pause(0.01)
-            if app.screen.state.steps:
+            if app.screen.flow.resolution:
                 break
-        assert app.screen.state.steps
+        assert app.screen.flow.resolution
         await pilot.press("q")
     assert parent.read_bytes() == before
     branch = read_game(out)
@@ -468,5 +468,5 @@ async def test_a_branch_from_a_rounds_end_opens_on_the_next_round_not_a_recap(tm
         table = app.screen
         assert isinstance(table, TableScreen)
         assert isinstance(read_game(out).events[-1], RoundEnded)
-        assert not table.state.recap  # the bots play on: a resolution on screen is round 3's, never round 2's again
-        assert all(step.event.round == 3 for step in table.state.steps)
+        resolution = table.flow.resolution  # the bots play on: a resolution on screen is round 3's, never round 2's
+        assert resolution is None or (not resolution.recap and all(step.event.round == 3 for step in resolution.steps))

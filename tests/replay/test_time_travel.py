@@ -14,8 +14,8 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.engine import Seat, new_game
+from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
-from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
 from .support import fold_prefix, picture
@@ -24,7 +24,7 @@ from .support import fold_prefix, picture
 def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
     return DvtuiApp(
-        PlaySession.start(created, path),
+        LocalSession.start(created, path),
         pace=Pace(bot_delay=0.0, step_delay=None),
         branch_path=None if branch is None else (lambda created: branch),
         player_name="Zed",
@@ -34,7 +34,7 @@ def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:
 async def human_turn(pilot: Pilot[int], table: TableScreen) -> None:
     """Wait for the bots until Ana is asked (skipping any resolution on screen)."""
     for _ in range(500):
-        if table.state.steps:
+        if table.flow.resolution:
             table.action_skip()
         elif table.session.human_to_move() is not None:
             return
@@ -135,8 +135,8 @@ async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: P
         for _ in range(4):  # Ana's moves, behind the timeline, and the bots' answers
             table.action_pick(table.session.game.hands[0][0])
             table.action_place()
-            while table.session.human_to_move() is None:
-                if table.state.steps:
+            while table.flow.placer() is None:
+                if table.flow.resolution:
                     table.action_skip()
                 await app.workers.wait_for_complete()
                 await pilot.pause()
@@ -161,7 +161,7 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         table = await two_turns_in(pilot)
         old = table.session
         events = list(old.events)
-        stale = table.turn_token  # a bot's answer for the old game, arriving after the branch
+        stale = table.flow.token  # a bot's answer for the old game, arriving after the branch
         await pilot.press("t", "home")  # moment 0, the deal: Ana to place her first card
         await pilot.pause()
         viewer = app.screen

@@ -28,7 +28,7 @@ from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.engine import Game, Seat, new_game
 from dvtui.play.autoplay import play_out
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 from dvtui.store import GameWriter, lock_path, read_game
 
 CLOSE = "[/]"  # markup that does not parse
@@ -128,7 +128,7 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
     undo toasts, the palette's "where is this game saved", help, time travel and the branch dialog."""
     seats = [Seat(name=CLICK, kind="human", color="red"), Seat(name=CLOSE, kind="human", color="yellow"),
              Seat(name=BOLD, kind="bot", color="green", bot="greedy")]
-    session = PlaySession.start(new_game(seats, first_player=2, seed=9), Path(PATH))
+    session = LocalSession.start(new_game(seats, first_player=2, seed=9), Path(PATH))
     app = DvtuiApp(session, pace=Pace(0.0, None), branch_path=lambda created: Path("x[/]branch.dvr"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         table = app.screen
@@ -187,7 +187,7 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
 async def test_end_screen_names_the_winners_and_the_file() -> None:
     """The winners by name, and the file (a name holding markup and an escape sequence)."""
     path = Path(DIR) / "]y\x1b[2J.dvr"
-    app = DvtuiApp(PlaySession.resume(read_game(finished_game(path))), pace=Pace(0.0, None))
+    app = DvtuiApp(LocalSession.resume(read_game(finished_game(path))), pace=Pace(0.0, None))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         for _ in range(50):
             await pilot.pause(0.01)
@@ -227,7 +227,7 @@ async def test_resume_notices_quote_the_torn_file_and_the_lock_record_as_text() 
     record = {"host": "[/]host", "pid": 4242, "user": "[@click=app.screenshot('x','.')]Me[/]",
               "since": "2026-01-01T00:00:00Z"}
     lock_path(PATH).write_text(json.dumps(record))
-    app = DvtuiApp(PlaySession.resume(read_game(PATH)), pace=Pace(0.0, None))
+    app = DvtuiApp(LocalSession.resume(read_game(PATH)), pace=Pace(0.0, None))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:  # room for the three toasts
         await pilot.pause()
         text = toast_text(app)

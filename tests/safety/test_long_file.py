@@ -19,8 +19,8 @@ from dvtui.app.widgets import replay_log
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import CHECKPOINT_EVERY, Game, new_game
+from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
-from dvtui.play.session import PlaySession
 from dvtui.replay import Replay
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
@@ -156,7 +156,7 @@ async def test_time_travel_over_a_long_resumed_game_jumps_to_either_end(
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
     path = tmp_path / "long.dvr"
     count = write_undo_loop(path, LONG, created)
-    app = DvtuiApp(PlaySession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
     worded = count_words(monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

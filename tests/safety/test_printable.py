@@ -221,7 +221,7 @@ def test_the_lines_after_the_app_quits_name_the_file_escaped(
     else:
         with_parent = msgspec.structs.replace(created(BOTS3, seed=5), parent="old\x1b[2J.dvr", parent_seq=0)
         session = PlaySession.start(with_parent, path)
-    app = SimpleNamespace(run=lambda: exit_state_of(session, branched=True), freeze_long_lived=lambda: None)
+    app = SimpleNamespace(run=lambda loop=None: exit_state_of(session, branched=True), freeze_long_lived=lambda: None)
     assert play._run_app(lambda: app) == 0  # type: ignore[arg-type,return-value]
     out = assert_inert(capsys.readouterr().out)
     shown = printable(str(path))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from rich.console import Console
 from textual.binding import BindingsMap
 from textual.pilot import Pilot
@@ -27,7 +28,6 @@ from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
-from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar

@@ -9,11 +9,11 @@ import asyncio
 import getpass
 
 import pytest
+from dvtui.app.screens.remote import RemoteTableScreen
 from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
-from dvtui.app.screens.remote import RemoteTableScreen
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
 from dvtui.app.widgets.panels import Banner
 from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table

@@ -9,11 +9,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from dvtui.app.screens.remote import NO_BRANCH_IN_BROWSER
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.branch import BranchScreen
-from dvtui.app.screens.remote import NO_BRANCH_IN_BROWSER
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server

@@ -1,11 +1,19 @@
 """A box in the middle of the dimmed screen under it: the base of every dialog (the help, the
-branch's seat choice, leaving the set-up)."""
+branch's seat choice, leaving the set-up, leaving a shared table to play from here)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ..theme import MUTED
 
 ResultT = TypeVar("ResultT")
 
@@ -28,3 +36,38 @@ class Dialog(ModalScreen[ResultT]):
         padding: 0 1;
     }
     """
+
+
+class LeaveForBranch(Dialog[bool]):
+    """``b`` at a shared table's seat: play from here means leaving the table (the branch is a
+    game of one's own); ``y`` leaves, ``n`` or Escape stays."""
+
+    DEFAULT_CSS = """
+    #leave-box {
+        width: 64;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "leave and play from here", key_display="y"),
+        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+    ]
+
+    def __init__(self, table: str, seat: str) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="leave-box", classes="dialog"):
+            yield Static(Text(f"Leave table {self.table} to play from here?", style=Style(bold=True)))
+            yield Static(Text(
+                f"The branch is a game of your own, in a new file: the table is not changed. {self.seat}'s "
+                f"seat stays yours, away meanwhile (the others may let a bot stand in for it)."
+            ))  # fmt: skip
+            back = (f"dvtui join {self.table}", Style(bold=True))
+            yield Static(Text.assemble(back, " brings you back where the game is."))
+            yield Static(Text("y: leave and play from here · n or esc: stay", style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from ...describe import amount
 from ...engine import Game
-from ...play.session import GameSession
+from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
 from ..theme import MUTED, seat_color

@@ -104,11 +104,11 @@ class MenuScreen(Screen[None]):
             self.app.exit()
 
     def _resume(self, saved: SavedGame) -> None:
-        from ...play.session import PlaySession
+        from ...play.local import LocalSession
 
         app = cast(GameHost, self.app)
         try:
-            session = PlaySession.resume(read_game(saved.path))
+            session = LocalSession.resume(read_game(saved.path))
         except (GameFileError, SaveError, OSError) as e:
             self._error(str(e))
             return

@@ -200,17 +200,18 @@ class SeatScreen(Screen[None]):
         self.query_one("#seats-table", Static).update(Text("joining the table…", style=Style(color=MUTED)))
         self.join(seat)
 
-    @work(thread=True, exclusive=True, group="join")
-    def join(self, seat: int | None) -> None:
-        """Sit at ``seat`` (None: watch); the table replaces this screen once its game is here."""
+    @work(exclusive=True, group="join")
+    async def join(self, seat: int | None) -> None:
+        """Sit at ``seat`` (None: watch); the table replaces this screen once its game is here
+        (the session's client reads on the app's loop)."""
         try:
             watch = seat is None  # a spectator owns nothing: it watches as the account
             user = None if watch else self.choice.user
-            session = RemoteSession.open(self.choice.place, self.choice.table, seat=seat, watch=watch, user=user)
+            session = await RemoteSession.open(self.choice.place, self.choice.table, seat=seat, watch=watch, user=user)
         except (Unreachable, Refused, Dropped, Diverged) as e:
-            self.app.call_from_thread(self._refused, str(e))
+            self._refused(str(e))
             return
-        self.app.call_from_thread(cast(GameHost, self.app).start_game, session)
+        cast(GameHost, self.app).start_game(session)
 
     def _refused(self, message: str) -> None:
         self.joining = False

@@ -17,8 +17,8 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...play.face import GameSession
 from ...play.seats import seat_message
-from ...play.session import GameSession
 from ...printable import printable
 from ...store import SaveError
 from ..config import SetupChoice, SetupDefaults

@@ -1,11 +1,15 @@
-"""The live table: one screen for the whole game.
+"""The live table: one screen for the whole game, whichever side keeps it.
 
-Data flows one way (STYLE): a key or a click becomes a decision, the session hands it to the engine
-and the events to the store, and only then is the screen redrawn from the new state and the next
-decision asked for. Bots (and the hint) think in worker threads on a copy of the state, so the table
-never freezes; a worker posts its answer as a message (:class:`~dvtui.app.messages.BotPlaced`,
-``HintReady``) naming the position by the table's turn token, and an answer about a position that
-is gone (an undo, a branch, a quit) is dropped.
+A key or a click becomes a decision handed to the session, which returns at once; every decision
+that stands comes back as :class:`~dvtui.play.face.Decided` news (a :class:`SessionNews` message),
+one's own as everyone else's, and only then is it shown. So the screen draws and takes keys while
+a local save or a table server is slow. The turn's state is a :class:`~dvtui.app.flow.TableFlow`
+(Textual-free): this screen renders from it and runs its effects. Bots that think on this side
+(and the hint) search in worker threads on a copy of the state and post their answer as a message
+naming the position by the flow's token; an answer about a position that is gone is dropped.
+
+What differs between a game of this machine and a seat at a shared table is asked of the session
+(:attr:`~dvtui.play.face.GameSession.abilities`, :meth:`~dvtui.play.face.GameSession.presence`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.events import DescendantBlur, DescendantFocus
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer
@@ -29,27 +34,21 @@ from textual.worker import get_current_worker
 
 from ...bots import BotSpec, Stopped, bot_fn
 from ...bots.strong import think
-from ...describe import (
-    column_label,
-    gains_line,
-    handover_line,
-    hint_line,
-    placement_outcome,
-    round_gains,
-)
-from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
-from ...play.session import GameSession, PlayedMove, preview
-from ...replay.steps import resolution_steps
-from ...store import SaveError, SaveFailed
+from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
+from ...engine import Event, Game, PlacementUndone, RoundEnded, RuleError, fold
+from ...play.face import Decided, GameSession, News, Refused, TableNews
+from ...play.session import PlayedMove, preview
+from ...store import SaveFailed
 from ..config import Pace, save_pace
-from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
+from ..flow import TableFlow
+from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
-from ..table_state import TableState
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
+from ..widgets.presence import connection_words, presence_line, turn_status, waiting_line
 from ..widgets.scoreboard import Scoreboard
 from ..widgets.table_view import (
     TableLayout,
@@ -60,38 +59,61 @@ from ..widgets.table_view import (
     moment_status,
     table_layout,
 )
+from .dialog import LeaveForBranch
+
+STAND_IN_LEVEL = "strong"
+"""The bot a seated player lets play an away seat (the one the hints use)."""
+
+NO_BRANCH_IN_BROWSER = ("No play from here in a browser tab at a shared table: the branch would be a file of "
+                        "the web server's account, which no page of the table can open.")
+
+
+class SessionNews(Message, bubble=False):
+    """News from the session the table plays (``session``: an adopted game's replaces it, and the
+    old one's late news is dropped)."""
+
+    def __init__(self, session: GameSession, news: News) -> None:
+        super().__init__()
+        self.session = session
+        self.news = news
 
 
 class TableScreen(Screen[None]):
-    """The game. ``session`` holds the state and its save file; the table is its one owner (it
-    plays a branch or a rematch by adopting it)."""
+    """The game. ``session`` holds the state and decides what this side may do; the table plays a
+    branch or a rematch by adopting its session. ``bell``: ring the terminal's bell once when it
+    becomes this side's turn at a shared table. ``in_browser``: in a browser tab (``dvtui web``),
+    where a shared table's branch is refused: it would be saved in the web server's account."""
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
 
-    KEYS: ClassVar[KeyMap] = TABLE
-    """Its keys: the bindings, the help's key map and the palette's commands read from it."""
-    BINDINGS: ClassVar[list[BindingType]] = TABLE.bindings()
+    BINDINGS: ClassVar[list[BindingType]] = SHARED_TABLE.bindings()
+    """Every table's keys: a key whose action the session does not allow is never offered."""
 
-    SCREEN_ID = "table"
-
-    def __init__(self, session: GameSession, pace: Pace | None = None, *, recap: bool = True) -> None:
+    def __init__(
+        self, session: GameSession, pace: Pace | None = None, *, recap: bool = True, bell: bool = True,
+        in_browser: bool = False,
+    ) -> None:  # fmt: skip
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
         while it was shown does; a branch starts where its player chose, with nothing unseen."""
-        super().__init__(id=self.SCREEN_ID)
+        super().__init__(id="table")
         self.session = session
         self.recap_on_mount = recap
         self.pace = pace or Pace()
-        self.state = TableState()
-        """The game on screen as the table shows it (cursor, hint, resolution): replaced whole by
-        :meth:`adopt`."""
-        self.turn_token = 0
-        """Bumped at every change of position, across games: answers computed for an older one are
-        dropped."""
+        self.bell = bell
+        self.in_browser = in_browser
+        self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
+        """The turn: replaced whole by :meth:`adopt`."""
         self._timer: Timer | None = None
         self._laid_out_for = Size(0, 0)
         self._binding_state: tuple[bool | None, ...] = ()
         self._time_travel: Screen[None] | None = None
         """The viewer opened over this game (``t``), told of each new event."""
+        self._told_left = False
+
+    @property
+    def keys(self) -> KeyMap:
+        """This table's keys, for the help and the palette (a shared table's has ``a``)."""
+        return SHARED_TABLE if self.session.abilities.table is not None else TABLE
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -104,40 +126,28 @@ class TableScreen(Screen[None]):
             yield PaceLabel()
 
     def on_mount(self) -> None:
+        self._listen()
         log = self.query_one(EventLog)
-        log.reset(self.session.events, self.session.game)
         for notice in self.session.notices:
             self.notify(notice, title="Recovered", severity="warning", timeout=8)
         self._laid_out_for = self.app.size
         self._binding_state = self._binding_key()  # the footer is about to be drawn anyway
         self.query_one(PaceLabel).show(self.pace.bot_delay)
+        told = self.flow.recap() if self.recap_on_mount else None
+        events = self.session.events
+        log.reset(events[:told] if told is not None else events, self.session.game)
         self.refresh_view()
-        if self.recap_on_mount:
-            self._recap_interrupted_resolution()
+        if self.flow.resolution is not None:
+            self._show_step()
         self.call_after_refresh(self.advance)
 
-    def _recap_interrupted_resolution(self) -> None:
-        """A game left while its round was being resolved (the file ends with ``round_ended``:
-        nobody has placed since) opens on that resolution again, so the results are not lost; the
-        log tells it as it is shown again, as in play, not ahead of the table."""
+    def _listen(self) -> None:
         session = self.session
-        history = session.events
-        if session.game.over or not history or not isinstance(history[-1], RoundEnded):
-            return
-        last = next((i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], CardPlaced)), None)
-        if last is None:
-            return
-        placed = history[last]
-        assert isinstance(placed, CardPlaced)
-        before = fold(history[:last]).game
-        events = before.copy().place(placed.column, placed.card, player=placed.player)
-        self.state.recap = True
-        self.state.round_start_scores = before.scores()
-        self.state.steps = resolution_steps(before, events)
-        self.state.step_index = 0
-        self.state.pending_log = list(history[last + 1 :])
-        self.query_one(EventLog).reset(history[: last + 1], session.game)
-        self._show_step()
+
+        def tell(news: News) -> None:
+            self.post_message(SessionNews(session, news))
+
+        session.attach(tell)
 
     @on(DescendantFocus)
     @on(DescendantBlur)
@@ -153,8 +163,11 @@ class TableScreen(Screen[None]):
             self._relayout(*self.app.size)
 
     def _layout(self, width: int, height: int) -> TableLayout:
-        """The banner has a line under the hand when several people share this keyboard."""
-        return table_layout(width, height, self.session.game.n, banner_row=len(self.session.humans) >= 2)
+        """The banner has a line under the hand when several people share this keyboard, and at a
+        shared table (it says who is there)."""
+        session = self.session
+        row = session.presence() is not None or len(session.humans) >= 2
+        return table_layout(width, height, session.game.n, banner_row=row)
 
     def _relayout(self, width: int, height: int) -> None:
         """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
@@ -167,16 +180,16 @@ class TableScreen(Screen[None]):
     def refresh_view(self) -> None:
         """Redraw the live position (not a resolution step)."""
         session = self.session
+        flow = self.flow
         game = session.game
-        human = session.human_to_move()
-        if human is not None and human != self.state.cursor_player:
-            self.state.fresh_cursor(human)  # the keyboard changes hands (or the game begins)
+        flow.follow_keyboard()
+        placer = flow.placer()
+        cursor = flow.cursor
         board = self.query_one(Board)
-        state = self.state
-        ghost = (human, state.selected_card) if human is not None and state.selected_card is not None else None
-        board.show(game, selected=state.selected_column if human is not None else None, ghost=ghost)
+        ghost = (placer, cursor.card) if placer is not None and cursor.card is not None else None
+        board.show(game, selected=cursor.column if placer is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
-        self._show_handover(human)
+        self._show_banner(placer)
         hand = self.query_one(HandBar)
         hand.display = True
         seat = game.created.players[game.to_move]
@@ -189,25 +202,46 @@ class TableScreen(Screen[None]):
         elif game.over:
             hand.show(seat.name, seat.color, [], None, hint_text("Game over: e for the results, q to leave"),
                       active=False, names=names)
-        elif human is not None:
-            hand.show(seat.name, seat.color, game.hands[human], self.state.selected_card, self._advice(), active=True,
+        elif placer is not None:
+            hand.show(seat.name, seat.color, game.hands[placer], cursor.card, self._advice(), active=True,
                       names=names)
         else:
             hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._waiting_line(game), active=False,
                       names=names)
         self._show_round_bar()
         self._bindings_changed()
+        if self.bell and session.presence() is not None and flow.turn_begins():
+            self.app.bell()
 
     def _waiting_line(self, game: Game) -> Text:
-        """The line beside the hand of a seat this keyboard does not play: a bot thinking."""
+        """The line beside the hand of a seat this keyboard does not play: a bot thinking, or at a
+        shared table the seat's state."""
+        session = self.session
+        if session.deciding:
+            return hint_text("your move is on its way…")
+        presence = session.presence()
+        if presence is not None and (presence.left is not None or not session.is_bot(game.to_move)):
+            return waiting_line(presence, game, self._may_stand_in())
         seat = game.created.players[game.to_move]
         return hint_text(f"{seat.name} ({seat.bot or 'bot'}) is thinking…")
 
-    def _show_handover(self, human: int | None) -> None:
-        """With several people at one keyboard, a line that says whose turn it is and what the
-        person before did (and whether they can still take it back)."""
+    def _may_stand_in(self) -> bool:
+        """This side may let a bot stand in for the seats nobody plays (a seated player of a game
+        still going, still at the table)."""
+        session = self.session
+        presence = session.presence()
+        return session.abilities.stand_ins and presence is not None and presence.left is None and not session.game.over
+
+    def _show_banner(self, human: int | None) -> None:
+        """At a shared table, who is there; with several people at one keyboard, whose turn it
+        is and what the person before did (and whether they can still take it back)."""
         banner = self.query_one(Banner)
         session = self.session
+        presence = session.presence()
+        if presence is not None:
+            banner.display = True
+            banner.show(presence_line(presence, session.game))
+            return
         if human is None or len(session.humans) < 2:
             banner.display = False
             return
@@ -219,19 +253,27 @@ class TableScreen(Screen[None]):
         banner.show(colour_names(line, names, [s.color for s in session.game.created.players]))
 
     def _show_round_bar(self, status: Text | None = None, game: Game | None = None) -> None:
-        game = game or self.session.game
+        session = self.session
+        game = game or session.game
+        presence = session.presence()
         failed = self.save_failure
         if status is None:
             seat = game.created.players[game.to_move]
             if failed is not None:  # the status itself (the right end is cut first at 80 columns)
                 status = Text(f"✗ NOT SAVED: {failed.reason.removeprefix('the ')}", style=Style(color=ERROR, bold=True))
+            elif presence is not None:
+                status = turn_status(presence, game, mine=session.human_to_move() is not None,
+                                     bot=session.is_bot(game.to_move), may_stand_in=self._may_stand_in())
             elif game.over:
                 status = Text("Game over", style=Style(bold=True))
-            elif self.session.human_to_move() is not None:
+            elif session.human_to_move() is not None:
                 status = Text(f"▶ {seat.name} to play", style=seat_emphasis(seat.color))
             else:
                 status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
-        right = "not saved " if not self.session.saving or failed is not None else "✓ saved "
+        if presence is not None:
+            right = connection_words(presence)
+        else:
+            right = "not saved " if not session.saving or failed is not None else "✓ saved "
         self.query_one(RoundBar).show(game, status, right)
 
     @property
@@ -243,46 +285,118 @@ class TableScreen(Screen[None]):
         """The line beside the human's hand: what to do, or what the chosen placement gives."""
         game = self.session.game
         player = game.to_move
-        if self.state.hint is not None:
-            return Text(self.state.hint, style=Style(color=GOLD))
-        if self.state.selected_card is None:
+        cursor = self.flow.cursor
+        if cursor.hint is not None:
+            return Text(cursor.hint, style=Style(color=GOLD))
+        if cursor.card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
-        outcome = preview(game, player, self.state.selected_card, self.state.selected_column)
-        text = styled(f"{self.state.selected_card} → {column_label(self.state.selected_column)}: ", Style(bold=True))
+        outcome = preview(game, player, cursor.card, cursor.column)
+        text = styled(f"{cursor.card} → {column_label(cursor.column)}: ", Style(bold=True))
         if outcome is not None:
             text.append(placement_outcome(outcome, player, self.session.names))
         return text
 
+    # -- what the session tells ------------------------------------------------------------------
+
+    @on(SessionNews)
+    def _news(self, message: SessionNews) -> None:
+        if message.session is not self.session:
+            return  # the game played before this one
+        news = message.news
+        if isinstance(news, Decided):
+            self._decided(news.move)
+        elif isinstance(news, Refused):
+            self._refused(news)
+        elif isinstance(news, TableNews):
+            self._table_news(news)
+
+    def _decided(self, move: PlayedMove) -> None:
+        self.workers.cancel_group(self, "hint")  # a hint for the position gone
+        if self.flow.thinking is not None:  # a bot of this side searching a position that is gone
+            self.workers.cancel_group(self, "bot")
+        self._stop_timer()
+        self._tell_time_travel(move.events)
+        shown = self.flow.arrive(move)
+        if shown is not None:
+            self._show_move(shown)
+        elif self.flow.resolution is not None:
+            self._bindings_changed()
+
+    def _refused(self, news: Refused) -> None:
+        if news.save_failed:
+            self.notify(f"{news.reason}. It was not saved: the game stops here.", title="Could not save",
+                        severity="error", timeout=15)  # fmt: skip
+        else:
+            self.notify(news.reason, title="The table says", severity="warning", timeout=8)
+        self.refresh_view()
+        self.advance()
+
+    def _table_news(self, news: TableNews) -> None:
+        """Who is there, or the connection, changed; or the table said something."""
+        if news.notice is not None:
+            self.notify(news.notice, title="The table says", severity="warning", timeout=8)
+        presence = self.session.presence()
+        if presence is not None and presence.left is not None and not self._told_left:
+            self._told_left = True
+            self.notify(f"{self.session.abilities.table}: {presence.left}. q leaves; {presence.rejoin} comes back "
+                        "here.", title="Left the table", severity="error", timeout=30)  # fmt: skip
+        resolution = self.flow.resolution
+        if resolution is not None:
+            self._show_round_bar(moment_status(resolution.step.event, ""), resolution.step.game)
+            self._bindings_changed()  # who is there may have changed what the footer offers
+        elif not self.flow.waiting:
+            self.refresh_view()
+
+    def _show_move(self, move: PlayedMove) -> None:
+        """Show a decision that stands: into the log, then its resolution step by step, or the
+        position it leads to."""
+        log = self.query_one(EventLog)
+        game = self.session.game
+        if isinstance(move.events[0], PlacementUndone):
+            log.add(move.events, game)
+        else:
+            log.add(move.events[:1], game)
+        if self.flow.resolution is not None:
+            self._show_step()
+            return
+        self.refresh_view()
+        self.advance()
+
     # -- turns -----------------------------------------------------------------------------------
 
     def advance(self) -> None:
-        """Ask for the next decision: a bot's (in a worker), a human's (wait), or the results."""
-        if self.state.steps or self.save_failure is not None:
+        """Go on: the next move that came meanwhile, the results, or a bot of this side to start
+        (a person's turn waits for their keys)."""
+        flow = self.flow
+        if flow.resolution is not None or self.save_failure is not None:
             return
-        game = self.session.game
-        if game.over:
+        waiting = flow.next_waiting()
+        if waiting is not None:
+            self._show_move(waiting)
+            return
+        if self.session.game.over and not flow.busy():
             self.refresh_view()
             self.action_results()
             return
-        if self.session.human_to_move() is not None:
+        if flow.bot_to_start() is None:
             return
-        token = self.turn_token
+        token = flow.token
+        self._stop_timer()
         if self.pace.bot_delay > 0:
             self._timer = self.set_timer(self.pace.bot_delay, partial(self._start_bot, token))
         else:
             self.call_later(self._start_bot, token)
 
     def _start_bot(self, token: int) -> None:
-        session = self.session
-        game = session.game
-        if token != self.turn_token or self.state.steps or game.over or game.phase != Phase.PLACEMENT:
+        flow = self.flow
+        seat = flow.bot_to_start()
+        if token != flow.token or seat is None:
             return
-        bot = session.bots[game.to_move]
-        if bot is None:
-            return
+        bot = self.session.bots[seat]
+        assert bot is not None
         spec, seed = bot
-        self.state.thinking = game.to_move
-        self._think(token, spec, game.copy(), seed)
+        flow.thinking = seat
+        self._think(token, spec, self.session.game.copy(), seed)
 
     # not exclusive: the next bot starts while the worker whose answer was just played is still
     # ending, and cancelling that one would report a finished search as cancelled
@@ -319,24 +433,22 @@ class TableScreen(Screen[None]):
 
     @on(BotPlaced)
     def _bot_placed(self, message: BotPlaced) -> None:
-        if message.token != self.turn_token or self.state.steps:
+        flow = self.flow
+        if message.token != flow.token or flow.thinking is None:
             return  # about a position (or a game, before a branch) that is gone
-        self.state.thinking = None
-        self._play(message.card, message.column, self.session.game.to_move)
+        self._decide(partial(self.session.place, message.card, message.column, flow.thinking))
 
     @on(HintReady)
     def _hint_ready(self, message: HintReady) -> None:
-        if message.token != self.turn_token or self.state.steps:
+        if message.token != self.flow.token or self.flow.placer() is None:
             return
-        suggestion = message.suggestion
-        self.state.selected_card = suggestion.card
-        self.state.selected_column = suggestion.column
-        self.state.hint = hint_line(suggestion.card, suggestion.column, suggestion.gain, suggestion.win)
+        s = message.suggestion
+        self.flow.hinted(s.card, s.column, s.gain, s.win)
         self.refresh_view()
 
     @on(ThinkingFailed)
     def _thinking_failed(self, message: ThinkingFailed) -> None:
-        if message.token != self.turn_token:
+        if message.token != self.flow.token:
             return  # not this game's news
         self.notify(f"{message.what} failed: {message.error}", severity="error", timeout=10)
 
@@ -346,58 +458,47 @@ class TableScreen(Screen[None]):
         self.workers.cancel_group(self, "bot")
         self.workers.cancel_group(self, "hint")
 
-    def _play(self, card: int, column: int, player: int) -> None:
-        """Hand a placement to the session (engine, then disk), then show what it did."""
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _decide(self, hand_in: partial[None]) -> None:
+        """Hand a decision to the session; it comes back as news (a RuleError: nothing was sent)."""
         try:
-            move = self.session.place(card, column, player=player)
+            hand_in()
         except RuleError as e:
             self.notify(str(e), severity="warning")
             return
-        except SaveError as e:
-            self.notify(f"{e}. The move was not made.", title="Could not save", severity="error", timeout=15)
-            self.refresh_view()
-            return
-        self.turn_token += 1
-        self.state.selected_card = None
-        self.state.hint = None
-        self._tell_time_travel(move.events)
-        self._after_move(move)
-
-    def _after_move(self, move: PlayedMove) -> None:
-        log = self.query_one(EventLog)
-        game = self.session.game
-        decision, derived = move.events[:1], move.events[1:]
-        log.add(decision, game)
-        if derived:
-            self.state.pending_log = list(derived)
-            self.state.round_start_scores = move.before.scores()
-            self.state.steps = resolution_steps(move.before, move.events)
-            self.state.step_index = 0
-            self._show_step()
-            return
+        self.workers.cancel_group(self, "hint")
+        self.flow.hand_in()
         self.refresh_view()
-        self.advance()
 
     # -- the resolution ------------------------------------------------------------------------
 
     def _show_step(self) -> None:
-        step = self.state.steps[self.state.step_index]
+        resolution = self.flow.resolution
+        assert resolution is not None
+        step = resolution.step
         session = self.session
         names = session.names
         colors = [s.color for s in session.game.created.players]
         board = self.query_one(Board)
         board.show(step.game, focus=step.column, results=step.results)
         self.query_one(Scoreboard).show(step.game, turn=-1)
-        self._log_until(step.event)
+        shown = resolution.log_until(step.event)
+        if shown:
+            self.query_one(EventLog).add(shown, session.game)
         event = step.event
-        self._show_round_bar(moment_status(event, "Recap · " if self.state.recap else ""), step.game)
+        self._show_round_bar(moment_status(event, "Recap · " if resolution.recap else ""), step.game)
         banner_text = moment_banner(event, names, colors, session.game.rounds)
         summary = isinstance(event, RoundEnded)
+        holds = self.flow.holds_summary
         if summary:
-            if self._holds_summary():
+            if holds:
                 banner_text.append("  ⏎ next", style=Style(color=MUTED))
             scores = step.game.scores()
-            before = self.state.round_start_scores or [0] * len(scores)
+            before = resolution.start_scores or [0] * len(scores)
             gains = round_gains(step.results.values(), len(scores))
             for p, (taken, returned) in enumerate(gains):
                 line = gains_line(names[p], scores[p] - before[p], scores[p], taken, returned)
@@ -410,55 +511,34 @@ class TableScreen(Screen[None]):
         banner.display = True
         banner.show(banner_text, summary=summary)
         self._bindings_changed()
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        if summary and self._holds_summary():
+        self._stop_timer()
+        if summary and holds:
             return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
             self._timer = self.set_timer(self.pace.step_delay * linger(event), self.action_next_step)
 
-    def _log_until(self, event: Event) -> None:
-        """Tell the log every pending derived event up to and including ``event``."""
-        if event in self.state.pending_log:
-            cut = self.state.pending_log.index(event) + 1
-            shown, self.state.pending_log = self.state.pending_log[:cut], self.state.pending_log[cut:]
-            self.query_one(EventLog).add(shown, self.session.game)
-
-    def _holds_summary(self) -> bool:
-        """The round's summary waits for a key when people play (bots alone go on)."""
-        return self.pace.hold_round_end and bool(self.session.humans)
-
     def _end_resolution(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        self.state.steps = []
-        self.state.recap = False
-        if self.state.pending_log:
-            self.query_one(EventLog).add(self.state.pending_log, self.session.game)
-            self.state.pending_log = []
+        self._stop_timer()
+        pending = self.flow.end_resolution()
+        if pending:
+            self.query_one(EventLog).add(pending, self.session.game)
         self.refresh_view()
         self.advance()
 
     def action_next_step(self) -> None:
-        if not self.state.steps:
+        if self.flow.resolution is None:
             return
-        self.state.step_index += 1
-        if self.state.step_index >= len(self.state.steps):
-            self._end_resolution()
-        else:
+        if self.flow.next_step():
             self._show_step()
+        else:
+            self._end_resolution()
 
     def action_skip(self) -> None:
         """Straight to the round's summary when it waits to be read; past the resolution
         otherwise (or from the summary)."""
-        if not self.state.steps:
+        if self.flow.resolution is None:
             return
-        state = self.state
-        last = len(state.steps) - 1
-        if self._holds_summary() and state.step_index < last and isinstance(state.steps[last].event, RoundEnded):
-            state.step_index = last
+        if self.flow.skip():
             self._show_step()
         else:
             self._end_resolution()
@@ -467,7 +547,7 @@ class TableScreen(Screen[None]):
     def _banner_clicked(self) -> None:
         self.action_next_step()
 
-    # -- the human's decisions -----------------------------------------------------------------
+    # -- the person's decisions ----------------------------------------------------------------
 
     def _bindings_changed(self) -> None:
         """Refresh the footer only when what it offers changes (it is rebuilt each time). Called
@@ -479,132 +559,92 @@ class TableScreen(Screen[None]):
 
     def _binding_key(self) -> tuple[bool | None, ...]:
         """What the footer offers: every action of the screen's keys, as :meth:`check_action` allows it now."""
-        return tuple(self.check_action(c.name, ()) for c in self.KEYS.commands if c.keys)
+        return tuple(self.check_action(c.name, ()) for c in SHARED_TABLE.commands if c.keys)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        placing = not self.state.steps and self.session.human_to_move() is not None and self.save_failure is None
-        if action in ("pick", "step", "column", "place"):
-            return placing
         if action in ("cannot_undo", "no_hint"):
             return True  # reached only when undo (hint) is off: the same key, listed after it
-        if action == "hint":
-            return placing and self._hints_refused() is None
-        if action == "undo":
-            return not self.state.steps and self.session.undo_player() is not None and self.save_failure is None
-        if action in ("next_step", "skip"):
-            return bool(self.state.steps)
-        if action == "results":
-            return self.session.game.over and not self.state.steps
-        return True
-
-    def _human(self) -> int | None:
-        return None if self.state.steps else self.session.human_to_move()
+        return self.flow.allowed(action)
 
     def action_pick(self, card: int) -> None:
-        player = self._human()
-        if player is None:
-            return
-        if card not in self.session.game.hands[player]:
-            self.notify(f"Your {card} is already on the table this round.", severity="warning")
-            return
-        self.state.selected_card = card
-        self.state.hint = None
+        warning = self.flow.pick(card)
+        if warning is not None:
+            self.notify(warning, severity="warning")
         self.refresh_view()
 
     def action_step(self, delta: int) -> None:
-        if self._human() is None:
-            return
-        self.state.selected_column = (self.state.selected_column + delta) % COLUMNS
-        self.state.hint = None
+        self.flow.step(delta)
         self.refresh_view()
 
     def action_column(self, column: int) -> None:
-        if self._human() is None:
-            return
-        self.state.selected_column = column
-        self.state.hint = None
+        self.flow.move_to(column)
         self.refresh_view()
 
     def action_place(self) -> None:
-        player = self._human()
+        player = self.flow.placer()
         if player is None:
             return
-        if self.state.selected_card is None:
+        cursor = self.flow.cursor
+        if cursor.card is None:
             self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
             return
-        self._play(self.state.selected_card, self.state.selected_column, player)
+        self._decide(partial(self.session.place, cursor.card, cursor.column, player))
 
     @on(Board.ColumnClicked)
     def _column_clicked(self, message: Board.ColumnClicked) -> None:
-        player = self._human()
-        if player is None:
+        if self.flow.placer() is None:
             return
-        self.state.selected_column = message.column
-        if self.state.selected_card is None:
-            self.state.hint = None
+        self.flow.move_to(message.column)
+        if self.flow.cursor.card is None:
             self.refresh_view()
             self.notify("Choose a card first, then click a column.", severity="information")
             return
-        self._play(self.state.selected_card, self.state.selected_column, player)
+        self.action_place()
 
     @on(HandBar.CardClicked)
     def _card_clicked(self, message: HandBar.CardClicked) -> None:
         self.action_pick(message.card)
 
     def action_undo(self) -> None:
-        if self.state.steps:
+        if self.flow.busy():
             return
-        session = self.session
-        player = session.undo_player()
+        player = self.session.undo_player()
         if player is None:
             self.action_cannot_undo()
             return
-        try:
-            undone = session.undo(player)
-        except RuleError as e:
-            self.notify(str(e), severity="warning")
-            return
-        except SaveError as e:
-            self.notify(f"{e}. Nothing was taken back.", title="Could not save", severity="error", timeout=15)
-            self.refresh_view()
-            return
-        self.turn_token += 1
-        self._stop_thinking()
-        self.state.thinking = None
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        self._tell_time_travel(undone)
-        self.query_one(EventLog).add(undone, session.game)
-        last = undone[-1]
-        self.state.cursor_player = last.player  # their choice comes back to them, not a fresh cursor
-        self.state.selected_card = last.card
-        self.state.selected_column = last.column
-        self.state.hint = None
-        self.refresh_view()
-        self.advance()
+        self._stop_timer()
+        self._stop_thinking()  # the bots answered a move that is going
+        self._decide(partial(self.session.undo, player))
 
     def action_cannot_undo(self) -> None:
         self.notify(self.session.why_no_undo(), severity="warning", markup=False)  # names are plain text
 
-    def _hints_refused(self) -> str | None:
-        """Why this table gives no hints at all, said when ``h`` is pressed (None: it gives them)."""
-        return None if _strong_available() else "No hints here: the strong bot is not installed."
-
     def action_no_hint(self) -> None:
         """``h`` when no hint can be asked for now: why, if it is the table's choice (on someone
         else's turn, or during a resolution, there is nothing to say)."""
-        refused = self._hints_refused()
+        refused = self.session.abilities.hints
         if refused is not None:
             self.notify(refused, severity="information")
 
     def action_hint(self) -> None:
-        player = self._human()
-        if player is None or self._hints_refused() is not None:
+        player = self.flow.placer()
+        if player is None or self.session.abilities.hints is not None:
             return
-        self.state.hint = "hint: the strong bot is thinking…"
+        self.flow.cursor.hint = "hint: the strong bot is thinking…"
         self.refresh_view()
-        self._ask_hint(self.turn_token, self.session.game.copy(), self.session.hint_seed(player))
+        self._ask_hint(self.flow.token, self.session.game.copy(), self.session.hint_seed(player))
+
+    def action_stand_in(self) -> None:
+        """``a``: let a bot play each seat whose owner is away, until they come back."""
+        presence = self.session.presence()
+        away = presence.away() if presence is not None else []
+        if not away:
+            self.notify("Nobody is away.", severity="information")
+            return
+        for seat in away:
+            self.session.stand_in(seat, STAND_IN_LEVEL)
+        who = ", ".join(self.session.names[s] for s in away)
+        self.notify(f"A {STAND_IN_LEVEL} bot plays for {who} until they join.", title="Stand-in", timeout=5)
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
@@ -620,15 +660,13 @@ class TableScreen(Screen[None]):
         self.notify(message, title=STATE_TITLE, timeout=3)  # the app keeps one pace notice up
 
     def action_results(self) -> None:
-        if not self.session.game.over or self.state.steps:
+        if not self.session.game.over or self.flow.resolution is not None:
             return
-        self.app.push_screen(self._end_screen())
-
-    def _end_screen(self) -> Screen[None]:
-        """The results: who won, the standings, and what may follow (a rematch, a new game)."""
         from .end import EndScreen
 
-        return EndScreen(self.session)
+        self.app.push_screen(EndScreen(self.session, table=self.session.abilities.table))
+
+    # -- time travel, branches -------------------------------------------------------------------
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
@@ -637,18 +675,11 @@ class TableScreen(Screen[None]):
         from .replay import ReplayScreen
 
         session = self.session
-        refused = self._branch_refused()
-        branch = self._branch_from if refused is None and self._can_branch() else None
+        how = session.abilities.branch
+        refused = NO_BRANCH_IN_BROWSER if how == "lines" and self.in_browser else None
+        branch = self._branch_from if refused is None and how is not None else None
         self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch, branch_refused=refused)
         self.app.push_screen(self._time_travel)
-
-    def _can_branch(self) -> bool:
-        """``b`` in time travel is offered: a branch's parent is a file."""
-        return self.session.path is not None
-
-    def _branch_refused(self) -> str | None:
-        """Why ``b`` in time travel makes no branch here, said when pressed (None: it may)."""
-        return None
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:
@@ -663,23 +694,37 @@ class TableScreen(Screen[None]):
 
     def _branch_from(self, moment: int, take: int | None) -> None:
         """``b`` in time travel: play on from ``moment`` (a decision moment, as the viewer hands it
-        over) in a new file. This game stays on disk as it is (``dvtui resume`` continues it);
-        from now on this table plays the branch (the app makes it: :class:`BranchRequested`)."""
-        self.app.post_message(BranchRequested(self, moment, take))
+        over) in a new file. The game played so far stays as it is (a file ``dvtui resume``
+        continues, or a shared table, never changed); from now on this table plays the branch (the
+        app makes it: :class:`BranchRequested`). A seated player of a shared table is asked first:
+        their seat is away while they play the branch."""
+        session = self.session
+        if not session.abilities.leave_to_branch or fold(session.events[: moment + 1]).game.over:
+            self.app.post_message(BranchRequested(self, moment, take))
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.app.post_message(BranchRequested(self, moment, take))
+
+        presence = session.presence()
+        seat = presence.seat if presence is not None else None
+        name = session.names[seat] if seat is not None else ""
+        self.app.push_screen(LeaveForBranch(session.abilities.table or "", name), answered)
 
     def adopt(self, session: GameSession) -> None:
         """Play ``session`` from now on (a branch, a rematch, a new game) and let go of the game
-        played so far (closed: its file stays as it is). Whatever was under way for the old game
-        (a bot thinking, a hint, a resolution on screen) is dropped."""
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
-        self.turn_token += 1  # answers computed for the old game are ignored when they arrive
+        played so far (closed: a file stays as it is, a shared table goes on without this side).
+        Whatever was under way for the old game (a bot thinking, a hint, a resolution on screen)
+        is dropped with its flow."""
+        self._stop_timer()
         self._stop_thinking()
         old, self.session = self.session, session
         old.close()
         self._time_travel = None  # the viewer over the old game is closed by now
-        self.state = TableState()  # whole: nothing of the old game's cursor or resolution stays
+        self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
+        self._told_left = False
+        self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
         self.refresh_view()
@@ -688,7 +733,7 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         from .help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.KEYS))
+        self.app.push_screen(HelpScreen(self.keys))
 
     async def action_quit(self) -> None:
         self.app.exit()
@@ -697,8 +742,8 @@ class TableScreen(Screen[None]):
 
     def palette_commands(self) -> Iterable[PaletteEntry]:
         """What can be done now, for the command palette: the keys' commands the table allows now
-        (this screen's key map, :attr:`KEYS`), and where the game is saved."""
-        for command in self.KEYS.offered(lambda action: self.check_action(action, ())):
+        (this table's key map, :attr:`keys`), and where the game is saved."""
+        for command in self.keys.offered(lambda action: self.check_action(action, ())):
             if command is UNDO:
                 undoer = self.session.undo_player()
                 if undoer is not None:
@@ -708,9 +753,3 @@ class TableScreen(Screen[None]):
         path = self.session.path
         if path is not None:
             yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
-
-def _strong_available() -> bool:
-    from ...bots import LEVELS
-
-    return "strong" in LEVELS
-

@@ -1,0 +1,87 @@
+"""Who is at a shared table, in the table's words: the banner's line (each seat connected, away,
+free, a bot's, or a bot standing in, and how many watch), whose turn it is in the round bar, and
+the connection's state at its right end. Only a session that has a table gives a
+:class:`~dvtui.play.face.Presence`; a game of this machine has none, and none of this shows."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from ...engine import Game
+from ...play.face import Presence, SeatInfo
+from ...printable import printable
+from ..theme import ERROR, MUTED, seat_color
+from .faces import seat_emphasis
+from .hand import hint_text
+from .panels import colour_names
+
+
+def presence_line(presence: Presence, game: Game) -> Text:
+    """Each seat and what it is now (``you`` for this side's), then how many watch."""
+    words = []
+    for s in presence.seats:
+        if s.seat == presence.seat:
+            what = "you"
+        elif s.state == "bot":
+            what = "bot"
+        elif s.stand_in is not None:
+            what = f"{s.state}, {s.stand_in} bot standing in"
+        elif s.state == "connected":
+            what = f"bot {printable(s.bot)}, here" if s.bot is not None else "here"  # the server's words
+        else:
+            what = s.state  # away, free
+        words.append(f"{s.name} ({what})")
+    line = " · ".join(words)
+    if presence.spectators:
+        line += f" · {presence.spectators} watching"
+    players = game.created.players
+    return colour_names(line, [p.name for p in players], [p.color for p in players])
+
+
+def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
+    """The state of the seat the table waits for, when it is not a person at their terminal: a bot
+    client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
+    if state.stand_in is not None:
+        return f"{'free' if state.state == 'free' else 'away'} · {state.stand_in} bot standing in"
+    if state.state == "connected":
+        return f"bot {printable(state.bot)} thinking…" if state.bot is not None else None
+    if state.state not in ("away", "free"):
+        return None
+    words = "free seat" if state.state == "free" else "away"
+    return words + (" · key a: a bot stands in" if may_stand_in else "")
+
+
+def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
+    """Beside the hand of a person's seat this side does not play: why this side plays no more (it
+    left the table), or the seat's state in a few words (the name is at the hand's left)."""
+    if presence.left is not None and not game.over:
+        return Text(f"back here: {presence.rejoin}", style=Style(color=ERROR, italic=True))
+    state = presence.of(game.to_move)
+    words = waiting_words(state, may_stand_in) if state is not None else None
+    return hint_text(words or f"{game.created.players[game.to_move].name}'s turn")
+
+
+def turn_status(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
+    """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking."""
+    if game.over:
+        return Text("Game over", style=Style(bold=True))
+    if presence.left is not None:
+        return Text(f"Left the table: {presence.left}", style=Style(color=ERROR, bold=True))
+    seat = game.created.players[game.to_move]
+    if mine:
+        return Text(f"▶ Your turn, {seat.name}", style=seat_emphasis(seat.color))
+    if bot:
+        return Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
+    state = presence.of(game.to_move)
+    words = waiting_words(state, may_stand_in) if state is not None else None
+    if words is None:
+        return Text(f"{seat.name} to play", style=Style(color=seat_color(seat.color)))
+    return Text(f"{seat.name} to play ({words})", style=Style(color=MUTED))
+
+
+def connection_words(presence: Presence) -> str:
+    """The round bar's right end: the table's name, or that the client is finding the server again."""
+    if presence.status == "reconnecting" and presence.left is None:
+        return "reconnecting… "
+    return f"table {presence.table} " if presence.seat is not None else f"watching {presence.table} "
