@@ -1,0 +1,107 @@
+"""A table server that stops answering (SIGSTOP: a machine swapping, a process stuck on a disk)
+after a placement was sent never stops the screen: it draws and takes keys (the help, the log, quit)
+and the placement lands once the server goes on, shown as every move is."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.help import HelpScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.hand import HandBar
+from dvtui.app.widgets.panels import EventLog
+from dvtui.engine import CardPlaced
+from dvtui.store import read_game
+from dvtui.tables import RemoteSession, open_table
+
+from .support import Served, short_dir, wait_for
+
+WAIT = 60.0
+
+
+async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while not check():
+        if loop.time() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def placements_of_ana(server: Served) -> list[CardPlaced]:
+    events = read_game(server.game_file("t")).events
+    return [e for e in events if isinstance(e, CardPlaced) and e.player == 0]
+
+
+async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        players = ["Ana", "bot:greedy", "bot:greedy"]
+        await asyncio.to_thread(lambda: asyncio.run(open_table(server.place, "t", players, first_player=0, seed=5)))
+        ana = await RemoteSession.open(server.place, "t", seat=0)
+        app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+        assert server.proc is not None
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            log = screen.query_one(EventLog)
+            for turn in range(10):  # a few rounds' worth of lines, so the log has something to scroll
+                await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0)
+                hand = ana.game.hands[0]
+                await pilot.press(str(hand[turn % len(hand)]), "abcdefg"[turn % 7], "enter")
+                await pilot.pause()
+                while screen.flow.resolution is not None:
+                    await pilot.press("s")
+                    await pilot.pause()
+            await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0)
+            sent = len(placements_of_ana(server))
+            card = ana.game.hands[0][0]
+
+            server.proc.send_signal(signal.SIGSTOP)
+            try:
+                await pilot.press(str(card), "c", "enter")  # sent: the server, stopped, cannot answer
+                await pilot.pause(0.3)
+                assert ana.deciding and screen.flow.placer() is None
+                assert "on its way" in screen.query_one(HandBar).render().plain
+                await pilot.press("question_mark")  # the help opens...
+                await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
+                await pilot.press("escape")  # ... and closes
+                await until(pilot, "the table again", lambda: app.screen is screen)
+                await pilot.press("tab")  # the log is read
+                await until(pilot, "the log focused", lambda: log.has_focus)
+                assert log.max_scroll_y > 0
+                await pilot.press("home")
+                await until(pilot, "the log at its top", lambda: log.scroll_offset.y == 0)
+                await pilot.press("escape")
+                await pilot.pause()
+                assert len(placements_of_ana(server)) == sent  # nothing reached the file meanwhile
+            finally:
+                server.proc.send_signal(signal.SIGCONT)
+
+            await until(pilot, "the placement to land", lambda: not ana.deciding)
+            landed = placements_of_ana(server)
+            assert len(landed) == sent + 1 and (landed[-1].card, landed[-1].column) == (card, 2)
+            await until(pilot, "the move in the log", lambda: any(
+                f"Ana placed {card} under column C" in line.plain for line in log.entries))
+
+            await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0 or ana.game.over)
+            if not ana.game.over:
+                card = ana.game.hands[0][0]
+                server.proc.send_signal(signal.SIGSTOP)
+                try:
+                    await pilot.press(str(card), "d", "enter")
+                    await pilot.pause(0.3)
+                    assert ana.deciding
+                    await pilot.press("q")  # quit works while the server is stopped
+                    await pilot.pause()
+                finally:
+                    server.proc.send_signal(signal.SIGCONT)
+        assert app.return_code == 0
+        if not ana.game.over:  # the placement sent before quitting counts once the server goes on
+            wait_for("the last placement", lambda: len(placements_of_ana(server)) == sent + 2, server.log)
