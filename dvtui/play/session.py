@@ -1,9 +1,10 @@
-"""A game being played: the state, its save file, and who decides what. No Textual here.
+"""A game being played, synchronously: the state, its save file, and who decides what. No Textual.
 
-The table screen turns keys and clicks into calls on a :class:`GameSession`; :class:`PlaySession`,
-the one on this machine, hands them to the engine and the events to the store, and only then
-returns. So when the screen asks for the next decision, everything before it is already on disk.
-A save that fails leaves the game as it was before the decision, never ahead of its file.
+:class:`PlaySession` hands a decision to the engine and its events to the store, and only then
+returns: a save that fails leaves the game as it was before the decision, never ahead of its file.
+The table server plays each table with one (in a thread), ``resume --headless`` plays bots with
+one, and :class:`~dvtui.play.local.LocalSession` puts one behind the screens' face, saving in a
+worker so that the screen never waits.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from ..bots import BotSpec, bot_seed
 from ..engine import (
@@ -50,84 +50,9 @@ class Standing:
     """Another human has placed after it: its player can no longer take it back."""
 
 
-class GameSession(Protocol):
-    """A game as the screens see it: the state to draw, whose turn it is, and the decisions they
-    hand in. :class:`PlaySession` is the one played on this machine; a session whose game lives
-    elsewhere (a table server) gives the screens the same face, so they do not change.
-
-    ``place`` and ``undo`` return only once the decision is saved, and raise ``RuleError``
-    (nothing changed) or ``SaveError`` (the game as it was before the decision)."""
-
-    @property
-    def game(self) -> Game:
-        """The state after every event so far."""
-        ...
-
-    @property
-    def events(self) -> Sequence[Event]:
-        """Every event of the game so far, ``game_created`` first."""
-        ...
-
-    @property
-    def path(self) -> Path | None:
-        """The game's file, when it has one (the end screen and the palette name it)."""
-        ...
-
-    @property
-    def notices(self) -> Sequence[str]:
-        """What was recovered when the game was opened (a torn tail), to tell the player."""
-        ...
-
-    @property
-    def names(self) -> list[str]:
-        ...
-
-    @property
-    def bots(self) -> Sequence[tuple[BotSpec, int] | None]:
-        """Each seat's bot and its seed, for the seats whose bot thinks on this side (None for
-        a person)."""
-        ...
-
-    @property
-    def humans(self) -> list[int]:
-        """The seats people play."""
-        ...
-
-    @property
-    def saving(self) -> bool:
-        """Whether decisions are saved at all (a preview's are not)."""
-        ...
-
-    @property
-    def save_failure(self) -> SaveFailed | None:
-        """The save that failed, once one has: the game has stopped there."""
-        ...
-
-    def is_bot(self, player: int) -> bool: ...
-
-    def human_to_move(self) -> int | None: ...
-
-    def hint_seed(self, player: int) -> int: ...
-
-    def standing_placements(self) -> list[Standing]: ...
-
-    def undo_player(self) -> int | None: ...
-
-    def why_no_undo(self) -> str: ...
-
-    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove: ...
-
-    def undo(self, player: int) -> list[PlacementUndone]: ...
-
-    def close(self) -> None:
-        """Let go of the game (its file's lock); nothing more is saved after."""
-        ...
-
-
 @dataclass(slots=True)
 class PlaySession:
-    """One live game and its writer (``writer`` None: nothing is saved, for previews and tests):
-    the :class:`GameSession` of a game played on this machine."""
+    """One live game and its writer (``writer`` None: nothing is saved, for previews and tests)."""
 
     game: Game
     writer: GameWriter | None
