@@ -200,7 +200,7 @@ def test_the_table_list_is_checked_and_the_command_says_why_in_one_line(
 
 def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_error() -> None:
     info = {"table": "t", "seats": seats("Ana", "Bob", "Cy"), "round": 1, "rounds": 6, "to_move": 0}
-    huge = [line({"type": "tables", "tables": [info] * 1000})]  # as an older server's list of many tables
+    huge = [line({"type": "tables", "tables": [info] * 1000})]  # many tables in one line, unpaged
     assert len(huge[0]) > 65536
     with short_dir() as d, fake_server(d, lambda m: huge if m["type"] == "list_tables" else []):
         done = run_dvtui("tables", "--server", str(d))

@@ -1,6 +1,6 @@
 """The live table: one screen for the whole game.
 
-Data flows one way (STYLE): a key or a click becomes a decision, the session hands it to the engine
+Data flows one way: a key or a click becomes a decision, the session hands it to the engine
 and the events to the store, and only then is the screen redrawn from the new state and the next
 decision asked for. Bots (and the hint) think in worker threads on a copy of the state, so the table
 never freezes; a worker posts its answer as a message (:class:`~dvtui.app.messages.BotPlaced`,
