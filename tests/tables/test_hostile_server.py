@@ -289,7 +289,7 @@ def test_a_server_in_another_accounts_directory_is_said_at_connect(
 
 
 def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) -> None:
-    """The review's attack as it was made: ``dvtui watch`` in tmux (with the clipboard on) at a
+    """The attack end to end, as a person meets it: ``dvtui watch`` in tmux (with the clipboard on) at a
     server sending a title and a clipboard write in names; the pane's title and tmux's buffers
     stay as they were, and the pane says why it left."""
     hostile = table_lines(with_name(created(), 0, "Ev" + TITLE + CLIPBOARD + "il"), seats("Ana", "Bob", "Cy"))
