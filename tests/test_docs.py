@@ -6,6 +6,7 @@ another page cannot leave a link behind."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,18 @@ def test_every_section_a_document_links_to_is_there(document: Path) -> None:
         if anchor not in sections(page):
             missing.append(f"{target}#{anchor}")
     assert missing == []
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_a_document_is_a_page_of_its_own_one_title_and_no_level_skipped(document: Path) -> None:
+    """Each page opens with its one ``# title``, and a heading is at most one level below the one
+    before it (a section moved in from another page keeps no level of its old place)."""
+    levels = []
+    in_code = False
+    for line in document.read_text().splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and (heading := re.match(r"(#+) ", line)):
+            levels.append(len(heading[1]))
+    assert levels[:1] == [1] and levels.count(1) == 1, levels
+    assert all(b <= a + 1 for a, b in pairwise(levels)), levels
