@@ -2,9 +2,9 @@
 
 Each deal is played in every rotation of the seats (a 3-player deal three times, the tested bot in
 each seat), so luck of the deal and of the seat cancels out. Win share counts a shared victory as
-1/k (R8). Prints one block per match-up; nothing is asserted (targets live in the issue, not in CI).
+1/k (R8). Prints one block per match-up; nothing is asserted: strength is measured, not pinned by CI.
 
-Examples (the issue's targets, full size, several hours on 2 cores)::
+Examples (full size, several hours on 2 cores)::
 
     python bench/bench_strength.py --match greedy:random --players 3 --deals 400
     python bench/bench_strength.py --match strong:greedy --players 3 --deals 400 --jobs 2

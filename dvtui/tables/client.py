@@ -1,5 +1,5 @@
-"""A client of the table server, without a screen: the headless commands use it, and the table
-screen will put it behind the session face its screens already talk to.
+"""A client of the table server, without a screen: the headless commands use it, and
+:mod:`.remote` puts it behind the session face the screens talk to.
 
 :class:`TableClient` is a seat (or a spectator) at one table that outlives its connection: the
 server is the game's only owner, so after a drop (the server restarted, the personal server
@@ -51,7 +51,6 @@ from .protocol import (
     Welcome,
     encode,
     incoming_decoder,
-    shown_person,
 )
 from .received import BadServer, check_game_bytes, check_line, check_message
 from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
@@ -152,12 +151,6 @@ class Connection:
         if not isinstance(reply, Welcome):
             conn.close()
             raise Dropped(f"the server answered hello with {type(reply).__name__}")
-        if user is not None and reply.user != shown_person(user):
-            # a server that predates vouching ignores ``user``: sitting would take a seat for the account
-            conn.close()
-            raise Refused(Error(code="version", message=(
-                f"the table server does not take the person a client speaks for (it knows this one as "
-                f"{printable(reply.user)}): it needs a newer dvtui serve")))  # fmt: skip
         conn.welcome = reply
         return conn
 
@@ -259,8 +252,8 @@ async def list_tables(place: ServerPlace) -> list[TableInfo]:
 
 
 async def table_info(place: ServerPlace, name: str, *, user: str | None = None) -> TableInfo | None:
-    """Table ``name`` as the server lists it (None: there is none). A server that lists every
-    table whatever is asked (one from before ``list_tables`` took ``table``) is answered the same."""
+    """Table ``name`` as the server lists it (None: there is none). The answer is searched for that
+    name rather than taken whole: a server is not trusted to have sent only the table asked for."""
     async with _connection(place, user=user) as conn:
         reply = await conn.request(ListTables(table=name), Tables)
         assert isinstance(reply, Tables)

@@ -40,7 +40,7 @@ class TableRecord(msgspec.Struct, kw_only=True):
     """The bot level playing each seat while its owner is away (None: nobody stands in)."""
     opener: int | str | None = None
     """Who opened the table (an owner as in ``owners``): it counts against their quota, and they
-    may release its seats. None: nobody (a table from before openers were kept)."""
+    may release its seats. None: nobody (a record that was missing or did not fit the game)."""
     kept_for: list[int | str | None] = msgspec.field(default_factory=list)
     """Whom each free seat is kept for (an owner as in ``owners``; None: anybody), as
     :func:`~dvtui.tables.registry.kept_for` decided at opening; empty: nobody's."""

@@ -181,7 +181,7 @@ def test_decision_moment_leaves_a_resolution() -> None:
 
 def test_the_replay_package_does_not_import_textual() -> None:
     """Like the engine and the store: the viewer's logic, the branch and the export run without a
-    terminal (STYLE: a core free of Textual, enforced by a test)."""
+    terminal, so ``dvtui replay --text`` and ``verify`` start without loading Textual."""
     import subprocess
     import sys
 

@@ -485,8 +485,8 @@ def test_two_events_on_one_line_are_an_error_on_that_line() -> None:
 
 def test_a_joined_line_and_a_split_line_do_not_cancel_out() -> None:
     """One line holding two events and one event cut over two lines leave the count of lines
-    right: each line must still be exactly one event (a review found a whole-file decoding that
-    accepted this file)."""
+    right: each line must still be exactly one event (a decoding of the whole file as one JSON
+    sequence would accept this file)."""
     lines = engine_lines(PLAYERS[3], seed=3)
     joined = lines[1].rstrip(b"\n") + b"," + lines[2]
     cut = lines[10].index(b',"column"')

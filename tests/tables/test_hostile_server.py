@@ -200,7 +200,7 @@ def test_the_table_list_is_checked_and_the_command_says_why_in_one_line(
 
 def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_error() -> None:
     info = {"table": "t", "seats": seats("Ana", "Bob", "Cy"), "round": 1, "rounds": 6, "to_move": 0}
-    huge = [line({"type": "tables", "tables": [info] * 1000})]  # as an older server's list of many tables
+    huge = [line({"type": "tables", "tables": [info] * 1000})]  # many tables in one line, unpaged
     assert len(huge[0]) > 65536
     with short_dir() as d, fake_server(d, lambda m: huge if m["type"] == "list_tables" else []):
         done = run_dvtui("tables", "--server", str(d))
@@ -289,7 +289,7 @@ def test_a_server_in_another_accounts_directory_is_said_at_connect(
 
 
 def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) -> None:
-    """The review's attack as it was made: ``dvtui watch`` in tmux (with the clipboard on) at a
+    """The attack end to end, as a person meets it: ``dvtui watch`` in tmux (with the clipboard on) at a
     server sending a title and a clipboard write in names; the pane's title and tmux's buffers
     stay as they were, and the pane says why it left."""
     hostile = table_lines(with_name(created(), 0, "Ev" + TITLE + CLIPBOARD + "il"), seats("Ana", "Bob", "Cy"))

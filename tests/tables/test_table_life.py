@@ -163,7 +163,7 @@ def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_err
 def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_room(
     other_user: pwd.struct_passwd,
 ) -> None:
-    """The review's flood of tables, from an account and from a vouched person: each stops at its
+    """A flood of tables, from an account and from a vouched person: each stops at its
     quota while everybody else still opens tables (the server's own account has none)."""
     with _open_dir() as directory, in_thread(directory, table_limits=TableLimits(per_opener=2)) as server:
         mal = _client(server, "mal")  # a person vouched for: an identity of their own, as an account is
@@ -221,7 +221,7 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
 def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_squatted_one(
     other_user: pwd.struct_passwd,
 ) -> None:
-    """The review's squat: a co-user takes the seat named like another account, or sits in a free
+    """A squat: a co-user takes the seat named like another account, or sits in a free
     seat and never plays. Named seats are kept; a plain join takes no stranger's seat; the opener
     frees the squatted seat, and the squatter is told and put off it."""
     other = other_user.pw_name

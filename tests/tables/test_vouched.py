@@ -10,19 +10,14 @@ import contextlib
 import json
 import os
 import pwd
-import socket
-import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import new_game
-from dvtui.play.seats import parse_players
-from dvtui.tables import Backoff, Refused, RemoteSession, ServerPlace, TableClient, open_table
+from dvtui.tables import Backoff, RemoteSession, open_table
 from dvtui.tables.server import Server
-from dvtui.tables.store import FileStore, TableRecord
 
 from ..safety.support import run_dvtui
 from .raw import RawClient
@@ -190,28 +185,6 @@ def test_trusting_an_unknown_account_is_one_line(tmp_path: Path) -> None:
     assert not directory.exists()
 
 
-def test_a_client_that_vouches_will_not_sit_at_a_server_that_ignores_it() -> None:
-    """A server from before vouching reads the hello without ``user`` and welcomes the account."""
-    with short_dir() as d, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-        listener.bind(str(d / "dvtui.sock"))
-        listener.listen()
-
-        def old_server() -> None:
-            conn, _ = listener.accept()
-            with conn:
-                conn.makefile("rb").readline()
-                conn.sendall(b'{"type":"welcome","version":1,"server":"0.0.9","user":"root"}\n')
-                conn.recv(1)  # until the client closes
-
-        thread = threading.Thread(target=old_server, daemon=True)
-        thread.start()
-        client = TableClient(ServerPlace(d, personal=False), "t", user="ana")
-        with pytest.raises(Refused, match="knows this one as root\\): it needs a newer dvtui serve"):
-            asyncio.run(client.connect())
-        thread.join(60)
-        assert not thread.is_alive(), "the old server never saw the client close"
-
-
 @pytest.mark.parametrize("name", ["x" * 41, "ana\x1b]52;c;bad\x07", "ana "])
 def test_a_person_the_table_cannot_take_is_one_line_before_anything_is_opened(
     name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -221,14 +194,3 @@ def test_a_person_the_table_cannot_take_is_one_line_before_anything_is_opened(
     err = capsys.readouterr().err
     assert err.startswith("dvtui: error: DVTUI_PLAYER: a person's name ") and err.count("\n") == 1
     assert "\x1b" not in err
-
-
-def test_a_record_of_uids_alone_as_written_before_vouching_still_loads(tmp_path: Path) -> None:
-    store = FileStore(tmp_path)
-    empty = TableRecord(owners=[None] * 3, stand_ins=[None] * 3)
-    session, _ = store.create("t", new_game(parse_players("Ana,Bob,Cy"), seed=1), empty)
-    store.close("t", session)
-    store.record_path("t").write_bytes(b'{"hints":false,"owners":[0,1000,null],"stand_ins":[null,"greedy",null]}\n')
-    session, _, record = store.reopen("t")
-    store.close("t", session)
-    assert record == TableRecord(hints=False, owners=[0, 1000, None], stand_ins=[None, "greedy", None])
