@@ -37,9 +37,9 @@ from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
 from ..tables.server import serve
 from ..tables.where import personal_idle
+from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .play import checked_setup, first_player
-from .web_tab import vouched
 
 
 def run(args: argparse.Namespace) -> int:

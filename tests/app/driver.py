@@ -12,11 +12,11 @@ from pathlib import Path
 
 import msgspec
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, RoundEnded, Seat

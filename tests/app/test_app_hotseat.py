@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets._footer import FooterKey
-
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner
 from dvtui.play.session import PlaySession
@@ -27,7 +26,7 @@ def footer_actions(app: DvtuiApp) -> list[str]:
 
 
 def toasts(app: DvtuiApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in notifications(app)]
 
 
 async def hot_seat(pilot_app: DvtuiApp) -> TableScreen:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -16,6 +15,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import LeaveSetup, SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
 
@@ -157,6 +157,6 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         assert session.path is not None and session.path.parent == saves_dir()
         assert isinstance(read_game(session.path).events[-1], RoundEnded)
         assert not table.state.recap and all(step.event.round == 3 for step in table.state.steps)
-        assert any(n.title == "Playing from here" and str(session.path) in n.message for n in app._notifications)
+        assert any(n.title == "Playing from here" and str(session.path) in n.message for n in notifications(app))
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0

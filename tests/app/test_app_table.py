@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.board import SeatLooks, build_models, column_lines
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import EventLog
@@ -120,12 +121,12 @@ async def test_the_palette_has_no_theme_and_a_screenshot_that_says_where(
         path = app.take_screenshot()
         assert path is not None and path.suffix == ".svg" and path.is_file()
         await pilot.pause()
-        assert any(f"Screenshot saved: {path}" == n.message for n in app._notifications)
+        assert any(f"Screenshot saved: {path}" == n.message for n in notifications(app))
         monkeypatch.setattr("dvtui.app.app.screenshot_dir", lambda: tmp_path / "missing")
         assert app.take_screenshot() is None
         await pilot.pause()
         assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ")
-                   for n in app._notifications)
+                   for n in notifications(app))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

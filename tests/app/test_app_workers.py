@@ -9,6 +9,7 @@ from textual.message import Message
 from textual.worker import WorkerState
 
 from dvtui.app.messages import BotPlaced, HintReady, ThinkingFailed
+from dvtui.app.textual_private import notifications
 from dvtui.engine import CardPlaced
 
 from .conftest import new_session, table_app
@@ -72,5 +73,5 @@ async def test_a_failed_search_is_told_and_a_late_answer_is_dropped() -> None:
         screen.post_message(ThinkingFailed(screen.turn_token, "hint", RuntimeError("no memory")))
         await pilot.pause()
         assert len(screen.session.game.placements) == placements
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in notifications(app)]
         assert "hint failed: no memory" in messages and not any("late" in m for m in messages)

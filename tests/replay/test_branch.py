@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.app.textual_private import notifications
 from dvtui.cli import main
 from dvtui.engine import CardPlaced, ColumnResolved, Event, GameCreated, GameEnded, RoundEnded, Seat
 from dvtui.replay import Replay
@@ -213,7 +214,7 @@ async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
         await pilot.press("end", "b")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
-        assert any("nothing is left to play" in n.message for n in app._notifications)
+        assert any("nothing is left to play" in n.message for n in notifications(app))
     assert not (tmp_path / "never.dvr").exists()
 
 
@@ -443,7 +444,7 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
         await pilot.press("end", "enter")  # keep the seats
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
-        assert any("unknown bot level 'oracle'" in str(n.message) for n in app._notifications)
+        assert any("unknown bot level 'oracle'" in str(n.message) for n in notifications(app))
     assert not out.exists() and not lock_path(out).exists()
 
 

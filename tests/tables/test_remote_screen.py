@@ -18,7 +18,6 @@ from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -30,6 +29,7 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, bindings, notifications
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.bots import choose, parse_bot
@@ -171,7 +171,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
             await pilot.press("h")  # a player used to h hears why nothing comes
             await pilot.pause()
-            assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
+            assert [str(n.message) for n in notifications(hinted)] == ["Hints are off at this table."]
             assert "hint" not in [key.action for key in table.query(FooterKey)]
     finally:
         await asyncio.to_thread(ana.close)
@@ -309,7 +309,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             table = app.screen
             await until(pilot, "Bob to be away", lambda: table.check_action("stand_in", ()) is True)
             textual = {(b.key, b.action) for bs in BindingsMap(Screen.BINDINGS).key_to_bindings.values() for b in bs}
-            bound = [b for bs in table._bindings.key_to_bindings.values() for b in bs  # all, not one a key
+            bound = [b for bs in bindings(table).key_to_bindings.values() for b in bs  # all, not one a key
                      if (b.key, b.action) not in textual]  # fmt: skip
             commands = {
                 (key, action): c for c in SHARED_TABLE.commands for keys, action in c.keys for key in keys.split(",")
@@ -504,7 +504,7 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
             await pilot.press("r", "n")
             await pilot.pause()
-            assert app.screen is end and not app._notifications  # not even a toast
+            assert app.screen is end and not notifications(app)  # not even a toast
             await pilot.press("t")
             table = app.screen
             assert isinstance(table, RemoteTableScreen)
