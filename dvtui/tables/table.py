@@ -68,19 +68,14 @@ def owner_name(owner: Owner) -> str:
 def pick_seat(seats: Sequence[SeatState], identity: str, person: str) -> int | None:
     """The seat a join without one means for ``identity`` (an owner as the table shows it, see
     :func:`owner_name`), whose name is ``person``: their own seat left away (a dropped connection,
-    a closed tab); else, unless they sit at another seat here already (a second one is not given
-    by chance), the free seat kept for them, else the free seat named like them (casefold). None:
-    none of these (the server then asks which seat; the seat chooser offers the first free one,
-    as a suggestion the person confirms)."""
-    away = [s for s in seats if s.state == "away" and s.user == identity]
-    if away:
-        return away[0].seat
-    if any(s.state == "connected" and s.user == identity for s in seats):
-        return None
+    a closed tab), else the free seat kept for them, else the free seat named like them
+    (casefold). None: none of these (the server then asks which seat; the seat chooser offers the
+    first free one, as a suggestion the person confirms)."""
     free = [s for s in seats if s.state == "free" and s.kept_for in (None, identity)]
+    away = [s for s in seats if s.state == "away" and s.user == identity]
     kept = [s for s in free if s.kept_for == identity]
     named = [s for s in free if s.name.casefold() == person.casefold()]
-    chosen = kept or named
+    chosen = away or kept or named
     return chosen[0].seat if chosen else None
 
 
@@ -214,11 +209,11 @@ class Table(Generic[G]):
         me = owner_name(guest.identity)
         seats = self.seat_states()
         picked = pick_seat(seats, me, guest.person)
-        if picked is not None:
+        mine = [s.seat for s in seats if s.state == "connected" and s.user == me]
+        if picked is not None and (not mine or seats[picked].state == "away"):
             return picked
         names = self.session.names
         free = [s.seat for s in seats if s.state == "free" and s.kept_for in (None, me)]
-        mine = [s.seat for s in seats if s.state == "connected" and s.user == me]
         if mine:
             also = f", or a free seat ({', '.join(names[s] for s in free)})" if free else ""
             raise Refusal("no_seat", f"your seat {names[mine[0]]} is open on another connection: name it to take it "

@@ -234,5 +234,14 @@ def test_pick_seat_one_order_for_the_server_and_the_seat_chooser() -> None:
     assert pick_seat(seats, "zed", "ana") == 0  # then the one named like one
     assert pick_seat(seats, "zed", "di") is None  # kept for somebody else: not offered
     assert pick_seat(seats, "zed", "zed") is None
-    seats[0] = _seat(0, "Ana", "connected", user="bob")
-    assert pick_seat(seats, "bob", "bob") is None  # seated here already: no second seat by chance
+
+
+def test_one_seated_already_is_given_no_second_seat_by_chance_but_their_away_one() -> None:
+    t = table("Ana,Bob,Cy,bot:greedy", opener=ANA_UID, kept={2: ANA_UID})
+    first, second = ana(), ana()
+    t.join(first, 1)
+    t.join(second, 0)
+    message = refused("no_seat", t.join, ana(), None)  # not Cy, kept for her
+    assert message.startswith("your seat Ana is open on another connection")
+    t.leave(first)
+    assert t.join(ana(), None).seat == 1  # her seat left away: given back
