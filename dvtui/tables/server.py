@@ -531,13 +531,7 @@ class Server:
             if key is not None:
                 listed = len(self.tables) // TABLES_PER_TOKEN if isinstance(message, ListTables) else 0
                 await self._budgets.wait(key, max(1, listed))
-            try:
-                await self._answer(conn, message)
-            except Exception as e:  # a bug must cost one connection, never the server
-                self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
-                              f"{traceback.format_exc()}")  # fmt: skip
-                conn.fail("bad_message", "the server could not handle that message")
-                return
+            await self._answer(conn, message)
 
     def _late(self, conn: Conn, late: Late) -> str:
         """Why a connection that sent nothing in time is closed."""
@@ -550,12 +544,18 @@ class Server:
 
     async def _answer(self, conn: Conn, message: ClientMessage) -> None:
         """Hand ``message`` to its handler; a :class:`~.table.Refusal` is the error answering it."""
+        asked: str = type(message).__struct_config__.tag  # type: ignore[assignment]
         try:
             await self._handle[type(message)](conn, message)
         except Refusal as no:
-            conn.error(no.code, no.message, seq=no.seq, re=type(message).__struct_config__.tag)  # type: ignore[arg-type]
+            conn.error(no.code, no.message, seq=no.seq, re=asked)
             if no.close:
                 conn.close()
+        except Exception as e:  # a bug must cost one connection, never the server
+            self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
+                          f"{traceback.format_exc()}")  # fmt: skip
+            conn.error("bad_message", "the server could not handle that message", re=asked)
+            conn.close()
 
     async def _bye(self, conn: Conn, message: Bye) -> None:
         conn.close()
