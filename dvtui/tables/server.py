@@ -712,7 +712,7 @@ class Server:
         if elsewhere:
             self._leave(conn)
         self._unwatch(conn)
-        if sat.pushed is not None and sat.pushed is not conn:
+        if sat.pushed is not None:  # another connection of the same identity
             sat.pushed.table = None
             sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
         bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
