@@ -230,7 +230,7 @@ def test_pick_seat_one_order_for_the_server_and_the_seat_chooser() -> None:
     ]
     assert pick_seat(seats, "bob", "bob") == 2  # one's own away seat first
     seats[2] = _seat(2, "Cy", "away", user="cy")
-    assert pick_seat(seats, "bob", "bob") == 1  # then the free seat kept for one
+    assert pick_seat(seats, "bob", "ana") == 1  # then the free seat kept for one, before the one named like one
     assert pick_seat(seats, "zed", "ana") == 0  # then the one named like one
     assert pick_seat(seats, "zed", "di") is None  # kept for somebody else: not offered
     assert pick_seat(seats, "zed", "zed") is None
