@@ -67,8 +67,9 @@ _TURNS = {
 
 Mover = Callable[["Game", int], tuple[int, int]]
 """Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> (card, column), e.g. a bot."""
-EventSink = Callable[[list[Event]], None]
-"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it)."""
+EventSink = Callable[[list[Event]], object]
+"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it;
+what it returns is not looked at)."""
 
 
 class _HandOver(Exception):

@@ -137,6 +137,8 @@ class PlaySession:
     """What the store recovered when the file was read (a torn tail), to tell the player."""
     bots: list[tuple[BotSpec, int] | None] = field(init=False)
     """Each seat's bot and its seed (None for a person)."""
+    on_saved: Callable[[list[bytes]], object] | None = None
+    """Told the lines of each save as the file has them (a table server sends those on)."""
 
     def __post_init__(self) -> None:
         self.bots = bot_specs(self.game)
@@ -309,11 +311,15 @@ class PlaySession:
     def _save(self, events: Sequence[Event], before: Game) -> None:
         if self.writer is not None:
             try:
-                self.writer.append(events)
+                self._saved(self.writer.append(events))
             except BaseException:
                 self.game = before
                 raise
         self.events.extend(events)
+
+    def _saved(self, lines: list[bytes]) -> None:
+        if self.on_saved is not None:
+            self.on_saved(lines)
 
     # -- bots alone ------------------------------------------------------------------------------
 
@@ -329,7 +335,7 @@ class PlaySession:
 
         def save(events: list[Event]) -> None:
             if self.writer is not None:
-                self.writer.append(events)
+                self._saved(self.writer.append(events))
             self.events.extend(events)
             if stop():
                 raise _Stopped
