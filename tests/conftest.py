@@ -26,6 +26,7 @@ from dvtui.engine import (
     Event,
     Game,
     GameCreated,
+    Placement,
     Seat,
 )
 from dvtui.tables.server import Server
@@ -130,7 +131,7 @@ def play_round(game: Game, plan: Plan | None = None, dump: int | Mapping[int, in
             reserved = {c for _, c in todo[p]}
             card = min(c for c in game.hands[p] if c not in reserved)
             column = dump if isinstance(dump, int) else dump[p]
-        events.extend(game.place(column, card, player=p))
+        events.extend(game.place(Placement(card, column), player=p))
     return events
 
 

@@ -37,7 +37,7 @@ from typing import TypeVar
 import msgspec
 
 from ..bots import parse_bot
-from ..engine import RuleError, SeatError, new_game, random_seed
+from ..engine import Placement, RuleError, SeatError, new_game, random_seed
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -1035,8 +1035,8 @@ class Server:
                 return
             try:
                 if isinstance(message, Place):
-                    card, column = message.card, message.column
-                    await self._commit(table, lambda session: session.place(card, column, player=seat))
+                    placement = Placement(card=message.card, column=message.column)
+                    await self._commit(table, lambda session: session.place(placement, player=seat))
                 else:
                     refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
                     if refusal is not None:
@@ -1102,12 +1102,11 @@ class Server:
             # wake below starts the next one, if any, and a table nobody is at waits for a join
             placement = None if account is None else await self.bots.move(account, game, level, seed, wanted)
             if placement is not None:
-                card, column = placement
                 async with table.lock:
                     if wanted():
                         stand_in = level if standing_in else None
                         await self._commit(
-                            table, lambda session: session.place(card, column, player=seat, stand_in=stand_in)
+                            table, lambda session: session.place(placement, player=seat, stand_in=stand_in)
                         )
             ok = True
         except asyncio.CancelledError:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dvtui.engine import Award, ColumnResolved, Event, Game, rank
+from dvtui.engine import Award, ColumnResolved, Event, Game, Placement, rank
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -46,10 +46,10 @@ def test_r5_1_a_total_is_the_sum_of_a_players_cards(make_game: MakeGame, play: P
 
 def test_totals_are_visible_during_placement(make_game: MakeGame) -> None:
     game = make_game(3)
-    game.place(2, 4)
-    game.place(2, 1)
-    game.place(5, 6)
-    game.place(2, 6)
+    game.place(Placement(4, 2))
+    game.place(Placement(1, 2))
+    game.place(Placement(6, 5))
+    game.place(Placement(6, 2))
     assert game.totals[2] == [10, 1, 0]
     assert game.totals[5] == [0, 0, 6]
 
@@ -217,9 +217,9 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
     make_game: MakeGame,
 ) -> None:
     game = make_game(3, {0: MIXED_COLUMN})
-    game.place(0, 5)
-    game.place(0, 2)
-    game.place(0, 2)
+    game.place(Placement(5, 0))
+    game.place(Placement(2, 0))
+    game.place(Placement(2, 0))
     columns = [c[:] for c in game.columns]
     events, after = game.projected()
     assert [e.column for e in events] == list(range(7))
@@ -233,19 +233,19 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
 
 
 def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game: MakeGame) -> None:
-    """``projected(after=(player, card, column))``: what the round would award had that card also
-    gone under that column (a bot weighing its move), without placing it."""
+    """``projected(placement, player=...)``: what the round would award had that player also made
+    that placement (a bot weighing its move), without placing it."""
     game = make_game(3, {0: MIXED_COLUMN})
-    game.place(0, 5)
-    game.place(0, 2)
+    game.place(Placement(5, 0))
+    game.place(Placement(2, 0))
     before = (game.to_move, [t[:] for t in game.totals], [h[:] for h in game.hands], game.placements[:])
-    events, after = game.projected(after=(2, 3, 0))  # player 2's 3 under column 0: 5, 2, 3
+    events, after = game.projected(Placement(3, 0), player=2)  # player 2's 3 under column 0: 5, 2, 3
     assert (game.to_move, game.totals, game.hands, game.placements) == before  # nothing placed
     assert events[0].totals == [5, 2, 3]
     assert [(a.player, a.card) for a in events[0].awards] == [(0, MIXED_COLUMN[0]), (2, MIXED_COLUMN[1]),
                                                                  (1, MIXED_COLUMN[2])]
     placed = game.copy()
-    placed.place(0, 3)
+    placed.place(Placement(3, 0))
     placed_events, placed_after = placed.projected()
     assert events == placed_events
     assert (after.worth, after.goods, after.money, after.columns) == (
