@@ -56,7 +56,7 @@ def state(game: Game) -> tuple[object, ...]:
 def emptied_column_game(make_game: MakeGame, play: Play) -> Game:
     """5 players empty column 0 (9 money cards) in two rounds: 5 awards, then 4."""
     game = make_game(5, {0: MONEY_COLUMN})
-    everyone = {p: [(0, 6 - p)] for p in range(5)}
+    everyone = {p: [Placement(6 - p, 0)] for p in range(5)}
     play(game, everyone, dump=6)
     play(game, everyone, dump=6)
     assert game.columns[0] == []
@@ -163,7 +163,8 @@ def test_r4_3_a_card_may_go_under_an_empty_column(make_game: MakeGame, play: Pla
 
 def test_r4_3_several_cards_of_one_player_under_one_column(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {4: ["car-600", "boat-200"]})
-    events = play(game, {1: [(4, 1), (4, 3), (4, 5), (4, 6), (4, 2)], 2: [(4, 6), (4, 5)]}, dump=0)
+    five = [Placement(card, 4) for card in (1, 3, 5, 6, 2)]  # all but one of player 1's cards
+    events = play(game, {1: five, 2: [Placement(6, 4), Placement(5, 4)]}, dump=0)
     col4 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 4)
     assert col4.totals == [0, 17, 11]
     assert [(a.player, a.card) for a in col4.awards] == [(1, "car-600"), (2, "boat-200")]
@@ -279,7 +280,7 @@ def test_undo_keeps_the_hand_sorted(make_game: MakeGame) -> None:
 
 def test_undo_never_crosses_a_resolution(make_game: MakeGame, play: Play) -> None:
     game = make_game(3)
-    play(game, {0: [(0, 6)]})
+    play(game, {0: [Placement(6, 0)]})
     before = state(game)
     with pytest.raises(NothingToUndo, match=r"undo never crosses a resolution"):
         game.undo()
@@ -318,7 +319,7 @@ def test_undo_then_place_again_finishes_the_round_normally(make_game: MakeGame, 
         game.place(tried)
         game.undo()
         game.place(Placement(game.hands[game.to_move][-1], 6))
-    events = play(game, {0: [(0, 1)]}, dump=5)
+    events = play(game, {0: [Placement(1, 0)]}, dump=5)
     col0 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 0)
     assert col0.totals == [1, 0, 0]
     assert [a.card for a in col0.awards] == ["watch-300"]

@@ -23,9 +23,9 @@ def resolved(events: list[Event]) -> dict[int, ColumnResolved]:
     return {e.column: e for e in events if isinstance(e, ColumnResolved)}
 
 
-def plan_totals(column: int, totals: list[list[int]]) -> dict[int, list[tuple[int, int]]]:
+def plan_totals(column: int, totals: list[list[int]]) -> dict[int, list[Placement]]:
     """Each player's cards under ``column`` (an empty list: no card there)."""
-    return {p: [(column, card) for card in cards] for p, cards in enumerate(totals)}
+    return {p: [Placement(card, column) for card in cards] for p, cards in enumerate(totals)}
 
 
 def test_r5_1_a_total_is_the_sum_of_a_players_cards(make_game: MakeGame, play: Play) -> None:
@@ -139,14 +139,14 @@ def test_r5_3_highest_total_takes_the_bottom_card_first(make_game: MakeGame, pla
 def test_r5_3_order_of_placement_does_not_matter(make_game: MakeGame, play: Play) -> None:
     """A player who placed first but totals less still ranks lower."""
     game = make_game(3, {0: MIXED_COLUMN})
-    col0 = resolved(play(game, {0: [(0, 1)], 1: [(0, 2)], 2: [(0, 3)]}, dump=6))[0]
+    col0 = resolved(play(game, {0: [Placement(1, 0)], 1: [Placement(2, 0)], 2: [Placement(3, 0)]}, dump=6))[0]
     assert [a.player for a in col0.awards] == [2, 1, 0]
 
 
 def emptied_column_game(make_game: MakeGame, play: Play) -> tuple[Game, list[ColumnResolved]]:
     """5 players: column 0 holds 9 money cards; round 1 takes 5, round 2 has 4 left for 5 players."""
     game = make_game(5, {0: MONEY_COLUMN, 6: MIXED_COLUMN})
-    everyone = {p: [(0, 6 - p)] for p in range(5)}
+    everyone = {p: [Placement(6 - p, 0)] for p in range(5)}
     first = resolved(play(game, everyone, dump=6))[0]
     second = resolved(play(game, everyone, dump=6))[0]
     return game, [first, second]
@@ -197,9 +197,9 @@ def test_r5_5_a_one_card_column_rotates_onto_itself(make_game: MakeGame, play: P
     column = [*MIXED, "house-200", "car-300"]
     money_dump = ["money-100"] * 9
     game = make_game(5, {1: column, 6: money_dump})
-    play(game, {p: [(1, 6 - p)] for p in range(5)}, dump=6)
+    play(game, {p: [Placement(6 - p, 1)] for p in range(5)}, dump=6)
     assert game.columns[1] == ["watch-600", "holiday-700", "house-200", "car-300"]
-    play(game, {1: [(1, 6)], 2: [(1, 5)], 3: [(1, 4)]}, dump=6)
+    play(game, {1: [Placement(6, 1)], 2: [Placement(5, 1)], 3: [Placement(4, 1)]}, dump=6)
     assert game.columns[1] == ["car-300"]
     col1 = resolved(play(game, dump=6))[1]
     assert col1 == ColumnResolved(round=3, column=1, totals=[0] * 5, cancelled=[], awards=[], rotated=True)
