@@ -45,7 +45,7 @@ from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..table_state import TableState
 from ..theme import ERROR, GOLD, MUTED, seat_color
-from ..widgets.board import Board
+from ..widgets.board import Board, Ghost
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
@@ -172,7 +172,8 @@ class TableScreen(Screen[None]):
             self.state.fresh_cursor(human)  # the keyboard changes hands (or the game begins)
         board = self.query_one(Board)
         state = self.state
-        ghost = (human, state.selected_card) if human is not None and state.selected_card is not None else None
+        card = state.selected_card
+        ghost = Ghost(player=human, card=card) if human is not None and card is not None else None
         board.show(game, selected=state.selected_column if human is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
         self._show_handover(human)
