@@ -25,7 +25,7 @@ from dvtui.engine import COLORS, Game, Seat, new_game
 try:
     from dvtui.bots import think
     from dvtui.engine import Placement
-except ImportError:  # a tree from before the Placement value: place(column, card), think in its module
+except ImportError:  # a tree with the older API: place(column, card), think in its module
     from dvtui.bots.strong import think
     Placement = None
 
