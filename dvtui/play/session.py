@@ -24,8 +24,10 @@ from ..engine import (
     GameCreated,
     NothingToUndo,
     Phase,
+    Placement,
     PlacementUndone,
     RoundEnded,
+    RuleError,
 )
 from ..store import GameWriter, LoadedGame, SaveFailed
 from .autoplay import bot_players, bot_specs
@@ -114,7 +116,7 @@ class GameSession(Protocol):
 
     def why_no_undo(self) -> str: ...
 
-    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove: ...
+    def place(self, placement: Placement, player: int | None = None) -> PlayedMove: ...
 
     def undo(self, player: int) -> list[PlacementUndone]: ...
 
@@ -201,14 +203,12 @@ class PlaySession:
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def place(self, card: int, column: int, player: int | None = None, *, stand_in: str | None = None) -> PlayedMove:
+    def place(self, placement: Placement, player: int | None = None, *, stand_in: str | None = None) -> PlayedMove:
         """Place, save, and return the move; raises RuleError (nothing changed) or SaveError
         (the game is put back as it was: the file never lags behind the screen). ``stand_in``: the
         bot level placing for an absent human (a shared table), noted on ``card_placed``."""
         before = self.game.copy()
-        events = self.game.place(column, card, player=player)
-        if stand_in is not None:
-            events[0].stand_in = stand_in  # type: ignore[attr-defined]  # place() returns its card_placed first
+        events = self.game.place(placement, player=player, stand_in=stand_in)
         self._save(events, before)
         return PlayedMove(events, before)
 
@@ -357,18 +357,18 @@ class _Stopped(Exception):
     """``stop()`` said so: leave the bots' loop between two decisions."""
 
 
-def preview(game: Game, player: int, card: int, column: int) -> ColumnResolved | None:
-    """What ``column`` would do if ``player`` placed ``card`` there and the round ended now (the
+def preview(game: Game, player: int, placement: Placement) -> ColumnResolved | None:
+    """What the placement's column would do if ``player`` made it and the round ended now (the
     engine's own projection; the UI never re-derives R5/R6). None when the placement is illegal."""
     trial = game.copy()
     try:
-        events = trial.place(column, card, player=player)
-    except Exception:
+        events = trial.place(placement, player=player)
+    except RuleError:
         return None
     resolved = [e for e in events if isinstance(e, ColumnResolved)]
     if not resolved:
         resolved, _ = trial.projected()
-    return next((e for e in resolved if e.column == column), None)
+    return next((e for e in resolved if e.column == placement.column), None)
 
 
 @contextlib.contextmanager

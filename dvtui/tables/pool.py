@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar, cast
 
-from ..bots import Placement, parse_bot
-from ..bots.strong import DEFAULT_ITERATIONS
-from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game
+from ..bots import DEFAULT_ITERATIONS, parse_bot
+from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game, Placement
 from ..play.session import PlaySession
 from .table import BotTurn
 from .think import HEADER, frame
@@ -177,7 +176,7 @@ class BotPool:
         kind, value = answer
         if kind != "move":
             raise BotFailed(str(value))
-        return cast("tuple[int, int]", value)  # a worker answers "move" with its placement
+        return cast("Placement", value)  # a worker answers "move" with its placement (pickled whole)
 
     async def _start(self) -> asyncio.subprocess.Process:
         # The server's own dvtui, first on the path (-P: never one in the working directory): a

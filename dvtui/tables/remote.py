@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import BotSpec
-from ..engine import CardPlaced, Event, Game, GameCreated, NothingToUndo, PlacementUndone, RuleError, fold
+from ..engine import CardPlaced, Event, Game, GameCreated, NothingToUndo, Placement, PlacementUndone, RuleError, fold
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, Refused, TableClient, Unreachable
@@ -377,16 +377,16 @@ class RemoteSession:
             raise TableStopped(self.stopped.message)
         return seat
 
-    def place(self, card: int, column: int, player: int | None = None) -> PlayedMove:
+    def place(self, placement: Placement, player: int | None = None) -> PlayedMove:
         """Send the placement for the position on screen; returns once the table wrote it."""
         seat = self._my_seat(player)
         n = len(self.events)
         with self._cond:
             self._take_answers()  # a late answer to an earlier decision is not this one's
-        self._submit(self.client.place(card, column, seq=n))
+        self._submit(self.client.place(placement, seq=n))
 
         def mine(event: Event) -> bool:
-            return isinstance(event, CardPlaced) and (event.player, event.card, event.column) == (seat, card, column)
+            return isinstance(event, CardPlaced) and (event.player, event.card, event.column) == (seat, *placement)
 
         return self._await(n, mine)
 

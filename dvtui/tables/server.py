@@ -41,8 +41,8 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ..bots import Placement, parse_bot
-from ..engine import RuleError, SeatError, new_game, random_seed
+from ..bots import parse_bot
+from ..engine import Placement, RuleError, SeatError, new_game, random_seed
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -851,8 +851,8 @@ class Server:
             raise Refusal("game_over", "the game is over")
         try:
             if isinstance(message, Place):
-                card, column = message.card, message.column
-                await self._commit(table, lambda session: session.place(card, column, player=seat))
+                placement = Placement(card=message.card, column=message.column)
+                await self._commit(table, lambda session: session.place(placement, player=seat))
             else:
                 refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
                 if refusal is not None:
@@ -907,9 +907,8 @@ class Server:
         self._rest(table)
 
     async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
-        card, column = placement
         stand_in = turn.level if turn.standing_in else None
-        await self._commit(table, lambda session: session.place(card, column, player=turn.seat, stand_in=stand_in))
+        await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")

@@ -27,7 +27,7 @@ from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import minimum_size
-from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded
+from dvtui.engine import CardPlaced, ColumnResolved, Game, Placement, RoundEnded
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
@@ -200,7 +200,7 @@ def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[
     shortens first, then the label drops its inner space; the label keeps the column's form
     when it can."""
     game = make_game(3, {0: ["holiday-500"]})
-    game.place(0, 6)
+    game.place(Placement(6, 0))
     model = build_models(game)[0]
     for tag, short in (("Ana", "An"), ("B1", "B1"), ("李", "李"), ("Ro…", "Ro")):
         seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"), (short, "B2", "B3"))

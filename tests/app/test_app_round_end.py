@@ -215,7 +215,7 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
 async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path: Path) -> None:
     path = tmp_path / "mid.dvr"
     session = new_session(path)
-    session.place(*choose(session.game), player=0)
+    session.place(choose(session.game), player=0)
     session.close()
     app = table_app(PlaySession.resume(read_game(path)))
     async with app.run_test(size=(80, 24)) as pilot:

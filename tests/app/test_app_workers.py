@@ -10,7 +10,7 @@ from textual.worker import WorkerState
 
 from dvtui.app.messages import BotPlaced, HintReady, ThinkingFailed
 from dvtui.app.textual_private import notifications
-from dvtui.engine import CardPlaced
+from dvtui.engine import CardPlaced, Placement
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -26,7 +26,7 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         screen = table(app)
         placed = [m for m in messages if isinstance(m, BotPlaced)]
         bots = [e for e in screen.session.events if isinstance(e, CardPlaced) and e.player != 0]
-        assert [(m.card, m.column) for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
+        assert [m.placement for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
         assert placed[0].token < placed[1].token < screen.turn_token  # each about its own position
         await pilot.press("h")
         await app.workers.wait_for_complete()
@@ -34,8 +34,8 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         [ready] = [m for m in messages if isinstance(m, HintReady)]
         assert ready.token == screen.turn_token
         state = screen.state
-        assert (state.selected_card, state.selected_column) == (ready.suggestion.card, ready.suggestion.column)
-        assert screen.state.hint is not None and screen.state.hint.startswith(f"{ready.suggestion.card} → ")
+        assert (state.selected_card, state.selected_column) == ready.suggestion.placement
+        assert screen.state.hint is not None and screen.state.hint.startswith(f"{ready.suggestion.placement.card} → ")
         assert not any(isinstance(m, ThinkingFailed) for m in messages)
 
 
@@ -68,7 +68,7 @@ async def test_a_failed_search_is_told_and_a_late_answer_is_dropped() -> None:
         await pilot.press("5", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         placements = len(screen.session.game.placements)
-        screen.post_message(BotPlaced(old, 6, 6))  # about Ana's first turn, long gone
+        screen.post_message(BotPlaced(old, Placement(6, 6)))  # about Ana's first turn, long gone
         screen.post_message(ThinkingFailed(old, "bot", RuntimeError("late")))
         screen.post_message(ThinkingFailed(screen.turn_token, "hint", RuntimeError("no memory")))
         await pilot.pause()

@@ -315,8 +315,7 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
     move = bot_fn(parse_bot("random"))
     with GameWriter.create(parent, created) as writer:
         for _ in range(20):
-            card, column = move(game, 5)
-            writer.append(game.place(column, card))
+            writer.append(game.place(move(game, 5)))
     out = tmp_path / "kept.dvr"
     app = replay_app(parent, branch_path=lambda c: out, player_name="Zed")
     async with app.run_test(size=(80, 24)) as pilot:

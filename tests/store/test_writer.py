@@ -15,7 +15,7 @@ import pytest
 
 import dvtui.store.writer as writer_module
 from dvtui.cli import main
-from dvtui.engine import CardPlaced, Event, GameCreated, fold
+from dvtui.engine import CardPlaced, Event, GameCreated, Placement, fold
 from dvtui.store import GameWriter, SaveError, read_game
 
 from .dvr_support import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
@@ -67,7 +67,7 @@ def continue_game(path: Path, writer: GameWriter, groups: list[list[Event]]) -> 
         assert isinstance(placed, CardPlaced)
         if game.placements and game.placements[-1] == placed and game.round == placed.round:
             continue  # already in the file
-        writer.append(game.place(placed.column, placed.card, player=placed.player))
+        writer.append(game.place(Placement(placed.card, placed.column), player=placed.player))
 
 
 # -- create ------------------------------------------------------------------------------------

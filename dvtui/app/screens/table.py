@@ -27,8 +27,7 @@ from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
-from ...bots import BotSpec, Stopped, bot_fn
-from ...bots.strong import think
+from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import (
     column_label,
     gains_line,
@@ -37,7 +36,7 @@ from ...describe import (
     placement_outcome,
     round_gains,
 )
-from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, RoundEnded, RuleError, fold
+from ...engine import COLUMNS, CardPlaced, Event, Game, Phase, Placement, RoundEnded, RuleError, fold
 from ...play.session import GameSession, PlayedMove, preview
 from ...replay.steps import resolution_steps
 from ...store import SaveError, SaveFailed
@@ -46,7 +45,7 @@ from ..keys import TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..table_state import TableState
 from ..theme import ERROR, GOLD, MUTED, seat_color
-from ..widgets.board import Board
+from ..widgets.board import Board, Ghost
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
@@ -130,7 +129,7 @@ class TableScreen(Screen[None]):
         placed = history[last]
         assert isinstance(placed, CardPlaced)
         before = fold(history[:last]).game
-        events = before.copy().place(placed.column, placed.card, player=placed.player)
+        events = before.copy().place(Placement(card=placed.card, column=placed.column), player=placed.player)
         self.state.recap = True
         self.state.round_start_scores = before.scores()
         self.state.steps = resolution_steps(before, events)
@@ -173,7 +172,8 @@ class TableScreen(Screen[None]):
             self.state.fresh_cursor(human)  # the keyboard changes hands (or the game begins)
         board = self.query_one(Board)
         state = self.state
-        ghost = (human, state.selected_card) if human is not None and state.selected_card is not None else None
+        card = state.selected_card
+        ghost = Ghost(player=human, card=card) if human is not None and card is not None else None
         board.show(game, selected=state.selected_column if human is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
         self._show_handover(human)
@@ -247,7 +247,7 @@ class TableScreen(Screen[None]):
             return Text(self.state.hint, style=Style(color=GOLD))
         if self.state.selected_card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
-        outcome = preview(game, player, self.state.selected_card, self.state.selected_column)
+        outcome = preview(game, player, Placement(self.state.selected_card, self.state.selected_column))
         text = styled(f"{self.state.selected_card} → {column_label(self.state.selected_column)}: ", Style(bold=True))
         if outcome is not None:
             text.append(placement_outcome(outcome, player, self.session.names))
@@ -293,14 +293,14 @@ class TableScreen(Screen[None]):
         searching bot: the thread cannot be killed, and the process would wait for it."""
         worker = get_current_worker()
         try:
-            card, column = bot_fn(spec, worker.cancelled_event)(game, seed)
+            placement = bot_fn(spec, worker.cancelled_event)(game, seed)
         except Stopped:
             return  # told to stop: nothing to report
         except Exception as e:  # reported on screen, as the worker's message, not raised in a thread
             self.post_message(ThinkingFailed(token, "bot", e))
             return
         if not worker.is_cancelled:
-            self.post_message(BotPlaced(token, card, column))
+            self.post_message(BotPlaced(token, placement))
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)  # a second h replaces the first
     def _ask_hint(self, token: int, game: Game, seed: int) -> None:
@@ -322,16 +322,15 @@ class TableScreen(Screen[None]):
         if message.token != self.turn_token or self.state.steps:
             return  # about a position (or a game, before a branch) that is gone
         self.state.thinking = None
-        self._play(message.card, message.column, self.session.game.to_move)
+        self._play(message.placement, self.session.game.to_move)
 
     @on(HintReady)
     def _hint_ready(self, message: HintReady) -> None:
         if message.token != self.turn_token or self.state.steps:
             return
         suggestion = message.suggestion
-        self.state.selected_card = suggestion.card
-        self.state.selected_column = suggestion.column
-        self.state.hint = hint_line(suggestion.card, suggestion.column, suggestion.gain, suggestion.win)
+        self.state.selected_card, self.state.selected_column = suggestion.placement
+        self.state.hint = hint_line(suggestion.placement, suggestion.gain, suggestion.win)
         self.refresh_view()
 
     @on(ThinkingFailed)
@@ -346,10 +345,10 @@ class TableScreen(Screen[None]):
         self.workers.cancel_group(self, "bot")
         self.workers.cancel_group(self, "hint")
 
-    def _play(self, card: int, column: int, player: int) -> None:
+    def _play(self, placement: Placement, player: int) -> None:
         """Hand a placement to the session (engine, then disk), then show what it did."""
         try:
-            move = self.session.place(card, column, player=player)
+            move = self.session.place(placement, player=player)
         except RuleError as e:
             self.notify(str(e), severity="warning")
             return
@@ -532,7 +531,7 @@ class TableScreen(Screen[None]):
         if self.state.selected_card is None:
             self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
             return
-        self._play(self.state.selected_card, self.state.selected_column, player)
+        self._play(Placement(self.state.selected_card, self.state.selected_column), player)
 
     @on(Board.ColumnClicked)
     def _column_clicked(self, message: Board.ColumnClicked) -> None:
@@ -545,7 +544,7 @@ class TableScreen(Screen[None]):
             self.refresh_view()
             self.notify("Choose a card first, then click a column.", severity="information")
             return
-        self._play(self.state.selected_card, self.state.selected_column, player)
+        self._play(Placement(self.state.selected_card, self.state.selected_column), player)
 
     @on(HandBar.CardClicked)
     def _card_clicked(self, message: HandBar.CardClicked) -> None:
