@@ -127,6 +127,7 @@ async def key_latency(presses: int) -> None:
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.table import TableScreen
+    from dvtui.app.textual_private import driver
     from dvtui.engine import new_game
     from dvtui.play.local import LocalSession
     from dvtui.play.seats import parse_players
@@ -153,11 +154,10 @@ async def key_latency(presses: int) -> None:
             assert isinstance(screen, TableScreen)
 
             async def press(key: str, done: Callable[[], bool]) -> float:
-                assert app._driver is not None
                 probe.clear()
                 probe["done"] = done
                 probe["start"] = time.perf_counter()
-                app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
+                driver(app).send_message(events.Key(key, key if len(key) == 1 else None))
                 while "took" not in probe:
                     await asyncio.sleep(0)
                     if time.perf_counter() - probe["start"] > 5:  # type: ignore[operator]

@@ -92,6 +92,7 @@ async def scrub_latency(presses: int) -> None:
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.textual_private import driver
     from dvtui.store import read_game
 
     app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
@@ -115,14 +116,13 @@ async def scrub_latency(presses: int) -> None:
         replay = screen.replay
 
         async def press(name: str, key: str, want: int) -> None:
-            assert app._driver is not None
             if want == screen.moment:
                 return
             probe.clear()
             probe["done"] = lambda: screen.moment == want
             probe["start"] = time.perf_counter()
             char = key if len(key) == 1 else None
-            app._driver.send_message(events.Key(key, char))
+            driver(app).send_message(events.Key(key, char))
             while "took" not in probe:
                 await asyncio.sleep(0)
                 if time.perf_counter() - probe["start"] > 5:  # type: ignore[operator]
@@ -163,6 +163,7 @@ async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.textual_private import driver
     from dvtui.app.widgets.timeline_bar import TimelineBar
     from dvtui.store import read_game
 
@@ -184,14 +185,13 @@ async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
         replay = screen.replay
 
         async def press(name: str, key: str | None, want: int) -> None:
-            assert app._driver is not None
             probe.clear()
             probe["done"] = lambda: screen.moment == want
             probe["start"] = time.perf_counter()
             if key is None:  # a click on the bar, as the bar posts it
                 screen.query_one(TimelineBar).post_message(TimelineBar.Jump(want))
             else:
-                app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
+                driver(app).send_message(events.Key(key, key if len(key) == 1 else None))
             while "took" not in probe:
                 await asyncio.sleep(0)
                 if time.perf_counter() - probe["start"] > WAIT:  # type: ignore[operator]
@@ -220,19 +220,20 @@ async def _end_and_quit(quits: list[float]) -> None:
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.app.textual_private import driver
     from dvtui.store import read_game
 
     app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(COLS, ROWS)) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert app._driver is not None and isinstance(screen, ReplayScreen)
+        assert isinstance(screen, ReplayScreen)
         start = time.perf_counter()
-        app._driver.send_message(events.Key("end", None))
+        driver(app).send_message(events.Key("end", None))
         while screen.moment != screen.replay.last:
             await asyncio.sleep(0)
         await asyncio.sleep(0.01)  # as a person presses q: after End, its frame under way
-        app._driver.send_message(events.Key("q", "q"))
+        driver(app).send_message(events.Key("q", "q"))
         while app.is_running and time.perf_counter() - start < WAIT:
             await asyncio.sleep(0.001)
         quits.append(time.perf_counter() - start)

@@ -52,10 +52,10 @@ def play(deal: int, rotation: int, players: int, hero: str, villain: str) -> Out
     while not game.over:
         p = game.to_move
         t0 = time.perf_counter()
-        card, column = choose(specs[p], game, bot_seed(seed, p))
+        placement = choose(specs[p], game, bot_seed(seed, p))
         if p == rotation:
             times.append(time.perf_counter() - t0)
-        game.place(column, card)
+        game.place(placement)
     scores = game.scores()
     best = max(scores)
     winners = [q for q, s in enumerate(scores) if s == best]
@@ -146,8 +146,7 @@ def calibrate(players: int, games: int) -> None:
         snaps: list[tuple[int, list[float], list[list[float]]]] = []
         current = game.round
         while not game.over:
-            card, column = choose("greedy", game, bot_seed(seed, game.to_move))
-            game.place(column, card)
+            game.place(choose("greedy", game, bot_seed(seed, game.to_move)))
             if game.round != current and not game.over:
                 current = game.round
                 state = CompactGame(game)

@@ -21,8 +21,22 @@ import sys
 
 CODE = """
 import hashlib, json, random, sys, time
-from dvtui.bots.strong import think
 from dvtui.engine import COLORS, Game, Seat, new_game
+try:
+    from dvtui.bots import think
+    from dvtui.engine import Placement
+except ImportError:  # a tree with the older API: place(column, card), think in its module
+    from dvtui.bots.strong import think
+    Placement = None
+
+def place(game, card, column):
+    if Placement is None:
+        game.place(column, card)
+    else:
+        game.place(Placement(card, column))
+
+def move(hint):
+    return tuple(hint.placement) if Placement is not None else (hint.card, hint.column)
 
 count, iterations = int(sys.argv[1]), int(sys.argv[2])
 
@@ -33,7 +47,7 @@ def position(deal):
     rng = random.Random(deal)
     for _ in range(deal * 37 % 75):
         card, column = rng.choice(game.legal_placements())
-        game.place(column, card)
+        place(game, card, column)
     return game
 
 games = [position(deal) for deal in range(count)]
@@ -42,7 +56,7 @@ def one_pass():
     start = time.perf_counter()
     hints = [think(game, 7, iterations=iterations) for game in games]
     seconds = time.perf_counter() - start
-    return seconds, [(h.card, h.column, h.gain, repr(h.win)) for h in hints]
+    return seconds, [(*move(h), h.gain, repr(h.win)) for h in hints]
 
 first, moves = one_pass()
 warm = min(one_pass()[0] for _ in range(2))

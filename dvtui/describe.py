@@ -22,6 +22,7 @@ from .engine import (
     GameEnded,
     Outcome,
     Phase,
+    Placement,
     PlacementUndone,
     RoundEnded,
 )
@@ -245,11 +246,12 @@ def gains_line(name: str, change: int, total: int, taken: Sequence[str], returne
     return text
 
 
-def hint_line(card: int, column: int, gain: int, win: float) -> str:
+def hint_line(placement: Placement, gain: int, win: float) -> str:
     """The strong bot's advice, short enough for the 43 cells beside the hand at 80 columns: the
     move as that line writes a chosen one (``6 → F``), the rise of the player's score the bot
     expects by the end of this round, and the player's chance to win with it."""
     expected = short_amount(max(0, gain))
+    card, column = placement
     return f"{card} → {column_label(column)}: expect +{expected} this round, {round(win * 100)}% to win"
 
 

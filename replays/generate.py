@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dvtui.engine import DERIVED_TYPES, CardPlaced, Event, Game, new_game
+from dvtui.engine import DERIVED_TYPES, CardPlaced, Event, Game, Placement, new_game
 from dvtui.play.autoplay import bot_players, play_game
 from dvtui.play.seats import parse_players
 from dvtui.store.codec import encode_line
@@ -34,12 +34,11 @@ def with_an_undo(players: str, seed: int, first: int) -> list[Event]:
         who = bots[game.to_move]
         assert who is not None
         if not undone and game.round == 2 and not game.placements:
-            events.extend(game.place(3, 1))
+            events.extend(game.place(Placement(card=1, column=3)))
             events.append(game.undo())
             undone = True
         fn, bot_seed = who
-        card, column = fn(game, bot_seed)
-        events.extend(game.place(column, card))
+        events.extend(game.place(fn(game, bot_seed)))
     return events
 
 

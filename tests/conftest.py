@@ -26,6 +26,7 @@ from dvtui.engine import (
     Event,
     Game,
     GameCreated,
+    Placement,
     Seat,
 )
 from dvtui.tables.server import Server
@@ -33,8 +34,8 @@ from dvtui.tables.server import Server
 from .safety.sshd import OTHER, unix_account
 from .tables.support import in_thread, short_dir
 
-Plan = Mapping[int, Sequence[tuple[int, int]]]
-"""Per player, the placements a test insists on, as (column, card), in the order they are made."""
+Plan = Mapping[int, Sequence[Placement]]
+"""Per player, the placements a test insists on, in the order they are made."""
 
 
 def make_seats(players: int) -> list[Seat]:
@@ -118,19 +119,19 @@ def play_round(game: Game, plan: Plan | None = None, dump: int | Mapping[int, in
     plan = plan or {}
     todo = {p: list(plan.get(p, ())) for p in range(game.n)}
     for p, steps in todo.items():
-        cards = [card for _, card in steps]
+        cards = [card for card, _ in steps]
         if len(cards) > 5 or len(set(cards)) != len(cards) or not set(cards) <= set(game.hands[p]):
             raise ValueError(f"player {p}: a plan is at most 5 different cards from hand, not {cards}")
     events: list[Event] = []
     for _ in range(5 * game.n - len(game.placements)):
         p = game.to_move
         if todo[p]:
-            column, card = todo[p].pop(0)
+            placement = todo[p].pop(0)
         else:
-            reserved = {c for _, c in todo[p]}
+            reserved = {c for c, _ in todo[p]}
             card = min(c for c in game.hands[p] if c not in reserved)
-            column = dump if isinstance(dump, int) else dump[p]
-        events.extend(game.place(column, card, player=p))
+            placement = Placement(card, dump if isinstance(dump, int) else dump[p])
+        events.extend(game.place(placement, player=p))
     return events
 
 

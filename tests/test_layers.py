@@ -36,6 +36,8 @@ def test_the_package_keeps_its_layers() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "dvtui layers KEPT" in proc.stdout
     assert "the engine's one API KEPT" in proc.stdout
+    assert "the leaves import nothing of dvtui KEPT" in proc.stdout
+    assert "the bots' one API KEPT" in proc.stdout
 
 
 def test_an_import_inside_a_function_that_points_up_breaks_the_contract(tmp_path: Path) -> None:
@@ -79,3 +81,25 @@ def test_a_deep_import_of_the_engine_breaks_the_contract(tmp_path: Path) -> None
     assert proc.returncode != 0
     assert "the engine's one API BROKEN" in proc.stdout and "deep.ui -> deep.engine.game" in proc.stdout
     assert "deep.fine" not in proc.stdout and "deep.engine.game -> deep.engine.cards" not in proc.stdout
+
+
+def test_a_leaf_that_imports_any_of_its_package_breaks_the_contract(tmp_path: Path) -> None:
+    """The leaves' contract can fail, on a leaf importing another module of the package, lazily,
+    or the other leaf; a module beside them imports them freely."""
+    package = tmp_path / "leafy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "printable.py").write_text("def later():\n    from . import store\n\n    return store\n")
+    (package / "signals.py").write_text("from .printable import later\n")
+    (package / "store.py").write_text("from . import printable, signals\n")
+    config = tmp_path / "contract.toml"
+    config.write_text(
+        '[tool.importlinter]\nroot_package = "leafy"\n\n'
+        '[[tool.importlinter.contracts]]\nname = "the leaves"\ntype = "forbidden"\n'
+        'source_modules = ["leafy.printable", "leafy.signals"]\nforbidden_modules = ["leafy.*"]\n'
+    )
+    proc = lint_imports(config, tmp_path)
+    assert proc.returncode != 0
+    assert "the leaves BROKEN" in proc.stdout
+    assert "leafy.printable is not allowed to import leafy.store" in proc.stdout
+    assert "leafy.signals is not allowed to import leafy.printable" in proc.stdout

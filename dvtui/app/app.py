@@ -36,6 +36,7 @@ from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_
 from .exit_state import ExitState, exit_state_of
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
+from .textual_private import FooterKey, default_css, notifications, unnotify
 from .theme import GOLD
 
 MAX_TOASTS = 3
@@ -157,16 +158,17 @@ class DvtuiApp(App[ExitState]):
     def on_notify(self, event: Notify) -> None:
         """Before Textual shows ``event``'s notification: it replaces one saying the same thing
         (or, for a state such as the pace, one with the same title), and the oldest go so that at
-        most :data:`MAX_TOASTS` are up (Textual has no public way to drop one notification, hence
-        its collection's private names; Textual is pinned). Notify messages are handled in the
+        most :data:`MAX_TOASTS` are up (Textual has no public way to drop one notification:
+        :mod:`.textual_private`). Notify messages are handled in the
         order they were posted, so quick key presses replace each other too."""
         new = event.notification
-        for old in list(self._notifications):
+        for old in notifications(self):
             same = (old.message, old.title, old.severity) == (new.message, new.title, new.severity)
             if same or (new.title == STATE_TITLE and old.title == new.title):
-                self._unnotify(old, refresh=False)
-        for old in list(self._notifications)[: max(0, len(self._notifications) - (MAX_TOASTS - 1))]:
-            self._unnotify(old, refresh=False)
+                unnotify(self, old)
+        up = notifications(self)
+        for old in up[: max(0, len(up) - (MAX_TOASTS - 1))]:
+            unnotify(self, old)
 
     def get_default_screen(self) -> Screen[Any]:
         """The table or the viewer itself: no blank screen to draw first."""
@@ -435,7 +437,6 @@ class DvtuiApp(App[ExitState]):
         from textual.css.stylesheet import Stylesheet
         from textual.drivers import web_driver  # noqa: F401  (the driver a tab's dvtui runs on)
         from textual.widgets import Footer, Input, OptionList, Static
-        from textual.widgets._footer import FooterKey
 
         from .screens.menu import MenuScreen
 
@@ -443,9 +444,7 @@ class DvtuiApp(App[ExitState]):
         if self.css_path:
             stylesheet.read_all(self.css_path)
         for kind in (type(self), Screen, MenuScreen, Vertical, Static, OptionList, Input, Footer, FooterKey):
-            # a node's default CSS comes from its class alone: an instance not yet initialised will do
-            node = self if kind is type(self) else kind.__new__(kind)
-            for read_from, css, tie_breaker, scope in node._get_default_css():
+            for read_from, css, tie_breaker, scope in default_css(kind):
                 stylesheet.add_source(css, read_from=read_from, is_default_css=True, tie_breaker=tie_breaker,
                                       scope=scope)  # fmt: skip
         stylesheet.parse()

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..describe import hint_line
-from ..engine import COLUMNS, CardPlaced, Event, PlacementUndone, RoundEnded, fold
+from ..engine import COLUMNS, CardPlaced, Event, Placement, PlacementUndone, RoundEnded, fold
 from ..play.face import GameSession
 from ..play.session import PlayedMove
 from ..replay.steps import ResolutionStep, resolution_steps
@@ -155,9 +155,9 @@ class TableFlow:
         self.cursor.hint = None
         self.thinking = None
 
-    def hinted(self, card: int, column: int, gain: int, win: float) -> None:
-        self.cursor.card, self.cursor.column = card, column
-        self.cursor.hint = hint_line(card, column, gain, win)
+    def hinted(self, placement: Placement, gain: int, win: float) -> None:
+        self.cursor.card, self.cursor.column = placement
+        self.cursor.hint = hint_line(placement, gain, win)
 
     # -- decisions that stand ------------------------------------------------------------------------
 

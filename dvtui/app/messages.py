@@ -12,9 +12,9 @@ from textual.message import Message
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from ..bots.strong import Suggestion
+    from ..bots import Suggestion
 
-from ..engine import Event
+from ..engine import Event, Placement
 
 STATE_TITLE = "Pace"
 """The title of notices that tell a state, not an event (the pace): the app keeps only the newest."""
@@ -33,14 +33,13 @@ class BranchRequested(Message):
 
 
 class BotPlaced(Message, bubble=False):  # for the table that asked, nobody above it
-    """A bot chose ``card`` and ``column`` for the position the table's turn ``token`` names (the
-    table plays it only if that position is still the one on the table)."""
+    """A bot chose ``placement`` for the position the table's turn ``token`` names (the table
+    plays it only if that position is still the one on the table)."""
 
-    def __init__(self, token: int, card: int, column: int) -> None:
+    def __init__(self, token: int, placement: Placement) -> None:
         super().__init__()
         self.token = token
-        self.card = card
-        self.column = column
+        self.placement = placement
 
 
 class HintReady(Message, bubble=False):

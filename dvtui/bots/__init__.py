@@ -1,4 +1,9 @@
-"""Computer players: pure functions (state, seed) -> placement. No I/O."""
+"""Computer players: pure functions (state, seed) -> placement. No I/O.
+
+Everything outside the bots imports these names from ``dvtui.bots``, never from its modules (an
+import-linter contract in pyproject.toml): the levels, :func:`think` (the strong bot's advice, the
+app's hint) and its :class:`Suggestion`, the strong level's :data:`DEFAULT_ITERATIONS`.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,12 @@ import functools
 import threading
 from typing import Protocol
 
-from ..engine import BUDGETED, Game
+from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
-from .base import BotSpec, Mover, Placement, Stopped, UnknownBot, mix
+from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .random_bot import choose as random_choice
+from .strong import DEFAULT_ITERATIONS, Suggestion, think
 from .strong import choose as strong_choose
 
 
@@ -77,11 +83,12 @@ _BOTS = 0xB07
 """The key that separates the bots' chance from anything else drawn from a game's seed."""
 
 __all__ = [
+    "DEFAULT_ITERATIONS",
     "LEVELS",
     "BotSpec",
     "Mover",
-    "Placement",
     "Stopped",
+    "Suggestion",
     "UnknownBot",
     "bot_fn",
     "bot_seed",
@@ -89,4 +96,5 @@ __all__ = [
     "choose",
     "mix",
     "parse_bot",
+    "think",
 ]

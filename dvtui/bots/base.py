@@ -9,10 +9,7 @@ from __future__ import annotations
 
 from ..engine import BotSpec, Game, Mover, UnknownBot
 
-Placement = tuple[int, int]
-"""(card, column): a number card 1-6 and a column 0-6."""
-
-__all__ = ["BotSpec", "Mover", "Placement", "Stopped", "UnknownBot", "mix", "move_key"]
+__all__ = ["BotSpec", "Mover", "Stopped", "UnknownBot", "mix", "move_key"]
 
 _M64 = (1 << 64) - 1
 

@@ -8,13 +8,13 @@ two greedy bots do not mirror each other.
 
 from __future__ import annotations
 
-from ..engine import Game
-from .base import Placement, mix, move_key
+from ..engine import Game, Placement
+from .base import mix, move_key
 
 
-def projected_gain(game: Game, player: int, card: int, column: int) -> int:
+def projected_gain(game: Game, placement: Placement, *, player: int) -> int:
     """How much the player's score would rise if the round ended right after this placement."""
-    _, after = game.projected(after=(player, card, column))
+    _, after = game.projected(placement, player=player)
     return after.score(player) - game.score(player)
 
 
@@ -22,11 +22,12 @@ def choose(game: Game, seed: int) -> Placement:
     me = game.to_move
     key = move_key(game)
     best: tuple[int, int, int] | None = None
-    choice: Placement = (game.hands[me][0], 0)
-    for card, column in game.legal_placements():
-        gain = projected_gain(game, me, card, column)
+    choice = Placement(card=game.hands[me][0], column=0)
+    for placement in game.legal_placements():
+        card, column = placement
+        gain = projected_gain(game, placement, player=me)
         rank = (gain, -card, mix(seed, key, card * 8 + column) & 0xFFFF)
         if best is None or rank > best:
             best = rank
-            choice = (card, column)
+            choice = placement
     return choice

@@ -37,9 +37,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..engine import COLUMNS, PLACEMENTS_PER_PLAYER, Game, Phase, compact, rank
+from ..engine import COLUMNS, PLACEMENTS_PER_PLAYER, Game, Phase, Placement, compact, rank
 from . import value as V
-from .base import Placement, Stopped, mix, move_key
+from .base import Stopped, mix, move_key
 
 DEFAULT_ITERATIONS = 5000
 """Plain ``strong``: a budget meant to keep a person waiting well under a second a move, even on a
@@ -63,13 +63,16 @@ program need not wait for the move, and few enough looks that they cost the sear
 ROLLOUT_EPSILON = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
+_Move = tuple[int, int]
+"""(card, column) inside the search: a plain pair, made by the thousand per move; what leaves the
+search is a :class:`~dvtui.engine.Placement`."""
+
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """The strong bot's advice: the move, and what it expects of it (for the app's hint, ``h``)."""
 
-    card: int
-    column: int
+    placement: Placement
     gain: int
     """Expected rise of the player's score by the end of this round, in game units (e.g. 300000)."""
     win: float
@@ -78,17 +81,13 @@ class Suggestion:
     iterations: int
     seconds: float
 
-    @property
-    def move(self) -> Placement:
-        return (self.card, self.column)
-
 
 class _Node:
     __slots__ = ("gain", "kids", "mover", "moves", "n", "w")
 
     def __init__(self, mover: int, players: int) -> None:
         self.mover = mover
-        self.moves: list[Placement] | None = None  # merged, prior order; None until expanded
+        self.moves: list[_Move] | None = None  # merged, prior order; None until expanded
         self.kids: list[_Node] = []
         self.n = 0
         self.w = [0.0] * players
@@ -162,7 +161,7 @@ class _Search:
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def moves(self, tot: list[list[int]], hand: list[int], p: int) -> list[Placement]:
+    def moves(self, tot: list[list[int]], hand: list[int], p: int) -> list[_Move]:
         """The distinct placements for p, best prior first (merged: see the module docstring)."""
         seen: set[tuple[int, tuple[int, ...]]] = set()
         scored: list[tuple[float, int, int]] = []
@@ -306,7 +305,8 @@ class _Search:
         assert root.moves is not None and root.kids
         i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
         kid = root.kids[i]
-        return root.moves[i], kid.w[self.me] / kid.n, kid.gain / kid.n
+        card, column = root.moves[i]
+        return Placement(card=card, column=column), kid.w[self.me] / kid.n, kid.gain / kid.n
 
 
 def candidates(game: Game) -> list[Placement]:
@@ -314,7 +314,8 @@ def candidates(game: Game) -> list[Placement]:
     card for all the empty columns together, and one for two columns with the same cards and totals
     (see the module docstring)."""
     search = _Search(game, 0)
-    return search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
+    moves = search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
+    return [Placement(card=card, column=column) for card, column in moves]
 
 
 def think(
@@ -362,10 +363,9 @@ def think(
                 raise Stopped
     if progress is not None:
         progress(1.0)
-    (card, column), win, gain = search.best()
+    placement, win, gain = search.best()
     return Suggestion(
-        card=card,
-        column=column,
+        placement=placement,
         gain=round(gain * 100_000),
         win=win,
         iterations=search.iterations,
@@ -382,4 +382,4 @@ def choose(
     stop: threading.Event | None = None,
 ) -> Placement:
     """The level's entry in :data:`dvtui.bots.LEVELS`: the searched move, nothing else."""
-    return think(game, seed, iterations=iterations, seconds=seconds, stop=stop).move
+    return think(game, seed, iterations=iterations, seconds=seconds, stop=stop).placement

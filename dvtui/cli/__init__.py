@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..printable import printable
+from ..web.errors import WebError, WebUsageError
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
 from .terminal import has_terminal
 
@@ -146,8 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _dispatch(args)
-    except UsageError as e:
+    except (UsageError, WebUsageError) as e:
         return _fail(str(e), EXIT_USAGE)
+    except WebError as e:
+        return _fail(str(e), EXIT_BAD_FILE)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -200,9 +203,12 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return tables.run(args)
     if args.command == "web":
-        from . import web
+        from ..web import serve
 
-        return web.run(args)
+        serve.run(host=args.host, port=args.port, socket_path=args.socket, table=args.table, server=args.server,
+                  public_url=args.public_url, user_header=args.user_header, max_tabs=args.max_tabs,
+                  max_tabs_per_person=args.max_tabs_per_person)  # fmt: skip
+        return EXIT_OK
     if args.command == "replay" and args.text:
         from .export import run_text_export
 

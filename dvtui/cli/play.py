@@ -34,9 +34,9 @@ from ..store import (
     saves_dir,
 )
 from ..tables import RemoteSession, ServerPlace
+from ..web.tab import is_spare, vouched, wait_for_tab
 from .errors import UsageError
 from .terminal import has_terminal, served_to_browser
-from .web_tab import is_spare, vouched, wait_for_tab
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp

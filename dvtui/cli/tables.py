@@ -35,11 +35,11 @@ from ..tables import (
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
-from ..tables.server import serve
+from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
+from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .play import checked_setup, first_player
-from .web_tab import vouched
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
-    except (Unreachable, Refused, Diverged, Dropped) as e:
+    except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
         return _fail(str(e))
 
 

@@ -51,7 +51,7 @@ from .events import (
     type_name,
 )
 from .folding import CHECKPOINT_EVERY, Folded, fold
-from .game import EventSink, Game, Mover, Phase
+from .game import EventSink, Game, Mover, Phase, Placement
 from .rules import Outcome, Ranking, rank
 from .seating import (
     BOT_LEVELS,
@@ -125,6 +125,7 @@ __all__ = [
     "NothingToUndo",
     "Outcome",
     "Phase",
+    "Placement",
     "PlacementUndone",
     "Ranking",
     "RoundEnded",

@@ -42,6 +42,9 @@ class Award(msgspec.Struct, gc=False):
 
 
 class Event(msgspec.Struct, tag_field="type", omit_defaults=True, kw_only=True, gc=False):
+    """Every event is built with keywords (each subclass is ``kw_only`` too: msgspec does not pass
+    the option down), so no positional call can swap two of its ints, a column and a card, say."""
+
     seq: int | None = None
 
 
@@ -50,7 +53,7 @@ SEED_LIMIT = 1 << 63
 < SEED_LIMIT``, what every JSON reader keeps exact. A new game's seed is from 0 up."""
 
 
-class GameCreated(Event, tag="game_created"):
+class GameCreated(Event, tag="game_created", kw_only=True):
     format: int
     players: list[Seat]
     first_player: int
@@ -67,7 +70,7 @@ StandIn = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{1,16}(@[0-9.]{1,12}s?)?$"
 decoded (an annotation for a replay to show, never run: any level-shaped word is read)."""
 
 
-class CardPlaced(Event, tag="card_placed"):
+class CardPlaced(Event, tag="card_placed", kw_only=True):
     round: int
     player: int
     column: int
@@ -77,14 +80,14 @@ class CardPlaced(Event, tag="card_placed"):
     the placement means the same with or without it)."""
 
 
-class PlacementUndone(Event, tag="placement_undone"):
+class PlacementUndone(Event, tag="placement_undone", kw_only=True):
     round: int
     player: int
     column: int
     card: int
 
 
-class ColumnResolved(Event, tag="column_resolved"):
+class ColumnResolved(Event, tag="column_resolved", kw_only=True):
     round: int
     column: int
     totals: list[int]
@@ -93,12 +96,12 @@ class ColumnResolved(Event, tag="column_resolved"):
     rotated: bool
 
 
-class RoundEnded(Event, tag="round_ended"):
+class RoundEnded(Event, tag="round_ended", kw_only=True):
     round: int
     next_first_player: int
 
 
-class GameEnded(Event, tag="game_ended"):
+class GameEnded(Event, tag="game_ended", kw_only=True):
     scores: list[int]
     winners: list[int]
 

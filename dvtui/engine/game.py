@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import IntEnum
 from itertools import repeat
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
 from .errors import (
@@ -65,17 +65,35 @@ _TURNS = {
 }
 """R4.1-R4.2: ``_TURNS[players][first]``, who places, in order, in a round that ``first`` starts."""
 
-Mover = Callable[["Game", int], tuple[int, int]]
-"""Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> (card, column), e.g. a bot."""
-EventSink = Callable[[list[Event]], None]
-"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it)."""
+
+class Placement(NamedTuple):
+    """A decision (R4.3): put number card ``card`` (1-6) under column ``column`` (0-6).
+
+    One value from the engine up, in the style of python-chess's ``Move``, so no layer passes two
+    bare ints whose order it must remember; a tuple underneath, so a hot loop may still unpack it
+    (``card, column = placement``) and a placement is hashable and cheap."""
+
+    card: int
+    column: int
+
+
+_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
+    card: tuple(Placement(card, column) for column in range(COLUMNS)) for card in NUMBER_CARDS
+}
+"""Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
+
+Mover = Callable[["Game", int], Placement]
+"""Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> placement, e.g. a bot."""
+EventSink = Callable[[list[Event]], object]
+"""Receives a decision with the derived events it triggered, as one unit (a file writer appends it;
+what it returns is not looked at)."""
 
 
 class _HandOver(Exception):
     """Raised by :func:`_hand_over`, the mover of a seat nobody plays for in :meth:`Game.play`."""
 
 
-def _hand_over(game: Game, seed: int) -> tuple[int, int]:
+def _hand_over(game: Game, seed: int) -> Placement:
     raise _HandOver
 
 
@@ -178,11 +196,12 @@ class Game:
         None while it goes on."""
         return Outcome.of(self.worth) if self.phase == OVER else None
 
-    def legal_placements(self) -> list[tuple[int, int]]:
-        """Every (card, column) the player to move may place (R4.3: any column, any card in hand)."""
+    def legal_placements(self) -> list[Placement]:
+        """Every placement the player to move may make (R4.3: any column, any card in hand), card by
+        card in hand order, each card's columns from the left."""
         if self.phase != PLACEMENT:
             return []
-        return [(card, col) for card in self.hands[self.to_move] for col in range(COLUMNS)]
+        return [placement for card in self.hands[self.to_move] for placement in _PLACEMENTS[card]]
 
     def owned_cards(self, player: int) -> list[str]:
         """Every card the player owns: goods, then money (R8 scores these)."""
@@ -212,8 +231,9 @@ class Game:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def check_placement(self, player: int, column: int, card: int) -> None:
-        """Raise the typed error that says why this placement is illegal, or return."""
+    def check_placement(self, placement: Placement, *, player: int) -> None:
+        """Raise the typed error that says why ``player`` may not make this placement, or return."""
+        card, column = placement
         if self.phase != PLACEMENT:
             if self.phase == OVER:
                 raise GameOver("the game is over (R8): no more placements")
@@ -227,8 +247,9 @@ class Game:
                 raise CardNotInHand(f"player {player} has already placed their {card} this round")
             raise CardNotInHand(f"number cards are 1 to 6, not {card}")
 
-    def place(self, column: int, card: int, player: int | None = None) -> list[Event]:
-        """Place ``card`` under ``column`` for the player to move (or check it is ``player``).
+    def place(self, placement: Placement, *, player: int | None = None, stand_in: str | None = None) -> list[Event]:
+        """Make ``placement`` for the player to move (or check it is ``player``). ``stand_in``: the
+        bot level placing for an absent human (a shared table), noted on the ``card_placed``.
 
         Returns the decision event followed by every derived event it triggers (a round's last
         placement resolves the round, and the last round ends the game), all already applied.
@@ -237,14 +258,15 @@ class Game:
         """
         p = self.to_move
         if player is not None and player != p:
-            self.check_placement(player, column, card)  # raises WrongPlayer (or why nobody may place)
-        event = CardPlaced(self.round, p, column, card)
+            self.check_placement(placement, player=player)  # raises WrongPlayer (or why nobody may place)
+        card, column = placement
+        event = CardPlaced(round=self.round, player=p, column=column, card=card, stand_in=stand_in)
         self.apply(event)
         return [event, *self.derive_all()] if self.derived_pending else [event]
 
     def play(self, movers: Sequence[tuple[Mover, int] | None], sink: EventSink | None = None) -> None:
         """Let ``movers[seat] = (choose, seed)`` decide for their seats, ``choose(game, seed) ->
-        (card, column)``, until the game is over or a seat without a mover is to move.
+        placement``, until the game is over or a seat without a mover is to move.
 
         ``sink`` receives each decision with the derived events it triggers, as :meth:`place`
         returns them. The same rules as :meth:`place` (an illegal choice raises its typed error
@@ -282,8 +304,8 @@ class Game:
                         raise ValueError
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
                 except ValueError:
-                    self._refuse(CardPlaced(round_, p, column, card))  # raises the error place() raises
-                event = CardPlaced(round_, p, column, card)
+                    self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
+                event = CardPlaced(round=round_, player=p, column=column, card=card)
                 totals[column][p] += card
                 placements.append(event)
                 if sink is not None and len(placements) < round_length:
@@ -356,7 +378,7 @@ class Game:
 
     def _end_round(self) -> RoundEnded:
         nxt = _SUCCESSORS[self.n][self.first_player]  # R7
-        event = RoundEnded(self.round, nxt)
+        event = RoundEnded(round=self.round, next_first_player=nxt)
         self.round_scores.append(self.worth[:])
         self.placements = []
         self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
@@ -376,10 +398,12 @@ class Game:
 
     # -- projections ---------------------------------------------------------------------------
 
-    def projected(self, after: tuple[int, int, int] | None = None) -> tuple[list[ColumnResolved], Game]:
+    def projected(
+        self, after: Placement | None = None, *, player: int | None = None
+    ) -> tuple[list[ColumnResolved], Game]:
         """What every column would award if the round ended now, and the state that would leave.
 
-        ``after=(player, card, column)``: as if ``player`` had also put ``card`` under ``column``
+        ``after``: as if ``player`` (default: the player to move) had also made this placement
         first (a bot weighing a move). That what-if is not checked, and only the column's total
         changes (the card stays in hand, nobody's turn moves): it asks what the round would give,
         not whether the move may be made.
@@ -388,8 +412,8 @@ class Game:
         """
         g = self.copy()
         if after is not None:
-            player, card, column = after
-            g.totals[column][player] += card
+            card, column = after
+            g.totals[column][self.to_move if player is None else player] += card
         if g.phase == PLACEMENT:
             g.phase = RESOLVING
             g.next_column = 0
@@ -472,6 +496,5 @@ class Game:
         """Raise the typed error that says why :meth:`apply_placements` did not apply ``event``."""
         if self.phase == PLACEMENT and event.round != self.round:
             raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")
-        self.check_placement(event.player, event.column, event.card)
+        self.check_placement(Placement(card=event.card, column=event.column), player=event.player)
         raise RuleError(f"card_placed could not be applied: {event!r}")  # check_placement always says why first
-

@@ -122,14 +122,27 @@ def resolve_columns(
                     column.append(old)
                     worth[p] += value - VALUE_OF[old]
                 awards.append(Award(p, card, old))
-            events.append(ColumnResolved(round_, c, totals, list(cancelled) if cancelled else [], awards, False))
+            events.append(
+                ColumnResolved(
+                    round=round_,
+                    column=c,
+                    totals=totals,
+                    cancelled=list(cancelled) if cancelled else [],
+                    awards=awards,
+                    rotated=False,
+                )
+            )
         elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
-            events.append(ColumnResolved(round_, c, totals, list(cancelled), [], False))
+            events.append(
+                ColumnResolved(
+                    round=round_, column=c, totals=totals, cancelled=list(cancelled), awards=[], rotated=False
+                )
+            )
         elif column:  # R5.5: nobody played here, the bottom card goes to the top
             column.append(column.pop(0))
-            events.append(ColumnResolved(round_, c, totals, [], [], True))
+            events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=True))
         else:
-            events.append(ColumnResolved(round_, c, totals, [], [], False))
+            events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=False))
         all_totals[c] = zeros[:]  # the event now owns the old list
     return events
 

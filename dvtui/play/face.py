@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..bots import BotSpec
-from ..engine import Event, Game
+from ..engine import Event, Game, Placement
 from ..store import LoadedGame, SaveFailed
 from .session import PlayedMove, Standing
 
@@ -195,7 +195,7 @@ class GameSession(Protocol):
 
     def why_no_undo(self) -> str: ...
 
-    def place(self, card: int, column: int, player: int | None = None) -> None: ...
+    def place(self, placement: Placement, player: int | None = None) -> None: ...
 
     def undo(self, player: int) -> None: ...
 

@@ -16,7 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from ..bots import BotSpec
-from ..engine import Event, Game, GameCreated, RuleError
+from ..engine import Event, Game, GameCreated, Placement, RuleError
 from ..store import LoadedGame, SaveError, SaveFailed, read_game
 from .face import Abilities, Decided, News, Presence, Refused, Tell
 from .session import PlayedMove, PlaySession, Standing
@@ -30,7 +30,7 @@ class LocalSession:
         self._tell: Tell = _nobody
         self._loop: asyncio.AbstractEventLoop | None = None
         self._saver: ThreadPoolExecutor | None = None
-        self._saving: Future[None] | None = None
+        self._saving: Future[list[bytes]] | None = None
 
     @classmethod
     def start(cls, created: GameCreated, path: Path | None) -> LocalSession:
@@ -128,13 +128,13 @@ class LocalSession:
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def place(self, card: int, column: int, player: int | None = None) -> None:
+    def place(self, placement: Placement, player: int | None = None) -> None:
         """Check the placement (RuleError: nothing changed) and save it in the worker; the move is
         told once it is on disk."""
         self._free()
         before = self.play.game
         after = before.copy()
-        events = after.place(column, card, player=player)
+        events = after.place(placement, player=player)
         self._save(PlayedMove(events, before, after))
 
     def undo(self, player: int) -> None:
@@ -172,7 +172,7 @@ class LocalSession:
         self._saving = saving = self._saver.submit(writer.append, move.events)
         saving.add_done_callback(lambda done: loop.call_soon_threadsafe(self._saved, move, done))
 
-    def _saved(self, move: PlayedMove, done: Future[None] | None) -> None:
+    def _saved(self, move: PlayedMove, done: Future[list[bytes]] | None) -> None:
         """On the loop: the save ended (``done``; None: nothing was saved)."""
         self._saving = None
         error = done.exception() if done is not None else None

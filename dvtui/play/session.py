@@ -24,8 +24,10 @@ from ..engine import (
     GameCreated,
     NothingToUndo,
     Phase,
+    Placement,
     PlacementUndone,
     RoundEnded,
+    RuleError,
 )
 from ..store import GameWriter, LoadedGame, SaveFailed
 from .autoplay import bot_players, bot_specs
@@ -63,6 +65,8 @@ class PlaySession:
     """What the store recovered when the file was read (a torn tail), to tell the player."""
     bots: list[tuple[BotSpec, int] | None] = field(init=False)
     """Each seat's bot and its seed (None for a person)."""
+    on_saved: Callable[[list[bytes]], object] | None = None
+    """Told the lines of each save as the file has them (a table server sends those on)."""
 
     def __post_init__(self) -> None:
         self.bots = bot_specs(self.game)
@@ -125,14 +129,12 @@ class PlaySession:
 
     # -- decisions -------------------------------------------------------------------------------
 
-    def place(self, card: int, column: int, player: int | None = None, *, stand_in: str | None = None) -> PlayedMove:
+    def place(self, placement: Placement, player: int | None = None, *, stand_in: str | None = None) -> PlayedMove:
         """Place, save, and return the move; raises RuleError (nothing changed) or SaveError
         (the game is put back as it was: the file never lags behind the screen). ``stand_in``: the
         bot level placing for an absent human (a shared table), noted on ``card_placed``."""
         before = self.game.copy()
-        events = self.game.place(column, card, player=player)
-        if stand_in is not None:
-            events[0].stand_in = stand_in  # type: ignore[attr-defined]  # place() returns its card_placed first
+        events = self.game.place(placement, player=player, stand_in=stand_in)
         self._save(events, before)
         return PlayedMove(events, before, self.game)
 
@@ -235,11 +237,15 @@ class PlaySession:
     def _save(self, events: Sequence[Event], before: Game) -> None:
         if self.writer is not None:
             try:
-                self.writer.append(events)
+                self._saved(self.writer.append(events))
             except BaseException:
                 self.game = before
                 raise
         self.events.extend(events)
+
+    def _saved(self, lines: list[bytes]) -> None:
+        if self.on_saved is not None:
+            self.on_saved(lines)
 
     # -- bots alone ------------------------------------------------------------------------------
 
@@ -255,7 +261,7 @@ class PlaySession:
 
         def save(events: list[Event]) -> None:
             if self.writer is not None:
-                self.writer.append(events)
+                self._saved(self.writer.append(events))
             self.events.extend(events)
             if stop():
                 raise _Stopped
@@ -277,18 +283,18 @@ class _Stopped(Exception):
     """``stop()`` said so: leave the bots' loop between two decisions."""
 
 
-def preview(game: Game, player: int, card: int, column: int) -> ColumnResolved | None:
-    """What ``column`` would do if ``player`` placed ``card`` there and the round ended now (the
+def preview(game: Game, player: int, placement: Placement) -> ColumnResolved | None:
+    """What the placement's column would do if ``player`` made it and the round ended now (the
     engine's own projection; the UI never re-derives R5/R6). None when the placement is illegal."""
     trial = game.copy()
     try:
-        events = trial.place(column, card, player=player)
-    except Exception:
+        events = trial.place(placement, player=player)
+    except RuleError:
         return None
     resolved = [e for e in events if isinstance(e, ColumnResolved)]
     if not resolved:
         resolved, _ = trial.projected()
-    return next((e for e in resolved if e.column == column), None)
+    return next((e for e in resolved if e.column == placement.column), None)
 
 
 @contextlib.contextmanager

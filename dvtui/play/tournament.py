@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bots import Mover, bot_fn, bot_seeds, parse_bot
-from ..engine import COLORS, Game, Outcome, Seat, new_game
+from ..engine import COLORS, Game, Outcome, Placement, Seat, new_game
 from ..store import GameWriter
 from .autoplay import run_bots
 
@@ -129,7 +129,7 @@ class Plan:
 def _timed(fn: Mover, bucket: list[float]) -> Mover:
     clock = time.perf_counter
 
-    def move(game: Game, seed: int) -> tuple[int, int]:
+    def move(game: Game, seed: int) -> Placement:
         t = clock()
         choice = fn(game, seed)
         bucket.append(clock() - t)

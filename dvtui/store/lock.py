@@ -108,17 +108,29 @@ def parse_record(data: bytes) -> LockHolder | None:
     return parsed[0] if parsed is not None else None
 
 
-def untrusted(st: os.stat_result) -> str | None:
-    """Why a lock file is not one dvtui may believe or replace, or None when it may: a regular
-    file with one name, owned by the user running dvtui."""
+def not_own(st: os.stat_result, *, directory: bool) -> str | None:
+    """Why what ``st`` describes (an ``lstat``: a link is not followed) is not this user's own
+    directory (``directory``) or regular file, or None when it is; said without a subject
+    ("is a symbolic link"), for the caller to put its name before."""
     if stat.S_ISLNK(st.st_mode):
         return "is a symbolic link"
-    if stat.S_ISDIR(st.st_mode):
+    if directory and not stat.S_ISDIR(st.st_mode):
+        return "is not a directory"
+    if not directory and stat.S_ISDIR(st.st_mode):
         return "is a directory"
-    if not stat.S_ISREG(st.st_mode):
+    if not directory and not stat.S_ISREG(st.st_mode):
         return "is not a regular file"
     if st.st_uid != os.geteuid():
         return f"belongs to user {user_name(st.st_uid)}, not to you"
+    return None
+
+
+def untrusted(st: os.stat_result) -> str | None:
+    """Why a lock file is not one dvtui may believe or replace, or None when it may: a regular
+    file with one name, owned by the user running dvtui."""
+    why = not_own(st, directory=False)
+    if why is not None:
+        return why
     if st.st_nlink != 1:
         return f"has {st.st_nlink} names (hard links), so it may be some other file"
     return None

@@ -181,8 +181,9 @@ class GameWriter:
             raise
         return writer
 
-    def append(self, events: Sequence[Event]) -> None:
-        """Write ``events`` (a decision and its derived events) in one write, then fsync.
+    def append(self, events: Sequence[Event]) -> list[bytes]:
+        """Write ``events`` (a decision and its derived events) in one write, then fsync; return
+        the lines written, as they are in the file (none for derived events a script leaves out).
 
         On failure the file is cut back to where it was, the writer is marked failed, and
         :class:`~.errors.SaveFailed` says why; every later call raises it again.
@@ -194,10 +195,11 @@ class GameWriter:
         if not self.derived:
             events = [ev for ev in events if not isinstance(ev, _DERIVED)]
             if not events:
-                return
+                return []
         at = utc_stamp() if self.stamp else None
         seq = self.next_seq
-        data = b"".join(encode_line(ev, seq + i, at) for i, ev in enumerate(events))
+        lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
+        data = b"".join(lines)
         fd = self._fd
         start = os.lseek(fd, 0, os.SEEK_END)
         try:
@@ -226,6 +228,7 @@ class GameWriter:
             )
             raise self.failed from None
         self.next_seq = seq + len(events)
+        return lines
 
     def close(self) -> None:
         """Close the file and release the game's lock (every event is already durable)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from ..bots import bot_seed
-from ..engine import AnyEvent, Event, Game, GameCreated, RuleError
+from ..engine import AnyEvent, Event, Game, GameCreated, Placement, RuleError
 from ..printable import printable
 from ..store import SaveError
 from .protocol import (
@@ -502,8 +502,9 @@ class TableClient:
 
     # -- requests (each answered by the lines it causes, or by an error update) ---------------
 
-    async def place(self, card: int, column: int, seq: int | None = None) -> None:
+    async def place(self, placement: Placement, seq: int | None = None) -> None:
         """``seq``: the position decided on (default: the lines received so far)."""
+        card, column = placement
         await self._send(Place(seq=self.next_seq if seq is None else seq, card=card, column=column))
 
     async def undo(self, seq: int | None = None) -> None:

@@ -43,8 +43,8 @@ async def play_seat(
                 return game
             if client.my_turn() and answered != client.next_seq:
                 answered = client.next_seq
-                card, column = await asyncio.to_thread(choose, spec, game.copy(), client.bot_seed())
-                await client.place(card, column)
+                placement = await asyncio.to_thread(choose, spec, game.copy(), client.bot_seed())
+                await client.place(placement)
     finally:
         await client.close()
     raise AssertionError("the updates ended before the game did")  # close() is only called above

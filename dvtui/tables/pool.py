@@ -1,4 +1,10 @@
-"""The server's bots: worker processes, shared fairly between the people whose tables use them.
+"""The server's bots: when a table's bot moves, and worker processes shared fairly between the
+people whose tables use them.
+
+:class:`BotMoves` starts the move of the bot to play at a table (:meth:`~.table.Table.bot_to_move`),
+one move at a time per table and only while somebody is at it, and hands the placement back to
+the server to play; a move the table no longer wants by the time a worker is free (somebody moved,
+everybody left) is dropped unthought.
 
 A bot's move is CPU for seconds (``strong@10s``), and one person can open many tables. So the
 workers are slots granted by :class:`BotQueue`: a table asks for a slot in the name of the person
@@ -19,14 +25,15 @@ import os
 import pickle
 import sys
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import Generic, Protocol, TypeVar, cast
 
-from ..bots import Placement, parse_bot
-from ..bots.strong import DEFAULT_ITERATIONS
-from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game
+from ..bots import DEFAULT_ITERATIONS, parse_bot
+from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game, Placement
+from ..play.session import PlaySession
+from .table import BotTurn
 from .think import HEADER, frame
 
 Account = Hashable
@@ -169,7 +176,7 @@ class BotPool:
         kind, value = answer
         if kind != "move":
             raise BotFailed(str(value))
-        return cast("tuple[int, int]", value)  # a worker answers "move" with its placement
+        return cast("Placement", value)  # a worker answers "move" with its placement (pickled whole)
 
     async def _start(self) -> asyncio.subprocess.Process:
         # The server's own dvtui, first on the path (-P: never one in the working directory): a
@@ -208,3 +215,82 @@ class BotPool:
         self._running.clear()
         if self._ending:
             await asyncio.wait(list(self._ending))
+
+
+class BotTable(Protocol):
+    """What :class:`BotMoves` needs of a table."""
+
+    session: PlaySession
+    lock: asyncio.Lock
+    """Held while a decision is checked and saved."""
+    bot_task: asyncio.Task[None] | None
+
+    @property
+    def next_seq(self) -> int: ...
+
+    def bot_to_move(self) -> BotTurn | None: ...
+
+    def account(self) -> Account | None: ...
+
+
+T = TypeVar("T", bound=BotTable)
+
+
+class BotMoves(Generic[T]):
+    """The bots' moves at the tables (see the module's docstring): ``play`` plays a placement
+    (called with the table's lock held, the move still wanted); ``failed`` hears of a bot that
+    failed (the table stops); ``then`` is called after each move played, to start the next."""
+
+    def __init__(
+        self, pool: BotPool, *, play: Callable[[T, BotTurn, Placement], Awaitable[None]],
+        failed: Callable[[T, Exception], None], then: Callable[[T], None],
+    ) -> None:  # fmt: skip
+        self.pool = pool
+        self._play = play
+        self._failed = failed
+        self._then = then
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def start(self, table: T) -> None:
+        """Start the bot to move at ``table``, if a bot is to move and none is thinking there."""
+        if table.bot_task is not None:
+            return
+        turn = table.bot_to_move()
+        if turn is not None:
+            table.bot_task = task = asyncio.create_task(self._move(table, turn))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _move(self, table: T, turn: BotTurn) -> None:
+        ok = False
+        try:
+            async with table.lock:
+                seq, game = table.next_seq, table.session.game.copy()
+
+            def wanted() -> bool:
+                return table.next_seq == seq and table.bot_to_move() == turn
+
+            account = table.account()
+            # None: the move is no longer to be made (everybody left while it waited, say); the
+            # next start makes the next one, if any, and a table nobody is at waits for a join
+            placement = None if account is None else await self.pool.move(account, game, turn.level, turn.seed, wanted)
+            if placement is not None:
+                async with table.lock:
+                    if wanted():
+                        await self._play(table, turn, placement)
+            ok = True
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self._failed(table, e)
+        finally:
+            table.bot_task = None
+        if ok:
+            self._then(table)
+
+    async def stop(self) -> None:
+        """Cancel every move thinking (each ends its worker as it goes) and wait for them."""
+        thinking = list(self._tasks)
+        for task in thinking:
+            task.cancel()
+        await asyncio.gather(*thinking, return_exceptions=True)

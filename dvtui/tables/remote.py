@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import BotSpec
-from ..engine import CardPlaced, Event, Game, NothingToUndo, PlacementUndone, RuleError
+from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
 from ..play.face import Abilities, Decided, News, Presence, Refused, TableNews, Tell
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
@@ -51,7 +51,7 @@ class _Handed:
     placement's (card, column), None for an undo."""
 
     seq: int
-    placed: tuple[int, int] | None
+    placed: Placement | None
 
 
 class RemoteSession:
@@ -173,8 +173,8 @@ class RemoteSession:
         seat = self.seat
         if handed.placed is None:  # an undo is done once this seat's own placement is taken back
             return isinstance(first, PlacementUndone) and first.player == seat
-        card, column = handed.placed
-        return isinstance(first, CardPlaced) and (first.player, first.card, first.column) == (seat, card, column)
+        placed = handed.placed
+        return isinstance(first, CardPlaced) and (first.player, first.card, first.column) == (seat, *placed)
 
     def _take_error(self, error: Error) -> None:
         """A refusal of the decision handed in, the table stopping, or a notice (a refused stand-in)."""
@@ -357,12 +357,12 @@ class RemoteSession:
             raise RuleError("your last decision is on its way to the table")
         return seat
 
-    def place(self, card: int, column: int, player: int | None = None) -> None:
+    def place(self, placement: Placement, player: int | None = None) -> None:
         """Send the placement for the position this side has (the rules are checked here first:
         a RuleError says what is wrong); the table's answer comes as news."""
         seat = self._my_seat(player)
-        self.game.copy().place(column, card, player=seat)
-        self._handed = _Handed(len(self.events), (card, column))
+        self.game.copy().place(placement, player=seat)
+        self._handed = _Handed(len(self.events), placement)
         self._send_handed()
 
     def undo(self, player: int) -> None:
@@ -382,8 +382,7 @@ class RemoteSession:
         if handed.placed is None:
             self._send(self.client.undo(seq=handed.seq))
         else:
-            card, column = handed.placed
-            self._send(self.client.place(card, column, seq=handed.seq))
+            self._send(self.client.place(handed.placed, seq=handed.seq))
 
     def stand_in(self, seat: int, level: str | None) -> None:
         """Let bot ``level`` play ``seat`` while its owner is away (None: stop); the table's

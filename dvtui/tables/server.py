@@ -1,9 +1,15 @@
 """``dvtui serve``: tables that several people play from their own terminals, over a Unix socket.
 
-One asyncio loop holds every connection and every table; nothing slow runs on it:
+This module is the socket side: connections (:class:`Conn`: framing, rate, identity), a dispatch
+table from each client message to its handler, and the server's life (the lock on its directory,
+reopening the tables, the idle and sweep timers, stopping). The table's rules (who may sit where,
+stand-ins, presence, whose bot moves) are :class:`~.table.Table`'s, over identities, and a rule
+that says no raises :class:`~.table.Refusal`, which the dispatch sends back as the ``error``
+answering the message. One asyncio loop holds every connection and every table; nothing slow runs
+on it:
 
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
-  the undo rule) in a thread, which appends it with fsync; only when that returns are its lines
+  the undo rule) in a thread, which appends it with fsync; the lines its writer wrote are then
   sent to the table's clients, so no client ever sees a move a crash could take back;
 - bots think in a pool of worker processes sized to the cores (:mod:`.pool`), one move at a time
   per table and only while somebody is at it, the workers shared fairly between the people at the
@@ -22,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import os
 import resource
 import signal
@@ -30,14 +35,14 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
 from ..bots import parse_bot
-from ..engine import RuleError, SeatError, new_game, random_seed
+from ..engine import Placement, RuleError, SeatError, new_game, random_seed
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -56,7 +61,7 @@ from .limits import (
     TooLong,
     peer_uid,
 )
-from .pool import BotPool, MaxBudget
+from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
     MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
@@ -68,15 +73,12 @@ from .protocol import (
     Hello,
     Join,
     Joined,
-    ListedTable,
     ListTables,
     Opened,
     OpenTable,
     Place,
-    Presence,
     Release,
     Released,
-    SeatState,
     StandIn,
     Tables,
     Undo,
@@ -87,10 +89,10 @@ from .protocol import (
     encode,
     person_problem,
     request_type,
-    shown_person,
 )
 from .registry import Owner, TableLimits, kept_for, page, put_aside_reason
 from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
+from .table import BotTurn, Refusal, Table, owner_name
 from .undos import undo_refusal
 from .where import ServerPlace, check_socket_path, make_private_dir
 
@@ -103,15 +105,8 @@ MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
 
 
-def owner_name(owner: Owner) -> str:
-    """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
-    return shown_person(owner) if isinstance(owner, str) else user_name(owner)
-
-
-_ANSWERING: contextvars.ContextVar[tuple[Conn, str | None] | None] = contextvars.ContextVar("answering", default=None)
-"""The connection whose message is being handled, and that message's ``type``: an error sent to
-that connection meanwhile answers it (``re``). Set where a message is handled, so no ``error`` call
-has to say what it answers, and one sent to another connection (a seat taken over) answers nothing."""
+class AlreadyServed(Exception):
+    """Another ``dvtui serve`` holds the directory's lock."""
 
 
 class Conn:
@@ -130,8 +125,7 @@ class Conn:
         self.bot: str | None = None
         """The level of the bot this client is, as its hello said (None: a person at a screen)."""
         self.greeted = False
-        self.table: Table | None = None
-        self.seat: int | None = None
+        self.table: LiveTable | None = None
         self.closed = False
         self._tokens = limits.conn_burst
         self._at = time.monotonic()
@@ -162,10 +156,13 @@ class Conn:
         """The name a seat is matched against when a join names none."""
         return user_name(self.uid) if self.vouched is None else self.vouched
 
-    def error(self, code: ErrorCode, message: str, seq: int | None = None) -> None:
-        answering = _ANSWERING.get()
-        answers = answering[1] if answering is not None and answering[0] is self else None
-        self.send(encode(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=answers)))
+    @property
+    def seat(self) -> int | None:
+        return None if self.table is None else self.table.seat_of(self)
+
+    def error(self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None) -> None:
+        """Say ``message``; ``re``: the type of the message it answers (None: nobody asked)."""
+        self.send(encode(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=re)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Say why, then close (the error is sent if the client still reads)."""
@@ -205,33 +202,27 @@ def _cut_off(transport: asyncio.WriteTransport) -> None:
         transport.abort()
 
 
-class Table:
-    """A live table: its game, its record, its lines as written, and who is there."""
+class LiveTable(Table[Conn]):
+    """A table as the server runs it: the rules' :class:`~.table.Table` over its connections, with
+    its lines as written, its locks, its bot's move and its files."""
 
     def __init__(
         self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord,
         presence_tick: float = Limits.presence_tick,
     ) -> None:  # fmt: skip
-        self.name = name
-        self.session = session
+        super().__init__(name, session, record)
         self.lines = lines
-        self.record = record
-        n = session.game.n
-        self.seated: list[Conn | None] = [None] * n
-        self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         """Held while a decision is checked and saved: one decision at a time per table."""
         self.record_lock = asyncio.Lock()
         """Held while the table's record is saved: two saves at once would share its temporary file."""
         self.bot_task: asyncio.Task[None] | None = None
-        self.failed: Error | None = None
-        """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
         self.playing = True
         """Its game's files are open (its session can write): only while somebody plays there."""
         self.active = time.time()
         """When somebody was last at the table or something was played there (wall clock: a
         restarted server takes it from the files' times)."""
-        self.presence = Coalesced(self._send_presence, presence_tick)
+        self.presence_soon = Coalesced(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
         else sent to the table, so a line never arrives ahead of the presence it follows."""
@@ -240,98 +231,21 @@ class Table:
     def next_seq(self) -> int:
         return len(self.lines)
 
-    @property
-    def over(self) -> bool:
-        return self.session.game.over
-
-    def seat_words(self, seat: int) -> str:
-        """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
-        it (the protocol's index is from 0), with its name."""
-        return f"seat {seat + 1} ({self.session.names[seat]})"
-
-    def not_a_human_seat(self, seat: int) -> str | None:
-        """Why a person cannot sit at (or let a bot stand in for) ``seat``; None: they may."""
-        n = self.session.game.n
-        if seat >= n:
-            return f"table {self.name} has no seat {seat + 1} (its seats are 1 to {n})"
-        if self.session.is_bot(seat):
-            return f"{self.seat_words(seat)} is a bot's seat of table {self.name}, not a person's"
-        return None
-
-    def conns(self) -> list[Conn]:
-        return [c for c in self.seated if c is not None] + list(self.spectators)
-
-    def seat_states(self) -> list[SeatState]:
-        out = []
-        for i, seat in enumerate(self.session.game.created.players):
-            owner = self.record.owners[i]
-            conn = self.seated[i]
-            if self.session.is_bot(i):
-                state = "bot"
-            elif self.seated[i] is not None:
-                state = "connected"
-            else:
-                state = "free" if owner is None else "away"
-            kept = self.record.kept_for[i] if state == "free" else None
-            out.append(
-                SeatState(
-                    seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
-                    user=None if owner is None else owner_name(owner),
-                    stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
-                    bot=None if conn is None else conn.bot,
-                    kept_for=None if kept is None else owner_name(kept),
-                )
-            )  # fmt: skip
-        return out
-
-    def info(self) -> ListedTable:
-        game = self.session.game
-        return ListedTable(
-            table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
-            to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
-            hints=self.record.hints,
-        )  # fmt: skip
-
     def quiet(self) -> bool:
         """Nobody plays here now: no seat is connected, no bot thinks, no decision is being saved."""
         return self.bot_task is None and not self.lock.locked() and not any(self.seated)
 
     def _send_presence(self) -> None:
-        self.broadcast(encode(Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))))
+        self.broadcast(encode(self.presence()))
 
     def broadcast(self, data: bytes) -> None:
-        self.presence.flush()
-        for conn in self.conns():
+        self.presence_soon.flush()
+        for conn in self.here():
             conn.send(data)
 
-    def stop(self, code: ErrorCode, message: str) -> None:
+    def halt(self, code: ErrorCode, message: str) -> None:
         """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
-        self.failed = Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=self.next_seq)
-        self.broadcast(encode(self.failed))
-
-    def account(self) -> Owner | None:
-        """Whom the table's bot moves are charged to in the pool: a seated person first (the table
-        is theirs to play), else someone watching; None when nobody is there."""
-        for conn in self.seated:
-            if conn is not None:
-                return conn.identity
-        return min((conn.identity for conn in self.spectators), key=str, default=None)
-
-    def bot_to_move(self) -> tuple[int, str, int, bool] | None:
-        """The seat to move if a bot plays it now: (seat, level, seed, standing in for its owner).
-        Nobody at the table, no bot moves: a table of bots nobody watches would take the workers
-        from the tables people play at; it goes on when somebody joins or watches it."""
-        game = self.session.game
-        if game.over or self.failed is not None or self.account() is None:
-            return None
-        seat = game.to_move
-        bot = self.session.bots[seat]
-        if bot is not None:
-            return seat, str(bot[0]), bot[1], False
-        level = self.record.stand_ins[seat]
-        if level is not None and self.seated[seat] is None:
-            return seat, level, self.session.hint_seed(seat), True
-        return None
+        self.broadcast(encode(self.stop(code, message, self.next_seq)))
 
 
 class Server:
@@ -356,7 +270,7 @@ class Server:
         self.games = place.games
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.workers = workers or len(os.sched_getaffinity(0))
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, LiveTable] = {}
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
@@ -364,6 +278,13 @@ class Server:
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self.bots = BotPool(self.workers, budget)
         """The bots' worker processes; ``budget``: the most a bot may think here."""
+        self.moves = BotMoves[LiveTable](self.bots, play=self._play_bot, failed=self._bot_failed, then=self._wake)
+        self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
+            Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
+            Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
+            Bye: self._bye,
+        }  # fmt: skip
+        """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
         self._handlers: set[asyncio.Future[None]] = set()
         self._limited = Throttled(self._log)
@@ -395,7 +316,7 @@ class Server:
         try:
             lock.acquire()
         except filelock.Timeout:
-            raise SaveError(f"{directory}: another 'dvtui serve' already serves this directory") from None
+            raise AlreadyServed(f"{directory}: another 'dvtui serve' already serves this directory") from None
         asyncio.get_running_loop().set_exception_handler(self._loop_exception)
         try:
             self._reopen_all()
@@ -418,7 +339,7 @@ class Server:
                 self._log(f"table {name} not reopened: {e}")
                 continue
             record = normal_record(record, session.game.n)
-            self.tables[name] = table = Table(name, session, lines, record, self.limits.presence_tick)
+            self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
             table.active = self.store.last_active(name)
             self.store.close(name, session)
             table.playing = False
@@ -459,10 +380,7 @@ class Server:
             if watch is not None:
                 watch.cancel()
             sweep.cancel()
-            thinking = [table.bot_task for table in self.tables.values() if table.bot_task is not None]
-            for task in thinking:
-                task.cancel()
-            await asyncio.gather(*thinking, return_exceptions=True)  # each ends its worker as it goes
+            await self.moves.stop()
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
                     pass
@@ -487,7 +405,7 @@ class Server:
             now = time.time()
             for table in list(self.tables.values()):
                 why = put_aside_reason(
-                    present=bool(table.conns()) or not table.quiet(),
+                    present=bool(table.here()) or not table.quiet(),
                     taken=any(owner is not None for owner in table.record.owners),
                     quiet_for=now - table.active, limits=self.table_limits,
                 )  # fmt: skip
@@ -535,7 +453,7 @@ class Server:
             return
         if self._bound(uid):
             self._per_account[uid] = mine + 1
-        task = asyncio.create_task(self._serve_conn(sock, uid), context=contextvars.Context())
+        task = asyncio.create_task(self._serve_conn(sock, uid))
         self._accepted_tasks.add(task)
         task.add_done_callback(self._accepted_tasks.discard)
 
@@ -602,9 +520,7 @@ class Server:
                 message = client_decoder.decode(line)
             except (msgspec.DecodeError, RecursionError) as e:  # (ValidationError is a DecodeError)
                 why = str(e) if isinstance(e, msgspec.DecodeError) else "a value nested too deeply"
-                answering = _ANSWERING.set((conn, request_type(line)))
-                conn.error("bad_message", why)
-                _ANSWERING.reset(answering)
+                conn.error("bad_message", why, re=request_type(line))
                 if not conn.greeted:
                     conn.close()
                 continue
@@ -615,16 +531,7 @@ class Server:
             if key is not None:
                 listed = len(self.tables) // TABLES_PER_TOKEN if isinstance(message, ListTables) else 0
                 await self._budgets.wait(key, max(1, listed))
-            answering = _ANSWERING.set((conn, type(message).__struct_config__.tag))  # type: ignore[arg-type]
-            try:
-                await self._handle(conn, message)
-            except Exception as e:  # a bug must cost one connection, never the server
-                self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
-                              f"{traceback.format_exc()}")  # fmt: skip
-                conn.fail("bad_message", "the server could not handle that message")
-                return
-            finally:
-                _ANSWERING.reset(answering)
+            await self._answer(conn, message)
 
     def _late(self, conn: Conn, late: Late) -> str:
         """Why a connection that sent nothing in time is closed."""
@@ -635,45 +542,40 @@ class Server:
             return f"no hello within {limits.hello_seconds:g} s"
         return f"nothing asked for {limits.idle_seconds:g} s at no table"
 
-    async def _handle(self, conn: Conn, message: ClientMessage) -> None:
-        if isinstance(message, Hello):
-            self._greet(conn, message)
-        elif isinstance(message, ListTables):
-            self._list(conn, message)
-        elif isinstance(message, OpenTable):
-            await self._open(conn, message)
-        elif isinstance(message, Join | Watch):
-            await self._join(conn, message)
-        elif isinstance(message, Place | Undo):
-            await self._decide(conn, message)
-        elif isinstance(message, StandIn):
-            await self._stand_in(conn, message)
-        elif isinstance(message, Release):
-            await self._release_seat(conn, message)
-        elif isinstance(message, Bye):
+    async def _answer(self, conn: Conn, message: ClientMessage) -> None:
+        """Hand ``message`` to its handler; a :class:`~.table.Refusal` is the error answering it."""
+        asked: str = type(message).__struct_config__.tag  # type: ignore[assignment]
+        try:
+            await self._handle[type(message)](conn, message)
+        except Refusal as no:
+            conn.error(no.code, no.message, seq=no.seq, re=asked)
+            if no.close:
+                conn.close()
+        except Exception as e:  # a bug must cost one connection, never the server
+            self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
+                          f"{traceback.format_exc()}")  # fmt: skip
+            conn.error("bad_message", "the server could not handle that message", re=asked)
             conn.close()
 
-    def _greet(self, conn: Conn, message: Hello) -> None:
+    async def _bye(self, conn: Conn, message: Bye) -> None:
+        conn.close()
+
+    async def _greet(self, conn: Conn, message: Hello) -> None:
         """``welcome``, once the version is this server's and the person vouched for (if any) may be."""
         if message.version != PROTOCOL_VERSION:
-            conn.fail("version", f"this server speaks version {PROTOCOL_VERSION}, not {message.version}")
-            return
+            said = f"this server speaks version {PROTOCOL_VERSION}, not {message.version}"
+            raise Refusal("version", said, close=True)
         person = message.user
         problem = None if person is None else person_problem(person)
         if problem is None and message.bot is not None:
             problem = bot_problem(message.bot)
         if problem is not None:
-            conn.error("bad_message", f"hello: {problem}")
-            if not conn.greeted:
-                conn.close()
-            return
+            raise Refusal("bad_message", f"hello: {problem}", close=not conn.greeted)
         if person is not None and conn.uid not in self.trusted:
-            conn.fail("not_trusted", f"account {conn.user} may not vouch for a person: this server trusts its own "
-                      "account and those named by 'dvtui serve --trust'")  # fmt: skip
-            return
+            raise Refusal("not_trusted", f"account {conn.user} may not vouch for a person: this server trusts its "
+                          "own account and those named by 'dvtui serve --trust'", close=True)  # fmt: skip
         if conn.greeted and person != conn.vouched:
-            conn.error("bad_message", "a connection speaks for one person: the one its first hello named")
-            return
+            raise Refusal("bad_message", "a connection speaks for one person: the one its first hello named")
         if not conn.greeted:
             conn.bot = message.bot
         conn.vouched = person
@@ -687,7 +589,7 @@ class Server:
 
     # -- tables ----------------------------------------------------------------------------------
 
-    def _list(self, conn: Conn, message: ListTables) -> None:
+    async def _list(self, conn: Conn, message: ListTables) -> None:
         """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
         if message.table is not None:
             table = self.tables.get(message.table)
@@ -700,35 +602,29 @@ class Server:
         name = message.table
         before = self.tables.get(name)
         if name in self._opening or (before is not None and not before.over):
-            conn.error("table_exists", f"table {name} is being played; choose another name")
-            return
+            raise Refusal("table_exists", f"table {name} is being played; choose another name")
         if len(self.tables) >= MAX_TABLES:
-            conn.error("bad_setup", f"the server holds {MAX_TABLES} tables already")
-            return
+            raise Refusal("bad_setup", f"the server holds {MAX_TABLES} tables already")
         if any("," in entry for entry in message.players):
-            conn.error("bad_setup", "a seat is one name or bot:LEVEL (no commas)")
-            return
+            raise Refusal("bad_setup", "a seat is one name or bot:LEVEL (no commas)")
         try:
             seats = parse_players(",".join(message.players))
             first = message.first_player or 0
             seed = message.seed if message.seed is not None else random_seed()
             created = new_game(seats, first_player=first, seed=seed)
         except (SeatError, RuleError) as e:
-            conn.error("bad_setup", str(e))
-            return
+            raise Refusal("bad_setup", str(e)) from None
         for seat in seats:
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
-                conn.error("bad_setup", f"{seat.name}: {over}")
-                return
+                raise Refusal("bad_setup", f"{seat.name}: {over}")
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
         )
         self._opening.add(name)  # from here no other open_table takes the name
         try:
-            if not await self._room_for(conn, before):
-                return
+            await self._room_for(conn, before)
             if before is not None:  # a finished game whose name is used again: its file is moved aside
                 self._retire(before)
             session, lines = await self._run_io(lambda: self.store.create(name, created, record))
@@ -736,36 +632,32 @@ class Server:
             if before is not None:
                 self.tables.setdefault(name, before)  # still listed: nothing took its name
             if isinstance(e, TableExists):
-                conn.error("table_exists", str(e))
-            else:
-                conn.error("server", f"cannot save the new table: {e}")
-            return
+                raise Refusal("table_exists", str(e)) from None
+            raise Refusal("server", f"cannot save the new table: {e}") from None
         finally:
             self._opening.discard(name)
-        self.tables[name] = table = Table(name, session, lines, record, self.limits.presence_tick)
+        self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)
 
-    async def _room_for(self, conn: Conn, replaced: Table | None) -> bool:
-        """Whether ``conn`` may open one more table (``replaced``: the finished one it takes the
-        name of). At its quota, its finished table nobody has been at for longest is put aside to
-        make room; with none, it is refused. The server's own account has no quota (on a personal
-        server it is the only one; on a shared one, its operator)."""
+    async def _room_for(self, conn: Conn, replaced: LiveTable | None) -> None:
+        """Make room for one more table of ``conn``'s (``replaced``: the finished one it takes the
+        name of), or refuse. At its quota, its finished table nobody has been at for longest is put
+        aside to make room; with none, it is refused. The server's own account has no quota (on a
+        personal server it is the only one; on a shared one, its operator)."""
         if conn.identity == os.geteuid():
-            return True
+            return
         mine = [t for t in self.tables.values() if t.record.opener == conn.identity and t is not replaced]
         if len(mine) < self.table_limits.per_opener:
-            return True
-        done = sorted((t for t in mine if t.over and not t.conns() and t.quiet()), key=lambda t: t.active)
+            return
+        done = sorted((t for t in mine if t.over and not t.here() and t.quiet()), key=lambda t: t.active)
         if not done:
-            conn.error("bad_setup", f"{conn.user} has {len(mine)} unfinished tables at this server, as many as "
-                       "one may open: finish one, or let it be put aside (a table nobody comes to is)")  # fmt: skip
-            return False
+            raise Refusal("bad_setup", f"{conn.user} has {len(mine)} unfinished tables at this server, as many as "
+                          "one may open: finish one, or let it be put aside (a table nobody comes to is)")  # fmt: skip
         await self._put_aside(done[0], f"{conn.user} opened another table")
-        return True
 
-    def _retire(self, table: Table) -> None:
+    def _retire(self, table: LiveTable) -> None:
         """``table`` is no longer listed: its files are closed; whoever is still at it keeps what they
         have (a spectator of a finished game goes on looking at it)."""
         if self.tables.get(table.name) is table:
@@ -774,7 +666,7 @@ class Server:
             self.store.close(table.name, table.session)
             table.playing = False
 
-    async def _put_aside(self, table: Table, why: str) -> None:
+    async def _put_aside(self, table: LiveTable, why: str) -> None:
         """Archive ``table``: no longer listed, its name free, its game kept in the games directory."""
         name = table.name
         if self.tables.get(name) is not table or name in self._opening:
@@ -790,13 +682,13 @@ class Server:
             self._opening.discard(name)
         self._log(f"table {name} put aside ({why}): its game is {aside}")
 
-    def _rest(self, table: Table) -> None:
+    def _rest(self, table: LiveTable) -> None:
         """Close the table's files while nobody plays there (a listed table costs no descriptor)."""
         if table.playing and table.quiet() and self.tables.get(table.name) is table:
             self.store.close(table.name, table.session)
             table.playing = False
 
-    async def _play_here(self, table: Table) -> None:
+    async def _play_here(self, table: LiveTable) -> None:
         """The table's files open again for a decision (called with ``table.lock`` held)."""
         if table.playing:
             return
@@ -805,120 +697,70 @@ class Server:
             self._log(notice)
         table.session, table.lines, table.playing = session, lines, True
 
-    def _pick_seat(self, conn: Conn, table: Table) -> int | str:
-        """The seat a join without one means, or why there is none: one's own seat left away (a
-        drop), else the free seat kept for the person or named like them; the table's opener, who
-        holds no seat there yet, takes the first free seat kept for nobody. Anybody else is asked
-        to name a seat: a seat taken is kept for the whole game, so nobody is given one by chance.
-        One whose seat is still open on another connection is asked to say which seat: taking it
-        over would push their other terminal off the table (a frozen session reconnecting must not
-        end up in another person's chair)."""
-        humans = table.session.humans
-        owners = table.record.owners
-        names = table.session.names
-        mine = [s for s in humans if owners[s] == conn.identity]
-        away = [s for s in mine if table.seated[s] is None]
-        if away:
-            return away[0]
-        free = [s for s in humans if owners[s] is None and table.record.kept_for[s] in (None, conn.identity)]
-        if mine:
-            also = f", or a free seat ({', '.join(names[s] for s in free)})" if free else ""
-            return (f"your seat {names[mine[0]]} is open on another connection: name it to take it over "
-                    f"here (dvtui join {table.name} --as {names[mine[0]]}){also}")  # fmt: skip
-        ours = [s for s in free if table.record.kept_for[s] == conn.identity]
-        named = [s for s in free if names[s].casefold() == conn.person.casefold()]
-        if ours or named:
-            return (ours or named)[0]
-        if free and conn.identity == table.record.opener:
-            return free[0]
-        if free:
-            return (f"say which seat you take at table {table.name} (dvtui join {table.name} --as SEAT): "
-                    f"the free seats are {', '.join(names[s] for s in free)}")  # fmt: skip
-        return "every human seat is taken or kept for somebody else; watch the table instead"
-
-    async def _join(self, conn: Conn, message: Join | Watch) -> None:
-        table = self.tables.get(message.table)
+    def _table(self, name: str) -> LiveTable:
+        table = self.tables.get(name)
         if table is None:
-            conn.error("no_table", f"no table {message.table} (see 'dvtui tables')")
-            return
-        seat: int | None = None
-        if isinstance(message, Join):
-            picked = self._pick_seat(conn, table) if message.seat is None else message.seat
-            if isinstance(picked, str):
-                conn.error("no_seat", picked)
-                return
-            seat = picked
-            problem = table.not_a_human_seat(seat)
-            if problem is not None:
-                conn.error("no_seat", problem)
-                return
-            owner = table.record.owners[seat]
-            kept = table.record.kept_for[seat] if owner is None else None
-            if owner is not None and owner != conn.identity:
-                # by its name: people number seats from 1 (``--as 2``), the protocol from 0
-                who = table.session.names[seat]
-                whose = owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
-                conn.error("seat_taken", f"{who}'s seat at table {table.name} belongs to {whose}")
-                return
-            if kept is not None and kept != conn.identity:
-                who = table.session.names[seat]
-                whose = owner_name(kept) if isinstance(kept, str) else f"user {owner_name(kept)}"
-                conn.error("seat_taken", f"{who}'s seat at table {table.name} is kept for {whose} (the table's "
-                           f"opener may release it: dvtui tables release {table.name} --seat {seat + 1})")  # fmt: skip
-                return
-        elif (crowded := self._crowded(conn, table)) is not None:
-            conn.error("busy", crowded)
-            return
-        self._leave(conn, drop=conn.table is not table)
-        table.active = time.time()
-        changed = False
-        if seat is not None:
-            if table.record.owners[seat] is None:
-                table.record.owners[seat] = conn.identity
-                changed = True
-            if table.record.stand_ins[seat] is not None:
-                table.record.stand_ins[seat] = None  # its owner is back
-                changed = True
-            before = table.seated[seat]
-            table.seated[seat] = conn
-            if before is not None and before is not conn:
-                before.table = None
-                before.fail("taken_over", "this seat was taken by another connection of the same user")
-            bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
-            self._log(f"{conn.user} sits at {table.name} {table.seat_words(seat)}{bot}")
-        else:
-            table.spectators.add(conn)
-            self._watching.setdefault(self._budget_key(conn), set()).add(conn)
-        conn.table, conn.seat = table, seat
-        since = message.since if message.since <= table.next_seq else 0
-        conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
-        conn.send(b"".join(table.lines[since:]))
-        if table.failed is not None:
-            conn.send(encode(table.failed))
-        table.presence()
-        if changed:
+            raise Refusal("no_table", f"no table {name} (see 'dvtui tables')")
+        return table
+
+    # -- who is at a table -----------------------------------------------------------------------
+
+    async def _join(self, conn: Conn, message: Join) -> None:
+        table = self._table(message.table)
+        elsewhere = conn.table is not None and conn.table is not table
+        sat = table.join(conn, message.seat)
+        if elsewhere:
+            self._leave(conn)
+        self._unwatch(conn)
+        if sat.pushed is not None:  # another connection of the same identity
+            sat.pushed.table = None
+            sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
+        bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
+        self._log(f"{conn.user} sits at {table.name} {table.seat_words(sat.seat)}{bot}")
+        self._arrived(conn, table, message.since, sat.seat)
+        if sat.changed:
             await self._save_record(table)
-        if seat is not None and not table.playing:  # a player sits: the files open now, not at their move
+        if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
                 with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
                     await self._play_here(table)
         self._wake(table)
 
-    def _crowded(self, conn: Conn, table: Table) -> str | None:
-        """Why ``conn`` may not watch ``table`` (None: it may): a table's spectators and those of one
-        account are bounded, so a crowd of them costs the table's players nothing much."""
-        limits = self.limits
-        if conn in table.spectators:
-            return None
-        if len(table.spectators) >= limits.spectators_per_table:
-            return f"table {table.name} has {limits.spectators_per_table} spectators, as many as a table may"
+    async def _watch(self, conn: Conn, message: Watch) -> None:
+        table = self._table(message.table)
+        table.may_watch(conn, self.limits.spectators_per_table)
+        self._may_watch_more(conn)
+        seat = conn.seat if conn.table is table else None
+        if conn.table is not None and conn.table is not table:
+            self._leave(conn)
+        table.watch(conn, self.limits.spectators_per_table)
+        if seat is not None:
+            self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
+        self._watching.setdefault(self._budget_key(conn), set()).add(conn)
+        self._arrived(conn, table, message.since, None)
+        self._wake(table)
+
+    def _arrived(self, conn: Conn, table: LiveTable, since: int, seat: int | None) -> None:
+        """``conn`` is at ``table`` now: send it the game from ``since`` and tell the table."""
+        conn.table = table
+        table.active = time.time()
+        since = since if since <= table.next_seq else 0
+        conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
+        conn.send(b"".join(table.lines[since:]))
+        if table.failed is not None:
+            conn.send(encode(table.failed))
+        table.presence_soon()
+
+    def _may_watch_more(self, conn: Conn) -> None:
+        """Refuse ``conn`` a table more to watch past its account's bound, so a crowd of spectators
+        costs the tables' players nothing much."""
         key = self._budget_key(conn)
+        most = self.limits.spectators_per_account
         if key is None:
-            return None
+            return
         watchers = self._watching.get(key, set())
-        if len(watchers) - (conn in watchers) >= limits.spectators_per_account:  # (conn leaves its table)
-            return f"{conn.user} watches {limits.spectators_per_account} tables already, as many as one may"
-        return None
+        if len(watchers) - (conn in watchers) >= most:  # (conn leaves its table)
+            raise Refusal("busy", f"{conn.user} watches {most} tables already, as many as one may")
 
     def _unwatch(self, conn: Conn) -> None:
         key = self._budget_key(conn)
@@ -928,56 +770,37 @@ class Server:
             if not watchers:
                 del self._watching[key]
 
-    def _leave(self, conn: Conn, *, drop: bool = True) -> None:
-        """``conn`` is no longer at its table: its seat is away, or one spectator fewer (``drop``:
-        unless ``conn`` is joining it again, the table's files close once nobody plays there)."""
-        table, seat = conn.table, conn.seat
+    def _leave(self, conn: Conn) -> None:
+        """``conn`` is no longer at its table: its seat is away, or one spectator fewer (the table's
+        files close once nobody plays there)."""
+        table = conn.table
         if table is None:
             return
-        conn.table = conn.seat = None
+        conn.table = None
         table.active = time.time()
-        if seat is not None and table.seated[seat] is conn:
-            table.seated[seat] = None
+        seat = table.leave(conn)
+        if seat is not None:
             self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
-        table.spectators.discard(conn)
         self._unwatch(conn)
-        table.presence()
-        if drop:
-            self._wake(table)
+        table.presence_soon()
+        self._wake(table)
 
     async def _release_seat(self, conn: Conn, message: Release) -> None:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
-        table, seat = self.tables.get(message.table), message.seat
-        if table is None:
-            conn.error("no_table", f"no table {message.table} (see 'dvtui tables')")
-            return
-        if conn.identity not in (table.record.opener, os.geteuid()):
-            opener = table.record.opener
-            by = "nobody" if opener is None else owner_name(opener)
-            conn.error("not_opener", f"only the opener of table {table.name} ({by}) may release its seats")
-            return
-        if seat >= table.session.game.n or table.session.is_bot(seat):
-            conn.error("no_seat", f"seat {seat + 1} is not a human seat of table {table.name}")
-            return
-        if table.over:
-            conn.error("game_over", f"the game at table {table.name} is over")
-            return
-        record = table.record
-        record.owners[seat] = record.kept_for[seat] = record.stand_ins[seat] = None
-        held = table.seated[seat]
-        table.seated[seat] = None
+        table = self._table(message.table)
+        held = table.release(conn.identity, message.seat, operator=os.geteuid())
         if held is not None:
-            held.table = held.seat = None
+            held.table = None
             if held is not conn:
                 held.fail("taken_over", f"the opener of table {table.name} released this seat")
-        self._log(f"{conn.user} released {table.name} seat {seat + 1}")
-        table.presence()
-        conn.send(encode(Released(table=table.name, seat=seat)))
+        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}")
+        table.presence_soon()
+        conn.send(encode(Released(table=table.name, seat=message.seat)))
         await self._save_record(table)
         self._wake(table)
 
-    async def _save_record(self, table: Table) -> None:
+    async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
                 table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins)
@@ -988,31 +811,21 @@ class Server:
                 self._log(f"table {table.name}: cannot save its record: {e}")
 
     async def _stand_in(self, conn: Conn, message: StandIn) -> None:
-        table, seat = conn.table, message.seat
-        if table is None or conn.seat is None:
-            conn.error("not_seated", "only a player seated at the table may let a bot stand in")
-            return
-        problem = table.not_a_human_seat(seat)
-        if problem is not None:
-            conn.error("no_seat", problem)
-            return
-        if table.seated[seat] is not None:
-            conn.error("not_away", f"{table.session.names[seat]} is connected")
-            return
+        table = conn.table
+        if table is None:
+            raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
         level = None
         if message.bot is not None:
             try:
                 level = str(parse_bot(message.bot))
             except SeatError as e:
-                conn.error("bad_message", str(e))
-                return
+                raise Refusal("bad_message", str(e)) from None
             over = self.bots.budget.problem(level)
             if over is not None:
-                conn.error("bad_message", over)
-                return
-        table.record.stand_ins[seat] = level
-        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(seat)}")
-        table.presence()
+                raise Refusal("bad_message", over)
+        table.stand_in(conn, message.seat, level)
+        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
+        table.presence_soon()
         await self._save_record(table)
         self._wake(table)
 
@@ -1021,48 +834,55 @@ class Server:
     async def _decide(self, conn: Conn, message: Place | Undo) -> None:
         table, seat = conn.table, conn.seat
         if table is None or seat is None:
-            conn.error("not_seated", "join a table's seat first")
-            return
-        async with table.lock:
-            if table.failed is not None:
-                conn.error(table.failed.code, table.failed.message, seq=table.failed.seq)  # answers this decision
-                return
-            if message.seq != table.next_seq:
-                conn.error("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
-                return
-            if table.over:
-                conn.error("game_over", "the game is over")
-                return
-            try:
-                if isinstance(message, Place):
-                    card, column = message.card, message.column
-                    await self._commit(table, lambda session: session.place(card, column, player=seat))
-                else:
-                    refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
-                    if refusal is not None:
-                        conn.error("undo_limit", refusal, seq=table.next_seq)
-                        return
-                    await self._commit(table, lambda session: session.undo(seat))
-            except RuleError as e:
-                code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
-                conn.error(code, str(e), seq=table.next_seq)
-        self._wake(table)
+            raise Refusal("not_seated", "join a table's seat first")
+        try:
+            async with table.lock:
+                await self._decided(table, seat, message)
+        finally:
+            self._wake(table)
 
-    async def _commit(self, table: Table, decide: Callable[[PlaySession], object]) -> None:
+    async def _decided(self, table: LiveTable, seat: int, message: Place | Undo) -> None:
+        """Check and play ``seat``'s decision (called with ``table.lock`` held)."""
+        if table.failed is not None:
+            raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
+        if message.seq != table.next_seq:
+            raise Refusal("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
+        if table.over:
+            raise Refusal("game_over", "the game is over")
+        try:
+            if isinstance(message, Place):
+                placement = Placement(card=message.card, column=message.column)
+                await self._commit(table, lambda session: session.place(placement, player=seat))
+            else:
+                refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
+                if refusal is not None:
+                    raise Refusal("undo_limit", refusal, seq=table.next_seq)
+                await self._commit(table, lambda session: session.undo(seat))
+        except RuleError as e:
+            code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
+            raise Refusal(code, str(e), seq=table.next_seq) from None
+
+    async def _commit(self, table: LiveTable, decide: Callable[[PlaySession], object]) -> None:
         """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, on the table's
-        session with its files open, then send the lines it wrote to everyone at the table. Called
-        with ``table.lock`` held. A RuleError is the caller's to report; a failed save stops the table."""
-        store = table.name
+        session with its files open, then send the lines its writer wrote to everyone at the table.
+        Called with ``table.lock`` held. A RuleError is the caller's to report; a failed save stops
+        the table."""
 
         def work() -> list[bytes]:
-            decide(table.session)
-            return self.store.appended(store)
+            session = table.session
+            written: list[bytes] = []
+            session.on_saved = written.extend
+            try:
+                decide(session)
+            finally:
+                session.on_saved = None
+            return written
 
         try:
             await self._play_here(table)
             lines = await self._run_io(work)
         except (SaveError, OSError, GameFileError) as e:
-            table.stop("server", f"table {table.name} has stopped: {e}")
+            table.halt("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")
             return
         table.lines.extend(lines)
@@ -1070,55 +890,29 @@ class Server:
         table.broadcast(b"".join(lines))
         self._stop_if_full(table)
 
-    def _stop_if_full(self, table: Table) -> None:
+    def _stop_if_full(self, table: LiveTable) -> None:
         """Stop ``table`` once its log holds as many lines as a table may: after the decision that
         fills it, and when a full table is reopened (so a restart lets no line more in)."""
         if table.next_seq >= MAX_LOG_LINES and not table.over:
-            table.stop("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
+            table.halt("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
                        f"as many as a table may")  # fmt: skip
 
-    def _wake(self, table: Table) -> None:
-        """Start the bot to move at ``table``, if a bot is to move and none is thinking there."""
-        if table.bot_task is not None or self.stopping.is_set():
+    # -- bots ------------------------------------------------------------------------------------
+
+    def _wake(self, table: LiveTable) -> None:
+        """Start the bot to move at ``table`` if one is to, then let its files rest if nobody plays."""
+        if self.stopping.is_set():
             return
-        mover = table.bot_to_move()
-        if mover is not None:
-            # in a context of its own: the bot's move answers no client's message
-            table.bot_task = asyncio.create_task(self._bot_move(table, mover), context=contextvars.Context())
+        self.moves.start(table)
         self._rest(table)
 
-    async def _bot_move(self, table: Table, mover: tuple[int, str, int, bool]) -> None:
-        seat, level, seed, standing_in = mover
-        ok = False
-        try:
-            async with table.lock:
-                seq, game = table.next_seq, table.session.game.copy()
+    async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
+        stand_in = turn.level if turn.standing_in else None
+        await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
-            def wanted() -> bool:
-                return table.next_seq == seq and table.bot_to_move() == mover
-
-            account = table.account()
-            # None: the move is no longer to be made (everybody left while it waited, say); the
-            # wake below starts the next one, if any, and a table nobody is at waits for a join
-            placement = None if account is None else await self.bots.move(account, game, level, seed, wanted)
-            if placement is not None:
-                card, column = placement
-                async with table.lock:
-                    if wanted():
-                        stand_in = level if standing_in else None
-                        await self._commit(
-                            table, lambda session: session.place(card, column, player=seat, stand_in=stand_in)
-                        )
-            ok = True
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            table.stop("server", f"table {table.name} has stopped: its bot failed ({e!r})")
-            self._log(f"table {table.name} has stopped: its bot failed ({e!r})")
-        finally:
-            table.bot_task = None
-        if ok:
-            self._wake(table)
+    def _bot_failed(self, table: LiveTable, error: Exception) -> None:
+        table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")
+        self._log(f"table {table.name} has stopped: its bot failed ({error!r})")
 
 
 def serve(
@@ -1136,4 +930,4 @@ def serve(
     return 0
 
 
-__all__ = ["Server", "serve"]
+__all__ = ["AlreadyServed", "Server", "serve"]

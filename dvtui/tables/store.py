@@ -83,10 +83,6 @@ class GameStore(Protocol):
         """Put the table aside: its name is free, its game kept under another (returned)."""
         ...
 
-    def appended(self, name: str) -> list[bytes]:
-        """The lines the table's session has appended since the last call (after each decision)."""
-        ...
-
     def save_record(self, name: str, record: TableRecord) -> None:
         """Keep ``record`` durably (it replaces the previous one whole)."""
         ...
@@ -107,7 +103,6 @@ class FileStore:
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
-        self._offsets: dict[str, int] = {}
 
     def path(self, name: str) -> Path:
         return self.games / f"{name}.dvr"
@@ -135,12 +130,12 @@ class FileStore:
         except BaseException:
             session.close()
             raise
-        return session, self._read_from(name, 0)
+        return session, self._lines(name)
 
     def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
         record = self._read_record(name)
         session = PlaySession.resume(read_game(self.path(name)))
-        return session, self._read_from(name, 0), record
+        return session, self._lines(name), record
 
     def last_active(self, name: str) -> float:
         times = []
@@ -177,15 +172,8 @@ class FileStore:
         finally:
             os.close(fd)
 
-    def appended(self, name: str) -> list[bytes]:
-        return self._read_from(name, self._offsets[name])
-
-    def _read_from(self, name: str, offset: int) -> list[bytes]:
-        with open(self.path(name), "rb") as f:
-            f.seek(offset)
-            data = f.read()
-        self._offsets[name] = offset + len(data)
-        return data.splitlines(keepends=True)
+    def _lines(self, name: str) -> list[bytes]:
+        return self.path(name).read_bytes().splitlines(keepends=True)
 
     def save_record(self, name: str, record: TableRecord) -> None:
         final = self.record_path(name)
@@ -203,7 +191,6 @@ class FileStore:
 
     def close(self, name: str, session: PlaySession) -> None:
         session.close()
-        self._offsets.pop(name, None)
 
     def _move_aside(self, name: str) -> Path:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")

@@ -1,10 +1,11 @@
 """A worker process of the server's bot pool: ``python -P -m dvtui.tables.think`` (light to import).
 
 It reads requests on stdin and answers on stdout, each a 4-byte length and a pickle: the server
-sends ``(game, level, seed)``, the worker answers ``("move", (card, column))`` or ``("error",
-text)``. A plain child process and a pipe, not :mod:`multiprocessing`: no fork server, no resource
-tracker, no semaphores and no directory in /tmp, so a server killed with -9 leaves nothing behind and
-nothing speaks on its terminal. The worker leaves when stdin closes (the server stopped or died).
+sends ``(game, level, seed)``, the worker answers ``("move", placement)`` (a
+:class:`~dvtui.engine.Placement`) or ``("error", text)``. A plain child process and a pipe, not
+:mod:`multiprocessing`: no fork server, no resource tracker, no semaphores and no directory in /tmp,
+so a server killed with -9 leaves nothing behind and nothing speaks on its terminal. The worker
+leaves when stdin closes (the server stopped or died).
 """
 
 from __future__ import annotations
@@ -16,15 +17,15 @@ import struct
 import sys
 from typing import BinaryIO
 
-from ..bots import Placement, choose, parse_bot
-from ..engine import Game
+from ..bots import choose, parse_bot
+from ..engine import Game, Placement
 
 HEADER = struct.Struct("!I")
 """A frame's length, before its pickle."""
 
 
 def think(game: Game, level: str, seed: int) -> Placement:
-    """The (card, column) bot ``level`` places for the player to move in ``game``."""
+    """The placement bot ``level`` makes for the player to move in ``game``."""
     return choose(parse_bot(level), game, seed)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..store import SaveError, make_private_dirs, user_name
+from ..store import SaveError, make_private_dirs, not_own, user_name
 from .protocol import SOCKET_NAME
 
 ENV = "DVTUI_SERVER_DIR"
@@ -103,12 +103,9 @@ def unsafe_dir(d: Path) -> str | None:
         st = os.lstat(d)
     except OSError as e:
         return e.strerror or str(e)
-    if stat.S_ISLNK(st.st_mode):
-        return "it is a symbolic link"
-    if not stat.S_ISDIR(st.st_mode):
-        return "it is not a directory"
-    if st.st_uid != os.geteuid():
-        return f"it belongs to user {user_name(st.st_uid)}, not to you"
+    why = not_own(st, directory=True)
+    if why is not None:
+        return f"it {why}"
     if st.st_mode & 0o022:
         return f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}): chmod go-w {d}"
     return None

@@ -12,19 +12,19 @@ from pathlib import Path
 
 import msgspec
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
-from dvtui.engine import Event, Game, GameCreated, RoundEnded, Seat
+from dvtui.engine import Event, Game, GameCreated, Placement, RoundEnded, Seat
 from dvtui.play.autoplay import bot_players
 from dvtui.play.local import LocalSession
 
-Move = tuple[int, int]
-"""(card, column) as the human chose it."""
+Move = Placement
+"""A placement as the human chose it."""
 
 HUMAN, RESOLVING, OVER = "human", "resolving", "over"
 
@@ -65,7 +65,7 @@ def choose(game: Game) -> Move:
     hand = game.hands[game.to_move]
     card = max(hand) if len(game.placements) % 2 == 0 else min(hand)
     column = (len(game.placements) * 3 + game.round) % 7
-    return card, column
+    return Placement(card, column)
 
 
 async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | None = None) -> list[Move]:
@@ -93,7 +93,7 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
             await pilot.press("abcdefg"[column])
         assert screen.flow.cursor.card == card and screen.flow.cursor.column == column
         await pilot.press("enter")
-        moves.append((card, column))
+        moves.append(Placement(card, column))
 
 
 async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
@@ -121,7 +121,7 @@ async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
         assert screen.flow.cursor.card == card
         board = app.screen.query_one(Board)
         assert await pilot.click(board, offset=board.column_offset(column))
-        moves.append((card, column))
+        moves.append(Placement(card, column))
 
 
 def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> list[Event]:
@@ -137,11 +137,11 @@ def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> 
             assert game.to_move == human
             if not queue:
                 break
-            card, column = queue.pop(0)
+            placement = queue.pop(0)
         else:
             fn, seed = bot
-            card, column = fn(game, seed)
-        events.extend(game.place(column, card))
+            placement = fn(game, seed)
+        events.extend(game.place(placement))
     return events
 
 

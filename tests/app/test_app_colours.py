@@ -20,6 +20,7 @@ from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import compositor
 from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import ColumnResolved, GameEnded, RoundEnded
 from dvtui.play.autoplay import play_game
@@ -69,7 +70,7 @@ def drawn(app: DvtuiApp, colours: tuple[str, bool]) -> str:
     system, off = colours
     assert app.console.color_system == system
     text: list[str] = []
-    for strip in app.screen._compositor.render_strips():
+    for strip in compositor(app.screen).render_strips():
         for segment in strip:
             style = segment.style
             assert style is not None, segment
@@ -176,7 +177,7 @@ def name_contrasts(app: DvtuiApp, names: list[str]) -> list[tuple[str, int, floa
     """Every place a name is drawn on screen: (name, row, contrast of its first cell)."""
     background = Color.parse("#000000")
     found: list[tuple[str, int, float]] = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
+    for y, strip in enumerate(compositor(app.screen).render_strips()):
         cells = [(char, segment.style) for segment in strip for char in segment.text]
         line = "".join(char for char, _ in cells)
         for name in names:

@@ -15,21 +15,19 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Select
-from textual.widgets._footer import FooterKey
-from textual.widgets._select import SelectCurrent
-from textual.widgets._toast import Toast
 
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.textual_private import FooterKey, SelectCurrent, Toast, compositor, notifications
 from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import minimum_size
-from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded
+from dvtui.engine import CardPlaced, ColumnResolved, Game, Placement, RoundEnded
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
@@ -46,7 +44,7 @@ def screen_cells(app: DvtuiApp) -> list[list[str]]:
     """The screen as drawn, one list entry per terminal cell (a wide character's second cell is
     ``""``), so that a column is found by its cell, not by counting characters."""
     rows: list[list[str]] = []
-    for strip in app.screen._compositor.render_strips():
+    for strip in compositor(app.screen).render_strips():
         cells: list[str] = []
         for segment in strip:
             for char in segment.text:
@@ -203,7 +201,7 @@ def test_a_cards_value_and_its_takers_tag_are_a_space_apart(make_game: Callable[
     shortens first, then the label drops its inner space; the label keeps the column's form
     when it can."""
     game = make_game(3, {0: ["holiday-500"]})
-    game.place(0, 6)
+    game.place(Placement(6, 0))
     model = build_models(game)[0]
     for tag, short in (("Ana", "An"), ("B1", "B1"), ("李", "李"), ("Ro…", "Ro")):
         seats = SeatLooks(("red", "yellow", "green"), (tag, "B2", "B3"), (short, "B2", "B3"))
@@ -355,19 +353,19 @@ async def test_without_colours_whose_turn_it_is_is_bold_and_reversed(monkeypatch
         await pilot.press("4", "c")
         await pilot.pause()
         screen = table(app)
-        compositor = app.screen._compositor
+        drawn = compositor(app.screen)
         title = screen_lines(app)[0]
         x = title.index("Ana to play")
-        style = compositor.get_style_at(x, 0)
+        style = drawn.get_style_at(x, 0)
         assert style.bold and style.reverse
         hand = screen.query_one(HandBar)
         row = widget_text(app, hand)[0]
-        style = compositor.get_style_at(hand.region.x + row.index("Ana"), hand.region.y)
+        style = drawn.get_style_at(hand.region.x + row.index("Ana"), hand.region.y)
         assert style.bold and style.reverse
         board = screen.query_one(Board)
         ghost_row = next(i for i, line in enumerate(widget_text(app, board)) if "+4" in line)
         x = widget_text(app, board)[ghost_row].index("+4")
-        style = compositor.get_style_at(board.region.x + x, board.region.y + ghost_row)
+        style = drawn.get_style_at(board.region.x + x, board.region.y + ghost_row)
         assert style.reverse and style.underline
 
 
@@ -422,7 +420,7 @@ async def test_the_focused_dropdown_of_the_set_up_screen_stands_out() -> None:
         assert focused.styles.background != other.styles.background
         label, other_label = (s.query_one("#label") for s in (focused, other))
         assert label.styles.color != other_label.styles.color  # its words, not only the box
-        style = app.screen._compositor.get_style_at(label.region.x, label.region.y)
+        style = compositor(app.screen).get_style_at(label.region.x, label.region.y)
         assert style.bold and style.color != other_label.rich_style.color
         assert all(type(w).__name__ != "VerticalScroll" for w in app.screen.focus_chain)
 
@@ -437,12 +435,12 @@ async def test_repeated_warnings_do_not_stack_up() -> None:
         await pilot.press(*["enter"] * 8)
         await pilot.pause()
         await pilot.pause()
-        assert len(app._notifications) == 1  # (a headless app mounts no toasts: its notifications)
+        assert len(notifications(app)) == 1  # (a headless app mounts no toasts: its notifications)
         for k in range(6):
             app.notify(f"note {k}")
         await pilot.pause()
         await pilot.pause()
-        assert len(app._notifications) == MAX_TOASTS
+        assert len(notifications(app)) == MAX_TOASTS
 
 
 @pytest.mark.parametrize("size", [(80, 24), (110, 30), (160, 50)])

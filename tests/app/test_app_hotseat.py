@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets._footer import FooterKey
-
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner
+from dvtui.engine import Placement
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
@@ -27,7 +27,7 @@ def footer_actions(app: DvtuiApp) -> list[str]:
 
 
 def toasts(app: DvtuiApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in notifications(app)]
 
 
 async def hot_seat(pilot_app: DvtuiApp) -> TableScreen:
@@ -135,8 +135,8 @@ async def test_a_bots_answer_goes_back_with_the_move_it_answered() -> None:
 
 def test_the_lock_survives_a_resume(tmp_path: Path) -> None:
     session = new_session(tmp_path / "hot.dvr", players=HOT_SEAT, seed=5)
-    session.place(3, 2, player=0)
-    session.place(4, 3, player=1)
+    session.place(Placement(3, 2), player=0)
+    session.place(Placement(4, 3), player=1)
     session.undo(1)
     session.close()
     resumed = PlaySession.resume(read_game(tmp_path / "hot.dvr"))

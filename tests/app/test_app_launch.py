@@ -11,7 +11,7 @@ import pytest
 from dvtui.app.app import DvtuiApp
 from dvtui.app.exit_state import ExitState, exit_state_of
 from dvtui.cli import main, play
-from dvtui.engine import SEED_RANGE, Game, new_game
+from dvtui.engine import SEED_RANGE, Game, Placement, new_game
 from dvtui.play.autoplay import play_game, play_out
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, read_game
@@ -116,7 +116,7 @@ def unfinished(path: Path, seed: int, moves: int) -> Path:
         game = Game(created)
         for _ in range(moves):
             hand = game.hands[game.to_move]
-            writer.append(game.place(0, hand[0]))
+            writer.append(game.place(Placement(hand[0], 0)))
     return path
 
 

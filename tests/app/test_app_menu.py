@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, OptionList
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -16,6 +15,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import LeaveSetup, SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
 
@@ -159,6 +159,6 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         resolution = table.flow.resolution
         assert resolution is not None and not resolution.recap
         assert all(step.event.round == 3 for step in resolution.steps)
-        assert any(n.title == "Playing from here" and str(session.path) in n.message for n in app._notifications)
+        assert any(n.title == "Playing from here" and str(session.path) in n.message for n in notifications(app))
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0

@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.events import Key, MouseScrollUp
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog, PaceLabel, RoundBar
 from dvtui.describe import gains_line
@@ -159,13 +159,13 @@ async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume(
         for _ in range(12):  # quick presses, none waiting for the one before to be drawn
             app.post_message(Key("minus", "-"))
         await pilot.pause()
-        notes = [str(n.message) for n in app._notifications]
+        notes = [str(n.message) for n in notifications(app)]
         assert notes == ["Pace: bots wait 4.0 s, a column shows 6.0 s — slowest."]
         assert label.render().plain == "+− pace 4.0 s"
         for _ in range(3):
             await pilot.press("plus")
         await pilot.pause()
-        assert [str(n.message) for n in app._notifications] == ["Pace: bots wait 1.2 s, a column shows 2.0 s."]
+        assert [str(n.message) for n in notifications(app)] == ["Pace: bots wait 1.2 s, a column shows 2.0 s."]
         await pilot.press("q")
     assert settings_path().is_file()
     pace = load_pace()
@@ -215,7 +215,7 @@ async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
 async def test_a_game_resumed_in_the_middle_of_placements_has_no_recap(tmp_path: Path) -> None:
     path = tmp_path / "mid.dvr"
     session = new_session(path)
-    session.place(*choose(session.game), player=0)
+    session.place(choose(session.game), player=0)
     session.close()
     app = table_app(LocalSession.resume(read_game(path)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -11,6 +11,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import notifications
 from dvtui.store import read_game
 
 
@@ -139,7 +140,7 @@ async def test_enter_in_a_name_moves_on_and_a_sixth_seat_says_why_not(tmp_path: 
         await pilot.press("ctrl+n")  # a sixth
         await pilot.pause()
         assert len(app.screen.query(SeatRow)) == 5
-        assert any("5 seats at most" in n.message for n in app._notifications)
+        assert any("5 seats at most" in n.message for n in notifications(app))
         help_line = str(app.screen.query_one("#level-help", Static).render())
         assert "random" in help_line and "greedy" in help_line and "strong" in help_line
 

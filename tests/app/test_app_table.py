@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.board import SeatLooks, build_models, column_lines
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
-from dvtui.engine import Game
+from dvtui.engine import Game, Placement
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -22,8 +23,8 @@ from .driver import HUMAN, next_decision, table
 
 def test_a_column_is_drawn_bottom_card_last_with_the_takers_tag(make_game: Callable[..., Game]) -> None:
     game = make_game(3, {0: ["house-300", "car-500"]})
-    game.place(0, 6)  # Ana: 6 under A
-    game.place(0, 2)  # player 1: 2 under A
+    game.place(Placement(6, 0))  # Ana: 6 under A
+    game.place(Placement(2, 0))  # player 1: 2 under A
     models = build_models(game)
     seats = SeatLooks(("red", "yellow", "green"), ("Ana", "Ben", "Cy"))
     lines = [line.plain for line in column_lines(models[0], seats, 10, 14)]
@@ -37,7 +38,7 @@ def test_a_column_is_drawn_bottom_card_last_with_the_takers_tag(make_game: Calla
 def test_a_tie_is_struck_out_in_the_projection(make_game: Callable[..., Game]) -> None:
     game = make_game(3)
     for column, card in ((3, 4), (3, 4), (5, 1)):
-        game.place(column, card)
+        game.place(Placement(card, column))
     models = build_models(game)
     assert models[3].outcome is not None and models[3].outcome.cancelled == [0, 1]
     lines = [line.plain for line in column_lines(models[3], SeatLooks.of(game), 10, 14)]
@@ -120,12 +121,12 @@ async def test_the_palette_has_no_theme_and_a_screenshot_that_says_where(
         path = app.take_screenshot()
         assert path is not None and path.suffix == ".svg" and path.is_file()
         await pilot.pause()
-        assert any(f"Screenshot saved: {path}" == n.message for n in app._notifications)
+        assert any(f"Screenshot saved: {path}" == n.message for n in notifications(app))
         monkeypatch.setattr("dvtui.app.app.screenshot_dir", lambda: tmp_path / "missing")
         assert app.take_screenshot() is None
         await pilot.pause()
         assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ")
-                   for n in app._notifications)
+                   for n in notifications(app))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -9,7 +9,8 @@ from textual.message import Message
 from textual.worker import WorkerState
 
 from dvtui.app.messages import BotPlaced, HintReady, ThinkingFailed
-from dvtui.engine import CardPlaced
+from dvtui.app.textual_private import notifications
+from dvtui.engine import CardPlaced, Placement
 
 from .conftest import new_session, table_app
 from .driver import HUMAN, next_decision, table
@@ -25,7 +26,7 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         screen = table(app)
         placed = [m for m in messages if isinstance(m, BotPlaced)]
         bots = [e for e in screen.session.events if isinstance(e, CardPlaced) and e.player != 0]
-        assert [(m.card, m.column) for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
+        assert [m.placement for m in placed] == [(e.card, e.column) for e in bots] and len(bots) == 2
         assert placed[0].token < placed[1].token < screen.flow.token  # each about its own position
         await pilot.press("h")
         await app.workers.wait_for_complete()
@@ -33,8 +34,8 @@ async def test_bots_and_the_hint_answer_with_messages_the_table_acts_on() -> Non
         [ready] = [m for m in messages if isinstance(m, HintReady)]
         assert ready.token == screen.flow.token
         cursor = screen.flow.cursor
-        assert (cursor.card, cursor.column) == (ready.suggestion.card, ready.suggestion.column)
-        assert screen.flow.cursor.hint is not None and screen.flow.cursor.hint.startswith(f"{ready.suggestion.card} → ")
+        assert (cursor.card, cursor.column) == ready.suggestion.placement
+        assert cursor.hint is not None and cursor.hint.startswith(f"{ready.suggestion.placement.card} → ")
         assert not any(isinstance(m, ThinkingFailed) for m in messages)
 
 
@@ -67,10 +68,10 @@ async def test_a_failed_search_is_told_and_a_late_answer_is_dropped() -> None:
         await pilot.press("5", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         placements = len(screen.session.game.placements)
-        screen.post_message(BotPlaced(old, 6, 6))  # about Ana's first turn, long gone
+        screen.post_message(BotPlaced(old, Placement(6, 6)))  # about Ana's first turn, long gone
         screen.post_message(ThinkingFailed(old, "bot", RuntimeError("late")))
         screen.post_message(ThinkingFailed(screen.flow.token, "hint", RuntimeError("no memory")))
         await pilot.pause()
         assert len(screen.session.game.placements) == placements
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in notifications(app)]
         assert "hint failed: no memory" in messages and not any("late" in m for m in messages)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from dvtui.app.flow import Cursor, TableFlow
 from dvtui.bots import bot_fn, parse_bot
-from dvtui.engine import CardPlaced, ColumnResolved, Game, RoundEnded, new_game
+from dvtui.engine import CardPlaced, ColumnResolved, Game, Placement, RoundEnded, new_game
 from dvtui.play.face import Abilities, Presence
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
@@ -28,13 +28,12 @@ def session(players: str = ONE, seed: int = 3, first: int = 0) -> LocalSession:
 def play(s: LocalSession, card: int, column: int) -> PlayedMove:
     """A decision as it stands: what the session tells (a copy of the state before, after)."""
     before = s.game.copy()
-    move = s.play.place(card, column)
+    move = s.play.place(Placement(card, column))
     return PlayedMove(move.events, before, s.game.copy())
 
 
 def bot_move(s: LocalSession) -> PlayedMove:
-    card, column = bot_fn(parse_bot("greedy"))(s.game.copy(), 1)
-    return play(s, card, column)
+    return play(s, *bot_fn(parse_bot("greedy"))(s.game.copy(), 1))
 
 
 def to_round_end(s: LocalSession) -> PlayedMove:

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dvtui.bots import LEVELS, bot_seed, choose, parse_bot
-from dvtui.engine import COLORS, Game, Seat, new_game
+from dvtui.engine import COLORS, Game, Placement, Seat, new_game
 
 TINY = {"random": "random", "greedy": "greedy", "strong": "strong@12"}
 """Each level with a budget small enough for property tests (strong's search still runs)."""
@@ -27,8 +27,7 @@ def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
     for _ in range(moves):
         if game.over:
             break
-        card, column = rng.choice(game.legal_placements())
-        game.place(column, card)
+        game.place(rng.choice(game.legal_placements()))
     return game
 
 
@@ -48,13 +47,13 @@ def test_a_bot_move_is_legal_in_any_reachable_state(
     if game.over:
         return
     before = game.copy()
-    card, column = choose(TINY[level], game, seed)
-    assert (card, column) in game.legal_placements()
+    placement = choose(TINY[level], game, seed)
+    assert type(placement) is Placement and placement in game.legal_placements()
     # thinking leaves the state as it found it
     assert (game.totals, game.hands, game.columns, game.goods, game.worth, game.to_move) == (
         before.totals, before.hands, before.columns, before.goods, before.worth, before.to_move,
     )
-    game.place(column, card)  # the engine agrees
+    game.place(placement)  # the engine agrees
 
 
 @settings(max_examples=6, deadline=None)
@@ -65,8 +64,7 @@ def test_a_table_of_every_level_plays_a_whole_game(players: int, deal: int) -> N
     game = Game(new_game(seats, seed=deal))
     while not game.over:
         p = game.to_move
-        card, column = choose(parse_bot(levels[p]), game, bot_seed(deal, p))
-        game.place(column, card, player=p)
+        game.place(choose(parse_bot(levels[p]), game, bot_seed(deal, p)), player=p)
     assert game.round == game.rounds
     assert all(len(hand) == 6 for hand in game.hands)
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.bots import bot_seed, choose, parse_bot
+from dvtui.bots import DEFAULT_ITERATIONS, bot_seed, choose, parse_bot, think
 from dvtui.bots import value as V
-from dvtui.bots.strong import DEFAULT_ITERATIONS, candidates, think
-from dvtui.engine import COLORS, CardPlaced, Game, Seat, fold, new_game
+from dvtui.bots.strong import candidates
+from dvtui.engine import COLORS, CardPlaced, Game, Placement, Seat, fold, new_game
 
 
 def seats_for(levels: list[str]) -> list[Seat]:
@@ -27,8 +27,7 @@ def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
     for _ in range(moves):
         if game.over:
             break
-        card, column = rng.choice(game.legal_placements())
-        game.place(column, card)
+        game.place(rng.choice(game.legal_placements()))
     return game
 
 
@@ -37,8 +36,7 @@ def play_out(game: Game, levels: list[str], seed: int) -> list[CardPlaced]:
     made: list[CardPlaced] = []
     while not game.over:
         p = game.to_move
-        card, column = choose(parse_bot(levels[p]), game, bot_seed(seed, p))
-        event = game.place(column, card)[0]
+        event = game.place(choose(parse_bot(levels[p]), game, bot_seed(seed, p)))[0]
         assert isinstance(event, CardPlaced)
         made.append(event)
     return made
@@ -83,17 +81,17 @@ def test_same_state_and_seed_give_the_same_move(
     first = think(game, seed, iterations=150)
     again = think(game.copy(), seed, iterations=150)
     refolded = think(random_state(players, deal, moves, walk), seed, iterations=150)
-    assert first.move == again.move == refolded.move
+    assert first.placement == again.placement == refolded.placement
     assert (first.gain, first.win) == (again.gain, again.win) == (refolded.gain, refolded.win)
 
 
 def test_the_budget_in_the_spec_reaches_the_search() -> None:
     game = random_state(3, 11, 4, 5)
-    assert choose("strong@150", game, 9) == think(game, 9, iterations=150).move
+    assert choose("strong@150", game, 9) == think(game, 9, iterations=150).placement
     assert think(game, 9, iterations=150).iterations == 150
     assert think(game, 9, iterations=3).iterations == 3
     # plain "strong" searches its default budget, deterministically
-    assert choose("strong", game, 9) == think(game, 9, iterations=DEFAULT_ITERATIONS).move
+    assert choose("strong", game, 9) == think(game, 9, iterations=DEFAULT_ITERATIONS).placement
 
 
 @pytest.mark.parametrize("cut", [1, 17, 44, 70])
@@ -120,19 +118,19 @@ def test_the_last_placement_of_the_game_is_the_best_there_is(players: int, deal:
     game = random_state(players, deal, total - 1, walk)
     me = game.to_move
 
-    def share(card: int, column: int) -> float:
+    def share(placement: Placement) -> float:
         g = game.copy()
-        g.place(column, card)
+        g.place(placement)
         scores = g.scores()
         best = max(scores)
         return 1 / scores.count(best) if scores[me] == best else 0.0
 
-    best = max(share(c, k) for c, k in game.legal_placements())
+    best = max(share(placement) for placement in game.legal_placements())
     hint = think(game, 3, iterations=300)
-    assert share(*hint.move) == best
+    assert share(hint.placement) == best
     # and the gain it reports is what that placement brings, exactly (nothing is left to chance)
     g = game.copy()
-    g.place(hint.column, hint.card)
+    g.place(hint.placement)
     assert hint.gain == g.worth[me] - game.worth[me]
 
 
@@ -147,7 +145,7 @@ def test_progress_is_reported_and_reaches_the_end() -> None:
 def test_a_time_budget_gives_a_legal_move() -> None:
     game = random_state(5, 8, 10, 2)
     hint = think(game, 1, seconds=0.05)
-    assert hint.move in game.legal_placements()
+    assert hint.placement in game.legal_placements()
     assert hint.iterations >= 1
     assert choose("strong@0.05s", game, 1) in game.legal_placements()
 
@@ -201,8 +199,8 @@ def test_a_set_stop_event_ends_the_search_and_an_unset_one_changes_nothing() -> 
     stop = threading.Event()
     with_stop = think(game, 9, iterations=700, stop=stop)
     without = think(game, 9, iterations=700)
-    assert (with_stop.move, with_stop.gain, with_stop.win, with_stop.iterations) == (
-        without.move, without.gain, without.win, without.iterations)
+    assert (with_stop.placement, with_stop.gain, with_stop.win, with_stop.iterations) == (
+        without.placement, without.gain, without.win, without.iterations)
     assert bot_fn(parse_bot("strong"), stop)(game, 9) == choose("strong", game, 9)
     stop.set()
     with pytest.raises(Stopped):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import Game, fold
+from dvtui.engine import Game, Placement, fold
 
 from .conftest import Games, dvtui, engine_file, one_error_line, strip_at
 
@@ -195,8 +195,8 @@ def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) 
     path = tmp_path / "new.dvr"
     game = Game(new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=4))
     with GameWriter.create(path, game.created) as writer:
-        writer.append(game.place(3, 4))
-        writer.append(game.place(1, 1))
+        writer.append(game.place(Placement(4, 3)))
+        writer.append(game.place(Placement(1, 1)))
     run = dvtui("verify", path)
     assert run.code == 0 and "unfinished: round 1" in run.out
     assert "game script" not in run.out

@@ -24,8 +24,7 @@ def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
     for _ in range(moves):
         if game.over:
             break
-        card, column = rng.choice(game.legal_placements())
-        game.place(column, card)
+        game.place(rng.choice(game.legal_placements()))
     return game
 
 

@@ -38,12 +38,10 @@ def full_log(seed: int = 5, undo_every: int = 0) -> list[Event]:
     log: list[Event] = [game.created]
     while not game.over:
         moves = game.legal_placements()
-        card, column = moves[(len(log) * 7) % len(moves)]
-        log += game.place(column, card)
+        log += game.place(moves[(len(log) * 7) % len(moves)])
         if undo_every and len(log) % undo_every == 0 and game.placements:
             log.append(game.undo())
-            card, column = game.legal_placements()[0]
-            log += game.place(column, card)
+            log += game.place(game.legal_placements()[0])
     return log
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dvtui.engine import Award, CardPlaced, ColumnResolved, Event, Game, RoundEnded
+from dvtui.engine import Award, CardPlaced, ColumnResolved, Event, Game, Placement, RoundEnded
 
 MakeGame = Callable[..., Game]
 
@@ -38,7 +38,7 @@ def play_example(make_game: MakeGame) -> tuple[Game, list[Event]]:
     assert [seat.color for seat in game.created.players] == ["red", "yellow", "green", "blue"]
     events: list[Event] = []
     for player, column, card in PLACEMENTS:
-        events += game.place(column, card, player=player)
+        events += game.place(Placement(card, column), player=player)
     return game, events
 
 

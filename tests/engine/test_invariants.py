@@ -31,6 +31,7 @@ from dvtui.engine import (
     GameEnded,
     NothingToUndo,
     Phase,
+    Placement,
     PlacementUndone,
     RoundEnded,
     RuleError,
@@ -169,8 +170,7 @@ def test_random_games_keep_every_invariant(n: int, seed: int, data: st.DataObjec
             # a copy that moves on leaves the original where it was
             other = game.copy()
             before = snapshot(game)
-            card, column = other.legal_placements()[-1]
-            other.place(column, card)
+            other.place(other.legal_placements()[-1])
             assert snapshot(game) == before
         events: list[Event]
         if game.placements and undos < MAX_UNDOS and data.draw(st.integers(0, 9), label="undo?") == 0:
@@ -187,8 +187,7 @@ def test_random_games_keep_every_invariant(n: int, seed: int, data: st.DataObjec
             assert game.to_move == last
             events = [undone]
         else:
-            card, column = data.draw(st.sampled_from(game.legal_placements()), label="placement")
-            events = game.place(column, card)
+            events = game.place(data.draw(st.sampled_from(game.legal_placements()), label="placement"))
             decisions += 1
         for ev in events:
             checker.feed(ev)
@@ -214,8 +213,7 @@ def first_round_log() -> list[Event]:
     game = Game(created)
     log: list[Event] = [created]
     while game.round == 1:
-        card, column = game.legal_placements()[len(log) % 11]
-        log += game.place(column, card)
+        log += game.place(game.legal_placements()[len(log) % 11])
     return log
 
 
@@ -225,8 +223,7 @@ def test_fold_of_a_prefix_is_the_state_at_that_point() -> None:
     log: list[Event] = [created]
     states = [snapshot(game)]
     while not game.over:
-        card, column = game.legal_placements()[(len(log) * 5) % len(game.legal_placements())]
-        events = game.place(column, card)
+        events = game.place(game.legal_placements()[(len(log) * 5) % len(game.legal_placements())])
         log += events
         states.append(snapshot(game))
         if len(log) % 7 == 0 and game.placements:
@@ -291,7 +288,7 @@ def test_a_tampered_round_ended_is_refused() -> None:
 def test_an_undo_must_name_the_latest_placement() -> None:
     created = new_game(seats(3), seed=1)
     game = Game(created)
-    placed = game.place(2, 5)[0]
+    placed = game.place(Placement(5, 2))[0]
     assert isinstance(placed, CardPlaced)
     wrong = PlacementUndone(round=1, player=0, column=3, card=5)
     with pytest.raises(RuleError, match="placement_undone must name the latest placement exactly") as info:

@@ -15,6 +15,7 @@ from dvtui.engine import (
     Game,
     GameCreated,
     Phase,
+    Placement,
     Seat,
     check_setup,
     deal,
@@ -81,7 +82,7 @@ def test_game_columns_are_its_own_not_the_events() -> None:
 def test_r2_2_a_column_is_read_from_the_bottom(make_game: MakeGame, play: Play) -> None:
     game = make_game(4, {2: ["horse-500", "boat-100", "jewel-700"]}, first_player=0)
     assert game.columns[2][:3] == ["horse-500", "boat-100", "jewel-700"]
-    events = play(game, {0: [(2, 6)], 1: [(2, 5)]}, dump=4)
+    events = play(game, {0: [Placement(6, 2)], 1: [Placement(5, 2)]}, dump=4)
     col2 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 2)
     assert [(a.player, a.card) for a in col2.awards] == [(0, "horse-500"), (1, "boat-100")]
     assert game.columns[2][0] == "jewel-700"

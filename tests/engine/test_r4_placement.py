@@ -25,6 +25,7 @@ from dvtui.engine import (
     NothingToUndo,
     NotPlacementPhase,
     Phase,
+    Placement,
     PlacementUndone,
     RoundEnded,
     RuleError,
@@ -55,7 +56,7 @@ def state(game: Game) -> tuple[object, ...]:
 def emptied_column_game(make_game: MakeGame, play: Play) -> Game:
     """5 players empty column 0 (9 money cards) in two rounds: 5 awards, then 4."""
     game = make_game(5, {0: MONEY_COLUMN})
-    everyone = {p: [(0, 6 - p)] for p in range(5)}
+    everyone = {p: [Placement(6 - p, 0)] for p in range(5)}
     play(game, everyone, dump=6)
     play(game, everyone, dump=6)
     assert game.columns[0] == []
@@ -71,7 +72,7 @@ def test_r4_1_turns_go_clockwise_from_the_first_player(
     order = []
     for _ in range(5 * players - 1):
         order.append(game.to_move)
-        game.place(3, game.hands[game.to_move][0])
+        game.place(Placement(game.hands[game.to_move][0], 3))
     assert order == [(first + i) % players for i in range(5 * players - 1)]
     events = play(game)  # the round's last placement
     assert [e.player for e in events if isinstance(e, CardPlaced)] == [(first - 1) % players]
@@ -86,13 +87,13 @@ def test_r4_1_turns_go_clockwise_from_the_first_player(
 def test_r4_2_placement_ends_when_everyone_holds_one_card(players: int, make_game: MakeGame) -> None:
     game = make_game(players)
     for _ in range(5 * players - 1):
-        events = game.place(2, max(game.hands[game.to_move]))
+        events = game.place(Placement(max(game.hands[game.to_move]), 2))
         assert len(events) == 1 and isinstance(events[0], CardPlaced)
     last = game.to_move
     assert [len(h) for h in game.hands] == [2 if p == last else 1 for p in range(players)]
     assert game.hands[last] == [1, 2]
     assert game.round == 1
-    events = game.place(2, 2)
+    events = game.place(Placement(2, 2))
     assert [type(e) for e in events] == [CardPlaced] + [ColumnResolved] * 7 + [RoundEnded]
     assert [e.column for e in events if isinstance(e, ColumnResolved)] == list(range(7))
     # every player placed 6 + 5 + 4 + 3 + 2 = 20 under column 2
@@ -104,20 +105,54 @@ def test_r4_2_placement_ends_when_everyone_holds_one_card(players: int, make_gam
 def test_r4_3_any_card_under_any_column(make_game: MakeGame) -> None:
     game = make_game(4)
     assert sorted(game.legal_placements()) == [(card, col) for card in range(1, 7) for col in range(7)]
-    game.place(6, 4)
+    game.place(Placement(4, 6))
     assert sorted(game.legal_placements()) == [(card, col) for card in range(1, 7) for col in range(7)]
-    game.place(0, 1)
-    game.place(0, 1)
+    game.place(Placement(1, 0))
+    game.place(Placement(1, 0))
     assert game.totals[6] == [4, 0, 0, 0]
     assert game.totals[0] == [0, 1, 1, 0]
     assert game.hands[:3] == [[1, 2, 3, 5, 6], [2, 3, 4, 5, 6], [2, 3, 4, 5, 6]]
+
+
+def test_a_placement_is_one_value_card_then_column_taken_whole(make_game: MakeGame) -> None:
+    """``Placement(card, column)`` is the decision from the engine up: ``place`` takes it whole, the
+    legal ones are placements, and the event says that card under that column."""
+    game = make_game(3)
+    assert all(type(p) is Placement for p in game.legal_placements())
+    assert game.legal_placements()[:2] == [Placement(card=1, column=0), Placement(card=1, column=1)]
+    (event,) = game.place(Placement(card=5, column=2))
+    assert event == CardPlaced(round=1, player=0, column=2, card=5)
+    assert game.totals[2] == [5, 0, 0] and 5 not in game.hands[0]
+
+
+def test_a_stand_in_is_noted_on_the_card_placed_the_engine_makes(make_game: MakeGame) -> None:
+    """The bot level placing for an absent human is part of the decision handed in, so the engine's
+    own ``card_placed`` carries it (nobody edits an event after the engine made it)."""
+    game = make_game(3)
+    (noted,) = game.place(Placement(6, 3), stand_in="greedy")
+    (plain,) = game.place(Placement(6, 3))
+    assert isinstance(noted, CardPlaced) and noted.stand_in == "greedy"
+    assert isinstance(plain, CardPlaced) and plain.stand_in is None
+    assert noted == CardPlaced(round=1, player=0, column=3, card=6, stand_in="greedy")
+
+
+def test_events_are_built_with_keywords_only() -> None:
+    """No positional call can swap an event's ints (a column for a card, say): every event refuses one."""
+    for kind, args in (
+        (CardPlaced, (1, 0, 3, 6)),
+        (PlacementUndone, (1, 0, 3, 6)),
+        (ColumnResolved, (1, 0, [0, 0, 0], [], [], False)),
+        (RoundEnded, (1, 2)),
+    ):
+        with pytest.raises(TypeError):
+            kind(*args)
 
 
 def test_r4_3_a_card_may_go_under_an_empty_column(make_game: MakeGame, play: Play) -> None:
     game = emptied_column_game(make_game, play)
     assert game.to_move == 2
     assert (5, 0) in game.legal_placements()
-    placed = game.place(0, 5)
+    placed = game.place(Placement(5, 0))
     assert placed == [CardPlaced(round=3, player=2, column=0, card=5)]
     assert game.totals[0] == [0, 0, 5, 0, 0]
     events = play(game, dump=6)
@@ -128,7 +163,8 @@ def test_r4_3_a_card_may_go_under_an_empty_column(make_game: MakeGame, play: Pla
 
 def test_r4_3_several_cards_of_one_player_under_one_column(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {4: ["car-600", "boat-200"]})
-    events = play(game, {1: [(4, 1), (4, 3), (4, 5), (4, 6), (4, 2)], 2: [(4, 6), (4, 5)]}, dump=0)
+    five = [Placement(card, 4) for card in (1, 3, 5, 6, 2)]  # all but one of player 1's cards
+    events = play(game, {1: five, 2: [Placement(6, 4), Placement(5, 4)]}, dump=0)
     col4 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 4)
     assert col4.totals == [0, 17, 11]
     assert [(a.player, a.card) for a in col4.awards] == [(1, "car-600"), (2, "boat-200")]
@@ -140,21 +176,21 @@ def test_wrong_player_is_refused_with_whose_turn_it_is(make_game: MakeGame) -> N
     game = make_game(4, first_player=1)
     before = state(game)
     with pytest.raises(WrongPlayer, match=r"^it is player 1's turn, not player 3's \(R4\.1\)$"):
-        game.place(0, 4, player=3)
+        game.place(Placement(4, 0), player=3)
     assert state(game) == before
-    game.place(0, 4, player=1)
+    game.place(Placement(4, 0), player=1)
     with pytest.raises(WrongPlayer, match="it is player 2's turn, not player 1's"):
-        game.place(0, 3, player=1)
+        game.place(Placement(3, 0), player=1)
 
 
 def test_card_not_in_hand_says_it_was_placed_already(make_game: MakeGame) -> None:
     game = make_game(3)
-    game.place(5, 3)
-    game.place(5, 3)
-    game.place(5, 3)
+    game.place(Placement(3, 5))
+    game.place(Placement(3, 5))
+    game.place(Placement(3, 5))
     before = state(game)
     with pytest.raises(CardNotInHand, match=r"^player 0 has already placed their 3 this round$"):
-        game.place(1, 3)
+        game.place(Placement(3, 1))
     assert state(game) == before
 
 
@@ -162,7 +198,7 @@ def test_card_not_in_hand_says_it_was_placed_already(make_game: MakeGame) -> Non
 def test_card_not_in_hand_for_a_non_number(card: int, make_game: MakeGame) -> None:
     game = make_game(3)
     with pytest.raises(CardNotInHand, match=rf"^number cards are 1 to 6, not {card}$"):
-        game.place(1, card)
+        game.place(Placement(card, 1))
     assert game.placements == []
 
 
@@ -171,7 +207,7 @@ def test_column_out_of_range(column: int, make_game: MakeGame) -> None:
     game = make_game(5)
     before = state(game)
     with pytest.raises(ColumnOutOfRange, match=rf"^column must be 0 to 6, not {column}$"):
-        game.place(column, 2)
+        game.place(Placement(2, column))
     assert state(game) == before
 
 
@@ -179,7 +215,11 @@ def test_errors_are_rule_errors(make_game: MakeGame) -> None:
     from dvtui.engine import RuleError
 
     game = make_game(3)
-    for bad in (lambda: game.place(0, 9), lambda: game.place(9, 1), lambda: game.place(0, 1, player=2)):
+    for bad in (
+        lambda: game.place(Placement(9, 0)),
+        lambda: game.place(Placement(1, 9)),
+        lambda: game.place(Placement(1, 0), player=2),
+    ):
         with pytest.raises(RuleError):
             bad()
 
@@ -191,7 +231,7 @@ def test_no_placement_once_the_game_is_over(make_game: MakeGame, play: Play) -> 
     assert game.over
     assert game.legal_placements() == []
     with pytest.raises(GameOver, match=r"^the game is over \(R8\): no more placements$"):
-        game.place(0, 1)
+        game.place(Placement(1, 0))
     with pytest.raises(GameOver, match=r"the game is over \(R8\): nothing to undo"):
         game.undo()
     with pytest.raises(NotPlacementPhase):
@@ -200,9 +240,9 @@ def test_no_placement_once_the_game_is_over(make_game: MakeGame, play: Play) -> 
 
 def test_undo_takes_back_the_latest_placement_only(make_game: MakeGame) -> None:
     game = make_game(4, first_player=3)
-    game.place(2, 5)  # player 3
-    game.place(4, 1)  # player 0
-    game.place(4, 6)  # player 1
+    game.place(Placement(5, 2))  # player 3
+    game.place(Placement(1, 4))  # player 0
+    game.place(Placement(6, 4))  # player 1
     undone = game.undo()
     assert undone == PlacementUndone(round=1, player=1, column=4, card=6)
     assert game.to_move == 1
@@ -210,15 +250,15 @@ def test_undo_takes_back_the_latest_placement_only(make_game: MakeGame) -> None:
     assert game.totals[4] == [1, 0, 0, 0]
     assert [(e.player, e.column, e.card) for e in game.placements] == [(3, 2, 5), (0, 4, 1)]
     # the turn returned to player 1, who may now place something else
-    game.place(0, 2, player=1)
+    game.place(Placement(2, 0), player=1)
     assert game.to_move == 2
     assert game.totals[0] == [0, 2, 0, 0]
 
 
 def test_undo_goes_back_one_placement_at_a_time(make_game: MakeGame) -> None:
     game = make_game(3)
-    game.place(1, 4)
-    game.place(2, 5)
+    game.place(Placement(4, 1))
+    game.place(Placement(5, 2))
     assert game.undo() == PlacementUndone(round=1, player=1, column=2, card=5)
     assert game.undo() == PlacementUndone(round=1, player=0, column=1, card=4)
     assert game.to_move == 0
@@ -230,17 +270,17 @@ def test_undo_goes_back_one_placement_at_a_time(make_game: MakeGame) -> None:
 
 def test_undo_keeps_the_hand_sorted(make_game: MakeGame) -> None:
     game = make_game(3)
-    game.place(0, 3)
-    game.place(0, 6)
-    game.place(0, 1)
-    game.place(0, 5)  # player 0 again: hand [1, 2, 4, 6]
+    game.place(Placement(3, 0))
+    game.place(Placement(6, 0))
+    game.place(Placement(1, 0))
+    game.place(Placement(5, 0))  # player 0 again: hand [1, 2, 4, 6]
     game.undo()
     assert game.hands[0] == [1, 2, 4, 5, 6]
 
 
 def test_undo_never_crosses_a_resolution(make_game: MakeGame, play: Play) -> None:
     game = make_game(3)
-    play(game, {0: [(0, 6)]})
+    play(game, {0: [Placement(6, 0)]})
     before = state(game)
     with pytest.raises(NothingToUndo, match=r"undo never crosses a resolution"):
         game.undo()
@@ -251,8 +291,8 @@ def test_undo_never_crosses_a_resolution(make_game: MakeGame, play: Play) -> Non
 def test_undo_of_the_round_closing_placement_is_impossible(make_game: MakeGame) -> None:
     game = make_game(3)
     for _ in range(14):
-        game.place(0, game.hands[game.to_move][-1])
-    game.place(1, game.hands[game.to_move][0])  # the 15th placement resolves the round
+        game.place(Placement(game.hands[game.to_move][-1], 0))
+    game.place(Placement(game.hands[game.to_move][0], 1))  # the 15th placement resolves the round
     assert game.round == 2
     with pytest.raises(NothingToUndo):
         game.undo(player=2)
@@ -260,8 +300,8 @@ def test_undo_of_the_round_closing_placement_is_impossible(make_game: MakeGame) 
 
 def test_undo_for_a_player_refuses_someone_elses_placement(make_game: MakeGame) -> None:
     game = make_game(4)
-    game.place(3, 2)  # player 0
-    game.place(3, 6)  # player 1
+    game.place(Placement(2, 3))  # player 0
+    game.place(Placement(6, 3))  # player 1
     before = state(game)
     with pytest.raises(NothingToUndo, match=r"^the latest placement is player 1's, not player 0's$"):
         game.undo(player=0)
@@ -275,11 +315,11 @@ def test_undo_for_a_player_refuses_someone_elses_placement(make_game: MakeGame) 
 def test_undo_then_place_again_finishes_the_round_normally(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {0: ["watch-300"]})
     for _ in range(5):  # each tries a placement, takes it back, and places elsewhere
-        tried = (0, 1) if game.to_move == 0 else (5, game.hands[game.to_move][0])
-        game.place(*tried)
+        tried = Placement(1, 0) if game.to_move == 0 else Placement(game.hands[game.to_move][0], 5)
+        game.place(tried)
         game.undo()
-        game.place(6, game.hands[game.to_move][-1])
-    events = play(game, {0: [(0, 1)]}, dump=5)
+        game.place(Placement(game.hands[game.to_move][-1], 6))
+    events = play(game, {0: [Placement(1, 0)]}, dump=5)
     col0 = next(e for e in events if isinstance(e, ColumnResolved) and e.column == 0)
     assert col0.totals == [1, 0, 0]
     assert [a.card for a in col0.awards] == ["watch-300"]
@@ -367,8 +407,7 @@ def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, level
     while not by_hand.over:
         mover = movers[by_hand.to_move]
         assert mover is not None
-        card, column = mover[0](by_hand, mover[1])
-        expected.append(by_hand.place(column, card))
+        expected.append(by_hand.place(mover[0](by_hand, mover[1])))
     assert units == expected
     assert looped.over
     assert (looped.worth, looped.goods, looped.money, looped.columns, looped.round_scores) == (
@@ -386,7 +425,7 @@ def test_play_stops_where_a_seat_has_no_mover() -> None:
     game = Game(created(3, 7))  # type: ignore[arg-type]
     game.play(movers)
     assert (game.round, game.to_move, len(game.placements)) == (1, 1, 1)
-    game.place(0, game.hands[1][0])
+    game.place(Placement(game.hands[1][0], 0))
     game.play(movers)
     assert (game.to_move, len(game.placements)) == (1, 4)
 
@@ -428,7 +467,7 @@ def test_play_refuses_an_illegal_choice_and_changes_nothing(
     game = Game(created(3, 11))  # type: ignore[arg-type]
     reference = Game(created(3, 11))  # type: ignore[arg-type]
     for _ in range(after):
-        reference.place(0, reference.hands[reference.to_move][0])
+        reference.place(Placement(reference.hands[reference.to_move][0], 0))
     with pytest.raises(error):
         game.play([(mover, 0)] * 3)
     assert state(game) == state(reference)
@@ -453,7 +492,7 @@ def test_play_leaves_the_next_player_to_move_when_the_sink_fails() -> None:
         game.play(bots(3, ["random"], 5), sink)
     assert seen == [1, 2] and game.to_move == 2
     with pytest.raises(WrongPlayer):
-        game.place(0, game.hands[1][0], player=1)
+        game.place(Placement(game.hands[1][0], 0), player=1)
 
 
 @pytest.mark.parametrize("column", [2.5, "c", None])
@@ -465,12 +504,12 @@ def test_play_and_place_refuse_a_column_that_is_not_one_with_a_rule_error(column
             if way == "play":
                 game.play([(lambda g, s: (3, column), 0)] * 3)  # type: ignore[list-item, return-value]
             else:
-                game.place(column, 3)  # type: ignore[arg-type]
+                game.place(Placement(3, column))  # type: ignore[arg-type]
         assert state(game) == before
 
 
 @pytest.mark.parametrize("player", [1.0, True])
 def test_place_records_the_seat_as_an_int_whatever_equal_value_names_it(player: object) -> None:
     game = Game(created(3, 5, first=1))  # type: ignore[arg-type]
-    (event,) = game.place(0, 3, player=player)  # type: ignore[arg-type]
+    (event,) = game.place(Placement(3, 0), player=player)  # type: ignore[arg-type]
     assert type(event.player) is int and event.player == 1  # type: ignore[attr-defined]

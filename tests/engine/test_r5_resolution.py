@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dvtui.engine import Award, ColumnResolved, Event, Game, rank
+from dvtui.engine import Award, ColumnResolved, Event, Game, Placement, rank
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -23,9 +23,9 @@ def resolved(events: list[Event]) -> dict[int, ColumnResolved]:
     return {e.column: e for e in events if isinstance(e, ColumnResolved)}
 
 
-def plan_totals(column: int, totals: list[list[int]]) -> dict[int, list[tuple[int, int]]]:
+def plan_totals(column: int, totals: list[list[int]]) -> dict[int, list[Placement]]:
     """Each player's cards under ``column`` (an empty list: no card there)."""
-    return {p: [(column, card) for card in cards] for p, cards in enumerate(totals)}
+    return {p: [Placement(card, column) for card in cards] for p, cards in enumerate(totals)}
 
 
 def test_r5_1_a_total_is_the_sum_of_a_players_cards(make_game: MakeGame, play: Play) -> None:
@@ -46,10 +46,10 @@ def test_r5_1_a_total_is_the_sum_of_a_players_cards(make_game: MakeGame, play: P
 
 def test_totals_are_visible_during_placement(make_game: MakeGame) -> None:
     game = make_game(3)
-    game.place(2, 4)
-    game.place(2, 1)
-    game.place(5, 6)
-    game.place(2, 6)
+    game.place(Placement(4, 2))
+    game.place(Placement(1, 2))
+    game.place(Placement(6, 5))
+    game.place(Placement(6, 2))
     assert game.totals[2] == [10, 1, 0]
     assert game.totals[5] == [0, 0, 6]
 
@@ -139,14 +139,14 @@ def test_r5_3_highest_total_takes_the_bottom_card_first(make_game: MakeGame, pla
 def test_r5_3_order_of_placement_does_not_matter(make_game: MakeGame, play: Play) -> None:
     """A player who placed first but totals less still ranks lower."""
     game = make_game(3, {0: MIXED_COLUMN})
-    col0 = resolved(play(game, {0: [(0, 1)], 1: [(0, 2)], 2: [(0, 3)]}, dump=6))[0]
+    col0 = resolved(play(game, {0: [Placement(1, 0)], 1: [Placement(2, 0)], 2: [Placement(3, 0)]}, dump=6))[0]
     assert [a.player for a in col0.awards] == [2, 1, 0]
 
 
 def emptied_column_game(make_game: MakeGame, play: Play) -> tuple[Game, list[ColumnResolved]]:
     """5 players: column 0 holds 9 money cards; round 1 takes 5, round 2 has 4 left for 5 players."""
     game = make_game(5, {0: MONEY_COLUMN, 6: MIXED_COLUMN})
-    everyone = {p: [(0, 6 - p)] for p in range(5)}
+    everyone = {p: [Placement(6 - p, 0)] for p in range(5)}
     first = resolved(play(game, everyone, dump=6))[0]
     second = resolved(play(game, everyone, dump=6))[0]
     return game, [first, second]
@@ -197,9 +197,9 @@ def test_r5_5_a_one_card_column_rotates_onto_itself(make_game: MakeGame, play: P
     column = [*MIXED, "house-200", "car-300"]
     money_dump = ["money-100"] * 9
     game = make_game(5, {1: column, 6: money_dump})
-    play(game, {p: [(1, 6 - p)] for p in range(5)}, dump=6)
+    play(game, {p: [Placement(6 - p, 1)] for p in range(5)}, dump=6)
     assert game.columns[1] == ["watch-600", "holiday-700", "house-200", "car-300"]
-    play(game, {1: [(1, 6)], 2: [(1, 5)], 3: [(1, 4)]}, dump=6)
+    play(game, {1: [Placement(6, 1)], 2: [Placement(5, 1)], 3: [Placement(4, 1)]}, dump=6)
     assert game.columns[1] == ["car-300"]
     col1 = resolved(play(game, dump=6))[1]
     assert col1 == ColumnResolved(round=3, column=1, totals=[0] * 5, cancelled=[], awards=[], rotated=True)
@@ -217,9 +217,9 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
     make_game: MakeGame,
 ) -> None:
     game = make_game(3, {0: MIXED_COLUMN})
-    game.place(0, 5)
-    game.place(0, 2)
-    game.place(0, 2)
+    game.place(Placement(5, 0))
+    game.place(Placement(2, 0))
+    game.place(Placement(2, 0))
     columns = [c[:] for c in game.columns]
     events, after = game.projected()
     assert [e.column for e in events] == list(range(7))
@@ -233,19 +233,19 @@ def test_projected_says_what_the_round_would_award_without_changing_the_game(
 
 
 def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game: MakeGame) -> None:
-    """``projected(after=(player, card, column))``: what the round would award had that card also
-    gone under that column (a bot weighing its move), without placing it."""
+    """``projected(placement, player=...)``: what the round would award had that player also made
+    that placement (a bot weighing its move), without placing it."""
     game = make_game(3, {0: MIXED_COLUMN})
-    game.place(0, 5)
-    game.place(0, 2)
+    game.place(Placement(5, 0))
+    game.place(Placement(2, 0))
     before = (game.to_move, [t[:] for t in game.totals], [h[:] for h in game.hands], game.placements[:])
-    events, after = game.projected(after=(2, 3, 0))  # player 2's 3 under column 0: 5, 2, 3
+    events, after = game.projected(Placement(3, 0), player=2)  # player 2's 3 under column 0: 5, 2, 3
     assert (game.to_move, game.totals, game.hands, game.placements) == before  # nothing placed
     assert events[0].totals == [5, 2, 3]
     assert [(a.player, a.card) for a in events[0].awards] == [(0, MIXED_COLUMN[0]), (2, MIXED_COLUMN[1]),
                                                                  (1, MIXED_COLUMN[2])]
     placed = game.copy()
-    placed.place(0, 3)
+    placed.place(Placement(3, 0))
     placed_events, placed_after = placed.projected()
     assert events == placed_events
     assert (after.worth, after.goods, after.money, after.columns) == (

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dvtui.engine import ColumnResolved, Event, Game, Phase, RoundEnded, first_player_of_round
+from dvtui.engine import ColumnResolved, Event, Game, Phase, Placement, RoundEnded, first_player_of_round
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -43,7 +43,7 @@ def test_r7_first_player_of_round_k(players: int, first: int, make_game: MakeGam
 def test_r7_every_number_card_returns_to_its_owner(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {0: ["car-100"]})
     # players 0 and 1 tie under column 0 (cancelled); player 2 wins nothing there
-    play(game, {0: [(0, 6)], 1: [(0, 2), (0, 4)]}, dump=5)
+    play(game, {0: [Placement(6, 0)], 1: [Placement(2, 0), Placement(4, 0)]}, dump=5)
     assert game.hands == [[1, 2, 3, 4, 5, 6]] * 3
     assert game.totals == [[0, 0, 0]] * 7
     assert game.placements == []
@@ -53,7 +53,7 @@ def test_r7_every_number_card_returns_to_its_owner(make_game: MakeGame, play: Pl
 
 def test_r7_history_records_scores_after_each_round(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {0: ["money-200"], 1: ["house-500"]})
-    play(game, {0: [(0, 1)], 2: [(1, 1)]}, dump=4)
+    play(game, {0: [Placement(1, 0)], 2: [Placement(1, 1)]}, dump=4)
     assert len(game.round_scores) == 1
     assert game.round_scores[0] == game.scores()
     assert game.round_scores[0][0] >= 200_000

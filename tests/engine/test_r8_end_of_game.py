@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from dvtui.engine import Event, Game, GameEnded, Outcome, Phase, RoundEnded, Seat, new_game, value
+from dvtui.engine import Event, Game, GameEnded, Outcome, Phase, Placement, RoundEnded, Seat, new_game, value
 
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -19,7 +19,7 @@ def play_three_player_game(game: Game, play: Play) -> list[Event]:
     """Round 1: each player alone under their own column (0, 1, 2) with a 6; leftovers under
     column 3, where all three total 1+2+3+4 and cancel. Later rounds: everyone's 1..5 under column
     3, all cancelled. So each player owns exactly the bottom card of their column."""
-    events = play(game, {p: [(p, 6)] for p in range(3)}, dump=ALL_TIE)
+    events = play(game, {p: [Placement(6, p)] for p in range(3)}, dump=ALL_TIE)
     while not game.over:
         events += play(game, dump=ALL_TIE)
     return events
@@ -60,7 +60,7 @@ def test_r8_the_outcome_is_the_game_ended_event(
     """``Game.outcome()``: nothing while the game goes on; then the scores and the winners of
     ``game_ended``, a tie shared (R8)."""
     game = make_game(3, {c: [card] for c, card in enumerate(bottoms)})
-    events = play(game, {p: [(p, 6)] for p in range(3)}, dump=ALL_TIE)
+    events = play(game, {p: [Placement(6, p)] for p in range(3)}, dump=ALL_TIE)
     assert game.outcome() is None  # a round is over, not the game
     while not game.over:
         assert game.outcome() is None
@@ -91,7 +91,7 @@ def test_r8_nobody_wins_anything_means_everyone_shares_the_victory(make_game: Ma
 
 def test_r8_score_is_goods_plus_money(make_game: MakeGame, play: Play) -> None:
     game = make_game(3, {0: ["car-700"], 1: ["money-200"], 2: ["car-300"], 4: ["money-100"]})
-    play(game, {0: [(0, 6), (1, 5), (2, 4), (4, 3), (4, 1)]}, dump=ALL_TIE)
+    play(game, {0: [Placement(6, 0), Placement(5, 1), Placement(4, 2), Placement(3, 4), Placement(1, 4)]}, dump=ALL_TIE)
     # car-700, then money-200, then car-300 exchanged for car-700 (R6), then money-100
     assert game.goods[0][1] == "car-300"
     assert game.money[0] == ["money-200", "money-100"]

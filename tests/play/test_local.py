@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.engine import CardPlaced, PlacementUndone, RuleError, new_game
+from dvtui.engine import CardPlaced, Placement, PlacementUndone, RuleError, new_game
 from dvtui.play.face import Decided, News, Refused
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
@@ -51,11 +51,11 @@ async def test_place_returns_before_the_save_and_the_move_is_told_once_on_disk(t
     session.attach(told.append)
     go = held_saves(session)
     card = session.game.hands[0][0]
-    session.place(card, 2, player=0)  # returns while the save waits
+    session.place(Placement(card, 2), player=0)  # returns while the save waits
     assert session.deciding and told == [] and session.game.placements == []
     assert len(read_game(tmp_path / "g.dvr").events) == 1
     with pytest.raises(RuleError, match="still being saved"):
-        session.place(session.game.hands[0][1], 3, player=0)
+        session.place(Placement(session.game.hands[0][1], 3), player=0)
     go.set()
     await news_after(told, 1)
     [news] = told
@@ -71,7 +71,7 @@ async def test_a_rule_broken_is_said_at_once_and_nothing_is_sent_to_be_saved(tmp
     told: list[News] = []
     session.attach(told.append)
     with pytest.raises(RuleError):
-        session.place(session.game.hands[0][0], 2, player=1)  # not Bot 1's turn
+        session.place(Placement(session.game.hands[0][0], 2), player=1)  # not Bot 1's turn
     assert not session.deciding
     await asyncio.sleep(0.05)
     assert told == [] and len(read_game(tmp_path / "g.dvr").events) == 1
@@ -91,7 +91,7 @@ async def test_a_failed_save_is_told_and_the_game_stays_as_it_was(tmp_path: Path
         raise SaveError("could not save the move: the disk is full")
 
     writer.append = fail  # type: ignore[method-assign]
-    session.place(session.game.hands[0][0], 2, player=0)
+    session.place(Placement(session.game.hands[0][0], 2), player=0)
     await news_after(told, 1)
     [news] = told
     assert isinstance(news, Refused) and news.save_failed and "disk is full" in news.reason
@@ -102,11 +102,11 @@ async def test_an_undo_is_one_decision_told_with_every_placement_it_takes_back(t
     session = start(tmp_path)
     told: list[News] = []
     session.attach(told.append)
-    session.place(session.game.hands[0][0], 2, player=0)
+    session.place(Placement(session.game.hands[0][0], 2), player=0)
     await news_after(told, 1)
     for n in (2, 3):  # the bots' answers, as the table would hand them in
         game = session.game
-        session.place(game.hands[game.to_move][0], 4, player=game.to_move)
+        session.place(Placement(game.hands[game.to_move][0], 4), player=game.to_move)
         await news_after(told, n)
     session.undo(0)
     await news_after(told, 4)
@@ -122,7 +122,7 @@ async def test_closing_waits_for_a_save_under_way(tmp_path: Path) -> None:
     session = start(tmp_path)
     session.attach(lambda news: None)
     go = held_saves(session)
-    session.place(session.game.hands[0][0], 2, player=0)
+    session.place(Placement(session.game.hands[0][0], 2), player=0)
     threading.Timer(0.2, go.set).start()
     await asyncio.to_thread(session.close)  # returns once the save is done and the file let go
     assert isinstance(read_game(tmp_path / "g.dvr").events[-1], CardPlaced)

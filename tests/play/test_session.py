@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.bots import bot_fn
-from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, RoundEnded, new_game
+from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, Placement, RoundEnded, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession, preview
 from dvtui.replay.steps import resolution_steps
@@ -25,13 +25,12 @@ def bot_move(session: PlaySession) -> None:
     bot = session.bots[session.game.to_move]
     assert bot is not None
     spec, seed = bot
-    card, column = bot_fn(spec)(session.game.copy(), seed)
-    session.place(card, column)
+    session.place(bot_fn(spec)(session.game.copy(), seed))
 
 
 def test_a_placement_is_in_the_file_when_place_returns(tmp_path: Path) -> None:
     session = start(tmp_path)
-    move = session.place(5, 2, player=0)
+    move = session.place(Placement(5, 2), player=0)
     assert move.events == [CardPlaced(round=1, player=0, column=2, card=5)]  # the decision alone: no resolution
     assert read_game(tmp_path / "g.dvr").events[1:] == move.events
     assert 5 in move.before.hands[0] and 5 not in session.game.hands[0]
@@ -46,14 +45,14 @@ def test_a_failed_save_leaves_the_game_as_it_was(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(session.writer, "append", fail)
     with pytest.raises(SaveError):
-        session.place(5, 2, player=0)
+        session.place(Placement(5, 2), player=0)
     assert session.game.placements == [] and 5 in session.game.hands[0]
     assert len(session.events) == 1
 
 
 def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Path) -> None:
     session = start(tmp_path)
-    session.place(5, 2, player=0)
+    session.place(Placement(5, 2), player=0)
     bot_move(session)
     bot_move(session)
     assert session.undo_player() == 0
@@ -67,8 +66,8 @@ def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Path) ->
 
 def test_undo_never_takes_back_another_humans_move(tmp_path: Path) -> None:
     session = start(tmp_path, "Ana,Ben,bot:greedy")
-    session.place(5, 2, player=0)
-    session.place(4, 3, player=1)
+    session.place(Placement(5, 2), player=0)
+    session.place(Placement(4, 3), player=1)
     assert session.undo_player() == 1  # a bot is to move: the last human to have placed
     with pytest.raises(NothingToUndo, match="Ben has placed since"):
         session.undo(0)
@@ -80,7 +79,7 @@ def test_undo_does_not_cross_a_resolution(tmp_path: Path) -> None:
     while session.game.round == 1:
         if session.human_to_move() is not None:
             hand = session.game.hands[0]
-            session.place(hand[0], 6, player=0)
+            session.place(Placement(hand[0], 6), player=0)
         else:
             bot_move(session)
     assert session.game.placements == []
@@ -90,18 +89,30 @@ def test_undo_does_not_cross_a_resolution(tmp_path: Path) -> None:
 
 def test_the_preview_is_the_engines_projection(make_game: Callable[..., Game]) -> None:
     game = make_game(3, {0: ["house-300"]})
-    outcome = preview(game, 0, 6, 0)
+    outcome = preview(game, 0, Placement(6, 0))
     assert outcome is not None and outcome.awards[0].player == 0 and outcome.awards[0].card == "house-300"
-    assert preview(game, 1, 6, 0) is None  # not that player's turn: no preview
+    assert preview(game, 1, Placement(6, 0)) is None  # not that player's turn: no preview
+
+
+def test_the_preview_hides_only_a_rule_refusal(make_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An illegal placement has no preview; anything else the engine raises is a bug, and shows."""
+
+    def broken(self: Game, placement: Placement, **_: object) -> None:
+        raise ZeroDivisionError
+
+    game = make_game(3, {0: ["house-300"]})
+    monkeypatch.setattr(Game, "place", broken)
+    with pytest.raises(ZeroDivisionError):
+        preview(game, 0, Placement(6, 0))
 
 
 def test_the_resolution_is_replayed_column_by_column(make_created: Callable[..., GameCreated]) -> None:
     game = Game(make_created(3))
     for _ in range(14):
         p = game.to_move
-        game.place(p, game.hands[p][0])  # each player spreads their cards from column p
+        game.place(Placement(game.hands[p][0], p))  # each player spreads their cards from column p
     before = game.copy()
-    events = game.place(1, game.hands[game.to_move][0])
+    events = game.place(Placement(game.hands[game.to_move][0], 1))
     steps = resolution_steps(before, events)
     assert [s.column for s in steps] == [0, 1, 2, 3, 4, 5, 6, None]
     assert isinstance(steps[-1].event, RoundEnded) and len(steps[-1].results) == 7
@@ -115,7 +126,7 @@ def test_the_resolution_is_replayed_column_by_column(make_created: Callable[...,
 
 def test_resuming_a_torn_file_says_what_was_recovered(tmp_path: Path) -> None:
     session = start(tmp_path)
-    session.place(5, 2, player=0)
+    session.place(Placement(5, 2), player=0)
     session.close()
     path = tmp_path / "g.dvr"
     with open(path, "ab") as f:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.app.textual_private import notifications
 from dvtui.cli import main
 from dvtui.engine import CardPlaced, ColumnResolved, Event, GameCreated, GameEnded, RoundEnded, Seat
 from dvtui.replay import Replay
@@ -213,7 +214,7 @@ async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
         await pilot.press("end", "b")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
-        assert any("nothing is left to play" in n.message for n in app._notifications)
+        assert any("nothing is left to play" in n.message for n in notifications(app))
     assert not (tmp_path / "never.dvr").exists()
 
 
@@ -314,8 +315,7 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
     move = bot_fn(parse_bot("random"))
     with GameWriter.create(parent, created) as writer:
         for _ in range(20):
-            card, column = move(game, 5)
-            writer.append(game.place(column, card))
+            writer.append(game.place(move(game, 5)))
     out = tmp_path / "kept.dvr"
     app = replay_app(parent, branch_path=lambda c: out, player_name="Zed")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -443,7 +443,7 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
         await pilot.press("end", "enter")  # keep the seats
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
-        assert any("unknown bot level 'oracle'" in str(n.message) for n in app._notifications)
+        assert any("unknown bot level 'oracle'" in str(n.message) for n in notifications(app))
     assert not out.exists() and not lock_path(out).exists()
 
 

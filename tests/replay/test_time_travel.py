@@ -12,8 +12,9 @@ from dvtui.app.config import Pace
 from dvtui.app.messages import BotPlaced, ThinkingFailed
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.replay_log import ReplayLog
-from dvtui.engine import Seat, new_game
+from dvtui.engine import Placement, Seat, new_game
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
@@ -177,12 +178,12 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         assert len(session.events) == 1 and session.game.to_move == 0  # the deal, annotated:
         assert session.events[0].parent == str(path.resolve())  # type: ignore[attr-defined]
         assert picture(session.game) == picture(fold_prefix(events, 0))
-        assert any(n.title == "Playing from here" for n in app._notifications)
+        assert any(n.title == "Playing from here" for n in notifications(app))
         saved = path.read_bytes()
-        table.post_message(BotPlaced(stale, 6, 6))
+        table.post_message(BotPlaced(stale, Placement(6, 6)))
         table.post_message(ThinkingFailed(stale, "bot", RuntimeError("gone")))
         await pilot.pause()
-        assert not any("failed" in n.message for n in app._notifications)  # not this game's news
+        assert not any("failed" in n.message for n in notifications(app))  # not this game's news
         assert len(session.events) == 1  # dropped: the branch is still at its deal
         await pilot.press("2", "a", "enter")  # the other card, another column
         await human_turn(pilot, table)

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.replay import SPEEDS, ReplayHelp, ReplayScreen
+from dvtui.app.textual_private import compositor, notifications, settle
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
@@ -31,7 +32,7 @@ def viewer(app: DvtuiApp) -> ReplayScreen:
 def screen_cells(app: DvtuiApp) -> tuple[tuple[str, object], ...]:
     """Every cell of the screen as drawn (text and style, segment by segment): a screen compared
     exactly, much faster than an SVG screenshot."""
-    strips = app.screen._compositor.render_strips()
+    strips = compositor(app.screen).render_strips()
     return tuple((seg.text, seg.style) for strip in strips for seg in strip.simplify())
 
 
@@ -76,7 +77,7 @@ async def test_every_key_moves_to_its_moment() -> None:
         await press("right", replay.last)
         await press("home", 0)
         await press("9", 0)  # no round 9: a warning, no move
-        assert any("no round 9" in n.message for n in app._notifications)
+        assert any("no round 9" in n.message for n in notifications(app))
 
 
 async def test_space_plays_and_pauses_and_the_speed_changes() -> None:
@@ -236,14 +237,6 @@ async def test_a_resolution_step_is_drawn_as_live_play_draws_it() -> None:
         assert "Round 2 of 6" in screen.query_one(RoundBar).render().plain
 
 
-async def settle(pilot: Pilot[int]) -> None:
-    """Let the screen process what a change posted and compose its next frame, without Pilot's
-    idle wait (tens of milliseconds a step; the sweep below takes hundreds of steps). Textual is
-    pinned, so these two private calls are known to be what ``Pilot.pause`` does after its wait."""
-    await pilot._wait_for_screen()
-    pilot.app.screen._on_timer_update()
-
-
 async def test_scrubbing_forward_and_back_gives_identical_screens() -> None:
     """Every moment of game.dvr, stepping forward then back one event at a time: the same screen
     at each moment, and at each the state of the engine's fold. (Keys are the other tests'.)"""
@@ -353,7 +346,7 @@ async def test_an_unfinished_file_ends_where_it_stops(tmp_path: Path) -> None:
         assert "end of the file" in screen.query_one(HandBar).info.plain
         await pilot.press("4")  # the file stops in round 2
         assert screen.moment == screen.replay.last
-        assert any("stops in round 2" in n.message for n in app._notifications)
+        assert any("stops in round 2" in n.message for n in notifications(app))
 
 
 async def test_help_and_quit() -> None:

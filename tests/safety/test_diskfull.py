@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import Game
+from dvtui.engine import Game, Placement
 from dvtui.store import GameWriter, SaveError, SaveFailed, read_game
 from dvtui.store import writer as writer_module
 
@@ -135,7 +135,7 @@ def test_a_failed_save_is_cut_back_and_stops_the_writer(
     writer = GameWriter.resume(loaded)
     saved = 0
     for _ in range(20):  # some moves saved normally
-        events = game.place(*reversed(game.legal_placements()[0]))
+        events = game.place(game.legal_placements()[0])
         writer.append(events)
         saved += len(events)
     good = path.read_bytes()
@@ -167,7 +167,7 @@ def test_a_failed_save_is_cut_back_and_stops_the_writer(
         monkeypatch.setattr(writer_module, "_write", partial)
     else:
         monkeypatch.setattr(writer_module, "_write", boom)
-    move = game.place(*reversed(game.legal_placements()[0]))
+    move = game.place(game.legal_placements()[0])
     with pytest.raises(SaveFailed) as failed:
         writer.append(move)
     monkeypatch.undo()
@@ -176,7 +176,7 @@ def test_a_failed_save_is_cut_back_and_stops_the_writer(
     assert failed.value.errno == code
     assert path.read_bytes() == good  # cut back to the last durable decision
     with pytest.raises(SaveFailed):  # the game has stopped: nothing more is written
-        writer.append(game.place(*reversed(game.legal_placements()[0])))
+        writer.append(game.place(game.legal_placements()[0]))
     assert path.read_bytes() == good
     writer.close()
     loaded = read_game(path)
@@ -193,7 +193,7 @@ def test_cut_back_failing_too_leaves_a_torn_tail_that_resume_repairs(
     game = loaded.game
     writer = GameWriter.resume(loaded)
     for _ in range(14):
-        writer.append(game.place(*reversed(game.legal_placements()[0])))
+        writer.append(game.place(game.legal_placements()[0]))
     good = path.read_bytes()
 
     def partial(fd: int, data: memoryview) -> int:
@@ -207,7 +207,7 @@ def test_cut_back_failing_too_leaves_a_torn_tail_that_resume_repairs(
     monkeypatch.setattr(writer_module, "_write", partial)
     monkeypatch.setattr(writer_module, "_ftruncate", no_truncate)
     with pytest.raises(SaveFailed, match="resuming repairs its end"):
-        writer.append(game.place(*reversed(game.legal_placements()[0])))  # 15th placement: resolves round 1
+        writer.append(game.place(game.legal_placements()[0]))  # 15th placement: resolves round 1
     monkeypatch.undo()
     writer.close()
     assert path.read_bytes().startswith(good)
@@ -289,7 +289,7 @@ def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
     def run(self: DvtuiApp, *args: object, **kwargs: object) -> ExitState:  # Ana's move meets a full disk, then q
         _fail_after(monkeypatch, 0)
         with pytest.raises(SaveFailed):
-            self.session.place(6, 0)  # type: ignore[union-attr]
+            self.session.place(Placement(6, 0))  # type: ignore[union-attr]
         return exit_state_of(self.session)  # what the app says as it closes
 
     monkeypatch.setattr(DvtuiApp, "run", run)

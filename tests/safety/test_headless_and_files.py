@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import Game
+from dvtui.engine import Game, Placement
 from dvtui.play.autoplay import play_out
 from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
@@ -29,7 +29,7 @@ def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.C
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
     with GameWriter.resume(read_game(path)) as w:  # Ana plays, then the bots, then it is Ana again
         game = read_game(path).game
-        w.append(game.place(0, 6))
+        w.append(game.place(Placement(6, 0)))
         play_out(game, w.append)
     before = path.read_bytes()
     assert main(["resume", str(path), "--headless"]) == 1
@@ -47,7 +47,7 @@ def test_with_a_human_seat_only_owed_results_are_written(tmp_path: Path) -> None
     game = Game(c)
     with GameWriter.create(path, c) as w:
         while not game.over:
-            w.append(game.place(*reversed(game.legal_placements()[-1])))
+            w.append(game.place(game.legal_placements()[-1]))
     full = path.read_bytes()
     cut = full.rindex(b'{"type":"column_resolved","seq"', 0, full.rindex(b"game_ended")) + 20  # mid-results
     path.write_bytes(full[:cut])

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from textual.app import App
 from textual.widgets import Select
-from textual.widgets._toast import Toast
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -26,6 +25,7 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import Toast, compositor
 from dvtui.engine import Game, Seat, new_game
 from dvtui.play.autoplay import play_out
 from dvtui.play.local import LocalSession
@@ -56,7 +56,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def screen_text(app: App[int]) -> str:
     """The screen as the terminal shows it (every layer: toasts too), as plain text."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in compositor(app.screen).render_strips())
 
 
 def toast_text(app: App[int]) -> str:

@@ -21,6 +21,7 @@ from dvtui.engine import (
     Game,
     GameCreated,
     GameEnded,
+    Placement,
     PlacementUndone,
     RoundEnded,
 )
@@ -124,7 +125,7 @@ def replay_independently(events: list[Event]) -> list[Event]:
     for ev in events[1:]:
         if isinstance(ev, CardPlaced):
             assert ev.round == game.round
-            out.extend(game.place(ev.column, ev.card, player=ev.player))
+            out.extend(game.place(Placement(ev.card, ev.column), player=ev.player))
         elif isinstance(ev, PlacementUndone):
             undone = game.undo()
             assert undone == ev

@@ -16,6 +16,7 @@ from dvtui.engine import (
     Game,
     GameCreated,
     GameEnded,
+    Placement,
     PlacementUndone,
     RoundEnded,
     Seat,
@@ -46,7 +47,7 @@ def every_event_type() -> list[Event]:
     """A real 3-player game's events plus an undo: every type of format 1, ``seq`` cleared."""
     events = engine_events(PLAYERS[3], seed=7)
     game = Game(events[0])  # type: ignore[arg-type]
-    game.place(2, 5)
+    game.place(Placement(5, 2))
     undone = game.undo()
     assert {ev.__struct_config__.tag for ev in [*events, undone]} == set(SPEC_FIELDS)
     return [*events, undone]
@@ -304,8 +305,8 @@ def test_stand_in_is_an_optional_key_of_card_placed_read_back_and_shaped_like_a_
     """A bot standing in for an absent human is noted on its placement, after the spec's fields;
     without it the line is the format's plain one, and a reader refuses anything not level-shaped
     (the note is shown by the replay, so it is outside text)."""
-    plain = encode_line(CardPlaced(1, 0, 3, 6), 1)
-    noted = encode_line(CardPlaced(1, 0, 3, 6, stand_in="strong@0.5s"), 1)
+    plain = encode_line(CardPlaced(round=1, player=0, column=3, card=6), 1)
+    noted = encode_line(CardPlaced(round=1, player=0, column=3, card=6, stand_in="strong@0.5s"), 1)
     assert keys(plain) == ["type", "seq", *SPEC_FIELDS["card_placed"]]
     assert keys(noted) == ["type", "seq", *SPEC_FIELDS["card_placed"], "stand_in"]
     decoded = line_decoder.decode(noted)

@@ -22,6 +22,7 @@ from dvtui.engine import (
     Game,
     GameCreated,
     GameEnded,
+    Placement,
     PlacementUndone,
     RoundEnded,
     fold,
@@ -555,8 +556,7 @@ def game_with_undos(players: str, seed: int) -> list[Event]:
     k = 0
     while not game.over:
         fn, s = fns[game.to_move]  # type: ignore[misc]
-        card, column = fn(game, s)
-        placed = game.place(column, card)
+        placed = game.place(fn(game, s))
         events.extend(placed)
         k += 1
         if len(placed) == 1 and k % 4 == 1:
@@ -567,7 +567,7 @@ def game_with_undos(players: str, seed: int) -> list[Event]:
                 again = game.placements[-1:]
                 events.append(game.undo())
             for ev in again:
-                events.extend(game.place(ev.column, ev.card, player=ev.player))
+                events.extend(game.place(Placement(ev.card, ev.column), player=ev.player))
     return events
 
 
@@ -602,7 +602,7 @@ def test_writer_output_reads_back_after_every_append(tmp_path: Path) -> None:
     with GameWriter.create(path, events[0], stamp=True) as writer:  # type: ignore[arg-type]
         for ev in events[1:]:
             if isinstance(ev, CardPlaced):
-                writer.append(game.place(ev.column, ev.card, player=ev.player))
+                writer.append(game.place(Placement(ev.card, ev.column), player=ev.player))
             elif isinstance(ev, PlacementUndone):
                 writer.append([game.undo()])
             else:

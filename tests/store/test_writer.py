@@ -15,7 +15,7 @@ import pytest
 
 import dvtui.store.writer as writer_module
 from dvtui.cli import main
-from dvtui.engine import CardPlaced, Event, GameCreated, fold
+from dvtui.engine import CardPlaced, Event, GameCreated, Placement, fold
 from dvtui.store import GameWriter, SaveError, read_game
 
 from .dvr_support import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
@@ -67,7 +67,7 @@ def continue_game(path: Path, writer: GameWriter, groups: list[list[Event]]) -> 
         assert isinstance(placed, CardPlaced)
         if game.placements and game.placements[-1] == placed and game.round == placed.round:
             continue  # already in the file
-        writer.append(game.place(placed.column, placed.card, player=placed.player))
+        writer.append(game.place(Placement(placed.card, placed.column), player=placed.player))
 
 
 # -- create ------------------------------------------------------------------------------------
@@ -145,10 +145,11 @@ def test_append_writes_a_decision_and_its_derived_events_in_one_write_then_fsync
             size = path.stat().st_size
             seq = w.next_seq
             calls.clear()
-            w.append(group)
+            written = w.append(group)
             assert calls == [("write", len(group)), ("fsync", 0)]
             assert w.next_seq == seq + len(group)
             added = lines_of(path.read_bytes()[size:])
+            assert written == added  # what the server sends on is what the file holds
             assert len(added) == len(group)
             assert [json.loads(line)["seq"] for line in added] == list(range(seq, seq + len(group)))
             assert [json.loads(line)["type"] for line in added] == [
@@ -256,10 +257,11 @@ def test_resume_of_a_game_script_keeps_it_a_script(tmp_path: Path) -> None:
     assert isinstance(created, GameCreated)
     with GameWriter.create(path, created, stamp=False) as w:
         for group in groups[1:21]:
-            w.append(group[:1])  # decisions only
+            assert len(w.append(group[:1])) == 1  # decisions only
     loaded = read_game(path)
     assert loaded.decisions_only
     with GameWriter.resume(loaded, stamp=False) as w:
+        assert w.append(next(g for g in groups[21:] if len(g) > 1)[1:]) == []  # derived: a script leaves them out
         continue_game(path, w, groups[21:])
     final = read_game(path)
     assert final.decisions_only and final.game.over

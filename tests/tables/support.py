@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from dvtui.bots import Placement, bot_fn, bot_seed, parse_bot
-from dvtui.engine import Event, Game, fold, new_game
+from dvtui.bots import bot_fn, bot_seed, parse_bot
+from dvtui.engine import Event, Game, Placement, fold, new_game
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, read_game
 from dvtui.tables import ServerPlace, TableClient
@@ -305,8 +305,7 @@ def uninterrupted(
             if placement is None:
                 assert prefix, f"player {game.to_move} made fewer placements than the game asks"
                 break
-            card, column = placement
-            writer.append(game.place(column, card))
+            writer.append(game.place(placement))
     data = path.read_bytes()
     os.unlink(path)
     return data

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dvtui.engine import NothingToUndo
+from dvtui.engine import NothingToUndo, Placement
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables import server as server_module
 from dvtui.tables.server import Server
@@ -117,10 +117,10 @@ def test_a_seat_at_its_bound_is_told_so_before_anything_is_sent_and_u_is_off(in_
     ana = RemoteSession.open(in_process.place, "t", seat=0)
     try:
         for _ in range(MAX_UNDOS_PER_ROUND):
-            ana.place(6, 3)
+            ana.place(Placement(6, 3))
             assert ana.undo_player() == 0
             ana.undo(0)
-        ana.place(6, 3)
+        ana.place(Placement(6, 3))
         lines = (in_process.games / "t.dvr").read_bytes().count(b"\n")
         said = f"Ana has taken back {MAX_UNDOS_PER_ROUND} placements this round, as many as a table allows"
         assert ana.undo_player() is None and ana.why_no_undo().startswith(said)  # (the footer's u goes)

@@ -13,7 +13,7 @@ import pytest
 
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
-from dvtui.engine import Game
+from dvtui.engine import Game, Placement
 from dvtui.tables import Refused, TableClient
 from dvtui.tables import server as server_module
 from dvtui.tables.headless import play_seat
@@ -356,10 +356,10 @@ def test_after_game_ended_no_bye_comes_and_a_decision_gets_game_over(in_process:
                 answers.append((update.error.code, update.error.re))
                 break
             if game is not None and game.over:
-                await client.place(1, 0)  # the table's next line, at a finished game
+                await client.place(Placement(1, 0))  # the table's next line, at a finished game
             elif client.my_turn() and answered != client.next_seq:
                 answered = client.next_seq
-                await client.place(*choose("greedy", game.copy(), client.bot_seed()))
+                await client.place(choose("greedy", game.copy(), client.bot_seed()))
         await client.close()
         return answers
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.bots import choose
-from dvtui.engine import CardPlaced, ColumnResolved, NothingToUndo, PlacementUndone, RuleError, fold
+from dvtui.engine import CardPlaced, ColumnResolved, NothingToUndo, Placement, PlacementUndone, RuleError, fold
 from dvtui.play.session import GameSession
 from dvtui.store import read_game
 from dvtui.tables import open_table
@@ -63,7 +63,7 @@ def test_a_placement_returns_once_the_table_wrote_it_and_the_others_hear_of_it(i
         assert (ana.seat, bob.seat, ana.human_to_move(), bob.human_to_move()) == (0, 1, 0, None)
         assert ana.bots == [None, None, None]  # the server's bot thinks on the server
         woken = bob_woken.count
-        move = ana.place(6, 3)
+        move = ana.place(Placement(6, 3))
         placed = move.events[0]
         assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
         assert list(ana.events) == read_game(in_process.games / "t.dvr").events  # on disk before returning
@@ -82,19 +82,19 @@ def test_a_refusal_is_a_rule_error_in_the_servers_words(in_process: Server) -> N
     try:
         expected = ""
         try:
-            ana.game.copy().place(0, 5, player=1)  # column 0, card 5
+            ana.game.copy().place(Placement(5, 0), player=1)  # column 0, card 5
         except RuleError as e:
             expected = str(e)
         with pytest.raises(RuleError) as refused:
-            bob.place(5, 0)  # Ana's turn
+            bob.place(Placement(5, 0))  # Ana's turn
         assert str(refused.value) == expected and expected
-        ana.place(6, 3)
+        ana.place(Placement(6, 3))
         with pytest.raises(RuleError, match="not 1"):  # decided on the position before Ana's move
-            bob.place(5, 0)
+            bob.place(Placement(5, 0))
         assert bob.take_move() is not None
-        bob.place(5, 0)  # on the new position it goes
+        bob.place(Placement(5, 0))  # on the new position it goes
         with pytest.raises(RuleError, match="seat is not yours"):
-            bob.place(4, 1, player=0)
+            bob.place(Placement(4, 1), player=0)
     finally:
         ana.close()
         bob.close()
@@ -105,9 +105,9 @@ def test_undo_follows_the_tables_rule_and_takes_back_the_bots_answer(in_process:
     ana, _ = _seat(in_process, 0)
     bob, _ = _seat(in_process, 1)
     try:
-        ana.place(6, 3)
+        ana.place(Placement(6, 3))
         _catch_up(bob, in_process)
-        bob.place(5, 0)
+        bob.place(Placement(5, 0))
         wait_for("the bot to answer", lambda: (in_process.games / "t.dvr").read_bytes().count(b"\n") == 4)
         _catch_up(bob, in_process)
         _catch_up(ana, in_process)
@@ -119,7 +119,7 @@ def test_undo_follows_the_tables_rule_and_takes_back_the_bots_answer(in_process:
         assert bob.human_to_move() == 1
         _catch_up(ana, in_process)
         assert list(ana.events) == list(bob.events) == read_game(in_process.games / "t.dvr").events
-        bob.place(4, 2)
+        bob.place(Placement(4, 2))
         _catch_up(ana, in_process)
         with pytest.raises(NothingToUndo, match="Bob has placed since"):
             ana.undo(0)
@@ -135,7 +135,7 @@ def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> None:
     try:
         assert watcher.seat is None and watcher.human_to_move() is None
         with pytest.raises(RuleError, match="watching"):
-            watcher.place(6, 3)
+            watcher.place(Placement(6, 3))
         resolved = 0
         while not people[0].game.over:
             for session in people:
@@ -143,8 +143,7 @@ def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> None:
             mover = next((s for s in people if s.human_to_move() is not None), None)
             if mover is None:
                 continue  # the bot's move is on its way
-            card, column = choose("greedy", mover.game.copy(), 7)
-            move = mover.place(card, column)
+            move = mover.place(choose("greedy", mover.game.copy(), 7))
             resolved += sum(isinstance(e, ColumnResolved) for e in move.events)
         for session in (*people, watcher):
             _catch_up(session, in_process)
@@ -248,13 +247,13 @@ def test_an_error_answering_a_stand_in_does_not_fail_a_placement_waiting_for_its
     client = ana.client
     place = client.place
 
-    async def stand_in_then_place(card: int, column: int, seq: int | None = None) -> None:
+    async def stand_in_then_place(placement: Placement, seq: int | None = None) -> None:
         await client.stand_in(1, "greedy")  # Bob is connected: refused
-        await place(card, column, seq)
+        await place(placement, seq)
 
     client.place = stand_in_then_place  # type: ignore[method-assign]
     try:
-        move = ana.place(6, 3)
+        move = ana.place(Placement(6, 3))
         placed = move.events[0]
         assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
         # it came before the placement's line (the table answers a connection in order): told on its own

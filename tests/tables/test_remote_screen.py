@@ -19,7 +19,6 @@ from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -30,11 +29,12 @@ from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import FooterKey, bindings, notifications
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
-from dvtui.engine import CardPlaced
+from dvtui.engine import CardPlaced, Placement
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game, saves_dir
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
@@ -112,7 +112,7 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             await until(pilot, "Bob to see it", lambda: bob.take_move() is not None or bob.human_to_move() == 1)
             while bob.take_move() is not None:
                 pass
-            await asyncio.to_thread(bob.place, 6, 3)
+            await asyncio.to_thread(bob.place, Placement(6, 3))
             await until(pilot, "Bob's move and the bot's to arrive", lambda: ana.human_to_move() == 0)
             assert bells.count == 2 and "Your turn, Ana" in text(bar)
             await pilot.press("6", "d", "enter")
@@ -156,7 +156,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert isinstance(viewer, ReplayScreen) and len(viewer.replay.events) == 3
             while ana.take_move() is not None:
                 pass
-            await asyncio.to_thread(ana.place, 6, 3)
+            await asyncio.to_thread(ana.place, Placement(6, 3))
             await until(pilot, "Ana's move to reach the spectator", lambda: len(watcher.events) >= 4)
             await until(pilot, "the viewer to hear of it", lambda: len(viewer.replay.events) == len(watcher.events))
             await pilot.press("escape")
@@ -171,7 +171,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
             await pilot.press("h")  # a player used to h hears why nothing comes
             await pilot.pause()
-            assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
+            assert [str(n.message) for n in notifications(hinted)] == ["Hints are off at this table."]
             assert "hint" not in [key.action for key in table.query(FooterKey)]
     finally:
         await asyncio.to_thread(ana.close)
@@ -186,14 +186,14 @@ async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[Remot
     await _first_bot_move(server, table)
     bob = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=1)
     ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
-    await asyncio.to_thread(ana.place, 5, 0)
+    await asyncio.to_thread(ana.place, Placement(5, 0))
     loop = asyncio.get_running_loop()
     start = loop.time()
     while bob.human_to_move() != 1:
         assert loop.time() - start < WAIT, "Bob's session never heard of Ana's move"
         await asyncio.sleep(0.02)
         bob.take_move()
-    await asyncio.to_thread(bob.place, 6, 3)
+    await asyncio.to_thread(bob.place, Placement(6, 3))
     start = loop.time()
     while _lines(server, table) < 5:  # the bot's answer
         assert loop.time() - start < WAIT, "the server's bot never answered"
@@ -309,7 +309,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             table = app.screen
             await until(pilot, "Bob to be away", lambda: table.check_action("stand_in", ()) is True)
             textual = {(b.key, b.action) for bs in BindingsMap(Screen.BINDINGS).key_to_bindings.values() for b in bs}
-            bound = [b for bs in table._bindings.key_to_bindings.values() for b in bs  # all, not one a key
+            bound = [b for bs in bindings(table).key_to_bindings.values() for b in bs  # all, not one a key
                      if (b.key, b.action) not in textual]  # fmt: skip
             commands = {
                 (key, action): c for c in SHARED_TABLE.commands for keys, action in c.keys for key in keys.split(",")
@@ -354,7 +354,7 @@ async def _ana_then_bobs_turn(server: Server, table: str) -> RemoteSession:
     )
     await _first_bot_move(server, table)
     ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
-    await asyncio.to_thread(ana.place, 5, 0)
+    await asyncio.to_thread(ana.place, Placement(5, 0))
     return ana
 
 
@@ -487,7 +487,7 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
                 if ana.take_move() is None:
                     time.sleep(0.01)  # the others' answers are on their way
                 continue
-            ana.place(*choose("greedy", ana.game.copy(), 1))
+            ana.place(choose("greedy", ana.game.copy(), 1))
 
     await asyncio.to_thread(play_to_the_end)
     await bob_plays
@@ -504,7 +504,7 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
             await pilot.press("r", "n")
             await pilot.pause()
-            assert app.screen is end and not app._notifications  # not even a toast
+            assert app.screen is end and not notifications(app)  # not even a toast
             await pilot.press("t")
             table = app.screen
             assert isinstance(table, RemoteTableScreen)
@@ -522,7 +522,7 @@ def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: 
     watch_until(in_process.place, "t", 2)  # the server's bot moves first
     ana = RemoteSession.open(in_process.place, "t", seat=0)
     try:
-        ana.place(5, 0)
+        ana.place(Placement(5, 0))
         assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
     finally:
         ana.close()

@@ -1,22 +1,23 @@
 """Choosing one's seat on screen (a browser tab's way in to a shared table; Pilot, against a server
 in this process): the list says who is at each seat, a connected or a bot's seat cannot be taken,
-the seat named like the person is offered first, Enter sits there, and a table that is not there
-says so."""
+the seat named like the person is offered first, Enter sits there, a table that is not there says
+so, and the screen follows the table as the server pushes who is there (it never asks again)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
 
-import pytest
-from dvtui.app.screens.remote import RemoteTableScreen
 from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner
-from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table
+from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
+from dvtui.tables.protocol import Hello
 from dvtui.tables.server import Server
 
 from .support import in_thread, short_dir
@@ -79,9 +80,9 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
                 screen.query_one("#seats-table", Static))
             assert options.highlighted == 2  # Cy's, the person's
             await pilot.press("up", "enter")  # Bob's, chosen instead
-            await until(pilot, "the table", lambda: isinstance(app.screen, RemoteTableScreen))
+            await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
             table = app.screen
-            assert isinstance(table, RemoteTableScreen)
+            assert isinstance(table, TableScreen)
             assert table.remote.seat == 1
             assert "Ana (here) · Bob (you) · Cy (free)" in text(table.query_one(Banner))
     finally:
@@ -116,30 +117,36 @@ async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
                 await pilot.press("q")
 
 
-async def test_a_table_that_goes_away_while_one_chooses_is_said_in_place_of_its_seats(
-    in_process: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from dvtui.app.screens import seats
-
+async def test_a_seat_taken_elsewhere_appears_without_a_new_connection(in_process: Server) -> None:
+    """The screen watches the table: the server pushes who is there, and the screen asks nothing
+    again (the only hello the server hears meanwhile is the newcomer's)."""
     await asyncio.to_thread(
         lambda: asyncio.run(open_table(in_process.place, "g", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
+    hellos: list[Hello] = []
+    greet = in_process._handle[Hello]
+
+    async def counted(conn: object, message: Hello) -> None:
+        hellos.append(message)
+        await greet(conn, message)
+
+    in_process._handle[Hello] = counted
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "g", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.screen
-        options = screen.query_one(OptionList)
-        status = screen.query_one("#seats-table", Static)
+        options = app.screen.query_one(OptionList)
+        status = app.screen.query_one("#seats-table", Static)
         await until(pilot, "the table's seats", lambda: options.option_count == 4)
-
-        async def no_table(place: object, name: str) -> TableInfo | None:
-            return None
-
-        monkeypatch.setattr(seats, "table_info", no_table)  # the table is gone from the server's list
-        await until(pilot, "its absence said", lambda: "table g is not at the table server" in text(status))
-        assert "round" not in text(status)  # its summary is gone with it, and so are its seats
-        assert options.option_count == 0
-        await pilot.press("enter")  # nothing to sit at
-        assert app.screen is screen
+        assert len(hellos) == 1 and "watching" not in text(status)  # the screen's own, not counted
+        bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "g", seat=1)
+        try:
+            await until(pilot, "Bob here", lambda: str(options.get_option_at_index(1).prompt).startswith("Bob: here"))
+            assert len(hellos) == 2  # Bob's: the screen made no new connection to see him
+            assert options.get_option_at_index(1).disabled
+        finally:
+            await asyncio.to_thread(bob.close)
+        await until(pilot, "Bob away", lambda: str(options.get_option_at_index(1).prompt) == "Bob: away, take it back")
+        assert len(hellos) == 2
+        await pilot.press("q")
 
 
 async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_process: Server) -> None:
@@ -162,21 +169,24 @@ async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_pro
         assert str(options.get_option_at_index(0).prompt) == "Ana: free, take this seat"
 
 
-async def test_a_table_server_that_drops_a_reading_is_said_and_the_screen_stays(
-    in_process: Server, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A server restarting closes a reading half-way (``Dropped``): the screen says so and reads
-    again a second later, instead of the tab's dvtui ending on an unhandled error."""
-    from dvtui.app.screens import seats
-
-    async def dropped(place: object, name: str) -> TableInfo | None:
-        raise Dropped("the table server closed the connection")
-
-    monkeypatch.setattr(seats, "table_info", dropped)
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "ana"))
-    async with app.run_test(size=(100, 30)) as pilot:
-        status = app.screen.query_one("#seats-table", Static)
-        await until(pilot, "the error said", lambda: "closed the connection" in text(status))
-        assert "asking again every second" in text(status)
-        await pilot.pause(1.2 * seats.REFRESH)  # a second reading fails the same way
-        assert app.is_running and isinstance(app.screen, SeatScreen)
+async def test_a_table_server_that_restarts_is_said_and_the_seats_come_back() -> None:
+    """A server restarting drops the screen's watching: the screen says so in place of the seats,
+    stays, and shows them again once the server is back (the client reconnects by itself)."""
+    with short_dir() as d, contextlib.ExitStack() as first:
+        (d / "srv").mkdir(mode=0o700)
+        place = first.enter_context(in_thread(d / "srv")).place
+        await asyncio.to_thread(
+            lambda: asyncio.run(open_table(place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+        )
+        app = DvtuiApp(choose_seat=SeatChoice(place, "r", "ana"))
+        async with app.run_test(size=(100, 30)) as pilot:
+            options = app.screen.query_one(OptionList)
+            status = app.screen.query_one("#seats-table", Static)
+            await until(pilot, "the table's seats", lambda: options.option_count == 4)
+            await asyncio.to_thread(first.close)  # the server stops
+            await until(pilot, "its going said", lambda: "went away: reconnecting" in text(status))
+            assert options.option_count == 0 and app.is_running and isinstance(app.screen, SeatScreen)
+            with in_thread(d / "srv"):  # and starts again on the same directory
+                await until(pilot, "the seats back", lambda: options.option_count == 4)
+                assert "round 1 of" in text(status)
+                await pilot.press("q")

@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from dvtui.bots import Placement, choose
-from dvtui.engine import CardPlaced
+from dvtui.bots import choose
+from dvtui.engine import CardPlaced, Placement
 from dvtui.store import read_game
 
 from ..safety.sshd import ENDED, Sshd, unix_account
@@ -71,7 +71,7 @@ def _place(sshd: Sshd, session: str, server: Served, table: str) -> Placement:
     sshd.keys(session, str(card), "abcdefg"[column], "Enter")
     moved = lambda: len(_placements(server, table)) > placed  # noqa: E731
     wait_for(f"{who}'s placement", moved, lambda: sshd.screen(session), SLOW)
-    return card, column
+    return Placement(card, column)
 
 
 def _wait_screen(sshd: Sshd, session: str, what: str, check: Callable[[str], bool]) -> None:
@@ -118,7 +118,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     sshd.open("bob", BOB, bob, "dvtui join duo --as Bob --no-bell")
     _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
     second = _place(sshd, "bob", server, "duo")
-    name = f"Bob placed {second[0]} under column {'ABCDEFG'[second[1]]}"
+    name = f"Bob placed {second.card} under column {'ABCDEFG'[second.column]}"
     _wait_screen(sshd, "ana", "Bob's move on Ana's screen", lambda s: name in s)
     _wait_screen(sshd, "ana", "Ana's turn again, after the bot's", lambda s: "Your turn, Ana" in s)
     placed = _placements(server, "duo")

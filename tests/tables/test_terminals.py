@@ -12,8 +12,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from dvtui.bots import Placement, choose
-from dvtui.engine import Game
+from dvtui.bots import choose
+from dvtui.engine import Game, Placement
 from dvtui.store import read_game
 
 from ..safety.support import run_dvtui, strip_at
@@ -47,7 +47,7 @@ def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str])
     terms.wait(name, f"{name}'s turn", asked)
     terms.keys(name, str(card), "abcdefg"[column], "Enter")
     wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name), SLOW)
-    return game.to_move, (card, column)
+    return game.to_move, Placement(card, column)
 
 
 def _asking(game: Game) -> Callable[[str], bool]:

@@ -15,6 +15,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.textual_private import notifications
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
@@ -38,11 +39,11 @@ async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
             await pilot.pause()
             if in_browser:
                 assert app.screen is viewer  # nothing asked, nothing left: the seat stays here
-                assert [n.message for n in app._notifications] == [NO_BRANCH_IN_BROWSER]
+                assert [n.message for n in notifications(app)] == [NO_BRANCH_IN_BROWSER]
                 assert app.session is ana and ana.failure is None
             else:
                 assert isinstance(app.screen, BranchScreen)
-                assert not list(app._notifications)
+                assert not list(notifications(app))
             await pilot.press("escape", "escape", "q")
     finally:
         await asyncio.to_thread(ana.close)

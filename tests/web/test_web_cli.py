@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.cli import main, web
+from dvtui.cli import main
 from dvtui.store.saves import person_data_dir, person_dir_name
 from dvtui.tables import open_table
 from dvtui.tables.server import Server
+from dvtui.web import serve, server
 
 from .support import dvtui_env, web_server
 
@@ -37,7 +38,7 @@ def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys:
     def missing(name: str) -> object:
         raise ModuleNotFoundError(f"No module named {name!r}")
 
-    monkeypatch.setattr(web, "import_module", missing)
+    monkeypatch.setattr(serve, "import_module", missing)
     assert main(["web"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
@@ -67,24 +68,24 @@ def test_bad_flags_are_usage_errors(argv: list[str], message: str, capsys: pytes
 
 
 def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Path) -> None:
-    assert web.tab_command(None, None) == [sys.executable, "-m", "dvtui"]
-    assert web.tab_command("friday", None) == [sys.executable, "-m", "dvtui", "join", "friday"]
-    assert web.tab_command("friday", str(tmp_path)) == [
+    assert serve.tab_command(None, None) == [sys.executable, "-m", "dvtui"]
+    assert serve.tab_command("friday", None) == [sys.executable, "-m", "dvtui", "join", "friday"]
+    assert serve.tab_command("friday", str(tmp_path)) == [
         sys.executable, "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
-    assert web.page_title(None) == "Dolce Vita"
-    assert web.page_title("friday") == "Dolce Vita · table friday"
+    assert serve.page_title(None) == "Dolce Vita"
+    assert serve.page_title("friday") == "Dolce Vita · table friday"
 
 
 def test_a_proxys_user_reaches_the_tab_in_its_environment_quoted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
-    command = web.tab_command(None, None)
-    assert web.with_player(command, None) == command
+    command = serve.tab_command(None, None)
+    assert server.with_player(command, None) == command
     hostile = "a b; rm -rf ~"
     data = f"DVTUI_DATA_DIR={tmp_path / 'data' / 'people' / person_dir_name(hostile)}"
-    assert web.with_player(command, hostile) == ["env", f"DVTUI_PLAYER={hostile}", data, *command]
-    assert len(web.with_player(command, "x" * 10_000)[1]) == len("DVTUI_PLAYER=") + web.MAX_HEADER_CHARS
+    assert server.with_player(command, hostile) == ["env", f"DVTUI_PLAYER={hostile}", data, *command]
+    assert len(server.with_player(command, "x" * 10_000)[1]) == len("DVTUI_PLAYER=") + server.MAX_HEADER_CHARS
 
 
 @pytest.mark.parametrize(

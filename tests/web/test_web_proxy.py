@@ -12,7 +12,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from dvtui.cli import web
+from dvtui.web import server
 
 from .support import WAIT, web_server
 
@@ -77,10 +77,10 @@ def test_no_tab_inherits_the_operators_dvtui_player(monkeypatch: pytest.MonkeyPa
     """The environment textual-serve gives a tab's dvtui (and ``dvtui web`` a spare): a person is
     named there only by ``with_player`` or the spare's tab line, for that tab."""
     serve_module = import_module("textual_serve.server")
-    monkeypatch.setattr(serve_module, "AppService", serve_module.AppService)  # _server_class replaces it
+    monkeypatch.setattr(serve_module, "AppService", serve_module.AppService)  # server_class replaces it
     monkeypatch.setenv("DVTUI_PLAYER", "Zed Operator")
-    web._server_class(serve_module, None)
+    server.server_class(None)
     service = serve_module.AppService("true", write_bytes=None, write_str=None, close=None, download_manager=None)
-    environment = service._build_environment(100, 30)
+    environment = service.environment(100, 30)
     assert "DVTUI_PLAYER" not in environment
     assert environment["COLUMNS"] == "100"

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.setup import SeatRow, SetupScreen
+from dvtui.app.textual_private import FooterKey
 
 
 @pytest.mark.parametrize(("in_browser", "add", "remove"), [(True, "ctrl+o", "ctrl+l"), (False, "ctrl+n", "ctrl+r")])

@@ -1,9 +1,14 @@
 """Choosing one's seat at a shared table, on screen: the way in of a browser tab (``dvtui web
---table NAME``), where nobody types ``--as``. Each seat says who is there (the server's presence,
-read again every second while one chooses); a seat somebody is connected to cannot be chosen,
-since taking it would push them out (every tab of ``dvtui web`` is the same account to the server,
-or, behind a login proxy, the same person in another tab). A free seat, or one's own seat left by
-a closed tab, is taken; or one watches."""
+--table NAME``), where nobody types ``--as``. Each seat says who is there: the screen watches the
+table while one chooses and redraws on each presence the server pushes. A seat somebody is
+connected to cannot be chosen, since taking it would push them out (every tab of ``dvtui web`` is
+the same account to the server, or, behind a login proxy, the same person in another tab). A free
+seat, or one's own seat left by a closed tab, is taken; or one watches.
+
+Watching to choose makes one a spectator like any other: the table shows one more watching, and
+its bots play on meanwhile (bots move while somebody is at a table). That is what the person is
+doing, looking at the table, and it keeps the protocol as it is; this screen leaves itself out of
+the count it shows."""
 
 from __future__ import annotations
 
@@ -23,14 +28,22 @@ from textual.widgets.option_list import Option
 
 from ...printable import printable
 from ...store import user_name
-from ...tables import Diverged, Dropped, Refused, RemoteSession, ServerPlace, TableInfo, Unreachable, table_info
+from ...tables import (
+    Diverged,
+    Dropped,
+    Refused,
+    RemoteSession,
+    ServerPlace,
+    TableClient,
+    TableInfo,
+    Unreachable,
+)
 from ...tables.protocol import shown_person
+from ...tables.table import pick_seat
 from ..host import GameHost
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 
-REFRESH = 1.0
-"""Seconds between two readings of who is at the table while the screen waits for a choice."""
 WATCH = "watch"
 
 
@@ -72,14 +85,28 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
     return f"{name}: away, the seat of {state.user}", False
 
 
-def table_summary(info: TableInfo) -> str:
+def table_summary(info: TableInfo, *, watching: bool = False) -> str:
+    """Where the game is and how many watch it (``watching``: this screen is one of them, not
+    counted)."""
     if info.over:
         where = "the game is over"
     else:
         who = info.seats[info.to_move].name if info.to_move is not None else "?"
         where = f"round {info.round} of {info.rounds}, {who} to play"
-    watching = f" · {info.spectators} watching" if info.spectators else ""
-    return f"{where}{watching}"
+    others = info.spectators - watching
+    return f"{where} · {others} watching" if others > 0 else where
+
+
+def followed(client: TableClient) -> TableInfo | None:
+    """The table as ``client`` (watching it) has it: None until its game and its first presence
+    have come."""
+    game = client.game
+    if game is None or not client.seats:
+        return None
+    return TableInfo(
+        table=client.table, seats=client.seats, round=game.round, rounds=game.rounds,
+        to_move=None if game.over else game.to_move, over=game.over, spectators=client.spectators, hints=client.hints,
+    )  # fmt: skip
 
 
 class SeatScreen(Screen[None]):
@@ -114,6 +141,7 @@ class SeatScreen(Screen[None]):
         self.joining = False
         self.offer: str | None = None
         """The option last offered (highlighted by the screen, not by the person)."""
+        self._redraw_due = False
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
@@ -129,23 +157,41 @@ class SeatScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.read_table()
-        self.set_interval(REFRESH, self.read_table)
+        self.follow()
 
     @work(exclusive=True, group="seats")
-    async def read_table(self) -> None:
-        """Who is at the table now (the list keeps the highlighted seat)."""
-        if self.joining:
-            return
+    async def follow(self) -> None:
+        """Watch the table (on the app's loop) and redraw as the server pushes who is there and
+        each move; the client reconnects by itself after a drop (a server restarting)."""
+        client = TableClient(self.choice.place, self.choice.table, watch=True, user=self.choice.user)
         try:
-            info = await table_info(self.choice.place, self.choice.table)
-        except (Unreachable, Refused, Dropped, Diverged, OSError) as e:  # a server restarting: the next reading may do
-            self._lost(f"{e} (asking again every second; q leaves)")
-            return
-        if info is None:
-            self._lost(f"table {self.choice.table} is not at the table server: there is no seat to take (q leaves)")
-            return
-        self._show(info)
+            await client.connect()
+            async for update in client.updates():
+                if update.status == "reconnecting":
+                    self._lost("the table server went away: reconnecting (q leaves)")
+                elif update.presence or update.events or update.status == "connected":
+                    self._redraw_soon(client)
+        except Refused as e:
+            if e.error.code == "no_table":
+                self._lost(f"table {self.choice.table} is not at the table server: there is no seat to take (q leaves)")
+            else:
+                self._lost(f"{e} (q leaves)")
+        except (Unreachable, Dropped, Diverged, OSError) as e:
+            self._lost(f"{e} (q leaves)")
+        finally:
+            await client.close()
+
+    def _redraw_soon(self, client: TableClient) -> None:
+        """Redraw once the updates that came together are in (a game's lines come one by one)."""
+        if not self._redraw_due:
+            self._redraw_due = True
+            self.call_after_refresh(self._redraw, client)
+
+    def _redraw(self, client: TableClient) -> None:
+        self._redraw_due = False
+        info = followed(client)
+        if info is not None and not self.joining:
+            self._show(info)
 
     def _lost(self, why: str) -> None:
         """The table cannot be read (``why``): said where its summary was, and no seat is offered,
@@ -159,7 +205,7 @@ class SeatScreen(Screen[None]):
     def _show(self, info: TableInfo) -> None:
         first = self.info is None
         self.info = info
-        self.query_one("#seats-table", Static).update(Text(printable(table_summary(info))))
+        self.query_one("#seats-table", Static).update(Text(printable(table_summary(info, watching=True))))
         options = self.query_one(OptionList)
         kept = options.highlighted_option.id if options.highlighted_option is not None else None
         choices = []
@@ -172,22 +218,16 @@ class SeatScreen(Screen[None]):
         # the offer follows the table (a reloaded tab's old connection goes a moment later) until
         # the person moves the highlight themselves
         enabled = [o.id for o in choices if not o.disabled]
-        wanted = kept if not first and kept != self.offer and kept in enabled else self._offered(choices)
+        wanted = kept if not first and kept != self.offer and kept in enabled else self._offered(info, enabled)
         index = next(i for i, o in enumerate(choices) if o.id == wanted)
         options.highlighted = index
         self.offer = wanted
 
-    def _offered(self, choices: list[Option]) -> str | None:
-        """The seat offered first, in the order ``dvtui join`` picks: one's own seat left away (a
-        reloaded tab's), else the free one kept for or named like the person at this screen, else
+    def _offered(self, info: TableInfo, enabled: list[str | None]) -> str | None:
+        """The option offered first: the seat ``dvtui join`` would take (:func:`pick_seat`), else
         the first free one (offered only: the person chooses), else watching."""
-        assert self.info is not None
-        person = self.choice.person.casefold()
-        free = [(option, seat) for option, seat in zip(choices, self.info.seats, strict=False) if not option.disabled]
-        mine = [option for option, seat in free if seat.state == "away"]
-        kept = [option for option, seat in free if seat.kept_for == self.account]
-        named = [option for option, seat in free if seat.name.casefold() == person]
-        return (mine or kept or named or [option for option, _ in free] or [choices[-1]])[0].id
+        picked = pick_seat(info.seats, self.account, self.choice.person)
+        return f"seat-{picked}" if picked is not None else enabled[0]
 
     @on(OptionList.OptionSelected, "#seats-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
@@ -196,6 +236,7 @@ class SeatScreen(Screen[None]):
         choice = message.option.id
         seat = None if choice == WATCH else int(str(choice).removeprefix("seat-"))
         self.joining = True
+        self.workers.cancel_group(self, "seats")  # this screen's watching ends: the table is joined anew
         self._error("")
         self.query_one("#seats-table", Static).update(Text("joining the table…", style=Style(color=MUTED)))
         self.join(seat)
@@ -216,7 +257,7 @@ class SeatScreen(Screen[None]):
     def _refused(self, message: str) -> None:
         self.joining = False
         self._error(message)
-        self.read_table()
+        self.follow()
 
     def _error(self, message: str) -> None:
         self.query_one("#seats-error", Static).update(

@@ -32,10 +32,9 @@ from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
-from ...bots import BotSpec, Stopped, bot_fn
-from ...bots.strong import think
+from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
-from ...engine import Event, Game, PlacementUndone, RoundEnded, RuleError, fold
+from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...play.face import Decided, GameSession, News, Refused, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
@@ -44,7 +43,7 @@ from ..flow import TableFlow
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..theme import ERROR, GOLD, MUTED, seat_color
-from ..widgets.board import Board
+from ..widgets.board import Board, Ghost
 from ..widgets.faces import seat_emphasis, styled
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
@@ -186,7 +185,7 @@ class TableScreen(Screen[None]):
         placer = flow.placer()
         cursor = flow.cursor
         board = self.query_one(Board)
-        ghost = (placer, cursor.card) if placer is not None and cursor.card is not None else None
+        ghost = Ghost(player=placer, card=cursor.card) if placer is not None and cursor.card is not None else None
         board.show(game, selected=cursor.column if placer is not None else None, ghost=ghost)
         self.query_one(Scoreboard).show(game)
         self._show_banner(placer)
@@ -290,7 +289,7 @@ class TableScreen(Screen[None]):
             return Text(cursor.hint, style=Style(color=GOLD))
         if cursor.card is None:
             return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
-        outcome = preview(game, player, cursor.card, cursor.column)
+        outcome = preview(game, player, Placement(cursor.card, cursor.column))
         text = styled(f"{cursor.card} → {column_label(cursor.column)}: ", Style(bold=True))
         if outcome is not None:
             text.append(placement_outcome(outcome, player, self.session.names))
@@ -407,14 +406,14 @@ class TableScreen(Screen[None]):
         searching bot: the thread cannot be killed, and the process would wait for it."""
         worker = get_current_worker()
         try:
-            card, column = bot_fn(spec, worker.cancelled_event)(game, seed)
+            placement = bot_fn(spec, worker.cancelled_event)(game, seed)
         except Stopped:
             return  # told to stop: nothing to report
         except Exception as e:  # reported on screen, as the worker's message, not raised in a thread
             self.post_message(ThinkingFailed(token, "bot", e))
             return
         if not worker.is_cancelled:
-            self.post_message(BotPlaced(token, card, column))
+            self.post_message(BotPlaced(token, placement))
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)  # a second h replaces the first
     def _ask_hint(self, token: int, game: Game, seed: int) -> None:
@@ -436,14 +435,14 @@ class TableScreen(Screen[None]):
         flow = self.flow
         if message.token != flow.token or flow.thinking is None:
             return  # about a position (or a game, before a branch) that is gone
-        self._decide(partial(self.session.place, message.card, message.column, flow.thinking))
+        self._decide(partial(self.session.place, message.placement, flow.thinking))
 
     @on(HintReady)
     def _hint_ready(self, message: HintReady) -> None:
         if message.token != self.flow.token or self.flow.placer() is None:
             return
         s = message.suggestion
-        self.flow.hinted(s.card, s.column, s.gain, s.win)
+        self.flow.hinted(s.placement, s.gain, s.win)
         self.refresh_view()
 
     @on(ThinkingFailed)
@@ -588,7 +587,7 @@ class TableScreen(Screen[None]):
         if cursor.card is None:
             self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
             return
-        self._decide(partial(self.session.place, cursor.card, cursor.column, player))
+        self._decide(partial(self.session.place, Placement(cursor.card, cursor.column), player))
 
     @on(Board.ColumnClicked)
     def _column_clicked(self, message: Board.ColumnClicked) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Self
+from typing import NamedTuple, Self
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -69,6 +69,13 @@ class SeatLooks:
         return len(self.colors)
 
 
+class Ghost(NamedTuple):
+    """A card a player has chosen but not placed yet, drawn faintly under the selected column."""
+
+    player: int
+    card: int
+
+
 @dataclass(slots=True)
 class ColumnModel:
     """Everything one column shows. ``outcome`` is a projection unless ``resolved``."""
@@ -80,8 +87,8 @@ class ColumnModel:
     resolved: bool = False
     selected: bool = False
     focus: bool = False
-    ghost: tuple[int, int] | None = None
-    """(player, card) about to be placed here: drawn faintly."""
+    ghost: Ghost | None = None
+    """The card about to be placed here: drawn faintly."""
     returned: dict[str, int] = field(default_factory=dict)
     """Goods given back to this column by an exchange -> who gave them (shown after a resolution)."""
 
@@ -184,7 +191,7 @@ def _player_row(model: ColumnModel, looks: SeatLooks, p: int, width: int) -> Tex
     cards = model.placed[p]
     color = looks.colors[p]
     row = Text()
-    ghost = model.ghost is not None and model.ghost[0] == p
+    ghost = model.ghost is not None and model.ghost.player == p
     outcome = model.outcome
     total = sum(cards)
     if model.resolved and outcome is not None and cards:
@@ -204,7 +211,7 @@ def _player_row(model: ColumnModel, looks: SeatLooks, p: int, width: int) -> Tex
         return _fit(styled(" ·", Style(color="#2f5544")), width)
     cancelled = outcome is not None and p in outcome.cancelled
     mark = f"✗{total}" if cancelled else f"={total}" if len(cards) > 1 else ""
-    extra = f"+{model.ghost[1]}" if ghost and model.ghost is not None else ""
+    extra = f"+{model.ghost.card}" if ghost and model.ghost is not None else ""
     # cards spaced out if they fit with the total, else packed together (digits on the seat colour)
     sep = " "
     if 1 + 2 * len(cards) - 1 + (len(extra) + 1 if extra else 0) + (len(mark) + 1 if mark else 0) > width:
@@ -327,7 +334,7 @@ class Board(Widget):
         selected: int | None = None,
         focus: int | None = None,
         results: Mapping[int, ColumnResolved] | None = None,
-        ghost: tuple[int, int] | None = None,
+        ghost: Ghost | None = None,
         project: bool = True,
     ) -> None:
         """Draw ``game``. ``results``: columns already resolved this round (shown as what they
@@ -423,7 +430,7 @@ def build_models(
     selected: int | None = None,
     focus: int | None = None,
     results: Mapping[int, ColumnResolved] | None = None,
-    ghost: tuple[int, int] | None = None,
+    ghost: Ghost | None = None,
     project: bool = True,
 ) -> list[ColumnModel]:
     """Per column, what to draw; the projection comes from the engine."""

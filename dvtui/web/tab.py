@@ -9,7 +9,7 @@ import json
 import os
 
 from ..tables.protocol import person_problem
-from .errors import UsageError
+from .errors import WebUsageError
 
 SPARE_VARIABLE = "DVTUI_WEB_SPARE"
 """Set in a spare's environment by ``dvtui web``: wait for the tab's line before building the app."""
@@ -54,7 +54,7 @@ def vouched() -> str | None:
     name = os.environ.get(PLAYER_VARIABLE) or None
     problem = None if name is None else person_problem(name)
     if problem is not None:
-        raise UsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
+        raise WebUsageError(f"{PLAYER_VARIABLE}: {problem}, not {name!r}")
     return name
 
 

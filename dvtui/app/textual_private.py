@@ -1,0 +1,93 @@
+"""Every private name of Textual that dvtui, its tests and its benches build on, and only those, in
+one place. Textual is pinned (pyproject.toml); tests/test_privates.py names each of them and checks
+its shape, so an upgrade that moves one fails there, in one place, rather than in a screen.
+
+- ``textual.widgets._footer.FooterKey``: the footer's key, not exported. The spare (a dvtui started
+  before its browser tab, ``App.prepare_start``) parses its default CSS ahead; tests find the
+  footer's keys by it.
+- ``textual.widgets._toast.Toast``, ``textual.widgets._select.SelectCurrent``: not exported either;
+  tests find a toast and a select's shown value by them.
+- ``DOMNode._get_default_css()``: a widget's default CSS as the stylesheet takes it. The spare
+  parses the start menu's styles before its tab opens; Textual parses them only at a mount.
+- ``App._notifications``, ``App._unnotify(notification, refresh=)``: the notifications up, and the
+  one way to drop one (Textual has none public): a new notice replaces the one it repeats. Tests
+  read them (an app under Pilot mounts no toasts).
+- ``Screen._compositor``: the screen as drawn (``render_strips``, ``get_style_at``); tests read it.
+- ``DOMNode._bindings``: a node's whole binding map (``active_bindings`` has the active keys only);
+  a test matches every key to its line in the help.
+- ``App._driver``: where a key arrives as from the terminal; the benches time a key from there.
+- ``Pilot._wait_for_screen()``, ``Screen._on_timer_update()``: what ``Pilot.pause`` does after its
+  idle wait; a test that steps hundreds of times settles each frame with them alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual._compositor import Compositor
+from textual.app import App
+from textual.binding import BindingsMap
+from textual.css.types import CSSLocation
+from textual.dom import DOMNode
+from textual.driver import Driver
+from textual.notifications import Notification
+from textual.screen import Screen
+from textual.widgets._footer import FooterKey
+from textual.widgets._select import SelectCurrent
+from textual.widgets._toast import Toast
+
+if TYPE_CHECKING:  # (Pilot is the tests': the app does not import it)
+    from textual.pilot import Pilot
+
+__all__ = [
+    "FooterKey",
+    "SelectCurrent",
+    "Toast",
+    "bindings",
+    "compositor",
+    "default_css",
+    "driver",
+    "notifications",
+    "settle",
+    "unnotify",
+]
+
+
+def default_css(kind: type[DOMNode]) -> list[tuple[CSSLocation, str, int, str]]:
+    """``kind``'s default CSS and its bases', as ``Stylesheet.add_source`` takes each: (where it
+    was read from, the CSS, its tie breaker, its scope). It comes from the class alone, so an
+    instance not yet initialised will do."""
+    return kind.__new__(kind)._get_default_css()
+
+
+def notifications(app: App[Any]) -> list[Notification]:
+    """The notifications ``app`` has up, oldest first."""
+    return list(app._notifications)
+
+
+def unnotify(app: App[Any], notification: Notification) -> None:
+    """Drop ``notification`` from ``app``'s, without drawing them again (the caller is about to)."""
+    app._unnotify(notification, refresh=False)
+
+
+def compositor(screen: Screen[Any]) -> Compositor:
+    """What draws ``screen``: its strips as they are on the screen, the style of a cell."""
+    return screen._compositor
+
+
+def bindings(node: DOMNode) -> BindingsMap:
+    """Every binding of ``node``, active or not."""
+    return node._bindings
+
+
+def driver(app: App[Any]) -> Driver:
+    """The driver of a running ``app``: a key sent there arrives as the terminal's would."""
+    assert app._driver is not None, "the app is not running"
+    return app._driver
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let the screen process what a change posted and compose its next frame, without Pilot's
+    idle wait (tens of milliseconds a step)."""
+    await pilot._wait_for_screen()
+    pilot.app.screen._on_timer_update()

@@ -1,0 +1,318 @@
+"""A table's rules over who is there: seats, owners, stand-ins, who may join, presence, whose bot moves.
+
+A :class:`Table` holds its game's :class:`~dvtui.play.session.PlaySession`, its record (owners,
+stand-ins, whom each free seat is kept for) and its *guests*: whatever stands for one person at
+the table (the server's connections; plain values in tests). The rules read a guest's
+:attr:`Guest.identity` only, so they are tested without a socket or an event loop, and the server
+is left with the sockets, the files and the bots' processes. A rule that says no raises
+:class:`Refusal`, which the server sends back as the ``error`` answering the message.
+
+:func:`pick_seat` is the seat a join without one means, read from the seats as the table shows
+them: the server decides with it, and the seat chooser offers the same seat first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Generic, NamedTuple, Protocol, TypeVar
+
+import msgspec
+
+from ..play.session import PlaySession
+from ..printable import printable
+from ..store import user_name
+from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, SeatState, shown_person
+from .registry import Owner
+from .store import TableRecord
+
+
+class Refusal(Exception):
+    """A rule says no: ``code`` and ``message`` as the ``error`` the server answers with; ``seq``: the
+    table's line the refusal is about (a stale decision); ``close``: the connection ends after it."""
+
+    def __init__(self, code: ErrorCode, message: str, *, seq: int | None = None, close: bool = False) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+        self.seq = seq
+        self.close = close
+
+
+class Guest(Protocol):
+    """One person (or bot client) at a table, as the rules see them."""
+
+    @property
+    def identity(self) -> Owner:
+        """What a seat they take belongs to: an account's uid, or a vouched person's name."""
+        ...
+
+    @property
+    def person(self) -> str:
+        """The name a seat is matched against when a join names none."""
+        ...
+
+    @property
+    def bot(self) -> str | None:
+        """The level of the bot this client is (None: a person at a screen)."""
+        ...
+
+
+G = TypeVar("G", bound=Guest)
+
+
+def owner_name(owner: Owner) -> str:
+    """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
+    return shown_person(owner) if isinstance(owner, str) else user_name(owner)
+
+
+def pick_seat(seats: Sequence[SeatState], identity: str, person: str) -> int | None:
+    """The seat a join without one means for ``identity`` (an owner as the table shows it, see
+    :func:`owner_name`), whose name is ``person``: their own seat left away (a dropped connection,
+    a closed tab), else the free seat kept for them, else the free seat named like them
+    (casefold). None: none of these (the server then asks which seat; the seat chooser offers the
+    first free one, as a suggestion the person confirms)."""
+    free = [s for s in seats if s.state == "free" and s.kept_for in (None, identity)]
+    away = [s for s in seats if s.state == "away" and s.user == identity]
+    kept = [s for s in free if s.kept_for == identity]
+    named = [s for s in free if s.name.casefold() == person.casefold()]
+    chosen = away or kept or named
+    return chosen[0].seat if chosen else None
+
+
+class Sat(NamedTuple, Generic[G]):
+    """What a join did: the seat taken, the guest pushed off it (another connection of the same
+    identity), and whether the record changed (to be saved)."""
+
+    seat: int
+    pushed: G | None
+    changed: bool
+
+
+class Table(Generic[G]):
+    """A table's game, record and guests, and the rules between them (see the module's docstring)."""
+
+    def __init__(self, name: str, session: PlaySession, record: TableRecord) -> None:
+        self.name = name
+        self.session = session
+        self.record = record
+        self.seated: list[G | None] = [None] * session.game.n
+        self.spectators: set[G] = set()
+        self.failed: Error | None = None
+        """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
+
+    # -- what it is ------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.session.game.over
+
+    def seat_words(self, seat: int) -> str:
+        """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
+        it (the protocol's index is from 0), with its name."""
+        return f"seat {seat + 1} ({self.session.names[seat]})"
+
+    def not_a_human_seat(self, seat: int) -> str | None:
+        """Why a person cannot sit at (or let a bot stand in for) ``seat``; None: they may."""
+        n = self.session.game.n
+        if seat >= n:
+            return f"table {self.name} has no seat {seat + 1} (its seats are 1 to {n})"
+        if self.session.is_bot(seat):
+            return f"{self.seat_words(seat)} is a bot's seat of table {self.name}, not a person's"
+        return None
+
+    def seat_of(self, guest: G) -> int | None:
+        """Where ``guest`` sits here (None: nowhere; watching, say)."""
+        for seat, there in enumerate(self.seated):
+            if there is guest:
+                return seat
+        return None
+
+    def here(self) -> list[G]:
+        """Everyone at the table: the seated, then the spectators."""
+        return [g for g in self.seated if g is not None] + list(self.spectators)
+
+    def seat_states(self) -> list[SeatState]:
+        out = []
+        for i, seat in enumerate(self.session.game.created.players):
+            owner = self.record.owners[i]
+            guest = self.seated[i]
+            if self.session.is_bot(i):
+                state = "bot"
+            elif guest is not None:
+                state = "connected"
+            else:
+                state = "free" if owner is None else "away"
+            kept = self.record.kept_for[i] if state == "free" else None
+            out.append(
+                SeatState(
+                    seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
+                    user=None if owner is None else owner_name(owner),
+                    stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
+                    bot=None if guest is None else guest.bot,
+                    kept_for=None if kept is None else owner_name(kept),
+                )
+            )  # fmt: skip
+        return out
+
+    def presence(self) -> Presence:
+        """Who is there, as the table tells everyone at it."""
+        return Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))
+
+    def info(self) -> ListedTable:
+        game = self.session.game
+        return ListedTable(
+            table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
+            to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
+            hints=self.record.hints,
+        )  # fmt: skip
+
+    def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
+        """No more decisions here (``seq``: the line the table stopped at); the error says why."""
+        self.failed = Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq)
+        return self.failed
+
+    # -- who sits where --------------------------------------------------------------------------
+
+    def join(self, guest: G, seat: int | None) -> Sat[G]:
+        """Seat ``guest`` at ``seat`` (None: the seat :meth:`pick` says), or raise :class:`Refusal`
+        (nothing changed then). A seat taken is its guest's identity's for the whole game; the
+        identity's other guest there, if any, is pushed off (:attr:`Sat.pushed`)."""
+        if seat is None:
+            seat = self.pick(guest)
+        problem = self.not_a_human_seat(seat)
+        if problem is not None:
+            raise Refusal("no_seat", problem)
+        owner = self.record.owners[seat]
+        kept = self.record.kept_for[seat] if owner is None else None
+        who = self.session.names[seat]  # by its name: people number seats from 1 (``--as 2``), the protocol from 0
+        if owner is not None and owner != guest.identity:
+            raise Refusal("seat_taken", f"{who}'s seat at table {self.name} belongs to {_whose(owner)}")
+        if kept is not None and kept != guest.identity:
+            raise Refusal("seat_taken", f"{who}'s seat at table {self.name} is kept for {_whose(kept)} (the table's "
+                          f"opener may release it: dvtui tables release {self.name} --seat {seat + 1})")  # fmt: skip
+        self.leave(guest)
+        record = self.record
+        changed = record.owners[seat] is None or record.stand_ins[seat] is not None
+        record.owners[seat] = guest.identity
+        record.stand_ins[seat] = None  # its owner is back
+        pushed = self.seated[seat]
+        self.seated[seat] = guest
+        return Sat(seat, pushed, changed)
+
+    def pick(self, guest: G) -> int:
+        """The seat a join without one means (see :func:`pick_seat`); the table's opener, who
+        holds no seat there yet, takes the first free seat kept for nobody. Anybody else is asked
+        to name a seat: a seat taken is kept for the whole game, so nobody is given one by chance.
+        One whose seat is still open on another connection is asked to say which seat: taking it
+        over would push their other terminal off the table (a frozen session reconnecting must not
+        end up in another person's chair)."""
+        me = owner_name(guest.identity)
+        seats = self.seat_states()
+        picked = pick_seat(seats, me, guest.person)
+        mine = [s.seat for s in seats if s.state == "connected" and s.user == me]
+        if picked is not None and (not mine or seats[picked].state == "away"):
+            return picked
+        names = self.session.names
+        free = [s.seat for s in seats if s.state == "free" and s.kept_for in (None, me)]
+        if mine:
+            also = f", or a free seat ({', '.join(names[s] for s in free)})" if free else ""
+            raise Refusal("no_seat", f"your seat {names[mine[0]]} is open on another connection: name it to take it "
+                          f"over here (dvtui join {self.name} --as {names[mine[0]]}){also}")  # fmt: skip
+        if free and guest.identity == self.record.opener:
+            return free[0]
+        if free:
+            raise Refusal("no_seat", f"say which seat you take at table {self.name} (dvtui join {self.name} --as "
+                          f"SEAT): the free seats are {', '.join(names[s] for s in free)}")  # fmt: skip
+        raise Refusal("no_seat", "every human seat is taken or kept for somebody else; watch the table instead")
+
+    def watch(self, guest: G, most: int) -> None:
+        """``guest`` watches (at most ``most`` spectators a table, so a crowd of them costs the
+        table's players nothing much); one seated here stands up to watch."""
+        self.may_watch(guest, most)
+        self.leave(guest)
+        self.spectators.add(guest)
+
+    def may_watch(self, guest: G, most: int) -> None:
+        """Refuse ``guest`` as one more spectator past ``most``."""
+        if guest not in self.spectators and len(self.spectators) >= most:
+            raise Refusal("busy", f"table {self.name} has {most} spectators, as many as a table may")
+
+    def leave(self, guest: G) -> int | None:
+        """``guest`` is no longer at the table: its seat is away (returned), or one spectator fewer."""
+        self.spectators.discard(guest)
+        seat = self.seat_of(guest)
+        if seat is not None:
+            self.seated[seat] = None
+        return seat
+
+    def stand_in(self, guest: G, seat: int, level: str | None) -> None:
+        """A seated ``guest`` lets bot ``level`` (None: none) play ``seat`` while its owner is away."""
+        if guest not in self.seated:
+            raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
+        problem = self.not_a_human_seat(seat)
+        if problem is not None:
+            raise Refusal("no_seat", problem)
+        if self.seated[seat] is not None:
+            raise Refusal("not_away", f"{self.session.names[seat]} is connected")
+        self.record.stand_ins[seat] = level
+
+    def release(self, by: Owner, seat: int, *, operator: Owner) -> G | None:
+        """The table's opener (or ``operator``, the server's own account) frees ``seat``: its
+        owner, whom its name kept it for and its stand-in lose it. Returns the guest who sat
+        there (pushed off it)."""
+        if by not in (self.record.opener, operator):
+            opener = self.record.opener
+            named = "nobody" if opener is None else owner_name(opener)
+            raise Refusal("not_opener", f"only the opener of table {self.name} ({named}) may release its seats")
+        if seat >= self.session.game.n or self.session.is_bot(seat):
+            raise Refusal("no_seat", f"seat {seat + 1} is not a human seat of table {self.name}")
+        if self.over:
+            raise Refusal("game_over", f"the game at table {self.name} is over")
+        record = self.record
+        record.owners[seat] = record.kept_for[seat] = record.stand_ins[seat] = None
+        held = self.seated[seat]
+        self.seated[seat] = None
+        return held
+
+    # -- whose bot moves -------------------------------------------------------------------------
+
+    def account(self) -> Owner | None:
+        """Whom the table's bot moves are charged to in the pool: a seated person first (the table
+        is theirs to play), else someone watching; None when nobody is there."""
+        for guest in self.seated:
+            if guest is not None:
+                return guest.identity
+        return min((guest.identity for guest in self.spectators), key=str, default=None)
+
+    def bot_to_move(self) -> BotTurn | None:
+        """The seat to move if a bot plays it now. Nobody at the table, no bot moves: a table of
+        bots nobody watches would take the workers from the tables people play at; it goes on
+        when somebody joins or watches it."""
+        game = self.session.game
+        if game.over or self.failed is not None or self.account() is None:
+            return None
+        seat = game.to_move
+        bot = self.session.bots[seat]
+        if bot is not None:
+            return BotTurn(seat, str(bot[0]), bot[1], standing_in=False)
+        level = self.record.stand_ins[seat]
+        if level is not None and self.seated[seat] is None:
+            return BotTurn(seat, level, self.session.hint_seed(seat), standing_in=True)
+        return None
+
+
+class BotTurn(NamedTuple):
+    """A bot's move to make: its seat, level and seed, and whether it stands in for the seat's
+    absent owner (noted on the placement)."""
+
+    seat: int
+    level: str
+    seed: int
+    standing_in: bool
+
+
+def _whose(owner: Owner) -> str:
+    return owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
+
+
+__all__ = ["BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]

@@ -1,0 +1,39 @@
+"""How many tabs ``dvtui web`` keeps open at once, in all and per person: the caps and their
+count. Textual-serve-free, so the command checks its options before the extra is imported."""
+
+from __future__ import annotations
+
+DEFAULT_MAX_TABS = 16
+"""Tabs open at once, in all, unless ``--max-tabs`` says otherwise: each is a dvtui process of
+about 50 MB, so the default bounds ``dvtui web`` near 800 MB whoever opens them."""
+DEFAULT_MAX_TABS_PER_PERSON = 4
+"""Tabs open at once per person a login proxy names (``--max-tabs-per-person``): one person's
+tabs leave room for others'."""
+
+
+class TabCaps:
+    """How many tabs are open, in all and per person, against their caps: a tab counts from its
+    websocket's opening to its dvtui's end."""
+
+    def __init__(self, total: int, per_person: int) -> None:
+        self.total = total
+        self.per_person = per_person
+        self.open: dict[str | None, int] = {}
+
+    def refusal(self, person: str | None) -> str | None:
+        """Why ``person`` (None: nobody's, no login proxy) may not open one more tab now, in the
+        page's words (None: they may)."""
+        if sum(self.open.values()) >= self.total:
+            return f"Dolce Vita has {self.total} tabs open, its most: try again when one closes."
+        if person is not None and self.open.get(person, 0) >= self.per_person:
+            tabs = "a tab" if self.per_person == 1 else f"{self.per_person} tabs"
+            return f"You have {tabs} of Dolce Vita open, the most per person: close one, then reload."
+        return None
+
+    def opened(self, person: str | None) -> None:
+        self.open[person] = self.open.get(person, 0) + 1
+
+    def closed(self, person: str | None) -> None:
+        self.open[person] -= 1
+        if not self.open[person]:
+            del self.open[person]

@@ -1,0 +1,247 @@
+"""The table's rules without a socket (milliseconds): who may sit where, seats kept for somebody,
+the seat a join without one means, seats taken over and released, stand-ins, spectators, presence
+and whose bot moves. The socket tests (test_protocol, test_table_life, test_vouched, test_users)
+keep what goes over the wire: codes, ``re``, messages sent to the right connection."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from dvtui.engine import new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
+from dvtui.store import user_name
+from dvtui.tables.protocol import SeatState
+from dvtui.tables.registry import Owner, kept_for
+from dvtui.tables.store import TableRecord
+from dvtui.tables.table import BotTurn, Refusal, Table, pick_seat
+
+ANA_UID = 70001
+BOB_UID = 70002
+
+
+@dataclass(eq=False)
+class Guest:
+    """One connection: two of the same identity are two guests."""
+
+    identity: Owner
+    person: str
+    bot: str | None = None
+
+
+def ana() -> Guest:
+    return Guest(ANA_UID, "ana")
+
+
+def bob() -> Guest:
+    return Guest(BOB_UID, "bob")
+
+
+def table(
+    players: str = "Ana,Bob,Cy,bot:greedy", *, opener: Owner | None = ANA_UID, kept: dict[int, Owner] | None = None
+) -> Table[Guest]:
+    """A table of ``players``, its seats kept for whom the seats' names say, or as ``kept`` says."""
+    seats = parse_players(players)
+    created = new_game(seats, first_player=0, seed=5)
+    n = len(seats)
+    keep = kept_for(seats)
+    for seat, owner in (kept or {}).items():
+        keep[seat] = owner
+    record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=opener, kept_for=keep)
+    return Table("t", PlaySession.start(created, None), record)
+
+
+def refused(code: str, call: Callable[..., object], *args: object, **kwargs: object) -> str:
+    """The message of the :class:`Refusal` ``call(*args, **kwargs)`` raises, whose code is ``code``."""
+    with pytest.raises(Refusal) as caught:
+        call(*args, **kwargs)
+    assert caught.value.code == code, caught.value.message
+    return caught.value.message
+
+
+def states(t: Table[Guest]) -> list[str]:
+    return [s.state for s in t.seat_states()]
+
+
+def test_a_seat_taken_is_its_owners_for_the_game_and_others_are_refused() -> None:
+    t = table()
+    a = ana()
+    sat = t.join(a, 0)
+    assert sat.seat == 0 and sat.pushed is None and sat.changed
+    assert t.record.owners[0] == ANA_UID and states(t) == ["connected", "free", "free", "bot"]
+    message = refused("seat_taken", t.join, bob(), 0)
+    assert message == f"Ana's seat at table t belongs to user {user_name(ANA_UID)}"
+    t.leave(a)
+    assert states(t)[0] == "away"  # still hers
+    refused("seat_taken", t.join, bob(), 0)
+    assert t.join(ana(), 0).changed is False  # back at her own seat: the record stays as it is
+
+
+def test_a_person_sits_only_at_a_human_seat_that_exists() -> None:
+    t = table()
+    assert refused("no_seat", t.join, ana(), 3) == "seat 4 (Bot 1) is a bot's seat of table t, not a person's"
+    assert refused("no_seat", t.join, ana(), 7) == "table t has no seat 8 (its seats are 1 to 4)"
+
+
+def test_a_second_connection_of_the_same_identity_pushes_the_first_off_its_seat() -> None:
+    t = table()
+    first, second = ana(), ana()
+    t.join(first, 0)
+    sat = t.join(second, 0)
+    assert sat.pushed is first and t.seated[0] is second and t.seat_of(first) is None
+
+
+def test_a_seat_kept_for_somebody_is_theirs_alone() -> None:
+    t = table("Zed,Bob,web:cy", kept={0: ANA_UID})
+    message = refused("seat_taken", t.join, bob(), 0)
+    assert message.startswith(f"Zed's seat at table t is kept for user {user_name(ANA_UID)}")
+    assert "dvtui tables release t --seat 1" in message
+    assert t.join(ana(), None).seat == 0  # kept for her: a join without a seat takes it
+    assert refused("seat_taken", t.join, bob(), 2).startswith("web:cy's seat at table t is kept for web:cy")
+    assert t.join(Guest("cy", "cy"), None).seat == 2  # a seat named web:NAME is kept for that person
+
+
+def test_a_join_without_a_seat_takes_ones_own_away_seat_then_the_one_named_like_one() -> None:
+    t = table(opener=None)
+    b = bob()
+    t.join(b, 2)  # Bob sits at Cy's seat, then drops
+    t.leave(b)
+    assert t.join(bob(), None).seat == 2  # his own seat, before the one named like him
+    c = Guest(70003, "cy")
+    message = refused("no_seat", t.join, c, None)  # Cy's seat is Bob's: he is asked to name one
+    assert message == "say which seat you take at table t (dvtui join t --as SEAT): the free seats are Ana, Bob"
+    assert t.join(Guest(70004, "BOB"), None).seat == 1  # named like him (casefold)
+
+
+def test_the_opener_is_given_the_first_free_seat_and_nobody_else_is() -> None:
+    t = table(opener=ANA_UID)
+    assert t.join(Guest(ANA_UID, "zed"), None).seat == 0
+    t2 = table(opener=BOB_UID)
+    refused("no_seat", t2.join, Guest(ANA_UID, "zed"), None)
+
+
+def test_one_whose_seat_is_open_elsewhere_is_asked_to_name_it() -> None:
+    t = table(opener=None)
+    t.join(ana(), 0)
+    message = refused("no_seat", t.join, ana(), None)
+    assert message == ("your seat Ana is open on another connection: name it to take it over here "
+                       "(dvtui join t --as Ana), or a free seat (Bob, Cy)")  # fmt: skip
+
+
+def test_a_full_table_says_to_watch() -> None:
+    t = table("Ana,bot:greedy,bot:random", opener=None)
+    t.join(ana(), 0)
+    t.leave(t.seated[0])  # type: ignore[arg-type]
+    assert refused("no_seat", t.join, bob(), None).endswith("watch the table instead")
+
+
+def test_a_vouched_person_owns_apart_from_the_account_vouching() -> None:
+    t = table(opener=None)
+    t.join(Guest("ana", "ana"), 0)
+    assert refused("seat_taken", t.join, Guest(ANA_UID, "ana"), 0) == "Ana's seat at table t belongs to web:ana"
+    assert t.seat_states()[0].user == "web:ana"
+
+
+def test_the_opener_or_the_operator_releases_a_seat_and_its_guest_is_pushed_off() -> None:
+    t = table("Ana,Bob,bot:greedy", kept={1: BOB_UID})
+    a = ana()
+    t.join(a, 0)
+    assert refused("not_opener", t.release, BOB_UID, 0, operator=0).startswith("only the opener of table t (")
+    assert t.release(ANA_UID, 1, operator=0) is None  # kept for Bob: kept no more
+    assert t.seat_states()[1].kept_for is None
+    assert t.release(0, 0, operator=0) is a  # the server's own account
+    assert t.record.owners[0] is None and t.seated[0] is None and states(t) == ["free", "free", "bot"]
+    refused("no_seat", t.release, ANA_UID, 5, operator=0)
+
+
+def test_a_seated_player_lets_a_bot_stand_in_for_an_away_seat_only() -> None:
+    t = table(opener=None)
+    a, b = ana(), bob()
+    t.join(a, 0)
+    t.join(b, 1)
+    assert refused("not_away", t.stand_in, a, 1, "greedy") == "Bob is connected"
+    refused("not_seated", t.stand_in, Guest(70009, "zed"), 1, "greedy")
+    refused("no_seat", t.stand_in, a, 3, "greedy")
+    t.leave(b)
+    t.stand_in(a, 1, "greedy")
+    assert t.seat_states()[1].stand_in == "greedy"
+    assert t.join(bob(), 1).changed  # its owner is back: the stand-in goes
+    assert t.record.stand_ins[1] is None
+
+
+def test_spectators_are_bounded_per_table_and_a_seated_guest_stands_up_to_watch() -> None:
+    t = table(opener=None)
+    a = ana()
+    t.join(a, 0)
+    t.watch(a, 1)
+    assert t.seated[0] is None and a in t.spectators and states(t)[0] == "away"
+    t.watch(a, 1)  # already watching: not one more
+    assert refused("busy", t.watch, bob(), 1) == "table t has 1 spectators, as many as a table may"
+    assert t.presence().spectators == 1
+
+
+def test_presence_says_each_seats_state_owner_and_bot_client() -> None:
+    t = table(opener=None)
+    t.join(Guest(ANA_UID, "ana", bot="greedy"), 0)
+    seats = t.presence().seats
+    assert seats[0] == SeatState(seat=0, name="Ana", kind="human", state="connected", user=user_name(ANA_UID),
+                                 bot="greedy")  # fmt: skip
+    assert seats[3].state == "bot"
+
+
+def test_a_bot_moves_only_while_somebody_is_at_the_table() -> None:
+    t = table("bot:greedy,Bob,bot:random", opener=None)
+    assert t.bot_to_move() is None and t.account() is None
+    b = bob()
+    t.watch(b, 10)
+    turn = t.bot_to_move()
+    assert turn is not None and turn.seat == 0 and turn.level == "greedy" and not turn.standing_in
+    assert t.account() == BOB_UID
+    t.stop("server", "stopped", 1)
+    assert t.bot_to_move() is None  # a stopped table: no more moves
+
+
+def test_a_stand_in_moves_for_an_away_seat_with_the_seats_hint_seed() -> None:
+    t = table("Ana,Bob,bot:greedy", opener=None)
+    a, b = ana(), bob()
+    t.join(a, 0)
+    t.join(b, 1)
+    t.leave(a)
+    assert t.bot_to_move() is None  # Ana to move, nobody stands in
+    t.stand_in(b, 0, "greedy")
+    assert t.bot_to_move() == BotTurn(0, "greedy", t.session.hint_seed(0), standing_in=True)
+    assert t.account() == BOB_UID  # charged to the person seated
+
+
+def _seat(seat: int, name: str, state: str, user: str | None = None, kept_for: str | None = None) -> SeatState:
+    return SeatState(seat=seat, name=name, kind="bot" if state == "bot" else "human", state=state,  # type: ignore[arg-type]
+                     user=user, kept_for=kept_for)  # fmt: skip
+
+
+def test_pick_seat_one_order_for_the_server_and_the_seat_chooser() -> None:
+    seats = [
+        _seat(0, "Ana", "free"),
+        _seat(1, "Bob", "free", kept_for="bob"),
+        _seat(2, "Cy", "away", user="bob"),
+        _seat(3, "Di", "free", kept_for="di"),
+    ]
+    assert pick_seat(seats, "bob", "bob") == 2  # one's own away seat first
+    seats[2] = _seat(2, "Cy", "away", user="cy")
+    assert pick_seat(seats, "bob", "ana") == 1  # then the free seat kept for one, before the one named like one
+    assert pick_seat(seats, "zed", "ana") == 0  # then the one named like one
+    assert pick_seat(seats, "zed", "di") is None  # kept for somebody else: not offered
+    assert pick_seat(seats, "zed", "zed") is None
+
+
+def test_one_seated_already_is_given_no_second_seat_by_chance_but_their_away_one() -> None:
+    t = table("Ana,Bob,Cy,bot:greedy", opener=ANA_UID, kept={2: ANA_UID})
+    first, second = ana(), ana()
+    t.join(first, 1)
+    t.join(second, 0)
+    message = refused("no_seat", t.join, ana(), None)  # not Cy, kept for her
+    assert message.startswith("your seat Ana is open on another connection")
+    t.leave(first)
+    assert t.join(ana(), None).seat == 1  # her seat left away: given back

@@ -1,0 +1,162 @@
+"""Each private name of a pinned dependency that dvtui builds on, named here and checked for the
+shape dvtui uses (where it lives, its parameters, what it holds): Textual's, all used through
+dvtui/app/textual_private.py, and textual-serve's, through dvtui/web/serve_private.py. An upgrade
+that moves or reshapes one fails here, saying which and where dvtui relies on it, rather than in
+a screen or a browser tab."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.binding import BindingsMap
+from textual.driver import Driver
+from textual.notifications import Notification, Notifications
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Static
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from dvtui.app import textual_private
+from dvtui.web import serve_private
+
+TEXTUAL = "dvtui/app/textual_private.py"
+SERVE = "dvtui/web/serve_private.py"
+
+
+def member(owner: object, name: str, user: str) -> Any:
+    """``owner.name`` (``owner`` a class, or an instance for what its ``__init__`` sets), or a
+    failure naming it and the module of dvtui that relies on it."""
+    kind = owner if isinstance(owner, type) else type(owner)
+    where = f"{kind.__module__}.{kind.__qualname__}.{name}"
+    assert name in dir(owner), f"{where} is gone: {user} relies on it"
+    return getattr(owner, name)
+
+
+def takes(function: Callable[..., Any], params: list[str], where: str, *, coroutine: bool = False) -> None:
+    """``function`` has exactly ``params`` (and is a coroutine function if ``coroutine``)."""
+    have = list(inspect.signature(function).parameters)
+    assert have == params, f"{where} now takes ({', '.join(have)}), not ({', '.join(params)})"
+    assert inspect.iscoroutinefunction(function) == coroutine, f"{where}: async is {not coroutine} now"
+
+
+def reads(function: Callable[..., Any], name: str, where: str) -> None:
+    """``function``'s own code looks ``name`` up (an attribute or a global), as dvtui counts on."""
+    assert name in function.__code__.co_names, f"{where} no longer uses {name}"
+
+
+# Textual ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "base"),
+    [("textual.widgets._footer", "FooterKey", Widget), ("textual.widgets._toast", "Toast", Static),
+     ("textual.widgets._select", "SelectCurrent", Widget)],
+)  # fmt: skip
+def test_textuals_unexported_widgets_are_where_dvtui_imports_them(module: str, name: str, base: type) -> None:
+    kind = getattr(import_module(module), name, None)
+    assert kind is not None, f"{module}.{name} is gone: {TEXTUAL} imports it"
+    assert issubclass(kind, base) and getattr(textual_private, name) is kind
+
+
+def test_a_widgets_default_css_comes_from_its_class_alone() -> None:
+    """``DOMNode._get_default_css()``, called on an instance that was never initialised."""
+    takes(member(Footer, "_get_default_css", TEXTUAL), ["self"], "DOMNode._get_default_css")
+    sources = textual_private.default_css(Footer)
+    assert sources and sources[0][1] == Footer.DEFAULT_CSS  # (the class first, then its bases)
+    for (path, variable), css, tie_breaker, scope in sources:
+        assert isinstance(path, str) and variable.endswith(".DEFAULT_CSS") and css
+        assert isinstance(tie_breaker, int) and isinstance(scope, str)
+
+
+def test_an_apps_notifications_can_be_read_and_one_dropped() -> None:
+    """``App._notifications`` (iterable, sized) and ``App._unnotify(notification, refresh)``."""
+    takes(member(App, "_unnotify", TEXTUAL), ["self", "notification", "refresh"], "App._unnotify")
+    app: App[None] = App()
+    assert isinstance(member(app, "_notifications", TEXTUAL), Notifications)
+
+    async def run() -> list[str]:
+        async with app.run_test() as pilot:
+            app.notify("one")
+            app.notify("two")
+            await pilot.pause()
+            textual_private.unnotify(app, textual_private.notifications(app)[0])
+            return [str(n.message) for n in textual_private.notifications(app)]
+
+    assert asyncio.run(run()) == ["two"]
+    assert all(isinstance(n, Notification) for n in textual_private.notifications(app))
+
+
+def test_a_screens_compositor_and_a_nodes_bindings_are_there() -> None:
+    """``Screen._compositor`` (``render_strips``, ``get_style_at``) and ``DOMNode._bindings``."""
+    screen: Screen[None] = Screen()
+    drawn = member(screen, "_compositor", TEXTUAL)
+    for name in ("render_strips", "get_style_at"):
+        member(drawn, name, "the tests, through " + TEXTUAL)
+    assert isinstance(member(screen, "_bindings", TEXTUAL), BindingsMap)
+    assert textual_private.compositor(screen) is drawn
+
+
+def test_an_apps_driver_takes_keys() -> None:
+    """``App._driver``: None until the app runs, then a driver a key is sent to."""
+    app: App[None] = App()
+    assert member(app, "_driver", TEXTUAL) is None
+    member(Driver, "send_message", "the benches, through " + TEXTUAL)
+
+    async def run() -> bool:
+        async with app.run_test():
+            return isinstance(textual_private.driver(app), Driver)
+
+    assert asyncio.run(run())
+
+
+def test_a_frame_settles_as_pilot_pause_settles_it() -> None:
+    """``Pilot._wait_for_screen(timeout)`` and ``Screen._on_timer_update()``: what ``pause`` does."""
+    takes(member(Pilot, "_wait_for_screen", TEXTUAL), ["self", "timeout"], "Pilot._wait_for_screen", coroutine=True)
+    takes(member(Screen, "_on_timer_update", TEXTUAL), ["self"], "Screen._on_timer_update")
+    reads(Pilot.pause, "_wait_for_screen", "Pilot.pause")
+
+
+# textual-serve ----------------------------------------------------------------------------------
+
+
+def test_a_tabs_environment_and_process_are_the_services_private_steps() -> None:
+    """``AppService._build_environment(width, height)``, ``_open_app_process(width, height)``:
+    the start calls the one, which calls the other, so that overriding them changes both."""
+    build = member(AppService, "_build_environment", SERVE)
+    takes(build, ["self", "width", "height"], "AppService._build_environment")
+    takes(member(AppService, "_open_app_process", SERVE), ["self", "width", "height"],
+          "AppService._open_app_process", coroutine=True)  # fmt: skip
+    reads(AppService.start, "_open_app_process", "AppService.start")
+    reads(AppService._open_app_process, "_build_environment", "AppService._open_app_process")
+    environment = serve_private.tab_environment(100, 30)  # (no service: it reads only debug)
+    assert environment["TEXTUAL_DRIVER"] == "textual.drivers.web_driver:WebDriver"
+    assert (environment["COLUMNS"], environment["ROWS"]) == ("100", "30")
+
+
+def test_a_services_process_and_stdin_are_what_it_runs_and_writes_to() -> None:
+    """``AppService._process`` and ``._stdin``: set by ``adopt``, read by ``run`` and ``stdin``."""
+    service = serve_private.HookedService(
+        "true", write_bytes=None, write_str=None, close=None, download_manager=None  # type: ignore[arg-type]
+    )
+    assert member(service, "_process", SERVE) is None and member(service, "_stdin", SERVE) is None
+    reads(AppService.run, "_process", "AppService.run")
+    pipe = object()
+    service._stdin = pipe  # type: ignore[assignment]
+    assert service.stdin is pipe
+
+
+def test_the_server_makes_its_app_and_each_tabs_service_by_name() -> None:
+    """``Server._make_app()``, and ``handle_websocket`` making each tab's service from the module's
+    global ``AppService``, which dvtui replaces with its own."""
+    takes(member(Server, "_make_app", SERVE), ["self"], "Server._make_app", coroutine=True)
+    serve_module = import_module("textual_serve.server")
+    assert serve_module.AppService is AppService, "textual_serve.server.AppService is not the service class"
+    reads(Server.handle_websocket, "AppService", "Server.handle_websocket")
