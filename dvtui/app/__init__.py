@@ -3,7 +3,7 @@
 screen that command asks for.
 
 Textual-free, importable by headless code: ``config``, ``theme``, ``exit_state`` (how a run ended,
-what the app returns), ``table_state`` (what the live table holds besides the game) and ``host``
+what the app returns), ``flow`` (the turn at the live table: cursor, resolution, what a key may do) and ``host``
 (what a screen may ask of the app). Textual: ``app`` (the application), ``messages`` (what screens
 ask of it, tell each other, and what their workers tell them), ``keys`` (every key of the table and
 the viewer, with its footer word, help row and palette entry), ``screens/`` (one module per screen

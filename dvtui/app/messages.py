@@ -71,11 +71,3 @@ class LiveEvents(Message):
     def __init__(self, events: Sequence[Event]) -> None:
         super().__init__()
         self.events = list(events)
-
-
-class TableEvents(Message):
-    """Something arrived at a shared table (lines, who is there, the connection's state), posted
-    from the table client's thread: the table takes it from its session when it comes, never by
-    looking."""
-
-    bubble = False  # for the table alone
