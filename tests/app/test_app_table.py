@@ -16,7 +16,7 @@ from dvtui.app.widgets.panels import EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.engine import Game
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 

@@ -9,7 +9,7 @@ import dvtui.app
 from dvtui.app.theme import GOLD
 from dvtui.app.widgets.faces import CHIP, GOLD_BOLD
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 
 APP = Path(dvtui.app.__file__).resolve().parent
 

@@ -11,7 +11,7 @@ from textual.worker import WorkerState
 from dvtui.app.messages import BotPlaced, HintReady, ThinkingFailed
 from dvtui.engine import CardPlaced
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 

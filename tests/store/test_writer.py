@@ -18,7 +18,7 @@ from dvtui.cli import main
 from dvtui.engine import CardPlaced, Event, GameCreated, fold
 from dvtui.store import GameWriter, SaveError, read_game
 
-from .dvr_support import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
+from ..support.files import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
 
 PLAYERS_3 = PLAYERS[3]
 SEED = 12
@@ -177,7 +177,7 @@ def test_one_append_stamps_all_its_lines_alike_and_unstamped_writers_write_no_at
 
 def test_a_whole_game_written_by_play_verifies(tmp_path: Path) -> None:
     path = tmp_path / "g.dvr"
-    game = write_game(path, PLAYERS[5], seed=3, first=4)
+    game, _ = write_game(path, PLAYERS[5], seed=3, first=4)
     loaded = read_game(path)
     assert loaded.game.over and loaded.game.scores() == game.scores()
     assert main(["verify", str(path)]) == 0

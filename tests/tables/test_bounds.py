@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from dvtui.tables.limits import Budgets, Limits
 from dvtui.tables.server import Server
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
-from .support import Crowd, Served, in_thread, short_dir, wait_for
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Crowd, Served, in_thread, short_dir, wait_for
 
 MAX_LOG_BYTES = 8 * 1024
 """What a test's whole server log stays under, however often a limit was hit."""
@@ -240,6 +240,6 @@ def test_the_budget_of_an_account_is_shared_by_its_connections() -> None:
 def test_a_limit_given_wrong_is_a_usage_error() -> None:
     for option, said in (("nope=3", "NAME one of"), ("conns-total=many", "not a number"),
                          ("hello-seconds=0", "above 0")):  # fmt: skip
-        done = run_dvtui("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
+        done = dvtui("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
         assert done.returncode == 2 and said in done.stderr, done.stderr
         assert len(done.stderr.splitlines()) == 1

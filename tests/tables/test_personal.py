@@ -11,8 +11,8 @@ import stat
 import subprocess
 from pathlib import Path
 
-from ..safety.support import dvtui_cmd, env
-from .support import short_dir, wait_for
+from ..support.processes import dvtui_cmd, env
+from ..support.servers import short_dir, wait_for
 
 
 def _env(runtime: Path) -> dict[str, str]:

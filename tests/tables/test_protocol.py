@@ -21,9 +21,9 @@ from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
 from dvtui.tables.server import Server
 from dvtui.tables.store import FileStore
 
-from ..safety.support import strip_at
-from .raw import RawClient
-from .support import wait_for
+from ..support.files import strip_at
+from ..support.raw import RawClient
+from ..support.servers import wait_for
 
 
 def _client(server: Server) -> RawClient:

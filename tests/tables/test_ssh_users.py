@@ -23,8 +23,8 @@ from dvtui.bots import Placement, choose
 from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 
-from ..safety.sshd import ENDED, Sshd, unix_account
-from .support import SLOW, Served, short_dir, wait_for
+from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.sshd import ENDED, Sshd, unix_account
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
 """The logins (none is named like a seat: each names the seat it takes with ``--as``)."""

@@ -24,9 +24,9 @@ from dvtui.tables import Backoff, Refused, RemoteSession, ServerPlace, TableClie
 from dvtui.tables.server import Server
 from dvtui.tables.store import FileStore, TableRecord
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
-from .support import Served, as_other, in_thread, short_dir
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Served, as_other, in_thread, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 """This process's account, as the server names a connection's (by its uid)."""
@@ -184,7 +184,7 @@ def test_trusting_an_unknown_account_is_one_line(tmp_path: Path) -> None:
     """In a process of its own: were the account's check lost, the server would serve on (and the
     timeout end the test) rather than hang it."""
     directory = tmp_path / "srv"
-    refused = run_dvtui("serve", "--dir", str(directory), "--trust", "no-such-account", timeout=60)
+    refused = dvtui("serve", "--dir", str(directory), "--trust", "no-such-account", timeout=60)
     assert refused.stderr == "dvtui: error: --trust no-such-account: no such account on this host\n"
     assert refused.returncode == 2
     assert not directory.exists()

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from .support import Tab, wait_until, web_server
-from .test_web_browser import MENU
+from ..support.web import MENU, Tab, wait_until, web_server
 
 HEADER = "X-User"
 ANA_FULL = "You have a tab of Dolce Vita open, the most per person: close one, then reload."

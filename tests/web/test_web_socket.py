@@ -17,9 +17,9 @@ from pathlib import Path
 
 import aiohttp
 
-from ..tables.support import short_dir
-from .support import READY, WAIT, dvtui_env, wait_until
-from .test_web_proxy import shown_until
+from ..support.processes import env
+from ..support.servers import short_dir
+from ..support.web import READY, WAIT, shown_until, wait_until
 
 HEADER = "X-Forwarded-User"
 PUBLIC = "https://example.org/dolcevita"
@@ -32,7 +32,7 @@ def on_socket(path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes],
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "dvtui", "web", "--socket", str(path), "--public-url", PUBLIC, *args],
-            stdout=out, stderr=subprocess.STDOUT, env=dvtui_env(path.with_name("data")), umask=0o002,
+            stdout=out, stderr=subprocess.STDOUT, env=env(path.with_name("data")), umask=0o002,
         )
     try:
         def started() -> bool:
@@ -92,7 +92,7 @@ def test_a_left_over_socket_is_replaced_and_a_live_one_refused() -> None:
         with on_socket(path):
             second = subprocess.run(
                 [sys.executable, "-m", "dvtui", "web", "--socket", str(path), "--public-url", PUBLIC],
-                capture_output=True, text=True, env=dvtui_env(d / "data2"), timeout=WAIT, check=False,
+                capture_output=True, text=True, env=env(d / "data2"), timeout=WAIT, check=False,
             )
             assert second.returncode == 1
             assert second.stdout == ""

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser
 
-from ..tables.support import Served, short_dir
-from .support import Tab, wait_until, web_server
+from ..support.servers import Served, short_dir
+from ..support.web import Tab, wait_until, web_server
 
 HEADER = "X-User"
 
