@@ -14,9 +14,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from dvtui.store import lock_path, read_game
 
 from ..support.processes import REPO, dvtui_cmd, env
+
+pytestmark = pytest.mark.tmux
 
 EXIT_WAIT = 5.0
 """How long the program may take to leave after ``q`` (a bot stopped mid-search leaves at once)."""

@@ -185,6 +185,7 @@ def test_a_lock_file_that_is_a_directory_or_a_fifo_is_refused(tmp_path: Path) ->
 # -- a lock file of another user is not believed, not written ------------------------------------
 
 
+@pytest.mark.root
 def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     shared_dir: Path, other_user: pwd.struct_passwd
 ) -> None:
@@ -205,6 +206,7 @@ def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     assert read_holder(path) is None  # what it says is not taken as fact
 
 
+@pytest.mark.root
 def test_a_new_game_beside_a_planted_lock_file_is_not_started(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
     """Refused at the start of a new game too, and the new file is removed: nothing that looks
     like a game is left behind."""
@@ -217,6 +219,7 @@ def test_a_new_game_beside_a_planted_lock_file_is_not_started(tmp_path: Path, ot
     assert lock_path(path).read_bytes() == SPOOF
 
 
+@pytest.mark.root
 def test_a_spoofed_record_is_never_shown_as_the_holder(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
     """The game is really held; its record was replaced by another user's file: the refusal says
     the game is played, not by whom the planted file claims."""
@@ -233,6 +236,7 @@ def test_a_spoofed_record_is_never_shown_as_the_holder(tmp_path: Path, other_use
     assert f"belongs to user {OTHER}" in message and "is being played by another process" in message
 
 
+@pytest.mark.root
 def test_the_holder_record_is_private_to_its_user(shared_dir: Path, other_user: pwd.struct_passwd) -> None:
     path = start_game(shared_dir / "game.dvr")
     old = os.umask(0)
@@ -273,6 +277,7 @@ def _dvtui_in(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.root
 def test_a_games_directory_made_by_another_user_is_refused(shared_dir: Path, other_user: pwd.struct_passwd) -> None:
     games = shared_dir / "games"
     planted = _plant_game(games, other_user)
@@ -310,6 +315,7 @@ def test_a_data_directory_others_may_write_to_is_refused(tmp_path: Path) -> None
     assert _dvtui_in(data, "resume", "--list").returncode == 0
 
 
+@pytest.mark.root
 def test_a_symlinked_games_directory_must_lead_to_a_directory_of_the_user(
     shared_dir: Path, tmp_path: Path, other_user: pwd.struct_passwd
 ) -> None:

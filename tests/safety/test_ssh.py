@@ -26,6 +26,8 @@ from dvtui.store import GameLock, GameLocked, read_game, read_holder
 from ..support.processes import REPO, dvtui
 from ..support.sshd import Sshd, wait
 
+pytestmark = pytest.mark.sshd
+
 
 @pytest.fixture
 def remote(tmp_path: Path) -> Iterator[Sshd]:

@@ -17,6 +17,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from dvtui.tables.limits import Budgets, Limits
 from dvtui.tables.server import Server
 
@@ -40,6 +42,7 @@ def shared_server(*limits: str) -> Iterator[Served]:
         assert len(server.log().encode()) < MAX_LOG_BYTES, server.log()
 
 
+@pytest.mark.root
 def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: pwd.struct_passwd) -> None:
     with shared_server("conns-per-account=20") as server:
         crowd = Crowd(server.place.socket, {"n": 30, "hello": True, "hold": True, "seconds": 60}, other_user)
@@ -104,6 +107,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
         assert server.log().count("cannot accept a connection") == 1
 
 
+@pytest.mark.root
 def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answered(
     other_user: pwd.struct_passwd,
 ) -> None:
@@ -123,6 +127,7 @@ def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answe
         assert not any(closed)  # paced, not refused
 
 
+@pytest.mark.root
 def test_spectators_are_bounded_per_table_and_per_account(other_user: pwd.struct_passwd) -> None:
     with shared_server("spectators-per-table=5", "spectators-per-account=3") as server:
         for table in ("t", "u"):

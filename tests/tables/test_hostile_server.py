@@ -264,6 +264,7 @@ def test_an_endless_stream_of_lines_is_refused_past_what_a_game_file_holds(monke
     assert len(client.events) < bound // 60  # every line is longer than 60 bytes
 
 
+@pytest.mark.root
 def test_a_server_in_another_accounts_directory_is_said_at_connect(
     other_user: pwd.struct_passwd, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -288,6 +289,7 @@ def test_a_server_in_another_accounts_directory_is_said_at_connect(
     assert done.stderr.startswith(f"dvtui: warning: {theirs} belongs to account {other_user.pw_name}, "), done
 
 
+@pytest.mark.tmux
 def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) -> None:
     """The review's attack as it was made: ``dvtui watch`` in tmux (with the clipboard on) at a
     server sending a title and a clipboard write in names; the pane's title and tmux's buffers

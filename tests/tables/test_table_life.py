@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from dvtui.tables import MAX_LINE_BYTES, table_info
 from dvtui.tables.registry import TableLimits
 from dvtui.tables.server import Server
@@ -147,6 +149,7 @@ def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_err
 # -- a quota, and tables put aside --------------------------------------------------------------
 
 
+@pytest.mark.root
 def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_room(
     other_user: pwd.struct_passwd,
 ) -> None:
@@ -205,6 +208,7 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
 # -- seats kept for somebody, and released ------------------------------------------------------
 
 
+@pytest.mark.root
 def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_squatted_one(
     other_user: pwd.struct_passwd,
 ) -> None:

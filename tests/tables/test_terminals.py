@@ -12,6 +12,8 @@ import subprocess
 import time
 from collections.abc import Callable
 
+import pytest
+
 from dvtui.bots import Placement, choose
 from dvtui.engine import Game
 from dvtui.store import read_game
@@ -20,6 +22,8 @@ from ..support.files import strip_at
 from ..support.processes import dvtui
 from ..support.servers import SLOW, Served, short_dir, uninterrupted, wait_for
 from ..support.terminals import Terminals
+
+pytestmark = pytest.mark.tmux
 
 PLAYERS = ["Ana", "Bob", "Cy"]
 SOLO = "Ana,bot:greedy,bot:greedy"

@@ -152,6 +152,7 @@ def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when
             opened.close()
 
 
+@pytest.mark.root
 def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)

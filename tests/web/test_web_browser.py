@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from dvtui.store import read_game
@@ -21,6 +22,8 @@ from ..support.web import (
     wait_until,
     web_server,
 )
+
+pytestmark = pytest.mark.chromium
 
 
 def test_a_game_in_a_tab_is_saved_and_a_reload_offers_to_resume_it(browser: Browser, tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from dvtui.bots import choose
@@ -17,6 +18,8 @@ from ..support.processes import dvtui
 from ..support.servers import SLOW, Served, short_dir, wait_for
 from ..support.terminals import Terminals
 from ..support.web import Tab, web_server
+
+pytestmark = [pytest.mark.chromium, pytest.mark.tmux]
 
 COLUMNS = "abcdefg"
 
