@@ -59,7 +59,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
         config.hook.pytest_deselected(items=dropped)
         why = ", ".join(f"{count} {name} ({unmet[name]})" for name, count in reasons.most_common())
-        line = f"dvtui: deselected {len(dropped)} tests this account cannot run: {why}; as root all run"
+        tests = "1 test" if len(dropped) == 1 else f"{len(dropped)} tests"
+        line = f"dvtui: deselected {tests} this account cannot run: {why}; as root all run"
         config.stash[_DESELECTED] = line
         if hasattr(config, "workeroutput"):  # a pytest-xdist worker: its controller prints the line
             config.workeroutput["dvtui_deselected"] = line

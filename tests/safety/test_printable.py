@@ -52,9 +52,8 @@ def assert_inert(output: bytes | str) -> str:
 
 
 def run(*args: str | bytes, data: Path) -> subprocess.CompletedProcess[bytes]:
-    e = env()
-    e["DVTUI_DATA_DIR"] = str(data)
-    return subprocess.run(dvtui_cmd(*args), capture_output=True, env=e, timeout=60, check=False)  # type: ignore[arg-type]
+    """``dvtui ARGS`` to its end, its output the bytes a terminal would be sent."""
+    return subprocess.run(dvtui_cmd(*args), capture_output=True, env=env(data), timeout=60, check=False)
 
 
 # -- the function ----------------------------------------------------------------------------------

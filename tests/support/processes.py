@@ -11,9 +11,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def dvtui_cmd(*args: str | Path) -> list[str]:
-    """The command line of ``dvtui ARGS`` run by this interpreter."""
-    return [sys.executable, "-m", "dvtui", *map(str, args)]
+def dvtui_cmd(*args: str | bytes | Path) -> list[str | bytes]:
+    """The command line of ``dvtui ARGS`` run by this interpreter (an argument in bytes stays bytes:
+    a file name need not be UTF-8)."""
+    return [sys.executable, "-m", "dvtui", *map(os.fspath, args)]
 
 
 def env(data: Path | None = None) -> dict[str, str]:
@@ -28,7 +29,7 @@ def env(data: Path | None = None) -> dict[str, str]:
 
 
 def dvtui(
-    *args: str | Path,
+    *args: str | bytes | Path,
     data: Path | None = None,
     cwd: Path = REPO,
     stdin: int | None = None,
