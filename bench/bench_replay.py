@@ -28,11 +28,16 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
+
+from dvtui.engine import Event, Game, GameCreated  # noqa: E402
+from dvtui.store import encode_line  # noqa: E402
+
 COLS, ROWS = 160, 50
 GAME = REPO / "replays" / "game-5p.dvr"
 WAIT = 900
@@ -48,10 +53,35 @@ def report(name: str, samples: list[float], unit: str = "ms", scale: float = 100
           f"max {values[-1]:7.3f} {unit} ({len(values)} samples)")
 
 
+def fold_prefix(events: Sequence[Event], k: int) -> Game:
+    """The engine's plain fold of ``events[0..k]``, event by event from the deal: the reference
+    :meth:`dvtui.replay.Replay.state_at` is timed against."""
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    game = Game(first)
+    for event in events[1 : k + 1]:
+        game.apply(event)
+    return game
+
+
+def undo_loop(path: Path, size: int) -> None:
+    """A valid game file of at most ``size`` bytes that never leaves round 1: the deal of
+    replays/game.dvr, then a placement by the player to move and its undo, again and again (with
+    ``size`` the reader's bound, the most events a file can hold)."""
+    from dvtui.store import read_game
+
+    created = read_game(REPO / "replays" / "game.dvr").created
+    first = encode_line(created, 0)
+    game = Game(created)
+    card, column = game.legal_placements()[0]
+    move = b'"round":1,"player":%d,"column":%d,"card":%d}\n' % (game.to_move, column, card)
+    pair = b'{"type":"card_placed",' + move + b'{"type":"placement_undone",' + move
+    path.write_bytes(first + pair * ((size - len(first)) // len(pair)))
+
+
 def state_at(repeat: int) -> None:
     from dvtui.replay import Replay
     from dvtui.store import read_game
-    from tests.replay.support import fold_prefix
 
     loaded = read_game(GAME, checkpoints=True)
     builds: list[float] = []
@@ -329,10 +359,9 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         if args.maximal:
             from dvtui.store.reader import MAX_FILE_BYTES
-            from tests.replay.support import write_undo_loop
 
             GAME = Path(tmp) / "maximal.dvr"
-            write_undo_loop(GAME, MAX_FILE_BYTES)
+            undo_loop(GAME, MAX_FILE_BYTES)
         state_at(args.repeat)
         if args.maximal:
             asyncio.run(jump_latency(args.repeat))

@@ -20,19 +20,24 @@ localhost with an empty data dir.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import re
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from playwright.sync_api import Page, sync_playwright
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from tests.web.support import CHROMIUM, web_server  # noqa: E402
+CHROMIUM = "/usr/bin/chromium"
+"""The system's Chromium (.ci/setup-system.sh installs it): Playwright downloads no browser here."""
 
 MENU = "New game: choose the seats"
 
@@ -73,6 +78,32 @@ STAGES = (
 )
 
 
+@contextlib.contextmanager
+def web_server(data: Path) -> Iterator[str]:
+    """``dvtui web`` of this checkout on a free port of localhost, saving in ``data``: the page's
+    address (no slash at the end), until the block ends."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data.mkdir(parents=True, exist_ok=True)
+    log = data.parent / "web.log"
+    env = {**os.environ, "DVTUI_DATA_DIR": str(data)}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "dvtui", "web", "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while not (found := re.search(r"Dolce Vita in the browser: (\S+)", log.read_text())):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"dvtui web did not start: {log.read_text()}")
+            time.sleep(0.05)
+        yield found.group(1).rstrip("/")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
 def page_load(page: Page, url: str) -> list[float]:
     """The page's stamps, in its own clock from the start of the navigation: the socket made,
     open, its first message, and the menu's first frame (the page load)."""
@@ -106,7 +137,7 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.0,
                         help="seconds between two page loads (people open tabs seconds apart, not back to back)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as (_, url), \
+    with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as url, \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         stamps: list[list[float]] = []

@@ -1,164 +1,107 @@
-"""Shared fixtures: hand-made positions, a second account on this host, a table server in this process.
-
-Tests of the rules need a grid whose decisive cards the test chooses, and a quick way to play
-whole rounds around the few placements that matter. These fixtures build a legal 66-card deal
-around the chosen cards (``check_setup`` accepts it) and play the rest of a round out of the way,
-so each test spells out only the part of the position it is about.
+"""Shared fixtures (hand-made positions, a second account on this host, a table server in this
+process, a private saves directory), and the suite's needs: a test marked ``root``, ``tmux``,
+``sshd`` or ``chromium`` needs that (docs/DEVELOPMENT.md). As root, as CI runs, every test runs and
+a missing program is a failure; on an ordinary account the tests it cannot run are deselected, and
+the run ends with one line saying how many and why.
 """
 
 from __future__ import annotations
 
 import os
 import pwd
+import shutil
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
-from dvtui.engine import (
-    BOX_SIZE,
-    COLORS,
-    COLUMN_HEIGHT,
-    COLUMNS,
-    DECK,
-    FORMAT_VERSION,
-    ROUNDS,
-    Event,
-    Game,
-    GameCreated,
-    Placement,
-    Seat,
-)
+from dvtui.engine import Event, Game, GameCreated
 from dvtui.tables.server import Server
 
-from .safety.sshd import OTHER, unix_account
-from .tables.support import in_thread, short_dir
-
-Plan = Mapping[int, Sequence[Placement]]
-"""Per player, the placements a test insists on, in the order they are made."""
-
-
-def make_seats(players: int) -> list[Seat]:
-    """Human seats named after their colour, clockwise in COLORS order (red, yellow, green, ...)."""
-    return [
-        Seat(name=COLORS[i % len(COLORS)].title(), kind="human", color=COLORS[i % len(COLORS)])
-        for i in range(players)
-    ]
+from .support.positions import build_created, build_game, play_round
+from .support.servers import in_thread, short_dir
+from .support.sshd import OTHER, SSHD, unix_account
+from .support.web import CHROMIUM
 
 
-def build_created(
-    players: int = 4,
-    columns: Mapping[int, Sequence[str]] | None = None,
-    *,
-    first_player: int = 0,
-    box: Sequence[str] | None = None,
-) -> GameCreated:
-    """A legal ``game_created`` whose chosen columns start, bottom first, with the given cards.
-
-    The cards the test did not choose come from the rest of ``DECK`` in its fixed order: they top
-    up every column to 9 (columns left to right), and the last 3 go to the box unless ``box`` is
-    given. Asking for more copies of a card than the deck holds is a mistake in the test and
-    raises ``ValueError`` rather than building an illegal deal.
-    """
-    chosen = {c: list(cards) for c, cards in (columns or {}).items()}
-    for c, cards in chosen.items():
-        if not 0 <= c < COLUMNS or len(cards) > COLUMN_HEIGHT:
-            raise ValueError(f"column {c}: at most {COLUMN_HEIGHT} cards in columns 0..{COLUMNS - 1}")
-    pool = Counter(DECK)
-    wanted = [card for cards in chosen.values() for card in cards] + list(box or [])
-    for card in wanted:
-        if pool[card] <= 0:
-            raise ValueError(f"the deck has no more {card!r} to deal")
-        pool[card] -= 1
-    rest: list[str] = []
-    for card in DECK:  # the deck's fixed order, minus what the test chose
-        if pool[card] > 0:
-            pool[card] -= 1
-            rest.append(card)
-    grid: list[list[str]] = []
-    for c in range(COLUMNS):
-        col = chosen.get(c, [])
-        need = COLUMN_HEIGHT - len(col)
-        grid.append(col + rest[:need])
-        rest = rest[need:]
-    if box is None:
-        box_cards = rest
-    else:
-        box_cards = list(box)
-        if rest:
-            raise ValueError(f"box given but {len(rest)} cards are left over")
-    assert len(box_cards) == BOX_SIZE
-    return GameCreated(
-        format=FORMAT_VERSION,
-        players=make_seats(players),
-        first_player=first_player,
-        rounds=ROUNDS[players],
-        grid=grid,
-        box=box_cards,
-    )
+def _missing(*programs: str) -> str | None:
+    """Why a test that runs ``programs`` cannot run here (None: it can)."""
+    absent = [p for p in programs if shutil.which(p) is None]
+    return f"no {', '.join(absent)}" if absent else None
 
 
-def build_game(
-    players: int = 4,
-    columns: Mapping[int, Sequence[str]] | None = None,
-    *,
-    first_player: int = 0,
-    box: Sequence[str] | None = None,
-) -> Game:
-    """``Game(build_created(...))``: a fresh game on a hand-made grid."""
-    return Game(build_created(players, columns, first_player=first_player, box=box))
+NEEDS: dict[str, Callable[[], str | None]] = {
+    "root": lambda: None if os.geteuid() == 0 else "not root",
+    "tmux": lambda: _missing("tmux"),
+    "sshd": lambda: "not root" if os.geteuid() != 0 else _missing(SSHD, "ssh", "ssh-keygen", "tmux", "unshare"),
+    "chromium": lambda: _missing(CHROMIUM),
+}
+"""Each marker's need, as why it is not met on this account (None: met). The markers are registered
+in pyproject.toml."""
+
+_DESELECTED = pytest.StashKey[str]()
 
 
-def play_round(game: Game, plan: Plan | None = None, dump: int | Mapping[int, int] = 6) -> list[Event]:
-    """Play the current round to its end and return every event it produced.
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an ordinary account, deselect the tests whose need is not met; as root, none."""
+    if os.geteuid() == 0:
+        return
+    unmet = {name: why for name, need in NEEDS.items() if (why := need()) is not None}
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    reasons: Counter[str] = Counter()
+    for item in items:
+        needs = [name for name in unmet if item.get_closest_marker(name) is not None]
+        (dropped if needs else kept).append(item)
+        reasons.update(needs)
+    if dropped:
+        items[:] = kept
+        config.hook.pytest_deselected(items=dropped)
+        why = ", ".join(f"{count} {name} ({unmet[name]})" for name, count in reasons.most_common())
+        tests = "1 test" if len(dropped) == 1 else f"{len(dropped)} tests"
+        line = f"dvtui: deselected {tests} this account cannot run: {why}; as root all run"
+        config.stash[_DESELECTED] = line
+        if hasattr(config, "workeroutput"):  # a pytest-xdist worker: its controller prints the line
+            config.workeroutput["dvtui_deselected"] = line
 
-    At each turn the player to move makes their next planned placement; once a player's plan is
-    used up they place their lowest card not still needed by their plan under ``dump`` (one
-    column for everyone, or one per player), so each places exactly 5 cards (R4.2).
-    """
-    plan = plan or {}
-    todo = {p: list(plan.get(p, ())) for p in range(game.n)}
-    for p, steps in todo.items():
-        cards = [card for card, _ in steps]
-        if len(cards) > 5 or len(set(cards)) != len(cards) or not set(cards) <= set(game.hands[p]):
-            raise ValueError(f"player {p}: a plan is at most 5 different cards from hand, not {cards}")
-    events: list[Event] = []
-    for _ in range(5 * game.n - len(game.placements)):
-        p = game.to_move
-        if todo[p]:
-            placement = todo[p].pop(0)
-        else:
-            reserved = {c for c, _ in todo[p]}
-            card = min(c for c in game.hands[p] if c not in reserved)
-            placement = Placement(card, dump if isinstance(dump, int) else dump[p])
-        events.extend(game.place(placement, player=p))
-    return events
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """The line of a pytest-xdist worker (each collects the whole suite: any one says it)."""
+    line = getattr(node, "workeroutput", {}).get("dvtui_deselected")
+    if line:
+        node.config.stash[_DESELECTED] = line  # type: ignore[attr-defined]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    line = config.stash.get(_DESELECTED, None)
+    if line:
+        terminalreporter.write_line(line)
 
 
 @pytest.fixture
 def make_created() -> Callable[..., GameCreated]:
-    """Factory fixture: see :func:`build_created`."""
+    """Factory fixture: see :func:`tests.support.positions.build_created`."""
     return build_created
 
 
 @pytest.fixture
 def make_game() -> Callable[..., Game]:
-    """Factory fixture: see :func:`build_game`."""
+    """Factory fixture: see :func:`tests.support.positions.build_game`."""
     return build_game
 
 
 @pytest.fixture
 def play() -> Callable[..., list[Event]]:
-    """Plays a whole round around a plan: see :func:`play_round`."""
+    """Plays a whole round around a plan: see :func:`tests.support.positions.play_round`."""
     return play_round
 
 
 @pytest.fixture(scope="session")
 def other_user() -> pwd.struct_passwd:
     """A second account on this host (made once, kept: ``useradd`` is not undone between runs), for
-    the tests of what another user may do."""
-    if os.geteuid() != 0:
-        pytest.fail("these tests need root (as in CI): they make a second user and files it owns")
+    the tests of what another user may do: they are marked ``root``."""
     return unix_account(OTHER)
 
 
@@ -169,3 +112,13 @@ def in_process() -> Iterator[Server]:
         (d / "srv").mkdir(mode=0o700)
         with in_thread(d / "srv") as srv:
             yield srv
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Saves go to a fresh directory; the working directory is the test's own, so relative paths
+    (shown on screens) are the same on every machine."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(data))
+    monkeypatch.chdir(tmp_path)
+    yield data

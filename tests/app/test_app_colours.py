@@ -30,9 +30,9 @@ from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
-from tests.tables.support import watch_until
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
+from ..support.servers import watch_until
 from .driver import table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"

@@ -20,7 +20,7 @@ from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
-from .conftest import SEED, new_session, table_app
+from ..support.apps import SEED, new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 REPO = Path(__file__).resolve().parents[2]

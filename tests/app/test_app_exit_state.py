@@ -19,8 +19,8 @@ from dvtui.play.local import LocalSession
 from dvtui.play.session import PlaySession
 from dvtui.store import SaveFailed, read_game
 
-from ..replay.support import REPLAYS
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
+from ..support.replays import REPLAYS
 
 
 async def test_quitting_a_game_returns_its_file_unfinished(tmp_path: Path) -> None:

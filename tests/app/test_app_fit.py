@@ -32,7 +32,7 @@ from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"

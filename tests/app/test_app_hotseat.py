@@ -16,7 +16,7 @@ from dvtui.engine import Placement
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 HOT_SEAT = "Ana,Bea,Cid"

@@ -17,7 +17,7 @@ from dvtui.engine import new_game
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 SYSTEM = ["Quit", "Keys", "Screenshot"]

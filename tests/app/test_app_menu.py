@@ -19,7 +19,7 @@ from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
 
-from .conftest import new_session
+from ..support.apps import new_session
 
 REPO = Path(__file__).resolve().parents[2]
 

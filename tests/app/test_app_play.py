@@ -11,7 +11,7 @@ from dvtui.engine import CardPlaced, PlacementUndone
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, expected_events, next_decision, play_with_keys, play_with_mouse, table
 
 

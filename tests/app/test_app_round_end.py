@@ -21,7 +21,7 @@ from dvtui.engine import ColumnResolved, GameCreated, RoundEnded
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import EXCHANGE_AND_TIE, HUMAN, RESOLVING, choose, hot_seat_session, next_decision, table
 
 

@@ -22,7 +22,7 @@ from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import EXCHANGE_AND_TIE, HUMAN, hot_seat_session, next_decision, table
 
 SIZES = [(80, 24), (120, 40)]

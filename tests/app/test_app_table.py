@@ -17,7 +17,7 @@ from dvtui.app.widgets.panels import EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.engine import Game, Placement
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 

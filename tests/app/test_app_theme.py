@@ -9,7 +9,7 @@ import dvtui.app
 from dvtui.app.theme import GOLD
 from dvtui.app.widgets.faces import CHIP, GOLD_BOLD
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 
 APP = Path(dvtui.app.__file__).resolve().parent
 
@@ -35,3 +35,15 @@ async def test_the_apps_stylesheets_read_gold_as_the_theme_gold() -> None:
         assert app.get_css_variables()["gold"] == GOLD
         title = app.screen.query(".side-title").first()
         assert title.styles.color.hex.lower() == GOLD.lower()
+
+
+def test_categories_and_seats_stay_apart_on_a_16_colour_terminal() -> None:
+    from rich.color import Color, ColorSystem
+
+    from dvtui.app.theme import CARD_COLORS, SEAT_COLORS
+
+    def basic(hex_color: str) -> int | None:
+        return Color.parse(hex_color).downgrade(ColorSystem.STANDARD).number
+
+    assert len({basic(bg) for bg, _ in CARD_COLORS.values()}) == len(CARD_COLORS) == 8
+    assert len({basic(color) for color in SEAT_COLORS.values()}) == len(SEAT_COLORS) == 5

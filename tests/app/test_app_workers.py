@@ -12,7 +12,7 @@ from dvtui.app.messages import BotPlaced, HintReady, ThinkingFailed
 from dvtui.app.textual_private import notifications
 from dvtui.engine import CardPlaced, Placement
 
-from .conftest import new_session, table_app
+from ..support.apps import new_session, table_app
 from .driver import HUMAN, next_decision, table
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -11,24 +9,14 @@ from hypothesis import strategies as st
 from dvtui.bots import LEVELS, bot_seed, choose, parse_bot
 from dvtui.engine import COLORS, Game, Placement, Seat, new_game
 
+from ..support.positions import random_state
+
 TINY = {"random": "random", "greedy": "greedy", "strong": "strong@12"}
 """Each level with a budget small enough for property tests (strong's search still runs)."""
 
 
 def test_every_registered_level_is_tested() -> None:
     assert set(LEVELS) == set(TINY)
-
-
-def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
-    """A state reached by ``moves`` random legal placements (rounds resolve on the way)."""
-    seats = [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot="random") for i in range(players)]
-    game = Game(new_game(seats, first_player=deal % players, seed=deal))
-    rng = random.Random(walk)
-    for _ in range(moves):
-        if game.over:
-            break
-        game.place(rng.choice(game.legal_placements()))
-    return game
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

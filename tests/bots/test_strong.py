@@ -4,8 +4,6 @@ the rules in tests/engine/test_compact.py.)"""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,20 +13,11 @@ from dvtui.bots import value as V
 from dvtui.bots.strong import candidates
 from dvtui.engine import COLORS, CardPlaced, Game, Placement, Seat, fold, new_game
 
+from ..support.positions import random_state
+
 
 def seats_for(levels: list[str]) -> list[Seat]:
     return [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot=level) for i, level in enumerate(levels)]
-
-
-def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
-    seats = seats_for(["random"] * players)
-    game = Game(new_game(seats, first_player=deal % players, seed=deal))
-    rng = random.Random(walk)
-    for _ in range(moves):
-        if game.over:
-            break
-        game.place(rng.choice(game.legal_placements()))
-    return game
 
 
 def play_out(game: Game, levels: list[str], seed: int) -> list[CardPlaced]:

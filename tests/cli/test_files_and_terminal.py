@@ -9,7 +9,6 @@ import errno
 import os
 import shlex
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +18,8 @@ from dvtui.app.app import DvtuiApp
 from dvtui.cli import main, play
 from dvtui.store import GameLock
 
-from .conftest import REPO, write_game
+from ..support.files import write_game
+from ..support.processes import dvtui
 
 PLAYERS = "Ana,bot:greedy,bot:greedy"
 
@@ -118,11 +118,7 @@ def test_a_game_played_elsewhere_is_not_offered_as_something_to_watch(
 
 
 def _without_terminal(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "DVTUI_DEBUG"}
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["DVTUI_DATA_DIR"] = str(cwd / "data")
-    return subprocess.run([sys.executable, "-m", "dvtui", *args], stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=60, check=False)
+    return dvtui(*args, data=cwd / "data", cwd=cwd, stdin=subprocess.DEVNULL, timeout=60)
 
 
 def test_without_a_terminal_the_game_does_not_start(tmp_path: Path) -> None:

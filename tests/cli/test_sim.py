@@ -15,7 +15,8 @@ from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
-from .conftest import dvtui, engine_file, one_error_line, strip_at
+from ..support.files import file_bytes, strip_at
+from ..support.processes import dvtui, one_error_line
 
 THREE = "bot:random,bot:greedy,bot:greedy"
 FOUR = "bot:greedy,bot:random,bot:random,bot:greedy"
@@ -70,8 +71,8 @@ def test_json_results_are_the_games_the_engine_plays(capsys: pytest.CaptureFixtu
 
 def test_text_output_has_wins_share_interval_mean_and_rates() -> None:
     run = dvtui("sim", "--players", THREE, "--games", "15", "--seed", "40")
-    assert run.code == 0 and run.err == ""
-    lines = run.out.splitlines()
+    assert run.returncode == 0 and run.stderr == ""
+    lines = run.stdout.splitlines()
     assert lines[0] == "15 games, seeds 40..54"
     assert lines[1].split() == ["bot", "seats", "wins", "of", "games", "per", "seat", "95%", "interval", "mean",
                                 "score", "rank"]
@@ -109,7 +110,7 @@ def test_out_writes_every_game_and_they_all_verify(tmp_path: Path, capsys: pytes
     for i in range(6):
         path = out / f"game-{70 + i}.dvr"
         _, events = play_game(seats, 70 + i, (70 + i) % 3)
-        assert strip_at(path.read_bytes()) == engine_file(events)
+        assert strip_at(path.read_bytes()) == file_bytes(events)
         loaded = read_game(path)
         assert loaded.game.over and loaded.created.seed == 70 + i and loaded.created.first_player == (70 + i) % 3
         finals.append(loaded.game.scores())
@@ -126,7 +127,7 @@ def test_the_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
     runs = []
     for name in ("one", "two"):
         run = dvtui("sim", "--players", FOUR, "--games", "4", "--seed", "123", "--out", tmp_path / name)
-        assert run.code == 0, run.err
+        assert run.returncode == 0, run.stderr
         runs.append({p.name: p.read_bytes() for p in (tmp_path / name).iterdir()})
     assert len(runs[0]) == 4 and runs[0] == runs[1]
     assert len(set(runs[0].values())) == 4  # four different deals
@@ -140,11 +141,11 @@ def test_the_same_seed_gives_the_same_results(capsys: pytest.CaptureFixture[str]
 
 def test_out_never_overwrites_an_earlier_run(tmp_path: Path) -> None:
     first = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
-    assert first.code == 0
+    assert first.returncode == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     again = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
-    assert again.code == 1
-    assert "already exists" in one_error_line(again)
+    assert again.returncode == 1
+    assert "already exists" in one_error_line(again.stderr)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
@@ -152,8 +153,8 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
     target = tmp_path / "results.txt"
     target.write_text("keep me\n")
     run = dvtui("sim", "--players", THREE, "--games", "1", "--out", target)
-    assert run.code == 2 and run.out == ""
-    assert "not a directory" in one_error_line(run)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "not a directory" in one_error_line(run.stderr)
     assert target.read_text() == "keep me\n"
 
 
@@ -176,9 +177,9 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
     run = dvtui("sim", *args)
-    assert run.code == 2
-    assert run.out == ""
-    assert words in one_error_line(run)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert words in one_error_line(run.stderr)
 
 
 def test_a_shared_victory_splits_the_win() -> None:

@@ -11,7 +11,8 @@ import pytest
 from dvtui.cli import main
 from dvtui.engine import Game, Placement, fold
 
-from .conftest import Games, dvtui, engine_file, one_error_line, strip_at
+from ..support.files import Games, file_bytes, strip_at
+from ..support.processes import dvtui, one_error_line
 
 
 def scores_text(game: Game) -> str:
@@ -20,9 +21,9 @@ def scores_text(game: Game) -> str:
 
 def test_a_directory_of_good_files_gives_one_summary_line_each(games: Games) -> None:
     run = dvtui("verify", games.dir)
-    assert run.code == 0, run.err
-    assert run.err == ""
-    lines = run.out.splitlines()
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    lines = run.stdout.splitlines()
     files = sorted(games.dir.glob("*.dvr"))
     assert len(files) == 5
     assert [line.split(": ok, ")[0] for line in lines] == [str(p) for p in files]
@@ -69,9 +70,9 @@ def make_bad(tmp_path: Path, games: Games) -> tuple[Path, int]:
 def test_a_bad_file_is_one_error_line_naming_file_and_line(tmp_path: Path, games: Games) -> None:
     bad, line = make_bad(tmp_path, games)
     run = dvtui("verify", bad)
-    assert run.code == 1
-    assert run.out == ""
-    message = one_error_line(run)
+    assert run.returncode == 1
+    assert run.stdout == ""
+    message = one_error_line(run.stderr)
     assert message.startswith(f"{bad} line {line}: column_resolved: field 'totals' should be ")
 
 
@@ -84,7 +85,7 @@ def test_a_file_that_is_no_game_file_says_so_in_words(tmp_path: Path, first_line
     path = tmp_path / "notes.dvr"
     path.write_text(first_line + "\nmore\n")
     run = dvtui("verify", path)
-    assert run.code == 1 and one_error_line(run).startswith(f"{path} line 1: {words}")
+    assert run.returncode == 1 and one_error_line(run.stderr).startswith(f"{path} line 1: {words}")
 
 
 def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(
@@ -93,9 +94,9 @@ def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported
     bad, line = make_bad(tmp_path, games)
     good = games.complete[5][0]
     run = dvtui("verify", good, bad, games.script)
-    assert run.code == 1
-    assert one_error_line(run).startswith(f"{bad} line {line}: ")
-    assert [line.split(": ok, ")[0] for line in run.out.splitlines()] == [str(good), str(games.script)]
+    assert run.returncode == 1
+    assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
+    assert [line.split(": ok, ")[0] for line in run.stdout.splitlines()] == [str(good), str(games.script)]
 
 
 def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path) -> None:
@@ -103,9 +104,9 @@ def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "deeper.dvr").write_text("{}\n")  # verify does not descend
     run = dvtui("verify", tmp_path)
-    assert run.code == 2
-    assert run.out == ""
-    message = one_error_line(run)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    message = one_error_line(run.stderr)
     assert str(tmp_path) in message and ".dvr" in message
 
 
@@ -129,8 +130,8 @@ def test_files_that_are_not_games_are_one_error_line_and_exit_1(
     elif content is not None:
         path.write_bytes(content)
     run = dvtui("verify", path)
-    assert run.code == 1
-    message = one_error_line(run)
+    assert run.returncode == 1
+    message = one_error_line(run.stderr)
     assert message.startswith(f"{path}")
     assert words in message
 
@@ -141,8 +142,8 @@ def test_a_torn_file_is_not_consistent_as_it_stands(tmp_path: Path, games: Games
     torn.write_bytes(data[: len(data) - 30])
     lines = data[: len(data) - 30].count(b"\n")
     run = dvtui("verify", torn)
-    assert run.code == 1
-    message = one_error_line(run)
+    assert run.returncode == 1
+    message = one_error_line(run.stderr)
     assert message.startswith(f"{torn} line {lines + 1}: torn")
     assert f"recovered the {lines} complete lines" in message
 
@@ -157,33 +158,33 @@ def test_canonical_of_a_game_script_is_the_engines_own_file(games: Games) -> Non
     """``--canonical`` completes a decision-only script into the file the engine itself writes,
     byte for byte apart from the ``at`` stamps."""
     run = dvtui("verify", "--canonical", games.script)
-    assert run.code == 0, run.err
-    assert run.err == ""
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
     written = games.complete[3][0].read_bytes()
-    assert run.out.encode() == strip_at(written)
-    assert run.out.encode() == engine_file(games.script_events)
+    assert run.stdout.encode() == strip_at(written)
+    assert run.stdout.encode() == file_bytes(games.script_events)
 
 
 def test_canonical_of_a_complete_file_drops_only_the_stamps(games: Games) -> None:
     path, events = games.complete[5]
     run = dvtui("verify", "--canonical", path)
-    assert run.code == 0
-    assert run.out.encode() == strip_at(path.read_bytes()) == engine_file(events)
+    assert run.returncode == 0
+    assert run.stdout.encode() == strip_at(path.read_bytes()) == file_bytes(events)
 
 
 def test_canonical_of_a_bad_file_is_an_error(tmp_path: Path, games: Games) -> None:
     bad, line = make_bad(tmp_path, games)
     run = dvtui("verify", "--canonical", bad)
-    assert run.code == 1 and run.out == ""
-    assert one_error_line(run).startswith(f"{bad} line {line}: ")
+    assert run.returncode == 1 and run.stdout == ""
+    assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
     missing = dvtui("verify", "--canonical", tmp_path / "nope.dvr")
-    assert missing.code == 1 and "no such file" in one_error_line(missing)
+    assert missing.returncode == 1 and "no such file" in one_error_line(missing.stderr)
 
 
 def test_canonical_takes_exactly_one_file(games: Games) -> None:
     run = dvtui("verify", "--canonical", games.script, games.complete[3][0])
-    assert run.code == 2 and run.out == ""
-    assert "--canonical" in one_error_line(run)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "--canonical" in one_error_line(run.stderr)
 
 
 def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) -> None:
@@ -198,7 +199,7 @@ def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) 
         writer.append(game.place(Placement(4, 3)))
         writer.append(game.place(Placement(1, 1)))
     run = dvtui("verify", path)
-    assert run.code == 0 and "unfinished: round 1" in run.out
-    assert "game script" not in run.out
+    assert run.returncode == 0 and "unfinished: round 1" in run.stdout
+    assert "game script" not in run.stdout
     script = dvtui("verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
-    assert script.code == 0 and script.out.rstrip().endswith("game script")
+    assert script.returncode == 0 and script.stdout.rstrip().endswith("game script")

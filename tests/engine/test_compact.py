@@ -7,25 +7,13 @@ this test is what keeps that copy the same rules (a change to R5 or R6 fails her
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.engine import COLORS, Game, Seat, new_game, value
+from dvtui.engine import Game, value
 from dvtui.engine.compact import CANCELLED, CompactGame, encode, outcomes
 
-
-def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
-    """A state reached by ``moves`` random legal placements (rounds resolve on the way)."""
-    seats = [Seat(name=f"p{i}", kind="bot", color=COLORS[i], bot="random") for i in range(players)]
-    game = Game(new_game(seats, first_player=deal % players, seed=deal))
-    rng = random.Random(walk)
-    for _ in range(moves):
-        if game.over:
-            break
-        game.place(rng.choice(game.legal_placements()))
-    return game
+from ..support.positions import random_state
 
 
 def goods_in_100k(game: Game, player: int) -> list[int]:
@@ -39,6 +27,7 @@ def goods_in_100k(game: Game, player: int) -> list[int]:
     moves=st.integers(0, 150),
     walk=st.integers(0, 2**31),
 )
+
 def test_the_compact_round_end_is_the_engine_projection(players: int, deal: int, moves: int, walk: int) -> None:
     game = random_state(players, deal, moves, walk)
     if game.over:

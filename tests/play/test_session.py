@@ -170,7 +170,8 @@ def test_bots_alone_save_each_move_and_stop_between_two(tmp_path: Path) -> None:
     """What ``resume --headless`` plays with: asked to stop between two decisions, the bots leave
     every decision so far in the file; played on later, the game ends byte for byte as one never
     stopped (apart from the times)."""
-    from ..safety.support import BOTS3, created, reference, strip_at
+    from ..support.files import reference, strip_at
+    from ..support.positions import BOTS3, created
 
     path = tmp_path / "g.dvr"
     session = PlaySession.start(created(BOTS3, seed=5), path)

@@ -15,7 +15,7 @@ from dvtui.replay import Replay
 from dvtui.replay.branch import BranchError, branch_file, parent_line, start_branch, take_seat
 from dvtui.store import LoadedGame, read_game
 
-from .support import REPLAYS, cut_copies, picture
+from ..support.replays import REPLAYS, cut_copies, picture
 
 _DERIVED = (ColumnResolved, RoundEnded, GameEnded)
 
@@ -168,7 +168,7 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.screens.table import TableScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     parent = _parent(tmp_path)
     before = parent.read_bytes()
@@ -205,7 +205,7 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
 async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
     from dvtui.app.screens.replay import ReplayScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     parent = _parent(tmp_path)
     app = replay_app(parent, branch_path=lambda created: tmp_path / "never.dvr")
@@ -224,7 +224,7 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
     from dvtui.app.screens.branch import BranchScreen
     from dvtui.app.screens.table import TableScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     parent = _parent(tmp_path)
     before = parent.read_bytes()
@@ -266,7 +266,7 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
 async def test_escape_in_the_seat_choice_makes_no_branch(tmp_path: Path) -> None:
     from dvtui.app.screens.replay import ReplayScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     app = replay_app(_parent(tmp_path), branch_path=lambda created: tmp_path / "never.dvr")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -307,7 +307,7 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
     from dvtui.play.seats import parse_players
     from dvtui.store import GameWriter
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     created = new_game(parse_players("Ana,bot:random,bot:random"), seed=11)
     game = Game(created)
@@ -337,7 +337,7 @@ async def test_a_branch_of_a_branch_from_time_travel_on_its_table(tmp_path: Path
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.screens.table import TableScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     parent = _parent(tmp_path)
     before = parent.read_bytes()
@@ -378,7 +378,7 @@ async def test_the_branch_starts_at_the_moment_the_question_names(tmp_path: Path
     from dvtui.app.screens.branch import BranchScreen
     from dvtui.app.screens.replay import ReplayScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     out = tmp_path / "asked.dvr"
     app = replay_app(_parent(tmp_path), branch_path=lambda created: out)
@@ -427,7 +427,7 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
     from dvtui.play import session as session_module
     from dvtui.store import lock_path
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     def broken(game: object) -> list[None]:
         raise UnknownBot("unknown bot level 'oracle'")
@@ -453,7 +453,7 @@ async def test_a_branch_from_a_rounds_end_opens_on_the_next_round_not_a_recap(tm
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.screens.table import TableScreen
 
-    from .conftest import replay_app
+    from ..support.replays import replay_app
 
     out = tmp_path / "branched.dvr"
     app = replay_app(_parent(tmp_path), branch_path=lambda created: out)

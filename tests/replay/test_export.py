@@ -17,7 +17,7 @@ from dvtui.cli import main
 from dvtui.replay.export import export_text
 from dvtui.store import read_game
 
-from .support import EXAMPLES, REPLAYS, REPO, cut_copies
+from ..support.replays import EXAMPLES, REPLAYS, REPO, cut_copies
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

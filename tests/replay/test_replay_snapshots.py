@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from dvtui.app.screens.replay import ReplayScreen
 
-from .conftest import replay_app
+from ..support.replays import replay_app
 
 SIZES = [(80, 24), (120, 40)]
 SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]

@@ -19,7 +19,7 @@ from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
-from .support import fold_prefix, picture
+from ..support.replays import fold_prefix, picture
 
 
 def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:

@@ -12,7 +12,7 @@ from dvtui.replay import Replay, timeline
 from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
-from .support import EXAMPLES, KINDS, REPLAYS, cut_copies, fold_prefix, picture
+from ..support.replays import EXAMPLES, KINDS, REPLAYS, cut_copies, fold_prefix, picture
 
 
 def _replays(tmp_path: Path) -> list[tuple[str, Replay]]:
@@ -185,7 +185,7 @@ def test_the_replay_package_does_not_import_textual() -> None:
     import subprocess
     import sys
 
-    from .support import REPO
+    from ..support.replays import REPO
 
     code = (
         "import sys\nimport dvtui.replay, dvtui.replay.timeline, dvtui.replay.branch, dvtui.replay.export\n"

@@ -19,14 +19,7 @@ from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar, cell_of, moment_at
 
-from .conftest import replay_app
-from .support import EXAMPLES, REPLAYS, cut_copies, fold_prefix, picture
-
-
-def viewer(app: DvtuiApp) -> ReplayScreen:
-    screen = app.screen
-    assert isinstance(screen, ReplayScreen), screen
-    return screen
+from ..support.replays import EXAMPLES, REPLAYS, assert_at, cut_copies, replay_app, viewer
 
 
 def screen_cells(app: DvtuiApp) -> tuple[tuple[str, object], ...]:
@@ -34,15 +27,6 @@ def screen_cells(app: DvtuiApp) -> tuple[tuple[str, object], ...]:
     exactly, much faster than an SVG screenshot."""
     strips = compositor(app.screen).render_strips()
     return tuple((seg.text, seg.style) for strip in strips for seg in strip.simplify())
-
-
-def assert_at(screen: ReplayScreen, moment: int) -> None:
-    """The screen shows ``moment`` everywhere: the state drawn is the engine's fold of the prefix,
-    and the log's cursor and the bar are on the same event."""
-    assert screen.moment == moment
-    assert picture(screen.game) == picture(fold_prefix(screen.replay.events, moment))
-    assert screen.query_one(ReplayLog).cursor == moment
-    assert screen.query_one(TimelineBar).moment == moment
 
 
 async def test_every_key_moves_to_its_moment() -> None:

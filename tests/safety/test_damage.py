@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from dvtui.cli import main
 from dvtui.store import GameFileError, LoadedGame, parse_game, read_game
 
-from .support import BOTS3, BOTS4, complete_lines, reference, strip_at
+from ..support.files import complete_lines, reference, strip_at
+from ..support.positions import BOTS3, BOTS4
 
 GAMES = {3: reference(BOTS3, seed=5), 4: reference(BOTS4, seed=9, first=2)}
 

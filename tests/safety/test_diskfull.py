@@ -24,7 +24,9 @@ from dvtui.engine import Game, Placement
 from dvtui.store import GameWriter, SaveError, SaveFailed, read_game
 from dvtui.store import writer as writer_module
 
-from .support import BOTS3, WITH_HUMAN, assert_one_line_error, created, reference, run_dvtui, start_game, strip_at
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3, WITH_HUMAN, created
+from ..support.processes import dvtui, one_error_line
 
 PAGE = 4096
 
@@ -72,7 +74,7 @@ def _check_stopped_file(path: Path, full: bytes) -> int:
     assert loaded.torn is None and not loaded.missing_tail
     assert not loaded.game.over
     assert strip_at(full).startswith(strip_at(path.read_bytes()))
-    assert run_dvtui("verify", str(path)).returncode == 0
+    assert dvtui("verify", str(path)).returncode == 0
     return loaded.file_lines
 
 
@@ -85,7 +87,7 @@ def test_disk_full_stops_the_game_cleanly_and_resume_finishes_it(
         path = start_game(where / "game.dvr", BOTS3, seed=5)
         if mounted:
             filler = _fill(where, leave=2 * PAGE)  # a page for the lock's record, one more for the game
-            result = run_dvtui("resume", str(path), "--headless")
+            result = dvtui("resume", str(path), "--headless")
             code, err = result.returncode, result.stderr
         else:  # no mount here: the disk fills up after 5 KiB more, as the kernel would say it
             room = [5000]
@@ -103,7 +105,7 @@ def test_disk_full_stops_the_game_cleanly_and_resume_finishes_it(
             monkeypatch.undo()
         print(f"\ndisk-full test ({'real 64 KiB tmpfs' if mounted else 'injected ENOSPC'}): {err.strip()}")
         assert code == 1
-        line = assert_one_line_error(err.splitlines()[-1] + "\n", path)
+        line = one_error_line(err.splitlines()[-1] + "\n", path)
         assert "could not save the last move: the disk is full" in line
         assert "The game has stopped" in line and f"dvtui resume {path}" in line
         lines = _check_stopped_file(path, full)
@@ -297,5 +299,5 @@ def test_quitting_a_stopped_game_exits_1_and_says_it_was_not_saved(
     assert main(["resume", str(path)]) == 1
     out, err = capsys.readouterr()
     assert "saved" not in out.lower()
-    line = assert_one_line_error(err, path)
+    line = one_error_line(err, path)
     assert "could not save the last move: the disk is full" in line

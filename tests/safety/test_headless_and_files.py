@@ -13,16 +13,9 @@ from dvtui.engine import Game, Placement
 from dvtui.play.autoplay import play_out
 from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
-from .support import (
-    BOTS3,
-    WITH_HUMAN,
-    assert_one_line_error,
-    created,
-    reference,
-    run_dvtui,
-    start_game,
-    strip_at,
-)
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3, WITH_HUMAN, created
+from ..support.processes import dvtui, one_error_line
 
 
 def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,7 +26,7 @@ def test_refuses_when_a_human_still_has_to_move(tmp_path: Path, capsys: pytest.C
         play_out(game, w.append)
     before = path.read_bytes()
     assert main(["resume", str(path), "--headless"]) == 1
-    line = assert_one_line_error(capsys.readouterr().err, path)
+    line = one_error_line(capsys.readouterr().err, path)
     assert "cannot finish headless: Ana (seat 1) is a human player and still has to move" in line
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["game.dvr"]
@@ -91,7 +84,7 @@ def test_bot_level_unknown_to_this_version_is_a_clear_error(tmp_path: Path, caps
     start_game(path)
     path.write_bytes(path.read_bytes().replace(b'"bot":"random"', b'"bot":"oracle"', 1))
     assert main(["resume", str(path), "--headless"]) == 1
-    line = assert_one_line_error(capsys.readouterr().err, path)
+    line = one_error_line(capsys.readouterr().err, path)
     assert "line 1: game_created: players[1].bot: unknown bot level 'oracle'" in line
 
 
@@ -110,9 +103,9 @@ def test_a_bot_this_version_will_not_play_is_refused_at_game_created(
     start_game(path)
     data = path.read_bytes().replace(b'"bot":"random"', f'"bot":"{bot}"'.encode(), 1)
     path.write_bytes(data)
-    proc = run_dvtui(*command, str(path), tmp_path=tmp_path)
+    proc = dvtui(*command, str(path), data=tmp_path / "data")
     assert proc.returncode == 1, proc.stderr
-    line = assert_one_line_error(proc.stderr, path)
+    line = one_error_line(proc.stderr, path)
     assert f"line 1: game_created: {words}" in line
     assert path.read_bytes() == data
     assert sorted(os.listdir(tmp_path)) == ["game.dvr"]  # no lock, no copy, no save directory

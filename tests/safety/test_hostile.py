@@ -19,7 +19,8 @@ from dvtui.cli import main
 from dvtui.store import GameFileError, GameWriter, SaveError, read_game
 from dvtui.store.reader import MAX_FILE_BYTES, MAX_LINE_BYTES
 
-from .support import BOTS3, complete_lines, created, reference
+from ..support.files import complete_lines, reference
+from ..support.positions import BOTS3, created
 
 Lines = list[bytes]
 

@@ -20,7 +20,9 @@ from pathlib import Path
 from dvtui.cli import main
 from dvtui.store import read_game
 
-from .support import BOTS3, dvtui_cmd, env, reference, start_game, strip_at
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3
+from ..support.processes import dvtui_cmd, env
 
 KILLS = 100
 """Cases; ~0.5 s each on the CI machine (a Python start, a partial game, an in-process resume)."""

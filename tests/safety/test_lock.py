@@ -17,7 +17,9 @@ from dvtui.engine import Game
 from dvtui.play.autoplay import play_out
 from dvtui.store import GameLocked, GameWriter, lock_path, read_game, read_holder
 
-from .support import BOTS3, assert_one_line_error, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3
+from ..support.processes import dvtui, dvtui_cmd, env, one_error_line
 
 
 def _wait_for_holder(path: Path, proc: subprocess.Popen[bytes]) -> None:
@@ -41,20 +43,20 @@ def test_second_process_refused_then_takes_over_after_kill_minus_nine(tmp_path: 
     try:
         _wait_for_holder(path, first)
         before = path.read_bytes()
-        second = run_dvtui("resume", str(path), "--headless")
+        second = dvtui("resume", str(path), "--headless")
         assert second.returncode == 1
-        line = assert_one_line_error(second.stderr, path)
+        line = one_error_line(second.stderr, path)
         assert f"is being played by pid {first.pid} on {socket.gethostname()}" in line
         assert "since 20" in line and "dvtui replay" in line
         assert path.read_bytes().startswith(before)  # the refused process wrote nothing
         # the game can still be read (watched) while it is played
-        assert run_dvtui("verify", str(path)).returncode in (0, 1)
+        assert dvtui("verify", str(path)).returncode in (0, 1)
         assert read_game(path).game.created.seed == 5
     finally:
         first.kill()
         first.wait(timeout=30)
     assert lock_path(path).exists()  # kill -9 left the lock file (the flock itself died)
-    third = run_dvtui("resume", str(path), "--headless")
+    third = dvtui("resume", str(path), "--headless")
     assert third.returncode == 0, third.stderr
     assert f"took over the lock left by pid {first.pid}" in third.stderr
     assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
@@ -78,7 +80,7 @@ def test_lock_is_held_from_create_and_resume_until_close(tmp_path: Path) -> None
         writer.close()
     assert not lock_path(path).exists()
     other = tmp_path / "new.dvr"
-    from .support import created
+    from ..support.positions import created
 
     with GameWriter.create(other, created()):
         with pytest.raises(GameLocked):

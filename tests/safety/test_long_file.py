@@ -25,9 +25,9 @@ from dvtui.replay import Replay
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 
-from ..replay.conftest import data_dir, replay_app  # noqa: F401  (data_dir: autouse, as in the viewer's tests)
-from ..replay.support import fold_prefix, picture, write_undo_loop
-from ..replay.test_viewer import assert_at, viewer
+from ..support.replays import assert_at, fold_prefix, picture, replay_app, viewer, write_undo_loop
+
+pytestmark = pytest.mark.usefixtures("data_dir")  # saves and the working directory: the test's own
 
 LONG = 4 * 1024 * 1024
 """About 63,000 events: where work in proportion to the file would be thousands of times the

@@ -27,7 +27,9 @@ from dvtui.replay import Replay
 from dvtui.replay.branch import branch_file
 from dvtui.store import GameFileError, lock_path, parse_game, read_game
 
-from .support import BOTS3, complete_lines, created, dvtui_cmd, env, reference, start_game
+from ..support.files import complete_lines, reference, start_game
+from ..support.positions import BOTS3, created
+from ..support.processes import dvtui_cmd, env
 
 ESC_NAME = (
     "g\x1b[2J\x1b[H"  # clear the screen
@@ -50,9 +52,8 @@ def assert_inert(output: bytes | str) -> str:
 
 
 def run(*args: str | bytes, data: Path) -> subprocess.CompletedProcess[bytes]:
-    e = env()
-    e["DVTUI_DATA_DIR"] = str(data)
-    return subprocess.run(dvtui_cmd(*args), capture_output=True, env=e, timeout=60, check=False)  # type: ignore[arg-type]
+    """``dvtui ARGS`` to its end, its output the bytes a terminal would be sent."""
+    return subprocess.run(dvtui_cmd(*args), capture_output=True, env=env(data), timeout=60, check=False)
 
 
 # -- the function ----------------------------------------------------------------------------------

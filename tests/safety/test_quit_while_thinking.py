@@ -14,9 +14,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from dvtui.store import lock_path, read_game
 
-from .support import REPO, dvtui_cmd, env
+from ..support.processes import REPO, dvtui_cmd, env
+
+pytestmark = pytest.mark.tmux
 
 EXIT_WAIT = 5.0
 """How long the program may take to leave after ``q`` (a bot stopped mid-search leaves at once)."""
@@ -37,7 +41,7 @@ def test_q_while_a_strong_bot_thinks_ends_the_process_at_once(tmp_path: Path) ->
     game = tmp_path / "game.dvr"
     status = tmp_path / "status"
     sock = str(tmp_path / "tmux.sock")
-    variables = env(tmp_path)
+    variables = env(tmp_path / "data")
     command = " ".join(shlex.quote(part) for part in dvtui_cmd(
         "new", "--players", "bot:strong@10s,bot:greedy,bot:greedy", "--seed", "3", "--bot-delay", "0",
         "-o", str(game),

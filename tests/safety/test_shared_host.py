@@ -23,8 +23,10 @@ import pytest
 
 from dvtui.store import GameLocked, GameWriter, SaveError, list_games, lock_path, new_save_path, read_game, read_holder
 
-from .sshd import OTHER
-from .support import BOTS3, assert_one_line_error, created, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3, created
+from ..support.processes import dvtui, dvtui_cmd, env, one_error_line
+from ..support.sshd import OTHER
 
 SPOOF = b'{"host": "build-server", "pid": 1, "since": "2020-01-01T00:00:00Z", "user": "admin"}\n'
 
@@ -83,18 +85,18 @@ def test_a_second_writer_by_any_name_is_refused_with_the_holders_details(tmp_pat
     try:
         before = path.read_bytes()
         for kind, other in names.items():
-            second = run_dvtui("resume", str(other), "--headless")
+            second = dvtui("resume", str(other), "--headless")
             assert second.returncode == 1, (kind, second.stderr)
-            line = assert_one_line_error(second.stderr, other)
+            line = one_error_line(second.stderr, other)
             assert f"is being played by pid {first.pid} on {socket.gethostname()}" in line, (kind, line)
-        played = run_dvtui("resume", str(names["symlink"]))  # the app too: refused before any screen
+        played = dvtui("resume", str(names["symlink"]))  # the app too: refused before any screen
         assert played.returncode == 1
-        assert f"is being played by pid {first.pid}" in assert_one_line_error(played.stderr, names["symlink"])
+        assert f"is being played by pid {first.pid}" in one_error_line(played.stderr, names["symlink"])
         assert path.read_bytes().startswith(before)  # the refused ones wrote nothing
     finally:
         first.kill()
         first.wait(timeout=30)
-    finished = run_dvtui("resume", str(names["symlink"]), "--headless")  # after the kill: free again
+    finished = dvtui("resume", str(names["symlink"]), "--headless")  # after the kill: free again
     assert finished.returncode == 0, finished.stderr
     assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
     assert not lock_path(path).exists()
@@ -137,8 +139,8 @@ def test_a_holder_record_is_shown_escaped_and_bounded(tmp_path: Path) -> None:
     with GameWriter.resume(read_game(path)):
         record = {"host": "evil\x1b[2J\nhost" + "x" * 1000, "pid": 7, "since": "now\x07", "user": "u\r"}
         lock_path(path).write_text(json.dumps(record))
-        result = run_dvtui("resume", str(path), "--headless")
-    line = assert_one_line_error(result.stderr, path)
+        result = dvtui("resume", str(path), "--headless")
+    line = one_error_line(result.stderr, path)
     assert "\x1b" not in line and "\x07" not in line and "\r" not in line
     assert "pid 7 on evil\\x1b[2J\\x0ahost" + "x" * 87 + " (user u\\x0d) since now\\x07;" in line  # host cut to 100
 
@@ -156,9 +158,9 @@ def test_a_lock_file_that_is_another_file_is_never_written_through(tmp_path: Pat
     else:
         lock_path(path).symlink_to(precious)
     game = path.read_bytes()
-    result = run_dvtui("resume", str(path), "--headless")
+    result = dvtui("resume", str(path), "--headless")
     assert result.returncode == 1
-    line = assert_one_line_error(result.stderr, path)
+    line = one_error_line(result.stderr, path)
     assert f"{lock_path(path)} {'has 2 names (hard links)' if kind == 'hard link' else 'is a symbolic link'}" in line
     assert "remove it" in line
     assert precious.read_bytes() == b"my notes\n"
@@ -183,6 +185,7 @@ def test_a_lock_file_that_is_a_directory_or_a_fifo_is_refused(tmp_path: Path) ->
 # -- a lock file of another user is not believed, not written ------------------------------------
 
 
+@pytest.mark.root
 def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     shared_dir: Path, other_user: pwd.struct_passwd
 ) -> None:
@@ -193,9 +196,9 @@ def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     assert planted.returncode == 0, planted.stderr
     assert os.stat(lock_path(path)).st_uid == other_user.pw_uid
     game = path.read_bytes()
-    result = run_dvtui("resume", str(path), "--headless")
+    result = dvtui("resume", str(path), "--headless")
     assert result.returncode == 1
-    line = assert_one_line_error(result.stderr, path)
+    line = one_error_line(result.stderr, path)
     assert f"belongs to user {OTHER}, not to you" in line
     assert "build-server" not in line
     assert lock_path(path).read_bytes() == SPOOF.strip()  # nothing of ours written into it
@@ -203,6 +206,7 @@ def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     assert read_holder(path) is None  # what it says is not taken as fact
 
 
+@pytest.mark.root
 def test_a_new_game_beside_a_planted_lock_file_is_not_started(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
     """Refused at the start of a new game too, and the new file is removed: nothing that looks
     like a game is left behind."""
@@ -215,6 +219,7 @@ def test_a_new_game_beside_a_planted_lock_file_is_not_started(tmp_path: Path, ot
     assert lock_path(path).read_bytes() == SPOOF
 
 
+@pytest.mark.root
 def test_a_spoofed_record_is_never_shown_as_the_holder(tmp_path: Path, other_user: pwd.struct_passwd) -> None:
     """The game is really held; its record was replaced by another user's file: the refusal says
     the game is played, not by whom the planted file claims."""
@@ -231,6 +236,7 @@ def test_a_spoofed_record_is_never_shown_as_the_holder(tmp_path: Path, other_use
     assert f"belongs to user {OTHER}" in message and "is being played by another process" in message
 
 
+@pytest.mark.root
 def test_the_holder_record_is_private_to_its_user(shared_dir: Path, other_user: pwd.struct_passwd) -> None:
     path = start_game(shared_dir / "game.dvr")
     old = os.umask(0)
@@ -258,7 +264,7 @@ def _plant_game(games: Path, owner: pwd.struct_passwd | None = None) -> Path:
 
 def _refused(result: subprocess.CompletedProcess[str], games: Path, why: str) -> None:
     assert result.returncode == 1, (result.stdout, result.stderr)
-    line = assert_one_line_error(result.stderr, games)
+    line = one_error_line(result.stderr, games)
     assert why in line, line
     assert "planted.dvr" not in result.stdout + result.stderr
 
@@ -271,6 +277,7 @@ def _dvtui_in(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.root
 def test_a_games_directory_made_by_another_user_is_refused(shared_dir: Path, other_user: pwd.struct_passwd) -> None:
     games = shared_dir / "games"
     planted = _plant_game(games, other_user)
@@ -308,6 +315,7 @@ def test_a_data_directory_others_may_write_to_is_refused(tmp_path: Path) -> None
     assert _dvtui_in(data, "resume", "--list").returncode == 0
 
 
+@pytest.mark.root
 def test_a_symlinked_games_directory_must_lead_to_a_directory_of_the_user(
     shared_dir: Path, tmp_path: Path, other_user: pwd.struct_passwd
 ) -> None:

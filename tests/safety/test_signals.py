@@ -21,7 +21,9 @@ import pytest
 from dvtui.signals import DEFAULT_GRACE, HangupGuard
 from dvtui.store import lock_path, read_game
 
-from .support import BOTS3, dvtui_cmd, env, reference, run_dvtui, start_game, strip_at
+from ..support.files import reference, start_game, strip_at
+from ..support.positions import BOTS3
+from ..support.processes import dvtui, dvtui_cmd, env
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
@@ -47,7 +49,7 @@ def test_headless_game_stops_between_moves_and_resumes(tmp_path: Path, sig: sign
     loaded = read_game(path)
     assert loaded.torn is None and not loaded.missing_tail and not loaded.game.over
     assert not lock_path(path).exists()  # it left cleanly: lock released
-    assert run_dvtui("resume", str(path), "--headless").returncode == 0
+    assert dvtui("resume", str(path), "--headless").returncode == 0
     assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
 
 

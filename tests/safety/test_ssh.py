@@ -23,8 +23,10 @@ import pytest
 from dvtui.engine import CardPlaced
 from dvtui.store import GameLock, GameLocked, read_game, read_holder
 
-from .sshd import Sshd, wait
-from .support import REPO, run_dvtui
+from ..support.processes import REPO, dvtui
+from ..support.sshd import Sshd, wait
+
+pytestmark = pytest.mark.sshd
 
 
 @pytest.fixture
@@ -106,7 +108,7 @@ def test_ssh_drop_mid_round_then_resume_keeps_every_placement(remote: Sshd, tmp_
     assert holder is not None
     remote_pid = holder.pid
     # a second player process for the same game (the app's own resume path) is refused, naming the first
-    second = run_dvtui("resume", str(game), tmp_path=tmp_path)
+    second = dvtui("resume", str(game), data=tmp_path / "data")
     assert second.returncode == 1
     assert f"is being played by pid {remote_pid} on {socket.gethostname()}" in second.stderr
     assert _placements(game) == before

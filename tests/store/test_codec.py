@@ -25,7 +25,7 @@ from dvtui.engine import (
 from dvtui.store import GameFileError, encode_line, parse_game
 from dvtui.store.codec import line_decoder
 
-from .dvr_support import PLAYERS, dump, engine_events, engine_lines, file_bytes, lines_of, obj
+from ..support.files import PLAYERS, dump, engine_events, engine_lines, file_bytes, lines_of, obj
 
 SPEC_FIELDS: dict[str, list[str]] = {
     "game_created": ["format", "players", "first_player", "rounds", "grid", "box", "seed"],

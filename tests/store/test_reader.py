@@ -32,7 +32,7 @@ from dvtui.play.autoplay import bot_players
 from dvtui.play.seats import parse_players
 from dvtui.store import GameFileError, GameWriter, encode_line, parse_game, read_game
 
-from .dvr_support import (
+from ..support.files import (
     DERIVED,
     PLAYERS,
     decode,
@@ -91,7 +91,7 @@ def test_file_round_trip_gives_the_same_game(spec: tuple[str, int, int]) -> None
     players, seed, first = spec
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "game.dvr"
-        played = write_game(path, players, seed, first)
+        played, _ = write_game(path, players, seed, first)
         data = path.read_bytes()
         loaded = read_game(path)
     events = engine_events(players, seed, first)

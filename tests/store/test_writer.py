@@ -18,7 +18,7 @@ from dvtui.cli import main
 from dvtui.engine import CardPlaced, Event, GameCreated, Placement, fold
 from dvtui.store import GameWriter, SaveError, read_game
 
-from .dvr_support import DERIVED, PLAYERS, engine_events, engine_lines, lines_of, strip_at, write_game
+from ..support.files import DERIVED, PLAYERS, engine_events, engine_lines, file_bytes, lines_of, strip_at, write_game
 
 PLAYERS_3 = PLAYERS[3]
 SEED = 12
@@ -174,11 +174,21 @@ def test_one_append_stamps_all_its_lines_alike_and_unstamped_writers_write_no_at
     assert all(list(json.loads(line))[-1] == "at" for line in lines_of(stamped.read_bytes()))
     assert b'"at"' not in plain.read_bytes()
     assert [strip_at(line) for line in lines_of(stamped.read_bytes())] == lines_of(plain.read_bytes())
+    assert strip_at(stamped.read_bytes()) == plain.read_bytes()  # a whole file at once, as line by line
+
+
+def test_strip_at_removes_any_stamp_and_only_the_stamp() -> None:
+    """What the tests compare files "apart from at" with: the stamp is any JSON string, last on its line."""
+    events = engine_events(PLAYERS_3, SEED)[:3]
+    for at in ("2026-11-26T19:35:00.123Z", 'a "quoted" \\ stamp}\n', ""):
+        stamped = file_bytes(events, at)
+        assert strip_at(stamped) == file_bytes(events), at
+    assert strip_at(file_bytes(events)) == file_bytes(events)
 
 
 def test_a_whole_game_written_by_play_verifies(tmp_path: Path) -> None:
     path = tmp_path / "g.dvr"
-    game = write_game(path, PLAYERS[5], seed=3, first=4)
+    game, _ = write_game(path, PLAYERS[5], seed=3, first=4)
     loaded = read_game(path)
     assert loaded.game.over and loaded.game.scores() == game.scores()
     assert main(["verify", str(path)]) == 0

@@ -14,9 +14,9 @@ import pytest
 from dvtui.tables.pool import BotQueue, MaxBudget
 from dvtui.tables.server import Server
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
-from .support import in_thread, short_dir, wait_for
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import in_thread, short_dir, wait_for
 
 
 class RecordingQueue(BotQueue):
@@ -143,7 +143,7 @@ def test_a_table_nobody_is_at_plays_no_bots_until_somebody_watches(one_worker: S
     _open(owner, "bots", ["bot:greedy"] * 3)
     table = one_worker.tables["bots"]
     assert table.bot_to_move() is None and table.bot_task is None and table.next_seq == 1
-    listed = run_dvtui("tables", "--server", str(one_worker.place.directory))
+    listed = dvtui("tables", "--server", str(one_worker.place.directory))
     assert listed.stdout == ("bots  round 1/6, Bot 1 to move (a bot, waiting for somebody to join or watch)  "
                              "[Bot 1: bot; Bot 2: bot; Bot 3: bot]  spectators: 0\n")  # fmt: skip
     owner.send({"type": "watch", "table": "bots"})
@@ -194,7 +194,7 @@ def test_a_server_with_a_lower_budget_refuses_larger_bots_and_thinks_within_it()
 
 
 def test_serve_says_what_a_max_budget_is() -> None:
-    done = run_dvtui("serve", "--dir", "/nonexistent/x", "--max-budget", "3x")
+    done = dvtui("serve", "--dir", "/nonexistent/x", "--max-budget", "3x")
     assert done.returncode == 2
     assert done.stderr == (
         "dvtui: error: --max-budget 3x: a budget is a number of iterations (up to 200000) or of seconds (up to 10s)\n"

@@ -17,12 +17,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from dvtui.tables.limits import Budgets, Limits
 from dvtui.tables.server import Server
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
-from .support import Crowd, Served, in_thread, short_dir, wait_for
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Crowd, Served, in_thread, short_dir, wait_for
 
 MAX_LOG_BYTES = 8 * 1024
 """What a test's whole server log stays under, however often a limit was hit."""
@@ -40,6 +42,7 @@ def shared_server(*limits: str) -> Iterator[Served]:
         assert len(server.log().encode()) < MAX_LOG_BYTES, server.log()
 
 
+@pytest.mark.root
 def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: pwd.struct_passwd) -> None:
     with shared_server("conns-per-account=20") as server:
         crowd = Crowd(server.place.socket, {"n": 30, "hello": True, "hold": True, "seconds": 60}, other_user)
@@ -104,6 +107,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
         assert server.log().count("cannot accept a connection") == 1
 
 
+@pytest.mark.root
 def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answered(
     other_user: pwd.struct_passwd,
 ) -> None:
@@ -123,6 +127,7 @@ def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answe
         assert not any(closed)  # paced, not refused
 
 
+@pytest.mark.root
 def test_spectators_are_bounded_per_table_and_per_account(other_user: pwd.struct_passwd) -> None:
     with shared_server("spectators-per-table=5", "spectators-per-account=3") as server:
         for table in ("t", "u"):
@@ -240,6 +245,6 @@ def test_the_budget_of_an_account_is_shared_by_its_connections() -> None:
 def test_a_limit_given_wrong_is_a_usage_error() -> None:
     for option, said in (("nope=3", "NAME one of"), ("conns-total=many", "not a number"),
                          ("hello-seconds=0", "above 0")):  # fmt: skip
-        done = run_dvtui("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
+        done = dvtui("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
         assert done.returncode == 2 and said in done.stderr, done.stderr
         assert len(done.stderr.splitlines()) == 1

@@ -18,9 +18,9 @@ from pathlib import Path
 from dvtui.tables.limits import Limits
 from dvtui.tables.server import Server
 
-from ..safety.support import strip_at
-from .raw import RawClient
-from .support import Served, in_thread, short_dir, uninterrupted, wait_for
+from ..support.files import strip_at
+from ..support.raw import RawClient
+from ..support.servers import Served, in_thread, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "greedy", "greedy"]

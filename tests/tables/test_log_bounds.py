@@ -15,8 +15,8 @@ from dvtui.tables import server as server_module
 from dvtui.tables.server import Server
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
-from .raw import RawClient
-from .support import Served, in_thread, short_dir
+from ..support.raw import RawClient
+from ..support.servers import Served, in_thread, short_dir
 
 
 def _seat(sock: str, table: str, seat: int, since: int = 0) -> tuple[RawClient, int]:

@@ -11,8 +11,10 @@ import stat
 import subprocess
 from pathlib import Path
 
-from ..safety.support import dvtui_cmd, env
-from .support import short_dir, wait_for
+import pytest
+
+from ..support.processes import dvtui_cmd, env
+from ..support.servers import short_dir, wait_for
 
 
 def _env(runtime: Path) -> dict[str, str]:
@@ -62,6 +64,7 @@ def test_a_runtime_directory_others_may_write_to_is_refused() -> None:
         assert not (runtime / "dvtui" / "dvtui.sock").exists()
 
 
+@pytest.mark.root
 def test_a_runtime_directory_another_account_made_first_says_what_to_do_instead(
     other_user: pwd.struct_passwd,
 ) -> None:

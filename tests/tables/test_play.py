@@ -12,9 +12,10 @@ import pytest
 
 from dvtui.store import read_game
 
-from ..safety.support import run_dvtui, strip_at
-from .raw import RawClient
-from .support import Served, Watcher, short_dir, uninterrupted, wait_for
+from ..support.files import strip_at
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "random", "greedy"]
@@ -110,7 +111,7 @@ def test_the_server_killed_mid_round_comes_back_and_its_clients_finish_by_themse
 
 
 def test_a_second_server_on_the_same_directory_is_refused(served: Served) -> None:
-    second = run_dvtui("serve", "--dir", str(served.directory))
+    second = dvtui("serve", "--dir", str(served.directory))
     assert second.returncode == 1
     assert second.stderr == f"dvtui: error: {served.directory}: another 'dvtui serve' already serves this directory\n"
     assert served.dvtui("tables").returncode == 0  # the first one still serves

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import pwd
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +23,9 @@ from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
 from dvtui.tables.server import Server
 from dvtui.tables.store import FileStore
 
-from ..safety.support import strip_at
-from .raw import RawClient
-from .support import wait_for
+from ..support.files import strip_at
+from ..support.raw import RawClient
+from ..support.servers import wait_for
 
 
 def _client(server: Server) -> RawClient:
@@ -123,7 +125,7 @@ def test_a_tables_settings_and_seats_are_sent_and_listed(in_process: Server) -> 
     (info,) = _next(ana, "tables")["tables"]
     assert info["hints"] is False and info["to_move"] == 0 and info["round"] == 1
     line = table_line(TableInfo(**{**info, "seats": [_seat(s) for s in info["seats"]]}))
-    seats = "[Ana: connected (root); Bob: free; Cy: free]"
+    seats = f"[Ana: connected ({pwd.getpwuid(os.getuid()).pw_name}); Bob: free; Cy: free]"  # this account
     assert line == f"quiet  round 1/6, Ana to move  {seats}  spectators: 0; no hints"
     ana.send({"type": "open_table", "table": "quiet", "players": ["A", "B", "C"]})
     assert ana.until("opened")["code"] == "table_exists"

@@ -21,7 +21,7 @@ from dvtui.tables.protocol import Error
 from dvtui.tables.remote import RemoteSession, answers_decision
 from dvtui.tables.server import Server
 
-from .support import wait_for
+from ..support.servers import wait_for
 
 
 class Woken:
@@ -158,31 +158,31 @@ def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> None:
 
 
 def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_seat(in_process: Server) -> None:
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui
 
     _open(in_process)
     server = str(in_process.place.directory)
     for args in (("join", "t"), ("watch", "t"), ("join", "t", "--as", "Bob", "--no-bell")):
-        done = run_dvtui(*args, "--server", server)
+        done = dvtui(*args, "--server", server)
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.startswith("dvtui: error: the table needs a terminal") and done.stderr.count("\n") == 1
-    assert "[Ana: free; Bob: free; Bot 1: bot]" in run_dvtui("tables", "--server", server).stdout
-    refused = run_dvtui("new", "--players", "Ana,Bob,Cy", "--no-bell")
+    assert "[Ana: free; Bob: free; Bot 1: bot]" in dvtui("tables", "--server", server).stdout
+    refused = dvtui("new", "--players", "Ana,Bob,Cy", "--no-bell")
     assert refused.returncode == 2 and "--no-bell goes with --table NAME" in refused.stderr
 
 
 def test_without_a_terminal_a_table_that_does_not_exist_is_said_first(in_process: Server) -> None:
     """The advice to play a seat with a bot is given only for a table that exists."""
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui
 
     server = str(in_process.place.directory)
     for command in ("join", "watch"):
-        done = run_dvtui(command, "nosuch", "--server", server)
+        done = dvtui(command, "nosuch", "--server", server)
         assert done.returncode == 2 and done.stderr == "dvtui: error: no table nosuch (see 'dvtui tables')\n"
 
 
 def test_a_bad_table_name_is_a_usage_error_in_words_before_any_server_is_asked(tmp_path: Path) -> None:
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui
 
     nowhere = str(tmp_path / "no-server")  # asked, it would say there is no table server there
     rule = "a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
@@ -194,7 +194,7 @@ def test_a_bad_table_name_is_a_usage_error_in_words_before_any_server_is_asked(t
         (("join", "a" * 33, "--as", "1", "--bot", "greedy"), f"table '{'a' * 33}'"),
         (("web", "--table", "a/b"), "--table 'a/b'"),
     ):
-        done = run_dvtui(*args, "--server", nowhere)
+        done = dvtui(*args, "--server", nowhere)
         assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         if said is not None:
             assert done.stderr == f"dvtui: error: {said}: {rule}\n"

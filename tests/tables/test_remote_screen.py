@@ -41,7 +41,7 @@ from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
-from .support import watch_until
+from ..support.servers import watch_until
 
 WAIT = 60.0
 

@@ -20,8 +20,8 @@ from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.protocol import Hello
 from dvtui.tables.server import Server
 
-from .support import in_thread, short_dir
-from .test_remote_screen import text, until
+from ..support.pilot import text, until
+from ..support.servers import in_thread, short_dir
 
 
 def test_each_seat_says_who_is_there_and_whether_it_can_be_taken() -> None:
@@ -102,11 +102,11 @@ async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
 
 async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
     """300 tables make a list longer than a line of the protocol: the screen asks for its table alone."""
-    from .test_table_life import LONG, _tables_on_disk
+    from ..support.servers import LONG, tables_on_disk
 
     with short_dir() as d:
         (d / "srv").mkdir(mode=0o700)
-        _tables_on_disk(d / "srv" / "games", 300)
+        tables_on_disk(d / "srv" / "games", 300)
         with in_thread(d / "srv") as server:
             app = DvtuiApp(choose_seat=SeatChoice(server.place, "table-299", "ana"))
             async with app.run_test(size=(100, 30)) as pilot:

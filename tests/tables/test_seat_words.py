@@ -8,8 +8,8 @@ from typing import Any
 
 from dvtui.tables.server import Server
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
+from ..support.processes import dvtui
+from ..support.raw import RawClient
 
 
 def _client(server: Server, **hello: Any) -> RawClient:
@@ -52,7 +52,7 @@ def test_the_servers_refusals_and_log_number_seats_from_1(in_process: Server) ->
 
 def test_join_as_a_bots_seat_is_a_usage_error_that_names_it(in_process: Server) -> None:
     _open(in_process)
-    done = run_dvtui("join", "t", "--as", "3", "--server", str(in_process.place.directory))
+    done = dvtui("join", "t", "--as", "3", "--server", str(in_process.place.directory))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "dvtui: error: --as 3: Bot 1 is a bot's seat\n"
 
@@ -67,7 +67,7 @@ def test_a_client_that_says_it_is_a_bot_is_shown_as_one(in_process: Server) -> N
     seats = bot.until("presence")["seats"]
     assert seats[1]["state"] == "connected" and seats[1]["bot"] == "greedy"
     assert "bot" not in seats[0]  # an optional key: absent for a person, and for a seat nobody is at
-    listed = run_dvtui("tables", "--server", str(in_process.place.directory))
+    listed = dvtui("tables", "--server", str(in_process.place.directory))
     assert "Bob: connected (" in listed.stdout and ", bot greedy; Bot 1: bot]" in listed.stdout
     assert any(line.endswith(" sits at t seat 2 (Bob), a greedy bot client") for line in logged), logged
     bot.close()

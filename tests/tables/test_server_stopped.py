@@ -20,7 +20,7 @@ from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 
-from .support import Served, short_dir, wait_for
+from ..support.servers import Served, short_dir, wait_for
 
 WAIT = 60.0
 

@@ -7,7 +7,7 @@ clear line, exit 1), sits at their own seat instead and plays, and the first see
 shared account, as docs/SHARED_TABLES.md sets it up: a forced command per key, which seats each
 key at its own seat whatever the client asks for, and needs ``pty`` after ``restrict``.
 
-The accounts are real (``useradd``, kept between runs) and run this checkout (``tests/safety/sshd.py``
+The accounts are real (``useradd``, kept between runs) and run this checkout (``tests/support/sshd.py``
 says how they reach it). Needs what ``tests/safety/test_ssh.py`` needs, and root.
 """
 
@@ -23,8 +23,10 @@ from dvtui.bots import choose
 from dvtui.engine import CardPlaced, Placement
 from dvtui.store import read_game
 
-from ..safety.sshd import ENDED, Sshd, unix_account
-from .support import SLOW, Served, short_dir, wait_for
+from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.sshd import ENDED, Sshd, unix_account
+
+pytestmark = pytest.mark.sshd
 
 ANA, BOB, SHARED = "dvtuiana", "dvtuibob", "dvtuishared"
 """The logins (none is named like a seat: each names the seat it takes with ``--as``)."""

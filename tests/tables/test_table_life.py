@@ -17,22 +17,28 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from dvtui.engine import new_game
-from dvtui.play.seats import parse_players
-from dvtui.store import GameWriter
+import pytest
+
 from dvtui.tables import MAX_LINE_BYTES, table_info
 from dvtui.tables.registry import TableLimits
 from dvtui.tables.server import Server
 
-from ..safety.support import assert_one_line_error, run_dvtui
-from .raw import RawClient
-from .support import RAW, SYSTEM_PYTHON, Served, as_other, in_thread, short_dir, wait_for, watch_until
+from ..support.processes import dvtui, one_error_line
+from ..support.raw import RawClient
+from ..support.servers import (
+    LONG,
+    RAW,
+    SYSTEM_PYTHON,
+    Served,
+    as_other,
+    in_thread,
+    short_dir,
+    tables_on_disk,
+    wait_for,
+    watch_until,
+)
 
 ME = pwd.getpwuid(os.getuid()).pw_name
-
-LONG = ["Annabella Maria Lucia", "Bartolomeo Giacomo", "Cristoforo Emanuele", "Donatella Ginevra", "Ermenegildo Paolo"]
-"""Five long seat names: a table's line in the list is as long as a real one gets."""
-
 
 def _client(server: Server | Served, user: str | None = None) -> RawClient:
     client = RawClient(str(server.place.socket))
@@ -45,23 +51,6 @@ def _ask(client: RawClient, message: dict[str, Any], kind: str) -> dict[str, Any
     client.send(message)
     answer = client.until(kind)
     return answer
-
-
-def _tables_on_disk(games: Path, count: int) -> list[str]:
-    """``count`` unfinished tables' files written straight into a server's games directory, as
-    many tables opened over months would leave them."""
-    games.mkdir(parents=True, mode=0o700)
-    created = new_game(parse_players(",".join(LONG)), first_player=0, seed=7)
-    with GameWriter.create(games / "model.dvr", created):
-        pass
-    data = (games / "model.dvr").read_bytes()
-    os.unlink(games / "model.dvr")
-    record = json.dumps({"owners": [None] * 5, "stand_ins": [None] * 5}).encode()
-    names = [f"table-{i:03d}" for i in range(count)]
-    for name in names:
-        (games / f"{name}.dvr").write_bytes(data)
-        (games / f"{name}.table.json").write_bytes(record)
-    return names
 
 
 @contextlib.contextmanager
@@ -97,7 +86,7 @@ def test_three_hundred_tables_are_listed_in_pages_and_one_table_is_asked_for_alo
     protocol, ``dvtui tables`` lists them all, and a client asks for its own table alone."""
     with short_dir() as d, Served(d / "srv") as server:
         d.joinpath("srv").mkdir(mode=0o700)
-        names = _tables_on_disk(d / "srv" / "games", 300)
+        names = tables_on_disk(d / "srv" / "games", 300)
         server.start()
         client = _client(server)
         client.send({"type": "list_tables"})  # as a client that knows no pages asks
@@ -149,9 +138,9 @@ def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_err
         threading.Thread(target=serve, daemon=True).start()
         try:
             for args in (["tables"], ["join", "t", "--as", "2", "--bot", "greedy"]):
-                done = run_dvtui(*args, "--server", str(d))
+                done = dvtui(*args, "--server", str(d))
                 assert done.returncode == 1, done.stderr
-                line = assert_one_line_error(done.stderr, f"the table server at {d} sent what no dvtui server sends")
+                line = one_error_line(done.stderr, f"the table server at {d} sent what no dvtui server sends")
                 assert line.endswith("a line longer than 65,536 bytes, the protocol's bound")
         finally:
             listener.close()
@@ -160,6 +149,7 @@ def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_err
 # -- a quota, and tables put aside --------------------------------------------------------------
 
 
+@pytest.mark.root
 def test_one_account_cannot_fill_the_server_and_its_oldest_finished_table_makes_room(
     other_user: pwd.struct_passwd,
 ) -> None:
@@ -218,6 +208,7 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
 # -- seats kept for somebody, and released ------------------------------------------------------
 
 
+@pytest.mark.root
 def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_squatted_one(
     other_user: pwd.struct_passwd,
 ) -> None:

@@ -12,13 +12,18 @@ import subprocess
 import time
 from collections.abc import Callable
 
-from dvtui.bots import choose
-from dvtui.engine import Game, Placement
+import pytest
+
+from dvtui.bots import Placement, choose
+from dvtui.engine import Game
 from dvtui.store import read_game
 
-from ..safety.support import run_dvtui, strip_at
-from .support import SLOW, Served, short_dir, uninterrupted, wait_for
-from .terminals import Terminals
+from ..support.files import strip_at
+from ..support.processes import dvtui
+from ..support.servers import SLOW, Served, short_dir, uninterrupted, wait_for
+from ..support.terminals import Terminals
+
+pytestmark = pytest.mark.tmux
 
 PLAYERS = ["Ana", "Bob", "Cy"]
 SOLO = "Ana,bot:greedy,bot:greedy"
@@ -133,7 +138,7 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             for name in sessions:
                 terms.keys(name, "q")
                 terms.wait(name, "the result on leaving", lambda s: "table fri: Game over" in s)
-            verified = run_dvtui("verify", str(server.game_file("fri")))
+            verified = dvtui("verify", str(server.game_file("fri")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
             assert "stand_in" not in server.game_file("fri").read_text()  # everyone played their own seat
         finally:
@@ -182,7 +187,7 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
             assert strip_at(played) == strip_at(expected)
             terms.keys("Ana", "q")
             terms.wait("Ana", "her seat kept on leaving", lambda s: "Left table sat" in s)
-            verified = run_dvtui("verify", str(server.game_file("sat")))
+            verified = dvtui("verify", str(server.game_file("sat")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
         finally:
             terms.close()

@@ -8,10 +8,14 @@ from __future__ import annotations
 import os
 import pwd
 
+import pytest
+
 from dvtui.store import read_game
 
-from .raw import RawClient
-from .support import Served, as_other, short_dir, wait_for
+from ..support.raw import RawClient
+from ..support.servers import Served, as_other, short_dir, wait_for
+
+pytestmark = pytest.mark.root
 
 
 def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: pwd.struct_passwd) -> None:

@@ -19,9 +19,9 @@ from dvtui.cli import main
 from dvtui.tables import Backoff, RemoteSession, open_table
 from dvtui.tables.server import Server
 
-from ..safety.support import run_dvtui
-from .raw import RawClient
-from .support import Served, as_other, in_thread, short_dir
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Served, as_other, in_thread, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 """This process's account, as the server names a connection's (by its uid)."""
@@ -147,6 +147,7 @@ def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when
             opened.close()
 
 
+@pytest.mark.root
 def test_only_a_trusted_account_may_vouch(other_user: pwd.struct_passwd) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         os.chmod(d, 0o755)
@@ -179,7 +180,7 @@ def test_trusting_an_unknown_account_is_one_line(tmp_path: Path) -> None:
     """In a process of its own: were the account's check lost, the server would serve on (and the
     timeout end the test) rather than hang it."""
     directory = tmp_path / "srv"
-    refused = run_dvtui("serve", "--dir", str(directory), "--trust", "no-such-account", timeout=60)
+    refused = dvtui("serve", "--dir", str(directory), "--trust", "no-such-account", timeout=60)
     assert refused.stderr == "dvtui: error: --trust no-such-account: no such account on this host\n"
     assert refused.returncode == 2
     assert not directory.exists()

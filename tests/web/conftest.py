@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
-from .support import CHROMIUM
+from ..support.web import CHROMIUM
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

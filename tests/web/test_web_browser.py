@@ -3,47 +3,27 @@ from a terminal; a reload offers to resume it; a closed tab ends its process and
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from dvtui.store import read_game
 
-from .support import Tab, descendants, wait_until, web_server
+from ..support.web import (
+    MENU,
+    RESUME,
+    SETUP,
+    TABLE,
+    Tab,
+    descendants,
+    placements,
+    start_and_place,
+    wait_until,
+    web_server,
+)
 
-MENU = "New game: choose the seats, then play"
-SETUP = "Start the game"
-TABLE = "pick a card 1-6"
-RESUME = "Resume the latest game"
-
-
-def saved_game(data: Path) -> Path:
-    return wait_until(lambda: next(iter(data.rglob("*.dvr")), None), "the game's file")  # type: ignore[return-value]
-
-
-def placements(path: Path) -> list[tuple[int, int, int]]:
-    """(player, column, card) of every card placed, in the file's lines, which a reader reads whole."""
-    loaded = read_game(path)
-    assert loaded.torn is None and not loaded.missing_tail
-    events = [json.loads(line) for line in path.read_bytes().splitlines()]
-    return [(e["player"], e["column"], e["card"]) for e in events if e["type"] == "card_placed"]
-
-
-def start_and_place(tab: Tab, url: str, data: Path) -> Path:
-    """From the start menu: a new game with the set-up's seats (you and two greedy bots), card 1
-    placed under column a; returns its file once the placement is in it."""
-    tab.page.goto(url + "/")
-    tab.wait_for(MENU)
-    tab.press("Enter")  # New game
-    tab.wait_for(SETUP)
-    tab.mark()
-    tab.press("Control+s")  # start it, seats as offered
-    tab.wait_for(TABLE)
-    tab.press("1", "a", "Enter")
-    path = saved_game(data)
-    wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
-    return path
+pytestmark = pytest.mark.chromium
 
 
 def test_a_game_in_a_tab_is_saved_and_a_reload_offers_to_resume_it(browser: Browser, tmp_path: Path) -> None:

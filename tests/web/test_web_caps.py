@@ -9,10 +9,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
-from .support import Tab, wait_until, web_server
-from .test_web_browser import MENU
+from ..support.web import MENU, Tab, wait_until, web_server
+
+pytestmark = pytest.mark.chromium
 
 HEADER = "X-User"
 ANA_FULL = "You have a tab of Dolce Vita open, the most per person: close one, then reload."

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
-import subprocess
 import sys
 import urllib.request
 from pathlib import Path
@@ -18,7 +17,8 @@ from dvtui.tables import open_table
 from dvtui.tables.server import Server
 from dvtui.web import serve, server
 
-from .support import dvtui_env, web_server
+from ..support.processes import dvtui
+from ..support.web import web_server
 
 
 def test_a_taken_port_is_one_line_and_nothing_is_announced(tmp_path: Path) -> None:
@@ -26,8 +26,7 @@ def test_a_taken_port_is_one_line_and_nothing_is_announced(tmp_path: Path) -> No
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "dvtui", "web", "--port", str(port)], capture_output=True,
-                              text=True, env=dvtui_env(tmp_path / "data"), timeout=60, check=False)
+        done = dvtui("web", "--port", str(port), data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == (f"dvtui: error: cannot serve on http://127.0.0.1:{port}: "
@@ -104,8 +103,7 @@ def test_a_persons_data_dir_is_one_safe_folder_of_the_web_accounts(
 
 def test_a_table_that_is_not_there_is_one_line_at_start(in_process: Server, tmp_path: Path) -> None:
     srv = str(in_process.place.directory)
-    done = subprocess.run([sys.executable, "-m", "dvtui", "web", "--table", "nosuch", "--server", srv],
-                          capture_output=True, text=True, env=dvtui_env(tmp_path / "data"), timeout=60, check=False)
+    done = dvtui("web", "--table", "nosuch", "--server", srv, data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
     assert done.stdout == ""  # nothing announced
     assert done.stderr == (f"dvtui: error: no table nosuch at the table server in {srv} (open it first: "
@@ -114,8 +112,7 @@ def test_a_table_that_is_not_there_is_one_line_at_start(in_process: Server, tmp_
 
 def test_a_table_server_that_is_not_there_is_one_line_at_start(tmp_path: Path) -> None:
     srv = tmp_path / "srv"
-    done = subprocess.run([sys.executable, "-m", "dvtui", "web", "--table", "friday", "--server", str(srv)],
-                          capture_output=True, text=True, env=dvtui_env(tmp_path / "data"), timeout=60, check=False)
+    done = dvtui("web", "--table", "friday", "--server", str(srv), data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
     assert done.stderr == (f"dvtui: error: --table friday: no table server at {srv} "
                            f"(start one with 'dvtui serve --dir {srv}')\n")

@@ -9,6 +9,8 @@ import pytest
 
 from dvtui.app.screens.replay import PAUSED, PLAYING
 
+pytestmark = pytest.mark.chromium
+
 
 def monospace_family() -> str:
     return subprocess.run(["fc-match", "-f", "%{family[0]}", "monospace"], capture_output=True, text=True,

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from dvtui.store.saves import PEOPLE, person_dir_name
 
-from .support import Tab, web_server
-from .test_web_browser import MENU, RESUME, placements, start_and_place
+from ..support.web import MENU, RESUME, Tab, placements, start_and_place, web_server
+
+pytestmark = pytest.mark.chromium
 
 HEADER = "X-User"
 REPLAY = "Replay a game file"

@@ -4,7 +4,6 @@ Spoken to as textual-serve's page does: JSON messages up, the app's output down.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from importlib import import_module
 from pathlib import Path
@@ -14,25 +13,9 @@ import pytest
 
 from dvtui.web import server
 
-from .support import WAIT, web_server
+from ..support.web import shown_until, web_server
 
 HEADER = "X-Forwarded-User"
-
-
-async def shown_until(ws: aiohttp.ClientWebSocketResponse, text: str) -> str:
-    """What the tab is sent, until ``text``. The deadline is the whole wait's: a live screen never
-    goes quiet (its cursor blinks), and each of the server's pings starts aiohttp's receive timeout
-    again."""
-    seen = ""
-    try:
-        async with asyncio.timeout(WAIT):
-            while text not in seen:
-                message = await ws.receive()
-                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
-                seen += message.data.decode("utf-8", "replace") if isinstance(message.data, bytes) else message.data
-    except TimeoutError:
-        raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{seen[-3000:]!r}") from None
-    return seen
 
 
 async def test_the_proxys_user_names_the_first_seat(tmp_path: Path) -> None:

@@ -13,8 +13,7 @@ import pytest
 
 from dvtui.app.app import MAX_SCREENSHOTS_WAITING
 
-from .support import web_server
-from .test_web_proxy import shown_until
+from ..support.web import shown_until, web_server
 
 PALETTE = "\x10"  # Ctrl+P
 

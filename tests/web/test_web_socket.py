@@ -10,16 +10,15 @@ import os
 import socket
 import stat
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
 
-from ..tables.support import short_dir
-from .support import READY, WAIT, dvtui_env, wait_until
-from .test_web_proxy import shown_until
+from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.servers import short_dir
+from ..support.web import READY, WAIT, shown_until, wait_until
 
 HEADER = "X-Forwarded-User"
 PUBLIC = "https://example.org/dolcevita"
@@ -31,8 +30,8 @@ def on_socket(path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes],
     log = path.with_name("web.log")
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "dvtui", "web", "--socket", str(path), "--public-url", PUBLIC, *args],
-            stdout=out, stderr=subprocess.STDOUT, env=dvtui_env(path.with_name("data")), umask=0o002,
+            dvtui_cmd("web", "--socket", str(path), "--public-url", PUBLIC, *args),
+            stdout=out, stderr=subprocess.STDOUT, env=env(path.with_name("data")), umask=0o002,
         )
     try:
         def started() -> bool:
@@ -90,10 +89,7 @@ def test_a_left_over_socket_is_replaced_and_a_live_one_refused() -> None:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as killed:  # as a dvtui web killed -9 leaves it
             killed.bind(str(path))
         with on_socket(path):
-            second = subprocess.run(
-                [sys.executable, "-m", "dvtui", "web", "--socket", str(path), "--public-url", PUBLIC],
-                capture_output=True, text=True, env=dvtui_env(d / "data2"), timeout=WAIT, check=False,
-            )
+            second = dvtui("web", "--socket", str(path), "--public-url", PUBLIC, data=d / "data2", timeout=WAIT)
             assert second.returncode == 1
             assert second.stdout == ""
             assert second.stderr == (f"dvtui: error: cannot serve on unix:{path}: "

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from dvtui.bots import choose
 from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 
-from ..safety.support import run_dvtui
-from ..tables.support import SLOW, Served, short_dir, wait_for
-from ..tables.terminals import Terminals
-from .support import Tab, web_server
+from ..support.processes import dvtui
+from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.terminals import Terminals
+from ..support.web import Tab, web_server
+
+pytestmark = [pytest.mark.chromium, pytest.mark.tmux]
 
 COLUMNS = "abcdefg"
 
@@ -78,7 +81,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
                 page.close()
             placed = [e for e in read_game(server.game_file("fri")).events if isinstance(e, CardPlaced)]
             assert [e.player for e in placed[:2]] == [0, 1]
-            verified = run_dvtui("verify", str(server.game_file("fri")))
+            verified = dvtui("verify", str(server.game_file("fri")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
         finally:
             terms.close()

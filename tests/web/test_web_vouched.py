@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
-from ..tables.support import Served, short_dir
-from .support import Tab, wait_until, web_server
+from ..support.servers import Served, short_dir
+from ..support.web import Tab, wait_until, web_server
+
+pytestmark = pytest.mark.chromium
 
 HEADER = "X-User"
 

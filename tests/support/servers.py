@@ -1,7 +1,7 @@
 """Real table servers and clients for the tests: ``dvtui serve`` and ``dvtui join --bot`` as
 processes (so they can be killed with -9), the raw client run as another user, a spectator through
 the client library, and the game that the same seats (bots, or the placements people typed) play
-uninterrupted, to compare files with."""
+uninterrupted, to compare files with, and many tables' files made at once."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from dvtui.store import GameWriter, read_game
 from dvtui.tables import ServerPlace, TableClient
 from dvtui.tables.server import Server
 
-from ..safety.support import dvtui_cmd, env, run_dvtui
+from .processes import dvtui, dvtui_cmd, env
 from .raw import RawClient
 
 WAIT = 120.0
@@ -146,7 +146,8 @@ class Served:
         return path.read_bytes().count(b"\n") if path.exists() else 0
 
     def dvtui(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return run_dvtui(*args, "--server", str(self.directory))
+        """``dvtui ARGS --server DIR``, to its end."""
+        return dvtui(*args, "--server", str(self.directory))
 
     def player(self, table: str, seat: str, level: str = "greedy") -> Player:
         server = str(self.directory)
@@ -309,3 +310,24 @@ def uninterrupted(
     data = path.read_bytes()
     os.unlink(path)
     return data
+
+
+LONG = ["Annabella Maria Lucia", "Bartolomeo Giacomo", "Cristoforo Emanuele", "Donatella Ginevra", "Ermenegildo Paolo"]
+"""Five long seat names: a table's line in the list is as long as a real one gets."""
+
+
+def tables_on_disk(games: Path, count: int) -> list[str]:
+    """``count`` unfinished tables' files written straight into a server's games directory, as
+    many tables opened over months would leave them."""
+    games.mkdir(parents=True, mode=0o700)
+    created = new_game(parse_players(",".join(LONG)), first_player=0, seed=7)
+    with GameWriter.create(games / "model.dvr", created):
+        pass
+    data = (games / "model.dvr").read_bytes()
+    os.unlink(games / "model.dvr")
+    record = json.dumps({"owners": [None] * 5, "stand_ins": [None] * 5}).encode()
+    names = [f"table-{i:03d}" for i in range(count)]
+    for name in names:
+        (games / f"{name}.dvr").write_bytes(data)
+        (games / f"{name}.table.json").write_bytes(record)
+    return names

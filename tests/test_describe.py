@@ -4,11 +4,9 @@ The module must stay free of Textual, so the text export can use it without a UI
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from dvtui.describe import (
     amount,
@@ -30,8 +28,9 @@ from dvtui.engine import (
     RoundEnded,
 )
 
+from .support.processes import env
+
 NAMES = ["Ana", "Ben", "Cy"]
-REPO = Path(__file__).resolve().parents[2]
 
 
 def test_the_words_modules_do_not_import_textual() -> None:
@@ -39,8 +38,7 @@ def test_the_words_modules_do_not_import_textual() -> None:
         "import dvtui.describe, dvtui.play.session, dvtui.replay.steps, dvtui.app.theme, sys, json\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))"
     )
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env(), check=True)
     assert json.loads(out.stdout) == []
 
 
@@ -98,18 +96,6 @@ def test_the_placement_preview_speaks_to_the_player(make_game: Callable[..., Gam
     assert placement_outcome(taken, 0, NAMES) == "you would take car 200 and give back car 100"
     tie = ColumnResolved(round=1, column=0, totals=[5, 5, 0], cancelled=[0, 1], awards=[], rotated=False)
     assert placement_outcome(tie, 0, NAMES) == "you would tie with Ben at 5: cancelled"
-
-
-def test_categories_and_seats_stay_apart_on_a_16_colour_terminal() -> None:
-    from rich.color import Color, ColorSystem
-
-    from dvtui.app.theme import CARD_COLORS, SEAT_COLORS
-
-    def basic(hex_color: str) -> int | None:
-        return Color.parse(hex_color).downgrade(ColorSystem.STANDARD).number
-
-    assert len({basic(bg) for bg, _ in CARD_COLORS.values()}) == len(CARD_COLORS) == 8
-    assert len({basic(color) for color in SEAT_COLORS.values()}) == len(SEAT_COLORS) == 5
 
 
 def test_a_branch_says_what_it_is_a_branch_of() -> None:

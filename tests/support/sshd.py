@@ -29,7 +29,7 @@ from pathlib import Path
 
 import filelock
 
-from .support import REPO
+from .processes import REPO
 
 SSHD = "/usr/sbin/sshd"
 WAIT = 60.0

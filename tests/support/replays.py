@@ -1,5 +1,5 @@
-"""What the replay tests share: the example games, files cut the ways a real file gets cut, and a
-comparable picture of a game state."""
+"""What the replay tests share: the example games, files cut the ways a real file gets cut, a
+comparable picture of a game state, and the viewer opened on a file."""
 
 from __future__ import annotations
 
@@ -7,6 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.widgets.replay_log import ReplayLog
+from dvtui.app.widgets.timeline_bar import TimelineBar
 from dvtui.engine import CardPlaced, ColumnResolved, Event, Game, GameCreated, GameEnded, PlacementUndone, RoundEnded
 from dvtui.store import read_game
 from dvtui.store.codec import encode_line
@@ -72,7 +77,6 @@ def cut_copies(tmp: Path, name: str = "game-5p.dvr") -> dict[str, Path]:
     return {"torn": torn, "between": between, "unfinished": unfinished}
 
 
-
 def write_undo_loop(path: Path, size: int, created: GameCreated | None = None) -> int:
     """A valid game file of at most ``size`` bytes that never leaves round 1: the deal (``created``,
     by default that of ``replays/game.dvr``), then a placement by the player to move and its undo,
@@ -90,3 +94,24 @@ def write_undo_loop(path: Path, size: int, created: GameCreated | None = None) -
     path.write_bytes(first + (place + undo) * pairs)
     return 1 + 2 * pairs
 
+
+
+def replay_app(path: Path | str = REPLAYS / "game.dvr", **kwargs: object) -> DvtuiApp:
+    """The app opened on the viewer over ``path`` (as ``dvtui replay``); a branch plays on with
+    bots that do not wait and a resolution that waits for a key."""
+    return DvtuiApp(watch=read_game(path, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None), **kwargs)  # type: ignore[arg-type]
+
+
+def viewer(app: DvtuiApp) -> ReplayScreen:
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen), screen
+    return screen
+
+
+def assert_at(screen: ReplayScreen, moment: int) -> None:
+    """The screen shows ``moment`` everywhere: the state drawn is the engine's fold of the prefix,
+    and the log's cursor and the bar are on the same event."""
+    assert screen.moment == moment
+    assert picture(screen.game) == picture(fold_prefix(screen.replay.events, moment))
+    assert screen.query_one(ReplayLog).cursor == moment
+    assert screen.query_one(TimelineBar).moment == moment

@@ -1,7 +1,7 @@
-"""Real game files for the store's tests: bot games played by the engine, written as ``.dvr``.
+"""Real game files: bot games played by the engine, written as ``.dvr`` the way play writes them.
 
-Every test here starts from what the engine itself writes (never a hand-typed file), then damages or
-trims it the way a crash, a disk or a person with a text editor would.
+A test starts from what the engine itself writes (never a hand-typed file), then damages or trims it
+the way a crash, a disk or a person with a text editor would, or compares it with what a run wrote.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import json
 import re
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -24,10 +26,13 @@ from dvtui.engine import (
     Placement,
     PlacementUndone,
     RoundEnded,
+    Seat,
 )
-from dvtui.play.autoplay import play_game
+from dvtui.play.autoplay import play_game, play_out
 from dvtui.play.seats import parse_players
 from dvtui.store import GameWriter, encode_line
+
+from .positions import BOTS3, created
 
 DERIVED = (ColumnResolved, RoundEnded, GameEnded)
 
@@ -37,7 +42,8 @@ PLAYERS = {
     5: "bot:random,bot:random,bot:greedy,bot:greedy,bot:random",
 }
 
-_AT = re.compile(rb',"at":"[^"]*"}\n$')
+_AT = re.compile(rb',"at":"(?:[^"\\]|\\.)*"}\n')
+"""A line's ``at`` stamp: a JSON string, the last key of its line (the writer puts it there)."""
 
 
 @functools.cache
@@ -64,6 +70,7 @@ def decode(line: bytes) -> Event:
 
 
 def file_bytes(events: list[Event], at: str | None = None) -> bytes:
+    """The file of ``events`` as the engine writes it (``at`` on every line when given)."""
     return b"".join(encode_line(ev, i, at) for i, ev in enumerate(events))
 
 
@@ -72,9 +79,15 @@ def lines_of(data: bytes) -> list[bytes]:
     return data.splitlines(keepends=True)
 
 
-def strip_at(line: bytes) -> bytes:
-    """The line without its ``at`` stamp (the writer puts it last)."""
-    return _AT.sub(b"}\n", line)
+def complete_lines(data: bytes) -> list[bytes]:
+    """The lines of ``data`` that end in ``\\n``, each with it (a torn last line left out)."""
+    return data.splitlines(keepends=True)[: data.count(b"\n")]
+
+
+def strip_at(data: bytes) -> bytes:
+    """A file, or one line of it, without its ``at`` stamps: what "byte-identical apart from at"
+    compares."""
+    return _AT.sub(b"}\n", data)
 
 
 def obj(line: bytes) -> dict[str, object]:
@@ -95,24 +108,52 @@ def renumber(lines: list[bytes]) -> list[bytes]:
     return out
 
 
-def write_game(path: Path, players: str, seed: int, first: int = 0, *, stamp: bool = True) -> Game:
-    """Play a bot game and save it the way interactive play does: event by event, durably."""
+def write_game(
+    path: Path, players: str, seed: int, first: int = 0, *, upto: int | None = None
+) -> tuple[Game, list[Event]]:
+    """Play a bot game and save it the way interactive play does: event by event, durably, stamped;
+    ``upto`` stops the file after that many decisions. Returns the whole game and its events."""
     writer: list[GameWriter] = []
+    decisions = 0
 
     def sink(events: list[Event]) -> None:
+        nonlocal decisions
+        decisions += 1
+        if upto is not None and decisions > upto:
+            return
         if not writer:
             assert isinstance(events[0], GameCreated)
-            writer.append(GameWriter.create(path, events[0], stamp=stamp))
+            writer.append(GameWriter.create(path, events[0], stamp=True))
             events = events[1:]
         if events:
             writer[0].append(events)
 
     try:
-        game, _ = play_game(parse_players(players), seed, first, sink)
+        return play_game(parse_players(players), seed, first, sink)
     finally:
         if writer:
             writer[0].close()
-    return game
+
+
+def start_game(path: Path, seats: list[Seat] = BOTS3, seed: int = 11, first: int = 0) -> Path:
+    """A new game file holding only ``game_created``, as ``dvtui new`` leaves it before a move."""
+    GameWriter.create(path, created(seats, seed, first)).close()
+    return path
+
+
+@functools.cache
+def _reference(seats: str, seed: int, first: int) -> bytes:
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "ref.dvr"
+        c = created(msgspec.json.decode(seats, type=list[Seat]), seed, first)
+        with GameWriter.create(path, c) as writer:
+            play_out(Game(c), writer.append)
+        return path.read_bytes()
+
+
+def reference(seats: list[Seat] = BOTS3, seed: int = 11, first: int = 0) -> bytes:
+    """The game played in one go by the same writer, never interrupted (stamps included)."""
+    return _reference(msgspec.json.encode(seats).decode(), seed, first)
 
 
 def replay_independently(events: list[Event]) -> list[Event]:
@@ -150,3 +191,15 @@ def same_state(a: Game, b: Game) -> None:
         b.first_player,
         b.over,
     )
+
+
+@dataclass
+class Games:
+    """A directory of consistent game files, and what each holds."""
+
+    dir: Path
+    complete: dict[int, tuple[Path, list[Event]]]
+    """Players -> a complete game of that many bots."""
+    script: Path
+    script_events: list[Event]
+    unfinished: Path

@@ -7,17 +7,22 @@ the websocket's frames, the app's own output, in which a line's text of one styl
 
 from __future__ import annotations
 
-import os
+import asyncio
+import json
 import re
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+import aiohttp
+
+from dvtui.store import read_game
+
+from .processes import dvtui_cmd, env
+
 CHROMIUM = "/usr/bin/chromium"
 READY = re.compile(r"Dolce Vita in the browser: (\S+)")
 WAIT = 60.0
@@ -30,14 +35,6 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def dvtui_env(data_dir: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env["DVTUI_DATA_DIR"] = str(data_dir)
-    env.pop("DVTUI_DEBUG", None)
-    return env
-
-
 @contextmanager
 def web_server(data_dir: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``dvtui web`` on a free port of localhost: the process and the page's address (no slash
@@ -46,9 +43,9 @@ def web_server(data_dir: Path, *args: str) -> Iterator[tuple[subprocess.Popen[by
     log = data_dir.parent / "web.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "dvtui", "web", "--port", str(free_port()), *args],
-            stdout=out, stderr=subprocess.STDOUT, env=dvtui_env(data_dir),
-        )
+            dvtui_cmd("web", "--port", str(free_port()), *args),
+            stdout=out, stderr=subprocess.STDOUT, env=env(data_dir),
+        )  # fmt: skip
     try:
         def started() -> re.Match[str] | None:
             assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
@@ -127,3 +124,53 @@ class Tab:
         self.page.focus(".xterm-helper-textarea")  # type: ignore[attr-defined]
         for key in keys:
             self.page.keyboard.press(key)  # type: ignore[attr-defined]
+
+
+MENU = "New game: choose the seats, then play"
+SETUP = "Start the game"
+TABLE = "pick a card 1-6"
+RESUME = "Resume the latest game"
+
+
+def saved_game(data: Path) -> Path:
+    return wait_until(lambda: next(iter(data.rglob("*.dvr")), None), "the game's file")  # type: ignore[return-value]
+
+
+def placements(path: Path) -> list[tuple[int, int, int]]:
+    """(player, column, card) of every card placed, in the file's lines, which a reader reads whole."""
+    loaded = read_game(path)
+    assert loaded.torn is None and not loaded.missing_tail
+    events = [json.loads(line) for line in path.read_bytes().splitlines()]
+    return [(e["player"], e["column"], e["card"]) for e in events if e["type"] == "card_placed"]
+
+
+def start_and_place(tab: Tab, url: str, data: Path) -> Path:
+    """From the start menu: a new game with the set-up's seats (you and two greedy bots), card 1
+    placed under column a; returns its file once the placement is in it."""
+    tab.page.goto(url + "/")  # type: ignore[attr-defined]
+    tab.wait_for(MENU)
+    tab.press("Enter")  # New game
+    tab.wait_for(SETUP)
+    tab.mark()
+    tab.press("Control+s")  # start it, seats as offered
+    tab.wait_for(TABLE)
+    tab.press("1", "a", "Enter")
+    path = saved_game(data)
+    wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
+    return path
+
+
+async def shown_until(ws: aiohttp.ClientWebSocketResponse, text: str) -> str:
+    """What the tab is sent over the websocket, until ``text``. The deadline is the whole wait's: a
+    live screen never goes quiet (its cursor blinks), and each of the server's pings starts aiohttp's
+    receive timeout again."""
+    seen = ""
+    try:
+        async with asyncio.timeout(WAIT):
+            while text not in seen:
+                message = await ws.receive()
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+                seen += message.data.decode("utf-8", "replace") if isinstance(message.data, bytes) else message.data
+    except TimeoutError:
+        raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{seen[-3000:]!r}") from None
+    return seen

@@ -8,8 +8,8 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from ..safety.support import REPO, dvtui_cmd, env
-from .support import SLOW, wait_for
+from .processes import REPO, dvtui_cmd, env
+from .servers import SLOW, wait_for
 
 
 class Terminals:
@@ -17,7 +17,7 @@ class Terminals:
 
     def __init__(self, where: Path) -> None:
         self.tmux = ["tmux", "-S", str(where / "tmux.sock"), "-f", "/dev/null"]  # no user's tmux.conf
-        self.env = env(where)
+        self.env = env(where / "data")
         self.started = False
 
     def run(self, name: str, *args: str) -> None:

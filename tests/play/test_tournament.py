@@ -14,7 +14,7 @@ from dvtui.play.seats import parse_players
 from dvtui.play.tournament import Plan, Tally, percentile, play, seatings, wilson
 from dvtui.store import read_game
 
-from .conftest import dvtui, one_error_line
+from ..support.processes import dvtui, one_error_line
 
 
 def test_wilson_interval_matches_the_textbook_values() -> None:
@@ -136,5 +136,5 @@ def test_duplicate_games_are_written_one_file_per_seating(tmp_path, capsys: pyte
 )
 def test_bad_tournament_options_are_one_line_and_exit_2(args: list[str], words: str) -> None:
     run = dvtui("sim", "--players", "bot:random,bot:greedy,bot:greedy", *args)
-    assert run.code == 2 and run.out == ""
-    assert words in one_error_line(run)
+    assert run.returncode == 2 and run.stdout == ""
+    assert words in one_error_line(run.stderr)

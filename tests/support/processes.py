@@ -1,0 +1,54 @@
+"""dvtui as a separate process, run as a user types it: real exit codes, real stderr, and a process
+that can be killed, signalled or locked out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def dvtui_cmd(*args: str | bytes | Path) -> list[str | bytes]:
+    """The command line of ``dvtui ARGS`` run by this interpreter (an argument in bytes stays bytes:
+    a file name need not be UTF-8)."""
+    return [sys.executable, "-m", "dvtui", *map(os.fspath, args)]
+
+
+def env(data: Path | None = None) -> dict[str, str]:
+    """The environment of a dvtui subprocess: this checkout importable, no debug tracebacks (an
+    error stays one line), and saves in ``data`` when given (``DVTUI_DATA_DIR``)."""
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(REPO) + os.pathsep + e.get("PYTHONPATH", "")
+    e.pop("DVTUI_DEBUG", None)
+    if data is not None:
+        e["DVTUI_DATA_DIR"] = str(data)
+    return e
+
+
+def dvtui(
+    *args: str | bytes | Path,
+    data: Path | None = None,
+    cwd: Path = REPO,
+    stdin: int | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """``dvtui ARGS`` in a fresh interpreter, to its end (``stdin``: ``subprocess.DEVNULL`` for a
+    run without a terminal; by default the test's own)."""
+    return subprocess.run(
+        dvtui_cmd(*args), capture_output=True, text=True, env=env(data), cwd=cwd, stdin=stdin, timeout=timeout,
+        check=False,
+    )  # fmt: skip
+
+
+def one_error_line(stderr: str, about: str | Path | None = None) -> str:
+    """``stderr`` asserted to be exactly one ``dvtui: error: ...`` line (about ``about`` when given:
+    the line names it first), no traceback, no internal error; returns what follows ``dvtui: error: ``."""
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    prefix = "dvtui: error: " + ("" if about is None else str(about))
+    assert lines[0].startswith(prefix), stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+    return lines[0][len("dvtui: error: ") :]
