@@ -313,7 +313,8 @@ class TableScreen(Screen[None]):
         self.workers.cancel_group(self, "hint")  # a hint for the position gone
         if self.flow.thinking is not None:  # a bot of this side searching a position that is gone
             self.workers.cancel_group(self, "bot")
-        self._stop_timer()
+        if self.flow.resolution is None:  # a bot's turn waiting to start (a resolution's step timer goes on)
+            self._stop_timer()
         self._tell_time_travel(move.events)
         shown = self.flow.arrive(move)
         if shown is not None:
