@@ -170,22 +170,22 @@ async def key_latency(presses: int) -> None:
             moves: list[float] = []
             for i in range(presses):
                 card = screen.session.game.hands[0][i % len(screen.session.game.hands[0])]
-                picks.append(await press(str(card), lambda c=card: screen.selected_card == c))
+                picks.append(await press(str(card), lambda c=card: screen.flow.cursor.card == c))
                 await pilot.pause()
                 column = (i * 3) % 7
                 key = "abcdefg"[column] if i % 2 else "right"
-                want = column if i % 2 else (screen.selected_column + 1) % 7
-                moves.append(await press(key, lambda w=want: screen.selected_column == w))
+                want = column if i % 2 else (screen.flow.cursor.column + 1) % 7
+                moves.append(await press(key, lambda w=want: screen.flow.cursor.column == w))
                 await pilot.pause()
             places: list[float] = []
             for _ in range(8):  # a placement: saved, drawn (the bots' answers come after)
-                while screen.session.human_to_move() is None or screen.steps:
-                    if screen.steps:
+                while screen.flow.placer() is None or screen.flow.resolution is not None:
+                    if screen.flow.resolution is not None:
                         screen.action_skip()
                     await app.workers.wait_for_complete()
                     await pilot.pause()
                 game = screen.session.game
-                screen.selected_card = game.hands[0][0]
+                screen.flow.cursor.card = game.hands[0][0]
                 count = len(game.placements)
                 places.append(await press("enter", lambda n=count: len(screen.session.game.placements) > n))
                 await pilot.pause()
