@@ -157,22 +157,26 @@ class RemoteSession:
         settled = len(view.events)
         if game is None or game.derived_pending or len(client.events) <= settled:
             return  # a round's resolution on its way, or lines sent again after a rejoin from the start
+        last = client.events[-1]
+        if isinstance(last, PlacementUndone) and view.is_bot(last.player):
+            return  # an undo takes back the bots' answers first: its person's own line is on its way
         events = client.events[settled:]
         move = PlayedMove(events, view.game, game.copy())
         view.game = move.after
         view.events.extend(events)
         handed = self._handed
-        if handed is not None and self._answers(handed, events[0]):
+        if handed is not None and self._answers(handed, events):
             self._handed = None
         elif handed is not None and settled >= handed.seq:
             self._handed = None  # another decision was made on that position first
             self._tell(Refused("another move came first: look again and decide"))
         self._tell(Decided(move))
 
-    def _answers(self, handed: _Handed, first: Event) -> bool:
+    def _answers(self, handed: _Handed, events: Sequence[Event]) -> bool:
         seat = self.seat
-        if handed.placed is None:  # an undo is done once this seat's own placement is taken back
-            return isinstance(first, PlacementUndone) and first.player == seat
+        if handed.placed is None:  # an undo is done once this seat's own placement is taken back (its last line)
+            return isinstance(events[-1], PlacementUndone) and events[-1].player == seat
+        first = events[0]
         card, column = handed.placed
         return isinstance(first, CardPlaced) and (first.player, first.card, first.column) == (seat, card, column)
 
