@@ -9,12 +9,12 @@ import asyncio
 import getpass
 
 import pytest
-from dvtui.app.screens.remote import RemoteTableScreen
 from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner
 from dvtui.tables import Dropped, RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.server import Server
@@ -62,8 +62,8 @@ def test_a_seat_kept_for_somebody_else_cannot_be_chosen_and_ones_own_can() -> No
 
 async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in_process: Server) -> None:
     players = ["Ana", "Bob", "Cy", "bot:greedy"]
-    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "t", players, first_player=0, seed=5)))
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    await open_table(in_process.place, "t", players, first_player=0, seed=5)
+    ana = await RemoteSession.open(in_process.place, "t", seat=0)
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "cy"), pace=Pace(bot_delay=0.0, step_delay=None))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -79,13 +79,13 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
                 screen.query_one("#seats-table", Static))
             assert options.highlighted == 2  # Cy's, the person's
             await pilot.press("up", "enter")  # Bob's, chosen instead
-            await until(pilot, "the table", lambda: isinstance(app.screen, RemoteTableScreen))
+            await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
             table = app.screen
-            assert isinstance(table, RemoteTableScreen)
-            assert table.remote.seat == 1
+            assert isinstance(table, TableScreen) and isinstance(table.session, RemoteSession)
+            assert table.session.seat == 1
             assert "Ana (here) · Bob (you) · Cy (free)" in text(table.query_one(Banner))
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
@@ -148,8 +148,8 @@ async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_pro
     await asyncio.to_thread(
         lambda: asyncio.run(open_table(in_process.place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
-    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "r", seat=1)
-    await asyncio.to_thread(bob.close)
+    bob = await RemoteSession.open(in_process.place, "r", seat=1)
+    bob.close()
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
