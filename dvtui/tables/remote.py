@@ -2,7 +2,8 @@
 
 :class:`RemoteSession` runs its :class:`TableClient` on the loop it is opened on (the app's): a
 task reads the server's messages as they come, and the client folds each line into its game, once.
-When a decision's lines are all here (a round's last placement is followed by its resolution), the
+When a decision's lines are all here (a round's last placement is followed by its resolution, an
+undo's taking back of the bots' answers by its person's own placement), the
 session tells the screen :class:`~dvtui.play.face.Decided`, whoever decided: this side's own
 placement comes back that way too, as everyone else's does. ``place`` and ``undo`` only send the
 decision, for the position this side has (its ``seq``: the server refuses a decision about a

@@ -97,9 +97,10 @@ async def test_a_placement_returns_while_the_server_is_still_saving_it(
     from dvtui.tables.store import FileStore
 
     appended = FileStore.appended
-    let_go, saved = threading.Event(), threading.Event()
+    saving, let_go, saved = threading.Event(), threading.Event(), threading.Event()
 
     def held(self: FileStore, name: str) -> list[bytes]:
+        saving.set()
         let_go.wait(WAIT)  # the server's io thread: this test's loop runs on meanwhile
         try:
             return appended(self, name)
@@ -113,8 +114,8 @@ async def test_a_placement_returns_while_the_server_is_still_saving_it(
         news.clear()
         ana.place(6, 3)
         assert not saved.is_set() and ana.deciding and news == []
-        await asyncio.sleep(0.05)  # the request reaches the server, which is saving
-        assert not saved.is_set() and news == []
+        await _until("the server to be saving it", saving.is_set)
+        assert not saved.is_set() and news == [] and ana.deciding
         let_go.set()
         await _until("the move to come back", lambda: bool(_decided(news)))
         assert saved.is_set() and not ana.deciding
