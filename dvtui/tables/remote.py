@@ -2,11 +2,12 @@
 
 :class:`RemoteSession` runs its :class:`TableClient` on the loop it is opened on (the app's): a
 task reads the server's messages as they come, and the client folds each line into its game, once.
-When a decision's lines are all here (a round's last placement is followed by its resolution), the
-session tells the screen :class:`~dvtui.play.face.Decided`, whoever decided: this side's own
-placement comes back that way too, as everyone else's does. ``place`` and ``undo`` only send the
-decision, for the position this side has (its ``seq``: the server refuses a decision about a
-position that is gone), and return at once; the table's answer is news like any other.
+When a decision's lines are all here (a round's last placement is followed by its resolution, an
+undo's taking back of the bots' answers by its person's own placement), the session tells the
+screen :class:`~dvtui.play.face.Decided`, whoever decided: this side's own placement comes back that
+way too, as everyone else's does. ``place`` and ``undo`` only send the decision, for the position
+this side has (its ``seq``: the server refuses a decision about a position that is gone), and
+return at once; the table's answer is news like any other.
 """
 
 from __future__ import annotations
@@ -157,22 +158,26 @@ class RemoteSession:
         settled = len(view.events)
         if game is None or game.derived_pending or len(client.events) <= settled:
             return  # a round's resolution on its way, or lines sent again after a rejoin from the start
+        last = client.events[-1]
+        if isinstance(last, PlacementUndone) and view.is_bot(last.player):
+            return  # an undo takes back the bots' answers first: its person's own line is on its way
         events = client.events[settled:]
         move = PlayedMove(events, view.game, game.copy())
         view.game = move.after
         view.events.extend(events)
         handed = self._handed
-        if handed is not None and self._answers(handed, events[0]):
+        if handed is not None and self._answers(handed, events):
             self._handed = None
         elif handed is not None and settled >= handed.seq:
             self._handed = None  # another decision was made on that position first
             self._tell(Refused("another move came first: look again and decide"))
         self._tell(Decided(move))
 
-    def _answers(self, handed: _Handed, first: Event) -> bool:
+    def _answers(self, handed: _Handed, events: Sequence[Event]) -> bool:
         seat = self.seat
-        if handed.placed is None:  # an undo is done once this seat's own placement is taken back
-            return isinstance(first, PlacementUndone) and first.player == seat
+        if handed.placed is None:  # an undo is done once this seat's own placement is taken back (its last line)
+            return isinstance(events[-1], PlacementUndone) and events[-1].player == seat
+        first = events[0]
         placed = handed.placed
         return isinstance(first, CardPlaced) and (first.player, first.card, first.column) == (seat, *placed)
 

@@ -5,18 +5,20 @@ whose log is full stays stopped when the server reopens it."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from dvtui.engine import NothingToUndo, Placement
+from dvtui.play.face import News, Refused
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables import server as server_module
 from dvtui.tables.server import Server
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 from ..support.raw import RawClient
-from ..support.servers import Served, in_thread, short_dir
+from ..support.servers import WAIT, Served, in_thread, short_dir
 
 
 def _seat(sock: str, table: str, seat: int, since: int = 0) -> tuple[RawClient, int]:
@@ -112,20 +114,31 @@ def test_a_table_whose_log_is_full_stays_stopped_when_the_server_reopens_it(monk
         assert (games / "full.dvr").read_bytes().count(b"\n") == 5
 
 
-def test_a_seat_at_its_bound_is_told_so_before_anything_is_sent_and_u_is_off(in_process: Server) -> None:
-    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=5))
-    ana = RemoteSession.open(in_process.place, "t", seat=0)
+async def test_a_seat_at_its_bound_is_told_so_before_anything_is_sent_and_u_is_off(in_process: Server) -> None:
+    await open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=5)
+    ana = await RemoteSession.open(in_process.place, "t", seat=0)
+    news: list[News] = []
+    ana.attach(news.append)
+
+    async def decided(decide: Callable[[], None]) -> None:
+        """Hand a decision in and wait for it to come back (the table's answer is news)."""
+        decide()
+        async with asyncio.timeout(WAIT):
+            while ana.deciding:
+                await asyncio.sleep(0.01)
+        assert not any(isinstance(n, Refused) for n in news), news
+
     try:
         for _ in range(MAX_UNDOS_PER_ROUND):
-            ana.place(Placement(6, 3))
+            await decided(lambda: ana.place(Placement(6, 3)))
             assert ana.undo_player() == 0
-            ana.undo(0)
-        ana.place(Placement(6, 3))
+            await decided(lambda: ana.undo(0))
+        await decided(lambda: ana.place(Placement(6, 3)))
         lines = (in_process.games / "t.dvr").read_bytes().count(b"\n")
         said = f"Ana has taken back {MAX_UNDOS_PER_ROUND} placements this round, as many as a table allows"
         assert ana.undo_player() is None and ana.why_no_undo().startswith(said)  # (the footer's u goes)
         with pytest.raises(NothingToUndo, match=said):
             ana.undo(0)
-        assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == lines
+        assert not ana.deciding and (in_process.games / "t.dvr").read_bytes().count(b"\n") == lines
     finally:
         ana.close()

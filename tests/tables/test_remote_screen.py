@@ -1,41 +1,41 @@
 """The live table at a shared table (Pilot, against a server in this process): a key places for
-one's own seat only, the others' moves arrive by themselves (the table client's thread posts them),
+one's own seat only, the others' moves arrive by themselves (as the session's news),
 the header says whose turn it is and the bell rings once when it becomes yours, the banner says who
 is there, ``a`` lets a bot stand in for an away seat, and a table without hints offers none."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
-from dvtui.app.screens.remote import LeaveForBranch, RemoteTableScreen
 from rich.console import Console
 from textual.binding import BindingsMap
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
+from dvtui.app.screens.dialog import LeaveForBranch
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.textual_private import FooterKey, bindings, notifications
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced, Placement
-from dvtui.play.session import PlaySession
+from dvtui.play.local import LocalSession
 from dvtui.store import read_game, saves_dir
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
@@ -47,7 +47,7 @@ WAIT = 60.0
 
 
 async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
-    """Let the app run until ``check()`` (the client's thread posts to it meanwhile)."""
+    """Let the app run until ``check()`` (the sessions read on its loop meanwhile)."""
     loop = asyncio.get_running_loop()
     start = loop.time()
     while not check():
@@ -73,24 +73,33 @@ def _lines(server: Server, table: str = "t") -> int:
     return (server.games / f"{table}.dvr").read_bytes().count(b"\n")
 
 
+async def _decide(session: RemoteSession, card: int, column: int) -> None:
+    """Place for ``session``'s seat once it is its turn there, and wait until the move came back
+    (the session reads on this loop: its news arrives while this waits)."""
+    async with asyncio.timeout(WAIT):
+        while session.human_to_move() is None:
+            await asyncio.sleep(0.02)
+        session.place(Placement(card, column))
+        while session.deciding:
+            await asyncio.sleep(0.02)
+
+
 async def _first_bot_move(server: Server, table: str) -> None:
     """Watch until the server's bot has made the first move, before anyone sits down."""
     await asyncio.to_thread(watch_until, server.place, table, 2)
 
 
 async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    )
+    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
     await _first_bot_move(in_process, "t")
-    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=1)
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    bob = await RemoteSession.open(in_process.place, "t", seat=1)
+    ana = await RemoteSession.open(in_process.place, "t", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     bells = Bells(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
-            assert isinstance(screen, RemoteTableScreen)
+            assert isinstance(screen, TableScreen)
             bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
             assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
             assert "Ana (you) · Bob (here) · Bot 1 (bot)" in text(banner)
@@ -106,18 +115,17 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             assert screen.check_action("undo", ()) is True
             await pilot.press("u")  # Ana's move goes (no other person has placed since)
             await until(pilot, "the undo in the file", lambda: _lines(in_process) == 4)
+            await until(pilot, "the undo on screen", lambda: "Your turn, Ana" in text(bar))
             assert ana.human_to_move() == 0 and bells.count == 1  # her own undo: no bell
             await pilot.press("enter")  # her choice came back to the cursor
             await until(pilot, "Ana's move again", lambda: _lines(in_process) == 5)
-            await until(pilot, "Bob to see it", lambda: bob.take_move() is not None or bob.human_to_move() == 1)
-            while bob.take_move() is not None:
-                pass
-            await asyncio.to_thread(bob.place, Placement(6, 3))
+            await _decide(bob, 6, 3)  # once Bob's session has heard of Ana's move
             await until(pilot, "Bob's move and the bot's to arrive", lambda: ana.human_to_move() == 0)
-            assert bells.count == 2 and "Your turn, Ana" in text(bar)
+            await until(pilot, "them on screen", lambda: "Your turn, Ana" in text(bar))  # (the session tells first)
+            assert bells.count == 2
             await pilot.press("6", "d", "enter")
             await until(pilot, "Ana's second move", lambda: _lines(in_process) == 8)
-            await asyncio.to_thread(bob.close)  # Bob leaves: away
+            bob.close()  # Bob leaves: away
             await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
             assert "Bob to play (away" in text(bar)
             assert screen.check_action("stand_in", ()) is True
@@ -128,23 +136,21 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             assert [e.stand_in for e in events if isinstance(e, CardPlaced) and e.player == 1][-1] is not None
             assert list(ana.events) == events
     finally:
-        await asyncio.to_thread(bob.close)
+        bob.close()
 
 
 async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(in_process: Server) -> None:
     players = ["Ana", "bot:greedy", "bot:greedy"]
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(in_process.place, "q", players, seed=2, first_player=1, hints=False))
-    )
+    await open_table(in_process.place, "q", players, seed=2, first_player=1, hints=False)
     await _first_bot_move(in_process, "q")
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "q", seat=0)
-    watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "q", watch=True)
+    ana = await RemoteSession.open(in_process.place, "q", seat=0)
+    watcher = await RemoteSession.open(in_process.place, "q", watch=True)
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
     bells = Bells(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
-            assert isinstance(screen, RemoteTableScreen)
+            assert isinstance(screen, TableScreen)
             assert "watching q" in text(screen.query_one(RoundBar))
             assert "1 watching" in text(screen.query_one(Banner))
             await until(pilot, "both bots' moves", lambda: _lines(in_process, "q") == 3 and len(watcher.events) == 3)
@@ -154,9 +160,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             await pilot.press("t")  # the viewer over the game so far, followed live
             viewer = app.screen
             assert isinstance(viewer, ReplayScreen) and len(viewer.replay.events) == 3
-            while ana.take_move() is not None:
-                pass
-            await asyncio.to_thread(ana.place, Placement(6, 3))
+            await _decide(ana, 6, 3)
             await until(pilot, "Ana's move to reach the spectator", lambda: len(watcher.events) >= 4)
             await until(pilot, "the viewer to hear of it", lambda: len(viewer.replay.events) == len(watcher.events))
             await pilot.press("escape")
@@ -166,34 +170,27 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
         hinted = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
         async with hinted.run_test(size=(100, 30)) as pilot:
             table = hinted.screen
-            assert isinstance(table, RemoteTableScreen)
+            assert isinstance(table, TableScreen)
             await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
             await pilot.press("h")  # a player used to h hears why nothing comes
             await pilot.pause()
-            assert [str(n.message) for n in notifications(hinted)] == ["Hints are off at this table."]
+            assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
             assert "hint" not in [key.action for key in table.query(FooterKey)]
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[RemoteSession, RemoteSession]:
     """Table ``table``: Ana, Bob and a bot (first), a placement each; Bob's and Ana's sessions,
     Ana's turn. Ana's move is sent before her screen is up (as the bot's)."""
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    )
+    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
     await _first_bot_move(server, table)
-    bob = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=1)
-    ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
-    await asyncio.to_thread(ana.place, Placement(5, 0))
+    bob = await RemoteSession.open(server.place, table, seat=1)
+    ana = await RemoteSession.open(server.place, table, seat=0)
+    await _decide(ana, 5, 0)
+    await _decide(bob, 6, 3)  # once Bob's session has heard of Ana's move
     loop = asyncio.get_running_loop()
-    start = loop.time()
-    while bob.human_to_move() != 1:
-        assert loop.time() - start < WAIT, "Bob's session never heard of Ana's move"
-        await asyncio.sleep(0.02)
-        bob.take_move()
-    await asyncio.to_thread(bob.place, Placement(6, 3))
     start = loop.time()
     while _lines(server, table) < 5:  # the bot's answer
         assert loop.time() - start < WAIT, "the server's bot never answered"
@@ -202,8 +199,7 @@ async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[Remot
 
 
 def _away(session: RemoteSession, seat: int) -> bool:
-    seats, _ = session.presence()
-    return any(s.seat == seat and s.state == "away" for s in seats)
+    return any(s.seat == seat and s.state == "away" for s in session.presence().seats)
 
 
 async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
@@ -237,7 +233,7 @@ async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
             await pilot.press("b", "home", "enter", "y")
             await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
             branch = app.session
-            assert isinstance(branch, PlaySession) and branch.path is not None
+            assert isinstance(branch, LocalSession) and branch.path is not None
             assert branch.path.parent == saves_dir()  # the user's saves, as any branch
             loaded = read_game(branch.path)
             assert loaded.events[1:] == table_events[1:3]  # the table's game up to the moment
@@ -255,8 +251,8 @@ async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
             await pilot.press("q")
         assert app.return_value == Played(branch.path, over=False, branched_from=str(table_file.resolve()))
     finally:
-        await asyncio.to_thread(bob.close)
-        await asyncio.to_thread(ana.close)
+        bob.close()
+        ana.close()
 
 
 async def test_a_spectator_plays_from_here_without_being_asked(
@@ -265,7 +261,7 @@ async def test_a_spectator_plays_from_here_without_being_asked(
     """A spectator has no seat to leave: ``b`` makes the branch at once, and may take the bot's seat."""
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
     ana, bob = await _sit_after_a_round_of_turns(in_process, "w")
-    watcher = await asyncio.to_thread(RemoteSession.open, in_process.place, "w", watch=True)
+    watcher = await RemoteSession.open(in_process.place, "w", watch=True)
     table_file = in_process.games / "w.dvr"
     before = table_file.read_bytes()
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
@@ -277,7 +273,7 @@ async def test_a_spectator_plays_from_here_without_being_asked(
             await pilot.press("home", "down", "enter")  # the bot's seat, played here too
             await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
             branch = app.session
-            assert isinstance(branch, PlaySession) and branch.path is not None
+            assert isinstance(branch, LocalSession) and branch.path is not None
             loaded = read_game(branch.path)
             assert loaded.events[1:] == read_game(table_file).events[1:4]
             assert [p.kind for p in loaded.created.players] == ["human", "human", "human"]
@@ -285,7 +281,19 @@ async def test_a_spectator_plays_from_here_without_being_asked(
             await pilot.press("q")
     finally:
         for session in (ana, bob, watcher):
-            await asyncio.to_thread(session.close)
+            session.close()
+
+
+@contextlib.contextmanager
+def _still_loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """A loop to open a snapshot's sessions on (the snapshot runs the app on a loop of its own):
+    it stands still while the app runs, so the screen is drawn from what the sessions were told."""
+    loop = asyncio.new_event_loop()
+    try:
+        yield loop
+    finally:
+        loop.run_until_complete(asyncio.sleep(0.05))  # the sessions' goodbyes go
+        loop.close()
 
 
 def _plain(renderable: object) -> str:
@@ -297,11 +305,9 @@ def _plain(renderable: object) -> str:
 async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: Server) -> None:
     """The shared table's bindings and its help are read from one key map: every key bound
     there (``a``, a bot for an away seat, among them) has its row in the help ``?`` opens."""
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    )
+    await open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
     await _first_bot_move(in_process, "k")
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "k", seat=0)
+    ana = await RemoteSession.open(in_process.place, "k", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     told_in = {SKIP: NEXT, SLOWER: FASTER}  # further keys of a row: "⏎ / space / s", "+ / -"
     try:
@@ -309,7 +315,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             table = app.screen
             await until(pilot, "Bob to be away", lambda: table.check_action("stand_in", ()) is True)
             textual = {(b.key, b.action) for bs in BindingsMap(Screen.BINDINGS).key_to_bindings.values() for b in bs}
-            bound = [b for bs in bindings(table).key_to_bindings.values() for b in bs  # all, not one a key
+            bound = [b for bs in table._bindings.key_to_bindings.values() for b in bs  # all, not one a key
                      if (b.key, b.action) not in textual]  # fmt: skip
             commands = {
                 (key, action): c for c in SHARED_TABLE.commands for keys, action in c.keys for key in keys.split(",")
@@ -326,19 +332,21 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
                 assert row is not None and " ".join(row[1].split()) in help_text, command
             assert "a bot plays every away or free seat until its player joins" in help_text
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
     """Ana's turn at 80x24: the header says so and names the table, the banner who is there."""
     asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
     watch_until(in_process.place, "t", 2)  # the server's bot moves first
-    bob = RemoteSession.open(in_process.place, "t", seat=1)
-    ana = RemoteSession.open(in_process.place, "t", seat=0)
-    try:
-        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
-    finally:
-        bob.close()
+    with _still_loop() as loop:
+        bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1))
+        ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
+        try:
+            assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+        finally:
+            bob.close()
+            ana.close()
 
 
 def _footer_actions(screen: Screen[object]) -> list[str]:
@@ -349,12 +357,10 @@ def _footer_actions(screen: Screen[object]) -> list[str]:
 async def _ana_then_bobs_turn(server: Server, table: str) -> RemoteSession:
     """Table ``table``: Ana, Bob and a bot (first); the bot's and Ana's placements are made, so Bob
     is to play. Ana's session (Bob has never sat down)."""
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    )
+    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
     await _first_bot_move(server, table)
-    ana = await asyncio.to_thread(RemoteSession.open, server.place, table, seat=0)
-    await asyncio.to_thread(ana.place, Placement(5, 0))
+    ana = await RemoteSession.open(server.place, table, seat=0)
+    await _decide(ana, 5, 0)
     return ana
 
 
@@ -364,7 +370,7 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
     """``a`` follows who is there, not only the moves: Bob leaving on his turn puts it in Ana's
     footer at once, Bob coming back takes it away, with no move in between."""
     ana = await _ana_then_bobs_turn(in_process, "f")
-    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+    bob = await RemoteSession.open(in_process.place, "f", seat=1)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -373,37 +379,35 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
             # the footer is drawn again on the refresh after the banner: each is waited for in turn
             await until(pilot, "Bob to be here", lambda: "Bob (here)" in text(banner))
             await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
-            await asyncio.to_thread(bob.close)
+            bob.close()
             await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
             await until(pilot, "a stand-in offered", lambda: "stand_in" in _footer_actions(screen))
-            bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "f", seat=1)
+            bob = await RemoteSession.open(in_process.place, "f", seat=1)
             await until(pilot, "Bob to be back", lambda: "Bob (here)" in text(banner))
             await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
             assert _lines(in_process, "f") == 3  # not a move in between: presence alone
     finally:
-        await asyncio.to_thread(bob.close)
-        await asyncio.to_thread(ana.close)
+        bob.close()
+        ana.close()
 
 
 async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_process: Server) -> None:
     """Ana's seat taken by another terminal of hers on her turn: this one says it left the table
     and why, offers no key that plays, and says how to take the seat back."""
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    )
+    await open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
     await _first_bot_move(in_process, "o")
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+    ana = await RemoteSession.open(in_process.place, "o", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     other: RemoteSession | None = None
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
-            assert isinstance(screen, RemoteTableScreen)
+            assert isinstance(screen, TableScreen)
             bar = screen.query_one(RoundBar)
             await until(pilot, "Ana's turn", lambda: "Your turn, Ana" in text(bar))
             await pilot.pause()
             assert "place" in _footer_actions(screen)
-            other = await asyncio.to_thread(RemoteSession.open, in_process.place, "o", seat=0)
+            other = await RemoteSession.open(in_process.place, "o", seat=0)
             await until(pilot, "the seat to be taken over", lambda: ana.failure is not None)
             await until(pilot, "the header to say so", lambda: "Left the table: taken over elsewhere" in text(bar))
             await pilot.pause()
@@ -419,8 +423,8 @@ async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_pr
             assert _lines(in_process, "o") == 2  # nothing was sent, nor tried
     finally:
         if other is not None:
-            await asyncio.to_thread(other.close)
-        await asyncio.to_thread(ana.close)
+            other.close()
+        ana.close()
 
 
 async def test_a_seat_never_taken_is_free_and_its_line_fits_beside_the_hand_at_80_columns(in_process: Server) -> None:
@@ -444,7 +448,7 @@ async def test_a_seat_never_taken_is_free_and_its_line_fits_beside_the_hand_at_8
             assert "away" not in header + banner + hand
             assert "stand_in" in _footer_actions(screen)
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -> None:
@@ -467,7 +471,7 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         assert "Bob: connected (" in line and ", bot greedy;" in line
     finally:
         await bot.close()
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in_process: Server) -> None:
@@ -475,21 +479,18 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
     table, help, quit) and says where the game is, never a rematch or a new game; and back at the
     table, a seat left away once the game is over is no reason to offer a stand-in."""
     players = ["Ana", "Bob", "bot:greedy"]
-    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "e", players, seed=3)))
+    await open_table(in_process.place, "e", players, seed=3)
     bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
     await bob.connect()
     bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))  # and leaves once it is over
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "e", seat=0)
+    ana = await RemoteSession.open(in_process.place, "e", seat=0)
 
-    def play_to_the_end() -> None:
-        while not ana.game.over:
-            if ana.human_to_move() is None:
-                if ana.take_move() is None:
-                    time.sleep(0.01)  # the others' answers are on their way
+    async with asyncio.timeout(WAIT):
+        while not ana.game.over:  # (her session and Bob's client read on this loop)
+            if ana.human_to_move() is None or ana.deciding:
+                await asyncio.sleep(0.01)  # the others' answers, or her own, are on their way
                 continue
             ana.place(choose("greedy", ana.game.copy(), 1))
-
-    await asyncio.to_thread(play_to_the_end)
     await bob_plays
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
     try:
@@ -504,25 +505,23 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
             await pilot.press("r", "n")
             await pilot.pause()
-            assert app.screen is end and not notifications(app)  # not even a toast
+            assert app.screen is end and not app._notifications  # not even a toast
             await pilot.press("t")
             table = app.screen
-            assert isinstance(table, RemoteTableScreen)
+            assert isinstance(table, TableScreen)
             await until(pilot, "Bob to be away", lambda: _away(ana, 1))
             await pilot.pause()
             assert table.check_action("stand_in", ()) is False and "stand_in" not in _footer_actions(table)
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
     """Bob's turn at 80x24, Bob never came: "free" in the header, the banner and beside the hand
     (one line there, words whole), and ``a`` in the footer."""
-    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
-    watch_until(in_process.place, "t", 2)  # the server's bot moves first
-    ana = RemoteSession.open(in_process.place, "t", seat=0)
-    try:
-        ana.place(Placement(5, 0))
-        assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
-    finally:
-        ana.close()
+    with _still_loop() as loop:
+        ana = loop.run_until_complete(_ana_then_bobs_turn(in_process, "t"))
+        try:
+            assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+        finally:
+            ana.close()

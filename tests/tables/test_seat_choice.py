@@ -64,7 +64,7 @@ def test_a_seat_kept_for_somebody_else_cannot_be_chosen_and_ones_own_can() -> No
 async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in_process: Server) -> None:
     players = ["Ana", "Bob", "Cy", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "t", players, first_player=0, seed=5)))
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    ana = await RemoteSession.open(in_process.place, "t", seat=0)
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "cy"), pace=Pace(bot_delay=0.0, step_delay=None))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -86,7 +86,7 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             assert table.remote.seat == 1
             assert "Ana (here) · Bob (you) · Cy (free)" in text(table.query_one(Banner))
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
 
 
 async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
@@ -137,13 +137,13 @@ async def test_a_seat_taken_elsewhere_appears_without_a_new_connection(in_proces
         status = app.screen.query_one("#seats-table", Static)
         await until(pilot, "the table's seats", lambda: options.option_count == 4)
         assert len(hellos) == 1 and "watching" not in text(status)  # the screen's own, not counted
-        bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "g", seat=1)
+        bob = await RemoteSession.open(in_process.place, "g", seat=1)
         try:
             await until(pilot, "Bob here", lambda: str(options.get_option_at_index(1).prompt).startswith("Bob: here"))
             assert len(hellos) == 2  # Bob's: the screen made no new connection to see him
             assert options.get_option_at_index(1).disabled
         finally:
-            await asyncio.to_thread(bob.close)
+            bob.close()
         await until(pilot, "Bob away", lambda: str(options.get_option_at_index(1).prompt) == "Bob: away, take it back")
         assert len(hellos) == 2
         await pilot.press("q")
@@ -155,8 +155,8 @@ async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_pro
     await asyncio.to_thread(
         lambda: asyncio.run(open_table(in_process.place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
-    bob = await asyncio.to_thread(RemoteSession.open, in_process.place, "r", seat=1)
-    await asyncio.to_thread(bob.close)
+    bob = await RemoteSession.open(in_process.place, "r", seat=1)
+    bob.close()
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
@@ -183,7 +183,7 @@ async def test_a_table_server_that_restarts_is_said_and_the_seats_come_back() ->
             options = app.screen.query_one(OptionList)
             status = app.screen.query_one("#seats-table", Static)
             await until(pilot, "the table's seats", lambda: options.option_count == 4)
-            await asyncio.to_thread(first.close)  # the server stops
+            first.close()  # the server stops
             await until(pilot, "its going said", lambda: "went away: reconnecting" in text(status))
             assert options.option_count == 0 and app.is_running and isinstance(app.screen, SeatScreen)
             with in_thread(d / "srv"):  # and starts again on the same directory

@@ -109,7 +109,7 @@ def test_a_welcome_names_the_person_and_a_name_must_print_as_itself(in_process: 
         client.close()
 
 
-def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when_it_reconnects() -> None:
+async def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when_it_reconnects() -> None:
     with short_dir() as d, contextlib.ExitStack() as opened:  # every connection closed, on a failure too
 
         def connect(server: Server, user: str | None) -> RawClient:
@@ -118,7 +118,7 @@ def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when
         directory = d / "srv"
         directory.mkdir(mode=0o700)
         with in_thread(directory) as first:
-            _open(first)
+            await asyncio.to_thread(_open, first)
             account = connect(first, None)
             assert _join(account, 2)["seat"] == 2
             account.close()
@@ -126,16 +126,16 @@ def test_a_restarted_server_keeps_vouched_owners_and_a_client_vouches_again_when
             assert _join(bob)["seat"] == 1
             bob.close()
             backoff = Backoff(first=0.01, most=0.1)
-            ana = opened.enter_context(
-                contextlib.closing(RemoteSession.open(first.place, "t", user="ana", backoff=backoff))
-            )
+            ana = await RemoteSession.open(first.place, "t", user="ana", backoff=backoff)  # reads on this loop
+            opened.callback(ana.close)
             assert ana.seat == 0
         record = json.loads((directory / "games" / "t.table.json").read_bytes())
         assert record["owners"] == ["ana", "bob", os.getuid()]  # people by name, accounts by uid (as before)
         with in_thread(directory) as second:
             watcher = connect(second, None)
             watcher.send({"type": "watch", "table": "t"})
-            while (seats := watcher.until("presence")["seats"])[0]["state"] != "connected":
+            # (read off the loop: Ana's client reconnects on it meanwhile)
+            while (seats := (await asyncio.to_thread(watcher.until, "presence"))["seats"])[0]["state"] != "connected":
                 assert ana.failure is None
             assert [s["user"] for s in seats] == ["web:ana", "web:bob", ME]  # her client, back at her seat
             watcher.close()

@@ -5,17 +5,15 @@ first: here, with a bot at the table, whose seats play on)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
-from dvtui.app.screens.remote import NO_BRANCH_IN_BROWSER
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.replay import ReplayScreen
-from dvtui.app.textual_private import notifications
+from dvtui.app.screens.table import NO_BRANCH_IN_BROWSER
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
@@ -25,10 +23,8 @@ async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
     in_process: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_browser: bool
 ) -> None:
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
-    await asyncio.to_thread(
-        lambda: asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
-    )
-    ana = await asyncio.to_thread(RemoteSession.open, in_process.place, "t", seat=0)
+    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5)
+    ana = await RemoteSession.open(in_process.place, "t", seat=0)  # on this loop, the app's
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -39,11 +35,11 @@ async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
             await pilot.pause()
             if in_browser:
                 assert app.screen is viewer  # nothing asked, nothing left: the seat stays here
-                assert [n.message for n in notifications(app)] == [NO_BRANCH_IN_BROWSER]
+                assert [n.message for n in app._notifications] == [NO_BRANCH_IN_BROWSER]
                 assert app.session is ana and ana.failure is None
             else:
                 assert isinstance(app.screen, BranchScreen)
-                assert not list(notifications(app))
+                assert not list(app._notifications)
             await pilot.press("escape", "escape", "q")
     finally:
-        await asyncio.to_thread(ana.close)
+        ana.close()
