@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.bots import choose
-from dvtui.engine import CardPlaced, ColumnResolved, NothingToUndo, Placement, PlacementUndone, RuleError, fold
+from dvtui.engine import CardPlaced, ColumnResolved, Event, NothingToUndo, Placement, PlacementUndone, RuleError, fold
 from dvtui.play.face import Decided, GameSession, News, Refused, TableNews
 from dvtui.store import read_game
 from dvtui.tables import open_table
@@ -94,22 +94,22 @@ async def test_a_placement_returns_while_the_server_is_still_saving_it(
 ) -> None:
     """The server holds the decision's save: ``place`` has returned before the save ends, and the
     move comes back as Decided once it does."""
-    from dvtui.tables.store import FileStore
+    from dvtui.store import GameWriter
 
-    appended = FileStore.appended
+    append = GameWriter.append
     saving, let_go, saved = threading.Event(), threading.Event(), threading.Event()
 
-    def held(self: FileStore, name: str) -> list[bytes]:
+    def held(self: GameWriter, events: list[Event]) -> list[bytes]:
         saving.set()
         let_go.wait(WAIT)  # the server's io thread: this test's loop runs on meanwhile
         try:
-            return appended(self, name)
+            return append(self, events)
         finally:
             saved.set()
 
     await _open(in_process)
     ana, news = await _seat(in_process, 0)
-    monkeypatch.setattr(FileStore, "appended", held)
+    monkeypatch.setattr(GameWriter, "append", held)
     try:
         news.clear()
         ana.place(Placement(6, 3))
@@ -229,7 +229,7 @@ async def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> N
 
 
 async def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_seat(in_process: Server) -> None:
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui as run_dvtui
 
     await _open(in_process)
     server = str(in_process.place.directory)
@@ -244,7 +244,7 @@ async def test_join_and_watch_without_a_terminal_say_so_in_one_line_and_take_no_
 
 def test_without_a_terminal_a_table_that_does_not_exist_is_said_first(in_process: Server) -> None:
     """The advice to play a seat with a bot is given only for a table that exists."""
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui as run_dvtui
 
     server = str(in_process.place.directory)
     for command in ("join", "watch"):
@@ -253,7 +253,7 @@ def test_without_a_terminal_a_table_that_does_not_exist_is_said_first(in_process
 
 
 def test_a_bad_table_name_is_a_usage_error_in_words_before_any_server_is_asked(tmp_path: Path) -> None:
-    from ..safety.support import run_dvtui
+    from ..support.processes import dvtui as run_dvtui
 
     nowhere = str(tmp_path / "no-server")  # asked, it would say there is no table server there
     rule = "a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
@@ -318,9 +318,9 @@ async def test_an_error_answering_a_stand_in_is_a_notice_and_not_the_placements_
     client = ana.client
     place = client.place
 
-    async def stand_in_then_place(card: int, column: int, seq: int | None = None) -> None:
+    async def stand_in_then_place(placement: Placement, seq: int | None = None) -> None:
         await client.stand_in(1, "greedy")  # Bob is connected: refused
-        await place(card, column, seq)
+        await place(placement, seq)
 
     client.place = stand_in_then_place  # type: ignore[method-assign]
     try:

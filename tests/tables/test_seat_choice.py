@@ -83,7 +83,7 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
             table = app.screen
             assert isinstance(table, TableScreen)
-            assert table.remote.seat == 1
+            assert table.session.seat == 1
             assert "Ana (here) · Bob (you) · Cy (free)" in text(table.query_one(Banner))
     finally:
         ana.close()
