@@ -86,13 +86,14 @@ class Suggestion:
 
 
 class _Node:
-    __slots__ = ("gain", "kids", "mover", "moves", "n", "w")
+    __slots__ = ("gain", "kids", "mover", "moves", "n", "root_n", "w")
 
     def __init__(self, mover: int, players: int) -> None:
         self.mover = mover
         self.moves: list[_Move] | None = None  # merged, prior order; None until expanded
         self.kids: list[_Node] = []
         self.n = 0
+        self.root_n = 0.0  # sqrt(n), kept by the backup: the selection reads it for every child it weighs
         self.w = [0.0] * players
         self.gain = 0.0  # sum over simulations of the root player's score rise this round
 
@@ -278,7 +279,7 @@ class _Search:
             for i in range(width):
                 kid = kids[i]
                 kn = kid.n
-                s = kid.w[mover] / kn + explore / math.sqrt(kn)
+                s = kid.w[mover] / kn + explore / kid.root_n
                 if s > best:  # ties go to the better prior (earlier child)
                     best = s
                     pick = i
@@ -294,6 +295,7 @@ class _Search:
         values, gain = self.evaluate(tot)
         for node in path:
             node.n += 1
+            node.root_n = math.sqrt(node.n)
             w = node.w
             for q in range(n):
                 w[q] += values[q]
