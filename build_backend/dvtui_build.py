@@ -3,21 +3,36 @@
 ``DVTUI_MYPYC=1 pip install .`` builds the compiled wheel (see ``setup.py``); without the variable
 this is setuptools' own backend, unchanged. An editable install is always pure Python, whatever the
 variable says: a compiled module next to its source would shadow every later edit of that source.
+A source distribution holds the sources alone, so it is never compiled either.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 from setuptools import build_meta
-from setuptools.build_meta import *  # noqa: F403 (the whole PEP 517 interface, overridden below where it differs)
+from setuptools.build_meta import *  # noqa: F403 (the whole PEP 517 interface; overridden below where it differs)
 
 MYPYC = "mypy>=2.0"
 """What the compiled build needs besides setuptools (mypyc ships with mypy), and a C compiler."""
 
+T = TypeVar("T")
+
 
 def _compiled() -> bool:
     return os.environ.get("DVTUI_MYPYC") == "1"
+
+
+def _pure(hook: Callable[..., T]) -> Callable[..., T]:
+    """``hook`` with the variable unset: each hook is its own process, and setup.py runs inside it."""
+
+    def run(*args: object, **kwargs: object) -> T:
+        os.environ.pop("DVTUI_MYPYC", None)
+        return hook(*args, **kwargs)
+
+    return run
 
 
 def get_requires_for_build_wheel(config_settings: dict[str, str] | None = None) -> list[str]:
@@ -26,23 +41,8 @@ def get_requires_for_build_wheel(config_settings: dict[str, str] | None = None) 
     return build_meta.get_requires_for_build_wheel(config_settings)
 
 
-def get_requires_for_build_sdist(config_settings: dict[str, str] | None = None) -> list[str]:
-    os.environ.pop("DVTUI_MYPYC", None)  # a source distribution holds the sources: nothing to compile
-    return build_meta.get_requires_for_build_sdist(config_settings)
-
-
-def build_sdist(sdist_directory: str, config_settings: dict[str, str] | None = None) -> str:
-    os.environ.pop("DVTUI_MYPYC", None)
-    return build_meta.build_sdist(sdist_directory, config_settings)
-
-
-def get_requires_for_build_editable(config_settings: dict[str, str] | None = None) -> list[str]:
-    os.environ.pop("DVTUI_MYPYC", None)  # setup.py runs in this process: it reads the same environment
-    return build_meta.get_requires_for_build_editable(config_settings)
-
-
-def build_editable(
-    wheel_directory: str, config_settings: dict[str, str] | None = None, metadata_directory: str | None = None
-) -> str:
-    os.environ.pop("DVTUI_MYPYC", None)
-    return build_meta.build_editable(wheel_directory, config_settings, metadata_directory)
+get_requires_for_build_editable = _pure(build_meta.get_requires_for_build_editable)
+prepare_metadata_for_build_editable = _pure(build_meta.prepare_metadata_for_build_editable)
+build_editable = _pure(build_meta.build_editable)
+get_requires_for_build_sdist = _pure(build_meta.get_requires_for_build_sdist)
+build_sdist = _pure(build_meta.build_sdist)
