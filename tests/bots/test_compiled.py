@@ -47,11 +47,16 @@ ITERATIONS = 1000
 def search(tree: Path) -> dict[str, list]:
     """The moves of the dvtui in ``tree`` (the tests' helpers from this checkout)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT)])}
-    out = subprocess.run(
+    run = subprocess.run(
         [sys.executable, "-c", SEARCH, str(POSITIONS), str(ITERATIONS)],
-        cwd=tree, env=env, capture_output=True, text=True, check=True, timeout=600,
-    ).stdout
-    return json.loads(out)
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout)
 
 
 def test_compiled_and_pure_builds_choose_the_same_moves(tmp_path: Path) -> None:
@@ -62,7 +67,11 @@ def test_compiled_and_pure_builds_choose_the_same_moves(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "dvtui", tree / "dvtui", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     built = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=tree, env={**os.environ, "DVTUI_MYPYC": "1"}, capture_output=True, text=True, timeout=900,
+        cwd=tree,
+        env={**os.environ, "DVTUI_MYPYC": "1"},
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert built.returncode == 0, built.stderr[-3000:]
 
