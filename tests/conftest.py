@@ -7,6 +7,7 @@ the run ends with one line saying how many and why.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pwd
 import shutil
@@ -36,6 +37,7 @@ NEEDS: dict[str, Callable[[], str | None]] = {
     "tmux": lambda: _missing("tmux"),
     "sshd": lambda: "not root" if os.geteuid() != 0 else _missing(SSHD, "ssh", "ssh-keygen", "tmux", "unshare"),
     "chromium": lambda: _missing(CHROMIUM),
+    "mypyc": lambda: _missing("cc") or (None if importlib.util.find_spec("mypyc") else "no mypyc (pip install mypy)"),
 }
 """Each marker's need, as why it is not met on this account (None: met). The markers are registered
 in pyproject.toml."""

@@ -36,31 +36,34 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from ..engine import COLUMNS, PLACEMENTS_PER_PLAYER, Game, Phase, Placement, compact, rank
 from . import value as V
 from .base import Stopped, mix, move_key
 
-DEFAULT_ITERATIONS = 5000
+# The constants are Final so that the compiled build (setup.py) folds them into the code instead of
+# looking them up at every use; bench/bench_strength.py --set still retunes them in the pure build.
+DEFAULT_ITERATIONS: Final = 5000
 """Plain ``strong``: a budget meant to keep a person waiting well under a second a move, even on a
 shared core (more players cost more per simulation). More iterations keep paying off; the times
 and the strength are printed by ``bench/bench_strength.py``."""
 
-EXPLORATION = 0.25
+EXPLORATION: Final = 0.25
 """UCT constant; values are win chances in [0, 1]. Tuned against greedy (``bench/bench_strength.py
 --set EXPLORATION=...``)."""
-WIDEN_BASE = 2.0
-WIDEN_POWER = 0.5
+WIDEN_BASE: Final = 2.0
+WIDEN_POWER: Final = 0.5
 """Progressive widening: a node visited N times considers ceil(WIDEN_BASE * N**WIDEN_POWER) moves
 (the root: ROOT_WIDEN_BASE, so every first move is looked at early)."""
-ROOT_WIDEN_BASE = 8.0
-CARD_COST = 0.35
+ROOT_WIDEN_BASE: Final = 8.0
+CARD_COST: Final = 0.35
 """Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
 Tuned against greedy, like :data:`EXPLORATION`."""
-STOP_EVERY = 64
+STOP_EVERY: Final = 64
 """Iterations between two looks at the ``stop`` event: a small slice of a search, so a quitting
 program need not wait for the move, and few enough looks that they cost the search nothing."""
-ROLLOUT_EPSILON = 0.1
+ROLLOUT_EPSILON: Final = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
 _Move = tuple[int, int]
@@ -83,13 +86,14 @@ class Suggestion:
 
 
 class _Node:
-    __slots__ = ("gain", "kids", "mover", "moves", "n", "w")
+    __slots__ = ("gain", "kids", "mover", "moves", "n", "root_n", "w")
 
     def __init__(self, mover: int, players: int) -> None:
         self.mover = mover
         self.moves: list[_Move] | None = None  # merged, prior order; None until expanded
         self.kids: list[_Node] = []
         self.n = 0
+        self.root_n = 0.0  # sqrt(n), kept by the backup: the selection reads it for every child it weighs
         self.w = [0.0] * players
         self.gain = 0.0  # sum over simulations of the root player's score rise this round
 
@@ -249,8 +253,6 @@ class _Search:
         left = self.left0
         node = self.root
         path = [node]
-        sqrt = math.sqrt
-        log = math.log
         while left:
             moves = node.moves
             if moves is None:
@@ -271,13 +273,13 @@ class _Search:
                 path.append(node)
                 break
             mover = node.mover
-            explore = EXPLORATION * sqrt(log(node.n))
+            explore = EXPLORATION * math.sqrt(math.log(node.n))
             best = -1.0
             pick = 0
             for i in range(width):
                 kid = kids[i]
                 kn = kid.n
-                s = kid.w[mover] / kn + explore / sqrt(kn)
+                s = kid.w[mover] / kn + explore / kid.root_n
                 if s > best:  # ties go to the better prior (earlier child)
                     best = s
                     pick = i
@@ -293,6 +295,7 @@ class _Search:
         values, gain = self.evaluate(tot)
         for node in path:
             node.n += 1
+            node.root_n = math.sqrt(node.n)
             w = node.w
             for q in range(n):
                 w[q] += values[q]

@@ -20,12 +20,14 @@ greedy bots (see ``bench/bench_strength.py --calibrate``).
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from ..engine.compact import MONEY
 
 # Fitted to games of greedy bots per player count (``bench/bench_strength.py --calibrate``): the
-# maximum-likelihood softmax of "score + weight * potential" over who won in the end.
-POTENTIAL_WEIGHT = 0.3
+# maximum-likelihood softmax of "score + weight * potential" over who won in the end. The plain numbers
+# are Final, folded into the compiled build's code (setup.py), as the search's are in strong.py.
+POTENTIAL_WEIGHT: Final = 0.3
 """How much of the goods' remaining value for a player counts towards their expected final score
 (one weight for every number of rounds left: the fit varies little with it)."""
 DEPTH_DECAY: dict[int, float] = {1: 0.5, 2: 0.75, 3: 0.85, 4: 0.85}
@@ -33,11 +35,11 @@ DEPTH_DECAY: dict[int, float] = {1: 0.5, 2: 0.75, 3: 0.85, 4: 0.85}
 a column are out of reach when few rounds are left). 0.9 beyond the table."""
 TEMPERATURE: dict[int, tuple[float, float]] = {3: (1.3, 1.45), 4: (2.5, 0.9), 5: (1.25, 1.0)}
 """Softmax temperature (in 100k) = a + b * rounds_left: the more rounds left, the less a lead says."""
-MARGIN = 0.02
+MARGIN: Final = 0.02
 """A little of the score margin (per 1,000,000) is added to every judgement, so that a decided game
 still prefers losing by less and winning by more (and opponents who simply maximise their score
 are better modelled)."""
-RANK_WEIGHT = 0.25
+RANK_WEIGHT: Final = 0.25
 """Part of the judgement given to the share of opponents beaten rather than to winning: a player
 who cannot win still fights for second place, as people at the table expect."""
 

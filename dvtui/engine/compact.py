@@ -18,11 +18,13 @@ they hold in each category, 0 for none; scores are in 100k.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import CATEGORY_OF, VALUE_OF
 from .game import Game
 from .rules import rank
 
-MONEY = 7
+MONEY: Final = 7
 """The category index money cards get in the encoding (goods are 0-6, R1.1)."""
 
 CANCELLED: tuple[int, ...] = (-1,)
