@@ -318,6 +318,49 @@ def candidates(game: Game) -> list[Placement]:
     return [Placement(card=card, column=column) for card, column in moves]
 
 
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """One placement at the root of a search, as the search judged it (for the analysis)."""
+
+    placement: Placement
+    visits: int
+    win: float
+    """The mover's mean value over the simulations through this placement, about 0..1."""
+
+
+def weigh(game: Game, seed: int, iterations: int = DEFAULT_ITERATIONS) -> list[Weighed]:
+    """Search from ``game`` as :func:`think` does (same seed, same budget: same search) and return
+    every placement the root looked at, most visited first: the played move can then be compared
+    with its siblings in one search rather than with a second, separately noisy one."""
+    search = _Search(game, seed)
+    for _ in range(max(1, iterations)):
+        search.iterate()
+    root = search.root
+    assert root.moves is not None
+    me = search.me
+    out = [
+        Weighed(Placement(card=c, column=k), kid.n, kid.w[me] / kid.n)
+        for (c, k), kid in zip(root.moves, root.kids, strict=False)
+        if kid.n
+    ]
+    out.sort(key=lambda w: (-w.visits, -w.win))
+    return out
+
+
+def searched_as(game: Game, placement: Placement) -> Placement:
+    """The placement the search stands for ``placement`` with (see :func:`candidates`): the first
+    empty column for any empty one, the first of two columns with the same cards and totals."""
+    search = _Search(game, 0)
+    k = placement.column
+    if not search.cols[k]:
+        return Placement(card=placement.card, column=search.dead[0])
+    key = (search.same[k], tuple(search.tot0[k]))
+    for j in search.live:
+        if (search.same[j], tuple(search.tot0[j])) == key:
+            return Placement(card=placement.card, column=j)
+    return placement
+
+
 def think(
     game: Game,
     seed: int,
