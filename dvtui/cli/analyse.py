@@ -11,10 +11,9 @@ import os
 import sys
 from pathlib import Path
 
-from .. import __version__
 from ..describe import column_label
 from ..printable import printable
-from ..replay.analysis import BUDGET, Analysis, analyse, analysis_path, file_digest, load, save
+from ..replay.analysis import BUDGET, Analysis, kept
 from ..store import parse_game
 from ..store.reader import read_bytes
 from .errors import UsageError
@@ -34,16 +33,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     loaded = parse_game(data, str(path))
     for notice in loaded.notices:
         print(f"dvtui: warning: {printable(notice)}", file=sys.stderr)
-    digest = file_digest(data)
-    where = analysis_path(path)
-    analysis = load(where, digest, budget, __version__)
-    if analysis is None:
-        reviews = analyse(loaded.events, budget, jobs, _progress if sys.stderr.isatty() else None)
-        analysis = Analysis(digest, budget, __version__, reviews)
-        try:
-            save(where, analysis)
-        except OSError as e:
-            print(f"dvtui: warning: {printable(str(where))}: not kept: {e.strerror or e}", file=sys.stderr)
+    analysis, unkept = kept(path, data, loaded.events, budget, jobs, _progress if sys.stderr.isatty() else None)
+    if unkept is not None:
+        print(f"dvtui: warning: {printable(unkept)}", file=sys.stderr)
     names = [seat.name for seat in loaded.events[0].players]  # type: ignore[attr-defined]
     sys.stdout.write(report(analysis, names))
     sys.stdout.flush()

@@ -217,3 +217,54 @@ def save(path: Path, analysis: Analysis) -> None:
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+def kept(
+    game_file: Path,
+    data: bytes,
+    events: Sequence[Event],
+    budget: int = BUDGET,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Analysis, str | None]:
+    """The analysis of the game in ``game_file`` (``data``: its bytes, ``events``: their canonical
+    log): the one kept beside it when it matches, else made now and kept. Returns it with why it
+    could not be kept (None when it was, or was already)."""
+    from .. import __version__
+
+    digest = file_digest(data)
+    where = analysis_path(game_file)
+    found = load(where, digest, budget, __version__)
+    if found is not None:
+        return found, None
+    analysis = Analysis(digest, budget, __version__, analyse(events, budget, jobs, progress))
+    try:
+        save(where, analysis)
+    except OSError as e:
+        return analysis, f"{where}: not kept: {e.strerror or e}"
+    return analysis, None
+
+
+def load_kept(game_file: Path, budget: int = BUDGET) -> Analysis | None:
+    """The analysis kept beside ``game_file`` for its present bytes, if there is one."""
+    from .. import __version__
+
+    try:
+        data = game_file.read_bytes()
+    except OSError:
+        return None
+    return load(analysis_path(game_file), file_digest(data), budget, __version__)
+
+
+def marks_by_moment(reviews: Sequence[Review]) -> dict[int, Review]:
+    """The marked placements, by their moment in the log."""
+    return {r.moment: r for r in reviews if r.mark is not None}
+
+
+def blunder_after(reviews: Sequence[Review], moment: int) -> Review | None:
+    """The blunder played right after ``moment`` (a decision moment), if one was: where ``b`` is
+    "try it again"."""
+    for r in reviews:
+        if r.moment == moment + 1:
+            return r if r.mark == "blunder" else None
+    return None
