@@ -38,7 +38,7 @@ from ...printable import printable
 from ...replay import Replay
 from ...replay.analysis import BUDGET, Analysis, analyse, blunder_after, kept, load_kept, marks_by_moment
 from ...replay.steps import ResolutionStep
-from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
+from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
 from ..theme import MUTED
 from ..widgets.board import Board
@@ -83,7 +83,7 @@ class ReplayHelp(HelpScreen):
         self.live = live
 
     def compose(self) -> ComposeResult:
-        rows = VIEWER.help_rows(leave_out=() if self.live else (BACK,))
+        rows = VIEWER.help_rows(leave_out=(ANALYSE,) if self.live else (BACK,))
         with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(key_grid("REPLAY", "keys of the viewer", rows), id="replay-keys")
             yield Static(help_text(None), id="help-text")
@@ -285,6 +285,8 @@ class ReplayScreen(Screen[None]):
             return not self.live
         if action == "branch":
             return self._branch is not None or self.branch_refused is not None
+        if action == "analyse":  # not over a game being played: it would be a hint the table may not give
+            return not self.live
         return True
 
     def action_back(self) -> None:
@@ -342,7 +344,7 @@ class ReplayScreen(Screen[None]):
         self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
 
     def _analyse(self) -> None:
-        """The worker: the analysis of the file (or of the game in memory, kept nowhere)."""
+        """The worker: the analysis of the file (or of a game that is no file, kept nowhere)."""
         call = self.app.call_from_thread
 
         def progress(done: int, total: int) -> None:
