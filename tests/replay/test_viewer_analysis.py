@@ -7,6 +7,8 @@ import dataclasses
 import shutil
 from pathlib import Path
 
+import pytest
+
 from dvtui import __version__
 from dvtui.app.screens.analysis import AnalysisScreen
 from dvtui.app.textual_private import notifications
@@ -65,3 +67,24 @@ async def test_a_makes_the_analysis_keeps_it_beside_the_file_and_shows_the_chart
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
+
+
+async def test_a_on_the_end_screen_opens_the_game_in_the_viewer_and_analyses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dvtui.app.app import DvtuiApp
+    from dvtui.app.config import Pace
+    from dvtui.app.screens.end import EndScreen
+    from dvtui.app.screens.replay import ReplayScreen
+    from dvtui.play.local import LocalSession
+
+    monkeypatch.setattr("dvtui.app.screens.replay.BUDGET", 20)
+    path = _copy(tmp_path)
+    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("a")
+        await until(pilot, "the analysis", lambda: isinstance(app.screen, AnalysisScreen))
+        assert isinstance(app.screen_stack[-2], ReplayScreen)
+        assert analysis_path(path).exists()
