@@ -8,8 +8,9 @@ searches out of it.
 
 The win chance is a model: what the strong bot's search expects the mover's chance of winning
 to be if every player then played as the bots do. A search is noisy; each placement's value is a mean
-over the simulations through it, so the loss carries a standard error, bounded here by the
-binomial one (values lie in 0..1, so their variance is at most p(1-p)). A placement is marked only
+over the simulations through it, so the loss carries a standard error, measured from the spread of
+those simulations' values (a placement tried once has no spread: its variance is taken as the
+widest a chance's can be, p(1-p)). A placement is marked only
 when its loss passes the mark's threshold *and* is more than :data:`NOISE_SIGMAS` standard errors:
 a mark says "this was worse", never "the dice of the search fell this way".
 
@@ -90,9 +91,10 @@ def mark_for(loss: float, noise: float) -> str | None:
     return None
 
 
-def review(game: Game, placement: Placement, budget: int, moment: int = 0) -> Review:
-    """Weigh ``placement`` at ``game`` (the position before it) against every placement there."""
-    weighed = weigh(game, SEED, budget)
+def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed: int = SEED) -> Review:
+    """Weigh ``placement`` at ``game`` (the position before it) against every placement there
+    (``seed``: another seed measures the noise, ``bench/bench_analysis.py``)."""
+    weighed = weigh(game, seed, budget)
     best = weighed[0]  # the search's choice: the most visited (a rarely tried move's mean is luck)
     standing = searched_as(game, placement)
     mine = next((w for w in weighed if w.placement == standing), None)
@@ -105,7 +107,7 @@ def review(game: Game, placement: Placement, budget: int, moment: int = 0) -> Re
             loss = noise = 0.0
         else:
             loss = max(0.0, before - played)
-            noise = math.sqrt(_var(before) / best.visits + _var(played) / mine.visits)
+            noise = math.sqrt(_var(best.spread, before, best.visits) + _var(mine.spread, played, mine.visits))
             mark = mark_for(loss, noise)
     return Review(
         moment=moment,
@@ -129,8 +131,12 @@ def _chance(value: float) -> float:
     return min(1.0, max(0.0, value))
 
 
-def _var(p: float) -> float:
-    return p * (1.0 - p)
+def _var(spread: float, p: float, visits: int) -> float:
+    """The variance of a placement's mean value: from the spread the search measured, or, for a
+    placement tried once (no spread to measure), the widest a chance's can be."""
+    if visits < 2:
+        return p * (1.0 - p)
+    return spread * spread / visits
 
 
 def positions(events: Sequence[Event]) -> list[tuple[int, Game, Placement]]:
