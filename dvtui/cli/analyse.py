@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..describe import column_label
 from ..printable import printable
-from ..replay.analysis import BUDGET, Analysis, kept
+from ..replay.analysis import BUDGET, Analysis, kept, mark_counts
 from ..store import parse_game
 from ..store.reader import read_bytes
 from .errors import UsageError
@@ -54,9 +54,6 @@ def _pct(x: float | None) -> str:
     return "  ?" if x is None else f"{round(100 * x):3d}%"
 
 
-_PLURALS = (("inaccuracy", "inaccuracies"), ("mistake", "mistakes"), ("blunder", "blunders"))
-
-
 def report(analysis: Analysis, names: list[str]) -> str:
     """One line per placement, then each player's marks; names are made printable."""
     shown = [printable(name) for name in names]
@@ -75,7 +72,5 @@ def report(analysis: Analysis, names: list[str]) -> str:
         )
     lines.append("")
     for p, name in enumerate(shown):
-        counts = [sum(1 for r in analysis.reviews if r.player == p and r.mark == m) for m, _ in _PLURALS]
-        lines.append(f"{p + 1} {name}: " + ", ".join(
-            f"{v} {one if v == 1 else many}" for v, (one, many) in zip(counts, _PLURALS, strict=True)))  # fmt: skip
+        lines.append(f"{p + 1} {name}: {mark_counts(analysis.reviews, p)}")
     return "\n".join(lines) + "\n"

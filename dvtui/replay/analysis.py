@@ -42,6 +42,9 @@ BUDGET = DEFAULT_ITERATIONS
 MARKS: tuple[tuple[float, str], ...] = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 """Win-chance loss (0..1) from which a placement earns a mark, worst first: lichess's steps (0.3,
 0.2 and 0.1 of its -1..1 winning chances) on a 0..1 scale."""
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""How the log shows each mark, as chess annotates moves."""
 NOISE_SIGMAS = 2.0
 """A loss smaller than this many standard errors of the search is noise: no mark."""
 FORMAT = 1
@@ -260,6 +263,13 @@ def load_kept(game_file: Path, budget: int = BUDGET) -> Analysis | None:
     except OSError:
         return None
     return load(analysis_path(game_file), file_digest(data), budget, __version__)
+
+
+def mark_counts(reviews: Sequence[Review], player: int) -> str:
+    """``2 mistakes, 1 blunder`` (worst last, as the marks' thresholds rise), or ``no mark``."""
+    marks = [r.mark for r in reviews if r.player == player and r.mark]
+    said = [f"{k} {m if k == 1 else PLURALS[m]}" for m in SIGNS if (k := marks.count(m))]
+    return ", ".join(said) or "no mark"
 
 
 def marks_by_moment(reviews: Sequence[Review]) -> dict[int, Review]:

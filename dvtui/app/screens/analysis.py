@@ -14,7 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ...printable import printable
-from ...replay.analysis import Review
+from ...replay.analysis import Review, mark_counts
 from ..theme import MUTED
 from ..widgets.win_chart import win_chart_lines
 from .dialog import Dialog
@@ -25,7 +25,6 @@ MEANING = (
     "one in the same search, by more than the search's own noise: inaccuracy 5 points, mistake 10, blunder 15. "
     "In the log: ?! inaccuracy, ? mistake, ?? blunder. b just before a blunder: try it again."
 )
-SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 class AnalysisScreen(Dialog[None]):
@@ -49,11 +48,7 @@ class AnalysisScreen(Dialog[None]):
             yield Static(Text(f"Analysis ({self.budget} iterations a placement)", style=Style(bold=True)))
             yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width)),
                          id="win-chart")  # fmt: skip
-            counts = []
-            for p, name in enumerate(self.names):
-                marks = [r.mark for r in self.reviews if r.player == p and r.mark]
-                said = ", ".join(f"{marks.count(m)} {m}" for m in SIGNS if marks.count(m)) or "no mark"
-                counts.append(f"{p + 1} {printable(name)}: {said}")
+            counts = [f"{p + 1} {printable(name)}: {mark_counts(self.reviews, p)}" for p, name in enumerate(self.names)]
             yield Static(Text("\n".join(counts)), id="analysis-marks")
             yield Static(Text(MEANING, style=Style(color=MUTED)))
         yield Footer(compact=True)

@@ -36,7 +36,16 @@ from ...describe import column_name, describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
-from ...replay.analysis import BUDGET, Analysis, analyse, blunder_after, kept, load_kept, marks_by_moment
+from ...replay.analysis import (
+    BUDGET,
+    SIGNS,
+    Analysis,
+    analyse,
+    blunder_after,
+    kept,
+    load_kept,
+    marks_by_moment,
+)
 from ...replay.steps import ResolutionStep
 from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
@@ -375,9 +384,8 @@ class ReplayScreen(Screen[None]):
         if analysis is None:
             return
         self.analysis = analysis
-        signs = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
         self.query_one(ReplayLog).set_marks(
-            {k: signs[r.mark] for k, r in marks_by_moment(analysis.reviews).items() if r.mark in signs}
+            {k: SIGNS[r.mark] for k, r in marks_by_moment(analysis.reviews).items() if r.mark in SIGNS}
         )
 
     async def action_quit(self) -> None:
