@@ -77,6 +77,12 @@ def test_a_loss_within_the_noise_earns_no_mark() -> None:
     assert mark_for(0.04, 0.0) is None
 
 
+def test_the_help_says_what_the_win_chance_is() -> None:
+    run = dvtui("analyse", "--help")
+    assert run.returncode == 0
+    assert "a model" in run.stdout and "bots" in run.stdout and "noise" in run.stdout
+
+
 def test_the_command_keeps_its_result_beside_the_game_and_reuses_it(game_file: Path, tmp_path: Path) -> None:
     path = tmp_path / game_file.name
     path.write_bytes(game_file.read_bytes())
