@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.bots import think, weigh
 from dvtui.bots.strong import candidates
 from dvtui.engine import Game, Placement
 from dvtui.replay.analysis import analyse, analysis_path, mark_for, review
@@ -115,3 +116,12 @@ def test_bad_input_is_one_error_line(tmp_path: Path) -> None:
     usage = dvtui("analyse", junk, "--budget", "0")
     assert usage.returncode == 2
     one_error_line(usage.stderr)
+
+
+def test_the_analysis_weighs_the_very_search_the_bot_plays_by() -> None:
+    for walk in range(3):
+        game = random_state(4, 5, 7 + walk, walk)
+        weighed = weigh(game, 9, 300)
+        assert weighed[0].placement == think(game, 9, iterations=300).placement
+        assert sum(w.visits for w in weighed) == 300
+        assert all(w.spread >= 0 for w in weighed)
