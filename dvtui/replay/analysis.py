@@ -31,8 +31,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import msgspec
+
 from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
-from ..engine import CardPlaced, Event, Game, Placement
+from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from .timeline import Replay
 
 SEED = 0xA7A1
@@ -197,9 +199,11 @@ def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def load(path: Path, sha256: str, budget: int, version: str) -> Analysis | None:
-    """The kept analysis when it is of this very file, budget and version; None otherwise (absent,
-    unreadable or stale: it is then made again)."""
+def load(path: Path, sha256: str, budget: int, version: str, events: Sequence[Event]) -> Analysis | None:
+    """The kept analysis when it is of this very file, budget and version and fits its placements
+    (``events``: the file's canonical log); None otherwise (absent, unreadable, stale or not what
+    this code writes: it is then made again). The file is outside text: anyone could have written
+    it, so every value is checked before a screen shows it."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
         if raw.get("format") != FORMAT or (raw.get("sha256"), raw.get("budget"), raw.get("version")) != (
@@ -208,10 +212,28 @@ def load(path: Path, sha256: str, budget: int, version: str) -> Analysis | None:
             version,
         ):
             return None
-        reviews = [Review(**r) for r in raw["reviews"]]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        reviews = msgspec.convert(raw["reviews"], list[Review], strict=True)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, msgspec.ValidationError):
+        return None
+    if not _fits(reviews, events):
         return None
     return Analysis(sha256, budget, version, reviews)
+
+
+def _fits(reviews: Sequence[Review], events: Sequence[Event]) -> bool:
+    """Each review is of the placement at its moment, in order, one for each; its best placement is
+    a card and a column; its mark one of :data:`SIGNS`."""
+    placed = [k for k, event in enumerate(events) if isinstance(event, CardPlaced)]
+    if [r.moment for r in reviews] != placed:
+        return False
+    for r in reviews:
+        event = events[r.moment]
+        assert isinstance(event, CardPlaced)
+        if (r.player, r.card, r.column, r.round) != (event.player, event.card, event.column, event.round):
+            return False
+        if not (1 <= r.best_card <= 6 and 0 <= r.best_column < COLUMNS) or (r.mark is not None and r.mark not in SIGNS):
+            return False
+    return True
 
 
 def save(path: Path, analysis: Analysis) -> None:
@@ -243,7 +265,7 @@ def kept(
 
     digest = file_digest(data)
     where = analysis_path(game_file)
-    found = load(where, digest, budget, __version__)
+    found = load(where, digest, budget, __version__, events)
     if found is not None:
         return found, None
     analysis = Analysis(digest, budget, __version__, analyse(events, budget, jobs, progress))
@@ -254,15 +276,16 @@ def kept(
     return analysis, None
 
 
-def load_kept(game_file: Path, budget: int = BUDGET) -> Analysis | None:
-    """The analysis kept beside ``game_file`` for its present bytes, if there is one."""
+def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) -> Analysis | None:
+    """The analysis kept beside ``game_file`` for its present bytes (``events``: its canonical
+    log), if there is one."""
     from .. import __version__
 
     try:
         data = game_file.read_bytes()
     except OSError:
         return None
-    return load(analysis_path(game_file), file_digest(data), budget, __version__)
+    return load(analysis_path(game_file), file_digest(data), budget, __version__, events)
 
 
 def mark_counts(reviews: Sequence[Review], player: int) -> str:

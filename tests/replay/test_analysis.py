@@ -99,6 +99,12 @@ def test_the_command_keeps_its_result_beside_the_game_and_reuses_it(game_file: P
     kept.write_text(json.dumps(body))
     again = dvtui("analyse", path, "--budget", "30")
     assert again.returncode == 0 and again.stdout != run.stdout
+    # a kept file that does not fit the game (anyone may write it) is made again, never shown
+    body["reviews"][0]["mark"] = "\x1b[31mgotcha"
+    body["reviews"][1]["player"] = 9
+    kept.write_text(json.dumps(body))
+    remade = dvtui("analyse", path, "--budget", "30")
+    assert remade.returncode == 0 and remade.stdout == run.stdout and "gotcha" not in remade.stdout
     # another budget is another analysis
     other = dvtui("analyse", path, "--budget", "31")
     assert other.returncode == 0 and json.loads(kept.read_text())["budget"] == 31

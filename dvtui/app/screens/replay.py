@@ -160,7 +160,7 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         self.query_one(ReplayLog).reset(replay.events, self.game)
         if self.game_file is not None:  # an analysis made before is shown at once
-            self._show_analysis(load_kept(self.game_file))
+            self._show_analysis(load_kept(self.game_file, replay.events))
         self._set_track()
         self._draw()
 
