@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -237,7 +238,8 @@ def _fits(reviews: Sequence[Review], events: Sequence[Event]) -> bool:
 
 
 def save(path: Path, analysis: Analysis) -> None:
-    """Write atomically (a reader never sees half a file)."""
+    """Write atomically (a reader never sees half a file); the file is replaced, never written
+    through, so a link at its name is not followed."""
     body = {
         "format": FORMAT,
         "sha256": analysis.sha256,
@@ -245,9 +247,21 @@ def save(path: Path, analysis: Analysis) -> None:
         "version": analysis.version,
         "reviews": [asdict(r) for r in analysis.reviews],
     }
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    text = json.dumps(body, indent=1) + "\n"
+    # a fresh name made with O_EXCL: a directory others write to cannot have a link waiting there
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
+                                     suffix=".tmp", delete=False) as f:  # fmt: skip
+        tmp = Path(f.name)
+        try:
+            f.write(text)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def kept(
