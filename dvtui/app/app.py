@@ -280,7 +280,7 @@ class DvtuiApp(App[ExitState]):
 
         replay = Replay.of(loaded)
         return ReplayScreen(replay, notices=loaded.notices, branch=partial(self._branch_file, loaded, replay),
-                            start=0)
+                            start=0, game_file=Path(loaded.path))
 
     def _branch_file(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> None:
         """``b`` in the viewer of a file: play from ``moment`` (a decision moment, as the viewer

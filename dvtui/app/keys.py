@@ -196,6 +196,12 @@ BRANCH = Command(
                " with bots at the table, take a bot's seat or let them play on"),
     palette=("Play from here", "A new game file from this moment, played live"),
 )
+ANALYSE = Command(
+    (("a", "analyse"),), "analyse", show=False,
+    help=("a", "analyse: each player's win chance through the game (the strong bot's model of play) and marks"
+               " in the log (?! ? ??) where a placement lost more than the search's noise; kept beside the file"),
+    palette=("Analyse the game", "Win chances and marks for every placement"),
+)
 BACK = Command(
     (("escape", "back"),), "back", key_display="esc", help=("esc", "back to the game"),
     palette=("Back to the game", "Leave the timeline and play on"),
@@ -209,7 +215,7 @@ REPLAY_QUIT = Command(
 )
 
 VIEWER = KeyMap(
-    commands=(STEP, TURN, ROUND, HOME, END, JUMP_ROUND, PLAY, SPEED, BRANCH, BACK, REPLAY_HELP, REPLAY_QUIT),
-    help=(STEP, TURN, ROUND, HOME, JUMP_ROUND, PLAY, JUMP, BRANCH, BACK, REPLAY_QUIT),
-    palette=(BACK, PLAY, HOME, END, JUMP_ROUND, BRANCH, REPLAY_HELP),
+    commands=(STEP, TURN, ROUND, HOME, END, JUMP_ROUND, PLAY, SPEED, BRANCH, ANALYSE, BACK, REPLAY_HELP, REPLAY_QUIT),
+    help=(STEP, TURN, ROUND, HOME, JUMP_ROUND, PLAY, JUMP, BRANCH, ANALYSE, BACK, REPLAY_QUIT),
+    palette=(BACK, PLAY, HOME, END, JUMP_ROUND, BRANCH, ANALYSE, REPLAY_HELP),
 )

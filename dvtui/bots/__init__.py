@@ -16,7 +16,7 @@ from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .random_bot import choose as random_choice
-from .strong import DEFAULT_ITERATIONS, Suggestion, think
+from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
 from .strong import choose as strong_choose
 
 
@@ -90,11 +90,14 @@ __all__ = [
     "Stopped",
     "Suggestion",
     "UnknownBot",
+    "Weighed",
     "bot_fn",
     "bot_seed",
     "bot_seeds",
     "choose",
     "mix",
     "parse_bot",
+    "searched_as",
     "think",
+    "weigh",
 ]

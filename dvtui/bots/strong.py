@@ -321,6 +321,70 @@ def candidates(game: Game) -> list[Placement]:
     return [Placement(card=card, column=column) for card, column in moves]
 
 
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """One placement at the root of a search, as the search judged it (for the analysis)."""
+
+    placement: Placement
+    visits: int
+    win: float
+    """The mover's mean value over the simulations through this placement, about 0..1."""
+    spread: float
+    """The standard deviation of those simulations' values: with ``visits``, how sure ``win`` is."""
+
+
+def weigh(game: Game, seed: int, iterations: int = DEFAULT_ITERATIONS) -> list[Weighed]:
+    """Search from ``game`` as :func:`think` does (same seed, same budget: same search) and return
+    every placement the root looked at, most visited first: the played move can then be compared
+    with its siblings in one search rather than with a second, separately noisy one.
+
+    The spread of each placement's values is measured from outside the search (which child's
+    visits grew, by what value), so the search itself is the bot's, untouched."""
+    search = _Search(game, seed)
+    root = search.root
+    me = search.me
+    seen: list[int] = []  # per root child: visits, value sum and sum of squares seen so far
+    sums: list[float] = []
+    squares: list[float] = []
+    for _ in range(max(1, iterations)):
+        search.iterate()
+        kids = root.kids
+        while len(seen) < len(kids):
+            seen.append(0)
+            sums.append(0.0)
+            squares.append(0.0)
+        for i, kid in enumerate(kids):
+            if kid.n != seen[i]:
+                value = kid.w[me] - sums[i]
+                seen[i] = kid.n
+                sums[i] = kid.w[me]
+                squares[i] += value * value
+                break
+    assert root.moves is not None
+    out = []
+    for i, ((c, k), kid) in enumerate(zip(root.moves, root.kids, strict=False)):
+        if kid.n:
+            mean = kid.w[me] / kid.n
+            out.append(Weighed(Placement(card=c, column=k), kid.n, mean,
+                               math.sqrt(max(0.0, squares[i] / kid.n - mean * mean))))  # fmt: skip
+    out.sort(key=lambda w: (-w.visits, -w.win))
+    return out
+
+
+def searched_as(game: Game, placement: Placement) -> Placement:
+    """The placement the search stands for ``placement`` with (see :func:`candidates`): the first
+    empty column for any empty one, the first of two columns with the same cards and totals."""
+    search = _Search(game, 0)
+    k = placement.column
+    if not search.cols[k]:
+        return Placement(card=placement.card, column=search.dead[0])
+    key = (search.same[k], tuple(search.tot0[k]))
+    for j in search.live:
+        if (search.same[j], tuple(search.tot0[j])) == key:
+            return Placement(card=placement.card, column=j)
+    return placement
+
+
 def think(
     game: Game,
     seed: int,

@@ -60,6 +60,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--canonical", metavar="FILE", help="print FILE's complete log (derived events recomputed) as JSON Lines"
     )
 
+    analyse = sub.add_parser(
+        "analyse",
+        help="weigh every placement of a game: win chance, loss against the best, marks (kept in FILE.analysis.json)",
+        description="For each placement, the strong bot searches the position before it. The win chance is a "
+        "model: what that search expects of the mover's chance to win if everyone then played as the bots do. "
+        "The loss is the drop against the best placement in the same search; inaccuracy, mistake and blunder "
+        "mark losses of 5, 10 and 15 points, only where the loss is larger than the search's own noise.",
+    )
+    analyse.add_argument("file", help="game file (.dvr)")
+    analyse.add_argument("--budget", type=int, default=None, metavar="ITERATIONS",
+                         help="search iterations per placement (default: the strong bot's)")  # fmt: skip
+    analyse.add_argument("--jobs", type=int, default=None, help="processes to search on (0: all cores; default 1)")
+
     sim = sub.add_parser("sim", help="play bot-only games and report the results")
     sim.add_argument("--players", required=True, help='bots clockwise, e.g. "bot:random,bot:greedy,bot:strong@0.5s"')
     sim.add_argument("--games", type=int, default=None, help="N deals, each played once as seated (default 100)")
@@ -183,6 +196,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .verify import run_verify
 
         return run_verify(args)
+    if args.command == "analyse":
+        from .analyse import run_analyse
+
+        return run_analyse(args)
     if args.command == "sim":
         from .sim import run_sim
 

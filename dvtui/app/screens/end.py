@@ -77,6 +77,7 @@ class EndScreen(Screen[None]):
         Binding("r", "rematch", "rematch"),
         Binding("n", "new_game", "new game"),
         Binding("escape,t", "back", "table", key_display="t"),
+        Binding("a", "analyse", "analyse"),
         Binding("question_mark", "help", "help", key_display="?"),
         Binding("q", "quit", "quit"),
     ]
@@ -120,6 +121,8 @@ class EndScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("rematch", "new_game"):
             return self.table is None
+        if action == "analyse":  # the analysis is kept beside the game's file
+            return self.session.path is not None
         return True
 
     def on_mount(self) -> None:
@@ -143,6 +146,15 @@ class EndScreen(Screen[None]):
     def action_new_game(self) -> None:
         """The set-up screen, filled in with these seats."""
         cast(GameHost, self.app).new_game_setup()
+
+    def action_analyse(self) -> None:
+        """The game in the replay viewer, its analysis on the way (``a`` there)."""
+        from .replay import ReplayScreen
+
+        cast(GameHost, self.app).open_viewer(self.session.as_file())
+        viewer = self.app.screen
+        if isinstance(viewer, ReplayScreen):
+            viewer.call_after_refresh(viewer.action_analyse)
 
     def action_help(self) -> None:
         from .help import HelpScreen

@@ -32,12 +32,22 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
-from ...describe import describe_event
+from ...describe import column_name, describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Game, GameEnded, PlacementUndone, RoundEnded
 from ...printable import printable
 from ...replay import Replay
+from ...replay.analysis import (
+    BUDGET,
+    SIGNS,
+    Analysis,
+    analyse,
+    blunder_after,
+    kept,
+    load_kept,
+    marks_by_moment,
+)
 from ...replay.steps import ResolutionStep
-from ..keys import BACK, JUMP_ROUND, VIEWER, PaletteEntry
+from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
 from ..theme import MUTED
 from ..widgets.board import Board
@@ -82,7 +92,7 @@ class ReplayHelp(HelpScreen):
         self.live = live
 
     def compose(self) -> ComposeResult:
-        rows = VIEWER.help_rows(leave_out=() if self.live else (BACK,))
+        rows = VIEWER.help_rows(leave_out=(ANALYSE,) if self.live else (BACK,))
         with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(key_grid("REPLAY", "keys of the viewer", rows), id="replay-keys")
             yield Static(help_text(None), id="help-text")
@@ -107,6 +117,7 @@ class ReplayScreen(Screen[None]):
         branch: Callable[[int, int | None], None] | None = None,  # (decision moment, seat taken or None)
         start: int | None = None,
         branch_refused: str | None = None,
+        game_file: Path | None = None,
     ) -> None:
         super().__init__(id="time-travel" if live else "replay")  # both at once: a branch's table, then t
         self.replay = replay
@@ -123,6 +134,13 @@ class ReplayScreen(Screen[None]):
         self.speed = SPEEDS.index(1.0)
         self._timer: Timer | None = None
         self._laid_out_for = Size(0, 0)
+        self.game_file = game_file
+        """The file shown, when it is one: its analysis is kept beside it (``a``)."""
+        self.analysis: Analysis | None = None
+        self.analysis_budget = BUDGET
+        """Iterations a placement for ``a`` (one analysis kept per budget)."""
+        self.analysing: tuple[int, int] | None = None
+        """(done, total) while the analysis is being made."""
 
     # -- layout ----------------------------------------------------------------------------------
 
@@ -141,6 +159,8 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         replay = self.replay
         self.query_one(ReplayLog).reset(replay.events, self.game)
+        if self.game_file is not None:  # an analysis made before is shown at once
+            self._show_analysis(load_kept(self.game_file, replay.events))
         self._set_track()
         self._draw()
 
@@ -274,6 +294,8 @@ class ReplayScreen(Screen[None]):
             return not self.live
         if action == "branch":
             return self._branch is not None or self.branch_refused is not None
+        if action == "analyse":  # not over a game being played: it would be a hint the table may not give
+            return not self.live
         return True
 
     def action_back(self) -> None:
@@ -292,6 +314,11 @@ class ReplayScreen(Screen[None]):
         players = self.replay.created.players
         moment = self.replay.decision_moment(self.moment)  # the moment asked about, fixed now: a
         state = self.replay.state_at(moment)  # live game moves on while the question is open
+        blunder = None if self.analysis is None else blunder_after(self.analysis.reviews, moment)
+        if blunder is not None:
+            name = printable(players[blunder.player].name)
+            self.notify(f"{name} played {blunder.card} under {column_name(blunder.column)} here, a blunder: "
+                        f"find a better placement.", title="Try it again", timeout=10)  # fmt: skip
         if state.over or all(seat.kind == "human" for seat in players):
             self._branch(moment, None)  # nothing to choose (or nothing to play: it says so)
             return
@@ -307,6 +334,59 @@ class ReplayScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(ReplayHelp(live=self.live))
+
+    # -- the analysis --------------------------------------------------------------------------------
+
+    def action_analyse(self) -> None:
+        """Show the analysis; make it first (in a thread, kept beside the file) when there is none."""
+        if self.analysis is not None:
+            from .analysis import AnalysisScreen
+
+            seats = self.replay.created.players
+            self.app.push_screen(AnalysisScreen(self.analysis.reviews, [s.name for s in seats],
+                                                [s.color for s in seats], self.analysis.budget))  # fmt: skip
+            return
+        if self.analysing is not None:
+            return
+        self.analysing = (0, 0)
+        self._draw_status()
+        self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
+
+    def _analyse(self) -> None:
+        """The worker: the analysis of the file (or of a game that is no file, kept nowhere)."""
+        call = self.app.call_from_thread
+
+        def progress(done: int, total: int) -> None:
+            call(self._analysis_progress, done, total)
+
+        events = self.replay.events
+        unkept: str | None = None
+        if self.game_file is not None:
+            data = self.game_file.read_bytes()
+            analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, progress=progress)
+        else:
+            analysis = Analysis("", self.analysis_budget, "", analyse(events, self.analysis_budget, progress=progress))
+        call(self._analysed, analysis, unkept)
+
+    def _analysis_progress(self, done: int, total: int) -> None:
+        self.analysing = (done, total)
+        self._draw_status()
+
+    def _analysed(self, analysis: Analysis, unkept: str | None) -> None:
+        self.analysing = None
+        self._show_analysis(analysis)
+        if unkept is not None:
+            self.notify(printable(unkept), severity="warning", timeout=8)
+        self._draw_status()
+        self.action_analyse()
+
+    def _show_analysis(self, analysis: Analysis | None) -> None:
+        if analysis is None:
+            return
+        self.analysis = analysis
+        self.query_one(ReplayLog).set_marks(
+            {k: SIGNS[r.mark] for k, r in marks_by_moment(analysis.reviews).items() if r.mark in SIGNS}
+        )
 
     async def action_quit(self) -> None:
         self.app.exit()
@@ -416,6 +496,9 @@ class ReplayScreen(Screen[None]):
         shown = f"{speed:g}×" if speed >= 1 else f"1/{round(1 / speed)}×"
         icon = f"{PLAYING if self.playing else PAUSED} {shown}"
         status = f"{icon}  {self.moment}/{replay.last}"
+        if self.analysing is not None:
+            done, total = self.analysing
+            status += f"  analysing {done}/{total}" if total else "  analysing"
         self.query_one(TimelineBar).show(self.moment, replay.round_at(self.moment), status)
 
 

@@ -32,6 +32,8 @@ from .strips import text_strip
 CURRENT = Style(bgcolor="#1b4634", bold=True)
 MARKER = Style(color=GOLD, bold=True)
 AHEAD = Style(dim=True)
+MARK = Style(color="#ff8a65", bold=True)
+"""An analysis's sign after a placement (``?!``, ``?``, ``??``)."""
 PAST, HERE, LATER = 0, 1, 2
 CACHED_ENTRIES = 2048
 """Entries kept worded, and kept wrapped with their lines drawn: many screens' worth, dropped all
@@ -74,6 +76,16 @@ class ReplayLog(Widget):
         self._base = Style()
         self._shown: tuple[tuple[object, ...], list[Line]] = ((), [])
         """The window last worked out, and what it depended on: every line of a frame asks."""
+        self.marks: dict[int, str] = {}
+        """Moment -> the analysis's sign for that placement (``??`` a blunder), shown after it."""
+
+    def set_marks(self, marks: dict[int, str]) -> None:
+        """The analysis's marks, by moment: the words of those entries change."""
+        self.marks = dict(marks)
+        self._words, self._wrapped, self._strips = {}, {}, {}
+        self._width = -1
+        self._shown = ((), [])
+        self.refresh()
 
     def reset(self, events: Sequence[Event], game: Game, limit: int = 0) -> None:
         """Every event of the game (``limit`` is ignored: a replay keeps them all)."""
@@ -98,6 +110,10 @@ class ReplayLog(Widget):
                 self._words = {}
             words = colour_names(describe_event(self.events[moment], self._names, self._rounds),
                                  self._names, self._colors)
+            sign = self.marks.get(moment)
+            if sign is not None:
+                words = words.copy()
+                words.append(f" {sign}", MARK)
             self._words[moment] = words
         return words
 

@@ -1,0 +1,323 @@
+"""A coach after the game: every placement weighed against its siblings in one search (no Textual).
+
+For each placement of a game, the strong bot searches the position before it (:func:`dvtui.bots.weigh`)
+and the analysis reads off, from that one search, the mover's win chance with the best placement
+and with the one played. The loss is their difference: comparing the played move with its siblings
+in the same search, rather than two successive evaluations, keeps the noise of two separate
+searches out of it.
+
+The win chance is a model: what the strong bot's search expects the mover's chance of winning
+to be if every player then played as the bots do. A search is noisy; each placement's value is a mean
+over the simulations through it, so the loss carries a standard error, measured from the spread of
+those simulations' values (a placement tried once has no spread: its variance is taken as the
+widest a chance's can be, p(1-p)). A placement is marked only
+when its loss passes the mark's threshold *and* is more than :data:`NOISE_SIGMAS` standard errors:
+a mark says "this was worse", never "the dice of the search fell this way".
+
+Results are a pure function of (file, budget, dvtui's version): every search is seeded from
+:data:`SEED` and the position, the budget is iterations (never the clock), and the worker pool
+returns results in the game's order. They are kept beside the game, in ``FILE.analysis.json``,
+keyed by the file's SHA-256, the budget and the version, and reused when those match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import msgspec
+
+from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
+from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
+from .timeline import Replay
+
+SEED = 0xA7A1
+"""Every search of the analysis is seeded from this and the position (the bot mixes them)."""
+BUDGET = DEFAULT_ITERATIONS
+"""Iterations per position unless asked otherwise: the strong bot's own budget."""
+MARKS: tuple[tuple[float, str], ...] = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+"""Win-chance loss (0..1) from which a placement earns a mark, worst first: lichess's steps (0.3,
+0.2 and 0.1 of its -1..1 winning chances) on a 0..1 scale."""
+PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""How the log shows each mark, as chess annotates moves."""
+NOISE_SIGMAS = 2.0
+"""A loss smaller than this many standard errors of the search is noise: no mark."""
+FORMAT = 1
+"""The layout of the analysis file; a file of another layout is recomputed, not read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One placement, judged."""
+
+    moment: int
+    """Index of its ``card_placed`` event in the canonical log (the replay's moment)."""
+    round: int
+    player: int
+    """0-based seat (people see it from 1)."""
+    card: int
+    column: int
+    best_card: int
+    best_column: int
+    before: float
+    """The mover's win chance at the position, with the best placement, the search's most
+    visited (0..1)."""
+    played: float | None
+    """Their win chance with the placement played; None when the search never tried it (a
+    budget too small to look at every placement)."""
+    loss: float | None
+    noise: float | None
+    """One standard error of ``loss``, as the search's visit counts bound it."""
+    mark: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    sha256: str
+    budget: int
+    version: str
+    reviews: list[Review]
+
+
+def mark_for(loss: float, noise: float) -> str | None:
+    """The mark a loss earns, or None when it is small or within the search's noise."""
+    if loss <= NOISE_SIGMAS * noise:
+        return None
+    for threshold, name in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed: int = SEED) -> Review:
+    """Weigh ``placement`` at ``game`` (the position before it) against every placement there
+    (``seed``: another seed measures the noise, ``bench/bench_analysis.py``)."""
+    weighed = weigh(game, seed, budget)
+    best = weighed[0]  # the search's choice: the most visited (a rarely tried move's mean is luck)
+    standing = searched_as(game, placement)
+    mine = next((w for w in weighed if w.placement == standing), None)
+    before = _chance(best.win)
+    played = loss = noise = None
+    mark = None
+    if mine is not None:
+        played = _chance(mine.win)
+        if mine.placement == best.placement:
+            loss = noise = 0.0
+        else:
+            loss = max(0.0, before - played)
+            noise = math.sqrt(_var(best.spread, before, best.visits) + _var(mine.spread, played, mine.visits))
+            mark = mark_for(loss, noise)
+    return Review(
+        moment=moment,
+        round=game.round,
+        player=game.to_move,
+        card=placement.card,
+        column=placement.column,
+        best_card=best.placement.card,
+        best_column=best.placement.column,
+        before=before,
+        played=played,
+        loss=loss,
+        noise=noise,
+        mark=mark,
+    )
+
+
+def _chance(value: float) -> float:
+    """The search's value as a chance: after the last round the value model adds a little for rank
+    and margin on top of winning (:mod:`dvtui.bots.value`), which a chance leaves out."""
+    return min(1.0, max(0.0, value))
+
+
+def _var(spread: float, p: float, visits: int) -> float:
+    """The variance of a placement's mean value: from the spread the search measured, or, for a
+    placement tried once (no spread to measure), the widest a chance's can be."""
+    if visits < 2:
+        return p * (1.0 - p)
+    return spread * spread / visits
+
+
+def positions(events: Sequence[Event]) -> list[tuple[int, Game, Placement]]:
+    """Every placement of a canonical log, with its moment and the state before it (taken-back
+    placements too: they were played, then thought better of)."""
+    replay = Replay(events)
+    out = []
+    for k, event in enumerate(replay.events):
+        if isinstance(event, CardPlaced):
+            out.append((k, replay.state_at(k - 1), Placement(card=event.card, column=event.column)))
+    return out
+
+
+def _review_job(job: tuple[int, Game, Placement, int]) -> Review:
+    moment, game, placement, budget = job
+    return review(game, placement, budget, moment)
+
+
+def analyse(
+    events: Sequence[Event],
+    budget: int = BUDGET,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Review]:
+    """Review every placement of a game, on ``jobs`` processes; ``progress(done, total)`` after
+    each. The result does not depend on ``jobs``."""
+    work = [(k, game, placement, budget) for k, game, placement in positions(events)]
+    total = len(work)
+    out: list[Review] = []
+    if progress is not None:
+        progress(0, total)
+    if jobs <= 1 or total <= 1:
+        for job in work:
+            out.append(_review_job(job))
+            if progress is not None:
+                progress(len(out), total)
+        return out
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for result in pool.map(_review_job, work):  # in the game's order, whoever finishes first
+            out.append(result)
+            if progress is not None:
+                progress(len(out), total)
+    return out
+
+
+# -- beside the game ------------------------------------------------------------------------------
+
+
+def analysis_path(game_file: Path) -> Path:
+    """Where a game's analysis is kept: beside it, never inside it."""
+    return game_file.with_name(game_file.name + ".analysis.json")
+
+
+def file_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load(path: Path, sha256: str, budget: int, version: str, events: Sequence[Event]) -> Analysis | None:
+    """The kept analysis when it is of this very file, budget and version and fits its placements
+    (``events``: the file's canonical log); None otherwise (absent, unreadable, stale or not what
+    this code writes: it is then made again). The file is outside text: anyone could have written
+    it, so every value is checked before a screen shows it."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if raw.get("format") != FORMAT or (raw.get("sha256"), raw.get("budget"), raw.get("version")) != (
+            sha256,
+            budget,
+            version,
+        ):
+            return None
+        reviews = msgspec.convert(raw["reviews"], list[Review], strict=True)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, msgspec.ValidationError):
+        return None
+    if not _fits(reviews, events):
+        return None
+    return Analysis(sha256, budget, version, reviews)
+
+
+def _fits(reviews: Sequence[Review], events: Sequence[Event]) -> bool:
+    """Each review is of the placement at its moment, in order, one for each; its best placement is
+    a card and a column; its mark one of :data:`SIGNS`."""
+    placed = [k for k, event in enumerate(events) if isinstance(event, CardPlaced)]
+    if [r.moment for r in reviews] != placed:
+        return False
+    for r in reviews:
+        event = events[r.moment]
+        assert isinstance(event, CardPlaced)
+        if (r.player, r.card, r.column, r.round) != (event.player, event.card, event.column, event.round):
+            return False
+        if not (1 <= r.best_card <= 6 and 0 <= r.best_column < COLUMNS) or (r.mark is not None and r.mark not in SIGNS):
+            return False
+    return True
+
+
+def save(path: Path, analysis: Analysis) -> None:
+    """Write atomically (a reader never sees half a file); the file is replaced, never written
+    through, so a link at its name is not followed."""
+    body = {
+        "format": FORMAT,
+        "sha256": analysis.sha256,
+        "budget": analysis.budget,
+        "version": analysis.version,
+        "reviews": [asdict(r) for r in analysis.reviews],
+    }
+    text = json.dumps(body, indent=1) + "\n"
+    # a fresh name made with O_EXCL: a directory others write to cannot have a link waiting there
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
+                                     suffix=".tmp", delete=False) as f:  # fmt: skip
+        tmp = Path(f.name)
+        try:
+            f.write(text)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def kept(
+    game_file: Path,
+    data: bytes,
+    events: Sequence[Event],
+    budget: int = BUDGET,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Analysis, str | None]:
+    """The analysis of the game in ``game_file`` (``data``: its bytes, ``events``: their canonical
+    log): the one kept beside it when it matches, else made now and kept. Returns it with why it
+    could not be kept (None when it was, or was already)."""
+    from .. import __version__
+
+    digest = file_digest(data)
+    where = analysis_path(game_file)
+    found = load(where, digest, budget, __version__, events)
+    if found is not None:
+        return found, None
+    analysis = Analysis(digest, budget, __version__, analyse(events, budget, jobs, progress))
+    try:
+        save(where, analysis)
+    except OSError as e:
+        return analysis, f"{where}: not kept: {e.strerror or e}"
+    return analysis, None
+
+
+def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) -> Analysis | None:
+    """The analysis kept beside ``game_file`` for its present bytes (``events``: its canonical
+    log), if there is one."""
+    from .. import __version__
+
+    try:
+        data = game_file.read_bytes()
+    except OSError:
+        return None
+    return load(analysis_path(game_file), file_digest(data), budget, __version__, events)
+
+
+def mark_counts(reviews: Sequence[Review], player: int) -> str:
+    """``2 mistakes, 1 blunder`` (worst last, as the marks' thresholds rise), or ``no mark``."""
+    marks = [r.mark for r in reviews if r.player == player and r.mark]
+    said = [f"{k} {m if k == 1 else PLURALS[m]}" for m in SIGNS if (k := marks.count(m))]
+    return ", ".join(said) or "no mark"
+
+
+def marks_by_moment(reviews: Sequence[Review]) -> dict[int, Review]:
+    """The marked placements, by their moment in the log."""
+    return {r.moment: r for r in reviews if r.mark is not None}
+
+
+def blunder_after(reviews: Sequence[Review], moment: int) -> Review | None:
+    """The blunder played right after ``moment`` (a decision moment), if one was: where ``b`` is
+    "try it again"."""
+    for r in reviews:
+        if r.moment == moment + 1:
+            return r if r.mark == "blunder" else None
+    return None
