@@ -30,6 +30,7 @@ from ..tables import (
     open_table,
     release_seat,
     server_place,
+    start_table,
     table_info,
 )
 from ..tables.headless import play_seat
@@ -54,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
+            if args.action == "start":
+                return _start(args)
             if args.action == "get":
                 return _get(args)
             return _tables(server_place(args.server))
@@ -137,6 +140,15 @@ def _release(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _start(args: argparse.Namespace) -> int:
+    """``dvtui tables start NAME``: the table's opener ends its waiting room."""
+    place = server_place(args.server)
+    _table(place, args.table)
+    asyncio.run(start_table(place, args.table, user=vouched()))
+    print(f"table {printable(args.table)} has started: a bot stands in for each seat nobody has taken yet")
+    return EXIT_OK
+
+
 def _get(args: argparse.Namespace) -> int:
     """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
     any game file is before it is written (never over a file that exists)."""
@@ -162,6 +174,9 @@ def table_line(info: TableInfo) -> str:
     names = [s.name for s in info.seats]
     if info.over:
         state = "game over"
+    elif info.waiting:
+        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
+        state = f"waiting room, waiting for {', '.join(awaited)} (or 'dvtui tables start {info.table}')"
     else:
         who = names[info.to_move] if info.to_move is not None else "?"
         state = f"round {info.round}/{info.rounds}, {who} to move"
@@ -216,7 +231,7 @@ def _join(args: argparse.Namespace) -> int:
 
 def _new_table(args: argparse.Namespace) -> int:
     if not args.players:
-        raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
+        raise UsageError('--table needs --players (e.g. --players "Ana,Bob,bot:strong")')
     seats = checked_setup(args)
     assert seats is not None
     if args.output is not None:
@@ -230,8 +245,14 @@ def _new_table(args: argparse.Namespace) -> int:
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
-        place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
+        place,
+        args.table,
+        entries,
+        first_player=first_player(args),
+        seed=args.seed,
+        hints=not args.no_hints,
         user=vouched(),
+        wait=args.wait,
     )
     asyncio.run(opening)
     if spec is None:

@@ -103,7 +103,8 @@ class Presence:
 
     ``seat``: this side's seat (None: watching). ``status``: ``connected``, ``reconnecting`` or
     ``lost``. ``left``: why this side plays no more (taken over elsewhere, no server), else None.
-    ``rejoin``: the command that brings this side back."""
+    ``rejoin``: the command that brings this side back. ``waiting``: the table is a waiting room
+    (no placement until its free people's seats are taken, or its opener starts it)."""
 
     table: str
     seat: int | None
@@ -112,6 +113,13 @@ class Presence:
     status: str
     left: str | None
     rejoin: str
+    waiting: bool = False
+
+    def awaited(self) -> list[str]:
+        """The names of the people's seats a waiting room waits for (empty: it waits for nobody)."""
+        if not self.waiting:
+            return []
+        return [s.name for s in self.seats if s.state == "free" and s.kind == "human"]
 
     def of(self, seat: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == seat), None)
@@ -205,6 +213,10 @@ class GameSession(Protocol):
 
     def stand_in(self, seat: int, level: str | None) -> None:
         """Let bot ``level`` play ``seat`` while its person is away (None: stop)."""
+        ...
+
+    def start_table(self) -> None:
+        """End the table's waiting room (its opener may; the table's answer is news)."""
         ...
 
     def as_file(self) -> LoadedGame:

@@ -31,6 +31,7 @@ from .protocol import (
     Opened,
     Presence,
     SeatState,
+    Started,
     TableInfo,
     Tables,
     Welcome,
@@ -64,6 +65,8 @@ def check_message(message: Incoming) -> None:
             check_table_info(info)
     elif isinstance(message, Opened):
         _table("opened.table", message.table)
+    elif isinstance(message, Started):
+        _table("started.table", message.table)
     elif isinstance(message, Joined):
         _table("joined.table", message.table)
         if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:

@@ -80,6 +80,8 @@ from .protocol import (
     Release,
     Released,
     StandIn,
+    Start,
+    Started,
     Tables,
     Undo,
     Watch,
@@ -283,6 +285,7 @@ class Server:
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
             Bye: self._bye,
+            Start: self._start,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -620,8 +623,9 @@ class Server:
                 raise Refusal("bad_setup", f"{seat.name}: {over}")
         n = len(seats)
         record = TableRecord(
-            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
-        )
+            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
+            kept_for=kept_for(seats), started=not message.wait,
+        )  # fmt: skip
         self._opening.add(name)  # from here no other open_table takes the name
         try:
             await self._room_for(conn, before)
@@ -745,7 +749,8 @@ class Server:
         conn.table = table
         table.active = time.time()
         since = since if since <= table.next_seq else 0
-        conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=table.waiting)
+        conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
             conn.send(encode(table.failed))
@@ -800,6 +805,17 @@ class Server:
         await self._save_record(table)
         self._wake(table)
 
+    async def _start(self, conn: Conn, message: Start) -> None:
+        """The table's opener (or the server's own account) ends its waiting room: the free human
+        seats get a stand-in bot until their people come, and the first placement may be made."""
+        table = self._table(message.table)
+        if table.start(conn.identity, operator=os.geteuid()):
+            self._log(f"{conn.user} started {table.name}")
+            table.presence_soon()
+            await self._save_record(table)
+        conn.send(encode(Started(table=table.name)))
+        self._wake(table)
+
     async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
@@ -849,6 +865,9 @@ class Server:
             raise Refusal("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
         if table.over:
             raise Refusal("game_over", "the game is over")
+        waiting = table.why_waiting()
+        if waiting is not None:
+            raise Refusal("illegal", waiting, seq=table.next_seq)
         try:
             if isinstance(message, Place):
                 placement = Placement(card=message.card, column=message.column)

@@ -44,6 +44,9 @@ class TableRecord(msgspec.Struct, kw_only=True):
     kept_for: list[int | str | None] = msgspec.field(default_factory=list)
     """Whom each free seat is kept for (an owner as in ``owners``; None: anybody), as
     :func:`~dvtui.tables.registry.kept_for` decided at opening; empty: nobody's."""
+    started: bool = True
+    """The first placement may be made: every human seat has been taken once, or the opener
+    started the table (False: a waiting room; a record without the key is a table that started)."""
 
 
 class TableExists(Exception):

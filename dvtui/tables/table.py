@@ -25,6 +25,9 @@ from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, 
 from .registry import Owner
 from .store import TableRecord
 
+STAND_IN = "greedy"
+"""The bot that plays a seat nobody has come to once the opener starts the table."""
+
 
 class Refusal(Exception):
     """A rule says no: ``code`` and ``message`` as the ``error`` the server answers with; ``seq``: the
@@ -106,6 +109,27 @@ class Table(Generic[G]):
     def over(self) -> bool:
         return self.session.game.over
 
+    def awaited(self) -> list[int]:
+        """The human seats a waiting room waits for: never taken (no owner), and the table not
+        started (empty once it has)."""
+        if self.record.started:
+            return []
+        return [i for i, owner in enumerate(self.record.owners) if owner is None and not self.session.is_bot(i)]
+
+    @property
+    def waiting(self) -> bool:
+        """No placement yet: some human seat was never taken and the opener has not started the table."""
+        return bool(self.awaited())
+
+    def why_waiting(self) -> str | None:
+        """Why nobody may place now, in the words a refused placement gets (None: they may)."""
+        awaited = self.awaited()
+        if not awaited:
+            return None
+        seats = ", ".join(self.seat_words(i) for i in awaited)
+        return (f"table {self.name} waits for {seats} to sit, or for its opener to start it "
+                f"(dvtui tables start {self.name})")  # fmt: skip
+
     def seat_words(self, seat: int) -> str:
         """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
         it (the protocol's index is from 0), with its name."""
@@ -156,14 +180,16 @@ class Table(Generic[G]):
 
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
-        return Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))
+        return Presence(
+            table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting
+        )
 
     def info(self) -> ListedTable:
         game = self.session.game
         return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
-            hints=self.record.hints,
+            hints=self.record.hints, waiting=self.waiting,
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
@@ -197,6 +223,8 @@ class Table(Generic[G]):
         record.stand_ins[seat] = None  # its owner is back
         pushed = self.seated[seat]
         self.seated[seat] = guest
+        if not record.started and not self.awaited():  # every human seat taken once: the game begins
+            record.started = changed = True
         return Sat(seat, pushed, changed)
 
     def pick(self, guest: G) -> int:
@@ -274,6 +302,20 @@ class Table(Generic[G]):
         self.seated[seat] = None
         return held
 
+    def start(self, by: Owner, *, operator: Owner) -> bool:
+        """The table's opener (or ``operator``) ends its waiting room: each human seat nobody has
+        taken gets a :data:`STAND_IN` bot until its person comes. Returns whether the record changed
+        (False: the table had started already)."""
+        if by not in (self.record.opener, operator):
+            opener = self.record.opener
+            named = "nobody" if opener is None else owner_name(opener)
+            raise Refusal("not_opener", f"only the opener of table {self.name} ({named}) may start it")
+        awaited = self.awaited()
+        self.record.started = True
+        for seat in awaited:
+            self.record.stand_ins[seat] = STAND_IN
+        return bool(awaited)
+
     # -- whose bot moves -------------------------------------------------------------------------
 
     def account(self) -> Owner | None:
@@ -289,8 +331,8 @@ class Table(Generic[G]):
         bots nobody watches would take the workers from the tables people play at; it goes on
         when somebody joins or watches it."""
         game = self.session.game
-        if game.over or self.failed is not None or self.account() is None:
-            return None
+        if game.over or self.failed is not None or self.account() is None or self.waiting:
+            return None  # a waiting room: nobody moves, bots neither, before the start
         seat = game.to_move
         bot = self.session.bots[seat]
         if bot is not None:
@@ -315,4 +357,4 @@ def _whose(owner: Owner) -> str:
     return owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
 
 
-__all__ = ["BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]
+__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]

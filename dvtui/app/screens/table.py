@@ -646,6 +646,10 @@ class TableScreen(Screen[None]):
         who = ", ".join(self.session.names[s] for s in away)
         self.notify(f"A {STAND_IN_LEVEL} bot plays for {who} until they join.", title="Stand-in", timeout=5)
 
+    def action_start(self) -> None:
+        """``s`` while the table waits for people: deal now (the table refuses anyone but its opener)."""
+        self.session.start_table()
+
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
         remembered for the next game and the next resume."""

@@ -33,6 +33,9 @@ def presence_line(presence: Presence, game: Game) -> Text:
             what = s.state  # away, free
         words.append(f"{s.name} ({what})")
     line = " · ".join(words)
+    awaited = presence.awaited()
+    if awaited:
+        line = f"Waiting room, for {', '.join(awaited)} · {line}"
     if presence.spectators:
         line += f" · {presence.spectators} watching"
     players = game.created.players
@@ -57,6 +60,9 @@ def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
     left the table), or the seat's state in a few words (the name is at the hand's left)."""
     if presence.left is not None and not game.over:
         return Text(f"back here: {presence.rejoin}", style=Style(color=ERROR, italic=True))
+    awaited = presence.awaited()
+    if awaited:
+        return hint_text(f"the table waits for {', '.join(awaited)}")
     state = presence.of(game.to_move)
     words = waiting_words(state, may_stand_in) if state is not None else None
     return hint_text(words or f"{game.created.players[game.to_move].name}'s turn")
@@ -68,6 +74,9 @@ def turn_status(presence: Presence, game: Game, *, mine: bool, bot: bool, may_st
         return Text("Game over", style=Style(bold=True))
     if presence.left is not None:
         return Text(f"Left the table: {presence.left}", style=Style(color=ERROR, bold=True))
+    awaited = presence.awaited()
+    if awaited:  # nobody places yet, this side neither
+        return Text(f"Waiting for {', '.join(awaited)} to sit (or the opener to start)", style=Style(color=MUTED))
     seat = game.created.players[game.to_move]
     if mine:
         return Text(f"▶ Your turn, {seat.name}", style=seat_emphasis(seat.color))
