@@ -5,20 +5,25 @@ the wire (a server in this process), then from the command line (real processes)
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 import pytest
 
+from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.server import Server
 from dvtui.tables.store import TableRecord
 from dvtui.tables.table import STAND_IN, BotTurn, Refusal, Table
 
+from ..support.apps import table_app
+from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
 from ..support.servers import Served, short_dir, wait_for
@@ -178,3 +183,25 @@ def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits
     assert game.over
     verified = dvtui("verify", str(server.game_file("w")))
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+# -- on the table screen -------------------------------------------------------------------------
+
+
+async def test_the_screen_says_whom_the_table_waits_for_and_s_starts_it(in_process: Server) -> None:
+    """Every screen shows the waiting room (the banner and the round bar say whom it waits for),
+    takes no placement there, and ``s`` (the opener's) deals: the stand-ins then play."""
+    players = ["Ana", "Bob", "Cy"]
+    opening = open_table(in_process.place, "t", players, first_player=0, seed=5, wait=True)
+    await asyncio.to_thread(lambda: asyncio.run(opening))
+    session = await RemoteSession.open(in_process.place, "t", seat=0)
+    app = table_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        bar, banner = app.screen.query_one(RoundBar), app.screen.query_one(Banner)
+        await until(pilot, "the waiting room's words", lambda: "Waiting for Bob, Cy" in text(bar))
+        assert "Waiting room, for Bob, Cy" in text(banner)
+        assert session.human_to_move() is None  # Ana is first, but nobody places in a waiting room
+        await pilot.press("s")
+        await until(pilot, "the table to start", lambda: session.human_to_move() == 0)
+        assert "Waiting" not in text(bar) and "Waiting" not in text(banner)
+        assert "greedy bot standing in" in text(banner)
