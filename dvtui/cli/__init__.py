@@ -41,7 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
     new.add_argument("--wait", action="store_true",
                      help="with --table: a waiting room; the first placement waits until every person's seat "
-                     "has been taken, or 'dvtui tables start NAME'")  # fmt: skip
+                     "has been taken, or 'dvtui tables start NAME'")
+    new.add_argument("--move-time", metavar="DURATION",
+                     help="with --table: how long each turn may last (45s, 2m, 1h, 3d; default: no clock); "
+                     "then a bot plays the turn and the person keeps the seat")  # fmt: skip
     new.add_argument("--no-bell", action="store_true", help="with --table: no terminal bell when it is your turn")
     _server_option(new)
 
@@ -200,7 +203,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
                                 ("--no-hints", args.no_hints), ("--no-bell", args.no_bell),
-                                ("--wait", args.wait)) if v]
+                                ("--wait", args.wait), ("--move-time", args.move_time)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:

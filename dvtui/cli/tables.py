@@ -33,6 +33,7 @@ from ..tables import (
     start_table,
     table_info,
 )
+from ..tables.clock import move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
@@ -199,6 +200,8 @@ def table_line(info: TableInfo) -> str:
             what += f", {s.stand_in} bot standing in"
         seats.append(f"{s.name}: {what}")
     extra = "" if info.hints else "; no hints"
+    if info.move_time is not None:
+        extra += f"; move time {move_time_words(info.move_time)}"
     return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")
 
 
@@ -231,7 +234,7 @@ def _join(args: argparse.Namespace) -> int:
 
 def _new_table(args: argparse.Namespace) -> int:
     if not args.players:
-        raise UsageError('--table needs --players (e.g. --players "Ana,Bob,bot:strong")')
+        raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
     seats = checked_setup(args)
     assert seats is not None
     if args.output is not None:
@@ -242,18 +245,13 @@ def _new_table(args: argparse.Namespace) -> int:
         if seats[seat].kind != "human":
             raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
     spec = _bot(args.bot) if args.bot is not None else None
+    move_time = _move_time(args.move_time) if args.move_time is not None else None
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
-        place,
-        args.table,
-        entries,
-        first_player=first_player(args),
-        seed=args.seed,
-        hints=not args.no_hints,
-        user=vouched(),
-        wait=args.wait,
-    )
+        place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
+        user=vouched(), wait=args.wait, move_time=move_time,
+    )  # fmt: skip
     asyncio.run(opening)
     if spec is None:
         from .terminal import has_terminal
@@ -276,6 +274,14 @@ def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool 
 
     # a spectator owns nothing: it watches as the account, which needs no trust
     return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
+
+
+def _move_time(text: str) -> int:
+    """``--move-time DURATION``: seconds."""
+    try:
+        return parse_duration(text)
+    except ValueError as e:
+        raise UsageError(f"--move-time {printable(text)}: {e}") from None
 
 
 def _bot(text: str) -> BotSpec:

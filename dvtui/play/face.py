@@ -114,6 +114,16 @@ class Presence:
     left: str | None
     rejoin: str
     waiting: bool = False
+    move_left: tuple[float, float] | None = None
+    """The seconds the table said were left to the person to move, and when (``time.monotonic``);
+    None: no clock runs (see :meth:`time_left`)."""
+
+    def time_left(self, now: float) -> float | None:
+        """The seconds left to the person to move at ``now`` (monotonic), counted down on this side."""
+        if self.move_left is None:
+            return None
+        left, said_at = self.move_left
+        return max(0.0, left - (now - said_at))
 
     def awaited(self) -> list[str]:
         """The names of the people's seats a waiting room waits for (empty: it waits for nobody)."""

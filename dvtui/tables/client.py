@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import random
 import sys
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -304,17 +305,20 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
     seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = False,
+    move_time: int | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
     server does not trust is refused before a table is opened that it could not sit at. ``wait``:
-    the table is a waiting room until every human seat is taken once or its opener starts it."""
+    the table is a waiting room until every human seat is taken once or its opener starts it;
+    ``move_time``: the seconds each turn may last before a stand-in plays it."""
     try:
         conn = await Connection.open(place, user=user)
         try:
             message = OpenTable(
-                table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait
-            )
+                table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
+                move_time=move_time,
+            )  # fmt: skip
             await conn.request(message, Opened)
         finally:
             conn.close()
@@ -370,6 +374,10 @@ class TableClient:
         self.spectators = 0
         self.waiting = False
         """The table is a waiting room (its latest presence says so)."""
+        self.move_time: int | None = None
+        self.move_left: tuple[float, float] | None = None
+        """The seconds the server said were left to the person to move, and when that came (this
+        process's monotonic clock): the time left now is counted down from it."""
         self.hints = True
         self._conn: Connection | None = None
         self._closed = False
@@ -488,6 +496,8 @@ class TableClient:
             if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
                 raise BadServer("a presence whose seats are not the game's")
             self.seats, self.spectators, self.waiting = message.seats, message.spectators, message.waiting
+            self.move_time = message.move_time
+            self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
             return Update(presence=True)
         if isinstance(message, Error):
             if message.code in ("taken_over", "version"):

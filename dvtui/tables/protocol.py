@@ -19,6 +19,7 @@ import msgspec
 
 from ..engine import AnyEvent
 from ..printable import printable
+from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
@@ -113,6 +114,9 @@ class OpenTable(Message, tag="open_table"):
     first_player: SeatIndex | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)] | None = None
     hints: bool = True
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] | None = None
+    """Seconds each turn may last before a stand-in plays it (the person keeps the seat); the
+    waiting room is bounded the same way. None: no clock."""
     wait: bool = False
     """A waiting room: the first placement waits until every human seat has been taken once, or
     until the opener sends ``start`` (without the key, the table starts at once)."""
@@ -222,6 +226,8 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     hints: bool = True
     waiting: bool = False
     """A waiting room (see ``presence``)."""
+    move_time: int | None = None
+    """The table's move time in seconds (None: no clock)."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -276,6 +282,11 @@ class Presence(Message, tag="presence"):
     waiting: bool = False
     """The table is a waiting room: no placement until its free human seats are taken, or its
     opener starts it (``start``)."""
+    move_time: int | None = None
+    """The table's move time in seconds (None: no clock)."""
+    move_left: float | None = None
+    """The seconds left to the person to move (or to the waiting room) as this is sent; None: no
+    clock runs now (no move time, a bot's seat to move, the game over)."""
 
 
 class Started(Message, tag="started"):

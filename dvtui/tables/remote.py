@@ -301,7 +301,7 @@ class RemoteSession:
     def presence(self) -> Presence:
         client = self.client
         return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
-                        self.left_why(), self.rejoin(), client.waiting)  # fmt: skip
+                        self.left_why(), self.rejoin(), client.waiting, client.move_left)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)

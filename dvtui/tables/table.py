@@ -13,7 +13,8 @@ them: the server decides with it, and the seat chooser offers the same seat firs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
@@ -21,6 +22,7 @@ import msgspec
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import user_name
+from .clock import MoveClock
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, SeatState, shown_person
 from .registry import Owner
 from .store import TableRecord
@@ -94,10 +96,20 @@ class Sat(NamedTuple, Generic[G]):
 class Table(Generic[G]):
     """A table's game, record and guests, and the rules between them (see the module's docstring)."""
 
-    def __init__(self, name: str, session: PlaySession, record: TableRecord) -> None:
+    def __init__(
+        self, name: str, session: PlaySession, record: TableRecord, *, now: Callable[[], float] | None = None,
+        left: float | None = None,
+    ) -> None:  # fmt: skip
+        """``now``: the monotonic clock the move clock runs on (given by tests); ``left``: the time
+        left of the turn under way, for a table reopened (None: a whole move time from now)."""
         self.name = name
         self.session = session
         self.record = record
+        self.now = now or time.monotonic
+        self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), left)
+        """The current turn's deadline (None: the table has no move time)."""
+        self.overdue = False
+        """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
         self.spectators: set[G] = set()
         self.failed: Error | None = None
@@ -181,15 +193,26 @@ class Table(Generic[G]):
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
         return Presence(
-            table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting
-        )
+            table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting,
+            move_time=self.record.move_time, move_left=self.move_left(),
+        )  # fmt: skip
+
+    def move_left(self) -> float | None:
+        """The seconds left to the person to move (or to the waiting room), None when no clock runs:
+        no move time, the game over or stopped, a bot's seat to move."""
+        clock, game = self.clock, self.session.game
+        if clock is None or game.over or self.failed is not None:
+            return None
+        if not self.waiting and self.session.is_bot(game.to_move):
+            return None
+        return round(clock.left(self.now()), 1)
 
     def info(self) -> ListedTable:
         game = self.session.game
         return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
-            hints=self.record.hints, waiting=self.waiting,
+            hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time,
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
@@ -310,11 +333,44 @@ class Table(Generic[G]):
             opener = self.record.opener
             named = "nobody" if opener is None else owner_name(opener)
             raise Refusal("not_opener", f"only the opener of table {self.name} ({named}) may start it")
+        return self._start_now()
+
+    def _start_now(self) -> bool:
         awaited = self.awaited()
         self.record.started = True
         for seat in awaited:
             self.record.stand_ins[seat] = STAND_IN
         return bool(awaited)
+
+    # -- the move clock --------------------------------------------------------------------------
+
+    def turned(self) -> None:
+        """A line was written: the next turn has the whole move time."""
+        if self.clock is not None:
+            self.clock.turn(self.now())
+        self.overdue = False
+
+    def lag(self, gap: float) -> None:
+        """The server was stopped for ``gap`` seconds: nobody's time ran meanwhile."""
+        if self.clock is not None:
+            self.clock.lag(gap)
+
+    def tick(self) -> str | None:
+        """Look at the clock: ``"started"`` when it ended the waiting room (the record changed:
+        stand-ins for the seats nobody took), ``"overdue"`` when the turn ran out (a stand-in plays
+        it), else None."""
+        if self.clock is None or self.over or self.failed is not None or self.overdue:
+            return None
+        if not self.clock.out(self.now()):
+            return None
+        if self.waiting:
+            self._start_now()
+            self.turned()  # the first turn has its whole time
+            return "started"
+        if self.session.is_bot(self.session.game.to_move):
+            return None
+        self.overdue = True
+        return "overdue"
 
     # -- whose bot moves -------------------------------------------------------------------------
 
@@ -340,6 +396,8 @@ class Table(Generic[G]):
         level = self.record.stand_ins[seat]
         if level is not None and self.seated[seat] is None:
             return BotTurn(seat, level, self.session.hint_seed(seat), standing_in=True)
+        if self.overdue:  # the person's time ran out: the turn is played for them, the seat stays theirs
+            return BotTurn(seat, STAND_IN, self.session.hint_seed(seat), standing_in=True)
         return None
 
 

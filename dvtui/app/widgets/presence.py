@@ -11,6 +11,7 @@ from rich.text import Text
 from ...engine import Game
 from ...play.face import Presence, SeatInfo
 from ...printable import printable
+from ...tables.clock import duration_words
 from ..theme import ERROR, MUTED, seat_color
 from .faces import seat_emphasis
 from .hand import hint_text
@@ -68,8 +69,23 @@ def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
     return hint_text(words or f"{game.created.players[game.to_move].name}'s turn")
 
 
-def turn_status(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
-    """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking."""
+def turn_status(
+    presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool, now: float | None = None
+) -> Text:
+    """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking; with
+    the table's move clock, the time left at ``now`` (monotonic) after it."""
+    status = _turn_words(presence, game, mine=mine, bot=bot, may_stand_in=may_stand_in)
+    left = None if now is None or game.over or presence.left is not None else presence.time_left(now)
+    if left is not None:
+        status.append(f" · {duration_words(left)} left", style=Style(bold=left <= CLOCK_WARNING))
+    return status
+
+
+CLOCK_WARNING = 10.0
+"""Seconds left from which the clock is drawn bold."""
+
+
+def _turn_words(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
     if game.over:
         return Text("Game over", style=Style(bold=True))
     if presence.left is not None:
