@@ -5,16 +5,20 @@ bot client and stand-ins for Bob's turns, and a turn's time survives a ``kill -9
 
 from __future__ import annotations
 
+import asyncio
+import re
 import time
 from collections.abc import Iterator
 
 import msgspec
 import pytest
 
+from dvtui.app.widgets.panels import RoundBar
 from dvtui.engine import CardPlaced, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import (
     MoveClock,
     duration_words,
@@ -24,9 +28,12 @@ from dvtui.tables.clock import (
     resumed_left,
 )
 from dvtui.tables.registry import Owner, kept_for
+from dvtui.tables.server import Server
 from dvtui.tables.store import TableRecord
 from dvtui.tables.table import STAND_IN, BotTurn, Table
 
+from ..support.apps import table_app
+from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
 from ..support.servers import Served, short_dir
@@ -186,3 +193,18 @@ def test_the_clock_survives_a_kill_9_of_the_server(server: Served) -> None:
     left = _move_left(server, "k")
     assert left < 59.0  # not reset: at least a second was used before the kill
     assert left > 53.0  # nor charged with the five seconds the server was down
+
+
+async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_process: Server) -> None:
+    opening = open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=1, seed=5, move_time=600)
+    await asyncio.to_thread(lambda: asyncio.run(opening))
+    session = await RemoteSession.open(in_process.place, "t", seat=0)
+    async with table_app(session).run_test(size=(80, 24)) as pilot:
+        bar = pilot.app.screen.query_one(RoundBar)
+        await until(
+            pilot, "Bob's clock", lambda: re.search(r"Bob to play \(free seat.*\) · 9:5\d left", text(bar)) is not None
+        )
+        presence = session.presence()
+        assert presence is not None and presence.move_left is not None
+        shown = presence.time_left(time.monotonic())
+        assert shown is not None and shown < 600  # counted down here, from the server's figure
