@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 import time
 from collections.abc import Iterator
 
@@ -36,7 +37,7 @@ from ..support.apps import table_app
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import Served, short_dir
+from ..support.servers import Served, short_dir, wait_for
 
 ANA_UID = 70001
 
@@ -208,3 +209,29 @@ async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_proces
         assert presence is not None and presence.move_left is not None
         shown = presence.time_left(time.monotonic())
         assert shown is not None and shown < 600  # counted down here, from the server's figure
+
+
+def test_a_stopped_server_never_makes_anyone_lose_on_time(server: Served) -> None:
+    """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
+    had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""
+    opened = server.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s")
+    assert opened.returncode == 0, opened.stderr
+    bob = RawClient(str(server.place.socket))
+    bob.hello()
+    bob.send({"type": "join", "table": "s", "seat": 1})  # somebody is at the table: its stand-ins would play
+    assert bob.until("presence")["type"] == "presence"
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGSTOP)
+    time.sleep(12)
+    server.proc.send_signal(signal.SIGCONT)
+    wait_for("the server to see it was stopped", lambda: "the server did not run for" in server.log(), server.log)
+    watcher = RawClient(str(server.place.socket))
+    watcher.hello()
+    watcher.send({"type": "watch", "table": "s"})
+    seen = []
+    while (message := watcher.receive()) is not None and message["type"] != "presence":
+        seen.append(message["type"])
+    assert message is not None and seen == ["joined", "game_created"]  # nobody has placed for Ana
+    assert message["move_left"] > 2  # her turn has what it had when the server stopped
+    watcher.close()
+    bob.close()
