@@ -347,7 +347,9 @@ class Server:
             record = normal_record(record, session.game.n)
             left = None
             if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
-                left = resumed_left(record.move_time, self.store.game_written(name), alive, time.time())
+                # the turn began with the game's last line; the first one, when the record said the game began
+                began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
+                left = resumed_left(record.move_time, began, alive, time.time())
             self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
             table.active = self.store.last_active(name)
             self.store.close(name, session)

@@ -248,6 +248,7 @@ class Table(Generic[G]):
         self.seated[seat] = guest
         if not record.started and not self.awaited():  # every human seat taken once: the game begins
             record.started = changed = True
+            self.turned()
         return Sat(seat, pushed, changed)
 
     def pick(self, guest: G) -> int:
@@ -337,6 +338,8 @@ class Table(Generic[G]):
 
     def _start_now(self) -> bool:
         awaited = self.awaited()
+        if awaited:
+            self.turned()  # the first turn has its whole time, whatever the waiting room took
         self.record.started = True
         for seat in awaited:
             self.record.stand_ins[seat] = STAND_IN
@@ -365,7 +368,6 @@ class Table(Generic[G]):
             return None
         if self.waiting:
             self._start_now()
-            self.turned()  # the first turn has its whole time
             return "started"
         if self.session.is_bot(self.session.game.to_move):
             return None

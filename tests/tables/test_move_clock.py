@@ -144,6 +144,19 @@ def test_a_clock_bounds_the_waiting_room_the_same_way() -> None:
     assert not t.waiting and t.record.stand_ins == [None, STAND_IN, None] and t.move_left() == 10.0
 
 
+def test_the_first_turn_has_its_whole_time_whatever_the_waiting_room_took() -> None:
+    t, now = clocked(started=False)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 8
+    t.start(ANA_UID, operator=0)
+    assert t.move_left() == 10.0
+    t, now = clocked(started=False)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 8
+    t.join(Guest(70002, "bob"), 1)  # the last person sits: the game begins now
+    assert not t.waiting and t.move_left() == 10.0
+
+
 # -- a real server -------------------------------------------------------------------------------
 
 
