@@ -28,6 +28,8 @@ from dvtui.tables.clock import (
     parse_duration,
     resumed_left,
 )
+from dvtui.tables.protocol import Presence, SeatState
+from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.server import Server
 from dvtui.tables.store import TableRecord
@@ -248,3 +250,12 @@ def test_a_stopped_server_never_makes_anyone_lose_on_time(server: Served) -> Non
     assert message["move_left"] > 2  # her turn has what it had when the server stopped
     watcher.close()
     bob.close()
+
+
+@pytest.mark.parametrize(("move_time", "left"), [(0, None), (10, -1.0), (10, 1e12)])
+def test_a_clock_no_server_could_mean_is_refused_before_it_is_drawn(move_time: int, left: float | None) -> None:
+    seats = [SeatState(seat=i, name=name, kind="human", state="free") for i, name in enumerate(["Ana", "Bob", "Cy"])]
+    check_message(Presence(table="t", seats=seats, move_time=10, move_left=9.5))  # a sound one
+    presence = Presence(table="t", seats=seats, move_time=move_time, move_left=left)
+    with pytest.raises(BadServer, match=r"presence\.move_"):
+        check_message(presence)
