@@ -58,7 +58,8 @@ def test_a_waiting_room_waits_for_every_persons_seat_and_its_bots_make_no_move()
     sat = t.join(Guest(CY_UID, "cy"), 2)
     assert sat.changed and t.record.started  # the record says so: a restart keeps the table started
     assert not t.waiting and t.why_waiting() is None
-    assert t.bot_to_move() is not None and t.bot_to_move().seat == 3  # type: ignore[union-attr]
+    turn = t.bot_to_move()
+    assert turn is not None and turn.seat == 3
 
 
 def test_a_seat_taken_once_counts_even_when_its_person_left() -> None:
