@@ -2,6 +2,7 @@
 
     python bench/bench_server.py                  # 10, 100 and 1,000 tables
     python bench/bench_server.py --tables 100 --seconds 20 --rate 200
+    python bench/bench_server.py --tables 1000 --move-time 60   # a move clock running on every table
 
 For each size: a ``dvtui serve`` process pinned to one core (``taskset``), N tables of 3 seats and
 1 spectator each (4N connections from this process), moves sent at up to ``--rate`` per second in
@@ -11,6 +12,9 @@ all, each by the seat to move, with the ``seq`` it saw. Measured:
 - durability: when any client receives a move, its line is already in the game's file (the server
   appends and fsyncs before it broadcasts; this checks the order from outside, on every move);
 - the server's RSS at the end (``/proc``).
+
+With ``--move-time``, every table has a move clock (the server ticks them all each second and
+sends a ``presence`` with the time left after each move); it is long enough that no turn runs out.
 
 Then the strong bot's moves per second per core through the server's worker pool (a table of
 three strong bots, the pool pinned to one core with the server).
@@ -66,8 +70,9 @@ class Client:
 
 
 class Bench:
-    def __init__(self, directory: Path, tables: int) -> None:
+    def __init__(self, directory: Path, tables: int, move_time: int | None = None) -> None:
         self.directory = directory
+        self.move_time = move_time
         self.sock = str(directory / "dvtui.sock")
         self.games = directory / "games"
         self.tables = [TableState(f"t{i}") for i in range(tables)]
@@ -94,8 +99,10 @@ class Bench:
                 reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
                 writer.write(b'{"type":"hello","version":1}\n')
                 await reader.readuntil(b"\n")
-            writer.write(json.dumps({"type": "open_table", "table": table.name, "players": SEATS, "seed": i}).encode()
-                         + b"\n")  # fmt: skip
+            opening = {"type": "open_table", "table": table.name, "players": SEATS, "seed": i}
+            if self.move_time is not None:
+                opening["move_time"] = self.move_time
+            writer.write(json.dumps(opening).encode() + b"\n")
             reply = json.loads(await reader.readuntil(b"\n"))
             assert reply["type"] == "opened", reply
         if writer is not None:
@@ -189,11 +196,13 @@ def start_server(directory: Path, core: int, connections: int = 64) -> subproces
     return proc
 
 
-async def run_size(tables: int, rate: float, seconds: float, core: int) -> dict[str, float]:
+async def run_size(
+    tables: int, rate: float, seconds: float, core: int, move_time: int | None = None
+) -> dict[str, float]:
     directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
     proc = start_server(directory, core, connections=4 * tables + 64)
     try:
-        bench = Bench(directory, tables)
+        bench = Bench(directory, tables, move_time)
         await bench.setup()
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
@@ -256,11 +265,14 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=200.0, help="moves per second in all (default 200)")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long each size is driven")
     parser.add_argument("--core", type=int, default=0, help="the core the server is pinned to")
+    parser.add_argument("--move-time", type=int, default=None, metavar="SECONDS",
+                        help="a move clock of SECONDS on every table (default: none)")  # fmt: skip
     args = parser.parse_args()
-    print(f"server pinned to core {args.core}; moves at up to {args.rate:g}/s; {args.seconds:g} s per size")
+    clocks = f"; a {args.move_time} s move clock on every table" if args.move_time is not None else ""
+    print(f"server pinned to core {args.core}; moves at up to {args.rate:g}/s; {args.seconds:g} s per size{clocks}")
     print(f"{'tables':>7} {'conns':>6} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MiB':>8} {'errors':>6}")
     for n in args.tables:
-        r = asyncio.run(run_size(n, args.rate, args.seconds, args.core))
+        r = asyncio.run(run_size(n, args.rate, args.seconds, args.core, args.move_time))
         print(f"{n:>7} {4 * n:>6} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} "
               f"{r['errors']:>6}", flush=True)  # fmt: skip
     print("every move was in its file before any client received it")

@@ -114,6 +114,14 @@ class TableFlow:
             presence = session.presence()
             return (session.abilities.stand_ins and presence is not None and presence.left is None
                     and not session.game.over and bool(presence.away()))  # fmt: skip
+        if action == "start":
+            presence = session.presence()
+            return (
+                session.abilities.stand_ins
+                and presence is not None
+                and presence.left is None
+                and bool(presence.awaited())
+            )
         return True
 
     def bot_to_start(self) -> int | None:

@@ -147,6 +147,11 @@ STAND_IN = Command(
     (("a", "stand_in"),), "bot stands in", help=("a", "a bot plays every away or free seat until its player joins"),
     palette=("Let a bot stand in", "A bot plays each away or free seat until its player joins"),
 )
+START = Command(
+    (("s", "start"),), "start",
+    help=("s", "while the table waits for people: deal now, bots sit in for them (its opener)"),
+    palette=("Start the table", "Deal now: a bot plays each seat nobody has taken, until its person comes"),
+)
 LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
                           " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
@@ -158,8 +163,10 @@ TABLE = KeyMap(
     help=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )
 SHARED_TABLE = KeyMap(
-    commands=(*TABLE.commands, STAND_IN),  # after COLUMN: on one's own turn, a chooses column a
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
+    # after COLUMN: on one's own turn, a chooses column a; after SKIP: in a resolution, s skips
+    commands=(*TABLE.commands, STAND_IN, START),
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP,
+          QUIT),
 )
 """The live table at a shared table: the table's keys, and a bot standing in for an away or free seat."""
 

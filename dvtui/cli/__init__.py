@@ -39,6 +39,12 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--as", dest="as_seat", metavar="SEAT", help="with --table: the seat to take (name or number)")
     new.add_argument("--bot", metavar="LEVEL", help="with --table: play the seat with this bot, without a screen")
     new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
+    new.add_argument("--wait", action="store_true",
+                     help="with --table: a waiting room; the first placement waits until every person's seat "
+                     "has been taken, or 'dvtui tables start NAME'")
+    new.add_argument("--move-time", metavar="DURATION",
+                     help="with --table: how long each turn may last (45s, 2m, 1h, 3d; default: no clock); "
+                     "then a bot plays the turn and the person keeps the seat")  # fmt: skip
     new.add_argument("--no-bell", action="store_true", help="with --table: no terminal bell when it is your turn")
     _server_option(new)
 
@@ -103,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     release.add_argument("table", metavar="NAME", help="the table's name")
     release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
     _server_option(release, after=True)
+    start = actions.add_parser("start", help="deal at a table you opened with --wait, without waiting for everyone")
+    start.add_argument("table", metavar="NAME", help="the table's name")
+    _server_option(start, after=True)
     get = actions.add_parser("get", help="save a table's game (over or not) as a file of your own")
     get.add_argument("table", metavar="NAME", help="the table's name")
     get.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
@@ -210,7 +219,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_resume_headless(args)
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
-                                ("--no-hints", args.no_hints), ("--no-bell", args.no_bell)) if v]
+                                ("--no-hints", args.no_hints), ("--no-bell", args.no_bell),
+                                ("--wait", args.wait), ("--move-time", args.move_time)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:

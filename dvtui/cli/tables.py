@@ -30,8 +30,10 @@ from ..tables import (
     open_table,
     release_seat,
     server_place,
+    start_table,
     table_info,
 )
+from ..tables.clock import move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
@@ -54,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
+            if args.action == "start":
+                return _start(args)
             if args.action == "get":
                 return _get(args)
             return _tables(server_place(args.server))
@@ -137,6 +141,15 @@ def _release(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _start(args: argparse.Namespace) -> int:
+    """``dvtui tables start NAME``: the table's opener ends its waiting room."""
+    place = server_place(args.server)
+    _table(place, args.table)
+    asyncio.run(start_table(place, args.table, user=vouched()))
+    print(f"table {printable(args.table)} has started: a bot stands in for each seat nobody has taken yet")
+    return EXIT_OK
+
+
 def _get(args: argparse.Namespace) -> int:
     """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
     any game file is before it is written (never over a file that exists)."""
@@ -162,6 +175,9 @@ def table_line(info: TableInfo) -> str:
     names = [s.name for s in info.seats]
     if info.over:
         state = "game over"
+    elif info.waiting:
+        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
+        state = f"waiting room, waiting for {', '.join(awaited)} (or 'dvtui tables start {info.table}')"
     else:
         who = names[info.to_move] if info.to_move is not None else "?"
         state = f"round {info.round}/{info.rounds}, {who} to move"
@@ -184,6 +200,8 @@ def table_line(info: TableInfo) -> str:
             what += f", {s.stand_in} bot standing in"
         seats.append(f"{s.name}: {what}")
     extra = "" if info.hints else "; no hints"
+    if info.move_time is not None:
+        extra += f"; move time {move_time_words(info.move_time)}"
     return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")
 
 
@@ -227,12 +245,13 @@ def _new_table(args: argparse.Namespace) -> int:
         if seats[seat].kind != "human":
             raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
     spec = _bot(args.bot) if args.bot is not None else None
+    move_time = _move_time(args.move_time) if args.move_time is not None else None
     entries = [e.strip() for e in args.players.split(",")]
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(),
-    )
+        user=vouched(), wait=args.wait, move_time=move_time,
+    )  # fmt: skip
     asyncio.run(opening)
     if spec is None:
         from .terminal import has_terminal
@@ -255,6 +274,14 @@ def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool 
 
     # a spectator owns nothing: it watches as the account, which needs no trust
     return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
+
+
+def _move_time(text: str) -> int:
+    """``--move-time DURATION``: seconds."""
+    try:
+        return parse_duration(text)
+    except ValueError as e:
+        raise UsageError(f"--move-time {printable(text)}: {e}") from None
 
 
 def _bot(text: str) -> BotSpec:

@@ -103,7 +103,8 @@ class Presence:
 
     ``seat``: this side's seat (None: watching). ``status``: ``connected``, ``reconnecting`` or
     ``lost``. ``left``: why this side plays no more (taken over elsewhere, no server), else None.
-    ``rejoin``: the command that brings this side back."""
+    ``rejoin``: the command that brings this side back. ``waiting``: the table is a waiting room
+    (no placement until its free people's seats are taken, or its opener starts it)."""
 
     table: str
     seat: int | None
@@ -112,6 +113,23 @@ class Presence:
     status: str
     left: str | None
     rejoin: str
+    waiting: bool = False
+    move_left: tuple[float, float] | None = None
+    """The seconds the table said were left to the person to move, and when (``time.monotonic``);
+    None: no clock runs (see :meth:`time_left`)."""
+
+    def time_left(self, now: float) -> float | None:
+        """The seconds left to the person to move at ``now`` (monotonic), counted down on this side."""
+        if self.move_left is None:
+            return None
+        left, said_at = self.move_left
+        return max(0.0, left - (now - said_at))
+
+    def awaited(self) -> list[str]:
+        """The names of the people's seats a waiting room waits for (empty: it waits for nobody)."""
+        if not self.waiting:
+            return []
+        return [s.name for s in self.seats if s.state == "free" and s.kind == "human"]
 
     def of(self, seat: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.seat == seat), None)
@@ -205,6 +223,10 @@ class GameSession(Protocol):
 
     def stand_in(self, seat: int, level: str | None) -> None:
         """Let bot ``level`` play ``seat`` while its person is away (None: stop)."""
+        ...
+
+    def start_table(self) -> None:
+        """End the table's waiting room (its opener may; the table's answer is news)."""
         ...
 
     def as_file(self) -> LoadedGame:

@@ -149,6 +149,9 @@ class LocalSession:
     def stand_in(self, seat: int, level: str | None) -> None:
         raise RuleError("no seat of a game of this machine is away: there is nobody to stand in for")
 
+    def start_table(self) -> None:
+        raise RuleError("a game of this machine has no waiting room: it starts when it is dealt")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

@@ -14,6 +14,7 @@ from .client import (
     list_tables,
     open_table,
     release_seat,
+    start_table,
     table_info,
 )
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
@@ -43,5 +44,6 @@ __all__ = [
     "open_table",
     "release_seat",
     "server_place",
+    "start_table",
     "table_info",
 ]

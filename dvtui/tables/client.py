@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import random
 import sys
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -44,6 +45,8 @@ from .protocol import (
     SeatState,
     ServerMessage,
     StandIn,
+    Start,
+    Started,
     TableInfo,
     Tables,
     Undo,
@@ -266,6 +269,12 @@ async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | 
         await conn.request(Release(table=name, seat=seat), Released)
 
 
+async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+    """End table ``name``'s waiting room (Refused ``not_opener`` unless this is the table's opener)."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(Start(table=name), Started)
+
+
 async def game_lines(place: ServerPlace, name: str) -> bytes:
     """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
     (each checked as the client checks every line, and bounded as a game file is)."""
@@ -295,15 +304,21 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True, user: str | None = None,
+    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = False,
+    move_time: int | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
-    server does not trust is refused before a table is opened that it could not sit at."""
+    server does not trust is refused before a table is opened that it could not sit at. ``wait``:
+    the table is a waiting room until every human seat is taken once or its opener starts it;
+    ``move_time``: the seconds each turn may last before a stand-in plays it."""
     try:
         conn = await Connection.open(place, user=user)
         try:
-            message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
+            message = OpenTable(
+                table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
+                move_time=move_time,
+            )  # fmt: skip
             await conn.request(message, Opened)
         finally:
             conn.close()
@@ -357,6 +372,12 @@ class TableClient:
         """The length of the lines :attr:`events` came in (bounded as a game file is)."""
         self.seats: list[SeatState] = []
         self.spectators = 0
+        self.waiting = False
+        """The table is a waiting room (its latest presence says so)."""
+        self.move_time: int | None = None
+        self.move_left: tuple[float, float] | None = None
+        """The seconds the server said were left to the person to move, and when that came (this
+        process's monotonic clock): the time left now is counted down from it."""
         self.hints = True
         self._conn: Connection | None = None
         self._closed = False
@@ -370,10 +391,11 @@ class TableClient:
         return len(self.events)
 
     def my_turn(self) -> bool:
+        """This seat is to place now (never in a waiting room: the table refuses any placement there)."""
         game = self.game
         return (
             self.seat is not None and game is not None and not game.over and not game.derived_pending
-            and game.to_move == self.seat
+            and game.to_move == self.seat and not self.waiting
         )  # fmt: skip
 
     def bot_seed(self) -> int:
@@ -410,6 +432,7 @@ class TableClient:
             raise conn.refused(f"a join to table {reply.table} seat {reply.seat} for one to {asked}")
         self.seat = reply.seat
         self.hints = reply.hints
+        self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
@@ -472,14 +495,16 @@ class TableClient:
             game = self.game
             if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
                 raise BadServer("a presence whose seats are not the game's")
-            self.seats, self.spectators = message.seats, message.spectators
+            self.seats, self.spectators, self.waiting = message.seats, message.spectators, message.waiting
+            self.move_time = message.move_time
+            self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
             return Update(presence=True)
         if isinstance(message, Error):
             if message.code in ("taken_over", "version"):
                 self._closed = True
                 raise Refused(message)
             return Update(error=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started):
             return None
         event: Event = message
         check_line(event, self.next_seq)
@@ -512,6 +537,9 @@ class TableClient:
 
     async def stand_in(self, seat: int, bot: str | None) -> None:
         await self._send(StandIn(seat=seat, bot=bot))
+
+    async def start(self) -> None:
+        await self._send(Start(table=self.table))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

@@ -19,6 +19,7 @@ import msgspec
 
 from ..engine import AnyEvent
 from ..printable import printable
+from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
@@ -113,6 +114,12 @@ class OpenTable(Message, tag="open_table"):
     first_player: SeatIndex | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)] | None = None
     hints: bool = True
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] | None = None
+    """Seconds each turn may last before a stand-in plays it (the person keeps the seat); the
+    waiting room is bounded the same way. None: no clock."""
+    wait: bool = False
+    """A waiting room: the first placement waits until every human seat has been taken once, or
+    until the opener sends ``start`` (without the key, the table starts at once)."""
 
 
 class Join(Message, tag="join"):
@@ -166,13 +173,21 @@ class Release(Message, tag="release"):
     seat: SeatIndex
 
 
+class Start(Message, tag="start"):
+    """End ``table``'s waiting room: its first placement may be made, and each human seat nobody
+    has taken gets a stand-in bot until its person comes. Only the table's opener (or the server's
+    own account) may ask; answered by ``started`` (also when the table had started already)."""
+
+    table: TableName
+
+
 class Bye(Message, tag="bye"):
     """Either side's last message (the connection closes after it). A seat left so is away."""
 
     reason: Text = ""
 
 
-ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Bye
+ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Bye
 
 
 # -- server to client ----------------------------------------------------------------------------
@@ -209,6 +224,10 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     over: bool = False
     spectators: int = 0
     hints: bool = True
+    waiting: bool = False
+    """A waiting room (see ``presence``)."""
+    move_time: int | None = None
+    """The table's move time in seconds (None: no clock)."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -245,6 +264,8 @@ class Joined(Message, tag="joined"):
     next_seq: int
     seat: int | None = None
     hints: bool = True
+    waiting: bool = False
+    """The table is a waiting room (as ``presence`` says), told before the game's lines."""
 
 
 class Released(Message, tag="released"):
@@ -258,6 +279,18 @@ class Presence(Message, tag="presence"):
     table: str
     seats: list[SeatState]
     spectators: int = 0
+    waiting: bool = False
+    """The table is a waiting room: no placement until its free human seats are taken, or its
+    opener starts it (``start``)."""
+    move_time: int | None = None
+    """The table's move time in seconds (None: no clock)."""
+    move_left: float | None = None
+    """The seconds left to the person to move (or to the waiting room) as this is sent; None: no
+    clock runs now (no move time, a bot's seat to move, the game over)."""
+
+
+class Started(Message, tag="started"):
+    table: str
 
 
 ErrorCode = Literal[
@@ -281,7 +314,7 @@ ErrorCode = Literal[
     "server",  # the server could not save; the table has stopped
     "taken_over",  # the seat was taken by another connection of the same user (closed)
     "not_trusted",  # hello: this account may not vouch for a person (closed)
-    "not_opener",  # release: only the table's opener may free a seat
+    "not_opener",  # release, start: only the table's opener may ask
     "shutdown",  # the server is stopping (closed; reconnect later)
     "busy",  # a limit is reached: connections (closed), spectators
     "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
@@ -299,7 +332,7 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Released | Presence | Error | Bye
+ServerMessage = Welcome | Tables | Opened | Joined | Released | Started | Presence | Error | Bye
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

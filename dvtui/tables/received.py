@@ -18,6 +18,7 @@ import msgspec
 
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatError, check_seats, parse_bot
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
+from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 from .protocol import (
     MAX_ERROR_CHARS,
     MAX_PERSON_CHARS,
@@ -31,6 +32,7 @@ from .protocol import (
     Opened,
     Presence,
     SeatState,
+    Started,
     TableInfo,
     Tables,
     Welcome,
@@ -64,6 +66,8 @@ def check_message(message: Incoming) -> None:
             check_table_info(info)
     elif isinstance(message, Opened):
         _table("opened.table", message.table)
+    elif isinstance(message, Started):
+        _table("started.table", message.table)
     elif isinstance(message, Joined):
         _table("joined.table", message.table)
         if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
@@ -75,6 +79,7 @@ def check_message(message: Incoming) -> None:
         check_seat_states("presence", message.seats)
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
+        _move_time("presence", message.move_time, message.move_left)
     elif isinstance(message, Error):
         _text("error.message", message.message, MAX_ERROR_CHARS)
         if message.re is not None:
@@ -92,6 +97,15 @@ def check_message(message: Incoming) -> None:
         _strings(str(message.__struct_config__.tag), message)
 
 
+def _move_time(where: str, move_time: int | None, left: float | None) -> None:
+    """A table's move time and the time left, as a server may say them (a clock is shown to people:
+    a negative or endless one is a server's fault, never drawn)."""
+    if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
+        raise BadServer(f"{where}.move_time {move_time} is no move time")
+    if left is not None and not 0 <= left <= MAX_MOVE_TIME:
+        raise BadServer(f"{where}.move_left is out of bounds")
+
+
 def check_table_info(info: TableInfo) -> None:
     _table("a table's name", info.table)
     where = f"table {info.table}"
@@ -100,6 +114,7 @@ def check_table_info(info: TableInfo) -> None:
         raise BadServer(f"{where}: round {info.round} of {info.rounds} is no game's")
     if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
         raise BadServer(f"{where}: to_move {info.to_move} is no seat")
+    _move_time(f"table {info.table}", info.move_time, None)
     if info.spectators < 0:
         raise BadServer(f"{where}: spectators is negative")
 

@@ -306,7 +306,7 @@ class RemoteSession:
     def presence(self) -> Presence:
         client = self.client
         return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
-                        self.left_why(), self.rejoin())  # fmt: skip
+                        self.left_why(), self.rejoin(), client.waiting, client.move_left)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)
@@ -315,6 +315,8 @@ class RemoteSession:
         """This seat, when its placement is awaited: the only one this side decides for (none once
         the client has stopped: a seat taken over elsewhere is decided for there)."""
         human = self._view.human_to_move()
+        if self.client.waiting:  # a waiting room: nobody places before the start
+            return None
         return human if human is not None and human == self.seat and self._failed is None else None
 
     def hint_seed(self, player: int) -> int:
@@ -393,6 +395,10 @@ class RemoteSession:
         """Let bot ``level`` play ``seat`` while its owner is away (None: stop); the table's
         presence says when it does."""
         self._send(self.client.stand_in(seat, level))
+
+    def start_table(self) -> None:
+        """End the table's waiting room; a refusal (not its opener) comes back as news."""
+        self._send(self.client.start())
 
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection

@@ -37,6 +37,7 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
@@ -47,6 +48,7 @@ from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
+from .clock import TICK, loop_gap, resumed_left
 from .limits import (
     TABLES_PER_TOKEN,
     Acceptor,
@@ -80,6 +82,8 @@ from .protocol import (
     Release,
     Released,
     StandIn,
+    Start,
+    Started,
     Tables,
     Undo,
     Watch,
@@ -208,9 +212,9 @@ class LiveTable(Table[Conn]):
 
     def __init__(
         self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord,
-        presence_tick: float = Limits.presence_tick,
+        presence_tick: float = Limits.presence_tick, left: float | None = None,
     ) -> None:  # fmt: skip
-        super().__init__(name, session, record)
+        super().__init__(name, session, record, left=left)
         self.lines = lines
         self.lock = asyncio.Lock()
         """Held while a decision is checked and saved: one decision at a time per table."""
@@ -283,6 +287,7 @@ class Server:
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
             Bye: self._bye,
+            Start: self._start,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -332,6 +337,7 @@ class Server:
     def _reopen_all(self) -> None:
         """Every table kept, over or not, each with its files closed until somebody plays there
         (opened once here, so a torn tail is repaired before any line is sent)."""
+        alive = self._alive_stamp()
         for name in self.store.names():
             try:
                 session, lines, record = self.store.reopen(name)
@@ -339,7 +345,12 @@ class Server:
                 self._log(f"table {name} not reopened: {e}")
                 continue
             record = normal_record(record, session.game.n)
-            self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
+            left = None
+            if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
+                # the turn began with the game's last line; the first one, when the record said the game began
+                began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
+                left = resumed_left(record.move_time, began, alive, time.time())
+            self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
             table.active = self.store.last_active(name)
             self.store.close(name, session)
             table.playing = False
@@ -365,6 +376,7 @@ class Server:
             self._wake(table)
         watch = asyncio.create_task(self._watch_idle()) if self.idle is not None else None
         sweep = asyncio.create_task(self._sweep())
+        clocks = asyncio.create_task(self._run_clocks())
         try:
             await self.stopping.wait()
         finally:
@@ -380,6 +392,7 @@ class Server:
             if watch is not None:
                 watch.cancel()
             sweep.cancel()
+            clocks.cancel()
             await self.moves.stop()
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
@@ -412,6 +425,59 @@ class Server:
                 if why is not None:
                     await self._put_aside(table, why)
             await asyncio.sleep(self.table_limits.sweep)
+
+    # -- move clocks -----------------------------------------------------------------------------
+
+    @property
+    def _alive_path(self) -> Path:
+        return self.place.directory / "alive"
+
+    def _alive_stamp(self) -> float | None:
+        """When the server that ran here last was last running (its stamp's time; None: none)."""
+        try:
+            return self._alive_path.stat().st_mtime
+        except OSError:
+            return None
+
+    def _touch_alive(self) -> None:
+        path = self._alive_path
+        try:
+            os.utime(path)
+        except FileNotFoundError:
+            with contextlib.suppress(OSError):
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
+        except OSError:
+            pass
+
+    async def _run_clocks(self) -> None:
+        """Each tick: a turn (or waiting room) whose time ran out is played by a stand-in (or
+        started), and the server's alive stamp is touched; a tick that comes late means the server
+        was stopped, and that time counts for nobody (:func:`~.clock.loop_gap`)."""
+        last = time.monotonic()
+        while True:
+            self._touch_alive()
+            await asyncio.sleep(TICK)
+            now = time.monotonic()
+            gap = loop_gap(last, now)
+            last = now
+            if gap:
+                self._log(f"the server did not run for {gap:.1f} s: no clock ran meanwhile")
+            for table in list(self.tables.values()):
+                if table.clock is None:
+                    continue
+                if gap:
+                    table.lag(gap)
+                ran_out = table.tick()
+                if ran_out is None:
+                    continue
+                if ran_out == "started":
+                    self._log(f"table {table.name}: its waiting room ran out of time; it has started")
+                    table.presence_soon()
+                    await self._save_record(table)
+                else:
+                    self._log(f"table {table.name}: {table.seat_words(table.session.game.to_move)} ran out "
+                              "of time; a stand-in plays the turn")  # fmt: skip
+                self._wake(table)
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
@@ -620,8 +686,9 @@ class Server:
                 raise Refusal("bad_setup", f"{seat.name}: {over}")
         n = len(seats)
         record = TableRecord(
-            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity, kept_for=kept_for(seats)
-        )
+            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
+            kept_for=kept_for(seats), started=not message.wait, move_time=message.move_time,
+        )  # fmt: skip
         self._opening.add(name)  # from here no other open_table takes the name
         try:
             await self._room_for(conn, before)
@@ -745,7 +812,8 @@ class Server:
         conn.table = table
         table.active = time.time()
         since = since if since <= table.next_seq else 0
-        conn.send(encode(Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since)))
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=table.waiting)
+        conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
             conn.send(encode(table.failed))
@@ -800,6 +868,17 @@ class Server:
         await self._save_record(table)
         self._wake(table)
 
+    async def _start(self, conn: Conn, message: Start) -> None:
+        """The table's opener (or the server's own account) ends its waiting room: the free human
+        seats get a stand-in bot until their people come, and the first placement may be made."""
+        table = self._table(message.table)
+        if table.start(conn.identity, operator=os.geteuid()):
+            self._log(f"{conn.user} started {table.name}")
+            table.presence_soon()
+            await self._save_record(table)
+        conn.send(encode(Started(table=table.name)))
+        self._wake(table)
+
     async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
@@ -849,6 +928,9 @@ class Server:
             raise Refusal("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
         if table.over:
             raise Refusal("game_over", "the game is over")
+        waiting = table.why_waiting()
+        if waiting is not None:
+            raise Refusal("illegal", waiting, seq=table.next_seq)
         try:
             if isinstance(message, Place):
                 placement = Placement(card=message.card, column=message.column)
@@ -887,6 +969,10 @@ class Server:
             return
         table.lines.extend(lines)
         table.active = time.time()
+        if lines:
+            table.turned()
+            if table.clock is not None:
+                table.presence_soon()  # the time left of the next turn
         table.broadcast(b"".join(lines))
         self._stop_if_full(table)
 

@@ -44,6 +44,11 @@ class TableRecord(msgspec.Struct, kw_only=True):
     kept_for: list[int | str | None] = msgspec.field(default_factory=list)
     """Whom each free seat is kept for (an owner as in ``owners``; None: anybody), as
     :func:`~dvtui.tables.registry.kept_for` decided at opening; empty: nobody's."""
+    move_time: int | None = None
+    """Seconds each turn (and the waiting room) may last before a stand-in plays it (None: no clock)."""
+    started: bool = True
+    """The first placement may be made: every human seat has been taken once, or the opener
+    started the table (False: a waiting room; a record without the key is a table that started)."""
 
 
 class TableExists(Exception):
@@ -77,6 +82,10 @@ class GameStore(Protocol):
 
     def last_active(self, name: str) -> float:
         """When the table's game or record was last written (seconds since the epoch)."""
+        ...
+
+    def game_written(self, name: str) -> float:
+        """When the table's game was last written (seconds since the epoch): when its turn began."""
         ...
 
     def archive(self, name: str) -> str:
@@ -143,6 +152,12 @@ class FileStore:
             with contextlib.suppress(OSError):
                 times.append(path.stat().st_mtime)
         return max(times, default=0.0)
+
+    def game_written(self, name: str) -> float:
+        try:
+            return self.path(name).stat().st_mtime
+        except OSError:
+            return 0.0
 
     def archive(self, name: str) -> str:
         return self._move_aside(name).name

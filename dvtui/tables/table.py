@@ -13,7 +13,8 @@ them: the server decides with it, and the seat chooser offers the same seat firs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
@@ -21,9 +22,13 @@ import msgspec
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import user_name
+from .clock import MoveClock
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, SeatState, shown_person
 from .registry import Owner
 from .store import TableRecord
+
+STAND_IN = "greedy"
+"""The bot that plays a seat nobody has come to once the opener starts the table."""
 
 
 class Refusal(Exception):
@@ -91,10 +96,20 @@ class Sat(NamedTuple, Generic[G]):
 class Table(Generic[G]):
     """A table's game, record and guests, and the rules between them (see the module's docstring)."""
 
-    def __init__(self, name: str, session: PlaySession, record: TableRecord) -> None:
+    def __init__(
+        self, name: str, session: PlaySession, record: TableRecord, *, now: Callable[[], float] | None = None,
+        left: float | None = None,
+    ) -> None:  # fmt: skip
+        """``now``: the monotonic clock the move clock runs on (given by tests); ``left``: the time
+        left of the turn under way, for a table reopened (None: a whole move time from now)."""
         self.name = name
         self.session = session
         self.record = record
+        self.now = now or time.monotonic
+        self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), left)
+        """The current turn's deadline (None: the table has no move time)."""
+        self.overdue = False
+        """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
         self.spectators: set[G] = set()
         self.failed: Error | None = None
@@ -105,6 +120,27 @@ class Table(Generic[G]):
     @property
     def over(self) -> bool:
         return self.session.game.over
+
+    def awaited(self) -> list[int]:
+        """The human seats a waiting room waits for: never taken (no owner), and the table not
+        started (empty once it has)."""
+        if self.record.started:
+            return []
+        return [i for i, owner in enumerate(self.record.owners) if owner is None and not self.session.is_bot(i)]
+
+    @property
+    def waiting(self) -> bool:
+        """No placement yet: some human seat was never taken and the opener has not started the table."""
+        return bool(self.awaited())
+
+    def why_waiting(self) -> str | None:
+        """Why nobody may place now, in the words a refused placement gets (None: they may)."""
+        awaited = self.awaited()
+        if not awaited:
+            return None
+        seats = ", ".join(self.seat_words(i) for i in awaited)
+        return (f"table {self.name} waits for {seats} to sit, or for its opener to start it "
+                f"(dvtui tables start {self.name})")  # fmt: skip
 
     def seat_words(self, seat: int) -> str:
         """A seat as people read it, in messages and the log: numbered from 1, as ``--as`` takes
@@ -156,14 +192,27 @@ class Table(Generic[G]):
 
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
-        return Presence(table=self.name, seats=self.seat_states(), spectators=len(self.spectators))
+        return Presence(
+            table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting,
+            move_time=self.record.move_time, move_left=self.move_left(),
+        )  # fmt: skip
+
+    def move_left(self) -> float | None:
+        """The seconds left to the person to move (or to the waiting room), None when no clock runs:
+        no move time, the game over or stopped, a bot's seat to move."""
+        clock, game = self.clock, self.session.game
+        if clock is None or game.over or self.failed is not None:
+            return None
+        if not self.waiting and self.session.is_bot(game.to_move):
+            return None
+        return round(clock.left(self.now()), 1)
 
     def info(self) -> ListedTable:
         game = self.session.game
         return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
-            hints=self.record.hints,
+            hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time,
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
@@ -197,6 +246,9 @@ class Table(Generic[G]):
         record.stand_ins[seat] = None  # its owner is back
         pushed = self.seated[seat]
         self.seated[seat] = guest
+        if not record.started and not self.awaited():  # every human seat taken once: the game begins
+            record.started = changed = True
+            self.turned()
         return Sat(seat, pushed, changed)
 
     def pick(self, guest: G) -> int:
@@ -274,6 +326,54 @@ class Table(Generic[G]):
         self.seated[seat] = None
         return held
 
+    def start(self, by: Owner, *, operator: Owner) -> bool:
+        """The table's opener (or ``operator``) ends its waiting room: each human seat nobody has
+        taken gets a :data:`STAND_IN` bot until its person comes. Returns whether the record changed
+        (False: the table had started already)."""
+        if by not in (self.record.opener, operator):
+            opener = self.record.opener
+            named = "nobody" if opener is None else owner_name(opener)
+            raise Refusal("not_opener", f"only the opener of table {self.name} ({named}) may start it")
+        return self._start_now()
+
+    def _start_now(self) -> bool:
+        awaited = self.awaited()
+        if awaited:
+            self.turned()  # the first turn has its whole time, whatever the waiting room took
+        self.record.started = True
+        for seat in awaited:
+            self.record.stand_ins[seat] = STAND_IN
+        return bool(awaited)
+
+    # -- the move clock --------------------------------------------------------------------------
+
+    def turned(self) -> None:
+        """A line was written: the next turn has the whole move time."""
+        if self.clock is not None:
+            self.clock.turn(self.now())
+        self.overdue = False
+
+    def lag(self, gap: float) -> None:
+        """The server was stopped for ``gap`` seconds: nobody's time ran meanwhile."""
+        if self.clock is not None:
+            self.clock.lag(gap)
+
+    def tick(self) -> str | None:
+        """Look at the clock: ``"started"`` when it ended the waiting room (the record changed:
+        stand-ins for the seats nobody took), ``"overdue"`` when the turn ran out (a stand-in plays
+        it), else None."""
+        if self.clock is None or self.over or self.failed is not None or self.overdue:
+            return None
+        if not self.clock.out(self.now()):
+            return None
+        if self.waiting:
+            self._start_now()
+            return "started"
+        if self.session.is_bot(self.session.game.to_move):
+            return None
+        self.overdue = True
+        return "overdue"
+
     # -- whose bot moves -------------------------------------------------------------------------
 
     def account(self) -> Owner | None:
@@ -289,8 +389,8 @@ class Table(Generic[G]):
         bots nobody watches would take the workers from the tables people play at; it goes on
         when somebody joins or watches it."""
         game = self.session.game
-        if game.over or self.failed is not None or self.account() is None:
-            return None
+        if game.over or self.failed is not None or self.account() is None or self.waiting:
+            return None  # a waiting room: nobody moves, bots neither, before the start
         seat = game.to_move
         bot = self.session.bots[seat]
         if bot is not None:
@@ -298,6 +398,8 @@ class Table(Generic[G]):
         level = self.record.stand_ins[seat]
         if level is not None and self.seated[seat] is None:
             return BotTurn(seat, level, self.session.hint_seed(seat), standing_in=True)
+        if self.overdue:  # the person's time ran out: the turn is played for them, the seat stays theirs
+            return BotTurn(seat, STAND_IN, self.session.hint_seed(seat), standing_in=True)
         return None
 
 
@@ -315,4 +417,4 @@ def _whose(owner: Owner) -> str:
     return owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
 
 
-__all__ = ["BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]
+__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]

@@ -14,6 +14,7 @@ What differs between a game of this machine and a seat at a shared table is aske
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import ClassVar
@@ -139,6 +140,13 @@ class TableScreen(Screen[None]):
         if self.flow.resolution is not None:
             self._show_step()
         self.call_after_refresh(self.advance)
+        if self.session.presence() is not None:  # a table's move clock ticks here, from the server's figure
+            self.set_interval(1.0, self._tick_clock)
+
+    def _tick_clock(self) -> None:
+        presence = self.session.presence()
+        if presence is not None and presence.move_left is not None and self.flow.resolution is None:
+            self._show_round_bar()
 
     def _listen(self) -> None:
         session = self.session
@@ -262,7 +270,8 @@ class TableScreen(Screen[None]):
                 status = Text(f"✗ NOT SAVED: {failed.reason.removeprefix('the ')}", style=Style(color=ERROR, bold=True))
             elif presence is not None:
                 status = turn_status(presence, game, mine=session.human_to_move() is not None,
-                                     bot=session.is_bot(game.to_move), may_stand_in=self._may_stand_in())
+                                     bot=session.is_bot(game.to_move), may_stand_in=self._may_stand_in(),
+                                     now=time.monotonic())
             elif game.over:
                 status = Text("Game over", style=Style(bold=True))
             elif session.human_to_move() is not None:
@@ -645,6 +654,10 @@ class TableScreen(Screen[None]):
             self.session.stand_in(seat, STAND_IN_LEVEL)
         who = ", ".join(self.session.names[s] for s in away)
         self.notify(f"A {STAND_IN_LEVEL} bot plays for {who} until they join.", title="Stand-in", timeout=5)
+
+    def action_start(self) -> None:
+        """``s`` while the table waits for people: deal now (the table refuses anyone but its opener)."""
+        self.session.start_table()
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is

@@ -11,6 +11,7 @@ from rich.text import Text
 from ...engine import Game
 from ...play.face import Presence, SeatInfo
 from ...printable import printable
+from ...tables.clock import duration_words
 from ..theme import ERROR, MUTED, seat_color
 from .faces import seat_emphasis
 from .hand import hint_text
@@ -33,6 +34,9 @@ def presence_line(presence: Presence, game: Game) -> Text:
             what = s.state  # away, free
         words.append(f"{s.name} ({what})")
     line = " · ".join(words)
+    awaited = presence.awaited()
+    if awaited:
+        line = f"Waiting room, for {', '.join(awaited)} · {line}"
     if presence.spectators:
         line += f" · {presence.spectators} watching"
     players = game.created.players
@@ -57,17 +61,38 @@ def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
     left the table), or the seat's state in a few words (the name is at the hand's left)."""
     if presence.left is not None and not game.over:
         return Text(f"back here: {presence.rejoin}", style=Style(color=ERROR, italic=True))
+    awaited = presence.awaited()
+    if awaited:
+        return hint_text(f"the table waits for {', '.join(awaited)}")
     state = presence.of(game.to_move)
     words = waiting_words(state, may_stand_in) if state is not None else None
     return hint_text(words or f"{game.created.players[game.to_move].name}'s turn")
 
 
-def turn_status(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
-    """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking."""
+def turn_status(
+    presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool, now: float | None = None
+) -> Text:
+    """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking; with
+    the table's move clock, the time left at ``now`` (monotonic) after it."""
+    status = _turn_words(presence, game, mine=mine, bot=bot, may_stand_in=may_stand_in)
+    left = None if now is None or game.over or presence.left is not None else presence.time_left(now)
+    if left is not None:
+        status.append(f" · {duration_words(left)} left", style=Style(bold=left <= CLOCK_WARNING))
+    return status
+
+
+CLOCK_WARNING = 10.0
+"""Seconds left from which the clock is drawn bold."""
+
+
+def _turn_words(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
     if game.over:
         return Text("Game over", style=Style(bold=True))
     if presence.left is not None:
         return Text(f"Left the table: {presence.left}", style=Style(color=ERROR, bold=True))
+    awaited = presence.awaited()
+    if awaited:  # nobody places yet, this side neither
+        return Text(f"Waiting for {', '.join(awaited)} to sit (or the opener to start)", style=Style(color=MUTED))
     seat = game.created.players[game.to_move]
     if mine:
         return Text(f"▶ Your turn, {seat.name}", style=seat_emphasis(seat.color))

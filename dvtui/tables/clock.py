@@ -1,0 +1,120 @@
+"""Move clocks: how long the person to move at a table has, as plain values and functions.
+
+A table with a move time gives each turn (and its waiting room) that long; when it runs out, a
+greedy stand-in plays the turn and the person keeps the seat. The time is the server's monotonic
+clock, and only the time the server was running counts against anyone:
+
+- a server stopped (SIGSTOP, a suspended machine) sees its loop come back late; :meth:`MoveClock.lag`
+  moves every deadline on by the gap, so nobody loses on time while nothing could be played;
+- a server restarted recomputes a turn's time left from the files' time stamps (:func:`resumed_left`):
+  the game's file was last written when the turn began, and the server's *alive* stamp (touched
+  every tick) says when it stopped running; the time in between was used, the time after was not.
+  A turn's clock is never given back whole by a restart, nor taken by one.
+
+Nothing here reads a clock itself: every function is given ``now``, so the rules are tested
+without a socket or a sleep.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MIN_MOVE_TIME = 1
+MAX_MOVE_TIME = 30 * 86400
+"""The longest move time: 30 days (``3d`` is correspondence play, a game over about a week)."""
+TICK = 1.0
+"""How often the server looks at its clocks (seconds): a turn runs out at most this late."""
+LAG = 0.5
+"""A tick this much later than due is the server having been stopped: the gap counts for nobody."""
+
+_DURATION = re.compile(r"\A([0-9]{1,7})([smhd])\Z")
+
+
+def parse_duration(text: str) -> int:
+    """``45s``, ``2m``, ``1h``, ``3d`` as seconds; ValueError says the rule."""
+    match = _DURATION.match(text.strip())
+    seconds = int(match.group(1)) * UNITS[match.group(2)] if match else 0
+    if not MIN_MOVE_TIME <= seconds <= MAX_MOVE_TIME:
+        raise ValueError("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)")
+    return seconds
+
+
+def duration_words(seconds: float) -> str:
+    """A duration as people read a clock: ``1:05``, ``12:00``, ``2:03:04``, ``3d 4h``."""
+    whole = max(0, int(seconds + 0.999))  # 0.2 s left shows 0:01: the clock reaches 0:00 only when it runs out
+    days, rest = divmod(whole, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}:{minutes:02d}:{secs:02d}"
+    return f"{minutes}:{secs:02d}"
+
+
+def move_time_words(seconds: int) -> str:
+    """A table's move time as ``--move-time`` takes it (the largest unit that divides it)."""
+    for unit in ("d", "h", "m"):
+        if seconds % UNITS[unit] == 0:
+            return f"{seconds // UNITS[unit]}{unit}"
+    return f"{seconds}s"
+
+
+def resumed_left(move_time: float, turn_began: float, alive: float | None, now: float) -> float:
+    """The time left of a turn when a server starts again (wall-clock seconds since the epoch):
+    ``turn_began`` when its game's file was last written, ``alive`` the server's latest stamp
+    before it stopped (None: none, so the time since the turn began counts whole). What was used
+    while the server ran is gone; the time it was down is nobody's."""
+    ran_until = now if alive is None else min(max(alive, turn_began), now)
+    used = max(0.0, ran_until - turn_began)
+    return max(0.0, move_time - used)
+
+
+@dataclass(slots=True)
+class MoveClock:
+    """One table's clock on the server's monotonic clock: the current turn's deadline."""
+
+    move_time: float
+    deadline: float
+    """When the turn (or the waiting room) runs out (monotonic seconds)."""
+
+    @classmethod
+    def begin(cls, move_time: float, now: float, left: float | None = None) -> MoveClock:
+        """A turn that begins at ``now`` with ``left`` seconds (None: the whole move time)."""
+        return cls(move_time, now + (move_time if left is None else left))
+
+    def turn(self, now: float) -> None:
+        """A new turn began at ``now`` (a line was written): the whole move time again."""
+        self.deadline = now + self.move_time
+
+    def left(self, now: float) -> float:
+        return max(0.0, self.deadline - now)
+
+    def out(self, now: float) -> bool:
+        return now >= self.deadline
+
+    def lag(self, gap: float) -> None:
+        """The server was stopped for ``gap`` seconds: the turn's time stands still meanwhile."""
+        self.deadline += gap
+
+
+def loop_gap(last_tick: float, now: float, tick: float = TICK) -> float:
+    """The time that counts for nobody between two ticks, seen from the loop's lag: a tick due at
+    ``last_tick + tick`` that runs at ``now`` more than :data:`LAG` late means the server was
+    stopped meanwhile, and the whole time since the last tick is given back (0: it ran)."""
+    return now - last_tick if now - (last_tick + tick) > LAG else 0.0
+
+
+__all__ = [
+    "LAG",
+    "MAX_MOVE_TIME",
+    "TICK",
+    "MoveClock",
+    "duration_words",
+    "loop_gap",
+    "move_time_words",
+    "parse_duration",
+    "resumed_left",
+]

@@ -1,0 +1,261 @@
+"""Move clocks: the rules as pure functions and on the :class:`Table` value (a clock given to it, no
+sleep, no socket), then a real server: a table where Bob never comes is played to the end by Ana's
+bot client and stand-ins for Bob's turns, and a turn's time survives a ``kill -9`` of the server
+(neither reset nor charged with the time the server was down)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+
+from dvtui.app.widgets.panels import RoundBar
+from dvtui.engine import CardPlaced, new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
+from dvtui.store import read_game
+from dvtui.tables import RemoteSession, open_table
+from dvtui.tables.clock import (
+    MoveClock,
+    duration_words,
+    loop_gap,
+    move_time_words,
+    parse_duration,
+    resumed_left,
+)
+from dvtui.tables.protocol import Presence, SeatState
+from dvtui.tables.received import BadServer, check_message
+from dvtui.tables.registry import Owner, kept_for
+from dvtui.tables.server import Server
+from dvtui.tables.store import TableRecord
+from dvtui.tables.table import STAND_IN, BotTurn, Table
+
+from ..support.apps import table_app
+from ..support.pilot import text, until
+from ..support.processes import dvtui
+from ..support.raw import RawClient
+from ..support.servers import Served, short_dir, wait_for
+
+ANA_UID = 70001
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("45s", 45), ("2m", 120), ("1h", 3600), ("3d", 259200), ("30d", 2592000)]
+)
+def test_a_move_time_is_a_number_and_a_unit(text: str, seconds: int) -> None:
+    assert parse_duration(text) == seconds
+    assert parse_duration(move_time_words(seconds)) == seconds
+
+
+@pytest.mark.parametrize("text", ["0s", "31d", "45", "2x", "1.5m", "-3s", "", "1m30s"])
+def test_anything_else_is_refused_with_the_rule(text: str) -> None:
+    with pytest.raises(ValueError, match="45s, 2m, 1h or 3d"):
+        parse_duration(text)
+
+
+def test_a_clock_reads_as_people_read_one() -> None:
+    assert [duration_words(s) for s in (0, 0.2, 59.5, 65, 3723, 3 * 86400 + 4 * 3600)] == [
+        "0:00", "0:01", "1:00", "1:05", "1:02:03", "3d 4h",
+    ]  # fmt: skip
+
+
+def test_a_restart_keeps_what_was_used_while_the_server_ran_and_charges_nobody_for_the_rest() -> None:
+    # the turn began at 1000; the server last ran at 1030; it starts again at 5000
+    assert resumed_left(120, turn_began=1000, alive=1030, now=5000) == 90
+    assert resumed_left(120, turn_began=1000, alive=1200, now=5000) == 0  # ran out while it ran
+    assert resumed_left(120, turn_began=1000, alive=None, now=1010) == 110  # no stamp: all of it counts
+    assert resumed_left(120, turn_began=1000, alive=990, now=5000) == 120  # stamped before the turn began
+
+
+def test_a_late_tick_is_a_stopped_server_and_its_time_counts_for_nobody() -> None:
+    assert loop_gap(100.0, 101.2) == 0.0  # a tick a little late: the server ran
+    assert loop_gap(100.0, 131.0) == 31.0  # stopped: the whole time since the last tick is given back
+    clock = MoveClock.begin(10, now=100.0)
+    clock.lag(loop_gap(100.0, 131.0))
+    assert not clock.out(131.0) and clock.left(131.0) == 10.0
+
+
+class Guest(msgspec.Struct, eq=False):
+    identity: Owner
+    person: str
+    bot: str | None = None
+
+
+class Clock:
+    """A monotonic clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def clocked(players: str = "Ana,Bob,bot:greedy", first: int = 0, *, started: bool = True) -> tuple[Table[Guest], Clock]:
+    seats = parse_players(players)
+    n = len(seats)
+    record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=ANA_UID, kept_for=kept_for(seats),
+                         move_time=10, started=started)  # fmt: skip
+    now = Clock()
+    session = PlaySession.start(new_game(seats, first_player=first, seed=5), None)
+    return Table("t", session, record, now=now), now
+
+
+def test_a_turn_that_runs_out_is_played_by_a_stand_in_and_the_person_keeps_the_seat() -> None:
+    t, now = clocked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    assert t.bot_to_move() is None and t.presence().move_left == 10.0 and t.presence().move_time == 10
+    now.t += 9.5
+    assert t.tick() is None and t.move_left() == 0.5
+    now.t += 0.5
+    assert t.tick() == "overdue"
+    assert t.bot_to_move() == BotTurn(0, STAND_IN, t.session.hint_seed(0), standing_in=True)
+    assert t.seat_states()[0].state == "connected" and t.record.owners[0] == ANA_UID  # still hers
+    assert t.tick() is None  # told once
+    t.turned()  # the stand-in's placement was written: the next turn has its whole time
+    assert not t.overdue and t.move_left() == 10.0
+
+
+def test_a_bots_turn_has_no_clock() -> None:
+    t, now = clocked(first=2)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    assert t.move_left() is None
+    now.t += 60
+    assert t.tick() is None and not t.overdue
+
+
+def test_a_stopped_server_makes_nobody_lose_on_time() -> None:
+    t, now = clocked()
+    now.t += 9
+    t.lag(30)  # the server did not run for 30 s of what passed
+    now.t += 30
+    assert t.tick() is None and t.move_left() == 1.0
+
+
+def test_a_clock_bounds_the_waiting_room_the_same_way() -> None:
+    t, now = clocked(started=False)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    assert t.waiting and t.move_left() == 10.0
+    now.t += 10
+    assert t.tick() == "started"
+    assert not t.waiting and t.record.stand_ins == [None, STAND_IN, None] and t.move_left() == 10.0
+
+
+def test_the_first_turn_has_its_whole_time_whatever_the_waiting_room_took() -> None:
+    t, now = clocked(started=False)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 8
+    t.start(ANA_UID, operator=0)
+    assert t.move_left() == 10.0
+    t, now = clocked(started=False)
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 8
+    t.join(Guest(70002, "bob"), 1)  # the last person sits: the game begins now
+    assert not t.waiting and t.move_left() == 10.0
+
+
+# -- a real server -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server() -> Iterator[Served]:
+    with short_dir() as d, Served(d / "srv") as served:
+        served.start()
+        yield served
+        assert served.stop() == 0, served.log()
+
+
+def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(server: Served) -> None:
+    players = "Ana,Bob,bot:greedy,bot:greedy"
+    opened = server.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s")
+    assert opened.returncode == 0, opened.stderr
+    assert "; move time 2s" in server.dvtui("tables").stdout
+    code, _out, err = server.player("t", "Ana").finish()
+    assert code == 0, err
+    path = server.game_file("t")
+    placed = [e for e in read_game(path).events if isinstance(e, CardPlaced)]
+    bobs = [e for e in placed if e.player == 1]
+    assert bobs and all(e.stand_in == STAND_IN for e in bobs)  # every turn of his, played on his clock
+    assert all(e.stand_in is None for e in placed if e.player != 1)
+    verified = dvtui("verify", str(path))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "ran out of time; a stand-in plays the turn" in server.log()
+
+
+def _move_left(server: Served, table: str) -> float:
+    watcher = RawClient(str(server.place.socket))
+    watcher.hello()
+    watcher.send({"type": "watch", "table": table})
+    presence = watcher.until("presence")
+    watcher.close()
+    assert presence["type"] == "presence", presence
+    left: float = presence["move_left"]
+    return left
+
+
+def test_the_clock_survives_a_kill_9_of_the_server(server: Served) -> None:
+    """The turn's time used while the server ran stays used; the time it was down is nobody's."""
+    opened = server.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m")
+    assert opened.returncode == 0, opened.stderr
+    time.sleep(2.5)  # some of Ana's minute goes (the server's stamp follows it every second)
+    server.kill9()
+    time.sleep(5)  # down: this counts for nobody
+    server.start()
+    left = _move_left(server, "k")
+    assert left < 59.0  # not reset: at least a second was used before the kill
+    assert left > 53.0  # nor charged with the five seconds the server was down
+
+
+async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_process: Server) -> None:
+    opening = open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=1, seed=5, move_time=600)
+    await asyncio.to_thread(lambda: asyncio.run(opening))
+    session = await RemoteSession.open(in_process.place, "t", seat=0)
+    async with table_app(session).run_test(size=(80, 24)) as pilot:
+        bar = pilot.app.screen.query_one(RoundBar)
+        await until(
+            pilot, "Bob's clock", lambda: re.search(r"Bob to play \(free seat.*\) · 9:5\d left", text(bar)) is not None
+        )
+        presence = session.presence()
+        assert presence is not None and presence.move_left is not None
+        shown = presence.time_left(time.monotonic())
+        assert shown is not None and shown < 600  # counted down here, from the server's figure
+
+
+def test_a_stopped_server_never_makes_anyone_lose_on_time(server: Served) -> None:
+    """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
+    had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""
+    opened = server.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s")
+    assert opened.returncode == 0, opened.stderr
+    bob = RawClient(str(server.place.socket))
+    bob.hello()
+    bob.send({"type": "join", "table": "s", "seat": 1})  # somebody is at the table: its stand-ins would play
+    assert bob.until("presence")["type"] == "presence"
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGSTOP)
+    time.sleep(12)
+    server.proc.send_signal(signal.SIGCONT)
+    wait_for("the server to see it was stopped", lambda: "the server did not run for" in server.log(), server.log)
+    watcher = RawClient(str(server.place.socket))
+    watcher.hello()
+    watcher.send({"type": "watch", "table": "s"})
+    seen = []
+    while (message := watcher.receive()) is not None and message["type"] != "presence":
+        seen.append(message["type"])
+    assert message is not None and seen == ["joined", "game_created"]  # nobody has placed for Ana
+    assert message["move_left"] > 2  # her turn has what it had when the server stopped
+    watcher.close()
+    bob.close()
+
+
+@pytest.mark.parametrize(("move_time", "left"), [(0, None), (10, -1.0), (10, 1e12)])
+def test_a_clock_no_server_could_mean_is_refused_before_it_is_drawn(move_time: int, left: float | None) -> None:
+    seats = [SeatState(seat=i, name=name, kind="human", state="free") for i, name in enumerate(["Ana", "Bob", "Cy"])]
+    check_message(Presence(table="t", seats=seats, move_time=10, move_left=9.5))  # a sound one
+    presence = Presence(table="t", seats=seats, move_time=move_time, move_left=left)
+    with pytest.raises(BadServer, match=r"presence\.move_"):
+        check_message(presence)
