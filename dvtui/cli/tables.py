@@ -29,12 +29,14 @@ from ..tables import (
     list_tables,
     open_table,
     release_seat,
+    say,
     server_place,
     table_info,
 )
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
+from ..tables.protocol import MAX_CHAT_CHARS
 from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
@@ -43,7 +45,7 @@ from .play import checked_setup, first_player
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command in ("join", "watch", "new"):
+    if args.command in ("join", "watch", "new", "say"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
@@ -61,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
             return _join(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
+        if args.command == "say":
+            return _say(args)
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
         return _fail(str(e))
@@ -134,6 +138,15 @@ def _release(args: argparse.Namespace) -> int:
     seat = seat_index(args.seat, [s.name for s in info.seats], flag="--seat")
     asyncio.run(release_seat(place, args.table, seat, user=vouched()))
     print(f"table {printable(args.table)}: seat {seat + 1} ({printable(info.seats[seat].name)}) is free for anyone")
+    return EXIT_OK
+
+
+def _say(args: argparse.Namespace) -> int:
+    """``dvtui say NAME TEXT``: one line to everyone at the table (nothing printed: it was said)."""
+    text = args.text.strip()
+    if not text or len(text) > MAX_CHAT_CHARS:
+        raise UsageError(f"say 1 to {MAX_CHAT_CHARS} characters (not only spaces)")
+    asyncio.run(say(server_place(args.server), args.table, text, user=vouched()))
     return EXIT_OK
 
 

@@ -14,6 +14,7 @@ from .client import (
     list_tables,
     open_table,
     release_seat,
+    say,
     table_info,
 )
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
@@ -42,6 +43,7 @@ __all__ = [
     "list_tables",
     "open_table",
     "release_seat",
+    "say",
     "server_place",
     "table_info",
 ]

@@ -41,6 +41,8 @@ from .protocol import (
     Presence,
     Release,
     Released,
+    Said,
+    Say,
     SeatState,
     ServerMessage,
     StandIn,
@@ -266,6 +268,15 @@ async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | 
         await conn.request(Release(table=name, seat=seat), Released)
 
 
+async def say(place: ServerPlace, name: str, text: str, *, user: str | None = None) -> Said:
+    """Say ``text`` at table ``name`` (``dvtui say``); the line as the table shows it (Refused
+    ``chat_limit`` past the chat's rate, ``no_table``...)."""
+    async with _connection(place, user=user) as conn:
+        reply = await conn.request(Say(table=name, text=text), Said)
+        assert isinstance(reply, Said)
+        return reply
+
+
 async def game_lines(place: ServerPlace, name: str) -> bytes:
     """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
     (each checked as the client checks every line, and bounded as a game file is)."""
@@ -479,7 +490,7 @@ class TableClient:
                 self._closed = True
                 raise Refused(message)
             return Update(error=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Said):  # (chat: not shown yet)
             return None
         event: Event = message
         check_line(event, self.next_seq)

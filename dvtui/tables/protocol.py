@@ -172,7 +172,20 @@ class Bye(Message, tag="bye"):
     reason: Text = ""
 
 
-ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Bye
+MAX_CHAT_CHARS = 300
+"""The longest line one may say at a table (characters, once what does not print is escaped)."""
+
+
+class Say(Message, tag="say"):
+    """Say ``text`` to everyone at ``table`` (one need not be there: ``dvtui say`` from a shell).
+    Answered, to everyone at the table and to the speaker, by ``said``; refused ``chat_limit`` past
+    the chat's rate (per connection and per account: the line is dropped, the connection stays)."""
+
+    table: TableName
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Say | Bye
 
 
 # -- server to client ----------------------------------------------------------------------------
@@ -260,6 +273,19 @@ class Presence(Message, tag="presence"):
     spectators: int = 0
 
 
+class Said(Message, tag="said"):
+    """A line said at ``table``, by ``user`` (as ``welcome.user`` names them), at ``at`` (UTC,
+    ISO 8601). ``seat``: the speaker owns that seat of the table (0-based); absent: a spectator.
+    The server decides both from who the connection is, never from what it asks. ``text`` is plain
+    text, with what does not print escaped (``\\x1b``); a client shows it as it is, never as markup."""
+
+    table: str
+    user: str
+    text: str
+    at: str
+    seat: int | None = None
+
+
 ErrorCode = Literal[
     "bad_message",  # not JSON, not a message, a field out of range
     "too_long",  # a line over MAX_LINE_BYTES (the connection is closed)
@@ -284,6 +310,7 @@ ErrorCode = Literal[
     "not_opener",  # release: only the table's opener may free a seat
     "shutdown",  # the server is stopping (closed; reconnect later)
     "busy",  # a limit is reached: connections (closed), spectators
+    "chat_limit",  # say: too many lines too fast, from this connection or account (the line is dropped)
     "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full"})
@@ -299,7 +326,7 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Released | Presence | Error | Bye
+ServerMessage = Welcome | Tables | Opened | Joined | Released | Presence | Said | Error | Bye
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

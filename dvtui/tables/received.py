@@ -19,6 +19,7 @@ import msgspec
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatError, check_seats, parse_bot
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .protocol import (
+    MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_PERSON_CHARS,
     TABLE_NAME,
@@ -30,6 +31,7 @@ from .protocol import (
     Message,
     Opened,
     Presence,
+    Said,
     SeatState,
     TableInfo,
     Tables,
@@ -75,6 +77,13 @@ def check_message(message: Incoming) -> None:
         check_seat_states("presence", message.seats)
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
+    elif isinstance(message, Said):
+        _table("said.table", message.table)
+        _user("said.user", message.user)
+        _text("said.text", message.text, MAX_CHAT_CHARS)
+        _text("said.at", message.at, 40)
+        if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
+            raise BadServer(f"said.seat {message.seat} is no seat")
     elif isinstance(message, Error):
         _text("error.message", message.message, MAX_ERROR_CHARS)
         if message.re is not None:

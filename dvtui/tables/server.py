@@ -35,8 +35,10 @@ import socket
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import msgspec
@@ -47,6 +49,7 @@ from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
+from .chat import RECENT, ChatLog
 from .limits import (
     TABLES_PER_TOKEN,
     Acceptor,
@@ -63,6 +66,7 @@ from .limits import (
 )
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
+    MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -79,6 +83,8 @@ from .protocol import (
     Place,
     Release,
     Released,
+    Said,
+    Say,
     StandIn,
     Tables,
     Undo,
@@ -222,6 +228,8 @@ class LiveTable(Table[Conn]):
         self.active = time.time()
         """When somebody was last at the table or something was played there (wall clock: a
         restarted server takes it from the files' times)."""
+        self.chat: deque[bytes] = deque(maxlen=RECENT)
+        """The latest ``said`` lines, for whoever arrives (the server fills it from the chat file)."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
@@ -282,7 +290,7 @@ class Server:
         self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
-            Bye: self._bye,
+            Say: self._say, Bye: self._bye,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -295,6 +303,9 @@ class Server:
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
         self._refusals = Refusals(CLOSE_GRACE)
+        self.chats = ChatLog(self.games)
+        self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
+        self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
         self._watching: dict[Owner | None, set[Conn]] = {}
         """The connections watching a table, per budget key (None: those bounded only in all)."""
         self._max_conns = self.limits.conns_total
@@ -340,6 +351,7 @@ class Server:
                 continue
             record = normal_record(record, session.game.n)
             self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
+            table.chat = self.chats.recent(name)
             table.active = self.store.last_active(name)
             self.store.close(name, session)
             table.playing = False
@@ -749,6 +761,7 @@ class Server:
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
             conn.send(encode(table.failed))
+        conn.send(b"".join(table.chat))
         table.presence_soon()
 
     def _may_watch_more(self, conn: Conn) -> None:
@@ -828,6 +841,34 @@ class Server:
         table.presence_soon()
         await self._save_record(table)
         self._wake(table)
+
+    # -- chat --------------------------------------------------------------------------------------
+
+    async def _say(self, conn: Conn, message: Say) -> None:
+        """Tell everyone at the table (and the speaker) what ``conn`` says, and keep it beside the
+        game. Who speaks, and for which seat, is who the connection is: the owner of a seat speaks
+        as that seat's player, anyone else as a spectator, whatever they ask."""
+        table = self._table(message.table)
+        text = printable(message.text.strip())[:MAX_CHAT_CHARS]
+        if not text:
+            raise Refusal("bad_message", "say something: the line is empty")
+        if self._chat_per_conn.take(conn) > 0 or self._chat_per_account.take(conn.identity) > 0:
+            raise Refusal("chat_limit", "too many chat lines too fast: wait a few seconds")
+        owners = table.record.owners
+        seat = owners.index(conn.identity) if conn.identity in owners else None
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
+        table.chat.append(line)
+        table.broadcast(line)
+        if conn.table is not table:
+            conn.send(line)
+        try:
+            kept = await self._run_io(lambda: self.chats.append(table.name, line))
+        except OSError as e:
+            self._limited(f"chat {table.name}", f"table {table.name}: cannot keep its chat: {e}")
+        else:
+            if not kept:
+                self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
 
     # -- decisions -------------------------------------------------------------------------------
 

@@ -203,5 +203,7 @@ class FileStore:
         os.rename(self.path(name), aside)
         with contextlib.suppress(FileNotFoundError):
             os.rename(self.record_path(name), aside.with_suffix(".table.json"))
+        with contextlib.suppress(FileNotFoundError):  # its talk goes with it (dvtui/tables/chat.py)
+            os.rename(self.games / f"{name}.chat", aside.with_suffix(".chat"))
         fsync_dir(self.games)
         return aside
