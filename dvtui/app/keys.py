@@ -147,6 +147,10 @@ STAND_IN = Command(
     (("a", "stand_in"),), "bot stands in", help=("a", "a bot plays every away or free seat until its player joins"),
     palette=("Let a bot stand in", "A bot plays each away or free seat until its player joins"),
 )
+CHAT = Command(
+    (("m", "chat"),), "say", help=("m", "say a line to everyone at the table (Enter says it, Esc does not)"),
+    palette=("Say something", "A line to everyone at the table"),
+)
 LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
                           " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
@@ -158,10 +162,11 @@ TABLE = KeyMap(
     help=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )
 SHARED_TABLE = KeyMap(
-    commands=(*TABLE.commands, STAND_IN),  # after COLUMN: on one's own turn, a chooses column a
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
-)
-"""The live table at a shared table: the table's keys, and a bot standing in for an away or free seat."""
+    commands=(*TABLE.commands, STAND_IN, CHAT),  # after COLUMN: on one's own turn, a chooses column a
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, CHAT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP,
+          QUIT),
+)  # fmt: skip
+"""The live table at a shared table: the table's keys, a bot standing in for an away or free seat, and chat."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

@@ -149,6 +149,9 @@ class LocalSession:
     def stand_in(self, seat: int, level: str | None) -> None:
         raise RuleError("no seat of a game of this machine is away: there is nobody to stand in for")
 
+    def say(self, text: str) -> None:
+        raise RuleError("a game of this machine has nobody else to talk to")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

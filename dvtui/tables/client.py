@@ -332,6 +332,8 @@ class Update:
     presence: bool = False
     error: Error | None = None
     status: str | None = None
+    said: Said | None = None
+    """A line said at the table (chat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,7 +492,11 @@ class TableClient:
                 self._closed = True
                 raise Refused(message)
             return Update(error=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Said):  # (chat: not shown yet)
+        if isinstance(message, Said):
+            if message.table != self.table:
+                raise BadServer(f"a line said at table {message.table} at table {self.table}")
+            return Update(said=message)
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
             return None
         event: Event = message
         check_line(event, self.next_seq)
@@ -523,6 +529,9 @@ class TableClient:
 
     async def stand_in(self, seat: int, bot: str | None) -> None:
         await self._send(StandIn(seat=seat, bot=bot))
+
+    async def say(self, text: str) -> None:
+        await self._send(Say(table=self.table, text=text))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

@@ -4,13 +4,21 @@ given to whoever arrives, and nobody can flood a table with it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import pwd
 from pathlib import Path
 from typing import Any
 
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.widgets.panels import EventLog
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.limits import Limits
 from dvtui.tables.server import Server
 
+from ..support.pilot import until
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
 from ..support.servers import in_thread, short_dir
@@ -101,3 +109,34 @@ def test_dvtui_say_speaks_from_a_shell_and_refuses_in_one_line() -> None:
         assert done.returncode == 2 and "say 1 to 300 characters" in one_error_line(done.stderr)
         done = dvtui("say", "--server", d, "nope", "hello")
         assert done.returncode != 0 and "no table nope" in one_error_line(done.stderr)
+
+
+async def test_a_line_from_a_shell_reaches_the_table_screen_literally_and_m_says_one(in_process: Server) -> None:
+    players = ["Ana", "bot:greedy", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "c", players, seed=2, first_player=1)))
+    said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", "before you came")
+    assert said.returncode == 0, said.stderr
+    ana = await RemoteSession.open(in_process.place, "c", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            log = app.screen.query_one(EventLog)
+            me = pwd.getpwuid(os.getuid()).pw_name
+
+            def said_lines() -> list[str]:
+                return [e.plain for e in log.entries if ": " in e.plain and not e.plain.startswith("New game")]
+
+            await until(pilot, "the recent line", lambda: f"{me} (watching): before you came" in said_lines())
+            said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", HOSTILE)
+            assert said.returncode == 0, said.stderr
+            # the account now owns seat 0 (Ana's), so its lines are Ana's, from any connection
+            await until(pilot, "the hostile line", lambda: f"Ana: {SHOWN}" in said_lines())
+            await pilot.press("m")
+            await pilot.press(*"[b]hi[/b]", "enter")
+            await until(pilot, "Ana's own line", lambda: "Ana: [b]hi[/b]" in said_lines())
+            chat = (in_process.games / "c.chat").read_text().splitlines()
+            assert [(line["text"], line.get("seat")) for line in map(json.loads, chat)] == [
+                ("before you came", None), (SHOWN, 0), ("[b]hi[/b]", 0),
+            ]  # fmt: skip
+    finally:
+        ana.close()
