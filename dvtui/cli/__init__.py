@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     _server_option(watch)
 
+    close = sub.add_parser("close", help="end an unfinished shared table you opened (its game is kept)")
+    close.add_argument("table", metavar="NAME", help="the table's name")
+    _server_option(close)
+
     say = sub.add_parser("say", help="say a line to everyone at a shared table")
     say.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     say.add_argument("text", metavar="TEXT", help="what to say (one line, plain text)")
@@ -203,7 +207,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
-    shared = ("serve", "tables", "join", "watch", "say")
+    shared = ("serve", "tables", "join", "watch", "say", "close")
     if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 

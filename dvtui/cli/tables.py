@@ -25,6 +25,7 @@ from ..tables import (
     TableClient,
     TableInfo,
     Unreachable,
+    close_table,
     game_lines,
     list_tables,
     open_table,
@@ -45,7 +46,7 @@ from .play import checked_setup, first_player
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command in ("join", "watch", "new", "say"):
+    if args.command in ("join", "watch", "new", "say", "close"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
@@ -65,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         if args.command == "say":
             return _say(args)
+        if args.command == "close":
+            asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
+            print(f"table {printable(args.table)} is closed: its game is kept, unfinished, and its name is free")
+            return EXIT_OK
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
         return _fail(str(e))

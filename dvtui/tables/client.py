@@ -28,6 +28,8 @@ from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
+    Closed,
+    CloseTable,
     Error,
     Hello,
     Incoming,
@@ -268,6 +270,13 @@ async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | 
         await conn.request(Release(table=name, seat=seat), Released)
 
 
+async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+    """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the
+    server's own account; ``game_over`` for a finished one)."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(CloseTable(table=name), Closed)
+
+
 async def say(place: ServerPlace, name: str, text: str, *, user: str | None = None) -> Said:
     """Say ``text`` at table ``name`` (``dvtui say``); the line as the table shows it (Refused
     ``chat_limit`` past the chat's rate, ``no_table``...)."""
@@ -496,7 +505,7 @@ class TableClient:
             if message.table != self.table:
                 raise BadServer(f"a line said at table {message.table} at table {self.table}")
             return Update(said=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released):
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Closed):
             return None
         event: Event = message
         check_line(event, self.next_seq)

@@ -172,6 +172,14 @@ class Bye(Message, tag="bye"):
     reason: Text = ""
 
 
+class CloseTable(Message, tag="close_table"):
+    """End an unfinished table: its game is kept, unfinished, and its name is free. Only the
+    table's opener or the server's own account may ask; answered by ``closed``, and everyone at the
+    table gets ``error`` ``closed``."""
+
+    table: TableName
+
+
 MAX_CHAT_CHARS = 300
 """The longest line one may say at a table (characters, once what does not print is escaped)."""
 
@@ -185,7 +193,9 @@ class Say(Message, tag="say"):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
 
 
-ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Say | Bye
+ClientMessage = (
+    Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Say | CloseTable | Bye
+)
 
 
 # -- server to client ----------------------------------------------------------------------------
@@ -265,6 +275,10 @@ class Released(Message, tag="released"):
     seat: int
 
 
+class Closed(Message, tag="closed"):
+    table: str
+
+
 class Presence(Message, tag="presence"):
     """Who is at the table, sent on joining and whenever it changes."""
 
@@ -310,10 +324,11 @@ ErrorCode = Literal[
     "not_opener",  # release: only the table's opener may free a seat
     "shutdown",  # the server is stopping (closed; reconnect later)
     "busy",  # a limit is reached: connections (closed), spectators
+    "closed",  # the table was closed by its opener or the server's operator (it takes no more decisions)
     "chat_limit",  # say: too many lines too fast, from this connection or account (the line is dropped)
     "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
 ]
-STOPPING: frozenset[str] = frozenset({"server", "log_full"})
+STOPPING: frozenset[str] = frozenset({"server", "log_full", "closed"})
 """Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
 
 
@@ -326,7 +341,7 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Released | Presence | Said | Error | Bye
+ServerMessage = Welcome | Tables | Opened | Joined | Released | Closed | Presence | Said | Error | Bye
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

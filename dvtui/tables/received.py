@@ -25,6 +25,7 @@ from .protocol import (
     TABLE_NAME,
     VOUCHED_PREFIX,
     Bye,
+    Closed,
     Error,
     Incoming,
     Joined,
@@ -66,6 +67,8 @@ def check_message(message: Incoming) -> None:
             check_table_info(info)
     elif isinstance(message, Opened):
         _table("opened.table", message.table)
+    elif isinstance(message, Closed):
+        _table("closed.table", message.table)
     elif isinstance(message, Joined):
         _table("joined.table", message.table)
         if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:

@@ -72,6 +72,8 @@ from .protocol import (
     PROTOCOL_VERSION,
     Bye,
     ClientMessage,
+    Closed,
+    CloseTable,
     Error,
     ErrorCode,
     Hello,
@@ -290,7 +292,7 @@ class Server:
         self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
-            Say: self._say, Bye: self._bye,
+            Say: self._say, CloseTable: self._close_table, Bye: self._bye,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -812,6 +814,24 @@ class Server:
         conn.send(encode(Released(table=table.name, seat=message.seat)))
         await self._save_record(table)
         self._wake(table)
+
+    async def _close_table(self, conn: Conn, message: CloseTable) -> None:
+        """The table's opener (or the server's own account) ends an unfinished table: everyone at
+        it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
+        table = self._table(message.table)
+        if conn.identity not in (table.record.opener, os.geteuid()):  # (a vouched person is not the account)
+            raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
+        if table.over:
+            raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
+        table.halt("closed", f"{conn.user} closed table {table.name}; its game is kept, unfinished")
+        async with table.lock:  # a decision being saved finishes first; none follows (halted)
+            pass
+        for there in table.here():
+            table.leave(there)
+            there.table = None
+            self._unwatch(there)
+        await self._put_aside(table, f"closed by {conn.user}")
+        conn.send(encode(Closed(table=table.name)))
 
     async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
