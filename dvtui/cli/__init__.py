@@ -127,6 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     close.add_argument("table", metavar="NAME", help="the table's name")
     _server_option(close)
 
+    resign = sub.add_parser("resign", help="give up your seat at a shared table: a bot plays it to the end")
+    resign.add_argument("table", metavar="NAME", help="the table's name")
+    _server_option(resign)
+
     say = sub.add_parser("say", help="say a line to everyone at a shared table")
     say.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     say.add_argument("text", metavar="TEXT", help="what to say (one line, plain text)")
@@ -207,7 +211,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
-    shared = ("serve", "tables", "join", "watch", "say", "close")
+    shared = ("serve", "tables", "join", "watch", "say", "close", "resign")
     if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 

@@ -30,6 +30,7 @@ from ..tables import (
     list_tables,
     open_table,
     release_seat,
+    resign,
     say,
     server_place,
     table_info,
@@ -46,7 +47,7 @@ from .play import checked_setup, first_player
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command in ("join", "watch", "new", "say", "close"):
+    if args.command in ("join", "watch", "new", "say", "close", "resign"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
@@ -66,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         if args.command == "say":
             return _say(args)
+        if args.command == "resign":
+            asyncio.run(resign(server_place(args.server), args.table, user=vouched()))
+            print(f"table {printable(args.table)}: you resigned; a bot plays your seat to the end")
+            return EXIT_OK
         if args.command == "close":
             asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
             print(f"table {printable(args.table)} is closed: its game is kept, unfinished, and its name is free")

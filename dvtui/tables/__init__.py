@@ -15,6 +15,7 @@ from .client import (
     list_tables,
     open_table,
     release_seat,
+    resign,
     say,
     table_info,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "list_tables",
     "open_table",
     "release_seat",
+    "resign",
     "say",
     "server_place",
     "table_info",

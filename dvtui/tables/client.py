@@ -43,6 +43,7 @@ from .protocol import (
     Presence,
     Release,
     Released,
+    Resign,
     Said,
     Say,
     SeatState,
@@ -275,6 +276,12 @@ async def close_table(place: ServerPlace, name: str, *, user: str | None = None)
     server's own account; ``game_over`` for a finished one)."""
     async with _connection(place, user=user) as conn:
         await conn.request(CloseTable(table=name), Closed)
+
+
+async def resign(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+    """Give up one's seat at table ``name`` to a bot, for the rest of the game."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(Resign(table=name), Presence)
 
 
 async def say(place: ServerPlace, name: str, text: str, *, user: str | None = None) -> Said:

@@ -180,6 +180,13 @@ class CloseTable(Message, tag="close_table"):
     table: TableName
 
 
+class Resign(Message, tag="resign"):
+    """Give up one's seat at ``table``: a bot plays it to the end, standing in, and it cannot be
+    taken back. Answered by ``presence`` (to everyone at the table; to the resigning connection too)."""
+
+    table: TableName
+
+
 MAX_CHAT_CHARS = 300
 """The longest line one may say at a table (characters, once what does not print is escaped)."""
 
@@ -194,7 +201,7 @@ class Say(Message, tag="say"):
 
 
 ClientMessage = (
-    Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Say | CloseTable | Bye
+    Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Say | CloseTable | Resign | Bye
 )
 
 

@@ -85,6 +85,7 @@ from .protocol import (
     Place,
     Release,
     Released,
+    Resign,
     Said,
     Say,
     StandIn,
@@ -111,6 +112,8 @@ MAX_LOG_LINES = 20_000
 made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
+RESIGNED_BOT = "strong"
+"""The bot that plays a resigned seat to the end."""
 
 
 class AlreadyServed(Exception):
@@ -292,7 +295,8 @@ class Server:
         self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
-            Say: self._say, CloseTable: self._close_table, Bye: self._bye,
+            Say: self._say, CloseTable: self._close_table, Resign: self._resign,
+            Bye: self._bye,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -833,10 +837,22 @@ class Server:
         await self._put_aside(table, f"closed by {conn.user}")
         conn.send(encode(Closed(table=table.name)))
 
+    async def _resign(self, conn: Conn, message: Resign) -> None:
+        """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
+        table = self._table(message.table)
+        seat, _held = table.resign(conn.identity, RESIGNED_BOT)
+        self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(encode(table.presence()))
+        await self._save_record(table)
+        self._wake(table)
+
     async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
-                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins)
+                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins),
+                resigned=list(table.record.resigned),
             )
             try:
                 await self._run_io(lambda: self.store.save_record(table.name, record))

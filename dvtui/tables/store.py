@@ -44,6 +44,9 @@ class TableRecord(msgspec.Struct, kw_only=True):
     kept_for: list[int | str | None] = msgspec.field(default_factory=list)
     """Whom each free seat is kept for (an owner as in ``owners``; None: anybody), as
     :func:`~dvtui.tables.registry.kept_for` decided at opening; empty: nobody's."""
+    resigned: list[bool] = msgspec.field(default_factory=list)
+    """Each seat whose owner resigned: its stand-in plays it to the end, and nobody takes it back
+    (empty: nobody resigned)."""
 
 
 class TableExists(Exception):
@@ -57,6 +60,8 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
         return TableRecord(owners=[None] * n, stand_ins=[None] * n)
     if len(record.kept_for) != n:
         record.kept_for = [None] * n
+    if len(record.resigned) != n:
+        record.resigned = [False] * n
     return record
 
 

@@ -61,3 +61,24 @@ def test_dvtui_close_by_the_servers_account_and_a_finished_table_refused_in_one_
         assert done.stdout == "table t2 is closed: its game is kept, unfinished, and its name is free\n"
         done = dvtui("close", "--server", d, "t2")
         assert done.returncode != 0 and "no table t2" in one_error_line(done.stderr)
+
+
+def test_a_player_resigns_a_bot_plays_the_seat_marked_as_a_stand_in_and_nobody_takes_it_back() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        ana, bob = _as(server, "ana"), _as(server, "bob")
+        players = ["ana", "bob", "bot:random"]
+        message = {"type": "open_table", "table": "t3", "players": players, "seed": 3, "first_player": 1}
+        assert _ask(ana, message, "opened")["type"] == "opened"
+        assert _ask(ana, {"type": "join", "table": "t3", "seat": 0}, "presence")["type"] == "presence"
+        assert _ask(bob, {"type": "join", "table": "t3", "seat": 1}, "presence")["type"] == "presence"
+        bob.send({"type": "resign", "table": "t3"})
+        while (line := bob.receive()) is not None and line["type"] != "card_placed":
+            assert line["type"] != "error", line
+        assert line is not None and (line["player"], line["stand_in"]) == (1, "strong")
+        seats = _ask(ana, {"type": "list_tables", "table": "t3"}, "tables")["tables"][0]["seats"]
+        assert (seats[1]["state"], seats[1]["stand_in"], seats[1]["user"]) == ("away", "strong", "web:bob")
+        assert _ask(bob, {"type": "join", "table": "t3", "seat": 1}, "presence")["code"] == "no_seat"
+        assert _ask(ana, {"type": "stand_in", "seat": 1}, "presence")["code"] == "no_seat"
+        assert _ask(bob, {"type": "resign", "table": "t3"}, "presence")["code"] == "no_seat"
+        done = dvtui("resign", "--server", d, "t3")  # the test's account holds no seat there
+        assert done.returncode != 0 and "no seat at table t3" in one_error_line(done.stderr)
