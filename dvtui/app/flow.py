@@ -110,6 +110,8 @@ class TableFlow:
             return self.resolution is not None
         if action == "results":
             return session.game.over and self.resolution is None
+        if action == "chat":
+            return session.abilities.chat
         if action == "stand_in":
             presence = session.presence()
             return (session.abilities.stand_ins and presence is not None and presence.left is None

@@ -152,6 +152,10 @@ START = Command(
     help=("s", "while the table waits for people: deal now, bots sit in for them (its opener)"),
     palette=("Start the table", "Deal now: a bot plays each seat nobody has taken, until its person comes"),
 )
+CHAT = Command(
+    (("m", "chat"),), "say", help=("m", "say a line to everyone at the table (Enter says it, Esc does not)"),
+    palette=("Say something", "A line to everyone at the table"),
+)
 LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
                           " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
@@ -164,11 +168,12 @@ TABLE = KeyMap(
 )
 SHARED_TABLE = KeyMap(
     # after COLUMN: on one's own turn, a chooses column a; after SKIP: in a resolution, s skips
-    commands=(*TABLE.commands, STAND_IN, START),
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP,
-          QUIT),
-)
-"""The live table at a shared table: the table's keys, and a bot standing in for an away or free seat."""
+    commands=(*TABLE.commands, STAND_IN, START, CHAT),
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, CHAT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE,
+          HELP, QUIT),
+)  # fmt: skip
+"""The live table at a shared table: the table's keys, a bot standing in for an away or free seat, the
+waiting room's start, and chat."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

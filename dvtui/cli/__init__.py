@@ -144,6 +144,19 @@ def build_parser() -> argparse.ArgumentParser:
     watch = sub.add_parser("watch", help="watch a shared table live (t: look back through the game)")
     watch.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     _server_option(watch)
+
+    close = sub.add_parser("close", help="end an unfinished shared table you opened (its game is kept)")
+    close.add_argument("table", metavar="NAME", help="the table's name")
+    _server_option(close)
+
+    resign = sub.add_parser("resign", help="give up your seat at a shared table: a bot plays it to the end")
+    resign.add_argument("table", metavar="NAME", help="the table's name")
+    _server_option(resign)
+
+    say = sub.add_parser("say", help="say a line to everyone at a shared table")
+    say.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
+    say.add_argument("text", metavar="TEXT", help="what to say (one line, plain text)")
+    _server_option(say)
     return parser
 
 
@@ -225,7 +238,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
-    if args.command in ("serve", "tables", "join", "watch") or (args.command == "new" and args.table is not None):
+    shared = ("serve", "tables", "join", "watch", "say", "close", "resign")
+    if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 
         return tables.run(args)

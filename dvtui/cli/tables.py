@@ -25,10 +25,13 @@ from ..tables import (
     TableClient,
     TableInfo,
     Unreachable,
+    close_table,
     game_lines,
     list_tables,
     open_table,
     release_seat,
+    resign,
+    say,
     server_place,
     start_table,
     table_info,
@@ -37,6 +40,7 @@ from ..tables.clock import move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
+from ..tables.protocol import MAX_CHAT_CHARS
 from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
@@ -45,7 +49,7 @@ from .play import checked_setup, first_player
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.command in ("join", "watch", "new"):
+    if args.command in ("join", "watch", "new", "say", "close", "resign"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
@@ -65,6 +69,16 @@ def run(args: argparse.Namespace) -> int:
             return _join(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
+        if args.command == "say":
+            return _say(args)
+        if args.command == "resign":
+            asyncio.run(resign(server_place(args.server), args.table, user=vouched()))
+            print(f"table {printable(args.table)}: you resigned; a bot plays your seat to the end")
+            return EXIT_OK
+        if args.command == "close":
+            asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
+            print(f"table {printable(args.table)} is closed: its game is kept, unfinished, and its name is free")
+            return EXIT_OK
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
         return _fail(str(e))
@@ -147,6 +161,15 @@ def _start(args: argparse.Namespace) -> int:
     _table(place, args.table)
     asyncio.run(start_table(place, args.table, user=vouched()))
     print(f"table {printable(args.table)} has started: a bot stands in for each seat nobody has taken yet")
+    return EXIT_OK
+
+
+def _say(args: argparse.Namespace) -> int:
+    """``dvtui say NAME TEXT``: one line to everyone at the table (nothing printed: it was said)."""
+    text = args.text.strip()
+    if not text or len(text) > MAX_CHAT_CHARS:
+        raise UsageError(f"say 1 to {MAX_CHAT_CHARS} characters (not only spaces)")
+    asyncio.run(say(server_place(args.server), args.table, text, user=vouched()))
     return EXIT_OK
 
 

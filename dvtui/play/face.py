@@ -52,7 +52,17 @@ class TableNews:
     notice: str | None = None
 
 
-News = Decided | Refused | TableNews
+@dataclass(frozen=True, slots=True)
+class Spoken:
+    """A line said at the table: ``speaker`` (the name the table knows them by), ``text`` (plain
+    text, shown as it is, never as markup); ``seat``: the seat the speaker plays (None: a spectator)."""
+
+    speaker: str
+    text: str
+    seat: int | None
+
+
+News = Decided | Refused | TableNews | Spoken
 """What a session tells the screen that plays it."""
 
 Tell = Callable[[News], None]
@@ -68,7 +78,8 @@ class Abilities:
     holds: the table's file is the server's), or None (no file: nothing to branch from).
     ``rematch``: None when the end screen's rematch and new game play here, else why not.
     ``hints``: None when ``h`` asks the strong bot, else why not. ``stand_ins``: this side may let a
-    bot play an away seat. ``leave_to_branch``: a branch means leaving a seat (asked first).
+    bot play an away seat. ``chat``: this side may say a line to the table. ``leave_to_branch``: a
+    branch means leaving a seat (asked first).
     ``seats_here``: the seats people play at this keyboard."""
 
     seats_here: tuple[int, ...] = ()
@@ -77,6 +88,7 @@ class Abilities:
     rematch: str | None = None
     hints: str | None = None
     stand_ins: bool = False
+    chat: bool = False
     leave_to_branch: bool = False
 
 
@@ -227,6 +239,10 @@ class GameSession(Protocol):
 
     def start_table(self) -> None:
         """End the table's waiting room (its opener may; the table's answer is news)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to everyone at the table (only when :attr:`Abilities.chat`)."""
         ...
 
     def as_file(self) -> LoadedGame:

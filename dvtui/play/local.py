@@ -152,6 +152,9 @@ class LocalSession:
     def start_table(self) -> None:
         raise RuleError("a game of this machine has no waiting room: it starts when it is dealt")
 
+    def say(self, text: str) -> None:
+        raise RuleError("a game of this machine has nobody else to talk to")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

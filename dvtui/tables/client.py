@@ -29,6 +29,8 @@ from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
+    Closed,
+    CloseTable,
     Error,
     Hello,
     Incoming,
@@ -42,6 +44,9 @@ from .protocol import (
     Presence,
     Release,
     Released,
+    Resign,
+    Said,
+    Say,
     SeatState,
     ServerMessage,
     StandIn,
@@ -274,6 +279,27 @@ async def start_table(place: ServerPlace, name: str, *, user: str | None = None)
     async with _connection(place, user=user) as conn:
         await conn.request(Start(table=name), Started)
 
+async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+    """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the
+    server's own account; ``game_over`` for a finished one)."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(CloseTable(table=name), Closed)
+
+
+async def resign(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+    """Give up one's seat at table ``name`` to a bot, for the rest of the game."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(Resign(table=name), Presence)
+
+
+async def say(place: ServerPlace, name: str, text: str, *, user: str | None = None) -> Said:
+    """Say ``text`` at table ``name`` (``dvtui say``); the line as the table shows it (Refused
+    ``chat_limit`` past the chat's rate, ``no_table``...)."""
+    async with _connection(place, user=user) as conn:
+        reply = await conn.request(Say(table=name, text=text), Said)
+        assert isinstance(reply, Said)
+        return reply
+
 
 async def game_lines(place: ServerPlace, name: str) -> bytes:
     """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
@@ -336,6 +362,8 @@ class Update:
     presence: bool = False
     error: Error | None = None
     status: str | None = None
+    said: Said | None = None
+    """A line said at the table (chat)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -504,7 +532,11 @@ class TableClient:
                 self._closed = True
                 raise Refused(message)
             return Update(error=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started):
+        if isinstance(message, Said):
+            if message.table != self.table:
+                raise BadServer(f"a line said at table {message.table} at table {self.table}")
+            return Update(said=message)
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed):
             return None
         event: Event = message
         check_line(event, self.next_seq)
@@ -540,6 +572,9 @@ class TableClient:
 
     async def start(self) -> None:
         await self._send(Start(table=self.table))
+
+    async def say(self, text: str) -> None:
+        await self._send(Say(table=self.table, text=text))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

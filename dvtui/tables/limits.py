@@ -65,6 +65,13 @@ class Limits:
     """Tables one account (or vouched person) watches at once, over its connections."""
     presence_tick: float = 0.1
     """Seconds: at most one ``presence`` per table in each."""
+    chat_rate: float = 0.5
+    """Chat lines a second one connection may say on average (a line every two seconds) ..."""
+    chat_burst: float = 5.0
+    """... and in a row; past either, a line is refused (``chat_limit``), and counts all the same."""
+    chat_account_rate: float = 1.0
+    """Chat lines a second one account (or vouched person) may say over all its connections ..."""
+    chat_account_burst: float = 10.0
 
     @classmethod
     def option_names(cls) -> list[str]:

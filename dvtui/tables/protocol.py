@@ -187,7 +187,38 @@ class Bye(Message, tag="bye"):
     reason: Text = ""
 
 
-ClientMessage = Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Bye
+class CloseTable(Message, tag="close_table"):
+    """End an unfinished table: its game is kept, unfinished, and its name is free. Only the
+    table's opener or the server's own account may ask; answered by ``closed``, and everyone at the
+    table gets ``error`` ``closed``."""
+
+    table: TableName
+
+
+class Resign(Message, tag="resign"):
+    """Give up one's seat at ``table``: a bot plays it to the end, standing in, and it cannot be
+    taken back. Answered by ``presence`` (to everyone at the table; to the resigning connection too)."""
+
+    table: TableName
+
+
+MAX_CHAT_CHARS = 300
+"""The longest line one may say at a table (characters, once what does not print is escaped)."""
+
+
+class Say(Message, tag="say"):
+    """Say ``text`` to everyone at ``table`` (one need not be there: ``dvtui say`` from a shell).
+    Answered, to everyone at the table and to the speaker, by ``said``; refused ``chat_limit`` past
+    the chat's rate (per connection and per account: the line is dropped, the connection stays)."""
+
+    table: TableName
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
+
+
+ClientMessage = (
+    Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
+    | Bye
+)
 
 
 # -- server to client ----------------------------------------------------------------------------
@@ -273,6 +304,10 @@ class Released(Message, tag="released"):
     seat: int
 
 
+class Closed(Message, tag="closed"):
+    table: str
+
+
 class Presence(Message, tag="presence"):
     """Who is at the table, sent on joining and whenever it changes."""
 
@@ -291,6 +326,19 @@ class Presence(Message, tag="presence"):
 
 class Started(Message, tag="started"):
     table: str
+
+
+class Said(Message, tag="said"):
+    """A line said at ``table``, by ``user`` (as ``welcome.user`` names them), at ``at`` (UTC,
+    ISO 8601). ``seat``: the speaker owns that seat of the table (0-based); absent: a spectator.
+    The server decides both from who the connection is, never from what it asks. ``text`` is plain
+    text, with what does not print escaped (``\\x1b``); a client shows it as it is, never as markup."""
+
+    table: str
+    user: str
+    text: str
+    at: str
+    seat: int | None = None
 
 
 ErrorCode = Literal[
@@ -317,9 +365,11 @@ ErrorCode = Literal[
     "not_opener",  # release, start: only the table's opener may ask
     "shutdown",  # the server is stopping (closed; reconnect later)
     "busy",  # a limit is reached: connections (closed), spectators
+    "closed",  # the table was closed by its opener or the server's operator (it takes no more decisions)
+    "chat_limit",  # say: too many lines too fast, from this connection or account (the line is dropped)
     "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
 ]
-STOPPING: frozenset[str] = frozenset({"server", "log_full"})
+STOPPING: frozenset[str] = frozenset({"server", "log_full", "closed"})
 """Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
 
 
@@ -332,7 +382,7 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Released | Started | Presence | Error | Bye
+ServerMessage = Welcome | Tables | Opened | Joined | Released | Started | Closed | Presence | Said | Error | Bye
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

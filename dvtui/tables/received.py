@@ -20,17 +20,20 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatErr
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 from .protocol import (
+    MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_PERSON_CHARS,
     TABLE_NAME,
     VOUCHED_PREFIX,
     Bye,
+    Closed,
     Error,
     Incoming,
     Joined,
     Message,
     Opened,
     Presence,
+    Said,
     SeatState,
     Started,
     TableInfo,
@@ -68,6 +71,8 @@ def check_message(message: Incoming) -> None:
         _table("opened.table", message.table)
     elif isinstance(message, Started):
         _table("started.table", message.table)
+    elif isinstance(message, Closed):
+        _table("closed.table", message.table)
     elif isinstance(message, Joined):
         _table("joined.table", message.table)
         if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
@@ -80,6 +85,13 @@ def check_message(message: Incoming) -> None:
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
         _move_time("presence", message.move_time, message.move_left)
+    elif isinstance(message, Said):
+        _table("said.table", message.table)
+        _user("said.user", message.user)
+        _text("said.text", message.text, MAX_CHAT_CHARS)
+        _text("said.at", message.at, 40)
+        if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
+            raise BadServer(f"said.seat {message.seat} is no seat")
     elif isinstance(message, Error):
         _text("error.message", message.message, MAX_ERROR_CHARS)
         if message.re is not None:

@@ -21,12 +21,12 @@ from typing import Any
 
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
-from ..play.face import Abilities, Decided, News, Presence, Refused, TableNews, Tell
+from ..play.face import Abilities, Decided, News, Presence, Refused, Spoken, TableNews, Tell
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update
 from .client import Refused as TableRefused
-from .protocol import STOPPING, Error
+from .protocol import STOPPING, Error, Said
 from .store import FileStore
 from .undos import undo_refusal
 from .where import ServerPlace
@@ -70,6 +70,8 @@ class RemoteSession:
         self._failed: BaseException | None = None
         self.stopped: Error | None = None
         """The error after which the table takes no more decisions, once one came."""
+        self._early: list[Spoken] = []
+        """Lines said before a screen attached (the recent ones a join brings): told on attaching."""
 
     # -- opening and closing ---------------------------------------------------------------------
 
@@ -104,6 +106,8 @@ class RemoteSession:
         async for update in updates:
             if update.error is not None:
                 self._take_error(update.error)
+            if update.said is not None:
+                self._early.append(_spoken(update.said))
             if update.presence and client.game is not None and not client.game.derived_pending:
                 self._settled = PlaySession(client.game.copy(), None, None, list(client.events))
                 return
@@ -127,6 +131,9 @@ class RemoteSession:
 
     def attach(self, tell: Tell) -> None:
         self._tell = tell
+        early, self._early = self._early, []
+        for spoken in early:
+            tell(spoken)
 
     @property
     def _view(self) -> PlaySession:
@@ -149,6 +156,8 @@ class RemoteSession:
             self._tell(TableNews())
         if update.error is not None:
             self._take_error(update.error)
+        if update.said is not None:
+            self._tell(_spoken(update.said))
 
     def _take_lines(self) -> None:
         """Tell each decision whose lines are all here (the client has folded them)."""
@@ -247,6 +256,7 @@ class RemoteSession:
             rematch="A rematch at a shared table is a new table: dvtui new --table NAME --players ...",
             hints=None if self.hints else "Hints are off at this table.",
             stand_ins=self.seat is not None,
+            chat=True,
             leave_to_branch=self.seat is not None,
         )
 
@@ -400,12 +410,20 @@ class RemoteSession:
         """End the table's waiting room; a refusal (not its opener) comes back as news."""
         self._send(self.client.start())
 
+    def say(self, text: str) -> None:
+        """Say ``text`` to the table; it comes back, to everyone, as :class:`Spoken` news."""
+        self._send(self.client.say(text))
+
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection
         when it is a decision; the table's answer is news)."""
         task = asyncio.get_running_loop().create_task(request)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
+
+
+def _spoken(said: Said) -> Spoken:
+    return Spoken(said.user, said.text, said.seat)
 
 
 def _nobody(news: News) -> None:

@@ -35,8 +35,10 @@ import socket
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -48,6 +50,7 @@ from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
+from .chat import RECENT, ChatLog
 from .clock import TICK, loop_gap, resumed_left
 from .limits import (
     TABLES_PER_TOKEN,
@@ -65,11 +68,14 @@ from .limits import (
 )
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
+    MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
     ClientMessage,
+    Closed,
+    CloseTable,
     Error,
     ErrorCode,
     Hello,
@@ -81,6 +87,9 @@ from .protocol import (
     Place,
     Release,
     Released,
+    Resign,
+    Said,
+    Say,
     StandIn,
     Start,
     Started,
@@ -107,6 +116,8 @@ MAX_LOG_LINES = 20_000
 made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
+RESIGNED_BOT = "strong"
+"""The bot that plays a resigned seat to the end."""
 
 
 class AlreadyServed(Exception):
@@ -226,6 +237,8 @@ class LiveTable(Table[Conn]):
         self.active = time.time()
         """When somebody was last at the table or something was played there (wall clock: a
         restarted server takes it from the files' times)."""
+        self.chat: deque[bytes] = deque(maxlen=RECENT)
+        """The latest ``said`` lines, for whoever arrives (the server fills it from the chat file)."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
@@ -286,6 +299,7 @@ class Server:
         self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
+            Say: self._say, CloseTable: self._close_table, Resign: self._resign,
             Bye: self._bye,
             Start: self._start,
         }  # fmt: skip
@@ -300,6 +314,9 @@ class Server:
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
         self._refusals = Refusals(CLOSE_GRACE)
+        self.chats = ChatLog(self.games)
+        self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
+        self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
         self._watching: dict[Owner | None, set[Conn]] = {}
         """The connections watching a table, per budget key (None: those bounded only in all)."""
         self._max_conns = self.limits.conns_total
@@ -351,6 +368,7 @@ class Server:
                 began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
                 left = resumed_left(record.move_time, began, alive, time.time())
             self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
+            table.chat = self.chats.recent(name)
             table.active = self.store.last_active(name)
             self.store.close(name, session)
             table.playing = False
@@ -817,6 +835,7 @@ class Server:
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
             conn.send(encode(table.failed))
+        conn.send(b"".join(table.chat))
         table.presence_soon()
 
     def _may_watch_more(self, conn: Conn) -> None:
@@ -877,12 +896,41 @@ class Server:
             table.presence_soon()
             await self._save_record(table)
         conn.send(encode(Started(table=table.name)))
+
+    async def _close_table(self, conn: Conn, message: CloseTable) -> None:
+        """The table's opener (or the server's own account) ends an unfinished table: everyone at
+        it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
+        table = self._table(message.table)
+        if conn.identity not in (table.record.opener, os.geteuid()):  # (a vouched person is not the account)
+            raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
+        if table.over:
+            raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
+        table.halt("closed", f"{conn.user} closed table {table.name}; its game is kept, unfinished")
+        async with table.lock:  # a decision being saved finishes first; none follows (halted)
+            pass
+        for there in table.here():
+            table.leave(there)
+            there.table = None
+            self._unwatch(there)
+        await self._put_aside(table, f"closed by {conn.user}")
+        conn.send(encode(Closed(table=table.name)))
+
+    async def _resign(self, conn: Conn, message: Resign) -> None:
+        """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
+        table = self._table(message.table)
+        seat, _held = table.resign(conn.identity, RESIGNED_BOT)
+        self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(encode(table.presence()))
+        await self._save_record(table)
         self._wake(table)
 
     async def _save_record(self, table: LiveTable) -> None:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
-                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins)
+                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins),
+                resigned=list(table.record.resigned),
             )
             try:
                 await self._run_io(lambda: self.store.save_record(table.name, record))
@@ -907,6 +955,34 @@ class Server:
         table.presence_soon()
         await self._save_record(table)
         self._wake(table)
+
+    # -- chat --------------------------------------------------------------------------------------
+
+    async def _say(self, conn: Conn, message: Say) -> None:
+        """Tell everyone at the table (and the speaker) what ``conn`` says, and keep it beside the
+        game. Who speaks, and for which seat, is who the connection is: the owner of a seat speaks
+        as that seat's player, anyone else as a spectator, whatever they ask."""
+        table = self._table(message.table)
+        text = printable(message.text.strip())[:MAX_CHAT_CHARS]
+        if not text:
+            raise Refusal("bad_message", "say something: the line is empty")
+        if self._chat_per_conn.take(conn) > 0 or self._chat_per_account.take(conn.identity) > 0:
+            raise Refusal("chat_limit", "too many chat lines too fast: wait a few seconds")
+        owners = table.record.owners
+        seat = owners.index(conn.identity) if conn.identity in owners else None
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
+        table.chat.append(line)
+        table.broadcast(line)
+        if conn.table is not table:
+            conn.send(line)
+        try:
+            kept = await self._run_io(lambda: self.chats.append(table.name, line))
+        except OSError as e:
+            self._limited(f"chat {table.name}", f"table {table.name}: cannot keep its chat: {e}")
+        else:
+            if not kept:
+                self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
 
     # -- decisions -------------------------------------------------------------------------------
 

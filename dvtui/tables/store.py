@@ -49,6 +49,9 @@ class TableRecord(msgspec.Struct, kw_only=True):
     started: bool = True
     """The first placement may be made: every human seat has been taken once, or the opener
     started the table (False: a waiting room; a record without the key is a table that started)."""
+    resigned: list[bool] = msgspec.field(default_factory=list)
+    """Each seat whose owner resigned: its stand-in plays it to the end, and nobody takes it back
+    (empty: nobody resigned)."""
 
 
 class TableExists(Exception):
@@ -62,6 +65,8 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
         return TableRecord(owners=[None] * n, stand_ins=[None] * n)
     if len(record.kept_for) != n:
         record.kept_for = [None] * n
+    if len(record.resigned) != n:
+        record.resigned = [False] * n
     return record
 
 
@@ -218,5 +223,7 @@ class FileStore:
         os.rename(self.path(name), aside)
         with contextlib.suppress(FileNotFoundError):
             os.rename(self.record_path(name), aside.with_suffix(".table.json"))
+        with contextlib.suppress(FileNotFoundError):  # its talk goes with it (dvtui/tables/chat.py)
+            os.rename(self.games / f"{name}.chat", aside.with_suffix(".chat"))
         fsync_dir(self.games)
         return aside

@@ -239,6 +239,8 @@ class Table(Generic[G]):
         if kept is not None and kept != guest.identity:
             raise Refusal("seat_taken", f"{who}'s seat at table {self.name} is kept for {_whose(kept)} (the table's "
                           f"opener may release it: dvtui tables release {self.name} --seat {seat + 1})")  # fmt: skip
+        if self.resigned(seat):
+            raise Refusal("no_seat", f"{who} resigned at table {self.name}: a bot plays the seat to the end")
         self.leave(guest)
         record = self.record
         changed = record.owners[seat] is None or record.stand_ins[seat] is not None
@@ -306,7 +308,33 @@ class Table(Generic[G]):
             raise Refusal("no_seat", problem)
         if self.seated[seat] is not None:
             raise Refusal("not_away", f"{self.session.names[seat]} is connected")
+        if self.resigned(seat):
+            raise Refusal("no_seat", f"{self.session.names[seat]} resigned: a bot plays the seat to the end")
         self.record.stand_ins[seat] = level
+
+    def resigned(self, seat: int) -> bool:
+        """``seat``'s owner gave it up (a record from before resigning has no list: nobody did)."""
+        return seat < len(self.record.resigned) and self.record.resigned[seat]
+
+    def resign(self, by: Owner, level: str) -> tuple[int, G | None]:
+        """The seat ``by`` owns here is given up: bot ``level`` plays it to the end, standing in (its
+        placements say so), and nobody takes it back. Returns the seat and the guest who sat there
+        (now a spectator)."""
+        record = self.record
+        if by not in record.owners:
+            raise Refusal("not_seated", f"you hold no seat at table {self.name} to resign")
+        seat = record.owners.index(by)
+        if self.over:
+            raise Refusal("game_over", f"the game at table {self.name} is over")
+        if self.resigned(seat):
+            raise Refusal("no_seat", f"{self.session.names[seat]} has resigned already")
+        record.resigned = [self.resigned(i) or i == seat for i in range(self.session.game.n)]
+        record.stand_ins[seat] = level
+        held = self.seated[seat]
+        self.seated[seat] = None
+        if held is not None:
+            self.spectators.add(held)
+        return seat, held
 
     def release(self, by: Owner, seat: int, *, operator: Owner) -> G | None:
         """The table's opener (or ``operator``, the server's own account) frees ``seat``: its
@@ -322,6 +350,8 @@ class Table(Generic[G]):
             raise Refusal("game_over", f"the game at table {self.name} is over")
         record = self.record
         record.owners[seat] = record.kept_for[seat] = record.stand_ins[seat] = None
+        if self.resigned(seat):
+            record.resigned[seat] = False  # free for anyone, to play again
         held = self.seated[seat]
         self.seated[seat] = None
         return held

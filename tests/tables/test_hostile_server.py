@@ -161,6 +161,10 @@ HOSTILE_TABLES = {
         "error.message holds a control character",
     ),
     "a line that is not the protocol": (lambda m: [b"\x1b[2J not JSON\n"], "a line that is not the protocol"),
+    "a chat line with an escape": (
+        lambda m: [line({"type": "said", "table": "demo", "user": "ana", "text": "hi" + TITLE, "at": "now"})],
+        "said.text holds a control character",
+    ),
 }
 
 

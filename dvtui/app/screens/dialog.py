@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from ..theme import MUTED
 
@@ -71,3 +71,32 @@ class LeaveForBranch(Dialog[bool]):
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)
+
+
+class SayLine(Dialog[str | None]):
+    """``m`` at a shared table: one line to everyone there; Enter says it, Escape says nothing.
+    What is typed is plain text (the table shows it so, with what does not print escaped)."""
+
+    DEFAULT_CSS = """
+    #say-box {
+        width: 72;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "say nothing", key_display="esc")]
+
+    def __init__(self, table: str, max_chars: int) -> None:
+        super().__init__()
+        self.table = table
+        self.max_chars = max_chars
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="say-box", classes="dialog"):
+            yield Static(Text(f"Say to everyone at {self.table} (Enter says it):"))
+            yield Input(max_length=self.max_chars, id="say-text")
+        yield Footer()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -36,9 +36,10 @@ from textual.worker import get_current_worker
 from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
-from ...play.face import Decided, GameSession, News, Refused, TableNews
+from ...play.face import Decided, GameSession, News, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
+from ...tables.protocol import MAX_CHAT_CHARS
 from ..config import Pace, save_pace
 from ..flow import TableFlow
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
@@ -59,7 +60,7 @@ from ..widgets.table_view import (
     moment_status,
     table_layout,
 )
-from .dialog import LeaveForBranch
+from .dialog import LeaveForBranch, SayLine
 
 STAND_IN_LEVEL = "strong"
 """The bot a seated player lets play an away seat (the one the hints use)."""
@@ -317,6 +318,9 @@ class TableScreen(Screen[None]):
             self._refused(news)
         elif isinstance(news, TableNews):
             self._table_news(news)
+        elif isinstance(news, Spoken):
+            speaker = news.speaker if news.seat is None else self.session.names[news.seat]
+            self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
 
     def _decided(self, move: PlayedMove) -> None:
         self.workers.cancel_group(self, "hint")  # a hint for the position gone
@@ -658,6 +662,15 @@ class TableScreen(Screen[None]):
     def action_start(self) -> None:
         """``s`` while the table waits for people: deal now (the table refuses anyone but its opener)."""
         self.session.start_table()
+
+    def action_chat(self) -> None:
+        """``m``: a line to everyone at the table; it shows in the log when the table says it."""
+        table = self.session.abilities.table or ""
+        self.app.push_screen(SayLine(table, MAX_CHAT_CHARS), self._said)
+
+    def _said(self, text: str | None) -> None:
+        if text:
+            self.session.say(text)
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is

@@ -220,6 +220,16 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             self._width = -1  # lines of dropped entries go: wrap again
         self._wrap()
 
+    def say(self, speaker: str, text: str, spectator: bool) -> None:
+        """A line said at the table: its speaker's name (marked when a spectator said it), then the
+        line as plain text, never read as markup."""
+        entry = Text.assemble((speaker, "bold"), (" (watching)" if spectator else "", MUTED), ": ", text)
+        self.entries.append(entry)
+        if len(self.entries) > self.LIMIT:
+            del self.entries[: -self.LIMIT]
+            self._width = -1
+        self._wrap()
+
     def _wrap(self) -> None:
         """Wrap the entries not wrapped yet (all of them after a change of width)."""
         width = self.scrollable_content_region.width

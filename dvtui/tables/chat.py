@@ -1,0 +1,57 @@
+"""What people say at a table: kept beside its game (``games/NAME.chat``), never inside the ``.dvr``.
+
+The game's file is the rules' record, replayed and verified; chat is talk about it, so it lives in
+a file of its own, one ``said`` message a line, as the protocol sends it. A table keeps the latest
+:data:`RECENT` lines in memory for whoever arrives; the file stops growing at :data:`MAX_CHAT_BYTES`
+(the talk goes on, unrecorded past it), so no table's talk can fill the server's disk.
+
+Every method may block (file system calls): the server calls :meth:`ChatLog.append` off its loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections import deque
+from pathlib import Path
+
+RECENT = 20
+"""The lines a client gets on joining or watching a table (the latest)."""
+MAX_CHAT_BYTES = 256 * 1024
+"""The most a table's chat file holds (some 1,000 lines of the longest kind)."""
+
+
+class ChatLog:
+    """The chat files of a games directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.games = directory
+
+    def path(self, name: str) -> Path:
+        return self.games / f"{name}.chat"
+
+    def recent(self, name: str) -> deque[bytes]:
+        """The latest :data:`RECENT` lines kept for table ``name`` (none: no file, or not readable)."""
+        lines: deque[bytes] = deque(maxlen=RECENT)
+        with contextlib.suppress(OSError):
+            fd = os.open(self.path(name), os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+            try:
+                data = os.read(fd, MAX_CHAT_BYTES)
+            finally:
+                os.close(fd)
+            lines.extend(line + b"\n" for line in data.split(b"\n") if line.startswith(b"{"))
+        return lines
+
+    def append(self, name: str, line: bytes) -> bool:
+        """Add ``line`` (one ``said``, ``\\n`` ended) to table ``name``'s file; False: the file is full."""
+        fd = os.open(self.path(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            if os.fstat(fd).st_size + len(line) > MAX_CHAT_BYTES:
+                return False
+            os.write(fd, line)
+            return True
+        finally:
+            os.close(fd)
+
+
+__all__ = ["MAX_CHAT_BYTES", "RECENT", "ChatLog"]

@@ -1,0 +1,142 @@
+"""Chat at a table: a line reaches everyone there as plain text with its speaker's name, a spectator
+speaks as a spectator whatever it asks, the talk is kept beside the game (never in the ``.dvr``) and
+given to whoever arrives, and nobody can flood a table with it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pwd
+from pathlib import Path
+from typing import Any
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace
+from dvtui.app.widgets.panels import EventLog
+from dvtui.tables import RemoteSession, open_table
+from dvtui.tables.limits import Limits
+from dvtui.tables.server import Server
+
+from ..support.pilot import until
+from ..support.processes import dvtui, one_error_line
+from ..support.raw import RawClient
+from ..support.servers import in_thread, short_dir
+
+HOSTILE = "\x1b[2J[bold red]hi[/] \u202eevil\x07"
+"""A screen clear, Rich markup, a bidi override and a bell: what a line must never do to a terminal."""
+SHOWN = "\\x1b[2J[bold red]hi[/] \\u202eevil\\x07"
+
+
+def _as(server: Server, user: str) -> RawClient:
+    """A connection speaking for ``user`` (the test's account may vouch: it runs the server)."""
+    client = RawClient(str(server.place.socket))
+    client.send({"type": "hello", "version": 1, "user": user})
+    assert client.until("welcome")["type"] == "welcome"
+    return client
+
+
+def _ask(client: RawClient, message: dict[str, Any], kind: str) -> dict[str, Any]:
+    client.send(message)
+    return client.until(kind)
+
+
+def _table(server: Server) -> tuple[RawClient, RawClient]:
+    """Table t1 of ana, bob and a bot: ana seated, bob watching."""
+    ana, bob = _as(server, "ana"), _as(server, "bob")
+    _ask(ana, {"type": "open_table", "table": "t1", "players": ["ana", "bob", "bot:random"], "seed": 1}, "opened")
+    assert _ask(ana, {"type": "join", "table": "t1", "seat": 0}, "presence")["type"] == "presence"
+    assert _ask(bob, {"type": "watch", "table": "t1"}, "presence")["type"] == "presence"
+    return ana, bob
+
+
+def test_a_line_reaches_everyone_as_plain_text_and_a_spectator_cannot_speak_as_a_player() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        ana, bob = _table(server)
+        said = _ask(bob, {"type": "say", "table": "t1", "text": "I am ana", "seat": 0, "user": "ana"}, "said")
+        assert (said["user"], said.get("seat")) == ("web:bob", None)  # the keys it added are ignored
+        assert ana.until("said") == said
+        ana.send({"type": "say", "table": "t1", "text": f"  {HOSTILE}  "})
+        for client in (ana, bob):
+            line = client.until("said")
+            assert (line["user"], line["seat"], line["text"]) == ("web:ana", 0, SHOWN)
+
+
+def test_the_talk_is_kept_beside_the_game_and_given_to_whoever_arrives() -> None:
+    with short_dir() as d:
+        with in_thread(d) as server:
+            ana, _bob = _table(server)
+            for i in range(3):
+                _ask(ana, {"type": "say", "table": "t1", "text": f"line {i}"}, "said")
+        games = Path(d, "games")
+        assert "said" not in (games / "t1.dvr").read_text()
+        assert [json.loads(line)["text"] for line in (games / "t1.chat").read_text().splitlines()] == [
+            "line 0", "line 1", "line 2",
+        ]  # fmt: skip
+        with in_thread(d) as server:  # restarted: a newcomer still gets them, after the game's lines
+            carol = _as(server, "carol")
+            carol.send({"type": "watch", "table": "t1"})
+            kinds, texts = [], []
+            while (message := carol.receive()) is not None and message["type"] != "presence":
+                kinds.append(message["type"])
+                texts += [message["text"]] if message["type"] == "said" else []
+            assert texts == ["line 0", "line 1", "line 2"]
+            assert kinds.index("said") > kinds.index("game_created")
+
+
+def test_chat_is_rate_limited_per_connection_and_per_account() -> None:
+    limits = Limits(chat_burst=3, chat_rate=0.01, chat_account_burst=5, chat_account_rate=0.01)
+    with short_dir() as d, in_thread(d, limits=limits) as server:
+        ana, _bob = _table(server)
+        answers = [_ask(ana, {"type": "say", "table": "t1", "text": "hi"}, "said")["type"] for _ in range(4)]
+        assert answers == ["said", "said", "said", "error"]
+        assert _ask(ana, {"type": "list_tables"}, "tables")["type"] == "tables"  # refused, not cut off
+        other = _as(server, "ana")  # a second connection of the same person: the account's budget is shared
+        answers = [_ask(other, {"type": "say", "table": "t1", "text": "hi"}, "said") for _ in range(3)]
+        assert [a["type"] for a in answers] == ["said", "said", "error"]
+        assert answers[-1]["code"] == "chat_limit" and answers[-1]["re"] == "say"
+        assert _ask(_as(server, "bob"), {"type": "say", "table": "t1", "text": "hi"}, "said")["type"] == "said"
+
+
+def test_dvtui_say_speaks_from_a_shell_and_refuses_in_one_line() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        _ana, bob = _table(server)
+        done = dvtui("say", "--server", d, "t1", HOSTILE)
+        assert done.returncode == 0, done.stderr
+        line = bob.until("said")
+        assert line["text"] == SHOWN and "seat" not in line  # the account owns no seat of t1
+        done = dvtui("say", "--server", d, "t1", "   ")
+        assert done.returncode == 2 and "say 1 to 300 characters" in one_error_line(done.stderr)
+        done = dvtui("say", "--server", d, "nope", "hello")
+        assert done.returncode != 0 and "no table nope" in one_error_line(done.stderr)
+
+
+async def test_a_line_from_a_shell_reaches_the_table_screen_literally_and_m_says_one(in_process: Server) -> None:
+    players = ["Ana", "bot:greedy", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "c", players, seed=2, first_player=1)))
+    said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", "before you came")
+    assert said.returncode == 0, said.stderr
+    ana = await RemoteSession.open(in_process.place, "c", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            log = app.screen.query_one(EventLog)
+            me = pwd.getpwuid(os.getuid()).pw_name
+
+            def said_lines() -> list[str]:
+                return [e.plain for e in log.entries if ": " in e.plain and not e.plain.startswith("New game")]
+
+            await until(pilot, "the recent line", lambda: f"{me} (watching): before you came" in said_lines())
+            said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", HOSTILE)
+            assert said.returncode == 0, said.stderr
+            # the account now owns seat 0 (Ana's), so its lines are Ana's, from any connection
+            await until(pilot, "the hostile line", lambda: f"Ana: {SHOWN}" in said_lines())
+            await pilot.press("m")
+            await pilot.press(*"[b]hi[/b]", "enter")
+            await until(pilot, "Ana's own line", lambda: "Ana: [b]hi[/b]" in said_lines())
+            chat = (in_process.games / "c.chat").read_text().splitlines()
+            assert [(line["text"], line.get("seat")) for line in map(json.loads, chat)] == [
+                ("before you came", None), (SHOWN, 0), ("[b]hi[/b]", 0),
+            ]  # fmt: skip
+    finally:
+        ana.close()
