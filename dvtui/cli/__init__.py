@@ -83,17 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
                        "once of each kind")  # fmt: skip
 
-    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
+    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
     _server_option(tables)
     actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
     release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")
     release.add_argument("table", metavar="NAME", help="the table's name")
     release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
     _server_option(release, after=True)
-    get = actions.add_parser("get", help="save a table's game (over or not) as a file of your own")
-    get.add_argument("table", metavar="NAME", help="the table's name")
-    get.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
-    _server_option(get, after=True)
+    _fetch_arguments(actions.add_parser("get", help="the same as 'dvtui fetch NAME'"), after=True)
 
     web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
     web.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -122,7 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
     watch = sub.add_parser("watch", help="watch a shared table live (t: look back through the game)")
     watch.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     _server_option(watch)
+
+    _fetch_arguments(sub.add_parser("fetch", help="save a table's game (over or not) as a file of your own"))
     return parser
+
+
+def _fetch_arguments(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
+    """``dvtui fetch NAME [-o FILE]``, also spelled ``dvtui tables get NAME``: one set of options for both."""
+    parser.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
+    parser.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
+    _server_option(parser, after=after)
 
 
 def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
@@ -198,7 +204,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
-    if args.command in ("serve", "tables", "join", "watch") or (args.command == "new" and args.table is not None):
+    shared = ("serve", "tables", "join", "watch", "fetch")
+    if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 
         return tables.run(args)

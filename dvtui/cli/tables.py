@@ -54,11 +54,13 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
-            if args.action == "get":
-                return _get(args)
+            if args.action == "get":  # the older spelling of ``dvtui fetch``
+                return _fetch(args)
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
+        if args.command == "fetch":
+            return _fetch(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         return _new_table(args)
@@ -137,9 +139,9 @@ def _release(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _get(args: argparse.Namespace) -> int:
-    """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
-    any game file is before it is written (never over a file that exists)."""
+def _fetch(args: argparse.Namespace) -> int:
+    """``dvtui fetch NAME [-o FILE]`` (or ``dvtui tables get NAME``): the table's game as a file of
+    one's own, checked as any game file is before it is written (never over a file that exists)."""
     place = server_place(args.server)
     out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
     if out.exists():
