@@ -84,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "once of each kind")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
+    tables.add_argument("--mine", action="store_true",
+                        help="only the tables with a seat of yours, the ones where it is your turn first")
     _server_option(tables)
     actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
     release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")

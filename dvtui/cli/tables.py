@@ -26,7 +26,9 @@ from ..tables import (
     TableInfo,
     Unreachable,
     game_lines,
+    is_my_turn,
     list_tables,
+    my_tables,
     open_table,
     release_seat,
     server_place,
@@ -56,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
                 return _release(args)
             if args.action == "get":  # the older spelling of ``dvtui fetch``
                 return _fetch(args)
+            if args.mine:
+                return _mine(server_place(args.server))
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
@@ -117,6 +121,17 @@ def _tables(place: ServerPlace) -> int:
         print(f"no tables at {printable(str(place.directory))}")
     for info in infos:
         print(table_line(info))
+    return EXIT_OK
+
+
+def _mine(place: ServerPlace) -> int:
+    """``dvtui tables --mine``: the tables with a seat of this person's, the ones where it is their
+    turn first (each such line starts ``your turn``)."""
+    me, infos = asyncio.run(my_tables(place, user=vouched()))
+    if not infos:
+        print(f"no tables of yours ({printable(me)}) at {printable(str(place.directory))}")
+    for info in infos:
+        print(("your turn: " if is_my_turn(info, me) else "") + table_line(info))
     return EXIT_OK
 
 
