@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--as", dest="as_seat", metavar="SEAT", help="with --table: the seat to take (name or number)")
     new.add_argument("--bot", metavar="LEVEL", help="with --table: play the seat with this bot, without a screen")
     new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
+    new.add_argument("--invite", action="append", default=[], metavar="SEAT=USER",
+                     help="with --table: keep SEAT (name or number) for USER alone, an account or web:NAME "
+                     "(a person 'dvtui web' vouches for); repeatable")  # fmt: skip
     new.add_argument("--no-bell", action="store_true", help="with --table: no terminal bell when it is your turn")
     _server_option(new)
 
@@ -201,7 +204,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return run_resume_headless(args)
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
-                                ("--no-hints", args.no_hints), ("--no-bell", args.no_bell)) if v]
+                                ("--no-hints", args.no_hints), ("--no-bell", args.no_bell),
+                                ("--invite", args.invite)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:

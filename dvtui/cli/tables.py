@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, SeatError
+from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..printable import printable
 from ..store import GameFileError, parse_game
 from ..tables import (
@@ -245,10 +245,11 @@ def _new_table(args: argparse.Namespace) -> int:
             raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
     spec = _bot(args.bot) if args.bot is not None else None
     entries = [e.strip() for e in args.players.split(",")]
+    invite = _invitations(args.invite, seats) if args.invite else None
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(),
+        user=vouched(), invite=invite,
     )
     asyncio.run(opening)
     if spec is None:
@@ -259,6 +260,20 @@ def _new_table(args: argparse.Namespace) -> int:
             return EXIT_OK
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
+
+
+def _invitations(given: Sequence[str], seats: Sequence[Seat]) -> list[str | None]:
+    """``--invite SEAT=USER``s: per seat, the account (or ``web:NAME``) it is kept for, or None."""
+    invite: list[str | None] = [None] * len(seats)
+    for text in given:
+        where, sep, user = text.partition("=")
+        if not sep or not user.strip():
+            raise UsageError(f"--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+        i = seat_index(where.strip(), [s.name for s in seats], flag="--invite")
+        if seats[i].kind != "human":
+            raise UsageError(f"--invite {text!r}: {seats[i].name} is a bot's seat")
+        invite[i] = user.strip()
+    return invite
 
 
 def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:

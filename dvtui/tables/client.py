@@ -330,15 +330,18 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True, user: str | None = None,
+    seed: int | None = None, hints: bool = True, user: str | None = None, invite: list[str | None] | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
-    server does not trust is refused before a table is opened that it could not sit at."""
+    server does not trust is refused before a table is opened that it could not sit at.
+    ``invite``: per seat, the account or ``web:NAME`` it is kept for (None: as its name decides)."""
     try:
         conn = await Connection.open(place, user=user)
         try:
-            message = OpenTable(table=name, players=players, first_player=first_player, seed=seed, hints=hints)
+            message = OpenTable(
+                table=name, players=players, first_player=first_player, seed=seed, hints=hints, invite=invite
+            )
             await conn.request(message, Opened)
         finally:
             conn.close()

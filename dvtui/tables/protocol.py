@@ -113,6 +113,9 @@ class OpenTable(Message, tag="open_table"):
     first_player: SeatIndex | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)] | None = None
     hints: bool = True
+    invite: Annotated[list[Entry | None], msgspec.Meta(max_length=5)] | None = None
+    """An invitation per seat (as many as ``players``): the account or ``web:NAME`` the seat is kept
+    for, whatever its name; null for a seat its name decides (the protocol's first version)."""
 
 
 class Join(Message, tag="join"):
