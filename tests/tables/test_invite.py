@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pwd
 
+from ..support.raw import RawClient
 from ..support.servers import Served, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
@@ -20,7 +21,17 @@ def test_an_invited_seat_is_kept_for_its_guest_alone() -> None:
         assert opened.returncode == 0, opened.stderr
         listed = server.dvtui("tables").stdout
         assert f"Ana: free, kept for {ME}" in listed and "Bob: free, kept for web:eve" in listed, listed
-        server.dvtui("watch", "inv")  # (without a terminal: a spectator looks, then goes)
+        spectator = RawClient(str(server.place.socket))
+        try:
+            spectator.send({"type": "hello", "version": 1})
+            spectator.until("welcome")
+            spectator.send({"type": "watch", "table": "inv"})
+            spectator.until("joined")
+            spectator.send({"type": "join", "table": "inv", "seat": 1})
+            refused = spectator.until("error")
+        finally:
+            spectator.close()
+        assert refused["code"] == "seat_taken" and "web:eve" in refused["message"], refused
         squat = server.dvtui("join", "inv", "--as", "Bob", "--bot", "random")
         assert squat.returncode == 1 and "kept for" in squat.stderr and "web:eve" in squat.stderr, squat.stderr
         assert "Bob: free, kept for web:eve" in server.dvtui("tables").stdout
