@@ -60,6 +60,8 @@ Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
 VOUCHED_PREFIX = "web:"
 """How the server shows a vouched person (``web:ana``): never an account's name, since no account
 name holds a ``:`` (the field separator of ``/etc/passwd``)."""
+Invitee = Annotated[str, msgspec.Meta(min_length=1, max_length=len(VOUCHED_PREFIX) + MAX_PERSON_CHARS)]
+"""Whom a seat is kept for: an account's name or ``web:NAME``."""
 
 
 def shown_person(person: str) -> str:
@@ -113,7 +115,7 @@ class OpenTable(Message, tag="open_table"):
     first_player: SeatIndex | None = None
     seed: Annotated[int, msgspec.Meta(ge=0, le=(1 << 63) - 1)] | None = None
     hints: bool = True
-    invite: Annotated[list[Entry | None], msgspec.Meta(max_length=5)] | None = None
+    invite: Annotated[list[Invitee | None], msgspec.Meta(max_length=5)] | None = None
     """An invitation per seat (as many as ``players``): the account or ``web:NAME`` the seat is kept
     for, whatever its name; null for a seat its name decides (the protocol's first version)."""
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pwd
 
+from dvtui.tables.protocol import MAX_PERSON_CHARS
+
 from ..support.raw import RawClient
 from ..support.servers import Served, short_dir
 
@@ -15,12 +17,13 @@ ME = pwd.getpwuid(os.getuid()).pw_name
 def test_an_invited_seat_is_kept_for_its_guest_alone() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
+        eve = "web:" + "e" * MAX_PERSON_CHARS  # the longest name a person may have
         opened = server.dvtui(
-            "new", "--table", "inv", "--players", "Ana,Bob,bot:random", "--invite", "2=web:eve", "--invite", f"ana={ME}"
+            "new", "--table", "inv", "--players", "Ana,Bob,bot:random", "--invite", f"2={eve}", "--invite", f"ana={ME}"
         )
         assert opened.returncode == 0, opened.stderr
         listed = server.dvtui("tables").stdout
-        assert f"Ana: free, kept for {ME}" in listed and "Bob: free, kept for web:eve" in listed, listed
+        assert f"Ana: free, kept for {ME}" in listed and f"Bob: free, kept for {eve}" in listed, listed
         spectator = RawClient(str(server.place.socket))
         try:
             spectator.send({"type": "hello", "version": 1})
@@ -31,10 +34,10 @@ def test_an_invited_seat_is_kept_for_its_guest_alone() -> None:
             refused = spectator.until("error")
         finally:
             spectator.close()
-        assert refused["code"] == "seat_taken" and "web:eve" in refused["message"], refused
+        assert refused["code"] == "seat_taken" and eve in refused["message"], refused
         squat = server.dvtui("join", "inv", "--as", "Bob", "--bot", "random")
-        assert squat.returncode == 1 and "kept for" in squat.stderr and "web:eve" in squat.stderr, squat.stderr
-        assert "Bob: free, kept for web:eve" in server.dvtui("tables").stdout
+        assert squat.returncode == 1 and "kept for" in squat.stderr and eve in squat.stderr, squat.stderr
+        assert f"Bob: free, kept for {eve}" in server.dvtui("tables").stdout
 
 
 def test_an_invitation_to_a_bot_or_to_nobody_is_refused() -> None:
