@@ -32,7 +32,7 @@ from ..play.local import LocalSession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_pace
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
@@ -110,6 +110,9 @@ class DvtuiApp(App[ExitState]):
         self.handle_hangup = handle_hangup
         self.bell_on_turn = bell
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
+        self.notify_on_turn = load_notify() and not in_browser
+        """At a shared table: a desktop notification through the terminal on the player's turn (the
+        person's setting; a browser tab changes its title and icon instead)."""
         self.in_browser = in_browser
         """Served to a browser tab (``dvtui web``; the command line knows): a shared table there
         makes no branch (see :class:`~dvtui.app.screens.table.TableScreen`), the start menu opens
@@ -198,7 +201,8 @@ class DvtuiApp(App[ExitState]):
         return LocalSession.start(created, path)
 
     def _new_table(self, session: GameSession, *, recap: bool = True) -> TableScreen:
-        self._table = TableScreen(session, self.pace, recap=recap, bell=self.bell_on_turn, in_browser=self.in_browser)
+        self._table = TableScreen(session, self.pace, recap=recap, bell=self.bell_on_turn,
+                                  notify=self.notify_on_turn, in_browser=self.in_browser)
         return self._table
 
     def start_game(self, session: GameSession, *, recap: bool = True) -> None:

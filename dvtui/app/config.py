@@ -73,6 +73,22 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     bot_delay: float = DEFAULT_PACE[0]
     step_delay: float | None = DEFAULT_PACE[1]
     hold_round_end: bool = True
+    notify: bool = False
+    """At a shared table, ask the terminal for a desktop notification when it becomes one's turn."""
+
+
+def _saved() -> _Settings | None:
+    """The settings file, or None when there is none or it cannot be read."""
+    try:
+        return msgspec.json.decode(settings_path().read_bytes(), type=_Settings)
+    except (OSError, msgspec.DecodeError):
+        return None
+
+
+def load_notify() -> bool:
+    """Whether the person asked for a desktop notification on their turn (off unless they did)."""
+    saved = _saved()
+    return saved is not None and saved.notify
 
 
 def settings_path() -> Path:
@@ -86,10 +102,7 @@ def load_pace(bot_delay: float | None = None) -> Pace:
     read: a preference is never worth refusing to start over); ``bot_delay`` (``--bot-delay``)
     wins over it."""
     pace = Pace()
-    try:
-        saved = msgspec.json.decode(settings_path().read_bytes(), type=_Settings)
-    except (OSError, msgspec.DecodeError):
-        saved = None
+    saved = _saved()
     if saved is not None:
         if 0 <= saved.bot_delay <= MAX_BOT_DELAY:
             pace.bot_delay = saved.bot_delay
@@ -106,7 +119,9 @@ def save_pace(pace: Pace) -> None:
     the old file: a crash leaves the old settings or the new ones, never half a file)."""
     path = settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = msgspec.json.encode(_Settings(pace.bot_delay, pace.step_delay, pace.hold_round_end))
+    kept = _saved() or _Settings()  # the settings that are not the pace stay as they are
+    data = msgspec.json.encode(msgspec.structs.replace(kept, bot_delay=pace.bot_delay, step_delay=pace.step_delay,
+                                                       hold_round_end=pace.hold_round_end))  # fmt: skip
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

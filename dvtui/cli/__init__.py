@@ -45,6 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--move-time", metavar="DURATION",
                      help="with --table: how long each turn may last (45s, 2m, 1h, 3d; default: no clock); "
                      "then a bot plays the turn and the person keeps the seat")  # fmt: skip
+    new.add_argument("--invite", action="append", default=[], metavar="SEAT=USER",
+                     help="with --table: keep SEAT (name or number) for USER alone, an account or web:NAME "
+                     "(a person 'dvtui web' vouches for); repeatable")  # fmt: skip
     new.add_argument("--no-bell", action="store_true", help="with --table: no terminal bell when it is your turn")
     _server_option(new)
 
@@ -102,7 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
                        "once of each kind")  # fmt: skip
 
-    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat, get a game)")
+    tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
+    tables.add_argument("--mine", action="store_true",
+                        help="only the tables with a seat of yours, the ones where it is your turn first")
     _server_option(tables)
     actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
     release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")
@@ -112,10 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     start = actions.add_parser("start", help="deal at a table you opened with --wait, without waiting for everyone")
     start.add_argument("table", metavar="NAME", help="the table's name")
     _server_option(start, after=True)
-    get = actions.add_parser("get", help="save a table's game (over or not) as a file of your own")
-    get.add_argument("table", metavar="NAME", help="the table's name")
-    get.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
-    _server_option(get, after=True)
+    _fetch_arguments(actions.add_parser("get", help="the same as 'dvtui fetch NAME'"), after=True)
 
     web = sub.add_parser("web", help="serve the game to web browsers (needs the web extra)")
     web.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -157,7 +159,16 @@ def build_parser() -> argparse.ArgumentParser:
     say.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     say.add_argument("text", metavar="TEXT", help="what to say (one line, plain text)")
     _server_option(say)
+
+    _fetch_arguments(sub.add_parser("fetch", help="save a table's game (over or not) as a file of your own"))
     return parser
+
+
+def _fetch_arguments(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
+    """``dvtui fetch NAME [-o FILE]``, also spelled ``dvtui tables get NAME``: one set of options for both."""
+    parser.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
+    parser.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
+    _server_option(parser, after=after)
 
 
 def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
@@ -233,12 +244,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
                                 ("--no-hints", args.no_hints), ("--no-bell", args.no_bell),
-                                ("--wait", args.wait), ("--move-time", args.move_time)) if v]
+                                ("--wait", args.wait), ("--move-time", args.move_time), ("--invite", args.invite)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
-    shared = ("serve", "tables", "join", "watch", "say", "close", "resign")
+    shared = ("serve", "tables", "join", "watch", "say", "close", "resign", "fetch")
     if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 

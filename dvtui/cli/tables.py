@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
-from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, SeatError
+from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..printable import printable
 from ..store import GameFileError, parse_game
 from ..tables import (
@@ -27,7 +27,9 @@ from ..tables import (
     Unreachable,
     close_table,
     game_lines,
+    is_my_turn,
     list_tables,
+    my_tables,
     open_table,
     release_seat,
     resign,
@@ -62,11 +64,15 @@ def run(args: argparse.Namespace) -> int:
                 return _release(args)
             if args.action == "start":
                 return _start(args)
-            if args.action == "get":
-                return _get(args)
+            if args.action == "get":  # the older spelling of ``dvtui fetch``
+                return _fetch(args)
+            if args.mine:
+                return _mine(server_place(args.server))
             return _tables(server_place(args.server))
         if args.command == "join":
             return _join(args)
+        if args.command == "fetch":
+            return _fetch(args)
         if args.command == "watch":
             return _on_screen(server_place(args.server), args.table, None, watch=True)
         if args.command == "say":
@@ -136,6 +142,17 @@ def _tables(place: ServerPlace) -> int:
     return EXIT_OK
 
 
+def _mine(place: ServerPlace) -> int:
+    """``dvtui tables --mine``: the tables with a seat of this person's, the ones where it is their
+    turn first (each such line starts ``your turn``)."""
+    me, infos = asyncio.run(my_tables(place, user=vouched()))
+    if not infos:
+        print(f"no tables of yours ({printable(me)}) at {printable(str(place.directory))}")
+    for info in infos:
+        print(("your turn: " if is_my_turn(info, me) else "") + table_line(info))
+    return EXIT_OK
+
+
 def _table(place: ServerPlace, name: str) -> TableInfo:
     """The table ``name`` as the server lists it; refused (exit 2) when there is none, before
     anything else is said about it (what works at a table does nothing without one)."""
@@ -173,9 +190,9 @@ def _say(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _get(args: argparse.Namespace) -> int:
-    """``dvtui tables get NAME [-o FILE]``: the table's game as a file of one's own, checked as
-    any game file is before it is written (never over a file that exists)."""
+def _fetch(args: argparse.Namespace) -> int:
+    """``dvtui fetch NAME [-o FILE]`` (or ``dvtui tables get NAME``): the table's game as a file of
+    one's own, checked as any game file is before it is written (never over a file that exists)."""
     place = server_place(args.server)
     out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
     if out.exists():
@@ -270,10 +287,11 @@ def _new_table(args: argparse.Namespace) -> int:
     spec = _bot(args.bot) if args.bot is not None else None
     move_time = _move_time(args.move_time) if args.move_time is not None else None
     entries = [e.strip() for e in args.players.split(",")]
+    invite = _invitations(args.invite, seats) if args.invite else None
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(), wait=args.wait, move_time=move_time,
+        user=vouched(), wait=args.wait, move_time=move_time, invite=invite,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:
@@ -284,6 +302,20 @@ def _new_table(args: argparse.Namespace) -> int:
             return EXIT_OK
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
+
+
+def _invitations(given: Sequence[str], seats: Sequence[Seat]) -> list[str | None]:
+    """``--invite SEAT=USER``s: per seat, the account (or ``web:NAME``) it is kept for, or None."""
+    invite: list[str | None] = [None] * len(seats)
+    for text in given:
+        where, sep, user = text.partition("=")
+        if not sep or not user.strip():
+            raise UsageError(f"--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+        i = seat_index(where.strip(), [s.name for s in seats], flag="--invite")
+        if seats[i].kind != "human":
+            raise UsageError(f"--invite {text!r}: {seats[i].name} is a bot's seat")
+        invite[i] = user.strip()
+    return invite
 
 
 def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:

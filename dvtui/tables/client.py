@@ -245,7 +245,42 @@ async def _connection(place: ServerPlace, *, user: str | None = None) -> AsyncIt
 
 async def list_tables(place: ServerPlace) -> list[TableInfo]:
     """Every table of the server, page after page (each page after the last table of the one before)."""
-    async with _connection(place) as conn:
+    return (await _listed(place))[1]
+
+
+async def my_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
+    """Who the server knows this side as, and the tables with a seat of theirs (taken, or kept for
+    them), the ones where it is their turn first (:func:`mine_first`)."""
+    me, infos = await _listed(place, user=user)
+    return me, mine_first(infos, me)
+
+
+def mine_first(infos: list[TableInfo], me: str) -> list[TableInfo]:
+    """The tables where ``me`` has a seat: those where it is their turn first, then the unfinished
+    others, then the finished ones; by name within each."""
+    mine = [info for info in infos if any(_is_mine(seat, me) for seat in info.seats)]
+    return sorted(mine, key=lambda info: (_standing(info, me), info.table))
+
+
+def is_my_turn(info: TableInfo, me: str) -> bool:
+    """Whether the placement the table awaits is from a seat of ``me``'s."""
+    if info.over or info.to_move is None:
+        return False
+    mover = next((seat for seat in info.seats if seat.seat == info.to_move), None)
+    return mover is not None and _is_mine(mover, me)
+
+
+def _is_mine(seat: SeatState, me: str) -> bool:
+    return seat.user == me or (seat.user is None and seat.kept_for == me)
+
+
+def _standing(info: TableInfo, me: str) -> int:
+    return 0 if is_my_turn(info, me) else 2 if info.over else 1
+
+
+async def _listed(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
+    """The welcome's name for this side, and every table, page after page."""
+    async with _connection(place, user=user) as conn:
         infos: list[TableInfo] = []
         after: str | None = None
         while True:
@@ -253,7 +288,7 @@ async def list_tables(place: ServerPlace) -> list[TableInfo]:
             assert isinstance(reply, Tables)
             infos.extend(reply.tables)
             if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
-                return infos
+                return conn.welcome.user, infos
             if after is not None and reply.tables[-1].table <= after:
                 raise conn.refused("a list of tables whose pages do not move on")
             after = reply.tables[-1].table
@@ -331,19 +366,20 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
     seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = False,
-    move_time: int | None = None,
+    move_time: int | None = None, invite: list[str | None] | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
     server does not trust is refused before a table is opened that it could not sit at. ``wait``:
     the table is a waiting room until every human seat is taken once or its opener starts it;
-    ``move_time``: the seconds each turn may last before a stand-in plays it."""
+    ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
+    the account or ``web:NAME`` it is kept for (None: as its name decides)."""
     try:
         conn = await Connection.open(place, user=user)
         try:
             message = OpenTable(
                 table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
-                move_time=move_time,
+                move_time=move_time, invite=invite,
             )  # fmt: skip
             await conn.request(message, Opened)
         finally:

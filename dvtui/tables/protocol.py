@@ -61,6 +61,8 @@ Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
 VOUCHED_PREFIX = "web:"
 """How the server shows a vouched person (``web:ana``): never an account's name, since no account
 name holds a ``:`` (the field separator of ``/etc/passwd``)."""
+Invitee = Annotated[str, msgspec.Meta(min_length=1, max_length=len(VOUCHED_PREFIX) + MAX_PERSON_CHARS)]
+"""Whom a seat is kept for: an account's name or ``web:NAME``."""
 
 
 def shown_person(person: str) -> str:
@@ -120,6 +122,9 @@ class OpenTable(Message, tag="open_table"):
     wait: bool = False
     """A waiting room: the first placement waits until every human seat has been taken once, or
     until the opener sends ``start`` (without the key, the table starts at once)."""
+    invite: Annotated[list[Invitee | None], msgspec.Meta(max_length=5)] | None = None
+    """An invitation per seat (as many as ``players``): the account or ``web:NAME`` the seat is kept
+    for, whatever its name; null for a seat its name decides (the protocol's first version)."""
 
 
 class Join(Message, tag="join"):

@@ -44,19 +44,17 @@ def kept_for(seats: Sequence[Seat]) -> list[Owner | None]:
     is that account's, one named ``web:NAME`` is the vouched person NAME's; any other seat is
     anybody's (None). Decided when the table is opened and kept in its record, so an account made
     later takes no seat from whoever sits there."""
-    out: list[Owner | None] = []
-    for seat in seats:
-        name = seat.name.strip()
-        owner: Owner | None = None
-        if seat.kind != "human":
-            pass
-        elif name[: len(VOUCHED_PREFIX)].casefold() == VOUCHED_PREFIX:
-            person = name[len(VOUCHED_PREFIX) :]
-            owner = person if person_problem(person) is None else None
-        else:
-            owner = _account(name)
-        out.append(owner)
-    return out
+    return [owner_named(seat.name) if seat.kind == "human" else None for seat in seats]
+
+
+def owner_named(name: str) -> Owner | None:
+    """The owner ``name`` names: ``web:NAME`` the vouched person NAME, else the account of this host
+    so named (case aside); None: nobody (no such account, or a person's name the table refuses)."""
+    name = name.strip()
+    if name[: len(VOUCHED_PREFIX)].casefold() == VOUCHED_PREFIX:
+        person = name[len(VOUCHED_PREFIX) :]
+        return person if person_problem(person) is None else None
+    return _account(name)
 
 
 def _account(name: str) -> int | None:

@@ -36,7 +36,7 @@ import sys
 import time
 import traceback
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from ..bots import parse_bot
-from ..engine import Placement, RuleError, SeatError, new_game, random_seed
+from ..engine import Placement, RuleError, Seat, SeatError, new_game, random_seed
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -103,7 +103,7 @@ from .protocol import (
     person_problem,
     request_type,
 )
-from .registry import Owner, TableLimits, kept_for, page, put_aside_reason
+from .registry import Owner, TableLimits, kept_for, owner_named, page, put_aside_reason
 from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Table, owner_name
 from .undos import undo_refusal
@@ -208,6 +208,26 @@ class Conn:
             return False
         self._tokens -= 1
         return True
+
+
+def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
+    """Whom each seat of a new table is kept for: its invitation (``open_table``'s ``invite``), else
+    as its name decides. An invitation nobody answers to, or to a bot's seat, is refused."""
+    kept = kept_for(seats)
+    if invite is None:
+        return kept
+    if len(invite) != len(seats):
+        raise Refusal("bad_setup", f"invite names {len(invite)} seats; the table has {len(seats)}")
+    for i, (seat, name) in enumerate(zip(seats, invite, strict=True)):
+        if name is None:
+            continue
+        if seat.kind != "human":
+            raise Refusal("bad_setup", f"seat {i + 1} ({seat.name}) is a bot's: nobody is invited to it")
+        owner = owner_named(name)
+        if owner is None:
+            raise Refusal("bad_setup", f"invite {name}: no such account here (a vouched person is web:NAME)")
+        kept[i] = owner
+    return kept
 
 
 def _cut_off(transport: asyncio.WriteTransport) -> None:
@@ -705,7 +725,7 @@ class Server:
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
-            kept_for=kept_for(seats), started=not message.wait, move_time=message.move_time,
+            kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
         )  # fmt: skip
         self._opening.add(name)  # from here no other open_table takes the name
         try:

@@ -265,7 +265,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
 # -- a finished table ----------------------------------------------------------------------------
 
 
-def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_got(tmp_path: Path) -> None:
+def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_fetched(tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         assert server.dvtui("new", "--table", "done", "--players", "bot:random,bot:random,bot:random").returncode == 0
@@ -276,11 +276,16 @@ def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_got(tmp_
         listed = server.dvtui("tables")
         assert listed.stdout.startswith("done  game over"), listed.stdout
         out = tmp_path / "mine.dvr"
-        got = server.dvtui("tables", "get", "done", "-o", str(out))
+        got = server.dvtui("fetch", "done", "-o", str(out))  # everybody has left: nobody is at the table
         assert got.returncode == 0, got.stderr
         assert out.read_bytes() == server.game_file("done").read_bytes()
         assert got.stdout.strip() == f"table done: its game (over) is saved in {out}"
-        again = server.dvtui("tables", "get", "done", "-o", str(out))
+        verified = dvtui("verify", out)
+        assert verified.returncode == 0 and f"{out}: ok," in verified.stdout, verified.stdout + verified.stderr
+        again = server.dvtui("fetch", "done", "-o", str(out))
         assert again.returncode == 2 and "exists" in again.stderr  # never over a file
-        missing = server.dvtui("tables", "get", "nosuch", "-o", str(tmp_path / "x.dvr"))
+        missing = server.dvtui("fetch", "nosuch", "-o", str(tmp_path / "x.dvr"))
         assert missing.returncode == 1 and "no table nosuch" in missing.stderr
+        older = tmp_path / "older.dvr"
+        spelled = server.dvtui("tables", "get", "done", "-o", str(older))  # the older spelling still works
+        assert spelled.returncode == 0 and older.read_bytes() == out.read_bytes(), spelled.stderr

@@ -44,6 +44,7 @@ from ..config import Pace, save_pace
 from ..flow import TableFlow
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
+from ..notify import turn_notification
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board, Ghost
 from ..widgets.faces import seat_emphasis, styled
@@ -82,7 +83,8 @@ class SessionNews(Message, bubble=False):
 class TableScreen(Screen[None]):
     """The game. ``session`` holds the state and decides what this side may do; the table plays a
     branch or a rematch by adopting its session. ``bell``: ring the terminal's bell once when it
-    becomes this side's turn at a shared table. ``in_browser``: in a browser tab (``dvtui web``),
+    becomes this side's turn at a shared table; ``notify``: ask the terminal for a desktop
+    notification then too. ``in_browser``: in a browser tab (``dvtui web``),
     where a shared table's branch is refused: it would be saved in the web server's account."""
 
     AUTO_FOCUS = ""  # nothing: the table's keys are the screen's; the log is focused on demand
@@ -92,7 +94,7 @@ class TableScreen(Screen[None]):
 
     def __init__(
         self, session: GameSession, pace: Pace | None = None, *, recap: bool = True, bell: bool = True,
-        in_browser: bool = False,
+        notify: bool = False, in_browser: bool = False,
     ) -> None:  # fmt: skip
         """``recap``: open on the resolution of the round the file ends in, as a resumed game left
         while it was shown does; a branch starts where its player chose, with nothing unseen."""
@@ -101,6 +103,7 @@ class TableScreen(Screen[None]):
         self.recap_on_mount = recap
         self.pace = pace or Pace()
         self.bell = bell
+        self.notify_on_turn = notify
         self.in_browser = in_browser
         self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
         """The turn: replaced whole by :meth:`adopt`."""
@@ -218,8 +221,19 @@ class TableScreen(Screen[None]):
                       names=names)
         self._show_round_bar()
         self._bindings_changed()
-        if self.bell and session.presence() is not None and flow.turn_begins():
-            self.app.bell()
+        presence = session.presence()
+        if (self.bell or self.notify_on_turn) and presence is not None and flow.turn_begins():
+            if self.bell:
+                self.app.bell()
+            if self.notify_on_turn:
+                self._notify_desktop(turn_notification(presence.table))
+
+    def _notify_desktop(self, sequence: str) -> None:
+        """Write a notification's escape sequence (:mod:`dvtui.app.notify`) to the terminal, as
+        :meth:`App.bell` writes its BEL: straight to the driver, between two frames."""
+        app = self.app
+        if not app.is_headless and app._driver is not None:
+            app._driver.write(sequence)
 
     def _waiting_line(self, game: Game) -> Text:
         """The line beside the hand of a seat this keyboard does not play: a bot thinking, or at a

@@ -1,0 +1,49 @@
+"""``dvtui tables --mine``: the tables with a seat of one's own, the ones where it is one's turn first."""
+
+from __future__ import annotations
+
+import os
+import pwd
+
+from dvtui.tables import SeatState, TableInfo
+from dvtui.tables.client import mine_first
+
+from ..support.servers import Served, short_dir
+
+ME = pwd.getpwuid(os.getuid()).pw_name
+
+
+def _info(name: str, to_move: int | None, *seats: SeatState) -> TableInfo:
+    return TableInfo(table=name, seats=list(seats), round=1, rounds=6, to_move=to_move, over=to_move is None)
+
+
+def test_ones_turn_first_then_the_unfinished_then_the_finished_and_nobody_elses() -> None:
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    kept = SeatState(seat=0, name="Me", kind="human", state="free", kept_for="me")
+    taken = SeatState(seat=0, name="Me", kind="human", state="connected", user="eve", kept_for="me")
+    other = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob")
+    infos = [
+        _info("a-over", None, mine, other),
+        _info("b-waiting", 1, mine, other),
+        _info("c-yours", 0, mine, other),
+        _info("d-kept", 0, kept, other),
+        _info("e-bobs", 1, taken, other),  # kept for me once, taken by somebody else since
+        _info("f-none", 0, other),
+    ]
+    assert [info.table for info in mine_first(infos, "me")] == ["c-yours", "d-kept", "b-waiting", "a-over"]
+
+
+def test_tables_mine_lists_ones_turn_first_from_a_server() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        for name, players in (
+            ("aa", f"bot:random,{ME.title()},bot:random"),  # a bot's turn (nobody there: it waits)
+            ("other", "Ana,Bob,bot:random"),
+            ("zz", f"{ME.title()},bot:random,bot:random"),
+        ):
+            assert server.dvtui("new", "--table", name, "--players", players).returncode == 0
+        listed = server.dvtui("tables", "--mine")
+        assert listed.returncode == 0, listed.stderr
+        lines = listed.stdout.splitlines()
+        assert [line.split("  ")[0] for line in lines] == ["your turn: zz", "aa"], listed.stdout
+        assert f"{ME.title()}: free, kept for {ME}" in lines[0]
