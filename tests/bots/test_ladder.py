@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,8 +11,13 @@ from hypothesis import strategies as st
 
 from dvtui.bots import LADDER, LEVELS, Level, parse_bot, think
 from dvtui.bots.ladder import KEEP, draw, mover
+from dvtui.cli import main
 from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.store import read_game
 
+from ..support.files import file_bytes, strip_at
 from ..support.positions import random_state
 
 
@@ -71,3 +77,15 @@ def test_a_rung_at_temperature_zero_plays_the_searchs_own_move() -> None:
     game = random_state(4, 7, 10, 3)
     level = Level("t", "", 40, 0.0)
     assert mover(level)(game, 5) == think(game, 5, iterations=40).placement
+
+
+def test_a_sim_of_named_levels_writes_files_that_read_back_and_replay_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    players = "bot:novice,bot:casual,bot:club"
+    assert main(["sim", "--players", players, "--games", "1", "--seed", "3", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    loaded = read_game(tmp_path / "game-3.dvr")  # the file reader takes the names
+    assert [seat.bot for seat in loaded.created.players] == ["novice", "casual", "club"]
+    _, events = play_game(parse_players(players), 3, 0)  # the same game again: the levels are deterministic
+    assert strip_at((tmp_path / "game-3.dvr").read_bytes()) == file_bytes(events)
