@@ -89,3 +89,11 @@ def test_a_sim_of_named_levels_writes_files_that_read_back_and_replay_the_same(
     assert [seat.bot for seat in loaded.created.players] == ["novice", "casual", "club"]
     _, events = play_game(parse_players(players), 3, 0)  # the same game again: the levels are deterministic
     assert strip_at((tmp_path / "game-3.dvr").read_bytes()) == file_bytes(events)
+
+
+def test_a_server_that_caps_its_bots_search_refuses_a_named_level_that_searches_more() -> None:
+    from dvtui.tables.pool import MaxBudget
+
+    cap = MaxBudget(iterations=1000)
+    assert cap.problem("club") is None
+    assert cap.problem("master") == "master searches more than this server's bots may (" + cap.said() + ")"
