@@ -1,8 +1,8 @@
 """Computer players: pure functions (state, seed) -> placement. No I/O.
 
 Everything outside the bots imports these names from ``dvtui.bots``, never from its modules (an
-import-linter contract in pyproject.toml): the levels, :func:`think` (the strong bot's advice, the
-app's hint) and its :class:`Suggestion`, the strong level's :data:`DEFAULT_ITERATIONS`.
+import-linter contract in pyproject.toml): the levels and the named :data:`LADDER`, :func:`think` (the
+strong bot's advice, the app's hint) and its :class:`Suggestion`, the strong level's :data:`DEFAULT_ITERATIONS`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
+from .ladder import LADDER, MOVERS, Level
 from .random_bot import choose as random_choice
 from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
 from .strong import choose as strong_choose
@@ -36,7 +37,7 @@ class BudgetedMover(Protocol):
 
 SEARCHING: dict[str, BudgetedMover] = {"strong": strong_choose}
 """The levels that take ``iterations=``, ``seconds=`` and ``stop=`` keywords (see :func:`bot_fn`)."""
-LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, **SEARCHING}
+LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, **SEARCHING, **MOVERS}
 """Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`)."""
 
 
@@ -84,8 +85,10 @@ _BOTS = 0xB07
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "LADDER",
     "LEVELS",
     "BotSpec",
+    "Level",
     "Mover",
     "Stopped",
     "Suggestion",

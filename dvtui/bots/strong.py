@@ -83,6 +83,9 @@ class Suggestion:
     (see :mod:`dvtui.bots.value`)."""
     iterations: int
     seconds: float
+    visits: tuple[tuple[Placement, int], ...] = ()
+    """Every placement the search weighed at the root with how often it tried it, most first: the
+    search's own ranking, from which the ladder's weaker levels draw (:mod:`dvtui.bots.ladder`)."""
 
 
 class _Node:
@@ -302,6 +305,13 @@ class _Search:
             node.gain += gain
         self.iterations += 1
 
+    def visits(self) -> tuple[tuple[Placement, int], ...]:
+        """The root's placements with their visit counts, in :meth:`best`'s order (so the first is its move)."""
+        root = self.root
+        assert root.moves is not None and root.kids
+        order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w[self.me]))
+        return tuple((Placement(card=root.moves[j][0], column=root.moves[j][1]), root.kids[j].n) for j in order)
+
     def best(self) -> tuple[Placement, float, float]:
         """The most visited move at the root, with its mean win value and mean score rise."""
         root = self.root
@@ -437,6 +447,7 @@ def think(
         win=win,
         iterations=search.iterations,
         seconds=time.perf_counter() - start,
+        visits=search.visits(),
     )
 
 

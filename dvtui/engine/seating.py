@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from .events import Seat
 
-BOT_LEVELS = ("random", "greedy", "strong")
-"""The bot levels this version plays, weakest first."""
+BOT_LEVELS = ("random", "greedy", "strong", "novice", "casual", "club", "expert", "master")
+"""The bot levels this version plays: the first three as they always were (weakest first), then the
+ladder's named levels, weakest first (:data:`dvtui.bots.LADDER` says how each plays)."""
 BUDGETED = frozenset({"strong"})
 """Levels that search, and so take an iteration or time budget (``strong@5000``, ``strong@0.5s``)."""
 MAX_ITERATIONS = 200_000

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, Protocol, TypeVar, cast
 
-from ..bots import DEFAULT_ITERATIONS, parse_bot
+from ..bots import DEFAULT_ITERATIONS, LADDER, parse_bot
 from ..engine import BUDGETED, MAX_ITERATIONS, MAX_SECONDS, BotSpec, Game, Placement
 from ..play.session import PlaySession
 from .table import BotTurn
@@ -114,6 +114,9 @@ class MaxBudget:
     def problem(self, level: str) -> str | None:
         """Why bot ``level`` may not sit at a table of this server, or None."""
         spec = parse_bot(level)
+        rung = next((r for r in LADDER if r.name == spec.level), None)
+        if rung is not None and rung.iterations > self.iterations:  # a named level's search is fixed
+            return f"{spec} searches more than this server's bots may ({self.said()})"
         if spec.level not in BUDGETED:
             return None
         if (spec.iterations or DEFAULT_ITERATIONS) > self.iterations and spec.seconds is None:

@@ -29,14 +29,14 @@ from .dialog import Dialog
 
 HUMAN = "human"
 LEVEL_HELP = ("Bots: random places any card anywhere · greedy takes what pays best this round · "
-              "strong looks ahead to the end of the round and plays to win the game")
+              "strong looks ahead to the end of the round and plays to win the game · "
+              "novice, casual, club, expert, master: the ladder, weakest first")
 
 
 def kind_options() -> list[tuple[str, str]]:
     options = [("Human", HUMAN)]
-    for level in ("random", "greedy", "strong"):
-        if level in LEVELS:
-            options.append((f"Bot: {level}", f"bot:{level}"))
+    for level in LEVELS:  # the first three as always, then the ladder's, weakest first
+        options.append((f"Bot: {level}", f"bot:{level}"))
     return options
 
 

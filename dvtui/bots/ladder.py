@@ -1,0 +1,77 @@
+"""The ladder: named levels from a beginner up, each a search of a fixed size and a temperature.
+
+A weaker level is not a player who blunders on purpose: it searches less, then draws its move among
+the placements the search tried most, with a chance that grows with the visit count raised to
+``1 / temperature``. Placements the search barely tried (fewer than :data:`KEEP` of the best one's
+visits) are never drawn, so even the beginner plays a move a search thought about. At temperature
+0 the level plays the search's own choice, as ``strong`` does.
+
+Each level is a pure function of (game, seed): its search has a fixed iteration budget and its draw
+comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import Game, Placement
+from .base import Mover, mix, move_key
+from .strong import think
+
+KEEP = 0.1
+"""Share of the most visited placement's visits below which a placement is never drawn."""
+_DRAW = 0x1ADD
+"""The key that separates a level's draw from the search's own use of the seed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One rung: its name (``bot:NAME``), a sentence for people, and how it plays."""
+
+    name: str
+    sentence: str
+    iterations: int
+    temperature: float
+
+
+LADDER: tuple[Level, ...] = (
+    Level("novice", "Looks a little ahead and often takes a second-best card.", 64, 1.0),
+    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 250, 0.5),
+    Level("club", "Plans the round and rarely strays from a good placement.", 1000, 0.25),
+    Level("expert", "Plays the search's best placement after a solid look ahead.", 3000, 0.0),
+    Level("master", "Searches longest and always plays its best placement.", 15000, 0.0),
+)
+"""The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""
+
+
+def draw(visits: tuple[tuple[Placement, int], ...], temperature: float, key: int) -> Placement:
+    """A placement from the search's ``visits`` (most first), drawn with weight ``n ** (1 / temperature)``
+    among those with at least :data:`KEEP` of the best one's visits; the most visited at temperature 0.
+
+    ``key`` is a 64-bit number (from :func:`mix`): the same key gives the same placement."""
+    best = visits[0][1]
+    kept = [(p, n) for p, n in visits if n >= KEEP * best and n > 0]
+    if temperature <= 0 or len(kept) == 1:
+        return kept[0][0]
+    weights = [(n / best) ** (1.0 / temperature) for _, n in kept]
+    point = key / 2**64 * sum(weights)
+    for (placement, _), weight in zip(kept, weights, strict=True):
+        point -= weight
+        if point < 0:
+            return placement
+    return kept[-1][0]
+
+
+def mover(level: Level) -> Mover:
+    """The level's move function: its search, then its draw (see the module docstring)."""
+
+    def choose(game: Game, seed: int) -> Placement:
+        visits = think(game, seed, iterations=level.iterations).visits
+        return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
+
+    choose.__name__ = choose.__qualname__ = f"choose_{level.name}"
+    return choose
+
+
+MOVERS: dict[str, Mover] = {level.name: mover(level) for level in LADDER}
+"""The ladder's move functions by level name (merged into :data:`dvtui.bots.LEVELS`)."""

@@ -1,0 +1,99 @@
+"""The ladder's named levels: legal, deterministic for a game and a seed, named everywhere a level is."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dvtui.bots import LADDER, LEVELS, Level, parse_bot, think
+from dvtui.bots.ladder import KEEP, draw, mover
+from dvtui.cli import main
+from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
+from dvtui.play.autoplay import play_game
+from dvtui.play.seats import parse_players
+from dvtui.store import read_game
+
+from ..support.files import file_bytes, strip_at
+from ..support.positions import random_state
+
+
+def tiny(level: Level) -> Level:
+    """The rung with a search small enough for property tests (its temperature and draw unchanged)."""
+    return dataclasses.replace(level, iterations=24)
+
+
+def test_the_ladder_has_five_rungs_weakest_first_each_named_everywhere() -> None:
+    names = [level.name for level in LADDER]
+    assert len(names) == 5 and len(set(names)) == 5
+    assert [level.iterations for level in LADDER] == sorted(level.iterations for level in LADDER)
+    assert [level.temperature for level in LADDER] == sorted((level.temperature for level in LADDER), reverse=True)
+    for name in names:
+        assert name in BOT_LEVELS and name in LEVELS and LADDER[names.index(name)].sentence
+        assert str(parse_bot(name)) == name
+        check_seats([Seat(name=f"B{i}", kind="bot", color="red", bot=name) for i in range(1)])
+
+
+@pytest.mark.parametrize("text", ["novice@500", "master@1s", "club@0"])
+def test_a_named_level_takes_no_budget(text: str) -> None:
+    with pytest.raises(ValueError, match="takes no budget"):
+        parse_bot(text)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 5),
+    deal=st.integers(0, 2**31),
+    moves=st.integers(0, 150),
+    walk=st.integers(0, 2**31),
+    seed=st.integers(0, 2**64 - 1),
+    rung=st.integers(0, len(LADDER) - 1),
+)
+def test_every_rung_plays_legally_and_the_same_move_twice(
+    players: int, deal: int, moves: int, walk: int, seed: int, rung: int
+) -> None:
+    game = random_state(players, deal, moves, walk)
+    if game.over:
+        return
+    choose = mover(tiny(LADDER[rung]))
+    placement = choose(game, seed)
+    assert placement in game.legal_placements()
+    assert choose(game.copy(), seed) == placement
+
+
+def test_the_draw_keeps_to_the_searchs_good_placements_and_depends_only_on_its_key() -> None:
+    a, b, c = (Placement(card=i, column=0) for i in range(3))
+    visits = ((a, 100), (b, 40), (c, int(KEEP * 100) - 1))  # c is below the share kept
+    drawn = {draw(visits, 1.0, key) for key in range(0, 2**64, 2**58)}
+    assert drawn == {a, b}
+    assert draw(visits, 0.0, 2**64 - 1) == a  # temperature 0: the search's own choice
+    assert all(draw(visits, 0.5, key) == draw(visits, 0.5, key) for key in range(0, 2**64, 2**60))
+
+
+def test_a_rung_at_temperature_zero_plays_the_searchs_own_move() -> None:
+    game = random_state(4, 7, 10, 3)
+    level = Level("t", "", 40, 0.0)
+    assert mover(level)(game, 5) == think(game, 5, iterations=40).placement
+
+
+def test_a_sim_of_named_levels_writes_files_that_read_back_and_replay_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    players = "bot:novice,bot:casual,bot:club"
+    assert main(["sim", "--players", players, "--games", "1", "--seed", "3", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    loaded = read_game(tmp_path / "game-3.dvr")  # the file reader takes the names
+    assert [seat.bot for seat in loaded.created.players] == ["novice", "casual", "club"]
+    _, events = play_game(parse_players(players), 3, 0)  # the same game again: the levels are deterministic
+    assert strip_at((tmp_path / "game-3.dvr").read_bytes()) == file_bytes(events)
+
+
+def test_a_server_that_caps_its_bots_search_refuses_a_named_level_that_searches_more() -> None:
+    from dvtui.tables.pool import MaxBudget
+
+    cap = MaxBudget(iterations=1000)
+    assert cap.problem("club") is None
+    assert cap.problem("master") == "master searches more than this server's bots may (" + cap.said() + ")"
