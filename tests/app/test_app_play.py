@@ -49,7 +49,9 @@ async def test_a_whole_game_with_the_mouse_only(tmp_path: Path) -> None:
     assert loaded.events == expected_events(created, 0, moves)
 
 
-async def test_a_game_left_mid_round_is_resumed_by_a_new_app_and_finished(tmp_path: Path) -> None:
+async def test_a_game_left_mid_round_is_resumed_by_a_new_app_and_played_on(tmp_path: Path) -> None:
+    """Two whole games are played above; a resumed one is played on into the next round, where it
+    continues byte for byte the game never left (its end is the same table's as any game's)."""
     path = tmp_path / "resume.dvr"
     session = new_session(path, seed=5)
     created = session.game.created
@@ -64,9 +66,10 @@ async def test_a_game_left_mid_round_is_resumed_by_a_new_app_and_finished(tmp_pa
 
     second = table_app(LocalSession.resume(read_game(path)))
     async with second.run_test(size=(80, 24)) as pilot:
-        after = await play_with_keys(pilot, second)
+        after = await play_with_keys(pilot, second, stop_after=5)  # the rest of round 2, into round 3
+        await pilot.press("q")
     loaded = read_game(path)
-    assert loaded.game.over
+    assert loaded.game.round == 3 and len(before + after) == 12
     assert loaded.events[: len(mid.events)] == mid.events
     assert loaded.events == expected_events(created, 0, before + after)
 
