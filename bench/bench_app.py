@@ -186,8 +186,8 @@ async def key_latency(presses: int) -> None:
                     await pilot.pause()
                 game = screen.session.game
                 screen.flow.cursor.card = game.hands[0][0]
-                count = len(game.placements)
-                places.append(await press("enter", lambda n=count: len(screen.session.game.placements) > n))
+                count = len(screen.session.events)  # (the round's last placement empties the placements)
+                places.append(await press("enter", lambda n=count: len(screen.session.events) > n))
                 await pilot.pause()
 
     def report(name: str, samples: list[float]) -> None:

@@ -499,7 +499,17 @@ class TableScreen(Screen[None]):
             return
         self.workers.cancel_group(self, "hint")
         self.flow.hand_in()
-        self.refresh_view()
+        self._show_handed()
+
+    def _show_handed(self) -> None:
+        """While the decision is on its way, only the hand's line and the keys change (the board
+        keeps the chosen card where it goes): the move is drawn whole once it stands, and a whole
+        redraw meanwhile would only delay that one."""
+        game = self.session.game
+        seat = game.created.players[game.to_move]
+        self.query_one(HandBar).show(seat.name, seat.color, game.hands[game.to_move], None,
+                                     self._waiting_line(game), active=False, names=self.session.names)  # fmt: skip
+        self._bindings_changed()
 
     # -- the resolution ------------------------------------------------------------------------
 
