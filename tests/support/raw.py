@@ -55,6 +55,21 @@ class RawClient:
         self.sock.close()
 
 
+def speaking_for(socket_path: str, user: str) -> RawClient:
+    """A connection greeted as speaking for ``user`` (an account the server trusts to vouch: the
+    test's own, which runs the server)."""
+    client = RawClient(socket_path)
+    client.send({"type": "hello", "version": 1, "user": user})
+    assert client.until("welcome")["type"] == "welcome"
+    return client
+
+
+def ask(client: RawClient, message: dict[str, Any], kind: str) -> dict[str, Any]:
+    """Send ``message`` and return the first reply of type ``kind``."""
+    client.send(message)
+    return client.until(kind)
+
+
 def main() -> None:
     path, script = sys.argv[1], json.loads(sys.argv[2])
     client = RawClient(path)

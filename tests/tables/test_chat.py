@@ -9,7 +9,6 @@ import json
 import os
 import pwd
 from pathlib import Path
-from typing import Any
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -20,7 +19,7 @@ from dvtui.tables.server import Server
 
 from ..support.pilot import until
 from ..support.processes import dvtui, one_error_line
-from ..support.raw import RawClient
+from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir
 
 HOSTILE = "\x1b[2J[bold red]hi[/] \u202eevil\x07"
@@ -29,16 +28,10 @@ SHOWN = "\\x1b[2J[bold red]hi[/] \\u202eevil\\x07"
 
 
 def _as(server: Server, user: str) -> RawClient:
-    """A connection speaking for ``user`` (the test's account may vouch: it runs the server)."""
-    client = RawClient(str(server.place.socket))
-    client.send({"type": "hello", "version": 1, "user": user})
-    assert client.until("welcome")["type"] == "welcome"
-    return client
+    return speaking_for(str(server.place.socket), user)
 
 
-def _ask(client: RawClient, message: dict[str, Any], kind: str) -> dict[str, Any]:
-    client.send(message)
-    return client.until(kind)
+_ask = ask
 
 
 def _table(server: Server) -> tuple[RawClient, RawClient]:

@@ -5,26 +5,20 @@ else is refused."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from dvtui.store import read_game
 from dvtui.tables.server import Server
 
 from ..support.processes import dvtui, one_error_line
-from ..support.raw import RawClient
+from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir
 
 
 def _as(server: Server, user: str) -> RawClient:
-    client = RawClient(str(server.place.socket))
-    client.send({"type": "hello", "version": 1, "user": user})
-    assert client.until("welcome")["type"] == "welcome"
-    return client
+    return speaking_for(str(server.place.socket), user)
 
 
-def _ask(client: RawClient, message: dict[str, Any], kind: str) -> dict[str, Any]:
-    client.send(message)
-    return client.until(kind)
+_ask = ask
 
 
 def _open(server: Server, opener: RawClient, name: str) -> None:

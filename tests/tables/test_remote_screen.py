@@ -8,14 +8,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
 from rich.console import Console
 from textual.binding import BindingsMap
-from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
@@ -41,23 +40,8 @@ from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
+from ..support.pilot import WAIT, text, until
 from ..support.servers import watch_until
-
-WAIT = 60.0
-
-
-async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
-    """Let the app run until ``check()`` (the sessions read on its loop meanwhile)."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while not check():
-        if loop.time() - start > WAIT:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
-def text(widget: object) -> str:
-    return str(widget.render())  # type: ignore[attr-defined]
 
 
 class Bells:

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import Callable
-
-from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
@@ -20,18 +17,8 @@ from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 
+from ..support.pilot import until
 from ..support.servers import Served, short_dir, wait_for
-
-WAIT = 60.0
-
-
-async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while not check():
-        if loop.time() - start > WAIT:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
 
 
 def placements_of_ana(server: Served) -> list[CardPlaced]:
@@ -87,8 +74,11 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
             await until(pilot, "the placement to land", lambda: not ana.deciding)
             landed = placements_of_ana(server)
             assert len(landed) == sent + 1 and (landed[-1].card, landed[-1].column) == (card, 2)
-            await until(pilot, "the move in the log", lambda: any(
-                f"Ana placed {card} under column C" in line.plain for line in log.entries))
+            await until(
+                pilot,
+                "the move in the log",
+                lambda: any(f"Ana placed {card} under column C" in line.plain for line in log.entries),
+            )
 
             await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0 or ana.game.over)
             if not ana.game.over:
