@@ -21,7 +21,7 @@ from dvtui.engine import Event, Game, GameCreated
 from dvtui.tables.server import Server
 
 from .support.positions import build_created, build_game, play_round
-from .support.servers import in_thread, short_dir
+from .support.servers import Served, in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
 from .support.web import CHROMIUM
 
@@ -114,6 +114,15 @@ def in_process() -> Iterator[Server]:
         (d / "srv").mkdir(mode=0o700)
         with in_thread(d / "srv") as srv:
             yield srv
+
+
+@pytest.fixture
+def served() -> Iterator[Served]:
+    """``dvtui serve`` as a process of its own, stopped cleanly at the end (its exit status 0)."""
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        yield server
+        assert server.stop() == 0, server.log()
 
 
 @pytest.fixture

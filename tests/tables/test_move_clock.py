@@ -9,7 +9,6 @@ import asyncio
 import re
 import signal
 import time
-from collections.abc import Iterator
 
 import msgspec
 import pytest
@@ -39,7 +38,7 @@ from ..support.apps import table_app
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import Served, short_dir, wait_for
+from ..support.servers import Served, wait_for
 
 ANA_UID = 70001
 
@@ -162,33 +161,25 @@ def test_the_first_turn_has_its_whole_time_whatever_the_waiting_room_took() -> N
 # -- a real server -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def server() -> Iterator[Served]:
-    with short_dir() as d, Served(d / "srv") as served:
-        served.start()
-        yield served
-        assert served.stop() == 0, served.log()
-
-
-def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(server: Served) -> None:
+def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(served: Served) -> None:
     players = "Ana,Bob,bot:greedy,bot:greedy"
-    opened = server.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s")
+    opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s")
     assert opened.returncode == 0, opened.stderr
-    assert "; move time 2s" in server.dvtui("tables").stdout
-    code, _out, err = server.player("t", "Ana").finish()
+    assert "; move time 2s" in served.dvtui("tables").stdout
+    code, _out, err = served.player("t", "Ana").finish()
     assert code == 0, err
-    path = server.game_file("t")
+    path = served.game_file("t")
     placed = [e for e in read_game(path).events if isinstance(e, CardPlaced)]
     bobs = [e for e in placed if e.player == 1]
     assert bobs and all(e.stand_in == STAND_IN for e in bobs)  # every turn of his, played on his clock
     assert all(e.stand_in is None for e in placed if e.player != 1)
     verified = dvtui("verify", str(path))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert "ran out of time; a stand-in plays the turn" in server.log()
+    assert "ran out of time; a stand-in plays the turn" in served.log()
 
 
-def _move_left(server: Served, table: str) -> float:
-    watcher = RawClient(str(server.place.socket))
+def _move_left(served: Served, table: str) -> float:
+    watcher = RawClient(str(served.place.socket))
     watcher.hello()
     watcher.send({"type": "watch", "table": table})
     presence = watcher.until("presence")
@@ -198,15 +189,15 @@ def _move_left(server: Served, table: str) -> float:
     return left
 
 
-def test_the_clock_survives_a_kill_9_of_the_server(server: Served) -> None:
+def test_the_clock_survives_a_kill_9_of_the_server(served: Served) -> None:
     """The turn's time used while the server ran stays used; the time it was down is nobody's."""
-    opened = server.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m")
+    opened = served.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m")
     assert opened.returncode == 0, opened.stderr
     time.sleep(2.5)  # some of Ana's minute goes (the server's stamp follows it every second)
-    server.kill9()
+    served.kill9()
     time.sleep(5)  # down: this counts for nobody
-    server.start()
-    left = _move_left(server, "k")
+    served.start()
+    left = _move_left(served, "k")
     assert left < 59.0  # not reset: at least a second was used before the kill
     assert left > 53.0  # nor charged with the five seconds the server was down
 
@@ -226,21 +217,21 @@ async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_proces
         assert shown is not None and shown < 600  # counted down here, from the server's figure
 
 
-def test_a_stopped_server_never_makes_anyone_lose_on_time(server: Served) -> None:
+def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> None:
     """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
     had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""
-    opened = server.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s")
+    opened = served.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s")
     assert opened.returncode == 0, opened.stderr
-    bob = RawClient(str(server.place.socket))
+    bob = RawClient(str(served.place.socket))
     bob.hello()
     bob.send({"type": "join", "table": "s", "seat": 1})  # somebody is at the table: its stand-ins would play
     assert bob.until("presence")["type"] == "presence"
-    assert server.proc is not None
-    server.proc.send_signal(signal.SIGSTOP)
+    assert served.proc is not None
+    served.proc.send_signal(signal.SIGSTOP)
     time.sleep(12)
-    server.proc.send_signal(signal.SIGCONT)
-    wait_for("the server to see it was stopped", lambda: "the server did not run for" in server.log(), server.log)
-    watcher = RawClient(str(server.place.socket))
+    served.proc.send_signal(signal.SIGCONT)
+    wait_for("the server to see it was stopped", lambda: "the server did not run for" in served.log(), served.log)
+    watcher = RawClient(str(served.place.socket))
     watcher.hello()
     watcher.send({"type": "watch", "table": "s"})
     seen = []

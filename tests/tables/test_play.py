@@ -8,8 +8,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 from dvtui.store import read_game
 
 from ..support.files import strip_at
@@ -19,14 +17,6 @@ from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_fo
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "random", "greedy"]
-
-
-@pytest.fixture
-def served() -> Served:
-    with short_dir() as d, Served(d / "srv") as server:
-        server.start()
-        yield server
-        assert server.stop() == 0, server.log()
 
 
 def _open(server: Served, table: str, seed: int, first: int = 0) -> None:

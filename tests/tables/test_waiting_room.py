@@ -6,7 +6,6 @@ the wire (a server in this process), then from the command line (real processes)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -26,7 +25,7 @@ from ..support.apps import table_app
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import Served, short_dir, wait_for
+from ..support.servers import Served, wait_for
 
 ANA_UID = 70001
 BOB_UID = 70002
@@ -157,32 +156,24 @@ def test_a_table_opened_without_the_key_starts_at_once(in_process: Server) -> No
 # -- from the command line (real processes) ------------------------------------------------------
 
 
-@pytest.fixture
-def server() -> Iterator[Served]:
-    with short_dir() as d, Served(d / "srv") as served:
-        served.start()
-        yield served
-        assert served.stop() == 0, served.log()
-
-
-def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits_for_it(server: Served) -> None:
+def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits_for_it(served: Served) -> None:
     """A bot client sat in a waiting room places nothing (the table would refuse it) and plays once
     the opener starts the table; the seats nobody took are played by stand-ins to the end."""
-    opened = server.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--wait")
+    opened = served.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--wait")
     assert opened.returncode == 0, opened.stderr
-    listed = server.dvtui("tables")
+    listed = served.dvtui("tables")
     assert "waiting room, waiting for Ana, Bob (or 'dvtui tables start w')" in listed.stdout, listed.stdout
-    ana = server.player("w", "Ana")
-    wait_for("Ana's bot client to sit", lambda: "Ana: connected" in server.dvtui("tables").stdout, server.log)
-    assert server.lines("w") == 1  # the deal only: nobody has moved, the bot neither
-    started = server.dvtui("tables", "start", "w")
+    ana = served.player("w", "Ana")
+    wait_for("Ana's bot client to sit", lambda: "Ana: connected" in served.dvtui("tables").stdout, served.log)
+    assert served.lines("w") == 1  # the deal only: nobody has moved, the bot neither
+    started = served.dvtui("tables", "start", "w")
     assert started.returncode == 0, started.stderr
     assert "table w has started" in started.stdout
     code, _out, err = ana.finish()
     assert code == 0, err
-    game = server.game("w")
+    game = served.game("w")
     assert game.over
-    verified = dvtui("verify", str(server.game_file("w")))
+    verified = dvtui("verify", str(served.game_file("w")))
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
