@@ -112,19 +112,19 @@ class TableFlow:
             return session.game.over and self.resolution is None
         if action == "chat":
             return session.abilities.chat
-        if action == "stand_in":
+        if action in ("stand_in", "start"):
             presence = session.presence()
-            return (session.abilities.stand_ins and presence is not None and presence.left is None
-                    and not session.game.over and bool(presence.away()))  # fmt: skip
-        if action == "start":
-            presence = session.presence()
-            return (
-                session.abilities.stand_ins
-                and presence is not None
-                and presence.left is None
-                and bool(presence.awaited())
-            )
+            if not self.seated_at_table() or presence is None:
+                return False
+            return bool(presence.away()) and not session.game.over if action == "stand_in" else bool(presence.awaited())
         return True
+
+    def seated_at_table(self) -> bool:
+        """This side holds a seat at a shared table it is still at: it may let bots stand in for the
+        seats nobody plays, and start a waiting table."""
+        session = self.session
+        presence = session.presence()
+        return session.abilities.stand_ins and presence is not None and presence.left is None
 
     def bot_to_start(self) -> int | None:
         """The seat whose bot thinks on this side now, if one is to."""

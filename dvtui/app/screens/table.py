@@ -248,11 +248,8 @@ class TableScreen(Screen[None]):
         return hint_text(f"{seat.name} ({seat.bot or 'bot'}) is thinking…")
 
     def _may_stand_in(self) -> bool:
-        """This side may let a bot stand in for the seats nobody plays (a seated player of a game
-        still going, still at the table)."""
-        session = self.session
-        presence = session.presence()
-        return session.abilities.stand_ins and presence is not None and presence.left is None and not session.game.over
+        """This side may let a bot stand in (seated at a shared table, the game still going)."""
+        return self.flow.seated_at_table() and not self.session.game.over
 
     def _show_banner(self, human: int | None) -> None:
         """At a shared table, who is there; with several people at one keyboard, whose turn it
