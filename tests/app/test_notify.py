@@ -13,6 +13,7 @@ import pytest
 from dvtui.app.config import Pace, load_notify, save_pace, settings_path
 from dvtui.app.notify import MAX_NOTIFICATION_CHARS, turn_notification
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.widgets.hand import HandBar
 from dvtui.play.face import Abilities, Presence
 from dvtui.play.local import LocalSession
 
@@ -82,5 +83,6 @@ async def test_the_table_asks_for_a_notification_on_ones_turn_only_when_set(
     app = table_app(AtTable(new_session(tmp_path / "g.dvr")))  # type: ignore[arg-type]
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
-        await pilot.pause()
+        # the hand is drawn for its player in the same step that rings and notifies
+        await until(pilot, "the turn shown", lambda: app.screen.query_one(HandBar).active)
     assert sent == ([turn_notification("cafe")] if notify else [])
