@@ -208,7 +208,14 @@ class DvtuiApp(App[ExitState]):
     def start_game(self, session: GameSession, *, recap: bool = True) -> None:
         """The table, playing ``session``, in place of the screen asking for it (the set-up, the
         menu, a viewer it opened); over the app's first screen, which cannot be switched away.
-        ``recap``: see :class:`TableScreen`."""
+        ``recap``: see :class:`TableScreen`. With a table already under it (a viewer opened from
+        the end screen), that table plays ``session``: a second table would take the first's id."""
+        old = self._table
+        if old is not None and old in self.screen_stack:
+            while self.screen is not old:
+                self.pop_screen()
+            old.adopt(session)
+            return
         table = self._new_table(session, recap=recap)
         if len(self.screen_stack) > 1:
             self.switch_screen(table)
@@ -238,7 +245,7 @@ class DvtuiApp(App[ExitState]):
             self.notify(f"No rematch: {e}", severity="error", timeout=10, markup=False)
             return
         self.notify(f"Rematch, deal {seed}: {session.path}", title="A new game", timeout=6, markup=False)
-        self._play_next(session)
+        self.start_game(session)
 
     def new_game_setup(self) -> None:
         """The set-up screen, filled in with this game's seats; its game is played on this table
@@ -257,34 +264,25 @@ class DvtuiApp(App[ExitState]):
         self.output = None  # a file given with -o holds the game just played
         if self.save_path is None and (old is None or old.path is not None):
             self.save_path = new_save_path
-        self.push_screen(SetupScreen(defaults, self.create_session, self._play_next, leave=self.pop_screen))
+        self.push_screen(SetupScreen(defaults, self.create_session, self.start_game, leave=self.pop_screen))
 
     def _fresh_path(self, created: GameCreated) -> Path:
         return (self.save_path or new_save_path)(created) or new_save_path(created)
 
-    def _play_next(self, session: GameSession) -> None:
-        """The table under the end screen plays ``session`` (letting go of the game just played)."""
-        table = self._table
-        if table is None or table not in self.screen_stack:  # the first game of this run (from the start menu)
-            self.start_game(session)
-            return
-        while self.screen is not table:
-            self.pop_screen()
-        table.adopt(session)
-
     # -- the replay viewer, branches -------------------------------------------------------------
 
     def open_viewer(self, loaded: LoadedGame) -> None:
-        """The replay viewer over ``loaded``, on top (from the start menu)."""
-        self.push_screen(self._viewer(loaded))
+        """The replay viewer over ``loaded``, on top of the screen it was asked from (the start
+        menu, the end screen), which Escape returns to."""
+        self.push_screen(self._viewer(loaded, back=True))
 
-    def _viewer(self, loaded: LoadedGame) -> Screen[Any]:
+    def _viewer(self, loaded: LoadedGame, *, back: bool = False) -> Screen[Any]:
         from ..replay import Replay
         from .screens.replay import ReplayScreen
 
         replay = Replay.of(loaded)
         return ReplayScreen(replay, notices=loaded.notices, branch=partial(self._branch_file, loaded, replay),
-                            start=0, game_file=Path(loaded.path))
+                            start=0, game_file=Path(loaded.path), back=back)
 
     def _branch_file(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> None:
         """``b`` in the viewer of a file: play from ``moment`` (a decision moment, as the viewer

@@ -8,7 +8,7 @@ added, renamed or dropped in one of them and not in the others.
 
 A key map lists its commands in up to three orders, because each surface reads in its own: the
 bindings' order is the footer's and Textual's key panel's, the help reads like a lesson (the keys
-of a turn first), and the viewer's palette offers "Back to the game" before the rest (the palette
+of a turn first), and the viewer's palette offers "Back" before the rest (the palette
 sorts what it shows by title, but a search's equal matches come in this order).
 """
 
@@ -215,8 +215,9 @@ ANALYSE = Command(
     palette=("Analyse the game", "Win chances and marks for every placement"),
 )
 BACK = Command(
-    (("escape", "back"),), "back", key_display="esc", help=("esc", "back to the game"),
-    palette=("Back to the game", "Leave the timeline and play on"),
+    (("escape", "back"),), "back", key_display="esc",
+    help=("esc", "back to the game, the results or the menu (wherever the viewer was opened)"),
+    palette=("Back", "Leave the viewer: back to the game, the results or the menu"),
 )
 """Only in time travel: plain replay has no game to go back to."""
 REPLAY_HELP = Command((("question_mark", "help"),), "help", key_display="?",

@@ -77,9 +77,9 @@ async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Pa
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
-        assert palette(app) == ["Back to the game", "Play / pause", "Start", "End", "Round 1", "Play from here",
+        assert palette(app) == ["Back", "Play / pause", "Start", "End", "Round 1", "Play from here",
                                 "Keys of the viewer", *SYSTEM]
         await run_from_palette(pilot, "start")
         assert viewer.moment == 0  # as Home does
-        await run_from_palette(pilot, "back to")
+        await run_from_palette(pilot, "back")
         assert isinstance(app.screen, TableScreen)  # as Escape does

@@ -71,7 +71,7 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
         assert picture(screen.game) == picture(session.game)
         assert "TIME TRAVEL" in screen.query_one("#round-bar").right.plain
         titles = [c.title for c in app.get_system_commands(screen)]  # the palette: the viewer's commands
-        assert {"Back to the game", "Play from here", "Round 1"} <= set(titles)
+        assert {"Back", "Play from here", "Round 1"} <= set(titles)
         await pilot.press("home")
         assert screen.moment == 0 and picture(screen.game) == picture(fold_prefix(events, 0))
         await pilot.press("down", "right")

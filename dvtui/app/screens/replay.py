@@ -31,6 +31,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
 
 from ...describe import column_name, describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Game, GameEnded, PlacementUndone, RoundEnded
@@ -83,16 +84,23 @@ def _short(notice: str) -> str:
     return printable(f"{Path(path).name} line {rest}" if sep and "/" in path else notice)
 
 
+class _Abandoned(Exception):
+    """Raised from the analysis' progress report once its viewer is gone, to stop the search."""
+
+
 class ReplayHelp(HelpScreen):
     """``?`` in a replay: the viewer's keys only (the live game's keys do nothing here), then the
-    table's marks and the rules in brief. ``live``: time travel, where Escape goes back to play."""
+    table's marks and the rules in brief. ``live``: time travel, where Escape goes back to play;
+    ``back``: Escape goes back to the screen the viewer was opened from."""
 
-    def __init__(self, *, live: bool = False) -> None:
+    def __init__(self, *, live: bool = False, back: bool = False) -> None:
         super().__init__()
         self.live = live
+        self.back = back or live
 
     def compose(self) -> ComposeResult:
-        rows = VIEWER.help_rows(leave_out=(ANALYSE,) if self.live else (BACK,))
+        leave_out = (ANALYSE,) if self.live else ()
+        rows = VIEWER.help_rows(leave_out=leave_out if self.back else (*leave_out, BACK))
         with VerticalScroll(id="help-body", classes="dialog"):
             yield Static(key_grid("REPLAY", "keys of the viewer", rows), id="replay-keys")
             yield Static(help_text(None), id="help-text")
@@ -101,7 +109,9 @@ class ReplayHelp(HelpScreen):
 
 class ReplayScreen(Screen[None]):
     """A game moment by moment. ``live``: time travel over a game being played (read-only; Escape
-    returns), told of its new events with :class:`LiveEvents`."""
+    returns), told of its new events with :class:`LiveEvents`. ``back``: opened over another
+    screen (the end screen, the start menu), which Escape returns to; the viewer of ``dvtui
+    replay`` is the app itself, and ``q`` leaves it."""
 
     AUTO_FOCUS = None
     # its styles are in the app's stylesheet (dvtui.tcss), beside the live table's
@@ -118,11 +128,13 @@ class ReplayScreen(Screen[None]):
         start: int | None = None,
         branch_refused: str | None = None,
         game_file: Path | None = None,
+        back: bool = False,
     ) -> None:
         super().__init__(id="time-travel" if live else "replay")  # both at once: a branch's table, then t
         self.replay = replay
         self.notices = [_short(text) for text in notices]
         self.live = live
+        self.back = back or live
         self._branch = branch
         self.branch_refused = branch_refused
         """Without ``branch``: why ``b`` makes no branch here, said when it is pressed (None: ``b``
@@ -288,7 +300,9 @@ class ReplayScreen(Screen[None]):
     # -- leaving, branching ------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("back", "leave"):
+        if action == "back":
+            return self.back
+        if action == "leave":
             return self.live
         if action == "quit":
             return not self.live
@@ -299,7 +313,7 @@ class ReplayScreen(Screen[None]):
         return True
 
     def action_back(self) -> None:
-        if self.live:
+        if self.back:
             self._pause()
             self.app.pop_screen()
 
@@ -333,7 +347,7 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(BranchScreen(players, moment, state.round, state.to_move), chosen)
 
     def action_help(self) -> None:
-        self.app.push_screen(ReplayHelp(live=self.live))
+        self.app.push_screen(ReplayHelp(live=self.live, back=self.back))
 
     # -- the analysis --------------------------------------------------------------------------------
 
@@ -355,17 +369,24 @@ class ReplayScreen(Screen[None]):
     def _analyse(self) -> None:
         """The worker: the analysis of the file (or of a game that is no file, kept nowhere)."""
         call = self.app.call_from_thread
+        worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:  # the viewer is gone (its workers are cancelled with it)
+                raise _Abandoned
             call(self._analysis_progress, done, total)
 
         events = self.replay.events
         unkept: str | None = None
-        if self.game_file is not None:
-            data = self.game_file.read_bytes()
-            analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, progress=progress)
-        else:
-            analysis = Analysis("", self.analysis_budget, "", analyse(events, self.analysis_budget, progress=progress))
+        try:
+            if self.game_file is not None:
+                data = self.game_file.read_bytes()
+                analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, progress=progress)
+            else:
+                reviews = analyse(events, self.analysis_budget, progress=progress)
+                analysis = Analysis("", self.analysis_budget, "", reviews)
+        except _Abandoned:
+            return  # nothing kept: the next viewer of this file starts again
         call(self._analysed, analysis, unkept)
 
     def _analysis_progress(self, done: int, total: int) -> None:
@@ -467,7 +488,7 @@ class ReplayScreen(Screen[None]):
             banner.show(banner_text)
         hand.display = banner_text is None
         banner.display = banner_text is not None
-        right = "TIME TRAVEL · esc returns " if self.live else "REPLAY "
+        right = "TIME TRAVEL · esc returns " if self.live else "REPLAY · esc returns " if self.back else "REPLAY "
         self.query_one(RoundBar).show(game, status, right)
         self.query_one(ReplayLog).set_cursor(k)
         self._draw_status()
