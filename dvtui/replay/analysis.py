@@ -30,6 +30,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 import msgspec
@@ -161,6 +163,25 @@ def _review_job(job: tuple[int, Game, Placement, int]) -> Review:
     return review(game, placement, budget, moment)
 
 
+def process_context() -> BaseContext:
+    """The processes an analysis searches on: forked from a fork server that has already
+    imported the search, since the viewer asks from a process with threads running (the app's),
+    which a plain fork would copy with their locks held."""
+    context = get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+def start_process_server() -> None:
+    """Start the fork server (and multiprocessing's resource tracker) now. They are handed the
+    caller's ``sys.stderr``: a caller whose ``sys.stderr`` is no file (a Textual app's, whose
+    ``fileno()`` is -1) calls this with the real one in place, before any analysis."""
+    from multiprocessing import forkserver
+
+    process_context()
+    forkserver.ensure_running()
+
+
 def analyse(
     events: Sequence[Event],
     budget: int = BUDGET,
@@ -180,8 +201,10 @@ def analyse(
             if progress is not None:
                 progress(len(out), total)
         return out
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for result in pool.map(_review_job, work):  # in the game's order, whoever finishes first
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=process_context()) as pool:
+        # in the game's order, whoever finishes first; stopped (``progress`` raising), map's
+        # iterator cancels the searches not yet started and only those under way are waited for
+        for result in pool.map(_review_job, work):
             out.append(result)
             if progress is not None:
                 progress(len(out), total)

@@ -17,6 +17,9 @@ plays the branch, and the game it came from stays saved as it was).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -46,6 +49,7 @@ from ...replay.analysis import (
     kept,
     load_kept,
     marks_by_moment,
+    start_process_server,
 )
 from ...replay.steps import ResolutionStep
 from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
@@ -150,6 +154,8 @@ class ReplayScreen(Screen[None]):
         """The file shown, when it is one: its analysis is kept beside it (``a``)."""
         self.analysis: Analysis | None = None
         self.analysis_budget = BUDGET
+        self.analysis_jobs = os.cpu_count() or 1
+        """Processes the analysis searches on (its result does not depend on how many)."""
         """Iterations a placement for ``a`` (one analysis kept per budget)."""
         self.analysing: tuple[int, int] | None = None
         """(done, total) while the analysis is being made."""
@@ -352,7 +358,8 @@ class ReplayScreen(Screen[None]):
     # -- the analysis --------------------------------------------------------------------------------
 
     def action_analyse(self) -> None:
-        """Show the analysis; make it first (in a thread, kept beside the file) when there is none."""
+        """Show the analysis; make it first when there is none (a worker thread waits on a process
+        pool, every core searching, so the screen stays quick; kept beside the file)."""
         if self.analysis is not None:
             from .analysis import AnalysisScreen
 
@@ -364,6 +371,9 @@ class ReplayScreen(Screen[None]):
             return
         self.analysing = (0, 0)
         self._draw_status()
+        if self.analysis_jobs > 1:
+            with contextlib.redirect_stderr(sys.__stderr__):  # see start_process_server
+                start_process_server()
         self.run_worker(self._analyse, thread=True, exclusive=True, group="analysis")
 
     def _analyse(self) -> None:
@@ -381,9 +391,10 @@ class ReplayScreen(Screen[None]):
         try:
             if self.game_file is not None:
                 data = self.game_file.read_bytes()
-                analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, progress=progress)
+                analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, self.analysis_jobs,
+                                        progress=progress)
             else:
-                reviews = analyse(events, self.analysis_budget, progress=progress)
+                reviews = analyse(events, self.analysis_budget, self.analysis_jobs, progress=progress)
                 analysis = Analysis("", self.analysis_budget, "", reviews)
         except _Abandoned:
             return  # nothing kept: the next viewer of this file starts again
