@@ -36,7 +36,7 @@ from textual.worker import get_current_worker
 from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
-from ...play.face import Decided, GameSession, News, Refused, Spoken, TableNews
+from ...play.face import Decided, GameSession, News, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
@@ -62,6 +62,7 @@ from ..widgets.table_view import (
     table_layout,
 )
 from .dialog import LeaveForBranch, SayLine
+from .end import EndScreen
 
 STAND_IN_LEVEL = "strong"
 """The bot a seated player lets play an away seat (the one the hints use)."""
@@ -332,6 +333,18 @@ class TableScreen(Screen[None]):
         elif isinstance(news, Spoken):
             speaker = news.speaker if news.seat is None else self.session.names[news.seat]
             self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
+        elif isinstance(news, Redealt):
+            self._redealt(news.session)
+
+    def _redealt(self, session: GameSession) -> None:
+        """The table dealt its rematch: back to this screen (from the end screen, say), playing it."""
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self.app.pop_screen()
+        game = session.game
+        first = game.created.players[game.created.first_player].name
+        self.notify(f"The table deals its next game: {first} plays first.", title="Rematch", timeout=6,
+                    markup=False)  # fmt: skip
+        self.adopt(session)
 
     def _decided(self, move: PlayedMove) -> None:
         self.workers.cancel_group(self, "hint")  # a hint for the position gone
@@ -360,6 +373,9 @@ class TableScreen(Screen[None]):
         if news.notice is not None:
             self.notify(news.notice, title="The table says", severity="warning", timeout=8)
         presence = self.session.presence()
+        above = self.app.screen
+        if isinstance(above, EndScreen) and above.session is self.session:
+            above.table_changed()
         if presence is not None and presence.left is not None and not self._told_left:
             self._told_left = True
             self.notify(f"{self.session.abilities.table}: {presence.left}. q leaves; {presence.rejoin} comes back "
@@ -709,8 +725,6 @@ class TableScreen(Screen[None]):
     def action_results(self) -> None:
         if not self.session.game.over or self.flow.resolution is not None:
             return
-        from .end import EndScreen
-
         self.app.push_screen(EndScreen(self.session, table=self.session.abilities.table))
 
     # -- time travel, branches -------------------------------------------------------------------
