@@ -363,6 +363,8 @@ class Server:
         self._per_account: dict[int, int] = {}
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
+        self._dealing: set[asyncio.Task[None]] = set()
+        """Rematches being dealt because the person the others waited for left."""
         self._refusals = Refusals(CLOSE_GRACE)
         self.chats = ChatLog(self.games)
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
@@ -925,6 +927,10 @@ class Server:
         self._unwatch(conn)
         table.presence_soon()
         self._wake(table)
+        if table.rematch_ready() and not self.stopping.is_set():  # everyone still there has accepted
+            task = asyncio.get_running_loop().create_task(self._deal_again(table))
+            self._dealing.add(task)
+            task.add_done_callback(self._dealing.discard)
 
     async def _release_seat(self, conn: Conn, message: Release) -> None:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its

@@ -8,6 +8,7 @@ The rule itself: tests/tables/test_rematch_rules.py."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +183,44 @@ async def test_a_client_of_the_first_vocabulary_gets_nothing_newer_and_follows_a
     stopped = _until(again, "error", fresh)
     assert stopped["code"] == "server" and "closed table v2" in stopped["message"]
     _first_vocabulary(fresh)
+
+
+async def _eventually(check: Callable[[], bool]) -> None:
+    """Wait (on this loop, where the sessions read) until ``check()``."""
+    async with asyncio.timeout(WAIT):
+        while not check():
+            await asyncio.sleep(0.01)
+
+
+def _next(told: list[News]) -> RemoteSession | None:
+    dealt = [news.session for news in told if isinstance(news, Redealt)]
+    assert len(dealt) <= 1 and all(isinstance(session, RemoteSession) for session in dealt)
+    return dealt[0] if dealt else None  # type: ignore[return-value]
+
+
+async def test_once_the_one_awaited_leaves_the_rematch_is_dealt_and_a_spectator_follows(in_process: Server) -> None:
+    place = in_process.place
+    await open_table(place, "lv", ["Ana", "Bob", "bot:greedy"], seed=5, first_player=2)
+    ana = await RemoteSession.open(place, "lv", seat=0)
+    bob = await RemoteSession.open(place, "lv", seat=1)
+    eve = await RemoteSession.open(place, "lv", watch=True)
+    told_ana: list[News] = []
+    told_eve: list[News] = []
+    ana.attach(told_ana.append)
+    eve.attach(told_eve.append)
+    await _play_out(ana, bob)
+    assert not eve.abilities.table_rematch and ana.abilities.table_rematch
+    ana.rematch(True)
+    await _eventually(lambda: bob.presence().rematch is not None)
+    assert _next(told_ana) is None  # Bob has not accepted
+    bob.close()  # ... and leaves: Ana, the only person left, has accepted
+    await _eventually(lambda: _next(told_ana) is not None and _next(told_eve) is not None)
+    ana_next, eve_next = _next(told_ana), _next(told_eve)
+    assert ana_next is not None and eve_next is not None
+    created = ana_next.game.created
+    assert created.first_player == 0 and created.seed == 6 and eve_next.game.created == created
+    assert eve_next.seat is None and ana_next.seat == 0 and ana_next.presence().rematch is None
+    ana.close()  # (handed over: the table is the next game's session's now)
+    assert ana_next.status == "connected"
+    ana_next.close()
+    eve_next.close()
