@@ -257,8 +257,8 @@ class DvtuiApp(App[ExitState]):
         from .screens.setup import SetupScreen
 
         old = self.session
-        if old is not None and old.abilities.rematch is not None:
-            self.rematch()  # says why not (a shared table's game is its server's)
+        if old is not None and old.abilities.rematch is not None:  # a shared table's game is its server's
+            self.notify(old.abilities.rematch, severity="warning", timeout=8, markup=False)
             return
         defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
         if old is not None:

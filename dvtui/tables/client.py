@@ -382,6 +382,8 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
                 continue  # a table that has stopped says so: its lines are its game all the same
             if isinstance(message, Presence):
                 break
+            if isinstance(message, Said):
+                continue  # the table's latest chat, which a join brings after the lines: never the game's
             if isinstance(message, Message):
                 raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
             total += conn.line_bytes

@@ -20,7 +20,7 @@ from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
-from dvtui.play.face import News, Redealt
+from dvtui.play.face import News, Redealt, Spoken
 from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.server import Server
 
@@ -90,6 +90,10 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
             assert old.read_bytes() == kept[0].read_bytes()
             verified = await asyncio.to_thread(dvtui, "verify", old)
             assert verified.returncode == 0, verified.stdout + verified.stderr
+            heard: list[News] = []
+            bob_next.attach(heard.append)
+            bob_next.say("gg")  # a table's chat comes to a fetch after the lines: never in the game
+            await until(pilot, "the line said", lambda: any(isinstance(n, Spoken) for n in heard))
             current = await asyncio.to_thread(dvtui, "fetch", "--server", served.directory, "rm", "-o",
                                               tmp_path / "now.dvr")  # fmt: skip
             assert current.returncode == 0 and "round 1 of" in current.stdout, current.stderr

@@ -12,7 +12,7 @@ from dvtui.play.session import PlaySession
 from dvtui.tables.store import MAX_HISTORY, TableRecord
 from dvtui.tables.table import Table
 
-from .test_table_rules import ANA_UID, BOB_UID, Guest, ana, bob, refused
+from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
 
 CY_UID = 70003
 
