@@ -80,6 +80,8 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
             await until(pilot, "Bob's first move on Ana's screen", lambda: len(screen.session.events) >= 2)
             info = await table_info(place, "rm")
             assert info is not None and info.game == 2 and not info.over
+            listed = await asyncio.to_thread(dvtui, "tables", "--server", served.directory)
+            assert "; game 2 (dvtui fetch rm --game N: an earlier one)" in listed.stdout, listed.stderr
             kept = sorted((served.directory / "games").glob("rm.*.dvr"))
             assert len(kept) == 1  # the finished game, put aside as NAME.<time>.dvr
             old = tmp_path / "game1.dvr"
@@ -104,6 +106,11 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
         if app.session is not None:
             app.session.close()  # (the next game's session, once the table has adopted it)
         bob.close()
+    assert await asyncio.to_thread(served.stop) == 0
+    await asyncio.to_thread(served.start)  # the table's history is in its record: a restart keeps it
+    again = tmp_path / "again.dvr"
+    fetched = await asyncio.to_thread(dvtui, "fetch", "--server", served.directory, "rm", "--game", "1", "-o", again)
+    assert fetched.returncode == 0 and again.read_bytes() == old.read_bytes(), fetched.stderr
 
 
 FIRST_TYPES = {"welcome", "tables", "opened", "joined", "released", "presence", "error", "bye"}

@@ -57,7 +57,7 @@ def test_spectators_and_an_unfinished_game_have_no_rematch() -> None:
     refused("not_seated", t.rematch, watcher, True)
     seats = parse_players("Ana,Bob,Cy")
     record = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, kept_for=[None] * 3)
-    playing = Table("u", PlaySession.start(new_game(seats, seed=3), None), record)
+    playing: Table[Guest] = Table("u", PlaySession.start(new_game(seats, seed=3), None), record)
     a = ana()
     playing.join(a, 0)
     refused("illegal", playing.rematch, a, True)
