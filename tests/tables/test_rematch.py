@@ -18,6 +18,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
 from dvtui.play.face import News, Redealt, Spoken
@@ -59,7 +60,22 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
             assert not end.check_action("new_game", ())
             offer = end.query_one("#end-rematch", Static)
             assert "r: propose a rematch" in text(offer)
-            await pilot.press("r")
+            await pilot.press("t")  # back at the table, Bob proposes: a toast says so
+            await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+            bob.rematch(True)
+            proposed = "Bob proposes a rematch at this table (e: the results, where r accepts)."
+            await until(pilot, "the toast", lambda: proposed in [n.message for n in notifications(app)])
+            await pilot.press("e")
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            end = app.screen
+            assert isinstance(end, EndScreen)
+            offer = end.query_one("#end-rematch", Static)
+            assert "Rematch proposed by Bob · accepted: Bob · awaited: you" in text(offer)
+            assert end.check_action("decline", ())
+            await pilot.press("d")  # Ana turns it down: the proposal is gone, for Bob too
+            await until(pilot, "Bob to hear of it", lambda: bob.presence().rematch is None)
+            await until(pilot, "the offer again", lambda: "r: propose a rematch" in text(offer))
+            await pilot.press("r")  # Ana proposes
             await until(pilot, "Bob to hear of it", lambda: bob.presence().rematch is not None)
             vote = bob.presence().rematch
             assert vote is not None and (vote.by, list(vote.accepted), list(vote.awaited)) == (0, [0], [1])

@@ -119,22 +119,27 @@ class EndScreen(Screen[None]):
             note.append("t", style=Style(bold=True))
             note.append(" again: time travel)", style=Style(color=MUTED))
             yield Static(note, id="end-note")
-        if self.session.abilities.table_rematch:
+        if self.table is not None:
             yield Static(self._rematch_text(), id="end-rematch")
         yield Footer(compact=True)
 
     def _rematch_text(self) -> Text:
+        """The rematch proposed at the table, who has accepted and who is awaited (for a spectator
+        too), and what ``r`` and ``d`` do for a player."""
         presence = self.session.presence()
         words = None if presence is None else rematch_words(presence, self.session.names)
+        may = self.session.abilities.table_rematch
         if words is None:
-            return Text("r: propose a rematch at the same table (everyone there is asked)", style=Style(color=MUTED))
+            offer = "r: propose a rematch at the same table (everyone there is asked)" if may else ""
+            return Text(offer, style=Style(color=MUTED))
         text = Text(words, style=Style(bold=True))
-        text.append("  r: accept · d: turn it down", style=Style(color=MUTED))
+        if may:
+            text.append("  r: accept · d: turn it down", style=Style(color=MUTED))
         return text
 
     def table_changed(self) -> None:
         """Who is at the table, or the rematch proposed, changed: say it again."""
-        if self.session.abilities.table_rematch:
+        if self.table is not None:
             self.query_one("#end-rematch", Static).update(self._rematch_text())
         self.refresh_bindings()
 
