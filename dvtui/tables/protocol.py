@@ -301,9 +301,14 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     """A table info as this server sends it: ``over``, ``spectators`` and ``hints`` always, and
-    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says."""
+    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says;
+    the later keys always to a client that named their feature, never to one that did not
+    (:func:`listed_for`)."""
 
     to_move: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    waiting: bool | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    move_time: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -473,6 +478,17 @@ def downgraded(error: Error, features: frozenset[str]) -> Error:
     if newer is None or newer[0] in features:
         return error
     return Error(code=newer[1], message=error.message, seq=error.seq, re=error.re)  # type: ignore[arg-type]
+
+
+def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
+    """``info`` with only the keys a client that speaks ``features`` reads."""
+    unset = msgspec.UNSET
+    return msgspec.structs.replace(
+        info,
+        waiting=info.waiting if "waiting" in features else unset,
+        move_time=info.move_time if "clock" in features else unset,
+        game=info.game if "rematch" in features else unset,
+    )
 
 
 def presence_for(presence: Presence, features: frozenset[str]) -> Presence:

@@ -106,6 +106,7 @@ from .protocol import (
     client_decoder,
     downgraded,
     encode,
+    listed_for,
     person_problem,
     presence_for,
     request_type,
@@ -729,12 +730,15 @@ class Server:
 
     async def _list(self, conn: Conn, message: ListTables) -> None:
         """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
+        features = conn.features
         if message.table is not None:
             table = self.tables.get(message.table)
-            conn.send(encode(Tables(tables=[] if table is None else [table.info()])))
+            conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
             return
         names = sorted(self.tables)
-        conn.send(page(names, lambda name: self.tables[name].info(), after=message.after, limit=message.limit))
+        listed = page(names, lambda name: listed_for(self.tables[name].info(), features), after=message.after,
+                      limit=message.limit)  # fmt: skip
+        conn.send(listed)
 
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table

@@ -143,6 +143,7 @@ FIRST_KEYS = {
     "error": {"type", "code", "message", "seq", "re"},
     "bye": {"type", "reason"},
 }
+FIRST_INFO_KEYS = {"table", "seats", "round", "rounds", "to_move", "over", "spectators", "hints"}
 """The protocol's first vocabulary (as the client before the waiting room, clocks, chat, closing
 and rematches decoded it: an error code outside its list stopped it)."""
 
@@ -155,6 +156,8 @@ def _first_vocabulary(messages: list[dict[str, Any]]) -> None:
             assert set(message) <= FIRST_KEYS[kind], message
         if kind == "error":
             assert message["code"] in FIRST_CODES, message
+        for info in message.get("tables", []) if kind == "tables" else []:
+            assert set(info) <= FIRST_INFO_KEYS, info
 
 
 def _until_closed(client: RawClient) -> list[dict[str, Any]]:
@@ -179,7 +182,9 @@ async def test_a_client_of_the_first_vocabulary_gets_nothing_newer_and_follows_a
     old = RawClient(socket)
     assert set(old.hello(features=None)) == {"type", "version", "server", "user"}
     await open_table(in_process.place, "v1", ["Ana", "bot:greedy", "bot:greedy"], seed=7, move_time=3600, wait=True)
-    got: list[dict[str, Any]] = []
+    got: list[dict[str, Any]] = [ask(old, {"type": "list_tables"}, "tables")]
+    assert {"waiting", "move_time", "game"} <= set(ask(speaking_for(socket, "new"), {"type": "list_tables"},
+                                                       "tables")["tables"][0])  # fmt: skip
     old.send({"type": "watch", "table": "v1"})
     _until(old, "presence", got)
     ana = await RemoteSession.open(in_process.place, "v1", seat=0)
