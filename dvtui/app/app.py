@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..replay import Replay
     from .screens.seats import SeatChoice
 
-from ..engine import GameCreated, SeatError, new_game
+from ..engine import GameCreated, RuleError, SeatError, new_game
 from ..play.face import GameSession
 from ..play.local import LocalSession
 from ..printable import printable
@@ -226,9 +226,20 @@ class DvtuiApp(App[ExitState]):
 
     def rematch(self) -> None:
         """The same seats and first player, the next seed, a new file in the saves directory; the
-        table plays it from now on (the finished game stays as it is)."""
+        table plays it from now on (the finished game stays as it is). At a shared table that deals
+        its rematch, the table is asked instead: it deals once everyone there accepts, and the
+        table screen adopts its next game then."""
         old = self.session
         if old is None:
+            return
+        if old.abilities.table_rematch:
+            try:
+                old.rematch(True)
+            except RuleError as e:
+                self.notify(str(e), severity="warning", timeout=8, markup=False)
+                return
+            self.notify("Rematch asked: the table deals it once everyone there has accepted (d on the end "
+                        "screen turns it down).", title="Rematch", timeout=6)  # fmt: skip
             return
         refused = old.abilities.rematch
         if refused is not None:
@@ -253,8 +264,8 @@ class DvtuiApp(App[ExitState]):
         from .screens.setup import SetupScreen
 
         old = self.session
-        if old is not None and old.abilities.rematch is not None:
-            self.rematch()  # says why not (a shared table's game is its server's)
+        if old is not None and old.abilities.rematch is not None:  # a shared table's game is its server's
+            self.notify(old.abilities.rematch, severity="warning", timeout=8, markup=False)
             return
         defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
         if old is not None:

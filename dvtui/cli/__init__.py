@@ -168,7 +168,16 @@ def _fetch_arguments(parser: argparse.ArgumentParser, *, after: bool = False) ->
     """``dvtui fetch NAME [-o FILE]``, also spelled ``dvtui tables get NAME``: one set of options for both."""
     parser.add_argument("table", metavar="NAME", help="the table's name (see 'dvtui tables')")
     parser.add_argument("-o", "--output", metavar="FILE", help="where to save it (default: NAME.dvr here)")
+    parser.add_argument("--game", metavar="N", type=_game_number, help="the table's game number N (1: its "
+                        "first; each rematch deals the next), one it keeps (default: the current game)")  # fmt: skip
     _server_option(parser, after=after)
+
+
+def _game_number(text: str) -> int:
+    """``--game N``: a table's game, counted from 1."""
+    if not text.isdigit() or not 1 <= int(text) <= 1 << 31:
+        raise argparse.ArgumentTypeError(f"{text!r} is no game's number (1 is a table's first game)")
+    return int(text)
 
 
 def _server_option(parser: argparse.ArgumentParser, *, after: bool = False) -> None:

@@ -26,6 +26,7 @@ from ..tables import (
     TableInfo,
     Unreachable,
     close_table,
+    earlier_game_lines,
     game_lines,
     is_my_turn,
     list_tables,
@@ -197,7 +198,9 @@ def _fetch(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
     if out.exists():
         raise UsageError(f"{out} exists: choose another file with -o FILE")
-    data = asyncio.run(game_lines(place, args.table))
+    number: int | None = getattr(args, "game", None)
+    asked = game_lines(place, args.table) if number is None else earlier_game_lines(place, args.table, number)
+    data = asyncio.run(asked)
     try:
         loaded = parse_game(data, f"table {args.table}")
     except GameFileError as e:
@@ -206,7 +209,8 @@ def _fetch(args: argparse.Namespace) -> int:
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     where = "over" if loaded.game.over else f"round {loaded.game.round} of {loaded.game.rounds}"
-    print(f"table {printable(args.table)}: its game ({where}) is saved in {printable(str(out))}")
+    which = "its game" if number is None else f"its game {number}"
+    print(f"table {printable(args.table)}: {which} ({where}) is saved in {printable(str(out))}")
     return EXIT_OK
 
 
@@ -240,6 +244,8 @@ def table_line(info: TableInfo) -> str:
             what += f", {s.stand_in} bot standing in"
         seats.append(f"{s.name}: {what}")
     extra = "" if info.hints else "; no hints"
+    if info.game > 1:
+        extra += f"; game {info.game} (dvtui fetch {info.table} --game N: an earlier one)"
     if info.move_time is not None:
         extra += f"; move time {move_time_words(info.move_time)}"
     return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")

@@ -62,7 +62,15 @@ class Spoken:
     seat: int | None
 
 
-News = Decided | Refused | TableNews | Spoken
+@dataclass(frozen=True, slots=True)
+class Redealt:
+    """The table dealt its next game (a rematch everyone there accepted): ``session`` plays it
+    from now on; the session that told this plays no more."""
+
+    session: GameSession
+
+
+News = Decided | Refused | TableNews | Spoken | Redealt
 """What a session tells the screen that plays it."""
 
 Tell = Callable[[News], None]
@@ -90,6 +98,10 @@ class Abilities:
     stand_ins: bool = False
     chat: bool = False
     leave_to_branch: bool = False
+    table_rematch: bool = False
+    """The end screen's ``r`` proposes (or accepts) a rematch to the table, which deals it once
+    everyone there has accepted (:meth:`GameSession.rematch`); ``rematch`` says why no game of this
+    machine follows it here."""
 
 
 class SeatInfo(Protocol):
@@ -107,6 +119,16 @@ class SeatInfo(Protocol):
     def stand_in(self) -> str | None: ...
     @property
     def bot(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RematchVote:
+    """A rematch proposed at a finished table: ``by``, the seat that proposed it; ``accepted``,
+    the seats that have accepted it; ``awaited``, the seats of the people there who have not yet."""
+
+    by: int
+    accepted: Sequence[int]
+    awaited: Sequence[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +151,8 @@ class Presence:
     move_left: tuple[float, float] | None = None
     """The seconds the table said were left to the person to move, and when (``time.monotonic``);
     None: no clock runs (see :meth:`time_left`)."""
+    rematch: RematchVote | None = None
+    """A rematch proposed at the finished table (None: none is)."""
 
     def time_left(self, now: float) -> float | None:
         """The seconds left to the person to move at ``now`` (monotonic), counted down on this side."""
@@ -243,6 +267,11 @@ class GameSession(Protocol):
 
     def say(self, text: str) -> None:
         """Say ``text`` to everyone at the table (only when :attr:`Abilities.chat`)."""
+        ...
+
+    def rematch(self, accept: bool) -> None:
+        """Propose or accept (``accept``) the table's rematch of its finished game, or turn it down
+        (only when :attr:`Abilities.table_rematch`); the table's answer is news."""
         ...
 
     def as_file(self) -> LoadedGame:

@@ -155,6 +155,9 @@ class LocalSession:
     def say(self, text: str) -> None:
         raise RuleError("a game of this machine has nobody else to talk to")
 
+    def rematch(self, accept: bool) -> None:
+        raise RuleError("a game of this machine has no table to ask: its rematch is dealt here")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

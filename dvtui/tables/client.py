@@ -26,12 +26,16 @@ from ..engine import AnyEvent, Event, Game, GameCreated, Placement, RuleError
 from ..printable import printable
 from ..store import SaveError
 from .protocol import (
+    FEATURES,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
     Closed,
     CloseTable,
+    Dealt,
     Error,
+    FetchGame,
+    GameLines,
     Hello,
     Incoming,
     Join,
@@ -44,6 +48,8 @@ from .protocol import (
     Presence,
     Release,
     Released,
+    Rematch,
+    RematchVote,
     Resign,
     Said,
     Say,
@@ -146,7 +152,8 @@ class Connection:
             raise Unreachable(connect_error(place, e)) from None
         from .. import __version__
 
-        writer.write(encode(Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user, bot=bot)))
+        hello = Hello(version=PROTOCOL_VERSION, client=f"dvtui {__version__}", user=user, bot=bot, features=[*FEATURES])
+        writer.write(encode(hello))
         conn = cls(reader, writer, Welcome(version=0, server="", user=""), place)
         try:
             reply = await conn.receive()
@@ -336,6 +343,32 @@ async def say(place: ServerPlace, name: str, text: str, *, user: str | None = No
         return reply
 
 
+async def earlier_game_lines(place: ServerPlace, name: str, game: int) -> bytes:
+    """Table ``name``'s game number ``game`` (1: its first), the current one or one it played
+    before a rematch: the lines of its file, each checked as :func:`game_lines` checks them."""
+    async with _connection(place) as conn:
+        reply = await conn.request(FetchGame(table=name, game=game), GameLines)
+        assert isinstance(reply, GameLines)
+        if reply.table != name or reply.game != game:
+            raise conn.refused(f"table {reply.table}'s game {reply.game} for table {name}'s game {game}")
+        lines: list[bytes] = []
+        total = 0
+        for _ in range(reply.lines):
+            message = await conn.receive()
+            if isinstance(message, Message):
+                raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
+            total += conn.line_bytes
+            try:
+                check_line(message, len(lines))
+                check_game_bytes(total)
+            except BadServer as e:
+                raise conn.refused(str(e)) from None
+            lines.append(conn.last_line)
+        with contextlib.suppress(Dropped):
+            await conn.send(Bye(reason="done"))
+        return b"".join(lines)
+
+
 async def game_lines(place: ServerPlace, name: str) -> bytes:
     """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
     (each checked as the client checks every line, and bounded as a game file is)."""
@@ -349,6 +382,8 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
                 continue  # a table that has stopped says so: its lines are its game all the same
             if isinstance(message, Presence):
                 break
+            if isinstance(message, Said):
+                continue  # the table's latest chat, which a join brings after the lines: never the game's
             if isinstance(message, Message):
                 raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
             total += conn.line_bytes
@@ -400,6 +435,9 @@ class Update:
     status: str | None = None
     said: Said | None = None
     """A line said at the table (chat)."""
+    dealt: int | None = None
+    """The table deals its next game, so numbered (a rematch): the game so far is forgotten, and
+    the new one's lines follow."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +481,10 @@ class TableClient:
         """The seconds the server said were left to the person to move, and when that came (this
         process's monotonic clock): the time left now is counted down from it."""
         self.hints = True
+        self.rematch_vote: RematchVote | None = None
+        """The rematch proposed at the finished table (its latest presence says so)."""
+        self.features: frozenset[str] = frozenset()
+        """What the server speaks beyond the protocol's first vocabulary (its welcome said so)."""
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -496,6 +538,7 @@ class TableClient:
             raise conn.refused(f"a join to table {reply.table} seat {reply.seat} for one to {asked}")
         self.seat = reply.seat
         self.hints = reply.hints
+        self.features = frozenset(conn.welcome.features)
         self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
@@ -562,6 +605,7 @@ class TableClient:
             self.seats, self.spectators, self.waiting = message.seats, message.spectators, message.waiting
             self.move_time = message.move_time
             self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
+            self.rematch_vote = message.rematch
             return Update(presence=True)
         if isinstance(message, Error):
             if message.code in ("taken_over", "version"):
@@ -572,7 +616,14 @@ class TableClient:
             if message.table != self.table:
                 raise BadServer(f"a line said at table {message.table} at table {self.table}")
             return Update(said=message)
-        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed):
+        if isinstance(message, Dealt):
+            if message.table != self.table:
+                raise BadServer(f"a game dealt at table {message.table} at table {self.table}")
+            if self.game is None or not self.game.over:
+                raise BadServer("a new game dealt while the game is not over")
+            self.events, self.game, self.game_bytes = [], None, 0
+            return Update(dealt=message.game)
+        if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
             return None
         event: Event = message
         check_line(event, self.next_seq)
@@ -611,6 +662,9 @@ class TableClient:
 
     async def say(self, text: str) -> None:
         await self._send(Say(table=self.table, text=text))
+
+    async def rematch(self, accept: bool) -> None:
+        await self._send(Rematch(table=self.table, accept=accept))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

@@ -25,6 +25,14 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
+FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch")
+"""What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
+``welcome.features``). The server sends a client what belongs to a feature only if its hello named
+it, and something of the first vocabulary instead, or nothing (see :func:`downgraded`):
+``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
+clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
+``closed``; ``rematch`` ``presence.rematch`` and ``dealt``."""
+
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
 
@@ -92,6 +100,10 @@ class Hello(Message, tag="hello"):
     client: Text = ""
     user: Person | None = None
     bot: Level | None = None
+    features: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = []
+    """What this client understands beyond the protocol's first vocabulary (see :data:`FEATURES`;
+    names the server does not know are ignored). Without it the server sends this client only the
+    messages, keys and error codes of version 1 as it first was."""
 
 
 MAX_PAGE = 100
@@ -220,9 +232,27 @@ class Say(Message, tag="say"):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CHAT_CHARS)]
 
 
+class Rematch(Message, tag="rematch"):
+    """Propose (``accept``: true) a rematch at ``table``, whose game is over, or accept the one
+    proposed; ``accept`` false withdraws one's acceptance and turns the proposal down. Only a
+    person seated at the table may. Answered by ``presence`` (its ``rematch``) to everyone at the
+    table; once every person seated there has accepted, the table deals its next game (``dealt``)."""
+
+    table: TableName
+    accept: bool = True
+
+
+class FetchGame(Message, tag="fetch_game"):
+    """Table ``table``'s game number ``game`` (1: the table's first; see ``tables``' ``game``), the
+    current one or one the table played before it. Answered by ``game_lines``, then its lines."""
+
+    table: TableName
+    game: Annotated[int, msgspec.Meta(ge=1, le=1 << 31)]
+
+
 ClientMessage = (
     Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
-    | Bye
+    | Rematch | FetchGame | Bye
 )
 
 
@@ -264,13 +294,21 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A waiting room (see ``presence``)."""
     move_time: int | None = None
     """The table's move time in seconds (None: no clock)."""
+    game: int = 1
+    """The number of the game being played at the table (each rematch adds one); the games before
+    it are kept (``fetch_game``)."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     """A table info as this server sends it: ``over``, ``spectators`` and ``hints`` always, and
-    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says."""
+    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says;
+    the later keys always to a client that named their feature, never to one that did not
+    (:func:`listed_for`)."""
 
     to_move: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    waiting: bool | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    move_time: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -279,6 +317,8 @@ class Welcome(Message, tag="welcome"):
     user: str
     """Who the server knows the connection as: the account from the socket, or the person a trusted
     account vouched for (shown ``web:NAME``, as in a seat's ``user``)."""
+    features: list[str] = []
+    """What the server speaks of what the hello named (absent for a hello that named nothing)."""
 
 
 class Tables(Message, tag="tables"):
@@ -327,10 +367,39 @@ class Presence(Message, tag="presence"):
     move_left: float | None = None
     """The seconds left to the person to move (or to the waiting room) as this is sent; None: no
     clock runs now (no move time, a bot's seat to move, the game over)."""
+    rematch: RematchVote | None = None
+    """A rematch proposed at the finished table, and who has accepted it (None: none is)."""
 
 
 class Started(Message, tag="started"):
     table: str
+
+
+class RematchVote(msgspec.Struct, kw_only=True):
+    """A rematch proposed at a finished table: ``by``, the seat that proposed it; ``accepted``,
+    the seats that have accepted (the proposer's first); ``awaited``, the seats of the people at the
+    table who have not (yet). Seats are indexes from 0."""
+
+    by: int
+    accepted: list[int]
+    awaited: list[int]
+
+
+class Dealt(Message, tag="dealt"):
+    """The table deals its next game (a rematch): forget the game so far; its lines follow from
+    ``game_created``, then ``presence``. ``game``: its number at the table (the finished one is
+    kept: ``fetch_game``)."""
+
+    table: str
+    game: int
+
+
+class GameLines(Message, tag="game_lines"):
+    """Answers ``fetch_game``: ``lines`` lines of the game follow (its file's, as a join sends them)."""
+
+    table: str
+    game: int
+    lines: int
 
 
 class Said(Message, tag="said"):
@@ -387,7 +456,50 @@ class Error(Message, tag="error"):
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
 
 
-ServerMessage = Welcome | Tables | Opened | Joined | Released | Started | Closed | Presence | Said | Error | Bye
+ServerMessage = (
+    Welcome | Tables | Opened | Joined | Released | Started | Closed | Presence | Said | Dealt | GameLines | Error
+    | Bye
+)
+
+FIRST_CODES: frozenset[str] = frozenset({
+    "bad_message", "too_long", "flood", "version", "no_table", "table_exists", "bad_setup", "seat_taken", "no_seat",
+    "not_seated", "stale", "illegal", "nothing_to_undo", "undo_limit", "not_away", "game_over", "log_full", "server",
+    "taken_over", "not_trusted", "not_opener", "shutdown", "busy", "timeout",
+})  # fmt: skip
+"""The error codes of the protocol's first vocabulary: a client that named no feature decodes no other."""
+NEWER_CODES: dict[str, tuple[str, str]] = {"closed": ("close", "server")}
+"""Each later error code: the feature that brings it, and the first vocabulary's code a client
+without that feature gets instead (``closed`` is ``server`` to it: the table takes no more decisions)."""
+
+
+def downgraded(error: Error, features: frozenset[str]) -> Error:
+    """``error`` as a client that speaks ``features`` may read it (see :data:`NEWER_CODES`)."""
+    newer = NEWER_CODES.get(error.code)
+    if newer is None or newer[0] in features:
+        return error
+    return Error(code=newer[1], message=error.message, seq=error.seq, re=error.re)  # type: ignore[arg-type]
+
+
+def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
+    """``info`` with only the keys a client that speaks ``features`` reads."""
+    unset = msgspec.UNSET
+    return msgspec.structs.replace(
+        info,
+        waiting=info.waiting if "waiting" in features else unset,
+        move_time=info.move_time if "clock" in features else unset,
+        game=info.game if "rematch" in features else unset,
+    )
+
+
+def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
+    """``presence`` with only the keys a client that speaks ``features`` reads."""
+    return msgspec.structs.replace(
+        presence,
+        waiting=presence.waiting and "waiting" in features,
+        move_time=presence.move_time if "clock" in features else None,
+        move_left=presence.move_left if "clock" in features else None,
+        rematch=presence.rematch if "rematch" in features else None,
+    )
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

@@ -27,7 +27,9 @@ from .protocol import (
     VOUCHED_PREFIX,
     Bye,
     Closed,
+    Dealt,
     Error,
+    GameLines,
     Incoming,
     Joined,
     Message,
@@ -85,6 +87,19 @@ def check_message(message: Incoming) -> None:
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
         _move_time("presence", message.move_time, message.move_left)
+        vote = message.rematch
+        if vote is not None:
+            seats = [vote.by, *vote.accepted, *vote.awaited]
+            if not all(0 <= seat < len(message.seats) for seat in seats):
+                raise BadServer("presence.rematch names a seat the table has not")
+    elif isinstance(message, Dealt):
+        _table("dealt.table", message.table)
+        if not 1 <= message.game <= 1 << 31:
+            raise BadServer(f"dealt.game {message.game} is no game's number")
+    elif isinstance(message, GameLines):
+        _table("game_lines.table", message.table)
+        if not 0 <= message.lines <= MAX_GAME_BYTES:
+            raise BadServer(f"game_lines.lines {message.lines} is no game's")
     elif isinstance(message, Said):
         _table("said.table", message.table)
         _user("said.user", message.user)

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
-from ..play.face import Abilities, Decided, News, Presence, Refused, Spoken, TableNews, Tell
+from ..play.face import Abilities, Decided, News, Presence, Redealt, Refused, RematchVote, Spoken, TableNews, Tell
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update
@@ -72,6 +72,10 @@ class RemoteSession:
         """The error after which the table takes no more decisions, once one came."""
         self._early: list[Spoken] = []
         """Lines said before a screen attached (the recent ones a join brings): told on attaching."""
+        self._redealing = False
+        """The table dealt its next game: its lines are coming, for the session that will play it."""
+        self._handed_over = False
+        """The next game's session reads the table now (:class:`~dvtui.play.face.Redealt`)."""
 
     # -- opening and closing ---------------------------------------------------------------------
 
@@ -114,17 +118,21 @@ class RemoteSession:
         raise Unreachable(f"table {client.table}: the connection closed before the game came")
 
     async def _read(self, updates: AsyncIterator[Update]) -> None:
+        session = self  # the session of the game being played: the next one's after a rematch
         try:
             async for update in updates:
-                self._take(update)
+                session = session._take(update)
         except (TableRefused, Unreachable, Diverged) as e:
-            self._failed = e
-            self._status = "lost"
-            self._answer(Refused(f"the table is gone: {e}"))
-            self._tell(TableNews())
+            session._failed = e
+            session._status = "lost"
+            session._answer(Refused(f"the table is gone: {e}"))
+            session._tell(TableNews())
 
     def close(self) -> None:
-        """Leave the table (the seat stays one's own: ``dvtui join`` takes it back)."""
+        """Leave the table (the seat stays one's own: ``dvtui join`` takes it back). A session
+        whose table dealt its next game has handed the table to that game's session: nothing to do."""
+        if self._handed_over:
+            return
         if self._task is not None:
             self._task.cancel()
         self.client.leave()
@@ -144,7 +152,14 @@ class RemoteSession:
 
     # -- what comes --------------------------------------------------------------------------------
 
-    def _take(self, update: Update) -> None:
+    def _take(self, update: Update) -> RemoteSession:
+        """Take ``update`` in; returns the session that takes the next one (the next game's, once
+        the table has dealt it and its lines and presence are here)."""
+        if update.dealt is not None:
+            self._redealing = True
+            self._handed = None  # (a game over takes no decision)
+        if self._redealing:
+            return self._redealt() if update.presence else self
         if update.status is not None:
             self._status = update.status
             if update.status == "connected" and self._handed is not None:
@@ -158,6 +173,19 @@ class RemoteSession:
             self._take_error(update.error)
         if update.said is not None:
             self._tell(_spoken(update.said))
+        return self
+
+    def _redealt(self) -> RemoteSession:
+        """The next game's session, once its lines are all here; told to the screen (which adopts it)."""
+        client = self.client
+        if client.game is None or client.game.derived_pending:
+            return self
+        successor = RemoteSession(client)
+        successor._settled = PlaySession(client.game.copy(), None, None, list(client.events))
+        successor._task, self._task = self._task, None
+        self._handed_over = True
+        self._tell(Redealt(successor))
+        return successor
 
     def _take_lines(self) -> None:
         """Tell each decision whose lines are all here (the client has folded them)."""
@@ -253,12 +281,20 @@ class RemoteSession:
             () if self.seat is None else (self.seat,),
             table=self.table,
             branch="lines",
-            rematch="A rematch at a shared table is a new table: dvtui new --table NAME --players ...",
+            rematch=self._why_no_rematch_here(),
             hints=None if self.hints else "Hints are off at this table.",
             stand_ins=self.seat is not None,
             chat=True,
             leave_to_branch=self.seat is not None,
+            table_rematch=self.seat is not None and "rematch" in self.client.features,
         )
+
+    def _why_no_rematch_here(self) -> str:
+        if self.seat is None:
+            return "You are watching: a rematch is for the players to ask (they all follow it here)."
+        if "rematch" not in self.client.features:
+            return "This table server deals no rematch: open a new table (dvtui new --table NAME --players ...)."
+        return "The table deals the rematch: r on the end screen proposes it to everyone there."
 
     @property
     def table(self) -> str:
@@ -315,8 +351,10 @@ class RemoteSession:
 
     def presence(self) -> Presence:
         client = self.client
+        vote = client.rematch_vote
+        rematch = None if vote is None else RematchVote(vote.by, vote.accepted, vote.awaited)
         return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
-                        self.left_why(), self.rejoin(), client.waiting, client.move_left)  # fmt: skip
+                        self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)
@@ -413,6 +451,13 @@ class RemoteSession:
     def say(self, text: str) -> None:
         """Say ``text`` to the table; it comes back, to everyone, as :class:`Spoken` news."""
         self._send(self.client.say(text))
+
+    def rematch(self, accept: bool) -> None:
+        """Propose or accept (``accept``) the table's rematch, or turn it down; the table's
+        presence says who has accepted, and :class:`~dvtui.play.face.Redealt` news its deal."""
+        if not self.abilities.table_rematch:
+            raise RuleError(self.abilities.rematch or "no rematch here")
+        self._send(self.client.rematch(accept))
 
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection

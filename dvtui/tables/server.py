@@ -68,6 +68,7 @@ from .limits import (
 )
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
+    FEATURES,
     MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
@@ -76,8 +77,11 @@ from .protocol import (
     ClientMessage,
     Closed,
     CloseTable,
+    Dealt,
     Error,
     ErrorCode,
+    FetchGame,
+    GameLines,
     Hello,
     Join,
     Joined,
@@ -87,6 +91,7 @@ from .protocol import (
     Place,
     Release,
     Released,
+    Rematch,
     Resign,
     Said,
     Say,
@@ -99,8 +104,11 @@ from .protocol import (
     Welcome,
     bot_problem,
     client_decoder,
+    downgraded,
     encode,
+    listed_for,
     person_problem,
+    presence_for,
     request_type,
 )
 from .registry import Owner, TableLimits, kept_for, owner_named, page, put_aside_reason
@@ -140,6 +148,9 @@ class Conn:
         self.bot: str | None = None
         """The level of the bot this client is, as its hello said (None: a person at a screen)."""
         self.greeted = False
+        self.features: frozenset[str] = frozenset()
+        """What the client understands beyond the protocol's first vocabulary (its hello's
+        ``features`` that this server speaks): nothing else of later versions is sent to it."""
         self.table: LiveTable | None = None
         self.closed = False
         self._tokens = limits.conn_burst
@@ -177,7 +188,11 @@ class Conn:
 
     def error(self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None) -> None:
         """Say ``message``; ``re``: the type of the message it answers (None: nobody asked)."""
-        self.send(encode(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=re)))
+        self.tell(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=re))
+
+    def tell(self, error: Error) -> None:
+        """Send ``error`` in a code this client reads (:func:`~.protocol.downgraded`)."""
+        self.send(encode(downgraded(error, self.features)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
         """Say why, then close (the error is sent if the client still reads)."""
@@ -273,16 +288,31 @@ class LiveTable(Table[Conn]):
         return self.bot_task is None and not self.lock.locked() and not any(self.seated)
 
     def _send_presence(self) -> None:
-        self.broadcast(encode(self.presence()))
+        presence = self.presence()
+        lines: dict[frozenset[str], bytes] = {}  # one line per vocabulary, not per connection
+        for conn in self.here():
+            line = lines.get(conn.features)
+            if line is None:
+                line = lines[conn.features] = encode(presence_for(presence, conn.features))
+            conn.send(line)
 
-    def broadcast(self, data: bytes) -> None:
+    def presence_line(self, conn: Conn) -> bytes:
+        """The table's presence now, as ``conn`` reads it."""
+        return encode(presence_for(self.presence(), conn.features))
+
+    def broadcast(self, data: bytes, *, feature: str | None = None) -> None:
+        """Send ``data`` to everyone at the table (``feature``: to those whose hello named it only)."""
         self.presence_soon.flush()
         for conn in self.here():
-            conn.send(data)
+            if feature is None or feature in conn.features:
+                conn.send(data)
 
     def halt(self, code: ErrorCode, message: str) -> None:
         """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
-        self.broadcast(encode(self.stop(code, message, self.next_seq)))
+        error = self.stop(code, message, self.next_seq)
+        self.presence_soon.flush()
+        for conn in self.here():
+            conn.tell(error)
 
 
 class Server:
@@ -320,6 +350,7 @@ class Server:
             Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
             Say: self._say, CloseTable: self._close_table, Resign: self._resign,
+            Rematch: self._rematch, FetchGame: self._fetch_game,
             Bye: self._bye,
             Start: self._start,
         }  # fmt: skip
@@ -333,6 +364,8 @@ class Server:
         self._per_account: dict[int, int] = {}
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
+        self._dealing: set[asyncio.Task[None]] = set()
+        """Rematches being dealt because the person the others waited for left."""
         self._refusals = Refusals(CLOSE_GRACE)
         self.chats = ChatLog(self.games)
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
@@ -682,6 +715,7 @@ class Server:
             raise Refusal("bad_message", "a connection speaks for one person: the one its first hello named")
         if not conn.greeted:
             conn.bot = message.bot
+            conn.features = frozenset(message.features) & frozenset(FEATURES)
         conn.vouched = person
         conn.user = owner_name(conn.identity)
         if person is not None and not conn.greeted:
@@ -689,18 +723,22 @@ class Server:
         conn.greeted = True
         from .. import __version__
 
-        conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user)))
+        spoken = [feature for feature in FEATURES if feature in conn.features]
+        conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user, features=spoken)))
 
     # -- tables ----------------------------------------------------------------------------------
 
     async def _list(self, conn: Conn, message: ListTables) -> None:
         """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
+        features = conn.features
         if message.table is not None:
             table = self.tables.get(message.table)
-            conn.send(encode(Tables(tables=[] if table is None else [table.info()])))
+            conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
             return
         names = sorted(self.tables)
-        conn.send(page(names, lambda name: self.tables[name].info(), after=message.after, limit=message.limit))
+        listed = page(names, lambda name: listed_for(self.tables[name].info(), features), after=message.after,
+                      limit=message.limit)  # fmt: skip
+        conn.send(listed)
 
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table
@@ -850,12 +888,14 @@ class Server:
         conn.table = table
         table.active = time.time()
         since = since if since <= table.next_seq else 0
-        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=table.waiting)
+        waiting = table.waiting and "waiting" in conn.features
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting)
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
-            conn.send(encode(table.failed))
-        conn.send(b"".join(table.chat))
+            conn.tell(table.failed)
+        if "chat" in conn.features:
+            conn.send(b"".join(table.chat))
         table.presence_soon()
 
     def _may_watch_more(self, conn: Conn) -> None:
@@ -891,6 +931,10 @@ class Server:
         self._unwatch(conn)
         table.presence_soon()
         self._wake(table)
+        if table.rematch_ready() and not self.stopping.is_set():  # everyone still there has accepted
+            task = asyncio.get_running_loop().create_task(self._deal_again(table))
+            self._dealing.add(task)
+            task.add_done_callback(self._dealing.discard)
 
     async def _release_seat(self, conn: Conn, message: Release) -> None:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
@@ -942,7 +986,7 @@ class Server:
         self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
         table.presence_soon()
         if conn.table is not table:
-            conn.send(encode(table.presence()))
+            conn.send(table.presence_line(conn))
         await self._save_record(table)
         self._wake(table)
 
@@ -950,7 +994,7 @@ class Server:
         async with table.record_lock:  # one at a time, each saving the record as it is by then
             record = msgspec.structs.replace(
                 table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins),
-                resigned=list(table.record.resigned),
+                resigned=list(table.record.resigned), history=list(table.record.history),
             )
             try:
                 await self._run_io(lambda: self.store.save_record(table.name, record))
@@ -993,7 +1037,7 @@ class Server:
         at = datetime.now(UTC).isoformat(timespec="seconds")
         line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
         table.chat.append(line)
-        table.broadcast(line)
+        table.broadcast(line, feature="chat")
         if conn.table is not table:
             conn.send(line)
         try:
@@ -1003,6 +1047,83 @@ class Server:
         else:
             if not kept:
                 self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
+
+    # -- a rematch ---------------------------------------------------------------------------------
+
+    async def _rematch(self, conn: Conn, message: Rematch) -> None:
+        """A seated person proposes, accepts or turns down a rematch of the finished game; once
+        everyone seated has accepted, the table deals again (:meth:`_deal_again`)."""
+        table = self._table(message.table)
+        if conn.table is not table:
+            raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
+        ready = table.rematch(conn, message.accept)
+        seat = conn.seat
+        assert seat is not None
+        said = "accepts a rematch" if message.accept else "turns the rematch down"
+        self._log(f"{conn.user} {said} at {table.name} {table.seat_words(seat)}")
+        table.presence_soon()
+        if ready:
+            await self._deal_again(table)
+
+    async def _deal_again(self, table: LiveTable) -> None:
+        """Deal the rematch at ``table``: its finished game is put aside and kept in its history,
+        the next game is dealt with the same seats, and everyone at the table follows into it
+        (``dealt`` and its lines; a client that did not say it knows ``rematch`` is sent ``bye``
+        and closed, and its reconnection joins the new game from its first line)."""
+        name = table.name
+        async with table.lock:
+            if not table.rematch_ready() or self.tables.get(name) is not table:
+                return
+            created = table.next_game()
+            if table.playing:
+                self.store.close(name, table.session)
+                table.playing = False
+            self._opening.add(name)  # no table of that name opens while its files move
+            try:
+                aside = await self._run_io(lambda: self.store.archive(name))
+                record = table.next_record(aside)
+                session, lines = await self._run_io(lambda: self.store.create(name, created, record))
+            except (TableExists, SaveError, OSError) as e:
+                table.halt("server", f"table {name} could not deal its rematch: {e}")
+                self._log(f"table {name} could not deal its rematch: {e}")
+                return
+            finally:
+                self._opening.discard(name)
+            table.deal(session, record)
+            table.lines, table.playing, table.active = lines, True, time.time()
+        self._log(f"table {name} deals game {record.game} (a rematch); game {record.game - 1} is {aside}")
+        table.presence_soon.flush()
+        dealt = encode(Dealt(table=name, game=record.game)) + b"".join(lines)
+        for conn in table.here():
+            if "rematch" in conn.features:
+                conn.send(dealt)
+            else:  # its reconnection joins the new game (its lines are not those it has)
+                self._leave(conn)
+                conn.send(encode(Bye(reason=f"table {name} deals a new game: join it again")))
+                conn.close()
+        table.presence_soon()
+        await self._save_record(table)
+        self._wake(table)
+
+    async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
+        """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
+        an earlier one's from the file the table's history names."""
+        table = self._table(message.table)
+        current = table.record.game
+        if message.game == current:
+            lines = list(table.lines)
+        else:
+            aside = table.earlier_game(message.game)
+            if aside is None:
+                kept = table.record.game - len(table.record.history)
+                raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {message.game}")
+            path = self.games / aside
+            try:
+                data = await self._run_io(path.read_bytes)
+            except OSError as e:
+                raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
+            lines = data.splitlines(keepends=True)
+        conn.send(encode(GameLines(table=table.name, game=message.game, lines=len(lines))) + b"".join(lines))
 
     # -- decisions -------------------------------------------------------------------------------
 

@@ -26,6 +26,9 @@ from ..store import GameFileError, SaveError, fsync_dir, read_game
 from .protocol import TABLE_NAME
 
 MAX_RECORD_BYTES = 4096
+MAX_HISTORY = 20
+"""The most earlier games a table's record names (its rematches' finished games): the oldest
+beyond it stay in the games directory, no longer offered by the table."""
 
 
 class TableRecord(msgspec.Struct, kw_only=True):
@@ -52,6 +55,11 @@ class TableRecord(msgspec.Struct, kw_only=True):
     resigned: list[bool] = msgspec.field(default_factory=list)
     """Each seat whose owner resigned: its stand-in plays it to the end, and nobody takes it back
     (empty: nobody resigned)."""
+    game: int = 1
+    """The number of the table's current game: 1, and one more at each rematch."""
+    history: list[str] = msgspec.field(default_factory=list)
+    """The files the table's earlier games were put aside as (``NAME.<time>.dvr``, in the games
+    directory), oldest first: games ``game - len(history)`` to ``game - 1``."""
 
 
 class TableExists(Exception):

@@ -19,13 +19,14 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
+from ..engine import GameCreated, new_game
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import user_name
 from .clock import MoveClock
-from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, SeatState, shown_person
+from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
 from .registry import Owner
-from .store import TableRecord
+from .store import MAX_HISTORY, TableRecord
 
 STAND_IN = "greedy"
 """The bot that plays a seat nobody has come to once the opener starts the table."""
@@ -114,6 +115,9 @@ class Table(Generic[G]):
         self.spectators: set[G] = set()
         self.failed: Error | None = None
         """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
+        self.accepted: list[int] = []
+        """The seats that have proposed (the first) or accepted a rematch of the finished game, while
+        they are at the table (empty: no rematch is proposed). Not kept: a restarted server forgets it."""
 
     # -- what it is ------------------------------------------------------------------------------
 
@@ -194,7 +198,7 @@ class Table(Generic[G]):
         """Who is there, as the table tells everyone at it."""
         return Presence(
             table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting,
-            move_time=self.record.move_time, move_left=self.move_left(),
+            move_time=self.record.move_time, move_left=self.move_left(), rematch=self.rematch_vote(),
         )  # fmt: skip
 
     def move_left(self) -> float | None:
@@ -212,7 +216,7 @@ class Table(Generic[G]):
         return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
-            hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time,
+            hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
@@ -292,11 +296,13 @@ class Table(Generic[G]):
             raise Refusal("busy", f"table {self.name} has {most} spectators, as many as a table may")
 
     def leave(self, guest: G) -> int | None:
-        """``guest`` is no longer at the table: its seat is away (returned), or one spectator fewer."""
+        """``guest`` is no longer at the table: its seat is away (returned), or one spectator fewer.
+        Leaving withdraws one's acceptance of a rematch."""
         self.spectators.discard(guest)
         seat = self.seat_of(guest)
         if seat is not None:
             self.seated[seat] = None
+            self._withdraw(seat)
         return seat
 
     def stand_in(self, guest: G, seat: int, level: str | None) -> None:
@@ -374,6 +380,85 @@ class Table(Generic[G]):
         for seat in awaited:
             self.record.stand_ins[seat] = STAND_IN
         return bool(awaited)
+
+    # -- a rematch --------------------------------------------------------------------------------
+
+    def rematch(self, guest: G, accept: bool) -> bool:
+        """``guest``, seated here, proposes or accepts a rematch of the finished game (``accept``),
+        or withdraws and turns it down (the proposal is gone: a rematch needs everyone). Returns
+        whether the table is to deal its next game now (see :meth:`rematch_ready`)."""
+        seat = self.seat_of(guest)
+        if seat is None:
+            raise Refusal("not_seated", f"only a player seated at table {self.name} may propose or accept a rematch")
+        if not self.over:
+            raise Refusal("illegal", f"the game at table {self.name} is not over: a rematch follows its end")
+        if self.failed is not None:
+            raise Refusal(self.failed.code, self.failed.message)
+        if not accept:
+            self.accepted = []
+        elif seat not in self.accepted:
+            self.accepted.append(seat)
+        return self.rematch_ready()
+
+    def _withdraw(self, seat: int) -> None:
+        if seat in self.accepted:
+            self.accepted.remove(seat)
+
+    def rematch_awaited(self) -> list[int]:
+        """The seats whose people, at the table now, have not accepted the rematch proposed
+        (a bot client's seat is not awaited: it plays what the table deals)."""
+        if not self.accepted:
+            return []
+        return [seat for seat, guest in enumerate(self.seated)
+                if guest is not None and guest.bot is None and seat not in self.accepted]  # fmt: skip
+
+    def rematch_ready(self) -> bool:
+        """A rematch is proposed and every person seated at the table has accepted it."""
+        return bool(self.accepted) and self.over and self.failed is None and not self.rematch_awaited()
+
+    def rematch_vote(self) -> RematchVote | None:
+        """The rematch proposed, as the table's presence says it (None: none is)."""
+        if not self.accepted:
+            return None
+        return RematchVote(by=self.accepted[0], accepted=list(self.accepted), awaited=self.rematch_awaited())
+
+    def next_game(self) -> GameCreated:
+        """The rematch's deal: the same seats, the next seed (the finished game's plus one, so a
+        table's games follow from its first seed), and the next first player. The rules (R7) move
+        the first player one seat clockwise at each round's end and say nothing of a new game; a
+        table carries that rotation on from game to game: its next game's first player is one seat
+        clockwise of the finished game's, so over as many rematches as seats each seat starts once."""
+        created = self.session.game.created
+        seed = ((created.seed or 0) + 1) % (1 << 63)
+        first = (created.first_player + 1) % len(created.players)
+        return new_game(list(created.players), first_player=first, seed=seed)
+
+    def next_record(self, finished: str) -> TableRecord:
+        """The table's record for its next game: the same owners, invitations, opener, hints and move
+        time; nobody resigned and no stand-in (everybody plays again); the game counted, and
+        ``finished``, the finished game's file as the store put it aside, kept in its history."""
+        record = self.record
+        n = self.session.game.n
+        history = [*record.history, finished][-MAX_HISTORY:]
+        return msgspec.structs.replace(
+            record, owners=list(record.owners), kept_for=list(record.kept_for), stand_ins=[None] * n,
+            resigned=[False] * n, started=True, game=record.game + 1, history=history,
+        )  # fmt: skip
+
+    def deal(self, session: PlaySession, record: TableRecord) -> None:
+        """Play ``session`` (the rematch's game, :meth:`next_game`) with ``record`` (:meth:`next_record`)
+        from now on: everybody stays where they sit, and its first turn has the whole move time."""
+        self.session, self.record = session, record
+        self.accepted = []
+        self.failed = None
+        self.overdue = False
+        self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), None)
+
+    def earlier_game(self, game: int) -> str | None:
+        """The file (as the store named it) of this table's game number ``game``, one before the
+        current one; None: the table kept none so numbered (the current game is the store's own)."""
+        first = self.record.game - len(self.record.history)
+        return self.record.history[game - first] if first <= game < self.record.game else None
 
     # -- the move clock --------------------------------------------------------------------------
 

@@ -13,6 +13,10 @@ import socket
 import sys
 from typing import Any
 
+FEATURES = ["waiting", "clock", "chat", "close", "rematch"]
+"""What a client of today's protocol says it understands (``hello.features``); a client that says
+nothing is sent only the protocol's first vocabulary."""
+
 
 class RawClient:
     def __init__(self, path: str, timeout: float = 60.0) -> None:
@@ -47,19 +51,21 @@ class RawClient:
             if message["type"] in (kind, "error"):
                 return message
 
-    def hello(self) -> dict[str, Any]:
-        self.send({"type": "hello", "version": 1, "client": "raw"})
+    def hello(self, features: list[str] | None = FEATURES) -> dict[str, Any]:
+        """Say hello (``features`` None: as a client of the protocol's first vocabulary)."""
+        said = {} if features is None else {"features": features}
+        self.send({"type": "hello", "version": 1, "client": "raw", **said})
         return self.until("welcome")
 
     def close(self) -> None:
         self.sock.close()
 
 
-def speaking_for(socket_path: str, user: str) -> RawClient:
+def speaking_for(socket_path: str, user: str, features: list[str] | None = FEATURES) -> RawClient:
     """A connection greeted as speaking for ``user`` (an account the server trusts to vouch: the
-    test's own, which runs the server)."""
+    test's own, which runs the server); ``features`` as :meth:`RawClient.hello` says."""
     client = RawClient(socket_path)
-    client.send({"type": "hello", "version": 1, "user": user})
+    client.send({"type": "hello", "version": 1, "user": user, **({} if features is None else {"features": features})})
     assert client.until("welcome")["type"] == "welcome"
     return client
 

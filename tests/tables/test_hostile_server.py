@@ -141,6 +141,12 @@ def watch(place: ServerPlace) -> TableClient:
     return client
 
 
+def _joined_game(message: dict[str, Any]) -> list[bytes]:
+    """A sound answer to a watch: ``joined``, a game's first line, ``presence``."""
+    return list(table_lines(created(), seats("Ana", "Bob", "Cy"))(message))
+
+
+_PRESENCE = {"type": "presence", "table": "demo", "seats": seats("Ana", "Bob", "Cy")}
 NAMED = "Ev" + TITLE + "il"
 HOSTILE_TABLES = {
     "a title escape in a seat's name": (table_lines(created(), seats(NAMED, "Bob", "Cy")), "control character"),
@@ -164,6 +170,14 @@ HOSTILE_TABLES = {
     "a chat line with an escape": (
         lambda m: [line({"type": "said", "table": "demo", "user": "ana", "text": "hi" + TITLE, "at": "now"})],
         "said.text holds a control character",
+    ),
+    "a new game dealt before the game is over": (
+        lambda m: [*_joined_game(m), line({"type": "dealt", "table": "demo", "game": 2})],
+        "a new game dealt while the game is not over",
+    ),
+    "a rematch naming a seat the table has not": (
+        lambda m: [*_joined_game(m)[:2], line({**_PRESENCE, "rematch": {"by": 0, "accepted": [0], "awaited": [7]}})],
+        "presence.rematch names a seat the table has not",
     ),
 }
 

@@ -458,10 +458,11 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         ana.close()
 
 
-async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in_process: Server) -> None:
+async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_new_game(in_process: Server) -> None:
     """The table server keeps a shared table's game: its end screen offers what works there (the
-    table, help, quit) and says where the game is, never a rematch or a new game; and back at the
-    table, a seat left away once the game is over is no reason to offer a stand-in."""
+    table, help, quit, the table's rematch: tests/tables/test_rematch.py) and says where the game
+    is, never a new game of this machine; and back at the table, a seat left away once the game is
+    over is no reason to offer a stand-in."""
     players = ["Ana", "Bob", "bot:greedy"]
     await open_table(in_process.place, "e", players, seed=3)
     bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
@@ -483,11 +484,11 @@ async def test_the_end_of_a_shared_tables_game_offers_no_rematch_nor_new_game(in
             end = app.screen
             await pilot.pause()
             offered = _footer_actions(end)
-            assert "rematch" not in offered and "new_game" not in offered
-            assert {"back", "help", "quit"} <= set(offered)
+            assert "new_game" not in offered and "decline" not in offered  # (no rematch proposed yet)
+            assert {"back", "help", "quit", "rematch"} <= set(offered)
             note = text(end.query_one("#end-note", Static))
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
-            await pilot.press("r", "n")
+            await pilot.press("n")
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast
             await pilot.press("t")

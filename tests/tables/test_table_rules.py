@@ -5,11 +5,6 @@ keep what goes over the wire: codes, ``re``, messages sent to the right connecti
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-import pytest
-
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
@@ -17,27 +12,9 @@ from dvtui.store import user_name
 from dvtui.tables.protocol import SeatState
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.store import TableRecord
-from dvtui.tables.table import BotTurn, Refusal, Table, pick_seat
+from dvtui.tables.table import BotTurn, Table, pick_seat
 
-ANA_UID = 70001
-BOB_UID = 70002
-
-
-@dataclass(eq=False)
-class Guest:
-    """One connection: two of the same identity are two guests."""
-
-    identity: Owner
-    person: str
-    bot: str | None = None
-
-
-def ana() -> Guest:
-    return Guest(ANA_UID, "ana")
-
-
-def bob() -> Guest:
-    return Guest(BOB_UID, "bob")
+from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
 
 
 def table(
@@ -52,14 +29,6 @@ def table(
         keep[seat] = owner
     record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=opener, kept_for=keep)
     return Table("t", PlaySession.start(created, None), record)
-
-
-def refused(code: str, call: Callable[..., object], *args: object, **kwargs: object) -> str:
-    """The message of the :class:`Refusal` ``call(*args, **kwargs)`` raises, whose code is ``code``."""
-    with pytest.raises(Refusal) as caught:
-        call(*args, **kwargs)
-    assert caught.value.code == code, caught.value.message
-    return caught.value.message
 
 
 def states(t: Table[Guest]) -> list[str]:

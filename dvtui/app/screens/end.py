@@ -21,6 +21,7 @@ from ..host import GameHost
 from ..theme import MUTED, seat_color
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import CHIP, cell_tags, styled
+from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings
 
 
@@ -68,13 +69,14 @@ class EndScreen(Screen[None]):
         height: auto;
     }
 
-    #end-note {
+    #end-note, #end-rematch {
         height: auto;
         padding: 0 1;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "rematch"),
+        Binding("d", "decline", "no rematch"),
         Binding("n", "new_game", "new game"),
         Binding("escape,t", "back", "table", key_display="t"),
         Binding("a", "analyse", "analyse"),
@@ -84,7 +86,8 @@ class EndScreen(Screen[None]):
 
     def __init__(self, session: GameSession, *, table: str | None = None) -> None:
         """``table``: the shared table the game was played at. The table server keeps its game
-        and its seats, so nothing can follow it on this screen: no rematch, no new game here."""
+        and its seats: no new game here, and a rematch is the table's to deal (when it does,
+        ``r`` asks it, and the table screen under this one plays the game it deals)."""
         super().__init__(id="end")
         self.session = session
         self.table = table
@@ -116,10 +119,37 @@ class EndScreen(Screen[None]):
             note.append("t", style=Style(bold=True))
             note.append(" again: time travel)", style=Style(color=MUTED))
             yield Static(note, id="end-note")
+        if self.table is not None:
+            yield Static(self._rematch_text(), id="end-rematch")
         yield Footer(compact=True)
 
+    def _rematch_text(self) -> Text:
+        """The rematch proposed at the table, who has accepted and who is awaited (for a spectator
+        too), and what ``r`` and ``d`` do for a player."""
+        presence = self.session.presence()
+        words = None if presence is None else rematch_words(presence, self.session.names)
+        may = self.session.abilities.table_rematch
+        if words is None:
+            offer = "r: propose a rematch at the same table (everyone there is asked)" if may else ""
+            return Text(offer, style=Style(color=MUTED))
+        text = Text(words, style=Style(bold=True))
+        if may:
+            text.append("  r: accept · d: turn it down", style=Style(color=MUTED))
+        return text
+
+    def table_changed(self) -> None:
+        """Who is at the table, or the rematch proposed, changed: say it again."""
+        if self.table is not None:
+            self.query_one("#end-rematch", Static).update(self._rematch_text())
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("rematch", "new_game"):
+        if action == "rematch":
+            return self.table is None or self.session.abilities.table_rematch
+        if action == "decline":
+            presence = self.session.presence()
+            return self.session.abilities.table_rematch and presence is not None and presence.rematch is not None
+        if action == "new_game":
             return self.table is None
         if action == "analyse":  # the analysis is kept beside the game's file
             return self.session.path is not None
@@ -142,6 +172,10 @@ class EndScreen(Screen[None]):
     def action_rematch(self) -> None:
         """The same seats, the next deal, a new file."""
         cast(GameHost, self.app).rematch()
+
+    def action_decline(self) -> None:
+        """Turn the rematch proposed down (or withdraw one's acceptance): the proposal is gone."""
+        self.session.rematch(False)
 
     def action_new_game(self) -> None:
         """The set-up screen, filled in with these seats."""

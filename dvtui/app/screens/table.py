@@ -36,7 +36,7 @@ from textual.worker import get_current_worker
 from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
-from ...play.face import Decided, GameSession, News, Refused, Spoken, TableNews
+from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
@@ -62,6 +62,7 @@ from ..widgets.table_view import (
     table_layout,
 )
 from .dialog import LeaveForBranch, SayLine
+from .end import EndScreen
 
 STAND_IN_LEVEL = "strong"
 """The bot a seated player lets play an away seat (the one the hints use)."""
@@ -113,6 +114,8 @@ class TableScreen(Screen[None]):
         self._time_travel: Screen[None] | None = None
         """The viewer opened over this game (``t``), told of each new event."""
         self._told_left = False
+        self._rematch_told: int | None = None
+        """The seat whose rematch proposal was told (None: none is proposed)."""
 
     @property
     def keys(self) -> KeyMap:
@@ -332,6 +335,18 @@ class TableScreen(Screen[None]):
         elif isinstance(news, Spoken):
             speaker = news.speaker if news.seat is None else self.session.names[news.seat]
             self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
+        elif isinstance(news, Redealt):
+            self._redealt(news.session)
+
+    def _redealt(self, session: GameSession) -> None:
+        """The table dealt its rematch: back to this screen (from the end screen, say), playing it."""
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self.app.pop_screen()
+        game = session.game
+        first = game.created.players[game.created.first_player].name
+        self.notify(f"The table deals its next game: {first} plays first.", title="Rematch", timeout=6,
+                    markup=False)  # fmt: skip
+        self.adopt(session)
 
     def _decided(self, move: PlayedMove) -> None:
         self.workers.cancel_group(self, "hint")  # a hint for the position gone
@@ -360,6 +375,11 @@ class TableScreen(Screen[None]):
         if news.notice is not None:
             self.notify(news.notice, title="The table says", severity="warning", timeout=8)
         presence = self.session.presence()
+        above = self.app.screen
+        if isinstance(above, EndScreen) and above.session is self.session:
+            above.table_changed()
+        elif presence is not None:
+            self._tell_rematch(presence)
         if presence is not None and presence.left is not None and not self._told_left:
             self._told_left = True
             self.notify(f"{self.session.abilities.table}: {presence.left}. q leaves; {presence.rejoin} comes back "
@@ -370,6 +390,16 @@ class TableScreen(Screen[None]):
             self._bindings_changed()  # who is there may have changed what the footer offers
         elif not self.flow.waiting:
             self.refresh_view()
+
+    def _tell_rematch(self, presence: Presence) -> None:
+        """Away from the results, say once that somebody proposed a rematch (the results say the rest)."""
+        vote = presence.rematch
+        proposer = None if vote is None else vote.by
+        if proposer is not None and proposer != self._rematch_told and proposer != presence.seat:
+            where = "e: the results, where r accepts" if self.session.abilities.table_rematch else "e: the results"
+            self.notify(f"{self.session.names[proposer]} proposes a rematch at this table ({where}).",
+                        title="Rematch", timeout=10, markup=False)  # fmt: skip
+        self._rematch_told = proposer
 
     def _show_move(self, move: PlayedMove) -> None:
         """Show a decision that stands: into the log, then its resolution step by step, or the
@@ -709,8 +739,6 @@ class TableScreen(Screen[None]):
     def action_results(self) -> None:
         if not self.session.game.over or self.flow.resolution is not None:
             return
-        from .end import EndScreen
-
         self.app.push_screen(EndScreen(self.session, table=self.session.abilities.table))
 
     # -- time travel, branches -------------------------------------------------------------------
@@ -771,6 +799,7 @@ class TableScreen(Screen[None]):
         self._time_travel = None  # the viewer over the old game is closed by now
         self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
         self._told_left = False
+        self._rematch_told = None
         self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)

@@ -43,6 +43,22 @@ def presence_line(presence: Presence, game: Game) -> Text:
     return colour_names(line, [p.name for p in players], [p.color for p in players])
 
 
+def rematch_words(presence: Presence, names: list[str]) -> str | None:
+    """The rematch proposed at the finished table, in words: who proposed it, who has accepted and
+    who is awaited (None: none is proposed)."""
+    vote = presence.rematch
+    if vote is None:
+        return None
+
+    def who(seats: list[int]) -> str:
+        return ", ".join("you" if seat == presence.seat else names[seat] for seat in seats)
+
+    line = f"Rematch proposed by {who([vote.by])} · accepted: {who(list(vote.accepted))}"
+    if vote.awaited:
+        line += f" · awaited: {who(list(vote.awaited))}"
+    return line
+
+
 def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
     """The state of the seat the table waits for, when it is not a person at their terminal: a bot
     client, a bot standing in, away, free (never taken); and whether ``a`` may help."""

@@ -1,0 +1,40 @@
+"""Guests at a table for the table's rules without a socket (tests/tables/test_table_rules.py and
+test_rematch_rules.py): plain values with an identity, and the refusal a rule raises."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from dvtui.tables.registry import Owner
+from dvtui.tables.table import Refusal
+
+ANA_UID = 70001
+BOB_UID = 70002
+
+
+@dataclass(eq=False)
+class Guest:
+    """One connection: two of the same identity are two guests."""
+
+    identity: Owner
+    person: str
+    bot: str | None = None
+
+
+def ana() -> Guest:
+    return Guest(ANA_UID, "ana")
+
+
+def bob() -> Guest:
+    return Guest(BOB_UID, "bob")
+
+
+def refused(code: str, call: Callable[..., object], *args: object, **kwargs: object) -> str:
+    """The message of the :class:`Refusal` ``call(*args, **kwargs)`` raises, whose code is ``code``."""
+    with pytest.raises(Refusal) as caught:
+        call(*args, **kwargs)
+    assert caught.value.code == code, caught.value.message
+    return caught.value.message
