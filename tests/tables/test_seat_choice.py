@@ -84,8 +84,8 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             table = app.screen
             assert isinstance(table, TableScreen)
             assert table.session.seat == 1
-            banner = table.query_one(Banner)
-            await until(pilot, "who sits where", lambda: "Ana (here) · Bob (you) · Cy (free)" in text(banner))
+            await until(pilot, "who sits where",  # the table is composed after it is pushed
+                        lambda: any("Ana (here) · Bob (you) · Cy (free)" in text(b) for b in table.query(Banner)))
     finally:
         ana.close()
 
