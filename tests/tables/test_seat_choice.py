@@ -84,6 +84,7 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             table = app.screen
             assert isinstance(table, TableScreen)
             assert table.session.seat == 1
+            await until(pilot, "the table drawn", lambda: bool(table.query(Banner)))  # (switched to, then composed)
             banner = table.query_one(Banner)
             await until(pilot, "who sits where", lambda: "Ana (here) · Bob (you) · Cy (free)" in text(banner))
     finally:
