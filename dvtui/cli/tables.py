@@ -238,6 +238,8 @@ def table_line(info: TableInfo) -> str:
             what += f", bot {s.bot}"
         if s.stand_in is not None:
             what += f", {s.stand_in} bot standing in"
+        if s.resigned:
+            what += ", resigned"
         seats.append(f"{s.name}: {what}")
     extra = "" if info.hints else "; no hints"
     if info.move_time is not None:
@@ -291,7 +293,7 @@ def _new_table(args: argparse.Namespace) -> int:
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(), wait=args.wait, move_time=move_time, invite=invite,
+        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:

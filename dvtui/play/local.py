@@ -155,6 +155,12 @@ class LocalSession:
     def say(self, text: str) -> None:
         raise RuleError("a game of this machine has nobody else to talk to")
 
+    def close_table(self) -> None:
+        raise RuleError("a game of this machine is not a table: quit, and resume it whenever you like")
+
+    def resign(self) -> None:
+        raise RuleError("a game of this machine has no seat to give up: its file is yours")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

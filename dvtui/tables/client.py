@@ -365,13 +365,14 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = False,
+    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = True,
     move_time: int | None = None, invite: list[str | None] | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
-    server does not trust is refused before a table is opened that it could not sit at. ``wait``:
-    the table is a waiting room until every human seat is taken once or its opener starts it;
+    server does not trust is refused before a table is opened that it could not sit at. ``wait``
+    (dvtui's default): the table is a waiting room until every human seat is taken once or its
+    opener starts it; False: it deals at once;
     ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
     the account or ``web:NAME`` it is kept for (None: as its name decides)."""
     try:
@@ -443,6 +444,8 @@ class TableClient:
         """The seconds the server said were left to the person to move, and when that came (this
         process's monotonic clock): the time left now is counted down from it."""
         self.hints = True
+        self.may_close = False
+        """This side may end the table: it opened it, or is the server's own account (``joined`` says)."""
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -497,6 +500,7 @@ class TableClient:
         self.seat = reply.seat
         self.hints = reply.hints
         self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
+        self.may_close = reply.may_close
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
@@ -560,6 +564,8 @@ class TableClient:
             if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
                 raise BadServer("a presence whose seats are not the game's")
             self.seats, self.spectators, self.waiting = message.seats, message.spectators, message.waiting
+            if self.seat is not None and self.seat < len(message.seats) and message.seats[self.seat].resigned:
+                self.seat, self.watch = None, True  # the table made this side a spectator: it comes back as one
             self.move_time = message.move_time
             self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
             return Update(presence=True)
@@ -611,6 +617,12 @@ class TableClient:
 
     async def say(self, text: str) -> None:
         await self._send(Say(table=self.table, text=text))
+
+    async def close_table(self) -> None:
+        await self._send(CloseTable(table=self.table))
+
+    async def resign(self) -> None:
+        await self._send(Resign(table=self.table))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

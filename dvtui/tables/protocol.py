@@ -246,6 +246,8 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     stand_in: str | None = None
     bot: Level | None = None
     kept_for: str | None = None
+    resigned: bool = False
+    """Its owner resigned: the ``stand_in`` plays it to the end and nobody takes it back."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -302,6 +304,8 @@ class Joined(Message, tag="joined"):
     hints: bool = True
     waiting: bool = False
     """The table is a waiting room (as ``presence`` says), told before the game's lines."""
+    may_close: bool = False
+    """This connection may end the table (``close_table``): it opened it, or is the server's own account."""
 
 
 class Released(Message, tag="released"):

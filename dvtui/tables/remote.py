@@ -258,6 +258,8 @@ class RemoteSession:
             stand_ins=self.seat is not None,
             chat=True,
             leave_to_branch=self.seat is not None,
+            close=self.client.may_close,
+            resign=self.seat is not None,
         )
 
     @property
@@ -316,7 +318,8 @@ class RemoteSession:
     def presence(self) -> Presence:
         client = self.client
         return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
-                        self.left_why(), self.rejoin(), client.waiting, client.move_left)  # fmt: skip
+                        self.left_why(), self.rejoin(), client.waiting, client.move_left,
+                        None if self.stopped is None else self.stopped.message)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)
@@ -413,6 +416,15 @@ class RemoteSession:
     def say(self, text: str) -> None:
         """Say ``text`` to the table; it comes back, to everyone, as :class:`Spoken` news."""
         self._send(self.client.say(text))
+
+    def close_table(self) -> None:
+        """End the table (its opener's or the server's account's); the table then stops, for
+        everyone, and that comes back as a refusal of what follows (``closed``)."""
+        self._send(self.client.close_table())
+
+    def resign(self) -> None:
+        """Give this seat up to a bot; once the table's presence says so, this side watches."""
+        self._send(self.client.resign())
 
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection

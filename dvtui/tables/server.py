@@ -850,7 +850,8 @@ class Server:
         conn.table = table
         table.active = time.time()
         since = since if since <= table.next_seq else 0
-        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=table.waiting)
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=table.waiting,
+                        may_close=table.may_close(conn.identity, operator=os.geteuid()))  # fmt: skip
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
@@ -921,7 +922,7 @@ class Server:
         """The table's opener (or the server's own account) ends an unfinished table: everyone at
         it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
         table = self._table(message.table)
-        if conn.identity not in (table.record.opener, os.geteuid()):  # (a vouched person is not the account)
+        if not table.may_close(conn.identity, operator=os.geteuid()):  # (a vouched person is not the account)
             raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
         if table.over:
             raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")

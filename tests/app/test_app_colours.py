@@ -128,7 +128,8 @@ async def test_time_travel_in_a_game_draws_without_colours(monkeypatch: pytest.M
 async def test_a_spectator_looks_back_without_colours(in_process: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     colours = terminal(monkeypatch, "standard", True)
     players = ["Ana", "bot:greedy", "bot:greedy"]
-    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "nc", players, seed=2, first_player=1)))
+    opening = open_table(in_process.place, "nc", players, seed=2, first_player=1, wait=False)
+    await asyncio.to_thread(lambda: asyncio.run(opening))
     await asyncio.to_thread(watch_until, in_process.place, "nc", 2)  # a table nobody is at plays no bots
     watcher = await RemoteSession.open(in_process.place, "nc", watch=True)
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))

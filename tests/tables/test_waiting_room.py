@@ -23,7 +23,7 @@ from dvtui.tables.table import STAND_IN, BotTurn, Refusal, Table
 
 from ..support.apps import table_app
 from ..support.pilot import text, until
-from ..support.processes import dvtui
+from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
 from ..support.servers import Served, wait_for
 
@@ -159,7 +159,7 @@ def test_a_table_opened_without_the_key_starts_at_once(in_process: Server) -> No
 def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits_for_it(served: Served) -> None:
     """A bot client sat in a waiting room places nothing (the table would refuse it) and plays once
     the opener starts the table; the seats nobody took are played by stand-ins to the end."""
-    opened = served.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--wait")
+    opened = served.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3")  # the default
     assert opened.returncode == 0, opened.stderr
     listed = served.dvtui("tables")
     assert "waiting room, waiting for Ana, Bob (or 'dvtui tables start w')" in listed.stdout, listed.stdout
@@ -175,6 +175,19 @@ def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits
     assert game.over
     verified = dvtui("verify", str(served.game_file("w")))
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_start_now_opens_a_table_that_deals_at_once_and_goes_with_a_table_alone(served: Served) -> None:
+    """``--start-now`` is the way to the table of before: no waiting room, each seat waits for its
+    person at its turn. It and ``--wait`` (the default's name) exclude each other."""
+    opened = served.dvtui("new", "--table", "n", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--start-now")
+    assert opened.returncode == 0, opened.stderr
+    listed = served.dvtui("tables").stdout
+    assert listed.startswith("n  round 1/6, Ana to move"), listed
+    both = served.dvtui("new", "--table", "m", "--players", "Ana,Bob,Cy", "--wait", "--start-now")
+    assert both.returncode == 2 and "not allowed with argument" in one_error_line(both.stderr)
+    alone = dvtui("new", "--players", "Ana,Bob,Cy", "--start-now")
+    assert alone.returncode == 2 and alone.stderr == "dvtui: error: --start-now goes with --table NAME\n"
 
 
 # -- on the table screen -------------------------------------------------------------------------
