@@ -105,11 +105,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="change one of the server's limits (docs/PROTOCOL.md, Limits), e.g. "
                        "conns-per-account=16; repeatable")  # fmt: skip
+    serve.add_argument("--keep-days", type=float, default=None, metavar="N",
+                       help="keep a game put aside (finished, closed or left) N days after its last line, then "
+                       "remove it (default 30)")  # fmt: skip
     serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
                        help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
                        "once of each kind")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
+    tables.add_argument("--all", action="store_true",
+                        help="also the games kept after their tables (finished, closed or left), after each table")
     tables.add_argument("--mine", action="store_true",
                         help="only the tables with a seat of yours, the ones where it is your turn first")
     _server_option(tables)

@@ -243,9 +243,10 @@ async def _connection(place: ServerPlace, *, user: str | None = None) -> AsyncIt
         raise _lost(place, e) from None
 
 
-async def list_tables(place: ServerPlace) -> list[TableInfo]:
-    """Every table of the server, page after page (each page after the last table of the one before)."""
-    return (await _listed(place))[1]
+async def list_tables(place: ServerPlace, *, kept: bool = False) -> list[TableInfo]:
+    """Every table of the server, page after page (each page after the last table of the one
+    before); ``kept``: and the games it keeps after their tables (``list_tables``' ``all``)."""
+    return (await _listed(place, kept=kept))[1]
 
 
 async def my_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
@@ -278,13 +279,15 @@ def _standing(info: TableInfo, me: str) -> int:
     return 0 if is_my_turn(info, me) else 2 if info.over else 1
 
 
-async def _listed(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
-    """The welcome's name for this side, and every table, page after page."""
+async def _listed(
+    place: ServerPlace, *, user: str | None = None, kept: bool = False
+) -> tuple[str, list[TableInfo]]:
+    """The welcome's name for this side, and every table (``kept``: and kept game), page after page."""
     async with _connection(place, user=user) as conn:
         infos: list[TableInfo] = []
         after: str | None = None
         while True:
-            reply = await conn.request(ListTables(after=after), Tables)
+            reply = await conn.request(ListTables(after=after, all=kept), Tables)
             assert isinstance(reply, Tables)
             infos.extend(reply.tables)
             if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:

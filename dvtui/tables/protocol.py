@@ -49,6 +49,10 @@ def is_table_name(text: str) -> bool:
 
 
 TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
+KEPT_GAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(-\d{1,6})?\Z"
+"""The name of a game kept after its table: the table's name, a dot, and when it was put aside
+(UTC, ``2026-11-26T21-04-05``, with ``-2``... when two were put aside in the same second); its
+file is that name and ``.dvr``."""
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]
@@ -104,8 +108,11 @@ class ListTables(Message, tag="list_tables"):
     that table alone (an empty list: there is none). A client without these keys gets the first page."""
 
     table: TableName | None = None
-    after: TableName | None = None
+    after: Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")] | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)] | None = None
+    all: bool = False
+    """Also the games the server keeps after their tables (each a table info with ``kept``), in
+    the same order by name: a table's kept games follow it."""
 
 
 class OpenTable(Message, tag="open_table"):
@@ -266,13 +273,18 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A waiting room (see ``presence``)."""
     move_time: int | None = None
     """The table's move time in seconds (None: no clock)."""
+    kept: str | None = None
+    """Not a table but a game kept after its table (``table`` is its :data:`KEPT_GAME` name): the
+    time of its last line (UTC, ISO 8601), which its keeping is counted from."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     """A table info as this server sends it: ``over``, ``spectators`` and ``hints`` always, and
-    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says."""
+    ``to_move`` left out once the game is over (never ``null``), as the protocol's document says;
+    ``kept`` only for a kept game."""
 
     to_move: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
