@@ -15,7 +15,7 @@ from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables import RemoteSession, open_table
+from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.server import Server
 from dvtui.tables.store import TableRecord
@@ -25,7 +25,7 @@ from ..support.apps import table_app
 from ..support.pilot import text, until
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
-from ..support.servers import Served, wait_for
+from ..support.servers import Served, in_thread, short_dir, wait_for
 
 ANA_UID = 70001
 BOB_UID = 70002
@@ -151,6 +151,15 @@ def test_a_table_opened_without_the_key_starts_at_once(in_process: Server) -> No
     opener.send({"type": "place", "seq": 1, "card": 6, "column": 3})
     assert _not_presence(opener, "card_placed")["player"] == 0
     opener.close()
+
+
+def test_dvtuis_client_opens_a_waiting_room_by_default_and_a_restart_keeps_it_waiting() -> None:
+    with short_dir() as d:
+        with in_thread(d) as server:
+            asyncio.run(open_table(server.place, "r", ["Ana", "Bob", "Cy"], seed=1))
+        with in_thread(d) as server:  # the same directory, as after a restart
+            info = asyncio.run(table_info(server.place, "r"))
+            assert info is not None and info.waiting and info.to_move == 0
 
 
 # -- from the command line (real processes) ------------------------------------------------------
