@@ -57,8 +57,9 @@ def test_a_table_put_aside_is_kept_then_removed_by_the_sweep_once_its_last_line_
         with in_thread(d, table_limits=TableLimits(keep_days=1, sweep=0.05)) as server:
             assert _names(d, kept=True) == ["old"]
             asyncio.run(close_table(server.place, "old"))
-            wait_for("the kept game to go", lambda: not list((d / "games").glob("old.*.dvr")))
-            assert _names(d, kept=True) == [] and server.kept == {}
+            # unlisted once its files are gone: waiting for the list waits for both
+            wait_for("the kept game to go", lambda: _names(d, kept=True) == [], every=0.05)
+            assert not list((d / "games").glob("old.*")) and server.kept == {}
 
 
 def test_keep_days_out_of_range_is_one_line() -> None:
