@@ -803,6 +803,10 @@ class Server:
         finally:
             self._opening.discard(name)
         self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
+        if before is not None:  # the finished game it replaced was moved aside: a kept game now
+            for kept in await self._run_io(self.store.kept):
+                if kept.startswith(f"{name}.") and kept not in self.kept:
+                    self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)

@@ -9,7 +9,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from dvtui.tables import close_table, list_tables
+from dvtui.tables import close_table, list_tables, open_table
 from dvtui.tables.registry import TableLimits
 
 from ..support.processes import dvtui
@@ -60,6 +60,16 @@ def test_a_table_put_aside_is_kept_then_removed_by_the_sweep_once_its_last_line_
             # unlisted once its files are gone: waiting for the list waits for both
             wait_for("the kept game to go", lambda: _names(d, kept=True) == [], every=0.05)
             assert not list((d / "games").glob("old.*")) and server.kept == {}
+
+
+def test_a_finished_game_moved_aside_by_a_new_table_of_its_name_is_listed_as_kept() -> None:
+    with short_dir() as d:
+        game_on_disk(d / "games" / "fin.dvr", at=time.time() - DAY)  # a finished table, still listed
+        with in_thread(d) as server:
+            asyncio.run(open_table(server.place, "fin", ["Ana", "bot:greedy", "bot:greedy"], seed=1))
+            listed = _names(d, kept=True)
+            assert listed[0] == "fin" and len(listed) == 2 and listed[1].startswith("fin.")
+            assert server.kept[listed[1]].over and server.kept[listed[1]].kept is not None
 
 
 def test_keep_days_out_of_range_is_one_line() -> None:
