@@ -3,6 +3,7 @@
     python bench/bench_server.py                  # 10, 100 and 1,000 tables
     python bench/bench_server.py --tables 100 --seconds 20 --rate 200
     python bench/bench_server.py --tables 1000 --move-time 60   # a move clock running on every table
+    python bench/bench_server.py --tables 1000 --move-time 60 --chat-every 10 --rate 200 500 750 1000
 
 For each size: a ``dvtui serve`` process pinned to one core (``taskset``), N tables of 3 seats and
 1 spectator each (4N connections from this process), moves sent at up to ``--rate`` per second in
@@ -15,6 +16,10 @@ all, each by the seat to move, with the ``seq`` it saw. Measured:
 
 With ``--move-time``, every table has a move clock (the server ticks them all each second and
 sends a ``presence`` with the time left after each move); it is long enough that no turn runs out.
+With ``--chat-every N``, the player who moves says a line at its table after every N-th move in
+all (the server sends it to the table's four clients and appends it to the table's chat file); the
+server's chat limits per account are raised for it, since every bench client is one account.
+Several ``--rate`` values measure each size at each rate (the knee: the highest with p99 <= 50 ms).
 
 Then the strong bot's moves per second per core through the server's worker pool (a table of
 three strong bots, the pool pinned to one core with the server).
@@ -40,8 +45,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from dvtui.engine import CardPlaced, Game, GameCreated  # noqa: E402
-from dvtui.tables.protocol import MAX_LINE_BYTES  # noqa: E402
+from dvtui.tables.protocol import FEATURES, MAX_LINE_BYTES  # noqa: E402
 from dvtui.tables.protocol import incoming_decoder as decoder  # noqa: E402
+
+HELLO = json.dumps({"type": "hello", "version": 1, "features": list(FEATURES)}).encode() + b"\n"
+"""Every feature, as today's dvtui client says: the clients are sent what today's are (chat lines, clocks)."""
 
 SEATS = ["Ana", "Bob", "Cy"]
 
@@ -70,9 +78,12 @@ class Client:
 
 
 class Bench:
-    def __init__(self, directory: Path, tables: int, move_time: int | None = None) -> None:
+    def __init__(self, directory: Path, tables: int, move_time: int | None = None, chat_every: int = 0) -> None:
         self.directory = directory
         self.move_time = move_time
+        self.chat_every = chat_every
+        self.said = 0
+        self.chat_refused = 0
         self.sock = str(directory / "dvtui.sock")
         self.games = directory / "games"
         self.tables = [TableState(f"t{i}") for i in range(tables)]
@@ -83,7 +94,7 @@ class Bench:
 
     async def connect(self, table: TableState, seat: int | None) -> Client:
         reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
-        writer.write(b'{"type":"hello","version":1}\n')
+        writer.write(HELLO)
         await reader.readuntil(b"\n")
         message = {"type": "join", "table": table.name, "seat": seat} if seat is not None else {
             "type": "watch", "table": table.name}  # fmt: skip
@@ -97,7 +108,7 @@ class Bench:
                 if writer is not None:
                     writer.close()
                 reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
-                writer.write(b'{"type":"hello","version":1}\n')
+                writer.write(HELLO)
                 await reader.readuntil(b"\n")
             opening = {"type": "open_table", "table": table.name, "players": SEATS, "seed": i}
             if self.move_time is not None:
@@ -126,6 +137,9 @@ class Bench:
                     table.lines = 1
                 continue
             if not isinstance(message, CardPlaced) and type(message).__name__ in ("Error",):
+                if message.re == "say":  # type: ignore[attr-defined]
+                    self.chat_refused += 1  # (the move it followed stands)
+                    continue
                 self.errors.append(message.message)  # type: ignore[attr-defined]
                 table.busy = False
                 continue
@@ -168,6 +182,10 @@ class Bench:
                 mover.writer.write(json.dumps({"type": "place", "seq": seq, "card": card, "column": column}).encode()
                                    + b"\n")  # fmt: skip
                 self.moves += 1
+                if self.chat_every and self.moves % self.chat_every == 0:
+                    line = {"type": "say", "table": table.name, "text": f"move {self.moves}: nice one, <b>[bold]"}
+                    mover.writer.write(json.dumps(line).encode() + b"\n")
+                    self.said += 1
             next_at += interval
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
         await asyncio.sleep(1.0)  # the last moves' broadcasts
@@ -182,11 +200,13 @@ def rss_mib(pid: int) -> float:
 
 def start_server(directory: Path, core: int, connections: int = 64) -> subprocess.Popen[bytes]:
     """The server, taking ``connections`` at once (all from this account: the server's own, bounded
-    only in all)."""
+    only in all), and as many chat lines a second as the bench's clients say in all (one account
+    here, where people would be many)."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    limit = f"conns-total={connections}"
+    limits = [f"conns-total={connections}", "chat-account-rate=100000", "chat-account-burst=100000"]
     proc = subprocess.Popen(
-        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory), "--limit", limit],
+        ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory),
+         *(arg for limit in limits for arg in ("--limit", limit))],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -197,12 +217,12 @@ def start_server(directory: Path, core: int, connections: int = 64) -> subproces
 
 
 async def run_size(
-    tables: int, rate: float, seconds: float, core: int, move_time: int | None = None
+    tables: int, rate: float, seconds: float, core: int, move_time: int | None = None, chat_every: int = 0
 ) -> dict[str, float]:
     directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
     proc = start_server(directory, core, connections=4 * tables + 64)
     try:
-        bench = Bench(directory, tables, move_time)
+        bench = Bench(directory, tables, move_time, chat_every)
         await bench.setup()
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
@@ -217,7 +237,7 @@ async def run_size(
             "tables": tables, "moves": bench.moves, "received": len(lat),
             "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
             "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
-            "rss_mib": rss, "errors": len(bench.errors),
+            "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
         }  # fmt: skip
     finally:
         proc.terminate()
@@ -231,7 +251,7 @@ async def strong_rate(core: int, seconds: float) -> float:
     proc = start_server(directory, core)
     try:
         reader, writer = await asyncio.open_unix_connection(str(directory / "dvtui.sock"), limit=MAX_LINE_BYTES)
-        writer.write(b'{"type":"hello","version":1}\n')
+        writer.write(HELLO)
         await reader.readuntil(b"\n")
         players = ["bot:strong", "bot:strong", "bot:strong"]
         opening = {"type": "open_table", "table": "bots", "players": players, "seed": 1}
@@ -262,20 +282,30 @@ async def strong_rate(core: int, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 100, 1000])
-    parser.add_argument("--rate", type=float, default=200.0, help="moves per second in all (default 200)")
+    parser.add_argument("--rate", type=float, nargs="*", default=[200.0],
+                        help="moves per second in all (default 200); several: each size at each")  # fmt: skip
     parser.add_argument("--seconds", type=float, default=15.0, help="how long each size is driven")
     parser.add_argument("--core", type=int, default=0, help="the core the server is pinned to")
     parser.add_argument("--move-time", type=int, default=None, metavar="SECONDS",
                         help="a move clock of SECONDS on every table (default: none)")  # fmt: skip
+    parser.add_argument("--chat-every", type=int, default=0, metavar="N",
+                        help="a chat line after every N-th move in all (default 0: none)")  # fmt: skip
+    parser.add_argument("--no-strong", action="store_true", help="leave out the strong bot's rate")
     args = parser.parse_args()
     clocks = f"; a {args.move_time} s move clock on every table" if args.move_time is not None else ""
-    print(f"server pinned to core {args.core}; moves at up to {args.rate:g}/s; {args.seconds:g} s per size{clocks}")
-    print(f"{'tables':>7} {'conns':>6} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'RSS MiB':>8} {'errors':>6}")
+    chat = f"; a chat line every {args.chat_every} moves" if args.chat_every else ""
+    print(f"server pinned to core {args.core}; {args.seconds:g} s per size and rate{clocks}{chat}")
+    print(f"{'tables':>7} {'conns':>6} {'rate/s':>7} {'moves':>6} {'said':>5} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'RSS MiB':>8} {'errors':>6}")  # fmt: skip
     for n in args.tables:
-        r = asyncio.run(run_size(n, args.rate, args.seconds, args.core, args.move_time))
-        print(f"{n:>7} {4 * n:>6} {r['moves']:>6} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} "
-              f"{r['errors']:>6}", flush=True)  # fmt: skip
+        for rate in args.rate:
+            r = asyncio.run(run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every))
+            errors = f"{r['errors']}" + (f" +{r['chat_refused']} chat" if r["chat_refused"] else "")
+            print(f"{n:>7} {4 * n:>6} {rate:>7g} {r['moves']:>6} {r['said']:>5} {r['p50_ms']:>7.1f} "
+                  f"{r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} {errors:>6}", flush=True)  # fmt: skip
     print("every move was in its file before any client received it")
+    if args.no_strong:
+        return
     rate = asyncio.run(strong_rate(args.core, args.seconds))
     print(f"strong bot (default budget) through the pool, one core: {rate:.1f} moves/s")
 

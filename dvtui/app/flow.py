@@ -112,6 +112,11 @@ class TableFlow:
             return session.game.over and self.resolution is None
         if action == "chat":
             return session.abilities.chat
+        if action in ("close_table", "resign"):
+            presence = session.presence()
+            if presence is None or presence.left is not None or presence.stopped is not None or session.game.over:
+                return False
+            return session.abilities.close if action == "close_table" else session.abilities.resign
         if action in ("stand_in", "start"):
             presence = session.presence()
             if not self.seated_at_table() or presence is None:

@@ -156,6 +156,18 @@ CHAT = Command(
     (("m", "chat"),), "say", help=("m", "say a line to everyone at the table (Enter says it, Esc does not)"),
     palette=("Say something", "A line to everyone at the table"),
 )
+# Resigning and ending a table are rare and asked first: like time travel, they stay out of a
+# footer that 80 columns fill already, and the help and the palette (while allowed) offer them.
+RESIGN = Command(
+    (("r", "resign"),), "resign", show=False,
+    help=("r", "resign: a bot plays your seat to the end, and you watch (asked first)"),
+    palette=("Resign", "Give your seat up to a bot for the rest of the game (asked first)"),
+)
+CLOSE_TABLE = Command(
+    (("x", "close_table"),), "end table", show=False,
+    help=("x", "end the table: its game is kept, unfinished, and its name is free (its opener; asked first)"),
+    palette=("End the table", "Close the table for everyone: its game is kept, unfinished (asked first)"),
+)
 LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
                           " table and the newest line; or the wheel"))
 """The log's own keys, once focus is on it."""
@@ -168,12 +180,12 @@ TABLE = KeyMap(
 )
 SHARED_TABLE = KeyMap(
     # after COLUMN: on one's own turn, a chooses column a; after SKIP: in a resolution, s skips
-    commands=(*TABLE.commands, STAND_IN, START, CHAT),
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, CHAT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE,
-          HELP, QUIT),
+    commands=(*TABLE.commands, STAND_IN, START, CHAT, RESIGN, CLOSE_TABLE),
+    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, CHAT, RESIGN, CLOSE_TABLE, NEXT, FASTER, LOG, RESULTS,
+          TIME_TRAVEL, PALETTE, HELP, QUIT),
 )  # fmt: skip
 """The live table at a shared table: the table's keys, a bot standing in for an away or free seat, the
-waiting room's start, and chat."""
+waiting room's start, chat, resigning one's seat and ending the table."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

@@ -39,9 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--as", dest="as_seat", metavar="SEAT", help="with --table: the seat to take (name or number)")
     new.add_argument("--bot", metavar="LEVEL", help="with --table: play the seat with this bot, without a screen")
     new.add_argument("--no-hints", action="store_true", help="with --table: the table gives no hints")
-    new.add_argument("--wait", action="store_true",
-                     help="with --table: a waiting room; the first placement waits until every person's seat "
-                     "has been taken, or 'dvtui tables start NAME'")
+    opening = new.add_mutually_exclusive_group()
+    opening.add_argument("--start-now", action="store_true",
+                         help="with --table: play at once, without a waiting room (the seats nobody has taken "
+                         "wait for their person at their turn)")  # fmt: skip
+    opening.add_argument("--wait", action="store_true",
+                         help="with --table: a waiting room (the default): the first placement waits until every "
+                         "person's seat has been taken, or 'dvtui tables start NAME'")  # fmt: skip
     new.add_argument("--move-time", metavar="DURATION",
                      help="with --table: how long each turn may last (45s, 2m, 1h, 3d; default: no clock); "
                      "then a bot plays the turn and the person keeps the seat")  # fmt: skip
@@ -101,11 +105,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help="change one of the server's limits (docs/PROTOCOL.md, Limits), e.g. "
                        "conns-per-account=16; repeatable")  # fmt: skip
+    serve.add_argument("--keep-days", type=float, default=None, metavar="N",
+                       help="keep a game put aside (finished, closed or left) N days after its last line, then "
+                       "remove it (default 30)")  # fmt: skip
     serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
                        help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
                        "once of each kind")  # fmt: skip
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
+    tables.add_argument("--all", action="store_true",
+                        help="also the games kept after their tables (finished, closed or left), after each table")
     tables.add_argument("--mine", action="store_true",
                         help="only the tables with a seat of yours, the ones where it is your turn first")
     _server_option(tables)
@@ -114,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     release.add_argument("table", metavar="NAME", help="the table's name")
     release.add_argument("--seat", required=True, metavar="SEAT", help="the seat to free (name or number)")
     _server_option(release, after=True)
-    start = actions.add_parser("start", help="deal at a table you opened with --wait, without waiting for everyone")
+    start = actions.add_parser("start", help="deal at a table you opened, without waiting for everyone")
     start.add_argument("table", metavar="NAME", help="the table's name")
     _server_option(start, after=True)
     _fetch_arguments(actions.add_parser("get", help="the same as 'dvtui fetch NAME'"), after=True)
@@ -253,7 +262,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "new" and args.table is None:
         given = [f for f, v in (("--as", args.as_seat), ("--bot", args.bot), ("--server", args.server),
                                 ("--no-hints", args.no_hints), ("--no-bell", args.no_bell),
-                                ("--wait", args.wait), ("--move-time", args.move_time), ("--invite", args.invite)) if v]
+                                ("--wait", args.wait), ("--start-now", args.start_now), ("--move-time", args.move_time),
+                                ("--invite", args.invite)) if v]
         if given:
             raise UsageError(f"{given[0]} goes with --table NAME")
     if getattr(args, "table", None) is not None:

@@ -44,6 +44,7 @@ from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
 from ..tables.protocol import MAX_CHAT_CHARS
+from ..tables.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
 from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
@@ -59,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             trust = [_account(name) for name in args.trust]
-            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget))
+            kept = TableLimits(keep_days=_keep_days(args.keep_days))
+            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget),
+                         table_limits=kept)  # fmt: skip
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
                 return _fetch(args)
             if args.mine:
                 return _mine(server_place(args.server))
-            return _tables(server_place(args.server))
+            return _tables(server_place(args.server), kept=args.all)
         if args.command == "join":
             return _join(args)
         if args.command == "fetch":
@@ -89,6 +92,15 @@ def run(args: argparse.Namespace) -> int:
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
         return _fail(str(e))
+
+
+def _keep_days(days: float | None) -> float:
+    """``--keep-days N``: how long a game put aside is kept after its last line (default 30)."""
+    if days is None:
+        return KEEP_DAYS
+    if not 1 <= days <= MAX_KEEP_DAYS:
+        raise UsageError(f"--keep-days {days:g}: give 1 to {MAX_KEEP_DAYS} days")
+    return days
 
 
 def _limits(options: list[str]) -> Limits:
@@ -134,8 +146,8 @@ def _fail(message: str) -> int:
 # -- dvtui tables -------------------------------------------------------------------------------
 
 
-def _tables(place: ServerPlace) -> int:
-    infos = asyncio.run(list_tables(place))
+def _tables(place: ServerPlace, *, kept: bool = False) -> int:
+    infos = asyncio.run(list_tables(place, kept=kept))
     if not infos:
         print(f"no tables at {printable(str(place.directory))}")
     for info in infos:
@@ -217,6 +229,9 @@ def _fetch(args: argparse.Namespace) -> int:
 def table_line(info: TableInfo) -> str:
     """One table in one line: name, where the game is, each seat and who is there, spectators."""
     names = [s.name for s in info.seats]
+    if info.kept is not None:  # not a table: a game kept after one, as its file has it
+        where = "game over" if info.over else f"stopped in round {info.round}/{info.rounds}"
+        return printable(f"{info.table}  kept: {where}, last line {info.kept}  [{'; '.join(names)}]")
     if info.over:
         state = "game over"
     elif info.waiting:
@@ -242,6 +257,8 @@ def table_line(info: TableInfo) -> str:
             what += f", bot {s.bot}"
         if s.stand_in is not None:
             what += f", {s.stand_in} bot standing in"
+        if s.resigned:
+            what += ", resigned"
         seats.append(f"{s.name}: {what}")
     extra = "" if info.hints else "; no hints"
     if info.game > 1:
@@ -297,7 +314,7 @@ def _new_table(args: argparse.Namespace) -> int:
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(), wait=args.wait, move_time=move_time, invite=invite,
+        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:

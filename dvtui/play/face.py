@@ -87,7 +87,8 @@ class Abilities:
     ``rematch``: None when the end screen's rematch and new game play here, else why not.
     ``hints``: None when ``h`` asks the strong bot, else why not. ``stand_ins``: this side may let a
     bot play an away seat. ``chat``: this side may say a line to the table. ``leave_to_branch``: a
-    branch means leaving a seat (asked first).
+    branch means leaving a seat (asked first). ``close``: this side may end the table (its opener,
+    or the server's own account). ``resign``: this side holds a seat it may give up to a bot.
     ``seats_here``: the seats people play at this keyboard."""
 
     seats_here: tuple[int, ...] = ()
@@ -102,6 +103,8 @@ class Abilities:
     """The end screen's ``r`` proposes (or accepts) a rematch to the table, which deals it once
     everyone there has accepted (:meth:`GameSession.rematch`); ``rematch`` says why no game of this
     machine follows it here."""
+    close: bool = False
+    resign: bool = False
 
 
 class SeatInfo(Protocol):
@@ -138,7 +141,8 @@ class Presence:
     ``seat``: this side's seat (None: watching). ``status``: ``connected``, ``reconnecting`` or
     ``lost``. ``left``: why this side plays no more (taken over elsewhere, no server), else None.
     ``rejoin``: the command that brings this side back. ``waiting``: the table is a waiting room
-    (no placement until its free people's seats are taken, or its opener starts it)."""
+    (no placement until its free people's seats are taken, or its opener starts it). ``stopped``:
+    why the table takes no more decisions (closed, a failed save), else None."""
 
     table: str
     seat: int | None
@@ -153,6 +157,7 @@ class Presence:
     None: no clock runs (see :meth:`time_left`)."""
     rematch: RematchVote | None = None
     """A rematch proposed at the finished table (None: none is)."""
+    stopped: str | None = None
 
     def time_left(self, now: float) -> float | None:
         """The seconds left to the person to move at ``now`` (monotonic), counted down on this side."""
@@ -272,6 +277,16 @@ class GameSession(Protocol):
     def rematch(self, accept: bool) -> None:
         """Propose or accept (``accept``) the table's rematch of its finished game, or turn it down
         (only when :attr:`Abilities.table_rematch`); the table's answer is news."""
+        ...
+
+    def close_table(self) -> None:
+        """End the table, its game kept unfinished (only when :attr:`Abilities.close`; the table's
+        answer is news: it stops)."""
+        ...
+
+    def resign(self) -> None:
+        """Give this side's seat up to a bot for the rest of the game (only when
+        :attr:`Abilities.resign`; the table's presence then says so, and this side watches)."""
         ...
 
     def as_file(self) -> LoadedGame:

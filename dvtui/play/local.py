@@ -158,6 +158,12 @@ class LocalSession:
     def rematch(self, accept: bool) -> None:
         raise RuleError("a game of this machine has no table to ask: its rematch is dealt here")
 
+    def close_table(self) -> None:
+        raise RuleError("a game of this machine is not a table: quit, and resume it whenever you like")
+
+    def resign(self) -> None:
+        raise RuleError("a game of this machine has no seat to give up: its file is yours")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

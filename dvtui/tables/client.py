@@ -250,9 +250,10 @@ async def _connection(place: ServerPlace, *, user: str | None = None) -> AsyncIt
         raise _lost(place, e) from None
 
 
-async def list_tables(place: ServerPlace) -> list[TableInfo]:
-    """Every table of the server, page after page (each page after the last table of the one before)."""
-    return (await _listed(place))[1]
+async def list_tables(place: ServerPlace, *, kept: bool = False) -> list[TableInfo]:
+    """Every table of the server, page after page (each page after the last table of the one
+    before); ``kept``: and the games it keeps after their tables (``list_tables``' ``all``)."""
+    return (await _listed(place, kept=kept))[1]
 
 
 async def my_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
@@ -285,13 +286,15 @@ def _standing(info: TableInfo, me: str) -> int:
     return 0 if is_my_turn(info, me) else 2 if info.over else 1
 
 
-async def _listed(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
-    """The welcome's name for this side, and every table, page after page."""
+async def _listed(
+    place: ServerPlace, *, user: str | None = None, kept: bool = False
+) -> tuple[str, list[TableInfo]]:
+    """The welcome's name for this side, and every table (``kept``: and kept game), page after page."""
     async with _connection(place, user=user) as conn:
         infos: list[TableInfo] = []
         after: str | None = None
         while True:
-            reply = await conn.request(ListTables(after=after), Tables)
+            reply = await conn.request(ListTables(after=after, all=kept), Tables)
             assert isinstance(reply, Tables)
             infos.extend(reply.tables)
             if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
@@ -400,13 +403,14 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
 
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = False,
+    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = True,
     move_time: int | None = None, invite: list[str | None] | None = None,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
-    server does not trust is refused before a table is opened that it could not sit at. ``wait``:
-    the table is a waiting room until every human seat is taken once or its opener starts it;
+    server does not trust is refused before a table is opened that it could not sit at. ``wait``
+    (dvtui's default): the table is a waiting room until every human seat is taken once or its
+    opener starts it; False: it deals at once;
     ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
     the account or ``web:NAME`` it is kept for (None: as its name decides)."""
     try:
@@ -485,6 +489,8 @@ class TableClient:
         """The rematch proposed at the finished table (its latest presence says so)."""
         self.features: frozenset[str] = frozenset()
         """What the server speaks beyond the protocol's first vocabulary (its welcome said so)."""
+        self.may_close = False
+        """This side may end the table: it opened it, or is the server's own account (``joined`` says)."""
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -540,6 +546,7 @@ class TableClient:
         self.hints = reply.hints
         self.features = frozenset(conn.welcome.features)
         self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
+        self.may_close = reply.may_close
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None
@@ -603,6 +610,8 @@ class TableClient:
             if game is not None and [s.name for s in message.seats] != [p.name for p in game.created.players]:
                 raise BadServer("a presence whose seats are not the game's")
             self.seats, self.spectators, self.waiting = message.seats, message.spectators, message.waiting
+            if self.seat is not None and self.seat < len(message.seats) and message.seats[self.seat].resigned:
+                self.seat, self.watch = None, True  # the table made this side a spectator: it comes back as one
             self.move_time = message.move_time
             self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
             self.rematch_vote = message.rematch
@@ -665,6 +674,12 @@ class TableClient:
 
     async def rematch(self, accept: bool) -> None:
         await self._send(Rematch(table=self.table, accept=accept))
+
+    async def close_table(self) -> None:
+        await self._send(CloseTable(table=self.table))
+
+    async def resign(self) -> None:
+        await self._send(Resign(table=self.table))
 
     async def _send(self, message: Message) -> None:
         """Best effort: a request lost with its connection is made again on the position the

@@ -57,6 +57,10 @@ def is_table_name(text: str) -> bool:
 
 
 TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
+KEPT_GAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(-\d{1,6})?\Z"
+"""The name of a game kept after its table: the table's name, a dot, and when it was put aside
+(UTC, ``2026-11-26T21-04-05``, with ``-2``... when two were put aside in the same second); its
+file is that name and ``.dvr``."""
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]
@@ -116,8 +120,11 @@ class ListTables(Message, tag="list_tables"):
     that table alone (an empty list: there is none). A client without these keys gets the first page."""
 
     table: TableName | None = None
-    after: TableName | None = None
+    after: Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")] | None = None
     limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)] | None = None
+    all: bool = False
+    """Also the games the server keeps after their tables (each a table info with ``kept``), in
+    the same order by name: a table's kept games follow it."""
 
 
 class OpenTable(Message, tag="open_table"):
@@ -276,6 +283,8 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     stand_in: str | None = None
     bot: Level | None = None
     kept_for: str | None = None
+    resigned: bool = False
+    """Its owner resigned: the ``stand_in`` plays it to the end and nobody takes it back."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -297,18 +306,22 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     game: int = 1
     """The number of the game being played at the table (each rematch adds one); the games before
     it are kept (``fetch_game``)."""
+    kept: str | None = None
+    """Not a table but a game kept after its table (``table`` is its :data:`KEPT_GAME` name): the
+    time of its last line (UTC, ISO 8601), which its keeping is counted from."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     """A table info as this server sends it: ``over``, ``spectators`` and ``hints`` always, and
     ``to_move`` left out once the game is over (never ``null``), as the protocol's document says;
     the later keys always to a client that named their feature, never to one that did not
-    (:func:`listed_for`)."""
+    (:func:`listed_for`); ``kept`` only for a kept game (listed only when ``all`` is asked)."""
 
     to_move: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     waiting: bool | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     move_time: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
     game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -342,6 +355,8 @@ class Joined(Message, tag="joined"):
     hints: bool = True
     waiting: bool = False
     """The table is a waiting room (as ``presence`` says), told before the game's lines."""
+    may_close: bool = False
+    """This connection may end the table (``close_table``): it opened it, or is the server's own account."""
 
 
 class Released(Message, tag="released"):
@@ -488,6 +503,7 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         waiting=info.waiting if "waiting" in features else unset,
         move_time=info.move_time if "clock" in features else unset,
         game=info.game if "rematch" in features else unset,
+        seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 
 
@@ -499,7 +515,14 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
         move_time=presence.move_time if "clock" in features else None,
         move_left=presence.move_left if "clock" in features else None,
         rematch=presence.rematch if "rematch" in features else None,
+        seats=presence.seats if "close" in features else [without_resigned(s) for s in presence.seats],
     )
+
+
+def without_resigned(seat: SeatState) -> SeatState:
+    """``seat`` as a client that does not speak ``close`` reads it: a resigned seat is one whose
+    stand-in plays it, which that client shows already."""
+    return msgspec.structs.replace(seat, resigned=False) if seat.resigned else seat
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

@@ -20,6 +20,7 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatErr
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 from .protocol import (
+    KEPT_GAME,
     MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_PERSON_CHARS,
@@ -53,6 +54,7 @@ MAX_TEXT_CHARS = 200
 MAX_ROUNDS = 64
 """Far above any game's rounds (the rules deal 6 at most): a bound on what a table info says."""
 _TABLE_NAME = re.compile(TABLE_NAME)
+_KEPT_GAME = re.compile(KEPT_GAME)
 
 
 class BadServer(Exception):
@@ -134,7 +136,12 @@ def _move_time(where: str, move_time: int | None, left: float | None) -> None:
 
 
 def check_table_info(info: TableInfo) -> None:
-    _table("a table's name", info.table)
+    if info.kept is None:
+        _table("a table's name", info.table)
+    else:  # a game kept after its table
+        if _KEPT_GAME.fullmatch(info.table) is None:
+            raise BadServer(f"{info.table!r} is not a kept game's name")
+        _text(f"kept game {info.table}'s time", info.kept, 40)
     where = f"table {info.table}"
     check_seat_states(where, info.seats)
     if not 1 <= info.rounds <= MAX_ROUNDS or not 0 <= info.round <= info.rounds:

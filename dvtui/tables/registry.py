@@ -10,11 +10,21 @@ from __future__ import annotations
 import pwd
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import msgspec
 
-from ..engine import Seat
-from .protocol import MAX_LINE_BYTES, MAX_PAGE, VOUCHED_PREFIX, ListedTable, Tables, encode, person_problem
+from ..engine import Game, Seat
+from .protocol import (
+    MAX_LINE_BYTES,
+    MAX_PAGE,
+    VOUCHED_PREFIX,
+    ListedTable,
+    SeatState,
+    Tables,
+    encode,
+    person_problem,
+)
 
 Owner = int | str
 """Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
@@ -26,7 +36,11 @@ UNJOINED_SECONDS = 24 * 3600.0
 IDLE_SECONDS = 7 * 24 * 3600.0
 """Any table (over or not) is put aside once nobody has been at it, and nothing was played, for this long."""
 SWEEP_SECONDS = 60.0
-"""How often the server looks for tables to put aside."""
+"""How often the server looks for tables to put aside (and for kept games to remove)."""
+KEEP_DAYS = 30.0
+"""How long a game put aside is kept after its last line (``dvtui serve --keep-days``)."""
+MAX_KEEP_DAYS = 36_500
+"""The longest ``--keep-days`` (a hundred years: as good as for ever)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +51,7 @@ class TableLimits:
     unjoined: float = UNJOINED_SECONDS
     idle: float = IDLE_SECONDS
     sweep: float = SWEEP_SECONDS
+    keep_days: float = KEEP_DAYS
 
 
 def kept_for(seats: Sequence[Seat]) -> list[Owner | None]:
@@ -77,6 +92,25 @@ def put_aside_reason(*, present: bool, taken: bool, quiet_for: float, limits: Ta
     if quiet_for >= limits.idle:
         return f"nobody came for {quiet_for / 86400:.0f} days"
     return None
+
+
+def expired(last: float, *, now: float, limits: TableLimits) -> bool:
+    """A kept game whose last line was written at ``last`` (seconds since the epoch) is removed now."""
+    return now - last > limits.keep_days * 86400
+
+
+def kept_info(kept: str, game: Game, last: float) -> ListedTable:
+    """A kept game as the list of tables shows it (``all``): its seats as its file names them,
+    where its game stopped, and ``kept``, the time of its last line."""
+    seats = [
+        SeatState(seat=i, name=p.name, kind=p.kind, state="bot" if p.kind == "bot" else "away")
+        for i, p in enumerate(game.created.players)
+    ]
+    stamp = datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return ListedTable(
+        table=kept, seats=seats, round=game.round, rounds=game.rounds,
+        to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, kept=stamp,
+    )  # fmt: skip
 
 
 _OVERHEAD = len(encode(Tables(tables=[], more=True)))

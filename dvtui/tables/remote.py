@@ -287,6 +287,8 @@ class RemoteSession:
             chat=True,
             leave_to_branch=self.seat is not None,
             table_rematch=self.seat is not None and "rematch" in self.client.features,
+            close=self.client.may_close,
+            resign=self.seat is not None,
         )
 
     def _why_no_rematch_here(self) -> str:
@@ -354,7 +356,8 @@ class RemoteSession:
         vote = client.rematch_vote
         rematch = None if vote is None else RematchVote(vote.by, vote.accepted, vote.awaited)
         return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
-                        self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch)  # fmt: skip
+                        self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch,
+                        None if self.stopped is None else self.stopped.message)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)
@@ -458,6 +461,15 @@ class RemoteSession:
         if not self.abilities.table_rematch:
             raise RuleError(self.abilities.rematch or "no rematch here")
         self._send(self.client.rematch(accept))
+
+    def close_table(self) -> None:
+        """End the table (its opener's or the server's account's); the table then stops, for
+        everyone, and that comes back as a refusal of what follows (``closed``)."""
+        self._send(self.client.close_table())
+
+    def resign(self) -> None:
+        """Give this seat up to a bot; once the table's presence says so, this side watches."""
+        self._send(self.client.resign())
 
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection

@@ -39,6 +39,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -85,6 +86,7 @@ from .protocol import (
     Hello,
     Join,
     Joined,
+    ListedTable,
     ListTables,
     Opened,
     OpenTable,
@@ -111,7 +113,7 @@ from .protocol import (
     presence_for,
     request_type,
 )
-from .registry import Owner, TableLimits, kept_for, owner_named, page, put_aside_reason
+from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
 from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Table, owner_name
 from .undos import undo_refusal
@@ -338,6 +340,10 @@ class Server:
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, LiveTable] = {}
+        self.kept: dict[str, ListedTable] = {}
+        """The games kept after their tables, as ``list_tables`` with ``all`` shows them, by name."""
+        self._kept_last: dict[str, float] = {}
+        """When each kept game's last line was written: it is removed ``keep_days`` after."""
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
@@ -395,6 +401,7 @@ class Server:
         asyncio.get_running_loop().set_exception_handler(self._loop_exception)
         try:
             self._reopen_all()
+            self._keep_all()
             await self._listen()
         finally:
             for table in list(self.tables.values()):
@@ -429,6 +436,50 @@ class Server:
                 self._log(notice)
             self._log(f"table {name} reopened at line {table.next_seq}")
             self._stop_if_full(table)
+
+    def _keep_all(self) -> None:
+        """Every game kept after its table: listed (``all``) until its time is up, then removed."""
+        for kept in self.store.kept():
+            self._keep(kept, self._read_kept(kept))
+        for kept in self._expired():
+            if self._forget(kept):
+                del self.kept[kept], self._kept_last[kept]
+
+    def _read_kept(self, kept: str) -> tuple[ListedTable, float] | None:
+        """Kept game ``kept`` as listed, and when its last line was written (None: it does not read,
+        and is left alone, unlisted). Blocks: off the loop once the server listens."""
+        try:
+            loaded, last = self.store.read_kept(kept)
+        except (GameFileError, OSError) as e:
+            self._log(f"kept game {kept} cannot be read: {e}")
+            return None
+        return kept_info(kept, loaded.game, last), last
+
+    def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
+        if read is not None:
+            self.kept[kept], self._kept_last[kept] = read
+
+    def _expired(self) -> list[str]:
+        """The kept games whose last line is older than the server keeps games (a table in play
+        is never one: only games put aside are kept games)."""
+        now = time.time()
+        return [kept for kept, last in self._kept_last.items() if expired(last, now=now, limits=self.table_limits)]
+
+    def _forget(self, kept: str) -> bool:
+        """Remove kept game ``kept`` (blocks: called off the loop once the server listens)."""
+        try:
+            self.store.forget(kept)
+        except OSError as e:
+            self._log(f"kept game {kept} could not be removed: {e}")
+            return False
+        self._log(f"kept game {kept} removed: its last line is over {self.table_limits.keep_days:g} days old")
+        return True
+
+    async def _forget_expired(self) -> None:
+        for kept in self._expired():
+            if await self._run_io(partial(self._forget, kept)):
+                self.kept.pop(kept, None)
+                self._kept_last.pop(kept, None)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -495,6 +546,7 @@ class Server:
                 )  # fmt: skip
                 if why is not None:
                     await self._put_aside(table, why)
+            await self._forget_expired()
             await asyncio.sleep(self.table_limits.sweep)
 
     # -- move clocks -----------------------------------------------------------------------------
@@ -735,10 +787,19 @@ class Server:
             table = self.tables.get(message.table)
             conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
             return
-        names = sorted(self.tables)
-        listed = page(names, lambda name: listed_for(self.tables[name].info(), features), after=message.after,
-                      limit=message.limit)  # fmt: skip
-        conn.send(listed)
+        if not message.all:
+            names = sorted(self.tables)
+            listed = page(names, lambda name: listed_for(self.tables[name].info(), features), after=message.after,
+                          limit=message.limit)  # fmt: skip
+            conn.send(listed)
+            return
+
+        def info(name: str) -> ListedTable:
+            table = self.tables.get(name)
+            return listed_for(table.info() if table is not None else self.kept[name], features)
+
+        names = sorted({*self.tables, *self.kept})  # a table's kept games follow it: "t" < "t.2026-..."
+        conn.send(page(names, info, after=message.after, limit=message.limit))
 
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table
@@ -780,6 +841,10 @@ class Server:
         finally:
             self._opening.discard(name)
         self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
+        if before is not None:  # the finished game it replaced was moved aside: a kept game now
+            for kept in await self._run_io(self.store.kept):
+                if kept.startswith(f"{name}.") and kept not in self.kept:
+                    self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)
@@ -824,6 +889,8 @@ class Server:
         finally:
             self._opening.discard(name)
         self._log(f"table {name} put aside ({why}): its game is {aside}")
+        kept = aside.removesuffix(".dvr")
+        self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
         """Close the table's files while nobody plays there (a listed table costs no descriptor)."""
@@ -889,7 +956,9 @@ class Server:
         table.active = time.time()
         since = since if since <= table.next_seq else 0
         waiting = table.waiting and "waiting" in conn.features
-        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting)
+        may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
+                        may_close=may_close)  # fmt: skip
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
@@ -965,7 +1034,7 @@ class Server:
         """The table's opener (or the server's own account) ends an unfinished table: everyone at
         it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
         table = self._table(message.table)
-        if conn.identity not in (table.record.opener, os.geteuid()):  # (a vouched person is not the account)
+        if not table.may_close(conn.identity, operator=os.geteuid()):  # (a vouched person is not the account)
             raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
         if table.over:
             raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
@@ -1225,11 +1294,14 @@ def serve(
     trust: Iterable[int] = (),
     limits: Limits | None = None,
     budget: MaxBudget | None = None,
+    table_limits: TableLimits | None = None,
 ) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
-    besides its own that may vouch for a person; ``budget``: the most its bots may think."""
+    besides its own that may vouch for a person; ``budget``: the most its bots may think;
+    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside)."""
     make_private_dir(place.directory)
-    asyncio.run(Server(place, idle=idle, trust=trust, limits=limits, budget=budget).run())
+    server = Server(place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits)
+    asyncio.run(server.run())
     return 0
 
 

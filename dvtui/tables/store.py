@@ -22,8 +22,8 @@ import msgspec
 
 from ..engine import GameCreated
 from ..play.session import PlaySession
-from ..store import GameFileError, SaveError, fsync_dir, read_game
-from .protocol import TABLE_NAME
+from ..store import GameFileError, LoadedGame, SaveError, fsync_dir, read_game
+from .protocol import KEPT_GAME, TABLE_NAME
 
 MAX_RECORD_BYTES = 4096
 MAX_HISTORY = 20
@@ -113,8 +113,24 @@ class GameStore(Protocol):
         """The table's files are closed (its game's lock released) until :meth:`reopen`."""
         ...
 
+    def kept(self) -> list[str]:
+        """The names of the games kept after their tables (:data:`~dvtui.tables.protocol.KEPT_GAME`)."""
+        ...
+
+    def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
+        """A kept game, and when its last line was written (seconds since the epoch): its line's
+        time stamp, else its file's time. Raises GameFileError, OSError."""
+        ...
+
+    def forget(self, kept: str) -> None:
+        """Remove a kept game and what was kept beside it."""
+        ...
+
 
 _NAME = re.compile(TABLE_NAME)
+_KEPT = re.compile(KEPT_GAME)
+_KEPT_BESIDE = (".table.json", ".chat")
+"""What a kept game has beside it (its table's record, its talk), removed with it."""
 _record_decoder = msgspec.json.Decoder(TableRecord)
 
 
@@ -220,6 +236,23 @@ class FileStore:
     def close(self, name: str, session: PlaySession) -> None:
         session.close()
 
+    def kept(self) -> list[str]:
+        return [path.stem for path in sorted(self.games.glob("*.dvr")) if _KEPT.fullmatch(path.stem)]
+
+    def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
+        path = self.games / f"{kept}.dvr"
+        loaded = read_game(path)
+        return loaded, _last_stamp(path.read_bytes()) or path.stat().st_mtime
+
+    def forget(self, kept: str) -> None:
+        if _KEPT.fullmatch(kept) is None:  # never a table's own file
+            raise ValueError(f"{kept!r} is not a kept game's name")
+        os.unlink(self.games / f"{kept}.dvr")
+        for suffix in _KEPT_BESIDE:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.games / f"{kept}{suffix}")
+        fsync_dir(self.games)
+
     def _move_aside(self, name: str) -> Path:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
         n = 1
@@ -235,3 +268,23 @@ class FileStore:
             os.rename(self.games / f"{name}.chat", aside.with_suffix(".chat"))
         fsync_dir(self.games)
         return aside
+
+
+def _last_stamp(data: bytes) -> float | None:
+    """The time stamp (``at``) of the last whole line of a game's file (None: it has none)."""
+    for line in reversed(data.splitlines()[-2:]):  # a torn last line: the one before
+        try:
+            at = msgspec.json.decode(line, type=_Stamped).at
+        except msgspec.DecodeError:
+            continue
+        if at is None:
+            return None
+        try:
+            return datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+class _Stamped(msgspec.Struct):
+    at: str | None = None

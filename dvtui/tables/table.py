@@ -189,7 +189,7 @@ class Table(Generic[G]):
                     user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
                     bot=None if guest is None else guest.bot,
-                    kept_for=None if kept is None else owner_name(kept),
+                    kept_for=None if kept is None else owner_name(kept), resigned=self.resigned(i),
                 )
             )  # fmt: skip
         return out
@@ -341,6 +341,10 @@ class Table(Generic[G]):
         if held is not None:
             self.spectators.add(held)
         return seat, held
+
+    def may_close(self, by: Owner, *, operator: Owner) -> bool:
+        """``by`` may end the table: its opener, or ``operator`` (the server's own account)."""
+        return by in (self.record.opener, operator)
 
     def release(self, by: Owner, seat: int, *, operator: Owner) -> G | None:
         """The table's opener (or ``operator``, the server's own account) frees ``seat``: its

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.server import Server
 
 from ..support.apps import new_session, table_app
+from ..support.pilot import until
 from ..support.servers import watch_until
 from .driver import table, travel_after_a_move
 
@@ -128,7 +130,8 @@ async def test_time_travel_in_a_game_draws_without_colours(monkeypatch: pytest.M
 async def test_a_spectator_looks_back_without_colours(in_process: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     colours = terminal(monkeypatch, "standard", True)
     players = ["Ana", "bot:greedy", "bot:greedy"]
-    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "nc", players, seed=2, first_player=1)))
+    opening = open_table(in_process.place, "nc", players, seed=2, first_player=1, wait=False)
+    await asyncio.to_thread(lambda: asyncio.run(opening))
     await asyncio.to_thread(watch_until, in_process.place, "nc", 2)  # a table nobody is at plays no bots
     watcher = await RemoteSession.open(in_process.place, "nc", watch=True)
     app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
@@ -197,12 +200,15 @@ async def test_without_colours_names_read_as_well_as_the_text(monkeypatch: pytes
     game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
     app = table_app(LocalSession(PlaySession(game, None, Path("finished.dvr"), events)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, EndScreen)  # the winner's line and the ranking
+        # the winner's line and the ranking, then the table under it (scoreboard, board, log): each
+        # is waited for until drawn
+        def drawn(screen: type[object], names: int) -> Callable[[], bool]:
+            return lambda: isinstance(app.screen, screen) and len(name_contrasts(app, NAMES)) >= names
+
+        await until(pilot, "the end screen", drawn(EndScreen, 4))
         end = name_contrasts(app, NAMES)
-        await pilot.press("t")  # the table under it: scoreboard, board, log
-        await pilot.pause()
+        await pilot.press("t")
+        await until(pilot, "the table", drawn(TableScreen, 6))
         table_names = name_contrasts(app, NAMES)
-    assert len(end) >= 4 and len(table_names) >= 6
     low = [(name, y, round(c, 1)) for name, y, c in end + table_names if c < 4.5]
     assert not low

@@ -183,16 +183,18 @@ class AtTable:
     inner: LocalSession
     seat: int = 0
     seats: list[object] = field(default_factory=list)
+    opener: bool = False
+    stopped: str | None = None
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.inner, name)
 
     @property
     def abilities(self) -> Abilities:
-        return Abilities((self.seat,), table="t", branch="lines", stand_ins=True)
+        return Abilities((self.seat,), table="t", branch="lines", stand_ins=True, close=self.opener, resign=True)
 
     def presence(self) -> Presence:
-        return Presence("t", self.seat, [], 0, "connected", None, "dvtui join t")
+        return Presence("t", self.seat, [], 0, "connected", None, "dvtui join t", stopped=self.stopped)
 
 
 def test_the_bell_rings_once_per_turn_and_not_for_ones_own_undo() -> None:
@@ -208,3 +210,14 @@ def test_the_bell_rings_once_per_turn_and_not_for_ones_own_undo() -> None:
     flow.arrive(bot_move(s))
     flow.arrive(bot_move(s))
     assert flow.turn_begins()
+
+
+def test_ending_the_table_is_its_openers_and_neither_it_nor_resigning_outlives_the_table() -> None:
+    """``x`` only where the table says this side may end it; ``r`` for a seat; neither once the
+    table has stopped (closed, say) or its game is over."""
+    seat, opener = AtTable(session()), AtTable(session(), opener=True)
+    assert not TableFlow(seat).allowed("close_table") and TableFlow(seat).allowed("resign")  # type: ignore[arg-type]
+    assert TableFlow(opener).allowed("close_table")  # type: ignore[arg-type]
+    stopped = AtTable(session(), opener=True, stopped="ana closed table t")
+    assert not TableFlow(stopped).allowed("close_table") and not TableFlow(stopped).allowed("resign")  # type: ignore[arg-type]
+    assert not TableFlow(session()).allowed("resign") and not TableFlow(session()).allowed("close_table")

@@ -331,3 +331,16 @@ def tables_on_disk(games: Path, count: int) -> list[str]:
         (games / f"{name}.dvr").write_bytes(data)
         (games / f"{name}.table.json").write_bytes(record)
     return names
+
+
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
+
+
+def game_on_disk(path: Path, *, at: float, lines: int | None = None) -> None:
+    """A game's file at ``path`` (a finished bot game's, or its first ``lines`` lines: a game still
+    under way), every line stamped ``at`` (seconds since the epoch) as the writer stamps them: a
+    game last played then, as a server that ran long ago would have left it."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(at))
+    kept = (REPLAYS / "game-3p.dvr").read_text().splitlines()[:lines]
+    path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
+    path.write_text("".join(line[:-1] + f',"at":"{stamp}"}}\n' for line in kept))

@@ -32,7 +32,12 @@ def test_the_opener_closes_a_table_everyone_there_is_told_and_its_game_is_kept_u
     with short_dir() as d, in_thread(d) as server:
         ana, bob = _as(server, "ana"), _as(server, "bob")
         _open(server, ana, "t1")
-        assert _ask(bob, {"type": "join", "table": "t1", "seat": 1}, "presence")["type"] == "presence"
+        joined = _ask(bob, {"type": "join", "table": "t1", "seat": 1}, "joined")
+        assert "may_close" not in joined  # bob did not open it
+        assert bob.until("presence")["type"] == "presence"
+        looking = _as(server, "ana")
+        assert _ask(looking, {"type": "watch", "table": "t1"}, "joined")["may_close"] is True  # its opener may
+        looking.close()
         refused = _ask(bob, {"type": "close_table", "table": "t1"}, "closed")
         assert (refused["type"], refused["code"], refused["re"]) == ("error", "not_opener", "close_table")
         assert _ask(ana, {"type": "close_table", "table": "t1"}, "closed") == {"type": "closed", "table": "t1"}
@@ -71,6 +76,9 @@ def test_a_player_resigns_a_bot_plays_the_seat_marked_as_a_stand_in_and_nobody_t
         assert line is not None and (line["player"], line["stand_in"]) == (1, "strong")
         seats = _ask(ana, {"type": "list_tables", "table": "t3"}, "tables")["tables"][0]["seats"]
         assert (seats[1]["state"], seats[1]["stand_in"], seats[1]["user"]) == ("away", "strong", "web:bob")
+        assert seats[1]["resigned"] is True and "resigned" not in seats[0]  # told, and left out while false
+        listed = dvtui("tables", "--server", d)
+        assert "bob: away (web:bob), strong bot standing in, resigned" in listed.stdout, listed.stdout
         assert _ask(bob, {"type": "join", "table": "t3", "seat": 1}, "presence")["code"] == "no_seat"
         assert _ask(ana, {"type": "stand_in", "seat": 1}, "presence")["code"] == "no_seat"
         assert _ask(bob, {"type": "resign", "table": "t3"}, "presence")["code"] == "no_seat"

@@ -130,7 +130,7 @@ def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() ->
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         for table, seed in (("victim", 3), ("calm", 12)):
-            opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed))
+            opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--start-now")
             assert opened.returncode == 0, opened.stderr
         ana, bob = server.player("calm", "Ana"), server.player("calm", "Bob")
         wait_for("the calm table's first placements", lambda: server.lines("calm") == 3)
@@ -192,7 +192,7 @@ def _slow_reader_dropped(in_process: Server) -> None:
 def test_every_answer_to_a_request_names_it_even_a_field_out_of_range() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
-        assert server.dvtui("new", "--table", "t", "--players", PLAYERS, "--seed", "1").returncode == 0
+        assert server.dvtui("new", "--table", "t", "--players", PLAYERS, "--seed", "1", "--start-now").returncode == 0
         client = RawClient(str(server.place.socket))
         client.hello()
         client.send({"type": "join", "table": "t", "seat": 0})

@@ -50,7 +50,7 @@ def _decide(client: RawClient, message: dict[str, Any]) -> dict[str, Any]:
 def test_a_seat_that_places_and_undoes_over_fresh_connections_is_refused_past_the_rounds_bound() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
-        opened = server.dvtui("new", "--table", "sat", "--players", "Ana,Bob,Cy", "--seed", "3")
+        opened = server.dvtui("new", "--table", "sat", "--players", "Ana,Bob,Cy", "--seed", "3", "--start-now")
         assert opened.returncode == 0, opened.stderr
         sock = str(server.place.socket)
         seq = 1
@@ -115,7 +115,7 @@ def test_a_table_whose_log_is_full_stays_stopped_when_the_server_reopens_it(monk
 
 
 async def test_a_seat_at_its_bound_is_told_so_before_anything_is_sent_and_u_is_off(in_process: Server) -> None:
-    await open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=5)
+    await open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=5, wait=False)
     ana = await RemoteSession.open(in_process.place, "t", seat=0)
     news: list[News] = []
     ana.attach(news.append)

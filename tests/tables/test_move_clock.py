@@ -163,7 +163,8 @@ def test_the_first_turn_has_its_whole_time_whatever_the_waiting_room_took() -> N
 
 def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(served: Served) -> None:
     players = "Ana,Bob,bot:greedy,bot:greedy"
-    opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s")
+    opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s",
+                          "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
     assert "; move time 2s" in served.dvtui("tables").stdout
     code, _out, err = served.player("t", "Ana").finish()
@@ -191,7 +192,7 @@ def _move_left(served: Served, table: str) -> float:
 
 def test_the_clock_survives_a_kill_9_of_the_server(served: Served) -> None:
     """The turn's time used while the server ran stays used; the time it was down is nobody's."""
-    opened = served.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m")
+    opened = served.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--start-now")
     assert opened.returncode == 0, opened.stderr
     time.sleep(2.5)  # some of Ana's minute goes (the server's stamp follows it every second)
     served.kill9()
@@ -203,7 +204,7 @@ def test_the_clock_survives_a_kill_9_of_the_server(served: Served) -> None:
 
 
 async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_process: Server) -> None:
-    opening = open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=1, seed=5, move_time=600)
+    opening = open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=1, seed=5, move_time=600, wait=False)
     await asyncio.to_thread(lambda: asyncio.run(opening))
     session = await RemoteSession.open(in_process.place, "t", seat=0)
     async with table_app(session).run_test(size=(80, 24)) as pilot:
@@ -220,7 +221,7 @@ async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_proces
 def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> None:
     """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
     had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""
-    opened = served.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s")
+    opened = served.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s", "--start-now")
     assert opened.returncode == 0, opened.stderr
     bob = RawClient(str(served.place.socket))
     bob.hello()

@@ -41,7 +41,7 @@ def test_clients_started_together_end_with_one_private_server_that_leaves_when_i
         log = (d / "serve.log").read_text()
         assert log.count("listening on") == 1, log  # one server, whoever started it
         assert stat.S_IMODE(os.stat(d).st_mode) == 0o700 and stat.S_IMODE(os.stat(d / "games").st_mode) == 0o700
-        opened = _dvtui(runtime, "new", "--table", "solo", "--players", "Ana,Bob,Cy", "--seed", "2")
+        opened = _dvtui(runtime, "new", "--table", "solo", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now")
         assert opened.communicate(timeout=120)[0] == "table solo is open: take a seat with 'dvtui join solo'\n"
         wait_for("the idle server to leave", lambda: "idle for 2 s: leaving" in (d / "serve.log").read_text())
         wait_for("its socket to go", lambda: not (d / "dvtui.sock").exists())

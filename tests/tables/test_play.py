@@ -20,7 +20,9 @@ LEVELS = ["greedy", "random", "greedy"]
 
 
 def _open(server: Served, table: str, seed: int, first: int = 0) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first + 1))
+    opened = server.dvtui(
+        "new", "--table", table, "--players", PLAYERS, "--seed", str(seed), "--first", str(first + 1), "--start-now"
+    )
     assert opened.returncode == 0, opened.stderr
     assert f"table {table} is open" in opened.stdout
 

@@ -147,7 +147,7 @@ def test_a_rejoin_from_a_line_gets_the_lines_after_it(in_process: Server) -> Non
     ana.close()
     back = _client(in_process)
     back.send({"type": "join", "table": "t", "since": 1})
-    assert _next(back, "joined") == {"type": "joined", "table": "t", "next_seq": 1, "seat": 0}
+    assert _next(back, "joined") == {"type": "joined", "table": "t", "next_seq": 1, "seat": 0, "may_close": True}
     placed = _next(back, "card_placed")
     assert strip_at(lines[1] + b"\n") == strip_at(json.dumps(placed, separators=(",", ":")).encode() + b"\n")
     ahead = _client(in_process)

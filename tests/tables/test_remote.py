@@ -27,7 +27,7 @@ from ..support.servers import WAIT, wait_for
 
 
 async def _open(server: Server, players: str = "Ana,Bob,bot:greedy", table: str = "t") -> None:
-    await open_table(server.place, table, players.split(","), first_player=0, seed=5)
+    await open_table(server.place, table, players.split(","), first_player=0, seed=5, wait=False)
 
 
 async def _seat(

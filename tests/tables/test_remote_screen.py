@@ -24,7 +24,7 @@ from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.screens.branch import BranchScreen
-from dvtui.app.screens.dialog import LeaveForBranch
+from dvtui.app.screens.dialog import Confirm, LeaveForBranch
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
@@ -74,7 +74,7 @@ async def _first_bot_move(server: Server, table: str) -> None:
 
 
 async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
-    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
+    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "t")
     bob = await RemoteSession.open(in_process.place, "t", seat=1)
     ana = await RemoteSession.open(in_process.place, "t", seat=0)
@@ -125,7 +125,7 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
 
 async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(in_process: Server) -> None:
     players = ["Ana", "bot:greedy", "bot:greedy"]
-    await open_table(in_process.place, "q", players, seed=2, first_player=1, hints=False)
+    await open_table(in_process.place, "q", players, seed=2, first_player=1, hints=False, wait=False)
     await _first_bot_move(in_process, "q")
     ana = await RemoteSession.open(in_process.place, "q", seat=0)
     watcher = await RemoteSession.open(in_process.place, "q", watch=True)
@@ -168,7 +168,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
 async def _sit_after_a_round_of_turns(server: Server, table: str) -> tuple[RemoteSession, RemoteSession]:
     """Table ``table``: Ana, Bob and a bot (first), a placement each; Bob's and Ana's sessions,
     Ana's turn. Ana's move is sent before her screen is up (as the bot's)."""
-    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
+    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(server, table)
     bob = await RemoteSession.open(server.place, table, seat=1)
     ana = await RemoteSession.open(server.place, table, seat=0)
@@ -289,7 +289,7 @@ def _plain(renderable: object) -> str:
 async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: Server) -> None:
     """The shared table's bindings and its help are read from one key map: every key bound
     there (``a``, a bot for an away seat, among them) has its row in the help ``?`` opens."""
-    await open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
+    await open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "k")
     ana = await RemoteSession.open(in_process.place, "k", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
@@ -321,7 +321,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
 
 def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
     """Ana's turn at 80x24: the header says so and names the table, the banner who is there."""
-    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5))
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False))
     watch_until(in_process.place, "t", 2)  # the server's bot moves first
     with _still_loop() as loop:
         bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1))
@@ -341,7 +341,7 @@ def _footer_actions(screen: Screen[object]) -> list[str]:
 async def _ana_then_bobs_turn(server: Server, table: str) -> RemoteSession:
     """Table ``table``: Ana, Bob and a bot (first); the bot's and Ana's placements are made, so Bob
     is to play. Ana's session (Bob has never sat down)."""
-    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
+    await open_table(server.place, table, ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(server, table)
     ana = await RemoteSession.open(server.place, table, seat=0)
     await _decide(ana, 5, 0)
@@ -378,7 +378,7 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
 async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_process: Server) -> None:
     """Ana's seat taken by another terminal of hers on her turn: this one says it left the table
     and why, offers no key that plays, and says how to take the seat back."""
-    await open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5)
+    await open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "o")
     ana = await RemoteSession.open(in_process.place, "o", seat=0)
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
@@ -464,7 +464,7 @@ async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_
     is, never a new game of this machine; and back at the table, a seat left away once the game is
     over is no reason to offer a stand-in."""
     players = ["Ana", "Bob", "bot:greedy"]
-    await open_table(in_process.place, "e", players, seed=3)
+    await open_table(in_process.place, "e", players, seed=3, wait=False)
     bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
     await bob.connect()
     bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))  # and leaves once it is over
@@ -508,5 +508,91 @@ def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: 
         ana = loop.run_until_complete(_ana_then_bobs_turn(in_process, "t"))
         try:
             assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+        finally:
+            ana.close()
+
+
+# -- ending a table, resigning a seat -------------------------------------------------------------
+
+
+def _palette(screen: Screen[object]) -> list[str]:
+    """The titles the command palette offers on ``screen`` now (only what it allows)."""
+    return [title for title, _help, _run in screen.palette_commands()]  # type: ignore[attr-defined]
+
+
+async def test_the_opener_ends_the_table_from_its_screen_once_asked_and_a_player_may_not(in_process: Server) -> None:
+    """``x`` is the opener's alone (a player's palette has no such entry); it asks first: ``n``
+    leaves the table as it is, ``y`` ends it for everyone (its game kept, unfinished) and the key goes."""
+    place = in_process.place
+    await open_table(place, "x", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
+    bob = await RemoteSession.open(place, "x", seat=1, user="bob")
+    ana = await RemoteSession.open(place, "x", seat=0, user="ana")
+    assert ana.abilities.close and not bob.abilities.close
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            await until(pilot, "end table offered", lambda: "End the table" in _palette(screen))
+            await pilot.press("x")
+            await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
+            await pilot.press("n")
+            await until(pilot, "back at the table", lambda: app.screen is screen)
+            assert [info.table for info in await list_tables(place)] == ["x"]
+            await pilot.press("x")
+            await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
+            await pilot.press("y")
+            await until(pilot, "the table to stop", lambda: ana.presence().stopped is not None)
+            await until(pilot, "no end table offered", lambda: "End the table" not in _palette(screen))
+            assert await list_tables(place) == []
+            kept = list(in_process.games.glob("x.*.dvr"))
+            assert len(kept) == 1 and not read_game(kept[0]).game.over
+            await until(pilot, "Bob to hear it", lambda: bob.presence().stopped is not None)
+            assert "closed table x" in (bob.presence().stopped or "")
+    finally:
+        bob.close()
+        ana.close()
+
+
+async def test_a_player_resigns_from_the_screen_once_asked_and_a_bot_plays_the_seat(in_process: Server) -> None:
+    """``r`` asks first; ``y`` gives the seat up: a bot plays it to the end (its placements marked
+    as a stand-in's), this screen goes on watching (no key plays, nor resigns again)."""
+    place = in_process.place
+    await open_table(place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False)
+    bob = await RemoteSession.open(place, "r", seat=1, user="bob")
+    ana = await RemoteSession.open(place, "r", seat=0, user="ana")
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            await until(pilot, "resign offered", lambda: "Resign" in _palette(screen))
+            assert "End the table" not in _palette(screen) and not screen.check_action("close_table", ())  # not hers
+            await pilot.press("r")
+            await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
+            await pilot.press("escape")
+            await until(pilot, "back at the table", lambda: app.screen is screen)
+            assert ana.presence() is not None and ana.abilities.resign
+            await pilot.press("r")
+            await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
+            await pilot.press("y")
+            await until(pilot, "Ana to watch", lambda: ana.abilities.resign is False)
+            await until(pilot, "no resign offered", lambda: "Resign" not in _palette(screen))
+            await until(pilot, "the bot's placement for Ana", lambda: _lines(in_process, "r") >= 2)
+            placed = [e for e in read_game(in_process.games / "r.dvr").events if isinstance(e, CardPlaced)]
+            assert placed[0].player == 0 and placed[0].stand_in is not None
+            assert screen.flow.placer() is None and ana.human_to_move() is None
+    finally:
+        bob.close()
+        ana.close()
+
+
+def test_snapshot_the_question_before_resigning(snap_compare, in_process: Server) -> None:  # type: ignore[no-untyped-def]
+    """The dialog ``r`` opens at 80x24: what resigning does, and the keys."""
+    asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False))
+    with _still_loop() as loop:
+        ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
+        try:
+            app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+            assert snap_compare(app, terminal_size=(80, 24), press=["r"])
         finally:
             ana.close()

@@ -59,7 +59,7 @@ def _placements(server: Served, table: str) -> list[CardPlaced]:
 
 
 def _open(server: Served, table: str) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "6")
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "6", "--start-now")
     assert opened.returncode == 0, opened.stderr
 
 

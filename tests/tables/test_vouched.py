@@ -43,7 +43,7 @@ def _join(client: RawClient, seat: int | None = None) -> dict[str, Any]:
 
 
 def _open(server: Server) -> None:
-    asyncio.run(open_table(server.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=1))
+    asyncio.run(open_table(server.place, "t", ["Ana", "Bob", "Cy"], first_player=0, seed=1, wait=False))
 
 
 def _users(client: RawClient) -> list[str | None]:

@@ -15,7 +15,7 @@ from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables import RemoteSession, open_table
+from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.server import Server
 from dvtui.tables.store import TableRecord
@@ -23,9 +23,9 @@ from dvtui.tables.table import STAND_IN, BotTurn, Refusal, Table
 
 from ..support.apps import table_app
 from ..support.pilot import text, until
-from ..support.processes import dvtui
+from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
-from ..support.servers import Served, wait_for
+from ..support.servers import Served, in_thread, short_dir, wait_for
 
 ANA_UID = 70001
 BOB_UID = 70002
@@ -153,13 +153,22 @@ def test_a_table_opened_without_the_key_starts_at_once(in_process: Server) -> No
     opener.close()
 
 
+def test_dvtuis_client_opens_a_waiting_room_by_default_and_a_restart_keeps_it_waiting() -> None:
+    with short_dir() as d:
+        with in_thread(d) as server:
+            asyncio.run(open_table(server.place, "r", ["Ana", "Bob", "Cy"], seed=1))
+        with in_thread(d) as server:  # the same directory, as after a restart
+            info = asyncio.run(table_info(server.place, "r"))
+            assert info is not None and info.waiting and info.to_move == 0
+
+
 # -- from the command line (real processes) ------------------------------------------------------
 
 
 def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits_for_it(served: Served) -> None:
     """A bot client sat in a waiting room places nothing (the table would refuse it) and plays once
     the opener starts the table; the seats nobody took are played by stand-ins to the end."""
-    opened = served.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--wait")
+    opened = served.dvtui("new", "--table", "w", "--players", "Ana,Bob,bot:greedy", "--seed", "3")  # the default
     assert opened.returncode == 0, opened.stderr
     listed = served.dvtui("tables")
     assert "waiting room, waiting for Ana, Bob (or 'dvtui tables start w')" in listed.stdout, listed.stdout
@@ -175,6 +184,19 @@ def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits
     assert game.over
     verified = dvtui("verify", str(served.game_file("w")))
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_start_now_opens_a_table_that_deals_at_once_and_goes_with_a_table_alone(served: Served) -> None:
+    """``--start-now`` is the way to the table of before: no waiting room, each seat waits for its
+    person at its turn. It and ``--wait`` (the default's name) exclude each other."""
+    opened = served.dvtui("new", "--table", "n", "--players", "Ana,Bob,bot:greedy", "--seed", "3", "--start-now")
+    assert opened.returncode == 0, opened.stderr
+    listed = served.dvtui("tables").stdout
+    assert listed.startswith("n  round 1/6, Ana to move"), listed
+    both = served.dvtui("new", "--table", "m", "--players", "Ana,Bob,Cy", "--wait", "--start-now")
+    assert both.returncode == 2 and "not allowed with argument" in one_error_line(both.stderr)
+    alone = dvtui("new", "--players", "Ana,Bob,Cy", "--start-now")
+    assert alone.returncode == 2 and alone.stderr == "dvtui: error: --start-now goes with --table NAME\n"
 
 
 # -- on the table screen -------------------------------------------------------------------------

@@ -23,7 +23,7 @@ async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
     in_process: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_browser: bool
 ) -> None:
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
-    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5)
+    await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False)
     ana = await RemoteSession.open(in_process.place, "t", seat=0)  # on this loop, the app's
     app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser)
     try:

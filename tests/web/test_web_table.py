@@ -50,7 +50,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
         server.start()
         srv = str(server.directory)
         opened = server.dvtui("new", "--table", "fri", "--players", "Ana,Bob,bot:greedy", "--first", "1",
-                              "--seed", "3")  # fmt: skip
+                              "--seed", "3", "--start-now")  # fmt: skip
         assert opened.returncode == 0, opened.stderr
         terms = Terminals(d)
         try:

@@ -1,5 +1,6 @@
 """A box in the middle of the dimmed screen under it: the base of every dialog (the help, the
-branch's seat choice, leaving the set-up, leaving a shared table to play from here)."""
+branch's seat choice, leaving the set-up, leaving a shared table to play from here, resigning a
+seat or ending a table)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,37 @@ class LeaveForBranch(Dialog[bool]):
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)
+
+
+class Confirm(Dialog[bool]):
+    """A grave step asked first (resigning a seat, ending a table): ``y`` does it, ``n`` or Escape
+    does not. ``question`` in bold, then what it does, then the keys with ``yes`` (what ``y`` does)."""
+
+    DEFAULT_CSS = """
+    #confirm-box {
+        width: 64;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "yes", key_display="y"),
+        Binding("n,escape", "answer(False)", "no", key_display="n/esc"),
+    ]
+
+    def __init__(self, question: str, explained: str, yes: str) -> None:
+        super().__init__()
+        self.question = question
+        self.explained = explained
+        self.yes = yes
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(Text(self.question, style=Style(bold=True)))
+            yield Static(Text(self.explained))
+            yield Static(Text(f"y: {self.yes} · n or esc: play on", style=Style(color=MUTED)))
+        yield Footer(compact=True)
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class SayLine(Dialog[str | None]):

@@ -61,7 +61,7 @@ from ..widgets.table_view import (
     moment_status,
     table_layout,
 )
-from .dialog import LeaveForBranch, SayLine
+from .dialog import Confirm, LeaveForBranch, SayLine
 from .end import EndScreen
 
 STAND_IN_LEVEL = "strong"
@@ -722,6 +722,38 @@ class TableScreen(Screen[None]):
     def _said(self, text: str | None) -> None:
         if text:
             self.session.say(text)
+
+    def action_resign(self) -> None:
+        """``r``: give one's seat up to a bot for the rest of the game, asked first."""
+        presence = self.session.presence()
+        if presence is None or presence.seat is None:
+            return
+        name = self.session.names[presence.seat]
+        question = Confirm(
+            f"Resign {name}'s seat at table {presence.table}?",
+            "A bot plays the seat to the end of the game, marked as standing in, and nobody takes it back. "
+            "You stay at the table, watching.",
+            "resign",
+        )  # fmt: skip
+        self.app.push_screen(question, self._resign_answered)
+
+    def _resign_answered(self, resign: bool | None) -> None:
+        if resign and self.flow.allowed("resign"):  # (the game may have ended meanwhile)
+            self.session.resign()
+
+    def action_close_table(self) -> None:
+        """``x`` (the table's opener): end the table for everyone, asked first."""
+        table = self.session.abilities.table or ""
+        question = Confirm(
+            f"End table {table} for everyone?",
+            "Nobody plays on: its game is kept, unfinished, and the name is free for a new table.",
+            "end the table",
+        )  # fmt: skip
+        self.app.push_screen(question, self._close_answered)
+
+    def _close_answered(self, close: bool | None) -> None:
+        if close and self.flow.allowed("close_table"):
+            self.session.close_table()
 
     def action_pace(self, direction: int) -> None:
         """``+`` (direction -1) makes bots and resolutions quicker, ``-`` (+1) slower; the pace is
