@@ -11,6 +11,7 @@ from textual.widgets import Input, OptionList
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.setup import LeaveSetup, SetupScreen
@@ -20,6 +21,7 @@ from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
 
 from ..support.apps import new_session
+from ..support.pilot import until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -145,12 +147,12 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         await _choose(pilot, "replay")
         app.screen.query_one("#replay-path", Input).value = str(tmp_path / "game.dvr")
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen)
+        await until(pilot, "the viewer", lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("3", "b")  # the start of round 3
-        await pilot.pause()
+        await until(pilot, "whose seats", lambda: isinstance(app.screen, BranchScreen))
         await pilot.press("end", "enter")  # keep the seats
-        await pilot.pause()
+        await until(pilot, "the table, its resolution on",
+                    lambda: isinstance(app.screen, TableScreen) and app.screen.flow.resolution is not None)
         table = app.screen
         assert isinstance(table, TableScreen) and not any(isinstance(s, ReplayScreen) for s in app.screen_stack)
         session = table.session

@@ -65,6 +65,7 @@ async def test_a_makes_the_analysis_keeps_it_beside_the_file_and_shows_the_chart
         await until(pilot, "the analysis", lambda: isinstance(app.screen, AnalysisScreen))
         assert screen.analysis is not None and screen.analysis.budget == 20
         assert analysis_path(path).exists()
+        await until(pilot, "the chart drawn", lambda: bool(app.screen.query("#win-chart")))
         chart = text(app.screen.query_one("#win-chart"))
         assert "│" in chart  # round boundaries
         assert "1 " in chart and "now " in chart

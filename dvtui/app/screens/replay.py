@@ -401,10 +401,14 @@ class ReplayScreen(Screen[None]):
         call(self._analysed, analysis, unkept)
 
     def _analysis_progress(self, done: int, total: int) -> None:
+        if self not in self.app.screen_stack:  # left: its workers are being cancelled
+            return
         self.analysing = (done, total)
         self._draw_status()
 
     def _analysed(self, analysis: Analysis, unkept: str | None) -> None:
+        if self not in self.app.screen_stack:  # left just as it ended: nothing to show it on
+            return
         self.analysing = None
         self._show_analysis(analysis)
         if unkept is not None:
