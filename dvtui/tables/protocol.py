@@ -264,6 +264,9 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A waiting room (see ``presence``)."""
     move_time: int | None = None
     """The table's move time in seconds (None: no clock)."""
+    move_left: float | None = None
+    """The seconds left on the turn (or the waiting room) as the list is sent, as ``presence`` says
+    them (None: no clock runs now)."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
