@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
 import pwd
+import re
 
 from dvtui.tables import SeatState, TableInfo
 from dvtui.tables.client import mine_first
@@ -53,9 +53,9 @@ def test_tables_mine_lists_ones_turn_first_from_a_server() -> None:
 def test_tables_mine_shows_the_time_left_on_a_clocked_turn() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
-        clocked = ("new", "--table", "clocked", "--players", f"{ME.title()},bot:random,bot:random", "--move-time", "1h")
-        assert server.dvtui(*clocked).returncode == 0
-        assert server.dvtui("new", "--table", "free", "--players", f"{ME.title()},bot:random,bot:random").returncode == 0
+        players = f"{ME.title()},bot:random,bot:random"
+        assert server.dvtui("new", "--table", "clocked", "--players", players, "--move-time", "1h").returncode == 0
+        assert server.dvtui("new", "--table", "free", "--players", players).returncode == 0
         listed = server.dvtui("tables", "--mine")
         assert listed.returncode == 0, listed.stderr
         lines = {line.split("  ")[0]: line for line in listed.stdout.splitlines()}
