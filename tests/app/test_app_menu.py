@@ -162,3 +162,30 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         assert any(n.title == "Playing from here" and str(session.path) in n.message for n in notifications(app))
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0
+
+
+def test_start_menu_with_tables_at_80x24(snap_compare) -> None:
+    """The menu with a table server's tables: the person's turn first, with the time left; more
+    tables than fit scroll within the list, the hint and the footer stay."""
+    from dvtui.tables import SeatState, TableInfo
+
+    def info(name: str, to_move: int | None, mine: bool, left: float | None = None) -> TableInfo:
+        seats = [
+            SeatState(seat=0, name="Ana", kind="human", state="connected", user="ana" if mine else "eve"),
+            SeatState(seat=1, name="Bob", kind="human", state="away", user="bob"),
+            SeatState(seat=2, name="Bot 1", kind="bot", state="bot"),
+        ]
+        return TableInfo(table=name, seats=seats, round=2, rounds=6, to_move=to_move, over=to_move is None,
+                         move_left=left, spectators=1)  # fmt: skip
+
+    tables = [info("friday", 0, True, 3 * 86400 - 4000), info("blitz", 0, True, 65), info("monday", 1, True, 200)]
+    tables += [info("over", None, True)] + [info(f"open-{i}", 1, False) for i in range(10)]
+
+    async def listed(pilot) -> None:  # type: ignore[no-untyped-def]
+        menu = pilot.app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.show_tables("ana", tables)
+        await pilot.pause()
+
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
