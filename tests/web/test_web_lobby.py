@@ -1,6 +1,7 @@
 """``dvtui web`` without ``--table`` behind a login proxy: each person's tab opens the start menu,
 whose lobby lists the table server's tables with theirs first; the person chooses their table,
-takes their seat there as themselves (``web:NAME``), and plays a card."""
+takes their seat there as themselves (``web:NAME``), and plays a card. The page's title and icon
+say when it is their turn, and come back once it has passed."""
 
 from __future__ import annotations
 
@@ -45,8 +46,14 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser
             tab.mark()
             tab.press("Enter")  # the seat offered: hers
             tab.wait_for("Your turn, Ana")
+            page = tab.page
+            icon = "document.querySelector(\"link[rel='icon']\").getAttribute('href')"
+            wait_until(lambda: page.title() == "▶ Your turn · Dolce Vita", "the page's title to say her turn")
+            assert "fill='%23f5d76e'" in page.evaluate(icon)  # the gold card
             tab.press("1", "a", "Enter")
             wait_until(lambda: placements(server.game_file("fri")) == [(0, 1)], "Ana's placement in the table's file")
+            wait_until(lambda: page.title() == "Dolce Vita", "the title back once her turn has passed (Bob's now)")
+            assert "fill='%230e2a1f'" in page.evaluate(icon)
             listed = server.dvtui("tables").stdout
             assert "Ana: connected (web:ana)" in listed, listed
             context.close()
