@@ -189,3 +189,20 @@ def test_start_menu_with_tables_at_80x24(snap_compare) -> None:
 
     app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
     assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
+
+
+def test_a_new_table_set_up_at_80x24(snap_compare) -> None:
+    """The set-up screen opened from the lobby: the seats, and the table's name."""
+    from dvtui.app.screens.setup import SetupScreen
+
+    async def never(name: str, choice: object) -> object:
+        raise ValueError("not opened here")
+
+    async def shown(pilot) -> None:  # type: ignore[no-untyped-def]
+        app = pilot.app
+        app.push_screen(SetupScreen(SetupDefaults(default_name="Ana"), app.create_session, app.start_game,
+                                    leave=app.pop_screen, open_table=never))  # fmt: skip
+        await pilot.pause()
+
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=shown)

@@ -10,19 +10,20 @@ import getpass
 import re
 from pathlib import Path
 
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.screens.lobby import Lobby, read_lobby, table_label
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
+from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table
 from dvtui.tables.client import lobby_order
 from dvtui.tables.server import Server
 
-from ..support.pilot import until
+from ..support.pilot import text, until
 
 ME = getpass.getuser()
 
@@ -112,3 +113,28 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         table = app.screen
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "others" and table.session.seat == 1
+
+
+async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Server, data_dir: Path) -> None:
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one("#menu-choice", OptionList)
+        new = "Open a new table at the table server"
+        await until(pilot, "the way to open a table", lambda: new in _prompts(options))
+        options.highlighted = _prompts(options).index(new)
+        await pilot.press("enter")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        setup.query_one("#table-name", Input).value = "-bad"
+        await pilot.press("ctrl+s")
+        error = setup.query_one("#setup-error", Static)
+        await until(pilot, "the name refused", lambda: "a table's name is 1 to 32 letters" in text(error))
+        setup.query_one("#table-name", Input).value = "newt"
+        await pilot.press("ctrl+s")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.abilities.table == "newt" and table.session.seat == 0  # Cy's, the set-up's first seat
+        assert table.session.game.created.players[0].name == "Cy"

@@ -19,13 +19,16 @@ from ...tables import (
     Diverged,
     Dropped,
     Refused,
+    RemoteSession,
     ServerPlace,
     TableInfo,
     Unreachable,
     is_my_turn,
     lobby_tables,
+    open_table,
 )
 from ...tables.clock import duration_words
+from ..config import SetupChoice
 from ..theme import GOLD, MUTED
 from .seats import SeatChoice
 
@@ -61,6 +64,19 @@ async def read_lobby(lobby: Lobby) -> tuple[str, list[TableInfo]] | None:
     return me, infos[:SHOWN]
 
 
+async def open_new_table(lobby: Lobby, name: str, choice: SetupChoice) -> RemoteSession:
+    """Open table ``name`` with the set-up screen's seats (a person by name, a bot by level; the
+    server gives the seats its colours), its first player and seed, and sit there as this person
+    (the seat the server picks: the one named like them, else the first free one). ValueError
+    says why not, as the set-up screen shows it."""
+    players = [seat.name if seat.kind == "human" else f"bot:{seat.bot}" for seat in choice.seats]
+    try:
+        await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user)
+        return await RemoteSession.open(lobby.place, name, seat=None, user=lobby.user)
+    except (Unreachable, Refused, Dropped, Diverged) as e:
+        raise ValueError(str(e)) from None
+
+
 def table_label(info: TableInfo, me: str) -> Text:
     """One table in one line (cut, never wrapped): its name, whose turn it is (``me``'s said so),
     the time left on its clock, the round and how many watch."""
@@ -87,4 +103,4 @@ def table_label(info: TableInfo, me: str) -> Text:
     return line
 
 
-__all__ = ["POLL", "SHOWN", "Lobby", "read_lobby", "table_label"]
+__all__ = ["POLL", "SHOWN", "Lobby", "open_new_table", "read_lobby", "table_label"]

@@ -4,6 +4,7 @@ answers, the menu also lists its tables (:mod:`.lobby`): Enter on one chooses a 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, cast
 
@@ -20,11 +21,13 @@ from textual.widgets.option_list import Option
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
 from ...tables import TableInfo, has_seat
+from ..config import SetupDefaults
 from ..host import GameHost
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
-from .lobby import POLL, Lobby, read_lobby, table_label
+from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
 
+NEW_TABLE = "new-table"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
@@ -69,6 +72,8 @@ class MenuScreen(Screen[None]):
         """The menu's own options (prompt, id), the tables aside."""
         self.tables: list[TableInfo] = []
         """The tables listed, in the order shown."""
+        self.reachable = False
+        """A table server answered the latest reading."""
 
     def compose(self) -> ComposeResult:
         self.latest = latest_unfinished()
@@ -110,18 +115,15 @@ class MenuScreen(Screen[None]):
 
         while True:
             read = await read_lobby(lobby)
-            if read is None:
-                self.show_tables("", [])
-            else:
-                self.show_tables(*read)
+            if read is not None or self.reachable:
+                self.show_tables(*(read or ("", [])), reachable=read is not None)
             await asyncio.sleep(POLL)
 
-    def show_tables(self, me: str, tables: list[TableInfo]) -> None:
+    def show_tables(self, me: str, tables: list[TableInfo], *, reachable: bool = True) -> None:
         """List ``tables`` (``me``: who the server knows this person as) between the menu's own
-        choices and Quit; the highlighted option stays highlighted (a table by its name), wherever
-        it moved."""
-        if not tables and not self.tables:
-            return
+        choices and Quit, after a way to open a new table while a server answers (``reachable``);
+        the highlighted option stays highlighted (a table by its name), wherever it moved."""
+        self.reachable = reachable
         menu = self.query_one("#menu-choice", OptionList)
         kept = menu.highlighted_option
         kept_id = None if kept is None else kept.id
@@ -130,6 +132,8 @@ class MenuScreen(Screen[None]):
             kept_id = next((f"{TABLE}{i}" for i, info in enumerate(tables) if info.table == name), None)
         self.tables = tables
         options = [Option(prompt, id=id) for prompt, id in self.choices]
+        if reachable:
+            options.append(Option("Open a new table at the table server", id=NEW_TABLE))
         headed: set[str] = set()
         for i, info in enumerate(tables):
             heading = "Your tables" if has_seat(info, me) else "Other tables · ⏎ to watch or take a free seat"
@@ -156,11 +160,24 @@ class MenuScreen(Screen[None]):
             self._show_path(True)
         elif choice == "quit":
             self.app.exit()
+        elif choice == NEW_TABLE and self.lobby is not None:
+            self._new_table(self.lobby)
         elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
             from .seats import SeatScreen
 
             self.app.push_screen(SeatScreen(self.lobby.choice(self.tables[int(choice.removeprefix(TABLE))].table),
                                             back=True))
+
+    def _new_table(self, lobby: Lobby) -> None:
+        """The set-up screen, asking a table's name too; the table opened is played (Esc comes
+        back here)."""
+        from .setup import SetupScreen
+
+        host = cast(GameHost, self.app)
+        defaults = SetupDefaults(default_name=lobby.person)
+        opener = partial(open_new_table, lobby)
+        self.app.push_screen(SetupScreen(defaults, host.create_session, host.start_game, leave=self.app.pop_screen,
+                                         open_table=opener))  # fmt: skip
 
     def _resume(self, saved: SavedGame) -> None:
         from ...play.local import LocalSession
