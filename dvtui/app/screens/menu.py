@@ -10,7 +10,7 @@ from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -27,6 +27,9 @@ from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
 
+AROUND_LIST = 8
+"""The menu's rows other than its list's: title, margins, the error and hint lines, the footer."""
+MIN_LIST_ROWS = 4
 NEW_TABLE = "new-table"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
@@ -44,7 +47,6 @@ class MenuScreen(Screen[None]):
 
     #menu-choice {
         height: auto;
-        max-height: 14;
         border: none;
         margin: 1 0;
     }
@@ -103,6 +105,12 @@ class MenuScreen(Screen[None]):
                               style=Style(color=MUTED)))
         yield Footer(compact=True)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The list is as tall as what is around it leaves (a long lobby scrolls in it): the hint
+        and the footer stay on screen down to the smallest terminal the game works in."""
+        rows = max(MIN_LIST_ROWS, event.size.height - AROUND_LIST)
+        self.query_one("#menu-choice", OptionList).styles.max_height = rows
+
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
         if self.lobby is not None:
@@ -110,13 +118,15 @@ class MenuScreen(Screen[None]):
 
     @work(exclusive=True, group="lobby")
     async def follow_tables(self, lobby: Lobby) -> None:
-        """The table server's tables, read again every :data:`POLL` seconds while the menu is up."""
+        """The table server's tables, read again every :data:`POLL` seconds while the menu is
+        shown (not while a screen it opened, a table say, covers it)."""
         import asyncio
 
         while True:
-            read = await read_lobby(lobby)
-            if read is not None or self.reachable:
-                self.show_tables(*(read or ("", [])), reachable=read is not None)
+            if self.is_current:
+                read = await read_lobby(lobby)
+                if read is not None or self.reachable:
+                    self.show_tables(*(read or ("", [])), reachable=read is not None)
             await asyncio.sleep(POLL)
 
     def show_tables(self, me: str, tables: list[TableInfo], *, reachable: bool = True) -> None:
