@@ -4,6 +4,7 @@ answers, the menu also lists its tables (:mod:`.lobby`): Enter on one chooses a 
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from pathlib import Path
 from typing import ClassVar, cast
@@ -37,7 +38,7 @@ TABLE = "table-"
 
 class MenuScreen(Screen[None]):
     """New game, resume the latest unfinished game, replay a file (its path typed, the latest
-    game's offered), quit."""
+    game's offered), the table server's tables and a new table there (``lobby``), quit."""
 
     DEFAULT_CSS = """
     #menu-body {
@@ -120,8 +121,6 @@ class MenuScreen(Screen[None]):
     async def follow_tables(self, lobby: Lobby) -> None:
         """The table server's tables, read again every :data:`POLL` seconds while the menu is
         shown (not while a screen it opened, a table say, covers it)."""
-        import asyncio
-
         while True:
             if self.is_current:
                 read = await read_lobby(lobby)
@@ -157,6 +156,7 @@ class MenuScreen(Screen[None]):
         menu.add_options(options)
         ids = [option.id for option in options]
         menu.highlighted = ids.index(kept_id) if kept_id in ids else 0
+
     @on(OptionList.OptionSelected, "#menu-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
         app = cast(GameHost, self.app)
@@ -175,8 +175,8 @@ class MenuScreen(Screen[None]):
         elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
             from .seats import SeatScreen
 
-            self.app.push_screen(SeatScreen(self.lobby.choice(self.tables[int(choice.removeprefix(TABLE))].table),
-                                            back=True))
+            table = self.tables[int(choice.removeprefix(TABLE))].table
+            self.app.push_screen(SeatScreen(self.lobby.choice(table), back=True))
 
     def _new_table(self, lobby: Lobby) -> None:
         """The set-up screen, asking a table's name too; the table opened is played (Esc comes
