@@ -95,7 +95,7 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         await until(pilot, "the tables listed", lambda: any("others" in p for p in _prompts(options)))
         prompts = _prompts(options)
         first = prompts.index("Your tables") + 1
-        assert re.fullmatch(r"▶ yours  your turn, \d:\d\d:\d\d left · round 1 of \d", prompts[first]), prompts
+        assert re.fullmatch(r"▶ yours  your turn, (\d:)?\d\d:\d\d left · round 1 of \d", prompts[first]), prompts
         assert prompts[first + 1].startswith("Other tables")
         assert prompts[first + 2].startswith("  others  Ana to play · round 1 of") and prompts[-1] == "Quit"
         options.highlighted = first + 2
