@@ -10,6 +10,7 @@ import getpass
 import re
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from dvtui.app.app import DvtuiApp
@@ -78,6 +79,19 @@ def _prompts(options: OptionList) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+async def _enter_on(pilot: Pilot[object], options: OptionList, start: str) -> None:
+    """Enter on the option that starts with ``start``, once the list has it (the list is read
+    again meanwhile: it keeps the highlighted table highlighted)."""
+
+    def index() -> int | None:
+        return next((i for i, prompt in enumerate(_prompts(options)) if prompt.startswith(start)), None)
+
+    await until(pilot, f"{start.strip()} listed", lambda: index() is not None)
+    options.highlighted = index()
+    await until(pilot, f"{start.strip()} highlighted", lambda: options.highlighted == index())
+    await pilot.press("enter")
+
+
 async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_process: Server, data_dir: Path) -> None:
     place = in_process.place
     you = ME.title()
@@ -98,13 +112,11 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         assert re.fullmatch(r"▶ yours  your turn, (\d:)?\d\d:\d\d left · round 1 of \d", prompts[first]), prompts
         assert prompts[first + 1].startswith("Other tables")
         assert prompts[first + 2].startswith("  others  Ana to play · round 1 of") and prompts[-1] == "Quit"
-        options.highlighted = first + 2
-        await pilot.press("enter")
+        await _enter_on(pilot, options, "  others  ")
         await until(pilot, "the seat chooser", lambda: isinstance(app.screen, SeatScreen))
         await pilot.press("escape")  # back to the menu
         await until(pilot, "the menu again", lambda: app.screen is menu)
-        options.highlighted = first + 2
-        await pilot.press("enter")
+        await _enter_on(pilot, options, "  others  ")
         await until(pilot, "the seat chooser", lambda: isinstance(app.screen, SeatScreen))
         seats = app.screen.query_one(OptionList)
         await until(pilot, "Bob's seat offered", lambda: seats.highlighted == 1 and seats.option_count == 4)
@@ -121,10 +133,7 @@ async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Serv
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         options = menu.query_one("#menu-choice", OptionList)
-        new = "Open a new table at the table server"
-        await until(pilot, "the way to open a table", lambda: new in _prompts(options))
-        options.highlighted = _prompts(options).index(new)
-        await pilot.press("enter")
+        await _enter_on(pilot, options, "Open a new table at the table server")
         await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
         setup = app.screen
         setup.query_one("#table-name", Input).value = "-bad"
