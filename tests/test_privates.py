@@ -117,6 +117,27 @@ def test_an_apps_driver_takes_keys() -> None:
     assert asyncio.run(run())
 
 
+def test_a_browser_tabs_driver_sends_the_page_a_message_beside_the_screen() -> None:
+    """``WebDriver.write_meta(data)``: what ``tell_page`` calls on the driver of an app in a browser
+    tab (textual-serve hands each meta on to its service's ``on_meta``, which ``dvtui web`` extends);
+    elsewhere (here, a headless app) nothing is sent."""
+    from textual.drivers.web_driver import WebDriver
+
+    from dvtui.app.notify import PAGE_TURN
+    from dvtui.web.server import PAGE_TURN as SERVED
+
+    takes(member(WebDriver, "write_meta", TEXTUAL), ["self", "data"], "WebDriver.write_meta")
+    takes(AppService.on_meta, ["self", "data"], "AppService.on_meta", coroutine=True)
+    assert PAGE_TURN == SERVED  # the app's message is the one dvtui web hands on
+
+    async def run() -> bool:
+        app: App[None] = App()
+        async with app.run_test():
+            return textual_private.tell_page(app, {"type": PAGE_TURN, "turn": True})
+
+    assert asyncio.run(run()) is False
+
+
 def test_a_frame_settles_as_pilot_pause_settles_it() -> None:
     """``Pilot._wait_for_screen(timeout)`` and ``Screen._on_timer_update()``: what ``pause`` does."""
     takes(member(Pilot, "_wait_for_screen", TEXTUAL), ["self", "timeout"], "Pilot._wait_for_screen", coroutine=True)

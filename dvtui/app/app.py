@@ -24,6 +24,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..replay import Replay
+    from .screens.lobby import Lobby
     from .screens.seats import SeatChoice
 
 from ..engine import GameCreated, RuleError, SeatError, new_game
@@ -82,6 +83,7 @@ class DvtuiApp(App[ExitState]):
         player_name: str | None = None,
         handle_hangup: bool = False,
         menu: bool = False,
+        lobby: Lobby | None = None,
         choose_seat: SeatChoice | None = None,
         bell: bool = True,
         in_browser: bool = False,
@@ -94,6 +96,8 @@ class DvtuiApp(App[ExitState]):
         self.watched = watch
         self.menu = menu
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
+        self.lobby = lobby
+        """The table server whose tables the start menu lists (None: none)."""
         self.choose_seat = choose_seat
         """A shared table whose seat is chosen on screen first (a browser tab's way in)."""
         self.setup_defaults = setup or SetupDefaults()
@@ -152,7 +156,7 @@ class DvtuiApp(App[ExitState]):
         elif self.menu:
             from .screens.menu import MenuScreen
 
-            self.push_screen(MenuScreen())
+            self.push_screen(MenuScreen(self.lobby))
         else:
             from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from ..play.face import GameSession
     from ..store import LoadedGame
+    from .config import SetupChoice
 
 
 class GameHost(Protocol):
@@ -17,6 +18,8 @@ class GameHost(Protocol):
     """Served to a browser tab (``dvtui web``): the tab opens its own saved games only."""
 
     def start_game(self, session: GameSession) -> None: ...
+
+    def create_session(self, choice: SetupChoice) -> GameSession: ...
 
     def rematch(self) -> None: ...
 

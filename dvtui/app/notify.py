@@ -14,6 +14,10 @@ from ..printable import printable
 MAX_NOTIFICATION_CHARS = 80
 """The longest body a notification carries (a notification is read at a glance)."""
 TITLE = "Dolce Vita"
+PAGE_TURN = "dvtui_turn"
+"""The message that tells a browser tab's page whether it is this side's turn (``{"type":
+"dvtui_turn", "turn": bool}``): ``dvtui web`` hands it to the page, which changes its title and
+icon (dvtui/web/page/app_index.html)."""
 
 
 def turn_notification(table: str) -> str:
@@ -29,4 +33,4 @@ def _plain(text: str) -> str:
     return text
 
 
-__all__ = ["MAX_NOTIFICATION_CHARS", "turn_notification"]
+__all__ = ["MAX_NOTIFICATION_CHARS", "PAGE_TURN", "turn_notification"]

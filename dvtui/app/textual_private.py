@@ -15,7 +15,9 @@ its shape, so an upgrade that moves one fails there, in one place, rather than i
 - ``Screen._compositor``: the screen as drawn (``render_strips``, ``get_style_at``); tests read it.
 - ``DOMNode._bindings``: a node's whole binding map (``active_bindings`` has the active keys only);
   a test matches every key to its line in the help.
-- ``App._driver``: where a key arrives as from the terminal; the benches time a key from there.
+- ``App._driver``: where a key arrives as from the terminal; the benches time a key from there. In
+  a browser tab it is Textual's web driver, whose ``write_meta`` sends textual-serve a message
+  beside the screen (the turn's, which the page shows in its title and icon: :func:`tell_page`).
 - ``Pilot._wait_for_screen()``, ``Screen._on_timer_update()``: what ``Pilot.pause`` does after its
   idle wait; a test that steps hundreds of times settles each frame with them alone.
 """
@@ -49,6 +51,7 @@ __all__ = [
     "driver",
     "notifications",
     "settle",
+    "tell_page",
     "unnotify",
 ]
 
@@ -84,6 +87,18 @@ def driver(app: App[Any]) -> Driver:
     """The driver of a running ``app``: a key sent there arrives as the terminal's would."""
     assert app._driver is not None, "the app is not running"
     return app._driver
+
+
+def tell_page(app: App[Any], message: dict[str, object]) -> bool:
+    """Send ``message`` to the page of the browser tab ``app`` runs in (textual-serve's service
+    hands it on); False when the app runs elsewhere (a terminal, a test), where nobody hears it."""
+    from textual.drivers.web_driver import WebDriver
+
+    web = app._driver
+    if not isinstance(web, WebDriver):
+        return False
+    web.write_meta(message)
+    return True
 
 
 async def settle(pilot: Pilot[Any]) -> None:

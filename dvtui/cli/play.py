@@ -26,6 +26,7 @@ from ..printable import printable
 from ..store import (
     GameWriter,
     LoadedGame,
+    SaveError,
     data_dir,
     latest_unfinished,
     list_games,
@@ -33,7 +34,8 @@ from ..store import (
     read_game,
     saves_dir,
 )
-from ..tables import RemoteSession, ServerPlace
+from ..tables import RemoteSession, ServerPlace, server_place
+from ..web.errors import WebUsageError
 from ..web.tab import is_spare, vouched, wait_for_tab
 from .errors import UsageError
 from .terminal import has_terminal, served_to_browser
@@ -200,10 +202,12 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_menu() -> int:
-    """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file)."""
+    """Plain ``dvtui`` in a terminal: the start menu (new game, resume the latest, replay a file),
+    with the tables of the table server ``dvtui tables`` would list, when one answers."""
 
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
+        from ..app.screens.lobby import Lobby
 
         app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True,
                        in_browser=served_to_browser())
@@ -212,6 +216,10 @@ def run_menu() -> int:
             wait_for_tab()
             app.pace = load_pace()  # from the tab's person's settings, once their data dir is known
         app.setup_defaults = SetupDefaults(default_name=default_player_name())  # the tab's person, once known
+        try:
+            app.lobby = Lobby(server_place(), default_player_name(), user=vouched())
+        except (SaveError, WebUsageError):  # no private directory for a personal server, a person no table
+            app.lobby = None  # takes (DVTUI_PLAYER): no lobby, the menu as it is
         return app
 
     return _run_app(build)

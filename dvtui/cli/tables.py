@@ -39,7 +39,7 @@ from ..tables import (
     start_table,
     table_info,
 )
-from ..tables.clock import move_time_words, parse_duration
+from ..tables.clock import duration_words, move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
@@ -237,9 +237,10 @@ def table_line(info: TableInfo) -> str:
     elif info.waiting:
         awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
         state = f"waiting room, waiting for {', '.join(awaited)} (or 'dvtui tables start {info.table}')"
+        state += _left(info)
     else:
         who = names[info.to_move] if info.to_move is not None else "?"
-        state = f"round {info.round}/{info.rounds}, {who} to move"
+        state = f"round {info.round}/{info.rounds}, {who} to move{_left(info)}"
         mover = info.seats[info.to_move] if info.to_move is not None else None
         nobody = info.spectators == 0 and all(s.state != "connected" for s in info.seats)
         if mover is not None and (mover.state == "bot" or mover.stand_in is not None) and nobody:
@@ -266,6 +267,11 @@ def table_line(info: TableInfo) -> str:
     if info.move_time is not None:
         extra += f"; move time {move_time_words(info.move_time)}"
     return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")
+
+
+def _left(info: TableInfo) -> str:
+    """The time left on the turn (or the waiting room) as the server listed it ("" when no clock runs)."""
+    return "" if info.move_left is None else f", {duration_words(info.move_left)} left"
 
 
 # -- dvtui join / new --table -------------------------------------------------------------------

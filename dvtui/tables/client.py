@@ -238,10 +238,12 @@ MAX_LISTED = 100_000
 
 
 @contextlib.asynccontextmanager
-async def _connection(place: ServerPlace, *, user: str | None = None) -> AsyncIterator[Connection]:
+async def _connection(
+    place: ServerPlace, *, user: str | None = None, start: bool = True
+) -> AsyncIterator[Connection]:
     """A connection for one request and its answer; one that ends first is the server gone."""
     try:
-        conn = await Connection.open(place, user=user)
+        conn = await Connection.open(place, user=user, start=start)
         try:
             yield conn
         finally:
@@ -263,10 +265,27 @@ async def my_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str
     return me, mine_first(infos, me)
 
 
+async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
+    """Who the server knows this side as, and every table in the lobby's order
+    (:func:`lobby_order`). A personal server that is not running is not started for it: a list
+    looked at in passing is no reason to run one (:class:`Unreachable` then)."""
+    me, infos = await _listed(place, user=user, start=False)
+    return me, lobby_order(infos, me)
+
+
+def lobby_order(infos: list[TableInfo], me: str) -> list[TableInfo]:
+    """``me``'s tables first as :func:`mine_first` orders them, then the others' unfinished
+    tables, then their finished ones; by name within each."""
+    mine = mine_first(infos, me)
+    listed = {info.table for info in mine}
+    others = sorted((info for info in infos if info.table not in listed), key=lambda info: (info.over, info.table))
+    return mine + others
+
+
 def mine_first(infos: list[TableInfo], me: str) -> list[TableInfo]:
     """The tables where ``me`` has a seat: those where it is their turn first, then the unfinished
     others, then the finished ones; by name within each."""
-    mine = [info for info in infos if any(_is_mine(seat, me) for seat in info.seats)]
+    mine = [info for info in infos if has_seat(info, me)]
     return sorted(mine, key=lambda info: (_standing(info, me), info.table))
 
 
@@ -278,6 +297,11 @@ def is_my_turn(info: TableInfo, me: str) -> bool:
     return mover is not None and _is_mine(mover, me)
 
 
+def has_seat(info: TableInfo, me: str) -> bool:
+    """Whether ``me`` has a seat at the table (taken, or a free one kept for them)."""
+    return any(_is_mine(seat, me) for seat in info.seats)
+
+
 def _is_mine(seat: SeatState, me: str) -> bool:
     return seat.user == me or (seat.user is None and seat.kept_for == me)
 
@@ -287,10 +311,11 @@ def _standing(info: TableInfo, me: str) -> int:
 
 
 async def _listed(
-    place: ServerPlace, *, user: str | None = None, kept: bool = False
+    place: ServerPlace, *, user: str | None = None, kept: bool = False, start: bool = True
 ) -> tuple[str, list[TableInfo]]:
-    """The welcome's name for this side, and every table (``kept``: and kept game), page after page."""
-    async with _connection(place, user=user) as conn:
+    """The welcome's name for this side, and every table (``kept``: and kept game), page after page
+    (``start``: start this account's own server if none answers)."""
+    async with _connection(place, user=user, start=start) as conn:
         infos: list[TableInfo] = []
         after: str | None = None
         while True:

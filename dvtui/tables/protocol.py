@@ -309,6 +309,9 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     kept: str | None = None
     """Not a table but a game kept after its table (``table`` is its :data:`KEPT_GAME` name): the
     time of its last line (UTC, ISO 8601), which its keeping is counted from."""
+    move_left: float | None = None
+    """The seconds left on the turn (or the waiting room) as the list is sent, as ``presence`` says
+    them (None: no clock runs now)."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -322,6 +325,7 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     move_time: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
     game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    move_left: float | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -502,6 +506,7 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         info,
         waiting=info.waiting if "waiting" in features else unset,
         move_time=info.move_time if "clock" in features else unset,
+        move_left=info.move_left if "clock" in features else unset,
         game=info.game if "rematch" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )

@@ -148,7 +148,7 @@ def check_table_info(info: TableInfo) -> None:
         raise BadServer(f"{where}: round {info.round} of {info.rounds} is no game's")
     if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
         raise BadServer(f"{where}: to_move {info.to_move} is no seat")
-    _move_time(f"table {info.table}", info.move_time, None)
+    _move_time(f"table {info.table}", info.move_time, info.move_left)
     if info.spectators < 0:
         raise BadServer(f"{where}: spectators is negative")
 

@@ -217,6 +217,7 @@ class Table(Generic[G]):
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
+            move_left=self.move_left(),
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:

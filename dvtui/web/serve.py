@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..printable import printable
 from ..store import SaveError
+from ..tables.where import ENV as SERVER_VARIABLE
 from .caps import DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON, TabCaps
 from .errors import WebError, WebUsageError
 
@@ -44,13 +45,15 @@ may connect, as the login proxy must; no other account may."""
 
 def tab_command(table: str | None, server: str | None) -> list[str]:
     """The command each tab runs: this same dvtui (interpreter and import path), at its start
-    menu or, with ``table``, sitting at that table of the table server."""
+    menu (whose lobby lists the tables of ``server``, else of the table server ``dvtui tables``
+    finds) or, with ``table``, sitting at that table of the table server."""
     command = [sys.executable, "-m", "dvtui"]
+    where = None if server is None else str(Path(server).expanduser().absolute())
     if table is None:
-        return command
+        return command if where is None else ["env", f"{SERVER_VARIABLE}={where}", *command]
     command += ["join", table]
-    if server is not None:
-        command += ["--server", str(Path(server).expanduser().absolute())]
+    if where is not None:
+        command += ["--server", where]
     return command
 
 
@@ -82,8 +85,6 @@ def run(
     port = port if port is not None else DEFAULT_PORT
     if not 0 < port < 65536:
         raise WebUsageError(f"--port must be from 1 to 65535, not {port}")
-    if server is not None and table is None:
-        raise WebUsageError("--server goes with --table NAME")
     if max_tabs_per_person is not None and user_header is None:
         raise WebUsageError("--max-tabs-per-person goes with --user-header (without it, tabs are nobody's)")
     caps = TabCaps(

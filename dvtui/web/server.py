@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import shlex
 import signal
 import socket
@@ -35,6 +36,10 @@ SPARE_QUIET = 0.2
 """Seconds without output after which a tab's dvtui counts as having drawn its first screen."""
 SPARE_AT_LATEST = 5.0
 """Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
+PAGE_TURN = "dvtui_turn"
+"""The message by which a tab's dvtui tells its page whether it is its person's turn at a shared
+table (the app's ``dvtui.app.notify.PAGE_TURN``); the page (page/app_index.html) changes its title
+and icon."""
 TAB_REFUSED = 4000
 """The websocket close code of a tab refused for the caps (an application's own, 4000-4999); the
 page shows the close's reason in place of its "session ended"."""
@@ -110,6 +115,15 @@ def server_class(
         async def on_data(self, payload: bytes) -> None:
             self.last_data = asyncio.get_running_loop().time()
             await super().on_data(payload)
+
+        async def on_meta(self, data: bytes) -> None:
+            """The tab's dvtui saying whether it is its person's turn: handed to the page (as
+            textual-serve hands it an ``open_url``), which shows it in its title and icon."""
+            meta = json.loads(data)
+            if isinstance(meta, dict) and meta.get("type") == PAGE_TURN:
+                await self.remote_write_str(json.dumps([PAGE_TURN, {"turn": meta.get("turn") is True}]))
+                return
+            await super().on_meta(data)
 
         async def spare_after_first_screen(self, command: str) -> None:
             """The next tab's spare, once this tab's dvtui has drawn its first screen (it has sent

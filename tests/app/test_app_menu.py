@@ -19,6 +19,7 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.cli import main, play
 from dvtui.store import data_dir as saves_dir
+from dvtui.tables import SeatState, TableInfo
 
 from ..support.apps import new_session
 from ..support.pilot import until
@@ -164,3 +165,67 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         assert any(n.title == "Playing from here" and str(session.path) in n.message for n in notifications(app))
         await pilot.press("q")
     assert app.return_value is not None and app.return_value.code == 0
+
+
+def _lobby_tables() -> list[TableInfo]:
+    """Ana's tables (two where it is her turn, on a clock) and ten of others'."""
+
+    def info(name: str, to_move: int | None, mine: bool, left: float | None = None) -> TableInfo:
+        seats = [
+            SeatState(seat=0, name="Ana", kind="human", state="connected", user="ana" if mine else "eve"),
+            SeatState(seat=1, name="Bob", kind="human", state="away", user="bob"),
+            SeatState(seat=2, name="Bot 1", kind="bot", state="bot"),
+        ]
+        return TableInfo(table=name, seats=seats, round=2, rounds=6, to_move=to_move, over=to_move is None,
+                         move_left=left, spectators=1)  # fmt: skip
+
+    tables = [info("friday", 0, True, 3 * 86400 - 4000), info("blitz", 0, True, 65), info("monday", 1, True, 200)]
+    return tables + [info("over", None, True)] + [info(f"open-{i}", 1, False) for i in range(10)]
+
+
+async def test_a_long_lobby_scrolls_in_its_list_down_to_the_smallest_terminal() -> None:
+    from .test_app_fit import screen_lines
+
+    app = menu_app()
+    async with app.run_test(size=(73, 16)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.show_tables("ana", _lobby_tables())
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert any("▶ friday  your turn, 2d 22h left" in line for line in lines), lines
+        assert any(line.strip().startswith("↑↓ then ⏎") for line in lines), lines  # the hint stays on screen
+        assert "palette" in lines[-1]
+
+
+def test_start_menu_with_tables_at_80x24(snap_compare) -> None:
+    """The menu with a table server's tables: the person's turn first, with the time left; more
+    tables than fit scroll within the list, the hint and the footer stay."""
+    tables = _lobby_tables()
+
+    async def listed(pilot) -> None:  # type: ignore[no-untyped-def]
+        menu = pilot.app.screen
+        assert isinstance(menu, MenuScreen)
+        menu.show_tables("ana", tables)
+        await pilot.pause()
+
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
+
+
+def test_a_new_table_set_up_at_80x24(snap_compare) -> None:
+    """The set-up screen opened from the lobby: the seats, and the table's name."""
+    from dvtui.app.screens.setup import SetupScreen
+
+    async def never(name: str, choice: object) -> object:
+        raise ValueError("not opened here")
+
+    async def shown(pilot) -> None:  # type: ignore[no-untyped-def]
+        app = pilot.app
+        app.push_screen(SetupScreen(SetupDefaults(default_name="Ana"), app.create_session, app.start_game,
+                                    leave=app.pop_screen, open_table=never))  # fmt: skip
+        await pilot.pause()
+
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=shown)

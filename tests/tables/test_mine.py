@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 
 from dvtui.tables import SeatState, TableInfo
 from dvtui.tables.client import mine_first
@@ -47,3 +48,17 @@ def test_tables_mine_lists_ones_turn_first_from_a_server() -> None:
         lines = listed.stdout.splitlines()
         assert [line.split("  ")[0] for line in lines] == ["your turn: zz", "aa"], listed.stdout
         assert f"{ME.title()}: free, kept for {ME}" in lines[0]
+
+
+def test_tables_mine_shows_the_time_left_on_a_clocked_turn() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        players = f"{ME.title()},bot:random,bot:random"
+        assert server.dvtui("new", "--table", "clocked", "--players", players, "--move-time", "1h").returncode == 0
+        assert server.dvtui("new", "--table", "free", "--players", players).returncode == 0
+        listed = server.dvtui("tables", "--mine")
+        assert listed.returncode == 0, listed.stderr
+        lines = {line.split("  ")[0]: line for line in listed.stdout.splitlines()}
+        assert re.search(r", (\d:)?\d\d:\d\d left  \[", lines["your turn: clocked"]), listed.stdout
+        assert "move time 1h" in lines["your turn: clocked"]
+        assert " left" not in lines["your turn: free"], listed.stdout

@@ -49,7 +49,6 @@ def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys:
     [
         (["web", "--port", "0"], "--port must be from 1 to 65535, not 0"),
         (["web", "--port", "70000"], "--port must be from 1 to 65535, not 70000"),
-        (["web", "--server", "/tmp"], "--server goes with --table NAME"),
         (["web", "--socket", "/tmp/w.sock", "--port", "8000", "--public-url", "https://x"],
          "--socket replaces --host and --port"),
         (["web", "--socket", "/tmp/w.sock"],
@@ -71,6 +70,9 @@ def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Pa
     assert serve.tab_command("friday", None) == [sys.executable, "-m", "dvtui", "join", "friday"]
     assert serve.tab_command("friday", str(tmp_path)) == [
         sys.executable, "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
+    # without a table: the start menu, whose lobby lists that server's tables
+    assert serve.tab_command(None, str(tmp_path)) == ["env", f"DVTUI_SERVER_DIR={tmp_path}", sys.executable, "-m",
+                                                      "dvtui"]  # fmt: skip
     assert serve.page_title(None) == "Dolce Vita"
     assert serve.page_title("friday") == "Dolce Vita · table friday"
 

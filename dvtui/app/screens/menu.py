@@ -1,14 +1,17 @@
 """Plain ``dvtui``: a start menu (a new game, the latest unfinished game, a replay) instead of the
-command line's usage text, for someone who just typed the program's name."""
+command line's usage text, for someone who just typed the program's name. When a table server
+answers, the menu also lists its tables (:mod:`.lobby`): Enter on one chooses a seat or watches."""
 
 from __future__ import annotations
 
+import asyncio
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -18,14 +21,24 @@ from textual.widgets.option_list import Option
 
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
+from ...tables import TableInfo, has_seat
+from ..config import SetupDefaults
 from ..host import GameHost
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
+
+AROUND_LIST = 8
+"""The menu's rows other than its list's: title, margins, the error and hint lines, the footer."""
+MIN_LIST_ROWS = 4
+NEW_TABLE = "new-table"
+TABLE = "table-"
+"""The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
 
 class MenuScreen(Screen[None]):
     """New game, resume the latest unfinished game, replay a file (its path typed, the latest
-    game's offered), quit."""
+    game's offered), the table server's tables and a new table there (``lobby``), quit."""
 
     DEFAULT_CSS = """
     #menu-body {
@@ -35,7 +48,6 @@ class MenuScreen(Screen[None]):
 
     #menu-choice {
         height: auto;
-        max-height: 8;
         border: none;
         margin: 1 0;
     }
@@ -53,10 +65,18 @@ class MenuScreen(Screen[None]):
         Binding("escape", "back", "back", key_display="esc"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, lobby: Lobby | None = None) -> None:
         super().__init__(id="menu")
         self.latest: SavedGame | None = None
         self.recent: Path | None = None
+        self.lobby = lobby
+        """Where to look for tables (None: a menu without them)."""
+        self.choices: list[tuple[str | Text, str]] = []
+        """The menu's own options (prompt, id), the tables aside."""
+        self.tables: list[TableInfo] = []
+        """The tables listed, in the order shown."""
+        self.reachable = False
+        """A table server answered the latest reading."""
 
     def compose(self) -> ComposeResult:
         self.latest = latest_unfinished()
@@ -64,17 +84,17 @@ class MenuScreen(Screen[None]):
         self.recent = games[0].path if games else None
         title = styled(" DOLCE VITA ", CHIP)
         title.append("  the card game, in the terminal", style=Style(bold=True))
-        options = [Option("New game: choose the seats, then play", id="new")]
+        self.choices = [("New game: choose the seats, then play", "new")]
         if self.latest is not None:
             game = self.latest.loaded.game
             names = ", ".join(seat.name for seat in game.created.players)
-            options.append(Option(Text(f"Resume the latest game: {names} · round {game.round} of {game.rounds}"),
-                                  id="resume"))
-        options.append(Option("Replay a game file", id="replay"))
-        options.append(Option("Quit", id="quit"))
+            self.choices.append((Text(f"Resume the latest game: {names} · round {game.round} of {game.rounds}"),
+                                 "resume"))
+        self.choices.append(("Replay a game file", "replay"))
+        options = [Option(prompt, id=id) for prompt, id in self.choices]
         with Vertical(id="menu-body"):
             yield Static(title)
-            yield OptionList(*options, id="menu-choice")
+            yield OptionList(*options, Option("Quit", id="quit"), id="menu-choice")
             confined = cast(GameHost, self.app).in_browser  # a tab opens its own games only: by name
             recent = "" if self.recent is None else self.recent.name if confined else str(self.recent)
             path = Input(value=recent, placeholder="name of a saved game" if confined else "path of a .dvr file",
@@ -86,8 +106,56 @@ class MenuScreen(Screen[None]):
                               style=Style(color=MUTED)))
         yield Footer(compact=True)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """The list is as tall as what is around it leaves (a long lobby scrolls in it): the hint
+        and the footer stay on screen down to the smallest terminal the game works in."""
+        rows = max(MIN_LIST_ROWS, event.size.height - AROUND_LIST)
+        self.query_one("#menu-choice", OptionList).styles.max_height = rows
+
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        if self.lobby is not None:
+            self.follow_tables(self.lobby)
+
+    @work(exclusive=True, group="lobby")
+    async def follow_tables(self, lobby: Lobby) -> None:
+        """The table server's tables, read again every :data:`POLL` seconds while the menu is
+        shown (not while a screen it opened, a table say, covers it)."""
+        while True:
+            if self.is_current:
+                read = await read_lobby(lobby)
+                if read is not None or self.reachable:
+                    self.show_tables(*(read or ("", [])), reachable=read is not None)
+            await asyncio.sleep(POLL)
+
+    def show_tables(self, me: str, tables: list[TableInfo], *, reachable: bool = True) -> None:
+        """List ``tables`` (``me``: who the server knows this person as) between the menu's own
+        choices and Quit, after a way to open a new table while a server answers (``reachable``);
+        the highlighted option stays highlighted (a table by its name), wherever it moved."""
+        self.reachable = reachable
+        menu = self.query_one("#menu-choice", OptionList)
+        kept = menu.highlighted_option
+        kept_id = None if kept is None else kept.id
+        if kept_id is not None and kept_id.startswith(TABLE):
+            name = self.tables[int(kept_id.removeprefix(TABLE))].table
+            kept_id = next((f"{TABLE}{i}" for i, info in enumerate(tables) if info.table == name), None)
+        self.tables = tables
+        options = [Option(prompt, id=id) for prompt, id in self.choices]
+        if reachable:
+            options.append(Option("Open a new table at the table server", id=NEW_TABLE))
+        headed: set[str] = set()
+        for i, info in enumerate(tables):
+            heading = "Your tables" if has_seat(info, me) else "Other tables · ⏎ to watch or take a free seat"
+            if heading not in headed:
+                headed.add(heading)
+                shown = Text(heading, style=Style(color=MUTED))
+                options.append(Option(shown, id=f"heading-{len(headed)}", disabled=True))
+            options.append(Option(table_label(info, me), id=f"{TABLE}{i}"))
+        options.append(Option("Quit", id="quit"))
+        menu.clear_options()
+        menu.add_options(options)
+        ids = [option.id for option in options]
+        menu.highlighted = ids.index(kept_id) if kept_id in ids else 0
 
     @on(OptionList.OptionSelected, "#menu-choice")
     def _chosen(self, message: OptionList.OptionSelected) -> None:
@@ -102,6 +170,24 @@ class MenuScreen(Screen[None]):
             self._show_path(True)
         elif choice == "quit":
             self.app.exit()
+        elif choice == NEW_TABLE and self.lobby is not None:
+            self._new_table(self.lobby)
+        elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
+            from .seats import SeatScreen
+
+            table = self.tables[int(choice.removeprefix(TABLE))].table
+            self.app.push_screen(SeatScreen(self.lobby.choice(table), back=True))
+
+    def _new_table(self, lobby: Lobby) -> None:
+        """The set-up screen, asking a table's name too; the table opened is played (Esc comes
+        back here)."""
+        from .setup import SetupScreen
+
+        host = cast(GameHost, self.app)
+        defaults = SetupDefaults(default_name=lobby.person)
+        opener = partial(open_new_table, lobby)
+        self.app.push_screen(SetupScreen(defaults, host.create_session, host.start_game, leave=self.app.pop_screen,
+                                         open_table=opener))  # fmt: skip
 
     def _resume(self, saved: SavedGame) -> None:
         from ...play.local import LocalSession

@@ -131,11 +131,14 @@ class SeatScreen(Screen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "leave"),
+        Binding("escape", "back", "back", key_display="esc"),
     ]
 
-    def __init__(self, choice: SeatChoice) -> None:
+    def __init__(self, choice: SeatChoice, *, back: bool = False) -> None:
         super().__init__(id="seats")
         self.choice = choice
+        self.back = back
+        """Opened from the start menu: Esc goes back to it."""
         self.info: TableInfo | None = None
         self.account = choice.owner
         self.joining = False
@@ -253,6 +256,12 @@ class SeatScreen(Screen[None]):
             self._refused(str(e))
             return
         cast(GameHost, self.app).start_game(session)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.back if action == "back" else True
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
 
     def _refused(self, message: str) -> None:
         self.joining = False

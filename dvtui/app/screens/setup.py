@@ -1,14 +1,15 @@
 """``dvtui new`` without ``--players``: choose 3 to 5 seats (a human by name or a bot by level),
-their colours, who starts (R2.4) and, optionally, the seed of the deal."""
+their colours, who starts (R2.4) and, optionally, the seed of the deal. From the start menu's
+lobby, the same screen opens a table at the table server: it also asks the table's name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,6 +22,7 @@ from ...play.face import GameSession
 from ...play.seats import seat_message
 from ...printable import printable
 from ...store import SaveError
+from ...tables.protocol import TABLE_NAME_RULE, is_table_name
 from ..config import SetupChoice, SetupDefaults
 from ..host import GameHost
 from ..theme import MUTED, seat_color
@@ -144,6 +146,14 @@ class SetupScreen(Screen[None]):
         width: 12;
     }
 
+    #table-name {
+        width: 34;
+    }
+
+    #table-line {
+        margin: 1 0 0 0;
+    }
+
     .setup-note {
         color: #7f9c8e;
     }
@@ -177,23 +187,34 @@ class SetupScreen(Screen[None]):
     ]
 
     def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], GameSession],
-                 start: Callable[[GameSession], None], leave: Callable[[], object] | None = None) -> None:
+                 start: Callable[[GameSession], None], leave: Callable[[], object] | None = None, *,
+                 open_table: Callable[[str, SetupChoice], Awaitable[GameSession]] | None = None) -> None:
         super().__init__(id="setup")
         self.defaults = defaults
         self.create = create
         self.start = start
         self.leave = leave
         """What leaving does once confirmed (default: quit the app)."""
+        self.open_table = open_table
+        """Opens a table at the table server (its name, the seats) and sits there, in place of
+        ``create``: the screen then asks the table's name too. ValueError says why not."""
+        self._opening = False
         self._row: SeatRow | None = None
         """The seat last worked on: the one "− seat" removes."""
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
-        title.append("  a new game", style=Style(bold=True))
+        title.append("  a new table at the table server" if self.open_table else "  a new game", style=Style(bold=True))
         yield Static(title, id="setup-title")
         with VerticalScroll(id="setup-body", can_focus=False):  # its fields take the focus, not the body
             yield Static(Text("Seats, clockwise (3 to 5): a human by name, or a bot by level.",
                               style=Style(color=MUTED)), classes="setup-help")
+            if self.open_table is not None:
+                with Horizontal(classes="setup-line", id="table-line"):
+                    yield Label("Table name ", classes="setup-label")
+                    yield Input(placeholder="e.g. friday", compact=True, id="table-name", max_length=32,
+                                restrict=r"[A-Za-z0-9_-]*")  # fmt: skip
+                    yield Label("  listed in menus", classes="setup-note")
             with Vertical(id="seats"):
                 for i, seat in enumerate(self.defaults.initial_seats()):
                     yield SeatRow(i, seat)
@@ -213,7 +234,8 @@ class SetupScreen(Screen[None]):
                             placeholder="random", compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
                 yield Label("  same seed, same deal", classes="setup-note")
             yield Static(id="setup-error")
-            yield Button("Start the game", id="start", variant="success", compact=True)
+            yield Button("Open the table" if self.open_table else "Start the game", id="start", variant="success",
+                         compact=True)  # fmt: skip
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -343,15 +365,41 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        error = self.query_one("#setup-error", Static)
         try:
             choice = self.validate()
+            if self.open_table is not None:
+                name = self.query_one("#table-name", Input).value.strip()
+                if not is_table_name(name):
+                    raise ValueError(f"a table's name is {TABLE_NAME_RULE}")
+                if not self._opening:
+                    self._opening = True
+                    self._error("")
+                    self._open(name, choice)
+                return
             session = self.create(choice)
         except (ValueError, SaveError) as e:
-            error.update(Text(printable(f"✗ {e}"), style=Style(color="#ff6b6b", bold=True)))
+            self._error(str(e))
             return
-        error.update("")
+        self._error("")
         self.start(session)
+
+    @work(exclusive=True, group="open-table")
+    async def _open(self, name: str, choice: SetupChoice) -> None:
+        """Open table ``name`` and sit there; the table replaces this screen."""
+        assert self.open_table is not None
+        try:
+            session = await self.open_table(name, choice)
+        except ValueError as e:
+            self._error(str(e))
+            return
+        finally:
+            self._opening = False
+        self.start(session)
+
+    def _error(self, message: str) -> None:
+        self.query_one("#setup-error", Static).update(
+            Text(printable(f"✗ {message}"), style=Style(color="#ff6b6b", bold=True)) if message else ""
+        )
 
 
 class LeaveSetup(Dialog[bool]):

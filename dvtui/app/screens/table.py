@@ -44,7 +44,8 @@ from ..config import Pace, save_pace
 from ..flow import TableFlow
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
-from ..notify import turn_notification
+from ..notify import PAGE_TURN, turn_notification
+from ..textual_private import tell_page
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board, Ghost
 from ..widgets.faces import seat_emphasis, styled
@@ -116,6 +117,8 @@ class TableScreen(Screen[None]):
         self._told_left = False
         self._rematch_told: int | None = None
         """The seat whose rematch proposal was told (None: none is proposed)."""
+        self._page_turn = False
+        """What the browser tab's page was last told: this side's turn or not."""
 
     @property
     def keys(self) -> KeyMap:
@@ -230,6 +233,16 @@ class TableScreen(Screen[None]):
                 self.app.bell()
             if self.notify_on_turn:
                 self._notify_desktop(turn_notification(presence.table))
+        if self.in_browser and presence is not None:
+            self._tell_page_turn(placer is not None and not game.over and failed is None)
+
+    def _tell_page_turn(self, turn: bool) -> None:
+        """A browser tab's page shows this side's turn at a shared table in its title and icon
+        (``dvtui web``'s page, told through textual-serve), so a person in another tab sees it;
+        told when it changes only."""
+        if turn != self._page_turn:
+            self._page_turn = turn
+            tell_page(self.app, {"type": PAGE_TURN, "turn": turn})
 
     def _notify_desktop(self, sequence: str) -> None:
         """Write a notification's escape sequence (:mod:`dvtui.app.notify`) to the terminal, as

@@ -1,0 +1,106 @@
+"""The start menu's tables: the table server's tables as the menu lists them, this person's first
+(those where it is their turn first of all), then the others', each in one line with the time left
+on its clock.
+
+The list is asked for again every :data:`POLL` seconds: the server pushes who is there only to a
+connection at a table (there is no message that follows the list of tables), and one page of the
+list is one request, which the server counts once per hundred tables listed. No server answering
+is no lobby: the menu is as it is without one, and nothing is said."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+from ...printable import printable
+from ...tables import (
+    Diverged,
+    Dropped,
+    Refused,
+    RemoteSession,
+    ServerPlace,
+    TableInfo,
+    Unreachable,
+    is_my_turn,
+    lobby_tables,
+    open_table,
+)
+from ...tables.clock import duration_words
+from ..config import SetupChoice
+from ..theme import GOLD, MUTED
+from .seats import SeatChoice
+
+POLL = 5.0
+"""Seconds between two readings of the table server's list (a clock shown moves on as often)."""
+SHOWN = 40
+"""The most tables the menu lists (this person's come first): a server's whole list is for
+``dvtui tables``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """Where the menu looks for tables, and who looks: ``user`` the person this account vouches
+    for there (a login proxy's user; None: the account itself), ``person`` the name of the seat
+    offered first."""
+
+    place: ServerPlace
+    person: str
+    user: str | None = None
+
+    def choice(self, table: str) -> SeatChoice:
+        """The seat chooser's question for ``table``, asked by this person."""
+        return SeatChoice(self.place, table, self.person, user=self.user)
+
+
+async def read_lobby(lobby: Lobby) -> tuple[str, list[TableInfo]] | None:
+    """Who the server knows this person as and its tables in the lobby's order; None when no
+    server answers, or one that answers wrongly (the menu then shows no tables)."""
+    try:
+        me, infos = await lobby_tables(lobby.place, user=lobby.user)
+    except (Unreachable, Refused, Dropped, Diverged, OSError):
+        return None
+    return me, infos[:SHOWN]
+
+
+async def open_new_table(lobby: Lobby, name: str, choice: SetupChoice) -> RemoteSession:
+    """Open table ``name`` with the set-up screen's seats (a person by name, a bot by level; the
+    server gives the seats its colours), its first player and seed, and sit there as this person
+    (the seat the server picks: the one named like them, else the first free one). ValueError
+    says why not, as the set-up screen shows it."""
+    players = [seat.name if seat.kind == "human" else f"bot:{seat.bot}" for seat in choice.seats]
+    try:
+        await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user)
+        return await RemoteSession.open(lobby.place, name, seat=None, user=lobby.user)
+    except (Unreachable, Refused, Dropped, Diverged) as e:
+        raise ValueError(str(e)) from None
+
+
+def table_label(info: TableInfo, me: str) -> Text:
+    """One table in one line (cut, never wrapped): its name, whose turn it is (``me``'s said so),
+    the time left on its clock, the round and how many watch."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    mine = is_my_turn(info, me)
+    line.append("▶ " if mine else "  ", style=Style(color=GOLD, bold=True))
+    line.append(printable(info.table), style=Style(bold=True))
+    if info.over:
+        line.append("  the game is over")
+        return line
+    if info.waiting:
+        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
+        where = f"waiting for {', '.join(awaited)}" if awaited else "waiting room"
+    elif mine:
+        where = "your turn"
+    else:
+        where = f"{info.seats[info.to_move].name} to play" if info.to_move is not None else "?"
+    line.append(f"  {printable(where)}", style=Style(color=GOLD, bold=True) if mine else Style())
+    if info.move_left is not None:
+        line.append(f", {duration_words(info.move_left)} left", style=Style(bold=True))
+    line.append(f" · round {info.round} of {info.rounds}")
+    if info.spectators > 0:
+        line.append(f" · {info.spectators} watching", style=Style(color=MUTED))
+    return line
+
+
+__all__ = ["POLL", "SHOWN", "Lobby", "open_new_table", "read_lobby", "table_label"]

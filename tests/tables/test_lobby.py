@@ -1,0 +1,149 @@
+"""The start menu's tables (the lobby; Pilot, against a server in this process): this person's
+tables first, their turn first of all, with the time left on a clock; Enter on a table opens the
+seat chooser (Esc comes back) and a seat taken there is played; no server, no lobby and no server
+started for it."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import re
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens.lobby import Lobby, read_lobby, table_label
+from dvtui.app.screens.menu import MenuScreen
+from dvtui.app.screens.seats import SeatScreen
+from dvtui.app.screens.setup import SetupScreen
+from dvtui.app.screens.table import TableScreen
+from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table
+from dvtui.tables.client import lobby_order
+from dvtui.tables.server import Server
+
+from ..support.pilot import text, until
+
+ME = getpass.getuser()
+
+
+def _info(name: str, to_move: int | None, *seats: SeatState, move_left: float | None = None) -> TableInfo:
+    return TableInfo(table=name, seats=list(seats), round=1, rounds=6, to_move=to_move, over=to_move is None,
+                     move_left=move_left)  # fmt: skip
+
+
+def test_ones_tables_first_ones_turn_first_of_all_then_the_others_unfinished_first() -> None:
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    other = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob")
+    infos = [
+        _info("a-others-over", None, other),
+        _info("b-others", 1, other),
+        _info("c-mine-over", None, mine, other),
+        _info("d-mine-waiting", 1, mine, other),
+        _info("e-my-turn", 0, mine, other),
+    ]
+    order = [info.table for info in lobby_order(infos, "me")]
+    assert order == ["e-my-turn", "d-mine-waiting", "c-mine-over", "b-others", "a-others-over"]
+
+
+def test_a_tables_line_says_whose_turn_and_the_time_left() -> None:
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    bob = SeatState(seat=1, name="Bob", kind="human", state="free")
+    clocked = _info("t", 0, mine, bob, move_left=65.0)
+    assert str(table_label(clocked, "me")) == "▶ t  your turn, 1:05 left · round 1 of 6"
+    assert str(table_label(_info("t", 1, mine, bob), "me")) == "  t  Bob to play · round 1 of 6"
+    assert str(table_label(_info("t", None, mine, bob, move_left=3.0), "me")) == "  t  the game is over"
+    hostile = _info("t\x1b]0;x\x07", 1, SeatState(seat=0, name="[b]x", kind="human", state="free"),
+                    SeatState(seat=1, name="[red]B\x1b[2J", kind="human", state="free"))  # fmt: skip
+    line = str(table_label(hostile, "me"))
+    assert "\x1b" not in line and "\x07" not in line and "[red]B" in line  # shown, never obeyed
+
+
+async def test_no_server_no_lobby_and_no_personal_server_started(tmp_path: Path) -> None:
+    personal = tmp_path / "personal"
+    personal.mkdir(mode=0o700)
+    assert await read_lobby(Lobby(ServerPlace(personal, personal=True), "ana")) is None
+    assert await read_lobby(Lobby(ServerPlace(tmp_path / "none", personal=False), "ana")) is None
+    assert sorted(p.name for p in personal.iterdir()) == []  # no server was started there
+
+
+def _menu(lobby: Lobby) -> DvtuiApp:
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Cy"), pace=Pace(bot_delay=0.0, step_delay=None))
+    app.lobby = lobby
+    return app
+
+
+def _prompts(options: OptionList) -> list[str]:
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def _enter_on(pilot: Pilot[object], options: OptionList, start: str) -> None:
+    """Enter on the option that starts with ``start``, once the list has it (the list is read
+    again meanwhile: it keeps the highlighted table highlighted)."""
+
+    def index() -> int | None:
+        return next((i for i, prompt in enumerate(_prompts(options)) if prompt.startswith(start)), None)
+
+    await until(pilot, f"{start.strip()} listed", lambda: index() is not None)
+    options.highlighted = index()
+    await until(pilot, f"{start.strip()} highlighted", lambda: options.highlighted == index())
+    await pilot.press("enter")
+
+
+async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_process: Server, data_dir: Path) -> None:
+    place = in_process.place
+    you = ME.title()
+
+    def opened() -> None:
+        asyncio.run(open_table(place, "others", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
+        asyncio.run(open_table(place, "yours", [you, "bot:greedy", "bot:greedy"], seed=5, move_time=3600))
+
+    await asyncio.to_thread(opened)
+    app = _menu(Lobby(place, "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one("#menu-choice", OptionList)
+        await until(pilot, "the tables listed", lambda: any("others" in p for p in _prompts(options)))
+        prompts = _prompts(options)
+        first = prompts.index("Your tables") + 1
+        assert re.fullmatch(r"▶ yours  your turn, (\d:)?\d\d:\d\d left · round 1 of \d", prompts[first]), prompts
+        assert prompts[first + 1].startswith("Other tables")
+        assert prompts[first + 2].startswith("  others  Ana to play · round 1 of") and prompts[-1] == "Quit"
+        await _enter_on(pilot, options, "  others  ")
+        await until(pilot, "the seat chooser", lambda: isinstance(app.screen, SeatScreen))
+        await pilot.press("escape")  # back to the menu
+        await until(pilot, "the menu again", lambda: app.screen is menu)
+        await _enter_on(pilot, options, "  others  ")
+        await until(pilot, "the seat chooser", lambda: isinstance(app.screen, SeatScreen))
+        seats = app.screen.query_one(OptionList)
+        await until(pilot, "Bob's seat offered", lambda: seats.highlighted == 1 and seats.option_count == 4)
+        await pilot.press("enter")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.abilities.table == "others" and table.session.seat == 1
+
+
+async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Server, data_dir: Path) -> None:
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one("#menu-choice", OptionList)
+        await _enter_on(pilot, options, "Open a new table at the table server")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        setup.query_one("#table-name", Input).value = "-bad"
+        await pilot.press("ctrl+s")
+        error = setup.query_one("#setup-error", Static)
+        await until(pilot, "the name refused", lambda: "a table's name is 1 to 32 letters" in text(error))
+        setup.query_one("#table-name", Input).value = "newt"
+        await pilot.press("ctrl+s")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.abilities.table == "newt" and table.session.seat == 0  # Cy's, the set-up's first seat
+        assert table.session.game.created.players[0].name == "Cy"
