@@ -33,29 +33,12 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
+from ..support.pilot import screen_cells, screen_lines
 from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 LONG = "Maximiliana Alexandrovna,WWWWWWWWWWWWWWWWWWWWWWWW"
 WIDE = "李小龍,🎲Dice👑,Zoë"
-
-
-def screen_cells(app: DvtuiApp) -> list[list[str]]:
-    """The screen as drawn, one list entry per terminal cell (a wide character's second cell is
-    ``""``), so that a column is found by its cell, not by counting characters."""
-    rows: list[list[str]] = []
-    for strip in compositor(app.screen).render_strips():
-        cells: list[str] = []
-        for segment in strip:
-            for char in segment.text:
-                cells.append(char)
-                cells.extend([""] * (cell_len(char) - 1))
-        rows.append(cells)
-    return rows
-
-
-def screen_lines(app: DvtuiApp) -> list[str]:
-    return ["".join(row) for row in screen_cells(app)]
 
 
 def widget_text(app: DvtuiApp, widget: Widget) -> list[str]:

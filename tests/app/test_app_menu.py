@@ -22,7 +22,7 @@ from dvtui.store import data_dir as saves_dir
 from dvtui.tables import SeatState, TableInfo
 
 from ..support.apps import new_session
-from ..support.pilot import until
+from ..support.pilot import screen_lines, until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -184,8 +184,6 @@ def _lobby_tables() -> list[TableInfo]:
 
 
 async def test_a_long_lobby_scrolls_in_its_list_down_to_the_smallest_terminal() -> None:
-    from .test_app_fit import screen_lines
-
     app = menu_app()
     async with app.run_test(size=(73, 16)) as pilot:
         await pilot.pause()

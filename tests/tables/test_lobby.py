@@ -97,8 +97,8 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
     you = ME.title()
 
     def opened() -> None:
-        asyncio.run(open_table(place, "others", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
-        asyncio.run(open_table(place, "yours", [you, "bot:greedy", "bot:greedy"], seed=5, move_time=3600))
+        asyncio.run(open_table(place, "others", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False))
+        asyncio.run(open_table(place, "yours", [you, "bot:greedy", "bot:greedy"], seed=5, move_time=3600, wait=False))
 
     await asyncio.to_thread(opened)
     app = _menu(Lobby(place, "Bob"))

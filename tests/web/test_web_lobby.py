@@ -30,7 +30,8 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser
         server.directory.mkdir(mode=0o700)
         server.start()
         for opening in (("fri", "Ana,Bob,bot:greedy", "--invite", "1=web:ana"), ("other", "Cy,Di,bot:greedy")):
-            opened = server.dvtui("new", "--table", *opening[:1], "--players", *opening[1:], "--seed", "7")
+            opened = server.dvtui("new", "--table", *opening[:1], "--players", *opening[1:], "--seed", "7",
+                                  "--start-now")  # fmt: skip
             assert opened.returncode == 0, opened.stderr
         with web_server(tmp_path / "data", "--server", str(server.directory), "--user-header", HEADER) as (web, url):
             context = browser.new_context(viewport={"width": 1100, "height": 700}, extra_http_headers={HEADER: "ana"})

@@ -154,6 +154,8 @@ class TableScreen(Screen[None]):
             self.set_interval(1.0, self._tick_clock)
 
     def _tick_clock(self) -> None:
+        if self not in self.app.screen_stack:
+            return
         presence = self.session.presence()
         if presence is not None and presence.move_left is not None and self.flow.resolution is None:
             self._show_round_bar()
@@ -338,6 +340,8 @@ class TableScreen(Screen[None]):
     def _news(self, message: SessionNews) -> None:
         if message.session is not self.session:
             return  # the game played before this one
+        if self not in self.app.screen_stack:
+            return  # the table is being taken down (the app is closing): nothing to show it on
         news = message.news
         if isinstance(news, Decided):
             self._decided(news.move)
