@@ -12,10 +12,12 @@ comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine import Game, Placement
-from .base import Mover, mix, move_key
+from .base import mix, move_key
 from .strong import think
 
 KEEP = 0.1
@@ -62,16 +64,23 @@ def draw(visits: tuple[tuple[Placement, int], ...], temperature: float, key: int
     return kept[-1][0]
 
 
-def mover(level: Level) -> Mover:
+class StoppableMover(Protocol):
+    """A level that searches: a move function whose ``stop``, once set, ends its search with
+    :class:`~dvtui.bots.base.Stopped` (as it does ``strong``'s); unset, it changes nothing."""
+
+    def __call__(self, game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement: ...
+
+
+def mover(level: Level) -> StoppableMover:
     """The level's move function: its search, then its draw (see the module docstring)."""
 
-    def choose(game: Game, seed: int) -> Placement:
-        visits = think(game, seed, iterations=level.iterations).visits
+    def choose(game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement:
+        visits = think(game, seed, iterations=level.iterations, stop=stop).visits
         return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
 
     choose.__name__ = choose.__qualname__ = f"choose_{level.name}"
     return choose
 
 
-MOVERS: dict[str, Mover] = {level.name: mover(level) for level in LADDER}
+MOVERS: dict[str, StoppableMover] = {level.name: mover(level) for level in LADDER}
 """The ladder's move functions by level name (merged into :data:`dvtui.bots.LEVELS`)."""

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.bots import LADDER, LEVELS, Level, parse_bot, think
+from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
 from dvtui.bots.ladder import KEEP, draw, mover
 from dvtui.cli import main
 from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
@@ -97,3 +98,19 @@ def test_a_server_that_caps_its_bots_search_refuses_a_named_level_that_searches_
     cap = MaxBudget(iterations=1000)
     assert cap.problem("club") is None
     assert cap.problem("master") == "master searches more than this server's bots may (" + cap.said() + ")"
+
+
+@pytest.mark.parametrize("name", [level.name for level in LADDER])
+def test_a_stop_reaches_every_named_levels_search(name: str) -> None:
+    """The app's cancel hands :func:`bot_fn` its worker's event: once set, a rung's search ends with
+    :class:`Stopped` (it looks at the event on its first iteration), whatever its size."""
+    game = random_state(3, 11, 4, 2)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Stopped):
+        bot_fn(parse_bot(name), stop)(game, 9)
+
+
+def test_an_unset_stop_leaves_a_named_levels_move_as_it_is() -> None:
+    game = random_state(4, 12, 6, 1)
+    assert bot_fn(parse_bot("novice"), threading.Event())(game, 3) == choose("novice", game, 3)
