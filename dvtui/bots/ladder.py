@@ -18,7 +18,7 @@ from typing import Protocol
 
 from ..engine import Game, Placement
 from .base import mix, move_key
-from .strong import think
+from .strong import STRONG, Evaluation, think
 
 KEEP = 0.1
 """Share of the most visited placement's visits below which a placement is never drawn."""
@@ -34,6 +34,8 @@ class Level:
     sentence: str
     iterations: int
     temperature: float
+    evaluation: Evaluation = STRONG
+    """How its search judges the round's end (``strong``'s unless the rung names another)."""
 
 
 LADDER: tuple[Level, ...] = (
@@ -75,7 +77,7 @@ def mover(level: Level) -> StoppableMover:
     """The level's move function: its search, then its draw (see the module docstring)."""
 
     def choose(game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement:
-        visits = think(game, seed, iterations=level.iterations, stop=stop).visits
+        visits = think(game, seed, iterations=level.iterations, stop=stop, evaluation=level.evaluation).visits
         return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
 
     choose.__name__ = choose.__qualname__ = f"choose_{level.name}"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
 from dvtui.bots.ladder import KEEP, draw, mover
+from dvtui.bots.strong import STRONG, Evaluation
 from dvtui.cli import main
 from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
 from dvtui.play.autoplay import play_game
@@ -114,3 +115,15 @@ def test_a_stop_reaches_every_named_levels_search(name: str) -> None:
 def test_an_unset_stop_leaves_a_named_levels_move_as_it_is() -> None:
     game = random_state(4, 12, 6, 1)
     assert bot_fn(parse_bot("novice"), threading.Event())(game, 3) == choose("novice", game, 3)
+
+
+def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -> None:
+    """A level may judge the round's end its own way; ``strong`` (and a rung naming no evaluation)
+    keeps the search whose moves tests/bots/test_strong.py pins."""
+    game = random_state(3, 21, 9, 4)
+    plain = think(game, 8, iterations=300)
+    same = think(game, 8, iterations=300, evaluation=STRONG)
+    assert dataclasses.replace(same, seconds=0.0) == dataclasses.replace(plain, seconds=0.0)
+    other = think(game, 8, iterations=300, evaluation=Evaluation(rollout_epsilon=0.0, temperature_scale=0.5))
+    assert other.win != plain.win
+    assert Level("t", "", 10, 0.0).evaluation == STRONG
