@@ -39,11 +39,17 @@ class Level:
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", "Looks a little ahead and often takes a second-best card.", 64, 1.0),
-    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 250, 0.5),
-    Level("club", "Plans the round and rarely strays from a good placement.", 1000, 0.25),
-    Level("expert", "Plays the search's best placement after a solid look ahead.", 3000, 0.0),
-    Level("master", "Searches longest and always plays its best placement.", 15000, 0.0),
+    Level("novice", "Looks a little ahead and often takes a second-best card.", 200, 0.5),
+    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 300, 0.5),
+    Level("club", "Plans the round and rarely strays from a good placement.", 500, 0.3),
+    Level("expert", "Plays the search's best placement after a solid look ahead.", 2000, 0.0),
+    Level(
+        "master",
+        "Searches as long as strong, reads a lead at the round's end more sharply, plays its best placement.",
+        5000,
+        0.0,
+        Evaluation(temperature_scale=0.7),
+    ),
 )
 """The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""
 
