@@ -15,7 +15,7 @@ from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
-from .ladder import LADDER, MOVERS, Level
+from .ladder import LADDER, MOVERS, Level, StoppableMover
 from .random_bot import choose as random_choice
 from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
 from .strong import choose as strong_choose
@@ -37,6 +37,8 @@ class BudgetedMover(Protocol):
 
 SEARCHING: dict[str, BudgetedMover] = {"strong": strong_choose}
 """The levels that take ``iterations=``, ``seconds=`` and ``stop=`` keywords (see :func:`bot_fn`)."""
+STOPPABLE: dict[str, StoppableMover] = {**SEARCHING, **MOVERS}
+"""Every level that searches, and so takes a ``stop=`` keyword: ``strong`` and the ladder's."""
 LEVELS: dict[str, Mover] = {"random": random_choice, "greedy": greedy, **SEARCHING, **MOVERS}
 """Bot levels by name (:data:`dvtui.engine.BOT_LEVELS`)."""
 
@@ -64,9 +66,11 @@ def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> Mover:
     ``stop``, once set, makes a searching bot give up (raising :class:`Stopped`): a thread cannot be
     killed, so a program that quits while a bot thinks asks it to stop. Unset, it changes nothing.
     """
-    if spec.level not in BUDGETED or (spec.iterations is None and spec.seconds is None and stop is None):
-        return LEVELS[spec.level]
-    return functools.partial(SEARCHING[spec.level], iterations=spec.iterations, seconds=spec.seconds, stop=stop)
+    if spec.level in BUDGETED and (spec.iterations is not None or spec.seconds is not None):
+        return functools.partial(SEARCHING[spec.level], iterations=spec.iterations, seconds=spec.seconds, stop=stop)
+    if stop is not None and spec.level in STOPPABLE:
+        return functools.partial(STOPPABLE[spec.level], stop=stop)
+    return LEVELS[spec.level]
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

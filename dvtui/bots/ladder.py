@@ -12,11 +12,13 @@ comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..engine import Game, Placement
-from .base import Mover, mix, move_key
-from .strong import think
+from .base import mix, move_key
+from .strong import STRONG, Evaluation, think
 
 KEEP = 0.1
 """Share of the most visited placement's visits below which a placement is never drawn."""
@@ -32,14 +34,22 @@ class Level:
     sentence: str
     iterations: int
     temperature: float
+    evaluation: Evaluation = STRONG
+    """How its search judges the round's end (``strong``'s unless the rung names another)."""
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", "Looks a little ahead and often takes a second-best card.", 64, 1.0),
-    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 250, 0.5),
-    Level("club", "Plans the round and rarely strays from a good placement.", 1000, 0.25),
-    Level("expert", "Plays the search's best placement after a solid look ahead.", 3000, 0.0),
-    Level("master", "Searches longest and always plays its best placement.", 15000, 0.0),
+    Level("novice", "Looks a little ahead and often takes a second-best card.", 200, 0.5),
+    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 300, 0.5),
+    Level("club", "Plans the round and rarely strays from a good placement.", 500, 0.3),
+    Level("expert", "Plays the search's best placement after a solid look ahead.", 2000, 0.0),
+    Level(
+        "master",
+        "Searches as long as strong, reads a lead at the round's end more sharply, plays its best placement.",
+        5000,
+        0.0,
+        Evaluation(temperature_scale=0.7),
+    ),
 )
 """The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""
 
@@ -62,16 +72,23 @@ def draw(visits: tuple[tuple[Placement, int], ...], temperature: float, key: int
     return kept[-1][0]
 
 
-def mover(level: Level) -> Mover:
+class StoppableMover(Protocol):
+    """A level that searches: a move function whose ``stop``, once set, ends its search with
+    :class:`~dvtui.bots.base.Stopped` (as it does ``strong``'s); unset, it changes nothing."""
+
+    def __call__(self, game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement: ...
+
+
+def mover(level: Level) -> StoppableMover:
     """The level's move function: its search, then its draw (see the module docstring)."""
 
-    def choose(game: Game, seed: int) -> Placement:
-        visits = think(game, seed, iterations=level.iterations).visits
+    def choose(game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement:
+        visits = think(game, seed, iterations=level.iterations, stop=stop, evaluation=level.evaluation).visits
         return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
 
     choose.__name__ = choose.__qualname__ = f"choose_{level.name}"
     return choose
 
 
-MOVERS: dict[str, Mover] = {level.name: mover(level) for level in LADDER}
+MOVERS: dict[str, StoppableMover] = {level.name: mover(level) for level in LADDER}
 """The ladder's move functions by level name (merged into :data:`dvtui.bots.LEVELS`)."""

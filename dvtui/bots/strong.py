@@ -66,6 +66,24 @@ program need not wait for the move, and few enough looks that they cost the sear
 ROLLOUT_EPSILON: Final = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """How a search judges what it cannot search: the rollouts' policy and the value at the round's
+    end. The defaults are ``strong``'s own (its moves are pinned by tests); a level may search with
+    another (:mod:`dvtui.bots.ladder`), and ``bench/bench_evaluation.py`` measures one against another."""
+
+    rollout_epsilon: float = ROLLOUT_EPSILON
+    """Chance that a rollout placement is random rather than the fast policy's (0: greedy rollouts)."""
+    potential_weight: float = V.POTENTIAL_WEIGHT
+    """How much of what the columns left can still add counts towards a player's expected final score."""
+    temperature_scale: float = 1.0
+    """Times the fitted softmax temperature (below 1: a lead at the round's end says more)."""
+
+
+STRONG = Evaluation()
+"""``strong``'s evaluation."""
+
 _Move = tuple[int, int]
 """(card, column) inside the search: a plain pair, made by the thousand per move; what leaves the
 search is a :class:`~dvtui.engine.Placement`."""
@@ -104,7 +122,7 @@ class _Node:
 class _Search:
     """One search from one state; holds the round's fixed facts in compact form."""
 
-    def __init__(self, game: Game, seed: int) -> None:
+    def __init__(self, game: Game, seed: int, evaluation: Evaluation = STRONG) -> None:
         if game.phase != Phase.PLACEMENT:
             raise ValueError("the strong bot is asked for a placement outside the placement phase")
         n = game.n
@@ -122,8 +140,9 @@ class _Search:
         self.worth = state.worth
         self.rounds_left = game.rounds - game.round
         self.last_round = self.rounds_left == 0
-        self.pot_w = V.POTENTIAL_WEIGHT
-        self.temp = V.temperature(n, self.rounds_left)
+        self.pot_w = evaluation.potential_weight
+        self.temp = V.temperature(n, self.rounds_left) * evaluation.temperature_scale
+        self.eps = evaluation.rollout_epsilon
         self.decay = V.decay_table(self.rounds_left)
         self.tot0 = [t[:] for t in game.totals]
         self.hands0 = [sorted(h) for h in game.hands]
@@ -212,7 +231,7 @@ class _Search:
         rng = self.rng
         live = self.live
         prize = self.prize
-        eps = ROLLOUT_EPSILON
+        eps = self.eps
         while left:
             hand = hands[p]
             choice_c = 0
@@ -403,6 +422,7 @@ def think(
     seconds: float | None = None,
     progress: Callable[[float], None] | None = None,
     stop: threading.Event | None = None,
+    evaluation: Evaluation = STRONG,
 ) -> Suggestion:
     """Search from ``game`` for the player to move and return the move with what it expects.
 
@@ -411,10 +431,11 @@ def think(
     function of (state, seed, iterations). ``progress(fraction)`` is called now and then, from the
     calling thread, so a UI can show how far the search is. ``stop``, once set, ends the search
     with :class:`~dvtui.bots.base.Stopped` (looked at every :data:`STOP_EVERY` iterations; it never
-    changes the move of a search it lets finish).
+    changes the move of a search it lets finish). ``evaluation`` is how it judges the round's end
+    (``strong``'s unless a level names another).
     """
     start = time.perf_counter()
-    search = _Search(game, seed)
+    search = _Search(game, seed, evaluation)
     if seconds is not None and iterations is None:
         deadline = start + seconds
         step = 0

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.bots import LADDER, LEVELS, Level, parse_bot, think
+from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
 from dvtui.bots.ladder import KEEP, draw, mover
+from dvtui.bots.strong import STRONG, Evaluation
 from dvtui.cli import main
 from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
 from dvtui.play.autoplay import play_game
@@ -97,3 +99,31 @@ def test_a_server_that_caps_its_bots_search_refuses_a_named_level_that_searches_
     cap = MaxBudget(iterations=1000)
     assert cap.problem("club") is None
     assert cap.problem("master") == "master searches more than this server's bots may (" + cap.said() + ")"
+
+
+@pytest.mark.parametrize("name", [level.name for level in LADDER])
+def test_a_stop_reaches_every_named_levels_search(name: str) -> None:
+    """The app's cancel hands :func:`bot_fn` its worker's event: once set, a rung's search ends with
+    :class:`Stopped` (it looks at the event on its first iteration), whatever its size."""
+    game = random_state(3, 11, 4, 2)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Stopped):
+        bot_fn(parse_bot(name), stop)(game, 9)
+
+
+def test_an_unset_stop_leaves_a_named_levels_move_as_it_is() -> None:
+    game = random_state(4, 12, 6, 1)
+    assert bot_fn(parse_bot("novice"), threading.Event())(game, 3) == choose("novice", game, 3)
+
+
+def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -> None:
+    """A level may judge the round's end its own way; ``strong`` (and a rung naming no evaluation)
+    keeps the search whose moves tests/bots/test_strong.py pins."""
+    game = random_state(3, 21, 9, 4)
+    plain = think(game, 8, iterations=300)
+    same = think(game, 8, iterations=300, evaluation=STRONG)
+    assert dataclasses.replace(same, seconds=0.0) == dataclasses.replace(plain, seconds=0.0)
+    other = think(game, 8, iterations=300, evaluation=Evaluation(rollout_epsilon=0.0, temperature_scale=0.5))
+    assert other.win != plain.win
+    assert Level("t", "", 10, 0.0).evaluation == STRONG
