@@ -577,6 +577,8 @@ async def test_a_player_resigns_from_the_screen_once_asked_and_a_bot_plays_the_s
             await pilot.press("y")
             await until(pilot, "Ana to watch", lambda: ana.abilities.resign is False)
             await until(pilot, "no resign offered", lambda: "Resign" not in _palette(screen))
+            banner = screen.query_one(Banner)
+            await until(pilot, "resigned", lambda: "Ana (resigned, strong bot playing on)" in text(banner))
             await until(pilot, "the bot's placement for Ana", lambda: _lines(in_process, "r") >= 2)
             placed = [e for e in read_game(in_process.games / "r.dvr").events if isinstance(e, CardPlaced)]
             assert placed[0].player == 0 and placed[0].stand_in is not None

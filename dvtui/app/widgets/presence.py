@@ -26,6 +26,8 @@ def presence_line(presence: Presence, game: Game) -> Text:
             what = "you"
         elif s.state == "bot":
             what = "bot"
+        elif s.resigned:
+            what = f"resigned, {s.stand_in or 'a'} bot playing on"
         elif s.stand_in is not None:
             what = f"{s.state}, {s.stand_in} bot standing in"
         elif s.state == "connected":
@@ -62,6 +64,8 @@ def rematch_words(presence: Presence, names: list[str]) -> str | None:
 def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
     """The state of the seat the table waits for, when it is not a person at their terminal: a bot
     client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
+    if state.resigned:
+        return f"resigned · {state.stand_in or 'a'} bot playing on"
     if state.stand_in is not None:
         return f"{'free' if state.state == 'free' else 'away'} · {state.stand_in} bot standing in"
     if state.state == "connected":
