@@ -107,3 +107,20 @@ async def test_new_game_opens_the_set_up_filled_in_and_esc_comes_back(tmp_path: 
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.names == ["Ana", "Bot 1", "Bot 2"]
         assert app.session.path is not None and app.session.path.is_file()
+
+
+async def test_table_news_before_the_results_are_drawn_is_said_once_they_are(tmp_path: Path) -> None:
+    """A shared table's results are pushed, then composed: news of the table (a rematch proposed)
+    may come in between, and is then said by the results as they are drawn, never an error."""
+    from ..support.pilot import until
+
+    app = finished_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+        assert app.session is not None
+        await app.pop_screen()  # back to the table, under which a shared table's results open
+        end = EndScreen(app.session, table="t")
+        app.push_screen(end)
+        end.table_changed()  # not composed yet
+        await until(pilot, "the results drawn", lambda: bool(end.query("#end-rematch")))
+        assert app.screen is end

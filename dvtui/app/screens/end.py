@@ -139,8 +139,8 @@ class EndScreen(Screen[None]):
 
     def table_changed(self) -> None:
         """Who is at the table, or the rematch proposed, changed: say it again."""
-        if self.table is not None:
-            self.query_one("#end-rematch", Static).update(self._rematch_text())
+        for line in self.query("#end-rematch").results(Static):  # none yet: composing says it as it is now
+            line.update(self._rematch_text())
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
