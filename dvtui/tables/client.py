@@ -379,22 +379,7 @@ async def earlier_game_lines(place: ServerPlace, name: str, game: int) -> bytes:
         assert isinstance(reply, GameLines)
         if reply.table != name or reply.game != game:
             raise conn.refused(f"table {reply.table}'s game {reply.game} for table {name}'s game {game}")
-        lines: list[bytes] = []
-        total = 0
-        for _ in range(reply.lines):
-            message = await conn.receive()
-            if isinstance(message, Message):
-                raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
-            total += conn.line_bytes
-            try:
-                check_line(message, len(lines))
-                check_game_bytes(total)
-            except BadServer as e:
-                raise conn.refused(str(e)) from None
-            lines.append(conn.last_line)
-        with contextlib.suppress(Dropped):
-            await conn.send(Bye(reason="done"))
-        return b"".join(lines)
+        return await _game_lines(conn, reply.lines)
 
 
 async def game_lines(place: ServerPlace, name: str) -> bytes:
@@ -402,28 +387,34 @@ async def game_lines(place: ServerPlace, name: str) -> bytes:
     (each checked as the client checks every line, and bounded as a game file is)."""
     async with _connection(place) as conn:
         await conn.request(Watch(table=name), Joined)
-        lines: list[bytes] = []
-        total = 0
-        while True:  # the game's lines, then the table's presence
-            message = await conn.receive()
-            if isinstance(message, Error):
-                continue  # a table that has stopped says so: its lines are its game all the same
-            if isinstance(message, Presence):
-                break
-            if isinstance(message, Said):
-                continue  # the table's latest chat, which a join brings after the lines: never the game's
-            if isinstance(message, Message):
-                raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
-            total += conn.line_bytes
-            try:
-                check_line(message, len(lines))
-                check_game_bytes(total)
-            except BadServer as e:
-                raise conn.refused(str(e)) from None
-            lines.append(conn.last_line)
-        with contextlib.suppress(Dropped):
-            await conn.send(Bye(reason="done"))
-        return b"".join(lines)
+        return await _game_lines(conn, None)
+
+
+async def _game_lines(conn: Connection, count: int | None) -> bytes:
+    """The lines of a game the server sends on ``conn``, each checked as the client checks every
+    line and bounded as a game file is; then the connection is left. ``count``: how many come (a
+    kept game's); None: a watched table's, up to its presence (a stopped table's error, and the
+    latest chat a watch brings after the lines, are never the game's)."""
+    lines: list[bytes] = []
+    total = 0
+    while count is None or len(lines) < count:
+        message = await conn.receive()
+        if count is None and isinstance(message, Error | Said):
+            continue
+        if count is None and isinstance(message, Presence):
+            break
+        if isinstance(message, Message):
+            raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
+        total += conn.line_bytes
+        try:
+            check_line(message, len(lines))
+            check_game_bytes(total)
+        except BadServer as e:
+            raise conn.refused(str(e)) from None
+        lines.append(conn.last_line)
+    with contextlib.suppress(Dropped):
+        await conn.send(Bye(reason="done"))
+    return b"".join(lines)
 
 
 async def open_table(
