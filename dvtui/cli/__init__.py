@@ -116,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_argument("--all", action="store_true",
                         help="also the games kept after their tables (finished, closed or left), after each table")
     tables.add_argument("--mine", action="store_true",
-                        help="only the tables with a seat of yours, the ones where it is your turn first")
+                        help="only the tables with a seat of yours, the ones where it is your turn first "
+                             "(with --all, then your games kept after their tables)")
     _server_option(tables)
     actions = tables.add_subparsers(dest="action", metavar="[ACTION]", parser_class=_Parser)
     release = actions.add_parser("release", help="free a seat of a table you opened, for anyone to take")

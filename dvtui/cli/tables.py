@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             if args.action == "get":  # the older spelling of ``dvtui fetch``
                 return _fetch(args)
             if args.mine:
-                return _mine(server_place(args.server))
+                return _mine(server_place(args.server), kept=args.all)
             return _tables(server_place(args.server), kept=args.all)
         if args.command == "join":
             return _join(args)
@@ -155,10 +155,11 @@ def _tables(place: ServerPlace, *, kept: bool = False) -> int:
     return EXIT_OK
 
 
-def _mine(place: ServerPlace) -> int:
+def _mine(place: ServerPlace, *, kept: bool = False) -> int:
     """``dvtui tables --mine``: the tables with a seat of this person's, the ones where it is their
-    turn first (each such line starts ``your turn``)."""
-    me, infos = asyncio.run(my_tables(place, user=vouched()))
+    turn first (each such line starts ``your turn``); with ``--all`` (``kept``), then the games of
+    theirs kept after their tables."""
+    me, infos = asyncio.run(my_tables(place, user=vouched(), kept=kept))
     if not infos:
         print(f"no tables of yours ({printable(me)}) at {printable(str(place.directory))}")
     for info in infos:

@@ -258,10 +258,13 @@ async def list_tables(place: ServerPlace, *, kept: bool = False) -> list[TableIn
     return (await _listed(place, kept=kept))[1]
 
 
-async def my_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
+async def my_tables(
+    place: ServerPlace, *, user: str | None = None, kept: bool = False
+) -> tuple[str, list[TableInfo]]:
     """Who the server knows this side as, and the tables with a seat of theirs (taken, or kept for
-    them), the ones where it is their turn first (:func:`mine_first`)."""
-    me, infos = await _listed(place, user=user)
+    them), the ones where it is their turn first (:func:`mine_first`); ``kept``: and the games kept
+    after their tables, last."""
+    me, infos = await _listed(place, user=user, kept=kept)
     return me, mine_first(infos, me)
 
 
@@ -290,8 +293,9 @@ def mine_first(infos: list[TableInfo], me: str) -> list[TableInfo]:
 
 
 def is_my_turn(info: TableInfo, me: str) -> bool:
-    """Whether the placement the table awaits is from a seat of ``me``'s."""
-    if info.over or info.to_move is None:
+    """Whether the placement the table awaits is from a seat of ``me``'s (never at a game kept
+    after its table: nobody plays it any more)."""
+    if info.over or info.to_move is None or info.kept is not None:
         return False
     mover = next((seat for seat in info.seats if seat.seat == info.to_move), None)
     return mover is not None and _is_mine(mover, me)
@@ -307,7 +311,7 @@ def _is_mine(seat: SeatState, me: str) -> bool:
 
 
 def _standing(info: TableInfo, me: str) -> int:
-    return 0 if is_my_turn(info, me) else 2 if info.over else 1
+    return 0 if is_my_turn(info, me) else 3 if info.kept is not None else 2 if info.over else 1
 
 
 async def _listed(

@@ -7,7 +7,7 @@ import pwd
 import re
 
 from dvtui.tables import SeatState, TableInfo
-from dvtui.tables.client import mine_first
+from dvtui.tables.client import is_my_turn, mine_first
 
 from ..support.servers import Served, short_dir
 
@@ -32,6 +32,18 @@ def test_ones_turn_first_then_the_unfinished_then_the_finished_and_nobody_elses(
         _info("f-none", 0, other),
     ]
     assert [info.table for info in mine_first(infos, "me")] == ["c-yours", "d-kept", "b-waiting", "a-over"]
+
+
+def test_a_game_kept_after_its_table_is_never_ones_turn_and_comes_last() -> None:
+    """``--mine --all``: a game kept after its table (closed mid-game, its mover oneself) is
+    nobody's to play any more."""
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    other = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob")
+    closed = TableInfo(table="a.2026-11-20T10-00-00", seats=[mine, other], round=2, rounds=6, to_move=0,
+                       kept="2026-11-20T10:00:00Z")  # fmt: skip
+    infos = [closed, _info("b-over", None, mine, other), _info("c-yours", 0, mine, other)]
+    assert not is_my_turn(closed, "me")
+    assert [info.table for info in mine_first(infos, "me")] == ["c-yours", "b-over", closed.table]
 
 
 def test_tables_mine_lists_ones_turn_first_from_a_server() -> None:
