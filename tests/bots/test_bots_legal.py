@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from dvtui.bots import LADDER, LEVELS, bot_seed, choose, parse_bot
 from dvtui.engine import COLORS, Game, Placement, Seat, new_game
 
-from ..support.positions import random_state
+from ..support.positions import playing_states
 
 TINY = {"random": "random", "greedy": "greedy", "strong": "strong@12"}
 """Each level with a budget small enough for property tests (strong's search still runs)."""
@@ -21,20 +21,8 @@ def test_every_registered_level_is_tested() -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.integers(3, 5),
-    deal=st.integers(0, 2**31),
-    moves=st.integers(0, 150),
-    walk=st.integers(0, 2**31),
-    seed=st.integers(0, 2**64 - 1),
-    level=st.sampled_from(sorted(TINY)),
-)
-def test_a_bot_move_is_legal_in_any_reachable_state(
-    players: int, deal: int, moves: int, walk: int, seed: int, level: str
-) -> None:
-    game = random_state(players, deal, moves, walk)
-    if game.over:
-        return
+@given(game=playing_states(), seed=st.integers(0, 2**64 - 1), level=st.sampled_from(sorted(TINY)))
+def test_a_bot_move_is_legal_in_any_reachable_state(game: Game, seed: int, level: str) -> None:
     before = game.copy()
     placement = choose(TINY[level], game, seed)
     assert type(placement) is Placement and placement in game.legal_placements()

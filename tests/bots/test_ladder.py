@@ -14,13 +14,13 @@ from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot
 from dvtui.bots.ladder import KEEP, draw, mover
 from dvtui.bots.strong import STRONG, Evaluation
 from dvtui.cli import main
-from dvtui.engine import BOT_LEVELS, Placement, Seat, check_seats
+from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, check_seats
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.files import file_bytes, strip_at
-from ..support.positions import random_state
+from ..support.positions import playing_states, random_state
 
 
 def tiny(level: Level) -> Level:
@@ -46,20 +46,8 @@ def test_a_named_level_takes_no_budget(text: str) -> None:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.integers(3, 5),
-    deal=st.integers(0, 2**31),
-    moves=st.integers(0, 150),
-    walk=st.integers(0, 2**31),
-    seed=st.integers(0, 2**64 - 1),
-    rung=st.integers(0, len(LADDER) - 1),
-)
-def test_every_rung_plays_legally_and_the_same_move_twice(
-    players: int, deal: int, moves: int, walk: int, seed: int, rung: int
-) -> None:
-    game = random_state(players, deal, moves, walk)
-    if game.over:
-        return
+@given(game=playing_states(), seed=st.integers(0, 2**64 - 1), rung=st.integers(0, len(LADDER) - 1))
+def test_every_rung_plays_legally_and_the_same_move_twice(game: Game, seed: int, rung: int) -> None:
     choose = mover(tiny(LADDER[rung]))
     placement = choose(game, seed)
     assert placement in game.legal_placements()

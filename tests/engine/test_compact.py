@@ -8,12 +8,11 @@ this test is what keeps that copy the same rules (a change to R5 or R6 fails her
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from dvtui.engine import Game, value
 from dvtui.engine.compact import CANCELLED, CompactGame, encode, outcomes
 
-from ..support.positions import random_state
+from ..support.positions import playing_states, random_state
 
 
 def goods_in_100k(game: Game, player: int) -> list[int]:
@@ -21,17 +20,8 @@ def goods_in_100k(game: Game, player: int) -> list[int]:
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.integers(3, 5),
-    deal=st.integers(0, 2**31),
-    moves=st.integers(0, 150),
-    walk=st.integers(0, 2**31),
-)
-
-def test_the_compact_round_end_is_the_engine_projection(players: int, deal: int, moves: int, walk: int) -> None:
-    game = random_state(players, deal, moves, walk)
-    if game.over:
-        return
+@given(game=playing_states())
+def test_the_compact_round_end_is_the_engine_projection(game: Game) -> None:
     ends = outcomes(game.totals)
     worth, goods, rest = CompactGame(game).resolve(ends, keep_rest=True)
     events, after = game.projected()
@@ -45,7 +35,7 @@ def test_the_compact_round_end_is_the_engine_projection(players: int, deal: int,
             assert event.rotated == (not end and bool(game.columns[event.column]))
     # R5.4-R6.3: what every player holds and scores, and what is left in the columns
     assert [w * 100_000 for w in worth] == after.worth
-    for p in range(players):
+    for p in range(game.n):
         assert goods[p] == goods_in_100k(after, p)
     assert rest == [[encode(c) for c in col] for col in after.columns if col]
 

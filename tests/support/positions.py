@@ -13,6 +13,8 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from hypothesis import strategies as st
+
 from dvtui.engine import (
     BOX_SIZE,
     COLORS,
@@ -140,6 +142,14 @@ def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
             break
         game.place(rng.choice(game.legal_placements()))
     return game
+
+
+def playing_states(max_moves: int = 150) -> st.SearchStrategy[Game]:
+    """Hypothesis' states of a game still being played: :func:`random_state` over 3 to 5 players,
+    any deal, up to ``max_moves`` random placements in."""
+    return st.builds(
+        random_state, st.integers(3, 5), st.integers(0, 2**31), st.integers(0, max_moves), st.integers(0, 2**31)
+    ).filter(lambda game: not game.over)
 
 
 BOTS3 = [
