@@ -27,10 +27,13 @@ def person_tab(browser: Browser, user: str) -> Tab:
 
 
 def replay(tab: Tab, typed: str) -> None:
-    """Type ``typed`` into the replay prompt (emptied first) and submit it."""
+    """Type ``typed`` into the replay prompt (emptied first) and submit it once the prompt shows
+    it: on a busy machine the tab's keys can still be on their way when Enter would follow them."""
     tab.mark()
     tab.press("Control+u")  # the prompt's text, all of it, gone
     tab.page.keyboard.type(typed)
+    tab.wait_for(typed[-12:])  # the prompt's end, as drawn (a long path shows scrolled to its end)
+    tab.mark()
     tab.press("Enter")
 
 
