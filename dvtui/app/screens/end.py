@@ -87,8 +87,9 @@ class EndScreen(Screen[None]):
     def __init__(self, session: GameSession, *, table: str | None = None) -> None:
         """``table``: the shared table the game was played at. The table server keeps its game
         and its seats: no new game here, and a rematch is the table's to deal (when it does,
-        ``r`` asks it, and the table screen under this one plays the game it deals)."""
-        super().__init__(id="end")
+        ``r`` asks it, and the table screen under this one plays the game it deals). No id: a
+        game's results may open while an earlier game's are still being taken down."""
+        super().__init__()
         self.session = session
         self.table = table
 
