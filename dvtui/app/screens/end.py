@@ -42,7 +42,6 @@ def headline(game: Game) -> Text:
 
 
 class EndScreen(Screen[None]):
-
     DEFAULT_CSS = """
     #end-headline {
         height: 1;
@@ -103,8 +102,9 @@ class EndScreen(Screen[None]):
                 yield Standings(game, id="standings")
             with Vertical(id="end-right"):
                 yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
-                yield TotalsChart(game.round_scores, [s.color for s in players],
-                                  cell_tags([s.name for s in players]), id="chart")
+                yield TotalsChart(
+                    game.round_scores, [s.color for s in players], cell_tags([s.name for s in players]), id="chart"
+                )
         path = self.session.path
         if path is not None:
             note = styled("Saved in ", Style(color=MUTED))
@@ -165,7 +165,8 @@ class EndScreen(Screen[None]):
     def _relayout(self) -> None:
         width, height = self.app.size
         n = self.session.game.n
-        self.query_one(Standings).set_compact(width < 70 or height < 16 + 3 * n)
+        for standings in self.query(Standings).results(Standings):  # none: taken down before it was drawn
+            standings.set_compact(width < 70 or height < 16 + 3 * n)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -198,5 +199,3 @@ class EndScreen(Screen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
