@@ -1186,9 +1186,8 @@ class Server:
             if aside is None:
                 kept = table.record.game - len(table.record.history)
                 raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {message.game}")
-            path = self.games / aside
             try:
-                data = await self._run_io(path.read_bytes)
+                data = await self._run_io(partial(self.store.game_bytes, aside))
             except OSError as e:
                 raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
             lines = data.splitlines(keepends=True)

@@ -2,8 +2,8 @@
 
 A table is a game (an ordinary ``.dvr``, written by :class:`~dvtui.play.session.PlaySession`'s
 writer: fsync, lock, torn-tail repair) and a small record beside it (who owns which seat, the
-table's settings, the bots standing in). The server asks the store for nothing else, so a store on
-a database (docs/TABLES_AT_SCALE.md) would implement these few methods and leave the server as it is.
+table's settings, the bots standing in). The server asks the store for nothing else, so the store on
+PostgreSQL (:mod:`~.pgstore`, docs/TABLES_AT_SCALE.md) implements these few methods and leaves the server as it is.
 
 Every method may block (file system calls, fsync): the server calls them off its event loop.
 """
@@ -126,6 +126,11 @@ class GameStore(Protocol):
         """Remove a kept game and what was kept beside it."""
         ...
 
+    def game_bytes(self, aside: str) -> bytes:
+        """The ``.dvr`` of a game put aside (``NAME.<time>.dvr``, as a table's history names it).
+        Raises OSError."""
+        ...
+
 
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -242,7 +247,12 @@ class FileStore:
     def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
         path = self.games / f"{kept}.dvr"
         loaded = read_game(path)
-        return loaded, _last_stamp(path.read_bytes()) or path.stat().st_mtime
+        return loaded, last_stamp(path.read_bytes()) or path.stat().st_mtime
+
+    def game_bytes(self, aside: str) -> bytes:
+        if not _KEPT.fullmatch(aside.removesuffix(".dvr")):  # never a path of its own
+            raise FileNotFoundError(f"{aside}: not a kept game's name")
+        return (self.games / aside).read_bytes()
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own file
@@ -270,7 +280,7 @@ class FileStore:
         return aside
 
 
-def _last_stamp(data: bytes) -> float | None:
+def last_stamp(data: bytes) -> float | None:
     """The time stamp (``at``) of the last whole line of a game's file (None: it has none)."""
     for line in reversed(data.splitlines()[-2:]):  # a torn last line: the one before
         try:
