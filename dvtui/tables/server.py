@@ -1294,12 +1294,16 @@ def serve(
     limits: Limits | None = None,
     budget: MaxBudget | None = None,
     table_limits: TableLimits | None = None,
+    store: GameStore | None = None,
 ) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
     besides its own that may vouch for a person; ``budget``: the most its bots may think;
-    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside)."""
+    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside);
+    ``store``: where its tables are kept (None: files in its games directory)."""
     make_private_dir(place.directory)
-    server = Server(place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits)
+    server = Server(
+        place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store
+    )
     asyncio.run(server.run())
     return 0
 

@@ -104,3 +104,15 @@ def start_cluster() -> Cluster:
 def remove_cluster(cluster: Cluster) -> None:
     cluster.stop("immediate")
     shutil.rmtree(cluster.data.parent, ignore_errors=True)
+
+
+def db_lines(conninfo: str, name: str) -> list[bytes]:
+    """Game ``name``'s lines as the database holds them now, in ``seq`` order (none: no such game)."""
+    import psycopg
+
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT e.line FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id WHERE g.name = %s ORDER BY e.seq",
+            (name,),
+        ).fetchall()
+    return [bytes(row[0]) for row in rows]
