@@ -125,8 +125,11 @@ def _database(conninfo: str, chats: Path | None) -> PgStore:
     error, one that cannot be reached a one-line failure."""
     from ..tables.pgstore import DatabaseError, PgStore, StoreUnavailable
 
+    def log(line: str) -> None:  # as the server's own lines are said
+        print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
+
     try:
-        return PgStore(conninfo, chats)
+        return PgStore(conninfo, chats, log=log)
     except StoreUnavailable as e:
         raise UsageError(str(e)) from None
     except DatabaseError as e:

@@ -21,11 +21,13 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
@@ -62,7 +64,13 @@ _SCHEMA_LOCK = -1
 """The advisory lock key under which the schema is made (games' keys are their ids, all positive)."""
 POOL_SIZE = 8
 """Connections a store writes and reads through at once (one more holds the tables' locks)."""
+PATIENCE = 120.0
+"""Seconds a store keeps trying to reach a database it lost (a restart, a failover) before a
+save fails and its table stops: meanwhile the decision waits, and nobody is told of it."""
+RETRY = 0.25
+"""Seconds between two tries."""
 
+_T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
 _record_decoder = msgspec.json.Decoder(TableRecord)
@@ -71,6 +79,11 @@ _record_decoder = msgspec.json.Decoder(TableRecord)
 class DatabaseError(OSError):
     """The database refused or could not be reached. An OSError, so that the server treats it as it
     treats a disk that fails: the table (or the request) stops with a clear line, the server goes on."""
+
+
+class DatabaseLost(DatabaseError):
+    """The connection to the database was lost (PostgreSQL restarted, the network cut): what was
+    being done may or may not have been committed."""
 
 
 class StoreUnavailable(Exception):
@@ -104,7 +117,7 @@ def _connect(conninfo: str) -> psycopg.Connection[Any]:
         # a server's setting cannot weaken what is promised: a line is durable once committed
         conn.execute("SET synchronous_commit TO on")
     except psycopg.Error as e:
-        raise DatabaseError(f"the database cannot be reached: {_why(e)}") from None
+        raise DatabaseLost(f"the database cannot be reached: {_why(e)}") from None
     return conn
 
 
@@ -128,10 +141,10 @@ class _Pool:
                 conn = _connect(self.conninfo)
             try:
                 yield conn
-            except psycopg.OperationalError as e:
-                conn.close()
-                raise DatabaseError(f"the database: {_why(e)}") from None
             except psycopg.Error as e:
+                if conn.broken or conn.closed:
+                    conn.close()
+                    raise DatabaseLost(f"the database: {_why(e)}") from None
                 self._put(conn)
                 raise DatabaseError(f"the database refused: {_why(e)}") from None
             except BaseException:
@@ -153,32 +166,73 @@ class _Pool:
 
 class _Holds:
     """The advisory locks of the games this server plays, all on one connection of its own: they
-    last as long as it does, so a server that dies lets its tables go with its connection."""
+    last as long as it does, so a server that dies lets its tables go with its connection. A
+    connection lost while the server lives (PostgreSQL restarted) is made again with every lock
+    taken again; one that another server took meanwhile is lost (:meth:`lost`)."""
 
     def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.Lock()
+        self._held: Counter[int] = Counter()
+        self._lost: set[int] = set()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The holder's connection (called with the lock held); made again, locks and all, if lost."""
+        import psycopg
+
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return self._conn
+        conn = _connect(self.conninfo)
+        try:
+            for game_id in self._held:
+                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,)).fetchone()
+                if not (row and row[0]):
+                    self._lost.add(game_id)
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {_why(e)}") from None
+        self._conn = conn
+        return conn
 
     def _call(self, sql: str, key: int) -> bool:
         import psycopg
 
-        with self._lock:
-            if self._conn is None or self._conn.closed or self._conn.broken:
-                self._conn = _connect(self.conninfo)  # the locks of a lost connection are gone with it
-            try:
-                row = self._conn.execute(sql, (key,)).fetchone()
-            except psycopg.Error as e:
-                self._conn.close()
-                raise DatabaseError(f"the database: {_why(e)}") from None
-            return bool(row and row[0])
+        conn = self._connection()
+        try:
+            row = conn.execute(sql, (key,)).fetchone()
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {_why(e)}") from None
+        return bool(row and row[0])
 
     def take(self, game_id: int) -> bool:
-        return self._call("SELECT pg_try_advisory_lock(%s)", game_id)
+        with self._lock:
+            if self._call("SELECT pg_try_advisory_lock(%s)", game_id):
+                self._held[game_id] += 1
+                self._lost.discard(game_id)
+                return True
+            return False
 
     def release(self, game_id: int) -> None:
-        with contextlib.suppress(DatabaseError):
-            self._call("SELECT pg_advisory_unlock(%s)", game_id)
+        with self._lock:
+            if self._held[game_id] <= 0:
+                return
+            self._held[game_id] -= 1
+            if not self._held[game_id]:
+                del self._held[game_id]
+            with contextlib.suppress(DatabaseError):  # a lost connection took the lock with it
+                self._call("SELECT pg_advisory_unlock(%s)", game_id)
+
+    def renew(self) -> None:
+        """Make sure the holder's connection is alive (made again, with its locks, if it was lost)."""
+        with self._lock:
+            self._call("SELECT %s::int = 1", 1)
+
+    def lost(self, game_id: int) -> bool:
+        """Another server took game ``game_id`` while this one's connection was lost."""
+        with self._lock:
+            return game_id in self._lost
 
     def close(self) -> None:
         with self._lock:
@@ -210,12 +264,7 @@ class RowWriter:
         seq = self.next_seq
         lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
         try:
-            with self.store.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",
-                    [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
-                )
-                cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
+            self._insert(seq, lines)
         except DatabaseError as e:
             why = str(e)
             self.failed = SaveFailed(
@@ -227,6 +276,41 @@ class RowWriter:
             raise self.failed from None
         self.next_seq = seq + len(events)
         return lines
+
+    def _insert(self, seq: int, lines: list[bytes]) -> None:
+        """Commit ``lines`` from ``seq`` on. A connection lost meanwhile is tried again until the
+        store's patience is out: the lines found there already (committed just before the loss)
+        are done; anything else there is another writer's, and refused."""
+        store = self.store
+        deadline = time.monotonic() + store.patience
+        while True:
+            try:
+                if store.holds.lost(self.game_id):
+                    raise DatabaseError("another server took the table over while the database was away")
+                with store.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",
+                        [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
+                    )
+                    cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
+                store.database_back()
+                return
+            except DatabaseLost as e:
+                store.wait_for_database(e, deadline)
+            try:
+                store.holds.renew()
+                with store.pool.conn() as conn:
+                    there = [bytes(row[0]) for row in conn.execute(
+                        "SELECT line FROM dvtui_events WHERE game_id = %s AND seq >= %s ORDER BY seq",
+                        (self.game_id, seq),
+                    )]  # fmt: skip
+            except DatabaseLost:
+                continue
+            store.database_back()
+            if there == lines:
+                return
+            if there:
+                raise DatabaseError("another server wrote the table's next line")
 
     def close(self) -> None:
         """Let the game go (its lines are all committed already); the unlock runs off the caller's thread."""
@@ -243,14 +327,48 @@ class PgStore:
     """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring). ``chats``: the
     directory of the tables' talk, which stays in files beside the server (moved aside with a game)."""
 
-    def __init__(self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE) -> None:
+    def __init__(
+        self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE, patience: float = PATIENCE,
+        log: Callable[[str], None] | None = None,
+    ) -> None:  # fmt: skip
         check_conninfo(conninfo)
         self.conninfo = conninfo
+        self.patience = patience
+        self._log = log or (lambda line: None)
+        self._away = threading.Event()
+        """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
         self.pool = _Pool(conninfo, pool_size)
         self.holds = _Holds(conninfo)
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
+
+    def _patiently(self, what: Callable[[], _T]) -> _T:
+        """``what()``, tried again while the database is away, for up to :attr:`patience` seconds
+        (only for what may be done twice: reads, and writes of a whole value)."""
+        deadline = time.monotonic() + self.patience
+        while True:
+            try:
+                done = what()
+            except DatabaseLost as e:
+                self.wait_for_database(e, deadline)
+                continue
+            self.database_back()
+            return done
+
+    def wait_for_database(self, lost: DatabaseLost, deadline: float) -> None:
+        """Wait a little before the next try, or raise ``lost`` once the store's patience is out."""
+        if time.monotonic() >= deadline:
+            raise lost
+        if not self._away.is_set():
+            self._away.set()
+            self._log(f"the database is away ({lost}): trying again for up to {self.patience:g} seconds")
+        time.sleep(RETRY)
+
+    def database_back(self) -> None:
+        if self._away.is_set():
+            self._away.clear()
+            self._log("the database is back")
 
     def _schema(self) -> None:
         with self.pool.conn() as conn, conn.transaction():
@@ -269,8 +387,11 @@ class PgStore:
     # -- reading ---------------------------------------------------------------------------------
 
     def _names(self) -> list[str]:
-        with self.pool.conn() as conn:
-            return sorted(row[0] for row in conn.execute("SELECT name FROM dvtui_games"))
+        def read() -> list[str]:
+            with self.pool.conn() as conn:
+                return sorted(row[0] for row in conn.execute("SELECT name FROM dvtui_games"))
+
+        return self._patiently(read)
 
     def names(self) -> list[str]:
         return [name for name in self._names() if _NAME.fullmatch(name)]
@@ -288,21 +409,27 @@ class PgStore:
 
     def lines(self, name: str) -> list[bytes]:
         """Game ``name``'s lines in ``seq`` order: its ``.dvr`` (raises SaveError when there is none)."""
-        with self.pool.conn() as conn:
-            found = self._game(conn, name)
-            if found is None:
-                raise SaveError(f"{name}: no such game in the database")
-            return self._lines_of(conn, found[0])
+
+        def read() -> list[bytes]:
+            with self.pool.conn() as conn:
+                found = self._game(conn, name)
+                if found is None:
+                    raise SaveError(f"{name}: no such game in the database")
+                return self._lines_of(conn, found[0])
+
+        return self._patiently(read)
 
     def game_bytes(self, aside: str) -> bytes:
         return b"".join(self.lines(aside.removesuffix(".dvr")))
 
     def _epoch(self, name: str, column: str) -> float:
-        with self.pool.conn() as conn:
-            row = conn.execute(
-                f"SELECT extract(epoch FROM {column}) FROM dvtui_games WHERE name = %s", (name,)
-            ).fetchone()
-        return float(row[0]) if row is not None and row[0] is not None else 0.0
+        def read() -> float:
+            with self.pool.conn() as conn:
+                sql = f"SELECT extract(epoch FROM {column}) FROM dvtui_games WHERE name = %s"
+                row = conn.execute(sql, (name,)).fetchone()
+            return float(row[0]) if row is not None and row[0] is not None else 0.0
+
+        return self._patiently(read)
 
     def last_active(self, name: str) -> float:
         return self._epoch(name, "greatest(written_at, record_at)")
@@ -349,16 +476,24 @@ class PgStore:
         return PlaySession(Game(created), writer, None, [created]), [line]
 
     def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
-        with self.pool.conn() as conn:
-            found = self._game(conn, name)
+
+        def find() -> tuple[int, bytes | None] | None:
+            with self.pool.conn() as conn:
+                return self._game(conn, name)
+
+        found = self._patiently(find)
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id, raw = found
-        if not self.holds.take(game_id):
+        if not self._patiently(lambda: self.holds.take(game_id)):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
-            with self.pool.conn() as conn:
-                lines = self._lines_of(conn, game_id)
+
+            def read() -> list[bytes]:
+                with self.pool.conn() as conn:
+                    return self._lines_of(conn, game_id)
+
+            lines = self._patiently(read)
             loaded = parse_game(b"".join(lines), f"table {name}")
             writer = RowWriter(self, name, game_id, loaded.file_lines)
             if loaded.missing_tail:  # (a game imported from a file cut between lines)
@@ -376,11 +511,13 @@ class PgStore:
         return session, lines, record
 
     def save_record(self, name: str, record: TableRecord) -> None:
-        with self.pool.conn() as conn:
-            conn.execute(
-                "UPDATE dvtui_games SET record = %s, record_at = now() WHERE name = %s",
-                (msgspec.json.encode(record), name),
-            )
+        data = msgspec.json.encode(record)
+
+        def write() -> None:
+            with self.pool.conn() as conn:
+                conn.execute("UPDATE dvtui_games SET record = %s, record_at = now() WHERE name = %s", (data, name))
+
+        self._patiently(write)
 
     def close(self, name: str, session: PlaySession) -> None:
         session.close()
@@ -392,8 +529,12 @@ class PgStore:
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own game
             raise ValueError(f"{kept!r} is not a kept game's name")
-        with self.pool.conn() as conn:
-            conn.execute("DELETE FROM dvtui_games WHERE name = %s", (kept,))
+
+        def delete() -> None:
+            with self.pool.conn() as conn:
+                conn.execute("DELETE FROM dvtui_games WHERE name = %s", (kept,))
+
+        self._patiently(delete)
         if self.chats is not None:
             with contextlib.suppress(FileNotFoundError):
                 (self.chats / f"{kept}.chat").unlink()

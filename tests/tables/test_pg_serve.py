@@ -12,7 +12,7 @@ import pytest
 from dvtui.store import parse_game
 
 from ..support.files import strip_at
-from ..support.postgres import db_lines
+from ..support.postgres import Cluster, db_lines
 from ..support.processes import dvtui, one_error_line
 from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for
 
@@ -53,6 +53,41 @@ def test_a_table_kept_in_postgresql_survives_its_server_killed_mid_round(pg_data
         assert fetched.read_bytes() == played  # byte for byte what the database holds
         verified = dvtui("verify", fetched)
         assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert server.stop() == 0
+
+
+def test_postgresql_stopped_hard_and_started_again_loses_nothing_and_nobody_has_to_come_back(
+    pg_cluster: Cluster, pg_database: str, tmp_path: Path
+) -> None:
+    """PostgreSQL stopped as by a crash (``pg_ctl stop -m immediate``) while a decision is being
+    saved: the server waits for it, and once it is back the game goes on; every line acknowledged
+    is there, and the players and the spectator never lost their connection."""
+    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+        server.start()
+        opened = server.dvtui("new", "--table", "pgdown", "--players", PLAYERS, "--seed", "8", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        watcher = Watcher(server.place, "pgdown")
+        ana, bob = server.player("pgdown", "Ana"), server.player("pgdown", "Bob", "random")
+        wait_for("two placements", lambda: len(db_lines(pg_database, "pgdown")) == 3)  # Cy has nobody yet
+        acknowledged = db_lines(pg_database, "pgdown")
+        pg_cluster.stop("immediate")
+        try:
+            cy = server.player("pgdown", "Cy")
+            wait_for("the server to wait for the database", lambda: "the database is away" in server.log())
+        finally:
+            pg_cluster.start()
+        wait_for("the database to be back", lambda: "the database is back" in server.log())
+        for proc in (ana, bob, cy):
+            code, out, err = proc.finish()
+            assert code == 0, err
+            assert out.splitlines()[-1].startswith("table pgdown: Game over: ")
+            assert "reconnecting" not in err
+        played = db_lines(pg_database, "pgdown")
+        assert played[:3] == acknowledged
+        assert strip_at(b"".join(played)) == strip_at(uninterrupted(PLAYERS, 8, 0, LEVELS, tmp_path))
+        assert watcher.result() == parse_game(b"".join(played)).events
+        assert watcher.statuses == []
+        assert "has stopped" not in server.log()
         assert server.stop() == 0
 
 
