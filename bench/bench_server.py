@@ -262,6 +262,10 @@ def empty(store: str) -> None:
     import psycopg
 
     with psycopg.connect(store, autocommit=True) as conn:
+        deadline = time.monotonic() + 60  # the last size's servers' sessions gone, and their holds with them
+        while conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone() != (0,):
+            assert time.monotonic() < deadline, "the last size's servers still hold tables"
+            time.sleep(0.1)
         conn.execute("DROP TABLE IF EXISTS dvtui_events, dvtui_games")
 
 

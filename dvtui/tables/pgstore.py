@@ -60,6 +60,14 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
 """The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
 together make it once)."""
 
+CHANNEL = "dvtui"
+"""The one channel every server listens on. A notification is a wake-up only, sent at commit:
+``lines NAME NEXT`` (the game has lines up to ``NEXT``), ``record NAME``, ``table NAME`` (a game
+of that name was made or put aside); a follower reads the rows themselves, from the ``seq`` it has."""
+LOCK_WAIT = 30.0
+"""Seconds a server waits for a table another server is deciding at (a decision holds it for a
+few milliseconds; a server that died lets it go with its connection) before it gives up."""
+
 _SCHEMA_LOCK = -1
 """The advisory lock key under which the schema is made (games' keys are their ids, all positive)."""
 POOL_SIZE = 8
@@ -293,6 +301,7 @@ class RowWriter:
                         [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
                     )
                     cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
+                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"lines {self.name} {seq + len(lines)}"))
                 store.database_back()
                 return
             except DatabaseLost as e:
@@ -327,6 +336,9 @@ class PgStore:
     """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring). ``chats``: the
     directory of the tables' talk, which stays in files beside the server (moved aside with a game)."""
 
+    shared = True
+    """Other servers may play the same tables: a table is held only while a decision is made there."""
+
     def __init__(
         self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE, patience: float = PATIENCE,
         log: Callable[[str], None] | None = None,
@@ -335,6 +347,9 @@ class PgStore:
         self.conninfo = conninfo
         self.patience = patience
         self._log = log or (lambda line: None)
+        self.lock_wait = LOCK_WAIT
+        self._stopping = threading.Event()
+        self._listener: threading.Thread | None = None
         self._away = threading.Event()
         """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
@@ -375,8 +390,73 @@ class PgStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             conn.execute(SCHEMA)
 
+    def _take(self, game_id: int) -> bool:
+        """Hold game ``game_id``, waiting up to :data:`LOCK_WAIT` seconds while another server decides there."""
+        deadline = time.monotonic() + self.lock_wait
+        pause = 0.002
+        while not self._patiently(lambda: self.holds.take(game_id)):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
+        return True
+
+    # -- following the other servers ------------------------------------------------------------
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
+        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
+        listen are lost, and a follower then reads every table from the ``seq`` it has."""
+        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
+        thread.start()
+        self._listener = thread
+
+    def _listen(self, news: Callable[[str], None]) -> None:
+        import psycopg
+
+        while not self._stopping.is_set():
+            try:
+                conn = _connect(self.conninfo)
+            except DatabaseLost:
+                self._stopping.wait(RETRY)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                news("*")
+                while not self._stopping.is_set():
+                    for notification in conn.notifies(timeout=0.5):
+                        news(notification.payload)
+            except psycopg.Error:
+                self._stopping.wait(RETRY)
+            finally:
+                conn.close()
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        """Game ``name``'s lines from ``seq`` on (none: no such game, or none yet)."""
+
+        def read() -> list[bytes]:
+            with self.pool.conn() as conn:
+                rows = conn.execute(
+                    "SELECT e.line FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id "
+                    "WHERE g.name = %s AND e.seq >= %s ORDER BY e.seq",
+                    (name, seq),
+                )
+                return [bytes(row[0]) for row in rows]
+
+        return self._patiently(read)
+
+    def record(self, name: str) -> TableRecord | None:
+        """Table ``name``'s record as kept now (None: none, or one that does not read)."""
+        raw = self._patiently(lambda: self.record_bytes(name))
+        with contextlib.suppress(msgspec.DecodeError):
+            return None if raw is None else _record_decoder.decode(raw)
+        return None
+
     def shutdown(self) -> None:
         """Close the store's connections (its holds go with them)."""
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.join(5)
         self._unlocks.shutdown(wait=True)
         self.holds.close()
         self.pool.close()
@@ -464,13 +544,14 @@ class PgStore:
                     (name, msgspec.json.encode(record)),
                 ).fetchone()[0]  # type: ignore[index]
                 conn.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 0, %s)", (game_id, line))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"table {name}"))
         except DatabaseError as e:
             if "dvtui_games_name_key" in str(e):  # another server opened it meanwhile
                 raise TableExists(f"table {name} is being played") from None
             raise
         except psycopg.Error as e:  # pragma: no cover - the pool turns these into DatabaseError
             raise DatabaseError(_why(e)) from None
-        if not self.holds.take(game_id):
+        if not self._take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
             raise GameLocked(f"table {name}", None, "another server")
         writer = RowWriter(self, name, game_id, 1)
         return PlaySession(Game(created), writer, None, [created]), [line]
@@ -485,7 +566,7 @@ class PgStore:
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id, raw = found
-        if not self._patiently(lambda: self.holds.take(game_id)):
+        if not self._take(game_id):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
 
@@ -510,12 +591,36 @@ class PgStore:
         session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices])
         return session, lines, record
 
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
+        lines other servers wrote since (for the caller to apply), and the session given a writer
+        that appends after them. Cheaper than :meth:`reopen` (the game is not read again)."""
+
+        def find() -> tuple[int, bytes | None] | None:
+            with self.pool.conn() as conn:
+                return self._game(conn, name)
+
+        found = self._patiently(find)
+        if found is None:
+            raise SaveError(f"table {name}: no such game in the database")
+        game_id = found[0]
+        if not self._take(game_id):
+            raise GameLocked(f"table {name}", None, "another server plays it")
+        try:
+            news = self.lines_since(name, seq)
+        except BaseException:
+            self.holds.release(game_id)
+            raise
+        session.writer = RowWriter(self, name, game_id, seq + len(news))
+        return news
+
     def save_record(self, name: str, record: TableRecord) -> None:
         data = msgspec.json.encode(record)
 
         def write() -> None:
-            with self.pool.conn() as conn:
+            with self.pool.conn() as conn, conn.transaction():
                 conn.execute("UPDATE dvtui_games SET record = %s, record_at = now() WHERE name = %s", (data, name))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
 
         self._patiently(write)
 
@@ -524,7 +629,9 @@ class PgStore:
 
     def archive(self, name: str) -> str:
         with self.pool.conn() as conn, conn.transaction():
-            return self._move_aside(conn, name) + ".dvr"
+            aside = self._move_aside(conn, name)
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"table {name}"))
+        return aside + ".dvr"
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own game

@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import stat
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -81,6 +82,10 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
 class GameStore(Protocol):
     """The server's storage of tables (see the module's docstring)."""
 
+    shared: bool
+    """Other servers play the same tables (a database several servers use): the server holds a
+    table only while it decides there, and follows what the others write (:meth:`follow`)."""
+
     def names(self) -> list[str]:
         """The names of the tables kept, over or not (to load at start)."""
         ...
@@ -131,6 +136,23 @@ class GameStore(Protocol):
         Raises OSError."""
         ...
 
+    def follow(self, news: Callable[[str], None]) -> None:
+        """Tell ``news`` (from another thread) what the other servers wrote (a shared store only)."""
+        ...
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        """Table ``name``'s game's lines from ``seq`` on."""
+        ...
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        """A shared store's table held again for a decision, ``session`` being its game at line
+        ``seq``: the lines the others wrote since (to apply), the session able to write after them."""
+        ...
+
+    def record(self, name: str) -> TableRecord | None:
+        """Table ``name``'s record as kept now."""
+        ...
+
 
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -143,6 +165,9 @@ class FileStore:
     """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a game is moved aside
     (``NAME.<time>.dvr``) when its name is used for a new table once it is over, or when the
     table is put aside, and stays a readable game."""
+
+    shared = False
+    """One server plays a games directory (its lock says so)."""
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
@@ -253,6 +278,18 @@ class FileStore:
         if not _KEPT.fullmatch(aside.removesuffix(".dvr")):  # never a path of its own
             raise FileNotFoundError(f"{aside}: not a kept game's name")
         return (self.games / aside).read_bytes()
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        pass  # nobody else writes here
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        return self._lines(name)[seq:]
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        raise NotImplementedError("a games directory is never shared: its tables are reopened")
+
+    def record(self, name: str) -> TableRecord | None:
+        return self._read_record(name)
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own file
