@@ -1328,10 +1328,26 @@ class Server:
                 if record is not None and self.tables.get(name) is table:
                     table.record = normal_record(record, table.session.game.n)
                     table.presence_soon()
+            elif kind == "table" and name in self.tables:
+                await self._replaced(self.tables[name])
             elif kind in ("lines", "table"):
                 await self._follow_table(name, int(upto) if upto.isdigit() else None)
         except (GameFileError, SaveError, OSError) as e:
             self._limited("follow", f"could not follow {payload!r}: {e}")
+
+    async def _replaced(self, table: LiveTable) -> None:
+        """Table ``table``'s game was put aside, or another dealt at its name, through another
+        server (or this one): if the store's game is no longer the one here, those here are told
+        to join again, and the table is listed as the store has it."""
+        name = table.name
+        first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
+        if first == table.lines[:1] or name in self._opening or self.tables.get(name) is not table:
+            return
+        self._retire(table)
+        table.halt("server", f"table {name} was closed or dealt again through another server: join it again")
+        self._log(f"table {name} was closed or dealt again through another server")
+        if first:
+            await self._follow_table(name, None)
 
     async def _follow_table(self, name: str, upto: int | None) -> None:
         """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""

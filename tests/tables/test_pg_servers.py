@@ -102,3 +102,23 @@ def test_a_follower_that_missed_notifications_reads_from_its_seq(pg_database: st
                 seen.append(message["seq"])
         assert seen == list(range(1 + len(lines)))  # game_created, then every line missed
         spectator.close()
+
+
+def test_a_table_dealt_again_through_one_server_is_dealt_again_at_the_other(pg_database: str) -> None:
+    """A finished table's name used for a new game through one server: the other's spectator of
+    the old game is told to join again, and the other lists the new game."""
+    with two_servers(pg_database) as (a, b):
+        bots = "bot:random,bot:random,bot:random"
+        assert a.dvtui("new", "--table", "re", "--players", bots, "--seed", "1").returncode == 0
+        Watcher(a.place, "re").result()  # (a table nobody is at plays no bots)
+        wait_for("the other server to see it end", lambda: b.dvtui("tables").stdout.startswith("re  game over"))
+        spectator = RawClient(str(b.place.socket))
+        spectator.hello()
+        spectator.send({"type": "watch", "table": "re"})
+        again = a.dvtui("new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now")
+        assert again.returncode == 0, again.stderr
+        while (message := spectator.receive()) is not None and message["type"] != "error":
+            pass
+        assert message is not None and "dealt again through another server" in message["message"]
+        spectator.close()
+        wait_for("the other server to list the new game", lambda: "Ana to move" in b.dvtui("tables").stdout)
