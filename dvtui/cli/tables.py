@@ -144,6 +144,8 @@ def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | 
     if conninfo is None:
         raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
     store = _database(conninfo, None)
+    from ..tables.pgstore import DatabaseError
+
     say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
     try:
         if import_dir is not None:
@@ -156,6 +158,10 @@ def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | 
             games = printable(str(Path(export_dir) / "games"))
             print(_("exported {moved} games into {games} ({there} there already)").format(
                 moved=len(done.moved), games=games, there=len(done.there)))  # fmt: skip
+    except DatabaseError as e:
+        raise SaveError(_("--store: {why}").format(why=e)) from None
+    except OSError as e:
+        raise SaveError(f"{e.filename or import_dir or export_dir}: {e.strerror or e}") from None
     finally:
         store.shutdown()
     return EXIT_BAD_FILE if done.unreadable else EXIT_OK

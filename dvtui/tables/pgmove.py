@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import GameFileError, fsync_dir
+from ..store import GameFileError, SaveError, fsync_dir
 from ..store.reader import read_bytes
 from .pgstore import PgStore
 from .protocol import KEPT_GAME, TABLE_NAME
@@ -56,7 +56,7 @@ def import_files(store: PgStore, directory: Path, say: Callable[[str], None]) ->
     record, into ``store``."""
     games = directory / "games"
     if not games.is_dir():
-        raise FileNotFoundError(f"{directory}: no games directory in it (is it a server's directory?)")
+        raise SaveError(f"{directory}: no games directory in it (is it a server's directory?)")
     done = Moved()
     with _unserved(directory):
         for path in sorted(games.glob("*.dvr")):

@@ -137,6 +137,8 @@ class _Pool:
         self._idle: list[psycopg.Connection[Any]] = []
         self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(size)
+        self.pids: set[int] = set()
+        """The backend process ids of the pool's connections: what they notify is this server's own news."""
 
     @contextlib.contextmanager
     def conn(self) -> Iterator[psycopg.Connection[Any]]:
@@ -146,7 +148,10 @@ class _Pool:
             with self._lock:
                 conn = self._idle.pop() if self._idle else None
             if conn is None or conn.closed or conn.broken:
+                if conn is not None:
+                    self.pids.discard(conn.info.backend_pid)
                 conn = _connect(self.conninfo)
+                self.pids.add(conn.info.backend_pid)
             try:
                 yield conn
             except psycopg.Error as e:
@@ -425,7 +430,8 @@ class PgStore:
                 news("*")
                 while not self._stopping.is_set():
                     for notification in conn.notifies(timeout=0.5):
-                        news(notification.payload)
+                        if notification.pid not in self.pool.pids:  # (this server knows its own)
+                            news(notification.payload)
             except psycopg.Error:
                 self._stopping.wait(RETRY)
             finally:

@@ -111,6 +111,8 @@ def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, t
         for table, players in (("one", "bot:random,bot:random,bot:random"), ("two", PLAYERS)):
             assert server.dvtui("new", "--table", table, "--players", players, "--seed", "3").returncode == 0
         Watcher(server.place, "one").result()  # (a table nobody is at plays no bots)
+        nothing = dvtui("serve", "--store", pg_database, "--import", str(d))
+        assert nothing.returncode == 1 and "no games directory in it" in one_error_line(nothing.stderr)
         refused = dvtui("serve", "--store", pg_database, "--import", str(d / "srv"))
         assert refused.returncode == 1 and "stop it first" in one_error_line(refused.stderr)
         assert server.stop() == 0
