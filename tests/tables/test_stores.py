@@ -5,6 +5,7 @@ writes for the same decisions."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -161,6 +162,41 @@ def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
         two.close("held", again)
     finally:
         two.shutdown()
+
+
+@pytest.mark.postgresql
+def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str, tmp_path: Path) -> None:
+    from dvtui.tables.pgstore import PgStore
+
+    stores = [PgStore(pg_database, tmp_path) for _ in range(2)]
+    try:
+        session, _ = stores[0].create("race", _created(), _record())
+        stores[0].close("race", session)
+        stores[0].shutdown()  # (its unlock done)
+        stores[0] = PgStore(pg_database, tmp_path)
+        for store in stores:
+            store.lock_wait = 0.0  # no waiting for the other: one of the two must be refused
+        start = threading.Barrier(2)
+        won: list[PlaySession] = []
+        lost: list[BaseException] = []
+
+        def reopen(store: PgStore) -> None:
+            start.wait()
+            try:
+                won.append(store.reopen("race")[0])
+            except GameLocked as e:
+                lost.append(e)
+
+        threads = [threading.Thread(target=reopen, args=(store,)) for store in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(won) == 1 and len(lost) == 1
+        assert "another server plays it" in str(lost[0])
+    finally:
+        for store in stores:
+            store.shutdown()
 
 
 @pytest.mark.postgresql
