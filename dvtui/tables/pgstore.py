@@ -63,10 +63,15 @@ together make it once)."""
 CHANNEL = "dvtui"
 """The one channel every server listens on. A notification is a wake-up only, sent at commit:
 ``lines NAME NEXT`` (the game has lines up to ``NEXT``), ``record NAME``, ``table NAME`` (a game
-of that name was made or put aside); a follower reads the rows themselves, from the ``seq`` it has."""
+of that name was made or put aside), ``want NAME`` (a server waits to decide there: the one that
+holds it lets it go once its decision is made); a follower reads the rows themselves, from the
+``seq`` it has."""
 LOCK_WAIT = 30.0
-"""Seconds a server waits for a table another server is deciding at (a decision holds it for a
-few milliseconds; a server that died lets it go with its connection) before it gives up."""
+"""Seconds a server waits for a table another server holds (asked, it lets go once its decision is
+made; a server that died lets go with its connection) before it gives up."""
+
+ASK_AGAIN = 1.0
+"""Seconds between two ``want`` notifications of a server waiting for a table."""
 
 _SCHEMA_LOCK = -1
 """The advisory lock key under which the schema is made (games' keys are their ids, all positive)."""
@@ -342,7 +347,7 @@ class PgStore:
     directory of the tables' talk, which stays in files beside the server (moved aside with a game)."""
 
     shared = True
-    """Other servers may play the same tables: a table is held only while a decision is made there."""
+    """Other servers may play the same tables: each holds a table until another asks for it."""
 
     def __init__(
         self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE, patience: float = PATIENCE,
@@ -395,16 +400,29 @@ class PgStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             conn.execute(SCHEMA)
 
-    def _take(self, game_id: int) -> bool:
-        """Hold game ``game_id``, waiting up to :data:`LOCK_WAIT` seconds while another server decides there."""
+    def _take(self, game_id: int, name: str | None = None) -> bool:
+        """Hold game ``game_id``, waiting up to :data:`LOCK_WAIT` seconds for the server that holds
+        it to let it go; ``name``: its table, which that server is asked for (``want NAME``)."""
         deadline = time.monotonic() + self.lock_wait
         pause = 0.002
+        asked = float("-inf")
         while not self._patiently(lambda: self.holds.take(game_id)):
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 return False
+            if name is not None and now - asked >= ASK_AGAIN:  # (a notification may be missed)
+                self._notify(f"want {name}")
+                asked = now
             time.sleep(pause)
             pause = min(2 * pause, 0.05)
         return True
+
+    def _notify(self, payload: str) -> None:
+        def send() -> None:
+            with self.pool.conn() as conn:
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+        self._patiently(send)
 
     # -- following the other servers ------------------------------------------------------------
 
@@ -572,7 +590,7 @@ class PgStore:
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id, raw = found
-        if not self._take(game_id):
+        if not self._take(game_id, name):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
 
@@ -610,7 +628,7 @@ class PgStore:
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id = found[0]
-        if not self._take(game_id):
+        if not self._take(game_id, name):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
             news = self.lines_since(name, seq)

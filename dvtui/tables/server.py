@@ -270,6 +270,8 @@ class LiveTable(Table[Conn]):
         self.record_lock = asyncio.Lock()
         """Held while the table's record is saved: two saves at once would share its temporary file."""
         self.bot_task: asyncio.Task[None] | None = None
+        self.wanted = False
+        """Another server waits to decide here (a shared store): let the table go after this decision."""
         self.playing = True
         """Its game's files are open (its session can write): only while somebody plays there."""
         self.active = time.time()
@@ -906,10 +908,11 @@ class Server:
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
-        """Close the table's files while nobody plays there (a listed table costs no descriptor);
-        with a shared store, once no decision is being made (another server may make the next)."""
-        resting = table.quiet() or (self.store.shared and not table.lock.locked())
+        """Close the table's files while nobody plays there (a listed table costs no descriptor),
+        or once no decision is being made there when another server wants to make the next."""
+        resting = table.quiet() or (table.wanted and not table.lock.locked())
         if table.playing and resting and self.tables.get(table.name) is table:
+            table.wanted = False
             self.store.close(table.name, table.session)
             table.playing = False
 
@@ -1328,6 +1331,10 @@ class Server:
                 if record is not None and self.tables.get(name) is table:
                     table.record = normal_record(record, table.session.game.n)
                     table.presence_soon()
+            elif kind == "want" and name in self.tables:
+                table = self.tables[name]
+                table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
+                self._rest(table)
             elif kind == "table" and name in self.tables:
                 await self._replaced(self.tables[name])
             elif kind in ("lines", "table"):
