@@ -4,7 +4,9 @@
 # mount namespace of its own) and setpriv (a command as another user), passwd's useradd and usermod
 # (the other users), the system's /usr/bin/python3 (what another user runs to speak the protocol);
 # Chromium for the browser tests of dvtui web (tests/web), driven by Playwright from PyPI, which
-# downloads no browser of its own. Idempotent: does nothing (and touches no network) when
+# downloads no browser of its own; PostgreSQL's server programs (initdb, pg_ctl, postgres: Debian
+# keeps them in /usr/lib/postgresql/*/bin) for the tables' PostgreSQL store (tests marked
+# postgresql, which start a cluster of their own; the package's own cluster is not used). Idempotent: does nothing (and touches no network) when
 # everything is already installed, so .ci/run can call it on every run.
 set -euo pipefail
 
@@ -22,6 +24,7 @@ have usermod || missing+=(passwd)
 [ -x /usr/bin/python3 ] || missing+=(python3)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the compiled build's test (tests/bots/test_compiled.py)
+compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || missing+=(postgresql)
 
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then

@@ -23,6 +23,14 @@ Several ``--rate`` values measure each size at each rate (the knee: the highest 
 
 Then the strong bot's moves per second per core through the server's worker pool (a table of
 three strong bots, the pool pinned to one core with the server).
+
+With ``--store CONNINFO`` the servers keep their tables in that PostgreSQL database (emptied before
+each size: the bench's tables are made anew), and the durability check asks the database (the
+move's row is committed before any client receives it). ``--servers 2`` runs two server processes
+on that one database, pinned to two cores, table i opened and played through server i mod 2:
+
+    python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench"
+    python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench" --servers 2
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -66,6 +75,8 @@ class TableState:
     pending: dict[int, int] = field(default_factory=dict)
     """seq -> how many other clients have yet to receive it."""
     busy: bool = False
+    checked: int = -1
+    """The last seq whose durability was checked (asked of the database once per move)."""
 
 
 @dataclass
@@ -78,22 +89,42 @@ class Client:
 
 
 class Bench:
-    def __init__(self, directory: Path, tables: int, move_time: int | None = None, chat_every: int = 0) -> None:
-        self.directory = directory
+    def __init__(
+        self, directories: list[Path], tables: int, move_time: int | None = None, chat_every: int = 0,
+        store: str | None = None,
+    ) -> None:  # fmt: skip
+        self.directories = directories
         self.move_time = move_time
         self.chat_every = chat_every
         self.said = 0
         self.chat_refused = 0
-        self.sock = str(directory / "dvtui.sock")
-        self.games = directory / "games"
+        self.store = store
+        self.database: Any = None
+        """With a store: the connection the durability check asks."""
         self.tables = [TableState(f"t{i}") for i in range(tables)]
         self.latencies: list[float] = []
         self.moves = 0
         self.not_durable = 0
         self.errors: list[str] = []
 
+    def sock(self, table: TableState) -> str:
+        """The socket of the server that ``table`` is played through (table i: server i mod N)."""
+        return str(self.directories[int(table.name[1:]) % len(self.directories)] / "dvtui.sock")
+
+    async def durable(self, table: TableState, seq: int) -> bool:
+        """Line ``seq`` of ``table``'s game is in its file, or committed in the database."""
+        if self.database is None:
+            path = self.directories[int(table.name[1:]) % len(self.directories)] / "games" / f"{table.name}.dvr"
+            with open(path, "rb") as f:
+                return f.read().count(b"\n") > seq
+        cur = await self.database.execute(
+            "SELECT 1 FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id WHERE g.name = %s AND e.seq = %s",
+            (table.name, seq),
+        )
+        return await cur.fetchone() is not None
+
     async def connect(self, table: TableState, seat: int | None) -> Client:
-        reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
+        reader, writer = await asyncio.open_unix_connection(self.sock(table), limit=MAX_LINE_BYTES)
         writer.write(HELLO)
         await reader.readuntil(b"\n")
         message = {"type": "join", "table": table.name, "seat": seat} if seat is not None else {
@@ -102,15 +133,22 @@ class Bench:
         return Client(table, seat, reader, writer)
 
     async def setup(self) -> None:
+        if self.store is not None:
+            import psycopg
+
+            self.database = await psycopg.AsyncConnection.connect(self.store, autocommit=True)
         writer: asyncio.StreamWriter | None = None
-        for i, table in enumerate(self.tables):
-            if i % 150 == 0:  # a connection may send 200 messages at once (the server's flood rule)
+        sent, through = 0, ""
+        for table in sorted(self.tables, key=self.sock):  # each table opened through its own server
+            if sent % 150 == 0 or through != self.sock(table):  # 200 messages at once at most (the flood rule)
                 if writer is not None:
                     writer.close()
-                reader, writer = await asyncio.open_unix_connection(self.sock, limit=MAX_LINE_BYTES)
+                sent, through = 0, self.sock(table)
+                reader, writer = await asyncio.open_unix_connection(through, limit=MAX_LINE_BYTES)
                 writer.write(HELLO)
                 await reader.readuntil(b"\n")
-            opening = {"type": "open_table", "table": table.name, "players": SEATS, "seed": i}
+            sent += 1
+            opening = {"type": "open_table", "table": table.name, "players": SEATS, "seed": int(table.name[1:])}
             if self.move_time is not None:
                 opening["move_time"] = self.move_time
             writer.write(json.dumps(opening).encode() + b"\n")
@@ -124,7 +162,6 @@ class Bench:
 
     async def read(self, client: Client) -> None:
         table = client.table
-        path = self.games / f"{table.name}.dvr"
         while True:
             try:
                 line = await client.reader.readuntil(b"\n")
@@ -147,9 +184,11 @@ class Bench:
             if seq is None:
                 continue
             if isinstance(message, CardPlaced) and seq in table.pending:
-                with open(path, "rb") as f:  # on disk before anyone hears of it
-                    if f.read().count(b"\n") <= seq:
-                        self.not_durable += 1
+                # durable before anyone hears of it (the first to hear of it is asked of the database)
+                first = table.pending[seq] == 3 and table.checked < seq
+                if (self.database is None or first) and not await self.durable(table, seq):
+                    self.not_durable += 1
+                table.checked = max(table.checked, seq)
                 if client.seat != message.player:
                     table.pending[seq] -= 1
                     if table.pending[seq] == 0:
@@ -198,7 +237,9 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
-def start_server(directory: Path, core: int, connections: int = 64) -> subprocess.Popen[bytes]:
+def start_server(
+    directory: Path, core: int, connections: int = 64, store: str | None = None
+) -> subprocess.Popen[bytes]:
     """The server, taking ``connections`` at once (all from this account: the server's own, bounded
     only in all), and as many chat lines a second as the bench's clients say in all (one account
     here, where people would be many)."""
@@ -206,7 +247,7 @@ def start_server(directory: Path, core: int, connections: int = 64) -> subproces
     limits = [f"conns-total={connections}", "chat-account-rate=100000", "chat-account-burst=100000"]
     proc = subprocess.Popen(
         ["taskset", "-c", str(core), sys.executable, "-m", "dvtui", "serve", "--dir", str(directory),
-         *(arg for limit in limits for arg in ("--limit", limit))],
+         *(arg for limit in limits for arg in ("--limit", limit)), *(("--store", store) if store else ())],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 60
@@ -216,19 +257,37 @@ def start_server(directory: Path, core: int, connections: int = 64) -> subproces
     return proc
 
 
+def empty(store: str) -> None:
+    """The bench's database without the tables of an earlier size (the servers make them again)."""
+    import psycopg
+
+    with psycopg.connect(store, autocommit=True) as conn:
+        deadline = time.monotonic() + 60  # the last size's servers' sessions gone, and their holds with them
+        while conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone() != (0,):
+            assert time.monotonic() < deadline, "the last size's servers still hold tables"
+            time.sleep(0.1)
+        conn.execute("DROP TABLE IF EXISTS dvtui_events, dvtui_games")
+
+
 async def run_size(
-    tables: int, rate: float, seconds: float, core: int, move_time: int | None = None, chat_every: int = 0
-) -> dict[str, float]:
-    directory = Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp"))
-    proc = start_server(directory, core, connections=4 * tables + 64)
+    tables: int, rate: float, seconds: float, core: int, move_time: int | None = None, chat_every: int = 0,
+    store: str | None = None, servers: int = 1,
+) -> dict[str, float]:  # fmt: skip
+    if store is not None:
+        empty(store)
+    directories = [Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp")) for _ in range(servers)]
+    cores = len(os.sched_getaffinity(0))
+    procs = [
+        start_server(d, (core + i) % cores, connections=4 * tables + 64, store=store) for i, d in enumerate(directories)
+    ]
     try:
-        bench = Bench(directory, tables, move_time, chat_every)
+        bench = Bench(directories, tables, move_time, chat_every, store)
         await bench.setup()
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
             await asyncio.sleep(0.05)
         await bench.drive(rate, seconds)
-        rss = rss_mib(proc.pid)
+        rss = max(rss_mib(proc.pid) for proc in procs)
         for task in readers:
             task.cancel()
         lat = sorted(bench.latencies)
@@ -240,9 +299,13 @@ async def run_size(
             "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
         }  # fmt: skip
     finally:
-        proc.terminate()
-        proc.wait(timeout=60)
-        shutil.rmtree(directory, ignore_errors=True)
+        if bench.database is not None:
+            await bench.database.close()
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=60)
+        for directory in directories:
+            shutil.rmtree(directory, ignore_errors=True)
 
 
 async def strong_rate(core: int, seconds: float) -> float:
@@ -291,19 +354,26 @@ def main() -> None:
     parser.add_argument("--chat-every", type=int, default=0, metavar="N",
                         help="a chat line after every N-th move in all (default 0: none)")  # fmt: skip
     parser.add_argument("--no-strong", action="store_true", help="leave out the strong bot's rate")
+    parser.add_argument("--store", metavar="CONNINFO", help="the servers keep their tables in this PostgreSQL database")
+    parser.add_argument("--servers", type=int, default=1, help="server processes on the database (needs --store)")
     args = parser.parse_args()
+    if args.servers != 1 and args.store is None:
+        parser.error("--servers needs --store (server processes share tables through a database)")
     clocks = f"; a {args.move_time} s move clock on every table" if args.move_time is not None else ""
     chat = f"; a chat line every {args.chat_every} moves" if args.chat_every else ""
-    print(f"server pinned to core {args.core}; {args.seconds:g} s per size and rate{clocks}{chat}")
+    where = f"; tables in PostgreSQL, {args.servers} server process(es)" if args.store else "; tables in files"
+    print(f"server pinned to core {args.core}; {args.seconds:g} s per size and rate{clocks}{chat}{where}")
     print(f"{'tables':>7} {'conns':>6} {'rate/s':>7} {'moves':>6} {'said':>5} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'RSS MiB':>8} {'errors':>6}")  # fmt: skip
     for n in args.tables:
         for rate in args.rate:
-            r = asyncio.run(run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every))
+            r = asyncio.run(
+                run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every, args.store, args.servers)
+            )
             errors = f"{r['errors']}" + (f" +{r['chat_refused']} chat" if r["chat_refused"] else "")
             print(f"{n:>7} {4 * n:>6} {rate:>7g} {r['moves']:>6} {r['said']:>5} {r['p50_ms']:>7.1f} "
                   f"{r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} {errors:>6}", flush=True)  # fmt: skip
-    print("every move was in its file before any client received it")
+    print(f"every move was in its {'database row' if args.store else 'file'} before any client received it")
     if args.no_strong:
         return
     rate = asyncio.run(strong_rate(args.core, args.seconds))

@@ -1,8 +1,8 @@
 """Shared fixtures (hand-made positions, a second account on this host, a table server in this
-process, a private saves directory), and the suite's needs: a test marked ``root``, ``tmux``,
-``sshd`` or ``chromium`` needs that (docs/DEVELOPMENT.md). As root, as CI runs, every test runs and
-a missing program is a failure; on an ordinary account the tests it cannot run are deselected, and
-the run ends with one line saying how many and why.
+process, a private saves directory, a PostgreSQL cluster), and the suite's needs: a test marked
+``root``, ``tmux``, ``sshd``, ``chromium`` or ``postgresql`` needs that (docs/DEVELOPMENT.md). As
+root, as CI runs, every test runs and a missing program is a failure; on an ordinary account the
+tests it cannot run are deselected, and the run ends with one line saying how many and why.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import pytest
 from dvtui.engine import Event, Game, GameCreated
 from dvtui.tables.server import Server
 
+from .support import postgres
 from .support.positions import build_created, build_game, play_round
 from .support.servers import Served, in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
@@ -37,6 +38,7 @@ NEEDS: dict[str, Callable[[], str | None]] = {
     "tmux": lambda: _missing("tmux"),
     "sshd": lambda: "not root" if os.geteuid() != 0 else _missing(SSHD, "ssh", "ssh-keygen", "tmux", "unshare"),
     "chromium": lambda: _missing(CHROMIUM),
+    "postgresql": postgres.missing,
     "mypyc": lambda: _missing("cc") or (None if importlib.util.find_spec("mypyc") else "no mypyc (pip install mypy)"),
 }
 """Each marker's need, as why it is not met on this account (None: met). The markers are registered
@@ -105,6 +107,22 @@ def other_user() -> pwd.struct_passwd:
     """A second account on this host (made once, kept: ``useradd`` is not undone between runs), for
     the tests of what another user may do: they are marked ``root``."""
     return unix_account(OTHER)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[postgres.Cluster]:
+    """One PostgreSQL cluster for the test session (tests/support/postgres.py)."""
+    cluster = postgres.start_cluster()
+    try:
+        yield cluster
+    finally:
+        postgres.remove_cluster(cluster)
+
+
+@pytest.fixture
+def pg_database(pg_cluster: postgres.Cluster) -> str:
+    """A database of this test's own in the session's cluster: its connection string."""
+    return pg_cluster.new_database()
 
 
 @pytest.fixture

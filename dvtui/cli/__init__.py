@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from ..i18n import _
 from ..printable import printable
 from ..web.errors import WebError, WebUsageError
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
@@ -111,6 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
                        help="the most a bot may think here: ITERATIONS (5000) or SECONDS (0.5s) a move; "
                        "once of each kind")  # fmt: skip
+    serve.add_argument("--store", metavar="CONNINFO", default=None,
+                       help=_("keep the tables in PostgreSQL (a libpq connection string or postgresql:// URL; "
+                       "default: $DVTUI_STORE, else files in DIR/games)"))  # fmt: skip
+    moving = serve.add_mutually_exclusive_group()
+    moving.add_argument("--import", dest="import_dir", metavar="DIR",
+                        help=_("copy the games of the file store of server directory DIR into --store's database, "
+                        "then leave"))  # fmt: skip
+    moving.add_argument("--export", dest="export_dir", metavar="DIR",
+                        help=_("write --store's games as files into server directory DIR (DIR/games), then leave"))
 
     tables = sub.add_parser("tables", help="list the tables of the table server (or: release a seat)")
     tables.add_argument("--all", action="store_true",

@@ -11,12 +11,14 @@ import pwd
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
+from ..i18n import _
 from ..printable import printable
-from ..store import GameFileError, parse_game
+from ..store import GameFileError, SaveError, parse_game
 from ..tables import (
     Diverged,
     Dropped,
@@ -51,18 +53,25 @@ from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .play import checked_setup, first_player
 
+if TYPE_CHECKING:
+    from ..tables.pgstore import PgStore
+
 
 def run(args: argparse.Namespace) -> int:
     if args.command in ("join", "watch", "new", "say", "close", "resign"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
         if args.command == "serve":
+            conninfo = args.store if args.store is not None else os.environ.get("DVTUI_STORE") or None
+            if args.import_dir is not None or args.export_dir is not None:
+                return _move_store(conninfo, args.import_dir, args.export_dir)
             place = server_place(args.dir)
             idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
             trust = [_account(name) for name in args.trust]
             kept = TableLimits(keep_days=_keep_days(args.keep_days))
+            store = None if conninfo is None else _database(conninfo, place.games)
             return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget),
-                         table_limits=kept)  # fmt: skip
+                         table_limits=kept, store=store)  # fmt: skip
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -109,6 +118,53 @@ def _limits(options: list[str]) -> Limits:
         return Limits().with_options(options)
     except ValueError as e:
         raise UsageError(f"--limit {e}") from None
+
+
+def _database(conninfo: str, chats: Path | None) -> PgStore:
+    """The PostgreSQL store ``conninfo`` names (its schema made on first use); a bad one is a usage
+    error, one that cannot be reached a one-line failure."""
+    from ..tables.pgstore import DatabaseError, PgStore, StoreUnavailable
+
+    def log(line: str) -> None:  # as the server's own lines are said
+        print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
+
+    try:
+        return PgStore(conninfo, chats, log=log)
+    except StoreUnavailable as e:
+        raise UsageError(str(e)) from None
+    except DatabaseError as e:
+        raise SaveError(_("--store: {why}").format(why=e)) from None
+
+
+def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | None) -> int:
+    """``serve --import DIR`` / ``--export DIR``: copy the games between a server directory's files
+    and the database, say what was done, and leave."""
+    from ..tables.pgmove import export_files, import_files
+
+    if conninfo is None:
+        raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
+    store = _database(conninfo, None)
+    from ..tables.pgstore import DatabaseError
+
+    say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
+    try:
+        if import_dir is not None:
+            done = import_files(store, Path(import_dir), say)
+            print(_("imported {moved} games into the database ({there} there already, {bad} unreadable)").format(
+                moved=len(done.moved), there=len(done.there), bad=len(done.unreadable)))  # fmt: skip
+        else:
+            assert export_dir is not None
+            done = export_files(store, Path(export_dir), say)
+            games = printable(str(Path(export_dir) / "games"))
+            print(_("exported {moved} games into {games} ({there} there already)").format(
+                moved=len(done.moved), games=games, there=len(done.there)))  # fmt: skip
+    except DatabaseError as e:
+        raise SaveError(_("--store: {why}").format(why=e)) from None
+    except OSError as e:
+        raise SaveError(f"{e.filename or import_dir or export_dir}: {e.strerror or e}") from None
+    finally:
+        store.shutdown()
+    return EXIT_BAD_FILE if done.unreadable else EXIT_OK
 
 
 def _account(name: str) -> int:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ..bots import BotSpec, bot_seed
 from ..engine import (
@@ -31,6 +32,19 @@ from ..engine import (
 )
 from ..store import GameWriter, LoadedGame, SaveFailed
 from .autoplay import bot_players, bot_specs
+
+
+class Saver(Protocol):
+    """What a session saves through: a game's one writer (:class:`~dvtui.store.GameWriter` for a
+    file; a table server's store may bring its own, e.g. rows in a database)."""
+
+    failed: SaveFailed | None
+
+    def append(self, events: Sequence[Event]) -> list[bytes]:
+        """Make ``events`` durable, then return their lines; raises SaveError (SaveFailed: for good)."""
+        ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(slots=True)
@@ -57,7 +71,7 @@ class PlaySession:
     """One live game and its writer (``writer`` None: nothing is saved, for previews and tests)."""
 
     game: Game
-    writer: GameWriter | None
+    writer: Saver | None
     path: Path | None = None
     events: list[Event] = field(default_factory=list)
     """Every event of the game so far, for the log."""
@@ -298,7 +312,7 @@ def preview(game: Game, player: int, placement: Placement) -> ColumnResolved | N
 
 
 @contextlib.contextmanager
-def _closed_on_error(writer: GameWriter | None) -> Iterator[None]:
+def _closed_on_error(writer: Saver | None) -> Iterator[None]:
     """Close ``writer`` (releasing the game's lock) if making the session fails: a session that
     never existed must not keep its game locked."""
     try:

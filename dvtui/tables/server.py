@@ -51,6 +51,7 @@ from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
+from ..store.codec import line_decoder
 from .chat import RECENT, ChatLog
 from .clock import TICK, loop_gap, resumed_left
 from .limits import (
@@ -269,6 +270,8 @@ class LiveTable(Table[Conn]):
         self.record_lock = asyncio.Lock()
         """Held while the table's record is saved: two saves at once would share its temporary file."""
         self.bot_task: asyncio.Task[None] | None = None
+        self.wanted = False
+        """Another server waits to decide here (a shared store): let the table go after this decision."""
         self.playing = True
         """Its game's files are open (its session can write): only while somebody plays there."""
         self.active = time.time()
@@ -371,6 +374,8 @@ class Server:
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
         self._dealing: set[asyncio.Task[None]] = set()
+        self._following: set[asyncio.Future[None]] = set()
+        """What another server wrote, being read (a shared store)."""
         """Rematches being dealt because the person the others waited for left."""
         self._refusals = Refusals(CLOSE_GRACE)
         self.chats = ChatLog(self.games)
@@ -402,6 +407,8 @@ class Server:
         try:
             self._reopen_all()
             self._keep_all()
+            if self.store.shared:
+                self._follow_others()
             await self._listen()
         finally:
             for table in list(self.tables.values()):
@@ -416,26 +423,34 @@ class Server:
         (opened once here, so a torn tail is repaired before any line is sent)."""
         alive = self._alive_stamp()
         for name in self.store.names():
-            try:
-                session, lines, record = self.store.reopen(name)
-            except (GameFileError, SaveError, OSError) as e:
-                self._log(f"table {name} not reopened: {e}")
-                continue
-            record = normal_record(record, session.game.n)
-            left = None
-            if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
-                # the turn began with the game's last line; the first one, when the record said the game began
-                began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
-                left = resumed_left(record.move_time, began, alive, time.time())
-            self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
-            table.chat = self.chats.recent(name)
-            table.active = self.store.last_active(name)
-            self.store.close(name, session)
-            table.playing = False
-            for notice in session.notices:
-                self._log(notice)
-            self._log(f"table {name} reopened at line {table.next_seq}")
-            self._stop_if_full(table)
+            table = self._reopened(name, alive)
+            if table is not None:
+                self.tables[name] = table
+                self._stop_if_full(table)
+
+    def _reopened(self, name: str, alive: float | None) -> LiveTable | None:
+        """Table ``name`` read from the store, its files closed (None: it cannot be read, and is
+        left alone). Blocks: off the loop once the server listens."""
+        try:
+            session, lines, record = self.store.reopen(name)
+        except (GameFileError, SaveError, OSError) as e:
+            self._log(f"table {name} not reopened: {e}")
+            return None
+        record = normal_record(record, session.game.n)
+        left = None
+        if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
+            # the turn began with the game's last line; the first one, when the record said the game began
+            began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
+            left = resumed_left(record.move_time, began, alive, time.time())
+        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
+        table.chat = self.chats.recent(name)
+        table.active = self.store.last_active(name)
+        self.store.close(name, session)
+        table.playing = False
+        for notice in session.notices:
+            self._log(notice)
+        self._log(f"table {name} reopened at line {table.next_seq}")
+        return table
 
     def _keep_all(self) -> None:
         """Every game kept after its table: listed (``all``) until its time is up, then removed."""
@@ -893,14 +908,22 @@ class Server:
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
-        """Close the table's files while nobody plays there (a listed table costs no descriptor)."""
-        if table.playing and table.quiet() and self.tables.get(table.name) is table:
+        """Close the table's files while nobody plays there (a listed table costs no descriptor),
+        or once no decision is being made there when another server wants to make the next."""
+        resting = table.quiet() or (table.wanted and not table.lock.locked())
+        if table.playing and resting and self.tables.get(table.name) is table:
+            table.wanted = False
             self.store.close(table.name, table.session)
             table.playing = False
 
     async def _play_here(self, table: LiveTable) -> None:
         """The table's files open again for a decision (called with ``table.lock`` held)."""
         if table.playing:
+            return
+        if self.store.shared:  # held again, with what the other servers wrote meanwhile
+            news = await self._run_io(partial(self.store.hold, table.name, table.session, table.next_seq))
+            table.playing = True
+            self._apply_news(table, news)
             return
         session, lines, _record = await self._run_io(lambda: self.store.reopen(table.name))
         for notice in session.notices:
@@ -1186,9 +1209,8 @@ class Server:
             if aside is None:
                 kept = table.record.game - len(table.record.history)
                 raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {message.game}")
-            path = self.games / aside
             try:
-                data = await self._run_io(path.read_bytes)
+                data = await self._run_io(partial(self.store.game_bytes, aside))
             except OSError as e:
                 raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
             lines = data.splitlines(keepends=True)
@@ -1210,6 +1232,11 @@ class Server:
         """Check and play ``seat``'s decision (called with ``table.lock`` held)."""
         if table.failed is not None:
             raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
+        if self.store.shared:  # what another server decided first comes first
+            try:
+                await self._play_here(table)
+            except (SaveError, OSError, GameFileError) as e:
+                raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
         if message.seq != table.next_seq:
             raise Refusal("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
         if table.over:
@@ -1269,6 +1296,108 @@ class Server:
             table.halt("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
                        f"as many as a table may")  # fmt: skip
 
+    # -- several servers on one database -------------------------------------------------------
+
+    def _follow_others(self) -> None:
+        """Hear from the shared store what the other servers wrote (a wake-up each time; what was
+        written is read from the store, from the ``seq`` this server has)."""
+        loop = asyncio.get_running_loop()
+
+        def news(payload: str) -> None:  # in the store's thread
+            with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
+                loop.call_soon_threadsafe(self._news, payload)
+
+        self.store.follow(news)
+
+    def _news(self, payload: str) -> None:
+        if self.stopping.is_set():
+            return
+        task = asyncio.ensure_future(self._follow(payload))
+        self._following.add(task)
+        task.add_done_callback(self._following.discard)
+
+    async def _follow(self, payload: str) -> None:
+        """``lines NAME NEXT``, ``record NAME``, ``table NAME``, or ``*`` (notifications may have
+        been missed: every table is read again from its ``seq``)."""
+        kind, _, rest = payload.partition(" ")
+        name, _, upto = rest.partition(" ")
+        try:
+            if kind == "*":
+                for name in await self._run_io(self.store.names):
+                    await self._follow_table(name, None)
+            elif kind == "record" and name in self.tables:
+                table = self.tables[name]
+                record = await self._run_io(partial(self.store.record, name))
+                if record is not None and self.tables.get(name) is table:
+                    table.record = normal_record(record, table.session.game.n)
+                    table.presence_soon()
+            elif kind == "want" and name in self.tables:
+                table = self.tables[name]
+                table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
+                self._rest(table)
+            elif kind == "table" and name in self.tables:
+                await self._replaced(self.tables[name])
+            elif kind in ("lines", "table"):
+                await self._follow_table(name, int(upto) if upto.isdigit() else None)
+        except (GameFileError, SaveError, OSError) as e:
+            self._limited("follow", f"could not follow {payload!r}: {e}")
+
+    async def _replaced(self, table: LiveTable) -> None:
+        """Table ``table``'s game was put aside, or another dealt at its name, through another
+        server (or this one): if the store's game is no longer the one here, those here are told
+        to join again, and the table is listed as the store has it."""
+        name = table.name
+        first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
+        if first == table.lines[:1] or name in self._opening or self.tables.get(name) is not table:
+            return
+        self._retire(table)
+        table.halt("server", f"table {name} was closed or dealt again through another server: join it again")
+        self._log(f"table {name} was closed or dealt again through another server")
+        if first:
+            await self._follow_table(name, None)
+
+    async def _follow_table(self, name: str, upto: int | None) -> None:
+        """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""
+        table = self.tables.get(name)
+        if table is None:  # opened through another server: listed here too
+            if name not in self._opening:
+                table = await self._run_io(partial(self._reopened, name, None))
+                if table is not None and name not in self.tables:
+                    self.tables[name] = table
+            return
+        if upto is not None and table.next_seq >= upto:
+            return
+        async with table.lock:
+            news = await self._run_io(partial(self.store.lines_since, name, table.next_seq))
+            if self.tables.get(name) is not table:
+                return
+            self._apply_news(table, news)
+        self._wake(table)
+
+    def _apply_news(self, table: LiveTable, news: list[bytes]) -> None:
+        """The lines another server wrote, applied to the table's game and sent to everyone here
+        (called with ``table.lock`` held). A line the rules refuse stops the table."""
+        if not news:
+            return
+        try:
+            for line in news:
+                event = line_decoder.decode(line)
+                event.seq = None
+                table.session.game.apply(event)
+                table.session.events.append(event)
+        except (msgspec.DecodeError, RuleError) as e:
+            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {e}"
+            table.halt("server", message)
+            self._log(message)
+            return
+        table.lines.extend(news)
+        table.active = time.time()
+        table.turned()
+        if table.clock is not None:
+            table.presence_soon()
+        table.broadcast(b"".join(news))
+        self._stop_if_full(table)
+
     # -- bots ------------------------------------------------------------------------------------
 
     def _wake(self, table: LiveTable) -> None:
@@ -1279,6 +1408,15 @@ class Server:
         self._rest(table)
 
     async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
+        if self.store.shared:  # another server's bot may have made this move already
+            seq = table.next_seq
+            try:
+                await self._play_here(table)
+            except (SaveError, OSError, GameFileError) as e:
+                self._log(f"table {table.name}: its bot's move waits: {e}")
+                return
+            if table.next_seq != seq:
+                return  # the next wake asks for the move of the position now
         stand_in = turn.level if turn.standing_in else None
         await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
@@ -1295,12 +1433,16 @@ def serve(
     limits: Limits | None = None,
     budget: MaxBudget | None = None,
     table_limits: TableLimits | None = None,
+    store: GameStore | None = None,
 ) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
     besides its own that may vouch for a person; ``budget``: the most its bots may think;
-    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside)."""
+    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside);
+    ``store``: where its tables are kept (None: files in its games directory)."""
     make_private_dir(place.directory)
-    server = Server(place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits)
+    server = Server(
+        place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store
+    )
     asyncio.run(server.run())
     return 0
 

@@ -2,8 +2,8 @@
 
 A table is a game (an ordinary ``.dvr``, written by :class:`~dvtui.play.session.PlaySession`'s
 writer: fsync, lock, torn-tail repair) and a small record beside it (who owns which seat, the
-table's settings, the bots standing in). The server asks the store for nothing else, so a store on
-a database (docs/TABLES_AT_SCALE.md) would implement these few methods and leave the server as it is.
+table's settings, the bots standing in). The server asks the store for nothing else, so the store on
+PostgreSQL (:mod:`~.pgstore`, docs/TABLES_AT_SCALE.md) implements these few methods and leaves the server as it is.
 
 Every method may block (file system calls, fsync): the server calls them off its event loop.
 """
@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import stat
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -81,6 +82,10 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
 class GameStore(Protocol):
     """The server's storage of tables (see the module's docstring)."""
 
+    shared: bool
+    """Other servers play the same tables (a database several servers use): the server holds a
+    table only while it decides there, and follows what the others write (:meth:`follow`)."""
+
     def names(self) -> list[str]:
         """The names of the tables kept, over or not (to load at start)."""
         ...
@@ -126,6 +131,28 @@ class GameStore(Protocol):
         """Remove a kept game and what was kept beside it."""
         ...
 
+    def game_bytes(self, aside: str) -> bytes:
+        """The ``.dvr`` of a game put aside (``NAME.<time>.dvr``, as a table's history names it).
+        Raises OSError."""
+        ...
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        """Tell ``news`` (from another thread) what the other servers wrote (a shared store only)."""
+        ...
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        """Table ``name``'s game's lines from ``seq`` on."""
+        ...
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        """A shared store's table held again for a decision, ``session`` being its game at line
+        ``seq``: the lines the others wrote since (to apply), the session able to write after them."""
+        ...
+
+    def record(self, name: str) -> TableRecord | None:
+        """Table ``name``'s record as kept now."""
+        ...
+
 
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -138,6 +165,9 @@ class FileStore:
     """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a game is moved aside
     (``NAME.<time>.dvr``) when its name is used for a new table once it is over, or when the
     table is put aside, and stays a readable game."""
+
+    shared = False
+    """One server plays a games directory (its lock says so)."""
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
@@ -242,7 +272,24 @@ class FileStore:
     def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
         path = self.games / f"{kept}.dvr"
         loaded = read_game(path)
-        return loaded, _last_stamp(path.read_bytes()) or path.stat().st_mtime
+        return loaded, last_stamp(path.read_bytes()) or path.stat().st_mtime
+
+    def game_bytes(self, aside: str) -> bytes:
+        if not _KEPT.fullmatch(aside.removesuffix(".dvr")):  # never a path of its own
+            raise FileNotFoundError(f"{aside}: not a kept game's name")
+        return (self.games / aside).read_bytes()
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        pass  # nobody else writes here
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        return self._lines(name)[seq:]
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        raise NotImplementedError("a games directory is never shared: its tables are reopened")
+
+    def record(self, name: str) -> TableRecord | None:
+        return self._read_record(name)
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own file
@@ -270,7 +317,7 @@ class FileStore:
         return aside
 
 
-def _last_stamp(data: bytes) -> float | None:
+def last_stamp(data: bytes) -> float | None:
     """The time stamp (``at``) of the last whole line of a game's file (None: it has none)."""
     for line in reversed(data.splitlines()[-2:]):  # a torn last line: the one before
         try:

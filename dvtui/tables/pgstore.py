@@ -1,0 +1,714 @@
+"""Tables in PostgreSQL: the :class:`~.store.GameStore` the server uses, with rows instead of files.
+
+A game is a row of ``dvtui_games`` (its name: a table's, or a kept game's ``NAME.<time>``; the
+table's record) and its lines are rows of ``dvtui_events``, primary key ``(game_id, seq)``. A
+decision and its derived events are one transaction, committed with ``synchronous_commit`` on
+before :meth:`RowWriter.append` returns, so a line is durable before any client is sent it, as
+the fsync makes it with files. The lines are stored as the bytes the file store would write, so a
+game read back (``dvtui serve --export``) is byte for byte its ``.dvr``.
+
+One writer per game: the server that plays a table holds an advisory lock on the game (on one
+connection of its own, for as long as it plays there), and a second writer that got past it
+anyway (it lost its connection, and with it its lock, without knowing) is refused by the primary
+key on its next append: its game stops there, never forks.
+
+Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
+hands its unlock to a thread of its own, as the server closes a table on its loop).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgspec
+
+from ..engine import Event, Game, GameCreated
+from ..play.session import PlaySession
+from ..store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
+from ..store import writer as file_writer
+from .protocol import KEPT_GAME, TABLE_NAME
+from .store import TableExists, TableRecord, last_stamp
+
+if TYPE_CHECKING:
+    import psycopg
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS dvtui_games (
+    id bigserial PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    record bytea,
+    record_at timestamptz NOT NULL DEFAULT now(),
+    written_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS dvtui_events (
+    game_id bigint NOT NULL REFERENCES dvtui_games (id) ON DELETE CASCADE,
+    seq integer NOT NULL,
+    line bytea NOT NULL,
+    at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (game_id, seq)
+);
+"""
+"""The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
+together make it once)."""
+
+CHANNEL = "dvtui"
+"""The one channel every server listens on. A notification is a wake-up only, sent at commit:
+``lines NAME NEXT`` (the game has lines up to ``NEXT``), ``record NAME``, ``table NAME`` (a game
+of that name was made or put aside), ``want NAME`` (a server waits to decide there: the one that
+holds it lets it go once its decision is made); a follower reads the rows themselves, from the
+``seq`` it has."""
+LOCK_WAIT = 30.0
+"""Seconds a server waits for a table another server holds (asked, it lets go once its decision is
+made; a server that died lets go with its connection) before it gives up."""
+
+ASK_AGAIN = 1.0
+"""Seconds between two ``want`` notifications of a server waiting for a table."""
+
+_SCHEMA_LOCK = -1
+"""The advisory lock key under which the schema is made (games' keys are their ids, all positive)."""
+POOL_SIZE = 8
+"""Connections a store writes and reads through at once (one more holds the tables' locks)."""
+PATIENCE = 120.0
+"""Seconds a store keeps trying to reach a database it lost (a restart, a failover) before a
+save fails and its table stops: meanwhile the decision waits, and nobody is told of it."""
+RETRY = 0.25
+"""Seconds between two tries."""
+
+_T = TypeVar("_T")
+_NAME = re.compile(TABLE_NAME)
+_KEPT = re.compile(KEPT_GAME)
+_record_decoder = msgspec.json.Decoder(TableRecord)
+
+
+class DatabaseError(OSError):
+    """The database refused or could not be reached. An OSError, so that the server treats it as it
+    treats a disk that fails: the table (or the request) stops with a clear line, the server goes on."""
+
+
+class DatabaseLost(DatabaseError):
+    """The connection to the database was lost (PostgreSQL restarted, the network cut): what was
+    being done may or may not have been committed."""
+
+
+class StoreUnavailable(Exception):
+    """``--store`` cannot be used: psycopg is missing, or the connection string does not parse."""
+
+
+def check_conninfo(conninfo: str) -> None:
+    """Refuse what is not a libpq connection string or URL (StoreUnavailable says why in one line)."""
+    try:
+        import psycopg.conninfo
+    except ImportError:
+        raise StoreUnavailable("a PostgreSQL store needs psycopg: pip install 'dvtui[postgresql]'") from None
+    try:
+        psycopg.conninfo.conninfo_to_dict(conninfo)
+    except psycopg.ProgrammingError as e:
+        raise StoreUnavailable(f"--store: not a PostgreSQL connection string or URL: {_why(e)}") from None
+
+
+def _why(e: BaseException) -> str:
+    """The first line of a database error (its message may quote what it was given: made printable
+    by whoever shows it)."""
+    text = str(e).strip().splitlines()
+    return text[0] if text else type(e).__name__
+
+
+def _connect(conninfo: str) -> psycopg.Connection[Any]:
+    import psycopg
+
+    try:
+        conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
+        # a server's setting cannot weaken what is promised: a line is durable once committed
+        conn.execute("SET synchronous_commit TO on")
+    except psycopg.Error as e:
+        raise DatabaseLost(f"the database cannot be reached: {_why(e)}") from None
+    return conn
+
+
+class _Pool:
+    """A few connections, each used by one thread at a time; a broken one is replaced at next use."""
+
+    def __init__(self, conninfo: str, size: int) -> None:
+        self.conninfo = conninfo
+        self._idle: list[psycopg.Connection[Any]] = []
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(size)
+        self.pids: set[int] = set()
+        """The backend process ids of the pool's connections: what they notify is this server's own news."""
+
+    @contextlib.contextmanager
+    def conn(self) -> Iterator[psycopg.Connection[Any]]:
+        import psycopg
+
+        with self._slots:
+            with self._lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None or conn.closed or conn.broken:
+                if conn is not None:
+                    self.pids.discard(conn.info.backend_pid)
+                conn = _connect(self.conninfo)
+                self.pids.add(conn.info.backend_pid)
+            try:
+                yield conn
+            except psycopg.Error as e:
+                if conn.broken or conn.closed:
+                    conn.close()
+                    raise DatabaseLost(f"the database: {_why(e)}") from None
+                self._put(conn)
+                raise DatabaseError(f"the database refused: {_why(e)}") from None
+            except BaseException:
+                conn.close()
+                raise
+            self._put(conn)
+
+    def _put(self, conn: psycopg.Connection[Any]) -> None:
+        if not conn.closed and not conn.broken:
+            with self._lock:
+                self._idle.append(conn)
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+class _Holds:
+    """The advisory locks of the games this server plays, all on one connection of its own: they
+    last as long as it does, so a server that dies lets its tables go with its connection. A
+    connection lost while the server lives (PostgreSQL restarted) is made again with every lock
+    taken again; one that another server took meanwhile is lost (:meth:`lost`)."""
+
+    def __init__(self, conninfo: str) -> None:
+        self.conninfo = conninfo
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+        self._held: Counter[int] = Counter()
+        self._lost: set[int] = set()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The holder's connection (called with the lock held); made again, locks and all, if lost."""
+        import psycopg
+
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return self._conn
+        conn = _connect(self.conninfo)
+        try:
+            for game_id in self._held:
+                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,)).fetchone()
+                if not (row and row[0]):
+                    self._lost.add(game_id)
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {_why(e)}") from None
+        self._conn = conn
+        return conn
+
+    def _call(self, sql: str, key: int) -> bool:
+        import psycopg
+
+        conn = self._connection()
+        try:
+            row = conn.execute(sql, (key,)).fetchone()
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {_why(e)}") from None
+        return bool(row and row[0])
+
+    def take(self, game_id: int) -> bool:
+        with self._lock:
+            if self._call("SELECT pg_try_advisory_lock(%s)", game_id):
+                self._held[game_id] += 1
+                self._lost.discard(game_id)
+                return True
+            return False
+
+    def release(self, game_id: int) -> None:
+        with self._lock:
+            if self._held[game_id] <= 0:
+                return
+            self._held[game_id] -= 1
+            if not self._held[game_id]:
+                del self._held[game_id]
+            with contextlib.suppress(DatabaseError):  # a lost connection took the lock with it
+                self._call("SELECT pg_advisory_unlock(%s)", game_id)
+
+    def renew(self) -> None:
+        """Make sure the holder's connection is alive (made again, with its locks, if it was lost)."""
+        with self._lock:
+            self._call("SELECT %s::int = 1", 1)
+
+    def lost(self, game_id: int) -> bool:
+        """Another server took game ``game_id`` while this one's connection was lost."""
+        with self._lock:
+            return game_id in self._lost
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+
+
+class RowWriter:
+    """The one writer of one game in the database (what :class:`~dvtui.store.GameWriter` is to a file)."""
+
+    def __init__(self, store: PgStore, name: str, game_id: int, next_seq: int) -> None:
+        self.store = store
+        self.name = name
+        self.game_id = game_id
+        self.next_seq = next_seq
+        self.failed: SaveFailed | None = None
+        """Set when a save failed: the game has stopped here, every later append raises it again."""
+        self.notices: list[str] = []
+        self._closed = False
+
+    def append(self, events: Sequence[Event]) -> list[bytes]:
+        """Insert ``events`` (a decision and its derived events) in one transaction, committed
+        (synchronous commit) before it returns the lines, as the file store's lines are."""
+        if self.failed is not None:
+            raise self.failed
+        if self._closed:
+            raise SaveError(f"table {self.name}: its game is closed")
+        at = file_writer.utc_stamp()  # the file writer's clock: the same lines either way
+        seq = self.next_seq
+        lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
+        try:
+            self._insert(seq, lines)
+        except DatabaseError as e:
+            why = str(e)
+            self.failed = SaveFailed(
+                f"table {self.name}: could not save the last move: {why}. The game has stopped here; "
+                "the database keeps every move up to the last one saved",
+                None,
+                why,
+            )
+            raise self.failed from None
+        self.next_seq = seq + len(events)
+        return lines
+
+    def _insert(self, seq: int, lines: list[bytes]) -> None:
+        """Commit ``lines`` from ``seq`` on. A connection lost meanwhile is tried again until the
+        store's patience is out: the lines found there already (committed just before the loss)
+        are done; anything else there is another writer's, and refused."""
+        store = self.store
+        deadline = time.monotonic() + store.patience
+        while True:
+            try:
+                if store.holds.lost(self.game_id):
+                    raise DatabaseError("another server took the table over while the database was away")
+                with store.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",
+                        [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
+                    )
+                    cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
+                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"lines {self.name} {seq + len(lines)}"))
+                store.database_back()
+                return
+            except DatabaseLost as e:
+                store.wait_for_database(e, deadline)
+            try:
+                store.holds.renew()
+                with store.pool.conn() as conn:
+                    there = [bytes(row[0]) for row in conn.execute(
+                        "SELECT line FROM dvtui_events WHERE game_id = %s AND seq >= %s ORDER BY seq",
+                        (self.game_id, seq),
+                    )]  # fmt: skip
+            except DatabaseLost:
+                continue
+            store.database_back()
+            if there == lines:
+                return
+            if there:
+                raise DatabaseError("another server wrote the table's next line")
+
+    def close(self) -> None:
+        """Let the game go (its lines are all committed already); the unlock runs off the caller's thread."""
+        if not self._closed:
+            self._closed = True
+            self.store.release(self.game_id)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+
+class PgStore:
+    """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring). ``chats``: the
+    directory of the tables' talk, which stays in files beside the server (moved aside with a game)."""
+
+    shared = True
+    """Other servers may play the same tables: each holds a table until another asks for it."""
+
+    def __init__(
+        self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE, patience: float = PATIENCE,
+        log: Callable[[str], None] | None = None,
+    ) -> None:  # fmt: skip
+        check_conninfo(conninfo)
+        self.conninfo = conninfo
+        self.patience = patience
+        self._log = log or (lambda line: None)
+        self.lock_wait = LOCK_WAIT
+        self._stopping = threading.Event()
+        self._listener: threading.Thread | None = None
+        self._away = threading.Event()
+        """Set while the database is away (said once when it goes, once when it is back)."""
+        self.chats = chats
+        self.pool = _Pool(conninfo, pool_size)
+        self.holds = _Holds(conninfo)
+        self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
+        self._schema()
+
+    def _patiently(self, what: Callable[[], _T]) -> _T:
+        """``what()``, tried again while the database is away, for up to :attr:`patience` seconds
+        (only for what may be done twice: reads, and writes of a whole value)."""
+        deadline = time.monotonic() + self.patience
+        while True:
+            try:
+                done = what()
+            except DatabaseLost as e:
+                self.wait_for_database(e, deadline)
+                continue
+            self.database_back()
+            return done
+
+    def wait_for_database(self, lost: DatabaseLost, deadline: float) -> None:
+        """Wait a little before the next try, or raise ``lost`` once the store's patience is out."""
+        if time.monotonic() >= deadline:
+            raise lost
+        if not self._away.is_set():
+            self._away.set()
+            self._log(f"the database is away ({lost}): trying again for up to {self.patience:g} seconds")
+        time.sleep(RETRY)
+
+    def database_back(self) -> None:
+        if self._away.is_set():
+            self._away.clear()
+            self._log("the database is back")
+
+    def _schema(self) -> None:
+        with self.pool.conn() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            conn.execute(SCHEMA)
+
+    def _take(self, game_id: int, name: str | None = None) -> bool:
+        """Hold game ``game_id``, waiting up to :data:`LOCK_WAIT` seconds for the server that holds
+        it to let it go; ``name``: its table, which that server is asked for (``want NAME``)."""
+        deadline = time.monotonic() + self.lock_wait
+        pause = 0.002
+        asked = float("-inf")
+        while not self._patiently(lambda: self.holds.take(game_id)):
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            if name is not None and now - asked >= ASK_AGAIN:  # (a notification may be missed)
+                self._notify(f"want {name}")
+                asked = now
+            time.sleep(pause)
+            pause = min(2 * pause, 0.05)
+        return True
+
+    def _notify(self, payload: str) -> None:
+        def send() -> None:
+            with self.pool.conn() as conn:
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+        self._patiently(send)
+
+    # -- following the other servers ------------------------------------------------------------
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
+        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
+        listen are lost, and a follower then reads every table from the ``seq`` it has."""
+        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
+        thread.start()
+        self._listener = thread
+
+    def _listen(self, news: Callable[[str], None]) -> None:
+        import psycopg
+
+        while not self._stopping.is_set():
+            try:
+                conn = _connect(self.conninfo)
+            except DatabaseLost:
+                self._stopping.wait(RETRY)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                news("*")
+                while not self._stopping.is_set():
+                    for notification in conn.notifies(timeout=0.5):
+                        if notification.pid not in self.pool.pids:  # (this server knows its own)
+                            news(notification.payload)
+            except psycopg.Error:
+                self._stopping.wait(RETRY)
+            finally:
+                conn.close()
+
+    def lines_since(self, name: str, seq: int) -> list[bytes]:
+        """Game ``name``'s lines from ``seq`` on (none: no such game, or none yet)."""
+
+        def read() -> list[bytes]:
+            with self.pool.conn() as conn:
+                rows = conn.execute(
+                    "SELECT e.line FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id "
+                    "WHERE g.name = %s AND e.seq >= %s ORDER BY e.seq",
+                    (name, seq),
+                )
+                return [bytes(row[0]) for row in rows]
+
+        return self._patiently(read)
+
+    def record(self, name: str) -> TableRecord | None:
+        """Table ``name``'s record as kept now (None: none, or one that does not read)."""
+        raw = self._patiently(lambda: self.record_bytes(name))
+        with contextlib.suppress(msgspec.DecodeError):
+            return None if raw is None else _record_decoder.decode(raw)
+        return None
+
+    def shutdown(self) -> None:
+        """Close the store's connections (its holds go with them)."""
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.join(5)
+        self._unlocks.shutdown(wait=True)
+        self.holds.close()
+        self.pool.close()
+
+    def release(self, game_id: int) -> None:
+        self._unlocks.submit(self.holds.release, game_id)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _names(self) -> list[str]:
+        def read() -> list[str]:
+            with self.pool.conn() as conn:
+                return sorted(row[0] for row in conn.execute("SELECT name FROM dvtui_games"))
+
+        return self._patiently(read)
+
+    def names(self) -> list[str]:
+        return [name for name in self._names() if _NAME.fullmatch(name)]
+
+    def kept(self) -> list[str]:
+        return [name for name in self._names() if _KEPT.fullmatch(name)]
+
+    def _game(self, conn: psycopg.Connection[Any], name: str) -> tuple[int, bytes | None] | None:
+        row = conn.execute("SELECT id, record FROM dvtui_games WHERE name = %s", (name,)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def _lines_of(self, conn: psycopg.Connection[Any], game_id: int) -> list[bytes]:
+        rows = conn.execute("SELECT line FROM dvtui_events WHERE game_id = %s ORDER BY seq", (game_id,))
+        return [bytes(row[0]) for row in rows]
+
+    def lines(self, name: str) -> list[bytes]:
+        """Game ``name``'s lines in ``seq`` order: its ``.dvr`` (raises SaveError when there is none)."""
+
+        def read() -> list[bytes]:
+            with self.pool.conn() as conn:
+                found = self._game(conn, name)
+                if found is None:
+                    raise SaveError(f"{name}: no such game in the database")
+                return self._lines_of(conn, found[0])
+
+        return self._patiently(read)
+
+    def game_bytes(self, aside: str) -> bytes:
+        return b"".join(self.lines(aside.removesuffix(".dvr")))
+
+    def _epoch(self, name: str, column: str) -> float:
+        def read() -> float:
+            with self.pool.conn() as conn:
+                sql = f"SELECT extract(epoch FROM {column}) FROM dvtui_games WHERE name = %s"
+                row = conn.execute(sql, (name,)).fetchone()
+            return float(row[0]) if row is not None and row[0] is not None else 0.0
+
+        return self._patiently(read)
+
+    def last_active(self, name: str) -> float:
+        return self._epoch(name, "greatest(written_at, record_at)")
+
+    def game_written(self, name: str) -> float:
+        return self._epoch(name, "written_at")
+
+    def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
+        data = b"".join(self.lines(kept))
+        return parse_game(data, kept), last_stamp(data) or self.game_written(kept)
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def create(self, name: str, created: GameCreated, record: TableRecord) -> tuple[PlaySession, list[bytes]]:
+        import psycopg
+
+        line = encode_line(created, 0, file_writer.utc_stamp())
+        try:
+            with self.pool.conn() as conn, conn.transaction():
+                before = conn.execute("SELECT id FROM dvtui_games WHERE name = %s FOR UPDATE", (name,)).fetchone()
+                if before is not None:
+                    data = b"".join(self._lines_of(conn, before[0]))
+                    try:
+                        over = parse_game(data, name).game.over
+                    except GameFileError as e:
+                        raise TableExists(f"table {name}'s game cannot be read ({e}); choose another name") from None
+                    if not over:
+                        raise TableExists(f"table {name} is being played")
+                    self._move_aside(conn, name)
+                game_id = conn.execute(
+                    "INSERT INTO dvtui_games (name, record) VALUES (%s, %s) RETURNING id",
+                    (name, msgspec.json.encode(record)),
+                ).fetchone()[0]  # type: ignore[index]
+                conn.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 0, %s)", (game_id, line))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"table {name}"))
+        except DatabaseError as e:
+            if "dvtui_games_name_key" in str(e):  # another server opened it meanwhile
+                raise TableExists(f"table {name} is being played") from None
+            raise
+        except psycopg.Error as e:  # pragma: no cover - the pool turns these into DatabaseError
+            raise DatabaseError(_why(e)) from None
+        if not self._take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
+            raise GameLocked(f"table {name}", None, "another server")
+        writer = RowWriter(self, name, game_id, 1)
+        return PlaySession(Game(created), writer, None, [created]), [line]
+
+    def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+
+        def find() -> tuple[int, bytes | None] | None:
+            with self.pool.conn() as conn:
+                return self._game(conn, name)
+
+        found = self._patiently(find)
+        if found is None:
+            raise SaveError(f"table {name}: no such game in the database")
+        game_id, raw = found
+        if not self._take(game_id, name):
+            raise GameLocked(f"table {name}", None, "another server plays it")
+        try:
+
+            def read() -> list[bytes]:
+                with self.pool.conn() as conn:
+                    return self._lines_of(conn, game_id)
+
+            lines = self._patiently(read)
+            loaded = parse_game(b"".join(lines), f"table {name}")
+            writer = RowWriter(self, name, game_id, loaded.file_lines)
+            if loaded.missing_tail:  # (a game imported from a file cut between lines)
+                lines += writer.append(loaded.missing_tail)
+                writer.notices.append(f"table {name}: wrote the {len(loaded.missing_tail)} derived events it lacked")
+                loaded.missing_tail = []
+        except BaseException:
+            self.holds.release(game_id)
+            raise
+        record = None
+        if raw is not None:
+            with contextlib.suppress(msgspec.DecodeError):
+                record = _record_decoder.decode(bytes(raw))
+        session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices])
+        return session, lines, record
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
+        lines other servers wrote since (for the caller to apply), and the session given a writer
+        that appends after them. Cheaper than :meth:`reopen` (the game is not read again)."""
+
+        def find() -> tuple[int, bytes | None] | None:
+            with self.pool.conn() as conn:
+                return self._game(conn, name)
+
+        found = self._patiently(find)
+        if found is None:
+            raise SaveError(f"table {name}: no such game in the database")
+        game_id = found[0]
+        if not self._take(game_id, name):
+            raise GameLocked(f"table {name}", None, "another server plays it")
+        try:
+            news = self.lines_since(name, seq)
+        except BaseException:
+            self.holds.release(game_id)
+            raise
+        session.writer = RowWriter(self, name, game_id, seq + len(news))
+        return news
+
+    def save_record(self, name: str, record: TableRecord) -> None:
+        data = msgspec.json.encode(record)
+
+        def write() -> None:
+            with self.pool.conn() as conn, conn.transaction():
+                conn.execute("UPDATE dvtui_games SET record = %s, record_at = now() WHERE name = %s", (data, name))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
+
+        self._patiently(write)
+
+    def close(self, name: str, session: PlaySession) -> None:
+        session.close()
+
+    def archive(self, name: str) -> str:
+        with self.pool.conn() as conn, conn.transaction():
+            aside = self._move_aside(conn, name)
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"table {name}"))
+        return aside + ".dvr"
+
+    def forget(self, kept: str) -> None:
+        if _KEPT.fullmatch(kept) is None:  # never a table's own game
+            raise ValueError(f"{kept!r} is not a kept game's name")
+
+        def delete() -> None:
+            with self.pool.conn() as conn:
+                conn.execute("DELETE FROM dvtui_games WHERE name = %s", (kept,))
+
+        self._patiently(delete)
+        if self.chats is not None:
+            with contextlib.suppress(FileNotFoundError):
+                (self.chats / f"{kept}.chat").unlink()
+
+    def _move_aside(self, conn: psycopg.Connection[Any], name: str) -> str:
+        """Rename game ``name`` to a kept game's name (in the caller's transaction); returns it."""
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
+        n = 1
+        while True:
+            aside = f"{name}.{stamp}{'' if n == 1 else f'-{n}'}"
+            if conn.execute("SELECT 1 FROM dvtui_games WHERE name = %s", (aside,)).fetchone() is None:
+                break
+            n += 1
+        conn.execute("UPDATE dvtui_games SET name = %s WHERE name = %s", (aside, name))
+        if self.chats is not None:  # its talk goes with it (dvtui/tables/chat.py)
+            with contextlib.suppress(FileNotFoundError):
+                (self.chats / f"{name}.chat").rename(self.chats / f"{aside}.chat")
+        return aside
+
+    # -- moving a file store in and out ----------------------------------------------------------
+
+    def import_game(self, name: str, data: bytes, record: bytes | None, written: float) -> bool:
+        """Add game ``name`` with the lines ``data`` (a ``.dvr``, checked first) and its table's
+        ``record``; False: the database has a game of that name already (left as it is)."""
+        loaded = parse_game(data, name)  # what does not read as a game is not imported (GameFileError)
+        lines = data[: loaded.good_bytes].splitlines(keepends=True)  # a torn last line is no line
+        with self.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute(
+                "INSERT INTO dvtui_games (name, record, record_at, written_at) "
+                "VALUES (%s, %s, to_timestamp(%s), to_timestamp(%s)) ON CONFLICT (name) DO NOTHING RETURNING id",
+                (name, record, written, written),
+            )
+            row = cur.fetchone()
+            if row is None:
+                return False
+            cur.executemany(
+                "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",
+                [(row[0], seq, line) for seq, line in enumerate(lines)],
+            )
+        return True
+
+    def record_bytes(self, name: str) -> bytes | None:
+        """Game ``name``'s table record as stored (None: it has none)."""
+        with self.pool.conn() as conn:
+            found = self._game(conn, name)
+        return None if found is None or found[1] is None else bytes(found[1])

@@ -1,0 +1,220 @@
+"""The tables' store contract, over both stores: files (``FileStore``) and PostgreSQL (``PgStore``,
+on a real PostgreSQL). The server asks a store for nothing else, so what holds here holds for a
+server on either; and a game kept in the database is byte for byte the ``.dvr`` the file store
+writes for the same decisions."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dvtui.engine import GameCreated, new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
+from dvtui.store import GameLocked, SaveError, parse_game
+from dvtui.store import writer as file_writer
+from dvtui.tables.store import FileStore, GameStore, TableExists, TableRecord
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each save is stamped with the next of a fixed row of times, the same for both stores."""
+    stamps = iter(f"2026-11-27T01:{m:02d}:{s:02d}.000Z" for m in range(60) for s in range(60))
+    monkeypatch.setattr(file_writer, "utc_stamp", lambda: next(stamps))
+
+
+def _created(seed: int = 3) -> GameCreated:
+    return new_game(parse_players("bot:random,bot:greedy,bot:random"), seed=seed)
+
+
+def _record() -> TableRecord:
+    return TableRecord(owners=[None] * 3, stand_ins=[None] * 3, opener=1000)
+
+
+def _play(session: PlaySession, decisions: int | None = None) -> list[bytes]:
+    """Let the bots make ``decisions`` decisions (None: to the end); the lines saved meanwhile."""
+    lines: list[bytes] = []
+    session.on_saved = lines.extend
+    count = iter(range(10**6))
+    session.play_bots(lambda: decisions is not None and next(count) >= decisions)
+    return lines
+
+
+@pytest.fixture(params=["files", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    if request.param == "files":
+        yield FileStore(tmp_path)
+        return
+    from dvtui.tables.pgstore import PgStore
+
+    pg = PgStore(request.getfixturevalue("pg_database"), tmp_path)
+    try:
+        yield pg
+    finally:
+        pg.shutdown()
+
+
+def _export(store: GameStore, name: str) -> bytes:
+    """The game ``name`` as its ``.dvr`` (a kept game's name or a table's)."""
+    if isinstance(store, FileStore):
+        return (store.games / f"{name}.dvr").read_bytes()
+    return b"".join(store.lines(name))  # type: ignore[attr-defined]
+
+
+def test_create_append_reopen(store: GameStore) -> None:
+    session, lines = store.create("t1", _created(), _record())
+    assert len(lines) == 1 and lines[0].startswith(b'{"type":"game_created","seq":0,')
+    saved = _play(session, 5)
+    store.close("t1", session)
+    again, read, record = store.reopen("t1")
+    assert read == lines + saved  # every line acknowledged, in seq order
+    assert record == _record()
+    assert len(again.events) == len(session.events) and again.game.to_move == session.game.to_move
+    more = _play(again)
+    assert again.game.over
+    store.close("t1", again)
+    assert _export(store, "t1") == b"".join(lines + saved + more)
+    assert store.names() == ["t1"]
+
+
+def test_a_name_in_play_is_refused_and_a_finished_one_is_put_aside(store: GameStore) -> None:
+    session, _ = store.create("t2", _created(), _record())
+    with pytest.raises(TableExists):
+        store.create("t2", _created(4), _record())
+    _play(session)
+    store.close("t2", session)
+    finished = _export(store, "t2")
+    session, _lines = store.create("t2", _created(5), _record())
+    store.close("t2", session)
+    [kept] = store.kept()
+    assert kept.startswith("t2.")
+    loaded, _last = store.read_kept(kept)
+    assert loaded.game.over
+    assert _export(store, kept) == finished
+    assert store.game_bytes(f"{kept}.dvr") == finished
+    assert store.names() == ["t2"]
+    store.forget(kept)
+    assert store.kept() == []
+
+
+def test_archive_and_record(store: GameStore) -> None:
+    session, _ = store.create("t3", _created(), _record())
+    store.close("t3", session)
+    changed = TableRecord(owners=[1000, None, None], stand_ins=[None, "greedy", None], game=2)
+    store.save_record("t3", changed)
+    assert store.reopen("t3")[2] == changed
+    assert store.last_active("t3") >= store.game_written("t3") > 0
+    aside = store.archive("t3")
+    assert aside.endswith(".dvr") and store.names() == [] and store.kept() == [aside.removesuffix(".dvr")]
+
+
+def test_unfinished_games_are_listed_after_a_new_store(store: GameStore, tmp_path: Path) -> None:
+    session, _ = store.create("t4", _created(), _record())
+    _play(session, 3)
+    store.close("t4", session)
+    if isinstance(store, FileStore):
+        second: GameStore = FileStore(tmp_path)
+    else:
+        from dvtui.tables.pgstore import PgStore
+
+        second = PgStore(store.conninfo, tmp_path)  # type: ignore[attr-defined]
+    assert second.names() == ["t4"]
+    again, lines, _ = second.reopen("t4")
+    assert not again.game.over and len(lines) == 4
+    second.close("t4", again)
+
+
+@pytest.mark.postgresql
+def test_database_game_equals_the_file_stores_bytes(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same decisions, made through each store with the same clock: the same bytes, a game that reads."""
+    from dvtui.tables.pgstore import PgStore
+
+    games: list[bytes] = []
+    for store in (FileStore(tmp_path), PgStore(pg_database, tmp_path)):
+        stamps = iter(f"2026-11-27T02:00:{s:02d}.000Z" for s in range(60) for _ in range(1000))
+        monkeypatch.setattr(file_writer, "utc_stamp", lambda: next(stamps))  # noqa: B023
+        session, _ = store.create("same", _created(9), _record())
+        _play(session)
+        store.close("same", session)
+        games.append(_export(store, "same"))
+    assert games[0] == games[1]
+    assert parse_game(games[1]).game.over
+
+
+@pytest.mark.postgresql
+def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
+    """A second store (another server) cannot play a game the first holds; once let go, it can."""
+    from dvtui.tables.pgstore import PgStore
+
+    one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
+    try:
+        session, _ = one.create("held", _created(), _record())
+        with pytest.raises(GameLocked):
+            two.reopen("held")
+        one.close("held", session)
+        one.shutdown()  # its unlock is done before it returns
+        again, _lines, _ = two.reopen("held")
+        two.close("held", again)
+    finally:
+        two.shutdown()
+
+
+@pytest.mark.postgresql
+def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str, tmp_path: Path) -> None:
+    from dvtui.tables.pgstore import PgStore
+
+    stores = [PgStore(pg_database, tmp_path) for _ in range(2)]
+    try:
+        session, _ = stores[0].create("race", _created(), _record())
+        stores[0].close("race", session)
+        stores[0].shutdown()  # (its unlock done)
+        stores[0] = PgStore(pg_database, tmp_path)
+        for store in stores:
+            store.lock_wait = 0.0  # no waiting for the other: one of the two must be refused
+        start = threading.Barrier(2)
+        won: list[PlaySession] = []
+        lost: list[BaseException] = []
+
+        def reopen(store: PgStore) -> None:
+            start.wait()
+            try:
+                won.append(store.reopen("race")[0])
+            except GameLocked as e:
+                lost.append(e)
+
+        threads = [threading.Thread(target=reopen, args=(store,)) for store in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(won) == 1 and len(lost) == 1
+        assert "another server plays it" in str(lost[0])
+    finally:
+        for store in stores:
+            store.shutdown()
+
+
+@pytest.mark.postgresql
+def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp_path: Path) -> None:
+    """A server that lost its lock without knowing (another took the game over meanwhile) fails
+    its next append: the primary key refuses a second line of the same seq, so the game never forks."""
+    from dvtui.tables.pgstore import PgStore
+
+    one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
+    try:
+        stale, _ = one.create("lost", _created(), _record())
+        one.holds.close()  # its connection (and every lock on it) is gone
+        taker, _lines, _ = two.reopen("lost")
+        _play(taker, 1)
+        with pytest.raises(SaveError, match="could not save"):
+            _play(stale, 1)
+        assert stale.save_failure is not None
+        assert len(two.lines("lost")) == 2
+    finally:
+        one.shutdown()
+        two.shutdown()
