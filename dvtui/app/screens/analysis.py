@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from ...i18n import N_
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
 from ..theme import MUTED
@@ -33,7 +34,7 @@ class AnalysisScreen(Dialog[None]):
         width: 100%;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", "close", key_display="esc")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", N_("close"), key_display="esc")]
 
     def __init__(self, reviews: Sequence[Review], names: Sequence[str], colors: Sequence[str], budget: int) -> None:
         super().__init__()

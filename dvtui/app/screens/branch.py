@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from ...describe import join_names
 from ...engine import Seat
+from ...i18n import N_
 from ..theme import MUTED, seat_color
 from .dialog import Dialog
 
@@ -53,7 +54,7 @@ class BranchScreen(Dialog[int | None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "cancel", key_display="esc"),
+        Binding("escape", "cancel", N_("cancel"), key_display="esc"),
     ]
 
     def __init__(self, players: list[Seat], moment: int, round_: int, to_move: int) -> None:

@@ -14,12 +14,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
+from ...i18n import N_
+from ..spoken import SpokenScreen
 from ..theme import MUTED
 
 ResultT = TypeVar("ResultT")
 
 
-class Dialog(ModalScreen[ResultT]):
+class Dialog(SpokenScreen[ResultT], ModalScreen[ResultT]):
     """Its box is the widget with the class ``dialog``; each dialog sets its width."""
 
     DEFAULT_CSS = """
@@ -49,8 +51,8 @@ class LeaveForBranch(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "leave and play from here", key_display="y"),
-        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("leave and play from here"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
     def __init__(self, table: str, seat: str) -> None:
@@ -84,8 +86,8 @@ class Confirm(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "yes", key_display="y"),
-        Binding("n,escape", "answer(False)", "no", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("yes"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("no"), key_display="n/esc"),
     ]
 
     def __init__(self, question: str, explained: str, yes: str) -> None:
@@ -114,7 +116,7 @@ class SayLine(Dialog[str | None]):
         width: 72;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "say nothing", key_display="esc")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("say nothing"), key_display="esc")]
 
     def __init__(self, table: str, max_chars: int) -> None:
         super().__init__()

@@ -10,14 +10,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...describe import amount
 from ...engine import Game
+from ...i18n import N_
 from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import CHIP, cell_tags, styled
@@ -41,7 +42,7 @@ def headline(game: Game) -> Text:
     return text
 
 
-class EndScreen(Screen[None]):
+class EndScreen(SpokenScreen[None]):
 
     DEFAULT_CSS = """
     #end-headline {
@@ -75,13 +76,13 @@ class EndScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "rematch", "rematch"),
-        Binding("d", "decline", "no rematch"),
-        Binding("n", "new_game", "new game"),
-        Binding("escape,t", "back", "table", key_display="t"),
-        Binding("a", "analyse", "analyse"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
+        Binding("r", "rematch", N_("rematch")),
+        Binding("d", "decline", N_("no rematch")),
+        Binding("n", "new_game", N_("new game")),
+        Binding("escape,t", "back", N_("table"), key_display="t"),
+        Binding("a", "analyse", N_("analyse")),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("q", "quit", N_("quit")),
     ]
 
     def __init__(self, session: GameSession, *, table: str | None = None) -> None:

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from ...describe import CATEGORY_CODES
 from ...engine import CATEGORIES
+from ...i18n import N_
 from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import CHIP, GOLD_BOLD, styled
@@ -101,7 +102,7 @@ class HelpScreen(Dialog[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "close", "close", key_display="esc"),
+        Binding("escape,question_mark,q", "close", N_("close"), key_display="esc"),
 
     ]
 

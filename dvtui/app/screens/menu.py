@@ -15,15 +15,16 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
 from ...tables import TableInfo, has_seat
 from ..config import SetupDefaults
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
@@ -36,7 +37,7 @@ TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(SpokenScreen[None]):
     """New game, resume the latest unfinished game, replay a file (its path typed, the latest
     game's offered), the table server's tables and a new table there (``lobby``), quit."""
 
@@ -62,7 +63,7 @@ class MenuScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "back", key_display="esc"),
+        Binding("escape", "back", N_("back"), key_display="esc"),
     ]
 
     def __init__(self, lobby: Lobby | None = None) -> None:

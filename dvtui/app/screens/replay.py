@@ -31,7 +31,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
@@ -54,6 +53,7 @@ from ...replay.analysis import (
 from ...replay.steps import ResolutionStep
 from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
+from ..spoken import SpokenScreen
 from ..theme import MUTED
 from ..widgets.board import Board
 from ..widgets.hand import HandBar, hint_text
@@ -111,7 +111,7 @@ class ReplayHelp(HelpScreen):
         yield Footer(compact=True)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(SpokenScreen[None]):
     """A game moment by moment. ``live``: time travel over a game being played (read-only; Escape
     returns), told of its new events with :class:`LiveEvents`. ``back``: opened over another
     screen (the end screen, the start menu), which Escape returns to; the viewer of ``dvtui

@@ -22,10 +22,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_
 from ...printable import printable
 from ...store import user_name
 from ...tables import (
@@ -41,6 +41,7 @@ from ...tables import (
 from ...tables.protocol import shown_person
 from ...tables.table import pick_seat
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 
@@ -109,7 +110,7 @@ def followed(client: TableClient) -> TableInfo | None:
     )  # fmt: skip
 
 
-class SeatScreen(Screen[None]):
+class SeatScreen(SpokenScreen[None]):
     """The seats of ``choice.table`` with who is at each; Enter takes the highlighted one."""
 
     DEFAULT_CSS = """
@@ -130,8 +131,8 @@ class SeatScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "app.quit", "leave"),
-        Binding("escape", "back", "back", key_display="esc"),
+        Binding("q", "app.quit", N_("leave")),
+        Binding("escape", "back", N_("back"), key_display="esc"),
     ]
 
     def __init__(self, choice: SeatChoice, *, back: bool = False) -> None:

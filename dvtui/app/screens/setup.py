@@ -13,11 +13,11 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...i18n import N_
 from ...play.face import GameSession
 from ...play.seats import seat_message
 from ...printable import printable
@@ -25,6 +25,7 @@ from ...store import SaveError
 from ...tables.protocol import TABLE_NAME_RULE, is_table_name
 from ..config import SetupChoice, SetupDefaults
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
 from ..widgets.faces import CHIP, styled
 from .dialog import Dialog
@@ -95,7 +96,7 @@ BROWSER_KEYS = {"setup.add_seat": "ctrl+o", "setup.remove_seat": "ctrl+l"}
 Ctrl+R reloads it: Ctrl+O (one more seat) and Ctrl+L (one less), which the tab's terminal takes."""
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(SpokenScreen[None]):
     """Builds the seats, then asks ``create`` for the session (file created) and starts the game."""
 
     DEFAULT_CSS = """
@@ -180,10 +181,10 @@ class SetupScreen(Screen[None]):
 
     AUTO_FOCUS = ".seat-name"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "start", priority=True),
-        Binding("ctrl+n", "add_seat", "add seat", id="setup.add_seat"),
-        Binding("ctrl+r", "remove_seat", "remove seat", id="setup.remove_seat"),
-        Binding("escape", "leave", "leave", key_display="esc"),
+        Binding("ctrl+s", "start", N_("start"), priority=True),
+        Binding("ctrl+n", "add_seat", N_("add seat"), id="setup.add_seat"),
+        Binding("ctrl+r", "remove_seat", N_("remove seat"), id="setup.remove_seat"),
+        Binding("escape", "leave", N_("leave"), key_display="esc"),
     ]
 
     def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], GameSession],
@@ -411,8 +412,8 @@ class LeaveSetup(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "leave", key_display="y"),
-        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("leave"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -21,6 +21,7 @@ from textual.widget import Widget
 
 from ...describe import describe_event, round_first_player
 from ...engine import Event, Game
+from ...i18n import N_
 from ..theme import MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -184,13 +185,13 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     EventLog:focus { background: #16382b; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", "scroll", key_display="↑↓"),
+        Binding("up", "scroll_up", N_("scroll"), key_display="↑↓"),
         Binding("down", "scroll_down", show=False),
         Binding("pageup", "page_up", show=False),
         Binding("pagedown", "page_down", show=False),
         Binding("home", "scroll_home", show=False),
         Binding("end", "scroll_end", show=False),
-        Binding("escape", "leave", "back", key_display="esc"),
+        Binding("escape", "leave", N_("back"), key_display="esc"),
     ]
     LIMIT = 200
     """Entries kept (the whole game is in time travel, ``t``)."""

@@ -1,0 +1,43 @@
+"""The screens in French: the footer's words and key names, the palette, the help, the table's
+lines; English screens stay as they are once the language is English again."""
+
+from __future__ import annotations
+
+import pytest
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.textual_private import FooterKey
+
+from ..support.apps import new_session, table_app
+from ..support.pilot import screen_lines, until
+from .driver import HUMAN, next_decision
+
+pytestmark = pytest.mark.usefixtures("french")
+
+
+def footer(app: DvtuiApp) -> list[tuple[str, str]]:
+    return [(key.key_display, key.description) for key in app.screen.query(FooterKey)]
+
+
+async def test_the_tables_footer_says_its_words_and_keys_in_french() -> None:
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await until(pilot, "the footer", lambda: bool(footer(app)))
+        shown = dict(footer(app))
+        assert shown["1-6"] == "carte"
+        assert shown["←→ a-g"] == "colonne"
+        assert shown["?"] == "aide"
+        assert "▶ à Ana de jouer" in "\n".join(screen_lines(app))
+
+
+async def test_key_names_are_french_in_the_footer() -> None:
+    from dvtui.app.screens.help import HelpScreen
+
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("question_mark")
+        await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
+        await until(pilot, "its footer", lambda: bool(footer(app)))
+        assert footer(app) == [("Échap", "fermer")]
