@@ -4,6 +4,7 @@ lines; English screens stay as they are once the language is English again."""
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.textual_private import FooterKey
@@ -31,8 +32,8 @@ async def test_the_tables_footer_says_its_words_and_keys_in_french() -> None:
         assert "▶ à Ana de jouer" in "\n".join(screen_lines(app))
 
 
-async def test_key_names_are_french_in_the_footer() -> None:
-    from dvtui.app.screens.help import HelpScreen
+async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:
+    from dvtui.app.screens.help import HelpScreen, OriginalRules
 
     app = table_app(new_session())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -40,4 +41,10 @@ async def test_key_names_are_french_in_the_footer() -> None:
         await pilot.press("question_mark")
         await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
         await until(pilot, "its footer", lambda: bool(footer(app)))
-        assert footer(app) == [("Échap", "fermer")]
+        assert footer(app) == [("Échap", "fermer"), ("o", "les règles originales")]
+        shown = str(app.screen.query_one("#help-text", Static).render())
+        assert "choisir une colonne" in shown and "Une manche" in shown and "maison" in shown
+        await pilot.press("o")
+        await until(pilot, "the original rules", lambda: isinstance(app.screen, OriginalRules))
+        rules = str(app.screen.query_one("#rules-text", Static).render())
+        assert rules.startswith("Dolce Vita") and "Déroulement du jeu" in rules
