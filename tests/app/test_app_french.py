@@ -3,8 +3,9 @@ lines; English screens stay as they are once the language is English again."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
-from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.textual_private import FooterKey
@@ -42,9 +43,22 @@ async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:
         await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
         await until(pilot, "its footer", lambda: bool(footer(app)))
         assert footer(app) == [("Échap", "fermer"), ("o", "les règles originales")]
-        shown = str(app.screen.query_one("#help-text", Static).render())
-        assert "choisir une colonne" in shown and "Une manche" in shown and "maison" in shown
+        shown = "\n".join(screen_lines(app))
+        assert "choisir une colonne" in shown and "touches, la table, les règles en bref" in shown
         await pilot.press("o")
         await until(pilot, "the original rules", lambda: isinstance(app.screen, OriginalRules))
-        rules = str(app.screen.query_one("#rules-text", Static).render())
-        assert rules.startswith("Dolce Vita") and "Déroulement du jeu" in rules
+        await until(pilot, "its text", lambda: "Un jeu de cartes tout de luxe" in "\n".join(screen_lines(app)))
+
+
+def test_the_rules_in_brief_use_the_rules_words() -> None:
+    from rich.console import Console
+
+    from dvtui.app.screens.help import help_text
+
+    console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+    console.print(help_text())
+    shown = console.export_text()
+    for word in ("Une manche", "Attribution", "égalité", "échange", "maison", "voiture", "bateau", "cheval", "bijou",
+                 "montre", "vacances", "Échap"):
+        assert word in shown, word
+    assert "column" not in shown
