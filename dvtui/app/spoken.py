@@ -11,9 +11,13 @@ in every language.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+from rich.style import Style
+from rich.text import Text
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 
@@ -73,3 +77,32 @@ def _spoken(active: ActiveBinding) -> ActiveBinding:
     said = replace(binding, description=_(binding.description) if binding.description else "",
                    tooltip=_(binding.tooltip) if binding.tooltip else "")
     return active._replace(binding=said, tooltip=_(active.tooltip) if active.tooltip else "")
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def filled(template: str, style: Style | str = "", **fields: str | Text) -> Text:
+    """``template`` (a translated message with named ``{fields}``) as styled text: its own words
+    in ``style``, each field's text in its own style (a command in bold, a name in its colour) or
+    in none, wherever the language puts it."""
+    out = Text()
+    last = 0
+    for match in _FIELD.finditer(template):
+        out.append(template[last : match.start()], style=style)
+        value = fields[match.group(1)]
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            out.append(value)
+        last = match.end()
+    out.append(template[last:], style=style)
+    return out
+
+
+def name_list(names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy``: names listed in a sentence, with the
+    language's word before the last."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
