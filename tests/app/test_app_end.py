@@ -16,7 +16,7 @@ from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
-from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.app.widgets.scoreboard import Scoreboard, Standings
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
@@ -116,7 +116,7 @@ async def test_table_news_before_the_results_are_drawn_is_said_once_they_are(tmp
 
     app = finished_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+        await until(pilot, "the results drawn", lambda: bool(app.screen.query(Standings)))
         assert app.session is not None
         await app.pop_screen()  # back to the table, under which a shared table's results open
         end = EndScreen(app.session, table="t")

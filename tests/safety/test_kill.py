@@ -60,27 +60,30 @@ def test_kill_minus_nine_at_random_moments_loses_nothing(tmp_path: Path) -> None
     want = strip_at(full)
     total = full.count(b"\n")
     died_at: Counter[str] = Counter()
-    finished = 0
+    finished = torn = 0
     for case in range(KILLS):
         path = start_game(tmp_path / f"game-{case}.dvr", BOTS3, seed=5)
         lines = _kill_at_random(path, rng, total)
         before = path.read_bytes()
-        # everything the killed process wrote is there, whole: complete lines only, a prefix of the game
-        assert before.endswith(b"\n"), case
-        assert want.startswith(strip_at(before)), case
+        # everything the killed process wrote is there: complete lines, a prefix of the game, then at
+        # most a torn piece of the next write (Linux stops a write at a page boundary when a SIGKILL
+        # is pending); that write was never acknowledged, and the resume below cuts it off
+        whole = before[: before.rfind(b"\n") + 1]
+        torn += whole != before
+        assert want.startswith(strip_at(whole)), case
         where = "before its first move" if lines <= 1 else "after the game ended" if lines == total else "mid-game"
         died_at[where] += 1
         assert main(["resume", str(path), "--headless"]) == 0, case
         after = path.read_bytes()
         assert strip_at(after) == want, f"case {case}: killed at line {lines}, resumed game differs"
-        assert after.startswith(before), case  # resuming only appends
+        assert after.startswith(whole), case  # resuming keeps every whole line, and only appends
         loaded = read_game(path)
         assert loaded.game.over and loaded.torn is None and not loaded.missing_tail, case
         finished += 1
         assert sorted(os.listdir(tmp_path)) == sorted(f"game-{i}.dvr" for i in range(case + 1)), case  # no lock left
     print(
         f"\nkill -9 test: {KILLS} kills, {finished} resumed games identical to the uninterrupted one; "
-        f"killed {dict(died_at)}"
+        f"killed {dict(died_at)}; {torn} left a torn last line"
     )
     assert finished == KILLS
     assert died_at["mid-game"] >= KILLS // 2  # the kills did land inside games

@@ -44,7 +44,6 @@ def headline(game: Game) -> Text:
 
 
 class EndScreen(SpokenScreen[None]):
-
     DEFAULT_CSS = """
     #end-headline {
         height: 1;
@@ -89,8 +88,9 @@ class EndScreen(SpokenScreen[None]):
     def __init__(self, session: GameSession, *, table: str | None = None) -> None:
         """``table``: the shared table the game was played at. The table server keeps its game
         and its seats: no new game here, and a rematch is the table's to deal (when it does,
-        ``r`` asks it, and the table screen under this one plays the game it deals)."""
-        super().__init__(id="end")
+        ``r`` asks it, and the table screen under this one plays the game it deals). No id: a
+        game's results may open while an earlier game's are still being taken down."""
+        super().__init__()
         self.session = session
         self.table = table
 
@@ -104,8 +104,9 @@ class EndScreen(SpokenScreen[None]):
                 yield Standings(game, id="standings")
             with Vertical(id="end-right"):
                 yield Static(_("TOTALS AFTER EACH ROUND"), classes="side-title")
-                yield TotalsChart(game.round_scores, [s.color for s in players],
-                                  cell_tags([s.name for s in players]), id="chart")
+                yield TotalsChart(
+                    game.round_scores, [s.color for s in players], cell_tags([s.name for s in players]), id="chart"
+                )
         path = self.session.path
         if path is not None:
             shown = printable(str(path))
@@ -162,7 +163,8 @@ class EndScreen(SpokenScreen[None]):
     def _relayout(self) -> None:
         width, height = self.app.size
         n = self.session.game.n
-        self.query_one(Standings).set_compact(width < 70 or height < 16 + 3 * n)
+        for standings in self.query(Standings).results(Standings):  # none: taken down before it was drawn
+            standings.set_compact(width < 70 or height < 16 + 3 * n)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -195,5 +197,3 @@ class EndScreen(SpokenScreen[None]):
 
     def action_quit(self) -> None:
         self.app.exit()
-
-
