@@ -19,6 +19,7 @@ import msgspec
 import platformdirs
 
 from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
+from ..i18n import _
 
 PACES: tuple[tuple[float, float], ...] = (
     (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
@@ -55,16 +56,20 @@ class Pace:
             if self.step_delay is not None:
                 self.step_delay = level[1]
         if direction > 0 and self.bot_delay >= PACES[-1][0]:
-            return "slowest"
+            return _("slowest")
         if direction <= 0 and self.bot_delay <= PACES[0][0]:
-            return "fastest"
+            return _("fastest")
         return None
 
     def words(self) -> str:
         """``"bots wait 0.5 s, a column shows 0.9 s"``."""
+        from .spoken import decimal  # (the screens' module: the command line reads settings without Textual)
+
         step = self.step_delay
-        columns = "each column waits for a key" if step is None else f"a column shows {step:.1f} s"
-        return f"bots wait {self.bot_delay:.1f} s, {columns}"
+        if step is None:
+            return _("bots wait {bots} s, each column waits for a key").format(bots=decimal(self.bot_delay))
+        return _("bots wait {bots} s, a column shows {column} s").format(bots=decimal(self.bot_delay),
+                                                                         column=decimal(step))
 
 
 class _Settings(msgspec.Struct, omit_defaults=True):

@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, _, language, pgettext
 
 ResultT = TypeVar("ResultT")
 
@@ -106,3 +106,11 @@ def name_list(names: Sequence[str]) -> str:
     if len(names) < 2:
         return "".join(names)
     return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def decimal(value: float) -> str:
+    """``value`` with one decimal as the language spoken now writes it (``0.5``, ``0,5``): a pace's
+    seconds."""
+    from babel.numbers import format_decimal  # (only once a pace is shown: start-up stays as it is)
+
+    return str(format_decimal(value, format="0.0", locale=language()))

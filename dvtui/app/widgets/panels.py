@@ -21,7 +21,8 @@ from textual.widget import Widget
 
 from ...describe import describe_event, round_first_player
 from ...engine import Event, Game
-from ...i18n import N_
+from ...i18n import N_, _
+from ..spoken import decimal
 from ..theme import MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -79,11 +80,13 @@ class RoundBar(Widget):
         text.append_text(status)
         round_, rounds, first, color = self.round_words
         sep = Style(color=MUTED)
-        words = Text.assemble(("  ·  ", sep), (f"Round {round_} of {rounds}", Style(bold=True)))
-        name_room = room - text.cell_len - words.cell_len - len("  ·  first ")
+        words = Text.assemble(("  ·  ", sep), (_("Round {round} of {rounds}").format(round=round_, rounds=rounds),
+                                               Style(bold=True)))
+        first_words = "  ·  " + _("first") + " "
+        name_room = room - text.cell_len - words.cell_len - cell_len(first_words)
         if self.names and name_room >= 4:
             name = fit_names(self.names, name_room)[first]
-            words.append_text(Text.assemble(("  ·  first ", sep), (name, Style(color=seat_color(color), bold=True))))
+            words.append_text(Text.assemble((first_words, sep), (name, Style(color=seat_color(color), bold=True))))
         if text.cell_len + words.cell_len <= room:
             text.append_text(words)
         if text.cell_len + right.cell_len + 2 + brand.cell_len <= width:
@@ -224,7 +227,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     def say(self, speaker: str, text: str, spectator: bool) -> None:
         """A line said at the table: its speaker's name (marked when a spectator said it), then the
         line as plain text, never read as markup."""
-        entry = Text.assemble((speaker, "bold"), (" (watching)" if spectator else "", MUTED), ": ", text)
+        entry = Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), ": ", text)
         self.entries.append(entry)
         if len(self.entries) > self.LIMIT:
             del self.entries[: -self.LIMIT]
@@ -296,4 +299,5 @@ class PaceLabel(Widget):
         self.refresh(layout=True)
 
     def render(self) -> Content:
-        return Content.from_markup("[b $footer-key-foreground]+−[/] pace $seconds s", seconds=f"{self.seconds:.1f}")
+        said = _("pace {seconds} s").format(seconds=decimal(self.seconds))
+        return Content.from_markup("[b $footer-key-foreground]+−[/] $said", said=said)
