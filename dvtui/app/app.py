@@ -35,8 +35,9 @@ from ..play.local import LocalSession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_notify, load_pace
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
+from .keys import azerty_keymap
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
 from .spoken import key_display
@@ -118,6 +119,8 @@ class DvtuiApp(App[ExitState]):
         self.bell_on_turn = bell
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
         self.notify_on_turn = load_notify() and not in_browser
+        self.azerty = False
+        """The AZERTY option (the settings' ``azerty``): on once the app is mounted."""
         """At a shared table: a desktop notification through the terminal on the player's turn (the
         person's setting; a browser tab changes its title and icon instead)."""
         self.in_browser = in_browser
@@ -147,6 +150,7 @@ class DvtuiApp(App[ExitState]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.freeze_long_lived)
+        self.use_azerty(load_azerty())
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
@@ -380,6 +384,12 @@ class DvtuiApp(App[ExitState]):
             now = _("Now moment {moment} of the game in {path}.")
         said = now.format(moment=request.moment, path=session.path) + " " + kept
         self.notify(said, title=_("Playing from here"), timeout=8)  # fmt: skip
+
+    def use_azerty(self, on: bool) -> None:
+        """The AZERTY option: the top row picks cards, and "slower" moves off ``-`` (``keys.AZERTY``)."""
+        self.azerty = on
+        if on:
+            self.update_keymap(azerty_keymap())
 
     # -- command palette ---------------------------------------------------------------------
 

@@ -80,6 +80,8 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     hold_round_end: bool = True
     notify: bool = False
     """At a shared table, ask the terminal for a desktop notification when it becomes one's turn."""
+    azerty: bool = False
+    """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do."""
 
 
 def _saved() -> _Settings | None:
@@ -94,6 +96,12 @@ def load_notify() -> bool:
     """Whether the person asked for a desktop notification on their turn (off unless they did)."""
     saved = _saved()
     return saved is not None and saved.notify
+
+
+def load_azerty() -> bool:
+    """Whether the person's keyboard is AZERTY (``"azerty": true`` in the settings file)."""
+    saved = _saved()
+    return saved is not None and saved.azerty
 
 
 def settings_path() -> Path:

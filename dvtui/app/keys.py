@@ -47,6 +47,8 @@ class Command:
     palette: tuple[str, str] | None = None
     """(title, help) in the command palette, offered while the screen allows the action; ``{}``
     fields (a name, a round) are filled in by the screen."""
+    azerty: str | None = None
+    """Its keys in the help when the AZERTY option is on (:data:`AZERTY`), when they differ."""
 
     @property
     def action(self) -> str:
@@ -61,8 +63,8 @@ class Command:
     def bindings(self) -> list[Binding]:
         (keys, action), *others = self.keys
         first = Binding(keys, action, self.description, show=self.show and bool(self.description),
-                        key_display=self.key_display)
-        return [first, *(Binding(keys, action, show=False) for keys, action in others)]
+                        key_display=self.key_display, id=binding_id(action))
+        return [first, *(Binding(keys, action, show=False, id=binding_id(action)) for keys, action in others)]
 
     def entry(self, screen: Widget, action: str | None = None, **fields: object) -> PaletteEntry:
         """Its palette entry on ``screen``, running ``action`` (default: its own) as a key would."""
@@ -83,10 +85,11 @@ class KeyMap:
     def bindings(self) -> list[BindingType]:
         return [binding for command in self.commands if command.keys for binding in command.bindings()]
 
-    def help_rows(self, leave_out: tuple[Command, ...] = ()) -> list[tuple[str, str]]:
-        """The help's rows (keys, meaning), in the language spoken now."""
-        return [(_(command.help[0]), _(command.help[1])) for command in self.help
-                if command.help is not None and command not in leave_out]
+    def help_rows(self, leave_out: tuple[Command, ...] = (), *, azerty: bool = False) -> list[tuple[str, str]]:
+        """The help's rows (keys, meaning), in the language spoken now; with the AZERTY option's
+        keys when ``azerty``."""
+        return [(_(command.azerty if azerty and command.azerty else command.help[0]), _(command.help[1]))
+                for command in self.help if command.help is not None and command not in leave_out]
 
     def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
         """The commands with a palette entry that ``allowed`` (a screen's ``check_action`` for
@@ -96,11 +99,30 @@ class KeyMap:
                 yield command
 
 
+def binding_id(action: str) -> str:
+    """The id of the bindings that run ``action``: what a keymap (:func:`azerty_keymap`) names."""
+    return f"dvtui.{action}"
+
+
+AZERTY = ("ampersand", "é", "quotation_mark", "apostrophe", "left_parenthesis", "minus")
+"""The AZERTY keyboard's top row, unshifted, over the digits 1-6 (``& é " ' ( -``): with the
+option on, they pick cards as the digits do. ``-`` is the pace's "slower" on other keyboards;
+there, ``_`` (unshifted on the same row, over the 8) is."""
+
+
+def azerty_keymap() -> dict[str, str]:
+    """The keymap of the AZERTY option: each card's digit and its key on the top row, and
+    "slower" moved off ``-`` to ``_``."""
+    keymap = {binding_id(f"pick({card})"): f"{card},{key}" for card, key in enumerate(AZERTY, start=1)}
+    keymap[binding_id("pace(1)")] = "underscore"
+    return keymap
+
+
 # -- the live table ------------------------------------------------------------------------------
 
 PICK = Command(
     tuple((str(k), f"pick({k})") for k in range(1, 7)), N_("card"), key_display="1-6",
-    help=("1-6", N_("choose a card from your hand")),
+    help=("1-6", N_("choose a card from your hand")), azerty=N_("1-6 or & é \" ' ( -"),
 )
 COLUMN = Command(
     (("left", "step(-1)"), ("right", "step(1)"), *((letter, f"column({i})") for i, letter in enumerate("abcdefg"))),
@@ -136,7 +158,7 @@ RESULTS = Command(
 )
 FASTER = Command(
     (("plus,equals_sign", "pace(-1)"),),
-    help=("+ / -", N_("bots and resolutions faster / slower (kept for next time)")),
+    help=("+ / -", N_("bots and resolutions faster / slower (kept for next time)")), azerty="+ / _",
     palette=(N_("Bots faster"), N_("Shorter pauses for bots and resolutions")),
 )
 SLOWER = Command((("minus", "pace(1)"),), palette=(N_("Bots slower"), N_("Longer pauses for bots and resolutions")))

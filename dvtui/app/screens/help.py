@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib.resources import files
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.table import Table
@@ -17,6 +17,7 @@ from textual.widgets import Footer, Static
 from ...describe import CATEGORY_CODES, amount
 from ...engine import CATEGORIES
 from ...i18n import N_, _, pgettext
+from ..host import GameHost
 from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import CHIP, GOLD_BOLD, styled
@@ -87,13 +88,13 @@ def key_grid(title: str, subtitle: str, rows: Iterable[tuple[str, str]], grid: T
     return grid
 
 
-def help_text(keys: KeyMap | None = TABLE) -> Table:
+def help_text(keys: KeyMap | None = TABLE, *, azerty: bool = False) -> Table:
     """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
     table, then the rules. ``keys`` None: the table and the rules only (a screen whose keys
     are another map lists them above, with :func:`key_grid`)."""
     grid = _grid()
     if keys is not None:
-        key_grid("DOLCE VITA", _("keys, the table, the rules in brief"), keys.help_rows(), grid)
+        key_grid("DOLCE VITA", _("keys, the table, the rules in brief"), keys.help_rows(azerty=azerty), grid)
     cards = Text()
     for i, category in enumerate((*CATEGORIES, "money")):
         bg, fg = CARD_COLORS[category]
@@ -132,7 +133,7 @@ class HelpScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(help_text(self.keys), id="help-text")
+            yield Static(help_text(self.keys, azerty=cast(GameHost, self.app).azerty), id="help-text")
         yield Footer(compact=True)
 
     def action_close(self) -> None:
