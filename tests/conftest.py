@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui import i18n
 from dvtui.engine import Event, Game, GameCreated
 from dvtui.tables.server import Server
 
@@ -30,6 +31,18 @@ def _missing(*programs: str) -> str | None:
     """Why a test that runs ``programs`` cannot run here (None: it can)."""
     absent = [p for p in programs if shutil.which(p) is None]
     return f"no {', '.join(absent)}" if absent else None
+
+
+os.environ["DVTUI_LANG"] = "en"
+"""The suite speaks English whatever the machine's locale (a test asks for another language with
+``--lang`` or by setting the variable itself): the texts it pins are English."""
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """The language is the process's: a test that chose another one leaves English behind it."""
+    yield
+    i18n.set_language(i18n.ENGLISH)
 
 
 NEEDS: dict[str, Callable[[], str | None]] = {

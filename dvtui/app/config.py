@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
-import platformdirs
 
 from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
 from ..i18n import _
+from ..settings import settings_path
 
 PACES: tuple[tuple[float, float], ...] = (
     (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
@@ -30,7 +30,6 @@ resolution shows). Every value has one decimal, so the pace always reads in one 
 DEFAULT_PACE = PACES[4]
 MAX_BOT_DELAY = 10.0
 """The longest ``--bot-delay`` (and saved bot delay) accepted, in seconds."""
-SETTINGS_FILE = "settings.json"
 
 
 @dataclass(slots=True)
@@ -80,6 +79,9 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     hold_round_end: bool = True
     notify: bool = False
     """At a shared table, ask the terminal for a desktop notification when it becomes one's turn."""
+    language: str | None = None
+    """The language dvtui speaks (``"fr"``), after ``--lang`` and ``DVTUI_LANG`` (read by
+    :func:`dvtui.settings.saved_language`; kept here so that saving the pace keeps it)."""
     azerty: bool = False
     """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do."""
 
@@ -102,12 +104,6 @@ def load_azerty() -> bool:
     """Whether the person's keyboard is AZERTY (``"azerty": true`` in the settings file)."""
     saved = _saved()
     return saved is not None and saved.azerty
-
-
-def settings_path() -> Path:
-    env = os.environ.get("DVTUI_DATA_DIR")
-    base = Path(env) if env else platformdirs.user_config_path("dvtui", appauthor=False)
-    return base / SETTINGS_FILE
 
 
 def load_pace(bot_delay: float | None = None) -> Pace:

@@ -9,7 +9,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from .. import i18n
 from ..printable import printable
+from ..settings import saved_language
 from ..web.errors import WebError, WebUsageError
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
 from .terminal import has_terminal
@@ -19,8 +21,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse with the house error style: one line, ``dvtui: error: ...``, exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        hint = f" (see '{self.prog} --help')"
-        self.exit(EXIT_USAGE, f"dvtui: error: {printable(message)}{hint}\n")
+        said = i18n._("{message} (see '{command} --help')").format(message=printable(message), command=self.prog)
+        self.exit(EXIT_USAGE, i18n._("dvtui: error: {message}").format(message=said) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -204,9 +206,40 @@ def _version() -> str:
     return __version__
 
 
+def _add_language_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """``--lang CODE`` on ``parser`` and every command under it, so it may stand anywhere on the line
+    (it is read before the parser is built: :func:`_choose_language`)."""
+    said = i18n._("the language to speak (en, fr; default: $DVTUI_LANG, the settings, the locale)")
+    parser.add_argument("--lang", metavar="CODE", default=None if top else argparse.SUPPRESS, help=said)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):  # (a parser listed under two names once)
+                _add_language_option(child, top=False)
+
+
+def _choose_language(argv: Sequence[str]) -> None:
+    """Speak the chosen language before anything is said, the parser's help included: ``--lang``,
+    then ``DVTUI_LANG``, the settings file's ``"language"``, the locale's variables, English. A
+    ``--lang`` dvtui cannot speak is a usage error; a variable or setting it cannot is passed over."""
+    early = _Parser(prog="dvtui", add_help=False)
+    early.add_argument("--lang")
+    flag = early.parse_known_args(argv)[0].lang
+    if flag is not None and i18n.language_of(flag) not in i18n.available():
+        i18n.set_language(i18n.choose(None, os.environ, None))
+        spoken = ", ".join(code for code in i18n.available() if code != i18n.PSEUDO)
+        raise UsageError(i18n._("--lang {code}: dvtui speaks {languages}").format(code=flag, languages=spoken))
+    i18n.set_language(i18n.choose(flag, os.environ, saved_language()))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    args_given = sys.argv[1:] if argv is None else list(argv)
+    try:
+        _choose_language(args_given)
+    except UsageError as e:
+        return _fail(str(e), EXIT_USAGE)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _add_language_option(parser, top=True)
+    args = parser.parse_args(args_given)
     if args.command is None and not has_terminal():
         parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
@@ -239,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _fail(message: str, code: int) -> int:
     """The one-line error; ``message`` may quote a path or a file's text (made printable here)."""
-    print(f"dvtui: error: {printable(message)}", file=sys.stderr)
+    print(i18n._("dvtui: error: {message}").format(message=printable(message)), file=sys.stderr)
     return code
 
 

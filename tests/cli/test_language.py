@@ -1,0 +1,85 @@
+"""The language is chosen once, before anything is said: ``--lang`` anywhere on the line, then
+``DVTUI_LANG``, the settings file's ``"language"``, the locale's variables, English; what programs
+read (exit codes, --json, the files) is the same in every language."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dvtui.cli import main
+
+from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
+
+GAME = REPO / "replays" / "game.dvr"
+
+
+def test_replay_text_in_french_on_a_real_command() -> None:
+    done = dvtui("--lang", "fr", "replay", str(GAME), "--text")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("Joueurs, en sens horaire : Bot 1 (rouge, robot greedy), Bot 2 (jaune, robot greedy)")
+    assert "6 manches · Bot 1 commence · donne de graine 42" in lines
+    assert "MANCHE 1 sur 6 · Bot 1 commence" in lines
+    assert "    A  (Bot 1 : 3, Bot 2 : 4) Bot 2 prend la montre 400 ; Bot 1 prend la maison 300" in lines
+    assert "       Bot 1 prend la maison 400 et rend la maison 300" in lines
+    assert "  Scores : Bot 1 : 1⠀700⠀000 · Bot 2 : 1⠀500⠀000 · Bot 3 : 300⠀000" in lines
+    assert "RÉSULTAT  Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000" in lines
+    for english in ("ROUND", "takes", "Scores:", "rounds", " and "):
+        assert english not in done.stdout
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_the_order_of_the_choice(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                 data_dir: Path) -> None:  # fmt: skip
+    for name in ("DVTUI_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    verify = ["verify", str(GAME)]
+    assert "winner Bot 1" in run(verify, capsys)[1]  # nothing chosen: English
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")  # (a locale this machine need not have installed)
+    assert "gagnant Bot 1" in run(verify, capsys)[1]
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL over LANG, and the C locale is English
+    assert "winner Bot 1" in run(verify, capsys)[1]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps({"language": "fr", "bot_delay": 0.5}))
+    assert "gagnant Bot 1" in run(verify, capsys)[1]  # the settings over the locale
+    monkeypatch.setenv("DVTUI_LANG", "en")
+    assert "winner Bot 1" in run(verify, capsys)[1]  # DVTUI_LANG over the settings
+    assert "gagnant Bot 1" in run([*verify, "--lang", "fr"], capsys)[1]  # --lang first, after the command too
+    assert "gagnant Bot 1" in run(["--lang=fr", *verify], capsys)[1]
+
+
+def test_a_language_dvtui_lacks_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--lang", "xx", "verify", str(GAME)], capsys)
+    assert (code, out) == (2, "")
+    assert one_error_line(err) == "--lang xx: dvtui speaks en, fr"
+
+
+def untimed(value: object) -> object:
+    """``value`` without what the clock measured (seconds, rates), which differs from run to run."""
+    if isinstance(value, dict):
+        return {key: untimed(v) for key, v in value.items() if "second" not in key}
+    if isinstance(value, list):
+        return [untimed(v) for v in value]
+    return value
+
+
+def test_what_programs_read_is_the_same_in_every_language(tmp_path: Path) -> None:
+    said = {}
+    for lang in ("en", "fr"):
+        done = subprocess.run(
+            dvtui_cmd("--lang", lang, "sim", "--players", "bot:random,bot:greedy,bot:random", "--games", "2", "--json"),
+            capture_output=True, text=True, env=env(tmp_path), check=False, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        said[lang] = untimed(json.loads(done.stdout))
+    assert said["en"] == said["fr"]
