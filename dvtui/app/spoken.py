@@ -12,7 +12,6 @@ in every language.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -21,7 +20,7 @@ from rich.text import Text
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 
-from ..i18n import N_, _, language, pgettext
+from ..i18n import ENGLISH, N_, PSEUDO, _, language, pgettext
 
 ResultT = TypeVar("ResultT")
 
@@ -100,17 +99,12 @@ def filled(template: str, style: Style | str = "", **fields: str | Text) -> Text
     return out
 
 
-def name_list(names: Sequence[str]) -> str:
-    """``Ana``, ``Ana and Bo``, ``Ana, Bo and Cy``: names listed in a sentence, with the
-    language's word before the last."""
-    if len(names) < 2:
-        return "".join(names)
-    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
-
-
 def decimal(value: float) -> str:
     """``value`` with one decimal as the language spoken now writes it (``0.5``, ``0,5``): a pace's
     seconds."""
-    from babel.numbers import format_decimal  # (only once a pace is shown: start-up stays as it is)
+    code = language()
+    if code == ENGLISH:
+        return f"{value:.1f}"
+    from babel.numbers import format_decimal  # (only a language other than English pays for Babel)
 
-    return str(format_decimal(value, format="0.0", locale=language()))
+    return str(format_decimal(value, format="0.0", locale="fr" if code == PSEUDO else code))

@@ -12,19 +12,19 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
-from ...describe import amount
 from ...engine import Game
 from ...i18n import N_, _
 from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
-from ..spoken import SpokenScreen, filled, name_list
+from ..spoken import SpokenScreen, filled
 from ..theme import MUTED
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import CHIP, cell_tags, styled
 from ..widgets.panels import colour_names
 from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings
+from ..widgets.table_view import result_words
 
 
 def headline(game: Game) -> Text:
@@ -34,10 +34,7 @@ def headline(game: Game) -> Text:
     players = game.created.players
     text = styled(" " + _("GAME OVER") + " ", CHIP)
     text.append("  ")
-    said = (_("{names} share the victory with {amount} each") if outcome.shared else
-            _("{name} wins with {amount}"))
-    names = name_list([players[p].name for p in winners])
-    line = said.format(names=names, name=names, amount=amount(outcome.best))
+    line = result_words([players[p].name for p in winners], outcome.best)
     text.append_text(colour_names(Text(line, style=Style(bold=True)), [players[p].name for p in winners],
                                   [players[p].color for p in winners]))  # fmt: skip
     return text

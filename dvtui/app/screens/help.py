@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ...describe import CATEGORY_CODES, amount
+from ...describe import amount, category_code
 from ...engine import CATEGORIES
 from ...i18n import N_, _, pgettext
 from ..host import GameHost
@@ -58,7 +58,7 @@ def marks() -> list[tuple[str, str]]:
         (_("Ana on a card"), _("the card that player would take if the round ended now")),
         ("5 3  =8", _("cards placed under the column by a player (in their colour), and their total")),
         ("✗8", _("a total cancelled by a tie")),
-        (f"⇄ {CATEGORY_CODES['car']} 300", _("an exchange: that good would go back on top of the column")),
+        (f"⇄ {category_code('car')} 300", _("an exchange: that good would go back on top of the column")),
         ("↻", _("nobody has played here: the bottom card would move to the top")),
     ]
 
@@ -100,12 +100,12 @@ def help_text(keys: KeyMap | None = TABLE, *, azerty: bool = False) -> Table:
         bg, fg = CARD_COLORS[category]
         if i == 4:
             cards.append("\n")
-        code = CATEGORY_CODES.get(category, "$$$")
+        code = category_code(category)
         cards.append(f" {code} ", style=Style(bgcolor=bg, color=fg, bold=True))
         cards.append(f" {good_name(category):<9}")
     grid.add_row(_("Cards"), cards)
     worth = _("values in thousands: {code} 700 is a house worth {amount}")
-    grid.add_row("", Text(worth.format(code=CATEGORY_CODES["house"], amount=amount(700_000)), style=Style(color=MUTED)))
+    grid.add_row("", Text(worth.format(code=category_code("house"), amount=amount(700_000)), style=Style(color=MUTED)))
     for mark, meaning in marks():
         grid.add_row(Text(mark, style=Style(color="#e6e6e6", bold=True)), meaning)
     grid.add_row("", "")

@@ -16,8 +16,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
+from ...describe import color_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
-from ...i18n import N_, _, pgettext
+from ...i18n import N_, _
 from ...play.face import GameSession
 from ...play.seats import seat_message
 from ...printable import printable
@@ -45,17 +46,8 @@ def kind_options() -> list[tuple[str, str]]:
 
 def color_options() -> list[tuple[Text, str]]:
     # only the swatch is in the colour: the name takes the label's, readable on the focused gold too
-    return [(Text.assemble(("■ ", Style(color=seat_color(c))), colour_name(c)), c) for c in COLORS]
+    return [(Text.assemble(("■ ", Style(color=seat_color(c))), color_name(c)), c) for c in COLORS]
 
-
-def colour_name(colour: str) -> str:
-    """A seat's colour (``red``) as people of the language spoken now name it."""
-    names = {
-        "red": pgettext("colour", "red"), "yellow": pgettext("colour", "yellow"),
-        "green": pgettext("colour", "green"), "blue": pgettext("colour", "blue"),
-        "purple": pgettext("colour", "purple"),
-    }  # fmt: skip
-    return names.get(colour, colour)
 
 
 class SeatRow(Horizontal):
@@ -371,7 +363,7 @@ class SetupScreen(SpokenScreen[None]):
         for i, seat in enumerate(seats):
             if seat.color in colors:
                 said = _("seat {seat}: two seats are {colour}; each seat has its own colour")
-                raise ValueError(said.format(seat=i + 1, colour=colour_name(seat.color)))
+                raise ValueError(said.format(seat=i + 1, colour=color_name(seat.color)))
             colors.add(seat.color)
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else None

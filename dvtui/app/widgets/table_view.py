@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...describe import column_label, describe_result, resolution_parts, short_amount
+from ...describe import amount, column_label, join_names, resolution_parts, short_amount
 from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
 from ...i18n import _
 from .board import Board, column_height
@@ -173,6 +173,14 @@ def moment_status(event: Moment, prefix: str = "") -> Text:
     return Text(prefix + _("Game over"), style=Style(bold=True))
 
 
+def result_words(winners: Sequence[str], best: int) -> str:
+    """Who won with what (R8), for a banner or the results' headline: ``Ana wins with 3,400,000``,
+    ``Ana and Bo share the victory with 2,900,000 each``."""
+    if len(winners) > 1:
+        return _("{names} share the victory with {amount} each").format(names=join_names(winners), amount=amount(best))
+    return _("{name} wins with {amount}").format(name="".join(winners), amount=amount(best))
+
+
 def moment_banner(
     event: Moment, names: Sequence[str], colors: Sequence[str], rounds: int, totals: Sequence[int] | None = None
 ) -> Text:
@@ -198,5 +206,6 @@ def moment_banner(
             text.append_text(colour_names(then + starts, names, colors))
         return text
     text = Text.assemble((" " + _("GAME OVER") + " ", CHIP), " ")
-    text.append_text(colour_names(describe_result(event, names).removeprefix("Game over: "), names, colors))
+    best = event.scores[event.winners[0]] if event.winners else 0
+    text.append_text(colour_names(result_words([names[p] for p in event.winners], best), names, colors))
     return text
