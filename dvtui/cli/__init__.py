@@ -312,7 +312,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         serve.run(host=args.host, port=args.port, socket_path=args.socket, table=args.table, server=args.server,
                   public_url=args.public_url, user_header=args.user_header, max_tabs=args.max_tabs,
-                  max_tabs_per_person=args.max_tabs_per_person)  # fmt: skip
+                  max_tabs_per_person=args.max_tabs_per_person, language=getattr(args, "lang", None))  # fmt: skip
         return EXIT_OK
     if args.command == "replay" and args.text:
         from .export import run_text_export
