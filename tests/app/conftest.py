@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from dvtui.i18n import ENGLISH, set_language
+from dvtui.i18n import ENGLISH, PSEUDO, set_language
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +29,17 @@ def french() -> Iterator[None]:
     """The app speaks French for one test, and English again after it (the language is the
     process's: a test that left it French would change every later test's screens)."""
     set_language("fr")
+    try:
+        yield
+    finally:
+        set_language(ENGLISH)
+
+
+@pytest.fixture
+def pseudo() -> Iterator[None]:
+    """The app speaks the pseudo-locale (every word accented and longer) for one test: what is
+    not translated, or does not fit, shows."""
+    set_language(PSEUDO)
     try:
         yield
     finally:

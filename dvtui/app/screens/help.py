@@ -16,11 +16,11 @@ from textual.widgets import Footer, Static
 
 from ...describe import amount, category_code
 from ...engine import CATEGORIES
-from ...i18n import N_, _, pgettext
+from ...i18n import N_, _
 from ..host import GameHost
 from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
-from ..widgets.faces import CHIP, GOLD_BOLD, styled
+from ..widgets.faces import CHIP, GOLD_BOLD, good_name, styled
 from .dialog import Dialog
 
 RULES = [
@@ -39,16 +39,6 @@ RULES = [
     (N_("Winning"), N_("The highest value of goods and money wins; equal best scores share the victory (R8).")),
 ]
 """(heading, rule), marked for the catalogue: translated where shown."""
-
-
-def good_name(category: str) -> str:
-    """A category's name in the language spoken now (the rules' words: maison, voiture...)."""
-    names = {
-        "house": pgettext("good", "house"), "car": pgettext("good", "car"), "boat": pgettext("good", "boat"),
-        "horse": pgettext("good", "horse"), "jewel": pgettext("good", "jewel"), "watch": pgettext("good", "watch"),
-        "holiday": pgettext("good", "holiday"), "money": pgettext("good", "money"),
-    }  # fmt: skip
-    return names.get(category, category)
 
 
 def marks() -> list[tuple[str, str]]:

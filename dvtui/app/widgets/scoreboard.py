@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
+from ...describe import after_last_round, amount, card_value_label, category_code, short_amount
 from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
 from ...i18n import _, ngettext
 from ..theme import GOLD, MUTED, seat_color
@@ -31,7 +31,7 @@ def goods_cells(game: Game, p: int, *, wide: bool = False) -> Text:
         if k:
             text.append(" ")
         good = game.goods[p][k]
-        code = CATEGORY_CODES[category]
+        code = category_code(category)
         if good is None:
             text.append(f"{code}{' ---' if wide else '-'}", style=Style(color="#3d5f50"))
         else:
