@@ -74,13 +74,13 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
     if state.kind != "human":
         return _("{name}: a bot plays it").format(name=name), False
     if state.state == "connected":
+        alone = state.user in (None, state.name)  # the person is named when not the seat's name
         if state.bot is not None:
-            playing = _("{name}: here, a {level} bot client playing").format(name=name, level=state.bot)
-        elif state.user in (None, state.name):
-            playing = _("{name}: here, playing").format(name=name)
+            said = (_("{name}: here, a {level} bot client playing") if alone else
+                    _("{name}: here ({person}), a {level} bot client playing"))
         else:
-            playing = _("{name}: here ({person}), playing").format(name=name, person=state.user)
-        return playing, False
+            said = _("{name}: here, playing") if alone else _("{name}: here ({person}), playing")
+        return said.format(name=name, person=state.user, level=state.bot), False
     if state.state == "free" and state.kept_for not in (None, account):
         return _("{name}: kept for {person}").format(name=name, person=state.kept_for), False
     if state.state == "free":

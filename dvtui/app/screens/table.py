@@ -528,7 +528,7 @@ class TableScreen(SpokenScreen[None]):
     def _thinking_failed(self, message: ThinkingFailed) -> None:
         if message.token != self.flow.token:
             return  # not this game's news
-        said = _("The bot failed: {error}") if message.what == "bot" else _("The hint failed: {error}")
+        said = _("bot failed: {error}") if message.what == "bot" else _("hint failed: {error}")
         self.notify(said.format(error=message.error), severity="error", timeout=10)
 
     def _stop_thinking(self) -> None:
