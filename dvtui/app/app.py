@@ -407,7 +407,7 @@ class DvtuiApp(App[ExitState]):
 
     def action_command_palette(self) -> None:
         """The palette, its search field's placeholder in the language spoken now."""
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
             self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

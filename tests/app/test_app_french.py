@@ -62,3 +62,17 @@ def test_the_rules_in_brief_use_the_rules_words() -> None:
                  "montre", "vacances", "Échap"):
         assert word in shown, word
     assert "column" not in shown
+
+
+async def test_the_palette_speaks_french_textuals_words_too() -> None:
+    from textual.command import CommandInput, CommandPalette
+
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert titles[:2] == ["Placer la carte choisie", "Conseil"]
+        assert titles[-3:] == ["Quitter", "Touches", "Capture d'écran"]
+        await pilot.press("ctrl+p")
+        await until(pilot, "the palette", lambda: isinstance(app.screen, CommandPalette))
+        assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"
