@@ -22,7 +22,7 @@ def test_replay_text_in_french_on_a_real_command() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1].startswith("Joueurs, en sens horaire : Bot 1 (rouge, robot greedy), Bot 2 (jaune, robot greedy)")
-    assert "6 manches · Bot 1 commence · donne de graine 42" in lines
+    assert "6 manches · Bot 1 commence · graine de la donne 42" in lines
     assert "MANCHE 1 sur 6 · Bot 1 commence" in lines
     assert "    A  (Bot 1 : 3, Bot 2 : 4) Bot 2 prend la montre 400 ; Bot 1 prend la maison 300" in lines
     assert "       Bot 1 prend la maison 400 et rend la maison 300" in lines
