@@ -98,3 +98,14 @@ def test_help_and_argparses_own_words_in_french() -> None:
     )
     english = dvtui("sim")
     assert english.stderr == "dvtui: error: the following arguments are required: --players (see 'dvtui sim --help')\n"
+
+
+def test_sim_speaks_french_and_writes_numbers_the_french_way(tmp_path: Path) -> None:
+    done = dvtui("--lang", "fr", "sim", "--players", "bot:random,bot:greedy,bot:random", "--games", "3", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 parties, graines 0..2"
+    assert lines[1].split() == ["robot", "places", "victoires", "des", "parties", "par", "place", "intervalle", "95%",
+                                "score", "moyen", "rang"]  # fmt: skip
+    assert lines[3].startswith("greedy                1      3,00     100,0⠀%   100,0⠀% [43,9⠀%, 100,0⠀%]    5⠀766⠀667")
+    assert " parties/s, " in lines[-1] and " coups/s (" in lines[-1]
