@@ -109,3 +109,12 @@ def test_sim_speaks_french_and_writes_numbers_the_french_way(tmp_path: Path) -> 
                                 "score", "moyen", "rang"]  # fmt: skip
     assert lines[3].startswith("greedy                1      3,00     100,0⠀%   100,0⠀% [43,9⠀%, 100,0⠀%]    5⠀766⠀667")
     assert " parties/s, " in lines[-1] and " coups/s (" in lines[-1]
+
+
+def test_resuming_a_finished_game_says_so_in_french() -> None:
+    done = dvtui("--lang", "fr", "resume", str(GAME))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000 ; joueurs Bot 1, Bot 2 "
+        f"et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
+    )
