@@ -118,3 +118,15 @@ def test_resuming_a_finished_game_says_so_in_french() -> None:
         f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000 ; joueurs Bot 1, Bot 2 "
         f"et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
     )
+
+
+def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.dvr"
+    first, second, *_ = GAME.read_bytes().splitlines(keepends=True)
+    bad.write_bytes(first + b"\n" + second)
+    done = dvtui("--lang", "fr", "verify", str(bad), str(tmp_path / "none.dvr"))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"dvtui : erreur : {bad} ligne 2 : ligne vide (un événement par ligne)",
+        f"dvtui : erreur : {tmp_path / 'none.dvr'} : fichier introuvable",
+    ]
