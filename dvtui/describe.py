@@ -158,6 +158,29 @@ def amount(value: int) -> str:
     return _apart(format_decimal(value, locale=where))
 
 
+def decimal(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals as the language writes it: ``2.35`` (``2,35``)."""
+    where = _number_locale()
+    if where is None:
+        return f"{value:,.{digits}f}"
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return _apart(format_decimal(value, format=pattern, locale=where))
+
+
+def percent(value: float) -> str:
+    """A share with one decimal: ``0.333`` -> ``"33.3%"`` (``"33,3 %"``)."""
+    where = _number_locale()
+    if where is None:
+        return f"{value:.1%}"
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(where).percent_formats[None].pattern.replace("0", "0.0", 1)  # the locale's, one decimal
+    return _apart(format_percent(value, format=pattern, locale=where))
+
+
 def short_amount(value: int) -> str:
     """A score in a few characters: ``3400000`` -> ``"3.4M"``, ``700000`` -> ``"700k"`` (in
     French ``"3,4 M"``, ``"700 k"``)."""

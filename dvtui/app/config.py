@@ -17,6 +17,7 @@ from pathlib import Path
 
 import msgspec
 
+from ..describe import decimal
 from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
 from ..i18n import _
 from ..settings import settings_path
@@ -62,13 +63,11 @@ class Pace:
 
     def words(self) -> str:
         """``"bots wait 0.5 s, a column shows 0.9 s"``."""
-        from .spoken import decimal  # (the screens' module: the command line reads settings without Textual)
-
         step = self.step_delay
         if step is None:
-            return _("bots wait {bots} s, each column waits for a key").format(bots=decimal(self.bot_delay))
-        return _("bots wait {bots} s, a column shows {column} s").format(bots=decimal(self.bot_delay),
-                                                                         column=decimal(step))
+            return _("bots wait {bots} s, each column waits for a key").format(bots=decimal(self.bot_delay, 1))
+        return _("bots wait {bots} s, a column shows {column} s").format(bots=decimal(self.bot_delay, 1),
+                                                                         column=decimal(step, 1))
 
 
 class _Settings(msgspec.Struct, omit_defaults=True):

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.binding import ActiveBinding
 from textual.screen import Screen
 
-from ..i18n import ENGLISH, N_, PSEUDO, _, language, pgettext
+from ..i18n import N_, _, pgettext
 
 ResultT = TypeVar("ResultT")
 
@@ -98,13 +98,3 @@ def filled(template: str, style: Style | str = "", **fields: str | Text) -> Text
     out.append(template[last:], style=style)
     return out
 
-
-def decimal(value: float) -> str:
-    """``value`` with one decimal as the language spoken now writes it (``0.5``, ``0,5``): a pace's
-    seconds."""
-    code = language()
-    if code == ENGLISH:
-        return f"{value:.1f}"
-    from babel.numbers import format_decimal  # (only a language other than English pays for Babel)
-
-    return str(format_decimal(value, format="0.0", locale="fr" if code == PSEUDO else code))

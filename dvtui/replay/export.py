@@ -136,7 +136,7 @@ def _round(created: GameCreated, round_: int, events: list[Event], after: Game, 
     ended = next((e for e in events if isinstance(e, RoundEnded)), None)
     if ended is not None:
         scores = after.round_scores[ended.round - 1]
-        lines.append(INDENT + _("Scores: {scores}").format(scores=_scores(names, scores)))
+        lines.extend(_wrap(INDENT + _("Scores: {scores}").format(scores=_scores(names, scores)), INDENT * 2, " · "))
     return lines
 
 
@@ -154,8 +154,9 @@ def _wrap(line: str, indent: str, sep: str) -> list[str]:
     pieces = line.split(sep)
     lines: list[str] = []
     current = pieces[0]
-    for piece in pieces[1:]:
-        if len(current) + len(sep) + len(piece) <= WIDTH:
+    tail = len(sep.rstrip())  # what a cut line ends with (" ;" in French): it must fit as well
+    for i, piece in enumerate(pieces[1:], 2):
+        if len(current) + len(sep) + len(piece) + (tail if i < len(pieces) else 0) <= WIDTH:
             current += sep + piece
         else:
             lines.append(current + sep.rstrip())

@@ -22,7 +22,7 @@ def test_replay_text_in_french_on_a_real_command() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[1].startswith("Joueurs, en sens horaire : Bot 1 (rouge, robot greedy), Bot 2 (jaune, robot greedy)")
-    assert "6 manches · Bot 1 commence · donne de graine 42" in lines
+    assert "6 manches · Bot 1 commence · graine de la donne 42" in lines
     assert "MANCHE 1 sur 6 · Bot 1 commence" in lines
     assert "    A  (Bot 1 : 3, Bot 2 : 4) Bot 2 prend la montre 400 ; Bot 1 prend la maison 300" in lines
     assert "       Bot 1 prend la maison 400 et rend la maison 300" in lines
@@ -83,3 +83,50 @@ def test_what_programs_read_is_the_same_in_every_language(tmp_path: Path) -> Non
         assert done.returncode == 0, done.stderr
         said[lang] = untimed(json.loads(done.stdout))
     assert said["en"] == said["fr"]
+
+
+def test_help_and_argparses_own_words_in_french() -> None:
+    helped = dvtui("--lang", "fr", "replay", "--help")
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("usage : dvtui replay [-h] [--text] [--lang CODE] file\n")
+    assert "arguments positionnels :" in helped.stdout and "affiche cette aide et quitte" in helped.stdout
+    assert "fichier de partie (.dvr)" in helped.stdout and "affiche plutôt la partie en texte" in helped.stdout
+    refused = dvtui("--lang", "fr", "sim")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "dvtui : erreur : les arguments suivants sont requis : --players (voir « dvtui sim --help »)\n"
+    )
+    english = dvtui("sim")
+    assert english.stderr == "dvtui: error: the following arguments are required: --players (see 'dvtui sim --help')\n"
+
+
+def test_sim_speaks_french_and_writes_numbers_the_french_way(tmp_path: Path) -> None:
+    done = dvtui("--lang", "fr", "sim", "--players", "bot:random,bot:greedy,bot:random", "--games", "3", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 parties, graines 0..2"
+    assert lines[1].split() == ["robot", "places", "victoires", "des", "parties", "par", "place", "intervalle", "95%",
+                                "score", "moyen", "rang"]  # fmt: skip
+    assert lines[3].startswith("greedy                1      3,00     100,0⠀%   100,0⠀% [43,9⠀%, 100,0⠀%]    5⠀766⠀667")
+    assert " parties/s, " in lines[-1] and " coups/s (" in lines[-1]
+
+
+def test_resuming_a_finished_game_says_so_in_french() -> None:
+    done = dvtui("--lang", "fr", "resume", str(GAME))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000 ; joueurs Bot 1, Bot 2 "
+        f"et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
+    )
+
+
+def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.dvr"
+    first, second, *_ = GAME.read_bytes().splitlines(keepends=True)
+    bad.write_bytes(first + b"\n" + second)
+    done = dvtui("--lang", "fr", "verify", str(bad), str(tmp_path / "none.dvr"))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"dvtui : erreur : {bad} ligne 2 : ligne vide (un événement par ligne)",
+        f"dvtui : erreur : {tmp_path / 'none.dvr'} : fichier introuvable",
+    ]

@@ -19,10 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...describe import describe_event, round_first_player
+from ...describe import decimal, describe_event, round_first_player
 from ...engine import Event, Game
 from ...i18n import N_, _
-from ..spoken import decimal
 from ..theme import MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -299,5 +298,5 @@ class PaceLabel(Widget):
         self.refresh(layout=True)
 
     def render(self) -> Content:
-        said = _("pace {seconds} s").format(seconds=decimal(self.seconds))
+        said = _("pace {seconds} s").format(seconds=decimal(self.seconds, 1))
         return Content.from_markup("[b $footer-key-foreground]+−[/] $said", said=said)
