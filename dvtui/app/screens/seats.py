@@ -159,7 +159,7 @@ class SeatScreen(SpokenScreen[None]):
                      style=Style(bold=True))
         with Vertical(id="seats-body"):
             yield Static(title)
-            yield Static(Text("asking the table server who is there…", style=Style(color=MUTED)), id="seats-table")
+            yield Static(Text(_("asking the table server who is there…"), style=Style(color=MUTED)), id="seats-table")
             yield OptionList(id="seats-choice")
             yield Static(id="seats-error")
             yield Static(Text(_("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE"),
@@ -250,7 +250,7 @@ class SeatScreen(SpokenScreen[None]):
         self.joining = True
         self.workers.cancel_group(self, "seats")  # this screen's watching ends: the table is joined anew
         self._error("")
-        self.query_one("#seats-table", Static).update(Text("joining the table…", style=Style(color=MUTED)))
+        self.query_one("#seats-table", Static).update(Text(_("joining the table…"), style=Style(color=MUTED)))
         self.join(seat)
 
     @work(exclusive=True, group="join")

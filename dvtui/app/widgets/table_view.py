@@ -115,9 +115,9 @@ def compose_table(
         side = Vertical(id="side")
         side.styles.width = layout.side_width
         with side:
-            yield Static("PLAYERS", classes="side-title")
+            yield Static(_("PLAYERS"), classes="side-title")
             yield Scoreboard(id="scores")
-            yield Static("LOG", classes="side-title")
+            yield Static(_("LOG"), classes="side-title")
             yield log
     yield Static(too_small_text(layout.too_small), id="too-small")
 
