@@ -33,9 +33,11 @@ def _missing(*programs: str) -> str | None:
     return f"no {', '.join(absent)}" if absent else None
 
 
-os.environ["DVTUI_LANG"] = "en"
-"""The suite speaks English whatever the machine's locale (a test asks for another language with
-``--lang`` or by setting the variable itself): the texts it pins are English."""
+os.environ.pop("DVTUI_LANG", None)
+os.environ["LANGUAGE"] = "en"
+"""The suite speaks English whatever the machine's locale or the developer's own choice: the texts it
+pins are English. ``LANGUAGE``, the weakest choice, so that a test may still choose a language with
+``--lang``, ``DVTUI_LANG``, the settings, or ``LANGUAGE`` (as a browser tab does)."""
 
 
 @pytest.fixture(autouse=True)

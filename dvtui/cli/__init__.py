@@ -331,7 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             where = f"{e.filename}: " if e.filename is not None else ""
             return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
-        return _fail(f"internal error: {type(e).__name__}: {e} (set DVTUI_DEBUG=1 for details)", 3)
+        said = _("internal error: {kind}: {error} (set DVTUI_DEBUG=1 for details)")
+        return _fail(said.format(kind=type(e).__name__, error=e), 3)
 
 
 def _fail(message: str, code: int) -> int:
@@ -374,7 +375,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             if v
         ]
         if given:
-            raise UsageError(f"{given[0]} goes with --table NAME")
+            raise UsageError(_("{flag} goes with --table NAME").format(flag=given[0]))
     if getattr(args, "table", None) is not None:
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
     shared = ("serve", "tables", "join", "watch", "say", "close", "resign", "fetch")

@@ -296,7 +296,8 @@ def seat_index(text: str, names: Sequence[str], *, flag: str = "--as") -> int:
         return folded.index(text.casefold())
     if text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
-    raise UsageError(f"{flag} {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
+    said = _("{flag} {text!r}: no such seat (the seats are {names}, or 1 to {count})")
+    raise UsageError(said.format(flag=flag, text=text, names=_(", ").join(names), count=len(names)))
 
 
 def _join(args: argparse.Namespace) -> int:
@@ -307,7 +308,8 @@ def _join(args: argparse.Namespace) -> int:
         info = _table(place, args.table)
         seat = seat_index(args.as_seat, [s.name for s in info.seats])
         if info.seats[seat].kind != "human":
-            raise UsageError(f"--as {args.as_seat}: {info.seats[seat].name} is a bot's seat")
+            said = _("--as {seat}: {name} is a bot's seat")
+            raise UsageError(said.format(seat=args.as_seat, name=info.seats[seat].name))
     if spec is None:
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -315,16 +317,16 @@ def _join(args: argparse.Namespace) -> int:
 
 def _new_table(args: argparse.Namespace) -> int:
     if not args.players:
-        raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
+        raise UsageError(_('--table needs --players (e.g. --players "Ana,Bob,bot:strong")'))
     seats = checked_setup(args)
     assert seats is not None
     if args.output is not None:
-        raise UsageError("a table's game is kept by the server: -o does not go with --table")
+        raise UsageError(_("a table's game is kept by the server: -o does not go with --table"))
     seat = None
     if args.as_seat is not None:
         seat = seat_index(args.as_seat, [s.name for s in seats])
         if seats[seat].kind != "human":
-            raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
+            raise UsageError(_("--as {seat}: {name} is a bot's seat").format(seat=args.as_seat, name=seats[seat].name))
     spec = _bot(args.bot) if args.bot is not None else None
     move_time = _move_time(args.move_time) if args.move_time is not None else None
     entries = [e.strip() for e in args.players.split(",")]
@@ -351,10 +353,12 @@ def _invitations(given: Sequence[str], seats: Sequence[Seat]) -> list[str | None
     for text in given:
         where, sep, user = text.partition("=")
         if not sep or not user.strip():
-            raise UsageError(f"--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+            said = _("--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+            raise UsageError(said.format(text=text))
         i = seat_index(where.strip(), [s.name for s in seats], flag="--invite")
         if seats[i].kind != "human":
-            raise UsageError(f"--invite {text!r}: {seats[i].name} is a bot's seat")
+            said = _("--invite {text!r}: {name} is a bot's seat")
+            raise UsageError(said.format(text=text, name=seats[i].name))
         invite[i] = user.strip()
     return invite
 
