@@ -30,7 +30,8 @@ def test_the_header_gives_the_languages_dvtui_speaks_most_wanted_first() -> None
 
 @pytest.fixture
 def no_chosen_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The suite speaks English by ``DVTUI_LANG``: a choice, which a tab would keep."""
+    """No ``DVTUI_LANG`` (a choice, which every tab would keep) and no locale of the machine's: a
+    tab speaks its browser's language, else the suite's ``LANGUAGE`` (English)."""
     monkeypatch.delenv("DVTUI_LANG", raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
 
