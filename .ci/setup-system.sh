@@ -23,6 +23,7 @@ have useradd || missing+=(passwd)
 have usermod || missing+=(passwd)
 [ -x /usr/bin/python3 ] || missing+=(python3)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)  # msgfmt --check on the catalogues (tests/test_catalogue.py)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)  # the compiled build's test (tests/bots/test_compiled.py)
 compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || missing+=(postgresql)
 

@@ -9,7 +9,7 @@
    (Pilot's own idle waits are not counted). Card keys, column keys and arrows, then placements
    (which also save to disk and let the bots answer).
 
-    python bench/bench_app.py [--repeat R] [--presses N]
+    python bench/bench_app.py [--repeat R] [--presses N] [--lang CODE]  (the table speaks CODE: en, fr)
 """
 
 from __future__ import annotations
@@ -87,6 +87,10 @@ def time_to_marker(argv: list[str], marker: bytes, env: dict[str, str], quit_key
     return found
 
 
+TURN_MARKERS = {"en": b"to play", "fr": b"de jouer"}
+"""What the table shows once it is someone's turn, in each language the bench speaks."""
+
+
 def pty_env(data_dir: str) -> dict[str, str]:
     """The environment of a program timed in the pseudo-terminal: this checkout, a 160x50 xterm,
     saves in ``data_dir``."""
@@ -94,7 +98,7 @@ def pty_env(data_dir: str) -> dict[str, str]:
             "LINES": str(ROWS), "DVTUI_DATA_DIR": data_dir}
 
 
-def startup(repeat: int) -> None:
+def startup(repeat: int, lang: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = pty_env(tmp)
         minimal: list[float] = []
@@ -103,9 +107,9 @@ def startup(repeat: int) -> None:
             m = time_to_marker([sys.executable, "-c", MINIMAL_APP], b"Hello", env, b"\x11")
             out = Path(tmp) / f"bench-{r}.dvr"
             t = time_to_marker(
-                [sys.executable, "-m", "dvtui", "new", "--players", "Ana,bot:greedy,bot:greedy", "--seed", "3",
-                 "-o", str(out)],
-                b"to play", env, b"q",
+                [sys.executable, "-m", "dvtui", "--lang", lang, "new", "--players", "Ana,bot:greedy,bot:greedy",
+                 "--seed", "3", "-o", str(out)],
+                TURN_MARKERS.get(lang, b"to play"), env, b"q",
             )
             if r:
                 minimal.append(m)
@@ -120,10 +124,13 @@ def startup(repeat: int) -> None:
           "runs  (target: within 1.5x)")
 
 
-async def key_latency(presses: int) -> None:
+async def key_latency(presses: int, lang: str) -> None:
     sys.path.insert(0, str(REPO))
     from textual import events
 
+    from dvtui.i18n import set_language
+
+    set_language(lang)
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
     from dvtui.app.screens.table import TableScreen
@@ -207,9 +214,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--presses", type=int, default=30)
+    ap.add_argument("--lang", default="en", help="the language the app speaks (default en)")
     args = ap.parse_args()
-    startup(args.repeat)
-    asyncio.run(key_latency(args.presses))
+    print(f"language: {args.lang}")
+    startup(args.repeat, args.lang)
+    asyncio.run(key_latency(args.presses, args.lang))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from .engine import (
     PlacementUndone,
     RoundEnded,
 )
+from .i18n import ENGLISH, N_, PSEUDO, _, language, ngettext
 
 
 def after_last_round(game: Game) -> bool:
@@ -45,17 +46,53 @@ COLUMN_LABELS = "ABCDEFG"
 column never looks like a number card (1-6)."""
 
 CATEGORY_CODES: dict[str, str] = {
-    "house": "HSE",
-    "car": "CAR",
-    "boat": "BOA",
-    "horse": "HRS",
-    "jewel": "JWL",
-    "watch": "WCH",
-    "holiday": "HOL",
+    "house": N_("HSE"),
+    "car": N_("CAR"),
+    "boat": N_("BOA"),
+    "horse": N_("HRS"),
+    "jewel": N_("JWL"),
+    "watch": N_("WCH"),
+    "holiday": N_("HOL"),
 }
 """Three letters per category: what a card shows when there is no room for its name, so that the
-category never depends on colour alone."""
-MONEY_CODE = "$$$"
+category never depends on colour alone. In English; :func:`category_code` says them in the
+language spoken now."""
+MONEY_CODE = N_("$$$")
+
+COLOR_NAMES: dict[str, str] = {
+    "red": N_("red"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "purple": N_("purple"),
+}
+"""The seats' colours (:data:`dvtui.engine.COLORS`, the names files keep) in English."""
+
+
+def color_name(color: str) -> str:
+    """``"red"`` -> ``"red"`` (``"rouge"`` in French): a seat's colour as people read it."""
+    return _(COLOR_NAMES[color]) if color in COLOR_NAMES else color
+
+
+CARD_NAMES: dict[str, str] = {
+    "house": N_("house {value}"),
+    "car": N_("car {value}"),
+    "boat": N_("boat {value}"),
+    "horse": N_("horse {value}"),
+    "jewel": N_("jewel {value}"),
+    "watch": N_("watch {value}"),
+    "holiday": N_("holiday {value}"),
+    "money": N_("money {value}"),
+}
+"""A card as a sentence names it, one message per category: a language with articles and genders
+says ``la voiture 700``, ``le bateau 400`` (the catalogue's, never assembled here)."""
+
+AMOUNT_SPACE = "\u2800"
+"""What separates the thousands of an amount in a language that writes them apart (``3 400 000``):
+the braille blank, which shows as a space. Rich and Textual wrap a line at any character Python
+counts as whitespace, the no-break spaces U+00A0 and U+202F included, so an amount written with
+them may be cut across two lines; the braille blank is no whitespace, and an amount written with it
+moves to the next line whole (measured in ``tests/app/test_app_amounts.py``)."""
 
 
 def column_label(column: int) -> str:
@@ -64,7 +101,8 @@ def column_label(column: int) -> str:
 
 
 def column_name(column: int) -> str:
-    return f"column {column_label(column)}"
+    """``0`` -> ``"column A"``."""
+    return _("column {column}").format(column=column_label(column))
 
 
 def card_value_label(card: str) -> str:
@@ -79,22 +117,78 @@ def card_category(card: str) -> str:
 
 
 def card_name(card: str) -> str:
-    """``car-700`` -> ``"car 700"``; ``money-200`` -> ``"money 200"`` (as in the log)."""
-    return f"{card_category(card)} {card_value_label(card)}"
+    """``car-700`` -> ``"car 700"``; ``money-200`` -> ``"money 200"`` (as in the log; in French
+    ``"la voiture 700"``, ``"la carte argent 200"``)."""
+    return _(CARD_NAMES[card_category(card)]).format(value=card_value_label(card))
+
+
+def category_code(category: str) -> str:
+    """``"car"`` -> ``"CAR"`` (``"VOI"`` in French), ``"money"`` -> ``"$$$"`` (``"ARG"``): a
+    category's three letters in the language spoken now."""
+    return _(CATEGORY_CODES.get(category, MONEY_CODE))
 
 
 def card_code(card: str) -> str:
     """``car-700`` -> ``"CAR"``; money -> ``"$$$"``: the short, colour-free category mark."""
-    return CATEGORY_CODES.get(card_category(card), MONEY_CODE)
+    return category_code(card_category(card))
+
+
+def _number_locale() -> str | None:
+    """The Babel locale whose way of writing numbers the language spoken now uses; None for
+    English, whose amounts dvtui writes itself (``3,400,000``, ``3.4M``: the replays' texts and the
+    tests pin them). The pseudo-locale writes them as French does, the longer way."""
+    code = language()
+    if code == ENGLISH:
+        return None
+    return "fr" if code == PSEUDO else code
+
+
+def _apart(text: str) -> str:
+    """Babel's spaces inside a number (U+202F, U+00A0) as :data:`AMOUNT_SPACE`."""
+    return text.replace("\u202f", AMOUNT_SPACE).replace("\xa0", AMOUNT_SPACE)
 
 
 def amount(value: int) -> str:
-    """A score in full: ``3400000`` -> ``"3,400,000"``."""
-    return f"{value:,}"
+    """A score in full: ``3400000`` -> ``"3,400,000"`` (``"3 400 000"`` in French)."""
+    where = _number_locale()
+    if where is None:
+        return f"{value:,}"
+    from babel.numbers import format_decimal  # (only a language other than English pays for Babel)
+
+    return _apart(format_decimal(value, locale=where))
+
+
+def decimal(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals as the language writes it: ``2.35`` (``2,35``)."""
+    where = _number_locale()
+    if where is None:
+        return f"{value:,.{digits}f}"
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return _apart(format_decimal(value, format=pattern, locale=where))
+
+
+def percent(value: float) -> str:
+    """A share with one decimal: ``0.333`` -> ``"33.3%"`` (``"33,3 %"``)."""
+    where = _number_locale()
+    if where is None:
+        return f"{value:.1%}"
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(where).percent_formats[None].pattern.replace("0", "0.0", 1)  # the locale's, one decimal
+    return _apart(format_percent(value, format=pattern, locale=where))
 
 
 def short_amount(value: int) -> str:
-    """A score in a few characters: ``3400000`` -> ``"3.4M"``, ``700000`` -> ``"700k"``."""
+    """A score in a few characters: ``3400000`` -> ``"3.4M"``, ``700000`` -> ``"700k"`` (in
+    French ``"3,4 M"``, ``"700 k"``)."""
+    where = _number_locale()
+    if where is not None:
+        from babel.numbers import format_compact_decimal
+
+        return _apart(format_compact_decimal(value, format_type="short", locale=where, fraction_digits=2))
     if value >= 1_000_000:
         text = f"{value / 1_000_000:.2f}".rstrip("0").rstrip(".")
         return f"{text}M"
@@ -119,15 +213,15 @@ def join_names(names: Sequence[str]) -> str:
     """``["Ana", "Ben", "Cy"]`` -> ``"Ana, Ben and Cy"``."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}").format(names=_(", ").join(names[:-1]), last=names[-1])
 
 
 def award_phrase(name: str, card: str, returned: str | None) -> str:
     """``"Ben takes car 700, returns car 400"`` (R6.1's exchange spelled out)."""
-    text = f"{name} takes {card_name(card)}"
-    if returned is not None:
-        text += f", returns {card_name(returned)}"
-    return text
+    if returned is None:
+        return _("{name} takes {card}").format(name=name, card=card_name(card))
+    return _("{name} takes {card}, returns {returned}").format(name=name, card=card_name(card),
+                                                                returned=card_name(returned))  # fmt: skip
 
 
 def resolution_parts(event: ColumnResolved, names: Sequence[str]) -> list[str]:
@@ -135,17 +229,17 @@ def resolution_parts(event: ColumnResolved, names: Sequence[str]) -> list[str]:
     then each award (R5.3) with its exchange (R6.1), then whoever found the column empty (R5.4)."""
     parts: list[str] = []
     if event.rotated:
-        return ["no card placed, the bottom card moves to the top"]
+        return [_("no card placed, the bottom card moves to the top")]
     if not any(event.totals):
-        return ["empty, no card placed"]
+        return [_("empty, no card placed")]
     if event.cancelled:
         who = join_names([names[p] for p in event.cancelled])
         totals = sorted({event.totals[p] for p in event.cancelled}, reverse=True)
         at = join_names([str(t) for t in totals])
         if len(event.cancelled) == 2:
-            parts.append(f"{who} tie at {at}: both cancelled")
+            parts.append(_("{names} tie at {totals}: both cancelled").format(names=who, totals=at))
         else:
-            parts.append(f"{who} tie at {at}: all cancelled")
+            parts.append(_("{names} tie at {totals}: all cancelled").format(names=who, totals=at))
     for award in event.awards:
         parts.append(award_phrase(names[award.player], award.card, award.returned))
     awarded = {a.player for a in event.awards}
@@ -155,8 +249,10 @@ def resolution_parts(event: ColumnResolved, names: Sequence[str]) -> list[str]:
         if total and p not in awarded and p not in event.cancelled
     ]
     if left:
-        parts.append(f"{join_names([names[p] for p in left])} {'get' if len(left) > 1 else 'gets'} nothing: "
-                     "the column ran out")
+        said = ngettext(
+            "{names} gets nothing: the column ran out", "{names} get nothing: the column ran out", len(left)
+        )
+        parts.append(said.format(names=join_names([names[p] for p in left])))
     return parts
 
 
@@ -164,26 +260,39 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
     """One event as one sentence, e.g. ``"Ana placed 5 under column C"``; ``rounds``, the game's
     number of rounds, lets the last round's end not announce a next round."""
     if isinstance(event, CardPlaced):
-        placed = f"{names[event.player]} placed {event.card} under {column_name(event.column)}"
-        return placed if event.stand_in is None else f"{placed} (a {event.stand_in} bot standing in)"
+        who, column = names[event.player], column_label(event.column)
+        if event.stand_in is None:
+            return _("{name} placed {card} under column {column}").format(name=who, card=event.card, column=column)
+        return _("{name} placed {card} under column {column} (a {level} bot standing in)").format(
+            name=who, card=event.card, column=column, level=event.stand_in
+        )
     if isinstance(event, PlacementUndone):
-        return f"{names[event.player]} took back {event.card} from {column_name(event.column)}"
+        return _("{name} took back {card} from column {column}").format(
+            name=names[event.player], card=event.card, column=column_label(event.column)
+        )
     if isinstance(event, ColumnResolved):
-        return f"Column {column_label(event.column)}: " + "; ".join(resolution_parts(event, names))
+        parts = _("; ").join(resolution_parts(event, names))
+        return _("Column {column}: {results}").format(column=column_label(event.column), results=parts)
     if isinstance(event, RoundEnded):
         if rounds is not None and event.round >= rounds:
-            return f"Round {event.round}, the last, is over"
-        return f"Round {event.round} is over; {names[event.next_first_player]} starts the next round"
+            return _("Round {round}, the last, is over").format(round=event.round)
+        return _("Round {round} is over; {name} starts the next round").format(
+            round=event.round, name=names[event.next_first_player]
+        )
     if isinstance(event, GameEnded):
         return describe_result(event, names)
     if isinstance(event, GameCreated):
         seats = join_names([s.name for s in event.players])
         if event.parent:  # a branch ("play from here"): say of what
-            return f"Branch of {PurePath(event.parent).name} after its line {event.parent_seq}: {seats}"
-        return (
-            f"New game: {seats}; {event.players[event.first_player].name} starts; "
-            f"{event.rounds} rounds"
+            return _("Branch of {file} after its line {line}: {players}").format(
+                file=PurePath(event.parent).name, line=event.parent_seq, players=seats
+            )
+        said = ngettext(
+            "New game: {players}; {first} starts; {count} round",
+            "New game: {players}; {first} starts; {count} rounds",
+            event.rounds,
         )
+        return said.format(players=seats, first=event.players[event.first_player].name, count=event.rounds)
     return type(event).__name__
 
 
@@ -192,10 +301,9 @@ def describe_result(event: GameEnded | Outcome, names: Sequence[str]) -> str:
     a ``game_ended`` event, or the outcome of a finished game (:meth:`dvtui.engine.Game.outcome`)."""
     best = event.scores[event.winners[0]] if event.winners else 0
     if len(event.winners) == 1:
-        return f"Game over: {names[event.winners[0]]} wins with {amount(best)}"
-    return (
-        f"Game over: {join_names([names[p] for p in event.winners])} share the victory "
-        f"with {amount(best)} each"
+        return _("Game over: {name} wins with {amount}").format(name=names[event.winners[0]], amount=amount(best))
+    return _("Game over: {names} share the victory with {amount} each").format(
+        names=join_names([names[p] for p in event.winners]), amount=amount(best)
     )
 
 
@@ -203,14 +311,17 @@ def placement_outcome(event: ColumnResolved, player: int, names: Sequence[str]) 
     """What one column gives ``player``, in the second person, for the placement preview."""
     for award in event.awards:
         if award.player == player:
-            text = f"you would take {card_name(award.card)}"
-            if award.returned is not None:
-                text += f" and give back {card_name(award.returned)}"
-            return text
+            if award.returned is None:
+                return _("you would take {card}").format(card=card_name(award.card))
+            return _("you would take {card} and give back {returned}").format(
+                card=card_name(award.card), returned=card_name(award.returned)
+            )
     if player in event.cancelled:
         rivals = [names[p] for p in event.cancelled if p != player and event.totals[p] == event.totals[player]]
-        return f"you would tie with {join_names(rivals)} at {event.totals[player]}: cancelled"
-    return "you would get nothing here (the column runs out)"
+        return _("you would tie with {names} at {total}: cancelled").format(
+            names=join_names(rivals), total=event.totals[player]
+        )
+    return _("you would get nothing here (the column runs out)")
 
 
 def card_short(card: str) -> str:
@@ -239,11 +350,18 @@ def round_gains(results: Iterable[ColumnResolved], players: int) -> list[tuple[l
 def gains_line(name: str, change: int, total: int, taken: Sequence[str], returned: Sequence[str]) -> str:
     """One player's round, the change of score and the new score first (the line may wrap):
     ``"Ana +600k → 1.2M: JWL 300, HSE 300; returned JWL 200"``."""
-    text = f"{name} {signed_amount(change)} → {short_amount(total)}: "
-    text += ", ".join(card_short(c) for c in taken) if taken else "nothing"
-    if returned:
-        text += "; returned " + ", ".join(card_short(c) for c in returned)
-    return text
+    cards = _(", ").join(card_short(c) for c in taken) if taken else _("nothing")
+    if not returned:
+        return _("{name} {change} → {total}: {cards}").format(
+            name=name, change=signed_amount(change), total=short_amount(total), cards=cards
+        )
+    return _("{name} {change} → {total}: {cards}; returned {returned}").format(
+        name=name,
+        change=signed_amount(change),
+        total=short_amount(total),
+        cards=cards,
+        returned=_(", ").join(card_short(c) for c in returned),
+    )
 
 
 def hint_line(placement: Placement, gain: int, win: float) -> str:
@@ -252,18 +370,29 @@ def hint_line(placement: Placement, gain: int, win: float) -> str:
     expects by the end of this round, and the player's chance to win with it."""
     expected = short_amount(max(0, gain))
     card, column = placement
-    return f"{card} → {column_label(column)}: expect +{expected} this round, {round(win * 100)}% to win"
+    return _("{card} → {column}: expect +{gain} this round, {chance}% to win").format(
+        card=card, column=column_label(column), gain=expected, chance=round(win * 100)
+    )
 
 
-def handover_line(names: Sequence[str], player: int, last: CardPlaced | None, round_: int,
-                  undoable: int | None) -> str:
+def handover_line(names: Sequence[str], player: int, last: CardPlaced | None, round_: int, undoable: int | None) -> str:
     """What the table says when one person hands the keyboard to the next: ``"Bea, your turn —
     Ana placed 3 under C (Ana can still take it back: u)"``. ``last``: the latest placement of
     this round by another person; ``undoable``: who ``u`` would serve now."""
-    text = f"{names[player]}, your turn — "
     if last is None:
-        return text + (f"round {round_} begins" if round_ > 1 else "the game begins")
-    text += f"{names[last.player]} placed {last.card} under {column_label(last.column)}"
+        if round_ > 1:
+            return _("{name}, your turn — round {round} begins").format(name=names[player], round=round_)
+        return _("{name}, your turn — the game begins").format(name=names[player])
     if undoable is not None and undoable != player:
-        text += f" ({names[undoable]} can still take it back: u)"
-    return text
+        return _(
+            "{name}, your turn — {other} placed {card} under {column} ({undoer} can still take it back: u)"
+        ).format(
+            name=names[player],
+            other=names[last.player],
+            card=last.card,
+            column=column_label(last.column),
+            undoer=names[undoable],
+        )
+    return _("{name}, your turn — {other} placed {card} under {column}").format(
+        name=names[player], other=names[last.player], card=last.card, column=column_label(last.column)
+    )

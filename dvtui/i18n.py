@@ -26,6 +26,10 @@ from pathlib import Path
 
 DOMAIN = "dvtui"
 ENGLISH = "en"
+PSEUDO = "qps"
+"""The pseudo-locale (the code Windows uses for one): every message accented and about 30 % longer,
+made from the English at run time, so a screen shows at once what escaped the catalogue (plain
+English) and what overflows when a translation is longer than its English."""
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 """``<language>/LC_MESSAGES/dvtui.po`` (committed) and its compiled ``dvtui.mo`` (built with the
 package; a source checkout without it compiles the ``.po`` when the language is chosen)."""
@@ -41,7 +45,7 @@ _language = ENGLISH
 
 def available() -> list[str]:
     """The languages dvtui speaks: English and each one with a catalogue."""
-    found = {ENGLISH}
+    found = {ENGLISH, PSEUDO}
     if LOCALE_DIR.is_dir():
         for entry in LOCALE_DIR.iterdir():
             messages = entry / "LC_MESSAGES"
@@ -101,9 +105,43 @@ def _catalogue(code: str) -> gettext.NullTranslations:
     return gettext.NullTranslations()
 
 
+_ACCENTED = str.maketrans(
+    "AaCcDdEeGgHhIiJjKkLlNnOoRrSsTtUuWwYyZz",
+    "ÅåÇçÐðÉéĜĝĤĥÎîĴĵĶķĻļÑñÖöŔŕŠšŢţÛûŴŵÝýŽž",
+)
+_KEPT = re.compile(r"(\{[^{}]*\}|\[[^\[\]]*\])")
+"""What the pseudo-locale leaves as it is: ``{placeholders}`` (filled after translation) and
+``[markup]``."""
+
+
+def pseudo(message: str) -> str:
+    """``message`` as the pseudo-locale says it: letters accented (placeholders and markup kept) and
+    a tail of ``·`` about 30 % of its length, so ``"Start"`` reads ``"Šţåŕţ·"``. Three characters
+    or fewer get no tail: a card's code keeps its three cells."""
+    parts = _KEPT.split(message)
+    text = "".join(part if index % 2 else part.translate(_ACCENTED) for index, part in enumerate(parts))
+    return text + "·" * (len(message) * 3 // 10)
+
+
+class _Pseudo(gettext.NullTranslations):
+    """The pseudo-locale's catalogue: every English message, transformed as it is asked for."""
+
+    def gettext(self, message: str) -> str:
+        return pseudo(message) if message else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return pseudo(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
+
 def set_language(code: str) -> None:
     """Speak ``code`` from now on (English for a language without a catalogue)."""
     global _translation, _language
+    if code == PSEUDO:
+        _translation, _language = _Pseudo(), PSEUDO
+        return
     _translation = gettext.NullTranslations() if code == ENGLISH else _catalogue(code)
     _language = code if isinstance(_translation, gettext.GNUTranslations) or code == ENGLISH else ENGLISH
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from dvtui import i18n
 from dvtui.engine import Event, Game, GameCreated
 from dvtui.tables.server import Server
 
@@ -31,6 +32,20 @@ def _missing(*programs: str) -> str | None:
     """Why a test that runs ``programs`` cannot run here (None: it can)."""
     absent = [p for p in programs if shutil.which(p) is None]
     return f"no {', '.join(absent)}" if absent else None
+
+
+os.environ.pop("DVTUI_LANG", None)
+os.environ["LANGUAGE"] = "en"
+"""The suite speaks English whatever the machine's locale or the developer's own choice: the texts it
+pins are English. ``LANGUAGE``, the weakest choice, so that a test may still choose a language with
+``--lang``, ``DVTUI_LANG``, the settings, or ``LANGUAGE`` (as a browser tab does)."""
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """The language is the process's: a test that chose another one leaves English behind it."""
+    yield
+    i18n.set_language(i18n.ENGLISH)
 
 
 NEEDS: dict[str, Callable[[], str | None]] = {

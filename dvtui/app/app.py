@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.events import DeliveryComplete, DeliveryFailed
 from textual.markup import escape
 from textual.notifications import Notify, SeverityLevel
@@ -28,15 +29,18 @@ if TYPE_CHECKING:
     from .screens.seats import SeatChoice
 
 from ..engine import GameCreated, RuleError, SeatError, new_game
+from ..i18n import N_, _
 from ..play.face import GameSession
 from ..play.local import LocalSession
 from ..printable import printable
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_notify, load_pace
+from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
+from .keys import azerty_keymap
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
+from .spoken import key_display
 from .textual_private import FooterKey, default_css, notifications, unnotify
 from .theme import GOLD
 
@@ -66,7 +70,7 @@ class DvtuiApp(App[ExitState]):
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
+        Binding("ctrl+c", "quit", N_("quit"), show=False, priority=True, system=True),
     ]
 
     def __init__(
@@ -115,6 +119,8 @@ class DvtuiApp(App[ExitState]):
         self.bell_on_turn = bell
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
         self.notify_on_turn = load_notify() and not in_browser
+        self.azerty = False
+        """The AZERTY option (the settings' ``azerty``): on once the app is mounted."""
         """At a shared table: a desktop notification through the terminal on the player's turn (the
         person's setting; a browser tab changes its title and icon instead)."""
         self.in_browser = in_browser
@@ -144,6 +150,7 @@ class DvtuiApp(App[ExitState]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.freeze_long_lived)
+        self.use_azerty(load_azerty())
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
@@ -171,7 +178,7 @@ class DvtuiApp(App[ExitState]):
         new = event.notification
         for old in notifications(self):
             same = (old.message, old.title, old.severity) == (new.message, new.title, new.severity)
-            if same or (new.title == STATE_TITLE and old.title == new.title):
+            if same or (new.title == _(STATE_TITLE) and old.title == new.title):
                 unnotify(self, old)
         up = notifications(self)
         for old in up[: max(0, len(up) - (MAX_TOASTS - 1))]:
@@ -242,8 +249,8 @@ class DvtuiApp(App[ExitState]):
             except RuleError as e:
                 self.notify(str(e), severity="warning", timeout=8, markup=False)
                 return
-            self.notify("Rematch asked: the table deals it once everyone there has accepted (d on the end "
-                        "screen turns it down).", title="Rematch", timeout=6)  # fmt: skip
+            self.notify(_("Rematch asked: the table deals it once everyone there has accepted (d on the end "
+                          "screen turns it down)."), title=_("Rematch"), timeout=6)  # fmt: skip
             return
         refused = old.abilities.rematch
         if refused is not None:
@@ -257,9 +264,10 @@ class DvtuiApp(App[ExitState]):
                 None if old.path is None else self._fresh_path(created),
             )
         except (SaveError, OSError) as e:
-            self.notify(f"No rematch: {e}", severity="error", timeout=10, markup=False)
+            self.notify(_("No rematch: {error}").format(error=e), severity="error", timeout=10, markup=False)
             return
-        self.notify(f"Rematch, deal {seed}: {session.path}", title="A new game", timeout=6, markup=False)
+        said = _("Rematch, deal {seed}: {path}").format(seed=seed, path=session.path)
+        self.notify(said, title=_("A new game"), timeout=6, markup=False)
         self.start_game(session)
 
     def new_game_setup(self) -> None:
@@ -306,7 +314,8 @@ class DvtuiApp(App[ExitState]):
         session = self._open_branch(loaded, replay, moment, take)
         if session is None:
             return
-        self.notify(f"A new game from moment {moment}: {session.path}", title="Playing from here", timeout=6)
+        said = _("A new game from moment {moment}: {path}").format(moment=moment, path=session.path)
+        self.notify(said, title=_("Playing from here"), timeout=6)
         self.start_game(session, recap=False)
 
     def _open_branch(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> LocalSession | None:
@@ -323,7 +332,7 @@ class DvtuiApp(App[ExitState]):
             self.notify(str(e), severity="warning", timeout=5)
             return None
         except (SaveError, GameFileError, OSError, SeatError) as e:
-            self.notify(f"Could not start a branch: {e}", severity="error", timeout=10)
+            self.notify(_("Could not start a branch: {error}").format(error=e), severity="error", timeout=10)
             return None
         self.branched = session.path
         return session
@@ -353,11 +362,12 @@ class DvtuiApp(App[ExitState]):
         abilities = old.abilities
         if abilities.branch is None:  # no file, no lines: nothing to branch from
             return
-        where = f"table {abilities.table}" if abilities.table is not None else str(old.path)
+        where = _("table {table}").format(table=abilities.table) if abilities.table is not None else str(old.path)
         try:
             loaded = old.as_file()
         except (GameFileError, OSError) as e:
-            self.notify(f"Could not read {where} to branch it: {e}", severity="error", timeout=10)
+            said = _("Could not read {where} to branch it: {error}").format(where=where, error=e)
+            self.notify(said, severity="error", timeout=10)
             return
         session = self._branch_over(table, loaded, request)
         if session is None:
@@ -365,15 +375,40 @@ class DvtuiApp(App[ExitState]):
         table.adopt(session)
         if abilities.table is not None:
             seat = "join" if abilities.seats_here else "watch"
-            kept = f"Table {abilities.table} goes on without you: dvtui {seat} {abilities.table} brings you back."
+            kept = _("Table {table} goes on without you: dvtui {command} {table} brings you back.").format(
+                table=abilities.table, command=seat)
+            now = _("Now moment {moment} of a game of your own in {path}.")
         else:
-            kept = f"The game you left is as it was in {old.path}" + ("" if old.game.over else " (dvtui resume "
-                                                                      "continues it)") + "."
-        whose = "a game of your own" if abilities.table is not None else "the game"
-        self.notify(f"Now moment {request.moment} of {whose} in {session.path}. {kept}", title="Playing from here",
-                    timeout=8)  # fmt: skip
+            kept = (_("The game you left is as it was in {path}.") if old.game.over else
+                    _("The game you left is as it was in {path} (dvtui resume continues it).")).format(path=old.path)
+            now = _("Now moment {moment} of the game in {path}.")
+        said = now.format(moment=request.moment, path=session.path) + " " + kept
+        self.notify(said, title=_("Playing from here"), timeout=8)  # fmt: skip
+
+    def use_azerty(self, on: bool) -> None:
+        """The AZERTY option: the top row picks cards, and "slower" moves off ``-`` (``keys.AZERTY``)."""
+        self.azerty = on
+        if on:
+            self.update_keymap(azerty_keymap())
 
     # -- command palette ---------------------------------------------------------------------
+
+    TEXTUAL_COMMANDS = (
+        N_("Quit"), N_("Quit the application as soon as possible"), N_("Keys"),
+        N_("Show help for the focused widget and a summary of available keys"),
+        N_("Hide the keys and widget help panel"), N_("Minimize"), N_("Minimize the widget and restore to normal size"),
+        N_("Maximize"), N_("Maximize the focused widget"), N_("Screenshot"),
+    )  # fmt: skip
+    """Textual's own palette entries that the app keeps, for the catalogue."""
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key's name in the footer, in the language spoken now (``Échap``, ``Espace``)."""
+        return key_display(super().get_key_display(binding))
+
+    def action_command_palette(self) -> None:
+        """The palette, its search field's placeholder in the language spoken now."""
+        if self.use_command_palette and not isinstance(self.screen, CommandPalette):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         palette_commands = getattr(screen, "palette_commands", None)  # the game's commands, or the viewer's
@@ -385,10 +420,10 @@ class DvtuiApp(App[ExitState]):
             if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
                 continue
             if command.title == "Screenshot":  # Textual's says neither where it saved nor why it could not
-                where = "download it from the browser" if self.is_web else f"in {screenshot_dir()}"
-                command = SystemCommand(command.title, f"Save the screen as SVG: {where}",
-                                        lambda: self.set_timer(0.1, self.take_screenshot))
-            yield command
+                said = (_("Save the screen as SVG: download it from the browser") if self.is_web else
+                        _("Save the screen as SVG: in {path}").format(path=screenshot_dir()))
+                command = SystemCommand(command.title, said, lambda: self.set_timer(0.1, self.take_screenshot))
+            yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
     def take_screenshot(self) -> Path | None:
         """The screen as an SVG file in :func:`screenshot_dir`; says where, or why not. In a
@@ -401,18 +436,19 @@ class DvtuiApp(App[ExitState]):
         try:
             path = Path(self.save_screenshot(path=str(directory)))
         except OSError as e:
-            self.notify(f"Screenshot not saved: {directory}: {e.strerror or e}", severity="error", timeout=8,
+            said = _("Screenshot not saved: {path}: {error}").format(path=directory, error=e.strerror or e)
+            self.notify(said, severity="error", timeout=8,
                         markup=False)
             return None
-        self.notify(f"Screenshot saved: {path}", timeout=8, markup=False)
+        self.notify(_("Screenshot saved: {path}").format(path=path), timeout=8, markup=False)
         return path
 
     def _send_screenshot(self) -> None:
         """The screen as an SVG download in the browser, unless :data:`MAX_SCREENSHOTS_WAITING`
         are still waiting for the browser to fetch them."""
         if len(self._screenshots_waiting) >= MAX_SCREENSHOTS_WAITING:
-            self.notify(f"Screenshot not taken: {MAX_SCREENSHOTS_WAITING} are waiting for the browser to download "
-                        "them", severity="warning", timeout=8)  # fmt: skip
+            said = _("Screenshot not taken: {n} are waiting for the browser to download them")
+            self.notify(said.format(n=MAX_SCREENSHOTS_WAITING), severity="warning", timeout=8)
             return
         key = self.deliver_screenshot()
         if key is not None:

@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
-import platformdirs
 
+from ..describe import decimal
 from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
+from ..i18n import _
+from ..settings import settings_path
 
 PACES: tuple[tuple[float, float], ...] = (
     (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
@@ -29,7 +31,6 @@ resolution shows). Every value has one decimal, so the pace always reads in one 
 DEFAULT_PACE = PACES[4]
 MAX_BOT_DELAY = 10.0
 """The longest ``--bot-delay`` (and saved bot delay) accepted, in seconds."""
-SETTINGS_FILE = "settings.json"
 
 
 @dataclass(slots=True)
@@ -55,16 +56,18 @@ class Pace:
             if self.step_delay is not None:
                 self.step_delay = level[1]
         if direction > 0 and self.bot_delay >= PACES[-1][0]:
-            return "slowest"
+            return _("slowest")
         if direction <= 0 and self.bot_delay <= PACES[0][0]:
-            return "fastest"
+            return _("fastest")
         return None
 
     def words(self) -> str:
         """``"bots wait 0.5 s, a column shows 0.9 s"``."""
         step = self.step_delay
-        columns = "each column waits for a key" if step is None else f"a column shows {step:.1f} s"
-        return f"bots wait {self.bot_delay:.1f} s, {columns}"
+        if step is None:
+            return _("bots wait {bots} s, each column waits for a key").format(bots=decimal(self.bot_delay, 1))
+        return _("bots wait {bots} s, a column shows {column} s").format(bots=decimal(self.bot_delay, 1),
+                                                                         column=decimal(step, 1))
 
 
 class _Settings(msgspec.Struct, omit_defaults=True):
@@ -75,6 +78,11 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     hold_round_end: bool = True
     notify: bool = False
     """At a shared table, ask the terminal for a desktop notification when it becomes one's turn."""
+    language: str | None = None
+    """The language dvtui speaks (``"fr"``), after ``--lang`` and ``DVTUI_LANG`` (read by
+    :func:`dvtui.settings.saved_language`; kept here so that saving the pace keeps it)."""
+    azerty: bool = False
+    """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do."""
 
 
 def _saved() -> _Settings | None:
@@ -91,10 +99,10 @@ def load_notify() -> bool:
     return saved is not None and saved.notify
 
 
-def settings_path() -> Path:
-    env = os.environ.get("DVTUI_DATA_DIR")
-    base = Path(env) if env else platformdirs.user_config_path("dvtui", appauthor=False)
-    return base / SETTINGS_FILE
+def load_azerty() -> bool:
+    """Whether the person's keyboard is AZERTY (``"azerty": true`` in the settings file)."""
+    saved = _saved()
+    return saved is not None and saved.azerty
 
 
 def load_pace(bot_delay: float | None = None) -> Pace:

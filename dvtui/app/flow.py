@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..describe import hint_line
 from ..engine import COLUMNS, CardPlaced, Event, Placement, PlacementUndone, RoundEnded, fold
+from ..i18n import _
 from ..play.face import GameSession
 from ..play.session import PlayedMove
 from ..replay.steps import ResolutionStep, resolution_steps
@@ -153,7 +154,7 @@ class TableFlow:
         if player is None:
             return None
         if card not in self.session.game.hands[player]:
-            return f"Your {card} is already on the table this round."
+            return _("Your {card} is already on the table this round.").format(card=card)
         self.cursor.card, self.cursor.hint = card, None
         return None
 

@@ -16,6 +16,8 @@ class GameHost(Protocol):
 
     in_browser: bool
     """Served to a browser tab (``dvtui web``): the tab opens its own saved games only."""
+    azerty: bool
+    """The AZERTY option is on: the top row picks cards too (the help says so)."""
 
     def start_game(self, session: GameSession) -> None: ...
 

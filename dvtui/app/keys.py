@@ -21,6 +21,8 @@ from functools import partial
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
+from ..i18n import N_, _
+
 PaletteEntry = tuple[str, str, Callable[[], object]]
 """(title, help, callback): what a screen's ``palette_commands`` yields to the app."""
 
@@ -34,7 +36,8 @@ class Command:
     first action the screen allows runs). The first is the one the footer shows; the others are
     further keys or parameters of the same thing, hidden."""
     description: str = ""
-    """Its word in the footer (and in Textual's key panel)."""
+    """Its word in the footer (and in Textual's key panel), marked for the catalogue and translated
+    where it is shown (the screens' ``active_bindings``)."""
     key_display: str | None = None
     """How the footer writes its keys (default: Textual's way)."""
     show: bool = True
@@ -44,6 +47,8 @@ class Command:
     palette: tuple[str, str] | None = None
     """(title, help) in the command palette, offered while the screen allows the action; ``{}``
     fields (a name, a round) are filled in by the screen."""
+    azerty: str | None = None
+    """Its keys in the help when the AZERTY option is on (:data:`AZERTY`), when they differ."""
 
     @property
     def action(self) -> str:
@@ -58,14 +63,14 @@ class Command:
     def bindings(self) -> list[Binding]:
         (keys, action), *others = self.keys
         first = Binding(keys, action, self.description, show=self.show and bool(self.description),
-                        key_display=self.key_display)
-        return [first, *(Binding(keys, action, show=False) for keys, action in others)]
+                        key_display=self.key_display, id=binding_id(action))
+        return [first, *(Binding(keys, action, show=False, id=binding_id(action)) for keys, action in others)]
 
     def entry(self, screen: Widget, action: str | None = None, **fields: object) -> PaletteEntry:
         """Its palette entry on ``screen``, running ``action`` (default: its own) as a key would."""
         assert self.palette is not None
         title, help_ = self.palette
-        return title.format(**fields), help_.format(**fields), partial(screen.run_action, action or self.action)
+        return _(title).format(**fields), _(help_).format(**fields), partial(screen.run_action, action or self.action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +85,11 @@ class KeyMap:
     def bindings(self) -> list[BindingType]:
         return [binding for command in self.commands if command.keys for binding in command.bindings()]
 
-    def help_rows(self, leave_out: tuple[Command, ...] = ()) -> list[tuple[str, str]]:
-        return [command.help for command in self.help if command.help is not None and command not in leave_out]
+    def help_rows(self, leave_out: tuple[Command, ...] = (), *, azerty: bool = False) -> list[tuple[str, str]]:
+        """The help's rows (keys, meaning), in the language spoken now; with the AZERTY option's
+        keys when ``azerty``."""
+        return [(_(command.azerty if azerty and command.azerty else command.help[0]), _(command.help[1]))
+                for command in self.help if command.help is not None and command not in leave_out]
 
     def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
         """The commands with a palette entry that ``allowed`` (a screen's ``check_action`` for
@@ -91,87 +99,109 @@ class KeyMap:
                 yield command
 
 
+def binding_id(action: str) -> str:
+    """The id of the bindings that run ``action``: what a keymap (:func:`azerty_keymap`) names."""
+    return f"dvtui.{action}"
+
+
+AZERTY = ("ampersand", "é", "quotation_mark", "apostrophe", "left_parenthesis", "minus")
+"""The AZERTY keyboard's top row, unshifted, over the digits 1-6 (``& é " ' ( -``): with the
+option on, they pick cards as the digits do. ``-`` is the pace's "slower" on other keyboards;
+there, ``_`` (unshifted on the same row, over the 8) is."""
+
+
+def azerty_keymap() -> dict[str, str]:
+    """The keymap of the AZERTY option: each card's digit and its key on the top row, and
+    "slower" moved off ``-`` to ``_``."""
+    keymap = {binding_id(f"pick({card})"): f"{card},{key}" for card, key in enumerate(AZERTY, start=1)}
+    keymap[binding_id("pace(1)")] = "underscore"
+    return keymap
+
+
 # -- the live table ------------------------------------------------------------------------------
 
 PICK = Command(
-    tuple((str(k), f"pick({k})") for k in range(1, 7)), "card", key_display="1-6",
-    help=("1-6", "choose a card from your hand"),
+    tuple((str(k), f"pick({k})") for k in range(1, 7)), N_("card"), key_display="1-6",
+    help=("1-6", N_("choose a card from your hand")), azerty=N_("1-6 or & é \" ' ( -"),
 )
 COLUMN = Command(
     (("left", "step(-1)"), ("right", "step(1)"), *((letter, f"column({i})") for i, letter in enumerate("abcdefg"))),
-    "column", key_display="←→ a-g", help=("← → or a-g", "choose a column"),
+    N_("column"), key_display="←→ a-g", help=(N_("← → or a-g"), N_("choose a column")),
 )
 PLACE = Command(
-    (("enter", "place"),), "place", key_display="⏎",
-    help=("⏎ Enter", "place the card (mouse: click a card, then a column)"),
-    palette=("Place the chosen card", "Place the selected card under the selected column"),
+    (("enter", "place"),), N_("place"), key_display="⏎",
+    help=(N_("⏎ Enter"), N_("place the card (mouse: click a card, then a column)")),
+    palette=(N_("Place the chosen card"), N_("Place the selected card under the selected column")),
 )
 UNDO = Command(
     (("u", "undo"), ("u", "cannot_undo")),  # when undo is off: say why, to whoever pressed it
-    "undo", help=("u", "undo the latest placement, until the next person places"),
-    palette=("Undo {name}'s latest placement", "{name} takes back their latest placement this round"),
+    N_("undo"), help=("u", N_("undo the latest placement, until the next person places")),
+    palette=(N_("Undo {name}'s latest placement"), N_("{name} takes back their latest placement this round")),
 )
 HINT = Command(
     (("h", "hint"), ("h", "no_hint")),  # at a table without hints: say so, to whoever pressed it
-    "hint", help=("h", "hint: what the strong bot would play, its expected gain this round, its chance to win"),
-    palette=("Hint", "Ask the strong bot what it would play"),
+    N_("hint"), help=("h", N_("hint: what the strong bot would play, its expected gain this round, its chance to win")),
+    palette=(N_("Hint"), N_("Ask the strong bot what it would play")),
 )
 NEXT = Command(
     (("enter", "next_step"), ("space", "next_step")),  # in a resolution (place is off then)
-    "next", key_display="⏎", help=("⏎ / space / s", "next step / skip to the summary (or click the banner)"),
+    N_("next"), key_display="⏎",
+    help=(N_("⏎ / space / s"), N_("next step / skip to the summary (or click the banner)")),
 )
 SKIP = Command(
-    (("s", "skip"), ("escape", "skip")), "skip",  # told in NEXT's row
-    palette=("Skip the resolution", "Show the end of this round's resolution at once"),
+    (("s", "skip"), ("escape", "skip")), N_("skip"),  # told in NEXT's row
+    palette=(N_("Skip the resolution"), N_("Show the end of this round's resolution at once")),
 )
 RESULTS = Command(
-    (("e", "results"),), "results", help=("e", "results, when the game is over"),
-    palette=("Results", "Standings, holdings and the chart of totals"),
+    (("e", "results"),), N_("results"), help=("e", N_("results, when the game is over")),
+    palette=(N_("Results"), N_("Standings, holdings and the chart of totals")),
 )
 FASTER = Command(
-    (("plus,equals_sign", "pace(-1)"),), help=("+ / -", "bots and resolutions faster / slower (kept for next time)"),
-    palette=("Bots faster", "Shorter pauses for bots and resolutions"),
+    (("plus,equals_sign", "pace(-1)"),),
+    help=("+ / -", N_("bots and resolutions faster / slower (kept for next time)")), azerty="+ / _",
+    palette=(N_("Bots faster"), N_("Shorter pauses for bots and resolutions")),
 )
-SLOWER = Command((("minus", "pace(1)"),), palette=("Bots slower", "Longer pauses for bots and resolutions"))
+SLOWER = Command((("minus", "pace(1)"),), palette=(N_("Bots slower"), N_("Longer pauses for bots and resolutions")))
 HELP = Command(
-    (("question_mark", "help"),), "help", key_display="?", help=("?", "this help"),
-    palette=("Rules and keys", "The rules in brief and the key map"),
+    (("question_mark", "help"),), N_("help"), key_display="?", help=("?", N_("this help")),
+    palette=(N_("Rules and keys"), N_("The rules in brief and the key map")),
 )
 TIME_TRAVEL = Command(
-    (("t", "time_travel"),), "time travel", show=False,
-    help=("t", "time travel back through the game (b: play on from there)"),
-    palette=("Time travel", "Step back through this game so far (Escape returns)"),
+    (("t", "time_travel"),), N_("time travel"), show=False,
+    help=("t", N_("time travel back through the game (b: play on from there)")),
+    palette=(N_("Time travel"), N_("Step back through this game so far (Escape returns)")),
 )
-QUIT = Command((("q", "quit"),), "quit", help=("q / ctrl+c", "quit: the game is saved after every move"))
+QUIT = Command((("q", "quit"),), N_("quit"), help=(N_("q / ctrl+c"), N_("quit: the game is saved after every move")))
 STAND_IN = Command(
-    (("a", "stand_in"),), "bot stands in", help=("a", "a bot plays every away or free seat until its player joins"),
-    palette=("Let a bot stand in", "A bot plays each away or free seat until its player joins"),
+    (("a", "stand_in"),), N_("bot stands in"),
+    help=("a", N_("a bot plays every away or free seat until its player joins")),
+    palette=(N_("Let a bot stand in"), N_("A bot plays each away or free seat until its player joins")),
 )
 START = Command(
-    (("s", "start"),), "start",
-    help=("s", "while the table waits for people: deal now, bots sit in for them (its opener)"),
-    palette=("Start the table", "Deal now: a bot plays each seat nobody has taken, until its person comes"),
+    (("s", "start"),), N_("start"),
+    help=("s", N_("while the table waits for people: deal now, bots sit in for them (its opener)")),
+    palette=(N_("Start the table"), N_("Deal now: a bot plays each seat nobody has taken, until its person comes")),
 )
 CHAT = Command(
-    (("m", "chat"),), "say", help=("m", "say a line to everyone at the table (Enter says it, Esc does not)"),
-    palette=("Say something", "A line to everyone at the table"),
+    (("m", "chat"),), N_("say"), help=("m", N_("say a line to everyone at the table (Enter says it, Esc does not)")),
+    palette=(N_("Say something"), N_("A line to everyone at the table")),
 )
 # Resigning and ending a table are rare and asked first: like time travel, they stay out of a
 # footer that 80 columns fill already, and the help and the palette (while allowed) offer them.
 RESIGN = Command(
-    (("r", "resign"),), "resign", show=False,
-    help=("r", "resign: a bot plays your seat to the end, and you watch (asked first)"),
-    palette=("Resign", "Give your seat up to a bot for the rest of the game (asked first)"),
+    (("r", "resign"),), N_("resign"), show=False,
+    help=("r", N_("resign: a bot plays your seat to the end, and you watch (asked first)")),
+    palette=(N_("Resign"), N_("Give your seat up to a bot for the rest of the game (asked first)")),
 )
 CLOSE_TABLE = Command(
-    (("x", "close_table"),), "end table", show=False,
-    help=("x", "end the table: its game is kept, unfinished, and its name is free (its opener; asked first)"),
-    palette=("End the table", "Close the table for everyone: its game is kept, unfinished (asked first)"),
+    (("x", "close_table"),), N_("end table"), show=False,
+    help=("x", N_("end the table: its game is kept, unfinished, and its name is free (its opener; asked first)")),
+    palette=(N_("End the table"), N_("Close the table for everyone: its game is kept, unfinished (asked first)")),
 )
-LOG = Command(help=("tab", "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
-                          " table and the newest line; or the wheel"))
+LOG = Command(help=(N_("tab"), N_("read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
+                          " table and the newest line; or the wheel")))
 """The log's own keys, once focus is on it."""
-PALETTE = Command(help=("ctrl+p", "command palette"))
+PALETTE = Command(help=(N_("ctrl+p"), N_("command palette")))
 """The app's key."""
 
 TABLE = KeyMap(
@@ -190,53 +220,54 @@ waiting room's start, chat, resigning one's seat and ending the table."""
 # -- the replay viewer ---------------------------------------------------------------------------
 
 STEP = Command(
-    (("left", "step(-1)"), ("right", "step(1)")), "event", key_display="←→",
-    help=("← →", "one event back / forward"),
+    (("left", "step(-1)"), ("right", "step(1)")), N_("event"), key_display="←→",
+    help=("← →", N_("one event back / forward")),
 )
 TURN = Command(
-    (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), "turn", key_display="⇧←→",
-    help=("⇧← ⇧→ or ↑ ↓", "one turn of placements (every player once) back / forward"),
+    (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), N_("turn"), key_display="⇧←→",
+    help=("⇧← ⇧→ or ↑ ↓", N_("one turn of placements (every player once) back / forward")),
 )
 ROUND = Command(
-    (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), "round",
-    key_display="[ ]", help=("PgUp PgDn or [ ]", "one round back / forward (to the start of a round)"),
+    (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), N_("round"),
+    key_display="[ ]", help=(N_("PgUp PgDn or [ ]"), N_("one round back / forward (to the start of a round)")),
 )
-HOME = Command((("home", "home"),), help=("Home End", "the deal / the end of the file"),
-               palette=("Start", "Go to the deal"))
-END = Command((("end", "end"),), palette=("End", "Go to the end of the file"))  # told in HOME's row
+HOME = Command((("home", "home"),), help=(N_("Home End"), N_("the deal / the end of the file")),
+               palette=(N_("Start"), N_("Go to the deal")))
+END = Command((("end", "end"),), palette=(N_("End"), N_("Go to the end of the file")))  # told in HOME's row
 JUMP_ROUND = Command(
-    tuple((str(r), f"jump_round({r})") for r in range(1, 10)), help=("1-9", "the start of that round"),
-    palette=("Round {round}", "Go to the start of round {round}"),
+    tuple((str(r), f"jump_round({r})") for r in range(1, 10)), help=("1-9", N_("the start of that round")),
+    palette=(N_("Round {round}"), N_("Go to the start of round {round}")),
 )
 PLAY = Command(
-    (("space", "play"),), "play", key_display="space", help=("space", "play / pause; + and - change the speed"),
-    palette=("Play / pause", "Play the game on automatically"),
+    (("space", "play"),), N_("play"), key_display="space",
+    help=(N_("space"), N_("play / pause; + and - change the speed")),
+    palette=(N_("Play / pause"), N_("Play the game on automatically")),
 )
 SPEED = Command((("plus,equals_sign", "speed(1)"), ("minus", "speed(-1)")))  # told in PLAY's row
-JUMP = Command(help=("click", "the position bar or a line of the log jumps there"))
+JUMP = Command(help=(N_("click"), N_("the position bar or a line of the log jumps there")))
 BRANCH = Command(
-    (("b", "branch"),), "branch",
-    help=("b", "play from here: a new game file from this moment, played live (the original is untouched);"
-               " with bots at the table, take a bot's seat or let them play on"),
-    palette=("Play from here", "A new game file from this moment, played live"),
+    (("b", "branch"),), N_("branch"),
+    help=("b", N_("play from here: a new game file from this moment, played live (the original is untouched);"
+               " with bots at the table, take a bot's seat or let them play on")),
+    palette=(N_("Play from here"), N_("A new game file from this moment, played live")),
 )
 ANALYSE = Command(
-    (("a", "analyse"),), "analyse", show=False,
-    help=("a", "analyse: each player's win chance through the game (the strong bot's model of play) and marks"
-               " in the log (?! ? ??) where a placement lost more than the search's noise; kept beside the file"),
-    palette=("Analyse the game", "Win chances and marks for every placement"),
+    (("a", "analyse"),), N_("analyse"), show=False,
+    help=("a", N_("analyse: each player's win chance through the game (the strong bot's model of play) and marks"
+               " in the log (?! ? ??) where a placement lost more than the search's noise; kept beside the file")),
+    palette=(N_("Analyse the game"), N_("Win chances and marks for every placement")),
 )
 BACK = Command(
-    (("escape", "back"),), "back", key_display="esc",
-    help=("esc", "back to the game, the results or the menu (wherever the viewer was opened)"),
-    palette=("Back", "Leave the viewer: back to the game, the results or the menu"),
+    (("escape", "back"),), N_("back"), key_display="esc",
+    help=("esc", N_("back to the game, the results or the menu (wherever the viewer was opened)")),
+    palette=(N_("Back"), N_("Leave the viewer: back to the game, the results or the menu")),
 )
 """Only in time travel: plain replay has no game to go back to."""
-REPLAY_HELP = Command((("question_mark", "help"),), "help", key_display="?",
-                      palette=("Keys of the viewer", "The replay's key map"))
+REPLAY_HELP = Command((("question_mark", "help"),), N_("help"), key_display="?",
+                      palette=(N_("Keys of the viewer"), N_("The replay's key map")))
 REPLAY_QUIT = Command(
     # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
-    (("q", "quit"), ("q", "leave")), "quit", help=("q", "quit"),
+    (("q", "quit"), ("q", "leave")), N_("quit"), help=("q", N_("quit")),
 )
 
 VIEWER = KeyMap(

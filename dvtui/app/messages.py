@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     from ..bots import Suggestion
 
 from ..engine import Event, Placement
+from ..i18n import N_
 
-STATE_TITLE = "Pace"
-"""The title of notices that tell a state, not an event (the pace): the app keeps only the newest."""
+STATE_TITLE = N_("Pace")
+"""The title of notices that tell a state, not an event (the pace): the app keeps only the newest
+(shown, and compared, in the language spoken now)."""
 
 
 class BranchRequested(Message):

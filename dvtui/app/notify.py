@@ -9,6 +9,7 @@ terminal), loses the ``;`` that separates OSC 777's fields, and is bounded."""
 
 from __future__ import annotations
 
+from ..i18n import _
 from ..printable import printable
 
 MAX_NOTIFICATION_CHARS = 80
@@ -22,7 +23,7 @@ icon (dvtui/web/page/app_index.html)."""
 
 def turn_notification(table: str) -> str:
     """The bytes (as text) that ask the terminal for a notification "your turn at table NAME"."""
-    body = _plain(f"Your turn at table {table}")
+    body = _plain(_("Your turn at table {table}").format(table=table))
     return f"\x1b]9;{TITLE}: {body}\x07\x1b]777;notify;{TITLE};{body}\x07"
 
 

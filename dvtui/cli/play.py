@@ -20,6 +20,7 @@ from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names
 from ..engine import SEED_LIMIT, Seat, new_game, random_seed
+from ..i18n import _, ngettext
 from ..play.local import LocalSession
 from ..play.seats import SeatError, parse_players
 from ..printable import printable
@@ -130,7 +131,7 @@ def _run_app(build: Callable[[], DvtuiApp], without: str = "", *, loop: asyncio.
         gc.enable()
     match app.run(loop=loop):  # the app has closed its game by now
         case NotSaved(failure=failure, code=code):  # the game stopped at a save that failed: exit 1 as documented
-            print(f"dvtui: error: {failure}", file=sys.stderr)
+            print(_("dvtui: error: {message}").format(message=failure), file=sys.stderr)
             return code or 1
         case Played(code=code) if served_to_browser():  # stdout is the tab's channel, and the tab is closed
             return code
@@ -138,11 +139,11 @@ def _run_app(build: Callable[[], DvtuiApp], without: str = "", *, loop: asyncio.
             shown = printable(str(path))  # a file name is outside text: it never drives the terminal
             try:
                 if over:
-                    print(f"Game over. Watch it again: dvtui replay {shown}")
+                    print(_("Game over. Watch it again: dvtui replay {file}").format(file=shown))
                 else:
-                    print(f"Game saved in {shown}\nContinue it: dvtui resume {shown}")
+                    print(_("Game saved in {file}\nContinue it: dvtui resume {file}").format(file=shown))
                 if parent:
-                    print(f"Branched from {printable(parent)} (left as it was)")
+                    print(_("Branched from {file} (left as it was)").format(file=printable(parent)))
             except OSError:
                 pass
             return code
@@ -247,16 +248,16 @@ def run_resume(args: argparse.Namespace) -> int:
     """``dvtui resume [FILE]`` (the latest unfinished game without FILE), or ``--list``."""
     if args.list:
         if args.file:
-            raise UsageError("--list takes no FILE")
+            raise UsageError(_("--list takes no FILE"))
         lines, bad = unfinished_lines()
         if lines:
             print("\n".join(lines))
         else:
-            print(f"No unfinished game in {printable(str(data_dir()))}.")
+            print(_("No unfinished game in {directory}.").format(directory=printable(str(data_dir()))))
         if bad:
-            print(f"({bad} file{'s' if bad > 1 else ''} could not be read; "
-                  f"see: dvtui verify {printable(str(data_dir()))})",
-                  file=sys.stderr)
+            said = ngettext("({count} file could not be read; see: dvtui verify {directory})",
+                            "({count} files could not be read; see: dvtui verify {directory})", bad)
+            print(said.format(count=bad, directory=printable(str(data_dir()))), file=sys.stderr)
         return 0
     delay = _bot_delay(args.bot_delay)
     loaded: LoadedGame
@@ -265,8 +266,8 @@ def run_resume(args: argparse.Namespace) -> int:
     else:
         saved = latest_unfinished()
         if saved is None:
-            print(f"dvtui: no unfinished game in {printable(str(data_dir()))}; start one with: dvtui new",
-                  file=sys.stderr)
+            said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
+            print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
             return 1
         loaded = saved.loaded
     game = loaded.game
@@ -275,13 +276,13 @@ def run_resume(args: argparse.Namespace) -> int:
         names = [s.name for s in game.created.players]
         result = describe_result(outcome, names)
         path = printable(loaded.path)
-        print(f"{path}: this game is finished ({printable(result)}; players {printable(join_names(names))}).\n"
-              f"Watch it again: dvtui replay {path}", file=sys.stderr)
+        said = _("{file}: this game is finished ({result}; players {names}).\nWatch it again: dvtui replay {file}")
+        print(said.format(file=path, result=printable(result), names=printable(join_names(names))), file=sys.stderr)
         if loaded.torn is not None or loaded.missing_tail:  # what verify asks resume to do: repair its end
             writer = GameWriter.resume(loaded)
             writer.close()
             for notice in writer.notices:
-                print(f"Repaired its end: {printable(notice)}", file=sys.stderr)
+                print(_("Repaired its end: {notice}").format(notice=printable(notice)), file=sys.stderr)
         return 1
     session = LocalSession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
@@ -346,11 +347,11 @@ def run_table(
             outcome = game.outcome()
             assert outcome is not None  # the game is over
             names = [s.name for s in game.created.players]
-            print(f"table {shown}: {printable(describe_result(outcome, names))}")
+            print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
         elif watch:
-            print(f"Stopped watching table {shown}; again: dvtui watch {shown}")
+            print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
         else:
-            print(f"Left table {shown} (your seat stays yours); come back: dvtui join {shown}")
+            print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
     except OSError:
         pass
     return code

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 from ..bots import UnknownBot, parse_bot
+from ..describe import amount
+from ..i18n import _
 from ..play.session import PlaySession
 from ..printable import printable
 from ..signals import HangupGuard
@@ -72,20 +74,21 @@ def _pick_file(args: argparse.Namespace) -> Path:
 
 def run_resume_headless(args: argparse.Namespace) -> int:
     if getattr(args, "list", False):
-        raise UsageError("--list and --headless do not go together")
+        raise UsageError(_("--list and --headless do not go together"))
     path = _pick_file(args)
     loaded = read_game(path)
     err = sys.stderr
     for notice in loaded.notices:
-        print(f"dvtui: notice: {printable(notice)}", file=err)
+        print(_("dvtui: notice: {message}").format(message=printable(notice)), file=err)
     repair = loaded.torn is not None or bool(loaded.missing_tail)
     if loaded.game.over and not repair:
         _clear_stale_lock(path)
-        print(f"{printable(str(path))}: the game is already over; nothing to play", file=err)
+        print(_("{file}: the game is already over; nothing to play").format(file=printable(str(path))), file=err)
         return 0
     why = why_bots_cannot_finish(loaded)
     if why is not None:
-        raise SaveError(f"{path}: cannot finish headless: {why}; play it with 'dvtui resume {path}'")
+        raise SaveError(_("{file}: cannot finish headless: {why}; play it with 'dvtui resume {file}'").format(
+            file=path, why=why))
     _check_bots(loaded)
     delay = max(0.0, float(getattr(args, "bot_delay", None) or 0.0))
     signalled: list[int] = []
@@ -95,21 +98,19 @@ def run_resume_headless(args: argparse.Namespace) -> int:
         session = PlaySession.resume(loaded)
         try:
             for notice in session.notices[len(loaded.notices) :]:  # the file's own are printed above
-                print(f"dvtui: notice: {printable(notice)}", file=err)
+                print(_("dvtui: notice: {message}").format(message=printable(notice)), file=err)
             if not session.play_bots(lambda: signalled, pause=delay):
                 signum = signalled[0]
                 shown = printable(str(path))
-                print(
-                    f"dvtui: stopped by signal {signum}; every move so far is saved in {shown}; "
-                    f"'dvtui resume {shown} --headless' finishes it",
-                    file=err,
-                )
+                said = _("dvtui: stopped by signal {signal}; every move so far is saved in {file}; "
+                         "'dvtui resume {file} --headless' finishes it")  # fmt: skip
+                print(said.format(signal=signum, file=shown), file=err)
                 return EXIT_SIGNALLED + signum
         finally:
             session.close()
     finally:
         guard.uninstall()
     game = session.game
-    scores = ", ".join(f"{s.name} {v:,}" for s, v in zip(game.created.players, game.scores(), strict=True))
-    print(f"{printable(str(path))}: game over: {scores}")
+    scores = _(", ").join(f"{s.name} {amount(v)}" for s, v in zip(game.created.players, game.scores(), strict=True))
+    print(_("{file}: game over: {scores}").format(file=printable(str(path)), scores=scores))
     return 0

@@ -20,7 +20,9 @@ import os
 import sys
 from pathlib import Path
 
+from ..describe import decimal, percent
 from ..engine import Seat
+from ..i18n import _, ngettext
 from ..play.seats import SeatError, parse_players
 from ..play.tournament import Plan, run, seatings
 from ..play.tournament import report as make_report
@@ -51,24 +53,26 @@ def run_sim(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     entrants = tuple(s.bot or "" for s in seats)
     if args.games is not None and args.deals is not None:
-        raise UsageError("choose --games (one game per deal) or --deals (every seating of each deal)")
+        raise UsageError(_("choose --games (one game per deal) or --deals (every seating of each deal)"))
     if args.rotations is not None and args.deals is None:
-        raise UsageError("--rotations goes with --deals")
+        raise UsageError(_("--rotations goes with --deals"))
     count = args.deals if args.deals is not None else (args.games if args.games is not None else 100)
     if count < 1:
-        raise UsageError(f"{'--deals' if args.deals is not None else '--games'} must be at least 1, not {count}")
+        flag = "--deals" if args.deals is not None else "--games"
+        raise UsageError(_("{flag} must be at least 1, not {count}").format(flag=flag, count=count))
     if args.rotations is not None and not 1 <= args.rotations <= len(seats):
-        raise UsageError(f"--rotations must be 1 to {len(seats)}, not {args.rotations}")
+        said = _("--rotations must be 1 to {most}, not {count}").format(most=len(seats), count=args.rotations)
+        raise UsageError(said)
     jobs = args.jobs if args.jobs is not None else 1
     if jobs == 0:
         jobs = os.cpu_count() or 1
     if jobs < 0:
-        raise UsageError(f"--jobs must be 0 (all cores) or more, not {jobs}")
+        raise UsageError(_("--jobs must be 0 (all cores) or more, not {count}").format(count=jobs))
     out: Path | None = None
     if args.out:
         out = Path(args.out)
         if out.exists() and not out.is_dir():
-            raise UsageError(f"--out {out}: not a directory")
+            raise UsageError(_("--out {path}: not a directory").format(path=out))
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -89,33 +93,51 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table(heads: list[str], widths: list[int], rows: list[list[str]]) -> None:
+    """``heads`` over ``rows``, each column ``abs(width)`` wide (on its left when the width is
+    negative), or as wide as its heading in the language spoken, should that be wider."""
+    wide = [(-1 if w < 0 else 1) * max(abs(w), len(h)) for h, w in zip(heads, widths, strict=False)]
+
+    def line(cells: list[str]) -> str:
+        return " ".join(c.ljust(-w) if w < 0 else c.rjust(w) for c, w in zip(cells, wide, strict=False))
+
+    print(line(heads))
+    for row in rows:
+        print(line(row))
+
+
 def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) -> None:  # type: ignore[type-arg]
     games = result["games"]
     deals = result["deals"]
     if duplicate:
-        print(f"{games} games: {deals} deals x {len(result['seatings'])} seatings, seeds {seed}..{seed + deals - 1}")
+        print(_("{games} games: {deals} deals x {seatings} seatings, seeds {first}..{last}").format(
+            games=games, deals=deals, seatings=len(result["seatings"]), first=seed, last=seed + deals - 1))
     else:
-        print(f"{games} games, seeds {seed}..{seed + games - 1}")
+        print(ngettext("{games} game, seeds {first}..{last}", "{games} games, seeds {first}..{last}", games).format(
+            games=games, first=seed, last=seed + games - 1))
     # a level with several seats wins a game with any of them: its share of the games won, and the
     # share per seat (what its interval is about, and what compares levels seated unequally)
-    print(f"{'bot':<16} {'seats':>5} {'wins':>9} {'of games':>9} {'per seat':>9} {'95% interval':>16} "
-          f"{'mean score':>12} {'rank':>5}" + (f" {'move ms median/p95':>19}" if duplicate else ""))
+    interval = _("{share} interval").format(share="95%")
+    heads = [_("bot"), _("seats"), _("wins"), _("of games"), _("per seat"), interval, _("mean score"), _("rank"),
+             _("move ms median/p95")]  # fmt: skip
+    rows = []
     for b in result["bots"]:
         low, high = b["win_share_95"]
-        line = (
-            f"{b['bot']:<16} {b['seats_in_lineup']:>5} {b['wins']:>9.2f} {b['share_of_games']:>9.1%} "
-            f"{b['win_share']:>9.1%} {f'[{low:.1%}, {high:.1%}]':>16} {b['mean_score']:>12,.0f} "
-            f"{b['mean_rank']:>5.2f}"
-        )
+        row = [b["bot"], str(b["seats_in_lineup"]), decimal(b["wins"], 2), percent(b["share_of_games"]),
+               percent(b["win_share"]), f"[{percent(low)}, {percent(high)}]", decimal(b["mean_score"], 0),
+               decimal(b["mean_rank"], 2)]  # fmt: skip
         if duplicate and b["move_seconds_median"] is not None:
-            line += f" {b['move_seconds_median'] * 1000:>10.2f} / {b['move_seconds_p95'] * 1000:<7.2f}"
-        print(line)
-    print(f"{'seat':<5} {'player':<20} {'wins':>9} {'of games':>9} {'mean score':>12} {'rank':>5}")
+            median, p95 = decimal(b["move_seconds_median"] * 1000, 2), decimal(b["move_seconds_p95"] * 1000, 2)
+            row.append(f"{median:>10} / {p95:<7}")
+        rows.append(row)
+    _table(heads[: 9 if duplicate else 8], [-16, 5, 9, 9, 9, 16, 12, 5, 19], rows)
+    rows = []
     for s in result["seats"]:
         who = "" if duplicate else f"{seats[s['seat']].name} ({seats[s['seat']].bot})"
-        print(
-            f"{s['seat'] + 1:<5} {who:<20} {s['wins']:>9.2f} {s['win_share']:>9.1%} "
-            f"{s['mean_score']:>12,.0f} {s['mean_rank']:>5.2f}"
-        )
+        rows.append([str(s["seat"] + 1), who, decimal(s["wins"], 2), percent(s["win_share"]),
+                     decimal(s["mean_score"], 0), decimal(s["mean_rank"], 2)])  # fmt: skip
+    _table([_("seat"), _("player"), _("wins"), _("of games"), _("mean score"), _("rank")], [-5, -20, 9, 9, 12, 5], rows)
     secs = result["seconds"]
-    print(f"{result['games_per_second']:,.0f} games/s, {result['moves_per_second']:,.0f} moves/s ({secs:.3f} s)")
+    print(_("{games} games/s, {moves} moves/s ({seconds} s)").format(
+        games=decimal(result["games_per_second"], 0), moves=decimal(result["moves_per_second"], 0),
+        seconds=decimal(secs, 3)))  # fmt: skip

@@ -92,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
             return _say(args)
         if args.command == "resign":
             asyncio.run(resign(server_place(args.server), args.table, user=vouched()))
-            print(f"table {printable(args.table)}: you resigned; a bot plays your seat to the end")
+            said = _("table {table}: you resigned; a bot plays your seat to the end")
+            print(said.format(table=printable(args.table)))
             return EXIT_OK
         if args.command == "close":
             asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
-            print(f"table {printable(args.table)} is closed: its game is kept, unfinished, and its name is free")
+            print(_("table {table} is closed: its game is kept, unfinished, and its name is free").format(
+                table=printable(args.table)))
             return EXIT_OK
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
@@ -195,7 +197,7 @@ def _max_budget(given: Sequence[str]) -> MaxBudget | None:
 
 
 def _fail(message: str) -> int:
-    print(f"dvtui: error: {printable(message)}", file=sys.stderr)
+    print(_("dvtui: error: {message}").format(message=printable(message)), file=sys.stderr)
     return EXIT_BAD_FILE
 
 
@@ -205,7 +207,7 @@ def _fail(message: str) -> int:
 def _tables(place: ServerPlace, *, kept: bool = False) -> int:
     infos = asyncio.run(list_tables(place, kept=kept))
     if not infos:
-        print(f"no tables at {printable(str(place.directory))}")
+        print(_("no tables at {directory}").format(directory=printable(str(place.directory))))
     for info in infos:
         print(table_line(info))
     return EXIT_OK
@@ -217,9 +219,10 @@ def _mine(place: ServerPlace, *, kept: bool = False) -> int:
     theirs kept after their tables."""
     me, infos = asyncio.run(my_tables(place, user=vouched(), kept=kept))
     if not infos:
-        print(f"no tables of yours ({printable(me)}) at {printable(str(place.directory))}")
+        said = _("no tables of yours ({user}) at {directory}")
+        print(said.format(user=printable(me), directory=printable(str(place.directory))))
     for info in infos:
-        print(("your turn: " if is_my_turn(info, me) else "") + table_line(info))
+        print((_("your turn: ") if is_my_turn(info, me) else "") + table_line(info))
     return EXIT_OK
 
 
@@ -228,7 +231,7 @@ def _table(place: ServerPlace, name: str) -> TableInfo:
     anything else is said about it (what works at a table does nothing without one)."""
     info = asyncio.run(table_info(place, name))
     if info is None:
-        raise UsageError(f"no table {name} (see 'dvtui tables')")
+        raise UsageError(_("no table {table} (see 'dvtui tables')").format(table=name))
     return info
 
 
@@ -238,7 +241,8 @@ def _release(args: argparse.Namespace) -> int:
     info = _table(place, args.table)
     seat = seat_index(args.seat, [s.name for s in info.seats], flag="--seat")
     asyncio.run(release_seat(place, args.table, seat, user=vouched()))
-    print(f"table {printable(args.table)}: seat {seat + 1} ({printable(info.seats[seat].name)}) is free for anyone")
+    print(_("table {table}: seat {seat} ({name}) is free for anyone").format(
+        table=printable(args.table), seat=seat + 1, name=printable(info.seats[seat].name)))
     return EXIT_OK
 
 
@@ -247,7 +251,8 @@ def _start(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     _table(place, args.table)
     asyncio.run(start_table(place, args.table, user=vouched()))
-    print(f"table {printable(args.table)} has started: a bot stands in for each seat nobody has taken yet")
+    print(_("table {table} has started: a bot stands in for each seat nobody has taken yet").format(
+        table=printable(args.table)))
     return EXIT_OK
 
 
@@ -255,7 +260,7 @@ def _say(args: argparse.Namespace) -> int:
     """``dvtui say NAME TEXT``: one line to everyone at the table (nothing printed: it was said)."""
     text = args.text.strip()
     if not text or len(text) > MAX_CHAT_CHARS:
-        raise UsageError(f"say 1 to {MAX_CHAT_CHARS} characters (not only spaces)")
+        raise UsageError(_("say 1 to {most} characters (not only spaces)").format(most=MAX_CHAT_CHARS))
     asyncio.run(say(server_place(args.server), args.table, text, user=vouched()))
     return EXIT_OK
 
@@ -266,20 +271,25 @@ def _fetch(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     out = Path(args.output) if args.output is not None else Path(f"{args.table}.dvr")
     if out.exists():
-        raise UsageError(f"{out} exists: choose another file with -o FILE")
+        raise UsageError(_("{file} exists: choose another file with -o FILE").format(file=out))
     number: int | None = getattr(args, "game", None)
     asked = game_lines(place, args.table) if number is None else earlier_game_lines(place, args.table, number)
     data = asyncio.run(asked)
     try:
         loaded = parse_game(data, f"table {args.table}")
     except GameFileError as e:
-        return _fail(f"the table server sent a game that does not read back: {e}")
+        return _fail(_("the table server sent a game that does not read back: {error}").format(error=e))
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
-    where = "over" if loaded.game.over else f"round {loaded.game.round} of {loaded.game.rounds}"
-    which = "its game" if number is None else f"its game {number}"
-    print(f"table {printable(args.table)}: {which} ({where}) is saved in {printable(str(out))}")
+    game = loaded.game
+    where = _("over") if game.over else _("round {round} of {rounds}").format(round=game.round, rounds=game.rounds)
+    table, file = printable(args.table), printable(str(out))
+    if number is None:
+        print(_("table {table}: its game ({state}) is saved in {file}").format(table=table, state=where, file=file))
+    else:
+        print(_("table {table}: its game {number} ({state}) is saved in {file}").format(
+            table=table, number=number, state=where, file=file))
     return EXIT_OK
 
 
@@ -341,7 +351,8 @@ def seat_index(text: str, names: Sequence[str], *, flag: str = "--as") -> int:
         return folded.index(text.casefold())
     if text.isdigit() and 1 <= int(text) <= len(names):
         return int(text) - 1
-    raise UsageError(f"{flag} {text!r}: no such seat (the seats are {', '.join(names)}, or 1 to {len(names)})")
+    said = _("{flag} {text!r}: no such seat (the seats are {names}, or 1 to {count})")
+    raise UsageError(said.format(flag=flag, text=text, names=_(", ").join(names), count=len(names)))
 
 
 def _join(args: argparse.Namespace) -> int:
@@ -352,7 +363,8 @@ def _join(args: argparse.Namespace) -> int:
         info = _table(place, args.table)
         seat = seat_index(args.as_seat, [s.name for s in info.seats])
         if info.seats[seat].kind != "human":
-            raise UsageError(f"--as {args.as_seat}: {info.seats[seat].name} is a bot's seat")
+            said = _("--as {seat}: {name} is a bot's seat")
+            raise UsageError(said.format(seat=args.as_seat, name=info.seats[seat].name))
     if spec is None:
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -360,16 +372,16 @@ def _join(args: argparse.Namespace) -> int:
 
 def _new_table(args: argparse.Namespace) -> int:
     if not args.players:
-        raise UsageError("--table needs --players (e.g. --players \"Ana,Bob,bot:strong\")")
+        raise UsageError(_('--table needs --players (e.g. --players "Ana,Bob,bot:strong")'))
     seats = checked_setup(args)
     assert seats is not None
     if args.output is not None:
-        raise UsageError("a table's game is kept by the server: -o does not go with --table")
+        raise UsageError(_("a table's game is kept by the server: -o does not go with --table"))
     seat = None
     if args.as_seat is not None:
         seat = seat_index(args.as_seat, [s.name for s in seats])
         if seats[seat].kind != "human":
-            raise UsageError(f"--as {args.as_seat}: {seats[seat].name} is a bot's seat")
+            raise UsageError(_("--as {seat}: {name} is a bot's seat").format(seat=args.as_seat, name=seats[seat].name))
     spec = _bot(args.bot) if args.bot is not None else None
     move_time = _move_time(args.move_time) if args.move_time is not None else None
     entries = [e.strip() for e in args.players.split(",")]
@@ -384,7 +396,7 @@ def _new_table(args: argparse.Namespace) -> int:
         from .terminal import has_terminal
 
         if not has_terminal():  # a script opens a table for others: it says how to sit at it
-            print(f"table {args.table} is open: take a seat with 'dvtui join {args.table}'")
+            print(_("table {table} is open: take a seat with 'dvtui join {table}'").format(table=args.table))
             return EXIT_OK
         return _on_screen(place, args.table, seat, bell=not args.no_bell)
     return _play(place, args.table, seat, spec)
@@ -396,10 +408,12 @@ def _invitations(given: Sequence[str], seats: Sequence[Seat]) -> list[str | None
     for text in given:
         where, sep, user = text.partition("=")
         if not sep or not user.strip():
-            raise UsageError(f"--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+            said = _("--invite {text!r}: give SEAT=USER, e.g. --invite 2=alice or --invite Bob=web:bob")
+            raise UsageError(said.format(text=text))
         i = seat_index(where.strip(), [s.name for s in seats], flag="--invite")
         if seats[i].kind != "human":
-            raise UsageError(f"--invite {text!r}: {seats[i].name} is a bot's seat")
+            said = _("--invite {text!r}: {name} is a bot's seat")
+            raise UsageError(said.format(text=text, name=seats[i].name))
         invite[i] = user.strip()
     return invite
 
@@ -441,8 +455,8 @@ def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> in
 
     def seated(game: Game, index: int) -> None:
         name = printable(game.created.players[index].name)
-        print(f"table {shown}: a {spec} bot plays {name} (seat {index + 1}) until the game ends; "
-              f"Ctrl+C stops it (the seat stays yours)", flush=True)  # fmt: skip
+        print(_("table {table}: a {level} bot plays {name} (seat {seat}) until the game ends; Ctrl+C stops it "
+                "(the seat stays yours)").format(table=shown, level=spec, name=name, seat=index + 1), flush=True)
 
     async def main() -> str:
         client = TableClient(place, table, seat=seat, user=vouched(), bot=str(spec))

@@ -7,7 +7,9 @@ import os
 import sys
 from pathlib import Path
 
+from ..describe import amount
 from ..engine import Game
+from ..i18n import _, ngettext
 from ..printable import printable
 from ..store import GameFileError, LoadedGame, read_game
 from ..store.codec import encode_line
@@ -19,18 +21,24 @@ def describe(loaded: LoadedGame) -> str:
     game: Game = loaded.game
     names = [s.name for s in game.created.players]
     played = game.rounds if game.over else game.round - 1
-    parts = [f"{game.n} players ({', '.join(names)})", f"{played}/{game.rounds} rounds played"]
-    scores = game.scores()
-    parts.append("scores " + " / ".join(f"{s:,}" for s in scores))
+    comma = _(", ")
+    parts = [
+        ngettext("{count} player ({names})", "{count} players ({names})", game.n).format(
+            count=game.n, names=comma.join(names)),
+        ngettext("{played}/{rounds} round played", "{played}/{rounds} rounds played", game.rounds).format(
+            played=played, rounds=game.rounds),
+        _("scores {scores}").format(scores=" / ".join(amount(s) for s in game.scores())),
+    ]  # fmt: skip
     outcome = game.outcome()
     if outcome is not None:
-        winners = [names[p] for p in outcome.winners]
-        parts.append(("shared victory " if outcome.shared else "winner ") + " & ".join(winners))
+        winners = " & ".join(names[p] for p in outcome.winners)
+        said = _("shared victory {names}") if outcome.shared else _("winner {names}")
+        parts.append(said.format(names=winners))
     else:
-        parts.append(f"unfinished: round {game.round}, {names[game.to_move]} to move")
+        parts.append(_("unfinished: round {round}, {name} to move").format(round=game.round, name=names[game.to_move]))
     if loaded.is_script:
-        parts.append("game script")
-    return ", ".join(parts)
+        parts.append(_("game script"))
+    return comma.join(parts)
 
 
 def expand(paths: list[str]) -> list[str]:
@@ -46,9 +54,10 @@ def expand(paths: list[str]) -> list[str]:
             try:
                 names = sorted(e.name for e in os.scandir(p) if e.name.endswith(".dvr"))
             except OSError as e:
-                raise UsageError(f"{p}: cannot list the directory: {e.strerror or e}") from None
+                said = _("{path}: cannot list the directory: {error}").format(path=p, error=e.strerror or e)
+                raise UsageError(said) from None
             if not names:
-                raise UsageError(f"{p}: directory holds no .dvr file")
+                raise UsageError(_("{path}: directory holds no .dvr file").format(path=p))
             out.extend(names if base == "." else [os.path.join(base, name) for name in names])
         else:
             out.append(str(p))
@@ -58,32 +67,34 @@ def expand(paths: list[str]) -> list[str]:
 def run_verify(args: argparse.Namespace) -> int:
     if args.canonical:
         if args.files:
-            raise UsageError("--canonical takes one FILE and no other files")
+            raise UsageError(_("--canonical takes one FILE and no other files"))
         return _print_canonical(Path(args.canonical))
     if not args.files:
-        raise UsageError("verify needs at least one FILE or directory")
+        raise UsageError(_("verify needs at least one FILE or directory"))
     status = 0
     out = sys.stdout
     for path in expand(args.files):
         try:
             loaded = read_game(path)
         except GameFileError as e:
-            print(f"dvtui: error: {e}", file=sys.stderr)
+            print(_("dvtui: error: {message}").format(message=e), file=sys.stderr)
             status = 1
             continue
         if loaded.torn is not None or loaded.missing_tail:
             # recoverable, but not consistent as it stands: say what a resume would keep
-            print(f"dvtui: error: {printable(loaded.notices[0])}; 'dvtui resume' repairs it", file=sys.stderr)
+            said = _("{notice}; 'dvtui resume' repairs it").format(notice=printable(loaded.notices[0]))
+            print(_("dvtui: error: {message}").format(message=said), file=sys.stderr)
             status = 1
             continue
-        out.write(f"{printable(path)}: ok, {describe(loaded)}\n")  # names are checked by the reader
+        said = _("{file}: ok, {summary}").format(file=printable(path), summary=describe(loaded))
+        out.write(said + "\n")  # names are checked by the reader
     return status
 
 
 def _print_canonical(path: Path) -> int:
     loaded = read_game(path)
     for notice in loaded.notices:
-        print(f"dvtui: warning: {printable(notice)}", file=sys.stderr)
+        print(_("dvtui: warning: {message}").format(message=printable(notice)), file=sys.stderr)
     write = sys.stdout.buffer.write
     write(b"".join(encode_line(ev, i) for i, ev in enumerate(loaded.events)))
     sys.stdout.flush()

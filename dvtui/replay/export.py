@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from ..describe import (
     amount,
     card_name,
+    color_name,
     column_label,
-    column_name,
     describe_result,
     resolution_parts,
 )
@@ -34,6 +34,7 @@ from ..engine import (
     PlacementUndone,
     RoundEnded,
 )
+from ..i18n import _, ngettext
 from ..printable import printable
 
 INDENT = "  "
@@ -59,9 +60,9 @@ def export_text(
     out: list[str] = []
     out.extend(_header(created, label))
     for notice in notices:
-        out.append(f"Note: {notice}")
+        out.append(_("Note: {notice}").format(notice=notice))
     if decisions_only:
-        out.append("Note: a game script (decisions only); every column result below is worked out by the rules")
+        out.append(_("Note: a game script (decisions only); every column result below is worked out by the rules"))
     game = Game(created)
     round_events: list[Event] = []
     for event in events[1:]:
@@ -83,17 +84,26 @@ def export_text(
 def _header(created: GameCreated, label: str) -> list[str]:
     seats = []
     for seat in created.players:
-        kind = f"bot {seat.bot}" if seat.kind == "bot" else "human"
-        seats.append(f"{seat.name} ({seat.color}, {kind})")
+        if seat.kind == "bot":
+            said = _("{name} ({color}, bot {level})").format(name=seat.name, color=color_name(seat.color),
+                                                            level=seat.bot)  # fmt: skip
+        else:
+            said = _("{name} ({color}, human)").format(name=seat.name, color=color_name(seat.color))
+        seats.append(said)
     title = "Dolce Vita" + (f" · {label}" if label else "")
-    lines = [title, *_wrap(f"Players, clockwise: {', '.join(seats)}", "  ", ", ")]
-    facts = [f"{created.rounds} rounds", f"{created.players[created.first_player].name} starts"]
+    comma = _(", ")
+    lines = [title, *_wrap(_("Players, clockwise: {players}").format(players=comma.join(seats)), "  ", comma)]
+    facts = [ngettext("{count} round", "{count} rounds", created.rounds).format(count=created.rounds),
+             _("{name} starts").format(name=created.players[created.first_player].name)]  # fmt: skip
     if created.seed is not None:
-        facts.append(f"deal seed {created.seed}")
+        facts.append(_("deal seed {seed}").format(seed=created.seed))
     lines.append(" · ".join(facts))
     if created.parent is not None:
-        at = f" after its event {created.parent_seq}" if created.parent_seq is not None else ""
-        lines.append(f"Branched from {created.parent}{at}")
+        if created.parent_seq is not None:
+            lines.append(_("Branched from {file} after its event {line}").format(file=created.parent,
+                                                                                line=created.parent_seq))  # fmt: skip
+        else:
+            lines.append(_("Branched from {file}").format(file=created.parent))
     return lines
 
 
@@ -108,27 +118,34 @@ def _round(created: GameCreated, round_: int, events: list[Event], after: Game, 
         elif isinstance(event, PlacementUndone):
             standing.pop()
             taken_back.append(
-                f"{names[event.player]} placed {event.card} under {column_name(event.column)}, then took it back"
-            )
+                _("{name} placed {card} under column {column}, then took it back").format(
+                    name=names[event.player], card=event.card, column=column_label(event.column))
+            )  # fmt: skip
     first = standing[0].player if standing else (created.first_player + round_ - 1) % n
-    lines = [f"ROUND {round_} of {created.rounds} · {names[first]} starts"]
+    lines = [_("ROUND {round} of {rounds} · {name} starts").format(round=round_, rounds=created.rounds,
+                                                                   name=names[first])]  # fmt: skip
     if standing:
         lines.extend(_placement_grid(standing, names, first))
     for text in taken_back:
         lines.append(f"{INDENT}({text})")
     resolved = [e for e in events if isinstance(e, ColumnResolved)]
     if resolved:
-        lines.append(f"{INDENT}Columns:")
+        lines.append(INDENT + _("Columns:"))
         for event in resolved:
-            lines.extend(_wrap(f"{INDENT}{INDENT}{_column_line(event, names)}", " " * 7))
+            lines.extend(_wrap(f"{INDENT}{INDENT}{_column_line(event, names)}", " " * 7, _("; ")))
     ended = next((e for e in events if isinstance(e, RoundEnded)), None)
     if ended is not None:
         scores = after.round_scores[ended.round - 1]
-        lines.append(f"{INDENT}Scores: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(scores)))
+        lines.extend(_wrap(INDENT + _("Scores: {scores}").format(scores=_scores(names, scores)), INDENT * 2, " · "))
     return lines
 
 
-def _wrap(line: str, indent: str, sep: str = "; ") -> list[str]:
+def _scores(names: Sequence[str], scores: Sequence[int]) -> str:
+    """``Bot 1: 1,700,000 · Bot 2: 1,500,000``."""
+    return " · ".join(_("{name}: {amount}").format(name=names[p], amount=amount(s)) for p, s in enumerate(scores))
+
+
+def _wrap(line: str, indent: str, sep: str) -> list[str]:
     """A long line cut after a ``sep`` (between two awards, two players), so that no phrase is
     split and the text stays readable in a narrow chat window; a phrase too long alone is cut
     between words."""
@@ -137,8 +154,9 @@ def _wrap(line: str, indent: str, sep: str = "; ") -> list[str]:
     pieces = line.split(sep)
     lines: list[str] = []
     current = pieces[0]
-    for piece in pieces[1:]:
-        if len(current) + len(sep) + len(piece) <= WIDTH:
+    tail = len(sep.rstrip())  # what a cut line ends with (" ;" in French): it must fit as well
+    for i, piece in enumerate(pieces[1:], 2):
+        if len(current) + len(sep) + len(piece) + (tail if i < len(pieces) else 0) <= WIDTH:
             current += sep + piece
         else:
             lines.append(current + sep.rstrip())
@@ -146,8 +164,11 @@ def _wrap(line: str, indent: str, sep: str = "; ") -> list[str]:
     lines.append(current)
     out: list[str] = []
     for text in lines:
-        out.extend(textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False,
-                                 break_on_hyphens=False) if len(text) > WIDTH else [text])
+        out.extend(
+            textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+            if len(text) > WIDTH
+            else [text]
+        )
     return out
 
 
@@ -156,32 +177,34 @@ def _placement_grid(standing: list[CardPlaced], names: list[str], first: int) ->
     n = len(names)
     order = [(first + i) % n for i in range(n)]
     width = max(5, *(len(names[p]) for p in order))
-    head = f"{INDENT}{INDENT}turn  " + "  ".join(names[p].ljust(width) for p in order)
-    lines = [f"{INDENT}Placements (card → column), in playing order:", head.rstrip()]
-    for turn in range(0, len(standing), n):
-        cells = [f"{e.card} → {column_label(e.column)}".ljust(width) for e in standing[turn : turn + n]]
-        lines.append(f"{INDENT}{INDENT}{turn // n + 1:>4}  " + "  ".join(cells).rstrip())
+    turn = _("turn")
+    head = f"{INDENT}{INDENT}{turn:>4}  " + "  ".join(names[p].ljust(width) for p in order)
+    lines = [INDENT + _("Placements (card → column), in playing order:"), head.rstrip()]
+    for first_turn in range(0, len(standing), n):
+        cells = [f"{e.card} → {column_label(e.column)}".ljust(width) for e in standing[first_turn : first_turn + n]]
+        lines.append(f"{INDENT}{INDENT}{first_turn // n + 1:>{len(turn)}}  " + "  ".join(cells).rstrip())
     return lines
 
 
 def _column_line(event: ColumnResolved, names: list[str]) -> str:
-    totals = [f"{names[p]}: {t}" for p, t in enumerate(event.totals) if t]  # "Bot 1: 3", never "Bot 1 3"
-    placed = f"({', '.join(totals)}) " if totals else ""
-    return f"{column_label(event.column)}  {placed}" + "; ".join(resolution_parts(event, names))
+    totals = [_("{name}: {amount}").format(name=names[p], amount=t) for p, t in enumerate(event.totals) if t]
+    placed = f"({_(', ').join(totals)}) " if totals else ""  # "Bot 1: 3", never "Bot 1 3"
+    return f"{column_label(event.column)}  {placed}" + _("; ").join(resolution_parts(event, names))
 
 
 def _ending(game: Game, names: list[str]) -> list[str]:
     if not game.over:
         who = names[game.to_move]
         return [
-            f"The game stops here: round {game.round} of {game.rounds}, {who} to play "
-            f"({len(game.placements)} of {game.round_length} placements made this round).",
-            "Scores so far: " + " · ".join(f"{names[p]}: {amount(s)}" for p, s in enumerate(game.scores())),
-        ]
+            _("The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} placements "
+              "made this round).").format(round=game.round, rounds=game.rounds, name=who, made=len(game.placements),
+                                          placements=game.round_length),
+            _("Scores so far: {scores}").format(scores=_scores(names, game.scores())),
+        ]  # fmt: skip
     outcome = game.outcome()
     assert outcome is not None  # the game is over
     scores = outcome.scores
-    lines = [f"RESULT  {describe_result(outcome, names)}"]
+    lines = [_("RESULT  {result}").format(result=describe_result(outcome, names))]
     order = sorted(range(game.n), key=lambda p: (-scores[p], p))
     width = max(len(name) for name in names)
     rank, last = 0, None
@@ -189,18 +212,19 @@ def _ending(game: Game, names: list[str]) -> list[str]:
         if scores[p] != last:
             rank, last = i, scores[p]
         head = f"{INDENT}{rank}. {names[p].ljust(width)}  {amount(scores[p]):>9}  "
-        lines.extend(_wrap(head + _holdings(game, p), " " * len(head)))
+        lines.extend(_wrap(head + _holdings(game, p), " " * len(head), _("; ")))
     return lines
 
 
 def _holdings(game: Game, p: int) -> str:
     goods = [card_name(g) for g in game.goods[p] if g is not None]
     money = sorted(game.money[p], key=lambda c: -VALUE_OF[c])
-    parts = [", ".join(goods) if goods else "no goods"]
-    if money:
-        total = sum(VALUE_OF[c] for c in money)
-        parts.append(f"money {amount(total)} in {len(money)} card{'s' if len(money) > 1 else ''}")
-    return "; ".join(parts)
+    held = _(", ").join(goods) if goods else _("no goods")
+    if not money:
+        return held
+    total = sum(VALUE_OF[c] for c in money)
+    cash = ngettext("money {amount} in {count} card", "money {amount} in {count} cards", len(money))
+    return _("{goods}; {money}").format(goods=held, money=cash.format(amount=amount(total), count=len(money)))
 
 
 __all__ = ["export_text"]

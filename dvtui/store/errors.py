@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..i18n import _
 from ..printable import printable
 
 MAX_MESSAGE_CHARS = 300
@@ -33,9 +34,10 @@ class GameFileError(Exception):
         self.line = line
         self.message = clean(message)
         where = clean(self.path or "<input>", 200)
-        if line is not None:
-            where += f" line {line}"
-        super().__init__(f"{where}: {self.message}")
+        if line is None:
+            super().__init__(_("{file}: {message}").format(file=where, message=self.message))
+        else:
+            super().__init__(_("{file} line {line}: {message}").format(file=where, line=line, message=self.message))
 
 
 class SaveError(Exception):

@@ -29,6 +29,7 @@ from ..engine import (
     check_seats,
     fold,
 )
+from ..i18n import N_, _, ngettext
 from .codec import line_decoder
 from .errors import GameFileError
 
@@ -48,10 +49,14 @@ class TornTail:
     reason: str
 
     def notice(self, path: str) -> str:
-        return (
-            f"{path} line {self.line}: torn last line ({self.size} bytes, {self.reason}) "
-            f"— recovered the {self.line - 1} complete lines before it"
+        said = ngettext(
+            "{file} line {line}: torn last line ({size} bytes, {reason}) — recovered the {count} complete line "
+            "before it",
+            "{file} line {line}: torn last line ({size} bytes, {reason}) — recovered the {count} complete lines "
+            "before it",
+            self.line - 1,
         )
+        return said.format(file=path, line=self.line, size=self.size, reason=_(self.reason), count=self.line - 1)
 
 
 @dataclass(slots=True)
@@ -130,40 +135,42 @@ def read_bytes(path: Path | str) -> bytes:
             size += len(chunk)
             want = 1 << 20
     except OSError as e:
-        raise GameFileError(p, None, f"cannot read: {e.strerror or e}") from None
+        raise GameFileError(p, None, _("cannot read: {error}").format(error=e.strerror or e)) from None
     finally:
         os.close(fd)
     if size > MAX_FILE_BYTES:
-        raise GameFileError(p, None, f"is larger than {MAX_FILE_BYTES} bytes; a game file is never that large")
+        raise GameFileError(p, None, _("is larger than {most} bytes; a game file is never that large").format(
+            most=MAX_FILE_BYTES))
     return b"".join(chunks)
 
 
 def _open_error(p: Path | str, e: OSError) -> str:
     if e.errno == errno.ELOOP:
-        return "is a symbolic link loop, not a game file"
+        return _("is a symbolic link loop, not a game file")
     if e.errno == errno.ENOENT:
-        return "no such file (a symbolic link to nothing)" if Path(p).is_symlink() else "no such file"
+        return _("no such file (a symbolic link to nothing)") if Path(p).is_symlink() else _("no such file")
     if e.errno == errno.ENAMETOOLONG:
-        return "file name too long"
-    return f"cannot read: {e.strerror or e}"
+        return _("file name too long")
+    return _("cannot read: {error}").format(error=e.strerror or e)
 
 
 def _check_kind(p: Path | str, mode: int, size: int) -> None:
     if stat.S_ISREG(mode):
         if size > MAX_FILE_BYTES:
-            raise GameFileError(p, None, f"is {size} bytes; a game file is at most {MAX_FILE_BYTES}")
+            raise GameFileError(p, None, _("is {size} bytes; a game file is at most {most}").format(
+                size=size, most=MAX_FILE_BYTES))
         return
     if stat.S_ISDIR(mode):
-        what = "a directory"
+        what = _("is a directory, not a game file")
     elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        what = "a device"
+        what = _("is a device, not a game file")
     elif stat.S_ISFIFO(mode):
-        what = "a named pipe"
+        what = _("is a named pipe, not a game file")
     elif stat.S_ISSOCK(mode):
-        what = "a socket"
+        what = _("is a socket, not a game file")
     else:
-        what = "not a regular file"
-    raise GameFileError(p, None, f"is {what}, not a game file")
+        what = _("is not a regular file, not a game file")
+    raise GameFileError(p, None, what)
 
 
 def read_game(path: Path | str, *, checkpoints: bool = False) -> LoadedGame:
@@ -181,25 +188,26 @@ def parse_game(data: bytes, path: str = "<input>", *, checkpoints: bool = False)
     the size, which is bounded by :data:`MAX_FILE_BYTES` (and lines by :data:`MAX_LINE_BYTES`).
     """
     if not data:
-        raise GameFileError(path, None, "is empty, not a game")
+        raise GameFileError(path, None, _(_("is empty, not a game")))
     if len(data) > MAX_FILE_BYTES:
-        raise GameFileError(path, None, f"is {len(data)} bytes; a game file is at most {MAX_FILE_BYTES}")
+        raise GameFileError(path, None, _("is {size} bytes; a game file is at most {most}").format(
+            size=len(data), most=MAX_FILE_BYTES))
     lines = data.split(b"\n")
     torn: TornTail | None = None
     tail = lines.pop()  # after the last "\n": b"" for a complete file
     good_bytes = len(data) - len(tail)
     if tail:
-        torn = TornTail(len(lines) + 1, good_bytes, len(tail), "no end of line")
+        torn = TornTail(len(lines) + 1, good_bytes, len(tail), N_("no end of line"))
     bad_utf8 = _first_bad_utf8(data, good_bytes)
     if bad_utf8 is not None:
         index, column = bad_utf8
         if index == len(lines) - 1 and torn is None:
             # the last line does not parse: a torn tail (format spec), not an error
             good_bytes -= len(lines[index]) + 1
-            torn = TornTail(index + 1, good_bytes, len(lines[index]) + 1, "not valid UTF-8")
+            torn = TornTail(index + 1, good_bytes, len(lines[index]) + 1, N_("not valid UTF-8"))
             lines.pop()
         else:
-            raise GameFileError(path, index + 1, f"not valid UTF-8 (byte {column + 1} of the line)")
+            raise GameFileError(path, index + 1, _("not valid UTF-8 (byte {byte} of the line)").format(byte=column + 1))
     events: list[AnyEvent] = []
     decode = line_decoder.decode
     try:  # fast path: every line decodes; anything odd is re-read line by line below
@@ -215,13 +223,13 @@ def parse_game(data: bytes, path: str = "<input>", *, checkpoints: bool = False)
                 if i == len(lines) - 1 and torn is None and _is_unparsable(raw):
                     # a last line that does not parse is a torn tail too (format spec)
                     good_bytes -= len(raw) + 1
-                    torn = TornTail(i + 1, good_bytes, len(raw) + 1, "does not parse")
+                    torn = TornTail(i + 1, good_bytes, len(raw) + 1, N_("does not parse"))
                     break
                 raise
     if not events:
         if torn is not None:
-            raise GameFileError(path, torn.line, "the only line is incomplete: nothing to recover")
-        raise GameFileError(path, None, "is empty, not a game")
+            raise GameFileError(path, torn.line, _("the only line is incomplete: nothing to recover"))
+        raise GameFileError(path, None, _("is empty, not a game"))
     loaded = _fold_file(events, path, checkpoints)
     loaded.good_bytes = good_bytes
     loaded.file_bytes = len(data)
@@ -262,9 +270,10 @@ def _first_bad_utf8(data: bytes, end: int) -> tuple[int, int] | None:
 def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
     line = index + 1
     if len(raw) > MAX_LINE_BYTES:
-        raise GameFileError(path, line, f"line is {len(raw)} bytes long; at most {MAX_LINE_BYTES}")
+        said = _("line is {size} bytes long; at most {most}").format(size=len(raw), most=MAX_LINE_BYTES)
+        raise GameFileError(path, line, said)
     if not raw.strip():
-        raise GameFileError(path, line, "empty line (one event per line)")
+        raise GameFileError(path, line, _("empty line (one event per line)"))
     try:
         return line_decoder.decode(raw)
     except RecursionError:
@@ -272,7 +281,7 @@ def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
     except msgspec.ValidationError as e:
         raise GameFileError(path, line, _explain(raw, str(e))) from None
     except msgspec.DecodeError as e:
-        raise GameFileError(path, line, f"not valid JSON ({_why_not_json(str(e))})") from None
+        raise GameFileError(path, line, _("not valid JSON ({why})").format(why=_why_not_json(str(e)))) from None
 
 
 def _is_unparsable(raw: bytes) -> bool:
@@ -381,6 +390,7 @@ def _fold_file(events: list[AnyEvent], path: str, checkpoints: bool) -> LoadedGa
     if tail and not folded.decisions_only:
         loaded.missing_tail = tail
         loaded.notices.append(
-            f"{path} line {lines}: the file ends before the round's derived events; {len(tail)} recomputed"
-        )
+            _("{file} line {line}: the file ends before the round's derived events; {count} recomputed").format(
+                file=path, line=lines, count=len(tail))
+        )  # fmt: skip
     return loaded

@@ -23,6 +23,7 @@ import msgspec
 
 from ..bots import bot_seed
 from ..engine import AnyEvent, Event, Game, GameCreated, Placement, RuleError
+from ..i18n import ENGLISH, N_, _, language
 from ..printable import printable
 from ..store import SaveError
 from .protocol import (
@@ -74,11 +75,51 @@ class Unreachable(Exception):
     """No server answers (and none could be started)."""
 
 
+ERROR_WORDS: dict[str, str] = {
+    "bad_message": N_("the table server did not understand a message"),
+    "too_long": N_("a message was too long for the table server"),
+    "flood": N_("too many messages too fast: the table server hung up"),
+    "version": N_("the table server does not speak this dvtui's protocol"),
+    "no_table": N_("there is no such table"),
+    "table_exists": N_("a table of that name is already open"),
+    "bad_setup": N_("the table server refuses these players or this first player"),
+    "seat_taken": N_("that seat is someone else's"),
+    "no_seat": N_("there is no such seat free for a person"),
+    "not_seated": N_("you have no seat at this table"),
+    "stale": N_("another move came first: look again and decide"),
+    "illegal": N_("the rules do not allow that move"),
+    "nothing_to_undo": N_("there is no placement to take back"),
+    "undo_limit": N_("this seat has taken back as many placements this round as the table allows"),
+    "not_away": N_("that seat's person is at the table"),
+    "game_over": N_("the game is over"),
+    "log_full": N_("the table's log is full: the table has stopped"),
+    "server": N_("the table server could not save: the table has stopped"),
+    "taken_over": N_("your seat was taken by another connection of yours"),
+    "not_trusted": N_("this account may not vouch for the people it serves"),
+    "not_opener": N_("only the table's opener may do that"),
+    "shutdown": N_("the table server is stopping"),
+    "busy": N_("the table server is busy: try again later"),
+    "closed": N_("the table was closed"),
+    "chat_limit": N_("too many lines too fast: that line was not said"),
+    "timeout": N_("the table server hung up: too long without a word"),
+}
+"""What each protocol error code means, as the client says it in a language other than English
+(the server speaks English on the wire: in English its own words, which say more, are shown)."""
+
+
+def refusal_words(error: Error) -> str:
+    """``error`` in the language spoken now: the server's own message in English, else the
+    catalogue's sentence for its code."""
+    if language() == ENGLISH or error.code not in ERROR_WORDS:
+        return error.message
+    return _(ERROR_WORDS[error.code])
+
+
 class Refused(Exception):
     """The server answered a request with an ``error``."""
 
     def __init__(self, error: Error) -> None:
-        super().__init__(error.message)
+        super().__init__(refusal_words(error))
         self.code = error.code
         self.error = error
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from ..bots import BotSpec, choose
 from ..engine import Game
+from ..i18n import _
 from .client import Refused, TableClient
 from .protocol import STOPPING
 
@@ -25,11 +26,11 @@ async def play_seat(
     try:
         async for update in client.updates():
             if update.status == "reconnecting" and say is not None:
-                say("connection lost; reconnecting…")
+                say(_("connection lost; reconnecting…"))
             if update.status == "connected":
                 answered = None  # a placement sent just before the drop may never have arrived
                 if say is not None:
-                    say("reconnected")
+                    say(_("reconnected"))
             if update.error is not None and update.error.code in STOPPING:
                 raise Refused(update.error)
             game = client.game

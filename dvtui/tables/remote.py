@@ -21,10 +21,11 @@ from typing import Any
 
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
+from ..i18n import _
 from ..play.face import Abilities, Decided, News, Presence, Redealt, Refused, RematchVote, Spoken, TableNews, Tell
 from ..play.session import PlayedMove, PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
-from .client import Backoff, Diverged, TableClient, Unreachable, Update
+from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
 from .protocol import STOPPING, Error, Said
 from .store import FileStore
@@ -207,7 +208,7 @@ class RemoteSession:
             self._handed = None
         elif handed is not None and settled >= handed.seq:
             self._handed = None  # another decision was made on that position first
-            self._tell(Refused("another move came first: look again and decide"))
+            self._tell(Refused(_("another move came first: look again and decide")))
         self._tell(Decided(move))
 
     def _answers(self, handed: _Handed, events: Sequence[Event]) -> bool:
@@ -223,9 +224,9 @@ class RemoteSession:
         if error.code in STOPPING:
             self.stopped = error
         if self._handed is not None and (error.re in DECISIONS or error.code in STOPPING):
-            self._answer(Refused(error.message))
+            self._answer(Refused(refusal_words(error)))
         elif error.re not in DECISIONS:  # (else a late answer to a decision already told: nothing to say)
-            self._tell(TableNews(notice=error.message))
+            self._tell(TableNews(notice=refusal_words(error)))
 
     def _answer(self, news: News) -> None:
         """Tell the decision waiting for its answer (if one is) that ``news`` is it."""

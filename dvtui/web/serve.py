@@ -31,6 +31,7 @@ from ..store import SaveError
 from ..tables.where import ENV as SERVER_VARIABLE
 from .caps import DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON, TabCaps
 from .errors import WebError, WebUsageError
+from .tab import LANGUAGE_VARIABLE
 
 TITLE = "Dolce Vita"
 PAGE_DIR = Path(__file__).with_name("page")
@@ -43,11 +44,14 @@ SOCKET_MODE = 0o660
 may connect, as the login proxy must; no other account may."""
 
 
-def tab_command(table: str | None, server: str | None) -> list[str]:
+def tab_command(table: str | None, server: str | None, language: str | None = None) -> list[str]:
     """The command each tab runs: this same dvtui (interpreter and import path), at its start
     menu (whose lobby lists the tables of ``server``, else of the table server ``dvtui tables``
-    finds) or, with ``table``, sitting at that table of the table server."""
+    finds) or, with ``table``, sitting at that table of the table server; speaking ``language``
+    (``dvtui web --lang``: ``DVTUI_LANG``, which no browser's language nor setting overrides)."""
     command = [sys.executable, "-m", "dvtui"]
+    if language is not None:
+        command = ["env", f"{LANGUAGE_VARIABLE}={language}", *command]
     where = None if server is None else str(Path(server).expanduser().absolute())
     if table is None:
         return command if where is None else ["env", f"{SERVER_VARIABLE}={where}", *command]
@@ -72,6 +76,7 @@ def run(
     user_header: str | None = None,
     max_tabs: int | None = None,
     max_tabs_per_person: int | None = None,
+    language: str | None = None,
 ) -> None:
     """Serve until stopped (Ctrl+C, SIGTERM); each argument is the option of the same name (None:
     not given). Raises :class:`WebUsageError` for options that do not go together and
@@ -119,7 +124,7 @@ def run(
               file=sys.stderr)  # fmt: skip
     url = public_url or f"http://{host}:{port}"
     web_server = server_class(user_header, listener, caps)(
-        shlex.join(tab_command(table, server)),
+        shlex.join(tab_command(table, server, language)),
         host=host,
         port=port,
         title=page_title(table),

@@ -24,7 +24,7 @@ from ..store.saves import person_data_dir
 from ..tables.protocol import person_problem
 from .caps import DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON, TabCaps
 from .serve_private import HookedService, make_app, serve_each_tab_with, tab_environment
-from .tab import DATA_VARIABLE, PLAYER_VARIABLE, SPARE_VARIABLE, tab_line
+from .tab import BROWSER_VARIABLE, DATA_VARIABLE, PLAYER_VARIABLE, SPARE_VARIABLE, browser_languages, tab_line
 
 MAX_HEADER_CHARS = 200
 """The most of a proxy's user name put in a tab's environment: a bound only, as a name the table
@@ -32,6 +32,8 @@ server would refuse (:func:`person_problem`: longer than 40 characters, say) is 
 any tab starts."""
 _tab_player: ContextVar[str | None] = ContextVar("tab_player", default=None)
 """The proxy's user for the connection being handled (each is its own task)."""
+_tab_languages: ContextVar[str | None] = ContextVar("tab_languages", default=None)
+"""The languages the browser of the connection being handled asks for (:func:`browser_languages`)."""
 SPARE_QUIET = 0.2
 """Seconds without output after which a tab's dvtui counts as having drawn its first screen."""
 SPARE_AT_LATEST = 5.0
@@ -110,7 +112,11 @@ def server_class(
         """When this tab's dvtui last sent something (the event loop's clock)."""
 
         def environment(self, width: int, height: int) -> dict[str, str]:
-            return without_player(super().environment(width, height))
+            environment = without_player(super().environment(width, height))
+            languages = _tab_languages.get()
+            if languages is not None:  # the browser's, below a language the person chose (tab.py)
+                environment[BROWSER_VARIABLE] = languages
+            return environment
 
         async def on_data(self, payload: bytes) -> None:
             self.last_data = asyncio.get_running_loop().time()
@@ -150,7 +156,7 @@ def server_class(
             if live:
                 process = live[0]
                 assert process.stdin is not None
-                process.stdin.write(tab_line(width, height, player, data))
+                process.stdin.write(tab_line(width, height, player, data, _tab_languages.get()))
                 self.adopt(process)
                 return process
             self.command = shlex.join(with_player(shlex.split(self.command), player))
@@ -187,6 +193,7 @@ def server_class(
                 return websocket
             if user is not None:
                 _tab_player.set(user)  # this connection's task (and only it) sees the name
+            _tab_languages.set(browser_languages(request.headers.get("Accept-Language", "")))
             tabs.opened(user)
             try:
                 return await super().handle_websocket(request)  # until the tab's dvtui has ended

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 
+from ..i18n import PSEUDO, available, choose, language_of, set_language
+from ..settings import saved_language
 from ..tables.protocol import person_problem
 from .errors import WebUsageError
 
@@ -19,6 +21,38 @@ DATA_VARIABLE = "DVTUI_DATA_DIR"
 """Where a dvtui keeps its games and settings (:func:`dvtui.store.data_dir`): ``dvtui web`` gives
 each person a proxy names a directory of their own."""
 MAX_LINE = 4096
+MAX_LANGUAGES = 20
+"""The most of an ``Accept-Language`` header's entries read (a browser sends a handful)."""
+
+
+LANGUAGE_VARIABLE = "DVTUI_LANG"
+"""The language ``dvtui web --lang`` gives every tab: a choice, above the browser's and the settings'."""
+BROWSER_VARIABLE = "LANGUAGE"
+"""Where a tab's dvtui finds the languages its browser asks for (its page request's
+``Accept-Language``): gettext's own variable, which :func:`dvtui.i18n.choose` ranks below a
+``--lang``, ``DVTUI_LANG`` and the person's settings, so that a language the person chose wins."""
+
+
+def browser_languages(header: str) -> str | None:
+    """The languages of an ``Accept-Language`` header that dvtui speaks, most wanted first, as
+    ``LANGUAGE`` lists them (``fr:en``); None when it names none of them (the tab keeps the
+    environment's)."""
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")[:MAX_LANGUAGES]):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        name, _, value = params.strip().partition("=")
+        if name.strip() == "q":
+            try:
+                quality = float(value)
+            except ValueError:
+                continue
+        code = language_of(tag)
+        if code is not None and quality > 0:
+            wanted.append((-quality, i, code))
+    spoken = set(available()) - {PSEUDO}
+    codes = list(dict.fromkeys(code for _, _, code in sorted(wanted) if code in spoken))
+    return ":".join(codes) or None
 
 
 def is_spare() -> bool:
@@ -43,6 +77,10 @@ def wait_for_tab() -> None:
         os.environ[PLAYER_VARIABLE] = str(tab["player"])
     if tab.get("data"):
         os.environ[DATA_VARIABLE] = str(tab["data"])
+    if tab.get("languages"):
+        os.environ[BROWSER_VARIABLE] = str(tab["languages"])
+    # chosen again: the tab's browser and its person's settings are known only now
+    set_language(choose(None, os.environ, saved_language()))
 
 
 def vouched() -> str | None:
@@ -58,10 +96,24 @@ def vouched() -> str | None:
     return name
 
 
-def tab_line(width: int, height: int, player: str | None, data: str | None = None) -> bytes:
-    """What a spare waits for: the tab's size, its person, and their data directory (None: the
-    account's own)."""
-    return (json.dumps({"width": width, "height": height, "player": player, "data": data}) + "\n").encode()
+def tab_line(
+    width: int, height: int, player: str | None, data: str | None = None, languages: str | None = None
+) -> bytes:
+    """What a spare waits for: the tab's size, its person, their data directory (None: the
+    account's own) and the languages its browser asks for (:func:`browser_languages`)."""
+    tab = {"width": width, "height": height, "player": player, "data": data, "languages": languages}
+    return (json.dumps(tab) + "\n").encode()
 
 
-__all__ = ["DATA_VARIABLE", "PLAYER_VARIABLE", "SPARE_VARIABLE", "is_spare", "tab_line", "vouched", "wait_for_tab"]
+__all__ = [
+    "BROWSER_VARIABLE",
+    "DATA_VARIABLE",
+    "LANGUAGE_VARIABLE",
+    "PLAYER_VARIABLE",
+    "SPARE_VARIABLE",
+    "browser_languages",
+    "is_spare",
+    "tab_line",
+    "vouched",
+    "wait_for_tab",
+]

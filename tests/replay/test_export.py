@@ -40,6 +40,26 @@ def test_every_example_exports_as_pinned(name: str, capsys: pytest.CaptureFixtur
     assert (REPLAYS / name).read_bytes() == before
 
 
+@pytest.mark.parametrize("name", ["game.dvr", "game-5p.dvr"])
+def test_the_examples_in_french_as_pinned(name: str, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Read start to end against the French rules' words: manche, colonne, placement, égalité, the
+    goods with their articles, the money cards as "la carte argent", amounts as ``4 500 000``."""
+    monkeypatch.chdir(REPO)
+    assert main(["--lang", "fr", "replay", f"replays/{name}", "--text"]) == 0
+    out = capsys.readouterr().out
+    assert out == _golden(f"{Path(name).stem}.fr.dvr", out)
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_a_long_column_line_is_cut_between_two_awards_never_inside_one() -> None:
+    """The cut line ends with the separator; the separator fits on it as well, or the award before
+    it goes to the next line."""
+    text = export_text(read_game(REPLAYS / "game-3p.dvr").events)
+    assert ("G  (Bot 1: 4, Bot 2: 2, Bot 3: 5) Bot 3 takes jewel 700, returns jewel 200;\n"
+            "       Bot 1 takes boat 600; Bot 2 takes house 700\n") in text  # fmt: skip
+
+
 def test_the_export_tells_the_game_round_by_round() -> None:
     loaded = read_game(REPLAYS / "game.dvr")
     text = export_text(loaded.events, label="game.dvr")

@@ -355,7 +355,8 @@ def test_torn_tail_at_every_byte_offset(tmp_path: Path, players: int, seed: int)
             assert torn is not None, k
             assert (torn.line, torn.offset, torn.size) == (complete + 1, good, k - good), k
             assert loaded.notices[0].startswith(f"g.dvr line {complete + 1}: torn last line"), k
-            assert f"recovered the {complete} complete lines" in loaded.notices[0], k
+            lines = "line" if complete == 1 else "lines"
+            assert f"recovered the {complete} complete {lines} before it" in loaded.notices[0], k
         # the complete lines are the game as written, plus at most the derived events they owe
         assert len(loaded.events) >= complete, k
         assert loaded.events == full[: len(loaded.events)], k

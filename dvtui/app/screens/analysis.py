@@ -13,18 +13,19 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from ...i18n import N_, _
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
 from ..theme import MUTED
 from ..widgets.win_chart import win_chart_lines
 from .dialog import Dialog
 
-MEANING = (
+MEANING = N_(
     "Win chance: what the strong bot's search expects of a player's chance to win if everyone played on "
     "as the bots do (a model, not a certainty). A mark means the placement lost that much against the best "
     "one in the same search, by more than the search's own noise: inaccuracy 5 points, mistake 10, blunder 15. "
     "In the log: ?! inaccuracy, ? mistake, ?? blunder. b just before a blunder: try it again."
-)
+)  # fmt: skip
 
 
 class AnalysisScreen(Dialog[None]):
@@ -33,7 +34,7 @@ class AnalysisScreen(Dialog[None]):
         width: 100%;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", "close", key_display="esc")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", N_("close"), key_display="esc")]
 
     def __init__(self, reviews: Sequence[Review], names: Sequence[str], colors: Sequence[str], budget: int) -> None:
         super().__init__()
@@ -45,12 +46,13 @@ class AnalysisScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         width = max(20, self.app.size.width - 6)
         with VerticalScroll(id="analysis-box", classes="dialog"):
-            yield Static(Text(f"Analysis ({self.budget} iterations a placement)", style=Style(bold=True)))
+            said = _("Analysis ({n} iterations a placement)").format(n=self.budget)
+            yield Static(Text(said, style=Style(bold=True)))
             yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width)),
                          id="win-chart")  # fmt: skip
             counts = [f"{p + 1} {printable(name)}: {mark_counts(self.reviews, p)}" for p, name in enumerate(self.names)]
             yield Static(Text("\n".join(counts)), id="analysis-marks")
-            yield Static(Text(MEANING, style=Style(color=MUTED)))
+            yield Static(Text(_(MEANING), style=Style(color=MUTED)))
         yield Footer(compact=True)
 
     def action_close(self) -> None:

@@ -19,6 +19,8 @@ from textual.widgets.option_list import Option
 
 from ...describe import join_names
 from ...engine import Seat
+from ...i18n import N_, _, ngettext
+from ..spoken import filled
 from ..theme import MUTED, seat_color
 from .dialog import Dialog
 
@@ -53,7 +55,7 @@ class BranchScreen(Dialog[int | None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "cancel", key_display="esc"),
+        Binding("escape", "cancel", N_("cancel"), key_display="esc"),
     ]
 
     def __init__(self, players: list[Seat], moment: int, round_: int, to_move: int) -> None:
@@ -69,23 +71,25 @@ class BranchScreen(Dialog[int | None]):
         options: list[Option] = []
         for i in sorted(bots, key=lambda i: (i != self.to_move, i)):  # the player to move first
             seat = self.players[i]
-            verb, too = ("Play ", " too") if people else ("Take ", "")  # with a person here: hot-seat
-            label = Text.assemble(verb, (seat.name, f"bold {seat_color(seat.color)}"), f"'s seat{too} ({seat.bot})")
+            said = (_("Play {name}'s seat too ({level})") if people else  # with a person here: hot-seat
+                    _("Take {name}'s seat ({level})"))
+            label = filled(said, name=Text(seat.name, style=f"bold {seat_color(seat.color)}"), level=seat.bot or "")
             if i == self.to_move:
-                label.append("  · to move", style=MUTED)
+                label.append("  · " + _("to move"), style=MUTED)
             options.append(Option(label, id=f"seat-{i}"))
         if people:
-            keep = f"Keep the seats: {join_names(people)} {'plays' if len(people) == 1 else 'play'} on"
+            keep = ngettext("Keep the seats: {names} plays on", "Keep the seats: {names} play on",
+                            len(people)).format(names=join_names(people))
         else:
-            keep = "Keep the seats: the bots play on"
+            keep = _("Keep the seats: the bots play on")
         options.append(Option(Text(keep), id="keep"))  # Text: the names are never markup
         if people:  # a person is at the table: keeping the seats is what is usually meant
             options.insert(0, options.pop())
         with Vertical(id="branch-box", classes="dialog"):
-            yield Static(f"Play from here: moment {self.moment}, round {self.round}, in a new file",
-                         id="branch-title")
+            said = _("Play from here: moment {moment}, round {round}, in a new file")
+            yield Static(Text(said.format(moment=self.moment, round=self.round)), id="branch-title")
             yield OptionList(*options, id="branch-choice")
-            yield Static(Text("↑↓ ⏎ choose · esc: no branch · the original stays as it is", style=MUTED))
+            yield Static(Text(_("↑↓ ⏎ choose · esc: no branch · the original stays as it is"), style=MUTED))
         yield Footer(compact=True)
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:

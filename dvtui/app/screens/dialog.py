@@ -14,12 +14,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
+from ...i18n import N_, _
+from ..spoken import SpokenScreen, filled
 from ..theme import MUTED
 
 ResultT = TypeVar("ResultT")
 
 
-class Dialog(ModalScreen[ResultT]):
+class Dialog(SpokenScreen[ResultT], ModalScreen[ResultT]):
     """Its box is the widget with the class ``dialog``; each dialog sets its width."""
 
     DEFAULT_CSS = """
@@ -49,8 +51,8 @@ class LeaveForBranch(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "leave and play from here", key_display="y"),
-        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("leave and play from here"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
     def __init__(self, table: str, seat: str) -> None:
@@ -60,14 +62,15 @@ class LeaveForBranch(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leave-box", classes="dialog"):
-            yield Static(Text(f"Leave table {self.table} to play from here?", style=Style(bold=True)))
-            yield Static(Text(
-                f"The branch is a game of your own, in a new file: the table is not changed. {self.seat}'s "
-                f"seat stays yours, away meanwhile (the others may let a bot stand in for it)."
-            ))  # fmt: skip
-            back = (f"dvtui join {self.table}", Style(bold=True))
-            yield Static(Text.assemble(back, " brings you back where the game is."))
-            yield Static(Text("y: leave and play from here · n or esc: stay", style=Style(color=MUTED)))
+            asked = _("Leave table {table} to play from here?").format(table=self.table)
+            yield Static(Text(asked, style=Style(bold=True)))
+            yield Static(Text(_(
+                "The branch is a game of your own, in a new file: the table is not changed. {name}'s "
+                "seat stays yours, away meanwhile (the others may let a bot stand in for it)."
+            ).format(name=self.seat)))  # fmt: skip
+            command = Text(f"dvtui join {self.table}", style=Style(bold=True))
+            yield Static(filled(_("{command} brings you back where the game is."), command=command))
+            yield Static(Text(_("y: leave and play from here · n or esc: stay"), style=Style(color=MUTED)))
         yield Footer(compact=True)
 
     def action_answer(self, leave: bool) -> None:
@@ -84,8 +87,8 @@ class Confirm(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "yes", key_display="y"),
-        Binding("n,escape", "answer(False)", "no", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("yes"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("no"), key_display="n/esc"),
     ]
 
     def __init__(self, question: str, explained: str, yes: str) -> None:
@@ -98,7 +101,7 @@ class Confirm(Dialog[bool]):
         with Vertical(id="confirm-box", classes="dialog"):
             yield Static(Text(self.question, style=Style(bold=True)))
             yield Static(Text(self.explained))
-            yield Static(Text(f"y: {self.yes} · n or esc: play on", style=Style(color=MUTED)))
+            yield Static(Text(_("y: {yes} · n or esc: play on").format(yes=self.yes), style=Style(color=MUTED)))
         yield Footer(compact=True)
 
     def action_answer(self, yes: bool) -> None:
@@ -114,7 +117,7 @@ class SayLine(Dialog[str | None]):
         width: 72;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "say nothing", key_display="esc")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", N_("say nothing"), key_display="esc")]
 
     def __init__(self, table: str, max_chars: int) -> None:
         super().__init__()
@@ -123,7 +126,7 @@ class SayLine(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="say-box", classes="dialog"):
-            yield Static(Text(f"Say to everyone at {self.table} (Enter says it):"))
+            yield Static(Text(_("Say to everyone at {table} (Enter says it):").format(table=self.table)))
             yield Input(max_length=self.max_chars, id="say-text")
         yield Footer()
 

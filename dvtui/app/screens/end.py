@@ -10,19 +10,21 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...describe import amount
 from ...engine import Game
+from ...i18n import N_, _
 from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
-from ..theme import MUTED, seat_color
+from ..spoken import SpokenScreen, filled
+from ..theme import MUTED
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import CHIP, cell_tags, styled
+from ..widgets.panels import colour_names
 from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings
+from ..widgets.table_view import result_words
 
 
 def headline(game: Game) -> Text:
@@ -30,18 +32,15 @@ def headline(game: Game) -> Text:
     assert outcome is not None, "the end screen shows a finished game"
     winners = outcome.winners
     players = game.created.players
-    text = styled(" GAME OVER ", CHIP)
+    text = styled(" " + _("GAME OVER") + " ", CHIP)
     text.append("  ")
-    for i, p in enumerate(winners):
-        if i:
-            text.append(" and " if i == len(winners) - 1 else ", ")
-        text.append(players[p].name, style=Style(bold=True, color=seat_color(players[p].color)))
-    verb = " share the victory with " if outcome.shared else " wins with "
-    text.append(verb + amount(outcome.best) + (" each" if outcome.shared else ""), style=Style(bold=True))
+    line = result_words([players[p].name for p in winners], outcome.best)
+    text.append_text(colour_names(Text(line, style=Style(bold=True)), [players[p].name for p in winners],
+                                  [players[p].color for p in winners]))  # fmt: skip
     return text
 
 
-class EndScreen(Screen[None]):
+class EndScreen(SpokenScreen[None]):
     DEFAULT_CSS = """
     #end-headline {
         height: 1;
@@ -74,13 +73,13 @@ class EndScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "rematch", "rematch"),
-        Binding("d", "decline", "no rematch"),
-        Binding("n", "new_game", "new game"),
-        Binding("escape,t", "back", "table", key_display="t"),
-        Binding("a", "analyse", "analyse"),
-        Binding("question_mark", "help", "help", key_display="?"),
-        Binding("q", "quit", "quit"),
+        Binding("r", "rematch", N_("rematch")),
+        Binding("d", "decline", N_("no rematch")),
+        Binding("n", "new_game", N_("new game")),
+        Binding("escape,t", "back", N_("table"), key_display="t"),
+        Binding("a", "analyse", N_("analyse")),
+        Binding("question_mark", "help", N_("help"), key_display="?"),
+        Binding("q", "quit", N_("quit")),
     ]
 
     def __init__(self, session: GameSession, *, table: str | None = None) -> None:
@@ -98,27 +97,23 @@ class EndScreen(Screen[None]):
         yield Static(headline(game), id="end-headline")
         with Vertical(id="end-body"):
             with Vertical(id="end-left"):
-                yield Static("STANDINGS AND HOLDINGS", classes="side-title")
+                yield Static(_("STANDINGS AND HOLDINGS"), classes="side-title")
                 yield Standings(game, id="standings")
             with Vertical(id="end-right"):
-                yield Static("TOTALS AFTER EACH ROUND", classes="side-title")
+                yield Static(_("TOTALS AFTER EACH ROUND"), classes="side-title")
                 yield TotalsChart(
                     game.round_scores, [s.color for s in players], cell_tags([s.name for s in players]), id="chart"
                 )
         path = self.session.path
         if path is not None:
-            note = styled("Saved in ", Style(color=MUTED))
             shown = printable(str(path))
-            note.append(shown)
-            note.append(" · watch it again: ", style=Style(color=MUTED))
-            note.append(f"dvtui replay {shown}", style=Style(bold=True))
+            command = f"dvtui replay {shown}"
+            note = filled(_("Saved in {path} · watch it again: {command}"), Style(color=MUTED),
+                          path=shown, command=Text(command, style=Style(bold=True)))
             yield Static(note, id="end-note")
         elif self.table is not None:
-            note = styled("The table server keeps this game · ", Style(color=MUTED))
-            note.append("t", style=Style(bold=True))
-            note.append(": the table (", style=Style(color=MUTED))
-            note.append("t", style=Style(bold=True))
-            note.append(" again: time travel)", style=Style(color=MUTED))
+            note = Text(_("The table server keeps this game · t: the table (t again: time travel)"),
+                        style=Style(color=MUTED))
             yield Static(note, id="end-note")
         if self.table is not None:
             yield Static(self._rematch_text(), id="end-rematch")
@@ -131,11 +126,11 @@ class EndScreen(Screen[None]):
         words = None if presence is None else rematch_words(presence, self.session.names)
         may = self.session.abilities.table_rematch
         if words is None:
-            offer = "r: propose a rematch at the same table (everyone there is asked)" if may else ""
+            offer = _("r: propose a rematch at the same table (everyone there is asked)") if may else ""
             return Text(offer, style=Style(color=MUTED))
         text = Text(words, style=Style(bold=True))
         if may:
-            text.append("  r: accept · d: turn it down", style=Style(color=MUTED))
+            text.append("  " + _("r: accept · d: turn it down"), style=Style(color=MUTED))
         return text
 
     def table_changed(self) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar
+from importlib.resources import files
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.table import Table
@@ -13,37 +14,47 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from ...describe import CATEGORY_CODES
+from ...describe import amount, category_code
 from ...engine import CATEGORIES
+from ...i18n import N_, _
+from ..host import GameHost
 from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
-from ..widgets.faces import CHIP, GOLD_BOLD, styled
+from ..widgets.faces import CHIP, GOLD_BOLD, good_name, styled
 from .dialog import Dialog
 
 RULES = [
-    ("The table", "7 columns of goods and money. A column is taken from its bottom, the card nearest "
-                  "the players. Everything is face up: there is nothing hidden (R4.4)."),
-    ("A round", "Starting with the first player, each of you places one number card (1-6) under any "
-                "column, in turn, until everyone holds one card: 5 placements each (R4)."),
-    ("Resolution", "Columns resolve left to right (R5). Your total in a column is the sum of your cards "
-                   "there. Equal totals cancel, all of them, at any rank. The others, highest first, "
-                   "each take the column's bottom card; an empty column gives nothing."),
-    ("Nobody there", "A column nobody played under moves its bottom card to the top (R5.5)."),
-    ("One of each", "You may own one good per category. Getting a second one is a forced exchange: "
-                    "your old one goes at once on top of that column (R6). Money is never exchanged."),
-    ("Next round", "Number cards go back to hand; the next player clockwise starts (R7). "
-                   "3 players play 6 rounds, 4 play 4, 5 play 5."),
-    ("Winning", "The highest value of goods and money wins; equal best scores share the victory (R8)."),
+    (N_("The table"), N_("7 columns of goods and money. A column is taken from its bottom, the card nearest the "
+                         "players. Everything is face up: there is nothing hidden (R4.4).")),
+    (N_("A round"), N_("Starting with the first player, each of you places one number card (1-6) under any column, "
+                       "in turn, until everyone holds one card: 5 placements each (R4).")),
+    (N_("Resolution"), N_("Columns resolve left to right (R5). Your total in a column is the sum of your cards there. "
+                          "Equal totals cancel, all of them, at any rank. The others, highest first, each take the "
+                          "column's bottom card; an empty column gives nothing.")),
+    (N_("Nobody there"), N_("A column nobody played under moves its bottom card to the top (R5.5).")),
+    (N_("One of each"), N_("You may own one good per category. Getting a second one is a forced exchange: your old "
+                           "one goes at once on top of that column (R6). Money is never exchanged.")),
+    (N_("Next round"), N_("Number cards go back to hand; the next player clockwise starts (R7). 3 players play 6 "
+                          "rounds, 4 play 4, 5 play 5.")),
+    (N_("Winning"), N_("The highest value of goods and money wins; equal best scores share the victory (R8).")),
 ]
+"""(heading, rule), marked for the catalogue: translated where shown."""
 
-MARKS = [
-    ("Ana on a card", "the card that player would take if the round ended now"),
-    ("5 3  =8", "cards placed under the column by a player (in their colour), and their total"),
-    ("✗8", "a total cancelled by a tie"),
-    ("⇄ CAR 300", "an exchange: that good would go back on top of the column"),
-    ("↻", "nobody has played here: the bottom card would move to the top"),
-]
 
+def marks() -> list[tuple[str, str]]:
+    """How to read the board: (mark, meaning), in the language spoken now (the exchange's card
+    code is the language's)."""
+    return [
+        (_("Ana on a card"), _("the card that player would take if the round ended now")),
+        ("5 3  =8", _("cards placed under the column by a player (in their colour), and their total")),
+        ("✗8", _("a total cancelled by a tie")),
+        (f"⇄ {category_code('car')} 300", _("an exchange: that good would go back on top of the column")),
+        ("↻", _("nobody has played here: the bottom card would move to the top")),
+    ]
+
+
+ORIGINAL_RULES = "dolce-vita-fr.txt"
+"""The original rules' text, beside this package's modules (docs/ links to it)."""
 
 KEY = Style(color="#7fd39a", bold=True)
 
@@ -67,28 +78,29 @@ def key_grid(title: str, subtitle: str, rows: Iterable[tuple[str, str]], grid: T
     return grid
 
 
-def help_text(keys: KeyMap | None = TABLE) -> Table:
+def help_text(keys: KeyMap | None = TABLE, *, azerty: bool = False) -> Table:
     """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
     table, then the rules. ``keys`` None: the table and the rules only (a screen whose keys
     are another map lists them above, with :func:`key_grid`)."""
     grid = _grid()
     if keys is not None:
-        key_grid("DOLCE VITA", "keys, the table, the rules in brief", keys.help_rows(), grid)
+        key_grid("DOLCE VITA", _("keys, the table, the rules in brief"), keys.help_rows(azerty=azerty), grid)
     cards = Text()
     for i, category in enumerate((*CATEGORIES, "money")):
         bg, fg = CARD_COLORS[category]
         if i == 4:
             cards.append("\n")
-        code = CATEGORY_CODES.get(category, "$$$")
+        code = category_code(category)
         cards.append(f" {code} ", style=Style(bgcolor=bg, color=fg, bold=True))
-        cards.append(f" {category:<9}")
-    grid.add_row("Cards", cards)
-    grid.add_row("", Text("values in thousands: HSE 700 is a house worth 700,000", style=Style(color=MUTED)))
-    for mark, meaning in MARKS:
+        cards.append(f" {good_name(category):<9}")
+    grid.add_row(_("Cards"), cards)
+    worth = _("values in thousands: {code} 700 is a house worth {amount}")
+    grid.add_row("", Text(worth.format(code=category_code("house"), amount=amount(700_000)), style=Style(color=MUTED)))
+    for mark, meaning in marks():
         grid.add_row(Text(mark, style=Style(color="#e6e6e6", bold=True)), meaning)
     grid.add_row("", "")
     for head, body in RULES:
-        grid.add_row(head, body)
+        grid.add_row(_(head), _(body))
     return grid
 
 
@@ -101,8 +113,8 @@ class HelpScreen(Dialog[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "close", "close", key_display="esc"),
-
+        Binding("escape,question_mark,q", "close", N_("close"), key_display="esc"),
+        Binding("o", "original", N_("the original rules (French)")),
     ]
 
     def __init__(self, keys: KeyMap = TABLE) -> None:
@@ -111,8 +123,41 @@ class HelpScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(help_text(self.keys), id="help-text")
+            yield Static(help_text(self.keys, azerty=cast(GameHost, self.app).azerty), id="help-text")
         yield Footer(compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_original(self) -> None:
+        self.app.push_screen(OriginalRules())
+
+
+def original_rules() -> str:
+    """The rules as Hans im Glück printed them, in French: the text this game follows (the
+    rules in brief cite its sections), shipped with the package."""
+    return files("dvtui.app").joinpath(ORIGINAL_RULES).read_text(encoding="utf-8")
+
+
+class OriginalRules(Dialog[None]):
+    """``o`` in the help: the original French rules, to scroll through."""
+
+    DEFAULT_CSS = """
+    #rules-body {
+        width: 100;
+    }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,o,q", "close", N_("close"), key_display="esc"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules-body", classes="dialog"):
+            yield Static(Text(original_rules()), id="rules-text")  # plain text: never read as markup
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#rules-body").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

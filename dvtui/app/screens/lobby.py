@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
+from ...i18n import _, ngettext
 from ...printable import printable
 from ...tables import (
     Diverged,
@@ -85,21 +86,22 @@ def table_label(info: TableInfo, me: str) -> Text:
     line.append("▶ " if mine else "  ", style=Style(color=GOLD, bold=True))
     line.append(printable(info.table), style=Style(bold=True))
     if info.over:
-        line.append("  the game is over")
+        line.append("  " + _("the game is over"))
         return line
     if info.waiting:
         awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
-        where = f"waiting for {', '.join(awaited)}" if awaited else "waiting room"
+        where = _("waiting for {names}").format(names=", ".join(awaited)) if awaited else _("waiting room")
     elif mine:
-        where = "your turn"
+        where = _("your turn")
     else:
-        where = f"{info.seats[info.to_move].name} to play" if info.to_move is not None else "?"
+        where = _("{name} to play").format(name=info.seats[info.to_move].name) if info.to_move is not None else "?"
     line.append(f"  {printable(where)}", style=Style(color=GOLD, bold=True) if mine else Style())
     if info.move_left is not None:
-        line.append(f", {duration_words(info.move_left)} left", style=Style(bold=True))
-    line.append(f" · round {info.round} of {info.rounds}")
+        line.append(", " + _("{time} left").format(time=duration_words(info.move_left)), style=Style(bold=True))
+    line.append(" · " + _("round {round} of {rounds}").format(round=info.round, rounds=info.rounds))
     if info.spectators > 0:
-        line.append(f" · {info.spectators} watching", style=Style(color=MUTED))
+        watching = ngettext("{n} watching", "{n} watching", info.spectators).format(n=info.spectators)
+        line.append(f" · {watching}", style=Style(color=MUTED))
     return line
 
 

@@ -15,15 +15,16 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
 from ...tables import TableInfo, has_seat
 from ..config import SetupDefaults
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
@@ -36,7 +37,7 @@ TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
 
-class MenuScreen(Screen[None]):
+class MenuScreen(SpokenScreen[None]):
     """New game, resume the latest unfinished game, replay a file (its path typed, the latest
     game's offered), the table server's tables and a new table there (``lobby``), quit."""
 
@@ -62,7 +63,7 @@ class MenuScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "back", key_display="esc"),
+        Binding("escape", "back", N_("back"), key_display="esc"),
     ]
 
     def __init__(self, lobby: Lobby | None = None) -> None:
@@ -80,29 +81,29 @@ class MenuScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         self.latest = latest_unfinished()
-        games, _ = list_games()
+        games = list_games()[0]
         self.recent = games[0].path if games else None
         title = styled(" DOLCE VITA ", CHIP)
-        title.append("  the card game, in the terminal", style=Style(bold=True))
-        self.choices = [("New game: choose the seats, then play", "new")]
+        title.append("  " + _("the card game, in the terminal"), style=Style(bold=True))
+        self.choices = [(_("New game: choose the seats, then play"), "new")]
         if self.latest is not None:
             game = self.latest.loaded.game
             names = ", ".join(seat.name for seat in game.created.players)
-            self.choices.append((Text(f"Resume the latest game: {names} · round {game.round} of {game.rounds}"),
-                                 "resume"))
-        self.choices.append(("Replay a game file", "replay"))
+            said = _("Resume the latest game: {names} · round {round} of {rounds}")
+            self.choices.append((Text(said.format(names=names, round=game.round, rounds=game.rounds)), "resume"))
+        self.choices.append((_("Replay a game file"), "replay"))
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         with Vertical(id="menu-body"):
             yield Static(title)
-            yield OptionList(*options, Option("Quit", id="quit"), id="menu-choice")
+            yield OptionList(*options, Option(_("Quit"), id="quit"), id="menu-choice")
             confined = cast(GameHost, self.app).in_browser  # a tab opens its own games only: by name
             recent = "" if self.recent is None else self.recent.name if confined else str(self.recent)
-            path = Input(value=recent, placeholder="name of a saved game" if confined else "path of a .dvr file",
+            path = Input(value=recent, placeholder=_("name of a saved game") if confined else _("path of a .dvr file"),
                          id="replay-path")
             path.display = False
             yield path
             yield Static(id="menu-error")
-            yield Static(Text("↑↓ then ⏎ · the same as: dvtui new, dvtui resume, dvtui replay FILE",
+            yield Static(Text(_("↑↓ then ⏎ · the same as: dvtui new, dvtui resume, dvtui replay FILE"),
                               style=Style(color=MUTED)))
         yield Footer(compact=True)
 
@@ -142,16 +143,16 @@ class MenuScreen(Screen[None]):
         self.tables = tables
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         if reachable:
-            options.append(Option("Open a new table at the table server", id=NEW_TABLE))
+            options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
         headed: set[str] = set()
         for i, info in enumerate(tables):
-            heading = "Your tables" if has_seat(info, me) else "Other tables · ⏎ to watch or take a free seat"
+            heading = _("Your tables") if has_seat(info, me) else _("Other tables · ⏎ to watch or take a free seat")
             if heading not in headed:
                 headed.add(heading)
                 shown = Text(heading, style=Style(color=MUTED))
                 options.append(Option(shown, id=f"heading-{len(headed)}", disabled=True))
             options.append(Option(table_label(info, me), id=f"{TABLE}{i}"))
-        options.append(Option("Quit", id="quit"))
+        options.append(Option(_("Quit"), id="quit"))
         menu.clear_options()
         menu.add_options(options)
         ids = [option.id for option in options]
@@ -204,13 +205,13 @@ class MenuScreen(Screen[None]):
     def _replay(self, message: Input.Submitted) -> None:
         text = message.value.strip()
         if not text:
-            self._error("type the path of a game file (.dvr)")
+            self._error(_("type the path of a game file (.dvr)"))
             return
         try:
             path = game_in(saves_dir(), text) if cast(GameHost, self.app).in_browser else Path(text).expanduser()
             loaded = read_game(path, checkpoints=True)
         except (GameFileError, SaveError, OSError) as e:
-            self._error(f"{text}: {e.strerror or e}" if isinstance(e, OSError) else str(e))
+            self._error(f"{text}: {e.strerror or e}" if isinstance(e, OSError) else str(e))  # (the system's words)
             return
         cast(GameHost, self.app).open_viewer(loaded)  # a branch from it is played on a table in its place
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -31,13 +32,13 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from ...describe import column_name, describe_event
 from ...engine import DERIVED_TYPES, CardPlaced, ColumnResolved, Game, GameEnded, PlacementUndone, RoundEnded
+from ...i18n import N_, _
 from ...printable import printable
 from ...replay import Replay
 from ...replay.analysis import (
@@ -54,6 +55,7 @@ from ...replay.analysis import (
 from ...replay.steps import ResolutionStep
 from ..keys import ANALYSE, BACK, JUMP_ROUND, VIEWER, PaletteEntry
 from ..messages import LiveEvents
+from ..spoken import SpokenScreen
 from ..theme import MUTED
 from ..widgets.board import Board
 from ..widgets.hand import HandBar, hint_text
@@ -75,7 +77,7 @@ from .help import HelpScreen, help_text, key_grid
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
-STEP_HINT = "   ← → step"
+STEP_HINT = N_("   ← → step")
 PLAYING, PAUSED = "▶", "‖"
 """The timeline's play and pause marks: glyphs of the common monospace fonts (a browser tab's
 included: ⏸ is in none of them, and shows as an empty box)."""
@@ -106,12 +108,12 @@ class ReplayHelp(HelpScreen):
         leave_out = (ANALYSE,) if self.live else ()
         rows = VIEWER.help_rows(leave_out=leave_out if self.back else (*leave_out, BACK))
         with VerticalScroll(id="help-body", classes="dialog"):
-            yield Static(key_grid("REPLAY", "keys of the viewer", rows), id="replay-keys")
+            yield Static(key_grid(_("REPLAY"), _("keys of the viewer"), rows), id="replay-keys")
             yield Static(help_text(None), id="help-text")
         yield Footer(compact=True)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(SpokenScreen[None]):
     """A game moment by moment. ``live``: time travel over a game being played (read-only; Escape
     returns), told of its new events with :class:`LiveEvents`. ``back``: opened over another
     screen (the end screen, the start menu), which Escape returns to; the viewer of ``dvtui
@@ -237,8 +239,9 @@ class ReplayScreen(Screen[None]):
         start = self.replay.round_start(round_)
         if start is None:
             reached = len(self.replay.round_starts)
-            self.notify(f"This game has no round {round_}" if round_ > self.replay.rounds
-                        else f"The file stops in round {reached}", severity="warning", timeout=3)
+            said = (_("This game has no round {round}").format(round=round_) if round_ > self.replay.rounds
+                    else _("The file stops in round {round}").format(round=reached))
+            self.notify(said, severity="warning", timeout=3)
             return
         self.go(start)
 
@@ -337,8 +340,9 @@ class ReplayScreen(Screen[None]):
         blunder = None if self.analysis is None else blunder_after(self.analysis.reviews, moment)
         if blunder is not None:
             name = printable(players[blunder.player].name)
-            self.notify(f"{name} played {blunder.card} under {column_name(blunder.column)} here, a blunder: "
-                        f"find a better placement.", title="Try it again", timeout=10)  # fmt: skip
+            said = _("{name} played {card} under {column} here, a blunder: find a better placement.")
+            self.notify(said.format(name=name, card=blunder.card, column=column_name(blunder.column)),
+                        title=_("Try it again"), timeout=10)
         if state.over or all(seat.kind == "human" for seat in players):
             self._branch(moment, None)  # nothing to choose (or nothing to play: it says so)
             return
@@ -490,7 +494,7 @@ class ReplayScreen(Screen[None]):
             scores.show(game)
             if k == 0:
                 first = players[game.first_player]
-                status = colour_names(f"The deal: {first.name} starts", names, colors)
+                status = colour_names(_("The deal: {name} starts").format(name=first.name), names, colors)
             else:
                 status = colour_names(describe_event(event, names, game.rounds), names, colors)
             seat = players[game.to_move]
@@ -498,12 +502,14 @@ class ReplayScreen(Screen[None]):
                       names=names)
         if banner_text is not None:
             room = self.query_one("#play").size.width - 2  # the banner's padding
-            if banner_text.cell_len + len(STEP_HINT) <= room:
-                banner_text.append(STEP_HINT, style=Style(color=MUTED))
+            step_hint = _(STEP_HINT)
+            if banner_text.cell_len + cell_len(step_hint) <= room:
+                banner_text.append(step_hint, style=Style(color=MUTED))
             banner.show(banner_text)
         hand.display = banner_text is None
         banner.display = banner_text is not None
-        right = "TIME TRAVEL · esc returns " if self.live else "REPLAY · esc returns " if self.back else "REPLAY "
+        right = (_("TIME TRAVEL · esc returns ") if self.live else _("REPLAY · esc returns ") if self.back else
+                 _("REPLAY "))
         self.query_one(RoundBar).show(game, status, right)
         self.query_one(ReplayLog).set_cursor(k)
         self._draw_status()
@@ -516,12 +522,12 @@ class ReplayScreen(Screen[None]):
         colors = [s.color for s in replay.created.players]
         if k >= replay.last:
             if self.live:
-                return hint_text("this is the game as it stands · esc returns to play")
-            return hint_text("end of the file · b: play on from here")
+                return hint_text(_("this is the game as it stands · esc returns to play"))
+            return hint_text(_("end of the file · b: play on from here"))
         nxt = replay.events[k + 1]
         if isinstance(nxt, ColumnResolved):
-            return hint_text("then: the round is resolved, column by column")
-        text = Text("then: ", style=Style(color=MUTED, italic=True))
+            return hint_text(_("then: the round is resolved, column by column"))
+        text = Text(_("then: "), style=Style(color=MUTED, italic=True))
         text.append_text(colour_names(describe_event(nxt, names, replay.created.rounds), names, colors))
         return text
 
@@ -534,7 +540,7 @@ class ReplayScreen(Screen[None]):
         status = f"{icon}  {self.moment}/{replay.last}"
         if self.analysing is not None:
             done, total = self.analysing
-            status += f"  analysing {done}/{total}" if total else "  analysing"
+            status += "  " + (_("analysing {done}/{total}").format(done=done, total=total) if total else _("analysing"))
         self.query_one(TimelineBar).show(self.moment, replay.round_at(self.moment), status)
 
 

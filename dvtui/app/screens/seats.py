@@ -22,10 +22,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, ngettext
 from ...printable import printable
 from ...store import user_name
 from ...tables import (
@@ -41,6 +41,7 @@ from ...tables import (
 from ...tables.protocol import shown_person
 from ...tables.table import pick_seat
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
 
@@ -71,30 +72,36 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
     state = info.seats[seat]
     name = state.name
     if state.kind != "human":
-        return f"{name}: a bot plays it", False
+        return _("{name}: a bot plays it").format(name=name), False
     if state.state == "connected":
-        who = "" if state.user in (None, state.name) else f" ({state.user})"
-        playing = "playing" if state.bot is None else f"a {state.bot} bot client playing"
-        return f"{name}: here{who}, {playing}", False
+        alone = state.user in (None, state.name)  # the person is named when not the seat's name
+        if state.bot is not None:
+            said = (_("{name}: here, a {level} bot client playing") if alone else
+                    _("{name}: here ({person}), a {level} bot client playing"))
+        else:
+            said = _("{name}: here, playing") if alone else _("{name}: here ({person}), playing")
+        return said.format(name=name, person=state.user, level=state.bot), False
     if state.state == "free" and state.kept_for not in (None, account):
-        return f"{name}: kept for {state.kept_for}", False
+        return _("{name}: kept for {person}").format(name=name, person=state.kept_for), False
     if state.state == "free":
-        return f"{name}: free, take this seat", True
+        return _("{name}: free, take this seat").format(name=name), True
     if state.user == account:  # away: its owner's connection dropped (a closed tab, say)
-        return f"{name}: away, take it back", True
-    return f"{name}: away, the seat of {state.user}", False
+        return _("{name}: away, take it back").format(name=name), True
+    return _("{name}: away, the seat of {person}").format(name=name, person=state.user), False
 
 
 def table_summary(info: TableInfo, *, watching: bool = False) -> str:
     """Where the game is and how many watch it (``watching``: this screen is one of them, not
     counted)."""
     if info.over:
-        where = "the game is over"
+        where = _("the game is over")
     else:
         who = info.seats[info.to_move].name if info.to_move is not None else "?"
-        where = f"round {info.round} of {info.rounds}, {who} to play"
+        where = _("round {round} of {rounds}, {name} to play").format(round=info.round, rounds=info.rounds, name=who)
     others = info.spectators - watching
-    return f"{where} · {others} watching" if others > 0 else where
+    if others <= 0:
+        return where
+    return f"{where} · " + ngettext("{n} watching", "{n} watching", others).format(n=others)
 
 
 def followed(client: TableClient) -> TableInfo | None:
@@ -109,7 +116,7 @@ def followed(client: TableClient) -> TableInfo | None:
     )  # fmt: skip
 
 
-class SeatScreen(Screen[None]):
+class SeatScreen(SpokenScreen[None]):
     """The seats of ``choice.table`` with who is at each; Enter takes the highlighted one."""
 
     DEFAULT_CSS = """
@@ -130,8 +137,8 @@ class SeatScreen(Screen[None]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "app.quit", "leave"),
-        Binding("escape", "back", "back", key_display="esc"),
+        Binding("q", "app.quit", N_("leave")),
+        Binding("escape", "back", N_("back"), key_display="esc"),
     ]
 
     def __init__(self, choice: SeatChoice, *, back: bool = False) -> None:
@@ -148,13 +155,14 @@ class SeatScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
-        title.append(f"  table {printable(self.choice.table)}: choose your seat", style=Style(bold=True))
+        title.append("  " + _("table {table}: choose your seat").format(table=printable(self.choice.table)),
+                     style=Style(bold=True))
         with Vertical(id="seats-body"):
             yield Static(title)
-            yield Static(Text("asking the table server who is there…", style=Style(color=MUTED)), id="seats-table")
+            yield Static(Text(_("asking the table server who is there…"), style=Style(color=MUTED)), id="seats-table")
             yield OptionList(id="seats-choice")
             yield Static(id="seats-error")
-            yield Static(Text("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE",
+            yield Static(Text(_("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE"),
                               style=Style(color=MUTED)))
         yield Footer(compact=True)
 
@@ -171,16 +179,17 @@ class SeatScreen(Screen[None]):
             await client.connect()
             async for update in client.updates():
                 if update.status == "reconnecting":
-                    self._lost("the table server went away: reconnecting (q leaves)")
+                    self._lost(_("the table server went away: reconnecting (q leaves)"))
                 elif update.presence or update.events or update.status == "connected":
                     self._redraw_soon(client)
         except Refused as e:
             if e.error.code == "no_table":
-                self._lost(f"table {self.choice.table} is not at the table server: there is no seat to take (q leaves)")
+                said = _("table {table} is not at the table server: there is no seat to take (q leaves)")
+                self._lost(said.format(table=self.choice.table))
             else:
-                self._lost(f"{e} (q leaves)")
+                self._lost(_("{error} (q leaves)").format(error=e))
         except (Unreachable, Dropped, Diverged, OSError) as e:
-            self._lost(f"{e} (q leaves)")
+            self._lost(_("{error} (q leaves)").format(error=e))
         finally:
             await client.close()
 
@@ -215,7 +224,7 @@ class SeatScreen(Screen[None]):
         for seat in range(len(info.seats)):
             label, free = seat_label(info, seat, self.account)
             choices.append(Option(Text(printable(label)), id=f"seat-{seat}", disabled=not free))
-        choices.append(Option("Watch the table", id=WATCH))
+        choices.append(Option(_("Watch the table"), id=WATCH))
         options.clear_options()
         options.add_options(choices)
         # the offer follows the table (a reloaded tab's old connection goes a moment later) until
@@ -241,7 +250,7 @@ class SeatScreen(Screen[None]):
         self.joining = True
         self.workers.cancel_group(self, "seats")  # this screen's watching ends: the table is joined anew
         self._error("")
-        self.query_one("#seats-table", Static).update(Text("joining the table…", style=Style(color=MUTED)))
+        self.query_one("#seats-table", Static).update(Text(_("joining the table…"), style=Style(color=MUTED)))
         self.join(seat)
 
     @work(exclusive=True, group="join")

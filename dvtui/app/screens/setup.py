@@ -13,38 +13,41 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS
+from ...describe import color_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ...i18n import N_, _
 from ...play.face import GameSession
 from ...play.seats import seat_message
 from ...printable import printable
 from ...store import SaveError
-from ...tables.protocol import TABLE_NAME_RULE, is_table_name
+from ...tables.protocol import is_table_name
 from ..config import SetupChoice, SetupDefaults
 from ..host import GameHost
+from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
 from ..widgets.faces import CHIP, styled
 from .dialog import Dialog
 
 HUMAN = "human"
-LEVEL_HELP = ("Bots: random places any card anywhere · greedy takes what pays best this round · "
+LEVEL_HELP = N_("Bots: random places any card anywhere · greedy takes what pays best this round · "
               "strong looks ahead to the end of the round and plays to win the game · "
-              "novice, casual, club, expert, master: the ladder, weakest first")
+              "novice, casual, club, expert, master: the ladder, weakest first")  # fmt: skip
 
 
 def kind_options() -> list[tuple[str, str]]:
-    options = [("Human", HUMAN)]
+    options = [(_("Human"), HUMAN)]
     for level in LEVELS:  # the first three as always, then the ladder's, weakest first
-        options.append((f"Bot: {level}", f"bot:{level}"))
+        options.append((_("Bot: {level}").format(level=level), f"bot:{level}"))
     return options
 
 
 def color_options() -> list[tuple[Text, str]]:
     # only the swatch is in the colour: the name takes the label's, readable on the focused gold too
-    return [(Text.assemble(("■ ", Style(color=seat_color(c))), c), c) for c in COLORS]
+    return [(Text.assemble(("■ ", Style(color=seat_color(c))), color_name(c)), c) for c in COLORS]
+
 
 
 class SeatRow(Horizontal):
@@ -74,7 +77,7 @@ class SeatRow(Horizontal):
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
         yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
-        yield Input(value=seat.name if seat.kind == "human" else "", placeholder="name", max_length=MAX_NAME_CHARS,
+        yield Input(value=seat.name if seat.kind == "human" else "", placeholder=_("name"), max_length=MAX_NAME_CHARS,
                     compact=True, classes="seat-name")
 
     @property
@@ -95,7 +98,7 @@ BROWSER_KEYS = {"setup.add_seat": "ctrl+o", "setup.remove_seat": "ctrl+l"}
 Ctrl+R reloads it: Ctrl+O (one more seat) and Ctrl+L (one less), which the tab's terminal takes."""
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(SpokenScreen[None]):
     """Builds the seats, then asks ``create`` for the session (file created) and starts the game."""
 
     DEFAULT_CSS = """
@@ -180,10 +183,10 @@ class SetupScreen(Screen[None]):
 
     AUTO_FOCUS = ".seat-name"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "start", "start", priority=True),
-        Binding("ctrl+n", "add_seat", "add seat", id="setup.add_seat"),
-        Binding("ctrl+r", "remove_seat", "remove seat", id="setup.remove_seat"),
-        Binding("escape", "leave", "leave", key_display="esc"),
+        Binding("ctrl+s", "start", N_("start"), priority=True),
+        Binding("ctrl+n", "add_seat", N_("add seat"), id="setup.add_seat"),
+        Binding("ctrl+r", "remove_seat", N_("remove seat"), id="setup.remove_seat"),
+        Binding("escape", "leave", N_("leave"), key_display="esc"),
     ]
 
     def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], GameSession],
@@ -204,37 +207,38 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
-        title.append("  a new table at the table server" if self.open_table else "  a new game", style=Style(bold=True))
+        said = _("a new table at the table server") if self.open_table else _("a new game")
+        title.append(f"  {said}", style=Style(bold=True))
         yield Static(title, id="setup-title")
         with VerticalScroll(id="setup-body", can_focus=False):  # its fields take the focus, not the body
-            yield Static(Text("Seats, clockwise (3 to 5): a human by name, or a bot by level.",
+            yield Static(Text(_("Seats, clockwise (3 to 5): a human by name, or a bot by level."),
                               style=Style(color=MUTED)), classes="setup-help")
             if self.open_table is not None:
                 with Horizontal(classes="setup-line", id="table-line"):
-                    yield Label("Table name ", classes="setup-label")
-                    yield Input(placeholder="e.g. friday", compact=True, id="table-name", max_length=32,
+                    yield Label(_("Table name") + " ", classes="setup-label")
+                    yield Input(placeholder=_("e.g. friday"), compact=True, id="table-name", max_length=32,
                                 restrict=r"[A-Za-z0-9_-]*")  # fmt: skip
-                    yield Label("  listed in menus", classes="setup-note")
+                    yield Label("  " + _("listed in menus"), classes="setup-note")
             with Vertical(id="seats"):
                 for i, seat in enumerate(self.defaults.initial_seats()):
                     yield SeatRow(i, seat)
             with Horizontal(id="seat-buttons"):
-                yield Button("+ seat", id="add-seat", compact=True)
-                yield Button("− seat", id="remove-seat", compact=True)
-                yield Label("  removes the seat you were on", classes="setup-note")
-            yield Static(Text(LEVEL_HELP, style=Style(color=MUTED)), id="level-help")
+                yield Button(_("+ seat"), id="add-seat", compact=True)
+                yield Button(_("− seat"), id="remove-seat", compact=True)
+                yield Label("  " + _("removes the seat you were on"), classes="setup-note")
+            yield Static(Text(_(LEVEL_HELP), style=Style(color=MUTED)), id="level-help")
             with Horizontal(classes="setup-line"):
-                yield Label("First player ", classes="setup-label")
+                yield Label(_("First player") + " ", classes="setup-label")
                 seats = self.defaults.initial_seats()
                 yield Select([(Text(printable(f"{i + 1}. {s.name}")), i) for i, s in enumerate(seats)],
                              allow_blank=False, compact=True, id="first")
             with Horizontal(classes="setup-line"):
-                yield Label("Seed ", classes="setup-label")
+                yield Label(_("Seed") + " ", classes="setup-label")
                 yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
-                            placeholder="random", compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
-                yield Label("  same seed, same deal", classes="setup-note")
+                            placeholder=_("random"), compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
+                yield Label("  " + _("same seed, same deal"), classes="setup-note")
             yield Static(id="setup-error")
-            yield Button("Open the table" if self.open_table else "Start the game", id="start", variant="success",
+            yield Button(_("Open the table") if self.open_table else _("Start the game"), id="start", variant="success",
                          compact=True)  # fmt: skip
         yield Footer(compact=True)
 
@@ -276,7 +280,7 @@ class SetupScreen(Screen[None]):
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
         # a name is shown as typed, never read as markup (Text, not a str prompt)
-        options = [(Text(printable(f"{i + 1}. {s.name or '(no name)'}")), i) for i, s in enumerate(seats)]
+        options = [(Text(printable(f"{i + 1}. {s.name or _('(no name)')}")), i) for i, s in enumerate(seats)]
         keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
         with select.prevent(Select.Changed):
             select.set_options(options)
@@ -308,7 +312,8 @@ class SetupScreen(Screen[None]):
     def action_add_seat(self) -> None:
         rows = self.rows()
         if len(rows) >= MAX_PLAYERS:
-            self.notify(f"{MAX_PLAYERS} seats at most: Dolce Vita is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R3)",
+            said = _("{most} seats at most: Dolce Vita is for {least} to {most} players (R3)")
+            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS),
                         severity="warning", timeout=4)
             return
         taken = {row.color for row in rows}
@@ -321,7 +326,8 @@ class SetupScreen(Screen[None]):
         """Remove the seat last worked on (the last seat when none was)."""
         rows = self.rows()
         if len(rows) <= MIN_PLAYERS:
-            self.notify(f"{MIN_PLAYERS} seats at least: Dolce Vita is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R3)",
+            said = _("{least} seats at least: Dolce Vita is for {least} to {most} players (R3)")
+            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS),
                         severity="warning", timeout=4)
             return
         row = self._row if self._row in rows else rows[-1]
@@ -356,7 +362,8 @@ class SetupScreen(Screen[None]):
         colors: set[str] = set()
         for i, seat in enumerate(seats):
             if seat.color in colors:
-                raise ValueError(f"seat {i + 1}: two seats are {seat.color}; each seat has its own colour")
+                said = _("seat {seat}: two seats are {colour}; each seat has its own colour")
+                raise ValueError(said.format(seat=i + 1, colour=color_name(seat.color)))
             colors.add(seat.color)
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else None
@@ -370,7 +377,8 @@ class SetupScreen(Screen[None]):
             if self.open_table is not None:
                 name = self.query_one("#table-name", Input).value.strip()
                 if not is_table_name(name):
-                    raise ValueError(f"a table's name is {TABLE_NAME_RULE}")
+                    raise ValueError(_("a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', "
+                                       "starting with a letter or digit"))
                 if not self._opening:
                     self._opening = True
                     self._error("")
@@ -411,14 +419,14 @@ class LeaveSetup(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "leave", key_display="y"),
-        Binding("n,escape", "answer(False)", "stay", key_display="n/esc"),
+        Binding("y", "answer(True)", N_("leave"), key_display="y"),
+        Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leave-box", classes="dialog"):
-            yield Static(Text("Leave the set-up? No game has been started.", style=Style(bold=True)))
-            yield Static(Text("y: leave · n or esc: stay", style=Style(color=MUTED)))
+            yield Static(Text(_("Leave the set-up? No game has been started."), style=Style(bold=True)))
+            yield Static(Text(_("y: leave · n or esc: stay"), style=Style(color=MUTED)))
         yield Footer(compact=True)
 
     def action_answer(self, leave: bool) -> None:

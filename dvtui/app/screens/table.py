@@ -36,6 +36,7 @@ from textual.worker import get_current_worker
 from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
+from ...i18n import N_, _
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
@@ -45,6 +46,7 @@ from ..flow import TableFlow
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..notify import PAGE_TURN, turn_notification
+from ..spoken import SpokenScreen
 from ..textual_private import tell_page
 from ..theme import ERROR, GOLD, MUTED, seat_color
 from ..widgets.board import Board, Ghost
@@ -68,8 +70,8 @@ from .end import EndScreen
 STAND_IN_LEVEL = "strong"
 """The bot a seated player lets play an away seat (the one the hints use)."""
 
-NO_BRANCH_IN_BROWSER = ("No play from here in a browser tab at a shared table: the branch would be a file of "
-                        "the web server's account, which no page of the table can open.")
+NO_BRANCH_IN_BROWSER = N_("No play from here in a browser tab at a shared table: the branch would be a file of "
+                        "the web server's account, which no page of the table can open.")  # fmt: skip
 
 
 class SessionNews(Message, bubble=False):
@@ -82,7 +84,7 @@ class SessionNews(Message, bubble=False):
         self.news = news
 
 
-class TableScreen(Screen[None]):
+class TableScreen(SpokenScreen[None]):
     """The game. ``session`` holds the state and decides what this side may do; the table plays a
     branch or a rematch by adopting its session. ``bell``: ring the terminal's bell once when it
     becomes this side's turn at a shared table; ``notify``: ask the terminal for a desktop
@@ -139,7 +141,7 @@ class TableScreen(Screen[None]):
         self._listen()
         log = self.query_one(EventLog)
         for notice in self.session.notices:
-            self.notify(notice, title="Recovered", severity="warning", timeout=8)
+            self.notify(notice, title=_("Recovered"), severity="warning", timeout=8)
         self._laid_out_for = self.app.size
         self._binding_state = self._binding_key()  # the footer is about to be drawn anyway
         self.query_one(PaceLabel).show(self.pace.bot_delay)
@@ -216,10 +218,10 @@ class TableScreen(Screen[None]):
         failed = self.save_failure
         if failed is not None:  # the game has stopped: nobody is to play, nothing is thinking
             hand.show(seat.name, seat.color, game.hands[game.to_move], None,
-                      Text(f"Game stopped: {failed.reason} · q leaves (it says how to go on)",
+                      Text(_("Game stopped: {reason} · q leaves (it says how to go on)").format(reason=failed.reason),
                            style=Style(color=ERROR, bold=True)), active=False, names=names)
         elif game.over:
-            hand.show(seat.name, seat.color, [], None, hint_text("Game over: e for the results, q to leave"),
+            hand.show(seat.name, seat.color, [], None, hint_text(_("Game over: e for the results, q to leave")),
                       active=False, names=names)
         elif placer is not None:
             hand.show(seat.name, seat.color, game.hands[placer], cursor.card, self._advice(), active=True,
@@ -258,12 +260,12 @@ class TableScreen(Screen[None]):
         shared table the seat's state."""
         session = self.session
         if session.deciding:
-            return hint_text("your move is on its way…")
+            return hint_text(_("your move is on its way…"))
         presence = session.presence()
         if presence is not None and (presence.left is not None or not session.is_bot(game.to_move)):
             return waiting_line(presence, game, self._may_stand_in())
         seat = game.created.players[game.to_move]
-        return hint_text(f"{seat.name} ({seat.bot or 'bot'}) is thinking…")
+        return hint_text(_("{name} ({bot}) is thinking…").format(name=seat.name, bot=seat.bot or _("bot")))
 
     def _may_stand_in(self) -> bool:
         """This side may let a bot stand in (seated at a shared table, the game still going)."""
@@ -297,21 +299,23 @@ class TableScreen(Screen[None]):
         if status is None:
             seat = game.created.players[game.to_move]
             if failed is not None:  # the status itself (the right end is cut first at 80 columns)
-                status = Text(f"✗ NOT SAVED: {failed.reason.removeprefix('the ')}", style=Style(color=ERROR, bold=True))
+                status = Text(_("✗ NOT SAVED: {reason}").format(reason=failed.reason.removeprefix("the ")),
+                              style=Style(color=ERROR, bold=True))
             elif presence is not None:
                 status = turn_status(presence, game, mine=session.human_to_move() is not None,
                                      bot=session.is_bot(game.to_move), may_stand_in=self._may_stand_in(),
                                      now=time.monotonic())
             elif game.over:
-                status = Text("Game over", style=Style(bold=True))
+                status = Text(_("Game over"), style=Style(bold=True))
             elif session.human_to_move() is not None:
-                status = Text(f"▶ {seat.name} to play", style=seat_emphasis(seat.color))
+                status = Text(_("▶ {name} to play").format(name=seat.name), style=seat_emphasis(seat.color))
             else:
-                status = Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
+                thinking = _("{name} is thinking…").format(name=seat.name)
+                status = Text(thinking, style=Style(color=seat_color(seat.color)))
         if presence is not None:
             right = connection_words(presence)
         else:
-            right = "not saved " if not session.saving or failed is not None else "✓ saved "
+            right = _("not saved ") if not session.saving or failed is not None else _("✓ saved ")
         self.query_one(RoundBar).show(game, status, right)
 
     @property
@@ -327,7 +331,7 @@ class TableScreen(Screen[None]):
         if cursor.hint is not None:
             return Text(cursor.hint, style=Style(color=GOLD))
         if cursor.card is None:
-            return hint_text("pick a card 1-6, column a-g, then ⏎")  # one line at the smallest width
+            return hint_text(_("pick a card 1-6, column a-g, then ⏎"))  # one line at the smallest width
         outcome = preview(game, player, Placement(cursor.card, cursor.column))
         text = styled(f"{cursor.card} → {column_label(cursor.column)}: ", Style(bold=True))
         if outcome is not None:
@@ -361,8 +365,8 @@ class TableScreen(Screen[None]):
             self.app.pop_screen()
         game = session.game
         first = game.created.players[game.created.first_player].name
-        self.notify(f"The table deals its next game: {first} plays first.", title="Rematch", timeout=6,
-                    markup=False)  # fmt: skip
+        said = _("The table deals its next game: {name} plays first.").format(name=first)
+        self.notify(said, title=_("Rematch"), timeout=6, markup=False)
         self.adopt(session)
 
     def _decided(self, move: PlayedMove) -> None:
@@ -380,17 +384,17 @@ class TableScreen(Screen[None]):
 
     def _refused(self, news: Refused) -> None:
         if news.save_failed:
-            self.notify(f"{news.reason}. It was not saved: the game stops here.", title="Could not save",
-                        severity="error", timeout=15)  # fmt: skip
+            said = _("{reason}. It was not saved: the game stops here.").format(reason=news.reason)
+            self.notify(said, title=_("Could not save"), severity="error", timeout=15)
         else:
-            self.notify(news.reason, title="The table says", severity="warning", timeout=8)
+            self.notify(news.reason, title=_("The table says"), severity="warning", timeout=8)
         self.refresh_view()
         self.advance()
 
     def _table_news(self, news: TableNews) -> None:
         """Who is there, or the connection, changed; or the table said something."""
         if news.notice is not None:
-            self.notify(news.notice, title="The table says", severity="warning", timeout=8)
+            self.notify(news.notice, title=_("The table says"), severity="warning", timeout=8)
         presence = self.session.presence()
         above = self.app.screen
         if isinstance(above, EndScreen) and above.session is self.session:
@@ -399,8 +403,9 @@ class TableScreen(Screen[None]):
             self._tell_rematch(presence)
         if presence is not None and presence.left is not None and not self._told_left:
             self._told_left = True
-            self.notify(f"{self.session.abilities.table}: {presence.left}. q leaves; {presence.rejoin} comes back "
-                        "here.", title="Left the table", severity="error", timeout=30)  # fmt: skip
+            said = _("{table}: {why}. q leaves; {rejoin} comes back here.")
+            self.notify(said.format(table=self.session.abilities.table, why=presence.left, rejoin=presence.rejoin),
+                        title=_("Left the table"), severity="error", timeout=30)
         resolution = self.flow.resolution
         if resolution is not None:
             self._show_round_bar(moment_status(resolution.step.event, ""), resolution.step.game)
@@ -413,9 +418,11 @@ class TableScreen(Screen[None]):
         vote = presence.rematch
         proposer = None if vote is None else vote.by
         if proposer is not None and proposer != self._rematch_told and proposer != presence.seat:
-            where = "e: the results, where r accepts" if self.session.abilities.table_rematch else "e: the results"
-            self.notify(f"{self.session.names[proposer]} proposes a rematch at this table ({where}).",
-                        title="Rematch", timeout=10, markup=False)  # fmt: skip
+            said = (_("{name} proposes a rematch at this table (e: the results, where r accepts).")
+                    if self.session.abilities.table_rematch else
+                    _("{name} proposes a rematch at this table (e: the results)."))
+            self.notify(said.format(name=self.session.names[proposer]), title=_("Rematch"), timeout=10,
+                        markup=False)  # fmt: skip
         self._rematch_told = proposer
 
     def _show_move(self, move: PlayedMove) -> None:
@@ -521,7 +528,8 @@ class TableScreen(Screen[None]):
     def _thinking_failed(self, message: ThinkingFailed) -> None:
         if message.token != self.flow.token:
             return  # not this game's news
-        self.notify(f"{message.what} failed: {message.error}", severity="error", timeout=10)
+        said = _("bot failed: {error}") if message.what == "bot" else _("hint failed: {error}")
+        self.notify(said.format(error=message.error), severity="error", timeout=10)
 
     def _stop_thinking(self) -> None:
         """Stop the searches of a position that is gone (their answers would be ignored anyway):
@@ -571,13 +579,13 @@ class TableScreen(Screen[None]):
         if shown:
             self.query_one(EventLog).add(shown, session.game)
         event = step.event
-        self._show_round_bar(moment_status(event, "Recap · " if resolution.recap else ""), step.game)
+        self._show_round_bar(moment_status(event, _("Recap · ") if resolution.recap else ""), step.game)
         banner_text = moment_banner(event, names, colors, session.game.rounds)
         summary = isinstance(event, RoundEnded)
         holds = self.flow.holds_summary
         if summary:
             if holds:
-                banner_text.append("  ⏎ next", style=Style(color=MUTED))
+                banner_text.append(_("  ⏎ next"), style=Style(color=MUTED))
             scores = step.game.scores()
             before = resolution.start_scores or [0] * len(scores)
             gains = round_gains(step.results.values(), len(scores))
@@ -586,7 +594,7 @@ class TableScreen(Screen[None]):
                 banner_text.append("\n")
                 banner_text.append_text(colour_names(line, names, colors))
         if not summary and not self.has_class("-narrow"):  # at 80 columns it would wrap; the footer has the keys
-            banner_text.append("   ⏎: next · s: skip", style=Style(color=MUTED))
+            banner_text.append(_("   ⏎: next · s: skip"), style=Style(color=MUTED))
         self.query_one(HandBar).display = False
         banner = self.query_one(Banner)
         banner.display = True
@@ -667,7 +675,7 @@ class TableScreen(Screen[None]):
             return
         cursor = self.flow.cursor
         if cursor.card is None:
-            self.notify("Choose a card first: 1 to 6, or click one.", severity="warning")
+            self.notify(_("Choose a card first: 1 to 6, or click one."), severity="warning")
             return
         self._decide(partial(self.session.place, Placement(cursor.card, cursor.column), player))
 
@@ -678,7 +686,7 @@ class TableScreen(Screen[None]):
         self.flow.move_to(message.column)
         if self.flow.cursor.card is None:
             self.refresh_view()
-            self.notify("Choose a card first, then click a column.", severity="information")
+            self.notify(_("Choose a card first, then click a column."), severity="information")
             return
         self.action_place()
 
@@ -711,7 +719,7 @@ class TableScreen(Screen[None]):
         player = self.flow.placer()
         if player is None or self.session.abilities.hints is not None:
             return
-        self.flow.cursor.hint = "hint: the strong bot is thinking…"
+        self.flow.cursor.hint = _("hint: the strong bot is thinking…")
         self.refresh_view()
         self._ask_hint(self.flow.token, self.session.game.copy(), self.session.hint_seed(player))
 
@@ -720,12 +728,13 @@ class TableScreen(Screen[None]):
         presence = self.session.presence()
         away = presence.away() if presence is not None else []
         if not away:
-            self.notify("Nobody is away.", severity="information")
+            self.notify(_("Nobody is away."), severity="information")
             return
         for seat in away:
             self.session.stand_in(seat, STAND_IN_LEVEL)
         who = ", ".join(self.session.names[s] for s in away)
-        self.notify(f"A {STAND_IN_LEVEL} bot plays for {who} until they join.", title="Stand-in", timeout=5)
+        said = _("A strong bot plays for {names} until they join.").format(names=who)
+        self.notify(said, title=_("Stand-in"), timeout=5)
 
     def action_start(self) -> None:
         """``s`` while the table waits for people: deal now (the table refuses anyone but its opener)."""
@@ -747,10 +756,10 @@ class TableScreen(Screen[None]):
             return
         name = self.session.names[presence.seat]
         question = Confirm(
-            f"Resign {name}'s seat at table {presence.table}?",
-            "A bot plays the seat to the end of the game, marked as standing in, and nobody takes it back. "
-            "You stay at the table, watching.",
-            "resign",
+            _("Resign {name}'s seat at table {table}?").format(name=name, table=presence.table),
+            _("A bot plays the seat to the end of the game, marked as standing in, and nobody takes it back. "
+              "You stay at the table, watching."),
+            _("resign"),
         )  # fmt: skip
         self.app.push_screen(question, self._resign_answered)
 
@@ -762,9 +771,9 @@ class TableScreen(Screen[None]):
         """``x`` (the table's opener): end the table for everyone, asked first."""
         table = self.session.abilities.table or ""
         question = Confirm(
-            f"End table {table} for everyone?",
-            "Nobody plays on: its game is kept, unfinished, and the name is free for a new table.",
-            "end the table",
+            _("End table {table} for everyone?").format(table=table),
+            _("Nobody plays on: its game is kept, unfinished, and the name is free for a new table."),
+            _("end the table"),
         )  # fmt: skip
         self.app.push_screen(question, self._close_answered)
 
@@ -778,12 +787,12 @@ class TableScreen(Screen[None]):
         pace = self.pace
         limit = pace.change(direction)
         self.query_one(PaceLabel).show(pace.bot_delay)
-        message = f"Pace: {pace.words()}" + (f" — {limit}" if limit else "") + "."
+        message = (_("Pace: {pace} — {limit}.") if limit else _("Pace: {pace}.")).format(pace=pace.words(), limit=limit)
         try:
             save_pace(pace)
         except OSError as e:
-            message += f" (Not remembered for next time: {e}.)"
-        self.notify(message, title=STATE_TITLE, timeout=3)  # the app keeps one pace notice up
+            message += " " + _("(Not remembered for next time: {error}.)").format(error=e)
+        self.notify(message, title=_(STATE_TITLE), timeout=3)  # the app keeps one pace notice up
 
     def action_results(self) -> None:
         if not self.session.game.over or self.flow.resolution is not None:
@@ -800,7 +809,7 @@ class TableScreen(Screen[None]):
 
         session = self.session
         how = session.abilities.branch
-        refused = NO_BRANCH_IN_BROWSER if how == "lines" and self.in_browser else None
+        refused = _(NO_BRANCH_IN_BROWSER) if how == "lines" and self.in_browser else None
         branch = self._branch_from if refused is None and how is not None else None
         self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch, branch_refused=refused)
         self.app.push_screen(self._time_travel)
@@ -877,4 +886,5 @@ class TableScreen(Screen[None]):
                 yield command.entry(self)
         path = self.session.path
         if path is not None:
-            yield ("Where is this game saved?", str(path), partial(self.notify, f"Saved in {path}", timeout=8))
+            said = _("Saved in {path}").format(path=path)
+            yield (_("Where is this game saved?"), str(path), partial(self.notify, said, timeout=8))

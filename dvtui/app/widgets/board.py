@@ -27,6 +27,7 @@ from textual.widget import Widget
 
 from ...describe import card_code, card_value_label, column_label
 from ...engine import COLUMN_HEIGHT, COLUMNS, ColumnResolved, Game, Phase
+from ...i18n import _
 from ..theme import MUTED, seat_color
 from .faces import (
     CHIP,
@@ -145,7 +146,7 @@ def column_lines(model: ColumnModel, looks: SeatLooks, width: int, height: int) 
             tags = (seat_chip(mark, looks.colors[p]),)
         card_lines.extend(_card_with_tag(card, width, tile_rows, tags))
     if not model.cards:
-        card_lines = [styled("empty".center(width), Style(color=MUTED, italic=True))]
+        card_lines = [styled(_("empty").center(width), Style(color=MUTED, italic=True))]
     if len(card_lines) > card_area:  # too short for every card: keep the bottom ones
         hidden = len(card_lines) - card_area + 1
         card_lines = [styled(f"▲ +{hidden}".center(width), Style(color=MUTED)), *card_lines[hidden:]]
@@ -203,9 +204,9 @@ def _player_row(model: ColumnModel, looks: SeatLooks, p: int, width: int) -> Tex
             label = card_label(award.card, room)
             row.append(label.ljust(room)[:room], style=card_style(award.card, bold=True))
         elif p in outcome.cancelled:
-            row.append("✗ tie".ljust(room)[:room], style=Style(color=MUTED, strike=False, bold=True))
+            row.append(_("✗ tie").ljust(room)[:room], style=Style(color=MUTED, strike=False, bold=True))
         else:
-            row.append("– none".ljust(room)[:room], style=Style(color=MUTED))
+            row.append(_("– none").ljust(room)[:room], style=Style(color=MUTED))
         return _fit(row, width)
     if not cards and not ghost:
         return _fit(styled(" ·", Style(color="#2f5544")), width)
@@ -256,7 +257,7 @@ def _outcome_row(model: ColumnModel, looks: SeatLooks, width: int) -> Text:
     left = [p for p, t in enumerate(outcome.totals) if t and p not in outcome.cancelled
             and all(a.player != p for a in outcome.awards)]
     if left:
-        return styled("runs out".center(width)[:width], muted)
+        return styled(_("runs out").center(width)[:width], muted)
     return Text(" " * width)
 
 
@@ -437,7 +438,7 @@ def build_models(
     results = results or {}
     projected: dict[int, ColumnResolved] = {}
     if project and game.phase in (Phase.PLACEMENT, Phase.RESOLVING):
-        events, _ = game.projected()
+        events = game.projected()[0]
         projected = {e.column: e for e in events}
     placed: list[list[list[int]]] = [[[] for _ in range(game.n)] for _ in range(COLUMNS)]
     for event in game.placements:

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...describe import short_amount
+from ...i18n import _
 from ..theme import MUTED, seat_color, seat_shade
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
@@ -21,7 +22,7 @@ def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], ta
     n = len(colors)
     rounds = len(round_scores)
     if not rounds or height < 4 or width < 12:
-        return [Text("no round finished yet", style=Style(color=MUTED))]
+        return [Text(_("no round finished yet"), style=Style(color=MUTED))]
     top = max(max(row) for row in round_scores) or 1
     label_w = max(len(short_amount(top)), len(short_amount(top // 2))) + 1
     plot_h = height - 2  # x labels + legend
@@ -49,7 +50,7 @@ def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], ta
         lines.append(line)
     axis = Text(" " * label_w, style=Style(color=MUTED))
     for r in range(rounds):
-        axis.append(f"R{r + 1}".ljust(group)[:group], style=Style(color=MUTED))
+        axis.append(_("R{round}").format(round=r + 1).ljust(group)[:group], style=Style(color=MUTED))
     lines.append(axis)
     legend = Text(" " * label_w)
     for p in range(n):

@@ -13,6 +13,8 @@ from rich.style import Style
 from rich.text import Text
 
 from ...describe import card_category, card_code, card_value_label, seat_tags
+from ...engine import CATEGORIES
+from ...i18n import pgettext
 from ..theme import CARD_COLORS, GOLD, MUTED, no_color, seat_color, seat_ink
 
 GOLD_BOLD = Style(bold=True, color=GOLD)
@@ -20,8 +22,6 @@ GOLD_BOLD = Style(bold=True, color=GOLD)
 CHIP = Style(bold=True, color="#1a1a1a", bgcolor=GOLD)
 """Dark words on gold: the brand, a banner's head (``Column B``, ``Round 2 is over``)."""
 
-FULL_NAMES = len("holiday 700")
-"""Cards show their category's full name only where the longest one fits."""
 
 
 def styled(text: str, style: Style) -> Text:
@@ -34,14 +34,30 @@ def card_style(card: str, *, dim: bool = False, bold: bool = False) -> Style:
     return Style(bgcolor=bg, color=fg, bold=bold, dim=dim)
 
 
+def good_name(category: str) -> str:
+    """A category's name in the language spoken now (the rules' words: maison, voiture...)."""
+    names = {
+        "house": pgettext("good", "house"), "car": pgettext("good", "car"), "boat": pgettext("good", "boat"),
+        "horse": pgettext("good", "horse"), "jewel": pgettext("good", "jewel"), "watch": pgettext("good", "watch"),
+        "holiday": pgettext("good", "holiday"), "money": pgettext("good", "money"),
+    }  # fmt: skip
+    return names.get(category, category)
+
+
+def full_names() -> int:
+    """The cells a card's full name needs: cards show their category's full name only where the
+    longest one fits, in the language spoken now (``holiday 700``, ``vacances 700``)."""
+    return max(cell_len(good_name(category)) for category in (*CATEGORIES, "money")) + len(" 700")
+
+
 def card_label(card: str, width: int) -> str:
     """The card's words in ``width`` cells: ``"holiday 700"`` when every card's name fits (so a
     column never mixes the two forms), else ``"HOL 700"``, ``"HOL700"``, or ``"HOL7"`` when very
     tight."""
-    name = card_category(card)
+    name = good_name(card_category(card))
     value = card_value_label(card)
     code = card_code(card)
-    for text in (f"{name} {value}" if width >= FULL_NAMES else "", f"{code} {value}", f"{code}{value}",
+    for text in (f"{name} {value}" if width >= full_names() else "", f"{code} {value}", f"{code}{value}",
                  f"{code}{value[0]}"):
         if text and len(text) <= width:
             return text
@@ -63,7 +79,7 @@ def card_tile(card: str, width: int, rows: int, tag: Text | None = None) -> list
     if rows <= 1:
         return [card_face(card, width)]
     style = card_style(card)
-    bg, _ = CARD_COLORS[card_category(card)]
+    bg = CARD_COLORS[card_category(card)][0]
     lines: list[Text] = []
     if rows == 2:
         lines.append(card_face(card, width))

@@ -19,8 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...describe import describe_event, round_first_player
+from ...describe import decimal, describe_event, round_first_player
 from ...engine import Event, Game
+from ...i18n import N_, _
 from ..theme import MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -78,11 +79,13 @@ class RoundBar(Widget):
         text.append_text(status)
         round_, rounds, first, color = self.round_words
         sep = Style(color=MUTED)
-        words = Text.assemble(("  ·  ", sep), (f"Round {round_} of {rounds}", Style(bold=True)))
-        name_room = room - text.cell_len - words.cell_len - len("  ·  first ")
+        words = Text.assemble(("  ·  ", sep), (_("Round {round} of {rounds}").format(round=round_, rounds=rounds),
+                                               Style(bold=True)))
+        first_words = "  ·  " + _("first") + " "
+        name_room = room - text.cell_len - words.cell_len - cell_len(first_words)
         if self.names and name_room >= 4:
             name = fit_names(self.names, name_room)[first]
-            words.append_text(Text.assemble(("  ·  first ", sep), (name, Style(color=seat_color(color), bold=True))))
+            words.append_text(Text.assemble((first_words, sep), (name, Style(color=seat_color(color), bold=True))))
         if text.cell_len + words.cell_len <= room:
             text.append_text(words)
         if text.cell_len + right.cell_len + 2 + brand.cell_len <= width:
@@ -184,13 +187,13 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     EventLog:focus { background: #16382b; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", "scroll", key_display="↑↓"),
+        Binding("up", "scroll_up", N_("scroll"), key_display="↑↓"),
         Binding("down", "scroll_down", show=False),
         Binding("pageup", "page_up", show=False),
         Binding("pagedown", "page_down", show=False),
         Binding("home", "scroll_home", show=False),
         Binding("end", "scroll_end", show=False),
-        Binding("escape", "leave", "back", key_display="esc"),
+        Binding("escape", "leave", N_("back"), key_display="esc"),
     ]
     LIMIT = 200
     """Entries kept (the whole game is in time travel, ``t``)."""
@@ -223,7 +226,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     def say(self, speaker: str, text: str, spectator: bool) -> None:
         """A line said at the table: its speaker's name (marked when a spectator said it), then the
         line as plain text, never read as markup."""
-        entry = Text.assemble((speaker, "bold"), (" (watching)" if spectator else "", MUTED), ": ", text)
+        entry = Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), ": ", text)
         self.entries.append(entry)
         if len(self.entries) > self.LIMIT:
             del self.entries[: -self.LIMIT]
@@ -295,4 +298,5 @@ class PaceLabel(Widget):
         self.refresh(layout=True)
 
     def render(self) -> Content:
-        return Content.from_markup("[b $footer-key-foreground]+−[/] pace $seconds s", seconds=f"{self.seconds:.1f}")
+        said = _("pace {seconds} s").format(seconds=decimal(self.seconds, 1))
+        return Content.from_markup("[b $footer-key-foreground]+−[/] $said", said=said)

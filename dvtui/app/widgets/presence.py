@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ...engine import Game
+from ...i18n import _, ngettext, pgettext
 from ...play.face import Presence, SeatInfo
 from ...printable import printable
 from ...tables.clock import duration_words
@@ -23,26 +24,36 @@ def presence_line(presence: Presence, game: Game) -> Text:
     words = []
     for s in presence.seats:
         if s.seat == presence.seat:
-            what = "you"
+            what = _("you")
         elif s.state == "bot":
-            what = "bot"
+            what = _("bot")
         elif s.resigned:
-            what = f"resigned, {s.stand_in or 'a'} bot playing on"
+            what = (_("resigned, {level} bot playing on").format(level=s.stand_in) if s.stand_in else
+                    _("resigned, a bot playing on"))
         elif s.stand_in is not None:
-            what = f"{s.state}, {s.stand_in} bot standing in"
-        elif s.state == "connected":
-            what = f"bot {printable(s.bot)}, here" if s.bot is not None else "here"  # the server's words
+            what = (_("free, {level} bot standing in") if s.state == "free" else
+                    _("away, {level} bot standing in")).format(level=s.stand_in)
+        elif s.state == "connected":  # (a bot's level is the server's word)
+            what = _("bot {level}, here").format(level=printable(s.bot)) if s.bot is not None else _("here")
         else:
-            what = s.state  # away, free
+            what = seat_state(s.state)
         words.append(f"{s.name} ({what})")
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
-        line = f"Waiting room, for {', '.join(awaited)} · {line}"
+        line = _("Waiting room, for {names} · {seats}").format(names=", ".join(awaited), seats=line)
     if presence.spectators:
-        line += f" · {presence.spectators} watching"
+        watching = ngettext("{n} watching", "{n} watching", presence.spectators).format(n=presence.spectators)
+        line += f" · {watching}"
     players = game.created.players
     return colour_names(line, [p.name for p in players], [p.color for p in players])
+
+
+def seat_state(state: str) -> str:
+    """A seat's state as the table names it (``away``, ``free``) in the language spoken now."""
+    names = {"away": pgettext("seat", "away"), "free": pgettext("seat", "free"), "connected": pgettext("seat", "here"),
+             "bot": pgettext("seat", "bot")}  # fmt: skip
+    return names.get(state, printable(state))
 
 
 def rematch_words(presence: Presence, names: list[str]) -> str | None:
@@ -53,11 +64,12 @@ def rematch_words(presence: Presence, names: list[str]) -> str | None:
         return None
 
     def who(seats: list[int]) -> str:
-        return ", ".join("you" if seat == presence.seat else names[seat] for seat in seats)
+        return ", ".join(_("you") if seat == presence.seat else names[seat] for seat in seats)
 
-    line = f"Rematch proposed by {who([vote.by])} · accepted: {who(list(vote.accepted))}"
+    line = _("Rematch proposed by {proposer} · accepted: {accepted}").format(
+        proposer=who([vote.by]), accepted=who(list(vote.accepted)))
     if vote.awaited:
-        line += f" · awaited: {who(list(vote.awaited))}"
+        line += " · " + _("awaited: {names}").format(names=who(list(vote.awaited)))
     return line
 
 
@@ -65,28 +77,30 @@ def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
     """The state of the seat the table waits for, when it is not a person at their terminal: a bot
     client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
     if state.resigned:
-        return f"resigned · {state.stand_in or 'a'} bot playing on"
+        return (_("resigned · {level} bot playing on").format(level=state.stand_in) if state.stand_in else
+                _("resigned · a bot playing on"))
     if state.stand_in is not None:
-        return f"{'free' if state.state == 'free' else 'away'} · {state.stand_in} bot standing in"
+        return (_("free · {level} bot standing in") if state.state == "free" else
+                _("away · {level} bot standing in")).format(level=state.stand_in)
     if state.state == "connected":
-        return f"bot {printable(state.bot)} thinking…" if state.bot is not None else None
+        return _("bot {level} thinking…").format(level=printable(state.bot)) if state.bot is not None else None
     if state.state not in ("away", "free"):
         return None
-    words = "free seat" if state.state == "free" else "away"
-    return words + (" · key a: a bot stands in" if may_stand_in else "")
+    words = _("free seat") if state.state == "free" else pgettext("seat", "away")
+    return words + (" · " + _("key a: a bot stands in") if may_stand_in else "")
 
 
 def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
     """Beside the hand of a person's seat this side does not play: why this side plays no more (it
     left the table), or the seat's state in a few words (the name is at the hand's left)."""
     if presence.left is not None and not game.over:
-        return Text(f"back here: {presence.rejoin}", style=Style(color=ERROR, italic=True))
+        return Text(_("back here: {command}").format(command=presence.rejoin), style=Style(color=ERROR, italic=True))
     awaited = presence.awaited()
     if awaited:
-        return hint_text(f"the table waits for {', '.join(awaited)}")
+        return hint_text(_("the table waits for {names}").format(names=", ".join(awaited)))
     state = presence.of(game.to_move)
     words = waiting_words(state, may_stand_in) if state is not None else None
-    return hint_text(words or f"{game.created.players[game.to_move].name}'s turn")
+    return hint_text(words or _("{name}'s turn").format(name=game.created.players[game.to_move].name))
 
 
 def turn_status(
@@ -97,7 +111,8 @@ def turn_status(
     status = _turn_words(presence, game, mine=mine, bot=bot, may_stand_in=may_stand_in)
     left = None if now is None or game.over or presence.left is not None else presence.time_left(now)
     if left is not None:
-        status.append(f" · {duration_words(left)} left", style=Style(bold=left <= CLOCK_WARNING))
+        said = _("{time} left").format(time=duration_words(left))
+        status.append(f" · {said}", style=Style(bold=left <= CLOCK_WARNING))
     return status
 
 
@@ -107,26 +122,28 @@ CLOCK_WARNING = 10.0
 
 def _turn_words(presence: Presence, game: Game, *, mine: bool, bot: bool, may_stand_in: bool) -> Text:
     if game.over:
-        return Text("Game over", style=Style(bold=True))
+        return Text(_("Game over"), style=Style(bold=True))
     if presence.left is not None:
-        return Text(f"Left the table: {presence.left}", style=Style(color=ERROR, bold=True))
+        return Text(_("Left the table: {why}").format(why=presence.left), style=Style(color=ERROR, bold=True))
     awaited = presence.awaited()
     if awaited:  # nobody places yet, this side neither
-        return Text(f"Waiting for {', '.join(awaited)} to sit (or the opener to start)", style=Style(color=MUTED))
+        said = _("Waiting for {names} to sit (or the opener to start)").format(names=", ".join(awaited))
+        return Text(said, style=Style(color=MUTED))
     seat = game.created.players[game.to_move]
     if mine:
-        return Text(f"▶ Your turn, {seat.name}", style=seat_emphasis(seat.color))
+        return Text(_("▶ Your turn, {name}").format(name=seat.name), style=seat_emphasis(seat.color))
     if bot:
-        return Text(f"{seat.name} is thinking…", style=Style(color=seat_color(seat.color)))
+        return Text(_("{name} is thinking…").format(name=seat.name), style=Style(color=seat_color(seat.color)))
     state = presence.of(game.to_move)
     words = waiting_words(state, may_stand_in) if state is not None else None
     if words is None:
-        return Text(f"{seat.name} to play", style=Style(color=seat_color(seat.color)))
-    return Text(f"{seat.name} to play ({words})", style=Style(color=MUTED))
+        return Text(_("{name} to play").format(name=seat.name), style=Style(color=seat_color(seat.color)))
+    return Text(_("{name} to play ({state})").format(name=seat.name, state=words), style=Style(color=MUTED))
 
 
 def connection_words(presence: Presence) -> str:
     """The round bar's right end: the table's name, or that the client is finding the server again."""
     if presence.status == "reconnecting" and presence.left is None:
-        return "reconnecting… "
-    return f"table {presence.table} " if presence.seat is not None else f"watching {presence.table} "
+        return _("reconnecting… ")
+    said = _("table {table} ") if presence.seat is not None else _("watching {table} ")
+    return said.format(table=presence.table)

@@ -14,8 +14,9 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ...describe import CATEGORY_CODES, after_last_round, amount, card_value_label, short_amount
+from ...describe import after_last_round, amount, card_value_label, category_code, short_amount
 from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
+from ...i18n import _, ngettext
 from ..theme import GOLD, MUTED, seat_color
 from .faces import card_chip, card_style, fit_names, pad, seat_chip
 
@@ -30,7 +31,7 @@ def goods_cells(game: Game, p: int, *, wide: bool = False) -> Text:
         if k:
             text.append(" ")
         good = game.goods[p][k]
-        code = CATEGORY_CODES[category]
+        code = category_code(category)
         if good is None:
             text.append(f"{code}{' ---' if wide else '-'}", style=Style(color="#3d5f50"))
         else:
@@ -148,7 +149,7 @@ class Scoreboard(Widget):
         head.append(name, style=Style(color=seat_color(seat.color), bold=True))
         head.append(" " * max(1, width - head.cell_len - len(total)))
         head.append(total, style=Style(bold=True))
-        hand = Text("  hand ", style=Style(color=MUTED))
+        hand = Text("  " + _("hand") + " ", style=Style(color=MUTED))
         hand.append_text(hand_cells(game, p))
         money = game.money[p]
         cash = f"$ {short_amount(money_total(game, p))}"
@@ -190,10 +191,10 @@ def holdings(game: Game, p: int, width: int) -> list[Text]:
         count = len(game.money[p])
         line.append(f"  ${short_amount(money)}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         if count:
-            line.append(f" in {count} card{'s' if count > 1 else ''}", style=Style(color=MUTED))
+            line.append(" " + ngettext("in {n} card", "in {n} cards", count).format(n=count), style=Style(color=MUTED))
         return [line]
     chips = [card_chip(good) for good in game.goods[p] if good is not None]
-    lines = chip_lines(chips, width) if chips else [Text("   no goods", style=Style(color=MUTED))]
+    lines = chip_lines(chips, width) if chips else [Text("   " + _("no goods"), style=Style(color=MUTED))]
     cash = [card_chip(c) for c in sorted(game.money[p], key=lambda c: -VALUE_OF[c])]
     return lines + chip_lines(cash, width)
 
@@ -238,7 +239,7 @@ class Standings(Widget):
             line.append(pad(fitted[p], name_w), style=Style(bold=True, color=seat_color(players[p].color)))
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if p in winners:
-                line.append("  ★ winner", style=Style(bold=True, color=GOLD))
+                line.append("  ★ " + _("winner"), style=Style(bold=True, color=GOLD))
             lines.append(line)
             lines.extend(holdings(game, p, 60 if self.compact else width))
         return Text("\n").join(lines)

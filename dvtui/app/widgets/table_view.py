@@ -16,8 +16,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...describe import column_label, describe_result, resolution_parts, short_amount
+from ...describe import amount, column_label, join_names, resolution_parts, short_amount
 from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
+from ...i18n import _
 from .board import Board, column_height
 from .faces import CHIP, GOLD_BOLD
 from .hand import HandBar
@@ -114,9 +115,9 @@ def compose_table(
         side = Vertical(id="side")
         side.styles.width = layout.side_width
         with side:
-            yield Static("PLAYERS", classes="side-title")
+            yield Static(_("PLAYERS"), classes="side-title")
             yield Scoreboard(id="scores")
-            yield Static("LOG", classes="side-title")
+            yield Static(_("LOG"), classes="side-title")
             yield log
     yield Static(too_small_text(layout.too_small), id="too-small")
 
@@ -124,8 +125,8 @@ def compose_table(
 def too_small_text(need: tuple[int, int] | None) -> Text:
     if need is None:
         return Text()
-    return Text(f"terminal too small (needs {need[0]}×{need[1]})\nenlarge the window, or press q to leave",
-                style=GOLD_BOLD, justify="center")
+    said = _("terminal too small (needs {columns}×{rows})\nenlarge the window, or press q to leave")
+    return Text(said.format(columns=need[0], rows=need[1]), style=GOLD_BOLD, justify="center")
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
@@ -166,10 +167,18 @@ def linger(event: Event) -> float:
 def moment_status(event: Moment, prefix: str = "") -> Text:
     """The round bar's words for ``event`` (``prefix``: the table's ``"Recap · "``)."""
     if isinstance(event, ColumnResolved):
-        return Text(f"{prefix}Resolving column {column_label(event.column)}", style=GOLD_BOLD)
+        return Text(prefix + _("Resolving column {column}").format(column=column_label(event.column)), style=GOLD_BOLD)
     if isinstance(event, RoundEnded):
-        return Text(f"{prefix}Round {event.round} is over", style=GOLD_BOLD)
-    return Text(f"{prefix}Game over", style=Style(bold=True))
+        return Text(prefix + _("Round {round} is over").format(round=event.round), style=GOLD_BOLD)
+    return Text(prefix + _("Game over"), style=Style(bold=True))
+
+
+def result_words(winners: Sequence[str], best: int) -> str:
+    """Who won with what (R8), for a banner or the results' headline: ``Ana wins with 3,400,000``,
+    ``Ana and Bo share the victory with 2,900,000 each``."""
+    if len(winners) > 1:
+        return _("{names} share the victory with {amount} each").format(names=join_names(winners), amount=amount(best))
+    return _("{name} wins with {amount}").format(name="".join(winners), amount=amount(best))
 
 
 def moment_banner(
@@ -180,11 +189,11 @@ def moment_banner(
     score, on this one line) when given: the viewer's; the table shows each player's gains below
     instead. The game's end, who won (R8)."""
     if isinstance(event, ColumnResolved):
-        text = Text.assemble((f" Column {column_label(event.column)} ", CHIP), " ")
+        text = Text.assemble((" " + _("Column {column}").format(column=column_label(event.column)) + " ", CHIP), " ")
         text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
         return text
     if isinstance(event, RoundEnded):
-        text = Text.assemble((f" Round {event.round} is over ", CHIP))
+        text = Text.assemble((" " + _("Round {round} is over").format(round=event.round) + " ", CHIP))
         then = " "
         if totals is not None:
             text.append(" ")
@@ -193,8 +202,10 @@ def moment_banner(
             then = " · "
         if event.round < rounds:
             nxt = names[event.next_first_player]
-            text.append_text(colour_names(f"{then}{nxt} starts round {event.round + 1}", names, colors))
+            starts = _("{name} starts round {round}").format(name=nxt, round=event.round + 1)
+            text.append_text(colour_names(then + starts, names, colors))
         return text
-    text = Text.assemble((" GAME OVER ", CHIP), " ")
-    text.append_text(colour_names(describe_result(event, names).removeprefix("Game over: "), names, colors))
+    text = Text.assemble((" " + _("GAME OVER") + " ", CHIP), " ")
+    best = event.scores[event.winners[0]] if event.winners else 0
+    text.append_text(colour_names(result_words([names[p] for p in event.winners], best), names, colors))
     return text

@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...i18n import _
 from ..theme import GOLD, MUTED
 from .faces import CHIP
 from .strips import text_strip
@@ -107,7 +108,7 @@ def legend_text(track: Track, moment: int, cells: int, current_round: int) -> Te
     starts = [cell_of(s, track.last, cells) for s in track.round_starts]
     for r, x in enumerate(starts):
         room = (starts[r + 1] if r + 1 < len(starts) else cells) - x - 1
-        for label in (f"round {r + 1}", f"R{r + 1}", f"{r + 1}"):
+        for label in (_("round {round}").format(round=r + 1), _("R{round}").format(round=r + 1), f"{r + 1}"):
             if len(label) <= room or (r + 1 == len(starts) and len(label) <= cells - x):
                 line[x : x + len(label)] = list(label)
                 spans.append((x, x + len(label), r + 1))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
+from ...i18n import _
 from ...printable import printable
 from ...replay.analysis import Review
 from ..theme import MUTED, seat_color, seat_shade
@@ -34,7 +35,7 @@ def win_chart_lines(reviews: Sequence[Review], names: Sequence[str], colors: Seq
     ``│`` marks where a round starts."""
     n = len(names)
     if not reviews:
-        return [Text("no placement to chart", style=Style(color=MUTED))]
+        return [Text(_("no placement to chart"), style=Style(color=MUTED))]
     values = series(reviews, n)
     total = len(reviews)
     plot = max(8, width)
@@ -45,7 +46,7 @@ def win_chart_lines(reviews: Sequence[Review], names: Sequence[str], colors: Seq
         last = values[p][-1]
         lines.append(Text.assemble(
             (f"{p + 1} {printable(names[p])}", Style(color=seat_color(colors[p]), bold=True)),
-            (f"  now {round(100 * last)}%", Style(color=MUTED)),
+            ("  " + _("now {percent}%").format(percent=round(100 * last)), Style(color=MUTED)),
         ))  # fmt: skip
         shade = Style(color=seat_shade(colors[p]))
         rule = Style(color=MUTED)
@@ -61,6 +62,6 @@ def win_chart_lines(reviews: Sequence[Review], names: Sequence[str], colors: Seq
                 text.append(EIGHTHS[fill], shade)
             lines.append(text)
     rounds = sorted({r.round for r in reviews})
-    lines.append(Text(f"rounds {rounds[0]}–{rounds[-1]}, each starting at a │; 100% at the top of a band",
-                      style=Style(color=MUTED)))  # fmt: skip
+    said = _("rounds {first}–{last}, each starting at a │; 100% at the top of a band")
+    lines.append(Text(said.format(first=rounds[0], last=rounds[-1]), style=Style(color=MUTED)))
     return lines

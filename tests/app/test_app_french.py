@@ -1,0 +1,78 @@
+"""The screens in French: the footer's words and key names, the palette, the help, the table's
+lines; English screens stay as they are once the language is English again."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from dvtui.app.app import DvtuiApp
+from dvtui.app.textual_private import FooterKey
+
+from ..support.apps import new_session, table_app
+from ..support.pilot import screen_lines, until
+from .driver import HUMAN, next_decision
+
+pytestmark = pytest.mark.usefixtures("french")
+
+
+def footer(app: DvtuiApp) -> list[tuple[str, str]]:
+    return [(key.key_display, key.description) for key in app.screen.query(FooterKey)]
+
+
+async def test_the_tables_footer_says_its_words_and_keys_in_french() -> None:
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await until(pilot, "the footer", lambda: bool(footer(app)))
+        shown = dict(footer(app))
+        assert shown["1-6"] == "carte"
+        assert shown["←→ a-g"] == "colonne"
+        assert shown["?"] == "aide"
+        assert "▶ à Ana de jouer" in "\n".join(screen_lines(app))
+
+
+async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:
+    from dvtui.app.screens.help import HelpScreen, OriginalRules
+
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("question_mark")
+        await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
+        await until(pilot, "its footer", lambda: bool(footer(app)))
+        assert footer(app) == [("Échap", "fermer"), ("o", "les règles originales")]
+        shown = "\n".join(screen_lines(app))
+        assert "choisir une colonne" in shown and "touches, la table, les règles en bref" in shown
+        await pilot.press("o")
+        await until(pilot, "the original rules", lambda: isinstance(app.screen, OriginalRules))
+        await until(pilot, "its text", lambda: "Un jeu de cartes tout de luxe" in "\n".join(screen_lines(app)))
+
+
+def test_the_rules_in_brief_use_the_rules_words() -> None:
+    from rich.console import Console
+
+    from dvtui.app.screens.help import help_text
+
+    console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
+    console.print(help_text())
+    shown = console.export_text()
+    for word in ("Une manche", "Attribution", "égalité", "échange", "maison", "voiture", "bateau", "cheval", "bijou",
+                 "montre", "vacances", "Échap"):
+        assert word in shown, word
+    assert "column" not in shown
+
+
+async def test_the_palette_speaks_french_textuals_words_too() -> None:
+    from textual.command import CommandInput, CommandPalette
+
+    app = table_app(new_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert titles[:2] == ["Placer la carte choisie", "Conseil"]
+        assert titles[-3:] == ["Quitter", "Touches", "Capture d'écran"]
+        await pilot.press("ctrl+p")
+        await until(pilot, "the palette", lambda: isinstance(app.screen, CommandPalette))
+        assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"

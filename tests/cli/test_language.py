@@ -1,0 +1,132 @@
+"""The language is chosen once, before anything is said: ``--lang`` anywhere on the line, then
+``DVTUI_LANG``, the settings file's ``"language"``, the locale's variables, English; what programs
+read (exit codes, --json, the files) is the same in every language."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dvtui.cli import main
+
+from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
+
+GAME = REPO / "replays" / "game.dvr"
+
+
+def test_replay_text_in_french_on_a_real_command() -> None:
+    done = dvtui("--lang", "fr", "replay", str(GAME), "--text")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("Joueurs, en sens horaire : Bot 1 (rouge, robot greedy), Bot 2 (jaune, robot greedy)")
+    assert "6 manches · Bot 1 commence · graine de la donne 42" in lines
+    assert "MANCHE 1 sur 6 · Bot 1 commence" in lines
+    assert "    A  (Bot 1 : 3, Bot 2 : 4) Bot 2 prend la montre 400 ; Bot 1 prend la maison 300" in lines
+    assert "       Bot 1 prend la maison 400 et rend la maison 300" in lines
+    assert "  Scores : Bot 1 : 1⠀700⠀000 · Bot 2 : 1⠀500⠀000 · Bot 3 : 300⠀000" in lines
+    assert "RÉSULTAT  Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000" in lines
+    for english in ("ROUND", "takes", "Scores:", "rounds", " and "):
+        assert english not in done.stdout
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.usefixtures("data_dir")
+def test_the_order_of_the_choice(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                 data_dir: Path) -> None:  # fmt: skip
+    for name in ("DVTUI_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    verify = ["verify", str(GAME)]
+    assert "winner Bot 1" in run(verify, capsys)[1]  # nothing chosen: English
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")  # (a locale this machine need not have installed)
+    assert "gagnant Bot 1" in run(verify, capsys)[1]
+    monkeypatch.setenv("LC_ALL", "C")  # LC_ALL over LANG, and the C locale is English
+    assert "winner Bot 1" in run(verify, capsys)[1]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "settings.json").write_text(json.dumps({"language": "fr", "bot_delay": 0.5}))
+    assert "gagnant Bot 1" in run(verify, capsys)[1]  # the settings over the locale
+    monkeypatch.setenv("DVTUI_LANG", "en")
+    assert "winner Bot 1" in run(verify, capsys)[1]  # DVTUI_LANG over the settings
+    assert "gagnant Bot 1" in run([*verify, "--lang", "fr"], capsys)[1]  # --lang first, after the command too
+    assert "gagnant Bot 1" in run(["--lang=fr", *verify], capsys)[1]
+
+
+def test_a_language_dvtui_lacks_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--lang", "xx", "verify", str(GAME)], capsys)
+    assert (code, out) == (2, "")
+    assert one_error_line(err) == "--lang xx: dvtui speaks en, fr"
+
+
+def untimed(value: object) -> object:
+    """``value`` without what the clock measured (seconds, rates), which differs from run to run."""
+    if isinstance(value, dict):
+        return {key: untimed(v) for key, v in value.items() if "second" not in key}
+    if isinstance(value, list):
+        return [untimed(v) for v in value]
+    return value
+
+
+def test_what_programs_read_is_the_same_in_every_language(tmp_path: Path) -> None:
+    said = {}
+    for lang in ("en", "fr"):
+        done = subprocess.run(
+            dvtui_cmd("--lang", lang, "sim", "--players", "bot:random,bot:greedy,bot:random", "--games", "2", "--json"),
+            capture_output=True, text=True, env=env(tmp_path), check=False, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        said[lang] = untimed(json.loads(done.stdout))
+    assert said["en"] == said["fr"]
+
+
+def test_help_and_argparses_own_words_in_french() -> None:
+    helped = dvtui("--lang", "fr", "replay", "--help")
+    assert helped.returncode == 0, helped.stderr
+    assert helped.stdout.startswith("usage : dvtui replay [-h] [--text] [--lang CODE] file\n")
+    assert "arguments positionnels :" in helped.stdout and "affiche cette aide et quitte" in helped.stdout
+    assert "fichier de partie (.dvr)" in helped.stdout and "affiche plutôt la partie en texte" in helped.stdout
+    refused = dvtui("--lang", "fr", "sim")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "dvtui : erreur : les arguments suivants sont requis : --players (voir « dvtui sim --help »)\n"
+    )
+    english = dvtui("sim")
+    assert english.stderr == "dvtui: error: the following arguments are required: --players (see 'dvtui sim --help')\n"
+
+
+def test_sim_speaks_french_and_writes_numbers_the_french_way(tmp_path: Path) -> None:
+    done = dvtui("--lang", "fr", "sim", "--players", "bot:random,bot:greedy,bot:random", "--games", "3", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "3 parties, graines 0..2"
+    assert lines[1].split() == ["robot", "places", "victoires", "des", "parties", "par", "place", "intervalle", "95%",
+                                "score", "moyen", "rang"]  # fmt: skip
+    assert lines[3].startswith("greedy                1      3,00     100,0⠀%   100,0⠀% [43,9⠀%, 100,0⠀%]    5⠀766⠀667")
+    assert " parties/s, " in lines[-1] and " coups/s (" in lines[-1]
+
+
+def test_resuming_a_finished_game_says_so_in_french() -> None:
+    done = dvtui("--lang", "fr", "resume", str(GAME))
+    assert done.returncode == 1
+    assert done.stderr == (
+        f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000 ; joueurs Bot 1, Bot 2 "
+        f"et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
+    )
+
+
+def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.dvr"
+    first, second, *_ = GAME.read_bytes().splitlines(keepends=True)
+    bad.write_bytes(first + b"\n" + second)
+    done = dvtui("--lang", "fr", "verify", str(bad), str(tmp_path / "none.dvr"))
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"dvtui : erreur : {bad} ligne 2 : ligne vide (un événement par ligne)",
+        f"dvtui : erreur : {tmp_path / 'none.dvr'} : fichier introuvable",
+    ]
