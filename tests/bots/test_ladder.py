@@ -121,7 +121,7 @@ def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -
 def test_the_value_fitted_to_strong_games_is_what_a_search_asking_for_it_judges_by() -> None:
     """Every size the fit covers reaches the search: its decay, potential weight and temperature, and
     ``strong`` keeps the greedy fit at the same positions."""
-    assert V.STRONG_GAMES
+    assert V.STRONG_GAMES and LADDER[-1].evaluation == Evaluation(strong_games=True)  # master judges by it
     for (players, left), (decay, weight, temperature) in V.STRONG_GAMES.items():
         start = random_state(players, 5, 0, 0)
         game = random_state(players, 5, (start.rounds - left - start.round) * 5 * players + 1, 0)
