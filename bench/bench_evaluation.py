@@ -9,7 +9,8 @@ deals, the share a bot exactly as good would get (1/players), and the hero's p95
     python bench/bench_evaluation.py --players 3 --deals 20 --variant it=5000,eps=0 --variant temp=0.8
 
 A variant is comma-separated ``it`` (iterations), ``eps`` (rollout_epsilon), ``pot``
-(potential_weight), ``temp`` (temperature_scale); unnamed keys keep strong's values.
+(potential_weight), ``temp`` (temperature_scale), ``fit=strong`` (strong_games: the value fitted to
+strong bots' games); unnamed keys keep strong's values.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dvtui.bots import DEFAULT_ITERATIONS, bot_seed, choose, think
 from dvtui.bots.strong import STRONG, Evaluation
 from dvtui.engine import COLORS, Game, Seat, new_game
 
-KEYS = {"eps": "rollout_epsilon", "pot": "potential_weight", "temp": "temperature_scale"}
+KEYS = {"eps": "rollout_epsilon", "pot": "potential_weight", "temp": "temperature_scale", "fit": "strong_games"}
 
 
 def variant(text: str) -> tuple[int, Evaluation]:
@@ -40,7 +41,8 @@ def variant(text: str) -> tuple[int, Evaluation]:
         if key == "it":
             iterations = int(value)
         else:
-            evaluation = replace(evaluation, **{KEYS[key]: float(value)})
+            field = KEYS[key]
+            evaluation = replace(evaluation, **{field: value == "strong" if field == "strong_games" else float(value)})
     return iterations, evaluation
 
 

@@ -124,46 +124,67 @@ def run(
     sys.stdout.flush()
 
 
-def calibrate(players: int, games: int) -> None:
-    """Fit :mod:`dvtui.bots.value`'s weights to games of greedy bots (needs numpy).
-
-    At each round's end, every player's estimate is "score + weight * potential(decay)"; the fit
-    picks, per rounds left, the (decay, weight, temperature) whose softmax best predicts who won
-    (maximum likelihood, shared wins counted fractionally).
-    """
-    import numpy as np
-
+def _calibration_game(task: tuple[int, int, str]) -> list[tuple[int, list[float], list[list[float]], list[float]]]:
+    """One game of ``bot`` self-play: at each round's end but the last, (rounds left, every player's
+    score in 100k, their potential under each of :data:`DECAYS`), with each player's share of the win."""
     from dvtui.bots import value as V
     from dvtui.engine.compact import CompactGame
 
-    decays = [0.5, 0.65, 0.75, 0.85, 1.0]
-    tables = [[d**i for i in range(80)] for d in decays]
-    rows: list[tuple[int, list[float], list[list[float]], list[float]]] = []
-    for i in range(games):
-        seats = [Seat(name=f"b{q}", kind="bot", color=COLORS[q], bot="greedy") for q in range(players)]
-        seed = 7919 * i + 3
-        game = Game(new_game(seats, seed=seed))
-        snaps: list[tuple[int, list[float], list[list[float]]]] = []
-        current = game.round
-        while not game.over:
-            game.place(choose("greedy", game, bot_seed(seed, game.to_move)))
-            if game.round != current and not game.over:
-                current = game.round
-                state = CompactGame(game)
-                own, rest = state.goods, state.columns
-                pots = [[V.potential(own[q], rest, t) for t in tables] for q in range(players)]
-                snaps.append((game.rounds - game.round + 1, [w / 100_000 for w in game.worth], pots))
-        scores = game.scores()
-        won = [s == max(scores) for s in scores]
-        share = [1 / sum(won) if w else 0.0 for w in won]
-        rows.extend((left, worth, pots, share) for left, worth, pots in snaps)
+    players, i, bot = task
+    tables = [[d**k for k in range(80)] for d in DECAYS]
+    seats = [Seat(name=f"b{q}", kind="bot", color=COLORS[q], bot=bot) for q in range(players)]
+    seed = 7919 * i + 3
+    game = Game(new_game(seats, seed=seed))
+    spec = parse_bot(bot)
+    snaps: list[tuple[int, list[float], list[list[float]]]] = []
+    current = game.round
+    while not game.over:
+        game.place(choose(spec, game, bot_seed(seed, game.to_move)))
+        if game.round != current and not game.over:
+            current = game.round
+            state = CompactGame(game)
+            own, rest = state.goods, state.columns
+            pots = [[V.potential(own[q], rest, t) for t in tables] for q in range(players)]
+            snaps.append((game.rounds - game.round + 1, [w / 100_000 for w in game.worth], pots))
+    scores = game.scores()
+    won = [s == max(scores) for s in scores]
+    share = [1 / sum(won) if w else 0.0 for w in won]
+    return [(left, worth, pots, share) for left, worth, pots in snaps]
+
+
+DECAYS = [0.5, 0.65, 0.75, 0.85, 1.0]
+"""The depth decays the calibration tries (see :data:`dvtui.bots.value.DEPTH_DECAY`)."""
+
+
+def calibrate(players: int, games: int, bot: str = "greedy", jobs: int = 1, save: Path | None = None) -> None:
+    """Fit :mod:`dvtui.bots.value`'s weights to games of ``bot`` self-play (needs numpy).
+
+    At each round's end, every player's estimate is "score + weight * potential(decay)"; the fit
+    picks, per rounds left, the (decay, weight, temperature) whose softmax best predicts who won
+    (maximum likelihood, shared wins counted fractionally). ``save`` keeps the states as JSON lines.
+    """
+    import json
+
+    import numpy as np
+
+    tasks = [(players, i, bot) for i in range(games)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            games_rows = pool.map(_calibration_game, tasks, chunksize=1)
+    else:
+        games_rows = [_calibration_game(t) for t in tasks]
+    rows = [row for game_rows in games_rows for row in game_rows]
+    if save is not None:
+        with save.open("a") as out:
+            for row in rows:
+                out.write(json.dumps([players, *row]) + "\n")
     for left in sorted({r[0] for r in rows}):
         sel = [r for r in rows if r[0] == left]
         worth = np.array([r[1] for r in sel])
         pots = np.array([r[2] for r in sel])
         shares = np.array([r[3] for r in sel])
         best = (-1e9, 0.0, 0.0, 0.0)
-        for di, d in enumerate(decays):
+        for di, d in enumerate(DECAYS):
             for a in np.arange(0, 1.01, 0.05):
                 est = worth + a * pots[:, :, di]
                 for temp in np.arange(0.5, 12, 0.25):
@@ -175,6 +196,7 @@ def calibrate(players: int, games: int) -> None:
                         best = (ll, d, float(a), float(temp))
         print(f"{players} players, {left} rounds left ({len(sel)} states): log-likelihood {best[0]:.4f} "
               f"decay {best[1]:.2f} weight {best[2]:.2f} temperature {best[3]:.2f}")
+        sys.stdout.flush()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -188,10 +210,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--set", action="append", default=[], help="NAME=VALUE: a strong constant (tuning)")
     parser.add_argument("--calibrate", action="store_true", help="fit the value function instead (numpy)")
+    parser.add_argument("--calibrate-bot", default="greedy", help="whose self-play games --calibrate fits")
+    parser.add_argument("--save", type=Path, default=None, help="--calibrate: append the states here (JSON lines)")
     args = parser.parse_args(argv)
     if args.calibrate:
         for players in args.players or [3, 4, 5]:
-            calibrate(players, args.deals)
+            calibrate(players, args.deals, args.calibrate_bot, args.jobs, args.save)
         return
     matches = args.match or ["greedy:random", "strong:greedy"]
     for players in args.players or [3]:

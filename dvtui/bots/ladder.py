@@ -39,16 +39,16 @@ class Level:
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", "Looks a little ahead and often takes a second-best card.", 200, 0.5),
-    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 300, 0.5),
-    Level("club", "Plans the round and rarely strays from a good placement.", 500, 0.3),
+    Level("novice", "Looks a little ahead and often takes a second-best card.", 300, 0.5),
+    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 500, 0.3),
+    Level("club", "Plans the round and rarely strays from a good placement.", 1000, 0.15),
     Level("expert", "Plays the search's best placement after a solid look ahead.", 2000, 0.0),
     Level(
         "master",
-        "Searches as long as strong, reads a lead at the round's end more sharply, plays its best placement.",
+        "Searches as long as strong, judges the round's end as strong players convert it, plays its best placement.",
         5000,
         0.0,
-        Evaluation(temperature_scale=0.7),
+        Evaluation(strong_games=True),
     ),
 )
 """The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""

@@ -79,6 +79,9 @@ class Evaluation:
     """How much of what the columns left can still add counts towards a player's expected final score."""
     temperature_scale: float = 1.0
     """Times the fitted softmax temperature (below 1: a lead at the round's end says more)."""
+    strong_games: bool = False
+    """Judge the round's end by the value fitted to strong bots' games (:data:`dvtui.bots.value.STRONG_GAMES`:
+    its depth decay, potential weight and temperature) rather than to greedy ones."""
 
 
 STRONG = Evaluation()
@@ -140,10 +143,11 @@ class _Search:
         self.worth = state.worth
         self.rounds_left = game.rounds - game.round
         self.last_round = self.rounds_left == 0
-        self.pot_w = evaluation.potential_weight
-        self.temp = V.temperature(n, self.rounds_left) * evaluation.temperature_scale
+        decay, weight, temp = V.fitted(n, self.rounds_left, evaluation.strong_games)
+        self.pot_w = weight if evaluation.strong_games else evaluation.potential_weight
+        self.temp = temp * evaluation.temperature_scale
         self.eps = evaluation.rollout_epsilon
-        self.decay = V.decay_table(self.rounds_left)
+        self.decay = V.decay_table(decay)
         self.tot0 = [t[:] for t in game.totals]
         self.hands0 = [sorted(h) for h in game.hands]
         self.left0 = PLACEMENTS_PER_PLAYER * n - len(game.placements)

@@ -44,6 +44,31 @@ RANK_WEIGHT: Final = 0.25
 who cannot win still fights for second place, as people at the table expect."""
 
 
+# Fitted to 160 self-play games of strong@2000 at 3 players (800 states), the compiled build:
+# ``python bench/bench_strength.py --calibrate --calibrate-bot strong@2000 --players 3 --deals 160``.
+STRONG_GAMES: dict[tuple[int, int], tuple[float, float, float]] = {
+    (3, 1): (0.5, 0.3, 2.25),
+    (3, 2): (0.65, 0.3, 4.0),
+    (3, 3): (0.85, 0.25, 4.0),
+    (3, 4): (0.75, 0.4, 5.0),
+    (3, 5): (0.75, 0.4, 5.5),
+}
+"""By (players, rounds left): (depth decay, potential weight, softmax temperature in 100k) fitted the
+same way to self-play games of ``strong`` bots instead of greedy ones, for a search that expects
+its opponents to convert a lead as well as it does (a lead says more there: the temperatures are
+lower than the greedy fit's). A size it does not cover keeps the greedy fit."""
+
+
+def fitted(players: int, rounds_left: int, strong_games: bool) -> tuple[float, float, float]:
+    """(depth decay, potential weight, temperature) for a round's end with ``rounds_left`` to play:
+    from the fit to strong bots' games when asked and known, otherwise from the greedy fit."""
+    if strong_games:
+        found = STRONG_GAMES.get((players, rounds_left))
+        if found is not None:
+            return found
+    return DEPTH_DECAY.get(rounds_left, 0.9), POTENTIAL_WEIGHT, temperature(players, rounds_left)
+
+
 def potential(owned: list[int], rest: list[list[int]], decay: list[float]) -> float:
     """What the cards still in the columns can add for a player owning ``owned`` (value by category)."""
     total = 0.0
@@ -59,10 +84,9 @@ def potential(owned: list[int], rest: list[list[int]], decay: list[float]) -> fl
     return total
 
 
-def decay_table(rounds_left: int) -> list[float]:
+def decay_table(decay: float) -> list[float]:
     """Weights by depth for :func:`potential` (a column holds at most 9 + exchanged cards)."""
-    d = DEPTH_DECAY.get(rounds_left, 0.9)
-    return [d**i for i in range(64)]
+    return [decay**i for i in range(64)]
 
 
 def temperature(players: int, rounds_left: int) -> float:

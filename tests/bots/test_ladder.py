@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
+from dvtui.bots import value as V
 from dvtui.bots.ladder import KEEP, draw, mover
-from dvtui.bots.strong import STRONG, Evaluation
+from dvtui.bots.strong import STRONG, Evaluation, _Search
 from dvtui.cli import main
 from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, check_seats
 from dvtui.play.autoplay import play_game
@@ -115,3 +116,21 @@ def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -
     other = think(game, 8, iterations=300, evaluation=Evaluation(rollout_epsilon=0.0, temperature_scale=0.5))
     assert other.win != plain.win
     assert Level("t", "", 10, 0.0).evaluation == STRONG
+
+
+def test_the_value_fitted_to_strong_games_is_what_a_search_asking_for_it_judges_by() -> None:
+    """Every size the fit covers reaches the search: its decay, potential weight and temperature, and
+    ``strong`` keeps the greedy fit at the same positions."""
+    assert V.STRONG_GAMES and LADDER[-1].evaluation == Evaluation(strong_games=True)  # master judges by it
+    for (players, left), (decay, weight, temperature) in V.STRONG_GAMES.items():
+        start = random_state(players, 5, 0, 0)
+        game = random_state(players, 5, (start.rounds - left - start.round) * 5 * players + 1, 0)
+        assert game.rounds - game.round == left
+        fitted = _Search(game, 1, Evaluation(strong_games=True))
+        assert (fitted.decay[1], fitted.pot_w, fitted.temp) == (decay, weight, temperature)
+        plain = _Search(game, 1)
+        assert (plain.decay[1], plain.pot_w, plain.temp) == (
+            V.DEPTH_DECAY.get(left, 0.9),
+            V.POTENTIAL_WEIGHT,
+            V.temperature(players, left),
+        )
