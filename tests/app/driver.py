@@ -20,8 +20,10 @@ from dvtui.app.textual_private import FooterKey
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, Placement, RoundEnded, Seat
-from dvtui.play.autoplay import bot_players
+from dvtui.play.autoplay import bot_players, play_game
 from dvtui.play.local import LocalSession
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 
 Move = Placement
 """A placement as the human chose it."""
@@ -149,17 +151,69 @@ def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> 
 # 600, so the 300 goes back on top of B (R6.1), while Ben and Cy tie at 4 under B and are both
 # cancelled (R5.2). Everything else goes under G.
 EXCHANGE_AND_TIE = [
-    (6, "a"), (4, "b"), (4, "b"),
-    (5, "b"), (1, "g"), (1, "g"),
-    (1, "g"), (2, "g"), (2, "g"),
-    (2, "g"), (3, "g"), (3, "g"),
-    (3, "g"), (5, "g"), (5, "g"),
+    (6, "a"),
+    (4, "b"),
+    (4, "b"),
+    (5, "b"),
+    (1, "g"),
+    (1, "g"),
+    (1, "g"),
+    (2, "g"),
+    (2, "g"),
+    (2, "g"),
+    (3, "g"),
+    (3, "g"),
+    (3, "g"),
+    (5, "g"),
+    (5, "g"),
 ]
 
 
 def hot_seat_session(make_created: Callable[..., GameCreated], path: Path | None = None) -> LocalSession:
     """Ana, Ben and Cy at one keyboard over the deal :data:`EXCHANGE_AND_TIE` is played on."""
     created = make_created(3, {0: ["house-300", "money-100"], 1: ["house-600", "car-200"]})
-    seats = [Seat(name=name, kind="human", color=color)
-             for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))]
+    seats = [
+        Seat(name=name, kind="human", color=color)
+        for name, color in (("Ana", "red"), ("Ben", "yellow"), ("Cy", "green"))
+    ]
     return LocalSession.start(msgspec.structs.replace(created, players=seats, seed=1), path)
+
+
+async def mid_round(pilot: Pilot[int]) -> None:
+    """A snapshot's moment: two placements made, a third card chosen (its preview shown)."""
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    for keys in (("5", "c", "enter"), ("3", "d", "enter")):
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(*keys)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("6", "f")  # chosen, not placed: the preview line and the faint +6
+    await pilot.pause()
+
+
+def finished_session() -> LocalSession:
+    """A game of bots played to its end (seed 3), for the results."""
+    game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
+    return LocalSession(PlaySession(game, None, Path("finished.dvr"), events))
+
+
+async def open_help(pilot: Pilot[int]) -> None:
+    """A snapshot's moment: the help, opened at the first decision."""
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    assert await next_decision(pilot, app) == HUMAN
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def round_summary(pilot: Pilot[int]) -> None:
+    """A snapshot's moment: a round with an exchange and a tie, stepped to its summary."""
+    app = pilot.app
+    assert isinstance(app, DvtuiApp)
+    for card, column in EXCHANGE_AND_TIE:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press(str(card), column, "enter")
+    await pilot.press("s")  # past the columns, to the summary, which waits for a key
+    screen = table(app)
+    assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1
+    await pilot.pause()

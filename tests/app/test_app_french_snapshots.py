@@ -18,8 +18,7 @@ from dvtui.app.config import Pace, SetupDefaults
 from dvtui.engine import GameCreated
 
 from ..support.apps import new_session, table_app
-from .driver import hot_seat_session
-from .test_app_snapshots import _help, _mid_round, _round_summary, finished_session
+from .driver import finished_session, hot_seat_session, mid_round, open_help, round_summary
 
 SIZES = [(80, 24), (73, 16)]
 """80x24, and the smallest terminal a game of 3 works in."""
@@ -35,7 +34,7 @@ def language(request: pytest.FixtureRequest) -> str:
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_table_mid_round(snap_compare, language: str, size: tuple[int, int]) -> None:
-    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_mid_round)
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=mid_round)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -43,7 +42,7 @@ def test_round_summary(
     snap_compare, make_created: Callable[..., GameCreated], language: str, size: tuple[int, int]
 ) -> None:
     app = table_app(hot_seat_session(make_created, Path("hot-seat.dvr")))
-    assert snap_compare(app, terminal_size=size, run_before=_round_summary)
+    assert snap_compare(app, terminal_size=size, run_before=round_summary)
 
 
 def test_setup_screen(snap_compare, language: str) -> None:
@@ -65,4 +64,4 @@ def test_end_screen(snap_compare, language: str) -> None:
 
 
 def test_help(snap_compare, language: str) -> None:
-    assert snap_compare(table_app(new_session()), terminal_size=(80, 24), run_before=_help)
+    assert snap_compare(table_app(new_session()), terminal_size=(80, 24), run_before=open_help)

@@ -17,15 +17,22 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.engine import ColumnResolved, GameCreated
-from dvtui.play.autoplay import play_game
-from dvtui.play.local import LocalSession
-from dvtui.play.seats import parse_players
-from dvtui.play.session import PlaySession
 
 from ..support.apps import new_session, table_app
-from .driver import EXCHANGE_AND_TIE, HUMAN, hot_seat_session, next_decision, table
+from .driver import (
+    EXCHANGE_AND_TIE,
+    HUMAN,
+    finished_session,
+    hot_seat_session,
+    mid_round,
+    next_decision,
+    open_help,
+    round_summary,
+    table,
+)
 
 SIZES = [(80, 24), (120, 40)]
+
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_setup_screen(snap_compare, size: tuple[int, int]) -> None:
@@ -33,20 +40,9 @@ def test_setup_screen(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(app, terminal_size=size)
 
 
-async def _mid_round(pilot: Pilot[int]) -> None:
-    app = pilot.app
-    assert isinstance(app, DvtuiApp)
-    for keys in (("5", "c", "enter"), ("3", "d", "enter")):
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(*keys)
-    assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("6", "f")  # chosen, not placed: the preview line and the faint +6
-    await pilot.pause()
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_table_mid_round(snap_compare, size: tuple[int, int]) -> None:
-    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_mid_round)
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=mid_round)
 
 
 async def _wide_names_mid_round(pilot: Pilot[int]) -> None:
@@ -89,31 +85,18 @@ def test_resolution_step_with_an_exchange_and_a_tie(
     assert snap_compare(app, terminal_size=size, run_before=_to_column_b)
 
 
-def finished_session() -> LocalSession:
-    game, events = play_game(parse_players("bot:random,bot:greedy,bot:greedy"), seed=3)
-    return LocalSession(PlaySession(game, None, Path("finished.dvr"), events))
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_end_screen(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(table_app(finished_session()), terminal_size=size)
 
 
-async def _help(pilot: Pilot[int]) -> None:
-    app = pilot.app
-    assert isinstance(app, DvtuiApp)
-    assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("question_mark")
-    await pilot.pause()
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help(snap_compare, size: tuple[int, int]) -> None:
-    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=_help)
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=open_help)
 
 
 async def _reading_the_log(pilot: Pilot[int]) -> None:
-    await _mid_round(pilot)
+    await mid_round(pilot)
     await pilot.press("tab", "home")  # focused and scrolled to the deal: the board gives it room
     await pilot.pause()
 
@@ -146,21 +129,9 @@ def test_hot_seat_handover(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(app, terminal_size=size, run_before=_handover)
 
 
-async def _round_summary(pilot: Pilot[int]) -> None:
-    app = pilot.app
-    assert isinstance(app, DvtuiApp)
-    for card, column in EXCHANGE_AND_TIE:
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(str(card), column, "enter")
-    await pilot.press("s")  # past the columns, to the summary, which waits for a key
-    screen = table(app)
-    assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1
-    await pilot.pause()
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_round_summary_waiting_for_a_key(
     snap_compare, make_created: Callable[..., GameCreated], size: tuple[int, int]
 ) -> None:
     app = table_app(hot_seat_session(make_created, Path("hot-seat.dvr")))
-    assert snap_compare(app, terminal_size=size, run_before=_round_summary)
+    assert snap_compare(app, terminal_size=size, run_before=round_summary)
