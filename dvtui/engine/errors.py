@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
+from ..i18n import _
 from .events import Award, Event, type_name
 
 
@@ -61,11 +62,12 @@ class BadSetup(RuleError):
 class DerivedMismatch(RuleError):
     """A derived event in a log differs from what the rules give; ``field`` names where."""
 
-    def __init__(
-        self, event_type: str, field: str, expected: object, found: object, index: int | None = None
-    ) -> None:
+    def __init__(self, event_type: str, field: str, expected: object, found: object, index: int | None = None) -> None:
         self.field = field
-        super().__init__(f"{event_type}: field {field!r} should be {_show(expected)}, found {_show(found)}", index)
+        said = _("{event}: field {field!r} should be {expected}, found {found}")
+        super().__init__(
+            said.format(event=event_type, field=field, expected=_show(expected), found=_show(found)), index
+        )
 
     @classmethod
     def between(cls, expected: Event, found: Event) -> DerivedMismatch:

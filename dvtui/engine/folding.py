@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..i18n import _
 from .errors import DerivedMismatch, RuleError
 from .events import DERIVED_TYPES, CardPlaced, Event, GameCreated
 from .game import GAME_ENDING, RESOLVING, ROUND_ENDING, Game
@@ -109,7 +110,12 @@ class Folded:
             if kind in _DERIVED:
                 if not owing:
                     if not game.derived_pending:
-                        raise RuleError(f"{ev.__struct_config__.tag} is not owed here: a decision is expected", i)
+                        raise RuleError(
+                            _("{event} is not owed here: a decision is expected").format(
+                                event=ev.__struct_config__.tag
+                            ),
+                            i,
+                        )
                     owed = game.derive_all()
                     k = 0
                     end = i + len(owed)
@@ -131,8 +137,9 @@ class Folded:
             if owing or game.phase in _OWING:
                 owed_name = type(owed[k]).__struct_config__.tag if owing else _OWED_NAME[game.phase]
                 raise RuleError(
-                    f"{ev.__struct_config__.tag} found where {owed_name} is owed "
-                    "(derived events come complete, in place)",
+                    _("{event} found where {owed} is owed (derived events come complete, in place)").format(
+                        event=ev.__struct_config__.tag, owed=owed_name
+                    ),
                     i,
                 )
             try:
@@ -223,8 +230,8 @@ def fold(events: Iterable[Event], *, script: bool = True, checkpoints: bool = Fa
     log = events if isinstance(events, list) else list(events)
     first = log[0] if log else None
     if not isinstance(first, GameCreated):
-        what = "nothing" if first is None else _name(first)
-        raise RuleError(f"the first event must be game_created, not {what}", 0)
+        what = _("nothing") if first is None else _name(first)
+        raise RuleError(_("the first event must be game_created, not {what}").format(what=what), 0)
     try:
         game = Game(first)
     except RuleError as e:
@@ -243,4 +250,3 @@ def fold(events: Iterable[Event], *, script: bool = True, checkpoints: bool = Fa
 def _name(event: object) -> str:
     """An event's ``type`` as a log writes it (or what else it is)."""
     return getattr(getattr(event, "__struct_config__", None), "tag", None) or type(event).__name__
-

@@ -14,6 +14,7 @@ from enum import IntEnum
 from itertools import repeat
 from typing import NamedTuple, NoReturn
 
+from ..i18n import _
 from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
 from .errors import (
     CardNotInHand,
@@ -236,16 +237,24 @@ class Game:
         card, column = placement
         if self.phase != PLACEMENT:
             if self.phase == OVER:
-                raise GameOver("the game is over (R8): no more placements")
-            raise NotPlacementPhase("the round is being resolved: its derived events come first")
+                raise GameOver(_("the game is over (R8): no more placements"))
+            raise NotPlacementPhase(_("the round is being resolved: its derived events come first"))
         if player != self.to_move:
-            raise WrongPlayer(f"it is player {self.to_move}'s turn, not player {player}'s (R4.1)")
+            raise WrongPlayer(
+                _("it is player {to_move}'s turn, not player {player}'s (R4.1)").format(
+                    to_move=self.to_move, player=player
+                )
+            )
         if column not in _COLUMN_SET:  # (whatever it is: a program may hand in anything)
-            raise ColumnOutOfRange(f"column must be 0 to {COLUMNS - 1}, not {column!r}")
+            raise ColumnOutOfRange(
+                _("column must be 0 to {last}, not {column!r}").format(last=COLUMNS - 1, column=column)
+            )
         if card not in self.hands[player]:
             if card in NUMBER_CARDS:
-                raise CardNotInHand(f"player {player} has already placed their {card} this round")
-            raise CardNotInHand(f"number cards are 1 to 6, not {card}")
+                raise CardNotInHand(
+                    _("player {player} has already placed their {card} this round").format(player=player, card=card)
+                )
+            raise CardNotInHand(_("number cards are 1 to 6, not {card}").format(card=card))
 
     def place(self, placement: Placement, *, player: int | None = None, stand_in: str | None = None) -> list[Event]:
         """Make ``placement`` for the player to move (or check it is ``player``). ``stand_in``: the
@@ -432,26 +441,34 @@ class Game:
                 self._refuse(event)  # type: ignore[arg-type]
         elif kind is ColumnResolved or kind is RoundEnded or kind is GameEnded:
             if not self.derived_pending:
-                raise RuleError(f"{event.__struct_config__.tag} is not owed here: a decision is expected")
+                raise RuleError(
+                    _("{event} is not owed here: a decision is expected").format(event=event.__struct_config__.tag)
+                )
             expected = self.derive_next()
             if expected != event:
                 raise DerivedMismatch.between(expected, event)
         elif kind is PlacementUndone:
             assert isinstance(event, PlacementUndone)
             if self.phase == PLACEMENT and event.round != self.round:
-                raise RuleError(f"placement_undone says round {event.round}, but round {self.round} is being played")
+                raise RuleError(
+                    _("placement_undone says round {said}, but round {round} is being played").format(
+                        said=event.round, round=self.round
+                    )
+                )
             if self.phase == PLACEMENT and self.placements:
                 last = self.placements[-1]
                 if (last.player, last.column, last.card) != (event.player, event.column, event.card):
                     raise RuleError(
-                        "placement_undone must name the latest placement exactly: "
-                        f"player {last.player}, column {last.column}, card {last.card}"
+                        _(
+                            "placement_undone must name the latest placement exactly: "
+                            "player {player}, column {column}, card {card}"
+                        ).format(player=last.player, column=last.column, card=last.card)
                     )
             self.undo()
         elif kind is GameCreated:
-            raise RuleError("game_created may only be the first event")
+            raise RuleError(_("game_created may only be the first event"))
         else:
-            raise RuleError(f"not an event of this game: {event!r}")
+            raise RuleError(_("not an event of this game: {event!r}").format(event=event))
 
     def apply_placements(self, events: Sequence[Event], start: int, stop: int) -> int:
         """Fold ``events[start:stop]`` while they are plainly legal ``card_placed`` events of the
@@ -495,6 +512,12 @@ class Game:
     def _refuse(self, event: CardPlaced) -> NoReturn:
         """Raise the typed error that says why :meth:`apply_placements` did not apply ``event``."""
         if self.phase == PLACEMENT and event.round != self.round:
-            raise RuleError(f"card_placed says round {event.round}, but round {self.round} is being played")
+            raise RuleError(
+                _("card_placed says round {said}, but round {round} is being played").format(
+                    said=event.round, round=self.round
+                )
+            )
         self.check_placement(Placement(card=event.card, column=event.column), player=event.player)
-        raise RuleError(f"card_placed could not be applied: {event!r}")  # check_placement always says why first
+        raise RuleError(
+            _("card_placed could not be applied: {event!r}").format(event=event)
+        )  # check_placement always says why first

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Sequence
 from itertools import chain
 
+from ..i18n import _
 from .cards import (
     ALL_CARD_NAMES,
     BOX_SIZE,
@@ -43,7 +44,7 @@ def random_seed() -> int:
 def rounds_for(players: int) -> int:
     """R3; refuses other player counts with the rule's own words."""
     if players not in ROUNDS:
-        raise BadSetup(f"Dolce Vita is for 3 to 5 players (R3), not {players}")
+        raise BadSetup(_("Dolce Vita is for 3 to 5 players (R3), not {players}").format(players=players))
     return ROUNDS[players]
 
 
@@ -51,7 +52,11 @@ def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0) -> 
     """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
     rounds = rounds_for(len(seats))
     if not 0 <= first_player < len(seats):
-        raise BadSetup(f"first player must be a seat from 0 to {len(seats) - 1}, not {first_player}")
+        raise BadSetup(
+            _("first player must be a seat from 0 to {last}, not {first}").format(
+                last=len(seats) - 1, first=first_player
+            )
+        )
     grid, box = deal(seed)
     return GameCreated(
         format=FORMAT_VERSION,
@@ -70,25 +75,39 @@ def check_setup(created: GameCreated) -> None:
     The money split is not assumed (R1.2): any 17 money cards of 100k and 200k are accepted.
     """
     if created.format != FORMAT_VERSION:
-        raise BadSetup(f"format {created.format} is not supported (this is format {FORMAT_VERSION})")
+        raise BadSetup(
+            _("format {format} is not supported (this is format {ours})").format(
+                format=created.format, ours=FORMAT_VERSION
+            )
+        )
     n = len(created.players)
     rounds = rounds_for(n)
     if created.rounds != rounds:
-        raise BadSetup(f"{n} players play {rounds} rounds (R3), not {created.rounds}")
+        raise BadSetup(
+            _("{n} players play {rounds} rounds (R3), not {found}").format(n=n, rounds=rounds, found=created.rounds)
+        )
     if not 0 <= created.first_player < n:
-        raise BadSetup(f"first_player must be a seat from 0 to {n - 1}, not {created.first_player}")
+        raise BadSetup(
+            _("first_player must be a seat from 0 to {last}, not {first}").format(
+                last=n - 1, first=created.first_player
+            )
+        )
     colors: set[str] = set()
     for i, seat in enumerate(created.players):
         if seat.kind not in ("human", "bot"):
-            raise BadSetup(f"players[{i}].kind must be \"human\" or \"bot\", not {seat.kind!r}")
+            raise BadSetup(_('players[{i}].kind must be "human" or "bot", not {kind!r}').format(i=i, kind=seat.kind))
         if seat.kind == "bot" and not seat.bot:
-            raise BadSetup(f"players[{i}] is a bot without a level (\"bot\" field)")
+            raise BadSetup(_('players[{i}] is a bot without a level ("bot" field)').format(i=i))
         if seat.color not in COLORS:
-            raise BadSetup(f"players[{i}].color must be one of {', '.join(COLORS)}, not {seat.color!r}")
+            raise BadSetup(
+                _("players[{i}].color must be one of {colors}, not {color!r}").format(
+                    i=i, colors=", ".join(COLORS), color=seat.color
+                )
+            )
         if seat.color in colors:
-            raise BadSetup(f"players[{i}].color {seat.color!r} is already taken (R2.3)")
+            raise BadSetup(_("players[{i}].color {color!r} is already taken (R2.3)").format(i=i, color=seat.color))
         if not seat.name.strip():
-            raise BadSetup(f"players[{i}].name is empty")
+            raise BadSetup(_("players[{i}].name is empty").format(i=i))
         colors.add(seat.color)
     grid = created.grid
     if list(map(len, grid)) != _GRID_SHAPE:

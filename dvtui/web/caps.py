@@ -3,6 +3,8 @@ count. Textual-serve-free, so the command checks its options before the extra is
 
 from __future__ import annotations
 
+from ..i18n import _, ngettext
+
 DEFAULT_MAX_TABS = 16
 """Tabs open at once, in all, unless ``--max-tabs`` says otherwise: each is a dvtui process of
 about 50 MB, so the default bounds ``dvtui web`` near 800 MB whoever opens them."""
@@ -24,10 +26,14 @@ class TabCaps:
         """Why ``person`` (None: nobody's, no login proxy) may not open one more tab now, in the
         page's words (None: they may)."""
         if sum(self.open.values()) >= self.total:
-            return f"Dolce Vita has {self.total} tabs open, its most: try again when one closes."
+            return _("Dolce Vita has {n} tabs open, its most: try again when one closes.").format(n=self.total)
         if person is not None and self.open.get(person, 0) >= self.per_person:
-            tabs = "a tab" if self.per_person == 1 else f"{self.per_person} tabs"
-            return f"You have {tabs} of Dolce Vita open, the most per person: close one, then reload."
+            said = ngettext(
+                "You have {n} tab of Dolce Vita open, the most per person: close one, then reload.",
+                "You have {n} tabs of Dolce Vita open, the most per person: close one, then reload.",
+                self.per_person,
+            )
+            return said.format(n=self.per_person)
         return None
 
     def opened(self, person: str | None) -> None:

@@ -17,7 +17,7 @@ from ..support.web import MENU, Tab, wait_until, web_server
 pytestmark = pytest.mark.chromium
 
 HEADER = "X-User"
-ANA_FULL = "You have a tab of Dolce Vita open, the most per person: close one, then reload."
+ANA_FULL = "You have 1 tab of Dolce Vita open, the most per person: close one, then reload."
 ALL_FULL = "Dolce Vita has 2 tabs open, its most: try again when one closes."
 
 
