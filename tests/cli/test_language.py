@@ -4,6 +4,7 @@ read (exit codes, --json, the files) is the same in every language."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from pathlib import Path
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
+from dvtui.tables import open_table
+from dvtui.tables.server import Server
 
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
 
@@ -130,3 +133,20 @@ def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
         f"dvtui : erreur : {bad} ligne 2 : ligne vide (un événement par ligne)",
         f"dvtui : erreur : {tmp_path / 'none.dvr'} : fichier introuvable",
     ]
+
+
+def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> None:
+    place = in_process.place
+    asyncio.run(open_table(place, "salle", ["Ana", "Bob", "bot:greedy"], hints=False, move_time=300))
+    asyncio.run(open_table(place, "jeu", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False))
+    srv = str(place.directory)
+    done = dvtui("--lang", "fr", "tables", "--server", srv, data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = {line.split("  ")[0]: line for line in done.stdout.splitlines()}
+    seats = "[Ana : libre ; Bob : libre ; Bot 1 : robot]"
+    assert listed["jeu"] == f"jeu  manche 1/6, à Ana de jouer  {seats}  spectateurs : 0"
+    waiting = "salle  salle d’attente, en attente de Ana, Bob (ou « dvtui tables start salle »), reste "
+    assert listed["salle"].startswith(waiting), listed["salle"]
+    assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
+    english = dvtui("tables", "--server", srv, data=tmp_path).stdout
+    assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
