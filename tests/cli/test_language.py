@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -150,3 +151,22 @@ def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> Non
     assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
     english = dvtui("tables", "--server", srv, data=tmp_path).stdout
     assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
+
+
+def test_the_analysis_report_in_french(tmp_path: Path) -> None:
+    game = tmp_path / GAME.name
+    game.write_bytes(GAME.read_bytes())
+    done = dvtui("--lang", "fr", "analyse", str(game), "--budget", "30", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Analyse à 30 itérations par placement (chance de gagner : ")
+    assert (
+        lines[1] == "manche  place      posé    victoire  perte  meilleur  note"
+    )  # as wide as its heading
+    assert lines[2].startswith("     1  1 Bot 1    1→C         52⠀%")
+    assert re.fullmatch(r"1 Bot 1 : \d+ imprécisions?, \d+ gaffes?", lines[-3]), lines[-3]
+    assert any(line.endswith("  gaffe") for line in lines[2:-4])
+    for english in ("blunder", "mistake", "inaccurac", "round", "Analysis"):
+        assert english not in done.stdout
+    refused = dvtui("--lang", "fr", "analyse", str(game), "--budget", "0", data=tmp_path)
+    assert (refused.returncode, refused.stderr) == (2, "dvtui : erreur : --budget vaut 1 itération ou plus, pas 0\n")
