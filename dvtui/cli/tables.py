@@ -103,7 +103,7 @@ def _keep_days(days: float | None) -> float:
     if days is None:
         return KEEP_DAYS
     if not 1 <= days <= MAX_KEEP_DAYS:
-        raise UsageError(f"--keep-days {days:g}: give 1 to {MAX_KEEP_DAYS} days")
+        raise UsageError(_("--keep-days {days}: give 1 to {most} days").format(days=f"{days:g}", most=MAX_KEEP_DAYS))
     return days
 
 
@@ -112,7 +112,7 @@ def _limits(options: list[str]) -> Limits:
     try:
         return Limits().with_options(options)
     except ValueError as e:
-        raise UsageError(f"--limit {e}") from None
+        raise UsageError(_("--limit {error}").format(error=e)) from None
 
 
 def _account(name: str) -> int:
@@ -415,7 +415,7 @@ def _move_time(text: str) -> int:
     try:
         return parse_duration(text)
     except ValueError as e:
-        raise UsageError(f"--move-time {printable(text)}: {e}") from None
+        raise UsageError(_("--move-time {text}: {error}").format(text=printable(text), error=e)) from None
 
 
 def _bot(text: str) -> BotSpec:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..i18n import _
+
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 MIN_MOVE_TIME = 1
 MAX_MOVE_TIME = 30 * 86400
@@ -37,7 +39,7 @@ def parse_duration(text: str) -> int:
     match = _DURATION.match(text.strip())
     seconds = int(match.group(1)) * UNITS[match.group(2)] if match else 0
     if not MIN_MOVE_TIME <= seconds <= MAX_MOVE_TIME:
-        raise ValueError("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)")
+        raise ValueError(_("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)"))
     return seconds
 
 

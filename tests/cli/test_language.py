@@ -14,6 +14,7 @@ import pytest
 
 from dvtui.cli import main
 from dvtui.tables import open_table
+from dvtui.tables.registry import MAX_KEEP_DAYS
 from dvtui.tables.server import Server
 
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
@@ -160,9 +161,7 @@ def test_the_analysis_report_in_french(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Analyse à 30 itérations par placement (chance de gagner : ")
-    assert (
-        lines[1] == "manche  place      posé    victoire  perte  meilleur  note"
-    )  # as wide as its heading
+    assert lines[1] == "manche  place      posé    victoire  perte  meilleur  note"  # as wide as its heading
     assert lines[2].startswith("     1  1 Bot 1    1→C         52⠀%")
     assert re.fullmatch(r"1 Bot 1 : \d+ imprécisions?, \d+ gaffes?", lines[-3]), lines[-3]
     assert any(line.endswith("  gaffe") for line in lines[2:-4])
@@ -170,3 +169,33 @@ def test_the_analysis_report_in_french(tmp_path: Path) -> None:
         assert english not in done.stdout
     refused = dvtui("--lang", "fr", "analyse", str(game), "--budget", "0", data=tmp_path)
     assert (refused.returncode, refused.stderr) == (2, "dvtui : erreur : --budget vaut 1 itération ou plus, pas 0\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["fetch", "t"], "aucun serveur de tables dans {d} (lancez-en un avec « dvtui serve --dir {d} »)"),
+        (
+            ["new", "--table", "t", "--players", "Ana,Bob,Cy", "--move-time", "5x"],
+            "--move-time 5x : un temps par coup est un nombre et une unité : 45s, 2m, 1h ou 3d (de 1s à 30d)",
+        ),
+    ],
+)
+def test_the_table_commands_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
+    d = tmp_path / "nobody"
+    done = dvtui("--lang", "fr", *args, "--server", str(d), data=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr == "dvtui : erreur : " + said.format(d=d) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--limit", "conn-rate=x"], "--limit conn-rate=x : ce n’est pas un nombre"),
+        (["--limit", "conn-rate=0"], "--limit conn-rate=0 : une limite est un nombre supérieur à 0"),
+        (["--keep-days", "0"], f"--keep-days 0 : donnez de 1 à {MAX_KEEP_DAYS} jours"),
+    ],
+)
+def test_the_servers_usage_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
+    done = dvtui("--lang", "fr", "serve", "--dir", str(tmp_path / "srv"), *args, data=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "dvtui : erreur : " + said + "\n")
