@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.tables import open_table
+from dvtui.tables import close_table, open_table
 from dvtui.tables.registry import MAX_KEEP_DAYS
 from dvtui.tables.server import Server
 
@@ -152,6 +152,11 @@ def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> Non
     assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
     english = dvtui("tables", "--server", srv, data=tmp_path).stdout
     assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
+    asyncio.run(close_table(place, "jeu"))  # its game kept: what --all lists after the tables
+    kept = dvtui("--lang", "fr", "tables", "--all", "--server", srv, data=tmp_path).stdout.splitlines()
+    (line,) = [line for line in kept if line.startswith("jeu.")]
+    stopped = r"jeu\.\S+  conservée : arrêtée à la manche 1/6, dernière ligne \S+  \[Ana ; Bob ; Bot 1\]"
+    assert re.fullmatch(stopped, line), line
 
 
 def test_the_analysis_report_in_french(tmp_path: Path) -> None:
