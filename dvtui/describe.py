@@ -169,15 +169,16 @@ def decimal(value: float, digits: int) -> str:
     return _apart(format_decimal(value, format=pattern, locale=where))
 
 
-def percent(value: float) -> str:
-    """A share with one decimal: ``0.333`` -> ``"33.3%"`` (``"33,3 %"``)."""
+def percent(value: float, digits: int = 1) -> str:
+    """A share with ``digits`` decimals: ``0.333`` -> ``"33.3%"`` (``"33,3 %"``)."""
     where = _number_locale()
     if where is None:
-        return f"{value:.1%}"
+        return f"{value:.{digits}%}"
     from babel import Locale
     from babel.numbers import format_percent
 
-    pattern = Locale.parse(where).percent_formats[None].pattern.replace("0", "0.0", 1)  # the locale's, one decimal
+    decimals = "0." + "0" * digits if digits else "0"
+    pattern = Locale.parse(where).percent_formats[None].pattern.replace("0", decimals, 1)  # the locale's
     return _apart(format_percent(value, format=pattern, locale=where))
 
 

@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 from ..bots import BotSpec, parse_bot
 from ..describe import describe_result
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
-from ..i18n import _
+from ..i18n import N_, _
 from ..printable import printable
 from ..store import GameFileError, SaveError, parse_game
 from ..tables import (
     Diverged,
     Dropped,
     Refused,
+    SeatState,
     ServerPlace,
     TableClient,
     TableInfo,
@@ -110,7 +111,7 @@ def _keep_days(days: float | None) -> float:
     if days is None:
         return KEEP_DAYS
     if not 1 <= days <= MAX_KEEP_DAYS:
-        raise UsageError(f"--keep-days {days:g}: give 1 to {MAX_KEEP_DAYS} days")
+        raise UsageError(_("--keep-days {days}: give 1 to {most} days").format(days=f"{days:g}", most=MAX_KEEP_DAYS))
     return days
 
 
@@ -119,7 +120,7 @@ def _limits(options: list[str]) -> Limits:
     try:
         return Limits().with_options(options)
     except ValueError as e:
-        raise UsageError(f"--limit {e}") from None
+        raise UsageError(_("--limit {error}").format(error=e)) from None
 
 
 def _database(conninfo: str, chats: Path | None) -> PgStore:
@@ -288,57 +289,90 @@ def _fetch(args: argparse.Namespace) -> int:
     if number is None:
         print(_("table {table}: its game ({state}) is saved in {file}").format(table=table, state=where, file=file))
     else:
-        print(_("table {table}: its game {number} ({state}) is saved in {file}").format(
-            table=table, number=number, state=where, file=file))
+        print(
+            _("table {table}: its game {number} ({state}) is saved in {file}").format(
+                table=table, number=number, state=where, file=file
+            )
+        )
     return EXIT_OK
 
 
+SEAT_STATES = {
+    "free": N_("free"),
+    "connected": N_("connected"),
+    "away": N_("away"),
+    "bot": N_("bot"),
+}
+"""A seat's state as the listing says it (the protocol's word is the key)."""
+
+
 def table_line(info: TableInfo) -> str:
-    """One table in one line: name, where the game is, each seat and who is there, spectators."""
+    """One table in one line: name, where the game is, each seat and who is there, spectators; each
+    part a whole sentence of the catalogue, so a language orders and agrees its own words."""
+    table = info.table
     names = [s.name for s in info.seats]
     if info.kept is not None:  # not a table: a game kept after one, as its file has it
-        where = "game over" if info.over else f"stopped in round {info.round}/{info.rounds}"
-        return printable(f"{info.table}  kept: {where}, last line {info.kept}  [{'; '.join(names)}]")
-    if info.over:
-        state = "game over"
-    elif info.waiting:
-        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
-        state = f"waiting room, waiting for {', '.join(awaited)} (or 'dvtui tables start {info.table}')"
-        state += _left(info)
-    else:
-        who = names[info.to_move] if info.to_move is not None else "?"
-        state = f"round {info.round}/{info.rounds}, {who} to move{_left(info)}"
-        mover = info.seats[info.to_move] if info.to_move is not None else None
-        nobody = info.spectators == 0 and all(s.state != "connected" for s in info.seats)
-        if mover is not None and (mover.state == "bot" or mover.stand_in is not None) and nobody:
-            state += " (a bot, waiting for somebody to join or watch)"  # the server's bots play only then
-    seats = []
-    for s in info.seats:
-        what: str = s.state
-        if s.state == "bot":
-            what = "bot"
-        elif s.user is not None and s.user != s.name:
-            what = f"{s.state} ({s.user})"
-        elif s.kept_for is not None:
-            what = f"{s.state}, kept for {s.kept_for}"
-        if s.bot is not None and s.state == "connected":
-            what += f", bot {s.bot}"
-        if s.stand_in is not None:
-            what += f", {s.stand_in} bot standing in"
-        if s.resigned:
-            what += ", resigned"
-        seats.append(f"{s.name}: {what}")
-    extra = "" if info.hints else "; no hints"
+        if info.over:
+            where = _("game over")
+        else:
+            where = _("stopped in round {round}/{rounds}").format(round=info.round, rounds=info.rounds)
+        said = _("{table}  kept: {state}, last line {line}  [{seats}]")
+        return printable(said.format(table=table, state=where, line=info.kept, seats=_("; ").join(names)))
+    details = [_("spectators: {count}").format(count=info.spectators)]
+    if not info.hints:
+        details.append(_("no hints"))
     if info.game > 1:
-        extra += f"; game {info.game} (dvtui fetch {info.table} --game N: an earlier one)"
+        details.append(_("game {number} (dvtui fetch {table} --game N: an earlier one)").format(
+            number=info.game, table=table))  # fmt: skip
     if info.move_time is not None:
-        extra += f"; move time {move_time_words(info.move_time)}"
-    return printable(f"{info.table}  {state}  [{'; '.join(seats)}]  spectators: {info.spectators}{extra}")
+        details.append(_("move time {time}").format(time=move_time_words(info.move_time)))
+    said = _("{table}  {state}  [{seats}]  {details}")
+    seats = _("; ").join(_seat_words(s) for s in info.seats)
+    return printable(said.format(table=table, state=_state_words(info), seats=seats, details=_("; ").join(details)))
 
 
-def _left(info: TableInfo) -> str:
-    """The time left on the turn (or the waiting room) as the server listed it ("" when no clock runs)."""
-    return "" if info.move_left is None else f", {duration_words(info.move_left)} left"
+def _state_words(info: TableInfo) -> str:
+    """Where the table's game is: over, its waiting room, or whose turn in which round."""
+    if info.over:
+        return _("game over")
+    if info.waiting:
+        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
+        said = _("waiting room, waiting for {names} (or 'dvtui tables start {table}')")
+        return _left(info, said.format(names=_(", ").join(awaited), table=info.table))
+    who = info.seats[info.to_move].name if info.to_move is not None else "?"
+    state = _left(info, _("round {round}/{rounds}, {name} to move").format(
+        round=info.round, rounds=info.rounds, name=who))  # fmt: skip
+    mover = info.seats[info.to_move] if info.to_move is not None else None
+    nobody = info.spectators == 0 and all(s.state != "connected" for s in info.seats)
+    if mover is not None and (mover.state == "bot" or mover.stand_in is not None) and nobody:
+        # the server's bots play only then
+        state = _("{state} (a bot, waiting for somebody to join or watch)").format(state=state)
+    return state
+
+
+def _seat_words(seat: SeatState) -> str:
+    """One seat: its name, its state and who holds it, the bot that plays it, whether it resigned."""
+    state = _(SEAT_STATES[seat.state])
+    what = state
+    if seat.state != "bot":  # a bot seat has no owner to name
+        if seat.user is not None and seat.user != seat.name:
+            what = _("{state} ({user})").format(state=state, user=seat.user)
+        elif seat.kept_for is not None:
+            what = _("{state}, kept for {user}").format(state=state, user=seat.kept_for)
+    if seat.bot is not None and seat.state == "connected":
+        what = _("{state}, bot {level}").format(state=what, level=seat.bot)
+    if seat.stand_in is not None:
+        what = _("{state}, {level} bot standing in").format(state=what, level=seat.stand_in)
+    if seat.resigned:
+        what = _("{state}, resigned").format(state=what)
+    return _("{name}: {state}").format(name=seat.name, state=what)
+
+
+def _left(info: TableInfo, state: str) -> str:
+    """``state`` with the time left on the turn (or the waiting room) as the server listed it."""
+    if info.move_left is None:
+        return state
+    return _("{state}, {time} left").format(state=state, time=duration_words(info.move_left))
 
 
 # -- dvtui join / new --table -------------------------------------------------------------------
@@ -436,7 +470,7 @@ def _move_time(text: str) -> int:
     try:
         return parse_duration(text)
     except ValueError as e:
-        raise UsageError(f"--move-time {printable(text)}: {e}") from None
+        raise UsageError(_("--move-time {text}: {error}").format(text=printable(text), error=e)) from None
 
 
 def _bot(text: str) -> BotSpec:

@@ -38,6 +38,7 @@ import msgspec
 
 from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
+from ..i18n import N_, _, ngettext
 from .timeline import Replay
 
 SEED = 0xA7A1
@@ -47,7 +48,8 @@ BUDGET = DEFAULT_ITERATIONS
 MARKS: tuple[tuple[float, str], ...] = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 """Win-chance loss (0..1) from which a placement earns a mark, worst first: lichess's steps (0.3,
 0.2 and 0.1 of its -1..1 winning chances) on a 0..1 scale."""
-PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+MARK_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""Each mark's word for people, translated where shown."""
 SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """How the log shows each mark, as chess annotates moves."""
 NOISE_SIGMAS = 2.0
@@ -328,8 +330,24 @@ def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) ->
 def mark_counts(reviews: Sequence[Review], player: int) -> str:
     """``2 mistakes, 1 blunder`` (worst last, as the marks' thresholds rise), or ``no mark``."""
     marks = [r.mark for r in reviews if r.player == player and r.mark]
-    said = [f"{k} {m if k == 1 else PLURALS[m]}" for m in SIGNS if (k := marks.count(m))]
-    return ", ".join(said) or "no mark"
+    said = [_counted(m, k) for m in SIGNS if (k := marks.count(m))]
+    return _(", ").join(said) or _("no mark")
+
+
+def _counted(mark: str, count: int) -> str:
+    """``2 mistakes``: each mark's count in words (each mark its own message, for its plural)."""
+    if mark == "blunder":
+        said = ngettext("{count} blunder", "{count} blunders", count)
+    elif mark == "mistake":
+        said = ngettext("{count} mistake", "{count} mistakes", count)
+    else:
+        said = ngettext("{count} inaccuracy", "{count} inaccuracies", count)
+    return said.format(count=count)
+
+
+def mark_word(mark: str | None) -> str:
+    """A placement's mark as people read it (``""`` for none); the file keeps the English word."""
+    return _(MARK_WORDS[mark]) if mark is not None else ""
 
 
 def marks_by_moment(reviews: Sequence[Review]) -> dict[int, Review]:

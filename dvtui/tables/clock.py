@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..i18n import _
+
 UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 MIN_MOVE_TIME = 1
 MAX_MOVE_TIME = 30 * 86400
@@ -37,7 +39,7 @@ def parse_duration(text: str) -> int:
     match = _DURATION.match(text.strip())
     seconds = int(match.group(1)) * UNITS[match.group(2)] if match else 0
     if not MIN_MOVE_TIME <= seconds <= MAX_MOVE_TIME:
-        raise ValueError("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)")
+        raise ValueError(_("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)"))
     return seconds
 
 
@@ -48,7 +50,7 @@ def duration_words(seconds: float) -> str:
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        return f"{days}d {hours}h"
+        return _("{days}d {hours}h").format(days=days, hours=hours)
     if hours:
         return f"{hours}:{minutes:02d}:{secs:02d}"
     return f"{minutes}:{secs:02d}"

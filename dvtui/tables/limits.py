@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..i18n import _
+
 LOG_EVERY = 60.0
 """Seconds between two log lines about the same limit (the ones between are counted)."""
 TABLES_PER_TOKEN = 100
@@ -86,13 +88,14 @@ class Limits:
             name, sep, value = option.partition("=")
             key = name.strip().replace("-", "_")
             if not sep or key not in types:
-                raise ValueError(f"{option!r}: say NAME=VALUE, NAME one of {', '.join(self.option_names())}")
+                said = _("{option!r}: say NAME=VALUE, NAME one of {names}")
+                raise ValueError(said.format(option=option, names=_(", ").join(self.option_names())))
             try:
                 number = int(value) if types[key] in ("int", int) else float(value)
             except ValueError:
-                raise ValueError(f"{name}={value}: not a number") from None
+                raise ValueError(_("{name}={value}: not a number").format(name=name, value=value)) from None
             if not 0 < number < float("inf"):
-                raise ValueError(f"{name}={value}: a limit is a number above 0")
+                raise ValueError(_("{name}={value}: a limit is a number above 0").format(name=name, value=value))
             changes[key] = number
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
@@ -294,9 +297,9 @@ class Acceptor:
             self._loop.add_reader(self.sock.fileno(), self._ready)
 
     def _ready(self) -> None:
-        for _ in range(ACCEPT_BACKLOG):  # then let the loop serve the connections it has
+        for _attempt in range(ACCEPT_BACKLOG):  # then let the loop serve the connections it has
             try:
-                conn, _ = self.sock.accept()
+                conn, _address = self.sock.accept()
             except (BlockingIOError, InterruptedError, ConnectionAbortedError):
                 return
             except OSError as e:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
+from ..i18n import _
 from ..store import SaveError, make_private_dirs, not_own, user_name
 from .protocol import SOCKET_NAME
 
@@ -93,7 +94,7 @@ def make_private_dir(d: Path) -> None:
     make_private_dirs(d)
     why = unsafe_dir(d)
     if why is not None:
-        raise SaveError(f"{d}: not a safe directory for a table server: {why}")
+        raise SaveError(_("{directory}: not a safe directory for a table server: {why}").format(directory=d, why=why))
 
 
 def unsafe_dir(d: Path) -> str | None:
@@ -107,7 +108,8 @@ def unsafe_dir(d: Path) -> str | None:
     if why is not None:
         return f"it {why}"
     if st.st_mode & 0o022:
-        return f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}): chmod go-w {d}"
+        said = _("other users can write to it (mode {mode}): chmod go-w {directory}")
+        return said.format(mode=f"{stat.S_IMODE(st.st_mode):o}", directory=d)
     return None
 
 
@@ -125,7 +127,8 @@ def foreign_owner(place: ServerPlace) -> str | None:
 def check_socket_path(place: ServerPlace) -> str:
     path = str(place.socket)
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
-        raise SaveError(f"{path}: too long for a Unix socket ({MAX_SOCKET_PATH} bytes at most); use a shorter DIR")
+        said = _("{path}: too long for a Unix socket ({most} bytes at most); use a shorter DIR")
+        raise SaveError(said.format(path=path, most=MAX_SOCKET_PATH))
     return path
 
 
@@ -171,16 +174,17 @@ def ensure_personal_server(place: ServerPlace, idle: float | None = None) -> Non
         deadline = time.monotonic() + START_WAIT
         while not is_listening(place):
             if child.poll() is not None or time.monotonic() > deadline:
-                raise SaveError(
-                    f"{place.directory}: the table server did not start (see {place.directory / 'serve.log'})"
-                )
+                said = _("{directory}: the table server did not start (see {log})")
+                raise SaveError(said.format(directory=place.directory, log=place.directory / "serve.log"))
             time.sleep(0.02)
 
 
 def connect_error(place: ServerPlace, e: OSError) -> str:
     """Why no server answers at ``place``, in a player's words."""
     if e.errno in (errno.ENOENT, errno.ECONNREFUSED):
-        return f"no table server at {place.directory} (start one with 'dvtui serve --dir {place.directory}')"
+        return _("no table server at {directory} (start one with 'dvtui serve --dir {directory}')").format(
+            directory=place.directory
+        )
     if e.errno in (errno.EACCES, errno.EPERM):
-        return f"{place.socket}: permission denied (ask the server's owner to let you in)"
+        return _("{socket}: permission denied (ask the server's owner to let you in)").format(socket=place.socket)
     return f"{place.socket}: {e.strerror or e}"

@@ -4,13 +4,18 @@ read (exit codes, --json, the files) is the same in every language."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from dvtui.cli import main
+from dvtui.tables import close_table, open_table
+from dvtui.tables.registry import MAX_KEEP_DAYS
+from dvtui.tables.server import Server
 
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
 
@@ -130,3 +135,72 @@ def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
         f"dvtui : erreur : {bad} ligne 2 : ligne vide (un événement par ligne)",
         f"dvtui : erreur : {tmp_path / 'none.dvr'} : fichier introuvable",
     ]
+
+
+def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> None:
+    place = in_process.place
+    asyncio.run(open_table(place, "salle", ["Ana", "Bob", "bot:greedy"], hints=False, move_time=300))
+    asyncio.run(open_table(place, "jeu", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False))
+    srv = str(place.directory)
+    done = dvtui("--lang", "fr", "tables", "--server", srv, data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = {line.split("  ")[0]: line for line in done.stdout.splitlines()}
+    seats = "[Ana : libre ; Bob : libre ; Bot 1 : robot]"
+    assert listed["jeu"] == f"jeu  manche 1/6, à Ana de jouer  {seats}  spectateurs : 0"
+    waiting = "salle  salle d’attente, en attente de Ana, Bob (ou « dvtui tables start salle »), reste "
+    assert listed["salle"].startswith(waiting), listed["salle"]
+    assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
+    english = dvtui("tables", "--server", srv, data=tmp_path).stdout
+    assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
+    asyncio.run(close_table(place, "jeu"))  # its game kept: what --all lists after the tables
+    kept = dvtui("--lang", "fr", "tables", "--all", "--server", srv, data=tmp_path).stdout.splitlines()
+    (line,) = [line for line in kept if line.startswith("jeu.")]
+    stopped = r"jeu\.\S+  conservée : arrêtée à la manche 1/6, dernière ligne \S+  \[Ana ; Bob ; Bot 1\]"
+    assert re.fullmatch(stopped, line), line
+
+
+def test_the_analysis_report_in_french(tmp_path: Path) -> None:
+    game = tmp_path / GAME.name
+    game.write_bytes(GAME.read_bytes())
+    done = dvtui("--lang", "fr", "analyse", str(game), "--budget", "30", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Analyse à 30 itérations par placement (chance de gagner : ")
+    assert lines[1] == "manche  place      posé    victoire  perte  meilleur  note"  # as wide as its heading
+    assert lines[2].startswith("     1  1 Bot 1    1→C         52⠀%")
+    assert re.fullmatch(r"1 Bot 1 : \d+ imprécisions?, \d+ gaffes?", lines[-3]), lines[-3]
+    assert any(line.endswith("  gaffe") for line in lines[2:-4])
+    for english in ("blunder", "mistake", "inaccurac", "round", "Analysis"):
+        assert english not in done.stdout
+    refused = dvtui("--lang", "fr", "analyse", str(game), "--budget", "0", data=tmp_path)
+    assert (refused.returncode, refused.stderr) == (2, "dvtui : erreur : --budget vaut 1 itération ou plus, pas 0\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["fetch", "t"], "aucun serveur de tables dans {d} (lancez-en un avec « dvtui serve --dir {d} »)"),
+        (
+            ["new", "--table", "t", "--players", "Ana,Bob,Cy", "--move-time", "5x"],
+            "--move-time 5x : un temps par coup est un nombre et une unité : 45s, 2m, 1h ou 3d (de 1s à 30d)",
+        ),
+    ],
+)
+def test_the_table_commands_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
+    d = tmp_path / "nobody"
+    done = dvtui("--lang", "fr", *args, "--server", str(d), data=tmp_path)
+    assert done.returncode != 0 and done.stdout == ""
+    assert done.stderr == "dvtui : erreur : " + said.format(d=d) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--limit", "conn-rate=x"], "--limit conn-rate=x : ce n’est pas un nombre"),
+        (["--limit", "conn-rate=0"], "--limit conn-rate=0 : une limite est un nombre supérieur à 0"),
+        (["--keep-days", "0"], f"--keep-days 0 : donnez de 1 à {MAX_KEEP_DAYS} jours"),
+    ],
+)
+def test_the_servers_usage_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
+    done = dvtui("--lang", "fr", "serve", "--dir", str(tmp_path / "srv"), *args, data=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "dvtui : erreur : " + said + "\n")

@@ -13,6 +13,7 @@ import time
 import msgspec
 import pytest
 
+from dvtui import i18n
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.engine import CardPlaced, new_game
 from dvtui.play.seats import parse_players
@@ -61,6 +62,8 @@ def test_a_clock_reads_as_people_read_one() -> None:
     assert [duration_words(s) for s in (0, 0.2, 59.5, 65, 3723, 3 * 86400 + 4 * 3600)] == [
         "0:00", "0:01", "1:00", "1:05", "1:02:03", "3d 4h",
     ]  # fmt: skip
+    i18n.set_language("fr")  # days and hours in the language's own letters
+    assert duration_words(3 * 86400 + 4 * 3600) == "3 j 4 h"
 
 
 def test_a_restart_keeps_what_was_used_while_the_server_ran_and_charges_nobody_for_the_rest() -> None:
