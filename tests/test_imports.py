@@ -103,13 +103,16 @@ with contextlib.redirect_stdout(io.StringIO()):
 
 
 def test_engine_imports_none_of_store_bots_app() -> None:
+    """Besides itself, the engine uses only the leaf that says its refusals in the chosen language
+    (which loads no catalogue, and no Babel, until a language other than English is chosen)."""
     modules = modules_after("import dvtui.engine")
     outside = sorted(
         m for m in modules
         if m.startswith("dvtui.") and not (m == "dvtui.engine" or m.startswith("dvtui.engine."))
     )
-    assert outside == []
+    assert outside == ["dvtui.i18n"]
     assert textual_in(modules) == [] and "platformdirs" not in modules and "filelock" not in modules
+    assert "babel" not in modules
 
 
 def test_store_and_bots_import_neither_each_other_nor_the_app() -> None:
