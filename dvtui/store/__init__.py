@@ -9,7 +9,7 @@ from .errors import GameFileError, GameLocked, LockHolder, SaveError, SaveFailed
 from .lock import GameLock, lock_path, not_own, read_holder, user_name
 from .reader import MAX_FILE_BYTES, LoadedGame, TornTail, check_created, parse_game, read_game
 from .saves import data_dir, latest_unfinished, list_games, make_private_dirs, new_save_path, saves_dir
-from .writer import GameWriter, fsync_dir
+from .writer import GameWriter, fsync_dir, write_whole
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -37,4 +37,5 @@ __all__ = [
     "read_holder",
     "saves_dir",
     "user_name",
+    "write_whole",
 ]

@@ -302,14 +302,20 @@ def _keep_copy(fd: int, path: Path, size: int) -> Path:
         except FileExistsError:
             n += 1
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(out, view) :]
-        os.fsync(out)
+        write_whole(out, data)
     finally:
         os.close(out)
     fsync_dir(path.parent)
     return keep
+
+
+def write_whole(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd`` (a write may take less than it is given), then fsync: durable
+    before anything that counts on it follows."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
 
 
 def fsync_dir(directory: Path, *, strict: bool = False) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import GameFileError, SaveError, fsync_dir
+from ..store import GameFileError, SaveError, fsync_dir, write_whole
 from ..store.reader import read_bytes
 from .pgstore import PgStore
 from .protocol import KEPT_GAME, TABLE_NAME
@@ -102,9 +102,6 @@ def _write_new(path: Path, data: bytes) -> None:
     """A new file (never over one), durable before the next is written."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        write_whole(fd, data)
     finally:
         os.close(fd)

@@ -580,13 +580,17 @@ class PgStore:
         writer = RowWriter(self, name, game_id, 1)
         return PlaySession(Game(created), writer, None, [created]), [line]
 
-    def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+    def _find(self, name: str) -> tuple[int, bytes | None] | None:
+        """Table ``name``'s game id and record, waiting out a lost database."""
 
         def find() -> tuple[int, bytes | None] | None:
             with self.pool.conn() as conn:
                 return self._game(conn, name)
 
-        found = self._patiently(find)
+        return self._patiently(find)
+
+    def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
+        found = self._find(name)
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id, raw = found
@@ -619,12 +623,7 @@ class PgStore:
         """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
         lines other servers wrote since (for the caller to apply), and the session given a writer
         that appends after them. Cheaper than :meth:`reopen` (the game is not read again)."""
-
-        def find() -> tuple[int, bytes | None] | None:
-            with self.pool.conn() as conn:
-                return self._game(conn, name)
-
-        found = self._patiently(find)
+        found = self._find(name)
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id = found[0]
