@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..i18n import _
 from .errors import GameLocked, LockHolder, SaveError
 
 MAX_RECORD_BYTES = 4096
@@ -113,15 +114,15 @@ def not_own(st: os.stat_result, *, directory: bool) -> str | None:
     directory (``directory``) or regular file, or None when it is; said without a subject
     ("is a symbolic link"), for the caller to put its name before."""
     if stat.S_ISLNK(st.st_mode):
-        return "is a symbolic link"
+        return _("is a symbolic link")
     if directory and not stat.S_ISDIR(st.st_mode):
-        return "is not a directory"
+        return _("is not a directory")
     if not directory and stat.S_ISDIR(st.st_mode):
-        return "is a directory"
+        return _("is a directory")
     if not directory and not stat.S_ISREG(st.st_mode):
-        return "is not a regular file"
+        return _("is not a regular file")
     if st.st_uid != os.geteuid():
-        return f"belongs to user {user_name(st.st_uid)}, not to you"
+        return _("belongs to user {user}, not to you").format(user=user_name(st.st_uid))
     return None
 
 
@@ -132,7 +133,7 @@ def untrusted(st: os.stat_result) -> str | None:
     if why is not None:
         return why
     if st.st_nlink != 1:
-        return f"has {st.st_nlink} names (hard links), so it may be some other file"
+        return _("has {n} names (hard links), so it may be some other file").format(n=st.st_nlink)
     return None
 
 
@@ -204,7 +205,7 @@ def _holder_of_busy_lock(path: Path, st: os.stat_result) -> tuple[LockHolder | N
     """
     lp = lock_path(path)
     why = ""
-    for _ in range(20):
+    for _attempt in range(20):
         record = _read_record(lp)
         if record is not None and record.distrust is not None:
             return None, f"whose record is not believed: {lp.name} beside it {record.distrust}"
