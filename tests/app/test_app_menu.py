@@ -227,3 +227,34 @@ def test_a_new_table_set_up_at_80x24(snap_compare) -> None:
 
     app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
+
+
+async def test_a_browser_tabs_replay_prompt_opens_only_its_own_saved_games(tmp_path: Path) -> None:
+    """In a browser tab the prompt takes the name of one of the person's saved games, never a path
+    out of them: not absolute, no ``..``, no symbolic link that leads out."""
+    from dvtui.store import saves_dir
+
+    games = saves_dir()
+    games.mkdir(parents=True, exist_ok=True, mode=0o700)
+    shutil.copy(REPO / "replays" / "game.dvr", games / "mine.dvr")
+    shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "theirs.dvr")
+    (games / "out.dvr").symlink_to(tmp_path / "theirs.dvr")
+    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), in_browser=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, "the menu", lambda: bool(app.screen.query(OptionList)))
+        await _choose(pilot, "replay")
+        path = app.screen.query_one("#replay-path", Input)
+        error = app.screen.query_one("#menu-error")
+        for typed, said in [
+            (str(tmp_path / "theirs.dvr"), "give the name of one, not a path"),
+            ("~/theirs.dvr", "give the name of one, not a path"),
+            (f"../{tmp_path.name}/theirs.dvr", "a name without .."),
+            ("out.dvr", "out.dvr: leads out of your saved games"),
+        ]:
+            path.value = typed
+            await pilot.press("enter")
+            await until(pilot, said, lambda said=said: said in str(error.render()))
+            assert isinstance(app.screen, MenuScreen)
+        path.value = "mine.dvr"
+        await pilot.press("enter")
+        await until(pilot, "the viewer", lambda: isinstance(app.screen, ReplayScreen))
