@@ -206,13 +206,20 @@ async def open_help(pilot: Pilot[int]) -> None:
     await pilot.pause()
 
 
-async def round_summary(pilot: Pilot[int]) -> None:
-    """A snapshot's moment: a round with an exchange and a tie, stepped to its summary."""
+async def play_exchange_and_tie(pilot: Pilot[int]) -> DvtuiApp:
+    """The human's placements of :data:`EXCHANGE_AND_TIE`, each at its turn: the round then
+    resolves with an exchange and a tie on screen."""
     app = pilot.app
     assert isinstance(app, DvtuiApp)
     for card, column in EXCHANGE_AND_TIE:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press(str(card), column, "enter")
+    return app
+
+
+async def round_summary(pilot: Pilot[int]) -> None:
+    """A snapshot's moment: a round with an exchange and a tie, stepped to its summary."""
+    app = await play_exchange_and_tie(pilot)
     await pilot.press("s")  # past the columns, to the summary, which waits for a key
     screen = table(app)
     assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1

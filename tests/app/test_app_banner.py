@@ -13,7 +13,7 @@ from dvtui.app.widgets.panels import Banner
 from dvtui.app.widgets.table_view import QUIET, ROUND_END, linger
 from dvtui.engine import ColumnResolved, Event, GameCreated, RoundEnded
 
-from .driver import EXCHANGE_AND_TIE, HUMAN, hot_seat_session, next_decision, table
+from .driver import hot_seat_session, play_exchange_and_tie, table
 
 LIVE_HINTS = ("   ⏎: next · s: skip", "  ⏎ next")
 """What the table adds after the banner's words: its keys."""
@@ -32,9 +32,7 @@ async def test_a_resolution_reads_the_same_live_and_in_time_travel(
 ) -> None:
     app = DvtuiApp(hot_seat_session(make_created), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(120, 40)) as pilot:
-        for card, column in EXCHANGE_AND_TIE:
-            assert await next_decision(pilot, app) == HUMAN
-            await pilot.press(str(card), column, "enter")
+        await play_exchange_and_tie(pilot)
         screen = table(app)
         live: list[tuple[Event, str]] = []
         while screen.flow.resolution:

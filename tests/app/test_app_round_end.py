@@ -22,13 +22,19 @@ from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
-from .driver import EXCHANGE_AND_TIE, HUMAN, RESOLVING, choose, hot_seat_session, next_decision, table
+from .driver import (
+    HUMAN,
+    RESOLVING,
+    choose,
+    hot_seat_session,
+    next_decision,
+    play_exchange_and_tie,
+    table,
+)
 
 
 async def play_round(pilot, app: DvtuiApp) -> TableScreen:  # type: ignore[no-untyped-def]
-    for card, column in EXCHANGE_AND_TIE:
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(str(card), column, "enter")
+    await play_exchange_and_tie(pilot)
     screen = table(app)
     assert screen.flow.resolution and screen.flow.resolution.index == 0
     return screen
@@ -180,7 +186,8 @@ async def test_the_pace_is_on_screen_one_note_at_a_time_and_kept_for_the_resume(
 
 
 async def test_a_game_left_during_its_resolution_opens_on_a_recap_of_it(
-    make_created: Callable[..., GameCreated], tmp_path: Path,
+    make_created: Callable[..., GameCreated],
+    tmp_path: Path,
 ) -> None:
     path = tmp_path / "left.dvr"
     app = table_app(hot_seat_session(make_created, path))

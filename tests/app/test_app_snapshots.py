@@ -20,13 +20,13 @@ from dvtui.engine import ColumnResolved, GameCreated
 
 from ..support.apps import new_session, table_app
 from .driver import (
-    EXCHANGE_AND_TIE,
     HUMAN,
     finished_session,
     hot_seat_session,
     mid_round,
     next_decision,
     open_help,
+    play_exchange_and_tie,
     round_summary,
     table,
 )
@@ -63,11 +63,7 @@ def test_table_with_cjk_and_emoji_names(snap_compare, size: tuple[int, int]) -> 
 
 
 async def _to_column_b(pilot: Pilot[int]) -> None:
-    app = pilot.app
-    assert isinstance(app, DvtuiApp)
-    for card, column in EXCHANGE_AND_TIE:
-        assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(str(card), column, "enter")
+    app = await play_exchange_and_tie(pilot)
     screen = table(app)
     assert screen.flow.resolution and screen.flow.resolution.index == 0  # column A on screen
     await pilot.press("space")
