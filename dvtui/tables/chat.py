@@ -14,6 +14,7 @@ import contextlib
 import os
 from collections import deque
 from pathlib import Path
+from typing import NamedTuple, Protocol
 
 RECENT = 20
 """The lines a client gets on joining or watching a table (the latest)."""
@@ -21,8 +22,35 @@ MAX_CHAT_BYTES = 256 * 1024
 """The most a table's chat file holds (some 1,000 lines of the longest kind)."""
 
 
+class Heard(NamedTuple):
+    """A table's talk from some point on: its ``lines`` (``said`` messages), to tell in this order,
+    and ``seen``, how many lines the table keeps up to the last of them (where to read on from)."""
+
+    lines: deque[bytes]
+    seen: int
+
+
+class Talk(Protocol):
+    """Where a server keeps its tables' talk: :class:`ChatLog` (files beside the games), or the
+    database several servers share (:mod:`.pgchat`). Every method may block: off the loop."""
+
+    def recent(self, name: str) -> Heard:
+        """The latest :data:`RECENT` lines kept for table ``name``."""
+        ...
+
+    def say(self, name: str, line: bytes, seen: int) -> tuple[Heard, bool]:
+        """Keep ``line`` for table ``name`` (whose server has told the lines up to ``seen``): the
+        lines to tell now, in the order every server tells them (the line among them), and
+        whether it was kept (False: the table's talk is full; the line is told here, unkept)."""
+        ...
+
+    def since(self, name: str, seen: int) -> Heard:
+        """What the other servers kept for table ``name`` after line ``seen``."""
+        ...
+
+
 class ChatLog:
-    """The chat files of a games directory."""
+    """The chat files of a games directory (one server: its lines are told as they are said)."""
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
@@ -30,7 +58,7 @@ class ChatLog:
     def path(self, name: str) -> Path:
         return self.games / f"{name}.chat"
 
-    def recent(self, name: str) -> deque[bytes]:
+    def recent(self, name: str) -> Heard:
         """The latest :data:`RECENT` lines kept for table ``name`` (none: no file, or not readable)."""
         lines: deque[bytes] = deque(maxlen=RECENT)
         with contextlib.suppress(OSError):
@@ -40,7 +68,13 @@ class ChatLog:
             finally:
                 os.close(fd)
             lines.extend(line + b"\n" for line in data.split(b"\n") if line.startswith(b"{"))
-        return lines
+        return Heard(lines, 0)
+
+    def say(self, name: str, line: bytes, seen: int) -> tuple[Heard, bool]:
+        return Heard(deque([line]), seen), self.append(name, line)
+
+    def since(self, name: str, seen: int) -> Heard:
+        return Heard(deque(), seen)  # (nobody else keeps talk here)
 
     def append(self, name: str, line: bytes) -> bool:
         """Add ``line`` (one ``said``, ``\\n`` ended) to table ``name``'s file; False: the file is full."""
@@ -54,4 +88,4 @@ class ChatLog:
             os.close(fd)
 
 
-__all__ = ["MAX_CHAT_BYTES", "RECENT", "ChatLog"]
+__all__ = ["MAX_CHAT_BYTES", "RECENT", "ChatLog", "Heard", "Talk"]

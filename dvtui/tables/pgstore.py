@@ -35,8 +35,12 @@ from ..engine import Event, Game, GameCreated
 from ..play.session import PlaySession
 from ..store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
 from ..store import writer as file_writer
+from .pgchat import SCHEMA as CHAT_SCHEMA
+from .pgchat import PgChat
+from .pgpresence import SCHEMA as PRESENCE_SCHEMA
+from .pgpresence import Presence
 from .protocol import KEPT_GAME, TABLE_NAME
-from .store import TableExists, TableRecord, last_stamp
+from .store import Here, RecordChanged, TableExists, TableRecord, last_stamp
 
 if TYPE_CHECKING:
     import psycopg
@@ -47,8 +51,10 @@ CREATE TABLE IF NOT EXISTS dvtui_games (
     name text NOT NULL UNIQUE,
     record bytea,
     record_at timestamptz NOT NULL DEFAULT now(),
-    written_at timestamptz NOT NULL DEFAULT now()
+    written_at timestamptz NOT NULL DEFAULT now(),
+    record_version bigint NOT NULL DEFAULT 0
 );
+ALTER TABLE dvtui_games ADD COLUMN IF NOT EXISTS record_version bigint NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS dvtui_events (
     game_id bigint NOT NULL REFERENCES dvtui_games (id) ON DELETE CASCADE,
     seq integer NOT NULL,
@@ -56,7 +62,7 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
     at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
-"""
+""" + PRESENCE_SCHEMA + CHAT_SCHEMA
 """The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
 together make it once)."""
 
@@ -87,6 +93,13 @@ _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
 _record_decoder = msgspec.json.Decoder(TableRecord)
+
+
+def _decoded(raw: bytes | None) -> TableRecord | None:
+    """A record as stored (None: none, or one that does not read)."""
+    with contextlib.suppress(msgspec.DecodeError):
+        return None if raw is None else _record_decoder.decode(bytes(raw))
+    return None
 
 
 class DatabaseError(OSError):
@@ -343,8 +356,9 @@ class RowWriter:
 
 
 class PgStore:
-    """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring). ``chats``: the
-    directory of the tables' talk, which stays in files beside the server (moved aside with a game)."""
+    """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring); their talk is
+    kept there too (:mod:`.pgchat`), and who is at them (:mod:`.pgpresence`). ``chats``: the
+    server's directory, where a chat file found beside a game is moved aside and removed with it."""
 
     shared = True
     """Other servers may play the same tables: each holds a table until another asks for it."""
@@ -367,6 +381,15 @@ class PgStore:
         self.holds = _Holds(conninfo)
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
+        self.presence = Presence(lambda: _connect(conninfo), CHANNEL)
+        """Who is at each table through this server, for the others (:mod:`.pgpresence`)."""
+
+    def talk(self) -> PgChat:
+        return PgChat(self, CHANNEL)
+
+    def patiently(self, what: Callable[[], _T]) -> _T:
+        """``what()``, tried again while the database is away (see :meth:`_patiently`)."""
+        return self._patiently(what)
 
     def _patiently(self, what: Callable[[], _T]) -> _T:
         """``what()``, tried again while the database is away, for up to :attr:`patience` seconds
@@ -433,6 +456,7 @@ class PgStore:
         thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
         thread.start()
         self._listener = thread
+        self.presence.start(news)
 
     def _listen(self, news: Callable[[str], None]) -> None:
         import psycopg
@@ -448,7 +472,8 @@ class PgStore:
                 news("*")
                 while not self._stopping.is_set():
                     for notification in conn.notifies(timeout=0.5):
-                        if notification.pid not in self.pool.pids:  # (this server knows its own)
+                        own = notification.pid in self.pool.pids or notification.pid == self.presence.pid
+                        if not own:  # (this server knows its own news)
                             news(notification.payload)
             except psycopg.Error:
                 self._stopping.wait(RETRY)
@@ -479,6 +504,7 @@ class PgStore:
     def shutdown(self) -> None:
         """Close the store's connections (its holds go with them)."""
         self._stopping.set()
+        self.presence.close()
         if self._listener is not None:
             self._listener.join(5)
         self._unlocks.shutdown(wait=True)
@@ -642,10 +668,58 @@ class PgStore:
 
         def write() -> None:
             with self.pool.conn() as conn, conn.transaction():
-                conn.execute("UPDATE dvtui_games SET record = %s, record_at = now() WHERE name = %s", (data, name))
+                conn.execute(
+                    "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
+                    "WHERE name = %s",
+                    (data, name),
+                )
                 conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
 
         self._patiently(write)
+
+    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+        """Keep ``record`` if the record kept is still version ``version`` (a compare-and-swap: two
+        servers seating two people at once never lose either seat); else :class:`RecordChanged`.
+        A commit whose answer was lost and is tried again finds its own version moved on, and
+        the caller makes its change again on what is kept: the same change, found made."""
+        data = msgspec.json.encode(record)
+
+        def write() -> int:
+            with self.pool.conn() as conn, conn.transaction():
+                row = conn.execute(
+                    "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
+                    "WHERE name = %s AND record_version = %s RETURNING record_version",
+                    (data, name, version),
+                ).fetchone()
+                if row is not None:
+                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
+                    return int(row[0])
+                kept = conn.execute(
+                    "SELECT record, record_version FROM dvtui_games WHERE name = %s", (name,)
+                ).fetchone()
+            if kept is None:  # (the table is gone: put aside meanwhile)
+                return version
+            raise RecordChanged(_decoded(kept[0]), int(kept[1]))
+
+        return self._patiently(write)
+
+    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
+        def read() -> tuple[TableRecord | None, int]:
+            with self.pool.conn() as conn:
+                row = conn.execute("SELECT record, record_version FROM dvtui_games WHERE name = %s", (name,)).fetchone()
+            return (None, -1) if row is None else (_decoded(row[0]), int(row[1]))
+
+        return self._patiently(read)
+
+    def tell_presence(self, name: str, here: list[Here]) -> None:
+        self.presence.tell(name, here)
+
+    def presence_elsewhere(self, name: str) -> list[Here]:
+        def read() -> list[Here]:
+            with self.pool.conn() as conn:
+                return self.presence.elsewhere(conn, name)
+
+        return self._patiently(read)
 
     def close(self, name: str, session: PlaySession) -> None:
         session.close()

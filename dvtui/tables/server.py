@@ -52,7 +52,7 @@ from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
-from .chat import RECENT, ChatLog
+from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left
 from .limits import (
     TABLES_PER_TOKEN,
@@ -115,8 +115,8 @@ from .protocol import (
     request_type,
 )
 from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
-from .store import FileStore, GameStore, TableExists, TableRecord, normal_record
-from .table import BotTurn, Refusal, Table, owner_name
+from .store import FileStore, GameStore, Here, RecordChanged, TableExists, TableRecord, normal_record
+from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import undo_refusal
 from .where import ServerPlace, check_socket_path, make_private_dir
 
@@ -262,13 +262,19 @@ class LiveTable(Table[Conn]):
     def __init__(
         self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord,
         presence_tick: float = Limits.presence_tick, left: float | None = None,
+        tell: Callable[[str, list[Here]], None] | None = None,
     ) -> None:  # fmt: skip
+        """``tell``: the store's :meth:`~.store.GameStore.tell_presence`, told who is here whenever it changes."""
         super().__init__(name, session, record, left=left)
         self.lines = lines
         self.lock = asyncio.Lock()
         """Held while a decision is checked and saved: one decision at a time per table."""
         self.record_lock = asyncio.Lock()
-        """Held while the table's record is saved: two saves at once would share its temporary file."""
+        """Held while the table's record is changed and saved: two saves at once would share its
+        temporary file, and a record read from another server must not undo a change being saved."""
+        self.record_version = -1
+        """The version of the record kept that :attr:`record` was read or saved as (-1: unknown):
+        a save in place of another version is refused by a shared store, and the change made again."""
         self.bot_task: asyncio.Task[None] | None = None
         self.wanted = False
         """Another server waits to decide here (a shared store): let the table go after this decision."""
@@ -279,6 +285,15 @@ class LiveTable(Table[Conn]):
         restarted server takes it from the files' times)."""
         self.chat: deque[bytes] = deque(maxlen=RECENT)
         """The latest ``said`` lines, for whoever arrives (the server fills it from the chat file)."""
+        self.chat_seen = 0
+        """How many lines the table's talk keeps up to the last one told here (a shared store's)."""
+        self.chat_lock = asyncio.Lock()
+        """Held while lines are kept and told: every server tells a table's talk in the order kept."""
+        self._tell = tell or (lambda name, here: None)
+        self.told: list[Here] = []
+        """Who is here, as the store was last told."""
+        self.presence_lock = asyncio.Lock()
+        """Held while who is here through the other servers is read: one read at a time, the last one read last."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
@@ -293,6 +308,7 @@ class LiveTable(Table[Conn]):
         return self.bot_task is None and not self.lock.locked() and not any(self.seated)
 
     def _send_presence(self) -> None:
+        self.tell_here()
         presence = self.presence()
         lines: dict[frozenset[str], bytes] = {}  # one line per vocabulary, not per connection
         for conn in self.here():
@@ -300,6 +316,14 @@ class LiveTable(Table[Conn]):
             if line is None:
                 line = lines[conn.features] = encode(presence_for(presence, conn.features))
             conn.send(line)
+
+    def tell_here(self) -> None:
+        """Tell the store who is here, if that changed (the other servers count them as present)."""
+        here = [Here(seat, guest.bot) for seat, guest in enumerate(self.seated) if guest is not None]
+        here += sorted((Here(None, guest.bot) for guest in self.spectators), key=lambda h: h.bot or "")
+        if here != self.told:
+            self.told = here
+            self._tell(self.name, here)
 
     def presence_line(self, conn: Conn) -> bytes:
         """The table's presence now, as ``conn`` reads it."""
@@ -378,7 +402,7 @@ class Server:
         """What another server wrote, being read (a shared store)."""
         """Rematches being dealt because the person the others waited for left."""
         self._refusals = Refusals(CLOSE_GRACE)
-        self.chats = ChatLog(self.games)
+        self.chats = self.store.talk()
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
         self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
         self._watching: dict[Owner | None, set[Conn]] = {}
@@ -442,8 +466,9 @@ class Server:
             # the turn began with the game's last line; the first one, when the record said the game began
             began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
             left = resumed_left(record.move_time, began, alive, time.time())
-        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left)
-        table.chat = self.chats.recent(name)
+        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.store.tell_presence)
+        heard = self.chats.recent(name)
+        table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
         table.active = self.store.last_active(name)
         self.store.close(name, session)
         table.playing = False
@@ -555,7 +580,7 @@ class Server:
             now = time.time()
             for table in list(self.tables.values()):
                 why = put_aside_reason(
-                    present=bool(table.here()) or not table.quiet(),
+                    present=bool(table.here() or table.elsewhere or table.watching_elsewhere) or not table.quiet(),
                     taken=any(owner is not None for owner in table.record.owners),
                     quiet_for=now - table.active, limits=self.table_limits,
                 )  # fmt: skip
@@ -855,7 +880,10 @@ class Server:
             raise Refusal("server", f"cannot save the new table: {e}") from None
         finally:
             self._opening.discard(name)
-        self.tables[name] = table = LiveTable(name, session, lines, record, self.limits.presence_tick)
+        self.tables[name] = table = LiveTable(
+            name, session, lines, record, self.limits.presence_tick, tell=self.store.tell_presence
+        )
+        table.record_version = 0  # (a new game's record, as the store made it)
         if before is not None:  # the finished game it replaced was moved aside: a kept game now
             for kept in await self._run_io(self.store.kept):
                 if kept.startswith(f"{name}.") and kept not in self.kept:
@@ -885,6 +913,8 @@ class Server:
         have (a spectator of a finished game goes on looking at it)."""
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
+            table.told = []
+            self.store.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
         if table.playing:
             self.store.close(table.name, table.session)
             table.playing = False
@@ -941,7 +971,19 @@ class Server:
     async def _join(self, conn: Conn, message: Join) -> None:
         table = self._table(message.table)
         elsewhere = conn.table is not None and conn.table is not table
-        sat = table.join(conn, message.seat)
+        sats: list[Sat[Conn]] = []
+
+        def sit(again: bool) -> bool:
+            try:
+                sats.append(table.join(conn, message.seat))
+            except Refusal:
+                if again:  # the seat it took went to somebody else through another server
+                    table.leave(conn)
+                raise
+            return sats[-1].changed
+
+        await self._change_record(table, sit)
+        sat = sats[-1]._replace(pushed=sats[0].pushed)
         if elsewhere:
             self._leave(conn)
         self._unwatch(conn)
@@ -951,8 +993,6 @@ class Server:
         bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
         self._log(f"{conn.user} sits at {table.name} {table.seat_words(sat.seat)}{bot}")
         self._arrived(conn, table, message.since, sat.seat)
-        if sat.changed:
-            await self._save_record(table)
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
                 with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
@@ -1032,7 +1072,14 @@ class Server:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table = self._table(message.table)
-        held = table.release(conn.identity, message.seat, operator=os.geteuid())
+        freed: list[Conn | None] = []
+
+        def release(again: bool) -> bool:
+            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid()))
+            return True
+
+        await self._change_record(table, release)
+        held = freed[0]
         if held is not None:
             held.table = None
             if held is not conn:
@@ -1040,17 +1087,22 @@ class Server:
         self._log(f"{conn.user} released {table.name} seat {message.seat + 1}")
         table.presence_soon()
         conn.send(encode(Released(table=table.name, seat=message.seat)))
-        await self._save_record(table)
         self._wake(table)
 
     async def _start(self, conn: Conn, message: Start) -> None:
         """The table's opener (or the server's own account) ends its waiting room: the free human
         seats get a stand-in bot until their people come, and the first placement may be made."""
         table = self._table(message.table)
-        if table.start(conn.identity, operator=os.geteuid()):
+        started: list[bool] = []
+
+        def start(again: bool) -> bool:
+            started.append(table.start(conn.identity, operator=os.geteuid()))
+            return started[-1]
+
+        await self._change_record(table, start)
+        if started[0]:
             self._log(f"{conn.user} started {table.name}")
             table.presence_soon()
-            await self._save_record(table)
         conn.send(encode(Started(table=table.name)))
 
     async def _close_table(self, conn: Conn, message: CloseTable) -> None:
@@ -1074,24 +1126,61 @@ class Server:
     async def _resign(self, conn: Conn, message: Resign) -> None:
         """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
         table = self._table(message.table)
-        seat, _held = table.resign(conn.identity, RESIGNED_BOT)
+        seats: list[int] = []
+
+        def resign(again: bool) -> bool:
+            seats.append(table.resign(conn.identity, RESIGNED_BOT)[0])
+            return True
+
+        await self._change_record(table, resign)
+        seat = seats[0]
         self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
         table.presence_soon()
         if conn.table is not table:
             conn.send(table.presence_line(conn))
-        await self._save_record(table)
         self._wake(table)
 
     async def _save_record(self, table: LiveTable) -> None:
-        async with table.record_lock:  # one at a time, each saving the record as it is by then
-            record = msgspec.structs.replace(
-                table.record, owners=list(table.record.owners), stand_ins=list(table.record.stand_ins),
-                resigned=list(table.record.resigned), history=list(table.record.history),
-            )
-            try:
-                await self._run_io(lambda: self.store.save_record(table.name, record))
-            except OSError as e:
-                self._log(f"table {table.name}: cannot save its record: {e}")
+        """Keep the table's record as it is (a record changed meanwhile through another server is
+        taken as it is kept: what changed here was a turn's clock, or a deal already kept)."""
+        await self._change_record(table, lambda again: not again)
+
+    async def _change_record(self, table: LiveTable, change: Callable[[bool], bool]) -> None:
+        """Make ``change`` (a rule of the table, on its record; it returns whether the record
+        changed, or raises :class:`~.table.Refusal`) and keep the record, one change at a time.
+        Kept in place of the version it was made on: when another server changed the record
+        meanwhile, the change is made again (``change(True)``) on the record as kept, so two
+        seats taken at once through two servers are both kept, and one seat taken twice is
+        refused to the second, as on one server."""
+        async with table.record_lock:
+            again = False
+            while change(again):
+                record = msgspec.structs.replace(
+                    table.record,
+                    owners=list(table.record.owners),
+                    stand_ins=list(table.record.stand_ins),
+                    resigned=list(table.record.resigned),
+                    history=list(table.record.history),
+                )
+                version = table.record_version
+                try:
+                    table.record_version = await self._run_io(
+                        partial(self.store.replace_record, table.name, record, version)
+                    )
+                    return
+                except RecordChanged as e:
+                    self._adopt_record(table, e.record, e.version)
+                    again = True
+                except OSError as e:
+                    self._log(f"table {table.name}: cannot save its record: {e}")
+                    return
+
+    def _adopt_record(self, table: LiveTable, record: TableRecord | None, version: int) -> None:
+        """The table's record as another server kept it (called with ``table.record_lock`` held)."""
+        if record is not None:
+            table.record = normal_record(record, table.session.game.n)
+            table.record_version = version
+            table.presence_soon()
 
     async def _stand_in(self, conn: Conn, message: StandIn) -> None:
         table = conn.table
@@ -1106,10 +1195,13 @@ class Server:
             over = self.bots.budget.problem(level)
             if over is not None:
                 raise Refusal("bad_message", over)
-        table.stand_in(conn, message.seat, level)
+        def stand_in(again: bool) -> bool:
+            table.stand_in(conn, message.seat, level)
+            return True
+
+        await self._change_record(table, stand_in)
         self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
         table.presence_soon()
-        await self._save_record(table)
         self._wake(table)
 
     # -- chat --------------------------------------------------------------------------------------
@@ -1128,17 +1220,31 @@ class Server:
         seat = owners.index(conn.identity) if conn.identity in owners else None
         at = datetime.now(UTC).isoformat(timespec="seconds")
         line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
-        table.chat.append(line)
-        table.broadcast(line, feature="chat")
+        async with table.chat_lock:
+            try:
+                heard, kept = await self._run_io(partial(self.chats.say, table.name, line, table.chat_seen))
+            except OSError as e:
+                self._limited(f"chat {table.name}", f"table {table.name}: cannot keep its chat: {e}")
+                heard, kept = Heard(deque([line]), table.chat_seen), True
+            self._tell_chat(table, heard)
         if conn.table is not table:
             conn.send(line)
-        try:
-            kept = await self._run_io(lambda: self.chats.append(table.name, line))
-        except OSError as e:
-            self._limited(f"chat {table.name}", f"table {table.name}: cannot keep its chat: {e}")
-        else:
-            if not kept:
-                self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
+        if not kept:
+            self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
+
+    def _tell_chat(self, table: LiveTable, heard: Heard) -> None:
+        """Tell everyone at ``table`` the lines ``heard`` (called with ``table.chat_lock`` held)."""
+        table.chat.extend(heard.lines)
+        table.chat_seen = heard.seen
+        if heard.lines:
+            table.broadcast(b"".join(heard.lines), feature="chat")
+
+    async def _chat_elsewhere(self, table: LiveTable) -> None:
+        """What was said at ``table`` through the other servers, told here in the order kept."""
+        async with table.chat_lock:
+            heard = await self._run_io(partial(self.chats.since, table.name, table.chat_seen))
+            if self.tables.get(table.name) is table:
+                self._tell_chat(table, heard)
 
     # -- a rematch ---------------------------------------------------------------------------------
 
@@ -1182,6 +1288,7 @@ class Server:
             finally:
                 self._opening.discard(name)
             table.deal(session, record)
+            table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
             table.lines, table.playing, table.active = lines, True, time.time()
         self._log(f"table {name} deals game {record.game} (a rematch); game {record.game - 1} is {aside}")
         table.presence_soon.flush()
@@ -1317,20 +1424,28 @@ class Server:
         task.add_done_callback(self._following.discard)
 
     async def _follow(self, payload: str) -> None:
-        """``lines NAME NEXT``, ``record NAME``, ``table NAME``, or ``*`` (notifications may have
-        been missed: every table is read again from its ``seq``)."""
+        """``lines NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, or ``*``
+        (notifications may have been missed: every table is read again from its ``seq``, and who
+        is at it through the others)."""
         kind, _, rest = payload.partition(" ")
         name, _, upto = rest.partition(" ")
         try:
             if kind == "*":
                 for name in await self._run_io(self.store.names):
                     await self._follow_table(name, None)
+                for table in list(self.tables.values()):
+                    await self._presence_elsewhere(table)
+                    await self._chat_elsewhere(table)
             elif kind == "record" and name in self.tables:
                 table = self.tables[name]
-                record = await self._run_io(partial(self.store.record, name))
-                if record is not None and self.tables.get(name) is table:
-                    table.record = normal_record(record, table.session.game.n)
-                    table.presence_soon()
+                async with table.record_lock:  # (a change being kept here is compared with it)
+                    record, version = await self._run_io(partial(self.store.versioned_record, name))
+                    if self.tables.get(name) is table and version > table.record_version:
+                        self._adopt_record(table, record, version)
+            elif kind == "chat" and name in self.tables:
+                await self._chat_elsewhere(self.tables[name])
+            elif kind == "presence" and name in self.tables:
+                await self._presence_elsewhere(self.tables[name])
             elif kind == "want" and name in self.tables:
                 table = self.tables[name]
                 table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
@@ -1341,6 +1456,18 @@ class Server:
                 await self._follow_table(name, int(upto) if upto.isdigit() else None)
         except (GameFileError, SaveError, OSError) as e:
             self._limited("follow", f"could not follow {payload!r}: {e}")
+
+    async def _presence_elsewhere(self, table: LiveTable) -> None:
+        """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
+        at each change, and a server that died is swept from it): counted as present here."""
+        async with table.presence_lock:
+            here = await self._run_io(partial(self.store.presence_elsewhere, table.name))
+            seats = {h.seat: h.bot for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
+            watching = sum(h.seat is None for h in here)
+            if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
+                table.elsewhere, table.watching_elsewhere = seats, watching
+                table.presence_soon()
+                self._wake(table)  # (a stand-in plays only for a seat nobody is at)
 
     async def _replaced(self, table: LiveTable) -> None:
         """Table ``table``'s game was put aside, or another dealt at its name, through another
@@ -1364,6 +1491,7 @@ class Server:
                 table = await self._run_io(partial(self._reopened, name, None))
                 if table is not None and name not in self.tables:
                     self.tables[name] = table
+                    await self._presence_elsewhere(table)
             return
         if upto is not None and table.next_seq >= upto:
             return

@@ -17,13 +17,14 @@ import stat
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
 from ..engine import GameCreated
 from ..play.session import PlaySession
 from ..store import GameFileError, LoadedGame, SaveError, fsync_dir, read_game
+from .chat import ChatLog, Talk
 from .protocol import KEPT_GAME, TABLE_NAME
 
 MAX_RECORD_BYTES = 4096
@@ -63,8 +64,26 @@ class TableRecord(msgspec.Struct, kw_only=True):
     directory), oldest first: games ``game - len(history)`` to ``game - 1``."""
 
 
+class Here(NamedTuple):
+    """One person (or bot client) at a table through a server: ``seat`` (None: watching), and
+    ``bot``, the level of a bot client (None: a person)."""
+
+    seat: int | None
+    bot: str | None
+
+
 class TableExists(Exception):
     """A table of that name is being played (or its file cannot be read to say it is over)."""
+
+
+class RecordChanged(Exception):
+    """The table's record was changed through another server since the version a change was made
+    on: here it is as kept now (``record``, ``version``), for the change to be made again on it."""
+
+    def __init__(self, record: TableRecord | None, version: int) -> None:
+        super().__init__(f"the record is at version {version}")
+        self.record = record
+        self.version = version
 
 
 def normal_record(record: TableRecord | None, n: int) -> TableRecord:
@@ -112,6 +131,30 @@ class GameStore(Protocol):
 
     def save_record(self, name: str, record: TableRecord) -> None:
         """Keep ``record`` durably (it replaces the previous one whole)."""
+        ...
+
+    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+        """Keep ``record`` in place of version ``version`` of the table's record; its new version.
+        A shared store raises :class:`RecordChanged` when the record kept is another version (a
+        change made through another server meanwhile is never overwritten); one server's store
+        has nobody else changing it, and keeps ``record`` as :meth:`save_record` does."""
+        ...
+
+    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
+        """Table ``name``'s record as kept now, and its version."""
+        ...
+
+    def talk(self) -> Talk:
+        """Where the tables' talk is kept (chat files beside the games, or the shared database)."""
+        ...
+
+    def tell_presence(self, name: str, here: list[Here]) -> None:
+        """This server's people at table ``name`` are ``here`` now, for the other servers (a
+        shared store; it only queues: the server calls it on its event loop)."""
+        ...
+
+    def presence_elsewhere(self, name: str) -> list[Here]:
+        """The people at table ``name`` through the other servers alive (a shared store)."""
         ...
 
     def close(self, name: str, session: PlaySession) -> None:
@@ -290,6 +333,22 @@ class FileStore:
 
     def record(self, name: str) -> TableRecord | None:
         return self._read_record(name)
+
+    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+        self.save_record(name, record)
+        return 0  # (nobody else writes it: there is nothing to compare)
+
+    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
+        return self._read_record(name), 0
+
+    def talk(self) -> Talk:
+        return ChatLog(self.games)
+
+    def tell_presence(self, name: str, here: list[Here]) -> None:
+        pass  # nobody else serves these tables
+
+    def presence_elsewhere(self, name: str) -> list[Here]:
+        return []
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own file

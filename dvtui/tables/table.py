@@ -113,6 +113,11 @@ class Table(Generic[G]):
         """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
         self.spectators: set[G] = set()
+        self.elsewhere: dict[int, str | None] = {}
+        """The seats whose people are at the table through other servers on the same database, each
+        with the level of the bot client there (None: a person): connected, as the seats here are."""
+        self.watching_elsewhere = 0
+        """The spectators of the table through other servers."""
         self.failed: Error | None = None
         """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
         self.accepted: list[int] = []
@@ -167,6 +172,10 @@ class Table(Generic[G]):
                 return seat
         return None
 
+    def connected(self, seat: int) -> bool:
+        """Somebody is at ``seat`` now, through this server or another."""
+        return self.seated[seat] is not None or seat in self.elsewhere
+
     def here(self) -> list[G]:
         """Everyone at the table: the seated, then the spectators."""
         return [g for g in self.seated if g is not None] + list(self.spectators)
@@ -178,7 +187,7 @@ class Table(Generic[G]):
             guest = self.seated[i]
             if self.session.is_bot(i):
                 state = "bot"
-            elif guest is not None:
+            elif self.connected(i):
                 state = "connected"
             else:
                 state = "free" if owner is None else "away"
@@ -188,7 +197,7 @@ class Table(Generic[G]):
                     seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
                     user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
-                    bot=None if guest is None else guest.bot,
+                    bot=self.elsewhere.get(i) if guest is None else guest.bot,
                     kept_for=None if kept is None else owner_name(kept), resigned=self.resigned(i),
                 )
             )  # fmt: skip
@@ -197,9 +206,12 @@ class Table(Generic[G]):
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
         return Presence(
-            table=self.name, seats=self.seat_states(), spectators=len(self.spectators), waiting=self.waiting,
+            table=self.name, seats=self.seat_states(), spectators=self.spectator_count(), waiting=self.waiting,
             move_time=self.record.move_time, move_left=self.move_left(), rematch=self.rematch_vote(),
         )  # fmt: skip
+
+    def spectator_count(self) -> int:
+        return len(self.spectators) + self.watching_elsewhere
 
     def move_left(self) -> float | None:
         """The seconds left to the person to move (or to the waiting room), None when no clock runs:
@@ -215,7 +227,7 @@ class Table(Generic[G]):
         game = self.session.game
         return ListedTable(
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
-            to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=len(self.spectators),
+            to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=self.spectator_count(),
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
             move_left=self.move_left(),
         )  # fmt: skip
@@ -313,7 +325,7 @@ class Table(Generic[G]):
         problem = self.not_a_human_seat(seat)
         if problem is not None:
             raise Refusal("no_seat", problem)
-        if self.seated[seat] is not None:
+        if self.connected(seat):
             raise Refusal("not_away", f"{self.session.names[seat]} is connected")
         if self.resigned(seat):
             raise Refusal("no_seat", f"{self.session.names[seat]} resigned: a bot plays the seat to the end")
@@ -516,7 +528,7 @@ class Table(Generic[G]):
         if bot is not None:
             return BotTurn(seat, str(bot[0]), bot[1], standing_in=False)
         level = self.record.stand_ins[seat]
-        if level is not None and self.seated[seat] is None:
+        if level is not None and not self.connected(seat):
             return BotTurn(seat, level, self.session.hint_seed(seat), standing_in=True)
         if self.overdue:  # the person's time ran out: the turn is played for them, the seat stays theirs
             return BotTurn(seat, STAND_IN, self.session.hint_seed(seat), standing_in=True)
