@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS dvtui_presence (
     server integer NOT NULL,
     table_name text NOT NULL,
     seat integer,
-    bot text
+    bot text,
+    accepts boolean NOT NULL DEFAULT false
 );
 CREATE INDEX IF NOT EXISTS dvtui_presence_table ON dvtui_presence (table_name);
 """
@@ -103,8 +104,8 @@ class Presence:
     def _insert(self, conn: psycopg.Connection[Any], name: str, here: list[Here]) -> None:
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO dvtui_presence (server, table_name, seat, bot) VALUES (%s, %s, %s, %s)",
-                [(self.id, name, h.seat, h.bot) for h in here],
+                "INSERT INTO dvtui_presence (server, table_name, seat, bot, accepts) VALUES (%s, %s, %s, %s, %s)",
+                [(self.id, name, h.seat, h.bot, h.accepts) for h in here],
             )
         conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"presence {name}"))
 
@@ -131,7 +132,7 @@ class Presence:
             try:
                 what(self._connection())
             except psycopg.Error:
-                if self._conn is not None:
+                if self._conn is not None and self._conn.broken:  # (a refusal leaves it, and its lock, alive)
                     self._conn.close()
                 raise
 
@@ -155,7 +156,8 @@ class Presence:
 
     def _sweeping(self) -> None:
         while not self._stopping.wait(SWEEP):
-            self._thread.submit(self._sweep)
+            with contextlib.suppress(RuntimeError):  # (closed meanwhile)
+                self._thread.submit(self._sweep)
 
     # -- the server's side -----------------------------------------------------------------------
 
@@ -169,7 +171,8 @@ class Presence:
     def tell(self, name: str, here: list[Here]) -> None:
         """This server's people at table ``name`` are ``here`` now (written in order, off the caller's thread)."""
         if not self._stopping.is_set():
-            self._thread.submit(self._write, name, list(here))
+            with contextlib.suppress(RuntimeError):  # (closed meanwhile: its rows go with it)
+                self._thread.submit(self._write, name, list(here))
 
     @property
     def pid(self) -> int | None:
@@ -180,21 +183,27 @@ class Presence:
     def elsewhere(self, conn: psycopg.Connection[Any], name: str) -> list[Here]:
         """The people at table ``name`` through the other servers alive (on the caller's connection)."""
         rows = conn.execute(
-            f"SELECT seat, bot FROM dvtui_presence WHERE table_name = %(name)s AND server <> %(me)s "
+            f"SELECT seat, bot, accepts FROM dvtui_presence WHERE table_name = %(name)s AND server <> %(me)s "
             f"AND server IN ({_LIVE})",
             {"name": name, "me": -1 if self.id is None else self.id, "alive": ALIVE},
         ).fetchall()
-        return [Here(row[0], row[1]) for row in rows]
+        return [Here(row[0], row[1], row[2]) for row in rows]
 
     def close(self) -> None:
         """Stop (the rows go: this server's lock goes with its connection, and its rows with it)."""
         self._stopping.set()
 
         def drop() -> None:  # (and say so: a server stopped is not swept, as it leaves no rows)
-            for name in list(self._mine):
-                self._write(name, [])
-            if self._conn is not None:
-                self._conn.close()
+            import psycopg
+
+            conn = self._conn
+            if conn is None or conn.closed:
+                return
+            with contextlib.suppress(psycopg.Error), conn.transaction():  # (a database away: swept later)
+                conn.execute("DELETE FROM dvtui_presence WHERE server = %s", (self.id,))
+                for name in self._mine:
+                    conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"presence {name}"))
+            conn.close()
 
         self._thread.submit(drop)
         self._thread.shutdown(wait=True)

@@ -127,6 +127,9 @@ MAX_LOG_LINES = 20_000
 made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
 CLOSE_GRACE = 2.0
+REDEAL_WAIT = 1.0
+"""Seconds a server waits, when another put a finished table's game aside, for the rematch it may
+be dealing there (its next game is made just after), before it takes the table for gone."""
 RESIGNED_BOT = "strong"
 """The bot that plays a resigned seat to the end."""
 
@@ -319,7 +322,7 @@ class LiveTable(Table[Conn]):
 
     def tell_here(self) -> None:
         """Tell the store who is here, if that changed (the other servers count them as present)."""
-        here = [Here(seat, guest.bot) for seat, guest in enumerate(self.seated) if guest is not None]
+        here = [Here(seat, guest.bot, seat in self.accepted) for seat, guest in enumerate(self.seated) if guest]
         here += sorted((Here(None, guest.bot) for guest in self.spectators), key=lambda h: h.bot or "")
         if here != self.told:
             self.told = here
@@ -1063,7 +1066,11 @@ class Server:
         self._unwatch(conn)
         table.presence_soon()
         self._wake(table)
-        if table.rematch_ready() and not self.stopping.is_set():  # everyone still there has accepted
+        self._deal_soon(table)  # (everyone still there may have accepted)
+
+    def _deal_soon(self, table: LiveTable) -> None:
+        """Deal the rematch at ``table`` if everyone there has accepted it and this server deals it."""
+        if table.deals_here() and not self.stopping.is_set():
             task = asyncio.get_running_loop().create_task(self._deal_again(table))
             self._dealing.add(task)
             task.add_done_callback(self._dealing.discard)
@@ -1270,7 +1277,7 @@ class Server:
         and closed, and its reconnection joins the new game from its first line)."""
         name = table.name
         async with table.lock:
-            if not table.rematch_ready() or self.tables.get(name) is not table:
+            if not table.deals_here() or self.tables.get(name) is not table:
                 return
             created = table.next_game()
             if table.playing:
@@ -1291,8 +1298,15 @@ class Server:
             table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
             table.lines, table.playing, table.active = lines, True, time.time()
         self._log(f"table {name} deals game {record.game} (a rematch); game {record.game - 1} is {aside}")
+        self._tell_dealt(table, lines)
+        await self._save_record(table)
+        self._wake(table)
+
+    def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
+        """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
+        name = table.name
         table.presence_soon.flush()
-        dealt = encode(Dealt(table=name, game=record.game)) + b"".join(lines)
+        dealt = encode(Dealt(table=name, game=table.record.game)) + b"".join(lines)
         for conn in table.here():
             if "rematch" in conn.features:
                 conn.send(dealt)
@@ -1301,8 +1315,6 @@ class Server:
                 conn.send(encode(Bye(reason=f"table {name} deals a new game: join it again")))
                 conn.close()
         table.presence_soon()
-        await self._save_record(table)
-        self._wake(table)
 
     async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
         """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
@@ -1462,26 +1474,68 @@ class Server:
         at each change, and a server that died is swept from it): counted as present here."""
         async with table.presence_lock:
             here = await self._run_io(partial(self.store.presence_elsewhere, table.name))
-            seats = {h.seat: h.bot for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
+            seats = {h.seat: h for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
             watching = sum(h.seat is None for h in here)
             if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
                 table.elsewhere, table.watching_elsewhere = seats, watching
                 table.presence_soon()
                 self._wake(table)  # (a stand-in plays only for a seat nobody is at)
+                self._deal_soon(table)  # (the last acceptance of a rematch may have come through another)
 
     async def _replaced(self, table: LiveTable) -> None:
         """Table ``table``'s game was put aside, or another dealt at its name, through another
-        server (or this one): if the store's game is no longer the one here, those here are told
-        to join again, and the table is listed as the store has it."""
+        server (or this one), if the store's game is no longer the one here: the rematch of its
+        finished game is followed into, and an unfinished game put aside was closed, as those here
+        would be told by their own server; else they are told to join again, and the table is
+        listed as the store has it."""
         name = table.name
         first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
+        if not first and table.over:  # a rematch puts the finished game aside, then deals the next
+            await asyncio.sleep(REDEAL_WAIT)
+            first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
         if first == table.lines[:1] or name in self._opening or self.tables.get(name) is not table:
+            return
+        if first and table.over:
+            fresh = await self._run_io(partial(self._reopened, name, None))
+            if fresh is not None and fresh.record.game == table.record.game + 1:
+                await self._follow_deal(table, fresh)
+                return
+        if not first and not table.over:
+            self._closed_elsewhere(table)
             return
         self._retire(table)
         table.halt("server", f"table {name} was closed or dealt again through another server: join it again")
         self._log(f"table {name} was closed or dealt again through another server")
         if first:
             await self._follow_table(name, None)
+
+    async def _follow_deal(self, table: LiveTable, dealt: LiveTable) -> None:
+        """The rematch another server dealt at ``table`` (read as the table ``dealt``): everyone here
+        follows into it, as at a rematch dealt here."""
+        name = table.name
+        async with table.lock:
+            if self.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
+                return
+            if table.playing:
+                self.store.close(name, table.session)
+            table.deal(dealt.session, dealt.record)
+            table.lines, table.playing, table.active = dealt.lines, False, time.time()
+            table.record_version, table.chat_seen = -1, dealt.chat_seen
+        self._log(f"table {name} deals game {table.record.game} (a rematch, through another server)")
+        self._tell_dealt(table, dealt.lines)
+        self._wake(table)
+
+    def _closed_elsewhere(self, table: LiveTable) -> None:
+        """``table``'s unfinished game was put aside through another server (its opener closed it):
+        everyone here is told so, as if it was closed here."""
+        name = table.name
+        self._retire(table)
+        table.halt("closed", f"table {name} was closed through another server; its game is kept, unfinished")
+        for there in table.here():
+            table.leave(there)
+            there.table = None
+            self._unwatch(there)
+        self._log(f"table {name} was closed through another server")
 
     async def _follow_table(self, name: str, upto: int | None) -> None:
         """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""

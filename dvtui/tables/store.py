@@ -65,11 +65,13 @@ class TableRecord(msgspec.Struct, kw_only=True):
 
 
 class Here(NamedTuple):
-    """One person (or bot client) at a table through a server: ``seat`` (None: watching), and
-    ``bot``, the level of a bot client (None: a person)."""
+    """One person (or bot client) at a table through a server: ``seat`` (None: watching),
+    ``bot``, the level of a bot client (None: a person), and ``accepts``: they proposed or
+    accepted a rematch of the finished game."""
 
     seat: int | None
     bot: str | None
+    accepts: bool = False
 
 
 class TableExists(Exception):

@@ -26,7 +26,7 @@ from ..store import user_name
 from .clock import MoveClock
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
 from .registry import Owner
-from .store import MAX_HISTORY, TableRecord
+from .store import MAX_HISTORY, Here, TableRecord
 
 STAND_IN = "greedy"
 """The bot that plays a seat nobody has come to once the opener starts the table."""
@@ -113,9 +113,9 @@ class Table(Generic[G]):
         """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
         self.spectators: set[G] = set()
-        self.elsewhere: dict[int, str | None] = {}
-        """The seats whose people are at the table through other servers on the same database, each
-        with the level of the bot client there (None: a person): connected, as the seats here are."""
+        self.elsewhere: dict[int, Here] = {}
+        """The seats whose people are at the table through other servers on the same database (a
+        bot client's level, a rematch accepted): connected, as the seats here are."""
         self.watching_elsewhere = 0
         """The spectators of the table through other servers."""
         self.failed: Error | None = None
@@ -184,7 +184,7 @@ class Table(Generic[G]):
         out = []
         for i, seat in enumerate(self.session.game.created.players):
             owner = self.record.owners[i]
-            guest = self.seated[i]
+            guest, there = self.seated[i], self.elsewhere.get(i)
             if self.session.is_bot(i):
                 state = "bot"
             elif self.connected(i):
@@ -197,7 +197,7 @@ class Table(Generic[G]):
                     seat=i, name=seat.name, kind=seat.kind, state=state,  # type: ignore[arg-type]
                     user=None if owner is None else owner_name(owner),
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
-                    bot=self.elsewhere.get(i) if guest is None else guest.bot,
+                    bot=guest.bot if guest is not None else there.bot if there is not None else None,
                     kept_for=None if kept is None else owner_name(kept), resigned=self.resigned(i),
                 )
             )  # fmt: skip
@@ -421,23 +421,40 @@ class Table(Generic[G]):
         if seat in self.accepted:
             self.accepted.remove(seat)
 
-    def rematch_awaited(self) -> list[int]:
-        """The seats whose people, at the table now, have not accepted the rematch proposed
-        (a bot client's seat is not awaited: it plays what the table deals)."""
-        if not self.accepted:
+    def accepted_anywhere(self) -> list[int]:
+        """The seats that proposed or accepted the rematch, here (in that order) and through the
+        other servers (a game not over has no rematch proposed)."""
+        if not self.over:
             return []
-        return [seat for seat, guest in enumerate(self.seated)
-                if guest is not None and guest.bot is None and seat not in self.accepted]  # fmt: skip
+        there = [seat for seat, h in sorted(self.elsewhere.items()) if h.accepts and seat not in self.accepted]
+        return [*self.accepted, *there]
+
+    def rematch_awaited(self) -> list[int]:
+        """The seats whose people, at the table now (through any server), have not accepted the
+        rematch proposed (a bot client's seat is not awaited: it plays what the table deals)."""
+        accepted = self.accepted_anywhere()
+        if not accepted:
+            return []
+        people = {seat for seat, guest in enumerate(self.seated) if guest is not None and guest.bot is None}
+        people |= {seat for seat, h in self.elsewhere.items() if h.bot is None}
+        return sorted(people - set(accepted))
 
     def rematch_ready(self) -> bool:
         """A rematch is proposed and every person seated at the table has accepted it."""
-        return bool(self.accepted) and self.over and self.failed is None and not self.rematch_awaited()
+        return bool(self.accepted_anywhere()) and self.over and self.failed is None and not self.rematch_awaited()
+
+    def deals_here(self) -> bool:
+        """The rematch is ready and this server deals it: the one its lowest connected seat is at
+        (with people at the table through several servers, one deals and the others follow)."""
+        seats = [seat for seat, guest in enumerate(self.seated) if guest is not None]
+        return self.rematch_ready() and bool(seats) and min([*seats, *self.elsewhere]) in seats
 
     def rematch_vote(self) -> RematchVote | None:
         """The rematch proposed, as the table's presence says it (None: none is)."""
-        if not self.accepted:
+        accepted = self.accepted_anywhere()
+        if not accepted:
             return None
-        return RematchVote(by=self.accepted[0], accepted=list(self.accepted), awaited=self.rematch_awaited())
+        return RematchVote(by=accepted[0], accepted=accepted, awaited=self.rematch_awaited())
 
     def next_game(self) -> GameCreated:
         """The rematch's deal: the same seats, the next seed (the finished game's plus one, so a
