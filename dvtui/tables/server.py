@@ -295,6 +295,9 @@ class LiveTable(Table[Conn]):
         self._tell = tell or (lambda name, here: None)
         self.told: list[Here] = []
         """Who is here, as the store was last told."""
+        self.replacing = asyncio.Lock()
+        """Held while a game put aside or dealt at the table's name through another server is
+        looked at: the notifications of one rematch (its game put aside, the next made) are one change."""
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
@@ -1488,6 +1491,10 @@ class Server:
         finished game is followed into, and an unfinished game put aside was closed, as those here
         would be told by their own server; else they are told to join again, and the table is
         listed as the store has it."""
+        async with table.replacing:
+            await self._replaced_now(table)
+
+    async def _replaced_now(self, table: LiveTable) -> None:
         name = table.name
         first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
         if not first and table.over:  # a rematch puts the finished game aside, then deals the next
