@@ -266,7 +266,7 @@ def empty(store: str) -> None:
         while conn.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone() != (0,):
             assert time.monotonic() < deadline, "the last size's servers still hold tables"
             time.sleep(0.1)
-        conn.execute("DROP TABLE IF EXISTS dvtui_events, dvtui_games")
+        conn.execute("DROP TABLE IF EXISTS dvtui_chat, dvtui_presence, dvtui_servers, dvtui_events, dvtui_games")
 
 
 async def run_size(

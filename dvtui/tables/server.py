@@ -586,7 +586,7 @@ class Server:
             now = time.time()
             for table in list(self.tables.values()):
                 why = put_aside_reason(
-                    present=bool(table.here() or table.elsewhere or table.watching_elsewhere) or not table.quiet(),
+                    present=table.anyone_here() or not table.quiet(),
                     taken=any(owner is not None for owner in table.record.owners),
                     quiet_for=now - table.active, limits=self.table_limits,
                 )  # fmt: skip
@@ -908,7 +908,7 @@ class Server:
         mine = [t for t in self.tables.values() if t.record.opener == conn.identity and t is not replaced]
         if len(mine) < self.table_limits.per_opener:
             return
-        done = sorted((t for t in mine if t.over and not t.here() and t.quiet()), key=lambda t: t.active)
+        done = sorted((t for t in mine if t.over and not t.anyone_here() and t.quiet()), key=lambda t: t.active)
         if not done:
             raise Refusal("bad_setup", f"{conn.user} has {len(mine)} unfinished tables at this server, as many as "
                           "one may open: finish one, or let it be put aside (a table nobody comes to is)")  # fmt: skip
@@ -1205,6 +1205,7 @@ class Server:
             over = self.bots.budget.problem(level)
             if over is not None:
                 raise Refusal("bad_message", over)
+
         def stand_in(again: bool) -> bool:
             table.stand_in(conn, message.seat, level)
             return True

@@ -176,6 +176,10 @@ class Table(Generic[G]):
         """Somebody is at ``seat`` now, through this server or another."""
         return self.seated[seat] is not None or seat in self.elsewhere
 
+    def anyone_here(self) -> bool:
+        """Somebody is at the table, seated or watching, through this server or another."""
+        return bool(self.here() or self.elsewhere or self.watching_elsewhere)
+
     def here(self) -> list[G]:
         """Everyone at the table: the seated, then the spectators."""
         return [g for g in self.seated if g is not None] + list(self.spectators)
