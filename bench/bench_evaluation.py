@@ -10,7 +10,8 @@ deals, the share a bot exactly as good would get (1/players), and the hero's p95
 
 A variant is comma-separated ``it`` (iterations), ``eps`` (rollout_epsilon), ``pot``
 (potential_weight), ``temp`` (temperature_scale), ``fit=strong`` (strong_games: the value fitted to
-strong bots' games); unnamed keys keep strong's values.
+strong bots' games), ``rank`` (rank_weight), ``c`` (exploration), ``prior=1`` (prior_rollouts);
+unnamed keys keep strong's values.
 """
 
 from __future__ import annotations
@@ -29,7 +30,17 @@ from dvtui.bots import DEFAULT_ITERATIONS, bot_seed, choose, think
 from dvtui.bots.strong import STRONG, Evaluation
 from dvtui.engine import COLORS, Game, Seat, new_game
 
-KEYS = {"eps": "rollout_epsilon", "pot": "potential_weight", "temp": "temperature_scale", "fit": "strong_games"}
+KEYS = {
+    "eps": "rollout_epsilon",
+    "pot": "potential_weight",
+    "temp": "temperature_scale",
+    "fit": "strong_games",
+    "rank": "rank_weight",
+    "c": "exploration",
+    "prior": "prior_rollouts",
+}
+FLAGS = {"strong_games": "strong", "prior_rollouts": "1"}
+"""Keys that are yes/no: the value that means yes."""
 
 
 def variant(text: str) -> tuple[int, Evaluation]:
@@ -42,7 +53,8 @@ def variant(text: str) -> tuple[int, Evaluation]:
             iterations = int(value)
         else:
             field = KEYS[key]
-            evaluation = replace(evaluation, **{field: value == "strong" if field == "strong_games" else float(value)})
+            setting = value == FLAGS[field] if field in FLAGS else float(value)
+            evaluation = replace(evaluation, **{field: setting})
     return iterations, evaluation
 
 

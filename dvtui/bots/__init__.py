@@ -13,6 +13,7 @@ from typing import Protocol
 
 from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
+from .about import RATINGS, about
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .ladder import LADDER, MOVERS, Level, StoppableMover
@@ -91,6 +92,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "LADDER",
     "LEVELS",
+    "RATINGS",
     "BotSpec",
     "Level",
     "Mover",
@@ -98,6 +100,7 @@ __all__ = [
     "Suggestion",
     "UnknownBot",
     "Weighed",
+    "about",
     "bot_fn",
     "bot_seed",
     "bot_seeds",

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..engine import Game, Placement
+from ..i18n import N_
 from .base import mix, move_key
 from .strong import STRONG, Evaluation, think
 
@@ -32,6 +33,7 @@ class Level:
 
     name: str
     sentence: str
+    """What people read of it, in English (marked for the catalogue; :mod:`.about` translates it)."""
     iterations: int
     temperature: float
     evaluation: Evaluation = STRONG
@@ -39,13 +41,14 @@ class Level:
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", "Looks a little ahead and often takes a second-best card.", 300, 0.5),
-    Level("casual", "Sees the obvious plays of the round; still loose with its choices.", 500, 0.3),
-    Level("club", "Plans the round and rarely strays from a good placement.", 1000, 0.15),
-    Level("expert", "Plays the search's best placement after a solid look ahead.", 2000, 0.0),
+    Level("novice", N_("Looks a little ahead and often takes a second-best card."), 300, 0.5),
+    Level("casual", N_("Sees the obvious plays of the round; still loose with its choices."), 500, 0.3),
+    Level("club", N_("Plans the round and rarely strays from a good placement."), 1000, 0.15),
+    Level("expert", N_("Plays the search's best placement after a solid look ahead."), 2000, 0.0),
     Level(
         "master",
-        "Searches as long as strong, judges the round's end as strong players convert it, plays its best placement.",
+        N_("Searches as long as strong, judges the round's end as strong players convert it, "
+           "plays its best placement."),
         5000,
         0.0,
         Evaluation(strong_games=True),

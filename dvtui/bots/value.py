@@ -94,7 +94,7 @@ def temperature(players: int, rounds_left: int) -> float:
     return a + b * rounds_left
 
 
-def final(worth: list[int]) -> list[float]:
+def final(worth: list[int], rank_w: float = RANK_WEIGHT) -> list[float]:
     """After the last round (R8): the share of the victory (1/k for k tied winners), blended with
     the share of opponents beaten (ties count half), plus the margin term."""
     # R8 read off the compact scores rather than Game.outcome(): this runs for every distinct end
@@ -103,7 +103,6 @@ def final(worth: list[int]) -> list[float]:
     winners = worth.count(best)
     n = len(worth)
     mean = sum(worth) / n
-    rank_w = RANK_WEIGHT
     win_w = 1.0 - rank_w
     out = []
     for w in worth:
@@ -114,7 +113,7 @@ def final(worth: list[int]) -> list[float]:
     return out
 
 
-def estimate(estimates: list[float], temperature: float) -> list[float]:
+def estimate(estimates: list[float], temperature: float, rank_w: float = RANK_WEIGHT) -> list[float]:
     """Before the last round: win chances by a softmax of the estimated final scores, blended
     with the expected share of opponents beaten (pairwise logistic), plus the margin term."""
     n = len(estimates)
@@ -122,7 +121,6 @@ def estimate(estimates: list[float], temperature: float) -> list[float]:
     mean = sum(estimates) / n
     exps = [math.exp((e - top) / temperature) for e in estimates]
     total = sum(exps)
-    rank_w = RANK_WEIGHT
     win_w = (1.0 - rank_w) / total
     out = []
     for p, e in enumerate(estimates):

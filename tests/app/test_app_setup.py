@@ -9,10 +9,13 @@ from textual.widgets import Input, Label, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen
+from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen, level_words
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
+from dvtui.bots import LADDER, LEVELS, RATINGS, about
 from dvtui.store import read_game
+
+from ..support.pilot import text, until
 
 
 def setup_app(tmp_path: Path) -> DvtuiApp:
@@ -142,7 +145,7 @@ async def test_enter_in_a_name_moves_on_and_a_sixth_seat_says_why_not(tmp_path: 
         assert len(app.screen.query(SeatRow)) == 5
         assert any("5 seats at most" in n.message for n in notifications(app))
         help_line = str(app.screen.query_one("#level-help", Static).render())
-        assert "random" in help_line and "greedy" in help_line and "strong" in help_line
+        assert help_line.startswith("Bot: greedy · ")  # the seat worked on is the new greedy bot's
 
 
 async def test_escape_asks_before_the_set_up_is_thrown_away(tmp_path: Path) -> None:
@@ -168,3 +171,35 @@ def test_a_colours_name_is_drawn_in_the_labels_colour_and_only_its_swatch_in_the
         assert prompt.plain == f"■ {value}"
         assert not prompt.style  # no colour for the whole line ...
         assert [(span.start, span.end) for span in prompt.spans] == [(0, 2)]  # ... only for the swatch
+
+
+async def test_the_help_line_speaks_of_the_level_of_the_seat_worked_on(tmp_path: Path) -> None:
+    """Choosing a bot for a seat shows its level's sentence and its measured strength; a person's seat
+    shows what every level is."""
+    app = setup_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, "the set-up", lambda: isinstance(app.screen, SetupScreen))
+        help_line = app.screen.query_one("#level-help", Static)
+        await until(pilot, "the help for every level", lambda: "the ladder, weakest first" in text(help_line))
+        rows = list(app.screen.query(SeatRow))
+        rows[1].query_one(".seat-kind", Select).value = "bot:club"
+        await until(pilot, "club's words", lambda: "Plans the round and rarely strays" in text(help_line))
+        assert f"measured strength: {-RATINGS['club']} Elo below strong" in text(help_line)
+        rows[1].query_one(".seat-kind", Select).value = "bot:random"  # never measured: no strength shown
+        await until(pilot, "random's words", lambda: "Places any card anywhere." in text(help_line))
+        assert "measured" not in text(help_line)
+        rows[2].query_one(".seat-kind", Select).focus()  # a greedy bot's seat, reached by focus alone
+        await until(pilot, "greedy's words", lambda: "Takes what pays best this round." in text(help_line))
+        rows[0].name_input.focus()  # back on the person's seat
+        await until(pilot, "the help for every level again", lambda: "the ladder, weakest first" in text(help_line))
+
+
+def test_every_level_has_words_and_the_ladder_a_measured_strength_in_order() -> None:
+    """Every level can be described, and the ladder's ratings are the gauntlet's (weakest first)."""
+    for level in LEVELS:
+        sentence, _rating = about(level)
+        assert sentence and sentence.endswith(".")
+        assert level_words(f"bot:{level}").startswith(f"Bot: {level} · {sentence}")
+    assert all(level.name in RATINGS for level in LADDER)
+    assert RATINGS["strong"] == 0
+    assert RATINGS["novice"] == min(RATINGS.values())

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ...bots import LEVELS
+from ...bots import LEVELS, about
 from ...describe import color_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...i18n import N_, _
@@ -35,6 +35,24 @@ HUMAN = "human"
 LEVEL_HELP = N_("Bots: random places any card anywhere · greedy takes what pays best this round · "
               "strong looks ahead to the end of the round and plays to win the game · "
               "novice, casual, club, expert, master: the ladder, weakest first")  # fmt: skip
+
+
+def level_words(kind: str) -> str:
+    """What the help line under the seats says while a seat of ``kind`` is being worked on: for a
+    bot, its level's sentence and measured strength; for a person, what every level is."""
+    if kind == HUMAN:
+        return _(LEVEL_HELP)
+    level = kind[4:]
+    sentence, rating = about(level)
+    if rating is None:
+        return _("Bot: {level} · {sentence}").format(level=level, sentence=sentence)
+    if rating == 0:
+        measured = _("the yardstick the others are rated against")
+    else:
+        measured = (_("{elo} Elo above strong") if rating > 0 else _("{elo} Elo below strong")).format(elo=abs(rating))
+    return _("Bot: {level} · {sentence} · measured strength: {measured}").format(
+        level=level, sentence=sentence, measured=measured
+    )
 
 
 def kind_options() -> list[tuple[str, str]]:
@@ -292,8 +310,15 @@ class SetupScreen(SpokenScreen[None]):
 
     @on(Select.Changed, ".seat-kind")
     @on(Select.Changed, ".seat-color")
-    def _seat_changed(self) -> None:
+    def _seat_changed(self, event: Select.Changed) -> None:
         self._refresh_rows()
+        row = next((node for node in event.select.ancestors if isinstance(node, SeatRow)), None)
+        if row is not None:
+            self._show_level(row)
+
+    def _show_level(self, row: SeatRow) -> None:
+        """The help line speaks of the level of the seat being worked on (see :func:`level_words`)."""
+        self.query_one("#level-help", Static).update(Text(level_words(row.kind), style=Style(color=MUTED)))
 
     @on(Input.Changed, ".seat-name")
     def _name_changed(self) -> None:
@@ -303,6 +328,7 @@ class SetupScreen(SpokenScreen[None]):
         row = next((node for node in event.widget.ancestors_with_self if isinstance(node, SeatRow)), None)
         if row is not None:
             self._row = row
+            self._show_level(row)
 
     @on(Input.Submitted, ".seat-name")
     def _name_entered(self) -> None:

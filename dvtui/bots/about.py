@@ -1,0 +1,36 @@
+"""What people read about each bot level where they choose one: a sentence, and its measured strength.
+
+The ratings are Elo relative to ``strong`` at its default budget (0), as the duplicate gauntlet of
+``bench/bench_ladder.py`` measured them (docs/PLAYING.md publishes the table with its date, commit
+and intervals). They are measured, never assumed: a level the gauntlet leaves out shows none, and a
+change to a level's play means running the gauntlet again and copying its numbers here.
+"""
+
+from __future__ import annotations
+
+from ..i18n import N_, _
+from .ladder import LADDER
+
+RATINGS: dict[str, int] = {
+    "novice": -423,
+    "casual": -299,
+    "greedy": -247,
+    "club": -140,
+    "expert": -31,
+    "master": -51,
+    "strong": 0,
+}
+"""Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder")."""
+
+SENTENCES: dict[str, str] = {
+    "random": N_("Places any card anywhere."),
+    "greedy": N_("Takes what pays best this round."),
+    "strong": N_("Looks ahead to the end of the round and plays to win the game."),
+    **{level.name: level.sentence for level in LADDER},
+}
+"""One sentence for people per level, in the catalogue's language when shown (:func:`about`)."""
+
+
+def about(level: str) -> tuple[str, int | None]:
+    """The level's sentence in the current language, and its rating against ``strong`` (None: not measured)."""
+    return _(SENTENCES[level]), RATINGS.get(level)
