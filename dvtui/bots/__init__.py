@@ -13,11 +13,11 @@ from typing import Protocol
 
 from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
-from .about import RATINGS, about
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .ladder import LADDER, MOVERS, Level, StoppableMover
 from .random_bot import choose as random_choice
+from .strengths import RATINGS, about
 from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
 from .strong import choose as strong_choose
 

@@ -33,7 +33,7 @@ class Level:
 
     name: str
     sentence: str
-    """What people read of it, in English (marked for the catalogue; :mod:`.about` translates it)."""
+    """What people read of it, in English (marked for the catalogue; :func:`.strengths.about` translates it)."""
     iterations: int
     temperature: float
     evaluation: Evaluation = STRONG
