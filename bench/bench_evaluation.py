@@ -10,7 +10,7 @@ deals, the share a bot exactly as good would get (1/players), and the hero's p95
 
 A variant is comma-separated ``it`` (iterations), ``eps`` (rollout_epsilon), ``pot``
 (potential_weight), ``temp`` (temperature_scale), ``fit=strong`` (strong_games: the value fitted to
-strong bots' games), ``rank`` (rank_weight), ``c`` (exploration), ``prior=1`` (prior_rollouts);
+strong bots' games), ``rank`` (rank_weight), ``c`` (exploration);
 unnamed keys keep strong's values.
 """
 
@@ -37,9 +37,8 @@ KEYS = {
     "fit": "strong_games",
     "rank": "rank_weight",
     "c": "exploration",
-    "prior": "prior_rollouts",
 }
-FLAGS = {"strong_games": "strong", "prior_rollouts": "1"}
+FLAGS = {"strong_games": "strong"}
 """Keys that are yes/no: the value that means yes."""
 
 

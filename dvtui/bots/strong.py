@@ -86,9 +86,6 @@ class Evaluation:
     """Part of the judgement given to the share of opponents beaten rather than to winning."""
     exploration: float = EXPLORATION
     """The UCT constant."""
-    prior_rollouts: bool = False
-    """Rollouts play each placement by the tree's prior (what it gains its player if the round ended
-    now, ties and lower ranks included) instead of grabbing the best bottom card."""
 
 
 STRONG = Evaluation()
@@ -156,7 +153,6 @@ class _Search:
         self.eps = evaluation.rollout_epsilon
         self.rank_w = evaluation.rank_weight
         self.explore = evaluation.exploration
-        self.prior_rollouts = evaluation.prior_rollouts
         self.decay = V.decay_table(decay)
         self.tot0 = [t[:] for t in game.totals]
         self.hands0 = [sorted(h) for h in game.hands]
@@ -279,54 +275,6 @@ class _Search:
                 p = 0
             left -= 1
 
-    def rollout_prior(self, tot: list[list[int]], hands: list[list[int]], p: int, left: int) -> None:
-        """Play the ``left`` remaining placements, each the best by the prior (mutates tot and hands)."""
-        n = self.n
-        rng = self.rng
-        eps = self.eps
-        cols = self.cols
-        use = self._use
-        while left:
-            hand = hands[p]
-            choice_c = hand[0]
-            choice_k = -1
-            if rng() >= eps:
-                best = 0.0
-                last = -1
-                for k in self.live:
-                    t = tot[k]
-                    col = cols[k]
-                    size = len(col)
-                    order = rank(t)[0]
-                    before = 0
-                    if p in order:
-                        i = order.index(p)
-                        if i < size:
-                            before = use(p, col[i])
-                    mine = t[p]
-                    for c in hand:
-                        if c == last:
-                            continue
-                        t[p] = mine + c
-                        order = rank(t)[0]
-                        if p in order:
-                            i = order.index(p)
-                            s = (use(p, col[i]) if i < size else 0) - before - CARD_COST * c
-                            if s > best:
-                                best = s
-                                choice_c = c
-                                choice_k = k
-                    t[p] = mine
-            if choice_k < 0:
-                choice_c = hand[int(rng() * len(hand))] if rng() < eps else hand[0]
-                choice_k = self.dead[0] if self.dead and rng() >= eps else int(rng() * COLUMNS)
-            hand.remove(choice_c)
-            tot[choice_k][p] += choice_c
-            p += 1
-            if p == n:
-                p = 0
-            left -= 1
-
     # -- the search -----------------------------------------------------------------------------
 
     def iterate(self) -> None:
@@ -375,10 +323,7 @@ class _Search:
             node = kids[pick]
             path.append(node)
         if left:
-            if self.prior_rollouts:
-                self.rollout_prior(tot, hands, p, left)
-            else:
-                self.rollout(tot, hands, p, left)
+            self.rollout(tot, hands, p, left)
         values, gain = self.evaluate(tot)
         for node in path:
             node.n += 1
