@@ -411,3 +411,36 @@ async def test_a_rematch_vote_through_a_server_killed_and_started_again_stays_on
             ana.rematch(True)
             bob_next, ana_next = await _both_follow(told["Bob"], told["Ana"])
             assert bob_next.game.created == ana_next.game.created
+
+
+async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a_server_started_later(
+    pg_database: str,
+) -> None:
+    """Ana and Bob sit and play through one server; a spectator watches through the other, started
+    once their seats were taken (it reads the table's record as kept, at its start): when they deal
+    their rematch, the spectator follows into game 2 as a spectator through their server would."""
+    with short_dir() as d, Served(d / "a", {"DVTUI_STORE": pg_database}) as a:
+        a.start()
+        opener = RawClient(str(a.place.socket))
+        opener.hello()
+        opened = ask(opener, {"type": "open_table", "table": "late", "players": ["Ana", "Bob", "bot:greedy"]}, "opened")
+        assert opened["type"] == "opened", opened
+        opener.close()
+        ana = await RemoteSession.open(a.place, "late", seat=0)
+        bob = await RemoteSession.open(a.place, "late", seat=1)
+        with Served(d / "b", {"DVTUI_STORE": pg_database}) as b:
+            await asyncio.to_thread(b.start)
+            spectator = await RemoteSession.open(b.place, "late", watch=True)
+            seen: list[News] = []
+            spectator.attach(seen.append)
+            try:
+                await _play_out(ana, bob)
+                await _until("the spectator to see the end", lambda: spectator.game.over)
+                ana.rematch(True)
+                bob.rematch(True)
+                await _until("the spectator to follow", lambda: _redealt(seen) is not None)
+                followed = _redealt(seen)
+                assert followed is not None and followed.game.created.seed == (ana.game.created.seed or 0) + 1
+            finally:
+                for session in (ana, bob, spectator):
+                    session.close()
