@@ -444,3 +444,52 @@ async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a
             finally:
                 for session in (ana, bob, spectator):
                     session.close()
+
+
+def _presence_rows(conninfo: str, name: str) -> list[tuple[int | None, str | None]]:
+    """The (seat, bot) rows of ``dvtui_presence`` for table ``name``, through every server."""
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        return sorted(conn.execute(
+            "SELECT seat, bot FROM dvtui_presence WHERE table_name = %s", (name,)).fetchall(), key=repr)  # fmt: skip
+
+
+async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_table_of_its_name(
+    pg_database: str,
+) -> None:
+    """Ana sits at a finished game through one server when a new table is opened at its name through
+    the other: she stays at the finished game, told nothing; when who is at the finished game
+    changes (its spectator leaves), her server tells the database nothing of it, so neither server
+    counts her at the new table."""
+    with two_servers(pg_database) as (a, b):
+        await asyncio.to_thread(_opened_on_both, a, b, "re", ["Ana", "bot:greedy", "bot:greedy"])
+        ana = await RemoteSession.open(a.place, "re", seat=0)
+        spectator = await RemoteSession.open(a.place, "re", watch=True)
+        try:
+            async with asyncio.timeout(WAIT):
+                while not ana.game.over:
+                    if ana.human_to_move() is not None and not ana.deciding:
+                        ana.place(choose("greedy", ana.game.copy(), 1))
+                    await asyncio.sleep(0.01)
+            await _until("Ana to see the spectator", lambda: ana.presence().spectators == 1)
+            again = await asyncio.to_thread(
+                b.dvtui, "new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now"
+            )
+            assert again.returncode == 0, again.stderr
+            await asyncio.to_thread(wait_for, "her server to list the new game", lambda: (
+                "Ana to move" in a.dvtui("tables").stdout))  # fmt: skip
+            spectator.close()
+            await _until("Ana to see the spectator leave", lambda: ana.presence().spectators == 0)
+            assert ana.presence().stopped is None and ana.game.over  # (still at the finished game)
+            await asyncio.to_thread(_opened_on_both, a, b, "later", ["Cy", "Dan", "Eve"])
+            later = await RemoteSession.open(a.place, "later", watch=True)  # written after, by the same server
+            try:
+                await asyncio.to_thread(wait_for, "the later spectator's row", lambda: (
+                    _presence_rows(pg_database, "later") == [(None, None)]))  # fmt: skip
+            finally:
+                later.close()
+            assert _presence_rows(pg_database, "re") == []
+            listed = await asyncio.to_thread(b.dvtui, "tables")
+            assert "Ana to move" in listed.stdout, listed.stdout
+        finally:
+            for session in (ana, spectator):
+                session.close()
