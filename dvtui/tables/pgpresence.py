@@ -1,7 +1,8 @@
 """Who is at a table through the other servers on one database (a :class:`~.pgstore.PgStore`).
 
 Each server writes the people connected through it, table by table, as rows of ``dvtui_presence``
-(its server id, the table, the seat -- none for a spectator -- and the level of a bot client),
+(its server id, the table, the seat -- none for a spectator --, the level of a bot client, and a
+rematch accepted, with how many times the table's record says one was turned down before it),
 and notifies ``presence NAME`` on the store's channel; the others read the rows of that table.
 
 A server's rows count only while it lives, and its life is PostgreSQL's to say, not a clock's:
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS dvtui_presence (
     bot text,
     accepts boolean NOT NULL DEFAULT false
 );
+ALTER TABLE dvtui_presence ADD COLUMN IF NOT EXISTS declined integer NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS dvtui_presence_table ON dvtui_presence (table_name);
 """
 """Made with the store's schema (:data:`~.pgstore.SCHEMA` runs it)."""
@@ -104,8 +106,9 @@ class Presence:
     def _insert(self, conn: psycopg.Connection[Any], name: str, here: list[Here]) -> None:
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO dvtui_presence (server, table_name, seat, bot, accepts) VALUES (%s, %s, %s, %s, %s)",
-                [(self.id, name, h.seat, h.bot, h.accepts) for h in here],
+                "INSERT INTO dvtui_presence (server, table_name, seat, bot, accepts, declined) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                [(self.id, name, h.seat, h.bot, h.accepts, h.declined) for h in here],
             )
         conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"presence {name}"))
 
@@ -183,11 +186,11 @@ class Presence:
     def elsewhere(self, conn: psycopg.Connection[Any], name: str) -> list[Here]:
         """The people at table ``name`` through the other servers alive (on the caller's connection)."""
         rows = conn.execute(
-            f"SELECT seat, bot, accepts FROM dvtui_presence WHERE table_name = %(name)s AND server <> %(me)s "
+            f"SELECT seat, bot, accepts, declined FROM dvtui_presence WHERE table_name = %(name)s AND server <> %(me)s "
             f"AND server IN ({_LIVE})",
             {"name": name, "me": -1 if self.id is None else self.id, "alive": ALIVE},
         ).fetchall()
-        return [Here(row[0], row[1], row[2]) for row in rows]
+        return [Here(row[0], row[1], row[2], row[3]) for row in rows]
 
     def close(self) -> None:
         """Stop (the rows go: this server's lock goes with its connection, and its rows with it)."""

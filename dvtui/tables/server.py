@@ -295,6 +295,9 @@ class LiveTable(Table[Conn]):
         self._tell = tell or (lambda name, here: None)
         self.told: list[Here] = []
         """Who is here, as the store was last told."""
+        self.listed = True
+        """The server lists it (False: retired, its name free or another table's; whoever is still
+        at it is at it here only, and the store is told nothing more of them)."""
         self.replacing = asyncio.Lock()
         """Held while a game put aside or dealt at the table's name through another server is
         looked at: the notifications of one rematch (its game put aside, the next made) are one change."""
@@ -325,7 +328,13 @@ class LiveTable(Table[Conn]):
 
     def tell_here(self) -> None:
         """Tell the store who is here, if that changed (the other servers count them as present)."""
-        here = [Here(seat, guest.bot, seat in self.accepted) for seat, guest in enumerate(self.seated) if guest]
+        if not self.listed:
+            return
+        declined = self.record.declined
+        here = [
+            Here(seat, guest.bot, True, declined) if seat in self.accepted else Here(seat, guest.bot)
+            for seat, guest in enumerate(self.seated) if guest
+        ]  # fmt: skip
         here += sorted((Here(None, guest.bot) for guest in self.spectators), key=lambda h: h.bot or "")
         if here != self.told:
             self.told = here
@@ -879,8 +888,9 @@ class Server:
                 self._retire(before)
             session, lines = await self._run_io(lambda: self.store.create(name, created, record))
         except (TableExists, SaveError, OSError) as e:
-            if before is not None:
-                self.tables.setdefault(name, before)  # still listed: nothing took its name
+            if before is not None and self.tables.setdefault(name, before) is before:  # nothing took its name
+                before.listed = True
+                before.presence_soon()  # (who is at it, told the store again)
             if isinstance(e, TableExists):
                 raise Refusal("table_exists", str(e)) from None
             raise Refusal("server", f"cannot save the new table: {e}") from None
@@ -919,7 +929,7 @@ class Server:
         have (a spectator of a finished game goes on looking at it)."""
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
-            table.told = []
+            table.told, table.listed = [], False
             self.store.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
         if table.playing:
             self.store.close(table.name, table.session)
@@ -1188,7 +1198,7 @@ class Server:
     def _adopt_record(self, table: LiveTable, record: TableRecord | None, version: int) -> None:
         """The table's record as another server kept it (called with ``table.record_lock`` held)."""
         if record is not None:
-            table.record = normal_record(record, table.session.game.n)
+            table.adopt(normal_record(record, table.session.game.n))
             table.record_version = version
             table.presence_soon()
 
@@ -1265,13 +1275,19 @@ class Server:
         table = self._table(message.table)
         if conn.table is not table:
             raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
-        ready = table.rematch(conn, message.accept)
+        ready: list[bool] = []
+
+        def vote(again: bool) -> bool:
+            ready.append(table.rematch(conn, message.accept))
+            return not message.accept  # a rematch turned down is kept: every server withdraws its acceptances
+
+        await self._change_record(table, vote)
         seat = conn.seat
         assert seat is not None
         said = "accepts a rematch" if message.accept else "turns the rematch down"
         self._log(f"{conn.user} {said} at {table.name} {table.seat_words(seat)}")
         table.presence_soon()
-        if ready:
+        if ready[-1]:
             await self._deal_again(table)
 
     async def _deal_again(self, table: LiveTable) -> None:
@@ -1450,14 +1466,11 @@ class Server:
                 for name in await self._run_io(self.store.names):
                     await self._follow_table(name, None)
                 for table in list(self.tables.values()):
+                    await self._record_elsewhere(table)
                     await self._presence_elsewhere(table)
                     await self._chat_elsewhere(table)
             elif kind == "record" and name in self.tables:
-                table = self.tables[name]
-                async with table.record_lock:  # (a change being kept here is compared with it)
-                    record, version = await self._run_io(partial(self.store.versioned_record, name))
-                    if self.tables.get(name) is table and version > table.record_version:
-                        self._adopt_record(table, record, version)
+                await self._record_elsewhere(self.tables[name])
             elif kind == "chat" and name in self.tables:
                 await self._chat_elsewhere(self.tables[name])
             elif kind == "presence" and name in self.tables:
@@ -1472,6 +1485,15 @@ class Server:
                 await self._follow_table(name, int(upto) if upto.isdigit() else None)
         except (GameFileError, SaveError, OSError) as e:
             self._limited("follow", f"could not follow {payload!r}: {e}")
+
+    async def _record_elsewhere(self, table: LiveTable) -> None:
+        """``table``'s record read again, taken if another server kept a newer one (a seat taken, a
+        rematch turned down: the acceptances here are withdrawn)."""
+        async with table.record_lock:  # (a change being kept here is compared with it)
+            record, version = await self._run_io(partial(self.store.versioned_record, table.name))
+            if self.tables.get(table.name) is table and version > table.record_version:
+                self._adopt_record(table, record, version)
+                self._deal_soon(table)
 
     async def _presence_elsewhere(self, table: LiveTable) -> None:
         """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
@@ -1490,8 +1512,9 @@ class Server:
         """Table ``table``'s game was put aside, or another dealt at its name, through another
         server (or this one), if the store's game is no longer the one here: the rematch of its
         finished game is followed into, and an unfinished game put aside was closed, as those here
-        would be told by their own server; else they are told to join again, and the table is
-        listed as the store has it."""
+        would be told by their own server; a finished game put aside otherwise (its name used for
+        a new table, say) is no longer listed, and those at it stay there, as on one server. The
+        table is then listed as the store has it."""
         async with table.replacing:
             await self._replaced_now(table)
 
@@ -1508,12 +1531,11 @@ class Server:
             if fresh is not None and fresh.record.game == table.record.game + 1:
                 await self._follow_deal(table, fresh)
                 return
-        if not first and not table.over:
+        if not table.over:  # an unfinished game is put aside by its opener's close only
             self._closed_elsewhere(table)
-            return
-        self._retire(table)
-        table.halt("server", f"table {name} was closed or dealt again through another server: join it again")
-        self._log(f"table {name} was closed or dealt again through another server")
+        else:  # as on one server, whoever is at the finished game goes on looking at it, told nothing
+            self._retire(table)
+            self._log(f"table {name}: its finished game was put aside through another server")
         if first:
             await self._follow_table(name, None)
 

@@ -62,16 +62,20 @@ class TableRecord(msgspec.Struct, kw_only=True):
     history: list[str] = msgspec.field(default_factory=list)
     """The files the table's earlier games were put aside as (``NAME.<time>.dvr``, in the games
     directory), oldest first: games ``game - len(history)`` to ``game - 1``."""
+    declined: int = 0
+    """How many times a rematch of the current game was turned down: an acceptance made before
+    the last of them counts no more, whichever server it was made through (0 at each new game)."""
 
 
 class Here(NamedTuple):
     """One person (or bot client) at a table through a server: ``seat`` (None: watching),
-    ``bot``, the level of a bot client (None: a person), and ``accepts``: they proposed or
-    accepted a rematch of the finished game."""
+    ``bot``, the level of a bot client (None: a person), ``accepts``: they proposed or accepted a
+    rematch of the finished game, after the record's ``declined``-th time one was turned down."""
 
     seat: int | None
     bot: str | None
     accepts: bool = False
+    declined: int = 0
 
 
 class TableExists(Exception):

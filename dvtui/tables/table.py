@@ -406,8 +406,9 @@ class Table(Generic[G]):
 
     def rematch(self, guest: G, accept: bool) -> bool:
         """``guest``, seated here, proposes or accepts a rematch of the finished game (``accept``),
-        or withdraws and turns it down (the proposal is gone: a rematch needs everyone). Returns
-        whether the table is to deal its next game now (see :meth:`rematch_ready`)."""
+        or withdraws and turns it down (the proposal is gone: a rematch needs everyone; the record
+        counts it, so the table's other servers withdraw theirs too). Returns whether the table is
+        to deal its next game now (see :meth:`rematch_ready`)."""
         seat = self.seat_of(guest)
         if seat is None:
             raise Refusal("not_seated", f"only a player seated at table {self.name} may propose or accept a rematch")
@@ -415,8 +416,9 @@ class Table(Generic[G]):
             raise Refusal("illegal", f"the game at table {self.name} is not over: a rematch follows its end")
         if self.failed is not None:
             raise Refusal(self.failed.code, self.failed.message)
-        if not accept:
+        if not accept:  # (counted in the record: the other servers withdraw their acceptances too)
             self.accepted = []
+            self.record.declined += 1
         elif seat not in self.accepted:
             self.accepted.append(seat)
         return self.rematch_ready()
@@ -430,8 +432,19 @@ class Table(Generic[G]):
         other servers (a game not over has no rematch proposed)."""
         if not self.over:
             return []
-        there = [seat for seat, h in sorted(self.elsewhere.items()) if h.accepts and seat not in self.accepted]
+        declined = self.record.declined  # (an acceptance made before the rematch was last turned down is gone)
+        there = [
+            seat for seat, h in sorted(self.elsewhere.items())
+            if h.accepts and h.declined == declined and seat not in self.accepted
+        ]  # fmt: skip
         return [*self.accepted, *there]
+
+    def adopt(self, record: TableRecord) -> None:
+        """``record`` as another server kept it: a rematch turned down through it withdraws the
+        acceptances made here too, as a rematch turned down here withdraws every one."""
+        if record.declined != self.record.declined:
+            self.accepted = []
+        self.record = record
 
     def rematch_awaited(self) -> list[int]:
         """The seats whose people, at the table now (through any server), have not accepted the
@@ -480,7 +493,7 @@ class Table(Generic[G]):
         history = [*record.history, finished][-MAX_HISTORY:]
         return msgspec.structs.replace(
             record, owners=list(record.owners), kept_for=list(record.kept_for), stand_ins=[None] * n,
-            resigned=[False] * n, started=True, game=record.game + 1, history=history,
+            resigned=[False] * n, started=True, game=record.game + 1, history=history, declined=0,
         )  # fmt: skip
 
     def deal(self, session: PlaySession, record: TableRecord) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -16,10 +17,10 @@ import pytest
 
 from dvtui.bots import choose
 from dvtui.engine import Game, new_game
-from dvtui.play.face import News, Redealt
+from dvtui.play.face import GameSession, News, Redealt
 from dvtui.play.seats import parse_players
 from dvtui.store import encode_line, parse_game
-from dvtui.tables import RemoteSession, close_table
+from dvtui.tables import Backoff, RemoteSession, close_table
 
 from ..support.files import strip_at
 from ..support.pilot import WAIT
@@ -32,6 +33,8 @@ pytestmark = pytest.mark.postgresql
 
 PLAYERS = "Ana,Bob,bot:greedy"
 LEVELS = ["greedy", "random", "greedy"]
+Told = dict[str, list[News]]
+"""What each person's session was told, by name."""
 
 
 @contextlib.contextmanager
@@ -110,24 +113,31 @@ def test_a_follower_that_missed_notifications_reads_from_its_seq(pg_database: st
         spectator.close()
 
 
-def test_a_table_dealt_again_through_one_server_is_dealt_again_at_the_other(pg_database: str) -> None:
-    """A finished table's name used for a new game through one server: the other's spectator of
-    the old game is told to join again, and the other lists the new game."""
+def test_a_new_table_at_a_finished_tables_name_leaves_its_people_at_the_finished_game(pg_database: str) -> None:
+    """A finished table's name used for a new table (not its rematch) through one server: its
+    spectators are told nothing, through the other server as through that one (they go on looking
+    at the finished game, as on one server), the other lists the new game, and a watch joins it."""
     with two_servers(pg_database) as (a, b):
         bots = "bot:random,bot:random,bot:random"
         assert a.dvtui("new", "--table", "re", "--players", bots, "--seed", "1").returncode == 0
         Watcher(a.place, "re").result()  # (a table nobody is at plays no bots)
         wait_for("the other server to see it end", lambda: b.dvtui("tables").stdout.startswith("re  game over"))
-        spectator = RawClient(str(b.place.socket))
-        spectator.hello()
-        spectator.send({"type": "watch", "table": "re"})
+        spectators = [RawClient(str(server.place.socket)) for server in (a, b)]
+        for spectator in spectators:
+            spectator.hello()
+            spectator.send({"type": "watch", "table": "re"})
+            assert spectator.until("game_ended")["type"] == "game_ended"
         again = a.dvtui("new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now")
         assert again.returncode == 0, again.stderr
-        while (message := spectator.receive()) is not None and message["type"] != "error":
-            pass
-        assert message is not None and "dealt again through another server" in message["message"]
-        spectator.close()
         wait_for("the other server to list the new game", lambda: "Ana to move" in b.dvtui("tables").stdout)
+        for spectator in spectators:
+            spectator.send({"type": "list_tables", "table": "re"})
+            while (message := spectator.receive()) is not None and message["type"] != "tables":
+                assert message["type"] == "presence", message  # (who is at the finished game, nothing more)
+            assert message is not None and message["tables"][0]["to_move"] == 0
+            spectator.send({"type": "watch", "table": "re"})
+            assert spectator.until("game_created")["seed"] == 2
+            spectator.close()
 
 
 def _opened_on_both(a: Served, b: Served, name: str, players: list[str]) -> None:
@@ -265,9 +275,44 @@ def test_what_is_said_through_one_server_is_heard_through_the_other_in_one_order
 
 
 async def _until(what: str, check: Callable[[], bool]) -> None:
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while not check():
+        if loop.time() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+async def _play_out(ana: RemoteSession, bob: RemoteSession) -> None:
+    """Ana and Bob play their seats greedily to the game's end, and each sees the other there."""
     async with asyncio.timeout(WAIT):
-        while not check():
-            await asyncio.sleep(0.02)
+        while not (ana.game.over and bob.game.over):
+            for session in (ana, bob):
+                if session.human_to_move() is not None and not session.deciding:
+                    session.place(choose("greedy", session.game.copy(), 1))
+            await asyncio.sleep(0.01)
+    for session in (ana, bob):
+        await _until("both seats connected", partial(_both_seated, session))
+
+
+def _both_seated(session: RemoteSession) -> bool:
+    """``session`` is connected and sees Ana and Bob at their seats."""
+    presence = session.presence()
+    return presence.status == "connected" and [s.state for s in presence.seats][:2] == ["connected", "connected"]
+
+
+def _redealt(told: list[News]) -> GameSession | None:
+    """The session of the next game a session's news handed it to (None: none yet)."""
+    return next((n.session for n in told if isinstance(n, Redealt)), None)
+
+
+async def _both_follow(bob_told: list[News], ana_told: list[News]) -> tuple[GameSession, GameSession]:
+    """Bob's and Ana's sessions of the next game, once both followed into it."""
+    await _until("Bob's session to follow", lambda: _redealt(bob_told) is not None)
+    await _until("Ana's session to follow", lambda: _redealt(ana_told) is not None)
+    bob_next, ana_next = _redealt(bob_told), _redealt(ana_told)
+    assert bob_next is not None and ana_next is not None
+    return bob_next, ana_next
 
 
 async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the_other(pg_database: str) -> None:
@@ -283,23 +328,13 @@ async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the
         ana_told: list[News] = []
         ana.attach(ana_told.append)
         try:
-            async with asyncio.timeout(WAIT):
-                while not (ana.game.over and bob.game.over):
-                    for session in (ana, bob):
-                        if session.human_to_move() is not None and not session.deciding:
-                            session.place(choose("greedy", session.game.copy(), 1))
-                    await asyncio.sleep(0.01)
-            await _until("Bob to see both seats connected", lambda: [
-                s.state for s in bob.presence().seats][:2] == ["connected", "connected"])  # fmt: skip
+            await _play_out(ana, bob)
             ana.rematch(True)
             await _until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
             vote = bob.presence().rematch
             assert vote is not None and (vote.by, list(vote.accepted), list(vote.awaited)) == (0, [0], [1])
             bob.rematch(True)
-            await _until("Bob's session to follow", lambda: any(isinstance(n, Redealt) for n in told))
-            await _until("Ana's session to follow", lambda: any(isinstance(n, Redealt) for n in ana_told))
-            bob_next = next(n.session for n in told if isinstance(n, Redealt))
-            ana_next = next(n.session for n in ana_told if isinstance(n, Redealt))
+            bob_next, ana_next = await _both_follow(told, ana_told)
             assert bob_next.game.created == ana_next.game.created
             assert bob_next.game.created.seed == ana.game.created.seed + 1  # (the next game, not a new table)
             await close_table(a.place, "rm")
@@ -307,4 +342,154 @@ async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the
             assert bob_next.stopped is not None and bob_next.stopped.code == "closed", bob_next.stopped
         finally:
             for session in (ana, bob):
+                session.close()
+
+
+@contextlib.asynccontextmanager
+async def _ana_and_bob(a: Served, b: Served, name: str) -> AsyncIterator[tuple[RemoteSession, RemoteSession, Told]]:
+    """Table ``name`` opened, Ana seated through ``a`` and Bob through ``b`` (a greedy bot plays the
+    third seat): their sessions, and what each was told (``told["Ana"]``, ``told["Bob"]``)."""
+    await asyncio.to_thread(_opened_on_both, a, b, name, ["Ana", "Bob", "bot:greedy"])
+    ana = await RemoteSession.open(a.place, name, seat=0, backoff=Backoff(first=0.05, most=0.5))
+    bob = await RemoteSession.open(b.place, name, seat=1)
+    told: Told = {"Ana": [], "Bob": []}
+    ana.attach(told["Ana"].append)
+    bob.attach(told["Bob"].append)
+    try:
+        yield ana, bob, told
+    finally:
+        for session in (ana, bob):
+            session.close()
+
+
+async def test_a_rematch_turned_down_through_one_server_is_withdrawn_through_every_server(pg_database: str) -> None:
+    """Ana proposes a rematch through one server and Bob turns it down through the other: the
+    proposal is gone for everyone, as on one server (Ana's session is told it is withdrawn, her
+    acceptance with it); Bob's own proposal after that is followed by both into game 2."""
+    with two_servers(pg_database) as (a, b):
+        async with _ana_and_bob(a, b, "no") as (ana, bob, told):
+            await _play_out(ana, bob)
+            ana.rematch(True)
+            await _until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
+            bob.rematch(False)
+            await _until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
+            await _until("Ana to be told it is withdrawn", lambda: ana.presence().rematch is None)
+            bob.rematch(True)
+            await _until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
+            assert _vote(bob) == ([1], [0])  # (Ana's acceptance turned down is not counted again)
+            ana.rematch(True)
+            bob_next, ana_next = await _both_follow(told["Bob"], told["Ana"])
+            assert bob_next.game.created == ana_next.game.created
+            assert bob_next.game.created.seed == (ana.game.created.seed or 0) + 1
+
+
+def _vote(session: RemoteSession) -> tuple[list[int], list[int]] | None:
+    """The seats that accepted the rematch proposed, and those awaited, as ``session`` is told (None: none is)."""
+    vote = session.presence().rematch
+    return None if vote is None else (sorted(vote.accepted), list(vote.awaited))
+
+
+async def test_a_rematch_vote_through_a_server_killed_and_started_again_stays_one_vote(pg_database: str) -> None:
+    """Ana proposes a rematch through one server and Bob, through the other, sees it; Ana's server
+    killed with -9, her acceptance goes with her connection (as when she leaves a table on one
+    server) and Bob is told the proposal is withdrawn; her server started again, her session comes
+    back by itself to the same vote (none), and a fresh one is followed by both into game 2."""
+    with two_servers(pg_database) as (a, b):
+        async with _ana_and_bob(a, b, "kill") as (ana, bob, told):
+            await _play_out(ana, bob)
+            ana.rematch(True)
+            await _until("Bob to see Ana's proposal", lambda: _vote(bob) == ([0], [1]))
+            a.kill9()
+            await _until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
+            assert bob.presence().seats[0].state == "away"
+            await asyncio.to_thread(a.start)
+            await _until("Ana's session to come back", partial(_both_seated, ana))
+            await _until("Bob to see Ana back", partial(_both_seated, bob))
+            assert ana.presence().rematch is None and bob.presence().rematch is None
+            bob.rematch(True)
+            await _until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
+            ana.rematch(True)
+            bob_next, ana_next = await _both_follow(told["Bob"], told["Ana"])
+            assert bob_next.game.created == ana_next.game.created
+
+
+async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a_server_started_later(
+    pg_database: str,
+) -> None:
+    """Ana and Bob sit and play through one server; a spectator watches through the other, started
+    once their seats were taken (it reads the table's record as kept, at its start): when they deal
+    their rematch, the spectator follows into game 2 as a spectator through their server would."""
+    with short_dir() as d, Served(d / "a", {"DVTUI_STORE": pg_database}) as a:
+        a.start()
+        opener = RawClient(str(a.place.socket))
+        opener.hello()
+        opened = ask(opener, {"type": "open_table", "table": "late", "players": ["Ana", "Bob", "bot:greedy"]}, "opened")
+        assert opened["type"] == "opened", opened
+        opener.close()
+        ana = await RemoteSession.open(a.place, "late", seat=0)
+        bob = await RemoteSession.open(a.place, "late", seat=1)
+        with Served(d / "b", {"DVTUI_STORE": pg_database}) as b:
+            await asyncio.to_thread(b.start)
+            spectator = await RemoteSession.open(b.place, "late", watch=True)
+            seen: list[News] = []
+            spectator.attach(seen.append)
+            try:
+                await _play_out(ana, bob)
+                await _until("the spectator to see the end", lambda: spectator.game.over)
+                ana.rematch(True)
+                bob.rematch(True)
+                await _until("the spectator to follow", lambda: _redealt(seen) is not None)
+                followed = _redealt(seen)
+                assert followed is not None and followed.game.created.seed == (ana.game.created.seed or 0) + 1
+            finally:
+                for session in (ana, bob, spectator):
+                    session.close()
+
+
+def _presence_rows(conninfo: str, name: str) -> list[tuple[int | None, str | None]]:
+    """The (seat, bot) rows of ``dvtui_presence`` for table ``name``, through every server."""
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        return sorted(conn.execute(
+            "SELECT seat, bot FROM dvtui_presence WHERE table_name = %s", (name,)).fetchall(), key=repr)  # fmt: skip
+
+
+async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_table_of_its_name(
+    pg_database: str,
+) -> None:
+    """Ana sits at a finished game through one server when a new table is opened at its name through
+    the other: she stays at the finished game, told nothing; when who is at the finished game
+    changes (its spectator leaves), her server tells the database nothing of it, so neither server
+    counts her at the new table."""
+    with two_servers(pg_database) as (a, b):
+        await asyncio.to_thread(_opened_on_both, a, b, "re", ["Ana", "bot:greedy", "bot:greedy"])
+        ana = await RemoteSession.open(a.place, "re", seat=0)
+        spectator = await RemoteSession.open(a.place, "re", watch=True)
+        try:
+            async with asyncio.timeout(WAIT):
+                while not ana.game.over:
+                    if ana.human_to_move() is not None and not ana.deciding:
+                        ana.place(choose("greedy", ana.game.copy(), 1))
+                    await asyncio.sleep(0.01)
+            await _until("Ana to see the spectator", lambda: ana.presence().spectators == 1)
+            again = await asyncio.to_thread(
+                b.dvtui, "new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now"
+            )
+            assert again.returncode == 0, again.stderr
+            await asyncio.to_thread(wait_for, "her server to list the new game", lambda: (
+                "Ana to move" in a.dvtui("tables").stdout))  # fmt: skip
+            spectator.close()
+            await _until("Ana to see the spectator leave", lambda: ana.presence().spectators == 0)
+            assert ana.presence().stopped is None and ana.game.over  # (still at the finished game)
+            await asyncio.to_thread(_opened_on_both, a, b, "later", ["Cy", "Dan", "Eve"])
+            later = await RemoteSession.open(a.place, "later", watch=True)  # written after, by the same server
+            try:
+                await asyncio.to_thread(wait_for, "the later spectator's row", lambda: (
+                    _presence_rows(pg_database, "later") == [(None, None)]))  # fmt: skip
+            finally:
+                later.close()
+            assert _presence_rows(pg_database, "re") == []
+            listed = await asyncio.to_thread(b.dvtui, "tables")
+            assert "Ana to move" in listed.stdout, listed.stdout
+        finally:
+            for session in (ana, spectator):
                 session.close()

@@ -5,11 +5,13 @@ tests/tables/test_rematch.py plays it over a real server."""
 
 from __future__ import annotations
 
+import msgspec
+
 from dvtui.bots import choose
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables.store import MAX_HISTORY, TableRecord
+from dvtui.tables.store import MAX_HISTORY, Here, TableRecord
 from dvtui.tables.table import Table
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
@@ -133,3 +135,25 @@ def test_the_history_keeps_the_latest_games() -> None:
     t.record = record
     assert t.earlier_game(record.game - 1) == "t.last.dvr"
     assert t.earlier_game(6) == "t.6.dvr" and t.earlier_game(5) is None
+
+
+def test_a_rematch_turned_down_through_another_server_withdraws_the_acceptances_here() -> None:
+    """The record counts the times a rematch was turned down: an acceptance through another server
+    made before the last of them is not counted, and a record taken from another server that turned
+    one down withdraws the acceptances made here (a rematch turned down is gone for everyone)."""
+    t = finished()
+    a, b = ana(), bob()
+    t.join(a, 0)
+    t.join(b, 1)
+    t.elsewhere = {2: Here(2, None, True, 0)}  # Cy accepted through another server
+    t.rematch(a, True)
+    assert t.accepted_anywhere() == [0, 2]
+    t.rematch(b, False)
+    assert t.record.declined == 1 and t.rematch_vote() is None  # Cy's acceptance came before: gone too
+    t.rematch(a, True)
+    t.elsewhere = {2: Here(2, None, True, 1)}  # Cy accepted again, after it was turned down
+    assert t.accepted_anywhere() == [0, 2]
+    turned_down = msgspec.structs.replace(t.record, declined=2)  # through the other server
+    t.adopt(turned_down)
+    assert t.accepted == [] and t.rematch_vote() is None
+    assert t.next_record("t.x.dvr").declined == 0  # each game's vote counts from none
