@@ -126,7 +126,8 @@ def _limits(options: list[str]) -> Limits:
 def _database(conninfo: str, chats: Path | None) -> PgStore:
     """The PostgreSQL store ``conninfo`` names (its schema made on first use); a bad one is a usage
     error, one that cannot be reached a one-line failure."""
-    from ..tables.pgstore import DatabaseError, PgStore, StoreUnavailable
+    from ..tables.pgerrors import DatabaseError
+    from ..tables.pgstore import PgStore, StoreUnavailable
 
     def log(line: str) -> None:  # as the server's own lines are said
         print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
@@ -147,7 +148,7 @@ def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | 
     if conninfo is None:
         raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
     store = _database(conninfo, None)
-    from ..tables.pgstore import DatabaseError
+    from ..tables.pgerrors import DatabaseError
 
     say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
     try:

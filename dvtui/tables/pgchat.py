@@ -18,6 +18,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .chat import MAX_CHAT_BYTES, RECENT, Heard
+from .pgerrors import DatabaseError
 
 if TYPE_CHECKING:
     import psycopg
@@ -67,9 +68,6 @@ class PgChat:
 
     def _keep(self, name: str, line: bytes) -> bool:
         import psycopg
-
-        from .pgstore import DatabaseError
-
         for _ in range(TRIES):
             try:
                 with self.store.pool.conn() as conn, conn.transaction():

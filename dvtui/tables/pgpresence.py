@@ -25,6 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from .pgerrors import DatabaseError, DatabaseLost
 from .store import Here
 
 if TYPE_CHECKING:
@@ -90,8 +91,6 @@ class Presence:
                 self.id = int(row[0])
             row = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (ALIVE, self.id)).fetchone()
             if not (row and row[0]):  # (its lost connection is not yet gone: the next sweep tries again)
-                from .pgstore import DatabaseLost
-
                 raise DatabaseLost("this server's presence lock is still held by its lost connection")
             with conn.transaction():  # (another server may have swept them while the lock was gone)
                 conn.execute("DELETE FROM dvtui_presence WHERE server = %s", (self.id,))
@@ -128,9 +127,6 @@ class Presence:
         """``what`` on the connection; a database away is not waited for here: the rows are
         written again, all of them, once the connection is made again (at the next sweep)."""
         import psycopg
-
-        from .pgstore import DatabaseError
-
         with contextlib.suppress(psycopg.Error, DatabaseError):
             try:
                 what(self._connection())

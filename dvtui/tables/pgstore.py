@@ -37,6 +37,7 @@ from ..store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed
 from ..store import writer as file_writer
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
+from .pgerrors import DatabaseError, DatabaseLost
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
 from .protocol import KEPT_GAME, TABLE_NAME
@@ -100,16 +101,6 @@ def _decoded(raw: bytes | None) -> TableRecord | None:
     with contextlib.suppress(msgspec.DecodeError):
         return None if raw is None else _record_decoder.decode(bytes(raw))
     return None
-
-
-class DatabaseError(OSError):
-    """The database refused or could not be reached. An OSError, so that the server treats it as it
-    treats a disk that fails: the table (or the request) stops with a clear line, the server goes on."""
-
-
-class DatabaseLost(DatabaseError):
-    """The connection to the database was lost (PostgreSQL restarted, the network cut): what was
-    being done may or may not have been committed."""
 
 
 class StoreUnavailable(Exception):
