@@ -15,7 +15,9 @@ line past it is told through its own server only, unkept).
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .chat import MAX_CHAT_BYTES, RECENT, Heard
 from .pgerrors import DatabaseError
@@ -23,7 +25,23 @@ from .pgerrors import DatabaseError
 if TYPE_CHECKING:
     import psycopg
 
-    from .pgstore import PgStore
+_T = TypeVar("_T")
+
+
+class Connections(Protocol):
+    """Where the store's connections come from (its pool)."""
+
+    def conn(self) -> AbstractContextManager[psycopg.Connection[Any]]: ...
+
+
+class Database(Protocol):
+    """What the talk needs of its store (a :class:`~.pgstore.PgStore`, which makes it): its
+    connections, and its patience while the database is away."""
+
+    @property
+    def pool(self) -> Connections: ...
+
+    def patiently(self, what: Callable[[], _T]) -> _T: ...
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS dvtui_chat (
@@ -43,7 +61,7 @@ by the primary key picks again (as many times at most)."""
 class PgChat:
     """The talk of the tables of ``store`` (see the module's docstring)."""
 
-    def __init__(self, store: PgStore, channel: str) -> None:
+    def __init__(self, store: Database, channel: str) -> None:
         self.store = store
         self.channel = channel
 
