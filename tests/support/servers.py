@@ -48,6 +48,17 @@ def wait_for(
         time.sleep(every)
 
 
+async def wait_until(what: str, check: Callable[[], bool]) -> None:
+    """Let the running loop go on (clients read there) until ``check()``: :func:`wait_for` for
+    code on an event loop."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while not check():
+        if loop.time() - start > WAIT:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
 @contextlib.contextmanager
 def short_dir() -> Iterator[Path]:
     """A server directory with a short path (a Unix socket's path is at most 107 bytes)."""

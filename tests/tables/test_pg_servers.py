@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from ..support.pilot import WAIT
 from ..support.postgres import db_lines
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask, speaking_for
-from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for
+from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -274,15 +274,6 @@ def test_what_is_said_through_one_server_is_heard_through_the_other_in_one_order
             again.close()
 
 
-async def _until(what: str, check: Callable[[], bool]) -> None:
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while not check():
-        if loop.time() - start > WAIT:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 async def _play_out(ana: RemoteSession, bob: RemoteSession) -> None:
     """Ana and Bob play their seats greedily to the game's end, and each sees the other there."""
     async with asyncio.timeout(WAIT):
@@ -292,7 +283,7 @@ async def _play_out(ana: RemoteSession, bob: RemoteSession) -> None:
                     session.place(choose("greedy", session.game.copy(), 1))
             await asyncio.sleep(0.01)
     for session in (ana, bob):
-        await _until("both seats connected", partial(_both_seated, session))
+        await wait_until("both seats connected", partial(_both_seated, session))
 
 
 def _both_seated(session: RemoteSession) -> bool:
@@ -308,8 +299,8 @@ def _redealt(told: list[News]) -> GameSession | None:
 
 async def _both_follow(bob_told: list[News], ana_told: list[News]) -> tuple[GameSession, GameSession]:
     """Bob's and Ana's sessions of the next game, once both followed into it."""
-    await _until("Bob's session to follow", lambda: _redealt(bob_told) is not None)
-    await _until("Ana's session to follow", lambda: _redealt(ana_told) is not None)
+    await wait_until("Bob's session to follow", lambda: _redealt(bob_told) is not None)
+    await wait_until("Ana's session to follow", lambda: _redealt(ana_told) is not None)
     bob_next, ana_next = _redealt(bob_told), _redealt(ana_told)
     assert bob_next is not None and ana_next is not None
     return bob_next, ana_next
@@ -330,7 +321,7 @@ async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the
         try:
             await _play_out(ana, bob)
             ana.rematch(True)
-            await _until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
+            await wait_until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
             vote = bob.presence().rematch
             assert vote is not None and (vote.by, list(vote.accepted), list(vote.awaited)) == (0, [0], [1])
             bob.rematch(True)
@@ -338,7 +329,7 @@ async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the
             assert bob_next.game.created == ana_next.game.created
             assert bob_next.game.created.seed == ana.game.created.seed + 1  # (the next game, not a new table)
             await close_table(a.place, "rm")
-            await _until("Bob's session to be told", lambda: bob_next.stopped is not None)
+            await wait_until("Bob's session to be told", lambda: bob_next.stopped is not None)
             assert bob_next.stopped is not None and bob_next.stopped.code == "closed", bob_next.stopped
         finally:
             for session in (ana, bob):
@@ -370,12 +361,12 @@ async def test_a_rematch_turned_down_through_one_server_is_withdrawn_through_eve
         async with _ana_and_bob(a, b, "no") as (ana, bob, told):
             await _play_out(ana, bob)
             ana.rematch(True)
-            await _until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
+            await wait_until("Bob to see Ana's proposal", lambda: bob.presence().rematch is not None)
             bob.rematch(False)
-            await _until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
-            await _until("Ana to be told it is withdrawn", lambda: ana.presence().rematch is None)
+            await wait_until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
+            await wait_until("Ana to be told it is withdrawn", lambda: ana.presence().rematch is None)
             bob.rematch(True)
-            await _until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
+            await wait_until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
             assert _vote(bob) == ([1], [0])  # (Ana's acceptance turned down is not counted again)
             ana.rematch(True)
             bob_next, ana_next = await _both_follow(told["Bob"], told["Ana"])
@@ -398,16 +389,16 @@ async def test_a_rematch_vote_through_a_server_killed_and_started_again_stays_on
         async with _ana_and_bob(a, b, "kill") as (ana, bob, told):
             await _play_out(ana, bob)
             ana.rematch(True)
-            await _until("Bob to see Ana's proposal", lambda: _vote(bob) == ([0], [1]))
+            await wait_until("Bob to see Ana's proposal", lambda: _vote(bob) == ([0], [1]))
             a.kill9()
-            await _until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
+            await wait_until("Bob to see it withdrawn", lambda: bob.presence().rematch is None)
             assert bob.presence().seats[0].state == "away"
             await asyncio.to_thread(a.start)
-            await _until("Ana's session to come back", partial(_both_seated, ana))
-            await _until("Bob to see Ana back", partial(_both_seated, bob))
+            await wait_until("Ana's session to come back", partial(_both_seated, ana))
+            await wait_until("Bob to see Ana back", partial(_both_seated, bob))
             assert ana.presence().rematch is None and bob.presence().rematch is None
             bob.rematch(True)
-            await _until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
+            await wait_until("Ana to see Bob's proposal", lambda: _vote(ana) == ([1], [0]))
             ana.rematch(True)
             bob_next, ana_next = await _both_follow(told["Bob"], told["Ana"])
             assert bob_next.game.created == ana_next.game.created
@@ -435,10 +426,10 @@ async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a
             spectator.attach(seen.append)
             try:
                 await _play_out(ana, bob)
-                await _until("the spectator to see the end", lambda: spectator.game.over)
+                await wait_until("the spectator to see the end", lambda: spectator.game.over)
                 ana.rematch(True)
                 bob.rematch(True)
-                await _until("the spectator to follow", lambda: _redealt(seen) is not None)
+                await wait_until("the spectator to follow", lambda: _redealt(seen) is not None)
                 followed = _redealt(seen)
                 assert followed is not None and followed.game.created.seed == (ana.game.created.seed or 0) + 1
             finally:
@@ -470,7 +461,7 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
                     if ana.human_to_move() is not None and not ana.deciding:
                         ana.place(choose("greedy", ana.game.copy(), 1))
                     await asyncio.sleep(0.01)
-            await _until("Ana to see the spectator", lambda: ana.presence().spectators == 1)
+            await wait_until("Ana to see the spectator", lambda: ana.presence().spectators == 1)
             again = await asyncio.to_thread(
                 b.dvtui, "new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now"
             )
@@ -478,7 +469,7 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
             await asyncio.to_thread(wait_for, "her server to list the new game", lambda: (
                 "Ana to move" in a.dvtui("tables").stdout))  # fmt: skip
             spectator.close()
-            await _until("Ana to see the spectator leave", lambda: ana.presence().spectators == 0)
+            await wait_until("Ana to see the spectator leave", lambda: ana.presence().spectators == 0)
             assert ana.presence().stopped is None and ana.game.over  # (still at the finished game)
             await asyncio.to_thread(_opened_on_both, a, b, "later", ["Cy", "Dan", "Eve"])
             later = await RemoteSession.open(a.place, "later", watch=True)  # written after, by the same server

@@ -6,10 +6,8 @@ one they saw."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,7 @@ from dvtui.tables.protocol import Error
 from dvtui.tables.remote import RemoteSession, TableStopped
 from dvtui.tables.server import Server
 
-from ..support.servers import WAIT, wait_for
+from ..support.servers import WAIT, wait_for, wait_until
 
 
 async def _open(server: Server, players: str = "Ana,Bob,bot:greedy", table: str = "t") -> None:
@@ -40,14 +38,6 @@ async def _seat(
     return session, news
 
 
-async def _until(what: str, check: Callable[[], bool]) -> None:
-    """Let the loop run (the sessions read there) until ``check()``."""
-    async with asyncio.timeout(WAIT):
-        while not check():
-            await asyncio.sleep(0.01)
-    del what  # named for the reader of a timeout's traceback
-
-
 def _decided(news: list[News]) -> list[Decided]:
     return [n for n in news if isinstance(n, Decided)]
 
@@ -58,7 +48,7 @@ def _lines(server: Server, table: str = "t") -> int:
 
 async def _catch_up(session: RemoteSession, server: Server, table: str = "t") -> None:
     """Until the session has every line the server has written (each decision arrives by itself)."""
-    await _until("the table's lines", lambda: len(session.events) >= _lines(server, table))
+    await wait_until("the table's lines", lambda: len(session.events) >= _lines(server, table))
 
 
 async def test_a_placement_returns_at_once_and_comes_back_with_the_others_moves(in_process: Server) -> None:
@@ -75,13 +65,13 @@ async def test_a_placement_returns_at_once_and_comes_back_with_the_others_moves(
         assert ana.deciding and ana_news == []  # handed in; its answer is news
         with pytest.raises(RuleError, match="on its way"):
             ana.place(Placement(5, 0))
-        await _until("Ana's move to come back", lambda: bool(_decided(ana_news)))
+        await wait_until("Ana's move to come back", lambda: bool(_decided(ana_news)))
         [move] = _decided(ana_news)
         placed = move.move.events[0]
         assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
         assert not ana.deciding and not any(isinstance(n, Refused) for n in ana_news)
         assert list(ana.events) == read_game(in_process.games / "t.dvr").events  # on disk before it came back
-        await _until("Ana's move to reach Bob", lambda: bool(_decided(bob_news)))
+        await wait_until("Ana's move to reach Bob", lambda: bool(_decided(bob_news)))
         assert list(bob.events) == list(ana.events) and _decided(bob_news)[0].move.events == move.move.events
         assert bob.human_to_move() == 1
     finally:
@@ -114,10 +104,10 @@ async def test_a_placement_returns_while_the_server_is_still_saving_it(
         news.clear()
         ana.place(Placement(6, 3))
         assert not saved.is_set() and ana.deciding and news == []
-        await _until("the server to be saving it", saving.is_set)
+        await wait_until("the server to be saving it", saving.is_set)
         assert not saved.is_set() and news == [] and ana.deciding
         let_go.set()
-        await _until("the move to come back", lambda: bool(_decided(news)))
+        await wait_until("the move to come back", lambda: bool(_decided(news)))
         assert saved.is_set() and not ana.deciding
         placed = _decided(news)[0].move.events[0]
         assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
@@ -140,21 +130,21 @@ async def test_a_rule_this_side_knows_is_a_rule_error_and_a_stale_decision_is_re
             bob.place(Placement(5, 0))  # Ana's turn
         assert str(refused.value) == expected and expected and "not player 1" in expected
         ana.place(Placement(6, 3))
-        await _until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
+        await wait_until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
         await ana.client.undo()  # written without yielding: Bob's session reads nothing meanwhile
         wait_for("the undo on disk", lambda: _lines(in_process) == 3)  # (the loop is held: Bob has not heard)
         bob.place(Placement(5, 0))  # decided on the position before Ana's undo
-        await _until("Bob's answer", lambda: any(isinstance(n, Refused) for n in bob_news))
+        await wait_until("Bob's answer", lambda: any(isinstance(n, Refused) for n in bob_news))
         [stale] = [n for n in bob_news if isinstance(n, Refused)]
         assert "another move came first" in stale.reason and not stale.save_failed
         assert isinstance(_decided(bob_news)[-1].move.events[0], PlacementUndone)
         assert not bob.deciding and bob.human_to_move() is None
         ana_news.clear()
         ana.place(Placement(6, 3))
-        await _until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
+        await wait_until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
         bob_news.clear()
         bob.place(Placement(5, 0))  # on the new position it goes
-        await _until("Bob's move to come back", lambda: bool(_decided(bob_news)))
+        await wait_until("Bob's move to come back", lambda: bool(_decided(bob_news)))
         assert not any(isinstance(n, Refused) for n in bob_news)
         with pytest.raises(RuleError, match="seat is not yours"):
             bob.place(Placement(4, 1), player=0)
@@ -169,16 +159,16 @@ async def test_undo_follows_the_tables_rule_and_takes_back_the_bots_answer(in_pr
     bob, bob_news = await _seat(in_process, 1)
     try:
         ana.place(Placement(6, 3))
-        await _until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
+        await wait_until("Ana's move to reach Bob", lambda: bob.human_to_move() == 1)
         bob.place(Placement(5, 0))
-        await _until("the bot to answer", lambda: _lines(in_process) == 4)
+        await wait_until("the bot to answer", lambda: _lines(in_process) == 4)
         await _catch_up(bob, in_process)
         await _catch_up(ana, in_process)
         assert ana.undo_player() is None and bob.undo_player() == 1
         assert "only they can take it back" in ana.why_no_undo()
         bob_news.clear()
         bob.undo(1)  # Bob's move and the bot's answer to it
-        await _until("the undo to come back", lambda: not bob.deciding)
+        await wait_until("the undo to come back", lambda: not bob.deciding)
         assert len(_decided(bob_news)) == 1 and not any(isinstance(n, Refused) for n in bob_news)  # one decision
         undone = _decided(bob_news)[0].move.events
         assert all(isinstance(u, PlacementUndone) for u in undone)
@@ -187,7 +177,7 @@ async def test_undo_follows_the_tables_rule_and_takes_back_the_bots_answer(in_pr
         await _catch_up(ana, in_process)
         assert list(ana.events) == list(bob.events) == read_game(in_process.games / "t.dvr").events
         bob.place(Placement(4, 2))
-        await _until("Bob's move to come back", lambda: not bob.deciding)
+        await wait_until("Bob's move to come back", lambda: not bob.deciding)
         await _catch_up(ana, in_process)
         with pytest.raises(NothingToUndo, match="Bob has placed since"):
             ana.undo(0)
@@ -205,7 +195,7 @@ async def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> N
         with pytest.raises(RuleError, match="watching"):
             watcher.place(Placement(6, 3))
         while not people[0].game.over:
-            await _until(
+            await wait_until(
                 "someone's turn",
                 lambda: people[0].game.over or any(s.human_to_move() is not None and not s.deciding for s in people),
             )
@@ -214,7 +204,7 @@ async def test_two_people_and_a_spectator_finish_a_game(in_process: Server) -> N
                 break
             card, column = choose("greedy", mover.game.copy(), 7)
             mover.place(Placement(card, column))
-            await _until("the move to come back", lambda mover=mover: not mover.deciding)
+            await wait_until("the move to come back", lambda mover=mover: not mover.deciding)
         for session in (*people, watcher):
             await _catch_up(session, in_process)
         resolved = sum(isinstance(e, ColumnResolved) for d in _decided(watched) for e in d.move.events)
@@ -302,7 +292,7 @@ async def test_a_tables_record_is_saved_one_save_at_a_time_and_keeps_every_owner
         def owners() -> list[str | None]:
             return json.loads(record.read_text())["owners"] if record.exists() else []
 
-        await _until("both owners saved", lambda: running[0] == 0 and None not in owners()[:2])
+        await wait_until("both owners saved", lambda: running[0] == 0 and None not in owners()[:2])
         assert running[1] == 1
     finally:
         for session in sessions:
@@ -325,7 +315,7 @@ async def test_an_error_answering_a_stand_in_is_a_notice_and_not_the_placements_
     client.place = stand_in_then_place  # type: ignore[method-assign]
     try:
         ana.place(Placement(6, 3))
-        await _until("the placement to come back", lambda: bool(_decided(news)))
+        await wait_until("the placement to come back", lambda: bool(_decided(news)))
         placed = _decided(news)[0].move.events[0]
         assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (0, 6, 3)
         # it came before the placement's line (the table answers a connection in order): told on its own
@@ -360,7 +350,7 @@ async def test_only_an_error_answering_a_decision_or_stopping_the_table_refuses_
         assert len(news) == 3
         ana._take_error(Error(code="taken_over", message="elsewhere"))  # answers no decision
         assert news[-1] == TableNews(notice="elsewhere")
-        await _until("the placement to come back", lambda: bool(_decided(news)))
+        await wait_until("the placement to come back", lambda: bool(_decided(news)))
         news.clear()
         ana._take_error(Error(code="server", message="the table has stopped"))
         assert news == [TableNews(notice="the table has stopped")]  # nothing waited: a notice
