@@ -12,12 +12,12 @@ from ..i18n import N_, _
 from .ladder import LADDER
 
 RATINGS: dict[str, int] = {
-    "novice": -423,
-    "casual": -299,
-    "greedy": -247,
-    "club": -140,
-    "expert": -31,
-    "master": -51,
+    "novice": -359,
+    "casual": -210,
+    "greedy": -202,
+    "club": -66,
+    "expert": -28,
+    "master": -20,
     "strong": 0,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder")."""
