@@ -4,7 +4,9 @@ A weaker level is not a player who blunders on purpose: it searches less, then d
 the placements the search tried most, with a chance that grows with the visit count raised to
 ``1 / temperature``. Placements the search barely tried (fewer than :data:`KEEP` of the best one's
 visits) are never drawn, so even the beginner plays a move a search thought about. At temperature
-0 the level plays the search's own choice, as ``strong`` does.
+0 the level plays the search's own choice, as ``strong`` does. The top is that search run longer:
+``expert`` is ``strong`` itself, and ``master`` searches four times as many iterations, which the
+gauntlet of ``bench/bench_ladder.py`` measures as about a rung above it.
 
 Each level is a pure function of (game, seed): its search has a fixed iteration budget and its draw
 comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the clock.
@@ -41,18 +43,11 @@ class Level:
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", N_("Looks a little ahead and often takes a second-best card."), 300, 0.5),
-    Level("casual", N_("Sees the obvious plays of the round; still loose with its choices."), 500, 0.3),
-    Level("club", N_("Plans the round and rarely strays from a good placement."), 1000, 0.15),
-    Level("expert", N_("Plays the search's best placement after a solid look ahead."), 2000, 0.0),
-    Level(
-        "master",
-        N_("Searches as long as strong, judges the round's end as strong players convert it, "
-           "plays its best placement."),
-        5000,
-        0.0,
-        Evaluation(strong_games=True),
-    ),
+    Level("novice", N_("Looks a little ahead and often takes a second-best card."), 250, 0.5),
+    Level("casual", N_("Sees the obvious plays of the round; still loose with its choices."), 300, 0.4),
+    Level("club", N_("Plans the round and rarely strays from a good placement."), 600, 0.25),
+    Level("expert", N_("Plays as strong does: the best placement after a full look at the round."), 5000, 0.0),
+    Level("master", N_("Searches four times as long as strong and plays its best placement."), 20000, 0.0),
 )
 """The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""
 

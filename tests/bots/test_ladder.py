@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.bots import LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
+from dvtui.bots import DEFAULT_ITERATIONS, LADDER, LEVELS, Level, Stopped, bot_fn, choose, parse_bot, think
 from dvtui.bots import value as V
 from dvtui.bots.ladder import KEEP, draw, mover
 from dvtui.bots.strong import STRONG, Evaluation, _Search
@@ -118,10 +118,22 @@ def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -
     assert Level("t", "", 10, 0.0).evaluation == STRONG
 
 
+def test_expert_plays_strongs_moves_and_master_is_strongs_search_four_times_as_long() -> None:
+    """The top of the ladder is ``strong``'s search: ``expert`` at its budget (a named level for the
+    same player), ``master`` at four times it, both playing the search's own choice."""
+    rungs = {level.name: level for level in LADDER}
+    assert (rungs["expert"].iterations, rungs["expert"].temperature) == (DEFAULT_ITERATIONS, 0.0)
+    assert (rungs["master"].iterations, rungs["master"].temperature) == (4 * DEFAULT_ITERATIONS, 0.0)
+    assert rungs["expert"].evaluation == rungs["master"].evaluation == STRONG
+    for players, seed in ((3, 31), (4, 32), (5, 33)):
+        game = random_state(players, seed, 7, 1)
+        assert choose("expert", game, seed) == choose("strong", game, seed)
+
+
 def test_the_value_fitted_to_strong_games_is_what_a_search_asking_for_it_judges_by() -> None:
     """Every size the fit covers reaches the search: its decay, potential weight and temperature, and
     ``strong`` keeps the greedy fit at the same positions."""
-    assert V.STRONG_GAMES and LADDER[-1].evaluation == Evaluation(strong_games=True)  # master judges by it
+    assert V.STRONG_GAMES
     for (players, left), (decay, weight, temperature) in V.STRONG_GAMES.items():
         start = random_state(players, 5, 0, 0)
         game = random_state(players, 5, (start.rounds - left - start.round) * 5 * players + 1, 0)
