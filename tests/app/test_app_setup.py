@@ -201,5 +201,7 @@ def test_every_level_has_words_and_the_ladder_a_measured_strength_in_order() -> 
         assert sentence and sentence.endswith(".")
         assert level_words(f"bot:{level}").startswith(f"Bot: {level} · {sentence}")
     assert all(level.name in RATINGS for level in LADDER)
-    assert RATINGS["strong"] == 0
+    assert RATINGS["strong"] == RATINGS["expert"] == 0  # expert is strong under a ladder name
+    assert level_words("bot:expert").endswith("measured strength: strong's, being the same player")
     assert RATINGS["novice"] == min(RATINGS.values())
+    assert RATINGS["master"] == max(RATINGS.values())

@@ -47,7 +47,8 @@ def level_words(kind: str) -> str:
     if rating is None:
         return _("Bot: {level} · {sentence}").format(level=level, sentence=sentence)
     if rating == 0:
-        measured = _("the yardstick the others are rated against")
+        same = level != "strong"  # a ladder name for strong's own play
+        measured = _("strong's, being the same player") if same else _("the yardstick the others are rated against")
     else:
         measured = (_("{elo} Elo above strong") if rating > 0 else _("{elo} Elo below strong")).format(elo=abs(rating))
     return _("Bot: {level} · {sentence} · measured strength: {measured}").format(
