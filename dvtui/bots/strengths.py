@@ -12,15 +12,18 @@ from ..i18n import N_, _
 from .ladder import LADDER
 
 RATINGS: dict[str, int] = {
-    "novice": -359,
-    "casual": -210,
-    "greedy": -202,
-    "club": -66,
-    "expert": -28,
-    "master": -20,
+    "novice": -368,
+    "casual": -260,
+    "greedy": -194,
+    "club": -112,
     "strong": 0,
+    "expert": 0,
+    "master": 53,
 }
-"""Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder")."""
+"""Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
+``master`` from the gauntlet of every level, the rest from the one of the levels below ``strong``.
+``expert`` is ``strong`` under a ladder name (the same search, budget and moves), so its rating is
+strong's; the gauntlet's own number for it only shows the gauntlet's noise."""
 
 SENTENCES: dict[str, str] = {
     "random": N_("Places any card anywhere."),
