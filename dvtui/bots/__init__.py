@@ -17,7 +17,7 @@ from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .greedy import choose as greedy
 from .ladder import LADDER, MOVERS, Level, StoppableMover
 from .random_bot import choose as random_choice
-from .strengths import RATINGS, about
+from .strengths import RATINGS, SAME_PLAYER, about
 from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
 from .strong import choose as strong_choose
 
@@ -93,6 +93,7 @@ __all__ = [
     "LADDER",
     "LEVELS",
     "RATINGS",
+    "SAME_PLAYER",
     "BotSpec",
     "Level",
     "Mover",

@@ -6,7 +6,7 @@ the placements the search tried most, with a chance that grows with the visit co
 visits) are never drawn, so even the beginner plays a move a search thought about. At temperature
 0 the level plays the search's own choice, as ``strong`` does. The top is that search run longer:
 ``expert`` is ``strong`` itself, and ``master`` searches four times as many iterations, which the
-gauntlet of ``bench/bench_ladder.py`` measures as about a rung above it.
+gauntlet of ``bench/bench_ladder.py`` measures above it (docs/PLAYING.md, "The ladder").
 
 Each level is a pure function of (game, seed): its search has a fixed iteration budget and its draw
 comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the clock.

@@ -17,13 +17,17 @@ RATINGS: dict[str, int] = {
     "greedy": -194,
     "club": -112,
     "strong": 0,
-    "expert": 0,
+    "expert": 0,  # strong's: see SAME_PLAYER
     "master": 53,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
 ``master`` from the gauntlet of every level, the rest from the one of the levels below ``strong``.
 ``expert`` is ``strong`` under a ladder name (the same search, budget and moves), so its rating is
 strong's; the gauntlet's own number for it only shows the gauntlet's noise."""
+
+SAME_PLAYER: frozenset[str] = frozenset({"expert"})
+"""Ladder names for ``strong`` itself (the same search, budget and moves; tests/bots/test_ladder.py
+pins it): where a level is described, their strength is told as strong's rather than as a number."""
 
 SENTENCES: dict[str, str] = {
     "random": N_("Places any card anywhere."),

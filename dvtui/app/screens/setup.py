@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from ...bots import LEVELS, about
+from ...bots import LEVELS, SAME_PLAYER, about
 from ...describe import color_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...i18n import N_, _
@@ -46,9 +46,10 @@ def level_words(kind: str) -> str:
     sentence, rating = about(level)
     if rating is None:
         return _("Bot: {level} · {sentence}").format(level=level, sentence=sentence)
-    if rating == 0:
-        same = level != "strong"  # a ladder name for strong's own play
-        measured = _("strong's, being the same player") if same else _("the yardstick the others are rated against")
+    if level in SAME_PLAYER:
+        measured = _("strong's, being the same player")
+    elif rating == 0:
+        measured = _("the yardstick the others are rated against")
     else:
         measured = (_("{elo} Elo above strong") if rating > 0 else _("{elo} Elo below strong")).format(elo=abs(rating))
     return _("Bot: {level} · {sentence} · measured strength: {measured}").format(
