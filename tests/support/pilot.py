@@ -3,7 +3,6 @@ worker) moves it on: waiting for what the screen shows, and a widget's text as d
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from rich.cells import cell_len
@@ -12,18 +11,15 @@ from textual.pilot import Pilot
 
 from dvtui.app.textual_private import compositor
 
+from .waits import poll
+
 WAIT = 60.0
 """Seconds before a wait is a failure (never reached when things work)."""
 
 
 async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
     """Let the app run until ``check()`` (a client or a worker posts to it meanwhile)."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while not check():
-        if loop.time() - start > WAIT:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
+    await poll(what, check, lambda: pilot.pause(0.02), WAIT)
 
 
 def text(widget: object) -> str:

@@ -29,6 +29,7 @@ from dvtui.tables.server import Server
 
 from .processes import dvtui, dvtui_cmd, env
 from .raw import RawClient
+from .waits import poll
 
 WAIT = 120.0
 """Seconds before a wait is a failure (never reached when things work)."""
@@ -51,12 +52,7 @@ def wait_for(
 async def wait_until(what: str, check: Callable[[], bool]) -> None:
     """Let the running loop go on (clients read there) until ``check()``: :func:`wait_for` for
     code on an event loop."""
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    while not check():
-        if loop.time() - start > WAIT:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
+    await poll(what, check, lambda: asyncio.sleep(0.01), WAIT)
 
 
 @contextlib.contextmanager
