@@ -3,8 +3,10 @@
 The hero searches with a given budget and :class:`~dvtui.bots.strong.Evaluation` (its rollout
 policy and its value at the round's end) in one seat; every other seat is ``strong`` at its default
 budget. Each deal is played in every rotation of the seats, so the cards and the seat fall alike on
-both. Prints the hero's win share (a shared win counts 1/k), its 95% interval from resampling whole
-deals, the share a bot exactly as good would get (1/players), and the hero's p95 time a move.
+both. Prints the hero's win share (a shared win counts 1/k) and how often it finishes ahead of one
+of the others (a tie counts half: the share a rung's 150 Elo makes about 70%), each with its 95%
+interval from resampling whole deals, the win share a bot exactly as good would get (1/players),
+and the hero's p95 time a move.
 
     python bench/bench_evaluation.py --players 3 --deals 20 --variant it=5000,eps=0 --variant temp=0.8
 
@@ -57,8 +59,9 @@ def variant(text: str) -> tuple[int, Evaluation]:
     return iterations, evaluation
 
 
-def play(task: tuple[str, int, int, int]) -> tuple[str, int, float, list[float]]:
-    """Deal ``deal`` with the hero in seat ``rotation``: (variant, deal, its win share, its move times)."""
+def play(task: tuple[str, int, int, int]) -> tuple[str, int, float, float, list[float]]:
+    """Deal ``deal`` with the hero in seat ``rotation``: (variant, deal, its win share, the share of
+    the others it finished ahead of, its move times)."""
     text, players, deal, rotation = task
     iterations, evaluation = variant(text)
     seats = [Seat(name=f"B{i}", kind="bot", color=COLORS[i], bot="strong") for i in range(players)]
@@ -69,7 +72,9 @@ def play(task: tuple[str, int, int, int]) -> tuple[str, int, float, list[float]]
         p = game.to_move
         if p == rotation:
             start = time.perf_counter()
-            placement = think(game, bot_seed(seed, p), iterations=iterations, evaluation=evaluation).placement
+            placement = think(
+                game, bot_seed(seed, p), iterations=iterations, evaluation=evaluation, settle=True
+            ).placement
             times.append(time.perf_counter() - start)
         else:
             placement = choose("strong", game, bot_seed(seed, p))
@@ -77,7 +82,9 @@ def play(task: tuple[str, int, int, int]) -> tuple[str, int, float, list[float]]
     scores = game.scores()
     best = max(scores)
     winners = scores.count(best)
-    return text, deal, (1.0 / winners if scores[rotation] == best else 0.0), times
+    mine = scores[rotation]
+    ahead = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for s in scores) - 0.5
+    return text, deal, (1.0 / winners if mine == best else 0.0), ahead / (players - 1), times
 
 
 def main() -> None:
@@ -104,25 +111,30 @@ def main() -> None:
           f"a hero as good as strong wins {1 / args.players:.3f}")  # fmt: skip
     rng = random.Random(0)
     for text in variants:
-        by_deal: dict[int, list[float]] = {}
+        wins: dict[int, list[float]] = {}
+        ahead: dict[int, list[float]] = {}
         times: list[float] = []
-        for v, deal, share, spent in results:
+        for v, deal, share, beaten, spent in results:
             if v == text:
-                by_deal.setdefault(deal, []).append(share)
+                wins.setdefault(deal, []).append(share)
+                ahead.setdefault(deal, []).append(beaten)
                 times.extend(spent)
-        per_deal = list(by_deal.values())
-        games = sum(len(d) for d in per_deal)
-        mean = sum(map(sum, per_deal)) / games
-        draws = []
-        for _ in range(args.resamples):
-            picked = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
-            draws.append(sum(map(sum, picked)) / sum(map(len, picked)))
-        draws.sort()
-        lo, hi = draws[int(0.025 * len(draws))], draws[int(0.975 * len(draws)) - 1]
         times.sort()
         p95 = times[int(0.95 * (len(times) - 1))]
-        print(f"{text or 'strong':<32} win share {mean:.3f}  95% {lo:.3f} .. {hi:.3f}  p95 {p95:.3f} s/move")
+        print(f"{text or 'strong':<32} win share {interval(list(wins.values()), args.resamples, rng)}  "
+              f"ahead {interval(list(ahead.values()), args.resamples, rng)}  p95 {p95:.3f} s/move")  # fmt: skip
 
+
+def interval(per_deal: list[list[float]], resamples: int, rng: random.Random) -> str:
+    """The mean of the games' shares, with its 95% interval from resampling whole deals."""
+    mean = sum(map(sum, per_deal)) / sum(map(len, per_deal))
+    draws = []
+    for _ in range(resamples):
+        picked = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
+        draws.append(sum(map(sum, picked)) / sum(map(len, picked)))
+    draws.sort()
+    lo, hi = draws[int(0.025 * len(draws))], draws[int(0.975 * len(draws)) - 1]
+    return f"{mean:.3f} (95% {lo:.3f} .. {hi:.3f})"
 
 if __name__ == "__main__":
     main()

@@ -81,7 +81,10 @@ def mover(level: Level) -> StoppableMover:
     """The level's move function: its search, then its draw (see the module docstring)."""
 
     def choose(game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement:
-        visits = think(game, seed, iterations=level.iterations, stop=stop, evaluation=level.evaluation).visits
+        visits = think(
+            game, seed, iterations=level.iterations, stop=stop, evaluation=level.evaluation,
+            settle=level.temperature <= 0,  # only the most visited placement is played: stop once it is settled
+        ).visits
         return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
 
     choose.__name__ = choose.__qualname__ = f"choose_{level.name}"

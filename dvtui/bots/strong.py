@@ -334,6 +334,18 @@ class _Search:
             node.gain += gain
         self.iterations += 1
 
+    def settled(self, remaining: int) -> bool:
+        """Whether ``remaining`` more iterations cannot change the most visited placement at the
+        root: its lead over every other one (and over one not yet tried) is larger than that."""
+        first = second = 0
+        for kid in self.root.kids:
+            kn = kid.n
+            if kn > first:
+                first, second = kn, first
+            elif kn > second:
+                second = kn
+        return first - second > remaining
+
     def visits(self) -> tuple[tuple[Placement, int], ...]:
         """The root's placements with their visit counts, in :meth:`best`'s order (so the first is its move)."""
         root = self.root
@@ -433,6 +445,7 @@ def think(
     progress: Callable[[float], None] | None = None,
     stop: threading.Event | None = None,
     evaluation: Evaluation = STRONG,
+    settle: bool = False,
 ) -> Suggestion:
     """Search from ``game`` for the player to move and return the move with what it expects.
 
@@ -443,6 +456,11 @@ def think(
     with :class:`~dvtui.bots.base.Stopped` (looked at every :data:`STOP_EVERY` iterations; it never
     changes the move of a search it lets finish). ``evaluation`` is how it judges the round's end
     (``strong``'s unless a level names another).
+
+    ``settle`` ends an iteration budget as soon as the rest of it could no longer change the move
+    (the most visited placement's lead is larger than the iterations left): the same placement,
+    sooner, for a caller that wants only the move; the visits, ``win`` and ``gain`` then describe
+    the shorter search.
     """
     start = time.perf_counter()
     search = _Search(game, seed, evaluation)
@@ -467,8 +485,11 @@ def think(
             search.iterate()
             if progress is not None and i % every == 0:
                 progress(i / budget)
-            if stop is not None and i % STOP_EVERY == 0 and stop.is_set():
-                raise Stopped
+            if i % STOP_EVERY == 0:
+                if stop is not None and stop.is_set():
+                    raise Stopped
+                if settle and search.settled(budget - i - 1):
+                    break
     if progress is not None:
         progress(1.0)
     placement, win, gain = search.best()
@@ -490,5 +511,6 @@ def choose(
     seconds: float | None = None,
     stop: threading.Event | None = None,
 ) -> Placement:
-    """The level's entry in :data:`dvtui.bots.LEVELS`: the searched move, nothing else."""
-    return think(game, seed, iterations=iterations, seconds=seconds, stop=stop).placement
+    """The level's entry in :data:`dvtui.bots.LEVELS`: the searched move, nothing else (so an
+    iteration budget ends once its move is settled: the same move as the whole budget's)."""
+    return think(game, seed, iterations=iterations, seconds=seconds, stop=stop, settle=True).placement

@@ -83,6 +83,45 @@ def test_the_budget_in_the_spec_reaches_the_search() -> None:
     assert choose("strong", game, 9) == think(game, 9, iterations=DEFAULT_ITERATIONS).placement
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(3, 5),
+    deal=st.integers(0, 2**31),
+    moves=st.integers(0, 120),
+    walk=st.integers(0, 2**31),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_a_search_that_stops_once_its_move_is_settled_plays_the_whole_budgets_move(
+    players: int, deal: int, moves: int, walk: int, seed: int
+) -> None:
+    game = random_state(players, deal, moves, walk)
+    if game.over:
+        return
+    whole = think(game, seed, iterations=600)
+    settled = think(game, seed, iterations=600, settle=True)
+    assert settled.placement == whole.placement
+    assert whole.iterations == 600
+    assert settled.iterations <= 600
+    assert settled.visits[0][0] == whole.visits[0][0]
+
+
+def test_a_settled_search_stops_before_its_budget_when_the_rest_could_not_change_the_move() -> None:
+    """Late in a round few placements are worth a look: the move is settled before the budget
+    ends, and the search says how many iterations it spent."""
+    stopped = []
+    for deal in range(6):
+        game = random_state(3, deal, 12, deal)
+        full = think(game, 1, iterations=2000)
+        early = think(game, 1, iterations=2000, settle=True)
+        assert early.placement == full.placement
+        stopped.append(early.iterations < 2000)
+        if early.iterations < 2000:  # it stopped because the lead was out of reach of what was left
+            lead = early.visits[0][1] - (early.visits[1][1] if len(early.visits) > 1 else 0)
+            assert lead > 2000 - early.iterations
+    assert any(stopped)
+    assert choose("strong@2000", game, 1) == full.placement
+
+
 @pytest.mark.parametrize("cut", [1, 17, 44, 70])
 def test_a_game_resumed_from_its_events_ends_as_the_uninterrupted_one(cut: int) -> None:
     levels = ["strong@40", "greedy", "strong@25"]
