@@ -43,7 +43,7 @@ class Level:
 
 
 LADDER: tuple[Level, ...] = (
-    Level("novice", N_("Looks a little ahead and often takes a second-best card."), 200, 0.5),
+    Level("novice", N_("Looks a little ahead and often takes a second-best card."), 200, 0.55),
     Level("casual", N_("Sees the obvious plays of the round; still loose with its choices."), 300, 0.4),
     Level("club", N_("Plans the round and rarely strays from a good placement."), 600, 0.25),
     Level("expert", N_("Plays as strong does: the best placement after a full look at the round."), 5000, 0.0),

@@ -12,10 +12,10 @@ from ..i18n import N_, _
 from .ladder import LADDER
 
 RATINGS: dict[str, int] = {
-    "novice": -368,
-    "casual": -260,
-    "greedy": -194,
-    "club": -112,
+    "novice": -420,
+    "casual": -280,
+    "greedy": -211,
+    "club": -119,
     "strong": 0,
     "expert": 0,  # strong's: see SAME_PLAYER
     "master": 53,
