@@ -136,5 +136,6 @@ def interval(per_deal: list[list[float]], resamples: int, rng: random.Random) ->
     lo, hi = draws[int(0.025 * len(draws))], draws[int(0.975 * len(draws)) - 1]
     return f"{mean:.3f} (95% {lo:.3f} .. {hi:.3f})"
 
+
 if __name__ == "__main__":
     main()

@@ -52,15 +52,18 @@ def test_placements_that_cannot_differ_are_searched_once() -> None:
 
 # -- determinism ------------------------------------------------------------------------------------
 
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+any_position = given(
     players=st.integers(3, 5),
     deal=st.integers(0, 2**31),
     moves=st.integers(0, 120),
     walk=st.integers(0, 2**31),
     seed=st.integers(0, 2**64 - 1),
 )
+"""A position of a random game (:func:`random_state`) and a bot seed."""
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@any_position
 def test_same_state_and_seed_give_the_same_move(
     players: int, deal: int, moves: int, walk: int, seed: int
 ) -> None:
@@ -84,13 +87,7 @@ def test_the_budget_in_the_spec_reaches_the_search() -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    players=st.integers(3, 5),
-    deal=st.integers(0, 2**31),
-    moves=st.integers(0, 120),
-    walk=st.integers(0, 2**31),
-    seed=st.integers(0, 2**64 - 1),
-)
+@any_position
 def test_a_search_that_stops_once_its_move_is_settled_plays_the_whole_budgets_move(
     players: int, deal: int, moves: int, walk: int, seed: int
 ) -> None:
