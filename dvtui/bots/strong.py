@@ -63,8 +63,9 @@ CARD_COST: Final = 0.35
 """Rollouts and priors charge a card this much (in 100k per pip) for using it: spend small cards.
 Tuned against greedy, like :data:`EXPLORATION`."""
 STOP_EVERY: Final = 64
-"""Iterations between two looks at the ``stop`` event: a small slice of a search, so a quitting
-program need not wait for the move, and few enough looks that they cost the search nothing."""
+"""Iterations between two looks at the ``stop`` event (and, for a caller that settles, at whether
+the move is settled): a small slice of a search, so a quitting program need not wait for the move,
+and few enough looks that they cost the search nothing."""
 ROLLOUT_EPSILON: Final = 0.1
 """Chance that a rollout placement is uniformly random: keeps the rollouts from being one story."""
 
