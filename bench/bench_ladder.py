@@ -1,21 +1,33 @@
 """The ladder's ratings: a duplicate gauntlet at 3, 4 and 5 players fitted by a Plackett-Luce model.
 
-Each deal seats a set of levels (drawn from the deal's number) and is played once in every cyclic
-rotation of the seats, so the luck of the cards and of the seat falls on every level alike. Each
-game's finishing order (by score; a tie broken by the deal's own draw) is one ranking; ``choix``
-fits Plackett-Luce strengths to all rankings, shown as Elo (400 / ln 10 per unit of log-strength)
+Each deal seats some levels and is played once in every cyclic rotation of the seats, so the luck
+of the cards and of the seat falls on every level alike. Two designs say which levels sit together:
+
+- ``--design rungs`` (the ladder's published ratings): for each pair of neighbours in ``--levels``
+  (weakest first), tables of one bot of the upper level and ``players - 1`` of the lower, which is
+  the ladder's own rung test and the table a person meets (one player among bots of one level);
+- ``--design mixed``: each deal seats ``players`` distinct levels drawn from the deal's number, so
+  every level also meets far weaker and far stronger ones.
+
+Each game's finishing order (by score; a tie broken by the deal's own draw) is one ranking; ``choix``
+fits Plackett-Luce strengths to all rankings (a level seated twice is two draws of one strength,
+which its spectral estimator handles exactly), shown as Elo (400 / ln 10 per unit of log-strength)
 relative to ``--anchor``. The 95% intervals come from resampling whole deals (all of a deal's
-rotations together), never single games, since the games of one deal are not independent.
+rotations together), never single games, since the games of one deal are not independent. Beside
+the fit, each pair of levels that met gets the share of games the stronger finished ahead of the
+other (ties half), the issue-free way of reading a rung: about 70% is 150 Elo.
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``). Examples::
 
-    python bench/bench_ladder.py --deals 4 --resamples 50        # a smoke run, minutes
-    python bench/bench_ladder.py --deals 60 --jobs 2             # the published table (hours)
+    python bench/bench_ladder.py --deals 2 --resamples 50                     # a smoke run, minutes
+    python bench/bench_ladder.py --design rungs --deals 20 --jobs 2           # the published table (an hour)
+    python bench/bench_ladder.py --design mixed --levels greedy,novice,strong --deals 30
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import multiprocessing
 import random
@@ -31,18 +43,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import choix
 import numpy as np
 
-from dvtui.bots import LADDER, bot_seed, choose, parse_bot
+from dvtui.bots import bot_seed, choose, parse_bot
 from dvtui.engine import COLORS, Game, Seat, new_game
 
 ELO = 400 / math.log(10)
 """Elo points per unit of Plackett-Luce log-strength (the logistic scale of Elo)."""
-POOL = ("greedy", *(level.name for level in LADDER), "strong")
-"""The gauntlet's levels by default: the ladder, with greedy below it and today's strong beside it."""
+POOL = ("novice", "casual", "greedy", "club", "strong", "master")
+"""The gauntlet's levels by default, weakest first: the ladder with greedy where it plays, and
+strong for expert (the same player: tests/bots/test_ladder.py)."""
 
 Task = tuple[int, int, int, tuple[str, ...]]
 """(players, deal, rotation, the deal's levels in seat order before rotation)."""
-Result = tuple[int, int, list[str], dict[str, list[float]]]
-"""(players, deal, levels from first to last place, each level's move times)."""
+Result = tuple[Task, list[str], dict[str, list[float]]]
+"""(the task, levels from first to last place, each level's move times)."""
 
 
 def seating(players: int, deal: int, pool: tuple[str, ...]) -> tuple[str, ...]:
@@ -51,6 +64,27 @@ def seating(players: int, deal: int, pool: tuple[str, ...]) -> tuple[str, ...]:
     if len(pool) >= players:
         return tuple(rng.sample(pool, players))
     return tuple(rng.choice(pool) for _ in range(players))
+
+
+def rung(players: int, lower: str, upper: str) -> tuple[str, ...]:
+    """A rung's table: the upper level in the first seat, the lower in every other."""
+    return (upper, *(lower,) * (players - 1))
+
+
+def tasks(design: str, pool: tuple[str, ...], sizes: list[int], deals: int) -> list[Task]:
+    """Every game of the gauntlet, the slowest tables first so that workers finish together."""
+    if design == "rungs":
+        tables = [(p, d, rung(p, lo, up)) for lo, up in itertools.pairwise(pool) for p in sizes for d in range(deals)]
+        tables.reverse()
+    else:
+        tables = [(p, d, seating(p, d, pool)) for p in sizes for d in range(deals)]
+    return [(p, d, r, levels) for p, d, levels in tables for r in range(p)]
+
+
+def ahead(order: list[str], a: str, b: str) -> float | None:
+    """The share of (a seat, b seat) pairs of one game where ``a`` finished ahead; None if they did not meet."""
+    pairs = [i < j for i, x in enumerate(order) if x == a for j, y in enumerate(order) if y == b]
+    return sum(pairs) / len(pairs) if pairs else None
 
 
 def play(task: Task) -> Result:
@@ -71,7 +105,7 @@ def play(task: Task) -> Result:
     scores = game.scores()
     ties = random.Random(seed).random
     order = sorted(range(players), key=lambda q: (-scores[q], ties()))
-    return players, deal, [seated[q] for q in order], dict(times)
+    return task, [seated[q] for q in order], dict(times)
 
 
 def fit(rankings: list[list[int]], items: int) -> np.ndarray:
@@ -79,12 +113,28 @@ def fit(rankings: list[list[int]], items: int) -> np.ndarray:
     return np.asarray(choix.ilsr_rankings(items, [tuple(r) for r in rankings], alpha=0.01), dtype=float)
 
 
+def interval(values: list[float], rng: np.random.Generator, resamples: int) -> tuple[float, float]:
+    """The 95% interval of the mean of per-deal ``values`` from resampling deals."""
+    data = np.asarray(values)
+    means = [data[rng.integers(0, len(data), len(data))].mean() for _ in range(resamples)]
+    return (float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))) if means else (math.nan, math.nan)
+
+
+def as_elo(share: float) -> float:
+    """A share of games finished ahead of one other player, on the logistic Elo curve."""
+    share = min(max(share, 1e-6), 1 - 1e-6)
+    return ELO * math.log(share / (1 - share))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--levels", default=",".join(POOL), help="comma-separated levels (default: %(default)s)")
+    ap.add_argument("--design", choices=("rungs", "mixed"), default="rungs", help="which levels sit together")
+    ap.add_argument(
+        "--levels", default=",".join(POOL), help="comma-separated levels, weakest first (default: %(default)s)"
+    )
     ap.add_argument("--anchor", default="strong", help="the level shown at 0 Elo")
     ap.add_argument("--players", default="3,4,5")
-    ap.add_argument("--deals", type=int, default=4, help="deals per table size")
+    ap.add_argument("--deals", type=int, default=2, help="deals per table size (and per rung)")
     ap.add_argument("--resamples", type=int, default=200, help="bootstrap resamples of whole deals")
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
@@ -92,48 +142,63 @@ def main() -> None:
     for level in pool:
         parse_bot(level)
     sizes = [int(p) for p in args.players.split(",")]
-    tasks = [(p, d, r, seating(p, d, pool)) for p in sizes for d in range(args.deals) for r in range(p)]
+    todo = tasks(args.design, pool, sizes, args.deals)
     start = time.perf_counter()
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as workers:
-            results = workers.map(play, tasks, chunksize=1)
+            results = workers.map(play, todo, chunksize=1)
     else:
-        results = [play(t) for t in tasks]
+        results = [play(t) for t in todo]
     wall = time.perf_counter() - start
 
     index = {level: i for i, level in enumerate(pool)}
-    by_deal: dict[tuple[int, int], list[list[int]]] = defaultdict(list)
+    by_deal: dict[tuple[int, int, tuple[str, ...]], list[list[str]]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
-    for players, deal, order, moved in results:
-        by_deal[(players, deal)].append([index[level] for level in order])
+    for (players, deal, _, levels), order, moved in results:
+        by_deal[(players, deal, levels)].append(order)
         for level, spent in moved.items():
             times[level].extend(spent)
     deals = list(by_deal)
     anchor = index.get(args.anchor, 0)
-    point = fit([r for d in deals for r in by_deal[d]], len(pool))
-    point = (point - point[anchor]) * ELO
+
+    def strengths(picked: list[int]) -> np.ndarray:
+        rankings = [[index[level] for level in order] for k in picked for order in by_deal[deals[k]]]
+        params = fit(rankings, len(pool))
+        return (params - params[anchor]) * ELO
+
+    point = strengths(list(range(len(deals))))
     rng = np.random.default_rng(0)
-    draws = []
-    for _ in range(args.resamples):
-        picked = rng.integers(0, len(deals), len(deals))
-        params = fit([r for k in picked for r in by_deal[deals[k]]], len(pool))
-        draws.append((params - params[anchor]) * ELO)
-    spread = np.asarray(draws)
+    spread = np.asarray([strengths(list(rng.integers(0, len(deals), len(deals)))) for _ in range(args.resamples)])
 
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
     ).stdout.strip()
     print(
-        f"{date.today()} commit {commit}: {len(results)} games ({len(deals)} deals at {args.players} players, "
-        f"every rotation), {wall / 60:.1f} min, {args.resamples} resamples of whole deals"
+        f"{date.today()} commit {commit}: {args.design} design, {len(results)} games ({len(deals)} deals at "
+        f"{args.players} players, every rotation), {wall / 60:.1f} min, {args.resamples} resamples of whole deals"
     )
     print(f"{'level':<10} {'Elo':>6} {'95% interval':>16} {'p95 s/move':>11}")
-    for level in sorted(pool, key=lambda lv: -point[index[lv]]):
+    ranked = sorted(pool, key=lambda lv: -point[index[lv]])
+    for level in ranked:
         i = index[level]
         lo, hi = np.percentile(spread[:, i], [2.5, 97.5]) if len(spread) else (math.nan, math.nan)
         spent = sorted(times[level])
         p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))] if spent else 0.0
         print(f"{level:<10} {point[i]:>6.0f} {f'{lo:.0f} .. {hi:.0f}':>16} {p95:>11.3f}")
+
+    print(f"\n{'pair':<20} {'games':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
+    for high, low in ((a, b) for n, a in enumerate(ranked) for b in ranked[n + 1 :]):
+        per_deal, games = [], 0
+        for key in deals:
+            shares = [s for order in by_deal[key] if (s := ahead(order, high, low)) is not None]
+            if shares:
+                per_deal.append(sum(shares) / len(shares))
+                games += len(shares)
+        if per_deal:
+            share = sum(per_deal) / len(per_deal)
+            lo, hi = interval(per_deal, rng, args.resamples)
+            pair = f"{high} > {low}"
+            print(f"{pair:<20} {games:>6} {share:>6.3f} {f'{lo:.3f} .. {hi:.3f}':>16} {as_elo(share):>+7.0f}")
 
 
 if __name__ == "__main__":
