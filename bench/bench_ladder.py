@@ -3,11 +3,13 @@
 Each deal seats some levels and is played once in every cyclic rotation of the seats, so the luck
 of the cards and of the seat falls on every level alike. Two designs say which levels sit together:
 
-- ``--design rungs`` (the ladder's published ratings): for each pair of neighbours in ``--levels``
-  (weakest first), tables of one bot of the upper level and ``players - 1`` of the lower, which is
-  the ladder's own rung test and the table a person meets (one player among bots of one level);
-- ``--design mixed``: each deal seats ``players`` distinct levels drawn from the deal's number, so
-  every level also meets far weaker and far stronger ones.
+- ``--design rungs`` (the ladder's published ratings): for each rung ``LOWER:UPPER`` of ``--rungs``,
+  tables of one bot of the upper level and ``players - 1`` of the lower. That is the ladder's own
+  rung test, and the table a person meets: one player among bots of one level. The rungs form a
+  chain (plus ``greedy`` beside ``casual``), never a cycle, so each rung's difference is measured
+  by its own games alone, and a level's rating is the sum of the rungs between it and the anchor;
+- ``--design mixed``: each deal seats ``players`` distinct ``--levels`` drawn from the deal's
+  number, so every level also meets far weaker and far stronger ones.
 
 Each game's finishing order (by score; a tie broken by the deal's own draw) is one ranking; ``choix``
 fits Plackett-Luce strengths to all rankings (a level seated twice is two draws of one strength,
@@ -20,14 +22,21 @@ other (ties half), the issue-free way of reading a rung: about 70% is 150 Elo.
 Needs the ``bench`` extra (``pip install -e '.[bench]'``). Examples::
 
     python bench/bench_ladder.py --deals 2 --resamples 50                     # a smoke run, minutes
-    python bench/bench_ladder.py --design rungs --deals 20 --jobs 2           # the published table (an hour)
-    python bench/bench_ladder.py --design mixed --levels greedy,novice,strong --deals 30
+    python bench/bench_ladder.py --deals 20 --jobs 2 --record rungs.jsonl     # the published table (1.5 h)
+    python bench/bench_ladder.py --deals 40 --jobs 2 --record rungs.jsonl     # 20 more deals a rung
+    python bench/bench_ladder.py --design mixed --levels novice,casual,strong,master --players 3 --deals 30
+
+``--record FILE`` keeps every game's result, one JSON line each, and plays only the games of the run
+it does not hold yet: a run can be stopped and resumed, or extended (the same command with more
+deals plays only the new ones; the fit covers every game of the run). A file written at another
+commit is refused, since its games were played by other bots.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
+import contextlib
+import json
 import math
 import multiprocessing
 import random
@@ -48,9 +57,11 @@ from dvtui.engine import COLORS, Game, Seat, new_game
 
 ELO = 400 / math.log(10)
 """Elo points per unit of Plackett-Luce log-strength (the logistic scale of Elo)."""
-POOL = ("novice", "casual", "greedy", "club", "strong", "master")
-"""The gauntlet's levels by default, weakest first: the ladder with greedy where it plays, and
-strong for expert (the same player: tests/bots/test_ladder.py)."""
+RUNGS = "novice:casual,casual:club,club:strong,strong:master,casual:greedy"
+"""The rung design's rungs by default: the ladder, with strong for expert (the same player,
+tests/bots/test_ladder.py) and greedy measured beside casual, the level it plays like."""
+POOL = "novice,casual,greedy,club,strong,master"
+"""The mixed design's levels by default."""
 
 Task = tuple[int, int, int, tuple[str, ...]]
 """(players, deal, rotation, the deal's levels in seat order before rotation)."""
@@ -71,14 +82,37 @@ def rung(players: int, lower: str, upper: str) -> tuple[str, ...]:
     return (upper, *(lower,) * (players - 1))
 
 
-def tasks(design: str, pool: tuple[str, ...], sizes: list[int], deals: int) -> list[Task]:
-    """Every game of the gauntlet, the slowest tables first so that workers finish together."""
-    if design == "rungs":
-        tables = [(p, d, rung(p, lo, up)) for lo, up in itertools.pairwise(pool) for p in sizes for d in range(deals)]
-        tables.reverse()
+def tasks(rungs: list[tuple[str, str]] | None, pool: tuple[str, ...], sizes: list[int], deals: range) -> list[Task]:
+    """Every game of the gauntlet (the rung design's when ``rungs`` are given): the slowest rung first,
+    then deal by deal, so that a run stopped early has played whole deals at every size."""
+    if rungs is not None:
+        tables = [(p, d, rung(p, lo, up)) for lo, up in reversed(rungs) for d in deals for p in reversed(sizes)]
     else:
-        tables = [(p, d, seating(p, d, pool)) for p in sizes for d in range(deals)]
+        tables = [(p, d, seating(p, d, pool)) for p in sizes for d in deals]
     return [(p, d, r, levels) for p, d, levels in tables for r in range(p)]
+
+
+def commit() -> str:
+    """The source tree's commit, which the bots' play is a function of."""
+    where = Path(__file__).parent
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=where
+    ).stdout.strip()
+
+
+def recorded(path: Path | None, head: str) -> dict[Task, Result]:
+    """The games a ``--record`` file holds, by task (none without a file); exits on another commit's file."""
+    found: dict[Task, Result] = {}
+    if path is None or not path.exists():
+        return found
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        row = json.loads(line)
+        if row["commit"] != head:
+            sys.exit(f"bench_ladder: error: {path} line {n}: played at commit {row['commit']}, this is {head}")
+        players, deal, rotation, levels = row["task"]
+        task = (players, deal, rotation, tuple(levels))
+        found[task] = (task, row["order"], row["times"])
+    return found
 
 
 def ahead(order: list[str], a: str, b: str) -> float | None:
@@ -129,27 +163,42 @@ def as_elo(share: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--design", choices=("rungs", "mixed"), default="rungs", help="which levels sit together")
-    ap.add_argument(
-        "--levels", default=",".join(POOL), help="comma-separated levels, weakest first (default: %(default)s)"
-    )
+    ap.add_argument("--rungs", default=RUNGS, help="rungs LOWER:UPPER, comma-separated (default: %(default)s)")
+    ap.add_argument("--levels", default=POOL, help="the mixed design's levels (default: %(default)s)")
     ap.add_argument("--anchor", default="strong", help="the level shown at 0 Elo")
     ap.add_argument("--players", default="3,4,5")
+    ap.add_argument("--first-deal", type=int, default=0)
     ap.add_argument("--deals", type=int, default=2, help="deals per table size (and per rung)")
     ap.add_argument("--resamples", type=int, default=200, help="bootstrap resamples of whole deals")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--record", type=Path, help="a JSON-lines file of played games to resume and extend")
     args = ap.parse_args()
-    pool = tuple(args.levels.split(","))
+    rungs = (
+        [(r.partition(":")[0], r.partition(":")[2]) for r in args.rungs.split(",")] if args.design == "rungs" else None
+    )
+    if rungs is not None:
+        pool = tuple(dict.fromkeys(level for pair in rungs for level in pair))
+    else:
+        pool = tuple(args.levels.split(","))
     for level in pool:
         parse_bot(level)
     sizes = [int(p) for p in args.players.split(",")]
-    todo = tasks(args.design, pool, sizes, args.deals)
+    todo = tasks(rungs, pool, sizes, range(args.first_deal, args.first_deal + args.deals))
+    head = commit()
+    done = recorded(args.record, head)
+    missing = [t for t in todo if t not in done]
     start = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs) as workers:
-            results = workers.map(play, todo, chunksize=1)
-    else:
-        results = [play(t) for t in todo]
+    with contextlib.ExitStack() as stack:
+        record = stack.enter_context(args.record.open("a")) if args.record else None
+        workers = stack.enter_context(multiprocessing.Pool(args.jobs)) if args.jobs > 1 else None
+        for result in workers.imap_unordered(play, missing) if workers else map(play, missing):
+            done[result[0]] = result
+            if record is not None:
+                task, order, moved = result
+                record.write(json.dumps({"commit": head, "task": task, "order": order, "times": moved}) + "\n")
+                record.flush()
     wall = time.perf_counter() - start
+    results = [done[t] for t in todo]
 
     index = {level: i for i, level in enumerate(pool)}
     by_deal: dict[tuple[int, int, tuple[str, ...]], list[list[str]]] = defaultdict(list)
@@ -164,18 +213,16 @@ def main() -> None:
     def strengths(picked: list[int]) -> np.ndarray:
         rankings = [[index[level] for level in order] for k in picked for order in by_deal[deals[k]]]
         params = fit(rankings, len(pool))
-        return (params - params[anchor]) * ELO
+        return np.asarray((params - params[anchor]) * ELO)
 
     point = strengths(list(range(len(deals))))
     rng = np.random.default_rng(0)
     spread = np.asarray([strengths(list(rng.integers(0, len(deals), len(deals)))) for _ in range(args.resamples)])
 
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).parent
-    ).stdout.strip()
     print(
-        f"{date.today()} commit {commit}: {args.design} design, {len(results)} games ({len(deals)} deals at "
-        f"{args.players} players, every rotation), {wall / 60:.1f} min, {args.resamples} resamples of whole deals"
+        f"{date.today()} commit {head}: {args.design} design, {len(results)} games ({len(deals)} deals at "
+        f"{args.players} players, deals {args.first_deal}-{args.first_deal + args.deals - 1}, every rotation; "
+        f"{len(missing)} played now in {wall / 60:.1f} min), {args.resamples} resamples of whole deals"
     )
     print(f"{'level':<10} {'Elo':>6} {'95% interval':>16} {'p95 s/move':>11}")
     ranked = sorted(pool, key=lambda lv: -point[index[lv]])
@@ -186,19 +233,25 @@ def main() -> None:
         p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))] if spent else 0.0
         print(f"{level:<10} {point[i]:>6.0f} {f'{lo:.0f} .. {hi:.0f}':>16} {p95:>11.3f}")
 
-    print(f"\n{'pair':<20} {'games':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
+    print(f"\n{'pair':<20} {'players':>7} {'games':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
     for high, low in ((a, b) for n, a in enumerate(ranked) for b in ranked[n + 1 :]):
-        per_deal, games = [], 0
-        for key in deals:
-            shares = [s for order in by_deal[key] if (s := ahead(order, high, low)) is not None]
-            if shares:
-                per_deal.append(sum(shares) / len(shares))
-                games += len(shares)
-        if per_deal:
-            share = sum(per_deal) / len(per_deal)
-            lo, hi = interval(per_deal, rng, args.resamples)
-            pair = f"{high} > {low}"
-            print(f"{pair:<20} {games:>6} {share:>6.3f} {f'{lo:.3f} .. {hi:.3f}':>16} {as_elo(share):>+7.0f}")
+        for size in [None, *sizes] if len(sizes) > 1 else [None]:
+            per_deal, games = [], 0
+            for key in deals:
+                if size is not None and key[0] != size:
+                    continue
+                shares = [s for order in by_deal[key] if (s := ahead(order, high, low)) is not None]
+                if shares:
+                    per_deal.append(sum(shares) / len(shares))
+                    games += len(shares)
+            if per_deal:
+                share = sum(per_deal) / len(per_deal)
+                lo, hi = interval(per_deal, rng, args.resamples)
+                pair = f"{high} > {low}"
+                print(
+                    f"{pair:<20} {size or 'all':>7} {games:>6} {share:>6.3f} {f'{lo:.3f} .. {hi:.3f}':>16} "
+                    f"{as_elo(share):>+7.0f}"
+                )
 
 
 if __name__ == "__main__":
