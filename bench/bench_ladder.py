@@ -5,9 +5,9 @@ of the cards and of the seat falls on every level alike. Two designs say which l
 
 - ``--design rungs`` (the ladder's published ratings): for each rung ``LOWER:UPPER`` of ``--rungs``,
   tables of one bot of the upper level and ``players - 1`` of the lower. That is the ladder's own
-  rung test, and the table a person meets: one player among bots of one level. The rungs form a
-  chain (plus ``greedy`` beside ``casual``), never a cycle, so each rung's difference is measured
-  by its own games alone, and a level's rating is the sum of the rungs between it and the anchor;
+  rung test, and the table a person meets: one player among bots of one level. The default rungs
+  form a chain (plus ``greedy`` beside ``casual``), never a cycle, so each rung's difference is
+  measured by its own games alone, and a level's rating is the sum of the rungs to the anchor;
 - ``--design mixed``: each deal seats ``players`` distinct ``--levels`` drawn from the deal's
   number, so every level also meets far weaker and far stronger ones.
 
@@ -17,19 +17,20 @@ which its spectral estimator handles exactly), shown as Elo (400 / ln 10 per uni
 relative to ``--anchor``. The 95% intervals come from resampling whole deals (all of a deal's
 rotations together), never single games, since the games of one deal are not independent. Beside
 the fit, each pair of levels that met gets the share of games the stronger finished ahead of the
-other (ties half), the issue-free way of reading a rung: about 70% is 150 Elo.
+other (ties half), a reading of a rung free of the model: about 70% is 150 Elo.
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``). Examples::
 
     python bench/bench_ladder.py --deals 2 --resamples 50                     # a smoke run, minutes
-    python bench/bench_ladder.py --deals 20 --jobs 2 --record rungs.jsonl     # the published table (1.5 h)
+    python bench/bench_ladder.py --deals 20 --jobs 2 --record rungs.jsonl     # the published table (1 h)
     python bench/bench_ladder.py --deals 40 --jobs 2 --record rungs.jsonl     # 20 more deals a rung
     python bench/bench_ladder.py --design mixed --levels novice,casual,strong,master --players 3 --deals 30
 
 ``--record FILE`` keeps every game's result, one JSON line each, and plays only the games of the run
 it does not hold yet: a run can be stopped and resumed, or extended (the same command with more
 deals plays only the new ones; the fit covers every game of the run). A file written at another
-commit is refused, since its games were played by other bots.
+commit is refused, since its games were played by other bots (uncommitted changes to the bots
+are not seen: commit them first).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What people read about each bot level where they choose one: a sentence, and its measured strength.
 
 The ratings are Elo relative to ``strong`` at its default budget (0), as the duplicate gauntlet of
-``bench/bench_ladder.py`` measured them (docs/PLAYING.md publishes the table with its date, commit
-and intervals). They are measured, never assumed: a level the gauntlet leaves out shows none, and a
+``bench/bench_ladder.py`` measured them, rung by rung: one bot of a level among bots of the level
+below, the table a person sits at when playing the ladder (docs/PLAYING.md publishes the table
+with its date, commit and intervals). They are measured, never assumed: a level the gauntlet leaves out shows none, and a
 change to a level's play means running the gauntlet again and copying its numbers here.
 """
 
@@ -12,18 +13,17 @@ from ..i18n import N_, _
 from .ladder import LADDER
 
 RATINGS: dict[str, int] = {
-    "novice": -420,
-    "casual": -280,
-    "greedy": -211,
-    "club": -119,
+    "novice": -402,
+    "casual": -260,
+    "greedy": -238,
+    "club": -130,
     "strong": 0,
     "expert": 0,  # strong's: see SAME_PLAYER
-    "master": 53,
+    "master": 90,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
-``master`` from the gauntlet of every level, the rest from the one of the levels below ``strong``.
-``expert`` is ``strong`` under a ladder name (the same search, budget and moves), so its rating is
-strong's; the gauntlet's own number for it only shows the gauntlet's noise."""
+each the sum of the rungs between it and ``strong``. ``expert`` is ``strong`` under a ladder name
+(the same search, budget and moves), so its rating is strong's."""
 
 SAME_PLAYER: frozenset[str] = frozenset({"expert"})
 """Ladder names for ``strong`` itself (the same search, budget and moves; tests/bots/test_ladder.py
