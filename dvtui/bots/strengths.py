@@ -3,8 +3,9 @@
 The ratings are Elo relative to ``strong`` at its default budget (0), as the duplicate gauntlet of
 ``bench/bench_ladder.py`` measured them, rung by rung: one bot of a level among bots of the level
 below, the table a person sits at when playing the ladder (docs/PLAYING.md publishes the table
-with its date, commit and intervals). They are measured, never assumed: a level the gauntlet leaves out shows none, and a
-change to a level's play means running the gauntlet again and copying its numbers here.
+with its date, commit and intervals). They are measured, never assumed: a level the gauntlet
+leaves out shows none, and a change to a level's play means running the gauntlet again and
+copying its numbers here.
 """
 
 from __future__ import annotations
