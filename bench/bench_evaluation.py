@@ -125,17 +125,21 @@ def main() -> None:
               f"ahead {interval(list(ahead.values()), args.resamples, rng)}  p95 {p95:.3f} s/move")  # fmt: skip
 
 
-def interval(per_deal: list[list[float]], resamples: int, rng: random.Random) -> str:
-    """The mean of the games' shares, with its 95% interval from resampling whole deals."""
+def resampled(per_deal: list[list[float]], resamples: int, rng: random.Random) -> tuple[float, float, float]:
+    """The mean of the games' shares, with its 95% interval (low, high) from resampling whole deals."""
     mean = sum(map(sum, per_deal)) / sum(map(len, per_deal))
     draws = []
     for _ in range(resamples):
         picked = [per_deal[rng.randrange(len(per_deal))] for _ in per_deal]
         draws.append(sum(map(sum, picked)) / sum(map(len, picked)))
     draws.sort()
-    lo, hi = draws[int(0.025 * len(draws))], draws[int(0.975 * len(draws)) - 1]
-    return f"{mean:.3f} (95% {lo:.3f} .. {hi:.3f})"
+    return mean, draws[int(0.025 * len(draws))], draws[int(0.975 * len(draws)) - 1]
 
+
+def interval(per_deal: list[list[float]], resamples: int, rng: random.Random) -> str:
+    """:func:`resampled`, written as "mean (95% low .. high)"."""
+    mean, lo, hi = resampled(per_deal, resamples, rng)
+    return f"{mean:.3f} (95% {lo:.3f} .. {hi:.3f})"
 
 if __name__ == "__main__":
     main()

@@ -52,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import choix
 import numpy as np
+from bench_evaluation import resampled  # the same resampling of whole deals as the head-to-head bench
 
 from dvtui.bots import bot_seed, choose, parse_bot
 from dvtui.engine import COLORS, Game, Seat, new_game
@@ -148,13 +149,6 @@ def fit(rankings: list[list[int]], items: int) -> np.ndarray:
     return np.asarray(choix.ilsr_rankings(items, [tuple(r) for r in rankings], alpha=0.01), dtype=float)
 
 
-def interval(values: list[float], rng: np.random.Generator, resamples: int) -> tuple[float, float]:
-    """The 95% interval of the mean of per-deal ``values`` from resampling deals."""
-    data = np.asarray(values)
-    means = [data[rng.integers(0, len(data), len(data))].mean() for _ in range(resamples)]
-    return (float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))) if means else (math.nan, math.nan)
-
-
 def as_elo(share: float) -> float:
     """A share of games finished ahead of one other player, on the logistic Elo curve."""
     share = min(max(share, 1e-6), 1 - 1e-6)
@@ -234,20 +228,19 @@ def main() -> None:
         p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))] if spent else 0.0
         print(f"{level:<10} {point[i]:>6.0f} {f'{lo:.0f} .. {hi:.0f}':>16} {p95:>11.3f}")
 
+    pairs_rng = random.Random(0)
     print(f"\n{'pair':<20} {'players':>7} {'games':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
     for high, low in ((a, b) for n, a in enumerate(ranked) for b in ranked[n + 1 :]):
         for size in [None, *sizes] if len(sizes) > 1 else [None]:
-            per_deal, games = [], 0
+            per_deal = []
             for key in deals:
-                if size is not None and key[0] != size:
-                    continue
-                shares = [s for order in by_deal[key] if (s := ahead(order, high, low)) is not None]
-                if shares:
-                    per_deal.append(sum(shares) / len(shares))
-                    games += len(shares)
+                if size is None or key[0] == size:
+                    shares = [s for order in by_deal[key] if (s := ahead(order, high, low)) is not None]
+                    if shares:
+                        per_deal.append(shares)
             if per_deal:
-                share = sum(per_deal) / len(per_deal)
-                lo, hi = interval(per_deal, rng, args.resamples)
+                share, lo, hi = resampled(per_deal, args.resamples, pairs_rng)
+                games = sum(map(len, per_deal))
                 pair = f"{high} > {low}"
                 print(
                     f"{pair:<20} {size or 'all':>7} {games:>6} {share:>6.3f} {f'{lo:.3f} .. {hi:.3f}':>16} "
