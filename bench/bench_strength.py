@@ -131,7 +131,7 @@ def _calibration_game(task: tuple[int, int, str]) -> list[tuple[int, list[float]
     from dvtui.engine.compact import CompactGame
 
     players, i, bot = task
-    tables = [[d**k for k in range(80)] for d in DECAYS]
+    tables = [V.gain_table(d) for d in DECAYS]
     seats = [Seat(name=f"b{q}", kind="bot", color=COLORS[q], bot=bot) for q in range(players)]
     seed = 7919 * i + 3
     game = Game(new_game(seats, seed=seed))

@@ -22,6 +22,7 @@ from ..engine import Game, Placement
 from ..i18n import N_
 from .base import mix, move_key
 from .strong import STRONG, Evaluation, think
+from .value import added
 
 KEEP = 0.1
 """Share of the most visited placement's visits below which a placement is never drawn."""
@@ -62,7 +63,7 @@ def draw(visits: tuple[tuple[Placement, int], ...], temperature: float, key: int
     if temperature <= 0 or len(kept) == 1:
         return kept[0][0]
     weights = [(n / best) ** (1.0 / temperature) for _, n in kept]
-    point = key / 2**64 * sum(weights)
+    point = key / 2**64 * added(weights)
     for (placement, _), weight in zip(kept, weights, strict=True):
         point -= weight
         if point < 0:

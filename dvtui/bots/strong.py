@@ -94,9 +94,10 @@ class Evaluation:
 STRONG = Evaluation()
 """``strong``'s evaluation."""
 
-_Move = tuple[int, int]
-"""(card, column) inside the search: a plain pair, made by the thousand per move; what leaves the
-search is a :class:`~dvtui.engine.Placement`."""
+_Move = tuple[float, int, int]
+"""(minus its prior, card, column) inside the search: a plain triple, made by the thousand per move
+and sorted as it stands (best prior first); what leaves the search is a
+:class:`~dvtui.engine.Placement`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,15 +118,17 @@ class Suggestion:
 
 
 class _Node:
-    __slots__ = ("gain", "kids", "mover", "moves", "n", "root_n", "w")
+    __slots__ = ("gain", "judge", "kids", "mean", "mover", "moves", "n", "root_n", "w")
 
     def __init__(self, mover: int, players: int) -> None:
         self.mover = mover
+        self.judge = (mover - 1) % players  # who chose this node: its parent's mover
         self.moves: list[_Move] | None = None  # merged, prior order; None until expanded
         self.kids: list[_Node] = []
         self.n = 0
         self.root_n = 0.0  # sqrt(n), kept by the backup: the selection reads it for every child it weighs
         self.w = [0.0] * players
+        self.mean = 0.0  # w[judge] / n, kept by the backup: what the selection weighs for the parent's mover
         self.gain = 0.0  # sum over simulations of the root player's score rise this round
 
 
@@ -156,7 +159,8 @@ class _Search:
         self.eps = evaluation.rollout_epsilon
         self.rank_w = evaluation.rank_weight
         self.explore = evaluation.exploration
-        self.decay = V.decay_table(decay)
+        self.decay = decay
+        self.gains = V.gain_table(decay)
         self.tot0 = [t[:] for t in game.totals]
         self.hands0 = [sorted(h) for h in game.hands]
         self.left0 = PLACEMENTS_PER_PLAYER * n - len(game.placements)
@@ -164,8 +168,13 @@ class _Search:
         self.prize = [
             [self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)
         ]
+        # for the rollout policy: by player, the live columns worth something to them, most first
+        # (ties in column order, the order the policy breaks them in)
+        self.wanted = [sorted((k for k in self.live if row[k] > 0), key=lambda k: -row[k]) for row in self.prize]
         self.root = _Node(self.me, n)
         self.judged: dict[compact.Outcomes, tuple[list[float], int]] = {}
+        self.placements: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[_Move]] = {}
+        """By (column, its totals, player, hand): the placements there (see :meth:`moves`)."""
         self.iterations = 0
 
     def _use(self, p: int, code: int) -> int:
@@ -192,8 +201,8 @@ class _Search:
             found = V.final(worth, self.rank_w), gain
         else:
             pw = self.pot_w
-            decay = self.decay
-            est = [worth[p] + pw * V.potential(own[p], rest, decay) for p in range(self.n)]
+            pots = V.potentials(own, rest, self.gains)
+            est = [worth[p] + pw * pots[p] for p in range(self.n)]
             found = V.estimate(est, self.temp, self.rank_w), gain
         self.judged[orders] = found
         return found
@@ -201,50 +210,63 @@ class _Search:
     # -- moves ----------------------------------------------------------------------------------
 
     def moves(self, tot: list[list[int]], hand: list[int], p: int) -> list[_Move]:
-        """The distinct placements for p, best prior first (merged: see the module docstring)."""
+        """The distinct placements for p, best prior first (merged: see the module docstring).
+
+        A placement's prior depends only on its column's cards and totals, the player and the
+        card, and sibling nodes differ in one column: so each column's placements are kept by
+        its state, the player and the hand."""
         seen: set[tuple[int, tuple[int, ...]]] = set()
-        scored: list[tuple[float, int, int]] = []
-        cols = self.cols
+        scored: list[_Move] = []
         same = self.same
+        kept = self.placements
+        held = tuple(hand)
         for k in self.live:
-            t = tot[k]
-            key = (same[k], tuple(t))
+            t = tuple(tot[k])
+            key = (same[k], t)
             if key in seen:
                 continue  # a column with the same cards and the same totals as one already listed
             seen.add(key)
-            col = cols[k]
-            size = len(col)
-            before = 0
-            order = rank(t)[0]
-            if p in order:
-                i = order.index(p)
-                if i < size:
-                    before = self._use(p, col[i])
-            mine = t[p]
-            for c in hand:
-                t[p] = mine + c
-                order = rank(t)[0]
-                after = 0
-                if p in order:
-                    i = order.index(p)
-                    if i < size:
-                        after = self._use(p, col[i])
-                scored.append((after - before - CARD_COST * c, c, k))
-            t[p] = mine
+            found = kept.get((k, t, p, held))
+            if found is None:
+                found = kept[k, t, p, held] = [(-self._prior(tot[k], self.cols[k], p, c), c, k) for c in hand]
+            scored += found
         if self.dead:
             k = self.dead[0]
             for c in hand:
-                scored.append((-CARD_COST * c - 0.01, c, k))
-        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
-        return [(c, k) for _, c, k in scored]
+                prior = -CARD_COST * c - 0.01  # a card thrown away: the smaller, the better
+                scored.append((-prior, c, k))
+        scored.sort()
+        return scored
+
+    def _prior(self, t: list[int], col: list[int], p: int, c: int) -> float:
+        """What placing card c in the column with these totals gains p if the round ended now
+        (the card it would take then, against the one it takes without it), less the card's cost."""
+        size = len(col)
+        before = 0
+        order = rank(t)[0]
+        if p in order:
+            i = order.index(p)
+            if i < size:
+                before = self._use(p, col[i])
+        mine = t[p]
+        t[p] = mine + c
+        order = rank(t)[0]
+        t[p] = mine
+        after = 0
+        if p in order:
+            i = order.index(p)
+            if i < size:
+                after = self._use(p, col[i])
+        return after - before - CARD_COST * c
 
     def rollout(self, tot: list[list[int]], hands: list[list[int]], p: int, left: int) -> None:
         """Play the ``left`` remaining placements with the fast policy (mutates tot and hands)."""
         n = self.n
         rng = self.rng
-        live = self.live
+        wanted = self.wanted
         prize = self.prize
         eps = self.eps
+        tops = [max(t) for t in tot]  # each column's highest total, kept as the placements go
         while left:
             hand = hands[p]
             choice_c = 0
@@ -252,18 +274,26 @@ class _Search:
             if rng() >= eps:
                 best = 0.0
                 mine_prize = prize[p]
-                for k in live:
+                # the best column the player can take the lead in (or join), with the smallest card
+                # that does; a tie goes to the first column. Visited by prize, most first, so once
+                # not even the hand's smallest card could reach the best score, no later column can.
+                least = CARD_COST * hand[0]  # the hand is sorted
+                for k in wanted[p]:
+                    if mine_prize[k] - least < best:
+                        break
                     t = tot[k]
                     mine = t[p]
-                    t[p] = 0
-                    need = max(t) - mine + 1
-                    t[p] = mine
-                    if need <= 0:
+                    top = tops[k]
+                    if mine < top:
+                        need = top - mine + 1
+                    elif t.count(top) > 1:
+                        need = 1  # level with the first
+                    else:
                         continue  # already first here
                     for c in hand:
                         if c >= need:
                             s = mine_prize[k] - CARD_COST * c
-                            if s > best:
+                            if s > best or (s == best and k < choice_k):
                                 best = s
                                 choice_c = c
                                 choice_k = k
@@ -272,7 +302,10 @@ class _Search:
                 choice_c = hand[int(rng() * len(hand))] if rng() < eps else hand[0]
                 choice_k = self.dead[0] if self.dead and rng() >= eps else int(rng() * COLUMNS)
             hand.remove(choice_c)
-            tot[choice_k][p] += choice_c
+            t = tot[choice_k]
+            t[p] += choice_c
+            if t[p] > tops[choice_k]:
+                tops[choice_k] = t[p]
             p += 1
             if p == n:
                 p = 0
@@ -299,7 +332,7 @@ class _Search:
                 i = len(kids)
                 child = _Node((p + 1) % n, n)
                 kids.append(child)
-                c, k = moves[i]
+                _, c, k = moves[i]
                 hands[p].remove(c)
                 tot[k][p] += c
                 p = (p + 1) % n
@@ -307,18 +340,16 @@ class _Search:
                 node = child
                 path.append(node)
                 break
-            mover = node.mover
             explore = self.explore * math.sqrt(math.log(node.n))
             best = -1.0
             pick = 0
             for i in range(width):
                 kid = kids[i]
-                kn = kid.n
-                s = kid.w[mover] / kn + explore / kid.root_n
+                s = kid.mean + explore / kid.root_n
                 if s > best:  # ties go to the better prior (earlier child)
                     best = s
                     pick = i
-            c, k = moves[pick]
+            _, c, k = moves[pick]
             hands[p].remove(c)
             tot[k][p] += c
             p = (p + 1) % n
@@ -334,6 +365,7 @@ class _Search:
             w = node.w
             for q in range(n):
                 w[q] += values[q]
+            node.mean = w[node.judge] / node.n
             node.gain += gain
         self.iterations += 1
 
@@ -354,7 +386,7 @@ class _Search:
         root = self.root
         assert root.moves is not None and root.kids
         order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w[self.me]))
-        return tuple((Placement(card=root.moves[j][0], column=root.moves[j][1]), root.kids[j].n) for j in order)
+        return tuple((Placement(card=root.moves[j][1], column=root.moves[j][2]), root.kids[j].n) for j in order)
 
     def best(self) -> tuple[Placement, float, float]:
         """The most visited move at the root, with its mean win value and mean score rise."""
@@ -362,7 +394,7 @@ class _Search:
         assert root.moves is not None and root.kids
         i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
         kid = root.kids[i]
-        card, column = root.moves[i]
+        _, card, column = root.moves[i]
         return Placement(card=card, column=column), kid.w[self.me] / kid.n, kid.gain / kid.n
 
 
@@ -372,7 +404,7 @@ def candidates(game: Game) -> list[Placement]:
     (see the module docstring)."""
     search = _Search(game, 0)
     moves = search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
-    return [Placement(card=card, column=column) for card, column in moves]
+    return [Placement(card=card, column=column) for _, card, column in moves]
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,7 +448,7 @@ def weigh(game: Game, seed: int, iterations: int = DEFAULT_ITERATIONS) -> list[W
                 break
     assert root.moves is not None
     out = []
-    for i, ((c, k), kid) in enumerate(zip(root.moves, root.kids, strict=False)):
+    for i, ((_, c, k), kid) in enumerate(zip(root.moves, root.kids, strict=False)):
         if kid.n:
             mean = kid.w[me] / kid.n
             out.append(Weighed(Placement(card=c, column=k), kid.n, mean,

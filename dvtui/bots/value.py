@@ -19,6 +19,7 @@ greedy bots (see ``bench/bench_strength.py --calibrate``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Final
 
@@ -69,24 +70,52 @@ def fitted(players: int, rounds_left: int, strong_games: bool) -> tuple[float, f
     return DEPTH_DECAY.get(rounds_left, 0.9), POTENTIAL_WEIGHT, temperature(players, rounds_left)
 
 
-def potential(owned: list[int], rest: list[list[int]], decay: list[float]) -> float:
-    """What the cards still in the columns can add for a player owning ``owned`` (value by category)."""
-    total = 0.0
-    for col in rest:
-        for d, code in enumerate(col):
+def potential(owned: list[int], rest: list[list[int]], gains: Gains) -> float:
+    """What the cards still in the columns can add for a player owning ``owned`` (value by
+    category), a card ``d`` deep counting ``decay ** d`` of its rise (``gains``: :func:`gain_table`)."""
+    return potentials([owned], rest, gains)[0]
+
+
+def potentials(owners: list[list[int]], rest: list[list[int]], gains: Gains) -> list[float]:
+    """:func:`potential` for each of ``owners``: the columns are read once for all of them, since
+    a search asks this for every player of every round's end it judges."""
+    cards = [gains[d][code] for col in rest for d, code in enumerate(col)]
+    out = []
+    for owned in owners:
+        held = owned + _NOBODY_OWNS_MONEY
+        total = 0.0
+        for k, rise in cards:
+            total += rise[held[k]]  # adding the 0.0 of a card that would not rise changes nothing
+        out.append(total)
+    return out
+
+
+_NOBODY_OWNS_MONEY: Final = [0]
+"""Appended to a player's goods so that money (category :data:`~dvtui.engine.compact.MONEY`, the
+last) reads as a category they own nothing of: its full value counts."""
+
+Gains = list[list[tuple[int, tuple[float, ...]]]]
+"""By depth in its column and card code: (the card's category, what it adds at that depth to a
+player holding a good of value 0..7 of that category). A table, so that :func:`potentials` does
+one look-up per card and player rather than the arithmetic."""
+
+DEPTHS: Final = 64
+"""A column holds at most 9 cards and the goods exchanged into it."""
+
+
+@functools.cache
+def gain_table(decay: float) -> Gains:
+    """The :data:`Gains` for this depth decay (kept: a search asks for one of a few fitted decays)."""
+    table: Gains = []
+    for d in range(DEPTHS):
+        weight = decay**d
+        row = []
+        for code in range((MONEY + 1) * 8):
             k = code >> 3
             v = code & 7
-            if k != MONEY:
-                v -= owned[k]
-                if v <= 0:
-                    continue
-            total += v * decay[d]
-    return total
-
-
-def decay_table(decay: float) -> list[float]:
-    """Weights by depth for :func:`potential` (a column holds at most 9 + exchanged cards)."""
-    return [decay**i for i in range(64)]
+            row.append((k, tuple((v - h) * weight if v - h > 0 else 0.0 for h in range(8))))
+        table.append(row)
+    return table
 
 
 def temperature(players: int, rounds_left: int) -> float:
@@ -118,15 +147,30 @@ def estimate(estimates: list[float], temperature: float, rank_w: float = RANK_WE
     with the expected share of opponents beaten (pairwise logistic), plus the margin term."""
     n = len(estimates)
     top = max(estimates)
-    mean = sum(estimates) / n
+    mean = added(estimates) / n
     exps = [math.exp((e - top) / temperature) for e in estimates]
-    total = sum(exps)
+    total = added(exps)
     win_w = (1.0 - rank_w) / total
     out = []
     for p, e in enumerate(estimates):
         value = win_w * exps[p] + MARGIN * (e - mean) / 10.0
         if rank_w:
             mine = exps[p]  # mine / (mine + x) is logistic((e_p - e_q) / temperature); 1/2 for q = p
-            value += rank_w * (sum(mine / (mine + x) for x in exps) - 0.5) / (n - 1)
+            beaten = 0.0
+            for x in exps:
+                beaten += mine / (mine + x)
+            value += rank_w * (beaten - 0.5) / (n - 1)
         out.append(value)
     return out
+
+
+def added(values: list[float]) -> float:
+    """The floats added left to right, as ``sum`` did before Python 3.12.
+
+    Python 3.12's ``sum`` compensates its rounding, which changes the last bits of a judgement and
+    could change a move: added this way, a bot plays the same game on every Python dvtui runs on
+    (and the compiled build as the pure one)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total

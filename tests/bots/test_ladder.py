@@ -139,9 +139,10 @@ def test_the_value_fitted_to_strong_games_is_what_a_search_asking_for_it_judges_
         game = random_state(players, 5, (start.rounds - left - start.round) * 5 * players + 1, 0)
         assert game.rounds - game.round == left
         fitted = _Search(game, 1, Evaluation(strong_games=True))
-        assert (fitted.decay[1], fitted.pot_w, fitted.temp) == (decay, weight, temperature)
+        assert (fitted.decay, fitted.pot_w, fitted.temp) == (decay, weight, temperature)
+        assert fitted.gains is V.gain_table(decay)
         plain = _Search(game, 1)
-        assert (plain.decay[1], plain.pot_w, plain.temp) == (
+        assert (plain.decay, plain.pot_w, plain.temp) == (
             V.DEPTH_DECAY.get(left, 0.9),
             V.POTENTIAL_WEIGHT,
             V.temperature(players, left),
