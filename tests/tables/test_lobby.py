@@ -121,7 +121,8 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         seats = app.screen.query_one(OptionList)
         await until(pilot, "Bob's seat offered", lambda: seats.highlighted == 1 and seats.option_count == 4)
         await pilot.press("enter")
-        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+        # mounted, not just pushed: a test that ended meanwhile would take the screen down under its on_mount
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
         table = app.screen
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "others" and table.session.seat == 1
@@ -142,7 +143,8 @@ async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Serv
         await until(pilot, "the name refused", lambda: "a table's name is 1 to 32 letters" in text(error))
         setup.query_one("#table-name", Input).value = "newt"
         await pilot.press("ctrl+s")
-        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))
+        # mounted, not just pushed: a test that ended meanwhile would take the screen down under its on_mount
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
         table = app.screen
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "newt" and table.session.seat == 0  # Cy's, the set-up's first seat
