@@ -5,8 +5,9 @@ the placements the search tried most, with a chance that grows with the visit co
 ``1 / temperature``. Placements the search barely tried (fewer than :data:`KEEP` of the best one's
 visits) are never drawn, so even the beginner plays a move a search thought about. At temperature
 0 the level plays the search's own choice, as ``strong`` does. The top is that search run longer:
-``expert`` is ``strong`` itself, and ``master`` searches four times as many iterations, which the
-gauntlet of ``bench/bench_ladder.py`` measures above it (docs/PLAYING.md, "The ladder").
+``expert`` is ``strong`` itself, and ``master`` searches four times as many iterations and gives
+half its judgement to the places below first (:data:`MASTER`), which the gauntlet of
+``bench/bench_ladder.py`` measures above it (docs/PLAYING.md, "The ladder").
 
 Each level is a pure function of (game, seed): its search has a fixed iteration budget and its draw
 comes from :func:`~dvtui.bots.base.mix` of the seed and the move, never from the clock.
@@ -43,12 +44,24 @@ class Level:
     """How its search judges the round's end (``strong``'s unless the rung names another)."""
 
 
+MASTER = Evaluation(rank_weight=0.5)
+"""``master``'s judgement of the round's end: ``strong``'s, with half of it (not a quarter) the
+share of opponents it expects to finish ahead of. A player among strong ones is measured by the
+places it takes, and this is the change that moved that most at five players, where the edge of
+search alone is smallest (docs/PLAYING.md, "The top"); it won more often there too."""
+
 LADDER: tuple[Level, ...] = (
     Level("novice", N_("Looks a little ahead and often takes a second-best card."), 200, 0.55),
     Level("casual", N_("Sees the obvious plays of the round; still loose with its choices."), 300, 0.4),
     Level("club", N_("Plans the round and rarely strays from a good placement."), 600, 0.25),
     Level("expert", N_("Plays as strong does: the best placement after a full look at the round."), 5000, 0.0),
-    Level("master", N_("Searches four times as long as strong and plays its best placement."), 20000, 0.0),
+    Level(
+        "master",
+        N_("Searches four times as long as strong and fights for every place, not only first."),
+        20000,
+        0.0,
+        evaluation=MASTER,
+    ),
 )
 """The named levels, weakest first (their names are in :data:`dvtui.engine.BOT_LEVELS`)."""
 

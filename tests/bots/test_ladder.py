@@ -120,11 +120,13 @@ def test_a_rungs_evaluation_reaches_its_search_and_strongs_stays_the_default() -
 
 def test_expert_plays_strongs_moves_and_master_is_strongs_search_four_times_as_long() -> None:
     """The top of the ladder is ``strong``'s search: ``expert`` at its budget (a named level for the
-    same player), ``master`` at four times it, both playing the search's own choice."""
+    same player), ``master`` at four times it with half its judgement on places, both playing the
+    search's own choice."""
     rungs = {level.name: level for level in LADDER}
     assert (rungs["expert"].iterations, rungs["expert"].temperature) == (DEFAULT_ITERATIONS, 0.0)
     assert (rungs["master"].iterations, rungs["master"].temperature) == (4 * DEFAULT_ITERATIONS, 0.0)
-    assert rungs["expert"].evaluation == rungs["master"].evaluation == STRONG
+    assert rungs["expert"].evaluation == STRONG
+    assert rungs["master"].evaluation == dataclasses.replace(STRONG, rank_weight=0.5)
     for players, seed in ((3, 31), (4, 32), (5, 33)):
         game = random_state(players, seed, 7, 1)
         assert choose("expert", game, seed) == choose("strong", game, seed)
