@@ -20,7 +20,7 @@ RATINGS: dict[str, int] = {
     "club": -130,
     "strong": 0,
     "expert": 0,  # strong's: see SAME_PLAYER
-    "master": 89,
+    "master": 134,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
 each the sum of the rungs between it and ``strong``. ``expert`` is ``strong`` under a ladder name

@@ -9,8 +9,9 @@ is this player to win", because the game is won on rank (R8), not on raw score:
   goods can still add *for them* (a good is worth only its rise over the one of its category they
   already own, R6.1, and a card deep in a column is less likely to be reached), and the estimates
   become win chances through a softmax whose temperature grows with the rounds still to play;
-- a quarter of the judgement is the share of opponents beaten, and a pinch is the score margin,
-  so a player who cannot win (or cannot lose) still plays for something instead of at random.
+- a quarter of the judgement is the share of opponents beaten (``master``'s: half, see
+  :data:`dvtui.bots.ladder.MASTER`), and a pinch is the score margin, so a player who cannot win
+  (or cannot lose) still plays for something instead of at random.
 
 Cards, goods and scores are in the ints of :mod:`dvtui.engine.compact` (the state a compact
 resolution leaves) so the hot loop does integer arithmetic only. The weights were fitted to games of
