@@ -21,7 +21,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.files import file_bytes, strip_at
-from ..support.positions import playing_states, random_state
+from ..support.positions import before_the_last_placement, playing_states, random_state
 
 
 def tiny(level: Level) -> Level:
@@ -170,8 +170,7 @@ def test_masters_judgement_counts_passing_an_opponent_twice_what_strongs_does() 
 def test_masters_last_placement_of_the_game_is_its_own_judgements_best(players: int, deal: int, walk: int) -> None:
     """The game's last placement has no future, so ``master``'s search judges every placement
     exactly: it plays one its judgement (a win first, then the places, then the margin) ranks first."""
-    total = 5 * players * {3: 6, 4: 4, 5: 5}[players]
-    game = random_state(players, deal, total - 1, walk)
+    game = before_the_last_placement(players, deal, walk)
     me = game.to_move
 
     def judged(placement: Placement) -> float:

@@ -13,7 +13,7 @@ from dvtui.bots import value as V
 from dvtui.bots.strong import candidates
 from dvtui.engine import COLORS, CardPlaced, Game, Placement, Seat, fold, new_game
 
-from ..support.positions import random_state
+from ..support.positions import before_the_last_placement, random_state
 
 
 def seats_for(levels: list[str]) -> list[Seat]:
@@ -139,8 +139,7 @@ def test_a_game_resumed_from_its_events_ends_as_the_uninterrupted_one(cut: int) 
 @given(players=st.integers(3, 5), deal=st.integers(0, 2**31), walk=st.integers(0, 2**31))
 def test_the_last_placement_of_the_game_is_the_best_there_is(players: int, deal: int, walk: int) -> None:
     """The game's last placement has no future: the search must find the best win share exactly."""
-    total = 5 * players * {3: 6, 4: 4, 5: 5}[players]
-    game = random_state(players, deal, total - 1, walk)
+    game = before_the_last_placement(players, deal, walk)
     me = game.to_move
 
     def share(placement: Placement) -> float:

@@ -22,6 +22,7 @@ from dvtui.engine import (
     COLUMNS,
     DECK,
     FORMAT_VERSION,
+    PLACEMENTS_PER_PLAYER,
     ROUNDS,
     Event,
     Game,
@@ -142,6 +143,12 @@ def random_state(players: int, deal: int, moves: int, walk: int) -> Game:
             break
         game.place(rng.choice(game.legal_placements()))
     return game
+
+
+def before_the_last_placement(players: int, deal: int, walk: int) -> Game:
+    """A random game one placement from its end (see :func:`random_state`): the last placement has
+    no future, so a search judges each one exactly there."""
+    return random_state(players, deal, PLACEMENTS_PER_PLAYER * players * ROUNDS[players] - 1, walk)
 
 
 def playing_states(max_moves: int = 150) -> st.SearchStrategy[Game]:
