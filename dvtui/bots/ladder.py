@@ -48,7 +48,7 @@ MASTER = Evaluation(rank_weight=0.5)
 """``master``'s judgement of the round's end: ``strong``'s, with half of it (not a quarter) the
 share of opponents it expects to finish ahead of. A player among strong ones is measured by the
 places it takes, and this is the change that moved that most at five players, where the edge of
-search alone is smallest (docs/PLAYING.md, "The top"); it won more often there too."""
+search alone is smallest (docs/PLAYING.md, "The top"), and it won no less often there."""
 
 LADDER: tuple[Level, ...] = (
     Level("novice", N_("Looks a little ahead and often takes a second-best card."), 200, 0.55),

@@ -15,7 +15,7 @@ from dvtui.bots import value as V
 from dvtui.bots.ladder import KEEP, MASTER, draw, mover
 from dvtui.bots.strong import STRONG, Evaluation, _Search
 from dvtui.cli import main
-from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, check_seats
+from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, check_seats, compact
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
@@ -151,7 +151,7 @@ def test_the_value_fitted_to_strong_games_is_what_a_search_asking_for_it_judges_
         )
 
 
-def test_masters_judgement_counts_passing_an_opponent_twice_what_strongs_does() -> None:
+def test_masters_judgement_counts_passing_an_opponent_nearly_twice_what_strongs_does() -> None:
     """``master`` gives half its judgement to the places below first, ``strong`` a quarter: a player
     far behind the leader gains much more, under ``master``'s, by passing the third (about 1.8
     times: the win chance and the margin, which move alike under both, are the rest), and a place
@@ -176,7 +176,7 @@ def test_masters_last_placement_of_the_game_is_its_own_judgements_best(players: 
     def judged(placement: Placement) -> float:
         g = game.copy()
         g.place(placement)
-        return V.final([s // 100_000 for s in g.scores()], MASTER.rank_weight)[me]
+        return V.final(compact.CompactGame(g).worth, MASTER.rank_weight)[me]  # the units the search judges in
 
     best = max(judged(placement) for placement in game.legal_placements())
     assert judged(choose("master", game, deal)) == pytest.approx(best, abs=1e-9)
