@@ -164,9 +164,9 @@ def ensure_personal_server(place: ServerPlace, idle: float | None = None) -> Non
         if is_listening(place):
             return
         log = os.open(place.directory / "serve.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        try:
+        try:  # -P: this dvtui, never a ``dvtui`` folder of the working directory
             child = subprocess.Popen(
-                [sys.executable, "-m", "dvtui", "serve", "--dir", str(place.directory), "--idle", f"{idle:g}"],
+                [sys.executable, "-P", "-m", "dvtui", "serve", "--dir", str(place.directory), "--idle", f"{idle:g}"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
             )  # fmt: skip
         finally:

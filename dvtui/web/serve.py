@@ -48,8 +48,10 @@ def tab_command(table: str | None, server: str | None, language: str | None = No
     """The command each tab runs: this same dvtui (interpreter and import path), at its start
     menu (whose lobby lists the tables of ``server``, else of the table server ``dvtui tables``
     finds) or, with ``table``, sitting at that table of the table server; speaking ``language``
-    (``dvtui web --lang``: ``DVTUI_LANG``, which no browser's language nor setting overrides)."""
-    command = [sys.executable, "-m", "dvtui"]
+    (``dvtui web --lang``: ``DVTUI_LANG``, which no browser's language nor setting overrides).
+    ``-P``: the working directory is not on the import path, so a ``dvtui`` folder there (the
+    parent of a clone, or another version's clone) never stands in for this package."""
+    command = [sys.executable, "-P", "-m", "dvtui"]
     if language is not None:
         command = ["env", f"{LANGUAGE_VARIABLE}={language}", *command]
     where = None if server is None else str(Path(server).expanduser().absolute())

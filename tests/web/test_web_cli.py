@@ -66,12 +66,12 @@ def test_bad_flags_are_usage_errors(argv: list[str], message: str, capsys: pytes
 
 
 def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Path) -> None:
-    assert serve.tab_command(None, None) == [sys.executable, "-m", "dvtui"]
-    assert serve.tab_command("friday", None) == [sys.executable, "-m", "dvtui", "join", "friday"]
+    assert serve.tab_command(None, None) == [sys.executable, "-P", "-m", "dvtui"]
+    assert serve.tab_command("friday", None) == [sys.executable, "-P", "-m", "dvtui", "join", "friday"]
     assert serve.tab_command("friday", str(tmp_path)) == [
-        sys.executable, "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
+        sys.executable, "-P", "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
     # without a table: the start menu, whose lobby lists that server's tables
-    assert serve.tab_command(None, str(tmp_path)) == ["env", f"DVTUI_SERVER_DIR={tmp_path}", sys.executable, "-m",
+    assert serve.tab_command(None, str(tmp_path)) == ["env", f"DVTUI_SERVER_DIR={tmp_path}", sys.executable, "-P", "-m",
                                                       "dvtui"]  # fmt: skip
     assert serve.page_title(None) == "Dolce Vita"
     assert serve.page_title("friday") == "Dolce Vita · table friday"
