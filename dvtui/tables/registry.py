@@ -99,13 +99,20 @@ def expired(last: float, *, now: float, limits: TableLimits) -> bool:
     return now - last > limits.keep_days * 86400
 
 
-def kept_info(kept: str, game: Game, last: float) -> ListedTable:
+def kept_info(
+    kept: str, game: Game, last: float, users: Sequence[str | None] = (), kept_for: Sequence[str | None] = ()
+) -> ListedTable:
     """A kept game as the list of tables shows it (``all``): its seats as its file names them,
-    where its game stopped, and ``kept``, the time of its last line."""
+    whose each was (``users``, its table's owners as shown; ``kept_for``, a free seat's
+    invitation: so that ``--mine`` finds a person's kept games), where its game stopped, and
+    ``kept``, the time of its last line."""
+    users = list(users) if len(users) == len(game.created.players) else [None] * len(game.created.players)
+    kept_for = list(kept_for) if len(kept_for) == len(users) else [None] * len(users)
     seats = [
-        SeatState(seat=i, name=p.name, kind=p.kind, state="bot" if p.kind == "bot" else "away")
+        SeatState(seat=i, name=p.name, kind=p.kind, state="bot" if p.kind == "bot" else "away", user=users[i],
+                  kept_for=kept_for[i] if users[i] is None else None)
         for i, p in enumerate(game.created.players)
-    ]
+    ]  # fmt: skip
     stamp = datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return ListedTable(
         table=kept, seats=seats, round=game.round, rounds=game.rounds,

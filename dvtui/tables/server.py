@@ -508,7 +508,13 @@ class Server:
         except (GameFileError, OSError) as e:
             self._log(f"kept game {kept} cannot be read: {e}")
             return None
-        return kept_info(kept, loaded.game, last), last
+        try:  # its table's record, kept beside it: who sat where
+            record = self.store.record(kept)
+        except (SaveError, OSError):
+            record = None
+        users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
+        invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
+        return kept_info(kept, loaded.game, last, users, invited), last
 
     def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
         if read is not None:

@@ -9,7 +9,9 @@ import re
 from dvtui.tables import SeatState, TableInfo
 from dvtui.tables.client import is_my_turn, mine_first
 
-from ..support.servers import Served, short_dir
+from ..support.processes import dvtui
+from ..support.raw import RawClient, ask
+from ..support.servers import Served, in_thread, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 
@@ -74,3 +76,26 @@ def test_tables_mine_shows_the_time_left_on_a_clocked_turn() -> None:
         assert re.search(r", (\d:)?\d\d:\d\d left  \[", lines["your turn: clocked"]), listed.stdout
         assert "move time 1h" in lines["your turn: clocked"]
         assert " left" not in lines["your turn: free"], listed.stdout
+
+
+def test_tables_mine_all_lists_the_games_kept_after_ones_tables_and_nobody_elses() -> None:
+    """A game kept after its table (closed, or played before a rematch) names who sat at each seat
+    (and whom a seat nobody took was kept for), so ``--mine --all`` finds it for them."""
+    with short_dir() as d, in_thread(d) as server:
+        me = RawClient(str(server.place.socket))  # the test's own account
+        me.send({"type": "hello", "version": 1})
+        assert me.until("welcome")["user"] == ME
+        for name, players in (("sat", ["Ana", "Bob", "bot:random"]), ("invited", [ME, "Bob", "bot:random"]),
+                              ("others", ["Ana", "Bob", "bot:random"])):  # fmt: skip
+            opened = ask(me, {"type": "open_table", "table": name, "players": players, "seed": 3}, "opened")
+            assert opened["type"] == "opened"
+        assert ask(me, {"type": "join", "table": "sat", "seat": 1}, "joined")["seat"] == 1
+        for name in ("sat", "invited", "others"):
+            me.send({"type": "close_table", "table": name})
+            if name == "sat":  # seated there: told as everyone there is, then answered
+                assert f"closed table {name}" in me.until("error")["message"]
+            assert me.until("closed") == {"type": "closed", "table": name}
+        listed = dvtui("tables", "--mine", "--all", "--server", d)
+        assert listed.returncode == 0, listed.stderr
+        names = [line.split(".")[0] for line in listed.stdout.splitlines()]
+        assert names == ["invited", "sat"], listed.stdout
