@@ -67,6 +67,7 @@ from .protocol import (
     encode,
     incoming_decoder,
 )
+from .reasons import reason_words
 from .received import BadServer, check_game_bytes, check_line, check_message
 from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
 
@@ -108,8 +109,12 @@ ERROR_WORDS: dict[str, str] = {
 
 
 def refusal_words(error: Error) -> str:
-    """``error`` in the language spoken now: the server's own message in English, else the
-    catalogue's sentence for its code."""
+    """``error`` in the language spoken now: the sentence of its ``reason`` when this client knows
+    it (made from its ``fields``, whatever the server's language), else the server's own message
+    in English, else the catalogue's sentence for its code."""
+    said = reason_words(error.reason, error.fields)
+    if said is not None:
+        return said
     if language() == ENGLISH or error.code not in ERROR_WORDS:
         return error.message
     return _(ERROR_WORDS[error.code])

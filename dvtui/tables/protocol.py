@@ -473,6 +473,11 @@ class Error(Message, tag="error"):
     re: str | None = None
     """The ``type`` of the client's message this error answers (``place``, ``stand_in``...); None
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
+    reason: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+    """Which refusal of its ``code`` this is (:data:`~dvtui.tables.reasons.REASONS`), for a client
+    to say in its reader's language with ``fields``; None: ``code`` says all there is."""
+    fields: Annotated[dict[Annotated[str, msgspec.Meta(max_length=32)], int], msgspec.Meta(max_length=8)] | None = None
+    """The values ``reason``'s sentence names (a seat counted from 0, as everywhere on the wire)."""
 
 
 ServerMessage = (
@@ -496,7 +501,7 @@ def downgraded(error: Error, features: frozenset[str]) -> Error:
     newer = NEWER_CODES.get(error.code)
     if newer is None or newer[0] in features:
         return error
-    return Error(code=newer[1], message=error.message, seq=error.seq, re=error.re)  # type: ignore[arg-type]
+    return msgspec.structs.replace(error, code=newer[1])
 
 
 def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:

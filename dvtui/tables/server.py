@@ -46,7 +46,18 @@ from typing import Any, TypeVar
 import msgspec
 
 from ..bots import parse_bot
-from ..engine import Placement, RuleError, Seat, SeatError, new_game, random_seed
+from ..engine import (
+    CardNotInHand,
+    NotPlacementPhase,
+    Placement,
+    RuleError,
+    Seat,
+    SeatError,
+    WrongPlayer,
+    new_game,
+    random_seed,
+)
+from ..i18n import ENGLISH, set_language
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -117,7 +128,7 @@ from .protocol import (
 from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
 from .store import FileStore, GameStore, Here, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
-from .undos import undo_refusal
+from .undos import MAX_UNDOS_PER_ROUND, undos_this_round
 from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
@@ -192,9 +203,14 @@ class Conn:
     def seat(self) -> int | None:
         return None if self.table is None else self.table.seat_of(self)
 
-    def error(self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None) -> None:
-        """Say ``message``; ``re``: the type of the message it answers (None: nobody asked)."""
-        self.tell(Error(code=code, message=printable(message)[:MAX_ERROR_CHARS], seq=seq, re=re))
+    def error(
+        self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None,
+        reason: str | None = None, fields: dict[str, int] | None = None,
+    ) -> None:  # fmt: skip
+        """Say ``message``; ``re``: the type of the message it answers (None: nobody asked);
+        ``reason`` and ``fields``: which refusal, for the client to say in its own words."""
+        message = printable(message)[:MAX_ERROR_CHARS]
+        self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
 
     def tell(self, error: Error) -> None:
         """Send ``error`` in a code this client reads (:func:`~.protocol.downgraded`)."""
@@ -798,7 +814,7 @@ class Server:
         try:
             await self._handle[type(message)](conn, message)
         except Refusal as no:
-            conn.error(no.code, no.message, seq=no.seq, re=asked)
+            conn.error(no.code, no.message, seq=no.seq, re=asked, reason=no.reason, fields=no.fields)
             if no.close:
                 conn.close()
         except Exception as e:  # a bug must cost one connection, never the server
@@ -1383,20 +1399,32 @@ class Server:
             except (SaveError, OSError, GameFileError) as e:
                 raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
         if message.seq != table.next_seq:
-            raise Refusal("stale", f"the table is at line {table.next_seq}, not {message.seq}", seq=table.next_seq)
+            stale = {"next_seq": table.next_seq, "seq": message.seq}
+            raise Refusal.because("stale", "stale", stale, seq=table.next_seq)
         if table.over:
-            raise Refusal("game_over", "the game is over")
+            raise Refusal.because("game_over", "game_over", {})
         waiting = table.why_waiting()
         if waiting is not None:
             raise Refusal("illegal", waiting, seq=table.next_seq)
         try:
             if isinstance(message, Place):
                 placement = Placement(card=message.card, column=message.column)
+                game = table.session.game
+                try:  # the rules' own refusals, in the wire's words (theirs are the server's language)
+                    game.check_placement(placement, player=seat)
+                except WrongPlayer:
+                    raise Refusal.because("illegal", "not_your_turn", {"to_move": game.to_move, "seat": seat},
+                                          seq=table.next_seq) from None  # fmt: skip
+                except CardNotInHand:
+                    raise Refusal.because("illegal", "card_placed", {"seat": seat, "card": message.card},
+                                          seq=table.next_seq) from None  # fmt: skip
+                except NotPlacementPhase:
+                    raise Refusal.because("illegal", "resolving", {}, seq=table.next_seq) from None
                 await self._commit(table, lambda session: session.place(placement, player=seat))
             else:
-                refusal = undo_refusal(table.session.events, seat, table.session.names[seat])
-                if refusal is not None:
-                    raise Refusal("undo_limit", refusal, seq=table.next_seq)
+                if undos_this_round(table.session.events, seat) >= MAX_UNDOS_PER_ROUND:
+                    raise Refusal.because("undo_limit", "undo_limit", {"seat": seat, "most": MAX_UNDOS_PER_ROUND},
+                                          seq=table.next_seq)  # fmt: skip
                 await self._commit(table, lambda session: session.undo(seat))
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
@@ -1656,7 +1684,10 @@ def serve(
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
     besides its own that may vouch for a person; ``budget``: the most its bots may think;
     ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside);
-    ``store``: where its tables are kept (None: files in its games directory)."""
+    ``store``: where its tables are kept (None: files in its games directory). The server speaks
+    English whatever its user's language: what it passes on (a seat's or a rule's words) goes to
+    clients that each say it in their own (each refusal of the rules also names its reason)."""
+    set_language(ENGLISH)
     make_private_dir(place.directory)
     server = Server(
         place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store

@@ -25,6 +25,7 @@ from ..printable import printable
 from ..store import user_name
 from .clock import MoveClock
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
+from .reasons import english
 from .registry import Owner
 from .store import MAX_HISTORY, Here, TableRecord
 
@@ -34,14 +35,26 @@ STAND_IN = "greedy"
 
 class Refusal(Exception):
     """A rule says no: ``code`` and ``message`` as the ``error`` the server answers with; ``seq``: the
-    table's line the refusal is about (a stale decision); ``close``: the connection ends after it."""
+    table's line the refusal is about (a stale decision); ``close``: the connection ends after it;
+    ``reason`` and ``fields``: which refusal, for each client to say in its reader's language."""
 
-    def __init__(self, code: ErrorCode, message: str, *, seq: int | None = None, close: bool = False) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, *, seq: int | None = None, close: bool = False,
+        reason: str | None = None, fields: dict[str, int] | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
         self.seq = seq
         self.close = close
+        self.reason = reason
+        self.fields = fields
+
+    @classmethod
+    def because(cls, code: ErrorCode, reason: str, fields: dict[str, int], *, seq: int | None = None) -> Refusal:
+        """The refusal ``reason`` (:data:`~.reasons.REASONS`), its message the same English words
+        whatever language the server runs in."""
+        return cls(code, english(reason, fields), seq=seq, reason=reason, fields=fields)
 
 
 class Guest(Protocol):

@@ -86,7 +86,7 @@ def test_a_decision_is_checked_against_the_tables_line_the_turn_and_the_seat(in_
     assert bob.until("card_placed")["code"] == "stale"
     ana.send({"type": "place", "seq": 2, "card": 5, "column": 0})  # twice in a row
     refused = ana.until("card_placed")
-    assert refused["code"] == "illegal" and "player 1's turn" in refused["message"]
+    assert refused["code"] == "illegal" and refused["message"] == "it is seat 2's turn, not seat 1's"
     watcher = _client(in_process)
     watcher.send({"type": "place", "seq": 2, "card": 5, "column": 0})
     assert watcher.until("card_placed")["code"] == "not_seated"
