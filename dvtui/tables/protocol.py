@@ -25,13 +25,14 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
-FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch")
+FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons")
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
 it, and something of the first vocabulary instead, or nothing (see :func:`downgraded`):
 ``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
-``closed``; ``rematch`` ``presence.rematch`` and ``dealt``."""
+``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
+``reasons`` ``error.reason`` and ``error.fields``."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -388,6 +389,9 @@ class Presence(Message, tag="presence"):
     clock runs now (no move time, a bot's seat to move, the game over)."""
     rematch: RematchVote | None = None
     """A rematch proposed at the finished table, and who has accepted it (None: none is)."""
+    to_move: int | None = None
+    """The seat whose placement the table awaits after the lines sent before this presence (None:
+    none is: the game over, a waiting room, a stopped table)."""
 
 
 class Started(Message, tag="started"):
@@ -498,6 +502,8 @@ without that feature gets instead (``closed`` is ``server`` to it: the table tak
 
 def downgraded(error: Error, features: frozenset[str]) -> Error:
     """``error`` as a client that speaks ``features`` may read it (see :data:`NEWER_CODES`)."""
+    if "reasons" not in features and (error.reason is not None or error.fields is not None):
+        error = msgspec.structs.replace(error, reason=None, fields=None)
     newer = NEWER_CODES.get(error.code)
     if newer is None or newer[0] in features:
         return error
@@ -525,6 +531,7 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
         move_time=presence.move_time if "clock" in features else None,
         move_left=presence.move_left if "clock" in features else None,
         rematch=presence.rematch if "rematch" in features else None,
+        to_move=presence.to_move if "turn" in features else None,
         seats=presence.seats if "close" in features else [without_resigned(s) for s in presence.seats],
     )
 

@@ -89,6 +89,8 @@ def check_message(message: Incoming) -> None:
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
         _move_time("presence", message.move_time, message.move_left)
+        if message.to_move is not None and not 0 <= message.to_move < len(message.seats):
+            raise BadServer("presence.to_move names a seat the table has not")
         vote = message.rematch
         if vote is not None:
             seats = [vote.by, *vote.accepted, *vote.awaited]

@@ -100,12 +100,14 @@ def expired(last: float, *, now: float, limits: TableLimits) -> bool:
 
 
 def kept_info(
-    kept: str, game: Game, last: float, users: Sequence[str | None] = (), kept_for: Sequence[str | None] = ()
-) -> ListedTable:
+    kept: str, game: Game, last: float, users: Sequence[str | None] = (), kept_for: Sequence[str | None] = (),
+    *, number: int = 1, move_time: int | None = None,
+) -> ListedTable:  # fmt: skip
     """A kept game as the list of tables shows it (``all``): its seats as its file names them,
     whose each was (``users``, its table's owners as shown; ``kept_for``, a free seat's
     invitation: so that ``--mine`` finds a person's kept games), where its game stopped, and
-    ``kept``, the time of its last line."""
+    ``kept``, the time of its last line; and the keys every table info has: ``game``, its number
+    at its table (``number``), its table's ``move_time``, no waiting room and no clock running."""
     users = list(users) if len(users) == len(game.created.players) else [None] * len(game.created.players)
     kept_for = list(kept_for) if len(kept_for) == len(users) else [None] * len(users)
     seats = [
@@ -116,7 +118,8 @@ def kept_info(
     stamp = datetime.fromtimestamp(last, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     return ListedTable(
         table=kept, seats=seats, round=game.round, rounds=game.rounds,
-        to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, kept=stamp,
+        to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, kept=stamp, game=number, waiting=False,
+        move_time=move_time, move_left=None,
     )  # fmt: skip
 
 

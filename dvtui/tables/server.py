@@ -530,7 +530,9 @@ class Server:
             record = None
         users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
         invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
-        return kept_info(kept, loaded.game, last, users, invited), last
+        if record is None:
+            return kept_info(kept, loaded.game, last, users, invited), last
+        return kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time), last
 
     def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
         if read is not None:
@@ -1261,7 +1263,7 @@ class Server:
             raise Refusal("chat_limit", "too many chat lines too fast: wait a few seconds")
         owners = table.record.owners
         seat = owners.index(conn.identity) if conn.identity in owners else None
-        at = datetime.now(UTC).isoformat(timespec="seconds")
+        at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")  # as every stamp: UTC, Z
         line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
         async with table.chat_lock:
             try:
@@ -1336,6 +1338,7 @@ class Server:
                 return
             finally:
                 self._opening.discard(name)
+            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
             table.deal(session, record)
             table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
             table.lines, table.playing, table.active = lines, True, time.time()
@@ -1343,11 +1346,13 @@ class Server:
         self._tell_dealt(table, lines)
         await self._save_record(table)
         self._wake(table)
+        kept = aside.removesuffix(".dvr")  # listed as a kept game, as after a restart
+        self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
         """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
         name = table.name
-        table.presence_soon.flush()
+        table.presence_soon.cancel()  # the new game's presence follows its lines, never precedes `dealt`
         dealt = encode(Dealt(table=name, game=table.record.game)) + b"".join(lines)
         for conn in table.here():
             if "rematch" in conn.features:
@@ -1446,6 +1451,7 @@ class Server:
                 session.on_saved = None
             return written
 
+        table.presence_soon.flush()  # what changed before the decision is said before its lines
         try:
             await self._play_here(table)
             lines = await self._run_io(work)
@@ -1457,9 +1463,9 @@ class Server:
         table.active = time.time()
         if lines:
             table.turned()
-            if table.clock is not None:
-                table.presence_soon()  # the time left of the next turn
         table.broadcast(b"".join(lines))
+        if lines:
+            table.presence_soon()  # after the lines: whose turn they began (and its clock)
         self._stop_if_full(table)
 
     def _stop_if_full(self, table: LiveTable) -> None:
@@ -1582,6 +1588,7 @@ class Server:
                 return
             if table.playing:
                 self.store.close(name, table.session)
+            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
             table.deal(dealt.session, dealt.record)
             table.lines, table.playing, table.active = dealt.lines, False, time.time()
             table.record_version, table.chat_seen = -1, dealt.chat_seen

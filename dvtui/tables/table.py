@@ -222,9 +222,12 @@ class Table(Generic[G]):
 
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
+        game = self.session.game
+        to_move = None if game.over or self.waiting or self.failed is not None else game.to_move
         return Presence(
             table=self.name, seats=self.seat_states(), spectators=self.spectator_count(), waiting=self.waiting,
             move_time=self.record.move_time, move_left=self.move_left(), rematch=self.rematch_vote(),
+            to_move=to_move,
         )  # fmt: skip
 
     def spectator_count(self) -> int:

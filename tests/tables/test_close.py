@@ -79,8 +79,8 @@ def test_a_player_resigns_a_bot_plays_the_seat_marked_as_a_stand_in_and_nobody_t
         assert seats[1]["resigned"] is True and "resigned" not in seats[0]  # told, and left out while false
         listed = dvtui("tables", "--server", d)
         assert "bob: away (web:bob), strong bot standing in, resigned" in listed.stdout, listed.stdout
-        assert _ask(bob, {"type": "join", "table": "t3", "seat": 1}, "presence")["code"] == "no_seat"
-        assert _ask(ana, {"type": "stand_in", "seat": 1}, "presence")["code"] == "no_seat"
-        assert _ask(bob, {"type": "resign", "table": "t3"}, "presence")["code"] == "no_seat"
+        assert _ask(bob, {"type": "join", "table": "t3", "seat": 1}, "error")["code"] == "no_seat"
+        assert _ask(ana, {"type": "stand_in", "seat": 1}, "error")["code"] == "no_seat"
+        assert _ask(bob, {"type": "resign", "table": "t3"}, "error")["code"] == "no_seat"
         done = dvtui("resign", "--server", d, "t3")  # the test's account holds no seat there
         assert done.returncode != 0 and "no seat at table t3" in one_error_line(done.stderr)

@@ -1,0 +1,77 @@
+"""The order of what a table sends, as docs/PROTOCOL.md states it: a decision's lines come before
+the ``presence`` that follows them, whose ``to_move`` and clock are for the turn those lines began;
+the presence of a finished game never carries the next game's clock, and the next game's comes
+after ``dealt`` and its lines."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from dvtui.store import parse_game
+from dvtui.tables.protocol import FEATURES
+
+from ..support.raw import RawClient, ask
+from ..support.servers import in_thread, short_dir
+
+GAME_LINES = {"game_created", "card_placed", "placement_undone", "column_resolved", "round_ended", "game_ended"}
+
+
+def _to_move(lines: list[dict[str, Any]]) -> int | None:
+    """Whose turn it is after ``lines``, as a reader folds the game's file (None: the game is over)."""
+    game = parse_game(b"".join(json.dumps(line).encode() + b"\n" for line in lines)).game
+    return None if game.over else game.to_move
+
+
+def test_a_decisions_presence_follows_its_lines_and_names_whose_turn_they_began() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        me = RawClient(str(server.place.socket))
+        me.send({"type": "hello", "version": 1, "features": list(FEATURES)})
+        me.until("welcome")
+        opened = {"type": "open_table", "table": "t", "players": ["Ana", "bot:random", "bot:random"], "seed": 5,
+                  "first_player": 0, "move_time": 600}  # fmt: skip
+        assert ask(me, opened, "opened")["type"] == "opened"
+        assert ask(me, {"type": "join", "table": "t", "seat": 0}, "joined")["seat"] == 0
+        lines: list[dict[str, Any]] = []
+        placed: set[tuple[int, int]] = set()  # (round, card) of mine
+        presences = 0
+        while not lines or lines[-1]["type"] != "game_ended":
+            message = me.receive()
+            assert message is not None and message["type"] in GAME_LINES | {"presence"}, message
+            if message["type"] != "presence":
+                lines.append(message)
+                continue
+            presences += 1
+            turn = _to_move(lines)
+            assert message.get("to_move") == turn, (message, len(lines))  # the lines sent before it
+            assert ("move_left" in message) == (turn == 0), message  # a clock runs for a person's turn only
+            if turn == 0:
+                round_ = parse_game(b"".join(json.dumps(line).encode() + b"\n" for line in lines)).game.round
+                card = min(c for c in range(1, 7) if (round_, c) not in placed)
+                placed.add((round_, card))
+                me.send({"type": "place", "seq": len(lines), "card": card, "column": 0})
+                answer = me.receive()  # the placement's own line comes first
+                assert answer is not None and answer["type"] == "card_placed" and answer["player"] == 0, answer
+                lines.append(answer)
+        assert presences > len(placed)
+        me.send({"type": "rematch", "table": "t"})
+        told: list[dict[str, Any]] = []
+        while not told or told[-1]["type"] != "presence" or not any(m["type"] == "dealt" for m in told):
+            message = me.receive()
+            assert message is not None
+            told.append(message)
+        dealt = [m["type"] for m in told].index("dealt")
+        finished = [m for m in told[:dealt] if m["type"] == "presence"]
+        assert all("move_left" not in m and "to_move" not in m for m in finished), finished  # the finished game's
+        assert told[dealt + 1]["type"] == "game_created"
+        assert told[-1].get("to_move") == 1 and told[-1].get("move_time") == 600, told[dealt:]  # the next game's
+        said = ask(me, {"type": "say", "table": "t", "text": "gg"}, "said")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", said["at"]), said  # UTC, Z, as every stamp
+        # both games kept: each listed with every key a table info has, its own number first of all
+        me.send({"type": "close_table", "table": "t"})
+        assert me.until("error")["code"] == "closed"  # (seated there: told first, as everyone there)
+        assert me.until("closed") == {"type": "closed", "table": "t"}
+        listed = ask(me, {"type": "list_tables", "all": True}, "tables")["tables"]
+        assert [(t["game"], t["waiting"], t["move_time"], t["move_left"]) for t in listed] == [
+            (1, False, 600, None), (2, False, 600, None)], listed  # fmt: skip
