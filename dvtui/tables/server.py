@@ -336,7 +336,7 @@ class LiveTable(Table[Conn]):
         self.tell_here()
         presence = self.presence()
         lines: dict[frozenset[str], bytes] = {}  # one line per vocabulary, not per connection
-        for conn in self.here():
+        for conn in self.told_here():
             line = lines.get(conn.features)
             if line is None:
                 line = lines[conn.features] = encode(presence_for(presence, conn.features))
@@ -356,6 +356,11 @@ class LiveTable(Table[Conn]):
             self.told = here
             self._tell(self.name, here)
 
+    def told_here(self) -> list[Conn]:
+        """Who is at the table and has been sent its ``joined``: one whose seat is being kept (a
+        write) hears nothing of the table before its ``joined``, which brings it all there is."""
+        return [conn for conn in self.here() if conn.table is self]
+
     def presence_line(self, conn: Conn) -> bytes:
         """The table's presence now, as ``conn`` reads it."""
         return encode(presence_for(self.presence(), conn.features))
@@ -363,7 +368,7 @@ class LiveTable(Table[Conn]):
     def broadcast(self, data: bytes, *, feature: str | None = None) -> None:
         """Send ``data`` to everyone at the table (``feature``: to those whose hello named it only)."""
         self.presence_soon.flush()
-        for conn in self.here():
+        for conn in self.told_here():
             if feature is None or feature in conn.features:
                 conn.send(data)
 
@@ -371,7 +376,7 @@ class LiveTable(Table[Conn]):
         """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
         error = self.stop(code, message, self.next_seq)
         self.presence_soon.flush()
-        for conn in self.here():
+        for conn in self.told_here():  # (one still joining is told by its joining: see _arrived)
             conn.tell(error)
 
 

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
+
+import pytest
 
 from dvtui.store import parse_game
 from dvtui.tables.protocol import FEATURES
+from dvtui.tables.store import FileStore, TableRecord
 
 from ..support.raw import RawClient, ask
 from ..support.servers import in_thread, short_dir
@@ -75,3 +79,27 @@ def test_a_decisions_presence_follows_its_lines_and_names_whose_turn_they_began(
         listed = ask(me, {"type": "list_tables", "all": True}, "tables")["tables"]
         assert [(t["game"], t["waiting"], t["move_time"], t["move_left"]) for t in listed] == [
             (1, False, 600, None), (2, False, 600, None)], listed  # fmt: skip
+
+
+def test_two_joining_at_once_each_gets_joined_before_any_presence(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's record is kept (a write that takes a while) before its ``joined``: meanwhile the
+    table tells the one who joined first who is there, but never the one still joining."""
+    slow = FileStore.replace_record
+
+    def replace_record(self: FileStore, name: str, record: TableRecord, version: int) -> int:
+        time.sleep(0.3)
+        return slow(self, name, record, version)
+
+    monkeypatch.setattr(FileStore, "replace_record", replace_record)
+    with short_dir() as d, in_thread(d) as server:
+        ana, bob = (RawClient(str(server.place.socket)) for _ in range(2))
+        for client in (ana, bob):
+            client.send({"type": "hello", "version": 1, "features": list(FEATURES)})
+            client.until("welcome")
+        opened = {"type": "open_table", "table": "t", "players": ["Ana", "Bob", "bot:random"], "seed": 5}
+        assert ask(ana, opened, "opened")["type"] == "opened"
+        ana.send({"type": "join", "table": "t", "seat": 0})
+        bob.send({"type": "join", "table": "t", "seat": 1})
+        for client in (ana, bob):
+            first = client.receive()
+            assert first is not None and first["type"] == "joined", first
