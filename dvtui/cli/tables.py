@@ -400,9 +400,17 @@ def _join(args: argparse.Namespace) -> int:
         if info.seats[seat].kind != "human":
             said = _("--as {seat}: {name} is a bot's seat")
             raise UsageError(said.format(seat=args.as_seat, name=info.seats[seat].name))
-    if spec is None:
-        return _on_screen(place, args.table, seat, bell=not args.no_bell)
-    return _play(place, args.table, seat, spec)
+    try:
+        if spec is None:
+            return _on_screen(place, args.table, seat, bell=not args.no_bell)
+        return _play(place, args.table, seat, spec)
+    except Refused as e:
+        if e.error.reason != "all_taken":
+            raise
+        said = _(
+            "every human seat of table {table} is taken or kept for somebody else: watch it with 'dvtui watch {table}'"
+        )
+        return _fail(said.format(table=args.table))
 
 
 def _new_table(args: argparse.Namespace) -> int:

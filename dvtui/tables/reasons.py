@@ -29,6 +29,7 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
         ("seat", "most"),
     ),
+    "all_taken": (N_("every human seat is taken or kept for somebody else; watch the table instead"), ()),
     "stale": (N_("the table is at line {next_seq}, not {seq}: another decision came first"), ("next_seq", "seq")),
 }
 """Each reason: its sentence (English, marked for translation) and the fields it needs."""

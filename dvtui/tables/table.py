@@ -314,7 +314,8 @@ class Table(Generic[G]):
         if free:
             raise Refusal("no_seat", f"say which seat you take at table {self.name} (dvtui join {self.name} --as "
                           f"SEAT): the free seats are {', '.join(names[s] for s in free)}")  # fmt: skip
-        raise Refusal("no_seat", "every human seat is taken or kept for somebody else; watch the table instead")
+        raise Refusal("no_seat", f"every human seat is taken or kept for somebody else; watch the table instead "
+                      f"(dvtui watch {self.name})", reason="all_taken", fields={})  # fmt: skip
 
     def watch(self, guest: G, most: int) -> None:
         """``guest`` watches (at most ``most`` spectators a table, so a crowd of them costs the

@@ -104,7 +104,7 @@ def test_a_full_table_says_to_watch() -> None:
     t = table("Ana,bot:greedy,bot:random", opener=None)
     t.join(ana(), 0)
     t.leave(t.seated[0])  # type: ignore[arg-type]
-    assert refused("no_seat", t.join, bob(), None).endswith("watch the table instead")
+    assert refused("no_seat", t.join, bob(), None).endswith(f"watch the table instead (dvtui watch {t.name})")
 
 
 def test_a_vouched_person_owns_apart_from_the_account_vouching() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 from typing import Any
 
@@ -16,7 +17,8 @@ from dvtui.store import parse_game
 from dvtui.tables.protocol import FEATURES
 from dvtui.tables.store import FileStore, TableRecord
 
-from ..support.raw import RawClient, ask
+from ..support.processes import dvtui, one_error_line
+from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir
 
 GAME_LINES = {"game_created", "card_placed", "placement_undone", "column_resolved", "round_ended", "game_ended"}
@@ -103,3 +105,16 @@ def test_two_joining_at_once_each_gets_joined_before_any_presence(monkeypatch: p
         for client in (ana, bob):
             first = client.receive()
             assert first is not None and first["type"] == "joined", first
+
+
+def test_dvtui_join_at_a_full_table_names_the_command_that_watches_it() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        ana, bob = speaking_for(str(server.place.socket), "ana"), speaking_for(str(server.place.socket), "bob")
+        opened = {"type": "open_table", "table": "full", "players": ["Ana", "Bob", "bot:random"], "seed": 1}
+        assert ask(ana, opened, "opened")["type"] == "opened"
+        for seat, client in enumerate((ana, bob)):
+            assert ask(client, {"type": "join", "table": "full", "seat": seat}, "joined")["seat"] == seat
+        done = dvtui("join", "full", "--bot", "greedy", "--server", d, stdin=subprocess.DEVNULL)
+        assert done.returncode == 1 and done.stdout == ""
+        assert one_error_line(done.stderr) == ("every human seat of table full is taken or kept for somebody else: "
+                                               "watch it with 'dvtui watch full'")  # fmt: skip
