@@ -114,14 +114,43 @@ def unsafe_dir(d: Path) -> str | None:
 
 
 def foreign_owner(place: ServerPlace) -> str | None:
-    """The account owning ``place``'s directory when it is neither this user nor root (None
-    otherwise, or when there is no directory): the server answering there is whatever that
-    account runs, a process dvtui cannot vouch for."""
+    """The account owning ``place``'s directory when it is neither this user nor root and could
+    be anybody's (None otherwise, or when there is no directory): the server answering there is
+    whatever that account runs, a process dvtui cannot vouch for. A directory an administrator
+    set up for a server account (``install -d -o dvtui ... /srv/dvtui``) is not: nobody but root
+    and that account could have put it there, so its owner is the one chosen for it, and saying
+    so at every command would only teach people to skip the warning."""
     try:
         owner = os.stat(place.directory).st_uid
     except OSError:
         return None
-    return None if owner in (os.geteuid(), 0) else user_name(owner)
+    if owner in (os.geteuid(), 0) or _set_up_for(Path(os.path.abspath(place.directory)), owner):
+        return None
+    return user_name(owner)
+
+
+_OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
+
+
+def _set_up_for(directory: Path, owner: int) -> bool:
+    """Only root and ``owner`` could have made ``directory`` what it is: from ``/`` down, each
+    name is in a directory that only they may write to (and is theirs), or is root's in a sticky
+    one (``/tmp``: nobody else may replace it); the directory itself is writable by its owner
+    alone. A name anybody could have taken first (``/tmp/x`` owned by ``owner``) is not."""
+    trusted = (0, owner)
+    try:
+        for name in [*reversed(directory.parents[:-1]), directory]:
+            parent, it = os.stat(name.parent), os.lstat(name)
+            if stat.S_ISLNK(it.st_mode):
+                return False  # (where a link leads is another path to check: a set-up has none)
+            if parent.st_uid in trusted and not parent.st_mode & _OTHERS_WRITE:
+                if it.st_uid not in trusted:
+                    return False
+            elif not (parent.st_mode & stat.S_ISVTX and it.st_uid == 0):
+                return False
+        return not os.stat(directory).st_mode & _OTHERS_WRITE
+    except OSError:
+        return False
 
 
 def check_socket_path(place: ServerPlace) -> str:

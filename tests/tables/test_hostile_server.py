@@ -307,6 +307,30 @@ def test_a_server_in_another_accounts_directory_is_said_at_connect(
     assert done.stderr.startswith(f"dvtui: warning: {theirs} belongs to account {other_user.pw_name}, "), done
 
 
+@pytest.mark.root
+def test_a_server_directory_an_administrator_set_up_for_another_account_is_not_warned_of(
+    other_user: pwd.struct_passwd,
+) -> None:
+    """The set-up SHARED_TABLES.md recommends (a directory made by root for the server's account,
+    in directories only root writes to): nobody else could have put it there, so no warning at
+    each command. The same account's directory anyone could have made first is still said."""
+    calm = listing(seats("Ana", "Bob", "Cy"))
+    with short_dir() as root_made:
+        os.chmod(root_made, 0o755)  # root's, in the sticky /tmp: nobody else may replace it
+        srv = root_made / "srv"
+        srv.mkdir(mode=0o750)
+        os.chown(srv, other_user.pw_uid, other_user.pw_gid)
+        with fake_server(srv, calm) as place:
+            assert foreign_owner(place) is None
+            done = dvtui("tables", "--server", str(srv))
+            assert done.returncode == 0 and done.stderr == "", done
+            os.chmod(root_made, 0o777)  # anybody may now replace srv: said again
+            assert foreign_owner(place) == other_user.pw_name
+            os.chmod(root_made, 0o755)
+            os.chmod(srv, 0o770)  # the account's group may replace the socket: said too
+            assert foreign_owner(place) == other_user.pw_name
+
+
 @pytest.mark.tmux
 def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) -> None:
     """The attack end to end, as a person meets it: ``dvtui watch`` in tmux (with the clipboard on) at a
