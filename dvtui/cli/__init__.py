@@ -385,7 +385,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         ]
         if given:
             raise UsageError(_("{flag} goes with --table NAME").format(flag=given[0]))
-    if getattr(args, "table", None) is not None:
+    fetching = args.command == "fetch" or getattr(args, "action", None) == "get"
+    if getattr(args, "table", None) is not None and not (fetching and _is_kept_name(args.table)):
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
     shared = ("serve", "tables", "join", "watch", "say", "close", "resign", "fetch")
     if args.command in shared or (args.command == "new" and args.table is not None):
@@ -412,6 +413,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "resume":
         return play.run_resume(args)
     return play.run_replay(args)
+
+
+def _is_kept_name(name: str) -> bool:
+    """``dvtui fetch`` also takes a kept game's name (a closed table's game, for who sat at it)."""
+    from ..tables.protocol import is_kept_name
+
+    return is_kept_name(name)
 
 
 def _check_table_name(name: str, given_as: str) -> None:

@@ -32,6 +32,7 @@ from ..tables import (
     earlier_game_lines,
     game_lines,
     is_my_turn,
+    kept_game_lines,
     list_tables,
     my_tables,
     open_table,
@@ -46,7 +47,7 @@ from ..tables.clock import duration_words, move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.limits import Limits
 from ..tables.pool import MaxBudget
-from ..tables.protocol import MAX_CHAT_CHARS
+from ..tables.protocol import MAX_CHAT_CHARS, is_kept_name
 from ..tables.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
 from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
@@ -275,7 +276,14 @@ def _fetch(args: argparse.Namespace) -> int:
     if out.exists():
         raise UsageError(_("{file} exists: choose another file with -o FILE").format(file=out))
     number: int | None = getattr(args, "game", None)
-    asked = game_lines(place, args.table) if number is None else earlier_game_lines(place, args.table, number)
+    if is_kept_name(args.table):  # a closed table's game (or one before a rematch), for who sat at it
+        if number is not None:
+            raise UsageError(_("{name} is a kept game: it is one game, without --game").format(name=args.table))
+        asked = kept_game_lines(place, args.table, user=vouched())
+    elif number is None:
+        asked = game_lines(place, args.table)
+    else:
+        asked = earlier_game_lines(place, args.table, number)
     data = asyncio.run(asked)
     try:
         loaded = parse_game(data, f"table {args.table}")

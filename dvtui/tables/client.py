@@ -421,6 +421,21 @@ async def say(place: ServerPlace, name: str, text: str, *, user: str | None = No
         return reply
 
 
+async def kept_game_lines(place: ServerPlace, name: str, *, user: str | None = None) -> bytes:
+    """Kept game ``name``'s lines (the server gives them to who sat at it), checked as
+    :func:`game_lines` checks them: its number as the list of kept games says, then that game."""
+    _, infos = await _listed(place, user=user, kept=True)
+    info = next((info for info in infos if info.table == name and info.kept is not None), None)
+    if info is None:
+        raise Refused(Error(code="no_table", message=f"no kept game {name} (see 'dvtui tables --all')"))
+    async with _connection(place, user=user) as conn:
+        reply = await conn.request(FetchGame(table=name, game=info.game), GameLines)
+        assert isinstance(reply, GameLines)
+        if reply.table != name or reply.game != info.game:
+            raise conn.refused(f"{reply.table}'s game {reply.game} for kept game {name}")
+        return await _game_lines(conn, reply.lines)
+
+
 async def earlier_game_lines(place: ServerPlace, name: str, game: int) -> bytes:
     """Table ``name``'s game number ``game`` (1: its first), the current one or one it played
     before a rematch: the lines of its file, each checked as :func:`game_lines` checks them."""

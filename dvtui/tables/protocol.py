@@ -62,6 +62,14 @@ KEPT_GAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d
 """The name of a game kept after its table: the table's name, a dot, and when it was put aside
 (UTC, ``2026-11-26T21-04-05``, with ``-2``... when two were put aside in the same second); its
 file is that name and ``.dvr``."""
+_KEPT_GAME = re.compile(KEPT_GAME)
+
+
+def is_kept_name(text: str) -> bool:
+    """``text`` names a game kept after its table (``friday.2026-11-20T10-00-00``)."""
+    return _KEPT_GAME.search(text) is not None
+
+
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]
@@ -252,9 +260,10 @@ class Rematch(Message, tag="rematch"):
 
 class FetchGame(Message, tag="fetch_game"):
     """Table ``table``'s game number ``game`` (1: the table's first; see ``tables``' ``game``), the
-    current one or one the table played before it. Answered by ``game_lines``, then its lines."""
+    current one or one the table played before it; or a kept game (``table`` its name, ``game``
+    its number as listed), for who sat at it. Answered by ``game_lines``, then its lines."""
 
-    table: TableName
+    table: Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")]
     game: Annotated[int, msgspec.Meta(ge=1, le=1 << 31)]
 
 

@@ -101,7 +101,8 @@ def check_message(message: Incoming) -> None:
         if not 1 <= message.game <= 1 << 31:
             raise BadServer(f"dealt.game {message.game} is no game's number")
     elif isinstance(message, GameLines):
-        _table("game_lines.table", message.table)
+        if _KEPT_GAME.fullmatch(message.table) is None:
+            _table("game_lines.table", message.table)
         if not 0 <= message.lines <= MAX_GAME_BYTES:
             raise BadServer(f"game_lines.lines {message.lines} is no game's")
     elif isinstance(message, Said):

@@ -1370,7 +1370,10 @@ class Server:
 
     async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
         """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
-        an earlier one's from the file the table's history names."""
+        an earlier one's from the file the table's history names; a kept game's, to who sat at it."""
+        if message.table in self.kept:
+            await self._fetch_kept(conn, message)
+            return
         table = self._table(message.table)
         current = table.record.game
         if message.game == current:
@@ -1386,6 +1389,24 @@ class Server:
                 raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
             lines = data.splitlines(keepends=True)
         conn.send(encode(GameLines(table=table.name, game=message.game, lines=len(lines))) + b"".join(lines))
+
+    async def _fetch_kept(self, conn: Conn, message: FetchGame) -> None:
+        """Kept game ``table``'s lines, for the people who sat at it (a seat's owner, or whom a seat
+        nobody took was kept for) and the server's own account: a closed table's game is theirs
+        to replay, never anybody's who lists it."""
+        name, info = message.table, self.kept[message.table]
+        me = owner_name(conn.identity)
+        sat = any(seat.user == me or (seat.user is None and seat.kept_for == me) for seat in info.seats)
+        if not sat and conn.identity != os.geteuid():
+            raise Refusal("not_seated", f"only who sat at kept game {name} may fetch it")
+        if message.game != info.game:
+            raise Refusal("no_table", f"kept game {name} is game {info.game} of its table, not {message.game}")
+        try:
+            data = await self._run_io(partial(self.store.game_bytes, f"{name}.dvr"))
+        except (OSError, SaveError) as e:
+            raise Refusal("no_table", f"kept game {name} is gone: {e}") from None
+        lines = data.splitlines(keepends=True)
+        conn.send(encode(GameLines(table=name, game=message.game, lines=len(lines))) + b"".join(lines))
 
     # -- decisions -------------------------------------------------------------------------------
 

@@ -9,10 +9,12 @@ import asyncio
 import time
 from pathlib import Path
 
+from dvtui.store import read_game
 from dvtui.tables import close_table, list_tables, open_table
 from dvtui.tables.registry import TableLimits
 
 from ..support.processes import dvtui
+from ..support.raw import ask, speaking_for
 from ..support.servers import game_on_disk, in_thread, short_dir, wait_for
 
 DAY = 86400.0
@@ -75,3 +77,25 @@ def test_a_finished_game_moved_aside_by_a_new_table_of_its_name_is_listed_as_kep
 def test_keep_days_out_of_range_is_one_line() -> None:
     done = dvtui("serve", "--dir", "/nonexistent/dvtui", "--keep-days", "0")
     assert done.returncode == 2 and done.stderr == "dvtui: error: --keep-days 0: give 1 to 36500 days\n"
+
+
+def test_a_closed_tables_game_is_fetched_by_who_sat_at_it_and_nobody_else(tmp_path: Path) -> None:
+    with short_dir() as d, in_thread(d) as server:
+        ana, eve = (speaking_for(str(server.place.socket), who) for who in ("ana", "eve"))
+        opened = {"type": "open_table", "table": "sat", "players": ["Ana", "Bob", "bot:random"], "seed": 4}
+        assert ask(ana, opened, "opened")["type"] == "opened"
+        assert ask(ana, {"type": "join", "table": "sat", "seat": 0}, "joined")["seat"] == 0
+        ana.send({"type": "close_table", "table": "sat"})
+        assert ana.until("error")["code"] == "closed"  # (seated there: told first)
+        assert ana.until("closed") == {"type": "closed", "table": "sat"}
+        [kept] = [t for t in ask(ana, {"type": "list_tables", "all": True}, "tables")["tables"] if "kept" in t]
+        fetch = {"type": "fetch_game", "table": kept["table"], "game": 1}
+        told = ask(ana, fetch, "game_lines")
+        assert (told["table"], told["game"]) == (kept["table"], 1) and told["lines"] >= 1
+        refused = ask(eve, fetch, "game_lines")
+        assert (refused["type"], refused["code"]) == ("error", "not_seated"), refused
+        out = tmp_path / "sat.dvr"
+        done = dvtui("fetch", kept["table"], "-o", out, "--server", d)  # the server's own account may too
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == f"table {kept['table']}: its game (round 1 of 6) is saved in {out}\n"
+        assert read_game(out).game.round == 1
