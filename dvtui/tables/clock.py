@@ -30,6 +30,15 @@ TICK = 1.0
 """How often the server looks at its clocks (seconds): a turn runs out at most this late."""
 LAG = 0.5
 """A tick this much later than due is the server having been stopped: the gap counts for nobody."""
+WAITING_ROOM_TIME = 600
+"""The least a clocked table's waiting room waits for its people (seconds): friends need longer
+to open their terminals than a player needs for a move."""
+
+
+def waiting_time(move_time: float) -> float:
+    """How long a clocked table's waiting room lasts before stand-ins sit in for whoever has not
+    come: ten minutes, or the move time when that is longer."""
+    return max(move_time, WAITING_ROOM_TIME)
 
 _DURATION = re.compile(r"\A([0-9]{1,7})([smhd])\Z")
 
@@ -113,10 +122,12 @@ __all__ = [
     "LAG",
     "MAX_MOVE_TIME",
     "TICK",
+    "WAITING_ROOM_TIME",
     "MoveClock",
     "duration_words",
     "loop_gap",
     "move_time_words",
     "parse_duration",
     "resumed_left",
+    "waiting_time",
 ]

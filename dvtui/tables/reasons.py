@@ -29,6 +29,10 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
         ("seat", "most"),
     ),
+    "turn_begun": (
+        N_("seat {seat}'s turn has begun on the clock: the placements before it can no longer be taken back"),
+        ("seat",),
+    ),
     "all_taken": (N_("every human seat is taken or kept for somebody else; watch the table instead"), ()),
     "stale": (N_("the table is at line {next_seq}, not {seq}: another decision came first"), ("next_seq", "seq")),
 }

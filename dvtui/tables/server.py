@@ -64,7 +64,7 @@ from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
-from .clock import TICK, loop_gap, resumed_left
+from .clock import TICK, loop_gap, resumed_left, waiting_time
 from .limits import (
     TABLES_PER_TOKEN,
     Acceptor,
@@ -501,7 +501,8 @@ class Server:
         if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
             # the turn began with the game's last line; the first one, when the record said the game began
             began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
-            left = resumed_left(record.move_time, began, alive, time.time())
+            whole = record.move_time if record.started else waiting_time(record.move_time)
+            left = resumed_left(whole, began, alive, time.time())
         table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.store.tell_presence)
         heard = self.chats.recent(name)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
@@ -1451,21 +1452,28 @@ class Server:
                                           seq=table.next_seq) from None  # fmt: skip
                 except NotPlacementPhase:
                     raise Refusal.because("illegal", "resolving", {}, seq=table.next_seq) from None
+                table.placing(seat)
                 await self._commit(table, lambda session: session.place(placement, player=seat))
             else:
                 if undos_this_round(table.session.events, seat) >= MAX_UNDOS_PER_ROUND:
                     raise Refusal.because("undo_limit", "undo_limit", {"seat": seat, "most": MAX_UNDOS_PER_ROUND},
                                           seq=table.next_seq)  # fmt: skip
-                await self._commit(table, lambda session: session.undo(seat))
+                begun = table.turn_begun(seat)
+                if begun is not None:
+                    raise Refusal.because("nothing_to_undo", "turn_begun", {"seat": begun}, seq=table.next_seq)
+                await self._commit(table, lambda session: session.undo(seat), undone=seat)
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
             raise Refusal(code, str(e), seq=table.next_seq) from None
 
-    async def _commit(self, table: LiveTable, decide: Callable[[PlaySession], object]) -> None:
+    async def _commit(
+        self, table: LiveTable, decide: Callable[[PlaySession], object], *, undone: int | None = None
+    ) -> None:
         """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, on the table's
         session with its files open, then send the lines its writer wrote to everyone at the table.
         Called with ``table.lock`` held. A RuleError is the caller's to report; a failed save stops
-        the table."""
+        the table. ``undone``: the seat whose undo this is, whose turn comes back with the time it
+        had left when it placed (never a whole move time)."""
 
         def work() -> list[bytes]:
             session = table.session
@@ -1489,6 +1497,8 @@ class Server:
         table.active = time.time()
         if lines:
             table.turned()
+            if undone is not None:
+                table.undone(undone)
         table.broadcast(b"".join(lines))
         if lines:
             table.presence_soon()  # after the lines: whose turn they began (and its clock)
@@ -1658,6 +1668,7 @@ class Server:
         (called with ``table.lock`` held). A line the rules refuse stops the table."""
         if not news:
             return
+        table.presence_soon.flush()  # what changed before these lines is said before them
         try:
             for line in news:
                 event = line_decoder.decode(line)
@@ -1672,9 +1683,8 @@ class Server:
         table.lines.extend(news)
         table.active = time.time()
         table.turned()
-        if table.clock is not None:
-            table.presence_soon()
         table.broadcast(b"".join(news))
+        table.presence_soon()  # after the lines, as for a decision made here
         self._stop_if_full(table)
 
     # -- bots ------------------------------------------------------------------------------------
@@ -1697,6 +1707,7 @@ class Server:
             if table.next_seq != seq:
                 return  # the next wake asks for the move of the position now
         stand_in = turn.level if turn.standing_in else None
+        table.placing(turn.seat)
         await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:

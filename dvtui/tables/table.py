@@ -23,7 +23,7 @@ from ..engine import GameCreated, new_game
 from ..play.session import PlaySession
 from ..printable import printable
 from ..store import user_name
-from .clock import MoveClock
+from .clock import MoveClock, waiting_time
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
 from .reasons import english
 from .registry import Owner
@@ -120,8 +120,15 @@ class Table(Generic[G]):
         self.session = session
         self.record = record
         self.now = now or time.monotonic
-        self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), left)
+        self.clock: MoveClock | None = None
         """The current turn's deadline (None: the table has no move time)."""
+        if record.move_time is not None:
+            if left is None and not record.started:  # a waiting room waits longer than a move
+                left = waiting_time(record.move_time)
+            self.clock = MoveClock.begin(record.move_time, self.now(), left)
+        self.left_at_placement: dict[int, float] = {}
+        """The time each seat had left when its latest placement was made (a clocked table): an
+        undo gives that back, never a whole turn; a turn that ran out gives back nothing."""
         self.overdue = False
         """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
@@ -535,6 +542,25 @@ class Table(Generic[G]):
         if self.clock is not None:
             self.clock.turn(self.now())
         self.overdue = False
+
+    def placing(self, seat: int) -> None:
+        """``seat`` places now (or its stand-in does): keep the time it has left, for an undo."""
+        if self.clock is not None:
+            self.left_at_placement[seat] = 0.0 if self.overdue else self.clock.left(self.now())
+
+    def undone(self, seat: int) -> None:
+        """``seat`` took its placement back: its turn again, with the time it had left when it
+        placed (nothing, if its time had run out: the stand-in plays it again)."""
+        if self.clock is not None:
+            self.clock.deadline = self.now() + self.left_at_placement.get(seat, 0.0)
+
+    def turn_begun(self, seat: int) -> int | None:
+        """The person whose turn has begun on the clock, when not ``seat``: an undo by ``seat``
+        would take that turn from them (None: no clock, or a bot's turn, or ``seat``'s own)."""
+        game = self.session.game
+        if self.clock is None or game.over or game.to_move == seat or self.bot_to_move() is not None:
+            return None
+        return None if self.session.is_bot(game.to_move) else game.to_move
 
     def lag(self, gap: float) -> None:
         """The server was stopped for ``gap`` seconds: nobody's time ran meanwhile."""

@@ -15,20 +15,22 @@ import pytest
 
 from dvtui import i18n
 from dvtui.app.widgets.panels import RoundBar
-from dvtui.engine import CardPlaced, new_game
+from dvtui.engine import CardPlaced, Placement, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import (
+    WAITING_ROOM_TIME,
     MoveClock,
     duration_words,
     loop_gap,
     move_time_words,
     parse_duration,
     resumed_left,
+    waiting_time,
 )
-from dvtui.tables.protocol import Presence, SeatState
+from dvtui.tables.protocol import FEATURES, Presence, SeatState
 from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.registry import Owner, kept_for
 from dvtui.tables.server import Server
@@ -39,7 +41,7 @@ from ..support.apps import table_app
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import Served, wait_for
+from ..support.servers import Served, in_thread, short_dir, wait_for
 
 ANA_UID = 70001
 
@@ -139,11 +141,15 @@ def test_a_stopped_server_makes_nobody_lose_on_time() -> None:
     assert t.tick() is None and t.move_left() == 1.0
 
 
-def test_a_clock_bounds_the_waiting_room_the_same_way() -> None:
+def test_a_clocked_waiting_room_waits_longer_than_a_move() -> None:
+    """Friends need longer to come than a player needs for a move: ten minutes at least."""
+    assert (waiting_time(10), waiting_time(3600)) == (WAITING_ROOM_TIME, 3600) and WAITING_ROOM_TIME == 600
     t, now = clocked(started=False)
     t.join(Guest(ANA_UID, "ana"), 0)
-    assert t.waiting and t.move_left() == 10.0
-    now.t += 10
+    assert t.waiting and t.move_left() == 600.0
+    now.t += 599
+    assert t.tick() is None
+    now.t += 1
     assert t.tick() == "started"
     assert not t.waiting and t.record.stand_ins == [None, STAND_IN, None] and t.move_left() == 10.0
 
@@ -159,6 +165,61 @@ def test_the_first_turn_has_its_whole_time_whatever_the_waiting_room_took() -> N
     now.t += 8
     t.join(Guest(70002, "bob"), 1)  # the last person sits: the game begins now
     assert not t.waiting and t.move_left() == 10.0
+
+
+def test_an_undo_gives_back_the_time_left_when_one_placed_never_a_whole_turn() -> None:
+    t, now = clocked("Ana,bot:greedy,bot:greedy")
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 4
+    t.placing(0)  # Ana places with 6 s left; the bots answer (their lines: whole times, no clock shown)
+    t.turned()
+    now.t += 3
+    t.undone(0)
+    assert t.move_left() == 6.0
+    now.t += 6
+    assert t.tick() == "overdue"
+    t.placing(0)  # her time ran out: the stand-in places
+    t.turned()
+    t.undone(0)  # taken back: nothing to give back, the stand-in plays again
+    assert t.move_left() == 0.0 and t.tick() == "overdue"
+
+
+def test_an_undo_never_takes_a_turn_begun_from_another_person() -> None:
+    t, _ = clocked("Ana,Bob,bot:greedy")
+    t.join(Guest(ANA_UID, "ana"), 0)
+    assert t.turn_begun(0) is None  # her own turn
+    t.session.place(Placement(3, 2), player=0)
+    assert t.turn_begun(0) == 1  # Bob's clock runs: Ana's placement stands
+    t.join(Guest(70002, "bob"), 1)
+    assert t.turn_begun(1) is None
+    unclocked, _ = clocked("Ana,Bob,bot:greedy")
+    unclocked.clock = None
+    unclocked.session.place(Placement(3, 2), player=0)
+    assert unclocked.turn_begun(0) is None  # without a clock, the rule is the table's usual one
+
+
+def test_a_server_gives_no_fresh_clock_to_an_undo_after_a_timeout() -> None:
+    with short_dir() as d, in_thread(d) as server:
+        ana = RawClient(str(server.place.socket))
+        ana.send({"type": "hello", "version": 1, "features": list(FEATURES)})
+        ana.until("welcome")
+        opened = {"type": "open_table", "table": "t", "players": ["Ana", "bot:random", "bot:random"], "seed": 2,
+                  "first_player": 0, "move_time": 1}  # fmt: skip
+        assert ana.send(opened) is None and ana.until("opened")["type"] == "opened"
+        ana.send({"type": "join", "table": "t", "seat": 0})
+        lines = 0
+        while True:  # her first turn runs out: the stand-in places for her, then the bots
+            message = ana.receive()
+            assert message is not None and message["type"] != "error", message
+            if message["type"] == "presence" and message.get("to_move") == 0 and lines == 4:
+                break
+            lines += "seq" in message
+        ana.send({"type": "undo", "seq": lines})
+        told = [ana.receive() for _ in range(4)]  # the bots' placements and hers taken back, then presence
+        assert [m["type"] for m in told if m is not None] == ["placement_undone"] * 3 + ["presence"], told
+        assert told[-1] is not None and told[-1]["move_left"] == 0.0  # no fresh clock: the stand-in plays again
+        again = ana.receive()
+        assert again is not None and (again["type"], again.get("stand_in")) == ("card_placed", STAND_IN), again
 
 
 # -- a real server -------------------------------------------------------------------------------
