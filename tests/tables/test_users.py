@@ -46,7 +46,7 @@ def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: 
         assert taken["code"] == "seat_taken" and "belongs to user root" in taken["message"]
         assert unnamed["code"] == "no_seat" and "Bob, Cy" in unnamed["message"]  # asked to name one
         assert joined["seat"] == 1
-        assert for_ana["code"] == "illegal" and "player 0's turn" in for_ana["message"]
+        assert for_ana["code"] == "illegal" and "it is seat 1's turn" in for_ana["message"]
         assert stand_in["code"] == "not_away"
         assert undo["code"] == "nothing_to_undo"
         assert server.lines("shared") == 1  # nothing was placed

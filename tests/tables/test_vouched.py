@@ -79,7 +79,7 @@ def test_each_vouched_person_owns_their_seat_apart_from_the_others_and_the_accou
 
         bob.send({"type": "place", "seq": 1, "card": 6, "column": 0})  # Ana's turn: Bob cannot move for her
         illegal = bob.until("card_placed")
-        assert illegal["code"] == "illegal" and "player 0's turn" in illegal["message"]
+        assert illegal["code"] == "illegal" and "it is seat 1's turn" in illegal["message"]
         bob.send({"type": "stand_in", "seat": 0, "bot": "greedy"})
         assert bob.until("presence")["code"] == "not_away"
         assert (in_process.games / "t.dvr").read_bytes().count(b"\n") == 1  # nothing was placed
