@@ -1,7 +1,9 @@
-"""The order of what a table sends, as docs/PROTOCOL.md states it: a decision's lines come before
-the ``presence`` that follows them, whose ``to_move`` and clock are for the turn those lines began;
-the presence of a finished game never carries the next game's clock, and the next game's comes
-after ``dealt`` and its lines."""
+"""The order of what a table sends, as docs/PROTOCOL.md states it: ``joined`` before anything else
+of the table, even when two join at once; a decision's lines before the ``presence`` that follows
+them, whose ``to_move`` and clock are for the turn those lines began; the presence of a finished
+game never carries the next game's clock, and the next game's comes after ``dealt`` and its lines.
+And what the document promises of the rest: kept games listed with every key, every time stamp in
+UTC ending in ``Z``, a full table's refusal naming the command that watches it."""
 
 from __future__ import annotations
 
