@@ -15,8 +15,11 @@ from typing import Any
 
 import pytest
 
+from dvtui import i18n
 from dvtui.store import parse_game
-from dvtui.tables.protocol import FEATURES
+from dvtui.tables.client import refusal_words
+from dvtui.tables.protocol import FEATURES, Error, Presence, SeatState
+from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.store import FileStore, TableRecord
 
 from ..support.processes import dvtui, one_error_line
@@ -120,3 +123,13 @@ def test_dvtui_join_at_a_full_table_names_the_command_that_watches_it() -> None:
         assert done.returncode == 1 and done.stdout == ""
         assert one_error_line(done.stderr) == ("every human seat of table full is taken or kept for somebody else: "
                                                "watch it with 'dvtui watch full'")  # fmt: skip
+
+
+def test_a_turn_or_a_reason_no_server_could_mean_is_never_shown() -> None:
+    seats = [SeatState(seat=i, name=name, kind="human", state="free") for i, name in enumerate(["Ana", "Bob", "Cy"])]
+    check_message(Presence(table="t", seats=seats, to_move=2))
+    with pytest.raises(BadServer, match="to_move"):
+        check_message(Presence(table="t", seats=seats, to_move=3))
+    i18n.set_language(i18n.ENGLISH)
+    odd = Error(code="illegal", message="the server's words", reason="not_your_turn", fields={"to_move": -1, "seat": 0})
+    assert refusal_words(odd) == "the server's words"  # a field no sentence could say: the message instead
