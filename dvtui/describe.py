@@ -87,12 +87,12 @@ CARD_NAMES: dict[str, str] = {
 """A card as a sentence names it, one message per category: a language with articles and genders
 says ``la voiture 700``, ``le bateau 400`` (the catalogue's, never assembled here)."""
 
-AMOUNT_SPACE = "\u2800"
+AMOUNT_SPACE = "\u202f"
 """What separates the thousands of an amount in a language that writes them apart (``3 400 000``):
-the braille blank, which shows as a space. Rich and Textual wrap a line at any character Python
-counts as whitespace, the no-break spaces U+00A0 and U+202F included, so an amount written with
-them may be cut across two lines; the braille blank is no whitespace, and an amount written with it
-moves to the next line whole (measured in ``tests/app/test_app_amounts.py``)."""
+the narrow no-break space, as French typography writes it. It is real text: copied into a
+spreadsheet or read aloud it is a space. The app's screens never cut a line there (their wrapping
+counts the no-break spaces as part of a word: ``dvtui.app.textual_private.keep_no_break_spaces``),
+nor does ``replay --text`` (Python's ``textwrap`` breaks at ASCII whitespace only)."""
 
 
 def column_label(column: int) -> str:
@@ -144,7 +144,8 @@ def _number_locale() -> str | None:
 
 
 def _apart(text: str) -> str:
-    """Babel's spaces inside a number (U+202F, U+00A0) as :data:`AMOUNT_SPACE`."""
+    """Babel's spaces inside a number (U+202F, U+00A0) as :data:`AMOUNT_SPACE`, one kind of space
+    for every amount."""
     return text.replace("\u202f", AMOUNT_SPACE).replace("\xa0", AMOUNT_SPACE)
 
 

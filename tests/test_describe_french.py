@@ -69,9 +69,9 @@ def test_rounds_end_and_the_preview_speaks_to_the_player() -> None:
 
 def test_the_tables_lines() -> None:
     assert gains_line("Ana", 600_000, 1_200_000, ["jewel-300", "house-300"], ["jewel-200"]) == (
-        "Ana +600⠀k → 1,2⠀M : BIJ 300, MAI 300 ; a rendu BIJ 200"
+        "Ana +600\u202fk → 1,2\u202fM : BIJ 300, MAI 300 ; a rendu BIJ 200"
     )
-    assert hint_line(Placement(6, 5), 600_000, 0.45) == "6 → F : +600⠀k attendus, 45 % de victoire"
+    assert hint_line(Placement(6, 5), 600_000, 0.45) == "6 → F : +600\u202fk attendus, 45 % de victoire"
     last = CardPlaced(seq=1, round=1, player=0, card=3, column=2)
     said = handover_line(NAMES, 1, last, 1, 0)
     assert said == "Ben, à vous — Ana a placé le 3 en C (Ana peut encore le reprendre : u)"

@@ -41,8 +41,10 @@ from .keys import azerty_keymap
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
 from .spoken import key_display
-from .textual_private import FooterKey, default_css, notifications, unnotify
+from .textual_private import FooterKey, default_css, keep_no_break_spaces, notifications, unnotify
 from .theme import GOLD
+
+keep_no_break_spaces()  # every screen wraps its lines the way French spaces its text
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen

@@ -20,6 +20,8 @@ from dvtui.tables.server import Server
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
 
 GAME = REPO / "replays" / "game.dvr"
+N = "\u202f"
+"""The narrow no-break space French writes amounts and percentages with."""
 
 
 def test_replay_text_in_french_on_a_real_command() -> None:
@@ -31,8 +33,8 @@ def test_replay_text_in_french_on_a_real_command() -> None:
     assert "MANCHE 1 sur 6 · Bot 1 commence" in lines
     assert "    A  (Bot 1 : 3, Bot 2 : 4) Bot 2 prend la montre 400 ; Bot 1 prend la maison 300" in lines
     assert "       Bot 1 prend la maison 400 et rend la maison 300" in lines
-    assert "  Scores : Bot 1 : 1⠀700⠀000 · Bot 2 : 1⠀500⠀000 · Bot 3 : 300⠀000" in lines
-    assert "RÉSULTAT  Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000" in lines
+    assert f"  Scores : Bot 1 : 1{N}700{N}000 · Bot 2 : 1{N}500{N}000 · Bot 3 : 300{N}000" in lines
+    assert f"RÉSULTAT  Partie terminée : Bot 1 l’emporte avec 4{N}500{N}000" in lines
     for english in ("ROUND", "takes", "Scores:", "rounds", " and "):
         assert english not in done.stdout
 
@@ -112,7 +114,9 @@ def test_sim_speaks_french_and_writes_numbers_the_french_way(tmp_path: Path) -> 
     assert lines[0] == "3 parties, graines 0..2"
     assert lines[1].split() == ["robot", "places", "victoires", "des", "parties", "par", "place", "intervalle", "95%",
                                 "score", "moyen", "rang"]  # fmt: skip
-    assert lines[3].startswith("greedy                1      3,00     100,0⠀%   100,0⠀% [43,9⠀%, 100,0⠀%]    5⠀766⠀667")
+    assert lines[3].startswith(
+        f"greedy                1      3,00     100,0{N}%   100,0{N}% [43,9{N}%, 100,0{N}%]    5{N}766{N}667"
+    )
     assert " parties/s, " in lines[-1] and " coups/s (" in lines[-1]
 
 
@@ -120,8 +124,8 @@ def test_resuming_a_finished_game_says_so_in_french() -> None:
     done = dvtui("--lang", "fr", "resume", str(GAME))
     assert done.returncode == 1
     assert done.stderr == (
-        f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4⠀500⠀000 ; joueurs Bot 1, Bot 2 "
-        f"et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
+        f"{GAME} : cette partie est terminée (Partie terminée : Bot 1 l’emporte avec 4{N}500{N}000 ; "
+        f"joueurs Bot 1, Bot 2 et Bot 3).\nPour la revoir : dvtui replay {GAME}\n"
     )
 
 
@@ -167,7 +171,7 @@ def test_the_analysis_report_in_french(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Analyse à 30 itérations par placement (chance de gagner : ")
     assert lines[1] == "manche  place      posé    victoire  perte  meilleur  note"  # as wide as its heading
-    assert lines[2].startswith("     1  1 Bot 1    1→C         52⠀%")
+    assert lines[2].startswith(f"     1  1 Bot 1    1→C         52{N}%")
     assert re.fullmatch(r"1 Bot 1 : \d+ imprécisions?, \d+ gaffes?", lines[-3]), lines[-3]
     assert any(line.endswith("  gaffe") for line in lines[2:-4])
     for english in ("blunder", "mistake", "inaccurac", "round", "Analysis"):
