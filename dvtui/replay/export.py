@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..describe import (
     amount,
+    bot_level_name,
     card_name,
     color_name,
     column_label,
@@ -86,7 +87,7 @@ def _header(created: GameCreated, label: str) -> list[str]:
     for seat in created.players:
         if seat.kind == "bot":
             said = _("{name} ({color}, bot {level})").format(name=seat.name, color=color_name(seat.color),
-                                                            level=seat.bot)  # fmt: skip
+                                                            level=bot_level_name(seat.bot or ""))  # fmt: skip
         else:
             said = _("{name} ({color}, human)").format(name=seat.name, color=color_name(seat.color))
         seats.append(said)
@@ -196,9 +197,12 @@ def _ending(game: Game, names: list[str]) -> list[str]:
     if not game.over:
         who = names[game.to_move]
         return [
-            _("The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} placements "
-              "made this round).").format(round=game.round, rounds=game.rounds, name=who, made=len(game.placements),
-                                          placements=game.round_length),
+            ngettext("The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} "
+                     "placements made this round).",
+                     "The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} "
+                     "placements made this round).", len(game.placements)).format(
+                round=game.round, rounds=game.rounds, name=who, made=len(game.placements),
+                placements=game.round_length),
             _("Scores so far: {scores}").format(scores=_scores(names, game.scores())),
         ]  # fmt: skip
     outcome = game.outcome()

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS, SAME_PLAYER, about
-from ...describe import color_name
+from ...describe import bot_level_name, color_name, default_bot_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...i18n import N_, _
 from ...play.face import GameSession
@@ -45,7 +45,7 @@ def level_words(kind: str) -> str:
     level = kind[4:]
     sentence, rating = about(level)
     if rating is None:
-        return _("Bot: {level} · {sentence}").format(level=level, sentence=sentence)
+        return _("Bot: {level} · {sentence}").format(level=bot_level_name(level), sentence=sentence)
     if level in SAME_PLAYER:
         measured = _("strong's, being the same player")
     elif rating == 0:
@@ -53,14 +53,14 @@ def level_words(kind: str) -> str:
     else:
         measured = (_("{elo} Elo above strong") if rating > 0 else _("{elo} Elo below strong")).format(elo=abs(rating))
     return _("Bot: {level} · {sentence} · measured strength: {measured}").format(
-        level=level, sentence=sentence, measured=measured
+        level=bot_level_name(level), sentence=sentence, measured=measured
     )
 
 
 def kind_options() -> list[tuple[str, str]]:
     options = [(_("Human"), HUMAN)]
     for level in LEVELS:  # the first three as always, then the ladder's, weakest first
-        options.append((_("Bot: {level}").format(level=level), f"bot:{level}"))
+        options.append((_("Bot: {level}").format(level=bot_level_name(level)), f"bot:{level}"))
     return options
 
 
@@ -282,7 +282,7 @@ class SetupScreen(SpokenScreen[None]):
                 out.append(Seat(name=row.name_input.value.strip(), kind="human", color=row.color))
             else:
                 bots += 1
-                out.append(Seat(name=f"Bot {bots}", kind="bot", color=row.color, bot=row.kind[4:]))
+                out.append(Seat(name=default_bot_name(bots), kind="bot", color=row.color, bot=row.kind[4:]))
         return out
 
     def _refresh_rows(self, first: int | None = None) -> None:
@@ -300,7 +300,8 @@ class SetupScreen(SpokenScreen[None]):
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
         # a name is shown as typed, never read as markup (Text, not a str prompt)
-        options = [(Text(printable(f"{i + 1}. {s.name or _('(no name)')}")), i) for i, s in enumerate(seats)]
+        unnamed = _("(no name)")
+        options = [(Text(printable(f"{i + 1}. {s.name or unnamed}")), i) for i, s in enumerate(seats)]
         keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
         with select.prevent(Select.Changed):
             select.set_options(options)
