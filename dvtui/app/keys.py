@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
 from ..i18n import N_, _
+from .spoken import key_display
 
 PaletteEntry = tuple[str, str, Callable[[], object]]
 """(title, help, callback): what a screen's ``palette_commands`` yields to the app."""
@@ -88,7 +89,7 @@ class KeyMap:
     def help_rows(self, leave_out: tuple[Command, ...] = (), *, azerty: bool = False) -> list[tuple[str, str]]:
         """The help's rows (keys, meaning), in the language spoken now; with the AZERTY option's
         keys when ``azerty``."""
-        return [(_(command.azerty if azerty and command.azerty else command.help[0]), _(command.help[1]))
+        return [(key_display(_(command.azerty if azerty and command.azerty else command.help[0])), _(command.help[1]))
                 for command in self.help if command.help is not None and command not in leave_out]
 
     def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
@@ -225,7 +226,7 @@ STEP = Command(
 )
 TURN = Command(
     (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), N_("turn"), key_display="⇧←→",
-    help=("⇧← ⇧→ or ↑ ↓", N_("one turn of placements (every player once) back / forward")),
+    help=(N_("⇧← ⇧→ or ↑ ↓"), N_("one turn of placements (every player once) back / forward")),
 )
 ROUND = Command(
     (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), N_("round"),

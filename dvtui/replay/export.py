@@ -164,12 +164,14 @@ def _wrap(line: str, indent: str, sep: str) -> list[str]:
             current = indent + piece
     lines.append(current)
     out: list[str] = []
+    tail_of_a_cut = False  # the last line ends a phrase that was cut between words
     for text in lines:
-        out.extend(
-            textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-            if len(text) > WIDTH
-            else [text]
-        )
+        if tail_of_a_cut and len(out[-1]) + 1 + len(text) - len(indent) <= WIDTH:
+            out[-1] += " " + text[len(indent) :]  # the next phrase joins the cut one's end, never left alone
+            continue
+        cut = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        out.extend(cut if len(text) > WIDTH else [text])
+        tail_of_a_cut = len(text) > WIDTH and len(cut) > 1
     return out
 
 
