@@ -40,6 +40,7 @@ def key_names() -> dict[str, str]:
         "shift": pgettext("key", "shift"),
         "backspace": pgettext("key", "backspace"),
         "delete": pgettext("key", "delete"),
+        "y": pgettext("key", "y"),  # yes in a dialog: French says oui (the dialogs take o as well as y)
     }
 
 

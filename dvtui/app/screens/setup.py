@@ -4,6 +4,7 @@ lobby, the same screen opens a table at the table server: it also asks the table
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import ClassVar, cast
 
@@ -13,7 +14,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS, SAME_PLAYER, about
 from ...describe import bot_level_name, color_name, default_bot_name
@@ -24,7 +25,7 @@ from ...play.seats import seat_message
 from ...printable import printable
 from ...store import SaveError
 from ...tables.protocol import is_table_name
-from ..config import SetupChoice, SetupDefaults
+from ..config import SetupChoice, SetupDefaults, save_azerty
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
@@ -257,6 +258,10 @@ class SetupScreen(SpokenScreen[None]):
                 yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
                             placeholder=_("random"), compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
                 yield Label("  " + _("same seed, same deal"), classes="setup-note")
+            with Horizontal(classes="setup-line"):
+                yield Label(_("Keyboard") + " ", classes="setup-label")
+                yield Checkbox(_("AZERTY: & é \" ' ( - pick cards 1-6"), value=cast(GameHost, self.app).azerty,
+                               compact=True, id="azerty")  # fmt: skip
             yield Static(id="setup-error")
             yield Button(_("Open the table") if self.open_table else _("Start the game"), id="start", variant="success",
                          compact=True)  # fmt: skip
@@ -336,6 +341,13 @@ class SetupScreen(SpokenScreen[None]):
     @on(Input.Submitted, ".seat-name")
     def _name_entered(self) -> None:
         self.focus_next()
+
+    @on(Checkbox.Changed, "#azerty")
+    def _keyboard(self, event: Checkbox.Changed) -> None:
+        """The AZERTY option, on at once and kept for next time (on by default for French)."""
+        cast(GameHost, self.app).use_azerty(event.value)
+        with contextlib.suppress(OSError):  # not kept, still on for this game
+            save_azerty(event.value)
 
     @on(Button.Pressed, "#add-seat")
     def action_add_seat(self) -> None:
@@ -448,7 +460,7 @@ class LeaveSetup(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("leave"), key_display="y"),
+        Binding("y,o", "answer(True)", N_("leave"), key_display="y"),
         Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
