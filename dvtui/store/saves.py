@@ -8,6 +8,7 @@ import hashlib
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -167,8 +168,15 @@ def new_save_path(created: GameCreated, now: datetime | None = None) -> Path:
     return path
 
 
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"})
+"""Letters that NFKD does not take apart, written as French and German spell them out."""
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """``"Éloïse, Bot 1"`` -> ``"eloise-bot-1"``: accents taken off the letters (NFKD, then ASCII),
+    so that a name stays readable in a file name, and anything else a hyphen."""
+    plain = unicodedata.normalize("NFKD", text.translate(_LIGATURES)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
 @dataclass(slots=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
-
 from textual.widgets import Checkbox
 
 from dvtui.app.config import load_azerty
@@ -117,7 +116,7 @@ async def test_o_says_yes_in_a_dialog(saves: Path, french: None) -> None:
         app.push_screen(Confirm("Q ?", "R.", "oui"), answers.append)
         await until(pilot, "the dialog", lambda: isinstance(app.screen, Confirm))
         await until(pilot, "its footer", lambda: bool(app.screen.query(FooterKey)))
-        assert [key.key_display for key in app.screen.query(FooterKey)][0] == "o"
+        assert next(key.key_display for key in app.screen.query(FooterKey)) == "o"
         await pilot.press("o")
         await until(pilot, "the answer", lambda: answers == [True])
 
