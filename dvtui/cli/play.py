@@ -312,7 +312,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
         return DvtuiApp(watch=loaded, handle_hangup=True)
 
-    return _run_app(build, f"without one, read it: dvtui replay {shlex.quote(str(loaded.path))} --text")
+    without = _("without one, read it: dvtui replay {file} --text").format(file=shlex.quote(str(loaded.path)))
+    return _run_app(build, without)
 
 
 # -- dvtui join / watch / new --table on screen ----------------------------------------------------
