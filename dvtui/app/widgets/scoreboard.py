@@ -190,8 +190,8 @@ def holdings(game: Game, p: int, width: int) -> list[Text]:
         line = Text("   ") + goods_cells(game, p)
         money = money_total(game, p)
         count = len(game.money[p])
-        cash = _("${amount}").format(amount=short_amount(money))
-        line.append(f"  {cash}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        said = _("${amount}").format(amount=short_amount(money))
+        line.append(f"  {said}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         if count:
             line.append(" " + ngettext("in {n} card", "in {n} cards", count).format(n=count), style=Style(color=MUTED))
         return [line]
