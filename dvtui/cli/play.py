@@ -241,7 +241,7 @@ def unfinished_lines() -> tuple[list[str], int]:
         if saved.finished:
             continue
         game = saved.loaded.game
-        names = join_names([s.name for s in game.created.players])
+        names = _(", ").join(s.name for s in game.created.players)
         when = moment(datetime.fromtimestamp(saved.modified))
         parent = game.created.parent
         said = _("{names} · round {round} of {rounds} · last move {when}").format(

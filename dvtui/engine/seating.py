@@ -77,7 +77,7 @@ def parse_bot(text: str) -> BotSpec:
         level, at, budget = text.partition("@")
         if at and level in BUDGETED:  # a known level with a budget that is not one: say so
             raise UnknownBot(
-                _("the budget of {level} is a number of iterations ({level}@5000) or of seconds "
+                _("{level}'s budget is a number of iterations ({level}@5000) or of seconds "
                   "({level}@0.5s), not {budget}").format(level=level, budget=repr(budget))
             )  # fmt: skip
         raise UnknownBot(_unknown(repr(text)))
