@@ -73,7 +73,7 @@ class RoundBar(Widget):
         brand = styled(" DOLCE VITA ", CHIP)
         text = Text(" ")
         status = self.status.copy()
-        room = width - 1 - right.cell_len - (2 if right.cell_len else 0)  # two spaces before the right's words
+        room = width - 1 - right.cell_len
         if status.cell_len > room:
             status.truncate(max(0, room), overflow="ellipsis")
         text.append_text(status)
