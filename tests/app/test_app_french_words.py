@@ -70,3 +70,23 @@ def test_hot_seat_undo_refusals_in_french() -> None:
     session.place(Placement(4, 3), player=1)
     session.undo(1)
     assert session.why_no_undo() == "Bea n’a rien à reprendre\u202f; le coup joué par Ana ne peut plus être annulé."
+
+
+async def test_textuals_footer_word_for_an_open_list_is_french(saves: object) -> None:
+    from textual.widgets import Select
+
+    from dvtui.app.app import DvtuiApp
+    from dvtui.app.config import Pace, SetupDefaults
+    from dvtui.app.screens.setup import SetupScreen
+    from dvtui.app.textual_private import FooterKey
+
+    from ..support.pilot import until
+
+    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        app.screen.query_one("#first", Select).focus()
+        await pilot.press("enter")
+        await until(pilot, "the list open", lambda: app.screen.query_one("#first", Select).expanded)
+        words = [key.description for key in app.screen.query(FooterKey)]
+        assert "Fermer la liste" in words and "Dismiss menu" not in words, words
