@@ -210,3 +210,15 @@ def test_the_table_commands_errors_in_french(args: list[str], said: str, tmp_pat
 def test_the_servers_usage_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
     done = dvtui("--lang", "fr", "serve", "--dir", str(tmp_path / "srv"), *args, data=tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "dvtui : erreur : " + said + "\n")
+
+
+def test_resume_list_in_french_writes_the_date_as_french_does(tmp_path: Path) -> None:
+    from ..support.files import write_game
+
+    (tmp_path / "games").mkdir(mode=0o700)
+    write_game(tmp_path / "games" / "half.dvr", "Éloïse,bot:greedy,bot:greedy", 7, upto=2)
+    done = dvtui("--lang", "fr", "resume", "--list", data=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout.splitlines()[1]
+    when = r"\d+ [a-zéû]+\.? 20\d\d, \d\d h \d\d"
+    assert re.fullmatch(rf"    Éloïse, Bot 1, Bot 2 · manche 1 sur 6 · dernier coup le {when}", said), said
