@@ -16,7 +16,8 @@ from dvtui.app.screens.setup import SetupScreen
 from ..support.apps import new_session, table_app
 from ..support.pilot import screen_lines, until
 from ..support.pseudo import leaks
-from .driver import finished_session, mid_round, open_help
+from ..support.replays import replay_app
+from .driver import finished_session, mid_round, open_help, travel_after_a_move
 
 SIZES = [(80, 24), (73, 16), (132, 43)]
 """80x24, the smallest table, and a terminal large enough for the cards' full names."""
@@ -27,11 +28,19 @@ async def _setup(pilot: Pilot[int]) -> None:
     await pilot.pause()
 
 
+async def _viewer(pilot: Pilot[int]) -> None:
+    await pilot.pause()
+    await pilot.press("right", "right", "right")  # a few events in: the log and the banner speak
+    await pilot.pause()
+
+
 SCREENS: dict[str, tuple[Callable[[], DvtuiApp], Callable[[Pilot[int]], Awaitable[None]]]] = {
     "table": (lambda: table_app(new_session()), mid_round),
     "help": (lambda: table_app(new_session()), open_help),
     "end": (lambda: table_app(finished_session()), lambda pilot: pilot.pause()),
     "set-up": (lambda: DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)), _setup),
+    "viewer": (replay_app, _viewer),
+    "time travel": (lambda: table_app(new_session()), lambda pilot: travel_after_a_move(pilot, pilot.app)),
 }
 
 
