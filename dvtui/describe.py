@@ -8,6 +8,7 @@ the very sentences the live table shows, without paying for a UI import.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from pathlib import PurePath
 
 from .engine import (
@@ -26,7 +27,7 @@ from .engine import (
     PlacementUndone,
     RoundEnded,
 )
-from .i18n import ENGLISH, N_, PSEUDO, _, language, ngettext
+from .i18n import ENGLISH, N_, PSEUDO, _, language, ngettext, pgettext
 
 
 def after_last_round(game: Game) -> bool:
@@ -87,12 +88,41 @@ CARD_NAMES: dict[str, str] = {
 """A card as a sentence names it, one message per category: a language with articles and genders
 says ``la voiture 700``, ``le bateau 400`` (the catalogue's, never assembled here)."""
 
-AMOUNT_SPACE = "\u2800"
+AMOUNT_SPACE = "\u202f"
 """What separates the thousands of an amount in a language that writes them apart (``3 400 000``):
-the braille blank, which shows as a space. Rich and Textual wrap a line at any character Python
-counts as whitespace, the no-break spaces U+00A0 and U+202F included, so an amount written with
-them may be cut across two lines; the braille blank is no whitespace, and an amount written with it
-moves to the next line whole (measured in ``tests/app/test_app_amounts.py``)."""
+the narrow no-break space, as French typography writes it. It is real text: copied into a
+spreadsheet or read aloud it is a space. The app's screens never cut a line there (their wrapping
+counts the no-break spaces as part of a word: ``dvtui.app.textual_private.keep_no_break_spaces``),
+nor does ``replay --text`` (Python's ``textwrap`` breaks at ASCII whitespace only)."""
+
+
+def bot_level_names() -> dict[str, str]:
+    """The bot levels (:data:`dvtui.engine.BOT_LEVELS`, the ids files and the command line keep) as
+    a screen names them: the same words in English, the language's own elsewhere (``glouton``).
+    A context of their own: ``random`` the level is not ``random`` the seed."""
+    return {
+        "random": pgettext("bot level", "random"),
+        "greedy": pgettext("bot level", "greedy"),
+        "strong": pgettext("bot level", "strong"),
+        "novice": pgettext("bot level", "novice"),
+        "casual": pgettext("bot level", "casual"),
+        "club": pgettext("bot level", "club"),
+        "expert": pgettext("bot level", "expert"),
+        "master": pgettext("bot level", "master"),
+    }
+
+
+def bot_level_name(spec: str) -> str:
+    """``"greedy"`` -> ``"greedy"`` (``"glouton"`` in French); a budget stays as written
+    (``"strong@0.5s"`` -> ``"fort@0.5s"``); a level this version lacks is shown as it is."""
+    level, at, budget = spec.partition("@")
+    return bot_level_names().get(level, level) + at + budget
+
+
+def default_bot_name(number: int) -> str:
+    """The name a bot gets when nobody names it, counted from 1: ``"Bot 1"`` (``"Robot 1"`` in
+    French), in the language of the person who sets the game up; the file keeps it as given."""
+    return _("Bot {number}").format(number=number)
 
 
 def column_label(column: int) -> str:
@@ -144,7 +174,8 @@ def _number_locale() -> str | None:
 
 
 def _apart(text: str) -> str:
-    """Babel's spaces inside a number (U+202F, U+00A0) as :data:`AMOUNT_SPACE`."""
+    """Babel's spaces inside a number (U+202F, U+00A0) as :data:`AMOUNT_SPACE`, one kind of space
+    for every amount."""
     return text.replace("\u202f", AMOUNT_SPACE).replace("\xa0", AMOUNT_SPACE)
 
 
@@ -180,6 +211,24 @@ def percent(value: float, digits: int = 1) -> str:
     decimals = "0." + "0" * digits if digits else "0"
     pattern = Locale.parse(where).percent_formats[None].pattern.replace("0", decimals, 1)  # the locale's
     return _apart(format_percent(value, format=pattern, locale=where))
+
+
+DATE_PATTERNS = {"fr": "d MMM y, HH 'h' mm"}
+"""How a language writes a date and time to the minute in running text, in Unicode's (CLDR)
+pattern letters; a language not named here gets its locale's medium date and short time."""
+
+
+def moment(when: datetime) -> str:
+    """A date and time to the minute as the language writes them: ``2026-12-06 21:50`` in English
+    (as it always was), ``6 déc. 2026, 21 h 50`` in French."""
+    where = _number_locale()
+    if where is None:
+        return when.strftime("%Y-%m-%d %H:%M")
+    from babel.dates import format_date, format_datetime, format_time
+
+    if where in DATE_PATTERNS:
+        return _apart(format_datetime(when, DATE_PATTERNS[where], locale=where))
+    return _apart(f"{format_date(when, 'medium', locale=where)} {format_time(when, 'short', locale=where)}")
 
 
 def short_amount(value: int) -> str:
@@ -265,7 +314,7 @@ def describe_event(event: Event, names: Sequence[str], rounds: int | None = None
         if event.stand_in is None:
             return _("{name} placed {card} under column {column}").format(name=who, card=event.card, column=column)
         return _("{name} placed {card} under column {column} (a {level} bot standing in)").format(
-            name=who, card=event.card, column=column, level=event.stand_in
+            name=who, card=event.card, column=column, level=bot_level_name(event.stand_in)
         )
     if isinstance(event, PlacementUndone):
         return _("{name} took back {card} from column {column}").format(

@@ -109,9 +109,9 @@ _ACCENTED = str.maketrans(
     "AaCcDdEeGgHhIiJjKkLlNnOoRrSsTtUuWwYyZz",
     "ÅåÇçÐðÉéĜĝĤĥÎîĴĵĶķĻļÑñÖöŔŕŠšŢţÛûŴŵÝýŽž",
 )
-_KEPT = re.compile(r"(\{[^{}]*\}|\[[^\[\]]*\])")
-"""What the pseudo-locale leaves as it is: ``{placeholders}`` (filled after translation) and
-``[markup]``."""
+_KEPT = re.compile(r"(\{[^{}]*\}|\[[^\[\]]*\]|%\(\w+\)\w|%\w)")
+"""What the pseudo-locale leaves as it is: ``{placeholders}`` (filled after translation),
+``[markup]``, and argparse's own ``%(name)s`` / ``%s`` (which it fills after asking for them)."""
 
 
 def pseudo(message: str) -> str:

@@ -11,11 +11,17 @@ shown escaped, visibly (``\\x1b``, ``\\u202e``), and everything else is kept as 
 
 The rule is Python's own :meth:`str.isprintable` (every character of Unicode's categories Other
 and Separator is escaped, except the ASCII space), which the reader also applies when it refuses
-a control character in a game file's text: what a file may hold is exactly what prints as itself.
+a control character in a game file's text: what a file may hold prints as itself. Three spaces are
+kept as well, the no-break ones (:data:`NO_BREAK_SPACES`): they drive nothing, and French text
+needs them (``4 500 000``, ``gagné !``), dvtui's own lines included, which pass through here with
+the names they hold.
 Textual-free, so the headless commands use it too.
 """
 
 from __future__ import annotations
+
+NO_BREAK_SPACES = frozenset("\u00a0\u2007\u202f")
+"""The no-break space, the figure space and the narrow no-break space: shown as they are."""
 
 
 def printable(text: str) -> str:
@@ -27,7 +33,7 @@ def printable(text: str) -> str:
     """
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+    return "".join(ch if ch.isprintable() or ch in NO_BREAK_SPACES else _escape(ch) for ch in text)
 
 
 def _escape(ch: str) -> str:
@@ -39,4 +45,4 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
-__all__ = ["printable"]
+__all__ = ["NO_BREAK_SPACES", "printable"]

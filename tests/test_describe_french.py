@@ -43,22 +43,22 @@ def test_a_column_with_a_tie_an_exchange_and_one_left_empty_handed() -> None:
     event = ColumnResolved(round=1, column=0, totals=[4, 4, 7], cancelled=[0, 1],
                            awards=[Award(2, "car-700", "car-400")], rotated=False)  # fmt: skip
     assert describe_event(event, NAMES) == (
-        "Colonne A : égalité à 4 entre Ana et Ben : ils reprennent leurs cartes ; "
+        "Colonne A : égalité à 4 entre Ana et Ben : ils reprennent leurs cartes ; "
         "Cy prend la voiture 700 et rend la voiture 400"
     )
     ran_out = ColumnResolved(round=1, column=1, totals=[6, 3, 1], cancelled=[],
                              awards=[Award(0, "money-200", None)], rotated=False)  # fmt: skip
     assert resolution_parts(ran_out, NAMES) == ["Ana prend la carte argent 200",
-                                                "Ben et Cy ne reçoivent rien : la colonne est épuisée"]  # fmt: skip
+                                                "Ben et Cy ne reçoivent rien : la colonne est épuisée"]  # fmt: skip
     one_left = ColumnResolved(round=1, column=1, totals=[6, 3, 0], cancelled=[],
                               awards=[Award(0, "holiday-300", None)], rotated=False)  # fmt: skip
     assert resolution_parts(one_left, NAMES) == ["Ana prend les vacances 300",
-                                                 "Ben ne reçoit rien : la colonne est épuisée"]  # fmt: skip
+                                                 "Ben ne reçoit rien : la colonne est épuisée"]  # fmt: skip
 
 
 def test_rounds_end_and_the_preview_speaks_to_the_player() -> None:
     assert describe_event(RoundEnded(round=2, next_first_player=1), NAMES, rounds=6) == (
-        "Fin de la manche 2 ; Ben commence la suivante"
+        "Fin de la manche 2 ; Ben commence la suivante"
     )
     last = describe_event(RoundEnded(round=6, next_first_player=1), NAMES, rounds=6)
     assert last == "Fin de la manche 6, la dernière"
@@ -69,12 +69,12 @@ def test_rounds_end_and_the_preview_speaks_to_the_player() -> None:
 
 def test_the_tables_lines() -> None:
     assert gains_line("Ana", 600_000, 1_200_000, ["jewel-300", "house-300"], ["jewel-200"]) == (
-        "Ana +600⠀k → 1,2⠀M : BIJ 300, MAI 300 ; a rendu BIJ 200"
+        "Ana +600\u202fk → 1,2\u202fM : BIJ 300, MAI 300 ; a rendu BIJ 200"
     )
-    assert hint_line(Placement(6, 5), 600_000, 0.45) == "6 → F : +600⠀k attendus, 45 % de victoire"
+    assert hint_line(Placement(6, 5), 600_000, 0.45) == "6 → F : +600\u202fk attendus, 45 % de chances de gagner"
     last = CardPlaced(seq=1, round=1, player=0, card=3, column=2)
     said = handover_line(NAMES, 1, last, 1, 0)
-    assert said == "Ben, à vous — Ana a placé le 3 en C (Ana peut encore le reprendre : u)"
+    assert said == "Ben, à vous — Ana a placé le 3 en C (Ana peut encore le reprendre : u)"
     assert handover_line(NAMES, 1, None, 2, None) == "Ben, à vous — la manche 2 commence"
 
 

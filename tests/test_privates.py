@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import Callable
 from importlib import import_module
 from typing import Any
@@ -143,6 +144,18 @@ def test_a_frame_settles_as_pilot_pause_settles_it() -> None:
     takes(member(Pilot, "_wait_for_screen", TEXTUAL), ["self", "timeout"], "Pilot._wait_for_screen", coroutine=True)
     takes(member(Screen, "_on_timer_update", TEXTUAL), ["self"], "Screen._on_timer_update")
     reads(Pilot.pause, "_wait_for_screen", "Pilot.pause")
+
+
+def test_textual_and_rich_cut_lines_with_their_module_patterns() -> None:
+    """``textual._wrap.re_chunk`` and ``rich._wrap.re_word``: compiled patterns that the functions
+    cutting a line look up as globals each time, so that ``keep_no_break_spaces`` can replace them."""
+    import rich._wrap
+    import textual._wrap
+
+    for module, name, function in ((textual._wrap, "re_chunk", "chunks"), (rich._wrap, "re_word", "words")):
+        pattern = getattr(module, name, None)
+        assert isinstance(pattern, re.Pattern), f"{module.__name__}.{name} is gone: {TEXTUAL} replaces it"
+        reads(getattr(module, function), name, f"{module.__name__}.{function}")
 
 
 # textual-serve ----------------------------------------------------------------------------------

@@ -37,12 +37,14 @@ from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
-from .keys import azerty_keymap
+from .keys import azerty_keymap, qwerty_keymap
 from .messages import STATE_TITLE, BranchRequested
 from .screens.table import TableScreen
 from .spoken import key_display
-from .textual_private import FooterKey, default_css, notifications, unnotify
+from .textual_private import FooterKey, default_css, keep_no_break_spaces, notifications, unnotify
 from .theme import GOLD
+
+keep_no_break_spaces()  # every screen wraps its lines the way French spaces its text
 
 MAX_TOASTS = 3
 """Notifications on screen at once (each is about five rows): a stack taller than the screen
@@ -388,8 +390,7 @@ class DvtuiApp(App[ExitState]):
     def use_azerty(self, on: bool) -> None:
         """The AZERTY option: the top row picks cards, and "slower" moves off ``-`` (``keys.AZERTY``)."""
         self.azerty = on
-        if on:
-            self.update_keymap(azerty_keymap())
+        self.update_keymap(azerty_keymap() if on else qwerty_keymap())
 
     # -- command palette ---------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import msgspec
 
 from ..describe import decimal
 from ..engine import COLORS, MAX_NAME_CHARS, Seat, SeatError, check_name
-from ..i18n import _
+from ..i18n import _, language
 from ..settings import settings_path
 
 PACES: tuple[tuple[float, float], ...] = (
@@ -81,8 +81,9 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     language: str | None = None
     """The language dvtui speaks (``"fr"``), after ``--lang`` and ``DVTUI_LANG`` (read by
     :func:`dvtui.settings.saved_language`; kept here so that saving the pace keeps it)."""
-    azerty: bool = False
-    """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do."""
+    azerty: bool | None = None
+    """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do (None: as the
+    language has it, on for French, whose keyboards are AZERTY in France and Belgium)."""
 
 
 def _saved() -> _Settings | None:
@@ -99,10 +100,23 @@ def load_notify() -> bool:
     return saved is not None and saved.notify
 
 
+AZERTY_LANGUAGES = frozenset({"fr"})
+"""The languages whose speakers' keyboards are AZERTY unless they say otherwise (a Swiss or a
+Canadian keyboard is not: the set-up screen's switch, kept in the settings, turns it off)."""
+
+
 def load_azerty() -> bool:
-    """Whether the person's keyboard is AZERTY (``"azerty": true`` in the settings file)."""
+    """Whether the person's keyboard is AZERTY: ``"azerty"`` in the settings file, else whether
+    the language spoken now is one whose keyboards are."""
     saved = _saved()
-    return saved is not None and saved.azerty
+    if saved is not None and saved.azerty is not None:
+        return saved.azerty
+    return language() in AZERTY_LANGUAGES
+
+
+def save_azerty(on: bool) -> None:
+    """Remember the AZERTY option, the other settings as they are."""
+    _write(msgspec.structs.replace(_saved() or _Settings(), azerty=on))
 
 
 def load_pace(bot_delay: float | None = None) -> Pace:
@@ -125,11 +139,16 @@ def load_pace(bot_delay: float | None = None) -> Pace:
 def save_pace(pace: Pace) -> None:
     """Remember ``pace`` for the next game and the next resume (written whole, then renamed over
     the old file: a crash leaves the old settings or the new ones, never half a file)."""
+    kept = _saved() or _Settings()  # the settings that are not the pace stay as they are
+    _write(msgspec.structs.replace(kept, bot_delay=pace.bot_delay, step_delay=pace.step_delay,
+                                   hold_round_end=pace.hold_round_end))  # fmt: skip
+
+
+def _write(settings: _Settings) -> None:
+    """The settings file written whole, then renamed over the old one."""
     path = settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    kept = _saved() or _Settings()  # the settings that are not the pace stay as they are
-    data = msgspec.json.encode(msgspec.structs.replace(kept, bot_delay=pace.bot_delay, step_delay=pace.step_delay,
-                                                       hold_round_end=pace.hold_round_end))  # fmt: skip
+    data = msgspec.json.encode(settings)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".settings-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
 from ..i18n import N_, _
+from .spoken import key_display
 
 PaletteEntry = tuple[str, str, Callable[[], object]]
 """(title, help, callback): what a screen's ``palette_commands`` yields to the app."""
@@ -88,7 +89,7 @@ class KeyMap:
     def help_rows(self, leave_out: tuple[Command, ...] = (), *, azerty: bool = False) -> list[tuple[str, str]]:
         """The help's rows (keys, meaning), in the language spoken now; with the AZERTY option's
         keys when ``azerty``."""
-        return [(_(command.azerty if azerty and command.azerty else command.help[0]), _(command.help[1]))
+        return [(key_display(_(command.azerty if azerty and command.azerty else command.help[0])), _(command.help[1]))
                 for command in self.help if command.help is not None and command not in leave_out]
 
     def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
@@ -105,23 +106,32 @@ def binding_id(action: str) -> str:
 
 
 AZERTY = ("ampersand", "é", "quotation_mark", "apostrophe", "left_parenthesis", "minus")
-"""The AZERTY keyboard's top row, unshifted, over the digits 1-6 (``& é " ' ( -``): with the
-option on, they pick cards as the digits do. ``-`` is the pace's "slower" on other keyboards;
-there, ``_`` (unshifted on the same row, over the 8) is."""
+"""The AZERTY keyboard's top row, unshifted, over the digits 1-6 (``& é " ' ( -``). The first
+five mean nothing else anywhere, so they pick cards 1-5 on every keyboard; ``-`` is the pace's
+"slower", so it picks card 6 only with the AZERTY option on, which moves "slower" to ``_``
+(unshifted on the same row, over the 8)."""
+TOP_ROW = (*AZERTY, "è", "underscore", "ç")
+"""The AZERTY top row over the digits 1-9: the viewer's round keys take the ones that mean nothing
+else there (not ``-``, the speed, nor ``_``)."""
 
 
 def azerty_keymap() -> dict[str, str]:
-    """The keymap of the AZERTY option: each card's digit and its key on the top row, and
-    "slower" moved off ``-`` to ``_``."""
-    keymap = {binding_id(f"pick({card})"): f"{card},{key}" for card, key in enumerate(AZERTY, start=1)}
-    keymap[binding_id("pace(1)")] = "underscore"
-    return keymap
+    """The keymap of the AZERTY option: card 6 on ``-`` as well, and "slower" moved off ``-`` to
+    ``_``. Cards 1-5 keep their bindings (their top-row keys are bound always), so the footer's
+    ``1-6`` stays where it is."""
+    return {binding_id("pick(6)"): f"6,{AZERTY[5]}", binding_id("pace(1)"): "underscore"}
+
+
+def qwerty_keymap() -> dict[str, str]:
+    """The keymap that undoes :func:`azerty_keymap`: those bindings on their own keys again."""
+    return {binding_id("pick(6)"): "6", binding_id("pace(1)"): "minus"}
 
 
 # -- the live table ------------------------------------------------------------------------------
 
 PICK = Command(
-    tuple((str(k), f"pick({k})") for k in range(1, 7)), N_("card"), key_display="1-6",
+    tuple((f"{k},{AZERTY[k - 1]}" if k < 6 else str(k), f"pick({k})") for k in range(1, 7)), N_("card"),
+    key_display="1-6",
     help=("1-6", N_("choose a card from your hand")), azerty=N_("1-6 or & é \" ' ( -"),
 )
 COLUMN = Command(
@@ -225,7 +235,7 @@ STEP = Command(
 )
 TURN = Command(
     (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), N_("turn"), key_display="⇧←→",
-    help=("⇧← ⇧→ or ↑ ↓", N_("one turn of placements (every player once) back / forward")),
+    help=(N_("⇧← ⇧→ or ↑ ↓"), N_("one turn of placements (every player once) back / forward")),
 )
 ROUND = Command(
     (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), N_("round"),
@@ -235,7 +245,9 @@ HOME = Command((("home", "home"),), help=(N_("Home End"), N_("the deal / the end
                palette=(N_("Start"), N_("Go to the deal")))
 END = Command((("end", "end"),), palette=(N_("End"), N_("Go to the end of the file")))  # told in HOME's row
 JUMP_ROUND = Command(
-    tuple((str(r), f"jump_round({r})") for r in range(1, 10)), help=("1-9", N_("the start of that round")),
+    tuple((",".join([str(r)] if TOP_ROW[r - 1] in ("minus", "underscore") else [str(r), TOP_ROW[r - 1]]),
+           f"jump_round({r})") for r in range(1, 10)),
+    help=(N_("1-9"), N_("the start of that round")),
     palette=(N_("Round {round}"), N_("Go to the start of round {round}")),
 )
 PLAY = Command(

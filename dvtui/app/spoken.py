@@ -24,9 +24,9 @@ from ..i18n import N_, _, pgettext
 
 ResultT = TypeVar("ResultT")
 
-TEXTUAL_WORDS = (N_("palette"), N_("Open the command palette"), N_("Search for commands…"))
+TEXTUAL_WORDS = (N_("palette"), N_("Open the command palette"), N_("Search for commands…"), N_("Dismiss menu"))
 """Textual's own words that dvtui shows: the palette's key in the footer, its tooltip, the
-palette's search field."""
+palette's search field, the footer's word for Escape while a drop-down list is open."""
 
 
 def key_names() -> dict[str, str]:
@@ -40,6 +40,7 @@ def key_names() -> dict[str, str]:
         "shift": pgettext("key", "shift"),
         "backspace": pgettext("key", "backspace"),
         "delete": pgettext("key", "delete"),
+        "y": pgettext("key", "y"),  # yes in a dialog: French says oui (the dialogs take o as well as y)
     }
 
 

@@ -20,12 +20,19 @@ its shape, so an upgrade that moves one fails there, in one place, rather than i
   beside the screen (the turn's, which the page shows in its title and icon: :func:`tell_page`).
 - ``Pilot._wait_for_screen()``, ``Screen._on_timer_update()``: what ``Pilot.pause`` does after its
   idle wait; a test that steps hundreds of times settles each frame with them alone.
+- ``textual._wrap.re_chunk`` and Rich's ``rich._wrap.re_word``: the patterns that cut a line into
+  the pieces Textual and Rich wrap between. Both take any Unicode whitespace for a gap, the no-break
+  spaces included, so ``3 400 000`` or ``gagné !`` could be cut at a space that exists to forbid
+  it; :func:`keep_no_break_spaces` gives them patterns that count those spaces as part of a word.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+import rich._wrap
+import textual._wrap
 from textual._compositor import Compositor
 from textual.app import App
 from textual.binding import BindingsMap
@@ -49,6 +56,7 @@ __all__ = [
     "compositor",
     "default_css",
     "driver",
+    "keep_no_break_spaces",
     "notifications",
     "settle",
     "tell_page",
@@ -106,3 +114,17 @@ async def settle(pilot: Pilot[Any]) -> None:
     idle wait (tens of milliseconds a step)."""
     await pilot._wait_for_screen()
     pilot.app.screen._on_timer_update()
+
+
+NO_BREAK_SPACES = "\u00a0\u2007\u202f"
+"""The no-break space, the figure space and the narrow no-break space: whitespace to Python, but
+spaces a line must not be cut at (French writes them in amounts and before « : ; ! ? »)."""
+_GAP = f"[^\\S{NO_BREAK_SPACES}]"
+_WORD = f"[\\S{NO_BREAK_SPACES}]"
+
+
+def keep_no_break_spaces() -> None:
+    """Make Textual and Rich wrap lines only at spaces that allow a break: their patterns, with the
+    no-break spaces counted as part of a word (the same patterns otherwise, so nothing else moves)."""
+    textual._wrap.re_chunk = re.compile(f"{_WORD}+{_GAP}*|{_GAP}+")
+    rich._wrap.re_word = re.compile(f"{_GAP}*{_WORD}+{_GAP}*")

@@ -49,7 +49,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="dvtui", description=_("Dolce Vita, the card game, in the terminal."))
-    parser.add_argument("--version", action="version", version=f"dvtui {_version()}")
+    parser.add_argument(
+        "--version", action="version", version=f"dvtui {_version()}", help=_("show program's version number and exit")
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     new = sub.add_parser("new", help=_("set up and play a new game (autosaved after every move)"))
@@ -425,10 +427,12 @@ def _is_kept_name(name: str) -> bool:
 def _check_table_name(name: str, given_as: str) -> None:
     """A name the table server would refuse is refused here first, in words, before any server
     is asked or started."""
-    from ..tables.protocol import TABLE_NAME_RULE, is_table_name
+    from ..tables.protocol import is_table_name
 
     if not is_table_name(name):
-        raise UsageError(f"{given_as} {name!r}: a table's name is {TABLE_NAME_RULE}")
+        rule = _("a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', "
+                 "starting with a letter or digit")
+        raise UsageError(_("{option} {name}: {rule}").format(option=given_as, name=repr(name), rule=rule))
 
 
 if __name__ == "__main__":

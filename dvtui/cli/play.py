@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
-from ..describe import describe_result, join_names
+from ..describe import describe_result, join_names, moment
 from ..engine import SEED_LIMIT, Seat, new_game, random_seed
 from ..i18n import _, ngettext
 from ..play.local import LocalSession
@@ -48,7 +48,8 @@ def _bot_delay(value: float | None) -> float | None:
     if value is None:
         return None
     if not 0 <= value <= MAX_BOT_DELAY:
-        raise UsageError(f"--bot-delay must be between 0 and {MAX_BOT_DELAY:g} seconds, not {value:g}")
+        said = _("--bot-delay must be between 0 and {most} seconds, not {value}")
+        raise UsageError(said.format(most=f"{MAX_BOT_DELAY:g}", value=f"{value:g}"))
     return value
 
 
@@ -57,22 +58,24 @@ def _output(text: str | None) -> Path | None:
         return None
     path = Path(text).expanduser()
     if path.exists():
-        raise UsageError(f"{path} already exists; choose another file{_what_to_do_with(path)}")
+        raise UsageError(_what_to_do_with(path))
     if not path.parent.is_dir():
-        raise UsageError(f"{path.parent}: no such directory")
+        raise UsageError(_("{directory}: no such directory").format(directory=path.parent))
     return path
 
 
 def _what_to_do_with(path: Path) -> str:
-    """The command that works on an existing ``path``: resume an unfinished game, replay a
+    """That ``path`` exists, and the command that works on it: resume an unfinished game, replay a
     finished one, nothing for a file that is not a game."""
     from ..store import GameFileError
 
     try:
         over = read_game(path).game.over
     except (GameFileError, OSError):
-        return ""
-    return f" (or watch it again: dvtui replay {path})" if over else f" (or continue it: dvtui resume {path})"
+        return _("{file} already exists; choose another file").format(file=path)
+    said = (_("{file} already exists; choose another file (or watch it again: dvtui replay {file})") if over else
+            _("{file} already exists; choose another file (or continue it: dvtui resume {file})"))
+    return said.format(file=path)
 
 
 def require_terminal(without: str = "") -> None:
@@ -80,8 +83,8 @@ def require_terminal(without: str = "") -> None:
     escape sequences into a file and wait for keys that never come. ``without``: what works
     without a screen for this very command (a command that exists already, with its file)."""
     if not has_terminal():
-        said = "the game needs a terminal (stdin and stdout are not one)"
-        raise UsageError(f"{said}; {without}" if without else said)
+        said = _("the game needs a terminal (stdin and stdout are not one)")
+        raise UsageError(_("{problem}; {remedy}").format(problem=said, remedy=without) if without else said)
 
 
 def _without_screen_new(args: argparse.Namespace, seats: list[Seat]) -> str:
@@ -89,7 +92,8 @@ def _without_screen_new(args: argparse.Namespace, seats: list[Seat]) -> str:
     simulation that writes its file (there is no file to resume yet); a person needs a screen."""
     if any(seat.kind != "bot" for seat in seats):
         return ""
-    return f"a game of bots plays without one: dvtui sim --players {shlex.quote(args.players)} --games 1 --out DIR"
+    said = _("a game of bots plays without one: dvtui sim --players {players} --games 1 --out DIR")
+    return said.format(players=shlex.quote(args.players))
 
 
 def _without_screen_file(loaded: LoadedGame) -> str:
@@ -98,8 +102,8 @@ def _without_screen_file(loaded: LoadedGame) -> str:
 
     path = shlex.quote(str(loaded.path))
     if why_bots_cannot_finish(loaded) is None:
-        return f"its bots finish it without one: dvtui resume {path} --headless"
-    return f"without one, read it: dvtui replay {path} --text"
+        return _("its bots finish it without one: dvtui resume {file} --headless").format(file=path)
+    return _("without one, read it: dvtui replay {file} --text").format(file=path)
 
 
 def _run(app_args: dict[str, object], session: LocalSession | None, without: str = "") -> int:
@@ -166,9 +170,11 @@ def checked_setup(args: argparse.Namespace) -> list[Seat] | None:
     if args.first is not None:
         count = len(seats) if seats else 5
         if not 1 <= args.first <= count:
-            raise UsageError(f"--first must be a seat from 1 to {count}, not {args.first}")
+            said = _("--first must be a seat from 1 to {last}, not {first}")
+            raise UsageError(said.format(last=count, first=args.first))
     if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
-        raise UsageError(f"--seed must be a whole number from 0 to {SEED_LIMIT - 1}, not {str(args.seed)[:30]}")
+        said = _("--seed must be a whole number from 0 to {last}, not {seed}")
+        raise UsageError(said.format(last=SEED_LIMIT - 1, seed=str(args.seed)[:30]))
     return seats
 
 
@@ -235,12 +241,15 @@ def unfinished_lines() -> tuple[list[str], int]:
         if saved.finished:
             continue
         game = saved.loaded.game
-        names = ", ".join(s.name for s in game.created.players)
-        when = datetime.fromtimestamp(saved.modified).strftime("%Y-%m-%d %H:%M")
+        names = _(", ").join(s.name for s in game.created.players)
+        when = moment(datetime.fromtimestamp(saved.modified))
         parent = game.created.parent
-        branch = f" · branch of {printable(Path(parent).name)}" if parent else ""
-        lines.append(f"{printable(str(saved.path))}\n    {printable(names)} · round {game.round} of {game.rounds} · "
-                     f"last move {when}{branch}")
+        said = _("{names} · round {round} of {rounds} · last move {when}").format(
+            names=names, round=game.round, rounds=game.rounds, when=when
+        )
+        if parent:
+            said = _("{game} · branch of {file}").format(game=said, file=Path(parent).name)
+        lines.append(f"{printable(str(saved.path))}\n    {printable(said)}")
     return lines, len(bad)
 
 
@@ -303,7 +312,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
         return DvtuiApp(watch=loaded, handle_hangup=True)
 
-    return _run_app(build, f"without one, read it: dvtui replay {shlex.quote(str(loaded.path))} --text")
+    without = _("without one, read it: dvtui replay {file} --text").format(file=shlex.quote(str(loaded.path)))
+    return _run_app(build, without)
 
 
 # -- dvtui join / watch / new --table on screen ----------------------------------------------------
@@ -317,9 +327,10 @@ def run_table(
     ``user``: the person this account vouches for there. Leaving keeps the seat: ``dvtui join``
     takes it back where the game is."""
     if not has_terminal():  # said before joining: a refused start takes no seat
-        without = ("'dvtui tables' says where its game is" if watch else
-                   f"a bot can play a seat without one: dvtui join {table} --as SEAT --bot LEVEL")
-        raise UsageError(f"the table needs a terminal (stdin and stdout are not one); {without}")
+        without = (_("'dvtui tables' says where its game is") if watch else
+                   _("a bot can play a seat without one: dvtui join {table} --as SEAT --bot LEVEL").format(table=table))
+        said = _("the table needs a terminal (stdin and stdout are not one); {remedy}")
+        raise UsageError(said.format(remedy=without))
     if seat is None and not watch and served_to_browser():
         return _choose_seat(place, table, bell=bell)
     # the session's client reads the table on the loop the app then runs on (no thread of its own)

@@ -42,7 +42,7 @@ def why_bots_cannot_finish(loaded: LoadedGame) -> str | None:
     if not humans:
         return None
     who = game.to_move if game.to_move in humans else humans[0]
-    return f"{seats[who].name} (seat {who + 1}) is a human player and still has to move"
+    return _("{name} (seat {seat}) is a human player and still has to move").format(name=seats[who].name, seat=who + 1)
 
 
 def _check_bots(loaded: LoadedGame) -> None:

@@ -117,7 +117,7 @@ def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) ->
             games=games, first=seed, last=seed + games - 1))
     # a level with several seats wins a game with any of them: its share of the games won, and the
     # share per seat (what its interval is about, and what compares levels seated unequally)
-    interval = _("{share} interval").format(share="95%")
+    interval = _("{share} interval").format(share=percent(0.95, 0))
     heads = [_("bot"), _("seats"), _("wins"), _("of games"), _("per seat"), interval, _("mean score"), _("rank"),
              _("move ms median/p95")]  # fmt: skip
     rows = []

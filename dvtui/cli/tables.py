@@ -10,11 +10,12 @@ import os
 import pwd
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..bots import BotSpec, parse_bot
-from ..describe import describe_result
+from ..describe import bot_level_name, describe_result, moment
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..i18n import N_, _
 from ..printable import printable
@@ -326,7 +327,8 @@ def table_line(info: TableInfo) -> str:
         else:
             where = _("stopped in round {round}/{rounds}").format(round=info.round, rounds=info.rounds)
         said = _("{table}  kept: {state}, last line {line}  [{seats}]")
-        return printable(said.format(table=table, state=where, line=info.kept, seats=_("; ").join(names)))
+        line = _kept_moment(info.kept)
+        return printable(said.format(table=table, state=where, line=line, seats=_("; ").join(names)))
     details = [_("spectators: {count}").format(count=info.spectators)]
     if not info.hints:
         details.append(_("no hints"))
@@ -338,6 +340,19 @@ def table_line(info: TableInfo) -> str:
     said = _("{table}  {state}  [{seats}]  {details}")
     seats = _("; ").join(_seat_words(s) for s in info.seats)
     return printable(said.format(table=table, state=_state_words(info), seats=seats, details=_("; ").join(details)))
+
+
+def _kept_moment(stamp: str) -> str:
+    """A kept game's last line's time stamp (UTC, ISO 8601, as the file has it) in local time, as
+    the language writes a date (``6 déc. 2026, 22 h 56``); a stamp that does not read is shown as
+    it is."""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return moment(when.astimezone())
 
 
 def _state_words(info: TableInfo) -> str:
@@ -369,9 +384,9 @@ def _seat_words(seat: SeatState) -> str:
         elif seat.kept_for is not None:
             what = _("{state}, kept for {user}").format(state=state, user=seat.kept_for)
     if seat.bot is not None and seat.state == "connected":
-        what = _("{state}, bot {level}").format(state=what, level=seat.bot)
+        what = _("{state}, bot {level}").format(state=what, level=bot_level_name(seat.bot))
     if seat.stand_in is not None:
-        what = _("{state}, {level} bot standing in").format(state=what, level=seat.stand_in)
+        what = _("{state}, {level} bot standing in").format(state=what, level=bot_level_name(seat.stand_in))
     if seat.resigned:
         what = _("{state}, resigned").format(state=what)
     return _("{name}: {state}").format(name=seat.name, state=what)
@@ -507,7 +522,8 @@ def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> in
     def seated(game: Game, index: int) -> None:
         name = printable(game.created.players[index].name)
         print(_("table {table}: a {level} bot plays {name} (seat {seat}) until the game ends; Ctrl+C stops it "
-                "(the seat stays yours)").format(table=shown, level=spec, name=name, seat=index + 1), flush=True)
+                "(the seat stays yours)").format(
+                  table=shown, level=bot_level_name(str(spec)), name=name, seat=index + 1), flush=True)
 
     async def main() -> str:
         client = TableClient(place, table, seat=seat, user=vouched(), bot=str(spec))

@@ -25,7 +25,8 @@ def describe(loaded: LoadedGame) -> str:
     parts = [
         ngettext("{count} player ({names})", "{count} players ({names})", game.n).format(
             count=game.n, names=comma.join(names)),
-        ngettext("{played}/{rounds} round played", "{played}/{rounds} rounds played", game.rounds).format(
+        # (n is the rounds played: English reads "1/4 rounds played", French "1 manche jouée sur 4")
+        ngettext("{played}/{rounds} rounds played", "{played}/{rounds} rounds played", played).format(
             played=played, rounds=game.rounds),
         _("scores {scores}").format(scores=" / ".join(amount(s) for s in game.scores())),
     ]  # fmt: skip

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..i18n import _
 from .events import Seat
 
 BOT_LEVELS = ("random", "greedy", "strong", "novice", "casual", "club", "expert", "master")
@@ -61,30 +62,44 @@ class UnknownBot(SeatError):
     """A bot level (or budget) this version does not play."""
 
 
+def _unknown(shown: str) -> str:
+    return _("unknown bot level {level} (levels: {levels})").format(level=shown, levels=", ".join(sorted(BOT_LEVELS)))
+
+
 def parse_bot(text: str) -> BotSpec:
     """``greedy`` / ``strong@5000`` / ``strong@0.5s`` -> :class:`BotSpec`; unknown levels and
     budgets beyond :data:`MAX_ITERATIONS` / :data:`MAX_SECONDS` refused."""
     text = text.strip()
     if len(text) > _MAX_BOT_CHARS:
-        raise UnknownBot(f"unknown bot level {show(text)} (levels: {', '.join(sorted(BOT_LEVELS))})")
+        raise UnknownBot(_unknown(show(text)))
     m = _SPEC.match(text)
     if not m or m["level"] not in BOT_LEVELS:
         level, at, budget = text.partition("@")
         if at and level in BUDGETED:  # a known level with a budget that is not one: say so
-            raise UnknownBot(f"{level}'s budget is a number of iterations ({level}@5000) or of seconds "
-                             f"({level}@0.5s), not {budget!r}")
-        raise UnknownBot(f"unknown bot level {text!r} (levels: {', '.join(sorted(BOT_LEVELS))})")
+            raise UnknownBot(
+                _("{level}'s budget is a number of iterations ({level}@5000) or of seconds "
+                  "({level}@0.5s), not {budget}").format(level=level, budget=repr(budget))
+            )  # fmt: skip
+        raise UnknownBot(_unknown(repr(text)))
     level = m["level"]
     iters = int(m["iters"]) if m["iters"] else None
     secs = float(m["secs"]) if m["secs"] else None
     if (iters is not None or secs is not None) and level not in BUDGETED:
         only = ", ".join(sorted(BUDGETED))
-        raise UnknownBot(f"bot level {level!r} takes no budget (only {only} does): {text!r}")
+        raise UnknownBot(
+            _("bot level {level} takes no budget (only {only} does): {text}").format(
+                level=repr(level), only=only, text=repr(text)
+            )
+        )
     if iters == 0 or secs == 0:
-        raise UnknownBot(f"a bot's budget must be more than 0: {text!r}")
+        raise UnknownBot(_("a bot's budget must be more than 0: {text}").format(text=repr(text)))
     if (iters is not None and iters > MAX_ITERATIONS) or (secs is not None and secs > MAX_SECONDS):
-        raise UnknownBot(f"a bot's budget is at most {MAX_ITERATIONS} iterations ({level}@{MAX_ITERATIONS}) "
-                         f"or {MAX_SECONDS:g} seconds ({level}@{MAX_SECONDS:g}s), not {text!r}")
+        raise UnknownBot(
+            _("a bot's budget is at most {iterations} iterations ({level}@{iterations}) or {seconds} seconds "
+              "({level}@{seconds}s), not {text}").format(
+                iterations=MAX_ITERATIONS, level=level, seconds=f"{MAX_SECONDS:g}", text=repr(text)
+            )
+        )  # fmt: skip
     return BotSpec(level, iters, secs)
 
 
@@ -98,15 +113,17 @@ def show(text: str) -> str:
 def check_name(name: str, *, human: bool) -> None:
     """A seat's name, on its own: raises :class:`SeatError` (without ``seat``) saying what is wrong."""
     if not name.strip():
-        raise SeatError("the name is empty", field="name")
+        raise SeatError(_("the name is empty"), field="name")
     if len(name) > MAX_NAME_CHARS:
-        raise SeatError(f"the name {show(name)} is {len(name)} characters; at most {MAX_NAME_CHARS}", field="name")
+        said = _("the name {name} is {length} characters; at most {most}")
+        raise SeatError(said.format(name=show(name), length=len(name), most=MAX_NAME_CHARS), field="name")
     if not name.isprintable():
-        raise SeatError(f"the name {show(name)} holds a control character (a tab, a line break, an escape)",
-                        field="name")
+        said = _("the name {name} holds a control character (a tab, a line break, an escape)")
+        raise SeatError(said.format(name=show(name)), field="name")
     if human and name[:4].lower() == "bot:":
-        raise SeatError(f"the name {show(name)} is how a bot is written (bot:LEVEL); a person needs "
-                        "a name that does not start with 'bot:'", field="name")
+        said = _("the name {name} is how a bot is written (bot:LEVEL); a person needs a name that does not "
+                 "start with 'bot:'")  # fmt: skip
+        raise SeatError(said.format(name=show(name)), field="name")
 
 
 def check_seats(seats: Sequence[Seat]) -> None:
@@ -128,6 +145,6 @@ def check_seats(seats: Sequence[Seat]) -> None:
             raise
         key = seat.name.strip().casefold()
         if key in names:
-            raise SeatError(f"two seats are called {show(seat.name)}; each seat needs its own name",
-                            seat=i, field="name")
+            said = _("two seats are called {name}; each seat needs its own name")
+            raise SeatError(said.format(name=show(seat.name)), seat=i, field="name")
         names[key] = i

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from ..bots import parse_bot
+from ..describe import default_bot_name
 from ..engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
+from ..i18n import _
 
 __all__ = ["SeatError", "parse_players", "seat_message"]
 
 
 def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
     """Each comma-separated entry is a human's name or ``bot:LEVEL[@BUDGET]``; colours go in
-    R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order. The seats pass the same
+    R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order (``Robot 1`` ... for a
+person who speaks French: :func:`dvtui.describe.default_bot_name`). The seats pass the same
     rules as a file's (:func:`dvtui.engine.check_seats`), so the game can always be opened again."""
     entries = [e.strip() for e in text.split(",")]
     if any(not e for e in entries):
-        raise SeatError(f"empty entry in players list {text!r}")
+        raise SeatError(_("empty entry in players list {players}").format(players=repr(text)))
     if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
-        raise SeatError(f"Dolce Vita is for 3 to 5 players (R3), not {len(entries)}")
+        raise SeatError(_("Dolce Vita is for 3 to 5 players (R3), not {players}").format(players=len(entries)))
     seats: list[Seat] = []
     bots = 0
     for i, entry in enumerate(entries):
@@ -27,10 +30,10 @@ def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
             except SeatError as e:
                 raise SeatError(seat_message(e, i)) from None
             bots += 1
-            seats.append(Seat(name=f"Bot {bots}", kind="bot", color=color, bot=str(spec)))
+            seats.append(Seat(name=default_bot_name(bots), kind="bot", color=color, bot=str(spec)))
         else:
             if bots_only:
-                raise SeatError(f"only bots can play here: {entry!r} is not bot:LEVEL")
+                raise SeatError(_("only bots can play here: {entry} is not bot:LEVEL").format(entry=repr(entry)))
             seats.append(Seat(name=entry, kind="human", color=color))
     try:
         check_seats(seats)
@@ -41,4 +44,4 @@ def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
 
 def seat_message(error: SeatError, seat: int | None) -> str:
     """``error`` as a person setting up a game reads it: "seat 2: ..." (seats counted from 1)."""
-    return str(error) if seat is None else f"seat {seat + 1}: {error}"
+    return str(error) if seat is None else _("seat {seat}: {error}").format(seat=seat + 1, error=error)

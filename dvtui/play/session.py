@@ -30,6 +30,7 @@ from ..engine import (
     RoundEnded,
     RuleError,
 )
+from ..i18n import _
 from ..store import GameWriter, LoadedGame, SaveFailed
 from .autoplay import bot_players, bot_specs
 
@@ -201,21 +202,29 @@ class PlaySession:
         """Why ``u`` can take nothing back now, said to the person at the keyboard."""
         game = self.game
         if game.over:
-            return "The game is over: nothing can be taken back."
+            return _("The game is over: nothing can be taken back.")
         if game.phase != Phase.PLACEMENT:
-            return "The round is being resolved: nothing can be taken back."
+            return _("The round is being resolved: nothing can be taken back.")
         names = self.names
         who = self.at_keyboard()
         latest = self._latest_human()
         if latest is not None and latest.locked:
             owner = latest.placed.player
             if who is not None and who != owner:
-                return f"{names[who]} has nothing to take back; {names[owner]}'s move can no longer be undone."
-            return f"{names[owner]}'s move can no longer be undone: another player has placed since."
-        subject = f"{names[who]} has" if who is not None else "There is"
+                said = _("{name} has nothing to take back; {owner}'s move can no longer be undone.")
+                return said.format(name=names[who], owner=names[owner])
+            said = _("{owner}'s move can no longer be undone: another player has placed since.")
+            return said.format(owner=names[owner])
         if game.round > 1 and not game.placements:
-            return f"{subject} nothing to take back: round {game.round} has just begun (a resolution stands)."
-        return f"{subject} nothing to take back this round."
+            if who is None:
+                return _("There is nothing to take back: round {round} has just begun (a resolution stands).").format(
+                    round=game.round
+                )
+            said = _("{name} has nothing to take back: round {round} has just begun (a resolution stands).")
+            return said.format(name=names[who], round=game.round)
+        if who is None:
+            return _("There is nothing to take back this round.")
+        return _("{name} has nothing to take back this round.").format(name=names[who])
 
     def undo(self, player: int) -> list[PlacementUndone]:
         """Take back ``player``'s latest placement of this round, and the bots' placements made
@@ -224,7 +233,7 @@ class PlaySession:
         before the next one is made."""
         game = self.game
         if game.phase != Phase.PLACEMENT or not game.placements:
-            raise NothingToUndo("nothing to take back: undo never crosses a resolution")
+            raise NothingToUndo(_("nothing to take back: undo never crosses a resolution"))
         names = self.names
         count = 0
         for standing in reversed(self.standing_placements()):
@@ -232,16 +241,16 @@ class PlaySession:
             count += 1
             if placed.player == player:
                 if standing.locked:
-                    raise NothingToUndo(
-                        f"{names[player]}'s move can no longer be undone: another player has placed since"
-                    )
+                    said = _("{owner}'s move can no longer be undone: another player has placed since")
+                    raise NothingToUndo(said.format(owner=names[player]))
                 break
             if not self.is_bot(placed.player):
-                raise NothingToUndo(f"{names[placed.player]} has placed since; only your own latest placement can go")
+                said = _("{name} has placed since; only your own latest placement can go")
+                raise NothingToUndo(said.format(name=names[placed.player]))
         else:
-            raise NothingToUndo(f"{names[player]} has placed nothing this round")
+            raise NothingToUndo(_("{name} has placed nothing this round").format(name=names[player]))
         done: list[PlacementUndone] = []
-        for _ in range(count):
+        for _step in range(count):
             before = game.copy()
             event = game.undo()
             self._save([event], before)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from ..describe import (
     amount,
+    bot_level_name,
     card_name,
     color_name,
     column_label,
@@ -86,7 +87,7 @@ def _header(created: GameCreated, label: str) -> list[str]:
     for seat in created.players:
         if seat.kind == "bot":
             said = _("{name} ({color}, bot {level})").format(name=seat.name, color=color_name(seat.color),
-                                                            level=seat.bot)  # fmt: skip
+                                                            level=bot_level_name(seat.bot or ""))  # fmt: skip
         else:
             said = _("{name} ({color}, human)").format(name=seat.name, color=color_name(seat.color))
         seats.append(said)
@@ -163,12 +164,14 @@ def _wrap(line: str, indent: str, sep: str) -> list[str]:
             current = indent + piece
     lines.append(current)
     out: list[str] = []
+    tail_of_a_cut = False  # the last line ends a phrase that was cut between words
     for text in lines:
-        out.extend(
-            textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
-            if len(text) > WIDTH
-            else [text]
-        )
+        if tail_of_a_cut and len(out[-1]) + 1 + len(text) - len(indent) <= WIDTH:
+            out[-1] += " " + text[len(indent) :]  # the next phrase joins the cut one's end, never left alone
+            continue
+        cut = textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        out.extend(cut if len(text) > WIDTH else [text])
+        tail_of_a_cut = len(text) > WIDTH and len(cut) > 1
     return out
 
 
@@ -196,9 +199,12 @@ def _ending(game: Game, names: list[str]) -> list[str]:
     if not game.over:
         who = names[game.to_move]
         return [
-            _("The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} placements "
-              "made this round).").format(round=game.round, rounds=game.rounds, name=who, made=len(game.placements),
-                                          placements=game.round_length),
+            ngettext("The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} "
+                     "placements made this round).",
+                     "The game stops here: round {round} of {rounds}, {name} to play ({made} of {placements} "
+                     "placements made this round).", len(game.placements)).format(
+                round=game.round, rounds=game.rounds, name=who, made=len(game.placements),
+                placements=game.round_length),
             _("Scores so far: {scores}").format(scores=_scores(names, game.scores())),
         ]  # fmt: skip
     outcome = game.outcome()

@@ -302,16 +302,16 @@ def _explain(raw: bytes, message: str) -> str:
         obj = msgspec.json.decode(raw)
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         if message.startswith("Expected `object`"):  # not JSON at all, though it starts with a value
-            return "not valid JSON (one event, one object, per line)"  # ('"""doc' starts with "")
+            return _("not valid JSON (one event, one object, per line)")  # ('"""doc' starts with "")
         return message
     if not isinstance(obj, dict):
-        return "not a JSON object (one event, one object, per line)"
+        return _("not a JSON object (one event, one object, per line)")
     kind = obj.get("type")
     if kind is None:
-        return 'no "type" field'
+        return _('no "type" field')
     if "at `$.type`" in message:
-        return f"unknown event type {kind!r} (format 1)" if isinstance(kind, str) else message
-    return f"{kind}: {message}"
+        return _("unknown event type {kind} (format 1)").format(kind=repr(kind)) if isinstance(kind, str) else message
+    return _("{event}: {problem}").format(event=kind, problem=message)
 
 
 def _why_not_json(message: str) -> str:

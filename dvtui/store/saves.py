@@ -8,6 +8,7 @@ import hashlib
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import platformdirs
 
 from ..engine import GameCreated
+from ..i18n import _
 from .errors import GameFileError, SaveError
 from .lock import user_name
 from .reader import LoadedGame, read_game
@@ -97,33 +99,31 @@ def _unsafe(d: Path) -> str | None:
     except OSError as e:
         return f"{base}: {e.strerror}"
     if bst.st_uid not in (me, 0):
-        return f"{base} belongs to user {user_name(bst.st_uid)}, who could put another directory in its place"
+        said = _("{base} belongs to user {user}, who could put another directory in its place")
+        return said.format(base=base, user=user_name(bst.st_uid))
     if bst.st_mode & 0o022 and not bst.st_mode & stat.S_ISVTX:
-        return (
-            f"{base} can be written by other users (mode {stat.S_IMODE(bst.st_mode):o}), who could put "
-            "another directory in its place; set DVTUI_DATA_DIR to a directory only you can write to"
-        )
+        said = _("{base} can be written by other users (mode {mode}), who could put another directory in its "
+                 "place; set DVTUI_DATA_DIR to a directory only you can write to")  # fmt: skip
+        return said.format(base=base, mode=f"{stat.S_IMODE(bst.st_mode):o}")
     try:
         lst = os.lstat(d)
         st = os.stat(d)
     except FileNotFoundError:
-        return "it is a symbolic link to nothing" if os.path.lexists(d) else None
+        return _("it is a symbolic link to nothing") if os.path.lexists(d) else None
     except OSError as e:
         return e.strerror or str(e)
     if stat.S_ISLNK(lst.st_mode) and lst.st_uid not in (me, 0):
-        return f"it is a symbolic link made by user {user_name(lst.st_uid)}, not by you"
+        return _("it is a symbolic link made by user {user}, not by you").format(user=user_name(lst.st_uid))
     if not stat.S_ISDIR(st.st_mode):
-        return "it is not a directory"
+        return _("it is not a directory")
     if st.st_uid != me:
-        return (
-            f"it belongs to user {user_name(st.st_uid)}, not to you, and may hold games they put there; "
-            "set DVTUI_DATA_DIR to a directory of yours"
-        )
+        said = _("it belongs to user {user}, not to you, and may hold games they put there; set DVTUI_DATA_DIR to "
+                 "a directory of yours")  # fmt: skip
+        return said.format(user=user_name(st.st_uid))
     if st.st_mode & 0o022:
-        return (
-            f"other users can write to it (mode {stat.S_IMODE(st.st_mode):o}) and may have put games in it; "
-            f"make it private: chmod 700 {d}"
-        )
+        said = _("other users can write to it (mode {mode}) and may have put games in it; make it private: "
+                 "chmod 700 {directory}")  # fmt: skip
+        return said.format(mode=f"{stat.S_IMODE(st.st_mode):o}", directory=d)
     return None
 
 
@@ -147,9 +147,9 @@ def ensure_data_dir() -> Path:
     try:
         make_private_dirs(d)
     except OSError as e:
-        why = "the file system is read-only" if e.errno == errno.EROFS else e.strerror or str(e)
-        hint = "set DVTUI_DATA_DIR, or use -o FILE"
-        raise SaveError(f"{d}: cannot make the saves directory: {why} ({hint})") from None
+        why = _("the file system is read-only") if e.errno == errno.EROFS else e.strerror or str(e)
+        said = _("{directory}: cannot make the saves directory: {why} (set DVTUI_DATA_DIR, or use -o FILE)")
+        raise SaveError(said.format(directory=d, why=why)) from None
     return saves_dir()
 
 
@@ -167,8 +167,15 @@ def new_save_path(created: GameCreated, now: datetime | None = None) -> Path:
     return path
 
 
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "OE", "æ": "ae", "Æ": "AE", "ß": "ss"})
+"""Letters that NFKD does not take apart, written as French and German spell them out."""
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """``"Éloïse, Bot 1"`` -> ``"eloise-bot-1"``: accents taken off the letters (NFKD, then ASCII),
+    so that a name stays readable in a file name, and anything else a hyphen."""
+    plain = unicodedata.normalize("NFKD", text.translate(_LIGATURES)).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
 
 
 @dataclass(slots=True)
@@ -203,5 +210,5 @@ def list_games(directory: Path | None = None) -> tuple[list[SavedGame], list[Gam
 
 
 def latest_unfinished(directory: Path | None = None) -> SavedGame | None:
-    games, _ = list_games(directory)
+    games, _unread = list_games(directory)
     return next((g for g in games if not g.finished), None)

@@ -156,10 +156,10 @@ def warn_of_owner(place: ServerPlace) -> None:
     if owner is None or str(place.directory) in _warned:
         return
     _warned.add(str(place.directory))
-    print(
-        f"dvtui: warning: {printable(str(place.directory))} belongs to account {printable(owner)}, not to you or "
-        "root: its table server is whatever that account runs there", file=sys.stderr, flush=True,
-    )  # fmt: skip
+    said = _("{directory} belongs to account {owner}, not to you or root: its table server is whatever that "
+             "account runs there")  # fmt: skip
+    message = said.format(directory=printable(str(place.directory)), owner=printable(owner))
+    print(_("dvtui: warning: {message}").format(message=message), file=sys.stderr, flush=True)
 
 
 class Connection:

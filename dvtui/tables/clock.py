@@ -40,13 +40,16 @@ def waiting_time(move_time: float) -> float:
     come: ten minutes, or the move time when that is longer."""
     return max(move_time, WAITING_ROOM_TIME)
 
-_DURATION = re.compile(r"\A([0-9]{1,7})([smhd])\Z")
+DAY_ALIASES = {"j": "d"}
+"""Units a person may type in their language for one of :data:`UNITS`: French counts days in
+*jours* (``3j``), as the screen writes them (``2 j 4 h``)."""
+_DURATION = re.compile(r"\A([0-9]{1,7})([smhdj])\Z")
 
 
 def parse_duration(text: str) -> int:
-    """``45s``, ``2m``, ``1h``, ``3d`` as seconds; ValueError says the rule."""
+    """``45s``, ``2m``, ``1h``, ``3d`` (or ``3j``) as seconds; ValueError says the rule."""
     match = _DURATION.match(text.strip())
-    seconds = int(match.group(1)) * UNITS[match.group(2)] if match else 0
+    seconds = int(match.group(1)) * UNITS[DAY_ALIASES.get(match.group(2), match.group(2))] if match else 0
     if not MIN_MOVE_TIME <= seconds <= MAX_MOVE_TIME:
         raise ValueError(_("a move time is a number and a unit: 45s, 2m, 1h or 3d (from 1s to 30d)"))
     return seconds

@@ -389,12 +389,12 @@ class RemoteSession:
 
     def why_no_undo(self) -> str:
         if self.seat is None:
-            return "You are watching: nothing to take back."
+            return _("You are watching: nothing to take back.")
         if self._failed is not None:
-            return f"You have left the table: {self.left_why()}."
+            return _("You have left the table: {why}.").format(why=self.left_why())
         player = self._view.undo_player()
         if player is not None and player != self.seat:
-            return f"{self.names[player]} placed last: only they can take it back."
+            return _("{name} placed last: only they can take it back.").format(name=self.names[player])
         refusal = self._undo_refusal(self.seat)
         if player is not None and refusal is not None:
             return f"{refusal}."

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import Event, GameCreated, PlacementUndone, RoundEnded
+from ..i18n import _
 
 MAX_UNDOS_PER_ROUND = 5
 """Placements a seat may take back in one round: as many as the cards it places in a round."""
@@ -32,5 +33,6 @@ def undo_refusal(events: Sequence[Event], seat: int, name: str) -> str | None:
     """Why ``seat`` (called ``name``) may take nothing more back this round, or None."""
     if undos_this_round(events, seat) < MAX_UNDOS_PER_ROUND:
         return None
-    return (f"{name} has taken back {MAX_UNDOS_PER_ROUND} placements this round, as many as a table allows; "
-            "the next round allows as many again")  # fmt: skip
+    said = _("{name} has taken back {most} placements this round, as many as a table allows; the next round "
+             "allows as many again")  # fmt: skip
+    return said.format(name=name, most=MAX_UNDOS_PER_ROUND)

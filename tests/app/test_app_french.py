@@ -50,6 +50,17 @@ async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:
         await until(pilot, "its text", lambda: "Un jeu de cartes tout de luxe" in "\n".join(screen_lines(app)))
 
 
+def test_the_original_rules_flow_by_paragraph() -> None:
+    """The leaflet's printed line breaks are gone inside a paragraph (« Il doit / alors » was cut
+    there); its headings keep their lines."""
+    from dvtui.app.screens.help import original_rules
+
+    text = original_rules()
+    assert "Il doit alors placer la voiture 400.000 en haut de la colonne" in text
+    assert "\nMise en place\n" in text and "\nAttribution des objets\n" in text
+    assert not any(line[:1].islower() for line in text.split("\n"))
+
+
 def test_the_rules_in_brief_use_the_rules_words() -> None:
     from rich.console import Console
 
@@ -72,7 +83,7 @@ async def test_the_palette_speaks_french_textuals_words_too() -> None:
         assert await next_decision(pilot, app) == HUMAN
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert titles[:2] == ["Placer la carte choisie", "Conseil"]
-        assert titles[-3:] == ["Quitter", "Touches", "Capture d'écran"]
+        assert titles[-3:] == ["Quitter", "Touches", "Capture d’écran"]
         await pilot.press("ctrl+p")
         await until(pilot, "the palette", lambda: isinstance(app.screen, CommandPalette))
         assert app.screen.query_one(CommandInput).placeholder == "Chercher une commande…"

@@ -63,5 +63,6 @@ def test_end_screen(snap_compare, language: str) -> None:
     assert snap_compare(table_app(finished_session()), terminal_size=(80, 24))
 
 
-def test_help(snap_compare, language: str) -> None:
-    assert snap_compare(table_app(new_session()), terminal_size=(80, 24), run_before=open_help)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_help(snap_compare, language: str, size: tuple[int, int]) -> None:
+    assert snap_compare(table_app(new_session()), terminal_size=size, run_before=open_help)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
-from dvtui.engine import Game, Placement
+from dvtui.engine import Game, Placement, Seat
 from dvtui.play.autoplay import play_out
 from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
@@ -62,6 +62,14 @@ def test_without_a_file_it_finishes_the_latest_unfinished_game(
     assert strip_at(path.read_bytes()) == strip_at(reference(BOTS3, seed=5))
     games, bad = list_games()
     assert [g.path for g in games] == [path] and games[0].finished and not bad
+
+
+def test_a_save_files_name_keeps_accented_names_readable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
+    seats = [Seat(name="Éloïse", kind="human", color="red"), Seat(name="Anaïs, Béatrice", kind="human", color="yellow"),
+             Seat(name="Œdipe 李", kind="human", color="green")]  # fmt: skip
+    path = new_save_path(created(seats))
+    assert path.name.endswith("_eloise-anais-beatrice-oedipe.dvr"), path.name
 
 
 def test_save_files_are_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

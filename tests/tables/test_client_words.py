@@ -31,7 +31,7 @@ def test_a_real_command_says_the_servers_refusal_in_french(in_process: Server, t
     srv = str(in_process.place.directory)
     done = dvtui("--lang", "fr", "say", "nosuch", "bonjour", "--server", srv, data=tmp_path)
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == "dvtui : erreur : cette table n’existe pas\n"
+    assert done.stderr == "dvtui : erreur : cette table n’existe pas\n"
     english = dvtui("say", "nosuch", "hello", "--server", srv, data=tmp_path)
     assert english.stderr.startswith("dvtui: error: no table nosuch")
 

@@ -54,6 +54,14 @@ def test_a_move_time_is_a_number_and_a_unit(text: str, seconds: int) -> None:
     assert parse_duration(move_time_words(seconds)) == seconds
 
 
+def test_days_may_be_typed_in_french() -> None:
+    """``3j`` (jours) as well as ``3d``: the French screen writes a day ``j``."""
+    assert parse_duration("3j") == parse_duration("3d") == 259200
+    assert move_time_words(parse_duration("3j")) == "3d"  # what the table's file and --help keep
+    with pytest.raises(ValueError):
+        parse_duration("31j")
+
+
 @pytest.mark.parametrize("text", ["0s", "31d", "45", "2x", "1.5m", "-3s", "", "1m30s"])
 def test_anything_else_is_refused_with_the_rule(text: str) -> None:
     with pytest.raises(ValueError, match="45s, 2m, 1h or 3d"):

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from ...describe import amount
 from ...i18n import N_, _
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
@@ -46,11 +47,13 @@ class AnalysisScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         width = max(20, self.app.size.width - 6)
         with VerticalScroll(id="analysis-box", classes="dialog"):
-            said = _("Analysis ({n} iterations a placement)").format(n=self.budget)
+            said = _("Analysis ({n} iterations a placement)").format(n=amount(self.budget))
             yield Static(Text(said, style=Style(bold=True)))
             yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width)),
                          id="win-chart")  # fmt: skip
-            counts = [f"{p + 1} {printable(name)}: {mark_counts(self.reviews, p)}" for p, name in enumerate(self.names)]
+            said = _("{seat} {name}: {marks}")
+            counts = [said.format(seat=p + 1, name=printable(name), marks=mark_counts(self.reviews, p))
+                      for p, name in enumerate(self.names)]  # fmt: skip
             yield Static(Text("\n".join(counts)), id="analysis-marks")
             yield Static(Text(_(MEANING), style=Style(color=MUTED)))
         yield Footer(compact=True)

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...describe import join_names
+from ...describe import bot_level_name, join_names
 from ...engine import Seat
 from ...i18n import N_, _, ngettext
 from ..spoken import filled
@@ -73,7 +73,8 @@ class BranchScreen(Dialog[int | None]):
             seat = self.players[i]
             said = (_("Play {name}'s seat too ({level})") if people else  # with a person here: hot-seat
                     _("Take {name}'s seat ({level})"))
-            label = filled(said, name=Text(seat.name, style=f"bold {seat_color(seat.color)}"), level=seat.bot or "")
+            name = Text(seat.name, style=f"bold {seat_color(seat.color)}")
+            label = filled(said, name=name, level=bot_level_name(seat.bot or ""))
             if i == self.to_move:
                 label.append("  · " + _("to move"), style=MUTED)
             options.append(Option(label, id=f"seat-{i}"))

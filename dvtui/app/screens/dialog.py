@@ -51,7 +51,7 @@ class LeaveForBranch(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("leave and play from here"), key_display="y"),
+        Binding("y,o", "answer(True)", N_("leave and play from here"), key_display="y"),
         Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 
@@ -87,7 +87,7 @@ class Confirm(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("yes"), key_display="y"),
+        Binding("y,o", "answer(True)", N_("yes"), key_display="y"),
         Binding("n,escape", "answer(False)", N_("no"), key_display="n/esc"),
     ]
 

@@ -6,6 +6,9 @@ from collections.abc import Iterable
 from importlib.resources import files
 from typing import ClassVar, cast
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -57,11 +60,15 @@ ORIGINAL_RULES = "dolce-vita-fr.txt"
 """The original rules' text, beside this package's modules (docs/ links to it)."""
 
 KEY = Style(color="#7fd39a", bold=True)
+HEADING_WIDTH = 20
+"""The widest the first column (keys, marks, the rules' headings) grows: a longer heading, as a
+language may have one (« Un seul bien par catégorie »), wraps within it rather than narrowing
+the text beside it, which at 80 columns would leave the card legend no room."""
 
 
 def _grid() -> Table:
     grid = Table.grid(padding=(0, 2))
-    grid.add_column(style=GOLD_BOLD, no_wrap=True)
+    grid.add_column(style=GOLD_BOLD, max_width=HEADING_WIDTH)
     grid.add_column(ratio=1)
     return grid
 
@@ -78,6 +85,33 @@ def key_grid(title: str, subtitle: str, rows: Iterable[tuple[str, str]], grid: T
     return grid
 
 
+class CardLegend:
+    """Each category's code on its colours and its name: four to a line (two lines), or as many
+    as the column holds, so that a longer language's names (« vacances ») never cut an entry
+    apart at 80 columns."""
+
+    PER_LINE = 4
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        categories = (*CATEGORIES, "money")
+        names = [good_name(category) for category in categories]
+        longest = max(map(cell_len, names))
+        width = 5 + 1 + max(9, longest + 1)  # " MAI " + " " + a name and a gap
+        # as many entries as fit, the last one's gap aside (it may hang past the edge, blank)
+        per_line = max(1, min(self.PER_LINE, (options.max_width - 6 - longest) // width + 1))
+        legend = Text()
+        for i, category in enumerate(categories):
+            if i:
+                legend.append("\n" if i % per_line == 0 else "")
+            bg, fg = CARD_COLORS[category]
+            legend.append(f" {category_code(category)} ", style=Style(bgcolor=bg, color=fg, bold=True))
+            legend.append(" " + names[i] + " " * (width - 5 - 1 - cell_len(names[i])))
+        yield legend
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(1, options.max_width)
+
+
 def help_text(keys: KeyMap | None = TABLE, *, azerty: bool = False) -> Table:
     """The key map first (what a player pressing ``?`` mid-game wants), then how to read the
     table, then the rules. ``keys`` None: the table and the rules only (a screen whose keys
@@ -85,15 +119,7 @@ def help_text(keys: KeyMap | None = TABLE, *, azerty: bool = False) -> Table:
     grid = _grid()
     if keys is not None:
         key_grid("DOLCE VITA", _("keys, the table, the rules in brief"), keys.help_rows(azerty=azerty), grid)
-    cards = Text()
-    for i, category in enumerate((*CATEGORIES, "money")):
-        bg, fg = CARD_COLORS[category]
-        if i == 4:
-            cards.append("\n")
-        code = category_code(category)
-        cards.append(f" {code} ", style=Style(bgcolor=bg, color=fg, bold=True))
-        cards.append(f" {good_name(category):<9}")
-    grid.add_row(_("Cards"), cards)
+    grid.add_row(_("Cards"), CardLegend())
     worth = _("values in thousands: {code} 700 is a house worth {amount}")
     grid.add_row("", Text(worth.format(code=category_code("house"), amount=amount(700_000)), style=Style(color=MUTED)))
     for mark, meaning in marks():
@@ -136,7 +162,21 @@ class HelpScreen(Dialog[None]):
 def original_rules() -> str:
     """The rules as Hans im Glück printed them, in French: the text this game follows (the
     rules in brief cite its sections), shipped with the package."""
-    return files("dvtui.app").joinpath(ORIGINAL_RULES).read_text(encoding="utf-8")
+    return reflowed(files("dvtui.app").joinpath(ORIGINAL_RULES).read_text(encoding="utf-8"))
+
+
+def reflowed(text: str) -> str:
+    """``text`` with its printed line breaks taken out of its paragraphs: a line that goes on in
+    lowercase continues the line before it, so the screen wraps each paragraph at its own width
+    (the leaflet's breaks, kept, leave single words stranded at 80 columns). Headings, items and
+    blank lines keep their own lines."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if lines and lines[-1].strip() and line[:1].islower():
+            lines[-1] = lines[-1].rstrip() + " " + line.lstrip()
+        else:
+            lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 class OriginalRules(Dialog[None]):

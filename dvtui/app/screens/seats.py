@@ -25,6 +25,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...describe import bot_level_name
 from ...i18n import N_, _, ngettext
 from ...printable import printable
 from ...store import user_name
@@ -80,7 +81,7 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
                     _("{name}: here ({person}), a {level} bot client playing"))
         else:
             said = _("{name}: here, playing") if alone else _("{name}: here ({person}), playing")
-        return said.format(name=name, person=state.user, level=state.bot), False
+        return said.format(name=name, person=state.user, level=bot_level_name(state.bot or "")), False
     if state.state == "free" and state.kept_for not in (None, account):
         return _("{name}: kept for {person}").format(name=name, person=state.kept_for), False
     if state.state == "free":

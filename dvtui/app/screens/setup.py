@@ -4,6 +4,7 @@ lobby, the same screen opens a table at the table server: it also asks the table
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import ClassVar, cast
 
@@ -13,10 +14,10 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...bots import LEVELS, SAME_PLAYER, about
-from ...describe import color_name
+from ...describe import bot_level_name, color_name, default_bot_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...i18n import N_, _
 from ...play.face import GameSession
@@ -24,7 +25,7 @@ from ...play.seats import seat_message
 from ...printable import printable
 from ...store import SaveError
 from ...tables.protocol import is_table_name
-from ..config import SetupChoice, SetupDefaults
+from ..config import SetupChoice, SetupDefaults, save_azerty
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
@@ -45,7 +46,7 @@ def level_words(kind: str) -> str:
     level = kind[4:]
     sentence, rating = about(level)
     if rating is None:
-        return _("Bot: {level} · {sentence}").format(level=level, sentence=sentence)
+        return _("Bot: {level} · {sentence}").format(level=bot_level_name(level), sentence=sentence)
     if level in SAME_PLAYER:
         measured = _("strong's, being the same player")
     elif rating == 0:
@@ -53,14 +54,14 @@ def level_words(kind: str) -> str:
     else:
         measured = (_("{elo} Elo above strong") if rating > 0 else _("{elo} Elo below strong")).format(elo=abs(rating))
     return _("Bot: {level} · {sentence} · measured strength: {measured}").format(
-        level=level, sentence=sentence, measured=measured
+        level=bot_level_name(level), sentence=sentence, measured=measured
     )
 
 
 def kind_options() -> list[tuple[str, str]]:
     options = [(_("Human"), HUMAN)]
     for level in LEVELS:  # the first three as always, then the ladder's, weakest first
-        options.append((_("Bot: {level}").format(level=level), f"bot:{level}"))
+        options.append((_("Bot: {level}").format(level=bot_level_name(level)), f"bot:{level}"))
     return options
 
 
@@ -257,6 +258,10 @@ class SetupScreen(SpokenScreen[None]):
                 yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
                             placeholder=_("random"), compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
                 yield Label("  " + _("same seed, same deal"), classes="setup-note")
+            with Horizontal(classes="setup-line"):
+                yield Label(_("Keyboard") + " ", classes="setup-label")
+                yield Checkbox(_("AZERTY: & é \" ' ( - pick cards 1-6"), value=cast(GameHost, self.app).azerty,
+                               compact=True, id="azerty")  # fmt: skip
             yield Static(id="setup-error")
             yield Button(_("Open the table") if self.open_table else _("Start the game"), id="start", variant="success",
                          compact=True)  # fmt: skip
@@ -282,7 +287,7 @@ class SetupScreen(SpokenScreen[None]):
                 out.append(Seat(name=row.name_input.value.strip(), kind="human", color=row.color))
             else:
                 bots += 1
-                out.append(Seat(name=f"Bot {bots}", kind="bot", color=row.color, bot=row.kind[4:]))
+                out.append(Seat(name=default_bot_name(bots), kind="bot", color=row.color, bot=row.kind[4:]))
         return out
 
     def _refresh_rows(self, first: int | None = None) -> None:
@@ -300,7 +305,8 @@ class SetupScreen(SpokenScreen[None]):
         select = self.query_one("#first", Select)
         keep = select.value if first is None else first
         # a name is shown as typed, never read as markup (Text, not a str prompt)
-        options = [(Text(printable(f"{i + 1}. {s.name or _('(no name)')}")), i) for i, s in enumerate(seats)]
+        unnamed = _("(no name)")
+        options = [(Text(printable(f"{i + 1}. {s.name or unnamed}")), i) for i, s in enumerate(seats)]
         keep = keep if isinstance(keep, int) and 0 <= keep < len(seats) else 0
         with select.prevent(Select.Changed):
             select.set_options(options)
@@ -335,6 +341,13 @@ class SetupScreen(SpokenScreen[None]):
     @on(Input.Submitted, ".seat-name")
     def _name_entered(self) -> None:
         self.focus_next()
+
+    @on(Checkbox.Changed, "#azerty")
+    def _keyboard(self, event: Checkbox.Changed) -> None:
+        """The AZERTY option, on at once and kept for next time (on by default for French)."""
+        cast(GameHost, self.app).use_azerty(event.value)
+        with contextlib.suppress(OSError):  # not kept, still on for this game
+            save_azerty(event.value)
 
     @on(Button.Pressed, "#add-seat")
     def action_add_seat(self) -> None:
@@ -447,7 +460,7 @@ class LeaveSetup(Dialog[bool]):
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", N_("leave"), key_display="y"),
+        Binding("y,o", "answer(True)", N_("leave"), key_display="y"),
         Binding("n,escape", "answer(False)", N_("stay"), key_display="n/esc"),
     ]
 

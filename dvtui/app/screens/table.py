@@ -34,7 +34,7 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ...bots import BotSpec, Stopped, bot_fn, think
-from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
+from ...describe import bot_level_name, column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...i18n import N_, _
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
@@ -265,7 +265,8 @@ class TableScreen(SpokenScreen[None]):
         if presence is not None and (presence.left is not None or not session.is_bot(game.to_move)):
             return waiting_line(presence, game, self._may_stand_in())
         seat = game.created.players[game.to_move]
-        return hint_text(_("{name} ({bot}) is thinking…").format(name=seat.name, bot=seat.bot or _("bot")))
+        level = bot_level_name(seat.bot) if seat.bot else _("bot")
+        return hint_text(_("{name} ({bot}) is thinking…").format(name=seat.name, bot=level))
 
     def _may_stand_in(self) -> bool:
         """This side may let a bot stand in (seated at a shared table, the game still going)."""
@@ -333,7 +334,8 @@ class TableScreen(SpokenScreen[None]):
         if cursor.card is None:
             return hint_text(_("pick a card 1-6, column a-g, then ⏎"))  # one line at the smallest width
         outcome = preview(game, player, Placement(cursor.card, cursor.column))
-        text = styled(f"{cursor.card} → {column_label(cursor.column)}: ", Style(bold=True))
+        said = _("{card} → {column}: ").format(card=cursor.card, column=column_label(cursor.column))
+        text = styled(said, Style(bold=True))
         if outcome is not None:
             text.append(placement_outcome(outcome, player, self.session.names))
         return text

@@ -84,8 +84,8 @@ def card_tile(card: str, width: int, rows: int, tag: Text | None = None) -> list
     if rows == 2:
         lines.append(card_face(card, width))
     else:
-        name = card_category(card)
-        top = name if len(name) <= width - 1 else card_code(card)
+        name = good_name(card_category(card))
+        top = name if cell_len(name) <= width - 1 else card_code(card)
         lines.append(styled(f" {top}".ljust(width)[:width], style + Style(bold=True)))
         for _ in range(rows - 3):
             lines.append(styled(" " * width, style))

@@ -226,7 +226,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     def say(self, speaker: str, text: str, spectator: bool) -> None:
         """A line said at the table: its speaker's name (marked when a spectator said it), then the
         line as plain text, never read as markup."""
-        entry = Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), ": ", text)
+        # (the colon as the language writes it: French spaces it, "Ana : Bonjour")
+        entry = Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), _(": "), text)
         self.entries.append(entry)
         if len(self.entries) > self.LIMIT:
             del self.entries[: -self.LIMIT]

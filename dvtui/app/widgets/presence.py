@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
+from ...describe import bot_level_name
 from ...engine import Game
 from ...i18n import _, ngettext, pgettext
 from ...play.face import Presence, SeatInfo
@@ -28,13 +29,14 @@ def presence_line(presence: Presence, game: Game) -> Text:
         elif s.state == "bot":
             what = _("bot")
         elif s.resigned:
-            what = (_("resigned, {level} bot playing on").format(level=s.stand_in) if s.stand_in else
-                    _("resigned, a bot playing on"))
+            what = (_("resigned, {level} bot playing on").format(level=bot_level_name(s.stand_in))
+                    if s.stand_in else _("resigned, a bot playing on"))
         elif s.stand_in is not None:
             what = (_("free, {level} bot standing in") if s.state == "free" else
-                    _("away, {level} bot standing in")).format(level=s.stand_in)
+                    _("away, {level} bot standing in")).format(level=bot_level_name(s.stand_in))
         elif s.state == "connected":  # (a bot's level is the server's word)
-            what = _("bot {level}, here").format(level=printable(s.bot)) if s.bot is not None else _("here")
+            what = (_("bot {level}, here").format(level=bot_level_name(printable(s.bot))) if s.bot is not None
+                    else _("here"))
         else:
             what = seat_state(s.state)
         words.append(f"{s.name} ({what})")
@@ -77,13 +79,15 @@ def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
     """The state of the seat the table waits for, when it is not a person at their terminal: a bot
     client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
     if state.resigned:
-        return (_("resigned · {level} bot playing on").format(level=state.stand_in) if state.stand_in else
-                _("resigned · a bot playing on"))
+        return (_("resigned · {level} bot playing on").format(level=bot_level_name(state.stand_in))
+                if state.stand_in else _("resigned · a bot playing on"))
     if state.stand_in is not None:
         return (_("free · {level} bot standing in") if state.state == "free" else
-                _("away · {level} bot standing in")).format(level=state.stand_in)
+                _("away · {level} bot standing in")).format(level=bot_level_name(state.stand_in))
     if state.state == "connected":
-        return _("bot {level} thinking…").format(level=printable(state.bot)) if state.bot is not None else None
+        if state.bot is None:
+            return None
+        return _("bot {level} thinking…").format(level=bot_level_name(printable(state.bot)))
     if state.state not in ("away", "free"):
         return None
     words = _("free seat") if state.state == "free" else pgettext("seat", "away")

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from ...describe import after_last_round, amount, card_value_label, category_code, short_amount
+from ...describe import after_last_round, amount, bot_level_name, card_value_label, category_code, short_amount
 from ...engine import CATEGORIES, NUMBER_CARDS, VALUE_OF, Game, Phase, Seat
 from ...i18n import _, ngettext
 from ..theme import GOLD, MUTED, seat_color
@@ -64,7 +64,7 @@ def seat_labels(seats: Sequence[Seat], room: int) -> list[str]:
     for i, seat in enumerate(seats):
         if seat.kind != "bot" or not seat.bot or labels[i] != seat.name:
             continue
-        level = seat.bot.split("@")[0]
+        level = bot_level_name(seat.bot.split("@")[0])
         labels[i] = next((seat.name + tag for tag in (f" ({level})", f" ({level[:1]})")
                           if cell_len(seat.name) + cell_len(tag) <= room), seat.name)
     return labels
@@ -135,7 +135,8 @@ class Scoreboard(Widget):
         line.append("  ")
         line.append_text(goods_cells(game, p))
         money = money_total(game, p)
-        line.append(f"  {'$' + short_amount(money):>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        cash = _("${amount}").format(amount=short_amount(money))
+        line.append(f"  {cash:>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         total = short_amount(game.score(p))
         line.append(" " * max(1, width - line.cell_len - len(total)))
         line.append(total, style=Style(bold=True))
@@ -152,7 +153,7 @@ class Scoreboard(Widget):
         hand = Text("  " + _("hand") + " ", style=Style(color=MUTED))
         hand.append_text(hand_cells(game, p))
         money = game.money[p]
-        cash = f"$ {short_amount(money_total(game, p))}"
+        cash = _("$ {amount}").format(amount=short_amount(money_total(game, p)))
         hand.append(" " * max(1, width - len(hand.plain) - len(cash)))
         hand.append(cash, style=Style(color="#7fd39a") if money else Style(color=MUTED))
         lines = [head, hand]
@@ -189,7 +190,8 @@ def holdings(game: Game, p: int, width: int) -> list[Text]:
         line = Text("   ") + goods_cells(game, p)
         money = money_total(game, p)
         count = len(game.money[p])
-        line.append(f"  ${short_amount(money)}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
+        said = _("${amount}").format(amount=short_amount(money))
+        line.append(f"  {said}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         if count:
             line.append(" " + ngettext("in {n} card", "in {n} cards", count).format(n=count), style=Style(color=MUTED))
         return [line]

@@ -190,7 +190,7 @@ def moment_banner(
     instead. The game's end, who won (R8)."""
     if isinstance(event, ColumnResolved):
         text = Text.assemble((" " + _("Column {column}").format(column=column_label(event.column)) + " ", CHIP), " ")
-        text.append_text(colour_names("; ".join(resolution_parts(event, names)), names, colors))
+        text.append_text(colour_names(_("; ").join(resolution_parts(event, names)), names, colors))
         return text
     if isinstance(event, RoundEnded):
         text = Text.assemble((" " + _("Round {round} is over").format(round=event.round) + " ", CHIP))
