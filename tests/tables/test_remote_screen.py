@@ -30,7 +30,7 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
-from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.app.widgets.panels import Banner, EventLog, RoundBar
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced, Placement
@@ -598,3 +598,41 @@ def test_snapshot_the_question_before_resigning(snap_compare, in_process: Server
             assert snap_compare(app, terminal_size=(80, 24), press=["r"])
         finally:
             ana.close()
+
+
+async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_process: Server) -> None:
+    """The opener ends the table on Bob's turn: Bob's header says the table stopped and who ended
+    it (no "your turn" any more), the log keeps that line once the toast is gone, the banner no
+    longer lists people as there, the hand's line says no move is taken, and no key plays."""
+    place = in_process.place
+    await open_table(place, "c", ["Ana", "Bob", "bot:greedy"], first_player=1, seed=5, user="ana", wait=False)
+    ana = await RemoteSession.open(place, "c", seat=0, user="ana")
+    bob = await RemoteSession.open(place, "c", seat=1, user="bob")
+    app = DvtuiApp(bob, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
+            await until(pilot, "Bob's turn", lambda: "Your turn, Bob" in text(bar))
+            await until(pilot, "Ana here", lambda: "Ana (here)" in text(banner))
+            ana.close_table()
+            await until(pilot, "the table to stop", lambda: bob.presence().stopped is not None)
+            await until(pilot, "the header to say so", lambda: "Table stopped: web:ana closed table c" in text(bar))
+            app.clear_notifications()  # the toast is gone: the screen still says it
+            await pilot.pause()
+            assert "Your turn" not in text(bar)
+            assert "Nobody plays on at table c" in text(banner) and "(here)" not in text(banner)
+            assert "no more moves · q leaves" in text(screen.query_one(HandBar))
+            log = [line.plain for line in screen.query_one(EventLog).entries]
+            assert "The table has stopped: web:ana closed table c; its game is kept, unfinished" in log
+            plays = {"pick", "step", "column", "place", "undo", "hint", "stand_in", "chat", "close_table", "resign"}
+            assert not plays & {action.partition("(")[0] for action in _footer_actions(screen)}
+            assert not any(screen.check_action(action, ()) for action in plays)
+            assert "quit" in _footer_actions(screen)
+            await pilot.press("5", "a", "enter", "u")
+            await pilot.pause()
+            assert bob.human_to_move() is None and not bob.deciding  # nothing was sent, nor tried
+    finally:
+        bob.close()
+        ana.close()

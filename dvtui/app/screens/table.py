@@ -117,6 +117,7 @@ class TableScreen(SpokenScreen[None]):
         self._time_travel: Screen[None] | None = None
         """The viewer opened over this game (``t``), told of each new event."""
         self._told_left = False
+        self._told_stopped = False
         self._rematch_told: int | None = None
         """The seat whose rematch proposal was told (None: none is proposed)."""
         self._page_turn = False
@@ -406,6 +407,9 @@ class TableScreen(SpokenScreen[None]):
             said = _("{table}: {why}. q leaves; {rejoin} comes back here.")
             self.notify(said.format(table=self.session.abilities.table, why=presence.left, rejoin=presence.rejoin),
                         title=_("Left the table"), severity="error", timeout=30)
+        if presence is not None and presence.stopped is not None and not self._told_stopped:
+            self._told_stopped = True  # the toast goes; the log keeps who ended the table, and why
+            self.query_one(EventLog).note(_("The table has stopped: {why}").format(why=presence.stopped))
         resolution = self.flow.resolution
         if resolution is not None:
             self._show_round_bar(moment_status(resolution.step.event, ""), resolution.step.game)
@@ -857,6 +861,7 @@ class TableScreen(SpokenScreen[None]):
         self._time_travel = None  # the viewer over the old game is closed by now
         self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
         self._told_left = False
+        self._told_stopped = False
         self._rematch_told = None
         self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
