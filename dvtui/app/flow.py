@@ -260,11 +260,18 @@ class TableFlow:
 
     # -- the bell ----------------------------------------------------------------------------------
 
+    def my_turn(self) -> bool:
+        """The game asks this side for a placement at its latest position, whatever the screen
+        shows meanwhile (a round's resolution or summary, moves waiting to be shown, a dialog)."""
+        session = self.session
+        return session.human_to_move() is not None and not session.game.over and session.save_failure is None
+
     def turn_begins(self) -> bool:
         """It has just become this side's turn at a new position (not by taking one's own move
-        back): once per position."""
+        back): once per position. Asked of the game, not of what is on screen: a turn that comes
+        while a round's summary is read is called at once, not once the summary is gone."""
         session = self.session
-        if self.placer() is None:
+        if not self.my_turn():
             return False
         n = len(session.events)
         last = session.events[-1]

@@ -23,6 +23,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
+from dvtui.app.notify import PAGE_TURN
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.dialog import Confirm, LeaveForBranch
 from dvtui.app.screens.end import EndScreen
@@ -635,4 +636,52 @@ async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_proces
             assert bob.human_to_move() is None and not bob.deciding  # nothing was sent, nor tried
     finally:
         bob.close()
+        ana.close()
+
+
+async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_once(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob starts round 1, so Ana starts round 2: the table asks for her move as soon as round 1
+    is resolved, while her screen still shows its resolution. Her turn is called then, not once
+    she has read the summary: the bell rings, the browser tab's title is told, and the header
+    says it is her turn (with the round she plays in)."""
+    told: list[dict[str, object]] = []
+    monkeypatch.setattr("dvtui.app.screens.table.tell_page", lambda app, message: told.append(message) or True)
+    place = in_process.place
+    await open_table(place, "rt", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, wait=False)
+    bob = TableClient(place, "rt", seat=0, bot="greedy")
+    await bob.connect()
+    bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))
+    ana = await RemoteSession.open(place, "rt", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=True)  # each step waits for a key
+    bells = Bells(app)
+    placed = 0
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            async with asyncio.timeout(WAIT):
+                while ana.game.round == 1:  # Ana plays round 1 (as her keys would), the others answer
+                    if ana.human_to_move() == 1 and not ana.deciding:
+                        ana.place(choose("greedy", ana.game.copy(), 1))
+                        placed += 1
+                    await pilot.pause(0.01)
+            await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
+            await pilot.press("s")  # to the summary, which waits to be read
+            await pilot.pause()
+            resolution = screen.flow.resolution
+            assert resolution is not None and resolution.at_summary  # still reading round 1's summary
+            assert ana.human_to_move() == 1 and ana.game.round == 2
+            bar = text(screen.query_one(RoundBar))
+            assert "▶ Your turn, Ana" in bar and "Round 2 of 6" in bar
+            assert bells.count == placed + 1  # each of her turns in round 1, and round 2's at once
+            assert told[-1] == {"type": PAGE_TURN, "turn": True}
+            await pilot.press("enter")  # the summary read: her turn, already called, is not called again
+            await until(pilot, "the table again", lambda: screen.flow.resolution is None)
+            assert screen.flow.placer() == 1 and bells.count == placed + 1
+    finally:
+        bob_plays.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bob_plays
         ana.close()

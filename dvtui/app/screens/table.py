@@ -160,8 +160,12 @@ class TableScreen(SpokenScreen[None]):
         if self not in self.app.screen_stack:
             return
         presence = self.session.presence()
-        if presence is not None and presence.move_left is not None and self.flow.resolution is None:
+        if presence is None or presence.move_left is None:
+            return
+        if self.flow.resolution is None:
             self._show_round_bar()
+        elif self.flow.my_turn():  # the clock of a turn called over a resolution
+            self._show_step_bar()
 
     def _listen(self) -> None:
         session = self.session
@@ -232,14 +236,23 @@ class TableScreen(SpokenScreen[None]):
                       names=names)
         self._show_round_bar()
         self._bindings_changed()
-        presence = session.presence()
-        if (self.bell or self.notify_on_turn) and presence is not None and flow.turn_begins():
+        self._call_turn()
+
+    def _call_turn(self) -> None:
+        """At a shared table, call this side's turn the moment the table asks for it, whatever is
+        on screen (a round's summary being read, a dialog, the help, the results): the bell, the
+        desktop notification, and a browser tab's title (told whenever it changes)."""
+        presence = self.session.presence()
+        if presence is None:
+            return
+        flow = self.flow
+        if (self.bell or self.notify_on_turn) and flow.turn_begins():
             if self.bell:
                 self.app.bell()
             if self.notify_on_turn:
                 self._notify_desktop(turn_notification(presence.table))
-        if self.in_browser and presence is not None:
-            self._tell_page_turn(placer is not None and not game.over and failed is None)
+        if self.in_browser:
+            self._tell_page_turn(flow.my_turn())
 
     def _tell_page_turn(self, turn: bool) -> None:
         """A browser tab's page shows this side's turn at a shared table in its title and icon
@@ -359,6 +372,8 @@ class TableScreen(SpokenScreen[None]):
             self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
         elif isinstance(news, Redealt):
             self._redealt(news.session)
+            return
+        self._call_turn()  # (a turn that came while something else is on screen is called now)
 
     def _redealt(self, session: GameSession) -> None:
         """The table dealt its rematch: back to this screen (from the end screen, say), playing it."""
@@ -381,6 +396,7 @@ class TableScreen(SpokenScreen[None]):
         if shown is not None:
             self._show_move(shown)
         elif self.flow.resolution is not None:
+            self._show_step_bar()  # the header says a turn the resolution on screen hides
             self._bindings_changed()
 
     def _refused(self, news: Refused) -> None:
@@ -412,7 +428,7 @@ class TableScreen(SpokenScreen[None]):
             self.query_one(EventLog).note(_("The table has stopped: {why}").format(why=presence.stopped))
         resolution = self.flow.resolution
         if resolution is not None:
-            self._show_round_bar(moment_status(resolution.step.event, ""), resolution.step.game)
+            self._show_step_bar()
             self._bindings_changed()  # who is there may have changed what the footer offers
         elif not self.flow.waiting:
             self.refresh_view()
@@ -583,7 +599,7 @@ class TableScreen(SpokenScreen[None]):
         if shown:
             self.query_one(EventLog).add(shown, session.game)
         event = step.event
-        self._show_round_bar(moment_status(event, _("Recap · ") if resolution.recap else ""), step.game)
+        self._show_step_bar()
         banner_text = moment_banner(event, names, colors, session.game.rounds)
         summary = isinstance(event, RoundEnded)
         holds = self.flow.holds_summary
@@ -609,6 +625,21 @@ class TableScreen(SpokenScreen[None]):
             return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
             self._timer = self.set_timer(self.pace.step_delay * linger(event), self.action_next_step)
+
+    def _show_step_bar(self) -> None:
+        """The header over a resolution step: the step, or (at a shared table) this side's turn
+        when the table already asks for it, with its clock; the board shows the step meanwhile."""
+        resolution = self.flow.resolution
+        assert resolution is not None
+        session = self.session
+        presence = session.presence()
+        if presence is not None and self.flow.my_turn():
+            status = turn_status(presence, session.game, mine=True, bot=False, may_stand_in=self._may_stand_in(),
+                                 now=time.monotonic())  # fmt: skip
+            self._show_round_bar(status, session.game)
+            return
+        step = resolution.step
+        self._show_round_bar(moment_status(step.event, _("Recap · ") if resolution.recap else ""), step.game)
 
     def _end_resolution(self) -> None:
         self._stop_timer()
