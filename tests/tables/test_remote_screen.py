@@ -24,6 +24,7 @@ from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.notify import PAGE_TURN
+from dvtui.app.screens.analysis import AnalysisScreen
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.dialog import Confirm, LeaveForBranch
 from dvtui.app.screens.end import EndScreen
@@ -459,11 +460,14 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         ana.close()
 
 
-async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_new_game(in_process: Server) -> None:
+async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_new_game(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The table server keeps a shared table's game: its end screen offers what works there (the
-    table, help, quit, the table's rematch: tests/tables/test_rematch.py) and says where the game
-    is, never a new game of this machine; and back at the table, a seat left away once the game is
-    over is no reason to offer a stand-in."""
+    table, help, quit, the table's rematch: tests/tables/test_rematch.py, the analysis of its game)
+    and says where the game is, never a new game of this machine; and back at the table, a seat
+    left away once the game is over is no reason to offer a stand-in."""
+    monkeypatch.setattr("dvtui.app.screens.replay.BUDGET", 20)  # a quick analysis
     players = ["Ana", "Bob", "bot:greedy"]
     await open_table(in_process.place, "e", players, seed=3, wait=False)
     bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
@@ -486,9 +490,16 @@ async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_
             await pilot.pause()
             offered = _footer_actions(end)
             assert "new_game" not in offered and "decline" not in offered  # (no rematch proposed yet)
-            assert {"back", "help", "quit", "rematch"} <= set(offered)
+            assert {"back", "help", "quit", "rematch", "analyse"} <= set(offered)
             note = text(end.query_one("#end-note", Static))
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
+            await pilot.press("a")  # the analysis, as at a game of this machine (kept nowhere: no file here)
+            await until(pilot, "the analysis", lambda: isinstance(app.screen, AnalysisScreen))
+            viewer = app.screen_stack[-2]
+            assert isinstance(viewer, ReplayScreen) and viewer.analysis is not None and viewer.game_file is None
+            assert list(viewer.replay.events) == list(ana.events)
+            await pilot.press("escape", "escape")  # the analysis, then the viewer: back to the results
+            await until(pilot, "the results again", lambda: app.screen is end)
             await pilot.press("n")
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast

@@ -3,6 +3,7 @@ the totals after each round."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar, cast
 
 from rich.style import Style
@@ -10,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...engine import Game
@@ -82,14 +84,20 @@ class EndScreen(SpokenScreen[None]):
         Binding("q", "quit", N_("quit")),
     ]
 
-    def __init__(self, session: GameSession, *, table: str | None = None) -> None:
+    def __init__(
+        self, session: GameSession, *, table: str | None = None, viewer: Callable[[], Screen[None]] | None = None
+    ) -> None:
         """``table``: the shared table the game was played at. The table server keeps its game
         and its seats: no new game here, and a rematch is the table's to deal (when it does,
-        ``r`` asks it, and the table screen under this one plays the game it deals). No id: a
-        game's results may open while an earlier game's are still being taken down."""
+        ``r`` asks it, and the table screen under this one plays the game it deals). ``viewer``:
+        the replay viewer ``a`` opens over a game that is no file of this machine (a shared
+        table's, made by the table so that ``b`` there plays on as its time travel does); its
+        analysis is made here and kept nowhere. No id: a game's results may open while an
+        earlier game's are still being taken down."""
         super().__init__()
         self.session = session
         self.table = table
+        self.viewer = viewer
 
     def compose(self) -> ComposeResult:
         game = self.session.game
@@ -147,8 +155,8 @@ class EndScreen(SpokenScreen[None]):
             return self.session.abilities.table_rematch and presence is not None and presence.rematch is not None
         if action == "new_game":
             return self.table is None
-        if action == "analyse":  # the analysis is kept beside the game's file
-            return self.session.path is not None
+        if action == "analyse":  # the analysis is kept beside the game's file (a table's: nowhere)
+            return self.session.path is not None or self.viewer is not None
         return True
 
     def on_mount(self) -> None:
@@ -182,7 +190,10 @@ class EndScreen(SpokenScreen[None]):
         """The game in the replay viewer, its analysis on the way (``a`` there)."""
         from .replay import ReplayScreen
 
-        cast(GameHost, self.app).open_viewer(self.session.as_file())
+        if self.session.path is None and self.viewer is not None:
+            self.app.push_screen(self.viewer())
+        else:
+            cast(GameHost, self.app).open_viewer(self.session.as_file())
         viewer = self.app.screen
         if isinstance(viewer, ReplayScreen):
             viewer.call_after_refresh(viewer.action_analyse)

@@ -832,13 +832,22 @@ class TableScreen(SpokenScreen[None]):
     def action_results(self) -> None:
         if not self.session.game.over or self.flow.resolution is not None:
             return
-        self.app.push_screen(EndScreen(self.session, table=self.session.abilities.table))
+        table = self.session.abilities.table
+        viewer = partial(self._viewer, live=False) if table is not None else None
+        self.app.push_screen(EndScreen(self.session, table=table, viewer=viewer))
 
     # -- time travel, branches -------------------------------------------------------------------
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
         as it goes on (the table tells it each new event); Escape comes back here."""
+        self._time_travel = self._viewer(live=True)
+        self.app.push_screen(self._time_travel)
+
+    def _viewer(self, *, live: bool) -> Screen[None]:
+        """The replay viewer over this game: ``live``, time travel over a game going on (no
+        analysis: it would be a hint); else over a finished shared table's game, from its results,
+        where ``a`` analyses it. ``b`` plays on from a moment in both."""
         from ...replay import Replay
         from .replay import ReplayScreen
 
@@ -846,8 +855,7 @@ class TableScreen(SpokenScreen[None]):
         how = session.abilities.branch
         refused = _(NO_BRANCH_IN_BROWSER) if how == "lines" and self.in_browser else None
         branch = self._branch_from if refused is None and how is not None else None
-        self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch, branch_refused=refused)
-        self.app.push_screen(self._time_travel)
+        return ReplayScreen(Replay(session.events), live=live, branch=branch, branch_refused=refused, back=True)
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:
