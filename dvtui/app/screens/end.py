@@ -3,6 +3,7 @@ the totals after each round."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import ClassVar, cast
 
@@ -14,8 +15,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...engine import Game
-from ...i18n import N_, _
+from ...engine import CardPlaced, Game
+from ...i18n import N_, _, ngettext
 from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
@@ -27,6 +28,26 @@ from ..widgets.panels import colour_names
 from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings
 from ..widgets.table_view import result_words
+
+
+def seat_notes(session: GameSession) -> list[str]:
+    """How each seat was played, when not by its own player alone: resigned (a bot played the
+    rest), or a bot stood in for some placements while its player was away; empty otherwise. A
+    winning total is not read as the player's own play when a bot made part of it."""
+    presence = session.presence()
+    by_bot = Counter(e.player for e in session.events if isinstance(e, CardPlaced) and e.stand_in is not None)
+    notes = []
+    for p in range(session.game.n):
+        seat = presence.of(p) if presence is not None else None
+        n = by_bot[p]
+        if seat is not None and seat.resigned:
+            notes.append(ngettext("resigned · {n} placement by a bot", "resigned · {n} placements by a bot", n)
+                         .format(n=n))  # fmt: skip
+        elif n:
+            notes.append(ngettext("{n} placement by a stand-in", "{n} placements by a stand-in", n).format(n=n))
+        else:
+            notes.append("")
+    return notes
 
 
 def headline(game: Game) -> Text:
@@ -106,7 +127,7 @@ class EndScreen(SpokenScreen[None]):
         with Vertical(id="end-body"):
             with Vertical(id="end-left"):
                 yield Static(_("STANDINGS AND HOLDINGS"), classes="side-title")
-                yield Standings(game, id="standings")
+                yield Standings(game, notes=seat_notes(self.session), id="standings")
             with Vertical(id="end-right"):
                 yield Static(_("TOTALS AFTER EACH ROUND"), classes="side-title")
                 yield TotalsChart(
