@@ -30,6 +30,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
@@ -368,12 +369,22 @@ class TableScreen(SpokenScreen[None]):
         elif isinstance(news, TableNews):
             self._table_news(news)
         elif isinstance(news, Spoken):
-            speaker = news.speaker if news.seat is None else self.session.names[news.seat]
-            self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
+            self._spoken(news)
         elif isinstance(news, Redealt):
             self._redealt(news.session)
             return
         self._call_turn()  # (a turn that came while something else is on screen is called now)
+
+    def _spoken(self, news: Spoken) -> None:
+        """A line said at the table goes to the log; and to a toast when the log is not on screen
+        (no room for it at 80x24 with four players or more, or another screen is up), so it is
+        not missed until someone thinks of pressing Tab."""
+        speaker = news.speaker if news.seat is None else self.session.names[news.seat]
+        log = self.query_one(EventLog)
+        log.say(speaker, news.text, spectator=news.seat is None)
+        panel = log.parent.region if isinstance(log.parent, Widget) else log.region  # (the log's rows past it are cut)
+        if self.app.screen is not self or not log.display or not log.region.intersection(panel).height:
+            self.notify(f"{speaker}: {news.text}", title=_("Said at the table"), timeout=8, markup=False)
 
     def _redealt(self, session: GameSession) -> None:
         """The table dealt its rematch: back to this screen (from the end screen, say), playing it."""
