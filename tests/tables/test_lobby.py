@@ -20,7 +20,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table
+from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
 from dvtui.tables.client import lobby_order
 from dvtui.tables.server import Server
 
@@ -126,6 +126,12 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         table = app.screen
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "others" and table.session.seat == 1
+        await pilot.press("q")  # a table reached from the menu is left for the menu, not dvtui
+        await until(pilot, "the menu again", lambda: app.screen is menu)
+        assert app.is_running and app.session is None
+        info = await table_info(place, "others")
+        assert info is not None and info.seats[1].state == "away"  # left; the seat stays Bob's to take back
+        await until(pilot, "the tables listed again", lambda: any("others" in p for p in _prompts(options)))
 
 
 async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Server, data_dir: Path) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -44,6 +44,7 @@ from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
 from ..config import Pace, save_pace
 from ..flow import TableFlow
+from ..host import GameHost
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..notify import PAGE_TURN, turn_notification
@@ -925,6 +926,10 @@ class TableScreen(SpokenScreen[None]):
         self.app.push_screen(HelpScreen(self.keys))
 
     async def action_quit(self) -> None:
+        """``q``: a shared table reached from the start menu is left for the menu (its lobby lists
+        the table again); anything else leaves dvtui."""
+        if self.session.presence() is not None and cast(GameHost, self.app).back_to_menu():
+            return
         self.app.exit()
 
     # -- for the command palette ----------------------------------------------------------------
