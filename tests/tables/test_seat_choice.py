@@ -191,3 +191,19 @@ async def test_a_table_server_that_restarts_is_said_and_the_seats_come_back() ->
                 await until(pilot, "the seats back", lambda: options.option_count == 4)
                 assert "round 1 of" in text(status)
                 await pilot.press("q")
+
+
+async def test_the_seats_of_a_waiting_room_say_it_is_one(in_process: Server) -> None:
+    """A table waiting for its people (opened with its waiting room) is no game under way yet:
+    the chooser says whom it waits for, not a round and a player to play."""
+    players = ["Ana", "Bob", "bot:greedy"]
+    await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "w", players, first_player=0, seed=5,
+                                                           wait=True)))  # fmt: skip
+    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "w", "bob"), pace=Pace(bot_delay=0.0, step_delay=None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SeatScreen)
+        summary = screen.query_one("#seats-table", Static)
+        await until(pilot, "the table's seats", lambda: "waiting room" in text(summary))
+        assert "waiting room, for Ana, Bob" in text(summary)
+        assert "round" not in text(summary) and "to play" not in text(summary)
