@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
@@ -21,6 +23,7 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
+from dvtui.cli.play import run_table
 from dvtui.play.face import News, Redealt, Spoken
 from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.server import Server
@@ -256,3 +259,46 @@ async def test_once_the_one_awaited_leaves_the_rematch_is_dealt_and_a_spectator_
     assert ana_next.status == "connected"
     ana_next.close()
     eve_next.close()
+
+
+def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones_result(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dvtui join``, the table's game over: Ana's terminal follows the rematch into game 2 and
+    she leaves during it. What is printed then is about game 2 (she left a game going on, her seat
+    stays hers), not game 1's result."""
+    place = in_process.place
+
+    async def first_game() -> None:
+        await open_table(place, "fq", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+        ana, bob = await RemoteSession.open(place, "fq", seat=0), await RemoteSession.open(place, "fq", seat=1)
+        await _play_out(ana, bob)
+        ana.close()
+        bob.close()
+
+    asyncio.run(first_game())
+
+    async def followed(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, DvtuiApp)
+        await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+        bob = await RemoteSession.open(place, "fq", seat=1)
+        try:
+            bob.rematch(True)
+            await until(pilot, "Bob's proposal", lambda: app.session is not None and app.session.presence() is not None
+                        and app.session.presence().rematch is not None)  # type: ignore[union-attr]  # fmt: skip
+            await pilot.press("r")
+            await until(pilot, "game 2", lambda: type(app.screen) is TableScreen and not app.screen.session.game.over)
+            await pilot.press("q")
+        finally:
+            bob.close()
+
+    def run_app(build: Callable[[], DvtuiApp], _without: str = "", *, loop: asyncio.AbstractEventLoop) -> int:
+        build().run(loop=loop, headless=True, size=(100, 30), auto_pilot=followed)
+        return 0
+
+    monkeypatch.setattr("dvtui.cli.play._run_app", run_app)
+    monkeypatch.setattr("dvtui.cli.play.has_terminal", lambda: True)
+    assert run_table(place, "fq", 0) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == "Left table fq (your seat stays yours); come back: dvtui join fq", said
