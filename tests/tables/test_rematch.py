@@ -302,3 +302,40 @@ def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones
     assert run_table(place, "fq", 0) == 0
     said = capsys.readouterr().out.splitlines()
     assert said[-1] == "Left table fq (your seat stays yours); come back: dvtui join fq", said
+
+
+async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_the_rematch(in_process: Server) -> None:
+    """Ana resigns in the last round and watches the bot play her seat out; Bob's rematch is dealt
+    without asking her (she resigned). Her screen follows into the next game, where her seat is hers
+    again: it says so, and how to sit there."""
+    place = in_process.place
+    await open_table(place, "rs", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, "rs", seat=0)
+    bob = await RemoteSession.open(place, "rs", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))  # resolutions go by
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            async with asyncio.timeout(WAIT):
+                while ana.game.round < ana.game.rounds:  # to the last round (as their keys would)
+                    for session in (ana, bob):
+                        if session.human_to_move() is not None and not session.deciding:
+                            session.place(choose("greedy", session.game.copy(), 1))
+                    await pilot.pause(0.01)
+            ana.resign()
+            await until(pilot, "Ana to watch", lambda: ana.seat is None)
+            async with asyncio.timeout(WAIT):
+                while not bob.game.over:
+                    if bob.human_to_move() is not None and not bob.deciding:
+                        bob.place(choose("greedy", bob.game.copy(), 1))
+                    await pilot.pause(0.01)
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            bob.rematch(True)
+            await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
+            offer = ("Ana's seat is yours again in this game: to play it, leave (q) and sit there again: "
+                     "dvtui join rs --as Ana")
+            await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
+    finally:
+        if app.session is not None:
+            app.session.close()
+        bob.close()
+        ana.close()

@@ -14,6 +14,7 @@ What differs between a game of this machine and a seat at a shared table is aske
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -120,6 +121,8 @@ class TableScreen(SpokenScreen[None]):
         """The viewer opened over this game (``t``), told of each new event."""
         self._told_left = False
         self._told_stopped = False
+        self._seat_held: int | None = None
+        """The seat this side last held at the table (kept when it resigns it and watches)."""
         self._rematch_told: int | None = None
         """The seat whose rematch proposal was told (None: none is proposed)."""
         self._page_turn = False
@@ -142,6 +145,7 @@ class TableScreen(SpokenScreen[None]):
 
     def on_mount(self) -> None:
         self._listen()
+        self._hold_seat()
         log = self.query_one(EventLog)
         for notice in self.session.notices:
             self.notify(notice, title=_("Recovered"), severity="warning", timeout=8)
@@ -157,6 +161,12 @@ class TableScreen(SpokenScreen[None]):
         self.call_after_refresh(self.advance)
         if self.session.presence() is not None:  # a table's move clock ticks here, from the server's figure
             self.set_interval(1.0, self._tick_clock)
+
+    def _hold_seat(self) -> None:
+        """Remember the seat this side holds at the table (a resignation makes it a spectator)."""
+        presence = self.session.presence()
+        if presence is not None and presence.seat is not None:
+            self._seat_held = presence.seat
 
     def _tick_clock(self) -> None:
         if self not in self.app.screen_stack:
@@ -395,6 +405,15 @@ class TableScreen(SpokenScreen[None]):
         first = game.created.players[game.created.first_player].name
         said = _("The table deals its next game: {name} plays first.").format(name=first)
         self.notify(said, title=_("Rematch"), timeout=6, markup=False)
+        presence = session.presence()
+        held = self._seat_held
+        if presence is not None and presence.seat is None and held is not None and held < game.n:
+            # resigned (watching since) or left: the new game's seat is theirs again, taken by joining
+            name = game.created.players[held].name
+            command = f"dvtui join {presence.table} --as {shlex.quote(name)}"
+            offer = _("{name}'s seat is yours again in this game: to play it, leave (q) and sit there again: "
+                      "{command}").format(name=name, command=command)  # fmt: skip
+            self.notify(offer, title=_("Your seat"), timeout=30, markup=False)
         self.adopt(session)
 
     def _decided(self, move: PlayedMove) -> None:
@@ -422,6 +441,7 @@ class TableScreen(SpokenScreen[None]):
 
     def _table_news(self, news: TableNews) -> None:
         """Who is there, or the connection, changed; or the table said something."""
+        self._hold_seat()
         if news.notice is not None:
             self.notify(news.notice, title=_("The table says"), severity="warning", timeout=8)
         presence = self.session.presence()
@@ -914,6 +934,7 @@ class TableScreen(SpokenScreen[None]):
         self._told_left = False
         self._told_stopped = False
         self._rematch_told = None
+        self._hold_seat()
         self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
