@@ -696,3 +696,34 @@ async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_on
         with contextlib.suppress(asyncio.CancelledError):
             await bob_plays
         ana.close()
+
+
+async def test_a_table_closed_while_the_round_summary_is_read_says_so_over_it(in_process: Server) -> None:
+    """The table is closed while Ana reads round 1's summary: the header over the summary says the
+    table stopped, and who closed it, as it does over the table."""
+    place = in_process.place
+    await open_table(place, "cs", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
+    bob = await RemoteSession.open(place, "cs", seat=0, user="bob")
+    ana = await RemoteSession.open(place, "cs", seat=1, user="ana")
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))  # each step waits for a key
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            async with asyncio.timeout(WAIT):
+                while ana.game.round == 1:  # both play round 1 (as their keys would)
+                    for session in (ana, bob):
+                        if session.human_to_move() is not None and not session.deciding:
+                            session.place(choose("greedy", session.game.copy(), 1))
+                    await pilot.pause(0.01)
+            await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
+            await pilot.press("s")  # to the summary, which waits to be read
+            ana.close_table()
+            bar = screen.query_one(RoundBar)
+            await until(pilot, "the header to say so", lambda: "Table stopped: web:ana closed table cs" in text(bar))
+            resolution = screen.flow.resolution
+            assert resolution is not None and resolution.at_summary  # still over the summary
+            assert "Your turn" not in text(bar)
+    finally:
+        bob.close()
+        ana.close()

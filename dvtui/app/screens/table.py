@@ -660,13 +660,15 @@ class TableScreen(SpokenScreen[None]):
 
     def _show_step_bar(self) -> None:
         """The header over a resolution step: the step, or (at a shared table) this side's turn
-        when the table already asks for it, with its clock; the board shows the step meanwhile."""
+        when the table already asks for it, with its clock, or that the table has stopped or this
+        side has left it (said for good); the board shows the step meanwhile."""
         resolution = self.flow.resolution
         assert resolution is not None
         session = self.session
         presence = session.presence()
-        if presence is not None and self.flow.my_turn():
-            status = turn_status(presence, session.game, mine=True, bot=False, may_stand_in=self._may_stand_in(),
+        mine = self.flow.my_turn()
+        if presence is not None and (mine or presence.stopped is not None or presence.left is not None):
+            status = turn_status(presence, session.game, mine=mine, bot=False, may_stand_in=self._may_stand_in(),
                                  now=time.monotonic())  # fmt: skip
             self._show_round_bar(status, session.game)
             return
