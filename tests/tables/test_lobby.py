@@ -161,7 +161,8 @@ async def test_the_new_table_screen_starts_on_the_tables_name_and_a_fixed_error_
     in_process: Server, data_dir: Path
 ) -> None:
     """The table's name is the first field, above the seats: typing goes there, not into one's
-    seat; an error (two seats of one colour) goes as soon as it is fixed, not at the next try."""
+    seat; Tab then goes through each seat as it reads, who sits there before the colour; an error
+    (two seats of one colour) goes as soon as it is fixed, not at the next try."""
     app = _menu(Lobby(in_process.place, "Cy"))
     async with app.run_test(size=(80, 24)) as pilot:
         menu = app.screen
@@ -175,6 +176,13 @@ async def test_the_new_table_screen_starts_on_the_tables_name_and_a_fixed_error_
         await pilot.press(*"monday")
         rows = setup.rows()
         assert setup.query_one("#table-name", Input).value == "monday" and rows[0].name_input.value == "Cy"
+        order = []
+        for _ in range(4):  # Tab: each seat's who (human or bot, the name) before its colour; no bot's name
+            await pilot.press("tab")
+            order.append(app.focused)
+        first, second = rows[0], rows[1]
+        assert order == [first.query_one(".seat-kind", Select), first.name_input,
+                         first.query_one(".seat-color", Select), second.query_one(".seat-kind", Select)]  # fmt: skip
         colour = rows[1].query_one(".seat-color", Select)
         own = colour.value
         colour.value = rows[0].color  # two seats of one colour

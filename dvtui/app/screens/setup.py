@@ -72,14 +72,15 @@ def color_options() -> list[tuple[Text, str]]:
 
 
 class SeatRow(Horizontal):
-    """One seat: its colour, human or bot (and which), and a human's name."""
+    """One seat: human or bot (and which), a human's name, then its colour: who sits there first,
+    in the order Tab goes through them."""
 
     DEFAULT_CSS = """
     SeatRow { height: 1; width: auto; margin: 0 0 1 0; }
     SeatRow > .seat-number { width: 4; }
-    SeatRow > .seat-color { width: 14; margin: 0 1 0 0; }
     SeatRow > .seat-kind { width: 18; margin: 0 1 0 0; }
-    SeatRow > .seat-name { width: 26; }
+    SeatRow > .seat-name { width: 26; margin: 0 1 0 0; }
+    SeatRow > .seat-color { width: 14; }
     """
 
     def __init__(self, index: int, seat: Seat) -> None:
@@ -96,10 +97,10 @@ class SeatRow(Horizontal):
         if kind not in dict((v, k) for k, v in kind_options()):
             kind = "bot:greedy"
         yield Label(f"{self.index + 1}.", classes="seat-number")
-        yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
         yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
         yield Input(value=seat.name if seat.kind == "human" else "", placeholder=_("name"), max_length=MAX_NAME_CHARS,
                     compact=True, classes="seat-name")
+        yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
 
     @property
     def kind(self) -> str:
