@@ -235,6 +235,22 @@ class DvtuiApp(App[ExitState]):
         else:
             self.push_screen(table)
 
+    def back_to_menu(self) -> bool:
+        """Leave the table on screen for the start menu under it, when there is one: the table's
+        session is let go (a shared table keeps the seat for ``dvtui join``), and the menu's lobby
+        is read again."""
+        from .screens.menu import MenuScreen
+
+        menu = next((s for s in reversed(self.screen_stack) if isinstance(s, MenuScreen)), None)
+        table = self._table
+        if menu is None or table is None:
+            return False
+        table.session.close()
+        self._table = None
+        while self.screen is not menu:
+            self.pop_screen()
+        return True
+
     # -- after a game: a rematch, a new game --------------------------------------------------
 
     def rematch(self) -> None:

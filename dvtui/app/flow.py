@@ -111,8 +111,9 @@ class TableFlow:
             return self.resolution is not None
         if action == "results":
             return session.game.over and self.resolution is None
-        if action == "chat":
-            return session.abilities.chat
+        if action == "chat":  # (a stopped table hears nobody)
+            presence = session.presence()
+            return session.abilities.chat and (presence is None or presence.stopped is None)
         if action in ("close_table", "resign"):
             presence = session.presence()
             if presence is None or presence.left is not None or presence.stopped is not None or session.game.over:
@@ -126,11 +127,12 @@ class TableFlow:
         return True
 
     def seated_at_table(self) -> bool:
-        """This side holds a seat at a shared table it is still at: it may let bots stand in for the
-        seats nobody plays, and start a waiting table."""
+        """This side holds a seat at a shared table it is still at, and that still plays: it may let
+        bots stand in for the seats nobody plays, and start a waiting table."""
         session = self.session
         presence = session.presence()
-        return session.abilities.stand_ins and presence is not None and presence.left is None
+        gone = presence is None or presence.left is not None or presence.stopped is not None
+        return session.abilities.stand_ins and not gone
 
     def bot_to_start(self) -> int | None:
         """The seat whose bot thinks on this side now, if one is to."""
@@ -258,11 +260,18 @@ class TableFlow:
 
     # -- the bell ----------------------------------------------------------------------------------
 
+    def my_turn(self) -> bool:
+        """The game asks this side for a placement at its latest position, whatever the screen
+        shows meanwhile (a round's resolution or summary, moves waiting to be shown, a dialog)."""
+        session = self.session
+        return session.human_to_move() is not None and not session.game.over and session.save_failure is None
+
     def turn_begins(self) -> bool:
         """It has just become this side's turn at a new position (not by taking one's own move
-        back): once per position."""
+        back): once per position. Asked of the game, not of what is on screen: a turn that comes
+        while a round's summary is read is called at once, not once the summary is gone."""
         session = self.session
-        if self.placer() is None:
+        if not self.my_turn():
             return False
         n = len(session.events)
         last = session.events[-1]

@@ -341,10 +341,13 @@ def run_table(
         loop.close()
         raise
 
+    built: list[DvtuiApp] = []
+
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        return DvtuiApp(session, handle_hangup=True, bell=bell, in_browser=served_to_browser())
+        built.append(DvtuiApp(session, handle_hangup=True, bell=bell, in_browser=served_to_browser()))
+        return built[-1]
 
     try:
         code = _run_app(build, loop=loop)
@@ -352,7 +355,8 @@ def run_table(
         session.close()
         _close_loop(loop)
     shown = printable(table)
-    game = session.game
+    last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
+    game = last.game if isinstance(last, RemoteSession) and last.table == session.table else session.game
     try:
         if game.over:
             outcome = game.outcome()

@@ -261,11 +261,13 @@ def _start(args: argparse.Namespace) -> int:
 
 
 def _say(args: argparse.Namespace) -> int:
-    """``dvtui say NAME TEXT``: one line to everyone at the table (nothing printed: it was said)."""
+    """``dvtui say NAME TEXT``: one line to everyone at the table, and a line saying it was said
+    (the table answered: a person typing it in a shell knows it reached the table)."""
     text = args.text.strip()
     if not text or len(text) > MAX_CHAT_CHARS:
         raise UsageError(_("say 1 to {most} characters (not only spaces)").format(most=MAX_CHAT_CHARS))
     asyncio.run(say(server_place(args.server), args.table, text, user=vouched()))
+    print(_("table {table}: said to everyone there").format(table=printable(args.table)))
     return EXIT_OK
 
 

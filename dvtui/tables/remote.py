@@ -365,11 +365,13 @@ class RemoteSession:
 
     def human_to_move(self) -> int | None:
         """This seat, when its placement is awaited: the only one this side decides for (none once
-        the client has stopped: a seat taken over elsewhere is decided for there)."""
+        the client has stopped: a seat taken over elsewhere is decided for there; nor once the table
+        has: closed, it takes no decision)."""
         human = self._view.human_to_move()
         if self.client.waiting:  # a waiting room: nobody places before the start
             return None
-        return human if human is not None and human == self.seat and self._failed is None else None
+        here = self._failed is None and self.stopped is None  # (a stopped table takes no decision)
+        return human if human is not None and human == self.seat and here else None
 
     def hint_seed(self, player: int) -> int:
         return self._view.hint_seed(player)
@@ -379,7 +381,9 @@ class RemoteSession:
 
     def undo_player(self) -> int | None:
         player = self._view.undo_player()
-        if player is None or player != self.seat or self._failed is not None or self._undo_refusal(player) is not None:
+        if player is None or player != self.seat or self._failed is not None or self.stopped is not None:
+            return None
+        if self._undo_refusal(player) is not None:
             return None
         return player
 
@@ -392,6 +396,8 @@ class RemoteSession:
             return _("You are watching: nothing to take back.")
         if self._failed is not None:
             return _("You have left the table: {why}.").format(why=self.left_why())
+        if self.stopped is not None:
+            return f"{refusal_words(self.stopped)}."
         player = self._view.undo_player()
         if player is not None and player != self.seat:
             return _("{name} placed last: only they can take it back.").format(name=self.names[player])

@@ -4,8 +4,10 @@ screen offers next (a rematch, a new game)."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 from textual.widgets import Select
 
 from dvtui.app.app import DvtuiApp
@@ -17,10 +19,13 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.app.widgets.scoreboard import Scoreboard, Standings
+from dvtui.engine import CardPlaced, GameCreated, Seat
+from dvtui.play.face import Abilities, Presence
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from ..support.apps import SEED, new_session, table_app
+from ..support.files import engine_events, file_bytes
 from .driver import HUMAN, next_decision, table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -124,3 +129,74 @@ async def test_table_news_before_the_results_are_drawn_is_said_once_they_are(tmp
         end.table_changed()  # not composed yet
         await until(pilot, "the results drawn", lambda: bool(end.query("#end-rematch")))
         assert app.screen is end
+
+
+@dataclass
+class _SeatAtTable:
+    """A seat as a table's presence lists it (what the results ask of it)."""
+
+    seat: int
+    name: str
+    kind: str = "human"
+    state: str = "away"
+    stand_in: str | None = None
+    bot: str | None = None
+    resigned: bool = False
+
+
+@dataclass
+class _FinishedTable:
+    """A shared table's finished game, as far as the results ask: Ana's seat, Cy resigned."""
+
+    inner: LocalSession
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    @property
+    def path(self) -> None:
+        return None  # the table server keeps the file
+
+    @property
+    def abilities(self) -> Abilities:
+        return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=True, resign=True)
+
+    def presence(self) -> Presence:
+        seats = [_SeatAtTable(0, "Ana"), _SeatAtTable(1, "Cy", stand_in="strong", resigned=True),
+                 _SeatAtTable(2, "Bot 3", kind="bot", state="bot", bot="greedy")]  # fmt: skip
+        return Presence("t", 0, seats, 0, "connected", None, "dvtui join t")
+
+
+async def test_the_results_of_a_shared_table_say_who_resigned_who_a_bot_stood_in_for_and_each_bots_level(
+    tmp_path: Path,
+) -> None:
+    """Cy resigned in round 3 and a bot played her seat to the end; a bot stood in for Ana twice:
+    each line of the results says so after the total (a winner's too), and a bot is named with its
+    level, as the table named it."""
+    events = engine_events("bot:random,bot:greedy,bot:greedy", 4)
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    seats = [Seat(name="Ana", kind="human", color=created.players[0].color),
+             Seat(name="Cy", kind="human", color=created.players[1].color), created.players[2]]  # fmt: skip
+    events[0] = msgspec.structs.replace(created, players=seats)
+    stood = 0
+    for i, e in enumerate(events):
+        if not isinstance(e, CardPlaced):
+            continue
+        if (e.player == 1 and e.round >= 3) or (e.player == 0 and stood < 2):
+            stood += e.player == 0
+            events[i] = msgspec.structs.replace(e, stand_in="strong")
+    cy_by_bot = sum(1 for e in events if isinstance(e, CardPlaced) and e.player == 1 and e.round >= 3)
+    path = tmp_path / "t.dvr"
+    path.write_bytes(file_bytes(events))
+    session = _FinishedTable(LocalSession.resume(read_game(path)))
+    app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=None))  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        lines = str(app.screen.query_one(Standings).render()).splitlines()
+        line = {name: next(s for s in lines if s[3:].startswith(name)) for name in ("Ana", "Cy", "Bot 3")}
+        assert line["Cy"].endswith(f"resigned · {cy_by_bot} placements by a bot")
+        assert line["Ana"].endswith("2 placements by a stand-in")
+        assert "Bot 3 (greedy)" in line["Bot 3"]
+        assert "placement" not in line["Bot 3"]

@@ -237,6 +237,20 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
         assert reads(app, table(app).query_one(HandBar), "pick a card 1-6, column a-g, then ⏎")
 
 
+
+async def test_in_a_browser_tab_too_small_speaks_of_the_window_not_a_terminal() -> None:
+    """A browser tab (``dvtui web``) shows no terminal: the notice names the window and its zoom."""
+    app = DvtuiApp(new_session(None, players="Ana,bot:greedy,bot:greedy", seed=9), in_browser=True,
+                   pace=Pace(bot_delay=0.0, step_delay=None))  # fmt: skip
+    async with app.run_test(size=(60, 14)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.pause()
+        need = minimum_size(3)
+        text = "\n".join(screen_lines(app))
+        assert f"window too small (needs {need[0]}×{need[1]} characters)" in text and "zoom out" in text
+        assert "terminal" not in text
+
+
 # -- every player's line, at every size ---------------------------------------------------------------
 
 FIVE = "Ana,Bea,Cid,Dan,Eve"

@@ -10,8 +10,11 @@ import os
 import pwd
 from pathlib import Path
 
+import pytest
+
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import EventLog
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.limits import Limits
@@ -96,6 +99,7 @@ def test_dvtui_say_speaks_from_a_shell_and_refuses_in_one_line() -> None:
         _ana, bob = _table(server)
         done = dvtui("say", "--server", d, "t1", HOSTILE)
         assert done.returncode == 0, done.stderr
+        assert done.stdout == "table t1: said to everyone there\n"  # the table answered
         line = bob.until("said")
         assert line["text"] == SHOWN and "seat" not in line  # the account owns no seat of t1
         done = dvtui("say", "--server", d, "t1", "   ")
@@ -131,5 +135,31 @@ async def test_a_line_from_a_shell_reaches_the_table_screen_literally_and_m_says
             assert [(line["text"], line.get("seat")) for line in map(json.loads, chat)] == [
                 ("before you came", None), (SHOWN, 0), ("[b]hi[/b]", 0),
             ]  # fmt: skip
+    finally:
+        ana.close()
+
+
+@pytest.mark.parametrize(("size", "toast"), [((80, 24), True), ((120, 40), False)])
+async def test_a_line_said_while_the_log_has_no_room_on_screen_comes_as_a_toast(
+    in_process: Server, size: tuple[int, int], toast: bool
+) -> None:
+    """Four players at 80x24: the log has no row under the table, so a line said there comes as a
+    toast too (as plain text); at 120x40 the log is beside the table and the line goes there only."""
+    players = ["Ana", "bot:greedy", "bot:greedy", "bot:greedy"]
+    await open_table(in_process.place, "t4", players, seed=2, first_player=0, wait=False)
+    ana = await RemoteSession.open(in_process.place, "t4", seat=0)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=size) as pilot:
+            log = app.screen.query_one(EventLog)
+            await pilot.pause()
+            panel = app.screen.query_one("#side").region  # the log's rows past it are cut off
+            assert (log.region.intersection(panel).height == 0) is toast
+            said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "t4", "[b]hi all")
+            assert said.returncode == 0, said.stderr
+            await until(pilot, "the line in the log", lambda: any("[b]hi all" in e.plain for e in log.entries))
+            await pilot.pause()
+            toasts = [(n.title, n.message) for n in notifications(app)]
+            assert (("Said at the table", "Ana: [b]hi all") in toasts) is toast, toasts
     finally:
         ana.close()

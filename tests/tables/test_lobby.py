@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -20,7 +20,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table
+from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
 from dvtui.tables.client import lobby_order
 from dvtui.tables.server import Server
 
@@ -126,6 +126,12 @@ async def test_the_menu_lists_the_tables_and_enter_chooses_a_seat_there(in_proce
         table = app.screen
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "others" and table.session.seat == 1
+        await pilot.press("q")  # a table reached from the menu is left for the menu, not dvtui
+        await until(pilot, "the menu again", lambda: app.screen is menu)
+        assert app.is_running and app.session is None
+        info = await table_info(place, "others")
+        assert info is not None and info.seats[1].state == "away"  # left; the seat stays Bob's to take back
+        await until(pilot, "the tables listed again", lambda: any("others" in p for p in _prompts(options)))
 
 
 async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Server, data_dir: Path) -> None:
@@ -149,3 +155,71 @@ async def test_a_new_table_opened_from_the_menu_is_played_there(in_process: Serv
         assert isinstance(table, TableScreen)
         assert table.session.abilities.table == "newt" and table.session.seat == 0  # Cy's, the set-up's first seat
         assert table.session.game.created.players[0].name == "Cy"
+
+
+async def test_the_new_table_screen_starts_on_the_tables_name_and_a_fixed_error_goes(
+    in_process: Server, data_dir: Path
+) -> None:
+    """The table's name is the first field, above the seats: typing goes there, not into one's
+    seat; Tab then goes through each seat as it reads, who sits there before the colour; an error
+    (two seats of one colour) goes as soon as it is fixed, not at the next try."""
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await _enter_on(pilot, menu.query_one("#menu-choice", OptionList), "Open a new table at the table server")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        await pilot.pause()
+        assert app.focused is setup.query_one("#table-name", Input)
+        await pilot.press(*"monday")
+        rows = setup.rows()
+        assert setup.query_one("#table-name", Input).value == "monday" and rows[0].name_input.value == "Cy"
+        order = []
+        for _ in range(4):  # Tab: each seat's who (human or bot, the name) before its colour; no bot's name
+            await pilot.press("tab")
+            order.append(app.focused)
+        first, second = rows[0], rows[1]
+        assert order == [first.query_one(".seat-kind", Select), first.name_input,
+                         first.query_one(".seat-color", Select), second.query_one(".seat-kind", Select)]  # fmt: skip
+        colour = rows[1].query_one(".seat-color", Select)
+        own = colour.value
+        colour.value = rows[0].color  # two seats of one colour
+        await pilot.press("ctrl+s")
+        error = setup.query_one("#setup-error", Static)
+        await until(pilot, "the error", lambda: "two seats are" in text(error))
+        colour.value = own  # fixed
+        await until(pilot, "the error gone", lambda: text(error) == "")
+        assert isinstance(app.screen, SetupScreen)  # nothing opened meanwhile: fixing is not trying
+
+
+async def test_the_new_table_screen_offers_what_the_command_line_does(in_process: Server, data_dir: Path) -> None:
+    """Move time, invitations (``SEAT=USER``), hints off and start now, as ``dvtui new --table``
+    takes them: the table opened has them; a wrong one is said in one line."""
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await _enter_on(pilot, menu.query_one("#menu-choice", OptionList), "Open a new table at the table server")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#table-name", Input).value = "opts"
+        bob = setup.rows()[1]
+        bob.query_one(".seat-kind", Select).value = "human"
+        await pilot.pause()
+        bob.name_input.value = "Bob"
+        setup.query_one("#move-time", Input).value = "45s"
+        setup.query_one("#invite", Input).value = "3=bob"  # a bot's seat
+        error = setup.query_one("#setup-error", Static)
+        await pilot.press("ctrl+s")
+        await until(pilot, "the invitation refused", lambda: "invitation 3=bob: Bot 1 is a bot's seat" in text(error))
+        setup.query_one("#invite", Input).value = "Bob=web:bob"
+        setup.query_one("#hints", Checkbox).value = False
+        setup.query_one("#start-now", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        info = await table_info(in_process.place, "opts")
+        assert info is not None and info.move_time == 45 and not info.hints and not info.waiting
+        assert info.seats[1].kept_for == "web:bob"

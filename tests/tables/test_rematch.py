@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
@@ -21,6 +23,7 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
+from dvtui.cli.play import run_table
 from dvtui.play.face import News, Redealt, Spoken
 from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.server import Server
@@ -256,3 +259,83 @@ async def test_once_the_one_awaited_leaves_the_rematch_is_dealt_and_a_spectator_
     assert ana_next.status == "connected"
     ana_next.close()
     eve_next.close()
+
+
+def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones_result(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dvtui join``, the table's game over: Ana's terminal follows the rematch into game 2 and
+    she leaves during it. What is printed then is about game 2 (she left a game going on, her seat
+    stays hers), not game 1's result."""
+    place = in_process.place
+
+    async def first_game() -> None:
+        await open_table(place, "fq", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+        ana, bob = await RemoteSession.open(place, "fq", seat=0), await RemoteSession.open(place, "fq", seat=1)
+        await _play_out(ana, bob)
+        ana.close()
+        bob.close()
+
+    asyncio.run(first_game())
+
+    async def followed(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, DvtuiApp)
+        await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+        bob = await RemoteSession.open(place, "fq", seat=1)
+        try:
+            bob.rematch(True)
+            await until(pilot, "Bob's proposal", lambda: app.session is not None and app.session.presence() is not None
+                        and app.session.presence().rematch is not None)  # type: ignore[union-attr]  # fmt: skip
+            await pilot.press("r")
+            await until(pilot, "game 2", lambda: type(app.screen) is TableScreen and not app.screen.session.game.over)
+            await pilot.press("q")
+        finally:
+            bob.close()
+
+    def run_app(build: Callable[[], DvtuiApp], _without: str = "", *, loop: asyncio.AbstractEventLoop) -> int:
+        build().run(loop=loop, headless=True, size=(100, 30), auto_pilot=followed)
+        return 0
+
+    monkeypatch.setattr("dvtui.cli.play._run_app", run_app)
+    monkeypatch.setattr("dvtui.cli.play.has_terminal", lambda: True)
+    assert run_table(place, "fq", 0) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[-1] == "Left table fq (your seat stays yours); come back: dvtui join fq", said
+
+
+async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_the_rematch(in_process: Server) -> None:
+    """Ana resigns in the last round and watches the bot play her seat out; Bob's rematch is dealt
+    without asking her (she resigned). Her screen follows into the next game, where her seat is hers
+    again: it says so, and how to sit there."""
+    place = in_process.place
+    await open_table(place, "rs", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, "rs", seat=0)
+    bob = await RemoteSession.open(place, "rs", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))  # resolutions go by
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            async with asyncio.timeout(WAIT):
+                while ana.game.round < ana.game.rounds:  # to the last round (as their keys would)
+                    for session in (ana, bob):
+                        if session.human_to_move() is not None and not session.deciding:
+                            session.place(choose("greedy", session.game.copy(), 1))
+                    await pilot.pause(0.01)
+            ana.resign()
+            await until(pilot, "Ana to watch", lambda: ana.seat is None)
+            async with asyncio.timeout(WAIT):
+                while not bob.game.over:
+                    if bob.human_to_move() is not None and not bob.deciding:
+                        bob.place(choose("greedy", bob.game.copy(), 1))
+                    await pilot.pause(0.01)
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            bob.rematch(True)
+            await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
+            offer = ("Ana's seat is yours again in this game: to play it, leave (q) and sit there again: "
+                     "dvtui join rs --as Ana")
+            await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
+    finally:
+        if app.session is not None:
+            app.session.close()
+        bob.close()
+        ana.close()

@@ -23,6 +23,8 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
+from dvtui.app.notify import PAGE_TURN
+from dvtui.app.screens.analysis import AnalysisScreen
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.dialog import Confirm, LeaveForBranch
 from dvtui.app.screens.end import EndScreen
@@ -30,7 +32,7 @@ from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
-from dvtui.app.widgets.panels import Banner, RoundBar
+from dvtui.app.widgets.panels import Banner, EventLog, RoundBar
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced, Placement
@@ -458,11 +460,14 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         ana.close()
 
 
-async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_new_game(in_process: Server) -> None:
+async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_new_game(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The table server keeps a shared table's game: its end screen offers what works there (the
-    table, help, quit, the table's rematch: tests/tables/test_rematch.py) and says where the game
-    is, never a new game of this machine; and back at the table, a seat left away once the game is
-    over is no reason to offer a stand-in."""
+    table, help, quit, the table's rematch: tests/tables/test_rematch.py, the analysis of its game)
+    and says where the game is, never a new game of this machine; and back at the table, a seat
+    left away once the game is over is no reason to offer a stand-in."""
+    monkeypatch.setattr("dvtui.app.screens.replay.BUDGET", 20)  # a quick analysis
     players = ["Ana", "Bob", "bot:greedy"]
     await open_table(in_process.place, "e", players, seed=3, wait=False)
     bob = TableClient(in_process.place, "e", seat=1, bot="greedy")
@@ -485,9 +490,16 @@ async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_
             await pilot.pause()
             offered = _footer_actions(end)
             assert "new_game" not in offered and "decline" not in offered  # (no rematch proposed yet)
-            assert {"back", "help", "quit", "rematch"} <= set(offered)
+            assert {"back", "help", "quit", "rematch", "analyse"} <= set(offered)
             note = text(end.query_one("#end-note", Static))
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
+            await pilot.press("a")  # the analysis, as at a game of this machine (kept nowhere: no file here)
+            await until(pilot, "the analysis", lambda: isinstance(app.screen, AnalysisScreen))
+            viewer = app.screen_stack[-2]
+            assert isinstance(viewer, ReplayScreen) and viewer.analysis is not None and viewer.game_file is None
+            assert list(viewer.replay.events) == list(ana.events)
+            await pilot.press("escape", "escape")  # the analysis, then the viewer: back to the results
+            await until(pilot, "the results again", lambda: app.screen is end)
             await pilot.press("n")
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast
@@ -598,3 +610,120 @@ def test_snapshot_the_question_before_resigning(snap_compare, in_process: Server
             assert snap_compare(app, terminal_size=(80, 24), press=["r"])
         finally:
             ana.close()
+
+
+async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_process: Server) -> None:
+    """The opener ends the table on Bob's turn: Bob's header says the table stopped and who ended
+    it (no "your turn" any more), the log keeps that line once the toast is gone, the banner no
+    longer lists people as there, the hand's line says no move is taken, and no key plays."""
+    place = in_process.place
+    await open_table(place, "c", ["Ana", "Bob", "bot:greedy"], first_player=1, seed=5, user="ana", wait=False)
+    ana = await RemoteSession.open(place, "c", seat=0, user="ana")
+    bob = await RemoteSession.open(place, "c", seat=1, user="bob")
+    app = DvtuiApp(bob, pace=Pace(bot_delay=0.0, step_delay=None))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
+            await until(pilot, "Bob's turn", lambda: "Your turn, Bob" in text(bar))
+            await until(pilot, "Ana here", lambda: "Ana (here)" in text(banner))
+            ana.close_table()
+            await until(pilot, "the table to stop", lambda: bob.presence().stopped is not None)
+            await until(pilot, "the header to say so", lambda: "Table stopped: web:ana closed table c" in text(bar))
+            app.clear_notifications()  # the toast is gone: the screen still says it
+            await pilot.pause()
+            assert "Your turn" not in text(bar)
+            assert "Nobody plays on at table c" in text(banner) and "(here)" not in text(banner)
+            assert "no more moves · q leaves" in text(screen.query_one(HandBar))
+            log = [line.plain for line in screen.query_one(EventLog).entries]
+            assert "The table has stopped: web:ana closed table c; its game is kept, unfinished" in log
+            plays = {"pick", "step", "column", "place", "undo", "hint", "stand_in", "chat", "close_table", "resign"}
+            assert not plays & {action.partition("(")[0] for action in _footer_actions(screen)}
+            assert not any(screen.check_action(action, ()) for action in plays)
+            assert "quit" in _footer_actions(screen)
+            await pilot.press("5", "a", "enter", "u")
+            await pilot.pause()
+            assert bob.human_to_move() is None and not bob.deciding  # nothing was sent, nor tried
+    finally:
+        bob.close()
+        ana.close()
+
+
+async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_once(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob starts round 1, so Ana starts round 2: the table asks for her move as soon as round 1
+    is resolved, while her screen still shows its resolution. Her turn is called then, not once
+    she has read the summary: the bell rings, the browser tab's title is told, and the header
+    says it is her turn (with the round she plays in)."""
+    told: list[dict[str, object]] = []
+    monkeypatch.setattr("dvtui.app.screens.table.tell_page", lambda app, message: told.append(message) or True)
+    place = in_process.place
+    await open_table(place, "rt", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, wait=False)
+    bob = TableClient(place, "rt", seat=0, bot="greedy")
+    await bob.connect()
+    bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))
+    ana = await RemoteSession.open(place, "rt", seat=1)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=True)  # each step waits for a key
+    bells = Bells(app)
+    placed = 0
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            async with asyncio.timeout(WAIT):
+                while ana.game.round == 1:  # Ana plays round 1 (as her keys would), the others answer
+                    if ana.human_to_move() == 1 and not ana.deciding:
+                        ana.place(choose("greedy", ana.game.copy(), 1))
+                        placed += 1
+                    await pilot.pause(0.01)
+            await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
+            await pilot.press("s")  # to the summary, which waits to be read
+            await pilot.pause()
+            resolution = screen.flow.resolution
+            assert resolution is not None and resolution.at_summary  # still reading round 1's summary
+            assert ana.human_to_move() == 1 and ana.game.round == 2
+            bar = text(screen.query_one(RoundBar))
+            assert "▶ Your turn, Ana" in bar and "Round 2 of 6" in bar
+            assert bells.count == placed + 1  # each of her turns in round 1, and round 2's at once
+            assert told[-1] == {"type": PAGE_TURN, "turn": True}
+            await pilot.press("enter")  # the summary read: her turn, already called, is not called again
+            await until(pilot, "the table again", lambda: screen.flow.resolution is None)
+            assert screen.flow.placer() == 1 and bells.count == placed + 1
+    finally:
+        bob_plays.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await bob_plays
+        ana.close()
+
+
+async def test_a_table_closed_while_the_round_summary_is_read_says_so_over_it(in_process: Server) -> None:
+    """The table is closed while Ana reads round 1's summary: the header over the summary says the
+    table stopped, and who closed it, as it does over the table."""
+    place = in_process.place
+    await open_table(place, "cs", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
+    bob = await RemoteSession.open(place, "cs", seat=0, user="bob")
+    ana = await RemoteSession.open(place, "cs", seat=1, user="ana")
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))  # each step waits for a key
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            async with asyncio.timeout(WAIT):
+                while ana.game.round == 1:  # both play round 1 (as their keys would)
+                    for session in (ana, bob):
+                        if session.human_to_move() is not None and not session.deciding:
+                            session.place(choose("greedy", session.game.copy(), 1))
+                    await pilot.pause(0.01)
+            await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
+            await pilot.press("s")  # to the summary, which waits to be read
+            ana.close_table()
+            bar = screen.query_one(RoundBar)
+            await until(pilot, "the header to say so", lambda: "Table stopped: web:ana closed table cs" in text(bar))
+            resolution = screen.flow.resolution
+            assert resolution is not None and resolution.at_summary  # still over the summary
+            assert "Your turn" not in text(bar)
+    finally:
+        bob.close()
+        ana.close()

@@ -3,6 +3,8 @@ the totals after each round."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import ClassVar, cast
 
 from rich.style import Style
@@ -10,10 +12,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...engine import Game
-from ...i18n import N_, _
+from ...engine import CardPlaced, Game
+from ...i18n import N_, _, ngettext
 from ...play.face import GameSession
 from ...printable import printable
 from ..host import GameHost
@@ -25,6 +28,26 @@ from ..widgets.panels import colour_names
 from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings
 from ..widgets.table_view import result_words
+
+
+def seat_notes(session: GameSession) -> list[str]:
+    """How each seat was played, when not by its own player alone: resigned (a bot played the
+    rest), or a bot stood in for some placements while its player was away; empty otherwise. A
+    winning total is not read as the player's own play when a bot made part of it."""
+    presence = session.presence()
+    by_bot = Counter(e.player for e in session.events if isinstance(e, CardPlaced) and e.stand_in is not None)
+    notes = []
+    for p in range(session.game.n):
+        seat = presence.of(p) if presence is not None else None
+        n = by_bot[p]
+        if seat is not None and seat.resigned:
+            notes.append(ngettext("resigned · {n} placement by a bot", "resigned · {n} placements by a bot", n)
+                         .format(n=n))  # fmt: skip
+        elif n:
+            notes.append(ngettext("{n} placement by a stand-in", "{n} placements by a stand-in", n).format(n=n))
+        else:
+            notes.append("")
+    return notes
 
 
 def headline(game: Game) -> Text:
@@ -82,14 +105,20 @@ class EndScreen(SpokenScreen[None]):
         Binding("q", "quit", N_("quit")),
     ]
 
-    def __init__(self, session: GameSession, *, table: str | None = None) -> None:
+    def __init__(
+        self, session: GameSession, *, table: str | None = None, viewer: Callable[[], Screen[None]] | None = None
+    ) -> None:
         """``table``: the shared table the game was played at. The table server keeps its game
         and its seats: no new game here, and a rematch is the table's to deal (when it does,
-        ``r`` asks it, and the table screen under this one plays the game it deals). No id: a
-        game's results may open while an earlier game's are still being taken down."""
+        ``r`` asks it, and the table screen under this one plays the game it deals). ``viewer``:
+        the replay viewer ``a`` opens over a game that is no file of this machine (a shared
+        table's, made by the table so that ``b`` there plays on as its time travel does); its
+        analysis is made here and kept nowhere. No id: a game's results may open while an
+        earlier game's are still being taken down."""
         super().__init__()
         self.session = session
         self.table = table
+        self.viewer = viewer
 
     def compose(self) -> ComposeResult:
         game = self.session.game
@@ -98,7 +127,7 @@ class EndScreen(SpokenScreen[None]):
         with Vertical(id="end-body"):
             with Vertical(id="end-left"):
                 yield Static(_("STANDINGS AND HOLDINGS"), classes="side-title")
-                yield Standings(game, id="standings")
+                yield Standings(game, notes=seat_notes(self.session), id="standings")
             with Vertical(id="end-right"):
                 yield Static(_("TOTALS AFTER EACH ROUND"), classes="side-title")
                 yield TotalsChart(
@@ -147,8 +176,8 @@ class EndScreen(SpokenScreen[None]):
             return self.session.abilities.table_rematch and presence is not None and presence.rematch is not None
         if action == "new_game":
             return self.table is None
-        if action == "analyse":  # the analysis is kept beside the game's file
-            return self.session.path is not None
+        if action == "analyse":  # the analysis is kept beside the game's file (a table's: nowhere)
+            return self.session.path is not None or self.viewer is not None
         return True
 
     def on_mount(self) -> None:
@@ -182,7 +211,10 @@ class EndScreen(SpokenScreen[None]):
         """The game in the replay viewer, its analysis on the way (``a`` there)."""
         from .replay import ReplayScreen
 
-        cast(GameHost, self.app).open_viewer(self.session.as_file())
+        if self.session.path is None and self.viewer is not None:
+            self.app.push_screen(self.viewer())
+        else:
+            cast(GameHost, self.app).open_viewer(self.session.as_file())
         viewer = self.app.screen
         if isinstance(viewer, ReplayScreen):
             viewer.call_after_refresh(viewer.action_analyse)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
+from ...engine import Seat
 from ...i18n import _, ngettext
 from ...printable import printable
 from ...tables import (
@@ -28,7 +29,7 @@ from ...tables import (
     lobby_tables,
     open_table,
 )
-from ...tables.clock import duration_words
+from ...tables.clock import duration_words, parse_duration
 from ..config import SetupChoice
 from ..theme import GOLD, MUTED
 from .seats import SeatChoice
@@ -65,14 +66,62 @@ async def read_lobby(lobby: Lobby) -> tuple[str, list[TableInfo]] | None:
     return me, infos[:SHOWN]
 
 
-async def open_new_table(lobby: Lobby, name: str, choice: SetupChoice) -> RemoteSession:
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """What a table adds to a game's set-up, as ``dvtui new --table`` takes it: ``move_time`` in
+    seconds (None: no clock), ``invite`` per seat the account it is kept for (None: as its name
+    decides), ``hints`` (``--no-hints`` off), ``wait`` for everyone in a waiting room (``--start-now``
+    off)."""
+
+    move_time: int | None = None
+    invite: list[str | None] | None = None
+    hints: bool = True
+    wait: bool = True
+
+
+def parse_move_time(text: str) -> int | None:
+    """The set-up's move time: empty for none, else as ``--move-time`` takes it (ValueError says the rule)."""
+    text = text.strip()
+    return parse_duration(text) if text else None
+
+
+def parse_invitations(text: str, seats: list[Seat]) -> list[str | None] | None:
+    """The set-up's invitations, ``SEAT=USER`` separated by commas or spaces as ``--invite`` takes
+    each (a seat by its name, case aside, or its number from 1): per seat, the account it is kept
+    for; None when there are none. ValueError says what is wrong."""
+    entries = [entry for entry in text.replace(",", " ").split() if entry]
+    if not entries:
+        return None
+    names = [seat.name.casefold() for seat in seats]
+    invite: list[str | None] = [None] * len(seats)
+    for entry in entries:
+        where, sep, user = entry.partition("=")
+        if not sep or not where or not user:
+            raise ValueError(_("invitation {text}: give SEAT=USER, e.g. 2=alice or Bob=web:bob").format(text=entry))
+        if where.casefold() in names:
+            i = names.index(where.casefold())
+        elif where.isdigit() and 1 <= int(where) <= len(seats):
+            i = int(where) - 1
+        else:
+            raise ValueError(_("invitation {text}: no seat {seat}").format(text=entry, seat=where))
+        if seats[i].kind != "human":
+            raise ValueError(_("invitation {text}: {name} is a bot's seat").format(text=entry, name=seats[i].name))
+        invite[i] = user
+    return invite
+
+
+async def open_new_table(
+    lobby: Lobby, name: str, choice: SetupChoice, options: TableOptions = TableOptions()
+) -> RemoteSession:  # fmt: skip
     """Open table ``name`` with the set-up screen's seats (a person by name, a bot by level; the
-    server gives the seats its colours), its first player and seed, and sit there as this person
-    (the seat the server picks: the one named like them, else the first free one). ValueError
-    says why not, as the set-up screen shows it."""
+    server gives the seats its colours), its first player and seed, and ``options``, and sit there
+    as this person (the seat the server picks: the one named like them, else the first free one).
+    ValueError says why not, as the set-up screen shows it."""
     players = [seat.name if seat.kind == "human" else f"bot:{seat.bot}" for seat in choice.seats]
     try:
-        await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user)
+        await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user,
+                         hints=options.hints, wait=options.wait, move_time=options.move_time,
+                         invite=options.invite)  # fmt: skip
         return await RemoteSession.open(lobby.place, name, seat=None, user=lobby.user)
     except (Unreachable, Refused, Dropped, Diverged) as e:
         raise ValueError(str(e)) from None
@@ -105,4 +154,7 @@ def table_label(info: TableInfo, me: str) -> Text:
     return line
 
 
-__all__ = ["POLL", "SHOWN", "Lobby", "open_new_table", "read_lobby", "table_label"]
+__all__ = [
+    "POLL", "SHOWN", "Lobby", "TableOptions", "open_new_table", "parse_invitations", "parse_move_time", "read_lobby",
+    "table_label",
+]  # fmt: skip

@@ -96,6 +96,9 @@ def table_summary(info: TableInfo, *, watching: bool = False) -> str:
     counted)."""
     if info.over:
         where = _("the game is over")
+    elif info.waiting:  # nobody plays yet: no round, nobody to play
+        awaited = [s.name for s in info.seats if s.state == "free" and s.kind == "human"]
+        where = _("waiting room, for {names}").format(names=", ".join(awaited)) if awaited else _("waiting room")
     else:
         who = info.seats[info.to_move].name if info.to_move is not None else "?"
         where = _("round {round} of {rounds}, {name} to play").format(round=info.round, rounds=info.rounds, name=who)
@@ -114,6 +117,7 @@ def followed(client: TableClient) -> TableInfo | None:
     return TableInfo(
         table=client.table, seats=client.seats, round=game.round, rounds=game.rounds,
         to_move=None if game.over else game.to_move, over=game.over, spectators=client.spectators, hints=client.hints,
+        waiting=client.waiting,
     )  # fmt: skip
 
 

@@ -31,6 +31,7 @@ from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
 from ..widgets.faces import CHIP, styled
 from .dialog import Dialog
+from .lobby import TableOptions, parse_invitations, parse_move_time
 
 HUMAN = "human"
 LEVEL_HELP = N_("Bots: random places any card anywhere · greedy takes what pays best this round · "
@@ -72,14 +73,15 @@ def color_options() -> list[tuple[Text, str]]:
 
 
 class SeatRow(Horizontal):
-    """One seat: its colour, human or bot (and which), and a human's name."""
+    """One seat: human or bot (and which), a human's name, then its colour: who sits there first,
+    in the order Tab goes through them."""
 
     DEFAULT_CSS = """
     SeatRow { height: 1; width: auto; margin: 0 0 1 0; }
     SeatRow > .seat-number { width: 4; }
-    SeatRow > .seat-color { width: 14; margin: 0 1 0 0; }
     SeatRow > .seat-kind { width: 18; margin: 0 1 0 0; }
-    SeatRow > .seat-name { width: 26; }
+    SeatRow > .seat-name { width: 26; margin: 0 1 0 0; }
+    SeatRow > .seat-color { width: 14; }
     """
 
     def __init__(self, index: int, seat: Seat) -> None:
@@ -96,10 +98,10 @@ class SeatRow(Horizontal):
         if kind not in dict((v, k) for k, v in kind_options()):
             kind = "bot:greedy"
         yield Label(f"{self.index + 1}.", classes="seat-number")
-        yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
         yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
         yield Input(value=seat.name if seat.kind == "human" else "", placeholder=_("name"), max_length=MAX_NAME_CHARS,
                     compact=True, classes="seat-name")
+        yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
 
     @property
     def kind(self) -> str:
@@ -174,6 +176,23 @@ class SetupScreen(SpokenScreen[None]):
         width: 34;
     }
 
+    #move-time {
+        width: 12;
+    }
+
+    #invite {
+        width: 34;
+    }
+
+    #table-options Checkbox {
+        margin: 0 2 0 0;
+    }
+
+    #table-options {
+        height: 1;
+        margin: 0 0 1 0;
+    }
+
     #table-line {
         margin: 1 0 0 0;
     }
@@ -212,7 +231,8 @@ class SetupScreen(SpokenScreen[None]):
 
     def __init__(self, defaults: SetupDefaults, create: Callable[[SetupChoice], GameSession],
                  start: Callable[[GameSession], None], leave: Callable[[], object] | None = None, *,
-                 open_table: Callable[[str, SetupChoice], Awaitable[GameSession]] | None = None) -> None:
+                 open_table: Callable[[str, SetupChoice, TableOptions], Awaitable[GameSession]] | None = None,
+                 ) -> None:  # fmt: skip
         super().__init__(id="setup")
         self.defaults = defaults
         self.create = create
@@ -220,9 +240,12 @@ class SetupScreen(SpokenScreen[None]):
         self.leave = leave
         """What leaving does once confirmed (default: quit the app)."""
         self.open_table = open_table
-        """Opens a table at the table server (its name, the seats) and sits there, in place of
-        ``create``: the screen then asks the table's name too. ValueError says why not."""
+        """Opens a table at the table server (its name, the seats, its options) and sits there, in
+        place of ``create``: the screen then asks the table's name and options too (what ``dvtui
+        new --table`` takes). ValueError says why not."""
         self._opening = False
+        self._error_shown = False
+        """An error is on screen: each change checks the form again, and a fixed one goes."""
         self._row: SeatRow | None = None
         """The seat last worked on: the one "− seat" removes."""
 
@@ -262,15 +285,35 @@ class SetupScreen(SpokenScreen[None]):
                 yield Label(_("Keyboard") + " ", classes="setup-label")
                 yield Checkbox(_("AZERTY: & é \" ' ( - pick cards 1-6"), value=cast(GameHost, self.app).azerty,
                                compact=True, id="azerty")  # fmt: skip
+            if self.open_table is not None:
+                yield from self._table_fields()
             yield Static(id="setup-error")
             yield Button(_("Open the table") if self.open_table else _("Start the game"), id="start", variant="success",
                          compact=True)  # fmt: skip
         yield Footer(compact=True)
 
+    def _table_fields(self) -> ComposeResult:
+        """A table's options, as ``dvtui new --table`` takes them: the move clock, seats kept for
+        accounts, hints, and dealing at once instead of a waiting room."""
+        with Horizontal(classes="setup-line"):
+            yield Label(_("Move time") + " ", classes="setup-label")
+            yield Input(placeholder=_("none"), compact=True, id="move-time", max_length=8, restrict=r"[0-9smhd ]*")
+            yield Label("  " + _("45s, 2m or 1h; then a bot plays the turn"), classes="setup-note")
+        with Horizontal(classes="setup-line"):
+            yield Label(_("Invitations") + " ", classes="setup-label")
+            yield Input(placeholder=_("e.g. Bob=bob, 3=web:cy"), compact=True, id="invite", max_length=400)
+            yield Label("  " + _("SEAT=USER"), classes="setup-note")
+        with Horizontal(id="table-options"):
+            yield Label("", classes="setup-label")
+            yield Checkbox(_("hints"), value=True, compact=True, id="hints")
+            yield Checkbox(_("start now, no waiting room"), value=False, compact=True, id="start-now")
+
     def on_mount(self) -> None:
         if cast(GameHost, self.app).in_browser:
             self.app.update_keymap(BROWSER_KEYS)
         self._refresh_rows(first=self.defaults.first)
+        if self.open_table is not None:  # the first field of the form, above the seats
+            self.query_one("#table-name", Input).focus()
 
     # -- keeping the form consistent ------------------------------------------------------------
 
@@ -339,6 +382,7 @@ class SetupScreen(SpokenScreen[None]):
             self._show_level(row)
 
     @on(Input.Submitted, ".seat-name")
+    @on(Input.Submitted, "#table-name")
     def _name_entered(self) -> None:
         self.focus_next()
 
@@ -348,6 +392,23 @@ class SetupScreen(SpokenScreen[None]):
         cast(GameHost, self.app).use_azerty(event.value)
         with contextlib.suppress(OSError):  # not kept, still on for this game
             save_azerty(event.value)
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def _recheck(self) -> None:
+        """With an error on screen, any change checks the form again: the error goes once it is
+        fixed (or says what is wrong now), instead of staying until the next try."""
+        if not self._error_shown or self._opening:
+            return
+        try:
+            choice = self.validate()
+            if self.open_table is not None:
+                self._table_choice(choice)
+        except ValueError as e:
+            self._error(str(e))
+            return
+        self._error("")
 
     @on(Button.Pressed, "#add-seat")
     def action_add_seat(self) -> None:
@@ -411,19 +472,31 @@ class SetupScreen(SpokenScreen[None]):
         first = self.query_one("#first", Select).value
         return SetupChoice(seats, first if isinstance(first, int) else 0, seed)
 
+    def _table_choice(self, choice: SetupChoice) -> tuple[str, TableOptions]:
+        """The table's name and options, or ValueError saying (in one line) what to fix."""
+        name = self.query_one("#table-name", Input).value.strip()
+        if not is_table_name(name):
+            raise ValueError(_("a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', "
+                               "starting with a letter or digit"))  # fmt: skip
+        try:
+            move_time = parse_move_time(self.query_one("#move-time", Input).value)
+        except ValueError as e:
+            raise ValueError(_("move time: {error}").format(error=e)) from None
+        invite = parse_invitations(self.query_one("#invite", Input).value, choice.seats)
+        hints = self.query_one("#hints", Checkbox).value
+        wait = not self.query_one("#start-now", Checkbox).value
+        return name, TableOptions(move_time=move_time, invite=invite, hints=hints, wait=wait)
+
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
         try:
             choice = self.validate()
             if self.open_table is not None:
-                name = self.query_one("#table-name", Input).value.strip()
-                if not is_table_name(name):
-                    raise ValueError(_("a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', "
-                                       "starting with a letter or digit"))
+                name, options = self._table_choice(choice)
                 if not self._opening:
                     self._opening = True
                     self._error("")
-                    self._open(name, choice)
+                    self._open(name, choice, options)
                 return
             session = self.create(choice)
         except (ValueError, SaveError) as e:
@@ -433,11 +506,11 @@ class SetupScreen(SpokenScreen[None]):
         self.start(session)
 
     @work(exclusive=True, group="open-table")
-    async def _open(self, name: str, choice: SetupChoice) -> None:
+    async def _open(self, name: str, choice: SetupChoice, options: TableOptions) -> None:
         """Open table ``name`` and sit there; the table replaces this screen."""
         assert self.open_table is not None
         try:
-            session = await self.open_table(name, choice)
+            session = await self.open_table(name, choice, options)
         except ValueError as e:
             self._error(str(e))
             return
@@ -446,6 +519,7 @@ class SetupScreen(SpokenScreen[None]):
         self.start(session)
 
     def _error(self, message: str) -> None:
+        self._error_shown = bool(message)
         self.query_one("#setup-error", Static).update(
             Text(printable(f"✗ {message}"), style=Style(color="#ff6b6b", bold=True)) if message else ""
         )

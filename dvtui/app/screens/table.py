@@ -14,10 +14,11 @@ What differs between a game of this machine and a seat at a shared table is aske
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -30,6 +31,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
@@ -43,6 +45,7 @@ from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
 from ..config import Pace, save_pace
 from ..flow import TableFlow
+from ..host import GameHost
 from ..keys import SHARED_TABLE, TABLE, UNDO, KeyMap, PaletteEntry
 from ..messages import STATE_TITLE, BotPlaced, BranchRequested, HintReady, LiveEvents, ThinkingFailed
 from ..notify import PAGE_TURN, turn_notification
@@ -117,6 +120,9 @@ class TableScreen(SpokenScreen[None]):
         self._time_travel: Screen[None] | None = None
         """The viewer opened over this game (``t``), told of each new event."""
         self._told_left = False
+        self._told_stopped = False
+        self._seat_held: int | None = None
+        """The seat this side last held at the table (kept when it resigns it and watches)."""
         self._rematch_told: int | None = None
         """The seat whose rematch proposal was told (None: none is proposed)."""
         self._page_turn = False
@@ -139,6 +145,7 @@ class TableScreen(SpokenScreen[None]):
 
     def on_mount(self) -> None:
         self._listen()
+        self._hold_seat()
         log = self.query_one(EventLog)
         for notice in self.session.notices:
             self.notify(notice, title=_("Recovered"), severity="warning", timeout=8)
@@ -155,12 +162,22 @@ class TableScreen(SpokenScreen[None]):
         if self.session.presence() is not None:  # a table's move clock ticks here, from the server's figure
             self.set_interval(1.0, self._tick_clock)
 
+    def _hold_seat(self) -> None:
+        """Remember the seat this side holds at the table (a resignation makes it a spectator)."""
+        presence = self.session.presence()
+        if presence is not None and presence.seat is not None:
+            self._seat_held = presence.seat
+
     def _tick_clock(self) -> None:
         if self not in self.app.screen_stack:
             return
         presence = self.session.presence()
-        if presence is not None and presence.move_left is not None and self.flow.resolution is None:
+        if presence is None or presence.move_left is None:
+            return
+        if self.flow.resolution is None:
             self._show_round_bar()
+        elif self.flow.my_turn():  # the clock of a turn called over a resolution
+            self._show_step_bar()
 
     def _listen(self) -> None:
         session = self.session
@@ -231,14 +248,23 @@ class TableScreen(SpokenScreen[None]):
                       names=names)
         self._show_round_bar()
         self._bindings_changed()
-        presence = session.presence()
-        if (self.bell or self.notify_on_turn) and presence is not None and flow.turn_begins():
+        self._call_turn()
+
+    def _call_turn(self) -> None:
+        """At a shared table, call this side's turn the moment the table asks for it, whatever is
+        on screen (a round's summary being read, a dialog, the help, the results): the bell, the
+        desktop notification, and a browser tab's title (told whenever it changes)."""
+        presence = self.session.presence()
+        if presence is None:
+            return
+        flow = self.flow
+        if (self.bell or self.notify_on_turn) and flow.turn_begins():
             if self.bell:
                 self.app.bell()
             if self.notify_on_turn:
                 self._notify_desktop(turn_notification(presence.table))
-        if self.in_browser and presence is not None:
-            self._tell_page_turn(placer is not None and not game.over and failed is None)
+        if self.in_browser:
+            self._tell_page_turn(flow.my_turn())
 
     def _tell_page_turn(self, turn: bool) -> None:
         """A browser tab's page shows this side's turn at a shared table in its title and icon
@@ -356,10 +382,22 @@ class TableScreen(SpokenScreen[None]):
         elif isinstance(news, TableNews):
             self._table_news(news)
         elif isinstance(news, Spoken):
-            speaker = news.speaker if news.seat is None else self.session.names[news.seat]
-            self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
+            self._spoken(news)
         elif isinstance(news, Redealt):
             self._redealt(news.session)
+            return
+        self._call_turn()  # (a turn that came while something else is on screen is called now)
+
+    def _spoken(self, news: Spoken) -> None:
+        """A line said at the table goes to the log; and to a toast when the log is not on screen
+        (no room for it at 80x24 with four players or more, or another screen is up), so it is
+        not missed until someone thinks of pressing Tab."""
+        speaker = news.speaker if news.seat is None else self.session.names[news.seat]
+        log = self.query_one(EventLog)
+        log.say(speaker, news.text, spectator=news.seat is None)
+        panel = log.parent.region if isinstance(log.parent, Widget) else log.region  # (the log's rows past it are cut)
+        if self.app.screen is not self or not log.display or not log.region.intersection(panel).height:
+            self.notify(f"{speaker}: {news.text}", title=_("Said at the table"), timeout=8, markup=False)
 
     def _redealt(self, session: GameSession) -> None:
         """The table dealt its rematch: back to this screen (from the end screen, say), playing it."""
@@ -369,6 +407,15 @@ class TableScreen(SpokenScreen[None]):
         first = game.created.players[game.created.first_player].name
         said = _("The table deals its next game: {name} plays first.").format(name=first)
         self.notify(said, title=_("Rematch"), timeout=6, markup=False)
+        presence = session.presence()
+        held = self._seat_held
+        if presence is not None and presence.seat is None and held is not None and held < game.n:
+            # resigned (watching since) or left: the new game's seat is theirs again, taken by joining
+            name = game.created.players[held].name
+            command = f"dvtui join {presence.table} --as {shlex.quote(name)}"
+            offer = _("{name}'s seat is yours again in this game: to play it, leave (q) and sit there again: "
+                      "{command}").format(name=name, command=command)  # fmt: skip
+            self.notify(offer, title=_("Your seat"), timeout=30, markup=False)
         self.adopt(session)
 
     def _decided(self, move: PlayedMove) -> None:
@@ -382,6 +429,7 @@ class TableScreen(SpokenScreen[None]):
         if shown is not None:
             self._show_move(shown)
         elif self.flow.resolution is not None:
+            self._show_step_bar()  # the header says a turn the resolution on screen hides
             self._bindings_changed()
 
     def _refused(self, news: Refused) -> None:
@@ -395,6 +443,7 @@ class TableScreen(SpokenScreen[None]):
 
     def _table_news(self, news: TableNews) -> None:
         """Who is there, or the connection, changed; or the table said something."""
+        self._hold_seat()
         if news.notice is not None:
             self.notify(news.notice, title=_("The table says"), severity="warning", timeout=8)
         presence = self.session.presence()
@@ -408,9 +457,12 @@ class TableScreen(SpokenScreen[None]):
             said = _("{table}: {why}. q leaves; {rejoin} comes back here.")
             self.notify(said.format(table=self.session.abilities.table, why=presence.left, rejoin=presence.rejoin),
                         title=_("Left the table"), severity="error", timeout=30)
+        if presence is not None and presence.stopped is not None and not self._told_stopped:
+            self._told_stopped = True  # the toast goes; the log keeps who ended the table, and why
+            self.query_one(EventLog).note(_("The table has stopped: {why}").format(why=presence.stopped))
         resolution = self.flow.resolution
         if resolution is not None:
-            self._show_round_bar(moment_status(resolution.step.event, ""), resolution.step.game)
+            self._show_step_bar()
             self._bindings_changed()  # who is there may have changed what the footer offers
         elif not self.flow.waiting:
             self.refresh_view()
@@ -581,7 +633,7 @@ class TableScreen(SpokenScreen[None]):
         if shown:
             self.query_one(EventLog).add(shown, session.game)
         event = step.event
-        self._show_round_bar(moment_status(event, _("Recap · ") if resolution.recap else ""), step.game)
+        self._show_step_bar()
         banner_text = moment_banner(event, names, colors, session.game.rounds)
         summary = isinstance(event, RoundEnded)
         holds = self.flow.holds_summary
@@ -607,6 +659,23 @@ class TableScreen(SpokenScreen[None]):
             return  # people read it in their own time: a key or a click goes on
         if self.pace.step_delay is not None:
             self._timer = self.set_timer(self.pace.step_delay * linger(event), self.action_next_step)
+
+    def _show_step_bar(self) -> None:
+        """The header over a resolution step: the step, or (at a shared table) this side's turn
+        when the table already asks for it, with its clock, or that the table has stopped or this
+        side has left it (said for good); the board shows the step meanwhile."""
+        resolution = self.flow.resolution
+        assert resolution is not None
+        session = self.session
+        presence = session.presence()
+        mine = self.flow.my_turn()
+        if presence is not None and (mine or presence.stopped is not None or presence.left is not None):
+            status = turn_status(presence, session.game, mine=mine, bot=False, may_stand_in=self._may_stand_in(),
+                                 now=time.monotonic())  # fmt: skip
+            self._show_round_bar(status, session.game)
+            return
+        step = resolution.step
+        self._show_round_bar(moment_status(step.event, _("Recap · ") if resolution.recap else ""), step.game)
 
     def _end_resolution(self) -> None:
         self._stop_timer()
@@ -799,13 +868,22 @@ class TableScreen(SpokenScreen[None]):
     def action_results(self) -> None:
         if not self.session.game.over or self.flow.resolution is not None:
             return
-        self.app.push_screen(EndScreen(self.session, table=self.session.abilities.table))
+        table = self.session.abilities.table
+        viewer = partial(self._viewer, live=False) if table is not None else None
+        self.app.push_screen(EndScreen(self.session, table=table, viewer=viewer))
 
     # -- time travel, branches -------------------------------------------------------------------
 
     def action_time_travel(self) -> None:
         """``t``: the replay viewer's timeline over this game so far, read-only, following the game
         as it goes on (the table tells it each new event); Escape comes back here."""
+        self._time_travel = self._viewer(live=True)
+        self.app.push_screen(self._time_travel)
+
+    def _viewer(self, *, live: bool) -> Screen[None]:
+        """The replay viewer over this game: ``live``, time travel over a game going on (no
+        analysis: it would be a hint); else over a finished shared table's game, from its results,
+        where ``a`` analyses it. ``b`` plays on from a moment in both."""
         from ...replay import Replay
         from .replay import ReplayScreen
 
@@ -813,8 +891,7 @@ class TableScreen(SpokenScreen[None]):
         how = session.abilities.branch
         refused = _(NO_BRANCH_IN_BROWSER) if how == "lines" and self.in_browser else None
         branch = self._branch_from if refused is None and how is not None else None
-        self._time_travel = ReplayScreen(Replay(session.events), live=True, branch=branch, branch_refused=refused)
-        self.app.push_screen(self._time_travel)
+        return ReplayScreen(Replay(session.events), live=live, branch=branch, branch_refused=refused, back=True)
 
     def _tell_time_travel(self, events: Sequence[Event]) -> None:
         """The viewer over this game, while it is open, hears of events just saved (in order:
@@ -859,7 +936,9 @@ class TableScreen(SpokenScreen[None]):
         self._time_travel = None  # the viewer over the old game is closed by now
         self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
         self._told_left = False
+        self._told_stopped = False
         self._rematch_told = None
+        self._hold_seat()
         self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
@@ -872,6 +951,10 @@ class TableScreen(SpokenScreen[None]):
         self.app.push_screen(HelpScreen(self.keys))
 
     async def action_quit(self) -> None:
+        """``q``: a shared table reached from the start menu is left for the menu (its lobby lists
+        the table again); anything else leaves dvtui."""
+        if self.session.presence() is not None and cast(GameHost, self.app).back_to_menu():
+            return
         self.app.exit()
 
     # -- for the command palette ----------------------------------------------------------------

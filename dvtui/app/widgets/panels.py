@@ -22,7 +22,7 @@ from textual.widget import Widget
 from ...describe import decimal, describe_event, round_first_player
 from ...engine import Event, Game
 from ...i18n import N_, _
-from ..theme import MUTED, seat_color
+from ..theme import ERROR, MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
 
@@ -227,7 +227,14 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         """A line said at the table: its speaker's name (marked when a spectator said it), then the
         line as plain text, never read as markup."""
         # (the colon as the language writes it: French spaces it, "Ana : Bonjour")
-        entry = Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), _(": "), text)
+        self._append(Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), _(": "), text))
+
+    def note(self, text: str) -> None:
+        """A line about the table itself (it has stopped, say), as plain text: it stays in the log
+        when the toast that told it is gone."""
+        self._append(Text(text, style=Style(color=ERROR, bold=True)))
+
+    def _append(self, entry: Text) -> None:
         self.entries.append(entry)
         if len(self.entries) > self.LIMIT:
             del self.entries[: -self.LIMIT]

@@ -21,7 +21,11 @@ from .panels import colour_names
 
 
 def presence_line(presence: Presence, game: Game) -> Text:
-    """Each seat and what it is now (``you`` for this side's), then how many watch."""
+    """Each seat and what it is now (``you`` for this side's), then how many watch; once the table
+    has stopped (closed), that nobody plays there any more: who was there last is moot."""
+    if presence.stopped is not None and not game.over:
+        return Text(_("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
+                    style=Style(color=ERROR))
     words = []
     for s in presence.seats:
         if s.seat == presence.seat:
@@ -99,6 +103,8 @@ def waiting_line(presence: Presence, game: Game, may_stand_in: bool) -> Text:
     left the table), or the seat's state in a few words (the name is at the hand's left)."""
     if presence.left is not None and not game.over:
         return Text(_("back here: {command}").format(command=presence.rejoin), style=Style(color=ERROR, italic=True))
+    if presence.stopped is not None and not game.over:
+        return Text(_("no more moves · q leaves"), style=Style(color=ERROR, italic=True))
     awaited = presence.awaited()
     if awaited:
         return hint_text(_("the table waits for {names}").format(names=", ".join(awaited)))
@@ -113,7 +119,8 @@ def turn_status(
     """Whose turn it is, for the round bar: ``mine`` (this side is asked), a ``bot`` thinking; with
     the table's move clock, the time left at ``now`` (monotonic) after it."""
     status = _turn_words(presence, game, mine=mine, bot=bot, may_stand_in=may_stand_in)
-    left = None if now is None or game.over or presence.left is not None else presence.time_left(now)
+    gone = presence.left is not None or presence.stopped is not None
+    left = None if now is None or game.over or gone else presence.time_left(now)
     if left is not None:
         said = _("{time} left").format(time=duration_words(left))
         status.append(f" · {said}", style=Style(bold=left <= CLOCK_WARNING))
@@ -129,6 +136,8 @@ def _turn_words(presence: Presence, game: Game, *, mine: bool, bot: bool, may_st
         return Text(_("Game over"), style=Style(bold=True))
     if presence.left is not None:
         return Text(_("Left the table: {why}").format(why=presence.left), style=Style(color=ERROR, bold=True))
+    if presence.stopped is not None:
+        return Text(_("Table stopped: {why}").format(why=presence.stopped), style=Style(color=ERROR, bold=True))
     awaited = presence.awaited()
     if awaited:  # nobody places yet, this side neither
         said = _("Waiting for {names} to sit (or the opener to start)").format(names=", ".join(awaited))

@@ -208,9 +208,12 @@ class Standings(Widget):
     Standings { height: auto; width: 1fr; }
     """
 
-    def __init__(self, game: Game, *, id: str | None = None) -> None:
+    def __init__(self, game: Game, *, notes: Sequence[str] = (), id: str | None = None) -> None:
+        """``notes``: a few words per seat after its total (how a shared table's seat was played:
+        resigned, a bot standing in), empty for none."""
         super().__init__(id=id)
         self.game = game
+        self.notes = notes
         self.compact = False
         """One line of holdings per player (goods as HSE7 ...), to leave room for the chart."""
 
@@ -226,9 +229,9 @@ class Standings(Widget):
         order = sorted(range(game.n), key=lambda p: (-game.score(p), p))
         outcome = game.outcome()
         winners = outcome.winners if outcome is not None else ()
-        names = [s.name for s in players]
-        name_w = min(max(map(cell_len, names)), max(4, width - 30))
-        fitted = fit_names(names, name_w)
+        labels = seat_labels(players, max(map(cell_len, (s.name for s in players))) + 20)  # with each bot's level
+        name_w = min(max(map(cell_len, labels)), max(4, width - 30))
+        fitted = seat_labels(players, name_w)
         lines: list[Text] = []
         rank = 0
         last: int | None = None
@@ -242,6 +245,8 @@ class Standings(Widget):
             line.append(f"  {amount(score):>9}", style=Style(bold=True))
             if p in winners:
                 line.append("  ★ " + _("winner"), style=Style(bold=True, color=GOLD))
+            if p < len(self.notes) and self.notes[p]:
+                line.append("  " + self.notes[p], style=Style(color=MUTED))
             lines.append(line)
             lines.extend(holdings(game, p, 60 if self.compact else width))
         return Text("\n").join(lines)

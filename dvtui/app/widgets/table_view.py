@@ -119,13 +119,24 @@ def compose_table(
             yield Scoreboard(id="scores")
             yield Static(_("LOG"), classes="side-title")
             yield log
-    yield Static(too_small_text(layout.too_small), id="too-small")
+    yield Static(too_small_text(layout.too_small, in_browser=_in_browser(screen)), id="too-small")
 
 
-def too_small_text(need: tuple[int, int] | None) -> Text:
+def _in_browser(screen: Screen[None]) -> bool:
+    """The app runs in a browser tab (``dvtui web``), where there is no terminal to enlarge."""
+    return bool(getattr(screen.app, "in_browser", False))
+
+
+def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) -> Text:
+    """What replaces a table that does not fit: the cells it needs, and what to do; in a browser
+    tab, the window (or the page's zoom), since a person there sees no terminal."""
     if need is None:
         return Text()
-    said = _("terminal too small (needs {columns}×{rows})\nenlarge the window, or press q to leave")
+    if in_browser:
+        said = _("window too small (needs {columns}×{rows} characters)\nenlarge it or zoom out (Ctrl+-), "
+                 "or press q to leave")  # fmt: skip
+    else:
+        said = _("terminal too small (needs {columns}×{rows})\nenlarge the window, or press q to leave")
     return Text(said.format(columns=need[0], rows=need[1]), style=GOLD_BOLD, justify="center")
 
 
@@ -134,7 +145,7 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.set_class(layout.wide, "-wide")
     screen.set_class(not layout.wide, "-narrow")
     screen.set_class(layout.too_small is not None, "-too-small")
-    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small))
+    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
     screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
     screen.query_one(Board).styles.height = layout.board_height
