@@ -190,11 +190,24 @@ class StandIn(Message, tag="stand_in"):
 
 
 class Release(Message, tag="release"):
-    """Free ``seat`` of ``table`` for anyone (its owner, and the person its name keeps it for, lose
-    it; one connected there is pushed off). Only the table's opener may ask; answered by ``released``."""
+    """Free ``seat`` of ``table`` (its owner, and the person its name keeps it for, lose it; one
+    connected there is pushed off, and takes no seat of the game again). ``to``: the seat is kept
+    for that account or ``web:NAME`` now; ``bot``: that bot plays it to the end (at most one of
+    the two; neither: free for anyone else). Only the table's opener may ask; answered by ``released``."""
 
     table: TableName
     seat: SeatIndex
+    to: Invitee | None = None
+    bot: Level | None = None
+
+
+class SetClock(Message, tag="set_clock"):
+    """Give running ``table`` a move time of ``move_time`` seconds (one without a clock), or a
+    shorter one than it has (the turn under way ends no later than it would have, nor later than
+    the new time from now). Only the table's opener may ask; answered by its ``presence``."""
+
+    table: TableName
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)]
 
 
 class Start(Message, tag="start"):
@@ -259,7 +272,7 @@ class FetchGame(Message, tag="fetch_game"):
 
 ClientMessage = (
     Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
-    | Rematch | FetchGame | Bye
+    | Rematch | FetchGame | Bye | SetClock
 )
 
 
@@ -285,6 +298,9 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     kept_for: str | None = None
     resigned: bool = False
     """Its owner resigned: the ``stand_in`` plays it to the end and nobody takes it back."""
+    stand_in_by: str | None = None
+    """Who asked for the ``stand_in`` (a co-player, as ``user`` names people); absent: the table
+    itself (its clock, its start, a resignation, its opener)."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):

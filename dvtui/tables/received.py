@@ -163,8 +163,9 @@ def check_seat_states(where: str, seats: list[SeatState]) -> None:
             raise BadServer(f"{where}: seats[{i}] says it is seat {seat.seat}")
         if seat.kind not in ("human", "bot"):
             raise BadServer(f"{where}: seats[{i}].kind is neither human nor bot")
-        if seat.user is not None:
-            _user(f"{where}: seats[{i}].user", seat.user)
+        for key, person in (("user", seat.user), ("stand_in_by", seat.stand_in_by)):
+            if person is not None:
+                _user(f"{where}: seats[{i}].{key}", person)
         if seat.stand_in is not None:
             try:
                 parse_bot(seat.stand_in)

@@ -98,6 +98,7 @@ from .protocol import (
     Resign,
     Said,
     Say,
+    SetClock,
     StandIn,
     Start,
     Started,
@@ -401,6 +402,7 @@ class Server:
             Rematch: self._rematch, FetchGame: self._fetch_game,
             Bye: self._bye,
             Start: self._start,
+            SetClock: self._set_clock,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -1093,9 +1095,16 @@ class Server:
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table = self._table(message.table)
         freed: list[Conn | None] = []
+        to = None if message.to is None else owner_named(message.to)
+        if message.to is not None and to is None:
+            raise Refusal("bad_message", f"release to {message.to}: no such account here (a vouched person is "
+                          "web:NAME)")  # fmt: skip
+        if to is not None and message.bot is not None:
+            raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
+        bot = None if message.bot is None else self._level(message.bot)
 
         def release(again: bool) -> bool:
-            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid()))
+            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot))
             return True
 
         await self._change_record(table, release)
@@ -1104,7 +1113,8 @@ class Server:
             held.table = None
             if held is not conn:
                 held.fail("taken_over", f"the opener of table {table.name} released this seat")
-        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}")
+        handed = f" to {owner_name(to)}" if to is not None else f" to a {bot} bot" if bot is not None else ""
+        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}{handed}")
         table.presence_soon()
         conn.send(encode(Released(table=table.name, seat=message.seat)))
         self._wake(table)
@@ -1124,6 +1134,21 @@ class Server:
             self._log(f"{conn.user} started {table.name}")
             table.presence_soon()
         conn.send(encode(Started(table=table.name)))
+
+    async def _set_clock(self, conn: Conn, message: SetClock) -> None:
+        """The table's opener (or the server's own account) sets or shortens its move time."""
+        table = self._table(message.table)
+
+        def set_clock(again: bool) -> bool:
+            table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
+            return True
+
+        await self._change_record(table, set_clock)
+        self._log(f"{conn.user} set {table.name}'s move time to {message.move_time} s")
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(table.presence_line(conn))
+        self._wake(table)
 
     async def _close_table(self, conn: Conn, message: CloseTable) -> None:
         """The table's opener (or the server's own account) ends an unfinished table: everyone at
@@ -1206,24 +1231,28 @@ class Server:
         table = conn.table
         if table is None:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
-        level = None
-        if message.bot is not None:
-            try:
-                level = str(parse_bot(message.bot))
-            except SeatError as e:
-                raise Refusal("bad_message", str(e)) from None
-            over = self.bots.budget.problem(level)
-            if over is not None:
-                raise Refusal("bad_message", over)
+        level = None if message.bot is None else self._level(message.bot)
 
         def stand_in(again: bool) -> bool:
-            table.stand_in(conn, message.seat, level)
+            nonlocal level
+            level = table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace)
             return True
 
         await self._change_record(table, stand_in)
         self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
         table.presence_soon()
         self._wake(table)
+
+    def _level(self, asked: str) -> str:
+        """Bot level ``asked`` as the server plays it, or refused (no such level, over the budget)."""
+        try:
+            level = str(parse_bot(asked))
+        except SeatError as e:
+            raise Refusal("bad_message", str(e)) from None
+        over = self.bots.budget.problem(level)
+        if over is not None:
+            raise Refusal("bad_message", over)
+        return level
 
     # -- chat --------------------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,6 +75,7 @@ async def _first_bot_move(server: Server, table: str) -> None:
 
 
 async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
+    in_process.limits = dataclasses.replace(in_process.limits, stand_in_grace=0.001)  # (the grace: test_table_rules)
     await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "t")
     bob = await RemoteSession.open(in_process.place, "t", seat=1)
