@@ -116,7 +116,7 @@ from .protocol import (
     request_type,
 )
 from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
-from .store import FileStore, GameStore, Here, RecordChanged, TableExists, TableRecord, normal_record
+from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import undo_refusal
 from .where import ServerPlace, check_socket_path, make_private_dir
@@ -1443,7 +1443,14 @@ class Server:
 
         try:
             await self._play_here(table)
-            lines = await self._run_io(work)
+            try:
+                lines = await self._run_io(work)
+            except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
+                self._log(f"{e}: held again before its next line")
+                self.store.close(table.name, table.session)
+                table.playing = False
+                await self._play_here(table)
+                lines = await self._run_io(work)
         except (SaveError, OSError, GameFileError) as e:
             table.halt("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")

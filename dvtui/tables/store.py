@@ -91,6 +91,12 @@ class TableExists(Exception):
     """A table of that name is being played (or its file cannot be read to say it is over)."""
 
 
+class HoldLost(SaveError):
+    """A shared store's server no longer holds the game it was to write (the database session its
+    hold was on ended): nothing was written. The server holds it again (:meth:`GameStore.hold`),
+    with what another server wrote meanwhile, before it writes there."""
+
+
 class RecordChanged(Exception):
     """The table's record was changed through another server since the version a change was made
     on: here it is as kept now (``record``, ``version``), for the change to be made again on it."""
