@@ -394,11 +394,14 @@ async def start_table(place: ServerPlace, name: str, *, user: str | None = None)
     async with _connection(place, user=user) as conn:
         await conn.request(Start(table=name), Started)
 
-async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> bool:
     """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the
-    server's own account; ``game_over`` for a finished one)."""
+    server's own account; ``game_over`` for a finished one). Whether its game is kept (not when
+    nobody had made a decision there)."""
     async with _connection(place, user=user) as conn:
-        await conn.request(CloseTable(table=name), Closed)
+        closed = await conn.request(CloseTable(table=name), Closed)
+    assert isinstance(closed, Closed)
+    return closed.kept
 
 
 async def resign(place: ServerPlace, name: str, *, user: str | None = None) -> None:

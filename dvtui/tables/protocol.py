@@ -386,6 +386,8 @@ class Released(Message, tag="released"):
 
 class Closed(Message, tag="closed"):
     table: str
+    kept: bool = True
+    """Its game is kept, unfinished (false: nobody had made a decision there, and it is removed)."""
 
 
 class Presence(Message, tag="presence"):

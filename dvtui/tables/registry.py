@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from ..engine import Game, Seat
+from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
 from .protocol import (
     MAX_LINE_BYTES,
     MAX_PAGE,
@@ -52,6 +53,8 @@ class TableLimits:
     idle: float = IDLE_SECONDS
     sweep: float = SWEEP_SECONDS
     keep_days: float = KEEP_DAYS
+    opens_at_once: float = OPENS_AT_ONCE
+    opens_per_hour: float = OPENS_PER_HOUR
 
 
 def kept_for(seats: Sequence[Seat]) -> list[Owner | None]:

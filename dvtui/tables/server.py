@@ -68,6 +68,7 @@ from .limits import (
     TooLong,
     peer_uid,
 )
+from .openings import Openings, worth_keeping
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
     FEATURES,
@@ -372,6 +373,8 @@ class Server:
         self.place = place
         self.limits = limits or Limits()
         self.table_limits = table_limits or TableLimits()
+        self.openings = Openings(self.table_limits.opens_at_once, self.table_limits.opens_per_hour)
+        """How fast each account opens tables (closing one frees its place in the quota, not its pace)."""
         self.idle = idle
         self.trusted = frozenset({os.geteuid(), *trust})
         """The uids that may vouch for a person: the server's own (a process of its account could
@@ -878,6 +881,10 @@ class Server:
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
                 raise Refusal("bad_setup", f"{seat.name}: {over}")
+        wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
+        if wait:
+            raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
+                          f"many as one may in a row: the next one in {wait:.0f} s")  # fmt: skip
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
@@ -937,8 +944,9 @@ class Server:
             self.store.close(table.name, table.session)
             table.playing = False
 
-    async def _put_aside(self, table: LiveTable, why: str) -> None:
-        """Archive ``table``: no longer listed, its name free, its game kept in the games directory."""
+    async def _put_aside(self, table: LiveTable, why: str, *, keep: bool = True) -> None:
+        """Archive ``table``: no longer listed, its name free, its game kept in the games directory
+        (``keep`` False: removed, a game closed before anybody decided anything in it)."""
         name = table.name
         if self.tables.get(name) is not table or name in self._opening:
             return
@@ -951,8 +959,13 @@ class Server:
             return
         finally:
             self._opening.discard(name)
-        self._log(f"table {name} put aside ({why}): its game is {aside}")
         kept = aside.removesuffix(".dvr")
+        if not keep:
+            with contextlib.suppress(OSError, ValueError):
+                await self._run_io(partial(self.store.forget, kept))
+                self._log(f"table {name} removed ({why}): nobody made a decision there")
+                return
+        self._log(f"table {name} put aside ({why}): its game is {aside}")
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
@@ -1158,15 +1171,17 @@ class Server:
             raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
         if table.over:
             raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
-        table.halt("closed", f"{conn.user} closed table {table.name}; its game is kept, unfinished")
+        keep = worth_keeping(table.session.events)
+        what = "its game is kept, unfinished" if keep else "nobody had made a decision there: its game is not kept"
+        table.halt("closed", f"{conn.user} closed table {table.name}; {what}")
         async with table.lock:  # a decision being saved finishes first; none follows (halted)
             pass
         for there in table.here():
             table.leave(there)
             there.table = None
             self._unwatch(there)
-        await self._put_aside(table, f"closed by {conn.user}")
-        conn.send(encode(Closed(table=table.name)))
+        await self._put_aside(table, f"closed by {conn.user}", keep=keep)
+        conn.send(encode(Closed(table=table.name, kept=keep)))
 
     async def _resign(self, conn: Conn, message: Resign) -> None:
         """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""

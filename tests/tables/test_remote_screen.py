@@ -535,6 +535,7 @@ async def test_the_opener_ends_the_table_from_its_screen_once_asked_and_a_player
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
             await until(pilot, "end table offered", lambda: "End the table" in _palette(screen))
+            await _decide(ana, 1, 0)  # a person's decision: the game is worth keeping
             await pilot.press("x")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
             await pilot.press("n")
