@@ -22,6 +22,7 @@ from .client import (
     release_seat,
     resign,
     say,
+    set_clock,
     start_table,
     table_info,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "resign",
     "say",
     "server_place",
+    "set_clock",
     "start_table",
     "table_info",
 ]

@@ -56,6 +56,7 @@ from .protocol import (
     Say,
     SeatState,
     ServerMessage,
+    SetClock,
     StandIn,
     Start,
     Started,
@@ -383,10 +384,20 @@ async def table_info(place: ServerPlace, name: str, *, user: str | None = None) 
         return next((info for info in reply.tables if info.table == name), None)
 
 
-async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | None = None) -> None:
-    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener)."""
+async def release_seat(
+    place: ServerPlace, name: str, seat: int, *, user: str | None = None, to: str | None = None, bot: str | None = None
+) -> None:
+    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener);
+    ``to``: keep it for that account or ``web:NAME``; ``bot``: a bot of that level plays it to the end."""
     async with _connection(place, user=user) as conn:
-        await conn.request(Release(table=name, seat=seat), Released)
+        await conn.request(Release(table=name, seat=seat, to=to, bot=bot), Released)
+
+
+async def set_clock(place: ServerPlace, name: str, move_time: int, *, user: str | None = None) -> None:
+    """Give table ``name`` a move time of ``move_time`` seconds, or a shorter one (Refused
+    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one)."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(SetClock(table=name, move_time=move_time), Presence)
 
 
 async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 import msgspec
 
 from ..engine import Game, Seat
+from ..lookalike import skeleton
 from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
 from .protocol import (
     MAX_LINE_BYTES,
@@ -73,6 +74,20 @@ def owner_named(name: str) -> Owner | None:
         person = name[len(VOUCHED_PREFIX) :]
         return person if person_problem(person) is None else None
     return _account(name)
+
+
+def lookalike_of(name: str) -> str | None:
+    """The account of this host, or the ``web:NAME`` person, that seat name ``name`` reads as
+    without naming them (``sec3аna`` with a Cyrillic ``а`` for ``sec3ana``); None: it reads as
+    nobody else. A seat so named would show as that person in every line about the table."""
+    if owner_named(name) is not None:
+        return None
+    read = skeleton(name.strip())
+    if read == name.strip().casefold():
+        return None  # plain already: it names nobody (no such account)
+    if read.startswith(VOUCHED_PREFIX):
+        return read if person_problem(read[len(VOUCHED_PREFIX) :]) is None else None
+    return read if _account(read) is not None else None
 
 
 def _account(name: str) -> int | None:

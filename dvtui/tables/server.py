@@ -116,7 +116,17 @@ from .protocol import (
     presence_for,
     request_type,
 )
-from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
+from .registry import (
+    Owner,
+    TableLimits,
+    expired,
+    kept_for,
+    kept_info,
+    lookalike_of,
+    owner_named,
+    page,
+    put_aside_reason,
+)
 from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import undo_refusal
@@ -877,10 +887,14 @@ class Server:
             created = new_game(seats, first_player=first, seed=seed)
         except (SeatError, RuleError) as e:
             raise Refusal("bad_setup", str(e)) from None
-        for seat in seats:
+        for i, seat in enumerate(seats):
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
                 raise Refusal("bad_setup", f"{seat.name}: {over}")
+            like = lookalike_of(seat.name) if seat.kind == "human" else None
+            if like is not None:
+                raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
+                              "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
         wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
         if wait:
             raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "

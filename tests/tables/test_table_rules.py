@@ -5,12 +5,14 @@ keep what goes over the wire: codes, ``re``, messages sent to the right connecti
 
 from __future__ import annotations
 
+import os
+
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import user_name
 from dvtui.tables.protocol import SeatState
-from dvtui.tables.registry import Owner, kept_for
+from dvtui.tables.registry import Owner, kept_for, lookalike_of
 from dvtui.tables.store import TableRecord
 from dvtui.tables.table import BotTurn, Table, pick_seat
 
@@ -283,3 +285,13 @@ def test_the_opener_gives_a_running_table_a_clock_and_may_shorten_it_not_lengthe
     assert refused("illegal", t.set_clock, ANA_UID, 601, operator=0).startswith("table t has a move time of 600 s")
     clock[0] += 600.0
     assert t.tick() == "overdue"
+
+
+def test_a_seat_name_that_reads_as_an_account_without_naming_it_is_told() -> None:
+    me = user_name(os.getuid())
+    spoof = me.replace("o", "\u043e", 1).replace("a", "\u0430", 1)  # Cyrillic о and а, if it has them
+    styled = "".join(chr(0x1D41A + ord(c) - ord("a")) if "a" <= c <= "z" else c for c in me)  # bold letters
+    assert lookalike_of(styled) == me.casefold()
+    if spoof != me:
+        assert lookalike_of(spoof) == me.casefold()
+    assert lookalike_of(me) is None and lookalike_of("Cy") is None  # its own name; nobody's

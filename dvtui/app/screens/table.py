@@ -37,6 +37,7 @@ from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...i18n import N_, _
+from ...lookalike import shown_as
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
@@ -354,7 +355,7 @@ class TableScreen(SpokenScreen[None]):
         elif isinstance(news, TableNews):
             self._table_news(news)
         elif isinstance(news, Spoken):
-            speaker = news.speaker if news.seat is None else self.session.names[news.seat]
+            speaker = news.speaker if news.seat is None else shown_as(self.session.names[news.seat], news.speaker)
             self.query_one(EventLog).say(speaker, news.text, spectator=news.seat is None)
         elif isinstance(news, Redealt):
             self._redealt(news.session)
