@@ -31,10 +31,12 @@ from ..tables import (
     close_table,
     earlier_game_lines,
     game_lines,
+    invited_by,
     is_my_turn,
     list_tables,
     my_tables,
     open_table,
+    played_with,
     release_seat,
     resign,
     say,
@@ -228,8 +230,13 @@ def _mine(place: ServerPlace, *, kept: bool = False) -> int:
     if not infos:
         said = _("no tables of yours ({user}) at {directory}")
         print(said.format(user=printable(me), directory=printable(str(place.directory))))
+    known = played_with(infos, me)
     for info in infos:
-        print((_("your turn: ") if is_my_turn(info, me) else "") + table_line(info))
+        inviter = invited_by(info, me, known)
+        if inviter is not None:  # a seat kept for one by a stranger: whose invitation, never "your turn"
+            print(_("invited by {user}: ").format(user=printable(inviter)) + table_line(info))
+        else:
+            print((_("your turn: ") if is_my_turn(info, me, known) else "") + table_line(info))
     return EXIT_OK
 
 

@@ -328,6 +328,9 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     move_left: float | None = None
     """The seconds left on the turn (or the waiting room) as the list is sent, as ``presence`` says
     them (None: no clock runs now)."""
+    opener: str | None = None
+    """Who opened the table (as ``user`` names people; None: not said): a seat kept for someone
+    is an invitation from them."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
