@@ -345,6 +345,7 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     move_left: float | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    opener: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
