@@ -102,8 +102,8 @@ def run(args: argparse.Namespace) -> int:
             print(said.format(table=printable(args.table)))
             return EXIT_OK
         if args.command == "close":
-            kept = asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
-            said = (_("table {table} is closed: its game is kept, unfinished, and its name is free") if kept else
+            kept_game = asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
+            said = (_("table {table} is closed: its game is kept, unfinished, and its name is free") if kept_game else
                     _("table {table} is closed: nobody had made a decision there, so its game is not kept; its name "
                       "is free"))  # fmt: skip
             print(said.format(table=printable(args.table)))
