@@ -530,6 +530,7 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         move_time=info.move_time if "clock" in features else unset,
         move_left=info.move_left if "clock" in features else unset,
         game=info.game if "rematch" in features else unset,
+        opener=info.opener if "close" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 
@@ -548,8 +549,10 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
 
 def without_resigned(seat: SeatState) -> SeatState:
     """``seat`` as a client that does not speak ``close`` reads it: a resigned seat is one whose
-    stand-in plays it, which that client shows already."""
-    return msgspec.structs.replace(seat, resigned=False) if seat.resigned else seat
+    stand-in plays it, which that client shows already; who asked for a stand-in is left out too."""
+    if seat.resigned or seat.stand_in_by is not None:
+        return msgspec.structs.replace(seat, resigned=False, stand_in_by=None)
+    return seat
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

@@ -68,8 +68,9 @@ from ..widgets.table_view import (
 from .dialog import Confirm, LeaveForBranch, SayLine
 from .end import EndScreen
 
-STAND_IN_LEVEL = "strong"
-"""The bot a seated player lets play an away seat (the one the hints use)."""
+STAND_IN_LEVEL = "greedy"
+"""The bot a seated player lets play an away seat: the table's own stand-in (the server plays no
+other for another person's seat, and only once they have been away a while)."""
 
 NO_BRANCH_IN_BROWSER = N_("No play from here in a browser tab at a shared table: the branch would be a file of "
                         "the web server's account, which no page of the table can open.")  # fmt: skip
@@ -734,7 +735,8 @@ class TableScreen(SpokenScreen[None]):
         for seat in away:
             self.session.stand_in(seat, STAND_IN_LEVEL)
         who = ", ".join(self.session.names[s] for s in away)
-        said = _("A strong bot plays for {names} until they join.").format(names=who)
+        said = _("A greedy bot plays for {names} until they join (once they have been away a little while)."
+                 ).format(names=who)  # fmt: skip
         self.notify(said, title=_("Stand-in"), timeout=5)
 
     def action_start(self) -> None:
