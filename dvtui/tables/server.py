@@ -1478,7 +1478,11 @@ class Server:
                 self._log(f"{e}: held again before its next line")
                 self.store.close(table.name, table.session)
                 table.playing = False
+                seq = table.next_seq
                 await self._play_here(table)
+                if table.next_seq != seq:  # decided on a position another server has moved on from
+                    moved = f"table {table.name} moved on meanwhile: decide again"
+                    raise Refusal("stale", moved, seq=table.next_seq) from None
                 lines = await self._run_io(work)
         except (SaveError, OSError, GameFileError) as e:
             table.halt("server", f"table {table.name} has stopped: {e}")
@@ -1695,7 +1699,8 @@ class Server:
             if table.next_seq != seq:
                 return  # the next wake asks for the move of the position now
         stand_in = turn.level if turn.standing_in else None
-        await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
+        with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
+            await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")

@@ -502,12 +502,14 @@ def test_a_table_goes_on_through_two_servers_whose_lock_sessions_are_terminated(
         terminated = 0
         with psycopg.connect(pg_database, autocommit=True) as admin:
             (game,) = admin.execute("SELECT id FROM dvtui_games WHERE name = 'cut'").fetchone() or (0,)
-            while len(db_lines(pg_database, "cut")) < 60:
+            deadline = time.monotonic() + WAIT
+            while len(db_lines(pg_database, "cut")) < 60 and time.monotonic() < deadline:
                 terminated += len(admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s::oid "
-                    "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())", (game,),
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND "
+                    "objid = %s::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                    (game,),
                 ).fetchall())  # fmt: skip
-                time.sleep(0.05)
+                time.sleep(0.3)
         assert terminated > 0
         for proc in (ana, bob):
             code, out, err = proc.finish()
