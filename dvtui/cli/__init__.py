@@ -181,7 +181,17 @@ def build_parser() -> argparse.ArgumentParser:
     release = actions.add_parser("release", help=_("free a seat of a table you opened, for anyone to take"))
     release.add_argument("table", metavar="NAME", help=_("the table's name"))
     release.add_argument("--seat", required=True, metavar="SEAT", help=_("the seat to free (name or number)"))
+    handed = release.add_mutually_exclusive_group()
+    handed.add_argument("--to", metavar="USER", help=_("keep the seat for this account (or web:NAME): only they may "
+                        "take it"))  # fmt: skip
+    handed.add_argument("--bot", metavar="LEVEL", help=_("a bot of this level plays the seat to the end of the game"))
     _server_option(release, after=True)
+    clock = actions.add_parser("clock", help=_("give a table you opened a move time, or a shorter one"))
+    clock.add_argument("table", metavar="NAME", help=_("the table's name"))
+    clock.add_argument("--move-time", required=True, metavar="DURATION",
+                       help=_("how long each turn may last (45s, 2m, 1h, 3d); then a bot plays the turn and the "
+                       "person keeps the seat"))  # fmt: skip
+    _server_option(clock, after=True)
     start = actions.add_parser("start", help=_("deal at a table you opened, without waiting for everyone"))
     start.add_argument("table", metavar="NAME", help=_("the table's name"))
     _server_option(start, after=True)

@@ -32,15 +32,18 @@ from ..tables import (
     close_table,
     earlier_game_lines,
     game_lines,
+    invited_by,
     is_my_turn,
     kept_game_lines,
     list_tables,
     my_tables,
     open_table,
+    played_with,
     release_seat,
     resign,
     say,
     server_place,
+    set_clock,
     start_table,
     table_info,
 )
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
                 return _release(args)
             if args.action == "start":
                 return _start(args)
+            if args.action == "clock":
+                return _clock(args)
             if args.action == "get":  # the older spelling of ``dvtui fetch``
                 return _fetch(args)
             if args.mine:
@@ -99,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
             print(said.format(table=printable(args.table)))
             return EXIT_OK
         if args.command == "close":
-            asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
-            print(_("table {table} is closed: its game is kept, unfinished, and its name is free").format(
-                table=printable(args.table)))
+            kept_game = asyncio.run(close_table(server_place(args.server), args.table, user=vouched()))
+            said = (_("table {table} is closed: its game is kept, unfinished, and its name is free") if kept_game else
+                    _("table {table} is closed: nobody had made a decision there, so its game is not kept; its name "
+                      "is free"))  # fmt: skip
+            print(said.format(table=printable(args.table)))
             return EXIT_OK
         return _new_table(args)
     except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
@@ -225,8 +232,13 @@ def _mine(place: ServerPlace, *, kept: bool = False) -> int:
     if not infos:
         said = _("no tables of yours ({user}) at {directory}")
         print(said.format(user=printable(me), directory=printable(str(place.directory))))
+    known = played_with(infos, me)
     for info in infos:
-        print((_("your turn: ") if is_my_turn(info, me) else "") + table_line(info))
+        inviter = invited_by(info, me, known)
+        if inviter is not None:  # a seat kept for one by a stranger: whose invitation, never "your turn"
+            print(_("invited by {user}: ").format(user=printable(inviter)) + table_line(info))
+        else:
+            print((_("your turn: ") if is_my_turn(info, me, known) else "") + table_line(info))
     return EXIT_OK
 
 
@@ -244,9 +256,28 @@ def _release(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     info = _table(place, args.table)
     seat = seat_index(args.seat, [s.name for s in info.seats], flag="--seat")
-    asyncio.run(release_seat(place, args.table, seat, user=vouched()))
-    print(_("table {table}: seat {seat} ({name}) is free for anyone").format(
-        table=printable(args.table), seat=seat + 1, name=printable(info.seats[seat].name)))
+    bot = None if args.bot is None else str(_bot(args.bot))
+    asyncio.run(release_seat(place, args.table, seat, user=vouched(), to=args.to, bot=bot))
+    if args.to is not None:
+        said = _("table {table}: seat {seat} ({name}) is kept for {user}, who alone may take it")
+    elif bot is not None:
+        said = _("table {table}: a {level} bot plays seat {seat} ({name}) to the end of the game")
+    else:
+        said = _("table {table}: seat {seat} ({name}) is free for anyone else; whoever held it takes no seat "
+                 "of this game again")  # fmt: skip
+    print(said.format(table=printable(args.table), seat=seat + 1, name=printable(info.seats[seat].name),
+                      user=printable(args.to or ""), level=bot))  # fmt: skip
+    return EXIT_OK
+
+
+def _clock(args: argparse.Namespace) -> int:
+    """``dvtui tables clock NAME --move-time DURATION``: the table's opener sets or shortens its move time."""
+    place = server_place(args.server)
+    _table(place, args.table)
+    seconds = _move_time(args.move_time)
+    asyncio.run(set_clock(place, args.table, seconds, user=vouched()))
+    print(_("table {table}: each turn may last {time}; then a bot plays it").format(
+        table=printable(args.table), time=move_time_words(seconds)))
     return EXIT_OK
 
 
@@ -389,6 +420,8 @@ def _seat_words(seat: SeatState) -> str:
         what = _("{state}, bot {level}").format(state=what, level=bot_level_name(seat.bot))
     if seat.stand_in is not None:
         what = _("{state}, {level} bot standing in").format(state=what, level=bot_level_name(seat.stand_in))
+        if seat.stand_in_by is not None:
+            what = _("{state} (asked by {user})").format(state=what, user=seat.stand_in_by)
     if seat.resigned:
         what = _("{state}, resigned").format(state=what)
     return _("{name}: {state}").format(name=seat.name, state=what)

@@ -16,7 +16,7 @@ import contextlib
 import random
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 
 import msgspec
@@ -56,6 +56,7 @@ from .protocol import (
     Say,
     SeatState,
     ServerMessage,
+    SetClock,
     StandIn,
     Start,
     Started,
@@ -333,15 +334,40 @@ def lobby_order(infos: list[TableInfo], me: str) -> list[TableInfo]:
 
 def mine_first(infos: list[TableInfo], me: str) -> list[TableInfo]:
     """The tables where ``me`` has a seat: those where it is their turn first, then the unfinished
-    others, then the finished ones; by name within each."""
+    others, then the finished ones, then the invitations of people ``me`` has not played with
+    (:func:`invited_by`); by name within each."""
+    known = played_with(infos, me)
     mine = [info for info in infos if has_seat(info, me)]
-    return sorted(mine, key=lambda info: (_standing(info, me), info.table))
+    return sorted(mine, key=lambda info: (_standing(info, me, known), info.table))
 
 
-def is_my_turn(info: TableInfo, me: str) -> bool:
+def played_with(infos: list[TableInfo], me: str) -> frozenset[str]:
+    """``me`` and the people ``me`` plays with: those holding a seat at (or who opened) a table
+    where ``me`` holds one."""
+    known = {me}
+    for info in infos:
+        if any(seat.user == me for seat in info.seats):
+            known.update(seat.user for seat in info.seats if seat.user is not None)
+            known.update([info.opener] if info.opener is not None else [])
+    return frozenset(known)
+
+
+def invited_by(info: TableInfo, me: str, known: Collection[str] = ()) -> str | None:
+    """Who invited ``me`` to the table, when all ``me`` has there is a free seat kept for them by
+    an opener not in ``known`` (nor ``me``): anybody may name a seat after anybody, so such a
+    table is an invitation, never "your turn" (``"?"``: the server did not say who opened it).
+    None: ``me`` holds a seat there, opened it, or knows its opener."""
+    if any(seat.user == me for seat in info.seats) or not has_seat(info, me):
+        return None
+    if info.opener is not None and (info.opener == me or info.opener in known):
+        return None
+    return info.opener or "?"
+
+
+def is_my_turn(info: TableInfo, me: str, known: Collection[str] = ()) -> bool:
     """Whether the placement the table awaits is from a seat of ``me``'s (never at a game kept
-    after its table: nobody plays it any more)."""
-    if info.over or info.to_move is None or info.kept is not None:
+    after its table: nobody plays it any more, nor at an invitation of a stranger's, :func:`invited_by`)."""
+    if info.over or info.to_move is None or info.kept is not None or invited_by(info, me, known) is not None:
         return False
     mover = next((seat for seat in info.seats if seat.seat == info.to_move), None)
     return mover is not None and _is_mine(mover, me)
@@ -356,8 +382,10 @@ def _is_mine(seat: SeatState, me: str) -> bool:
     return seat.user == me or (seat.user is None and seat.kept_for == me)
 
 
-def _standing(info: TableInfo, me: str) -> int:
-    return 0 if is_my_turn(info, me) else 3 if info.kept is not None else 2 if info.over else 1
+def _standing(info: TableInfo, me: str, known: Collection[str] = ()) -> int:
+    if invited_by(info, me, known) is not None:
+        return 4
+    return 0 if is_my_turn(info, me, known) else 3 if info.kept is not None else 2 if info.over else 1
 
 
 async def _listed(
@@ -388,10 +416,20 @@ async def table_info(place: ServerPlace, name: str, *, user: str | None = None) 
         return next((info for info in reply.tables if info.table == name), None)
 
 
-async def release_seat(place: ServerPlace, name: str, seat: int, *, user: str | None = None) -> None:
-    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener)."""
+async def release_seat(
+    place: ServerPlace, name: str, seat: int, *, user: str | None = None, to: str | None = None, bot: str | None = None
+) -> None:
+    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener);
+    ``to``: keep it for that account or ``web:NAME``; ``bot``: a bot of that level plays it to the end."""
     async with _connection(place, user=user) as conn:
-        await conn.request(Release(table=name, seat=seat), Released)
+        await conn.request(Release(table=name, seat=seat, to=to, bot=bot), Released)
+
+
+async def set_clock(place: ServerPlace, name: str, move_time: int, *, user: str | None = None) -> None:
+    """Give table ``name`` a move time of ``move_time`` seconds, or a shorter one (Refused
+    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one)."""
+    async with _connection(place, user=user) as conn:
+        await conn.request(SetClock(table=name, move_time=move_time), Presence)
 
 
 async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
@@ -399,11 +437,14 @@ async def start_table(place: ServerPlace, name: str, *, user: str | None = None)
     async with _connection(place, user=user) as conn:
         await conn.request(Start(table=name), Started)
 
-async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
+async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> bool:
     """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the
-    server's own account; ``game_over`` for a finished one)."""
+    server's own account; ``game_over`` for a finished one). Whether its game is kept (not when
+    nobody had made a decision there)."""
     async with _connection(place, user=user) as conn:
-        await conn.request(CloseTable(table=name), Closed)
+        closed = await conn.request(CloseTable(table=name), Closed)
+    assert isinstance(closed, Closed)
+    return closed.kept
 
 
 async def resign(place: ServerPlace, name: str, *, user: str | None = None) -> None:

@@ -67,6 +67,9 @@ class Limits:
     """Tables one account (or vouched person) watches at once, over its connections."""
     presence_tick: float = 0.1
     """Seconds: at most one ``presence`` per table in each."""
+    stand_in_grace: float = 30.0
+    """Seconds a seat's owner is away before a co-player may let a bot play it (a dropped
+    connection, a restarted server, is back sooner)."""
     chat_rate: float = 0.5
     """Chat lines a second one connection may say on average (a line every two seconds) ..."""
     chat_burst: float = 5.0

@@ -8,9 +8,11 @@ the fsync makes it with files. The lines are stored as the bytes the file store 
 game read back (``dvtui serve --export``) is byte for byte its ``.dvr``.
 
 One writer per game: the server that plays a table holds an advisory lock on the game (on one
-connection of its own, for as long as it plays there), and a second writer that got past it
-anyway (it lost its connection, and with it its lock, without knowing) is refused by the primary
-key on its next append: its game stops there, never forks.
+connection of its own, for as long as it plays there), and asks the database that it still does
+before each append: a hold lost with its session (terminated, cut by a pooler or a timeout)
+raises :class:`HoldLost` and nothing is written until the server holds the game again, with what
+was written meanwhile (:meth:`PgStore.hold`). A second writer that got past it anyway is refused
+by the primary key on its next append: its game stops there, never forks.
 
 Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
 hands its unlock to a thread of its own, as the server closes a table on its loop).
@@ -41,7 +43,7 @@ from .pgerrors import DatabaseError, DatabaseLost
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
 from .protocol import KEPT_GAME, TABLE_NAME
-from .store import Here, RecordChanged, TableExists, TableRecord, last_stamp
+from .store import Here, HoldLost, RecordChanged, TableExists, TableRecord, last_stamp
 
 if TYPE_CHECKING:
     import psycopg
@@ -101,6 +103,11 @@ def _decoded(raw: bytes | None) -> TableRecord | None:
     with contextlib.suppress(msgspec.DecodeError):
         return None if raw is None else _record_decoder.decode(bytes(raw))
     return None
+
+
+_HELD = """SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+    AND granted AND classid = %s::bigint::oid AND objid = %s::bigint::oid AND objsubid = 1)"""
+"""Whether the session holds the advisory lock of a game (a bigint key is its high and low halves)."""
 
 
 class StoreUnavailable(Exception):
@@ -189,8 +196,9 @@ class _Pool:
 class _Holds:
     """The advisory locks of the games this server plays, all on one connection of its own: they
     last as long as it does, so a server that dies lets its tables go with its connection. A
-    connection lost while the server lives (PostgreSQL restarted) is made again with every lock
-    taken again; one that another server took meanwhile is lost (:meth:`lost`)."""
+    connection lost while the server lives (PostgreSQL restarted, its session terminated) is made
+    again with every lock taken again, but each game held is :meth:`lost` all the same until held
+    anew (:meth:`take`): another server may have played it while nobody held it."""
 
     def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo
@@ -208,9 +216,8 @@ class _Holds:
         conn = _connect(self.conninfo)
         try:
             for game_id in self._held:
-                row = conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,)).fetchone()
-                if not (row and row[0]):
-                    self._lost.add(game_id)
+                conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,))  # (let go at its writer's close)
+            self._lost.update(self._held)
         except psycopg.Error as e:
             conn.close()
             raise DatabaseLost(f"the database: {_why(e)}") from None
@@ -252,9 +259,33 @@ class _Holds:
             self._call("SELECT %s::int = 1", 1)
 
     def lost(self, game_id: int) -> bool:
-        """Another server took game ``game_id`` while this one's connection was lost."""
+        """This server's hold on game ``game_id`` went with a connection lost since it took it."""
         with self._lock:
             return game_id in self._lost
+
+    def holding(self, game_id: int) -> bool:
+        """Whether this server holds game ``game_id`` now, as the database says on the holder's
+        connection (asked before each write): False once its session ended (terminated, timed
+        out, PostgreSQL restarted), and for every game it held then, until held anew."""
+        import psycopg
+
+        with self._lock:
+            if game_id in self._lost:
+                return False
+            conn = self._conn
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    raise psycopg.OperationalError("the holder's connection is gone")
+                row = conn.execute(_HELD, (game_id >> 32, game_id & 0xFFFFFFFF)).fetchone()
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                self._lost.update(self._held)
+                return False
+            if not (row and row[0]):
+                self._lost.add(game_id)
+                return False
+            return True
 
     def close(self) -> None:
         with self._lock:
@@ -282,6 +313,8 @@ class RowWriter:
             raise self.failed
         if self._closed:
             raise SaveError(f"table {self.name}: its game is closed")
+        if not self.store.holds.holding(self.game_id):
+            raise HoldLost(f"table {self.name}: this server's hold on it was lost (its database session ended)")
         at = file_writer.utc_stamp()  # the file writer's clock: the same lines either way
         seq = self.next_seq
         lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
@@ -307,8 +340,8 @@ class RowWriter:
         deadline = time.monotonic() + store.patience
         while True:
             try:
-                if store.holds.lost(self.game_id):
-                    raise DatabaseError("another server took the table over while the database was away")
+                if store.holds.lost(self.game_id):  # (the server holds it again, reading what was written)
+                    raise HoldLost(f"table {self.name}: this server's hold on it was lost while the database was away")
                 with store.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
                     cur.executemany(
                         "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",

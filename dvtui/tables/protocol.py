@@ -199,11 +199,24 @@ class StandIn(Message, tag="stand_in"):
 
 
 class Release(Message, tag="release"):
-    """Free ``seat`` of ``table`` for anyone (its owner, and the person its name keeps it for, lose
-    it; one connected there is pushed off). Only the table's opener may ask; answered by ``released``."""
+    """Free ``seat`` of ``table`` (its owner, and the person its name keeps it for, lose it; one
+    connected there is pushed off, and takes no seat of the game again). ``to``: the seat is kept
+    for that account or ``web:NAME`` now; ``bot``: that bot plays it to the end (at most one of
+    the two; neither: free for anyone else). Only the table's opener may ask; answered by ``released``."""
 
     table: TableName
     seat: SeatIndex
+    to: Invitee | None = None
+    bot: Level | None = None
+
+
+class SetClock(Message, tag="set_clock"):
+    """Give running ``table`` a move time of ``move_time`` seconds (one without a clock), or a
+    shorter one than it has (the turn under way ends no later than it would have, nor later than
+    the new time from now). Only the table's opener may ask; answered by its ``presence``."""
+
+    table: TableName
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)]
 
 
 class Start(Message, tag="start"):
@@ -269,7 +282,7 @@ class FetchGame(Message, tag="fetch_game"):
 
 ClientMessage = (
     Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
-    | Rematch | FetchGame | Bye
+    | Rematch | FetchGame | Bye | SetClock
 )
 
 
@@ -295,6 +308,9 @@ class SeatState(msgspec.Struct, kw_only=True, omit_defaults=True):
     kept_for: str | None = None
     resigned: bool = False
     """Its owner resigned: the ``stand_in`` plays it to the end and nobody takes it back."""
+    stand_in_by: str | None = None
+    """Who asked for the ``stand_in`` (a co-player, as ``user`` names people); absent: the table
+    itself (its clock, its start, a resignation, its opener)."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -322,6 +338,9 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     move_left: float | None = None
     """The seconds left on the turn (or the waiting room) as the list is sent, as ``presence`` says
     them (None: no clock runs now)."""
+    opener: str | None = None
+    """Who opened the table (as ``user`` names people; None: not said): a seat kept for someone
+    is an invitation from them."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -336,6 +355,7 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     game: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     move_left: float | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    opener: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -380,6 +400,8 @@ class Released(Message, tag="released"):
 
 class Closed(Message, tag="closed"):
     table: str
+    kept: bool = True
+    """Its game is kept, unfinished (false: nobody had made a decision there, and it is removed)."""
 
 
 class Presence(Message, tag="presence"):
@@ -528,6 +550,7 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         move_time=info.move_time if "clock" in features else unset,
         move_left=info.move_left if "clock" in features else unset,
         game=info.game if "rematch" in features else unset,
+        opener=info.opener if "close" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 
@@ -547,8 +570,10 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
 
 def without_resigned(seat: SeatState) -> SeatState:
     """``seat`` as a client that does not speak ``close`` reads it: a resigned seat is one whose
-    stand-in plays it, which that client shows already."""
-    return msgspec.structs.replace(seat, resigned=False) if seat.resigned else seat
+    stand-in plays it, which that client shows already; who asked for a stand-in is left out too."""
+    if seat.resigned or seat.stand_in_by is not None:
+        return msgspec.structs.replace(seat, resigned=False, stand_in_by=None)
+    return seat
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

@@ -152,6 +152,8 @@ def check_table_info(info: TableInfo) -> None:
     if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
         raise BadServer(f"{where}: to_move {info.to_move} is no seat")
     _move_time(f"table {info.table}", info.move_time, info.move_left)
+    if info.opener is not None:
+        _user(f"{where}: opener", info.opener)
     if info.spectators < 0:
         raise BadServer(f"{where}: spectators is negative")
 
@@ -166,8 +168,9 @@ def check_seat_states(where: str, seats: list[SeatState]) -> None:
             raise BadServer(f"{where}: seats[{i}] says it is seat {seat.seat}")
         if seat.kind not in ("human", "bot"):
             raise BadServer(f"{where}: seats[{i}].kind is neither human nor bot")
-        if seat.user is not None:
-            _user(f"{where}: seats[{i}].user", seat.user)
+        for key, person in (("user", seat.user), ("stand_in_by", seat.stand_in_by)):
+            if person is not None:
+                _user(f"{where}: seats[{i}].{key}", person)
         if seat.stand_in is not None:
             try:
                 parse_bot(seat.stand_in)

@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 import msgspec
 
 from ..engine import Game, Seat
+from ..lookalike import skeleton
+from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
 from .protocol import (
     MAX_LINE_BYTES,
     MAX_PAGE,
@@ -52,6 +54,8 @@ class TableLimits:
     idle: float = IDLE_SECONDS
     sweep: float = SWEEP_SECONDS
     keep_days: float = KEEP_DAYS
+    opens_at_once: float = OPENS_AT_ONCE
+    opens_per_hour: float = OPENS_PER_HOUR
 
 
 def kept_for(seats: Sequence[Seat]) -> list[Owner | None]:
@@ -70,6 +74,20 @@ def owner_named(name: str) -> Owner | None:
         person = name[len(VOUCHED_PREFIX) :]
         return person if person_problem(person) is None else None
     return _account(name)
+
+
+def lookalike_of(name: str) -> str | None:
+    """The account of this host, or the ``web:NAME`` person, that seat name ``name`` reads as
+    without naming them (``sec3аna`` with a Cyrillic ``а`` for ``sec3ana``); None: it reads as
+    nobody else. A seat so named would show as that person in every line about the table."""
+    if owner_named(name) is not None:
+        return None
+    read = skeleton(name.strip())
+    if read == name.strip().casefold():
+        return None  # plain already: it names nobody (no such account)
+    if read.startswith(VOUCHED_PREFIX):
+        return read if person_problem(read[len(VOUCHED_PREFIX) :]) is None else None
+    return read if _account(read) is not None else None
 
 
 def _account(name: str) -> int | None:
@@ -101,13 +119,14 @@ def expired(last: float, *, now: float, limits: TableLimits) -> bool:
 
 def kept_info(
     kept: str, game: Game, last: float, users: Sequence[str | None] = (), kept_for: Sequence[str | None] = (),
-    *, number: int = 1, move_time: int | None = None,
+    *, number: int = 1, move_time: int | None = None, opener: str | None = None,
 ) -> ListedTable:  # fmt: skip
     """A kept game as the list of tables shows it (``all``): its seats as its file names them,
     whose each was (``users``, its table's owners as shown; ``kept_for``, a free seat's
     invitation: so that ``--mine`` finds a person's kept games), where its game stopped, and
     ``kept``, the time of its last line; and the keys every table info has: ``game``, its number
-    at its table (``number``), its table's ``move_time``, no waiting room and no clock running."""
+    at its table (``number``), its table's ``move_time``, its ``opener`` (so that a seat kept for
+    somebody reads as an invitation from whom it was), no waiting room and no clock running."""
     users = list(users) if len(users) == len(game.created.players) else [None] * len(game.created.players)
     kept_for = list(kept_for) if len(kept_for) == len(users) else [None] * len(users)
     seats = [
@@ -119,7 +138,7 @@ def kept_info(
     return ListedTable(
         table=kept, seats=seats, round=game.round, rounds=game.rounds,
         to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, kept=stamp, game=number, waiting=False,
-        move_time=move_time, move_left=None,
+        move_time=move_time, move_left=None, opener=msgspec.UNSET if opener is None else opener,
     )  # fmt: skip
 
 

@@ -79,6 +79,7 @@ from .limits import (
     TooLong,
     peer_uid,
 )
+from .openings import Openings, worth_keeping
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
     FEATURES,
@@ -109,6 +110,7 @@ from .protocol import (
     Resign,
     Said,
     Say,
+    SetClock,
     StandIn,
     Start,
     Started,
@@ -125,8 +127,18 @@ from .protocol import (
     presence_for,
     request_type,
 )
-from .registry import Owner, TableLimits, expired, kept_for, kept_info, owner_named, page, put_aside_reason
-from .store import FileStore, GameStore, Here, RecordChanged, TableExists, TableRecord, normal_record
+from .registry import (
+    Owner,
+    TableLimits,
+    expired,
+    kept_for,
+    kept_info,
+    lookalike_of,
+    owner_named,
+    page,
+    put_aside_reason,
+)
+from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import MAX_UNDOS_PER_ROUND, undos_this_round
 from .where import ServerPlace, check_socket_path, make_private_dir
@@ -392,6 +404,8 @@ class Server:
         self.place = place
         self.limits = limits or Limits()
         self.table_limits = table_limits or TableLimits()
+        self.openings = Openings(self.table_limits.opens_at_once, self.table_limits.opens_per_hour)
+        """How fast each account opens tables (closing one frees its place in the quota, not its pace)."""
         self.idle = idle
         self.trusted = frozenset({os.geteuid(), *trust})
         """The uids that may vouch for a person: the server's own (a process of its account could
@@ -422,6 +436,7 @@ class Server:
             Rematch: self._rematch, FetchGame: self._fetch_game,
             Bye: self._bye,
             Start: self._start,
+            SetClock: self._set_clock,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -538,7 +553,10 @@ class Server:
         invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
         if record is None:
             return kept_info(kept, loaded.game, last, users, invited), last
-        return kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time), last
+        opener = None if record.opener is None else owner_name(record.opener)
+        listed = kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time,
+                           opener=opener)  # fmt: skip
+        return listed, last
 
     def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
         if read is not None:
@@ -902,10 +920,18 @@ class Server:
             created = new_game(seats, first_player=first, seed=seed)
         except (SeatError, RuleError) as e:
             raise Refusal("bad_setup", str(e)) from None
-        for seat in seats:
+        for i, seat in enumerate(seats):
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
                 raise Refusal("bad_setup", f"{seat.name}: {over}")
+            like = lookalike_of(seat.name) if seat.kind == "human" else None
+            if like is not None:
+                raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
+                              "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
+        wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
+        if wait:
+            raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
+                          f"many as one may in a row: the next one in {wait:.0f} s")  # fmt: skip
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
@@ -965,8 +991,9 @@ class Server:
             self.store.close(table.name, table.session)
             table.playing = False
 
-    async def _put_aside(self, table: LiveTable, why: str) -> None:
-        """Archive ``table``: no longer listed, its name free, its game kept in the games directory."""
+    async def _put_aside(self, table: LiveTable, why: str, *, keep: bool = True) -> None:
+        """Archive ``table``: no longer listed, its name free, its game kept in the games directory
+        (``keep`` False: removed, a game closed before anybody decided anything in it)."""
         name = table.name
         if self.tables.get(name) is not table or name in self._opening:
             return
@@ -979,8 +1006,13 @@ class Server:
             return
         finally:
             self._opening.discard(name)
-        self._log(f"table {name} put aside ({why}): its game is {aside}")
         kept = aside.removesuffix(".dvr")
+        if not keep:
+            with contextlib.suppress(OSError, ValueError):
+                await self._run_io(partial(self.store.forget, kept))
+                self._log(f"table {name} removed ({why}): nobody made a decision there")
+                return
+        self._log(f"table {name} put aside ({why}): its game is {aside}")
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
@@ -1123,9 +1155,16 @@ class Server:
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table = self._table(message.table)
         freed: list[Conn | None] = []
+        to = None if message.to is None else owner_named(message.to)
+        if message.to is not None and to is None:
+            raise Refusal("bad_message", f"release to {message.to}: no such account here (a vouched person is "
+                          "web:NAME)")  # fmt: skip
+        if to is not None and message.bot is not None:
+            raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
+        bot = None if message.bot is None else self._level(message.bot)
 
         def release(again: bool) -> bool:
-            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid()))
+            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot))
             return True
 
         await self._change_record(table, release)
@@ -1134,7 +1173,8 @@ class Server:
             held.table = None
             if held is not conn:
                 held.fail("taken_over", f"the opener of table {table.name} released this seat")
-        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}")
+        handed = f" to {owner_name(to)}" if to is not None else f" to a {bot} bot" if bot is not None else ""
+        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}{handed}")
         table.presence_soon()
         conn.send(encode(Released(table=table.name, seat=message.seat)))
         self._wake(table)
@@ -1155,6 +1195,21 @@ class Server:
             table.presence_soon()
         conn.send(encode(Started(table=table.name)))
 
+    async def _set_clock(self, conn: Conn, message: SetClock) -> None:
+        """The table's opener (or the server's own account) sets or shortens its move time."""
+        table = self._table(message.table)
+
+        def set_clock(again: bool) -> bool:
+            table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
+            return True
+
+        await self._change_record(table, set_clock)
+        self._log(f"{conn.user} set {table.name}'s move time to {message.move_time} s")
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(table.presence_line(conn))
+        self._wake(table)
+
     async def _close_table(self, conn: Conn, message: CloseTable) -> None:
         """The table's opener (or the server's own account) ends an unfinished table: everyone at
         it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
@@ -1163,15 +1218,17 @@ class Server:
             raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
         if table.over:
             raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
-        table.halt("closed", f"{conn.user} closed table {table.name}; its game is kept, unfinished")
+        keep = worth_keeping(table.session.events)
+        what = "its game is kept, unfinished" if keep else "nobody had made a decision there: its game is not kept"
+        table.halt("closed", f"{conn.user} closed table {table.name}; {what}")
         async with table.lock:  # a decision being saved finishes first; none follows (halted)
             pass
         for there in table.here():
             table.leave(there)
             there.table = None
             self._unwatch(there)
-        await self._put_aside(table, f"closed by {conn.user}")
-        conn.send(encode(Closed(table=table.name)))
+        await self._put_aside(table, f"closed by {conn.user}", keep=keep)
+        conn.send(encode(Closed(table=table.name, kept=keep)))
 
     async def _resign(self, conn: Conn, message: Resign) -> None:
         """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
@@ -1236,24 +1293,28 @@ class Server:
         table = conn.table
         if table is None:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
-        level = None
-        if message.bot is not None:
-            try:
-                level = str(parse_bot(message.bot))
-            except SeatError as e:
-                raise Refusal("bad_message", str(e)) from None
-            over = self.bots.budget.problem(level)
-            if over is not None:
-                raise Refusal("bad_message", over)
+        level = None if message.bot is None else self._level(message.bot)
 
         def stand_in(again: bool) -> bool:
-            table.stand_in(conn, message.seat, level)
+            nonlocal level
+            level = table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace)
             return True
 
         await self._change_record(table, stand_in)
         self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
         table.presence_soon()
         self._wake(table)
+
+    def _level(self, asked: str) -> str:
+        """Bot level ``asked`` as the server plays it, or refused (no such level, over the budget)."""
+        try:
+            level = str(parse_bot(asked))
+        except SeatError as e:
+            raise Refusal("bad_message", str(e)) from None
+        over = self.bots.budget.problem(level)
+        if over is not None:
+            raise Refusal("bad_message", over)
+        return level
 
     # -- chat --------------------------------------------------------------------------------------
 
@@ -1488,7 +1549,18 @@ class Server:
         table.presence_soon.flush()  # what changed before the decision is said before its lines
         try:
             await self._play_here(table)
-            lines = await self._run_io(work)
+            try:
+                lines = await self._run_io(work)
+            except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
+                self._log(f"{e}: held again before its next line")
+                self.store.close(table.name, table.session)
+                table.playing = False
+                seq = table.next_seq
+                await self._play_here(table)
+                if table.next_seq != seq:  # decided on a position another server has moved on from
+                    moved = f"table {table.name} moved on meanwhile: decide again"
+                    raise Refusal("stale", moved, seq=table.next_seq) from None
+                lines = await self._run_io(work)
         except (SaveError, OSError, GameFileError) as e:
             table.halt("server", f"table {table.name} has stopped: {e}")
             self._log(f"table {table.name} has stopped: {e}")
@@ -1708,7 +1780,8 @@ class Server:
                 return  # the next wake asks for the move of the position now
         stand_in = turn.level if turn.standing_in else None
         table.placing(turn.seat)
-        await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
+        with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
+            await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")

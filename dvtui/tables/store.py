@@ -31,6 +31,8 @@ MAX_RECORD_BYTES = 4096
 MAX_HISTORY = 20
 """The most earlier games a table's record names (its rematches' finished games): the oldest
 beyond it stay in the games directory, no longer offered by the table."""
+MAX_RELEASED = 32
+"""The most people a table's record keeps released (the oldest beyond it may sit again)."""
 
 
 class TableRecord(msgspec.Struct, kw_only=True):
@@ -65,6 +67,13 @@ class TableRecord(msgspec.Struct, kw_only=True):
     declined: int = 0
     """How many times a rematch of the current game was turned down: an acceptance made before
     the last of them counts no more, whichever server it was made through (0 at each new game)."""
+    released: list[int | str] = msgspec.field(default_factory=list)
+    """Who the opener released from a seat of the current game (owners as in ``owners``, the
+    latest :data:`MAX_RELEASED`): they take no seat of it again unless the opener hands them one,
+    so a release sticks (empty again at each new game)."""
+    stand_in_by: list[int | str | None] = msgspec.field(default_factory=list)
+    """Who asked for each seat's stand-in, when a co-player did (None: the table's own: its clock,
+    its start, a resignation, the opener's handing the seat to a bot); empty: nobody."""
 
 
 class Here(NamedTuple):
@@ -80,6 +89,12 @@ class Here(NamedTuple):
 
 class TableExists(Exception):
     """A table of that name is being played (or its file cannot be read to say it is over)."""
+
+
+class HoldLost(SaveError):
+    """A shared store's server no longer holds the game it was to write (the database session its
+    hold was on ended): nothing was written. The server holds it again (:meth:`GameStore.hold`),
+    with what another server wrote meanwhile, before it writes there."""
 
 
 class RecordChanged(Exception):
@@ -101,6 +116,8 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
         record.kept_for = [None] * n
     if len(record.resigned) != n:
         record.resigned = [False] * n
+    if len(record.stand_in_by) != n:
+        record.stand_in_by = [None] * n
     return record
 
 

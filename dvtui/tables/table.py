@@ -27,10 +27,11 @@ from .clock import MoveClock, waiting_time
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
 from .reasons import english
 from .registry import Owner
-from .store import MAX_HISTORY, Here, TableRecord
+from .store import MAX_HISTORY, MAX_RELEASED, Here, TableRecord
 
 STAND_IN = "greedy"
-"""The bot that plays a seat nobody has come to once the opener starts the table."""
+"""The bot that plays a seat nobody has come to once the opener starts the table, a turn whose time
+ran out, and a seat a co-player asks a stand-in for: the table's stand-in level, whoever asks."""
 
 
 class Refusal(Exception):
@@ -140,6 +141,10 @@ class Table(Generic[G]):
         """The spectators of the table through other servers."""
         self.failed: Error | None = None
         """Why the table takes no more decisions (a failed save, a full log); told to everyone."""
+        self.away_since: dict[int, float] = {}
+        """When (``now``) each seat nobody is connected to was left; a seat not in it has been
+        empty since the table was loaded here (:attr:`loaded`): a restart gives everyone the grace."""
+        self.loaded = self.now()
         self.accepted: list[int] = []
         """The seats that have proposed (the first) or accepted a rematch of the finished game, while
         they are at the table (empty: no rematch is proposed). Not kept: a restarted server forgets it."""
@@ -223,9 +228,16 @@ class Table(Generic[G]):
                     stand_in=self.record.stand_ins[i] if state in ("free", "away") else None,
                     bot=guest.bot if guest is not None else there.bot if there is not None else None,
                     kept_for=None if kept is None else owner_name(kept), resigned=self.resigned(i),
+                    stand_in_by=self._stand_in_by(i) if state in ("free", "away") else None,
                 )
             )  # fmt: skip
         return out
+
+    def _stand_in_by(self, seat: int) -> str | None:
+        """Who asked for ``seat``'s stand-in, as the table shows them (None: nobody, or the table)."""
+        by = self.record.stand_in_by
+        asker = by[seat] if seat < len(by) and self.record.stand_ins[seat] is not None else None
+        return None if asker is None else owner_name(asker)
 
     def presence(self) -> Presence:
         """Who is there, as the table tells everyone at it."""
@@ -257,6 +269,7 @@ class Table(Generic[G]):
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=self.spectator_count(),
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
             move_left=self.move_left(),
+            opener=msgspec.UNSET if self.record.opener is None else owner_name(self.record.opener),
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:
@@ -285,13 +298,19 @@ class Table(Generic[G]):
                           f"opener may release it: dvtui tables release {self.name} --seat {seat + 1})")  # fmt: skip
         if self.resigned(seat):
             raise Refusal("no_seat", f"{who} resigned at table {self.name}: a bot plays the seat to the end")
+        if owner is None and kept is None and guest.identity in self.record.released:
+            raise Refusal("no_seat", f"the opener of table {self.name} released you from its seats for this "
+                          "game: watch it, or ask them to hand you a seat")  # fmt: skip
         self.leave(guest)
         record = self.record
         changed = record.owners[seat] is None or record.stand_ins[seat] is not None
         record.owners[seat] = guest.identity
         record.stand_ins[seat] = None  # its owner is back
+        if seat < len(record.stand_in_by):
+            record.stand_in_by[seat] = None
         pushed = self.seated[seat]
         self.seated[seat] = guest
+        self.away_since.pop(seat, None)
         if not record.started and not self.awaited():  # every human seat taken once: the game begins
             record.started = changed = True
             self.turned()
@@ -343,21 +362,43 @@ class Table(Generic[G]):
         seat = self.seat_of(guest)
         if seat is not None:
             self.seated[seat] = None
+            self.away_since[seat] = self.now()
             self._withdraw(seat)
         return seat
 
-    def stand_in(self, guest: G, seat: int, level: str | None) -> None:
-        """A seated ``guest`` lets bot ``level`` (None: none) play ``seat`` while its owner is away."""
+    def stand_in(self, guest: G, seat: int, level: str | None, *, grace: float = 0.0) -> str | None:
+        """A seated ``guest`` lets a bot play ``seat`` while nobody is connected to it (``level``
+        None: no bot any more). It is another person's seat, so the asker does not choose the bot:
+        the :data:`STAND_IN` plays, as the clock's would (returned), and only once the seat's owner
+        has been away ``grace`` seconds (a dropped connection or a restarted server is back
+        sooner); a seat kept or invited for somebody who never came is theirs to play, not a bot's.
+        The record notes who asked."""
         if guest not in self.seated:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
         problem = self.not_a_human_seat(seat)
         if problem is not None:
             raise Refusal("no_seat", problem)
+        name = self.session.names[seat]
         if self.connected(seat):
-            raise Refusal("not_away", f"{self.session.names[seat]} is connected")
+            raise Refusal("not_away", f"{name} is connected")
         if self.resigned(seat):
-            raise Refusal("no_seat", f"{self.session.names[seat]} resigned: a bot plays the seat to the end")
-        self.record.stand_ins[seat] = level
+            raise Refusal("no_seat", f"{name} resigned: a bot plays the seat to the end")
+        record = self.record
+        if level is not None:
+            kept = record.kept_for[seat]
+            if record.owners[seat] is None and kept is not None:
+                raise Refusal("no_seat", f"{name} is kept for {_whose(kept)}, who has not sat yet: "
+                              "nobody else lets a bot play it")  # fmt: skip
+            away = self.now() - self.away_since.get(seat, self.loaded)
+            if record.owners[seat] is not None and away < grace:
+                raise Refusal("not_away", f"{name} has been away {away:.0f} s: a bot may stand in once "
+                              f"{grace:.0f} s have passed")  # fmt: skip
+            level = STAND_IN
+        record.stand_ins[seat] = level
+        if len(record.stand_in_by) != len(record.owners):
+            record.stand_in_by = [None] * len(record.owners)
+        record.stand_in_by[seat] = None if level is None else guest.identity
+        return level
 
     def resigned(self, seat: int) -> bool:
         """``seat``'s owner gave it up (a record from before resigning has no list: nobody did)."""
@@ -387,10 +428,15 @@ class Table(Generic[G]):
         """``by`` may end the table: its opener, or ``operator`` (the server's own account)."""
         return by in (self.record.opener, operator)
 
-    def release(self, by: Owner, seat: int, *, operator: Owner) -> G | None:
+    def release(
+        self, by: Owner, seat: int, *, operator: Owner, to: Owner | None = None, bot: str | None = None
+    ) -> G | None:
         """The table's opener (or ``operator``, the server's own account) frees ``seat``: its
-        owner, whom its name kept it for and its stand-in lose it. Returns the guest who sat
-        there (pushed off it)."""
+        owner, whom its name kept it for and its stand-in lose it, and its owner takes no seat of
+        this game again (:attr:`TableRecord.released`), or a squatter would sit down again at
+        once. ``to``: the seat is kept for that person now (handed to them, released or not);
+        ``bot``: that bot plays it to the end and nobody takes it. Returns the guest who sat there
+        (pushed off it)."""
         if by not in (self.record.opener, operator):
             opener = self.record.opener
             named = "nobody" if opener is None else owner_name(opener)
@@ -400,12 +446,43 @@ class Table(Generic[G]):
         if self.over:
             raise Refusal("game_over", f"the game at table {self.name} is over")
         record = self.record
-        record.owners[seat] = record.kept_for[seat] = record.stand_ins[seat] = None
-        if self.resigned(seat):
-            record.resigned[seat] = False  # free for anyone, to play again
+        owner = record.owners[seat]
+        if owner is not None and owner not in (by, to) and owner not in record.released:
+            record.released = [*record.released, owner][-MAX_RELEASED:]
+        if to is not None and to in record.released:
+            record.released = [r for r in record.released if r != to]
+        record.owners[seat] = record.stand_ins[seat] = None
+        record.kept_for[seat] = to
+        if len(record.stand_in_by) == len(record.owners):
+            record.stand_in_by[seat] = None
+        if bot is not None:  # the opener's bot, to the end (kept as a resignation is)
+            record.resigned = [self.resigned(i) or i == seat for i in range(self.session.game.n)]
+            record.stand_ins[seat] = bot
+        elif self.resigned(seat):
+            record.resigned[seat] = False  # free to play again
         held = self.seated[seat]
         self.seated[seat] = None
+        self.away_since.pop(seat, None)
         return held
+
+    def set_clock(self, by: Owner, move_time: int, *, operator: Owner) -> None:
+        """The table's opener (or ``operator``) gives it a move time, or a shorter one than it has:
+        a stalled table (a seat taken and never played) gets a clock, and nobody makes a running
+        table slower for the others. The turn under way ends at the latest ``move_time`` from now."""
+        if by not in (self.record.opener, operator):
+            opener = self.record.opener
+            named = "nobody" if opener is None else owner_name(opener)
+            raise Refusal("not_opener", f"only the opener of table {self.name} ({named}) may set its move time")
+        if self.over:
+            raise Refusal("game_over", f"the game at table {self.name} is over")
+        before = self.record.move_time
+        if before is not None and move_time > before:
+            raise Refusal("illegal", f"table {self.name} has a move time of {before} s: it may be shortened, "
+                          "not lengthened")  # fmt: skip
+        self.record.move_time = move_time
+        now = self.now()
+        left = move_time if self.clock is None else min(self.clock.left(now), move_time)
+        self.clock = MoveClock.begin(move_time, now, left)
 
     def start(self, by: Owner, *, operator: Owner) -> bool:
         """The table's opener (or ``operator``) ends its waiting room: each human seat nobody has
@@ -517,7 +594,8 @@ class Table(Generic[G]):
         history = [*record.history, finished][-MAX_HISTORY:]
         return msgspec.structs.replace(
             record, owners=list(record.owners), kept_for=list(record.kept_for), stand_ins=[None] * n,
-            resigned=[False] * n, started=True, game=record.game + 1, history=history, declined=0,
+            resigned=[False] * n, started=True, game=record.game + 1, history=history, declined=0, released=[],
+            stand_in_by=[None] * n,
         )  # fmt: skip
 
     def deal(self, session: PlaySession, record: TableRecord) -> None:

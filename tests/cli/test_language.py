@@ -18,6 +18,7 @@ from dvtui.tables.registry import MAX_KEEP_DAYS
 from dvtui.tables.server import Server
 
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
+from ..support.raw import ask, speaking_for
 
 GAME = REPO / "replays" / "game.dvr"
 N = "\u202f"
@@ -157,7 +158,11 @@ def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> Non
     assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
     english = dvtui("tables", "--server", srv, data=tmp_path).stdout
     assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
-    asyncio.run(close_table(place, "jeu"))  # its game kept: what --all lists after the tables
+    ana = speaking_for(str(place.socket), "ana")
+    ana.send({"type": "join", "table": "jeu", "seat": 0})
+    assert ask(ana, {"type": "place", "seq": 1, "card": 1, "column": 0}, "card_placed")["type"] == "card_placed"
+    ana.close()
+    asyncio.run(close_table(place, "jeu"))  # its game kept (a person decided there): what --all lists after the tables
     kept = dvtui("--lang", "fr", "tables", "--all", "--server", srv, data=tmp_path).stdout.splitlines()
     (line,) = [line for line in kept if line.startswith("jeu.")]
     when = r"\d+ [a-zéû]+\.? 20\d\d, \d\d h \d\d"  # as French writes a date: 6 déc. 2026, 21 h 56

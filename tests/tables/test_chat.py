@@ -127,10 +127,11 @@ async def test_a_line_from_a_shell_reaches_the_table_screen_literally_and_m_says
             said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", HOSTILE)
             assert said.returncode == 0, said.stderr
             # the account now owns seat 0 (Ana's), so its lines are Ana's, from any connection
-            await until(pilot, "the hostile line", lambda: f"Ana: {SHOWN}" in said_lines())
+            # (its account beside the seat's name: the name is not the account's)
+            await until(pilot, "the hostile line", lambda: f"Ana ({me}): {SHOWN}" in said_lines())
             await pilot.press("m")
             await pilot.press(*"[b]hi[/b]", "enter")
-            await until(pilot, "Ana's own line", lambda: "Ana: [b]hi[/b]" in said_lines())
+            await until(pilot, "Ana's own line", lambda: f"Ana ({me}): [b]hi[/b]" in said_lines())
             chat = (in_process.games / "c.chat").read_text().splitlines()
             assert [(line["text"], line.get("seat")) for line in map(json.loads, chat)] == [
                 ("before you came", None), (SHOWN, 0), ("[b]hi[/b]", 0),
@@ -160,6 +161,21 @@ async def test_a_line_said_while_the_log_has_no_room_on_screen_comes_as_a_toast(
             await until(pilot, "the line in the log", lambda: any("[b]hi all" in e.plain for e in log.entries))
             await pilot.pause()
             toasts = [(n.title, n.message) for n in notifications(app)]
-            assert (("Said at the table", "Ana: [b]hi all") in toasts) is toast, toasts
+            me = pwd.getpwuid(os.getuid()).pw_name  # (the seat is Ana, said from the test's account: both shown)
+            assert (("Said at the table", f"Ana ({me}): [b]hi all") in toasts) is toast, toasts
     finally:
         ana.close()
+
+
+def test_a_seat_named_to_read_as_an_account_is_refused_so_nobody_speaks_as_them() -> None:
+    """A seat named ``sec3аna`` (a Cyrillic ``а``) would show as the account ``sec3ana`` in chat and
+    presence, held by whoever sat there: the server refuses such a name when the table is opened."""
+    me = pwd.getpwuid(os.getuid()).pw_name
+    styled = "".join(chr(0x1D41A + ord(c) - ord("a")) if "a" <= c <= "z" else c for c in me)  # bold letters
+    with short_dir() as d, in_thread(d) as server:
+        mal = _as(server, "mal")
+        players = [styled, "bob", "bot:random"]
+        refused = _ask(mal, {"type": "open_table", "table": "spoof", "players": players}, "opened")
+        assert refused["code"] == "bad_setup" and f"reads as {me} without being them" in refused["message"]
+        players = ["bob", "cy", "bot:random"]
+        assert _ask(mal, {"type": "open_table", "table": "fine", "players": players}, "opened")["type"] == "opened"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dvtui.store import read_game
+from dvtui.tables.registry import TableLimits
 from dvtui.tables.server import Server
 
 from ..support.processes import dvtui, one_error_line
@@ -21,20 +22,20 @@ def _as(server: Server, user: str) -> RawClient:
 _ask = ask
 
 
-def _open(server: Server, opener: RawClient, name: str) -> None:
+def _open(server: Server, opener: RawClient, name: str, first: int = 0) -> None:
     players = ["ana", "bob", "bot:random"]
-    assert (
-        _ask(opener, {"type": "open_table", "table": name, "players": players, "seed": 3}, "opened")["type"] == "opened"
-    )
+    message = {"type": "open_table", "table": name, "players": players, "seed": 3, "first_player": first}
+    assert _ask(opener, message, "opened")["type"] == "opened"
 
 
 def test_the_opener_closes_a_table_everyone_there_is_told_and_its_game_is_kept_unfinished() -> None:
     with short_dir() as d, in_thread(d) as server:
         ana, bob = _as(server, "ana"), _as(server, "bob")
-        _open(server, ana, "t1")
+        _open(server, ana, "t1", first=1)
         joined = _ask(bob, {"type": "join", "table": "t1", "seat": 1}, "joined")
         assert "may_close" not in joined  # bob did not open it
         assert bob.until("presence")["type"] == "presence"
+        assert _ask(bob, {"type": "place", "seq": 1, "card": 1, "column": 0}, "card_placed")["type"] == "card_placed"
         looking = _as(server, "ana")
         assert _ask(looking, {"type": "watch", "table": "t1"}, "joined")["may_close"] is True  # its opener may
         looking.close()
@@ -57,7 +58,9 @@ def test_dvtui_close_by_the_servers_account_and_a_finished_table_refused_in_one_
         _open(server, _as(server, "ana"), "t2")  # opened by a person, closed by the server's operator
         done = dvtui("close", "--server", d, "t2")
         assert done.returncode == 0, done.stderr
-        assert done.stdout == "table t2 is closed: its game is kept, unfinished, and its name is free\n"
+        assert done.stdout == (
+            "table t2 is closed: nobody had made a decision there, so its game is not kept; its name is free\n"
+        )
         done = dvtui("close", "--server", d, "t2")
         assert done.returncode != 0 and "no table t2" in one_error_line(done.stderr)
 
@@ -84,3 +87,24 @@ def test_a_player_resigns_a_bot_plays_the_seat_marked_as_a_stand_in_and_nobody_t
         assert _ask(bob, {"type": "resign", "table": "t3"}, "error")["code"] == "no_seat"
         done = dvtui("resign", "--server", d, "t3")  # the test's account holds no seat there
         assert done.returncode != 0 and "no seat at table t3" in one_error_line(done.stderr)
+
+
+def test_a_table_closed_before_anybody_decided_is_removed_and_opening_is_paced_per_account() -> None:
+    """Closing frees a place in the opener's quota, so an open-and-close loop went round it and
+    filled the disk with kept games: a game nobody made a decision in is removed when closed (a
+    stand-in's or a bot's moves are no person's), and an account opens at most so many in a row."""
+    limits = TableLimits(opens_at_once=3, opens_per_hour=1.0)
+    with short_dir() as d, in_thread(d, table_limits=limits) as server:
+        mal, ana = _as(server, "mal"), _as(server, "ana")
+        for name in ("k1", "k2", "k3"):
+            _open(server, mal, name)
+            assert _ask(mal, {"type": "close_table", "table": name}, "closed")["type"] == "closed"
+        refused = _ask(mal, {"type": "open_table", "table": "k4", "players": ["a", "b", "c"]}, "opened")
+        assert refused["code"] == "busy" and "web:mal has opened 3 tables lately" in refused["message"]
+        assert list(Path(d, "games").glob("k*")) == []  # nothing kept, nothing beside it
+        assert _ask(mal, {"type": "list_tables", "all": True}, "tables")["tables"] == []
+        _open(server, ana, "k4")  # another account's pace is its own
+        ana.send({"type": "join", "table": "k4", "seat": 1})
+        assert _ask(ana, {"type": "stand_in", "seat": 0, "bot": "greedy"}, "card_placed")["type"] == "card_placed"
+        assert _ask(_as(server, "ana"), {"type": "close_table", "table": "k4"}, "closed")["type"] == "closed"
+        assert list(Path(d, "games").glob("k4.*.dvr")) == []  # a stand-in's move is no person's decision

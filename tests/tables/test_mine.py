@@ -6,11 +6,13 @@ import os
 import pwd
 import re
 
-from dvtui.tables import SeatState, TableInfo
+import msgspec
+
+from dvtui.tables import SeatState, TableInfo, invited_by, played_with
 from dvtui.tables.client import is_my_turn, mine_first
 
 from ..support.processes import dvtui
-from ..support.raw import RawClient, ask
+from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import Served, in_thread, short_dir
 
 ME = pwd.getpwuid(os.getuid()).pw_name
@@ -29,7 +31,7 @@ def test_ones_turn_first_then_the_unfinished_then_the_finished_and_nobody_elses(
         _info("a-over", None, mine, other),
         _info("b-waiting", 1, mine, other),
         _info("c-yours", 0, mine, other),
-        _info("d-kept", 0, kept, other),
+        msgspec.structs.replace(_info("d-kept", 0, kept, other), opener="me"),  # kept by one's own table
         _info("e-bobs", 1, taken, other),  # kept for me once, taken by somebody else since
         _info("f-none", 0, other),
     ]
@@ -87,9 +89,17 @@ def test_tables_mine_all_lists_the_games_kept_after_ones_tables_and_nobody_elses
         assert me.until("welcome")["user"] == ME
         for name, players in (("sat", ["Ana", "Bob", "bot:random"]), ("invited", [ME, "Bob", "bot:random"]),
                               ("others", ["Ana", "Bob", "bot:random"])):  # fmt: skip
-            opened = ask(me, {"type": "open_table", "table": name, "players": players, "seed": 3}, "opened")
+            opened = ask(me, {"type": "open_table", "table": name, "players": players, "seed": 3, "first_player": 1},
+                         "opened")  # fmt: skip
             assert opened["type"] == "opened"
+        place = {"type": "place", "seq": 1, "card": 1, "column": 0}  # (a game nobody decided in is not kept)
         assert ask(me, {"type": "join", "table": "sat", "seat": 1}, "joined")["seat"] == 1
+        assert ask(me, place, "card_placed")["type"] == "card_placed"
+        for name in ("invited", "others"):  # Bob sits and plays there, not the test's account
+            bob = speaking_for(str(server.place.socket), "bob")
+            assert ask(bob, {"type": "join", "table": name, "seat": 1}, "joined")["seat"] == 1
+            assert ask(bob, place, "card_placed")["type"] == "card_placed"
+            bob.close()
         for name in ("sat", "invited", "others"):
             me.send({"type": "close_table", "table": name})
             if name == "sat":  # seated there: told as everyone there is, then answered
@@ -99,3 +109,35 @@ def test_tables_mine_all_lists_the_games_kept_after_ones_tables_and_nobody_elses
         assert listed.returncode == 0, listed.stderr
         names = [line.split(".")[0] for line in listed.stdout.splitlines()]
         assert names == ["invited", "sat"], listed.stdout
+
+
+def test_a_seat_kept_for_one_by_a_stranger_is_an_invitation_never_ones_turn() -> None:
+    """Anybody may name a seat after anybody: a table where all one has is a free seat kept for one
+    by an opener one never played with comes last and says who invited one, never "your turn"; by
+    somebody one plays with, it is one's table as any other."""
+    kept = SeatState(seat=0, name="Me", kind="human", state="free", kept_for="me")
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    bob = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob")
+    other = SeatState(seat=1, name="Mal", kind="human", state="connected", user="mal")
+    urgent = msgspec.structs.replace(_info("URGENT", 0, kept, other), opener="mal")
+    friendly = msgspec.structs.replace(_info("b-friendly", 0, kept, bob), opener="bob")
+    played = _info("c-played", 1, mine, bob)
+    infos = [urgent, friendly, played]
+    known = played_with(infos, "me")
+    assert known == {"me", "bob"}
+    assert invited_by(urgent, "me", known) == "mal" and not is_my_turn(urgent, "me", known)
+    assert invited_by(friendly, "me", known) is None and is_my_turn(friendly, "me", known)
+    assert [info.table for info in mine_first(infos, "me")] == ["b-friendly", "c-played", "URGENT"]
+    assert invited_by(_info("old-server", 0, kept, other), "me") == "?"  # the opener not said: a stranger
+
+
+def test_tables_mine_says_who_invited_one_to_a_table_of_a_stranger() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        mal = speaking_for(str(server.place.socket), "mal")
+        urgent = {"type": "open_table", "table": "URGENT-your-turn", "players": [ME, "web:mal", "bot:random"]}
+        assert ask(mal, urgent, "opened")["type"] == "opened"
+        listed = server.dvtui("tables", "--mine")
+        assert listed.returncode == 0, listed.stderr
+        assert listed.stdout.startswith("invited by web:mal: URGENT-your-turn  round 1/6, "), listed.stdout
+        assert "your turn" not in listed.stdout

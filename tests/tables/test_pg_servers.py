@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Iterator
 from functools import partial
 from pathlib import Path
@@ -484,3 +485,36 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
         finally:
             for session in (ana, spectator):
                 session.close()
+
+
+def test_a_table_goes_on_through_two_servers_whose_lock_sessions_are_terminated(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """The sessions holding the table's advisory lock are terminated again and again mid-game (an
+    administrator, a pooler, a timeout): each server notices at its next write, holds the table
+    again with what the other wrote, and the game ends as if nothing happened: no clash on the
+    primary key, no table stopped."""
+    with two_servers(pg_database) as (a, b):
+        opened = a.dvtui("new", "--table", "cut", "--players", PLAYERS, "--seed", "8", "--first", "1", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        wait_for("the other server to list it", lambda: b.dvtui("tables").stdout.startswith("cut  "))
+        ana, bob = a.player("cut", "Ana"), b.player("cut", "Bob", "random")
+        terminated = 0
+        with psycopg.connect(pg_database, autocommit=True) as admin:
+            (game,) = admin.execute("SELECT id FROM dvtui_games WHERE name = 'cut'").fetchone() or (0,)
+            deadline = time.monotonic() + WAIT
+            while len(db_lines(pg_database, "cut")) < 60 and time.monotonic() < deadline:
+                terminated += len(admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND "
+                    "objid = %s::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                    (game,),
+                ).fetchall())  # fmt: skip
+                time.sleep(0.3)
+        assert terminated > 0
+        for proc in (ana, bob):
+            code, out, err = proc.finish()
+            assert code == 0, err
+            assert out.splitlines()[-1].startswith("table cut: Game over: "), out
+        played = b"".join(db_lines(pg_database, "cut"))
+        assert strip_at(played) == strip_at(uninterrupted(PLAYERS, 8, 0, LEVELS, tmp_path))
+        assert a.stop() == 0 and b.stop() == 0

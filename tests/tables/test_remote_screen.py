@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +77,7 @@ async def _first_bot_move(server: Server, table: str) -> None:
 
 
 async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Server) -> None:
+    in_process.limits = dataclasses.replace(in_process.limits, stand_in_grace=0.001)  # (the grace: test_table_rules)
     await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "t")
     bob = await RemoteSession.open(in_process.place, "t", seat=1)
@@ -545,6 +547,7 @@ async def test_the_opener_ends_the_table_from_its_screen_once_asked_and_a_player
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
             await until(pilot, "end table offered", lambda: "End the table" in _palette(screen))
+            await _decide(ana, 1, 0)  # a person's decision: the game is worth keeping
             await pilot.press("x")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
             await pilot.press("n")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dvtui.cli.tables import table_line
+from dvtui.tables import SeatState, TableInfo
 from dvtui.tables.server import Server
 
 from ..support.processes import dvtui
@@ -77,3 +79,11 @@ def test_a_client_that_says_it_is_a_bot_is_shown_as_one(in_process: Server) -> N
         error = refused.until("welcome")
         assert error["type"] == "error" and error["code"] == "bad_message", error
         assert refused.receive() is None  # closed
+
+
+def test_dvtui_tables_says_who_asked_for_a_stand_in() -> None:
+    asked = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob", stand_in="greedy", stand_in_by="cy")
+    own = SeatState(seat=2, name="Cy", kind="human", state="connected", user="cy")
+    free = SeatState(seat=0, name="Ana", kind="human", state="free")
+    line = table_line(TableInfo(table="t", seats=[free, asked, own], round=1, rounds=6, to_move=1))
+    assert "; Bob: away (bob), greedy bot standing in (asked by cy); Cy: connected (cy)]" in line, line

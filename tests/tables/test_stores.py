@@ -16,6 +16,7 @@ from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import GameLocked, SaveError, parse_game
 from dvtui.store import writer as file_writer
+from dvtui.store.codec import line_decoder
 from dvtui.tables.store import FileStore, GameStore, TableExists, TableRecord
 
 
@@ -201,8 +202,9 @@ def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str,
 
 @pytest.mark.postgresql
 def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp_path: Path) -> None:
-    """A server that lost its lock without knowing (another took the game over meanwhile) fails
-    its next append: the primary key refuses a second line of the same seq, so the game never forks."""
+    """A server that lost its lock without knowing, and writes all the same (its hold's check
+    passed before another took the game over), fails its next append: the primary key refuses a
+    second line of the same seq, so the game never forks."""
     from dvtui.tables.pgstore import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
@@ -211,10 +213,55 @@ def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp
         one.holds.close()  # its connection (and every lock on it) is gone
         taker, _lines, _ = two.reopen("lost")
         _play(taker, 1)
+        one.holds.holding = lambda game_id: True  # type: ignore[method-assign]  # as if checked just before
         with pytest.raises(SaveError, match="could not save"):
             _play(stale, 1)
         assert stale.save_failure is not None
         assert len(two.lines("lost")) == 2
+    finally:
+        one.shutdown()
+        two.shutdown()
+
+
+@pytest.mark.postgresql
+def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_game_again(
+    pg_database: str, tmp_path: Path
+) -> None:
+    """The session holding a game's lock is terminated (an administrator, a pooler, a timeout):
+    the server's next append notices at once and writes nothing (the hold may be another's by
+    then); once it holds the game again it reads what was written meanwhile and goes on."""
+    import psycopg
+
+    from dvtui.tables.pgstore import PgStore
+    from dvtui.tables.store import HoldLost
+
+    one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
+    try:
+        stale, _ = one.create("cut", _created(), _record())
+        with psycopg.connect(pg_database, autocommit=True) as admin:
+            (game_id,) = admin.execute("SELECT id FROM dvtui_games WHERE name = 'cut'").fetchone() or (0,)
+            holders = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s::oid "
+                "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+                (game_id,),
+            ).fetchall()
+        assert holders == [(True,)]
+        taker, _lines, _ = two.reopen("cut")  # nobody holds it now: another server takes it and plays
+        _play(taker, 1)
+        two.close("cut", taker)
+        before = list(stale.events)
+        with pytest.raises(HoldLost, match="hold on it was lost"):
+            stale.place(stale.game.legal_placements()[0])
+        assert stale.events == before and stale.save_failure is None  # nothing written, nothing stopped
+        assert len(one.lines("cut")) == 2
+        stale.close()
+        news = one.hold("cut", stale, 1)  # held again: the line written meanwhile, then its own
+        assert news == one.lines("cut")[1:]
+        event = line_decoder.decode(news[0])
+        event.seq = None
+        stale.game.apply(event)
+        stale.place(stale.game.legal_placements()[0])
+        assert len(one.lines("cut")) == 3
     finally:
         one.shutdown()
         two.shutdown()

@@ -114,7 +114,10 @@ def test_three_hundred_tables_are_listed_in_pages_and_one_table_is_asked_for_alo
         info = asyncio.run(table_info(server.place, "table-299"))
         assert info is not None and [s.name for s in info.seats] == LONG
         released = server.dvtui("tables", "release", "table-299", "--seat", "2")  # the server's own account may
-        assert released.stdout == f"table table-299: seat 2 ({LONG[1]}) is free for anyone\n", released.stderr
+        assert released.stdout == (
+            f"table table-299: seat 2 ({LONG[1]}) is free for anyone else; whoever held it takes no seat of this game "
+            "again\n"
+        ), released.stderr
 
 
 def test_a_line_past_the_protocols_bound_is_said_in_words_not_as_an_internal_error(tmp_path: Path) -> None:
@@ -252,12 +255,29 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         wait_for("the squatter to sit", lambda: f"Cy: connected ({other})" in server.dvtui("tables").stdout)
         released = server.dvtui("tables", "release", "sat", "--seat", "3")
         assert released.returncode == 0, released.stderr
-        assert released.stdout.strip() == "table sat: seat 3 (Cy) is free for anyone"
+        assert released.stdout.strip() == (
+            "table sat: seat 3 (Cy) is free for anyone else; whoever held it takes no seat of this game again"
+        )
         out, _ = squat.communicate(timeout=60)
         told = [json.loads(line) for line in out.splitlines()][-1]
         assert told["code"] == "taken_over" and "released" in told["message"]
         assert "Cy: free" in server.dvtui("tables").stdout
-        assert _ask(mine, {"type": "join", "table": "sat", "seat": 2}, "joined")["seat"] == 2
+        (back,) = as_other(other_user, sock, [
+            {"type": "hello", "version": 1, "expect": "welcome"},
+            {"type": "join", "table": "sat", "seat": 2, "expect": "joined"},
+        ])[1:]  # fmt: skip
+        assert back["code"] == "no_seat" and "released you from its seats for this game" in back["message"]
+        handed = server.dvtui("tables", "release", "sat", "--seat", "3", "--to", "web:bob")
+        assert handed.stdout == "table sat: seat 3 (Cy) is kept for web:bob, who alone may take it\n", handed.stderr
+        assert _ask(mine, {"type": "join", "table": "sat", "seat": 2}, "joined")["code"] == "seat_taken"
+        botted = server.dvtui("tables", "release", "sat", "--seat", "Cy", "--bot", "greedy")
+        assert botted.stdout == "table sat: a greedy bot plays seat 3 (Cy) to the end of the game\n", botted.stderr
+        assert "Cy: free, greedy bot standing in, resigned" in server.dvtui("tables").stdout
+        clock = server.dvtui("tables", "clock", "sat", "--move-time", "2h")
+        assert clock.stdout == "table sat: each turn may last 2h; then a bot plays it\n", clock.stderr
+        assert "move time 2h" in server.dvtui("tables").stdout
+        longer = server.dvtui("tables", "clock", "sat", "--move-time", "3h")
+        assert longer.returncode == 1 and "may be shortened, not lengthened" in one_error_line(longer.stderr)
         bad = server.dvtui("tables", "release", "sat", "--seat", "9")
         assert bad.returncode == 2 and "--seat '9': no such seat" in bad.stderr
 

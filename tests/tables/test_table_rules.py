@@ -5,12 +5,14 @@ keep what goes over the wire: codes, ``re``, messages sent to the right connecti
 
 from __future__ import annotations
 
+import os
+
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import user_name
 from dvtui.tables.protocol import SeatState
-from dvtui.tables.registry import Owner, kept_for
+from dvtui.tables.registry import Owner, kept_for, lookalike_of
 from dvtui.tables.store import TableRecord
 from dvtui.tables.table import BotTurn, Table, pick_seat
 
@@ -214,3 +216,82 @@ def test_one_seated_already_is_given_no_second_seat_by_chance_but_their_away_one
     assert message.startswith("your seat Ana is open on another connection")
     t.leave(first)
     assert t.join(ana(), None).seat == 1  # her seat left away: given back
+
+
+def test_a_released_squatter_takes_no_seat_of_the_game_again_unless_handed_one() -> None:
+    t = table("Ana,Bob,Cy,bot:greedy", kept={1: BOB_UID})
+    squatter = Guest(70009, "zed")
+    t.join(squatter, 2)
+    assert t.release(ANA_UID, 2, operator=0) is squatter
+    message = refused("no_seat", t.join, Guest(70009, "zed"), 2)
+    assert message == (
+        "the opener of table t released you from its seats for this game: watch it, or ask them to hand you a seat"
+    )
+    refused("no_seat", t.join, Guest(70009, "zed"), 0)  # nor another free seat
+    t.join(Guest(70010, "cy"), 2)  # anybody else may
+    t.release(ANA_UID, 2, operator=0, to=70009)  # handed back: kept for him alone
+    assert t.seat_states()[2].kept_for == user_name(70009)
+    refused("seat_taken", t.join, Guest(70010, "cy"), 2)
+    assert t.join(Guest(70009, "zed"), 2).seat == 2
+    assert t.next_record("t.2026.dvr").released == []  # a new game: everyone may sit again
+
+
+def test_the_opener_hands_a_seat_to_a_bot_for_the_rest_of_the_game() -> None:
+    t = table("Ana,Bob,Cy,bot:greedy")
+    t.join(Guest(70009, "zed"), 2)
+    t.release(ANA_UID, 2, operator=0, bot="strong")
+    seat = t.seat_states()[2]
+    assert (seat.state, seat.stand_in, seat.resigned, seat.stand_in_by) == ("free", "strong", True, None)
+    refused("no_seat", t.join, Guest(70010, "cy"), 2)
+    assert t.release(ANA_UID, 2, operator=0) is None and t.seat_states()[2].stand_in is None  # free again
+
+
+def test_a_co_players_stand_in_is_the_tables_level_after_the_grace_and_never_for_a_seat_kept_for_someone() -> None:
+    clock = [100.0]
+    seats = parse_players("Ana,Bob,Cy")
+    keep = kept_for(seats)
+    keep[2] = 70011  # invited, never came
+    record = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, opener=ANA_UID, kept_for=keep)
+    t = Table("t", PlaySession.start(new_game(seats, first_player=0, seed=5), None), record, now=lambda: clock[0])
+    a, b = ana(), bob()
+    t.join(a, 0)
+    t.join(b, 1)
+    message = refused("no_seat", t.stand_in, a, 2, "random", grace=30.0)
+    assert message == f"Cy is kept for user {user_name(70011)}, who has not sat yet: nobody else lets a bot play it"
+    t.leave(b)
+    clock[0] += 29.0
+    assert refused("not_away", t.stand_in, a, 1, "random", grace=30.0) == (
+        "Bob has been away 29 s: a bot may stand in once 30 s have passed"
+    )
+    clock[0] += 1.0
+    assert t.stand_in(a, 1, "random", grace=30.0) == "greedy"  # the table's level, not the asker's
+    seat = t.seat_states()[1]
+    assert (seat.stand_in, seat.stand_in_by) == ("greedy", user_name(ANA_UID))
+    assert t.join(bob(), 1).changed and t.record.stand_in_by[1] is None  # its owner is back: the bot goes
+
+
+def test_the_opener_gives_a_running_table_a_clock_and_may_shorten_it_not_lengthen_it() -> None:
+    clock = [0.0]
+    seats = parse_players("Ana,Bob,Cy")
+    record = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, opener=ANA_UID, kept_for=kept_for(seats))
+    t = Table("t", PlaySession.start(new_game(seats, first_player=0, seed=5), None), record, now=lambda: clock[0])
+    assert t.move_left() is None
+    refused("not_opener", t.set_clock, BOB_UID, 60, operator=0)
+    t.set_clock(ANA_UID, 3600, operator=0)
+    assert (t.record.move_time, t.move_left()) == (3600, 3600.0)
+    clock[0] += 100.0
+    t.set_clock(0, 600, operator=0)  # the server's own account too
+    assert t.move_left() == 600.0
+    assert refused("illegal", t.set_clock, ANA_UID, 601, operator=0).startswith("table t has a move time of 600 s")
+    clock[0] += 600.0
+    assert t.tick() == "overdue"
+
+
+def test_a_seat_name_that_reads_as_an_account_without_naming_it_is_told() -> None:
+    me = user_name(os.getuid())
+    spoof = me.replace("o", "\u043e", 1).replace("a", "\u0430", 1)  # Cyrillic о and а, if it has them
+    styled = "".join(chr(0x1D41A + ord(c) - ord("a")) if "a" <= c <= "z" else c for c in me)  # bold letters
+    assert lookalike_of(styled) == me.casefold()
+    if spoof != me:
+        assert lookalike_of(spoof) == me.casefold()
+    assert lookalike_of(me) is None and lookalike_of("Cy") is None  # its own name; nobody's

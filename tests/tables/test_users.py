@@ -23,7 +23,7 @@ def test_a_second_user_cannot_take_or_move_for_the_first_users_seat(other_user: 
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)
         os.chmod(server.directory, 0o755)  # who may enter the directory may reach the server
-        server.start()
+        server.start("--limit", "stand-in-grace=0.001")  # (the grace itself: test_table_rules)
         opened = server.dvtui("new", "--table", "shared", "--players", "Ana,Bob,Cy", "--seed", "4", "--start-now")
         assert opened.returncode == 0, opened.stderr
         sock = server.place.socket

@@ -25,6 +25,7 @@ from ...tables import (
     ServerPlace,
     TableInfo,
     Unreachable,
+    invited_by,
     is_my_turn,
     lobby_tables,
     open_table,
@@ -142,6 +143,8 @@ def table_label(info: TableInfo, me: str) -> Text:
         where = _("waiting for {names}").format(names=", ".join(awaited)) if awaited else _("waiting room")
     elif mine:
         where = _("your turn")
+    elif (inviter := invited_by(info, me)) is not None:  # a seat kept for one by a stranger
+        where = _("invited by {user}").format(user=inviter)
     else:
         where = _("{name} to play").format(name=info.seats[info.to_move].name) if info.to_move is not None else "?"
     line.append(f"  {printable(where)}", style=Style(color=GOLD, bold=True) if mine else Style())

@@ -39,6 +39,7 @@ from ...bots import BotSpec, Stopped, bot_fn, think
 from ...describe import bot_level_name, column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...i18n import N_, _
+from ...lookalike import shown_as
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
@@ -70,8 +71,9 @@ from ..widgets.table_view import (
 from .dialog import Confirm, LeaveForBranch, SayLine
 from .end import EndScreen
 
-STAND_IN_LEVEL = "strong"
-"""The bot a seated player lets play an away seat (the one the hints use)."""
+STAND_IN_LEVEL = "greedy"
+"""The bot a seated player lets play an away seat: the table's own stand-in (the server plays no
+other for another person's seat, and only once they have been away a while)."""
 
 NO_BRANCH_IN_BROWSER = N_("No play from here in a browser tab at a shared table: the branch would be a file of "
                         "the web server's account, which no page of the table can open.")  # fmt: skip
@@ -392,7 +394,7 @@ class TableScreen(SpokenScreen[None]):
         """A line said at the table goes to the log; and to a toast when the log is not on screen
         (no room for it at 80x24 with four players or more, or another screen is up), so it is
         not missed until someone thinks of pressing Tab."""
-        speaker = news.speaker if news.seat is None else self.session.names[news.seat]
+        speaker = news.speaker if news.seat is None else shown_as(self.session.names[news.seat], news.speaker)
         log = self.query_one(EventLog)
         log.say(speaker, news.text, spectator=news.seat is None)
         panel = log.parent.region if isinstance(log.parent, Widget) else log.region  # (the log's rows past it are cut)
@@ -804,7 +806,8 @@ class TableScreen(SpokenScreen[None]):
         for seat in away:
             self.session.stand_in(seat, STAND_IN_LEVEL)
         who = ", ".join(self.session.names[s] for s in away)
-        said = _("A strong bot plays for {names} until they join.").format(names=who)
+        said = _("A greedy bot plays for {names} until they join (once they have been away a little while)."
+                 ).format(names=who)  # fmt: skip
         self.notify(said, title=_("Stand-in"), timeout=5)
 
     def action_start(self) -> None:

@@ -11,6 +11,7 @@ from rich.text import Text
 from ...describe import bot_level_name
 from ...engine import Game
 from ...i18n import _, ngettext, pgettext
+from ...lookalike import looks_forged, shown_as
 from ...play.face import Presence, SeatInfo
 from ...printable import printable
 from ...tables.clock import duration_words
@@ -38,12 +39,15 @@ def presence_line(presence: Presence, game: Game) -> Text:
         elif s.stand_in is not None:
             what = (_("free, {level} bot standing in") if s.state == "free" else
                     _("away, {level} bot standing in")).format(level=bot_level_name(s.stand_in))
+            if s.stand_in_by is not None:
+                what = _("{state} (asked by {user})").format(state=what, user=printable(s.stand_in_by))
         elif s.state == "connected":  # (a bot's level is the server's word)
             what = (_("bot {level}, here").format(level=bot_level_name(printable(s.bot))) if s.bot is not None
                     else _("here"))
         else:
             what = seat_state(s.state)
-        words.append(f"{s.name} ({what})")
+        forged = looks_forged(s.name) and s.seat != presence.seat  # (whose seat it is, beside it)
+        words.append(f"{shown_as(s.name, s.user) if forged else s.name} ({what})")
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
