@@ -39,7 +39,8 @@ import msgspec
 from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
-from ..store.reader import GameFileError, read_bytes
+from ..store.errors import GameFileError
+from ..store.reader import read_bytes
 from .sidecar import SidecarError, read_sidecar
 from .timeline import Replay
 
