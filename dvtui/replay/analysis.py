@@ -264,8 +264,8 @@ def load(
         return None, None
     except SidecarError as e:
         return None, _unread(path, str(e))
-    except msgspec.ValidationError as e:
-        return None, _unread(path, str(e))
+    except msgspec.ValidationError as e:  # (msgspec's words say where: "Expected `float`, got `str` - at `$...`")
+        return None, _unread(path, _("not laid out as dvtui writes it ({error})").format(error=e))
     except (msgspec.DecodeError, RecursionError):
         return None, _unread(path, _("not JSON as dvtui writes it"))
     if not _fits(reviews, events) or not all(map(_in_range, reviews)):
