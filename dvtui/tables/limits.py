@@ -148,9 +148,10 @@ class Throttled:
 
 class Budgets:
     """A token bucket per key (an account, a vouched person): the rate of all its connections
-    together. A message over budget waits its turn rather than being refused, so an account's
-    flood slows that account alone; the wait is bounded, since each of its connections (at most
-    :attr:`Limits.conns_per_account`) has one message in hand at a time."""
+    together. A message over budget waits its turn, so an account's flood slows that account
+    alone; for at most :data:`MOST_WAIT` seconds (:meth:`take_within`), past which it is refused
+    and spends nothing, so the debt of an account, however many connections it floods from, is
+    bounded and soon paid once it stops."""
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
@@ -179,11 +180,6 @@ class Budgets:
         if min(self.burst, tokens + (now - at) * self.rate) - cost < -most_wait * self.rate:
             return None
         return self.take(key, cost)
-
-    async def wait(self, key: Hashable, cost: float = 1.0) -> None:
-        delay = self.take(key, cost)
-        if delay > 0:
-            await asyncio.sleep(delay)
 
 
 class Late(Exception):
