@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from dvtui import __version__
+from dvtui.app.textual_private import notifications
 from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, save
 from dvtui.replay.sidecar import MAX_SIDECAR_BYTES, SidecarError, read_sidecar
 from dvtui.store import read_game
 
 from ..support.processes import dvtui
-from ..support.replays import REPLAYS
+from ..support.replays import REPLAYS, replay_app, viewer
 
 BUDGET = 5
 """Iterations of the analyses made here: their values are not what is tested."""
@@ -117,3 +118,16 @@ def test_the_cli_says_why_in_one_line_and_prints_no_impossible_percent(tmp_path:
     assert [line for line in done.stderr.splitlines() if "not read" in line] == [
         f"dvtui: warning: {analysis_path(game)}: the analysis kept there is not read: not JSON as dvtui writes it"
     ]
+
+
+async def test_the_viewer_opens_a_game_whose_kept_analysis_is_hostile_and_says_why(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    body = json.loads(_kept_text(game))
+    body["reviews"][0]["before"] = 12345.5
+    analysis_path(game).write_text(json.dumps(body).replace("12345.5", "NaN"))
+    app = replay_app(game)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert viewer(app).analysis is None  # nothing of it shown, nothing to chart
+        said = [str(n.message) for n in notifications(app)]
+        assert any("the analysis kept there is not read" in line for line in said), said
