@@ -60,18 +60,27 @@ def choose(spec: BotSpec | str, game: Game, seed: int) -> Placement:
     return bot_fn(spec)(game, seed)
 
 
-def bot_fn(spec: BotSpec, stop: threading.Event | None = None) -> Mover:
+def bot_fn(spec: BotSpec, stop: threading.Event | None = None, within: float | None = None) -> Mover:
     """The move function for ``spec``, its budget bound in (levels that take one accept
     ``iterations=``, ``seconds=`` and ``stop=`` keywords).
 
     ``stop``, once set, makes a searching bot give up (raising :class:`Stopped`): a thread cannot be
     killed, so a program that quits while a bot thinks asks it to stop. Unset, it changes nothing.
+    ``within``: seconds a searching bot's move may take at most, whatever its iterations (a shared
+    server's bound); such a move is no longer a pure function of (game, seed). None: no bound.
     """
-    if spec.level in BUDGETED and (spec.iterations is not None or spec.seconds is not None):
-        return functools.partial(SEARCHING[spec.level], iterations=spec.iterations, seconds=spec.seconds, stop=stop)
-    if stop is not None and spec.level in STOPPABLE:
-        return functools.partial(STOPPABLE[spec.level], stop=stop)
+    if spec.level in BUDGETED and (spec.iterations is not None or spec.seconds is not None or within is not None):
+        if spec.seconds is not None:
+            return functools.partial(SEARCHING[spec.level], seconds=_least(spec.seconds, within), stop=stop)
+        iterations = spec.iterations if spec.iterations is not None or within is None else DEFAULT_ITERATIONS
+        return functools.partial(SEARCHING[spec.level], iterations=iterations, seconds=within, stop=stop)
+    if spec.level in STOPPABLE and (stop is not None or within is not None):
+        return functools.partial(STOPPABLE[spec.level], stop=stop, seconds=within)
     return LEVELS[spec.level]
+
+
+def _least(seconds: float, within: float | None) -> float:
+    return seconds if within is None else min(seconds, within)
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -86,19 +86,24 @@ def draw(visits: tuple[tuple[Placement, int], ...], temperature: float, key: int
 
 class StoppableMover(Protocol):
     """A level that searches: a move function whose ``stop``, once set, ends its search with
-    :class:`~dvtui.bots.base.Stopped` (as it does ``strong``'s); unset, it changes nothing."""
+    :class:`~dvtui.bots.base.Stopped` (as it does ``strong``'s); unset, it changes nothing. ``seconds``
+    ends its search at that time if its iterations have not ended it first."""
 
-    def __call__(self, game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement: ...
+    def __call__(
+        self, game: Game, seed: int, *, stop: threading.Event | None = None, seconds: float | None = None
+    ) -> Placement: ...
 
 
 def mover(level: Level) -> StoppableMover:
     """The level's move function: its search, then its draw (see the module docstring)."""
 
-    def choose(game: Game, seed: int, *, stop: threading.Event | None = None) -> Placement:
-        visits = think(
-            game, seed, iterations=level.iterations, stop=stop, evaluation=level.evaluation,
+    def choose(
+        game: Game, seed: int, *, stop: threading.Event | None = None, seconds: float | None = None
+    ) -> Placement:
+        visits = think(  # (``seconds``: a bound in time as well, which only a shared server sets)
+            game, seed, iterations=level.iterations, seconds=seconds, stop=stop, evaluation=level.evaluation,
             settle=level.temperature <= 0,  # only the most visited placement is played: stop once it is settled
-        ).visits
+        ).visits  # fmt: skip
         return draw(visits, level.temperature, mix(seed, _DRAW, move_key(game)))
 
     choose.__name__ = choose.__qualname__ = f"choose_{level.name}"

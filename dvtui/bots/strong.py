@@ -486,7 +486,9 @@ def think(
 
     With ``seconds`` the search stops on the clock (not deterministic); otherwise after
     ``iterations`` simulations (default :data:`DEFAULT_ITERATIONS`), which makes the move a pure
-    function of (state, seed, iterations). ``progress(fraction)`` is called now and then, from the
+    function of (state, seed, iterations). With both, after ``iterations`` or at ``seconds``,
+    whichever comes first (a shared server bounds every move in time so): a move cut by the clock
+    is no longer a pure function of them. ``progress(fraction)`` is called now and then, from the
     calling thread, so a UI can show how far the search is. ``stop``, once set, ends the search
     with :class:`~dvtui.bots.base.Stopped` (looked at every :data:`STOP_EVERY` iterations; it never
     changes the move of a search it lets finish). ``evaluation`` is how it judges the round's end
@@ -516,6 +518,7 @@ def think(
     else:
         budget = max(1, DEFAULT_ITERATIONS if iterations is None else iterations)
         every = max(1, budget // 50)
+        cut_at = None if seconds is None else start + seconds
         for i in range(budget):
             search.iterate()
             if progress is not None and i % every == 0:
@@ -524,6 +527,8 @@ def think(
                 if stop is not None and stop.is_set():
                     raise Stopped
                 if settle and search.settled(budget - i - 1):
+                    break
+                if cut_at is not None and i and time.perf_counter() >= cut_at:
                     break
     if progress is not None:
         progress(1.0)

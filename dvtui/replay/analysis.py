@@ -39,6 +39,9 @@ import msgspec
 from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
+from ..store.errors import GameFileError
+from ..store.reader import read_bytes
+from .sidecar import SidecarError, read_sidecar
 from .timeline import Replay
 
 SEED = 0xA7A1
@@ -225,25 +228,60 @@ def file_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def load(path: Path, sha256: str, budget: int, version: str, events: Sequence[Event]) -> Analysis | None:
+class _Head(msgspec.Struct):
+    """What says whose analysis a kept file is (the rest is decoded only when it is this one's)."""
+
+    format: int
+    sha256: str
+    budget: int
+    version: str
+
+
+class _Kept(_Head):
+    """A kept analysis file of :data:`FORMAT`, as :func:`save` writes it."""
+
+    reviews: list[Review]
+
+
+def load(
+    path: Path, sha256: str, budget: int, version: str, events: Sequence[Event]
+) -> tuple[Analysis | None, str | None]:
     """The kept analysis when it is of this very file, budget and version and fits its placements
-    (``events``: the file's canonical log); None otherwise (absent, unreadable, stale or not what
-    this code writes: it is then made again). The file is outside text: anyone could have written
-    it, so every value is checked before a screen shows it."""
+    (``events``: the file's canonical log), else None (absent, stale or of another layout: it is
+    then made again); with, when a file was there but could not be read as one, why (one line).
+
+    The file is outside text: anyone who shares a game chooses what lies beside it. It is read as
+    :func:`~.sidecar.read_sidecar` reads (no pipe, device or link; bounded), decoded into typed
+    values (msgspec: no recursion through what is not of the layout; JSON has no NaN, and a number
+    out of a float's range is refused) and every value is checked before a screen shows it."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        if raw.get("format") != FORMAT or (raw.get("sha256"), raw.get("budget"), raw.get("version")) != (
-            sha256,
-            budget,
-            version,
-        ):
-            return None
-        reviews = msgspec.convert(raw["reviews"], list[Review], strict=True)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, msgspec.ValidationError):
-        return None
-    if not _fits(reviews, events):
-        return None
-    return Analysis(sha256, budget, version, reviews)
+        data = read_sidecar(path)
+        head = msgspec.json.decode(data, type=_Head)
+        if head.format != FORMAT or (head.sha256, head.budget, head.version) != (sha256, budget, version):
+            return None, None
+        reviews = msgspec.json.decode(data, type=_Kept).reviews
+    except FileNotFoundError:
+        return None, None
+    except SidecarError as e:
+        return None, _unread(path, str(e))
+    except msgspec.ValidationError as e:  # (msgspec's words say where: "Expected `float`, got `str` - at `$...`")
+        return None, _unread(path, _("not laid out as dvtui writes it ({error})").format(error=e))
+    except (msgspec.DecodeError, RecursionError):
+        return None, _unread(path, _("not JSON as dvtui writes it"))
+    if not _fits(reviews, events) or not all(map(_in_range, reviews)):
+        return None, _unread(path, _("its values are not those of this game's placements"))
+    return Analysis(sha256, budget, version, reviews), None
+
+
+def _unread(path: Path, why: str) -> str:
+    return _("{file}: the analysis kept there is not read: {why}").format(file=path, why=why)
+
+
+def _in_range(r: Review) -> bool:
+    """Win chances and losses are in 0..1, the noise a finite standard error of at least 0."""
+    chances = [r.before, *(x for x in (r.played, r.loss) if x is not None)]
+    noise_ok = r.noise is None or (math.isfinite(r.noise) and r.noise >= 0)
+    return noise_ok and all(math.isfinite(x) and 0.0 <= x <= 1.0 for x in chances)
 
 
 def _fits(reviews: Sequence[Review], events: Sequence[Event]) -> bool:
@@ -304,26 +342,26 @@ def kept(
 
     digest = file_digest(data)
     where = analysis_path(game_file)
-    found = load(where, digest, budget, __version__, events)
+    found, unread = load(where, digest, budget, __version__, events)
     if found is not None:
         return found, None
     analysis = Analysis(digest, budget, __version__, analyse(events, budget, jobs, progress))
     try:
         save(where, analysis)
     except OSError as e:
-        return analysis, f"{where}: not kept: {e.strerror or e}"
-    return analysis, None
+        return analysis, "; ".join(filter(None, [unread, f"{where}: not kept: {e.strerror or e}"]))
+    return analysis, unread
 
 
-def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) -> Analysis | None:
+def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) -> tuple[Analysis | None, str | None]:
     """The analysis kept beside ``game_file`` for its present bytes (``events``: its canonical
-    log), if there is one."""
+    log), if there is one; with why a file there was not read (see :func:`load`)."""
     from .. import __version__
 
     try:
-        data = game_file.read_bytes()
-    except OSError:
-        return None
+        data = read_bytes(game_file)
+    except GameFileError:
+        return None, None
     return load(analysis_path(game_file), file_digest(data), budget, __version__, events)
 
 

@@ -26,6 +26,7 @@ from ..engine import AnyEvent, Event, Game, GameCreated, Placement, RuleError
 from ..i18n import ENGLISH, N_, _, language
 from ..printable import printable
 from ..store import SaveError
+from .dial import Crowded, dial
 from .protocol import (
     FEATURES,
     MAX_LINE_BYTES,
@@ -192,9 +193,12 @@ class Connection:
                 warn_of_owner(place)
             if place.personal and start:
                 await asyncio.to_thread(ensure_personal_server, place)
-            reader, writer = await asyncio.open_unix_connection(path, limit=MAX_LINE_BYTES)
+            sock = await dial(str(path))  # (through a full queue of connections: see dial.py)
+            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
         except SaveError as e:
             raise Unreachable(str(e)) from None
+        except Crowded as e:
+            raise Unreachable(_("{socket}: {why}").format(socket=place.socket, why=e.strerror)) from None
         except OSError as e:
             raise Unreachable(connect_error(place, e)) from None
         from .. import __version__

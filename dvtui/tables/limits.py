@@ -29,12 +29,24 @@ from ..i18n import _
 
 LOG_EVERY = 60.0
 """Seconds between two log lines about the same limit (the ones between are counted)."""
-TABLES_PER_TOKEN = 100
-"""A ``list_tables`` costs the budget of one message per this many tables it lists (at least one):
-its answer's work grows with the tables."""
+PAGE_COST = 2.0
+"""What a ``list_tables`` answered by a page of the tables costs of its account's budget, in
+messages: what it sends is bounded (a page holds at most ``MAX_PAGE`` tables), so its cost is
+too, however many tables the server holds; a lookup of one table costs one, as any message. (A
+cost that grew with the tables made a whole listing, page after page, cost their square.)"""
+MOST_WAIT = 3.0
+"""Seconds at most an account's message waits for its budget: past it, the message is answered
+``busy`` and spends nothing, so an account's debt is bounded and a storm ended is soon forgotten."""
 ACCEPT_PAUSE = 0.5
 """Seconds the server stops accepting when the system has no descriptor or memory for one more."""
 ACCEPT_BACKLOG = 128
+"""Connections accepted in one turn of the loop (then it serves those it has)."""
+LISTEN_BACKLOG = 65535
+"""The queue of connections the kernel holds for the server before it accepts them: the kernel
+takes the least of this and ``net.core.somaxconn`` (4096 by default since Linux 5.4), so the
+operator's setting decides. A deep queue is what makes a connect/close loop cost its own account:
+the server empties it faster than one loop fills it and refuses that account's connections at once
+(:attr:`Limits.connect_rate`); a shallow one (128) stays full, and everyone's connects fail."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,11 @@ class Limits:
     """Connections one account (or vouched person) holds at once."""
     conns_total: int = 4096
     """Connections in all (never more than half the server's open-file limit)."""
+    connect_rate: float = 20.0
+    """Connections one account may open a second on average (a command opens one, a player's
+    client one per reconnection) ..."""
+    connect_burst: float = 100.0
+    """... and in a row; past either, its new connections are refused (``busy``) at once."""
     hello_seconds: float = 10.0
     """A connection says ``hello`` within this, or is closed."""
     line_seconds: float = 10.0
@@ -134,9 +151,10 @@ class Throttled:
 
 class Budgets:
     """A token bucket per key (an account, a vouched person): the rate of all its connections
-    together. A message over budget waits its turn rather than being refused, so an account's
-    flood slows that account alone; the wait is bounded, since each of its connections (at most
-    :attr:`Limits.conns_per_account`) has one message in hand at a time."""
+    together. A message over budget waits its turn, so an account's flood slows that account
+    alone; for at most :data:`MOST_WAIT` seconds (:meth:`take_within`), past which it is refused
+    and spends nothing, so the debt of an account, however many connections it floods from, is
+    bounded and soon paid once it stops."""
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
@@ -156,10 +174,15 @@ class Budgets:
                     del self._buckets[k]
         return 0.0 if tokens >= 0 else -tokens / self.rate
 
-    async def wait(self, key: Hashable, cost: float = 1.0) -> None:
-        delay = self.take(key, cost)
-        if delay > 0:
-            await asyncio.sleep(delay)
+    def take_within(self, key: Hashable, cost: float, most_wait: float) -> float | None:
+        """:meth:`take`, unless that would mean waiting more than ``most_wait`` seconds: then nothing
+        is spent and None is returned. A key refused so runs up no debt, so it is served again as
+        soon as it slows down, whatever it asked before."""
+        now = self._clock()
+        tokens, at = self._buckets.get(key, (self.burst, now))
+        if min(self.burst, tokens + (now - at) * self.rate) - cost < -most_wait * self.rate:
+            return None
+        return self.take(key, cost)
 
 
 class Late(Exception):
@@ -283,7 +306,7 @@ class Acceptor:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self.sock.bind(path)
-            self.sock.listen(ACCEPT_BACKLOG)
+            self.sock.listen(LISTEN_BACKLOG)
             self.sock.setblocking(False)
         except BaseException:
             self.sock.close()
@@ -399,6 +422,19 @@ class Coalesced:
             self._pending = None
 
 
+def hung_up(writer: asyncio.StreamWriter) -> bool:
+    """Whether the client closed its end of the connection (both ways: a client that only ended its
+    writing still reads its answers). What it sent before is then asked of nobody: dropped."""
+    import select
+
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return False
+    poller = select.poll()
+    poller.register(sock.fileno(), select.POLLOUT)
+    return any(events & (select.POLLHUP | select.POLLERR) for _fd, events in poller.poll(0))
+
+
 def peer_uid(sock: socket.socket) -> int:
     """The uid of the process at the other end of a Unix socket (SO_PEERCRED)."""
     import struct
@@ -420,4 +456,5 @@ __all__ = [
     "Refusals",
     "Throttled",
     "TooLong",
+    "hung_up",
 ]

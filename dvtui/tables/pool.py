@@ -13,6 +13,12 @@ the one served longest ago first. Whoever opens a hundred tables of bots waits i
 table at which somebody else sits is served next, after at most the moves already thinking. A
 table has at most one move waiting or thinking (the server's), so an account's tables take turns.
 
+Two things keep that wait short. Every move is bounded in seconds as well as iterations
+(:attr:`MaxBudget.seconds`, whatever the bot's iteration budget: on a server a move cut by time
+is no longer a pure function of the game and seed, as a local game's is). And the moves that
+search little or not at all (:func:`quick`: ``greedy``, ``random``, ``novice``...) have a worker
+and a queue of their own, so they never wait behind a search.
+
 :class:`BotPool` runs the moves in plain child processes (:mod:`dvtui.tables.think`) fed over a
 pipe; :class:`MaxBudget` is the most a server lets a bot think (``dvtui serve --max-budget``).
 """
@@ -38,6 +44,20 @@ from .think import HEADER, frame
 
 Account = Hashable
 """Whom a bot's move is charged to: a uid, or a vouched person's name."""
+
+
+QUICK_ITERATIONS = 1000
+"""A bot that searches at most this many iterations a move (or not at all) plays in the quick lane:
+a few milliseconds a move."""
+
+
+def quick(level: str) -> bool:
+    """Whether bot ``level``'s move is quick enough for the lane of its own (see the module's docstring)."""
+    spec = parse_bot(level)
+    if spec.level in BUDGETED:
+        return spec.seconds is None and (spec.iterations or DEFAULT_ITERATIONS) <= QUICK_ITERATIONS
+    rung = next((r for r in LADDER if r.name == spec.level), None)
+    return rung is None or rung.iterations <= QUICK_ITERATIONS
 
 
 class BotQueue:
@@ -106,7 +126,8 @@ class BotQueue:
 
 @dataclass(frozen=True, slots=True)
 class MaxBudget:
-    """The most a bot may think on this server: iterations and seconds of search per move."""
+    """The most a bot may think on this server: iterations and seconds of search per move. The
+    seconds bound every move, an iteration budget's too (see the module's docstring)."""
 
     iterations: int = MAX_ITERATIONS
     seconds: float = MAX_SECONDS
@@ -149,8 +170,11 @@ class BotPool:
 
     def __init__(self, workers: int, budget: MaxBudget | None = None) -> None:
         self.queue = BotQueue(workers)
+        self.quick_queue = BotQueue(1)
+        """The quick moves' lane (:func:`quick`): one worker of its own, shared fairly too."""
         self.budget = budget or MaxBudget()
         self._idle: list[asyncio.subprocess.Process] = []
+        self._quick_idle: list[asyncio.subprocess.Process] = []
         self._ending: set[asyncio.Task[int]] = set()
         self._running: set[asyncio.subprocess.Process] = set()
 
@@ -159,21 +183,22 @@ class BotPool:
     ) -> Placement | None:
         """Bot ``level``'s placement in ``game``, thought in a worker once ``account``'s turn comes;
         None if ``wanted()`` says, by then, that the move is no longer to be made."""
-        async with self.queue.turn(account):
+        lane, idle = (self.quick_queue, self._quick_idle) if quick(level) else (self.queue, self._idle)
+        async with lane.turn(account):
             if not wanted():
                 return None
-            while self._idle and self._idle[-1].returncode is not None:
-                self._end(self._idle.pop())  # died while idle (killed by hand, say): not a bot's failure
-            worker = self._idle.pop() if self._idle else await self._start()
+            while idle and idle[-1].returncode is not None:
+                self._end(idle.pop())  # died while idle (killed by hand, say): not a bot's failure
+            worker = idle.pop() if idle else await self._start()
             self._running.add(worker)
             answered = False
             try:
-                answer = await self._ask(worker, (game, self.budget.cut(level), seed))
+                answer = await self._ask(worker, (game, self.budget.cut(level), seed, self.budget.seconds))
                 answered = True
             finally:
                 self._running.discard(worker)
                 if answered:
-                    self._idle.append(worker)
+                    idle.append(worker)
                 else:  # cancelled mid-thought, or dead: a worker is only reused between answers
                     self._end(worker)
         kind, value = answer
@@ -212,9 +237,10 @@ class BotPool:
 
     async def close(self) -> None:
         """End every worker (thinking or not) and wait for each to be gone."""
-        for worker in [*self._idle, *self._running]:
+        for worker in [*self._idle, *self._quick_idle, *self._running]:
             self._end(worker)
         self._idle.clear()
+        self._quick_idle.clear()
         self._running.clear()
         if self._ending:
             await asyncio.wait(list(self._ending))

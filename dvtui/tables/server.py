@@ -66,7 +66,8 @@ from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
 from .limits import (
-    TABLES_PER_TOKEN,
+    MOST_WAIT,
+    PAGE_COST,
     Acceptor,
     Budgets,
     Coalesced,
@@ -77,6 +78,7 @@ from .limits import (
     Refusals,
     Throttled,
     TooLong,
+    hung_up,
     peer_uid,
 )
 from .openings import Openings, worth_keeping
@@ -445,6 +447,8 @@ class Server:
         """The log for what may happen many times a second (limits reached, failures of a peer)."""
         self.output = Output(self.limits.queued_total, self._dropped_readers)
         self._budgets = Budgets(self.limits.account_rate, self.limits.account_burst)
+        self._connects = Budgets(self.limits.connect_rate, self.limits.connect_burst)
+        """New connections per uid (those bound per account)."""
         self._per_account: dict[int, int] = {}
         """Connections per uid (those bound per account)."""
         self._accepted_tasks: set[asyncio.Task[None]] = set()
@@ -739,6 +743,9 @@ class Server:
         elif self._bound(uid) and mine >= limits.conns_per_account:
             refusal = (f"account {user_name(uid)} holds {limits.conns_per_account} connections to the table "
                        "server, as many as one account may")  # fmt: skip
+        elif self._bound(uid) and self._connects.take_within(uid, 1.0, 0.0) is None:  # (a loop costs its own)
+            refusal = (f"account {user_name(uid)} opens more than {limits.connect_rate:g} connections a second "
+                       "to the table server: wait a moment")  # fmt: skip
         if refusal is not None:
             self._refusals.refuse(sock, encode(Error(code="busy", message=refusal)))
             self._limited("busy", f"refused a connection of {user_name(uid)}: {refusal}")
@@ -821,8 +828,18 @@ class Server:
                 return
             key = self._budget_key(conn)
             if key is not None:
-                listed = len(self.tables) // TABLES_PER_TOKEN if isinstance(message, ListTables) else 0
-                await self._budgets.wait(key, max(1, listed))
+                paged = isinstance(message, ListTables) and message.table is None
+                cost = PAGE_COST if paged else 1.0
+                # a hello waits its turn whatever the debt (refused, the connection would end)
+                delay = self._budgets.take_within(key, cost, MOST_WAIT) if conn.greeted else self._budgets.take(key)
+                if delay is None:  # (the account's debt is bounded: see MOST_WAIT)
+                    conn.error("busy", f"account {conn.person} asks more than {limits.account_rate:g} things a second "
+                               "over its connections: wait a moment", re=request_type(line))  # fmt: skip
+                    continue
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                    if hung_up(conn.writer):  # what a closed connection left queued is asked of nobody
+                        return
             await self._answer(conn, message)
 
     def _late(self, conn: Conn, late: Late) -> str:

@@ -1,7 +1,8 @@
 """A worker process of the server's bot pool: ``python -P -m dvtui.tables.think`` (light to import).
 
 It reads requests on stdin and answers on stdout, each a 4-byte length and a pickle: the server
-sends ``(game, level, seed)``, the worker answers ``("move", placement)`` (a
+sends ``(game, level, seed, within)`` (``within``: the seconds a searching bot's move may take at
+most, whatever its iterations; None: no bound), the worker answers ``("move", placement)`` (a
 :class:`~dvtui.engine.Placement`) or ``("error", text)``. A plain child process and a pipe, not
 :mod:`multiprocessing`: no fork server, no resource tracker, no semaphores and no directory in /tmp,
 so a server killed with -9 leaves nothing behind and nothing speaks on its terminal. The worker
@@ -17,16 +18,17 @@ import struct
 import sys
 from typing import BinaryIO
 
-from ..bots import choose, parse_bot
+from ..bots import bot_fn, parse_bot
 from ..engine import Game, Placement
 
 HEADER = struct.Struct("!I")
 """A frame's length, before its pickle."""
 
 
-def think(game: Game, level: str, seed: int) -> Placement:
-    """The placement bot ``level`` makes for the player to move in ``game``."""
-    return choose(parse_bot(level), game, seed)
+def think(game: Game, level: str, seed: int, within: float | None = None) -> Placement:
+    """The placement bot ``level`` makes for the player to move in ``game`` (in ``within`` seconds
+    at most, if it searches: see :func:`dvtui.bots.bot_fn`)."""
+    return bot_fn(parse_bot(level), within=within)(game, seed)
 
 
 def read_frame(stream: BinaryIO) -> bytes | None:
@@ -52,9 +54,9 @@ def main() -> None:
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # whatever else prints cannot break the frames
     while (body := read_frame(requests)) is not None:
-        game, level, seed = pickle.loads(body)  # from the server that started this process
+        game, level, seed, within = pickle.loads(body)  # from the server that started this process
         try:
-            answer: tuple[str, object] = ("move", think(game, level, seed))
+            answer: tuple[str, object] = ("move", think(game, level, seed, within))
         except Exception as e:  # the server stops the table and says why
             answer = ("error", repr(e))
         try:

@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from dvtui.tables.pool import BotQueue, MaxBudget
+from dvtui.tables.pool import BotQueue, MaxBudget, quick
 from dvtui.tables.server import Server
 
 from ..support.processes import dvtui
@@ -121,7 +121,7 @@ def test_a_flood_of_bot_tables_does_not_hold_back_a_move_at_another_persons_tabl
         flood.append(mal)
     wait_for("the flood to fill the queue", lambda: queue.log.count(("grant", "mal")) >= 4)
     ana = _person(one_worker, "ana")
-    _open(ana, "mine", ["Ana", "bot:greedy", "bot:greedy"], first_player=1)
+    _open(ana, "mine", ["Ana", "bot:strong@2000", "bot:strong@2000"], first_player=1)  # (bots that search)
     ana.send({"type": "join", "table": "mine", "seat": 0})
     placed = 0
     while placed < 2:  # both bots' moves, then it is Ana's turn
@@ -135,6 +135,28 @@ def test_a_flood_of_bot_tables_does_not_hold_back_a_move_at_another_persons_tabl
         assert next(entry for entry in log[i:] if entry[0] == "grant") == ("grant", "ana"), log[i:]
     assert log.count(("want", "mal")) > log.count(("grant", "mal"))  # the flood was waiting all along
     for client in [*flood, ana]:
+        client.close()
+
+
+def test_bots_that_need_no_search_never_wait_behind_one_that_searches(one_worker: Server) -> None:
+    queue = one_worker.bots.queue
+    assert isinstance(queue, RecordingQueue)
+    mal = _person(one_worker, "mal")
+    _open(mal, "hog", ["bot:strong@200000"] * 5)  # a move of seconds (bounded by the server's budget)
+    mal.send({"type": "watch", "table": "hog"})
+    wait_for("the hog's move to think", lambda: ("grant", "mal") in queue.log)
+    ana = _person(one_worker, "ana")
+    _open(ana, "mine", ["Ana", "bot:greedy", "bot:random"], first_player=1)
+    ana.send({"type": "join", "table": "mine", "seat": 0})
+    placed = 0
+    while placed < 2:  # both bots' moves, then it is Ana's turn
+        message = ana.receive()
+        assert message is not None and message["type"] != "error", message
+        placed += message["type"] == "card_placed"
+    assert ("want", "ana") not in queue.log  # her bots played in the quick lane, the one worker searching
+    assert [quick(level) for level in ("greedy", "random", "novice", "club", "strong@1000")] == [True] * 5
+    assert [quick(level) for level in ("strong", "expert", "master", "strong@0.1s")] == [False] * 4
+    for client in (mal, ana):
         client.close()
 
 

@@ -180,7 +180,10 @@ class ReplayScreen(SpokenScreen[None]):
         replay = self.replay
         self.query_one(ReplayLog).reset(replay.events, self.game)
         if self.game_file is not None:  # an analysis made before is shown at once
-            self._show_analysis(load_kept(self.game_file, replay.events))
+            found, unread = load_kept(self.game_file, replay.events)
+            self._show_analysis(found)
+            if unread is not None:  # a file beside a shared game is anyone's: say why it is not used
+                self.notify(printable(unread), severity="warning", timeout=8)
         self._set_track()
         self._draw()
 

@@ -1,0 +1,49 @@
+"""An account's budget of messages: its debt is bounded (past a few seconds' wait a message is
+answered ``busy`` and spends nothing), and what a connection left queued when it closed is asked
+of nobody. The accounts here are people a trusted account (this one, the server's own) vouches
+for: each has the budget of an account of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dvtui.tables.limits import PAGE_COST, Limits
+
+from ..support.raw import RawClient
+from ..support.servers import in_thread, short_dir, wait_for
+
+
+def _carol(sock: Path) -> RawClient:
+    client = RawClient(str(sock))
+    client.send({"type": "hello", "version": 1, "client": "raw", "user": "carol"})
+    assert client.until("welcome")["type"] == "welcome"
+    return client
+
+
+def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothing() -> None:
+    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=1.0, account_burst=4.0)) as srv:
+        clients = [_carol(srv.place.socket) for _ in range(6)]  # (a hello, before it, is no one's yet)
+        for client in clients:  # each connection one page at once: PAGE_COST each, over one budget
+            client.send({"type": "list_tables"})
+        answers = [client.receive() for client in clients]
+        kinds = [a["type"] if a["type"] != "error" else a["code"] for a in answers if a is not None]
+        assert PAGE_COST == 2.0
+        # two at once, a third after 2 s; the next would wait 4 s or more, past the bound: refused at
+        # once, spending nothing (a debt that grew with every connection's waiting message was unbounded)
+        assert sorted(kinds) == ["busy"] * 3 + ["tables"] * 3, kinds
+        clients[0].send({"type": "list_tables", "table": "none"})  # the debt was not run up: answered
+        assert clients[0].until("tables")["type"] == "tables"
+        for client in clients:
+            client.close()
+
+
+def test_what_a_closed_connection_left_queued_is_dropped() -> None:
+    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=0.5, account_burst=1.0)) as srv:
+        carol = _carol(srv.place.socket)
+        for name in ("t1", "t2", "t3"):  # t1 at once; t2 waits 2 s; t3 after it
+            carol.send({"type": "open_table", "table": name, "players": ["carol", "Bob", "Cy"], "seed": 1})
+        opened = carol.until("opened")
+        assert opened["type"] == "opened", opened
+        carol.close()  # while t2 waits its turn
+        wait_for("the connection to end", lambda: not srv.conns)
+        assert sorted(srv.tables) == ["t1"]  # t2 and t3 were asked by nobody any more
