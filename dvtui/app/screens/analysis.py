@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from ...engine import Outcome
 from ...i18n import N_, _
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
@@ -36,8 +37,17 @@ class AnalysisScreen(Dialog[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", N_("close"), key_display="esc")]
 
-    def __init__(self, reviews: Sequence[Review], names: Sequence[str], colors: Sequence[str], budget: int) -> None:
+    def __init__(
+        self,
+        reviews: Sequence[Review],
+        names: Sequence[str],
+        colors: Sequence[str],
+        budget: int,
+        result: Outcome | None = None,
+    ) -> None:
+        """``result``: the game's, when it is over (the chart ends on it)."""
         super().__init__()
+        self.result = result
         self.reviews = list(reviews)
         self.names = list(names)
         self.seat_colors = list(colors)
@@ -48,8 +58,8 @@ class AnalysisScreen(Dialog[None]):
         with VerticalScroll(id="analysis-box", classes="dialog"):
             said = _("Analysis ({n} iterations a placement)").format(n=self.budget)
             yield Static(Text(said, style=Style(bold=True)))
-            yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width)),
-                         id="win-chart")  # fmt: skip
+            yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width,
+                                                         self.result)), id="win-chart")  # fmt: skip
             counts = [f"{p + 1} {printable(name)}: {mark_counts(self.reviews, p)}" for p, name in enumerate(self.names)]
             yield Static(Text("\n".join(counts)), id="analysis-marks")
             yield Static(Text(_(MEANING), style=Style(color=MUTED)))
