@@ -15,6 +15,8 @@ from typing import Protocol
 from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
+from .calibration import chance as win_chance
+from .calibration import chance_error as win_chance_error
 from .greedy import choose as greedy
 from .judgement import Judgement, advise, judge
 from .ladder import LADDER, MOVERS, Level, StoppableMover
@@ -114,4 +116,6 @@ __all__ = [
     "parse_bot",
     "searched_as",
     "think",
+    "win_chance",
+    "win_chance_error",
 ]

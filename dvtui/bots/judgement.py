@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ..engine import Game, Placement
 from .base import Stopped
+from .calibration import chance
 from .strong import DEFAULT_ITERATIONS, STOP_EVERY, Suggestion, _Search, candidates, searched_as
 
 
@@ -137,13 +138,14 @@ def halvings(placements: int) -> int:
 
 
 def advise(game: Game, seed: int, *, iterations: int | None = None, stop: threading.Event | None = None) -> Suggestion:
-    """The hint: the judgement's best placement, with what it expects of it."""
+    """The hint: the judgement's best placement, with what it expects of it (its chance to win
+    calibrated, as the analysis shows it: :mod:`dvtui.bots.calibration`)."""
     start = time.perf_counter()
     found = judge(game, seed, DEFAULT_ITERATIONS if iterations is None else iterations, stop=stop)
     return Suggestion(
         placement=found.best.placement,
         gain=round(found.best.gain * 100_000),
-        win=found.best.value,
+        win=chance(found.best.value, game.n),
         iterations=found.iterations,
         seconds=time.perf_counter() - start,
         visits=tuple((w.placement, w.iterations) for w in found.weighed),

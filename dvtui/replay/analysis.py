@@ -37,7 +37,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as
+from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as, win_chance, win_chance_error
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
 from .timeline import Replay
@@ -75,14 +75,14 @@ class Review:
     best_card: int
     best_column: int
     before: float
-    """The mover's win chance at the position, with the best placement, the search's most
-    visited (0..1)."""
+    """The mover's win chance at the position, with the best placement (0..1, calibrated:
+    :mod:`dvtui.bots.calibration`)."""
     played: float | None
-    """Their win chance with the placement played; None when the search never tried it (a
-    budget too small to look at every placement)."""
+    """Their win chance with the placement played (None in no analysis this code makes: a kept
+    file's layout allows it)."""
     loss: float | None
     noise: float | None
-    """One standard error of ``loss``, as the search's visit counts bound it."""
+    """One standard error of ``loss``, from the spread of the two searches' simulations."""
     mark: str | None
 
 
@@ -115,14 +115,15 @@ def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed:
     best = judged.best
     mine = judged.of(standing)
     assert mine is not None  # ``also`` is always weighed
-    before = chance(best.value)
-    played = chance(mine.value)
+    n = game.n
+    before = win_chance(best.value, n)
+    played = win_chance(mine.value, n)
     mark = None
     if mine.placement == best.placement:
         loss = noise = 0.0
     else:
         loss = max(0.0, before - played)
-        noise = math.sqrt(best.error**2 + mine.error**2)
+        noise = math.hypot(win_chance_error(best.value, best.error, n), win_chance_error(mine.value, mine.error, n))
         mark = mark_for(loss, noise)
     return Review(
         moment=moment,
@@ -138,12 +139,6 @@ def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed:
         noise=noise,
         mark=mark,
     )
-
-
-def chance(value: float) -> float:
-    """The search's value as a chance: after the last round the value model adds a little for rank
-    and margin on top of winning (:mod:`dvtui.bots.value`), which a chance leaves out."""
-    return min(1.0, max(0.0, value))
 
 
 def positions(events: Sequence[Event]) -> list[tuple[int, Game, Placement]]:
