@@ -69,9 +69,15 @@ class Judgement:
 class _Forced:
     """A search made to play one placement first, with the spread of its simulations' values."""
 
-    def __init__(self, game: Game, seed: int, placement: Placement) -> None:
+    def __init__(self, game: Game, seed: int, placement: Placement, sibling: _Forced | None = None) -> None:
+        """``sibling``: a search of another placement from the same position, whose memos (the
+        judgement of each end of the round, the placements of each column) hold here too: they
+        are functions of the position alone, so sharing them saves work and changes no value."""
         self.placement = placement
         self.search = search = _Search(game, seed)
+        if sibling is not None:
+            search.judged = sibling.search.judged
+            search.placements = sibling.search.placements
         search.force(placement.card, placement.column)
         self.total = 0.0
         self.squares = 0.0
@@ -114,7 +120,9 @@ def judge(
 ) -> Judgement:
     """The judgement of ``game`` for the player to move (see the module docstring); ``also``: a
     placement whose search is carried on to the best's size (the one played, for the analysis)."""
-    forced = [_Forced(game, seed, p) for p in candidates(game)]
+    forced: list[_Forced] = []
+    for p in candidates(game):
+        forced.append(_Forced(game, seed, p, forced[0] if forced else None))
     alive = list(range(len(forced)))
     per_round = max(1, iterations) / halvings(len(forced))
     while True:

@@ -4,9 +4,11 @@ where the two used to contradict each other)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
-from dvtui.bots import advise, bot_seed, judge
+from dvtui.bots import advise, bot_seed, judge, win_chance, win_chance_error
 from dvtui.bots.strong import candidates
 from dvtui.engine import Game, Placement, new_game
 from dvtui.play.seats import parse_players
@@ -76,3 +78,24 @@ def test_the_played_placement_is_weighed_by_a_search_as_long_as_the_best_ones() 
     assert mine.iterations < judged.iterations // 2  # the halving gave most of the budget to a few
     dropped = [w for w in judged.weighed if w.placement != worst and w.iterations < judged.best.iterations]
     assert dropped  # the others it dropped were searched less
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_calibrated_chance_rises_with_the_value_and_stays_a_chance(players: int) -> None:
+    values = [k / 100 for k in range(-5, 106)]
+    chances = [win_chance(v, players) for v in values]
+    assert all(0.0 < c < 1.0 for c in chances)
+    assert all(a <= b for a, b in pairwise(chances))  # a better placement never says less
+    assert chances[-1] > chances[0]
+    for v in (0.1, 0.3, 0.5, 0.8):  # the error carried over is the map's slope times the value's
+        slope = (win_chance(v + 1e-6, players) - win_chance(v - 1e-6, players)) / 2e-6
+        assert win_chance_error(v, 0.01, players) == pytest.approx(0.01 * slope, rel=1e-4)
+
+
+def test_the_hint_says_the_chance_the_analysis_shows() -> None:
+    game = _reported_position()
+    hint = advise(game, bot_seed(REPORT_SEED, 0))
+    judged = review(game, hint.placement, 5000)
+    assert hint.win == judged.before == judged.played
+    raw = judge(game, bot_seed(REPORT_SEED, 0)).best.value
+    assert hint.win == win_chance(raw, game.n)  # calibrated, both of them
