@@ -22,8 +22,9 @@ from ..widgets.win_chart import win_chart_lines
 from .dialog import Dialog
 
 MEANING = N_(
-    "Win chance: what the strong bot's search expects of a player's chance to win if everyone played on "
-    "as the bots do (a model, not a certainty; like the strong bot, it counts the places below first a little). "
+    "Win chance: what the strong bot's judgement makes of a player's chance to win if everyone played on "
+    "as the bots do, calibrated on who won bot games (a model, not a certainty; like the strong bot, it counts "
+    "the places below first a little). "
     "A mark means the placement lost that much against the best one, both weighed as the hint weighs them, by "
     "more than twice the search's own noise: inaccuracy 5 points, mistake 10, blunder 15. "
     "In the log: ?! inaccuracy, ? mistake, ?? blunder. b just before a blunder: try it again."
