@@ -109,7 +109,7 @@ class Suggestion:
     """Expected rise of the player's score by the end of this round, in game units (e.g. 300000)."""
     win: float
     """The search's judgement of the move for the player, about 0..1: mostly their chance to win
-    (see :mod:`dvtui.bots.value`)."""
+    (see :mod:`dvtui.bots.value`); from :func:`dvtui.bots.advise` (the hint), that chance calibrated."""
     iterations: int
     seconds: float
     visits: tuple[tuple[Placement, int], ...] = ()
