@@ -2,7 +2,8 @@
 
 Everything outside the bots imports these names from ``dvtui.bots``, never from its modules (an
 import-linter contract in pyproject.toml): the levels and the named :data:`LADDER`, :func:`think` (the
-strong bot's advice, the app's hint) and its :class:`Suggestion`, the strong level's :data:`DEFAULT_ITERATIONS`.
+strong bot's search) and its :class:`Suggestion`, :func:`judge` and :func:`advise` (the one judgement
+of a position the app's hint and the analysis share), the strong level's :data:`DEFAULT_ITERATIONS`.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from typing import Protocol
 from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
+from .calibration import chance as win_chance
+from .calibration import chance_error as win_chance_error
 from .greedy import choose as greedy
+from .judgement import Judgement, advise, judge
 from .ladder import LADDER, MOVERS, Level, StoppableMover
 from .random_bot import choose as random_choice
 from .strengths import RATINGS, SAME_PLAYER, about
-from .strong import DEFAULT_ITERATIONS, Suggestion, Weighed, searched_as, think, weigh
+from .strong import DEFAULT_ITERATIONS, Suggestion, searched_as, think
 from .strong import choose as strong_choose
 
 
@@ -104,20 +108,23 @@ __all__ = [
     "RATINGS",
     "SAME_PLAYER",
     "BotSpec",
+    "Judgement",
     "Level",
     "Mover",
     "Stopped",
     "Suggestion",
     "UnknownBot",
-    "Weighed",
     "about",
+    "advise",
     "bot_fn",
     "bot_seed",
     "bot_seeds",
     "choose",
+    "judge",
     "mix",
     "parse_bot",
     "searched_as",
     "think",
-    "weigh",
+    "win_chance",
+    "win_chance_error",
 ]

@@ -109,7 +109,7 @@ class Suggestion:
     """Expected rise of the player's score by the end of this round, in game units (e.g. 300000)."""
     win: float
     """The search's judgement of the move for the player, about 0..1: mostly their chance to win
-    (see :mod:`dvtui.bots.value`)."""
+    (see :mod:`dvtui.bots.value`); from :func:`dvtui.bots.advise` (the hint), that chance calibrated."""
     iterations: int
     seconds: float
     visits: tuple[tuple[Placement, int], ...] = ()
@@ -313,6 +313,11 @@ class _Search:
 
     # -- the search -----------------------------------------------------------------------------
 
+    def force(self, card: int, column: int) -> None:
+        """Make the search play this placement first: the root's only move (a search of what it is
+        worth, :mod:`dvtui.bots.judgement`). Before the first iteration."""
+        self.root.moves = [(0.0, card, column)]
+
     def iterate(self) -> None:
         n = self.n
         tot = [t[:] for t in self.tot0]
@@ -405,56 +410,6 @@ def candidates(game: Game) -> list[Placement]:
     search = _Search(game, 0)
     moves = search.moves([t[:] for t in search.tot0], search.hands0[search.me], search.me)
     return [Placement(card=card, column=column) for _, card, column in moves]
-
-
-@dataclass(frozen=True, slots=True)
-class Weighed:
-    """One placement at the root of a search, as the search judged it (for the analysis)."""
-
-    placement: Placement
-    visits: int
-    win: float
-    """The mover's mean value over the simulations through this placement, about 0..1."""
-    spread: float
-    """The standard deviation of those simulations' values: with ``visits``, how sure ``win`` is."""
-
-
-def weigh(game: Game, seed: int, iterations: int = DEFAULT_ITERATIONS) -> list[Weighed]:
-    """Search from ``game`` as :func:`think` does (same seed, same budget: same search) and return
-    every placement the root looked at, most visited first: the played move can then be compared
-    with its siblings in one search rather than with a second, separately noisy one.
-
-    The spread of each placement's values is measured from outside the search (which child's
-    visits grew, by what value), so the search itself is the bot's, untouched."""
-    search = _Search(game, seed)
-    root = search.root
-    me = search.me
-    seen: list[int] = []  # per root child: visits, value sum and sum of squares seen so far
-    sums: list[float] = []
-    squares: list[float] = []
-    for _ in range(max(1, iterations)):
-        search.iterate()
-        kids = root.kids
-        while len(seen) < len(kids):
-            seen.append(0)
-            sums.append(0.0)
-            squares.append(0.0)
-        for i, kid in enumerate(kids):
-            if kid.n != seen[i]:
-                value = kid.w[me] - sums[i]
-                seen[i] = kid.n
-                sums[i] = kid.w[me]
-                squares[i] += value * value
-                break
-    assert root.moves is not None
-    out = []
-    for i, ((_, c, k), kid) in enumerate(zip(root.moves, root.kids, strict=False)):
-        if kid.n:
-            mean = kid.w[me] / kid.n
-            out.append(Weighed(Placement(card=c, column=k), kid.n, mean,
-                               math.sqrt(max(0.0, squares[i] / kid.n - mean * mean))))  # fmt: skip
-    out.sort(key=lambda w: (-w.visits, -w.win))
-    return out
 
 
 def searched_as(game: Game, placement: Placement) -> Placement:

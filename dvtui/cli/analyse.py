@@ -56,18 +56,24 @@ def _pct(x: float | None) -> str:
     return "?" if x is None else percent(x, digits=0)
 
 
+def _noise(x: float | None) -> str:
+    """The loss's standard error, ``±1%``; nothing where there is no loss to doubt (the best placement)."""
+    return "" if not x else "±" + percent(x, digits=0)
+
+
 def report(analysis: Analysis, names: list[str]) -> str:
     """One line per placement under headings in the language spoken (each column as wide as its
     heading or its widest cell, should that be wider), then each player's marks; names are made printable."""
     shown = [printable(name) for name in names]
-    heads = [_("round"), _("seat"), _("placed"), _("win"), _("loss"), _("best"), _("mark")]
+    heads = [_("round"), _("seat"), _("placed"), _("win"), _("loss"), _("noise"), _("best"), _("mark")]
     rows = []
     for r in analysis.reviews:
         rows.append([
             str(r.round), f"{r.player + 1} {shown[r.player]}", f"{r.card}→{column_label(r.column)}",
-            _pct(r.before), _pct(r.loss), f"{r.best_card}→{column_label(r.best_column)}", mark_word(r.mark),
+            _pct(r.before), _pct(r.loss), _noise(r.noise), f"{r.best_card}→{column_label(r.best_column)}",
+            mark_word(r.mark),
         ])  # fmt: skip
-    widths = [5, -(max(len(n) for n in shown) + 4), -6, 4, 4, -6, -1]  # negative: on the left
+    widths = [5, -(max(len(n) for n in shown) + 4), -6, 4, 4, 5, -6, -1]  # negative: on the left
     longest = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(heads)]
     wide = [(-1 if w < 0 else 1) * max(abs(w), n) for n, w in zip(longest, widths, strict=True)]
 

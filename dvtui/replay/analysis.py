@@ -1,22 +1,23 @@
-"""A coach after the game: every placement weighed against its siblings in one search (no Textual).
+"""A coach after the game: every placement weighed by the judgement the hint gives (no Textual).
 
-For each placement of a game, the strong bot searches the position before it (:func:`dvtui.bots.weigh`)
-and the analysis reads off, from that one search, the mover's win chance with the best placement
-and with the one played. The loss is their difference: comparing the played move with its siblings
-in the same search, rather than two successive evaluations, keeps the noise of two separate
-searches out of it.
+For each placement of a game, :func:`dvtui.bots.judge` weighs the position before it, with the seed
+and the budget the hint (``h``) uses there: each distinct placement is searched on its own, the budget
+shared by sequential halving, and the placement played has its search carried on to the size of the
+best one's. The analysis reads off the mover's win chance with the best placement and with the one
+played, and the loss is their difference: two values measured alike, by searches that draw the same
+chance, so that neither a search's habit of valuing most what it searched most nor two searches'
+separate noise is taken for a loss. So the analysis never marks the placement the hint advises.
 
 The win chance is a model: what the strong bot's search expects the mover's chance of winning
-to be if every player then played as the bots do. A search is noisy; each placement's value is a mean
-over the simulations through it, so the loss carries a standard error, measured from the spread of
-those simulations' values (a placement tried once has no spread: its variance is taken as the
-widest a chance's can be, p(1-p)). A placement is marked only
-when its loss passes the mark's threshold *and* is more than :data:`NOISE_SIGMAS` standard errors:
-a mark says "this was worse", never "the dice of the search fell this way".
+to be if every player then played as the bots do (its judgement counts places too, a quarter of it:
+see :mod:`dvtui.bots.value`). Each value is a mean over simulations, so the loss carries a standard
+error, measured from the spread of those simulations' values. A placement is marked only when its
+loss passes the mark's threshold *and* is more than :data:`NOISE_SIGMAS` standard errors: a mark says
+"this was worse", never "the dice of the search fell this way".
 
-Results are a pure function of (file, budget, dvtui's version): every search is seeded from
-:data:`SEED` and the position, the budget is iterations (never the clock), and the worker pool
-returns results in the game's order. They are kept beside the game, in ``FILE.analysis.json``,
+Results are a pure function of (file, budget, dvtui's version): every search is seeded from the
+game's seed, the mover and the position, the budget is iterations (never the clock), and the worker
+pool returns results in the game's order. They are kept beside the game, in ``FILE.analysis.json``,
 keyed by the file's SHA-256, the budget and the version, and reused when those match.
 """
 
@@ -36,7 +37,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..bots import DEFAULT_ITERATIONS, searched_as, weigh
+from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as, win_chance, win_chance_error
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
 from ..store.errors import GameFileError
@@ -45,7 +46,8 @@ from .sidecar import SidecarError, read_sidecar
 from .timeline import Replay
 
 SEED = 0xA7A1
-"""Every search of the analysis is seeded from this and the position (the bot mixes them)."""
+"""Where the seeds of ``bench/bench_analysis.py``'s repeated judgements start (to measure their
+noise); the analysis itself judges with the seed of the hint, the mover's :func:`dvtui.bots.bot_seed`."""
 BUDGET = DEFAULT_ITERATIONS
 """Iterations per position unless asked otherwise: the strong bot's own budget."""
 MARKS: tuple[tuple[float, str], ...] = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
@@ -57,8 +59,9 @@ SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """How the log shows each mark, as chess annotates moves."""
 NOISE_SIGMAS = 2.0
 """A loss smaller than this many standard errors of the search is noise: no mark."""
-FORMAT = 1
-"""The layout of the analysis file; a file of another layout is recomputed, not read."""
+FORMAT = 2
+"""The layout of the analysis file and the judgement it holds (2: :func:`dvtui.bots.judge`'s); a file
+of another is recomputed, not read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +78,14 @@ class Review:
     best_card: int
     best_column: int
     before: float
-    """The mover's win chance at the position, with the best placement, the search's most
-    visited (0..1)."""
+    """The mover's win chance at the position, with the best placement (0..1, calibrated:
+    :mod:`dvtui.bots.calibration`)."""
     played: float | None
-    """Their win chance with the placement played; None when the search never tried it (a
-    budget too small to look at every placement)."""
+    """Their win chance with the placement played (None in no analysis this code makes: a kept
+    file's layout allows it)."""
     loss: float | None
     noise: float | None
-    """One standard error of ``loss``, as the search's visit counts bound it."""
+    """One standard error of ``loss``, from the spread of the two searches' simulations."""
     mark: str | None
 
 
@@ -104,24 +107,27 @@ def mark_for(loss: float, noise: float) -> str | None:
     return None
 
 
-def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed: int = SEED) -> Review:
-    """Weigh ``placement`` at ``game`` (the position before it) against every placement there
-    (``seed``: another seed measures the noise, ``bench/bench_analysis.py``)."""
-    weighed = weigh(game, seed, budget)
-    best = weighed[0]  # the search's choice: the most visited (a rarely tried move's mean is luck)
+def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed: int | None = None) -> Review:
+    """Weigh ``placement`` at ``game`` (the position before it) by the judgement the hint gives
+    there (:func:`dvtui.bots.judge`, with the seed the hint uses for the mover, unless ``seed``
+    names another: another seed measures the noise, ``bench/bench_analysis.py``)."""
+    if seed is None:
+        seed = bot_seed(game.created.seed or 0, game.to_move)
     standing = searched_as(game, placement)
-    mine = next((w for w in weighed if w.placement == standing), None)
-    before = _chance(best.win)
-    played = loss = noise = None
+    judged = judge(game, seed, budget, also=standing)
+    best = judged.best
+    mine = judged.of(standing)
+    assert mine is not None  # ``also`` is always weighed
+    n = game.n
+    before = win_chance(best.value, n)
+    played = win_chance(mine.value, n)
     mark = None
-    if mine is not None:
-        played = _chance(mine.win)
-        if mine.placement == best.placement:
-            loss = noise = 0.0
-        else:
-            loss = max(0.0, before - played)
-            noise = math.sqrt(_var(best.spread, before, best.visits) + _var(mine.spread, played, mine.visits))
-            mark = mark_for(loss, noise)
+    if mine.placement == best.placement:
+        loss = noise = 0.0
+    else:
+        loss = max(0.0, before - played)
+        noise = math.hypot(win_chance_error(best.value, best.error, n), win_chance_error(mine.value, mine.error, n))
+        mark = mark_for(loss, noise)
     return Review(
         moment=moment,
         round=game.round,
@@ -136,20 +142,6 @@ def review(game: Game, placement: Placement, budget: int, moment: int = 0, seed:
         noise=noise,
         mark=mark,
     )
-
-
-def _chance(value: float) -> float:
-    """The search's value as a chance: after the last round the value model adds a little for rank
-    and margin on top of winning (:mod:`dvtui.bots.value`), which a chance leaves out."""
-    return min(1.0, max(0.0, value))
-
-
-def _var(spread: float, p: float, visits: int) -> float:
-    """The variance of a placement's mean value: from the spread the search measured, or, for a
-    placement tried once (no spread to measure), the widest a chance's can be."""
-    if visits < 2:
-        return p * (1.0 - p)
-    return spread * spread / visits
 
 
 def positions(events: Sequence[Event]) -> list[tuple[int, Game, Placement]]:

@@ -174,7 +174,7 @@ async def test_similar_long_names_differ_on_the_table() -> None:
         assert await next_decision(pilot, app) == HUMAN
         screen = table(app)
         scores = widget_text(app, screen.query_one(Scoreboard))
-        assert "Alexandra…Smith" in scores[0] and "Alexandra…Smyth" in scores[1]  # cut, told apart
+        assert "Alexandra …Smith" in scores[0] and "Alexandra …Smyth" in scores[1]  # cut, told apart
         hand = widget_text(app, screen.query_one(HandBar))[0]
         assert "▶ A…Smith" in hand  # the bar's seven cells: the last name kept
 

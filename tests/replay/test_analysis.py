@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.bots import think, weigh
+from dvtui.bots import advise, judge
 from dvtui.bots.strong import candidates
 from dvtui.engine import Game, Placement
 from dvtui.replay.analysis import analyse, analysis_path, mark_for, review
@@ -124,10 +124,10 @@ def test_bad_input_is_one_error_line(tmp_path: Path) -> None:
     one_error_line(usage.stderr)
 
 
-def test_the_analysis_weighs_the_very_search_the_bot_plays_by() -> None:
+def test_the_analysis_judges_as_the_hint_does() -> None:
     for walk in range(3):
         game = random_state(4, 5, 7 + walk, walk)
-        weighed = weigh(game, 9, 300)
-        assert weighed[0].placement == think(game, 9, iterations=300).placement
-        assert sum(w.visits for w in weighed) == 300
-        assert all(w.spread >= 0 for w in weighed)
+        judged = judge(game, 9, 300)
+        assert judged.best.placement == advise(game, 9, iterations=300).placement
+        assert {w.placement for w in judged.weighed} == set(candidates(game))  # each distinct placement
+        assert all(w.error >= 0 and 1 <= w.iterations <= judged.best.iterations for w in judged.weighed)

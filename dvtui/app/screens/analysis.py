@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ...describe import amount
+from ...engine import Outcome
 from ...i18n import N_, _
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
@@ -22,9 +23,11 @@ from ..widgets.win_chart import win_chart_lines
 from .dialog import Dialog
 
 MEANING = N_(
-    "Win chance: what the strong bot's search expects of a player's chance to win if everyone played on "
-    "as the bots do (a model, not a certainty). A mark means the placement lost that much against the best "
-    "one in the same search, by more than the search's own noise: inaccuracy 5 points, mistake 10, blunder 15. "
+    "Win chance: what the strong bot's judgement makes of a player's chance to win if everyone played on "
+    "as the bots do, calibrated on who won bot games (a model, not a certainty; like the strong bot, it counts "
+    "the places below first a little). "
+    "A mark means the placement lost that much against the best one, both weighed as the hint weighs them, by "
+    "more than twice the search's own noise: inaccuracy 5 points, mistake 10, blunder 15. "
     "In the log: ?! inaccuracy, ? mistake, ?? blunder. b just before a blunder: try it again."
 )  # fmt: skip
 
@@ -37,8 +40,17 @@ class AnalysisScreen(Dialog[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,a", "close", N_("close"), key_display="esc")]
 
-    def __init__(self, reviews: Sequence[Review], names: Sequence[str], colors: Sequence[str], budget: int) -> None:
+    def __init__(
+        self,
+        reviews: Sequence[Review],
+        names: Sequence[str],
+        colors: Sequence[str],
+        budget: int,
+        result: Outcome | None = None,
+    ) -> None:
+        """``result``: the game's, when it is over (the chart ends on it)."""
         super().__init__()
+        self.result = result
         self.reviews = list(reviews)
         self.names = list(names)
         self.seat_colors = list(colors)
@@ -49,8 +61,8 @@ class AnalysisScreen(Dialog[None]):
         with VerticalScroll(id="analysis-box", classes="dialog"):
             said = _("Analysis ({n} iterations a placement)").format(n=amount(self.budget))
             yield Static(Text(said, style=Style(bold=True)))
-            yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width)),
-                         id="win-chart")  # fmt: skip
+            yield Static(Text("\n").join(win_chart_lines(self.reviews, self.names, self.seat_colors, width,
+                                                         self.result)), id="win-chart")  # fmt: skip
             said = _("{seat} {name}: {marks}")
             counts = [said.format(seat=p + 1, name=printable(name), marks=mark_counts(self.reviews, p))
                       for p, name in enumerate(self.names)]  # fmt: skip

@@ -63,6 +63,10 @@ def headline(game: Game) -> Text:
     return text
 
 
+CHART_ROWS = 4
+"""The fewest rows the totals chart draws in: two of bars, the rounds, the legend."""
+
+
 class EndScreen(SpokenScreen[None]):
     DEFAULT_CSS = """
     #end-headline {
@@ -191,6 +195,16 @@ class EndScreen(SpokenScreen[None]):
         n = self.session.game.n
         for standings in self.query(Standings).results(Standings):  # none: taken down before it was drawn
             standings.set_compact(width < 70 or height < 16 + 3 * n)
+        for right in self.query("#end-right"):  # shown again (its gap above only on a tall screen), then measured
+            right.display = True
+            right.styles.margin = (1 if height >= 24 else 0, 0, 0, 0)
+        self.call_after_refresh(self._fit_chart)
+
+    def _fit_chart(self) -> None:
+        """The chart and its heading only where the whole chart fits under it (:data:`CHART_ROWS`):
+        a screen too short for it (five players at 73x20) showed the heading over a chart cut away."""
+        for right in self.query("#end-right"):
+            right.display = right.size.height >= 1 + CHART_ROWS
 
     def action_back(self) -> None:
         self.app.pop_screen()

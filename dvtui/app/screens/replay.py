@@ -372,7 +372,8 @@ class ReplayScreen(SpokenScreen[None]):
 
             seats = self.replay.created.players
             self.app.push_screen(AnalysisScreen(self.analysis.reviews, [s.name for s in seats],
-                                                [s.color for s in seats], self.analysis.budget))  # fmt: skip
+                                                [s.color for s in seats], self.analysis.budget,
+                                                self.replay.final.outcome()))  # fmt: skip
             return
         if self.analysing is not None:
             return

@@ -35,7 +35,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
-from ...bots import BotSpec, Stopped, bot_fn, think
+from ...bots import BotSpec, Stopped, advise, bot_fn
 from ...describe import bot_level_name, column_label, gains_line, handover_line, placement_outcome, round_gains
 from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...i18n import N_, _
@@ -552,11 +552,11 @@ class TableScreen(SpokenScreen[None]):
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)  # a second h replaces the first
     def _ask_hint(self, token: int, game: Game, seed: int) -> None:
-        """The strong bot's advice for the position ``token`` names, in a thread, posted as
+        """The hint: the judgement of the position ``token`` names (the analysis's), in a thread, posted as
         :class:`HintReady` (stopped like :meth:`_think`)."""
         worker = get_current_worker()
         try:
-            suggestion = think(game, seed, stop=worker.cancelled_event)
+            suggestion = advise(game, seed, stop=worker.cancelled_event)
         except Stopped:
             return
         except Exception as e:

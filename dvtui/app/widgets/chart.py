@@ -62,7 +62,7 @@ def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], ta
 
 class TotalsChart(Widget):
     DEFAULT_CSS = """
-    TotalsChart { height: 1fr; width: 1fr; min-height: 6; }
+    TotalsChart { height: 1fr; width: 1fr; min-height: 4; }
     """
 
     def __init__(self, round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],

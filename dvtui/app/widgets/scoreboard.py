@@ -74,6 +74,12 @@ def money_total(game: Game, p: int) -> int:
     return sum(VALUE_OF[c] for c in game.money[p])
 
 
+LINE_REST = 2 + 1 + 11 + 2 + 34 + 7 + 1 + 5
+"""What a player's line holds besides the name: the turn marker, a space, the hand's six cells, two
+spaces, the seven goods, the money, a space and the longest total (``12.3M``). Counted exactly: one
+cell more cost a 73-column table its bots' levels (``Bot 1 (n)`` needs 9)."""
+
+
 class Scoreboard(Widget):
     """The players' holdings; ``show(game)`` redraws it."""
 
@@ -126,7 +132,7 @@ class Scoreboard(Widget):
     def _line(self, game: Game, p: int, width: int) -> Text:
         seat = game.created.players[p]
         seats = game.created.players
-        room = max(4, width - 64)  # what the hand, goods, money and total leave
+        room = max(4, width - LINE_REST)
         name_w = max(4, min(max(map(cell_len, seat_labels(seats, max(room, 10)))), room))
         line = self._marker(p)
         line.append(pad(seat_labels(seats, name_w)[p], name_w), style=Style(color=seat_color(seat.color), bold=True))

@@ -1,0 +1,43 @@
+"""The judgement's value as odds people can read: a calibration fitted to who won bot games.
+
+The search's value (:mod:`dvtui.bots.value`) ranks players well but is under-confident: it stays
+nearer 1/n than the outcomes do (players it gave 20–30% won about 1% of the time). So the chance
+shown is ``sigmoid(a + b * logit(value))`` with ``(a, b)`` fitted per table size, by maximum
+likelihood, to the values of placements of bot games and whether their player won
+(``bench/bench_calibration.py`` plays and judges them, ``bench/fit_calibration.py`` fits and checks
+the fit on games it was not fitted to; docs/ANALYSIS.md gives the numbers). Two numbers a size: a
+fit that cannot bend to the noise of a few hundred placements, and a map that only ever rises, so
+the better of two placements keeps the better chance.
+"""
+
+from __future__ import annotations
+
+import math
+
+FIT: dict[int, tuple[float, float]] = {3: (-0.080, 1.653), 4: (-0.269, 1.189), 5: (-0.412, 1.010)}
+"""By table size: ``(a, b)`` of the fit (see the module docstring). Fitted on 2026-12-07 to 800
+placements of 100 games at 3 and at 4 players and 480 of 60 at 5 (8 a game, judged at the default
+budget; seats rotating through greedy, novice, casual, club and strong@1000), and checked on 50, 50
+and 30 other games: docs/ANALYSIS.md."""
+EDGE = 0.005
+"""Values are kept this far inside 0..1 before their logit (the value model's ends are certainties:
+a decided game's value may even pass 1 by its margin term)."""
+
+
+def chance(value: float, players: int) -> float:
+    """The chance to win that a judgement's ``value`` stands for, at a table of ``players``."""
+    a, b = FIT.get(players, (0.0, 1.0))
+    x = min(1.0 - EDGE, max(EDGE, value))
+    return _sigmoid(a + b * math.log(x / (1.0 - x)))
+
+
+def chance_error(value: float, error: float, players: int) -> float:
+    """A standard error of ``value`` as one of its :func:`chance` (the map's slope there times it)."""
+    a, b = FIT.get(players, (0.0, 1.0))
+    x = min(1.0 - EDGE, max(EDGE, value))
+    p = _sigmoid(a + b * math.log(x / (1.0 - x)))
+    return error * b * p * (1.0 - p) / (x * (1.0 - x))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
