@@ -227,7 +227,8 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         """A line said at the table: its speaker's name (marked when a spectator said it), then the
         line as plain text, never read as markup."""
         # (the colon as the language writes it: French spaces it, "Ana : Bonjour")
-        self._append(Text.assemble((speaker, "bold"), (" " + _("(watching)") if spectator else "", MUTED), _(": "), text))
+        watching = " " + _("(watching)") if spectator else ""
+        self._append(Text.assemble((speaker, "bold"), (watching, MUTED), _(": "), text))
 
     def note(self, text: str) -> None:
         """A line about the table itself (it has stopped, say), as plain text: it stays in the log
