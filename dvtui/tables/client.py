@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pwd
 import random
 import sys
 import time
@@ -316,7 +317,7 @@ async def my_tables(
     them), the ones where it is their turn first (:func:`mine_first`); ``kept``: and the games kept
     after their tables, last."""
     me, infos = await _listed(place, user=user, kept=kept)
-    return me, mine_first(infos, me)
+    return me, mine_first(infos, me, operator(place))
 
 
 async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
@@ -324,31 +325,41 @@ async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[
     (:func:`lobby_order`). A personal server that is not running is not started for it: a list
     looked at in passing is no reason to run one (:class:`Unreachable` then)."""
     me, infos = await _listed(place, user=user, start=False)
-    return me, lobby_order(infos, me)
+    return me, lobby_order(infos, me, operator(place))
 
 
-def lobby_order(infos: list[TableInfo], me: str) -> list[TableInfo]:
+def operator(place: ServerPlace) -> tuple[str, ...]:
+    """The account that runs the server at ``place`` (its directory's owner), as a seat's ``user``
+    names it: whoever runs the server is no stranger to the people it serves, so its invitations
+    are tables of theirs (empty: the directory cannot be looked at, or its owner has no name)."""
+    try:
+        return (pwd.getpwuid(place.directory.stat().st_uid).pw_name,)
+    except (OSError, KeyError):
+        return ()
+
+
+def lobby_order(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> list[TableInfo]:
     """``me``'s tables first as :func:`mine_first` orders them, then the others' unfinished
     tables, then their finished ones; by name within each."""
-    mine = mine_first(infos, me)
+    mine = mine_first(infos, me, trusted)
     listed = {info.table for info in mine}
     others = sorted((info for info in infos if info.table not in listed), key=lambda info: (info.over, info.table))
     return mine + others
 
 
-def mine_first(infos: list[TableInfo], me: str) -> list[TableInfo]:
+def mine_first(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> list[TableInfo]:
     """The tables where ``me`` has a seat: those where it is their turn first, then the unfinished
     others, then the finished ones, then the invitations of people ``me`` has not played with
     (:func:`invited_by`); by name within each."""
-    known = played_with(infos, me)
+    known = played_with(infos, me, trusted)
     mine = [info for info in infos if has_seat(info, me)]
     return sorted(mine, key=lambda info: (_standing(info, me, known), info.table))
 
 
-def played_with(infos: list[TableInfo], me: str) -> frozenset[str]:
+def played_with(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> frozenset[str]:
     """``me`` and the people ``me`` plays with: those holding a seat at (or who opened) a table
-    where ``me`` holds one."""
-    known = {me}
+    where ``me`` holds one; and ``trusted`` (the server's own account, :func:`operator`)."""
+    known = {me, *trusted}
     for info in infos:
         if any(seat.user == me for seat in info.seats):
             known.update(seat.user for seat in info.seats if seat.user is not None)

@@ -9,6 +9,7 @@ is no lobby: the menu is as it is without one, and nothing is said."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -128,11 +129,12 @@ async def open_new_table(
         raise ValueError(str(e)) from None
 
 
-def table_label(info: TableInfo, me: str) -> Text:
+def table_label(info: TableInfo, me: str, known: Collection[str] = ()) -> Text:
     """One table in one line (cut, never wrapped): its name, whose turn it is (``me``'s said so),
-    the time left on its clock, the round and how many watch."""
+    the time left on its clock, the round and how many watch; ``known``: the people ``me`` plays
+    with (:func:`played_with`), whose invitations are ``me``'s tables, not a stranger's."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    mine = is_my_turn(info, me)
+    mine = is_my_turn(info, me, known)
     line.append("▶ " if mine else "  ", style=Style(color=GOLD, bold=True))
     line.append(printable(info.table), style=Style(bold=True))
     if info.over:
@@ -143,7 +145,7 @@ def table_label(info: TableInfo, me: str) -> Text:
         where = _("waiting for {names}").format(names=", ".join(awaited)) if awaited else _("waiting room")
     elif mine:
         where = _("your turn")
-    elif (inviter := invited_by(info, me)) is not None:  # a seat kept for one by a stranger
+    elif (inviter := invited_by(info, me, known)) is not None:  # a seat kept for one by a stranger
         where = _("invited by {user}").format(user=inviter)
     else:
         where = _("{name} to play").format(name=info.seats[info.to_move].name) if info.to_move is not None else "?"

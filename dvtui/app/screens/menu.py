@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ...i18n import N_, _
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
-from ...tables import TableInfo, has_seat
+from ...tables import TableInfo, has_seat, operator, played_with
 from ..config import SetupDefaults
 from ..host import GameHost
 from ..spoken import SpokenScreen
@@ -144,6 +144,8 @@ class MenuScreen(SpokenScreen[None]):
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         if reachable:
             options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
+        trusted = () if self.lobby is None else operator(self.lobby.place)
+        known = played_with(tables, me, trusted)  # (whose invitations are this person's tables)
         headed: set[str] = set()
         for i, info in enumerate(tables):
             heading = _("Your tables") if has_seat(info, me) else _("Other tables · ⏎ to watch or take a free seat")
@@ -151,7 +153,7 @@ class MenuScreen(SpokenScreen[None]):
                 headed.add(heading)
                 shown = Text(heading, style=Style(color=MUTED))
                 options.append(Option(shown, id=f"heading-{len(headed)}", disabled=True))
-            options.append(Option(table_label(info, me), id=f"{TABLE}{i}"))
+            options.append(Option(table_label(info, me, known), id=f"{TABLE}{i}"))
         options.append(Option(_("Quit"), id="quit"))
         menu.clear_options()
         menu.add_options(options)
