@@ -83,6 +83,9 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     :func:`dvtui.settings.saved_language`; kept here so that saving the pace keeps it)."""
     azerty: bool = False
     """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do."""
+    plain: bool = False
+    """Play line by line, without the full screen (read by :func:`dvtui.settings.saved_plain`;
+    kept here so that saving the pace keeps it)."""
 
 
 def _saved() -> _Settings | None:

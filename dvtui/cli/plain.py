@@ -1,0 +1,112 @@
+"""``--plain`` (also ``DVTUI_PLAIN=1`` and ``"plain": true`` in the settings): ``new``,
+``resume``, ``replay``, ``join``, ``watch`` and the start menu as lines of text, for a screen
+reader, a braille display or a terminal that only shows lines (``docs/PLAIN.md``).
+
+The plain mode needs no terminal: it reads lines from stdin and writes lines to stdout, so it is
+never refused for want of one, and it never imports Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from ..engine import new_game, random_seed
+from ..i18n import _
+from ..plain import Console, LocalPlay, PlainReplay, ask_players, plain_menu
+from ..printable import printable
+from ..replay import Replay
+from ..settings import saved_plain
+from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
+
+ENV = "DVTUI_PLAIN"
+YES = ("1", "yes", "true", "on")
+
+
+def wants_plain(args: argparse.Namespace) -> bool:
+    """``--plain``, else ``DVTUI_PLAIN`` (``1``: on, ``0``: off, whatever the settings say), else
+    the settings file."""
+    if getattr(args, "plain", None):
+        return True
+    env = os.environ.get(ENV, "").strip().lower()
+    if env:
+        return env in YES
+    return saved_plain()
+
+
+def run(args: argparse.Namespace) -> int:
+    """The plain form of the start menu, ``new``, ``resume`` or ``replay``."""
+    if args.command == "new":
+        return run_new(args)
+    if args.command == "resume":
+        if args.list or args.headless:  # already lines: the command as it is
+            from .play import run_resume
+
+            return run_resume(args)
+        return run_resume_plain(args)
+    if args.command == "replay":
+        return run_replay(args)
+    return run_menu()
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """``dvtui new --plain``: the seats from ``--players``, else asked as a line."""
+    from ..app.config import default_player_name
+    from .play import checked_setup, first_player, output_path
+
+    seats = checked_setup(args)
+    output = output_path(args.output)
+    if output is None:
+        saves_dir()  # refused before anything is asked
+    if args.bot_delay is not None:
+        from .play import checked_bot_delay
+
+        checked_bot_delay(args.bot_delay)
+    console = Console()
+    if seats is None:
+        seats = ask_players(console, default_player_name())
+        if seats is None:
+            return 0
+    seed = args.seed if args.seed is not None else random_seed()
+    created = new_game(seats, first_player=first_player(args), seed=seed)
+    path = output if output is not None else new_save_path(created)
+    from ..play.session import PlaySession
+
+    return LocalPlay(PlaySession.start(created, path), console).run()
+
+
+def run_resume_plain(args: argparse.Namespace) -> int:
+    """``dvtui resume [FILE] --plain``: what ``dvtui resume`` checks, then the game as lines."""
+    from ..play.session import PlaySession
+    from .play import finished_refusal
+
+    if args.file:
+        loaded = read_game(Path(args.file).expanduser())
+    else:
+        saved = latest_unfinished()
+        if saved is None:
+            from .errors import UsageError
+
+            said = _("no unfinished game in {directory}; start one with: dvtui new")
+            raise UsageError(said.format(directory=printable(str(data_dir()))))
+        loaded = saved.loaded
+    if loaded.game.over:
+        return finished_refusal(loaded)
+    return LocalPlay(PlaySession.resume(loaded), Console()).run(resumed=True)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``dvtui replay FILE --plain``."""
+    loaded = read_game(Path(args.file).expanduser(), checkpoints=True)
+    return PlainReplay(Replay.of(loaded), Console()).run()
+
+
+def run_menu() -> int:
+    """``dvtui --plain`` alone: the start menu as lines."""
+    from ..app.config import default_player_name
+
+    return plain_menu(Console(), default_player_name())
+
+
+__all__ = ["ENV", "run", "run_menu", "run_new", "run_replay", "run_resume_plain", "wants_plain"]
