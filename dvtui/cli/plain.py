@@ -9,16 +9,20 @@ never refused for want of one, and it never imports Textual.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 from pathlib import Path
 
+from ..describe import describe_result
 from ..engine import new_game, random_seed
 from ..i18n import _
-from ..plain import Console, LocalPlay, PlainReplay, ask_players, plain_menu
+from ..plain import Console, LocalPlay, PlainReplay, PlainTable, ask_players, plain_menu
 from ..printable import printable
 from ..replay import Replay
 from ..settings import saved_plain
 from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
+from ..tables import RemoteSession, ServerPlace
+from .play import close_loop
 
 ENV = "DVTUI_PLAIN"
 YES = ("1", "yes", "true", "on")
@@ -102,6 +106,35 @@ def run_replay(args: argparse.Namespace) -> int:
     return PlainReplay(Replay.of(loaded), Console()).run()
 
 
+def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True,
+              user: str | None = None) -> int:  # fmt: skip
+    """A seat at a shared table (``seat`` None: the server's choice), or watching it, as lines;
+    leaving keeps the seat, as it does on screen."""
+    loop = asyncio.new_event_loop()
+    try:
+        session = loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
+    except BaseException:
+        loop.close()
+        raise
+    try:
+        code = loop.run_until_complete(PlainTable(session, Console(), bell=bell).run())
+    finally:
+        session.close()
+        close_loop(loop)
+    shown = printable(table)
+    game = session.game
+    if game.over:
+        outcome = game.outcome()
+        assert outcome is not None  # the game is over
+        names = [s.name for s in game.created.players]
+        print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
+    elif watch:
+        print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
+    else:
+        print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
+    return code
+
+
 def run_menu() -> int:
     """``dvtui --plain`` alone: the start menu as lines."""
     from ..app.config import default_player_name
@@ -109,4 +142,4 @@ def run_menu() -> int:
     return plain_menu(Console(), default_player_name())
 
 
-__all__ = ["ENV", "run", "run_menu", "run_new", "run_replay", "run_resume_plain", "wants_plain"]
+__all__ = ["ENV", "run", "run_menu", "run_new", "run_replay", "run_resume_plain", "run_table", "wants_plain"]

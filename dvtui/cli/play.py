@@ -347,7 +347,7 @@ def run_table(
         code = _run_app(build, loop=loop)
     finally:
         session.close()
-        _close_loop(loop)
+        close_loop(loop)
     shown = printable(table)
     game = session.game
     try:
@@ -365,7 +365,7 @@ def run_table(
     return code
 
 
-def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     """End what still runs on ``loop`` (a table's reader, a request being sent), then close it."""
     pending = asyncio.all_tasks(loop)
     for task in pending:
@@ -397,6 +397,7 @@ def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
 __all__ = [
     "checked_bot_delay",
     "checked_setup",
+    "close_loop",
     "finished_refusal",
     "output_path",
     "run_menu",

@@ -12,5 +12,6 @@ from .console import Console
 from .local import LocalPlay, ask_players
 from .menu import plain_menu
 from .replay import PlainReplay
+from .table import PlainTable
 
-__all__ = ["Console", "LocalPlay", "PlainReplay", "ask_players", "plain_menu"]
+__all__ = ["Console", "LocalPlay", "PlainReplay", "PlainTable", "ask_players", "plain_menu"]

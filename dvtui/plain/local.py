@@ -9,8 +9,7 @@ rules resolve it, then each player's totals, and the game's end its standings.
 from __future__ import annotations
 
 from ..bots import think
-from ..describe import amount as say_amount
-from ..describe import column_label, describe_event, percent
+from ..describe import describe_event
 from ..engine import RuleError, Seat
 from ..i18n import _
 from ..play.session import PlaySession
@@ -18,7 +17,7 @@ from ..printable import printable
 from .commands import Command, Place, Wrong, expected, read
 from .console import Console
 from .look import LOOKS, help_lines, look
-from .words import event_lines, placed_count, safe_names, turn_prompt
+from .words import event_lines, hint_words, placed_count, safe_names, turn_prompt
 
 
 class LocalPlay:
@@ -128,12 +127,7 @@ class LocalPlay:
                 say(_("That is not a command of a game in progress."), *help_lines("play")[:1])
 
     def _hint(self, player: int) -> str:
-        suggestion = think(self.session.game.copy(), self.session.hint_seed(player))
-        card, column = suggestion.placement
-        said = _("Hint: {card} under column {column}; the strong bot expects {gain} more this round and gives you "
-                 "{chance} to win.")  # fmt: skip
-        return said.format(card=card, column=column_label(column), gain=say_amount(max(0, suggestion.gain)),
-                           chance=percent(suggestion.win, 0))  # fmt: skip
+        return hint_words(think(self.session.game.copy(), self.session.hint_seed(player)))
 
     def _end(self) -> int:
         path = self.session.path

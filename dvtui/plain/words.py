@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..bots import Suggestion
 from ..describe import (
     amount,
     card_name,
     column_label,
     describe_event,
     join_names,
+    percent,
     resolution_parts,
 )
 from ..engine import COLUMNS, Event, Game, GameEnded, Outcome, RoundEnded
@@ -155,6 +157,16 @@ def event_lines(event: Event, game: Game, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def hint_words(suggestion: Suggestion) -> str:
+    """The strong bot's advice in a sentence: the placement, the rise of the player's score it
+    expects by the end of this round, and the player's chance to win with it."""
+    card, column = suggestion.placement
+    said = _("Hint: {card} under column {column}; the strong bot expects {gain} more this round and gives you "
+             "{chance} to win.")  # fmt: skip
+    return said.format(card=card, column=column_label(column), gain=amount(max(0, suggestion.gain)),
+                       chance=percent(suggestion.win, 0))  # fmt: skip
+
+
 def placed_count(game: Game) -> str:
     """How far the round is: ``"4 of 15 cards placed"``."""
     said = ngettext("{count} of {total} card placed this round", "{count} of {total} cards placed this round",
@@ -169,6 +181,7 @@ __all__ = [
     "column_line",
     "event_lines",
     "hand_line",
+    "hint_words",
     "holdings_line",
     "placed_count",
     "round_totals",

@@ -11,6 +11,7 @@ from rich.text import Text
 from ...engine import Game
 from ...i18n import _, ngettext, pgettext
 from ...play.face import Presence, SeatInfo
+from ...play.presence import seat_words
 from ...printable import printable
 from ...tables.clock import duration_words
 from ..theme import ERROR, MUTED, seat_color
@@ -21,23 +22,7 @@ from .panels import colour_names
 
 def presence_line(presence: Presence, game: Game) -> Text:
     """Each seat and what it is now (``you`` for this side's), then how many watch."""
-    words = []
-    for s in presence.seats:
-        if s.seat == presence.seat:
-            what = _("you")
-        elif s.state == "bot":
-            what = _("bot")
-        elif s.resigned:
-            what = (_("resigned, {level} bot playing on").format(level=s.stand_in) if s.stand_in else
-                    _("resigned, a bot playing on"))
-        elif s.stand_in is not None:
-            what = (_("free, {level} bot standing in") if s.state == "free" else
-                    _("away, {level} bot standing in")).format(level=s.stand_in)
-        elif s.state == "connected":  # (a bot's level is the server's word)
-            what = _("bot {level}, here").format(level=printable(s.bot)) if s.bot is not None else _("here")
-        else:
-            what = seat_state(s.state)
-        words.append(f"{s.name} ({what})")
+    words = [f"{s.name} ({seat_words(presence, s)})" for s in presence.seats]
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
@@ -47,13 +32,6 @@ def presence_line(presence: Presence, game: Game) -> Text:
         line += f" · {watching}"
     players = game.created.players
     return colour_names(line, [p.name for p in players], [p.color for p in players])
-
-
-def seat_state(state: str) -> str:
-    """A seat's state as the table names it (``away``, ``free``) in the language spoken now."""
-    names = {"away": pgettext("seat", "away"), "free": pgettext("seat", "free"), "connected": pgettext("seat", "here"),
-             "bot": pgettext("seat", "bot")}  # fmt: skip
-    return names.get(state, printable(state))
 
 
 def rematch_words(presence: Presence, names: list[str]) -> str | None:

@@ -1,0 +1,119 @@
+"""Shared tables followed and played from the plain mode's lines: two plain players (one in
+French) and a plain spectator play a whole game at a real ``dvtui serve``; and a plain player
+shares a table with a full-screen one (in tmux). Nobody's output carries an escape sequence."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dvtui.bots import choose
+from dvtui.engine import Game
+
+from ..support.plain import PlainPlayer, no_escape
+from ..support.processes import dvtui
+from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.terminals import Terminals
+
+PLAYERS = "Ana,Bob,bot:greedy"
+
+
+def _open(server: Served, table: str) -> None:
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "8", "--start-now")
+    assert opened.returncode == 0, opened.stderr
+
+
+def _settled(server: Served, table: str) -> Game:
+    """The table's game once it waits for a person (or is over): the bots have answered."""
+    wait_for("the bots' answers", lambda: (g := server.game(table)).over or g.to_move != 2, every=SLOW)
+    return server.game(table)
+
+
+def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        _open(server, "duo")
+        ana = PlainPlayer("join", "duo", "--as", "Ana", "--plain", "--server", srv, data=d)
+        ana.expect("You sit at table duo as Ana.")
+        bob = PlainPlayer("--lang", "fr", "join", "duo", "--as", "Bob", "--plain", "--no-bell", "--server", srv,
+                          data=d)  # fmt: skip
+        bob.expect("Nouvelle partie : Ana, Bob et Bot 1")
+        ana.expect("Bob: here.")  # an arrival is a line
+        watcher = PlainPlayer("watch", "duo", "--plain", "--server", srv, data=d)
+        watcher.expect("You are watching table duo.")
+        ana.send("say hello Bob")
+        bob.expect("Ana says: hello Bob")  # a chat line is a line
+        ana.send("")  # the turn's prompt again (the first went by with the lines above)
+        seats = {0: ana, 1: bob}
+        while not (game := _settled(server, "duo")).over:
+            player = seats[game.to_move]
+            hand = player.turn()
+            assert hand == sorted(game.hands[game.to_move])
+            lines = server.lines("duo")
+            player.send(f"{min(hand)} {'ab'[game.to_move]}")
+            wait_for("the move", lambda lines=lines: server.lines("duo") > lines, every=SLOW)
+        for person in (ana, bob, watcher):
+            person.expect("table duo.?: ")  # the result on leaving, in each one's language
+            assert person.finish() == 0
+            no_escape(person.said)
+        assert "\a" + "Ana, your turn" in ana.said  # the bell rings before the turn's prompt
+        assert "\a" not in bob.said  # --no-bell
+        assert "Colonne G : " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
+        verified = dvtui("verify", str(server.game_file("duo")))
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def _asking(game: Game, name: str) -> object:
+    """Whether the full screen asks ``name`` to move in ``game``'s position (its hand row shown)."""
+    hand = game.hands[game.to_move]
+    row = f"▶ {name} {' '.join(str(c) if c in hand else '·' for c in range(1, 7))} pick a card"
+    return lambda screen: "Your turn" in screen and any(" ".join(line.split()).startswith(row)
+                                                        for line in screen.splitlines())  # fmt: skip
+
+
+@pytest.mark.tmux
+def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        _open(server, "mix")
+        terms = Terminals(d)
+        try:
+            terms.run("Ana", "join", "mix", "--as", "Ana", "--server", srv, "--no-bell")
+            bob = PlainPlayer("join", "mix", "--as", "Bob", "--plain", "--server", srv, data=d)
+            bob.expect("You sit at table mix as Bob.")
+            terms.wait("Ana", "Bob at the table", lambda s: "Bob (here)" in s)
+            sent = 0.0
+            while not (game := _settled(server, "mix")).over:
+                if game.to_move == 1:
+                    hand = bob.turn()
+                    assert hand == sorted(game.hands[1])
+                    bob.send(f"{min(hand)} c")
+                else:
+                    asking = _asking(game, "Ana")
+
+                    def asked(screen: str, asking: object = asking) -> bool:
+                        nonlocal sent
+                        if asking(screen):  # type: ignore[operator]
+                            return True
+                        if ("⏎ next" in screen or "s: skip" in screen) and time.monotonic() - sent > 0.3:
+                            terms.keys("Ana", "s")  # past a round's resolution on the full screen
+                            sent = time.monotonic()
+                        return False
+
+                    terms.wait("Ana", "Ana's turn", asked)
+                    card, column = choose("greedy", game.copy(), 11)
+                    terms.keys("Ana", str(card), "abcdefg"[column], "Enter")
+                lines = server.lines("mix")
+                wait_for("the move", lambda lines=lines: server.lines("mix") > lines, every=SLOW)
+            bob.expect("table mix: Game over")
+            assert bob.finish() == 0
+            no_escape(bob.said)
+            first = server.game("mix")
+            assert first.over
+            placed_by_ana = [line for line in bob.lines() if line.startswith("Ana placed ")]
+            assert len(placed_by_ana) == 6 * 5  # the full screen's every move, read out to the plain player
+        finally:
+            terms.close()
