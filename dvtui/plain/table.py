@@ -38,7 +38,10 @@ class PlainTable:
         self.console = console
         self.bell = bell
         self.names = safe_names(session.names)
-        self.done: asyncio.Future[int] | None = None
+        self.code: int | None = None
+        """How the run ends, once it does."""
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        """Typed lines, from the thread that reads them; None: stop reading."""
         self._seen: dict[int, str] = {}
         """What each seat was last said to be (here, away, ...): only a change is said."""
         self._prompted: int | None = None
@@ -53,8 +56,7 @@ class PlainTable:
     async def run(self, into: TextIO | None = None) -> int:
         """Play (or watch) until the game is over, the table is lost, or the person leaves."""
         loop = asyncio.get_running_loop()
-        self.done = loop.create_future()
-        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        lines = self._lines
         source = into if into is not None else sys.stdin
 
         def read_lines() -> None:
@@ -66,21 +68,18 @@ class PlainTable:
         self._start()
         self.session.attach(self._news)
         self._turn_news()
-        while not self.done.done():
-            getting = asyncio.ensure_future(lines.get())
-            await asyncio.wait({getting, self.done}, return_when=asyncio.FIRST_COMPLETED)
-            if not getting.done():
-                getting.cancel()
-                break
-            line = getting.result()
-            if line is None:
+        while self.code is None:
+            line = await lines.get()
+            if line is None:  # the end of input, or the end of the table (:meth:`_finish`)
                 break
             await self._line(line)
-        return self.done.result() if self.done.done() else 0
+        return self.code or 0
 
     def _finish(self, code: int) -> None:
-        if self.done is not None and not self.done.done():
-            self.done.set_result(code)
+        """Stop reading: the game is over (0) or this side has left the table (1)."""
+        if self.code is None:
+            self.code = code
+            self._lines.put_nowait(None)
 
     # -- what the table says ---------------------------------------------------------------------
 
