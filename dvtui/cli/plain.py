@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_new(args: argparse.Namespace) -> int:
     """``dvtui new --plain``: the seats from ``--players``, else asked as a line."""
-    from ..app.config import default_player_name
-    from .play import checked_setup, first_player, output_path
+    from .play import checked_setup, default_player_name, first_player, output_path
 
     seats = checked_setup(args)
     output = output_path(args.output)
@@ -137,7 +136,7 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
 
 def run_menu() -> int:
     """``dvtui --plain`` alone: the start menu as lines."""
-    from ..app.config import default_player_name
+    from .play import default_player_name
 
     return plain_menu(Console(), default_player_name())
 

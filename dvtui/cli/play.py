@@ -398,6 +398,7 @@ __all__ = [
     "checked_bot_delay",
     "checked_setup",
     "close_loop",
+    "default_player_name",
     "finished_refusal",
     "output_path",
     "run_menu",

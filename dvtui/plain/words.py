@@ -161,10 +161,10 @@ def hint_words(suggestion: Suggestion) -> str:
     """The strong bot's advice in a sentence: the placement, the rise of the player's score it
     expects by the end of this round, and the player's chance to win with it."""
     card, column = suggestion.placement
-    said = _("Hint: {card} under column {column}; the strong bot expects {gain} more this round and gives you "
-             "{chance} to win.")  # fmt: skip
-    return said.format(card=card, column=column_label(column), gain=amount(max(0, suggestion.gain)),
-                       chance=percent(suggestion.win, 0))  # fmt: skip
+    said = _("Hint: {card} under column {column}; the strong bot expects about {gain} more this round and gives "
+             "you {chance} to win.")  # fmt: skip
+    gain = round(max(0, suggestion.gain), -4)  # an expectation: to the nearest ten thousand
+    return said.format(card=card, column=column_label(column), gain=amount(gain), chance=percent(suggestion.win, 0))
 
 
 def placed_count(game: Game) -> str:
