@@ -4,6 +4,7 @@ shares a table with a full-screen one (in tmux). Nobody's output carries an esca
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -19,8 +20,8 @@ from ..support.terminals import Terminals
 PLAYERS = "Ana,Bob,bot:greedy"
 
 
-def _open(server: Served, table: str) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "8", "--start-now")
+def _open(server: Served, table: str, *more: str) -> None:
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "8", "--start-now", *more)
     assert opened.returncode == 0, opened.stderr
 
 
@@ -34,7 +35,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         srv = str(server.directory)
-        _open(server, "duo")
+        _open(server, "duo", "--move-time", "1h")
         ana = PlainPlayer("join", "duo", "--as", "Ana", "--plain", "--server", srv, data=d)
         ana.expect("You sit at table duo as Ana.")
         bob = PlainPlayer("--lang", "fr", "join", "duo", "--as", "Bob", "--plain", "--no-bell", "--server", srv,
@@ -58,6 +59,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
             person.expect("table duo.?: ")  # the result on leaving, in each one's language
             assert person.finish() == 0
             no_escape(person.said)
+        assert re.search(r"\nBob has (1:00:00|59:\d\d) to move\.", watcher.said)  # the clock of each turn
         assert "\a" + "Ana, your turn" in ana.said  # the bell rings before the turn's prompt
         assert "\a" not in bob.said  # --no-bell
         assert "Colonne G : " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
