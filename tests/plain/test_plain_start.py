@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,17 @@ def test_resume_plain_takes_the_latest_game_and_refuses_a_finished_one(tmp_path:
     refused = _piped("resume", str(finished), "--plain", data=tmp_path, typed="")
     assert refused.returncode == 1
     assert "this game is finished" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_plain_game_never_loads_textual(tmp_path: Path) -> None:
+    """The plain front starts as fast as the headless commands: Textual (and Rich) stay unloaded."""
+    script = (
+        "import sys\nfrom dvtui.cli import main\n"
+        f"code = main(['new', '--plain', '--players', {SOLO!r}, '-o', {str(tmp_path / 'f.dvr')!r}])\n"
+        "print([m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')], code)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input="3 c\nboard\nquit\n", capture_output=True, text=True,
+                          env=env(tmp_path), timeout=120, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[] 0"
+    assert "Ana placed 3 under column C" in done.stdout
