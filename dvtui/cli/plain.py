@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 from pathlib import Path
 
 from ..describe import describe_result
@@ -88,11 +89,10 @@ def run_resume_plain(args: argparse.Namespace) -> int:
         loaded = read_game(Path(args.file).expanduser())
     else:
         saved = latest_unfinished()
-        if saved is None:
-            from .errors import UsageError
-
-            said = _("no unfinished game in {directory}; start one with: dvtui new")
-            raise UsageError(said.format(directory=printable(str(data_dir()))))
+        if saved is None:  # said as dvtui resume says it
+            said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
+            print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
+            return 1
         loaded = saved.loaded
     if loaded.game.over:
         return finished_refusal(loaded)

@@ -17,7 +17,7 @@ import threading
 from typing import TextIO
 
 from ..bots import think
-from ..describe import describe_event
+from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
 from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
@@ -105,7 +105,9 @@ class PlainTable:
                  for s in presence.seats]  # fmt: skip
         awaited = presence.awaited()
         if awaited:
-            lines.append(_("The table waits for {names} to sit.").format(names=", ".join(map(printable, awaited))))
+            lines.append(
+                _("The table waits for {names} to sit.").format(names=join_names([printable(n) for n in awaited]))
+            )
         if presence.spectators:
             said = ngettext("{n} person watching.", "{n} people watching.", presence.spectators)
             lines.append(said.format(n=presence.spectators))

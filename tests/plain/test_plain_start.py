@@ -102,3 +102,9 @@ def test_a_plain_game_never_loads_textual(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[] 0"
     assert "Ana placed 3 under column C" in done.stdout
+
+
+def test_resume_plain_without_a_game_says_how_to_start_one(tmp_path: Path) -> None:
+    done = _piped("resume", "--plain", data=tmp_path, typed="")
+    assert done.returncode == 1
+    assert done.stderr.startswith("dvtui: no unfinished game in ") and done.stderr.count("\n") == 1
