@@ -32,11 +32,13 @@ def _settled(server: Served, table: str) -> Game:
 
 
 def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
+    """Ana opens the table and sits at it, Bob joins in French, a spectator watches; each hears
+    every move, the arrivals, a chat line and the clock."""
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         srv = str(server.directory)
-        _open(server, "duo", "--move-time", "1h")
-        ana = PlainPlayer("join", "duo", "--as", "Ana", "--plain", "--server", srv, data=d)
+        ana = PlainPlayer("new", "--table", "duo", "--players", PLAYERS, "--seed", "8", "--start-now", "--move-time",
+                          "1h", "--as", "Ana", "--plain", "--server", srv, data=d)  # Ana opens the table  # fmt: skip
         ana.expect("You sit at table duo as Ana.")
         bob = PlainPlayer("--lang", "fr", "join", "duo", "--as", "Bob", "--plain", "--no-bell", "--server", srv,
                           data=d)  # fmt: skip
