@@ -208,7 +208,14 @@ class PlainTable:
                 say(self._whose_turn())
             return
         if isinstance(said, Wrong):
-            say(said.said)
+            if mine is None and line.strip()[:1].isdigit():  # a placement, out of turn
+                mover = self.names[session.game.to_move]
+                if seat is None:
+                    say(_("You are watching: you cannot play."))
+                else:
+                    say(_("It is not your turn: {name} is to play.").format(name=mover))
+            else:
+                say(said.said)
             return
         if isinstance(said, Place):
             assert mine is not None

@@ -46,6 +46,10 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
         ana.expect("Bob: here.")  # an arrival is a line
         watcher = PlainPlayer("watch", "duo", "--plain", "--server", srv, data=d)
         watcher.expect("You are watching table duo.")
+        watcher.send("3 c")
+        watcher.expect("You are watching: you cannot play.")
+        bob.send("3 c")  # Ana is to play first
+        bob.expect("It is not your turn: Ana is to play.")
         ana.send("say hello Bob")
         bob.expect("Ana says: hello Bob")  # a chat line is a line
         ana.send("")  # the turn's prompt again (the first went by with the lines above)
