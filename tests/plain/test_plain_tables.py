@@ -98,6 +98,7 @@ def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
                 if game.to_move == 1:
                     hand = bob.turn()
                     assert hand == sorted(game.hands[1])
+                    lines = server.lines("mix")
                     bob.send(f"{min(hand)} c")
                 else:
                     asking = _asking(game, "Ana")
@@ -113,8 +114,8 @@ def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
 
                     terms.wait("Ana", "Ana's turn", asked)
                     card, column = choose("greedy", game.copy(), 11)
+                    lines = server.lines("mix")
                     terms.keys("Ana", str(card), "abcdefg"[column], "Enter")
-                lines = server.lines("mix")
                 wait_for("the move", lambda lines=lines: server.lines("mix") > lines, every=SLOW)
             bob.expect("table mix: Game over")
             assert bob.finish() == 0
