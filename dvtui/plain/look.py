@@ -32,7 +32,7 @@ def help_lines(kind: str) -> list[str]:
     lines += [
         _("board, bd: every column, top to bottom, and the cards under it (plateau, pl)."),
         _("column c, or the letter alone: one column (colonne c)."),
-        _("hand, h: the cards you hold; everyone's when you hold none (main, m)."),
+        _("hand, h: the cards you hold; when you watch, everyone's (main, m)."),
         _("scores, s: each player's score, goods and money (score)."),
         _("awards, aw: what each column would give if the round ended now (gains, ga)."),
         _("last, l: the last events again (derniers, der)."),

@@ -36,14 +36,6 @@ def cards_held(hand: Sequence[int]) -> str:
     return join_names([str(card) for card in sorted(hand)])
 
 
-def hand_line(game: Game, player: int) -> str:
-    """What ``player`` holds now."""
-    hand = game.hands[player]
-    if not hand:
-        return _("You hold no card.")
-    return _("You hold {cards}.").format(cards=cards_held(hand))
-
-
 def turn_prompt(game: Game, names: Sequence[str], player: int) -> str:
     """The one short line that asks ``player`` for a placement: whose turn, the round, what they
     hold and what they may type."""
@@ -180,7 +172,6 @@ __all__ = [
     "cards_held",
     "column_line",
     "event_lines",
-    "hand_line",
     "hint_words",
     "holdings_line",
     "placed_count",
