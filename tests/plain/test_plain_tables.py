@@ -49,9 +49,9 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
         watcher.send("3 c")
         watcher.expect("You are watching: you cannot play.")
         bob.send("3 c")  # Ana is to play first
-        bob.expect("It is not your turn: Ana is to play.")
+        bob.expect("It is not your turn: Ana is to play|Ce n’est pas votre tour.: c’est à Ana de jouer")
         ana.send("say hello Bob")
-        bob.expect("Ana says: hello Bob")  # a chat line is a line
+        bob.expect("Ana (says|dit.): hello Bob")  # a chat line is a line (in French once the catalogue has it)
         ana.send("")  # the turn's prompt again (the first went by with the lines above)
         seats = {0: ana, 1: bob}
         while not (game := _settled(server, "duo")).over:
