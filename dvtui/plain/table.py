@@ -47,6 +47,8 @@ class PlainTable:
         self._prompted: int | None = None
         """The number of events when this seat's turn was last announced (the bell rings once a turn)."""
         self._clock: tuple[int, int] | None = None
+        self._status = "connected"
+        """The connection's state last said."""
 
     @property
     def seat(self) -> int | None:
@@ -156,8 +158,12 @@ class PlainTable:
                 why=printable(presence.left), command=printable(presence.rejoin)))  # fmt: skip
             self._finish(1)
             return
-        if presence.status == "reconnecting":
-            self.console.say(_("The connection to the table was lost; reconnecting."))
+        if presence.status != self._status:  # said once per change
+            if presence.status == "reconnecting":
+                self.console.say(_("The connection to the table was lost; reconnecting."))
+            elif presence.status == "connected":
+                self.console.say(_("Connected to the table again."))
+            self._status = presence.status
         changed = []
         for s in presence.seats:
             words = seat_words(presence, s)

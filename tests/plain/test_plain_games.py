@@ -122,6 +122,17 @@ def test_a_replay_is_stepped_through_event_by_event(tmp_path: Path) -> None:
     assert viewer.finish() == 0
     no_escape(viewer.said)
 
+    french = PlainPlayer("--lang", "fr", "replay", game, "--plain", data=tmp_path)
+    french.expect("Nouvelle partie : Ana, Bot 1 et Bot 2")
+    french.send("suivant")
+    french.expect("Ana a placé le [1-6] sous la colonne B")
+    french.send("manche 6")
+    french.send("plateau")
+    french.expect("(la|le|les) (maison|voiture|bateau|cheval|bijou|montre|vacances|carte argent) [1-7]00")
+    french.send("quitter")
+    assert french.finish() == 0
+    no_escape(french.said)
+
 
 def test_plain_mode_needs_no_terminal_and_is_chosen_by_the_environment(tmp_path: Path) -> None:
     """Through a pipe (no terminal at all), ``DVTUI_PLAIN=1`` plays the game as lines."""

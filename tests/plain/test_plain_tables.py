@@ -126,3 +126,25 @@ def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
             assert len(placed_by_ana) == 6 * 5  # the full screen's every move, read out to the plain player
         finally:
             terms.close()
+
+
+def test_a_lost_connection_and_its_return_are_each_said_once() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "solo", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "solo", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() == [1, 2, 3, 4, 5, 6]
+        server.kill9()
+        ana.expect("The connection to the table was lost; reconnecting.")
+        server.start()
+        ana.expect("Connected to the table again.")
+        ana.send("2 d")
+        ana.expect("Ana placed 2 under column D")
+        assert ana.turn() == [1, 3, 4, 5, 6]
+        ana.send("quit")
+        ana.expect("Left table solo")
+        assert ana.finish() == 0
+        assert ana.said.count("reconnecting") == 1
+        no_escape(ana.said)
