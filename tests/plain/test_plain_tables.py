@@ -148,3 +148,21 @@ def test_a_lost_connection_and_its_return_are_each_said_once() -> None:
         assert ana.finish() == 0
         assert ana.said.count("reconnecting") == 1
         no_escape(ana.said)
+
+
+def test_a_hostile_chat_line_reaches_the_lines_escaped() -> None:
+    """Outside text (a chat line with an escape sequence and a bidi override) is shown, never obeyed."""
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "talk", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "talk", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() is not None
+        said = server.dvtui("say", "talk", "\x1b[2Jgone\u202eevil")
+        assert said.returncode == 0, said.stderr
+        ana.expect(r"Ana says: \\x1b\[2Jgone\\u202eevil")  # the account plays Ana: its line is hers
+        ana.send("q")
+        assert ana.finish() == 0
+        no_escape(ana.said)
+        assert "\u202e" not in ana.said
