@@ -24,6 +24,7 @@ from ..settings import saved_plain
 from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
 from ..tables import RemoteSession, ServerPlace
 from .play import close_loop
+from .terminal import served_to_browser
 
 ENV = "DVTUI_PLAIN"
 YES = ("1", "yes", "true", "on")
@@ -31,7 +32,10 @@ YES = ("1", "yes", "true", "on")
 
 def wants_plain(args: argparse.Namespace) -> bool:
     """``--plain``, else ``DVTUI_PLAIN`` (``1``: on, ``0``: off, whatever the settings say), else
-    the settings file."""
+    the settings file. Never in a browser tab (``dvtui web``): its pipes carry the screen's protocol,
+    not lines, whatever the person's settings say."""
+    if served_to_browser():
+        return False
     if getattr(args, "plain", None):
         return True
     env = os.environ.get(ENV, "").strip().lower()

@@ -108,3 +108,21 @@ def test_resume_plain_without_a_game_says_how_to_start_one(tmp_path: Path) -> No
     done = _piped("resume", "--plain", data=tmp_path, typed="")
     assert done.returncode == 1
     assert done.stderr.startswith("dvtui: no unfinished game in ") and done.stderr.count("\n") == 1
+
+
+def test_a_browser_tab_is_never_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dvtui web``'s tabs run dvtui on the web driver's pipes: a person's ``"plain": true`` (or
+    the variable) must not turn their tab into lines the browser cannot show."""
+    import argparse
+
+    from dvtui.cli.plain import wants_plain
+    from dvtui.cli.terminal import WEB_DRIVER
+
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))
+    settings_path().write_text(json.dumps({"plain": True}))
+    monkeypatch.delenv("DVTUI_PLAIN", raising=False)
+    assert wants_plain(argparse.Namespace())
+    monkeypatch.setenv("TEXTUAL_DRIVER", WEB_DRIVER)
+    assert not wants_plain(argparse.Namespace())
+    monkeypatch.setenv("DVTUI_PLAIN", "1")
+    assert not wants_plain(argparse.Namespace(plain=True))
