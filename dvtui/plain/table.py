@@ -153,6 +153,9 @@ class PlainTable:
         presence = self.session.presence()
         if presence is None:
             return
+        if presence.stopped is not None:  # closed, or it cannot save: nothing more happens here (said above)
+            self._finish(0)
+            return
         if presence.left is not None:
             self.console.say(_("You have left the table: {why}. Back: {command}").format(
                 why=printable(presence.left), command=printable(presence.rejoin)))  # fmt: skip

@@ -166,3 +166,18 @@ def test_a_hostile_chat_line_reaches_the_lines_escaped() -> None:
         assert ana.finish() == 0
         no_escape(ana.said)
         assert "\u202e" not in ana.said
+
+
+def test_a_table_closed_by_its_opener_ends_the_lines() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "shut", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "shut", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() is not None
+        closed = server.dvtui("close", "shut")
+        assert closed.returncode == 0, closed.stderr
+        ana.expect("closed")  # what the table said, as a line
+        assert ana.finish() == 0  # no prompt waits for a move the table would refuse
+        no_escape(ana.said)
