@@ -39,3 +39,18 @@ def saved_language() -> str | None:
         return msgspec.json.decode(settings_path().read_bytes(), type=_Language).language
     except (OSError, msgspec.DecodeError):
         return None
+
+
+class _Plain(msgspec.Struct):
+    """The settings file seen for its ``"plain"`` alone."""
+
+    plain: bool = False
+
+
+def saved_plain() -> bool:
+    """Whether the settings file asks for the plain, line-by-line mode (``"plain": true``): read
+    here, before any command starts, because that choice decides whether the app is loaded at all."""
+    try:
+        return msgspec.json.decode(settings_path().read_bytes(), type=_Plain).plain
+    except (OSError, msgspec.DecodeError):
+        return False

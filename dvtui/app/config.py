@@ -84,6 +84,9 @@ class _Settings(msgspec.Struct, omit_defaults=True):
     azerty: bool | None = None
     """An AZERTY keyboard: its top row, unshifted, picks cards 1-6 as the digits do (None: as the
     language has it, on for French, whose keyboards are AZERTY in France and Belgium)."""
+    plain: bool = False
+    """Play line by line, without the full screen (read by :func:`dvtui.settings.saved_plain`;
+    kept here so that saving the pace keeps it)."""
 
 
 def _saved() -> _Settings | None:

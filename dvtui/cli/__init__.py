@@ -255,7 +255,17 @@ def build_parser() -> argparse.ArgumentParser:
     _server_option(say)
 
     _fetch_arguments(sub.add_parser("fetch", help=_("save a table's game (over or not) as a file of your own")))
+    _plain_option(parser, top=True)
+    for command in (new, resume, replay, join, watch):
+        _plain_option(command, top=False)
     return parser
+
+
+def _plain_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """``--plain``, before the command (``dvtui --plain new``) or after it."""
+    parser.add_argument("--plain", action="store_true", default=False if top else argparse.SUPPRESS,
+                        help=_("lines of text instead of the full screen, for a screen reader or a braille "
+                        "display (also DVTUI_PLAIN=1; see docs/PLAIN.md)"))  # fmt: skip
 
 
 def _fetch_arguments(parser: argparse.ArgumentParser, *, after: bool = False) -> None:
@@ -325,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     _add_language_option(parser, top=True)
     args = parser.parse_args(args_given)
-    if args.command is None and not has_terminal():
+    if args.command is None and not has_terminal() and not _plain_asked(args):
         parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
     try:
@@ -354,6 +364,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
         said = _("internal error: {kind}: {error} (set DVTUI_DEBUG=1 for details)")
         return _fail(said.format(kind=type(e).__name__, error=e), 3)
+
+
+def _plain_asked(args: argparse.Namespace) -> bool:
+    from .plain import wants_plain
+
+    return wants_plain(args)
 
 
 def _fail(message: str, code: int) -> int:
@@ -416,6 +432,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .export import run_text_export
 
         return run_text_export(args)
+    if args.command in (None, "new", "resume", "replay"):
+        from . import plain
+
+        if plain.wants_plain(args):  # lines of text: no terminal needed, Textual never imported
+            return plain.run(args)
     from . import play  # Textual is imported only from here on
 
     if args.command is None:  # plain dvtui in a terminal: the start menu

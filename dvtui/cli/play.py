@@ -44,7 +44,7 @@ from .terminal import has_terminal, served_to_browser
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
 
-def _bot_delay(value: float | None) -> float | None:
+def checked_bot_delay(value: float | None) -> float | None:
     if value is None:
         return None
     if not 0 <= value <= MAX_BOT_DELAY:
@@ -53,7 +53,8 @@ def _bot_delay(value: float | None) -> float | None:
     return value
 
 
-def _output(text: str | None) -> Path | None:
+def output_path(text: str | None) -> Path | None:
+    """``-o FILE``: a new file in a directory that exists (refused before anything starts)."""
     if text is None:
         return None
     path = Path(text).expanduser()
@@ -188,8 +189,8 @@ def run_new(args: argparse.Namespace) -> int:
     """``dvtui new``: with ``--players`` straight to the table, else the set-up screen first."""
     seats = checked_setup(args)
     first = first_player(args)
-    delay = _bot_delay(args.bot_delay)
-    output = _output(args.output)
+    delay = checked_bot_delay(args.bot_delay)
+    output = output_path(args.output)
     if output is None:
         saves_dir()  # refused before any screen opens, not after the set-up
     pace = load_pace(delay)
@@ -268,7 +269,7 @@ def run_resume(args: argparse.Namespace) -> int:
                             "({count} files could not be read; see: dvtui verify {directory})", bad)
             print(said.format(count=bad, directory=printable(str(data_dir()))), file=sys.stderr)
         return 0
-    delay = _bot_delay(args.bot_delay)
+    delay = checked_bot_delay(args.bot_delay)
     loaded: LoadedGame
     if args.file:
         loaded = read_game(Path(args.file).expanduser())
@@ -279,24 +280,31 @@ def run_resume(args: argparse.Namespace) -> int:
             print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
             return 1
         loaded = saved.loaded
-    game = loaded.game
-    outcome = game.outcome()
-    if outcome is not None:
-        names = [s.name for s in game.created.players]
-        result = describe_result(outcome, names)
-        path = printable(loaded.path)
-        said = _("{file}: this game is finished ({result}; players {names}).\nWatch it again: dvtui replay {file}")
-        print(said.format(file=path, result=printable(result), names=printable(join_names(names))), file=sys.stderr)
-        if loaded.torn is not None or loaded.missing_tail:  # what verify asks resume to do: repair its end
-            writer = GameWriter.resume(loaded)
-            writer.close()
-            for notice in writer.notices:
-                print(_("Repaired its end: {notice}").format(notice=printable(notice)), file=sys.stderr)
-        return 1
+    if loaded.game.over:
+        return finished_refusal(loaded)
     session = LocalSession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
     return _run({"pace": load_pace(delay)}, session, _without_screen_file(loaded))
+
+
+def finished_refusal(loaded: LoadedGame) -> int:
+    """``dvtui resume`` of a finished game: say so and how to watch it (exit 1), after repairing
+    a torn end as verify asks."""
+    game = loaded.game
+    outcome = game.outcome()
+    assert outcome is not None  # the game is over
+    names = [s.name for s in game.created.players]
+    result = describe_result(outcome, names)
+    path = printable(loaded.path)
+    said = _("{file}: this game is finished ({result}; players {names}).\nWatch it again: dvtui replay {file}")
+    print(said.format(file=path, result=printable(result), names=printable(join_names(names))), file=sys.stderr)
+    if loaded.torn is not None or loaded.missing_tail:  # what verify asks resume to do: repair its end
+        writer = GameWriter.resume(loaded)
+        writer.close()
+        for notice in writer.notices:
+            print(_("Repaired its end: {notice}").format(notice=printable(notice)), file=sys.stderr)
+    return 1
 
 
 # -- dvtui replay --------------------------------------------------------------------------------
@@ -353,7 +361,7 @@ def run_table(
         code = _run_app(build, loop=loop)
     finally:
         session.close()
-        _close_loop(loop)
+        close_loop(loop)
     shown = printable(table)
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
     game = last.game if isinstance(last, RemoteSession) and last.table == session.table else session.game
@@ -372,7 +380,7 @@ def run_table(
     return code
 
 
-def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+def close_loop(loop: asyncio.AbstractEventLoop) -> None:
     """End what still runs on ``loop`` (a table's reader, a request being sent), then close it."""
     pending = asyncio.all_tasks(loop)
     for task in pending:
@@ -401,4 +409,16 @@ def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
     return _run_app(build)
 
 
-__all__ = ["checked_setup", "run_menu", "run_new", "run_replay", "run_resume", "run_table"]
+__all__ = [
+    "checked_bot_delay",
+    "checked_setup",
+    "close_loop",
+    "default_player_name",
+    "finished_refusal",
+    "output_path",
+    "run_menu",
+    "run_new",
+    "run_replay",
+    "run_resume",
+    "run_table",
+]

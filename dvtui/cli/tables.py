@@ -58,6 +58,7 @@ from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
+from .plain import wants_plain
 from .play import checked_setup, first_player
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "fetch":
             return _fetch(args)
         if args.command == "watch":
-            return _on_screen(server_place(args.server), args.table, None, watch=True)
+            return _on_screen(server_place(args.server), args.table, None, watch=True, plain=wants_plain(args))
         if args.command == "say":
             return _say(args)
         if args.command == "resign":
@@ -461,7 +462,7 @@ def _join(args: argparse.Namespace) -> int:
             raise UsageError(said.format(seat=args.as_seat, name=info.seats[seat].name))
     try:
         if spec is None:
-            return _on_screen(place, args.table, seat, bell=not args.no_bell)
+            return _on_screen(place, args.table, seat, bell=not args.no_bell, plain=wants_plain(args))
         return _play(place, args.table, seat, spec)
     except Refused as e:
         if e.error.reason != "all_taken":
@@ -497,10 +498,11 @@ def _new_table(args: argparse.Namespace) -> int:
     if spec is None:
         from .terminal import has_terminal
 
-        if not has_terminal():  # a script opens a table for others: it says how to sit at it
+        plain = wants_plain(args)
+        if not has_terminal() and not plain:  # a script opens a table for others: it says how to sit at it
             print(_("table {table} is open: take a seat with 'dvtui join {table}'").format(table=args.table))
             return EXIT_OK
-        return _on_screen(place, args.table, seat, bell=not args.no_bell)
+        return _on_screen(place, args.table, seat, bell=not args.no_bell, plain=plain)
     return _play(place, args.table, seat, spec)
 
 
@@ -520,9 +522,15 @@ def _invitations(given: Sequence[str], seats: Sequence[Seat]) -> list[str | None
     return invite
 
 
-def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True) -> int:
-    """The live table on this terminal (the app is imported only now). Without a terminal, the
-    table is looked up first: the advice to go on without a screen is for a table that exists."""
+def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True,
+               plain: bool = False) -> int:  # fmt: skip
+    """The live table on this terminal (the app is imported only now), or its lines (``plain``).
+    Without a terminal, the table is looked up first: the advice to go on without a screen is for
+    a table that exists."""
+    if plain:
+        from .plain import run_table
+
+        return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
     from .play import run_table
     from .terminal import has_terminal
 

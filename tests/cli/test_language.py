@@ -96,7 +96,7 @@ def test_what_programs_read_is_the_same_in_every_language(tmp_path: Path) -> Non
 def test_help_and_argparses_own_words_in_french() -> None:
     helped = dvtui("--lang", "fr", "replay", "--help")
     assert helped.returncode == 0, helped.stderr
-    assert helped.stdout.startswith("utilisation : dvtui replay [-h] [--text] [--lang CODE] file\n")
+    assert helped.stdout.startswith("utilisation : dvtui replay [-h] [--text] [--plain] [--lang CODE] file\n")
     assert "arguments positionnels :" in helped.stdout and "affiche cette aide et quitte" in helped.stdout
     assert "fichier de partie (.dvr)" in helped.stdout and "affiche plutôt la partie en texte" in helped.stdout
     refused = dvtui("--lang", "fr", "sim")

@@ -13,6 +13,7 @@ from ...engine import Game
 from ...i18n import _, ngettext, pgettext
 from ...lookalike import looks_forged, shown_as
 from ...play.face import Presence, SeatInfo
+from ...play.presence import seat_name, seat_words
 from ...printable import printable
 from ...tables.clock import duration_words
 from ..theme import ERROR, MUTED, seat_color
@@ -27,27 +28,7 @@ def presence_line(presence: Presence, game: Game) -> Text:
     if presence.stopped is not None and not game.over:
         return Text(_("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
                     style=Style(color=ERROR))
-    words = []
-    for s in presence.seats:
-        if s.seat == presence.seat:
-            what = _("you")
-        elif s.state == "bot":
-            what = _("bot")
-        elif s.resigned:
-            what = (_("resigned, {level} bot playing on").format(level=bot_level_name(s.stand_in))
-                    if s.stand_in else _("resigned, a bot playing on"))
-        elif s.stand_in is not None:
-            what = (_("free, {level} bot standing in") if s.state == "free" else
-                    _("away, {level} bot standing in")).format(level=bot_level_name(s.stand_in))
-            if s.stand_in_by is not None:
-                what = _("{state} (asked by {user})").format(state=what, user=printable(s.stand_in_by))
-        elif s.state == "connected":  # (a bot's level is the server's word)
-            what = (_("bot {level}, here").format(level=bot_level_name(printable(s.bot))) if s.bot is not None
-                    else _("here"))
-        else:
-            what = seat_state(s.state)
-        forged = looks_forged(s.name) and s.seat != presence.seat  # (whose seat it is, beside it)
-        words.append(f"{shown_as(s.name, s.user) if forged else s.name} ({what})")
+    words = [f"{seat_name(presence, s)} ({seat_words(presence, s)})" for s in presence.seats]
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
@@ -57,13 +38,6 @@ def presence_line(presence: Presence, game: Game) -> Text:
         line += f" · {watching}"
     players = game.created.players
     return colour_names(line, [p.name for p in players], [p.color for p in players])
-
-
-def seat_state(state: str) -> str:
-    """A seat's state as the table names it (``away``, ``free``) in the language spoken now."""
-    names = {"away": pgettext("seat", "away"), "free": pgettext("seat", "free"), "connected": pgettext("seat", "here"),
-             "bot": pgettext("seat", "bot")}  # fmt: skip
-    return names.get(state, printable(state))
 
 
 def rematch_words(presence: Presence, names: list[str]) -> str | None:

@@ -1,0 +1,148 @@
+"""``--plain`` (also ``DVTUI_PLAIN=1`` and ``"plain": true`` in the settings): ``new``,
+``resume``, ``replay``, ``join``, ``watch`` and the start menu as lines of text, for a screen
+reader, a braille display or a terminal that only shows lines (``docs/PLAIN.md``).
+
+The plain mode needs no terminal: it reads lines from stdin and writes lines to stdout, so it is
+never refused for want of one, and it never imports Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from ..describe import describe_result
+from ..engine import new_game, random_seed
+from ..i18n import _
+from ..plain import Console, LocalPlay, PlainReplay, PlainTable, ask_players, plain_menu
+from ..printable import printable
+from ..replay import Replay
+from ..settings import saved_plain
+from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
+from ..tables import RemoteSession, ServerPlace
+from .play import close_loop
+from .terminal import served_to_browser
+
+ENV = "DVTUI_PLAIN"
+YES = ("1", "yes", "true", "on")
+
+
+def wants_plain(args: argparse.Namespace) -> bool:
+    """``--plain``, else ``DVTUI_PLAIN`` (``1``: on, ``0``: off, whatever the settings say), else
+    the settings file. Never in a browser tab (``dvtui web``): its pipes carry the screen's protocol,
+    not lines, whatever the person's settings say."""
+    if served_to_browser():
+        return False
+    if getattr(args, "plain", None):
+        return True
+    env = os.environ.get(ENV, "").strip().lower()
+    if env:
+        return env in YES
+    return saved_plain()
+
+
+def run(args: argparse.Namespace) -> int:
+    """The plain form of the start menu, ``new``, ``resume`` or ``replay``."""
+    if args.command == "new":
+        return run_new(args)
+    if args.command == "resume":
+        if args.list or args.headless:  # already lines: the command as it is
+            from .play import run_resume
+
+            return run_resume(args)
+        return run_resume_plain(args)
+    if args.command == "replay":
+        return run_replay(args)
+    return run_menu()
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """``dvtui new --plain``: the seats from ``--players``, else asked as a line."""
+    from .play import checked_setup, default_player_name, first_player, output_path
+
+    seats = checked_setup(args)
+    output = output_path(args.output)
+    if output is None:
+        saves_dir()  # refused before anything is asked
+    if args.bot_delay is not None:
+        from .play import checked_bot_delay
+
+        checked_bot_delay(args.bot_delay)
+    console = Console()
+    if seats is None:
+        seats = ask_players(console, default_player_name())
+        if seats is None:
+            return 0
+    seed = args.seed if args.seed is not None else random_seed()
+    created = new_game(seats, first_player=first_player(args), seed=seed)
+    path = output if output is not None else new_save_path(created)
+    from ..play.session import PlaySession
+
+    return LocalPlay(PlaySession.start(created, path), console).run()
+
+
+def run_resume_plain(args: argparse.Namespace) -> int:
+    """``dvtui resume [FILE] --plain``: what ``dvtui resume`` checks, then the game as lines."""
+    from ..play.session import PlaySession
+    from .play import finished_refusal
+
+    if args.file:
+        loaded = read_game(Path(args.file).expanduser())
+    else:
+        saved = latest_unfinished()
+        if saved is None:  # said as dvtui resume says it
+            said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
+            print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
+            return 1
+        loaded = saved.loaded
+    if loaded.game.over:
+        return finished_refusal(loaded)
+    return LocalPlay(PlaySession.resume(loaded), Console()).run(resumed=True)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``dvtui replay FILE --plain``."""
+    loaded = read_game(Path(args.file).expanduser(), checkpoints=True)
+    return PlainReplay(Replay.of(loaded), Console()).run()
+
+
+def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool = False, bell: bool = True,
+              user: str | None = None) -> int:  # fmt: skip
+    """A seat at a shared table (``seat`` None: the server's choice), or watching it, as lines;
+    leaving keeps the seat, as it does on screen."""
+    loop = asyncio.new_event_loop()
+    try:
+        session = loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
+    except BaseException:
+        loop.close()
+        raise
+    try:
+        code = loop.run_until_complete(PlainTable(session, Console(), bell=bell).run())
+    finally:
+        session.close()
+        close_loop(loop)
+    shown = printable(table)
+    game = session.game
+    if game.over:
+        outcome = game.outcome()
+        assert outcome is not None  # the game is over
+        names = [s.name for s in game.created.players]
+        print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
+    elif watch:
+        print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
+    else:
+        print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
+    return code
+
+
+def run_menu() -> int:
+    """``dvtui --plain`` alone: the start menu as lines."""
+    from .play import default_player_name
+
+    return plain_menu(Console(), default_player_name())
+
+
+__all__ = ["ENV", "run", "run_menu", "run_new", "run_replay", "run_resume_plain", "run_table", "wants_plain"]

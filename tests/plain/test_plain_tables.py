@@ -1,0 +1,183 @@
+"""Shared tables followed and played from the plain mode's lines: two plain players (one in
+French) and a plain spectator play a whole game at a real ``dvtui serve``; and a plain player
+shares a table with a full-screen one (in tmux). Nobody's output carries an escape sequence."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from dvtui.bots import choose
+from dvtui.engine import Game
+
+from ..support.plain import PlainPlayer, no_escape
+from ..support.processes import dvtui
+from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.terminals import Terminals
+
+PLAYERS = "Ana,Bob,bot:greedy"
+
+
+def _open(server: Served, table: str, *more: str) -> None:
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "8", "--start-now", *more)
+    assert opened.returncode == 0, opened.stderr
+
+
+def _settled(server: Served, table: str) -> Game:
+    """The table's game once it waits for a person (or is over): the bots have answered."""
+    wait_for("the bots' answers", lambda: (g := server.game(table)).over or g.to_move != 2, every=SLOW)
+    return server.game(table)
+
+
+def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
+    """Ana opens the table and sits at it, Bob joins in French, a spectator watches; each hears
+    every move, the arrivals, a chat line and the clock."""
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        ana = PlainPlayer("new", "--table", "duo", "--players", PLAYERS, "--seed", "8", "--start-now", "--move-time",
+                          "1h", "--as", "Ana", "--plain", "--server", srv, data=d)  # Ana opens the table  # fmt: skip
+        ana.expect("You sit at table duo as Ana.")
+        bob = PlainPlayer("--lang", "fr", "join", "duo", "--as", "Bob", "--plain", "--no-bell", "--server", srv,
+                          data=d)  # fmt: skip
+        bob.expect("Nouvelle partie : Ana, Bob et Bot 1")
+        ana.expect("Bob: here.")  # an arrival is a line
+        watcher = PlainPlayer("watch", "duo", "--plain", "--server", srv, data=d)
+        watcher.expect("You are watching table duo.")
+        watcher.send("3 c")
+        watcher.expect("You are watching: you cannot play.")
+        bob.send("3 c")  # Ana is to play first
+        bob.expect("It is not your turn: Ana is to play|Ce n’est pas votre tour.: c’est à Ana de jouer")
+        ana.send("say hello Bob")
+        bob.expect("Ana (says|dit.): hello Bob")  # a chat line is a line (in French once the catalogue has it)
+        ana.send("")  # the turn's prompt again (the first went by with the lines above)
+        seats = {0: ana, 1: bob}
+        while not (game := _settled(server, "duo")).over:
+            player = seats[game.to_move]
+            hand = player.turn()
+            assert hand == sorted(game.hands[game.to_move])
+            lines = server.lines("duo")
+            player.send(f"{min(hand)} {'ab'[game.to_move]}")
+            wait_for("the move", lambda lines=lines: server.lines("duo") > lines, every=SLOW)
+        for person in (ana, bob, watcher):
+            person.expect("table duo.?: ")  # the result on leaving, in each one's language
+            assert person.finish() == 0
+            no_escape(person.said)
+        assert re.search(r"\nBob has (1:00:00|59:\d\d) to move\.", watcher.said)  # the clock of each turn
+        assert "\a" + "Ana, your turn" in ana.said  # the bell rings before the turn's prompt
+        assert "\a" not in bob.said  # --no-bell
+        assert "Colonne G : " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
+        verified = dvtui("verify", str(server.game_file("duo")))
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def _asking(game: Game, name: str) -> object:
+    """Whether the full screen asks ``name`` to move in ``game``'s position (its hand row shown)."""
+    hand = game.hands[game.to_move]
+    row = f"▶ {name} {' '.join(str(c) if c in hand else '·' for c in range(1, 7))} pick a card"
+    return lambda screen: "Your turn" in screen and any(" ".join(line.split()).startswith(row)
+                                                        for line in screen.splitlines())  # fmt: skip
+
+
+@pytest.mark.tmux
+def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        _open(server, "mix")
+        terms = Terminals(d)
+        try:
+            terms.run("Ana", "join", "mix", "--as", "Ana", "--server", srv, "--no-bell")
+            bob = PlainPlayer("join", "mix", "--as", "Bob", "--plain", "--server", srv, data=d)
+            bob.expect("You sit at table mix as Bob.")
+            terms.wait("Ana", "Bob at the table", lambda s: "Bob (here)" in s)
+            sent = 0.0
+            while not (game := _settled(server, "mix")).over:
+                if game.to_move == 1:
+                    hand = bob.turn()
+                    assert hand == sorted(game.hands[1])
+                    lines = server.lines("mix")
+                    bob.send(f"{min(hand)} c")
+                else:
+                    asking = _asking(game, "Ana")
+
+                    def asked(screen: str, asking: object = asking) -> bool:
+                        nonlocal sent
+                        if asking(screen):  # type: ignore[operator]
+                            return True
+                        if ("⏎ next" in screen or "s: skip" in screen) and time.monotonic() - sent > 0.3:
+                            terms.keys("Ana", "s")  # past a round's resolution on the full screen
+                            sent = time.monotonic()
+                        return False
+
+                    terms.wait("Ana", "Ana's turn", asked)
+                    card, column = choose("greedy", game.copy(), 11)
+                    lines = server.lines("mix")
+                    terms.keys("Ana", str(card), "abcdefg"[column], "Enter")
+                wait_for("the move", lambda lines=lines: server.lines("mix") > lines, every=SLOW)
+            bob.expect("table mix: Game over")
+            assert bob.finish() == 0
+            no_escape(bob.said)
+            first = server.game("mix")
+            assert first.over
+            placed_by_ana = [line for line in bob.lines() if line.startswith("Ana placed ")]
+            assert len(placed_by_ana) == 6 * 5  # the full screen's every move, read out to the plain player
+        finally:
+            terms.close()
+
+
+def test_a_lost_connection_and_its_return_are_each_said_once() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "solo", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "solo", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() == [1, 2, 3, 4, 5, 6]
+        server.kill9()
+        ana.expect("The connection to the table was lost; reconnecting.")
+        server.start()
+        ana.expect("Connected to the table again.")
+        ana.send("2 d")
+        ana.expect("Ana placed 2 under column D")
+        assert ana.turn() == [1, 3, 4, 5, 6]
+        ana.send("quit")
+        ana.expect("Left table solo")
+        assert ana.finish() == 0
+        assert ana.said.count("reconnecting") == 1
+        no_escape(ana.said)
+
+
+def test_a_hostile_chat_line_reaches_the_lines_escaped() -> None:
+    """Outside text (a chat line with an escape sequence and a bidi override) is shown, never obeyed."""
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "talk", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "talk", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() is not None
+        said = server.dvtui("say", "talk", "\x1b[2Jgone\u202eevil")
+        assert said.returncode == 0, said.stderr
+        ana.expect(r"Ana says: \\x1b\[2Jgone\\u202eevil")  # the account plays Ana: its line is hers
+        ana.send("q")
+        assert ana.finish() == 0
+        no_escape(ana.said)
+        assert "\u202e" not in ana.said
+
+
+def test_a_table_closed_by_its_opener_ends_the_lines() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        srv = str(server.directory)
+        opened = server.dvtui("new", "--table", "shut", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "shut", "--plain", "--no-bell", "--server", srv, data=d)
+        assert ana.turn() is not None
+        closed = server.dvtui("close", "shut")
+        assert closed.returncode == 0, closed.stderr
+        ana.expect("closed")  # what the table said, as a line
+        assert ana.finish() == 0  # no prompt waits for a move the table would refuse
+        no_escape(ana.said)
