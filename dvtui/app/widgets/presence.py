@@ -11,7 +11,6 @@ from rich.text import Text
 from ...describe import bot_level_name
 from ...engine import Game
 from ...i18n import _, ngettext, pgettext
-from ...lookalike import looks_forged, shown_as
 from ...play.face import Presence, SeatInfo
 from ...play.presence import seat_name, seat_words
 from ...printable import printable
