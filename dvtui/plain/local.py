@@ -9,7 +9,7 @@ rules resolve it, then each player's totals, and the game's end its standings.
 from __future__ import annotations
 
 from ..bots import think
-from ..describe import describe_event
+from ..describe import bot_level_name, describe_event
 from ..engine import RuleError, Seat
 from ..i18n import _
 from ..play.session import PlaySession
@@ -42,8 +42,8 @@ class LocalPlay:
     def _start(self, resumed: bool) -> None:
         session, say = self.session, self.console.say
         say(describe_event(session.game.created, self.names))
-        bots = [f"{self.names[p]}: {printable(seat.bot or '')}" for p, seat in enumerate(session.game.created.players)
-                if seat.kind == "bot"]  # fmt: skip
+        bots = [self.names[p] + _(": ") + bot_level_name(printable(seat.bot or ""))
+                for p, seat in enumerate(session.game.created.players) if seat.kind == "bot"]  # fmt: skip
         if bots:
             say(_("Bots: {bots}.").format(bots=_(", ").join(bots)))
         for notice in session.notices:

@@ -53,7 +53,8 @@ def test_a_french_game_speaks_french_to_its_end(tmp_path: Path) -> None:
     game = tmp_path / "f.dvr"
     player = PlainPlayer("--lang", "fr", "new", "--plain", "--players", PLAYERS, "--seed", "5", "-o", game,
                          data=tmp_path)  # fmt: skip
-    player.expect("Nouvelle partie : Ana, Bot 1 et Bot 2 ; Ana commence ; 6 manches")
+    player.expect(r"Nouvelle partie\s: Ana, Robot 1 et Robot 2\s; Ana commence\s; 6 manches")  # (bots named in French)
+    player.expect(r"Robots\s: Robot 1\s: glouton, Robot 2\s: glouton\.")
     hand = player.turn()
     assert hand == [1, 2, 3, 4, 5, 6]
     player.send("plateau")  # the French word of board: the columns' cards in French
@@ -63,8 +64,8 @@ def test_a_french_game_speaks_french_to_its_end(tmp_path: Path) -> None:
     play_to_the_end(player)
     assert player.finish() == 0
     no_escape(player.said)
-    assert "Colonne A : " in player.said
-    assert "Partie terminée : " in player.said
+    assert "Colonne A\u00a0: " in player.said
+    assert "Partie terminée\u00a0: " in player.said
 
 
 def test_a_game_left_is_resumed_where_it_stopped(tmp_path: Path) -> None:
@@ -123,7 +124,7 @@ def test_a_replay_is_stepped_through_event_by_event(tmp_path: Path) -> None:
     no_escape(viewer.said)
 
     french = PlainPlayer("--lang", "fr", "replay", game, "--plain", data=tmp_path)
-    french.expect("Nouvelle partie : Ana, Bot 1 et Bot 2")
+    french.expect("Nouvelle partie\u00a0: Ana, Bot 1 et Bot 2")
     french.send("suivant")
     french.expect("Ana a placé le [1-6] sous la colonne B")
     french.send("manche 6")

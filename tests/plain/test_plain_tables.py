@@ -42,7 +42,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
         ana.expect("You sit at table duo as Ana.")
         bob = PlainPlayer("--lang", "fr", "join", "duo", "--as", "Bob", "--plain", "--no-bell", "--server", srv,
                           data=d)  # fmt: skip
-        bob.expect("Nouvelle partie : Ana, Bob et Bot 1")
+        bob.expect("Nouvelle partie\u00a0: Ana, Bob et Bot 1")
         ana.expect("Bob: here.")  # an arrival is a line
         watcher = PlainPlayer("watch", "duo", "--plain", "--server", srv, data=d)
         watcher.expect("You are watching table duo.")
@@ -68,7 +68,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
         assert re.search(r"\nBob has (1:00:00|59:\d\d) to move\.", watcher.said)  # the clock of each turn
         assert "\a" + "Ana, your turn" in ana.said  # the bell rings before the turn's prompt
         assert "\a" not in bob.said  # --no-bell
-        assert "Colonne G : " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
+        assert "Colonne G\u00a0: " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
         verified = dvtui("verify", str(server.game_file("duo")))
         assert verified.returncode == 0, verified.stdout + verified.stderr
 
