@@ -415,10 +415,10 @@ def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, level
     )
     without_sink = Game(made)  # type: ignore[arg-type]  # resolves its rounds without building events
     without_sink.play(movers)
-    assert state(without_sink) == state(looped)
+    assert whole(without_sink) == whole(looped)
 
 
-def state(game: Game) -> tuple[object, ...]:
+def whole(game: Game) -> tuple[object, ...]:
     """Everything a game holds but its events."""
     return (
         game.phase, game.round, game.first_player, game.to_move, game.next_column, game.worth, game.goods,
