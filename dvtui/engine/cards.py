@@ -8,6 +8,7 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import struct
+from operator import itemgetter
 from random import Random
 
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
@@ -81,7 +82,7 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     words[3::8] = keys[2::4]
     words[4::8] = keys[3::4]
     order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]
-    cards = [DECK[i] for i in order]
+    cards = list(itemgetter(*order)(DECK))
     return [cards[s] for s in _COLUMN_SLICES], cards[COLUMNS * COLUMN_HEIGHT :]
 
 

@@ -380,8 +380,7 @@ class Game:
         resolve_columns(
             self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, COLUMNS, False
         )
-        self.phase = ROUND_ENDING
-        self._end_round()
+        self._close_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
 
@@ -398,8 +397,13 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        nxt = _SUCCESSORS[self.n][self.first_player]  # R7
-        event = RoundEnded(round=self.round, next_first_player=nxt)
+        event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])  # R7
+        self._close_round()
+        return event
+
+    def _close_round(self) -> None:
+        """R7: the state :meth:`_end_round` leaves, without its event (:meth:`_settle`'s)."""
+        nxt = _SUCCESSORS[self.n][self.first_player]
         self.round_scores.append(self.worth[:])
         self.placements = []
         self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
@@ -410,7 +414,6 @@ class Game:
         else:
             self.round += 1
             self.phase = PLACEMENT
-        return event
 
     def _end_game(self) -> GameEnded:
         scores = self.worth[:]
