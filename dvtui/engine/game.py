@@ -376,11 +376,12 @@ class Game:
 
     def _settle(self) -> None:
         """:meth:`derive_all` for a game nobody watches (:meth:`play` without a sink): the same
-        state, with none of the events built, which would be most of a simulated game's work."""
+        state, without the column_resolved events and their awards, whose building would be the
+        larger part of resolving the round."""
         resolve_columns(
             self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, COLUMNS, False
         )
-        self._close_round()
+        self._end_round()  # (its one small event is dropped: a second copy of R7 would cost more)
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
 
@@ -397,13 +398,8 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])  # R7
-        self._close_round()
-        return event
-
-    def _close_round(self) -> None:
-        """R7: the state :meth:`_end_round` leaves, without its event (:meth:`_settle`'s)."""
-        nxt = _SUCCESSORS[self.n][self.first_player]
+        nxt = _SUCCESSORS[self.n][self.first_player]  # R7
+        event = RoundEnded(round=self.round, next_first_player=nxt)
         self.round_scores.append(self.worth[:])
         self.placements = []
         self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
@@ -414,6 +410,7 @@ class Game:
         else:
             self.round += 1
             self.phase = PLACEMENT
+        return event
 
     def _end_game(self) -> GameEnded:
         scores = self.worth[:]
