@@ -18,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # last: an installed dvtui (the compiled build
+# of DVTUI_MYPYC=1 pip install .) is the one timed, not this checkout's source beside it
 
 from dvtui.bots import bot_fn, bot_seed, choose, parse_bot
 from dvtui.bots import strong as _strong

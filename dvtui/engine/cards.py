@@ -8,6 +8,7 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import struct
+from operator import itemgetter
 from random import Random
 
 CATEGORIES: tuple[str, ...] = ("house", "car", "boat", "horse", "jewel", "watch", "holiday")
@@ -67,13 +68,27 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     The shuffle is a stable sort of the deck by 32-bit keys, ``Random(seed).randbytes`` read
     little-endian: the Mersenne Twister's output for an integer seed is the same on every CPython
     since 3.9, which is what makes "same seed, same file" hold across machines.
+
+    Sorting the (key, deck index) pairs is that stable sort, and done as floats it is a C loop:
+    each pair is written into the bytes of the double ``2**52 + key * 256 + index`` (an integer, so
+    exact, and one that orders as its pair), the doubles are sorted, and the lowest byte of each
+    sorted double is the index of the next card. Sorting 66 Python ints by a key costs four times
+    as many instructions, and a deal per game is a tenth of a simulated game.
     """
-    keys = list(_KEYS.unpack(Random(seed).randbytes(_KEYS.size)))  # (a list's __getitem__ is the quicker key)
-    cards = [DECK[i] for i in sorted(_DECK_INDEXES, key=keys.__getitem__)]
+    words = bytearray(_WORDS)
+    keys = Random(seed).randbytes(4 * len(DECK))
+    words[1::8] = keys[0::4]  # key byte b of card i -> byte b + 1 of double i (little-endian, both)
+    words[2::8] = keys[1::4]
+    words[3::8] = keys[2::4]
+    words[4::8] = keys[3::4]
+    order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]
+    cards = list(itemgetter(*order)(DECK))
     return [cards[s] for s in _COLUMN_SLICES], cards[COLUMNS * COLUMN_HEIGHT :]
 
 
-_KEYS = struct.Struct(f"<{len(DECK)}I")
-"""One 32-bit little-endian key per card of DECK, whatever the machine's byte order."""
-_DECK_INDEXES = range(len(DECK))
+_DOUBLES = struct.Struct(f"<{len(DECK)}d")
+"""One little-endian IEEE double per card of DECK (struct's ``<`` format is IEEE on every machine)."""
+_WORDS = bytes(b for i in range(len(DECK)) for b in (i, 0, 0, 0, 0, 0, 0x30, 0x43))
+"""Each card's double before its key is written in: exponent 0x433 (bytes 6-7: 2**52, so the 52
+bits below are an integer), its deck index in byte 0, the key's four bytes (1-4) still zero."""
 _COLUMN_SLICES = tuple(slice(c * COLUMN_HEIGHT, (c + 1) * COLUMN_HEIGHT) for c in range(COLUMNS))

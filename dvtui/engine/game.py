@@ -322,9 +322,10 @@ class Game:
                     sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0
-            derived = self.derive_all()
-            if sink is not None:
-                sink([event, *derived])
+            if sink is None:
+                self._settle()
+            else:
+                sink([event, *self.derive_all()])
 
     def undo(self, player: int | None = None) -> PlacementUndone:
         """Take back the latest placement of the current round; its player is to move again.
@@ -372,6 +373,17 @@ class Game:
         if self.phase == GAME_ENDING:
             out.append(self._end_game())
         return out
+
+    def _settle(self) -> None:
+        """:meth:`derive_all` for a game nobody watches (:meth:`play` without a sink): the same
+        state, without the column_resolved events and their awards, whose building would be the
+        larger part of resolving the round."""
+        resolve_columns(
+            self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, COLUMNS, False
+        )
+        self._end_round()  # (its one small event is dropped: a second copy of R7 would cost more)
+        if self.phase == GAME_ENDING:
+            self.phase = OVER  # what _end_game leaves, without its event
 
     def _resolve_columns(self, stop: int) -> list[ColumnResolved]:
         """Resolve columns ``next_column`` .. ``stop - 1`` (R5, R6); the round's end is owed

@@ -81,6 +81,7 @@ def resolve_columns(
     round_: int,
     start: int,
     stop: int,
+    record: bool = True,
 ) -> list[ColumnResolved]:
     """Resolve columns ``start`` .. ``stop - 1`` left to right (R5, R6), changing the lists given
     (a game's state: totals by column, the columns bottom first, each player's goods by category,
@@ -88,7 +89,9 @@ def resolve_columns(
 
     One loop for a whole round with everything it touches in locals: resolving is most of a
     simulated game's work. A resolved column's totals list goes into its event, and the column
-    gets a fresh list of zeros.
+    gets a fresh list of zeros. ``record=False`` changes the state alike but builds no event (and
+    returns none): a game nobody watches, the sim's, would build and drop some fifty a game, the
+    larger part of resolving it.
     """
     events: list[ColumnResolved] = []
     zeros = [0] * len(worth)
@@ -101,6 +104,7 @@ def resolve_columns(
             order, cancelled = rankings[tuple(totals)]
         except KeyError:
             order, cancelled = _ranked_and_kept(totals)
+        all_totals[c] = zeros[:]  # a fresh list: the event (if any) owns the old one
         if order:
             awards: list[Award] = []
             for p in order:  # R5.3: highest total first, each takes the current bottom card
@@ -111,7 +115,8 @@ def resolve_columns(
                 if k < 0:  # R6.3: money is never exchanged
                     money[p].append(card)
                     worth[p] += value
-                    awards.append(Award(p, card, None))
+                    if record:
+                        awards.append(Award(p, card, None))
                     continue
                 held = goods[p]
                 old = held[k]
@@ -121,29 +126,34 @@ def resolve_columns(
                 else:  # R6.1: the old good goes at once on top of this column
                     column.append(old)
                     worth[p] += value - VALUE_OF[old]
-                awards.append(Award(p, card, old))
-            events.append(
-                ColumnResolved(
-                    round=round_,
-                    column=c,
-                    totals=totals,
-                    cancelled=list(cancelled) if cancelled else [],
-                    awards=awards,
-                    rotated=False,
+                if record:
+                    awards.append(Award(p, card, old))
+            if record:
+                events.append(
+                    ColumnResolved(
+                        round=round_,
+                        column=c,
+                        totals=totals,
+                        cancelled=list(cancelled) if cancelled else [],
+                        awards=awards,
+                        rotated=False,
+                    )
                 )
-            )
         elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
-            events.append(
-                ColumnResolved(
-                    round=round_, column=c, totals=totals, cancelled=list(cancelled), awards=[], rotated=False
+            if record:
+                events.append(
+                    ColumnResolved(
+                        round=round_, column=c, totals=totals, cancelled=list(cancelled), awards=[], rotated=False
+                    )
                 )
-            )
         elif column:  # R5.5: nobody played here, the bottom card goes to the top
             column.append(column.pop(0))
-            events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=True))
-        else:
+            if record:
+                events.append(
+                    ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=True)
+                )
+        elif record:
             events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=False))
-        all_totals[c] = zeros[:]  # the event now owns the old list
     return events
 
 

@@ -1,5 +1,7 @@
-"""The compiled build (``DVTUI_MYPYC=1``, setup.py) plays exactly as the pure one: the same source
-compiled by mypyc into a temporary tree, then the same positions searched by both trees.
+"""The compiled build (``DVTUI_MYPYC=1``, setup.py) installs with the README's command and plays
+exactly as the pure one: the documented command, run as written in a fresh virtual environment,
+builds the source with mypyc (the build's own isolated environment holds only what the build
+backend asks for), then the same positions are searched by both installs.
 
 Floats are compared by their repr, so a compiled module that rounded one step differently (and one
 day chose another move because of it) fails here, not in a game."""
@@ -11,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import venv
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,11 @@ import pytest
 pytestmark = pytest.mark.mypyc
 
 ROOT = Path(__file__).resolve().parents[2]
+
+DOCUMENTED = "DVTUI_MYPYC=1 pip install ."
+"""The compiled build's command as README.md and docs/DEVELOPMENT.md give it."""
+SOURCE = ("pyproject.toml", "setup.py", "README.md", "build_backend", "dvtui")
+"""What the build reads: a checkout without its tests, its history or anything built in it."""
 
 SEARCH = """
 import json, sys
@@ -44,12 +52,13 @@ ITERATIONS = 1000
 """Enough for a tree several placements deep, memo hits and rollouts in every search."""
 
 
-def search(tree: Path) -> dict[str, list]:
-    """The moves of the dvtui in ``tree`` (the tests' helpers from this checkout)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(ROOT)])}
+def search(python: Path | str, path: Path) -> dict[str, list]:
+    """The moves of the dvtui ``python`` imports, with ``path`` in front of its own (the tests'
+    helpers from this checkout)."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
     run = subprocess.run(
-        [sys.executable, "-c", SEARCH, str(POSITIONS), str(ITERATIONS)],
-        cwd=tree,
+        [python, "-c", SEARCH, str(POSITIONS), str(ITERATIONS)],
+        cwd=path,
         env=env,
         capture_output=True,
         text=True,
@@ -59,25 +68,36 @@ def search(tree: Path) -> dict[str, list]:
     return json.loads(run.stdout)
 
 
-def test_compiled_and_pure_builds_choose_the_same_moves(tmp_path: Path) -> None:
-    tree = tmp_path / "compiled"
+def test_the_documents_give_the_command_this_test_runs() -> None:
+    for page in ("README.md", "docs/DEVELOPMENT.md"):
+        assert f"`{DOCUMENTED}`" in (ROOT / page).read_text(encoding="utf-8"), page
+
+
+def test_the_documented_command_installs_a_compiled_build_that_chooses_the_pure_moves(tmp_path: Path) -> None:
+    tree = tmp_path / "source"
     tree.mkdir()
-    for name in ("setup.py", "pyproject.toml"):
-        shutil.copy(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "dvtui", tree / "dvtui", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    built = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=tree,
-        env={**os.environ, "DVTUI_MYPYC": "1"},
-        capture_output=True,
-        text=True,
-        timeout=900,
+    for name in SOURCE:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.mo"))
+        else:
+            shutil.copy(ROOT / name, tree / name)
+    fresh = tmp_path / "venv"
+    venv.create(fresh, with_pip=True)
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "DVTUI_MYPYC")}
+    env["PATH"] = os.pathsep.join([str(fresh / "bin"), env.get("PATH", "")])
+    built = subprocess.run(DOCUMENTED, shell=True, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, (built.stdout + built.stderr)[-3000:]
+    helpers = subprocess.run(  # what tests.support.positions needs besides dvtui
+        [fresh / "bin" / "pip", "install", "hypothesis"], env=env, capture_output=True, text=True, timeout=600
     )
-    assert built.returncode == 0, built.stderr[-3000:]
+    assert helpers.returncode == 0, helpers.stderr[-3000:]
+    checkout = tmp_path / "checkout"  # the tests' helpers, without this checkout's dvtui beside them
+    checkout.mkdir()
+    (checkout / "tests").symlink_to(ROOT / "tests")
 
-    compiled, pure = search(tree), search(ROOT)
+    compiled, pure = search(fresh / "bin" / "python", checkout), search(sys.executable, ROOT)
 
-    assert all(Path(f).suffix == ".so" and Path(f).is_relative_to(tree) for f in compiled["modules"])
-    assert all(Path(f).suffix == ".py" for f in pure["modules"])
+    assert all(Path(f).suffix == ".so" and Path(f).is_relative_to(fresh) for f in compiled["modules"])
+    assert all(Path(f).suffix == ".py" and Path(f).is_relative_to(ROOT) for f in pure["modules"])
     assert len(pure["moves"]) == POSITIONS
     assert compiled["moves"] == pure["moves"]

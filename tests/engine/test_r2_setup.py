@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
+from random import Random
 
 import msgspec
 import pytest
 
 from dvtui.engine import (
+    DECK,
     FORMAT_VERSION,
     BadSetup,
     ColumnResolved,
@@ -43,6 +46,21 @@ def test_r2_1_new_game_records_the_seeded_deal() -> None:
     assert created.rounds == 4
     assert created.players == seats(4)
     check_setup(created)
+
+
+def shuffled(seed: int) -> list[str]:
+    """The deal as its docstring defines it, spelt out: the deck stably sorted by 32-bit keys,
+    ``Random(seed).randbytes`` read little-endian."""
+    keys = struct.unpack(f"<{len(DECK)}I", Random(seed).randbytes(4 * len(DECK)))
+    return [DECK[i] for i in sorted(range(len(DECK)), key=lambda i: keys[i])]
+
+
+@pytest.mark.parametrize("seeds", [range(3000), [-1, -(2**63), 2**63 - 1, 2**40 + 5, 999_999]], ids=["small", "far"])
+def test_r2_1_the_deal_is_the_deck_stably_sorted_by_the_seeds_keys(seeds: range | list[int]) -> None:
+    for seed in seeds:
+        grid, box = deal(seed)
+        assert [card for column in grid for card in column] + box == shuffled(seed), seed
+        assert list(map(len, grid)) == [9] * 7
 
 
 def test_r2_1_same_seed_same_game_created() -> None:
