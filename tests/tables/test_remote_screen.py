@@ -620,7 +620,7 @@ async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_proces
     it (no "your turn" any more), the log keeps that line once the toast is gone, the banner no
     longer lists people as there, the hand's line says no move is taken, and no key plays."""
     place = in_process.place
-    await open_table(place, "c", ["Ana", "Bob", "bot:greedy"], first_player=1, seed=5, user="ana", wait=False)
+    await open_table(place, "c", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
     ana = await RemoteSession.open(place, "c", seat=0, user="ana")
     bob = await RemoteSession.open(place, "c", seat=1, user="bob")
     app = DvtuiApp(bob, pace=Pace(bot_delay=0.0, step_delay=None))
@@ -629,6 +629,7 @@ async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_proces
             screen = app.screen
             assert isinstance(screen, TableScreen)
             bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
+            ana.place(choose("greedy", ana.game.copy(), 1))  # (a game somebody decided in is kept when closed)
             await until(pilot, "Bob's turn", lambda: "Your turn, Bob" in text(bar))
             await until(pilot, "Ana here", lambda: "Ana (here)" in text(banner))
             ana.close_table()
