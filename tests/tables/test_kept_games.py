@@ -82,9 +82,12 @@ def test_keep_days_out_of_range_is_one_line() -> None:
 def test_a_closed_tables_game_is_fetched_by_who_sat_at_it_and_nobody_else(tmp_path: Path) -> None:
     with short_dir() as d, in_thread(d) as server:
         ana, eve = (speaking_for(str(server.place.socket), who) for who in ("ana", "eve"))
-        opened = {"type": "open_table", "table": "sat", "players": ["Ana", "Bob", "bot:random"], "seed": 4}
+        opened = {"type": "open_table", "table": "sat", "players": ["Ana", "Bob", "bot:random"], "seed": 4,
+                  "first_player": 0}  # fmt: skip
         assert ask(ana, opened, "opened")["type"] == "opened"
         assert ask(ana, {"type": "join", "table": "sat", "seat": 0}, "joined")["seat"] == 0
+        placed = ask(ana, {"type": "place", "seq": 1, "card": 1, "column": 0}, "card_placed")  # (so it is kept)
+        assert placed["player"] == 0
         ana.send({"type": "close_table", "table": "sat"})
         assert ana.until("error")["code"] == "closed"  # (seated there: told first)
         assert ana.until("closed") == {"type": "closed", "table": "sat"}

@@ -77,6 +77,14 @@ def test_a_decisions_presence_follows_its_lines_and_names_whose_turn_they_began(
         assert all("move_left" not in m and "to_move" not in m for m in finished), finished  # the finished game's
         assert told[dealt + 1]["type"] == "game_created"
         assert told[-1].get("to_move") == 1 and told[-1].get("move_time") == 600, told[dealt:]  # the next game's
+        game2 = [m for m in told[dealt + 1 :] if m["type"] != "presence"]  # the next game's lines so far
+        while (message := me.receive()) is not None:
+            if message["type"] == "presence" and message.get("to_move") == 0:
+                break  # my turn in the next game
+            if message["type"] != "presence":
+                game2.append(message)
+        me.send({"type": "place", "seq": len(game2), "card": 1, "column": 0})  # (a game nobody decided in is not kept)
+        assert me.until("card_placed")["player"] == 0
         said = ask(me, {"type": "say", "table": "t", "text": "gg"}, "said")
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", said["at"]), said  # UTC, Z, as every stamp
         # both games kept: each listed with every key a table info has, its own number first of all
