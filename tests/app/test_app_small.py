@@ -18,7 +18,7 @@ from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
 from ..support.files import write_game
-from ..support.pilot import screen_lines
+from ..support.pilot import screen_lines, until
 from .driver import HUMAN, next_decision, table
 
 LEVELS = ["novice", "casual", "club", "master"]
@@ -47,7 +47,9 @@ async def test_the_end_screens_chart_is_whole_or_not_there(tmp_path: Path, heigh
     async with app.run_test(size=(73, height)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
-        await pilot.pause()
+        drawn = lambda: any("█ B1" in line for line in screen_lines(app)) or not any(  # noqa: E731
+            "TOTALS AFTER EACH ROUND" in line for line in screen_lines(app))  # fmt: skip
+        await until(pilot, "the chart drawn (or left out)", drawn)  # (its bars come once the screen has its size)
         lines = screen_lines(app)
         heading = [i for i, line in enumerate(lines) if "TOTALS AFTER EACH ROUND" in line]
         legend = [i for i, line in enumerate(lines) if "█ B1" in line]  # the chart's last row
