@@ -158,6 +158,9 @@ be dealing there (its next game is made just after), before it takes the table f
 RESIGNED_BOT = "strong"
 """The bot that plays a resigned seat to the end."""
 
+DECISIONS = (Place, Undo, Resign)
+"""What a person decides at a table: never dropped with a connection closed while it waited its turn."""
+
 
 class AlreadyServed(Exception):
     """Another ``dvtui serve`` holds the directory's lock."""
@@ -838,7 +841,9 @@ class Server:
                     continue
                 if delay > 0:
                     await asyncio.sleep(delay)
-                    if hung_up(conn.writer):  # what a closed connection left queued is asked of nobody
+                    # what a closed connection left queued is asked of nobody, but a decision a person
+                    # sent (a placement, its undo, a resignation) is theirs all the same: it counts
+                    if hung_up(conn.writer) and not isinstance(message, DECISIONS):
                         return
             await self._answer(conn, message)
 

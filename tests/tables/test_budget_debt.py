@@ -5,12 +5,13 @@ for: each has the budget of an account of its own."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from dvtui.tables.limits import PAGE_COST, Limits
 
-from ..support.raw import RawClient
-from ..support.servers import in_thread, short_dir, wait_for
+from ..support.raw import RawClient, ask, speaking_for
+from ..support.servers import Served, in_thread, short_dir, wait_for
 
 
 def _carol(sock: Path) -> RawClient:
@@ -47,3 +48,26 @@ def test_what_a_closed_connection_left_queued_is_dropped() -> None:
         carol.close()  # while t2 waits its turn
         wait_for("the connection to end", lambda: not srv.conns)
         assert sorted(srv.tables) == ["t1"]  # t2 and t3 were asked by nobody any more
+
+
+
+def test_a_placement_sent_before_its_connection_closed_counts_though_it_waited_its_turn() -> None:
+    """Queued listings of a closed connection are asked of nobody, but a placement is a person's
+    decision, sent before they left (their screen said it was on its way): it is made. The server
+    is stopped meanwhile, so that the connection has closed by the time the placement's turn comes."""
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start("--limit", "account-rate=0.5", "--limit", "account-burst=2")
+        assert server.proc is not None
+        carol = speaking_for(str(server.place.socket), "carol")
+        players = ["Carol", "Bob", "bot:random"]
+        opened = {"type": "open_table", "table": "t1", "players": players, "seed": 1, "first_player": 0}
+        assert ask(carol, opened, "opened")["type"] == "opened"
+        assert ask(carol, {"type": "join", "table": "t1", "seat": 0}, "joined")["seat"] == 0  # the burst spent
+        assert carol.until("presence")["type"] == "presence"
+        server.proc.send_signal(signal.SIGSTOP)
+        try:
+            carol.send({"type": "place", "seq": 1, "card": 1, "column": 0})  # it will wait its turn...
+            carol.close()  # ... and its connection is closed by then
+        finally:
+            server.proc.send_signal(signal.SIGCONT)
+        wait_for("the placement in the file", lambda: b'"card_placed"' in server.game_file("t1").read_bytes())
