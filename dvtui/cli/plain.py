@@ -14,7 +14,6 @@ import os
 import sys
 from pathlib import Path
 
-from ..describe import describe_result
 from ..engine import new_game, random_seed
 from ..i18n import _
 from ..plain import Console, LocalPlay, PlainReplay, PlainTable, ask_players, plain_menu
@@ -23,7 +22,7 @@ from ..replay import Replay
 from ..settings import saved_plain
 from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
 from ..tables import RemoteSession, ServerPlace
-from .play import close_loop
+from .play import close_loop, say_left
 from .terminal import served_to_browser
 
 ENV = "DVTUI_PLAIN"
@@ -124,17 +123,7 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
     finally:
         session.close()
         close_loop(loop)
-    shown = printable(table)
-    game = session.game
-    if game.over:
-        outcome = game.outcome()
-        assert outcome is not None  # the game is over
-        names = [s.name for s in game.created.players]
-        print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
-    elif watch:
-        print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
-    else:
-        print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
+    say_left(printable(table), session.game, watch=watch)
     return code
 
 

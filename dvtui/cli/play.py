@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import shlex
 import sys
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..describe import describe_result, join_names, moment
-from ..engine import SEED_LIMIT, Seat, new_game, random_seed
+from ..engine import SEED_LIMIT, Game, Seat, new_game, random_seed
 from ..i18n import _, ngettext
 from ..play.local import LocalSession
 from ..play.seats import SeatError, parse_players
@@ -365,19 +366,22 @@ def run_table(
     shown = printable(table)
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
     game = last.game if isinstance(last, RemoteSession) and last.table == session.table else session.game
-    try:
-        if game.over:
-            outcome = game.outcome()
-            assert outcome is not None  # the game is over
-            names = [s.name for s in game.created.players]
-            print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
-        elif watch:
-            print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
-        else:
-            print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):  # (a terminal gone with its window: nobody to tell)
+        say_left(shown, game, watch=watch)
     return code
+
+
+def say_left(shown: str, game: Game, *, watch: bool) -> None:
+    """The line a table's screen leaves behind: the game's result, or how to come back to it."""
+    if game.over:
+        outcome = game.outcome()
+        assert outcome is not None  # the game is over
+        names = [s.name for s in game.created.players]
+        print(_("table {table}: {result}").format(table=shown, result=printable(describe_result(outcome, names))))
+    elif watch:
+        print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
+    else:
+        print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
 
 
 def close_loop(loop: asyncio.AbstractEventLoop) -> None:
@@ -421,4 +425,5 @@ __all__ = [
     "run_replay",
     "run_resume",
     "run_table",
+    "say_left",
 ]

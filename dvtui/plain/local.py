@@ -8,7 +8,7 @@ rules resolve it, then each player's totals, and the game's end its standings.
 
 from __future__ import annotations
 
-from ..bots import think
+from ..bots import advise
 from ..describe import bot_level_name, describe_event
 from ..engine import RuleError, Seat
 from ..i18n import _
@@ -127,7 +127,7 @@ class LocalPlay:
                 say(_("That is not a command of a game in progress."), *help_lines("play")[:1])
 
     def _hint(self, player: int) -> str:
-        return hint_words(think(self.session.game.copy(), self.session.hint_seed(player)))
+        return hint_words(advise(self.session.game.copy(), self.session.hint_seed(player)))
 
     def _end(self) -> int:
         path = self.session.path

@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import TextIO
 
-from ..bots import think
+from ..bots import advise
 from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
@@ -281,7 +281,7 @@ class PlainTable:
         if player is None:
             say(_("A hint is for your turn."))
             return
-        suggestion = await asyncio.to_thread(think, session.game.copy(), session.hint_seed(player))
+        suggestion = await asyncio.to_thread(advise, session.game.copy(), session.hint_seed(player))
         say(hint_words(suggestion))
 
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from dvtui import i18n
+from dvtui.bots import advise
 from dvtui.describe import AMOUNT_SPACE
 from dvtui.engine import Game, Outcome, Placement, new_game
 from dvtui.plain.commands import Command, Place, Wrong, read
 from dvtui.plain.console import Console, plain_text
-from dvtui.plain.words import board_lines, column_line, standings_lines
+from dvtui.plain.local import LocalPlay
+from dvtui.plain.words import board_lines, column_line, hint_words, standings_lines
 from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
 
 
 @pytest.fixture
@@ -104,3 +108,16 @@ def test_nothing_that_drives_a_terminal_is_written() -> None:
     out = io.StringIO()
     Console(out=out, into=io.StringIO()).say("Ana\x1b[2J says: \u202ehi\x07", "two\nlines")
     assert out.getvalue() == "Ana\\x1b[2J says: \\u202ehi\\x07\ntwo\nlines\n"
+
+
+def test_the_plain_hint_is_the_judgements_advice_as_the_screens_hint_and_the_analysis_give_it(
+    tmp_path: Path,
+) -> None:
+    """Advice never contradicts the analysis: the plain mode's hint is :func:`dvtui.bots.advise`'s
+    (the judgement both the screen's hint and the analysis make), not a bot's own search."""
+    created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=959726)
+    session = PlaySession.start(created, tmp_path / "h.dvr")
+    said = LocalPlay(session, Console(io.StringIO()))._hint(0)
+    advice = advise(session.game.copy(), session.hint_seed(0))
+    card, column = advice.placement
+    assert said == hint_words(advice) and f"Hint: {card} under column {'ABCDEFG'[column]};" in said
