@@ -168,3 +168,21 @@ async def _fetched_and_viewed(place: ServerPlace, tmp_path: Path) -> None:
         await pilot.press("escape")
         await until(pilot, "your games again", lambda: app.screen is history)
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == before
+
+
+def test_your_games_at_80x24(snap_compare) -> None:
+    """Your games, newest first, two lines each; a damaged file says so; a list longer than the
+    screen scrolls, the hint and the footer stay."""
+    now = time.mktime((2026, 12, 6, 21, 50, 0, 0, 0, -1))
+    _saves(now)
+    for hour in range(3, 9):
+        _finished(saves_dir() / f"older-{hour}.dvr", at=now - hour * HOUR)
+    os.utime(saves_dir() / "broken.dvr", (now, now))
+    os.utime(saves_dir() / "half.dvr", (now - HOUR / 2, now - HOUR / 2))
+
+    async def shown(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.pause()
+        await _open_history(pilot)
+        await pilot.pause()
+
+    assert snap_compare(_menu_app(), terminal_size=(80, 24), run_before=shown)

@@ -179,9 +179,9 @@ def _line(entry: PastGame) -> Text:
     text = Text(when_words(entry), style=Style(bold=True))
     text.append(f"  {entry.where}")
     words = [w for w in (entry.opponents, entry.result, entry.place) if w]
+    text.append("\n    ")
     if entry.damaged:
-        text.append("\n    ")
         text.append(entry.damaged, style=Style(color=ERROR))
     else:
-        text.append("\n    " + " · ".join(words))
+        text.append(" · ".join(words), style=Style(color=MUTED) if not entry.result else Style())
     return text

@@ -91,8 +91,8 @@ class MenuScreen(SpokenScreen[None]):
             names = ", ".join(seat.name for seat in game.created.players)
             said = _("Resume the latest game: {names} · round {round} of {rounds}")
             self.choices.append((Text(said.format(names=names, round=game.round, rounds=game.rounds)), "resume"))
-        self.choices.append((_("Your games: the ones saved here and at the table server"), "history"))
         self.choices.append((_("Replay a game file"), "replay"))
+        self.choices.append((_("Your games: the ones saved here and at the table server"), "history"))
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         with Vertical(id="menu-body"):
             yield Static(title)
