@@ -10,7 +10,7 @@ import os
 import time
 from pathlib import Path
 
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
@@ -167,7 +167,17 @@ async def _fetched_and_viewed(place: ServerPlace, tmp_path: Path) -> None:
         assert isinstance(viewer, ReplayScreen) and viewer.game_file is None
         await pilot.press("escape")
         await until(pilot, "your games again", lambda: app.screen is history)
-    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == before
+        assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == before
+        options.highlighted = 1  # a save of this machine: nothing to copy
+        await pilot.press("s")
+        assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == before
+        options.highlighted = 3
+        await pilot.press("s")  # asked: a copy among the saves, as dvtui fetch would write it
+        status = history.query_one("#history-status", Static)
+        await until(pilot, "the copy saved", lambda: "saved as " in str(status.render()))
+        (copy,) = set(saves_dir().glob("*.dvr")) - {saves_dir() / name for name in before}
+        assert str(status.render()) == f"saved as {copy.name}"
+        assert read_game(copy).game.over and copy.stat().st_mode & 0o777 == 0o600
 
 
 def test_your_games_at_80x24(snap_compare) -> None:

@@ -3,10 +3,12 @@ the finished and kept games there this person sat at, newest first, two lines ea
 place; opponents, result and place). Enter opens one in the replay viewer, Escape goes back.
 
 A table server's game is fetched as ``dvtui fetch`` fetches it (its lines checked one by one, then
-read back as a game file is) and kept in memory: viewing it leaves no file behind."""
+read back as a game file is) and kept in memory: viewing it leaves no file behind; ``s`` saves a copy
+among one's saves, as ``dvtui fetch`` would."""
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar, cast
 
 from rich.style import Style
@@ -19,7 +21,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
-from ...store import GameFileError, LoadedGame, SaveError, list_games, parse_game, read_game, saves_dir
+from ...store import GameFileError, LoadedGame, SaveError, list_games, new_save_path, parse_game, read_game, saves_dir
 from ...store.saves import game_in
 from ...tables import Diverged, Dropped, Refused, Unreachable, game_lines, kept_game_lines, my_tables
 from ...tables.store import last_stamp
@@ -54,6 +56,7 @@ class HistoryScreen(SpokenScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", N_("back"), key_display="esc"),
+        Binding("s", "save", N_("save a copy")),
     ]
 
     def __init__(self, person: str, lobby: Lobby | None = None) -> None:
@@ -66,8 +69,9 @@ class HistoryScreen(SpokenScreen[None]):
         self.server: list[PastGame] = []
         self.shown: list[PastGame] = []
         """The games in the order listed (an option's id is its place here)."""
-        self.fetched: dict[str, LoadedGame] = {}
-        """The table server's games fetched, by table: opened from memory, never from a file."""
+        self.fetched: dict[str, tuple[LoadedGame, bytes]] = {}
+        """The table server's games fetched (read, and their lines as sent), by table: opened from
+        memory, never from a file."""
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
@@ -116,7 +120,7 @@ class HistoryScreen(SpokenScreen[None]):
             except GameFileError as e:
                 self.server[i] = unfetched(entry, e.message)
             else:
-                self.fetched[table] = loaded
+                self.fetched[table] = loaded, data
                 self.server[i] = fetched(entry, loaded, last_stamp(data))
             self._show()
         self._status("")
@@ -143,10 +147,10 @@ class HistoryScreen(SpokenScreen[None]):
         entry = self.shown[int(message.option.id)]
         host = cast(GameHost, self.app)
         if entry.table is not None:
-            loaded = self.fetched.get(entry.table)
-            if loaded is not None:
+            got = self.fetched.get(entry.table)
+            if got is not None:
                 self._status("")
-                host.open_viewer(loaded, from_file=False)
+                host.open_viewer(got[0], from_file=False)
             return
         if entry.path is None:
             return
@@ -159,6 +163,41 @@ class HistoryScreen(SpokenScreen[None]):
             return
         self._status("")
         host.open_viewer(loaded)
+
+    def _highlighted(self) -> PastGame | None:
+        index = self.query_one(OptionList).highlighted
+        return self.shown[index] if index is not None and index < len(self.shown) else None
+
+    @on(OptionList.OptionHighlighted, "#history-list")
+    def _moved(self) -> None:
+        self.refresh_bindings()  # s is offered on a table server's game only
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save":
+            entry = self._highlighted()
+            return entry is not None and entry.table is not None and entry.table in self.fetched
+        return True
+
+    def action_save(self) -> None:
+        """A copy of the table server's game highlighted among one's saves (named as a new game's
+        file is, never after the table: a name the server sent is no path), never over a file."""
+        entry = self._highlighted()
+        if entry is None or entry.table is None or entry.table not in self.fetched:
+            return
+        loaded, data = self.fetched[entry.table]
+        try:
+            path = new_save_path(loaded.game.created)
+        except (SaveError, OSError) as e:
+            self._status(str(e), error=True)
+            return
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            self._status(f"{path.name}: {e.strerror or e}", error=True)
+            return
+        self._status(_("saved as {file}").format(file=path.name))
 
     def _status(self, message: str, *, error: bool = False) -> None:
         self.query_one("#history-status", Static).update(
