@@ -312,18 +312,20 @@ class DvtuiApp(App[ExitState]):
 
     # -- the replay viewer, branches -------------------------------------------------------------
 
-    def open_viewer(self, loaded: LoadedGame) -> None:
+    def open_viewer(self, loaded: LoadedGame, *, from_file: bool = True) -> None:
         """The replay viewer over ``loaded``, on top of the screen it was asked from (the start
-        menu, the end screen), which Escape returns to."""
-        self.push_screen(self._viewer(loaded, back=True))
+        menu, the end screen), which Escape returns to. ``from_file``: ``loaded`` is a file of this
+        machine (its analysis is kept beside it); not a game a table server sent, whose name is
+        no path."""
+        self.push_screen(self._viewer(loaded, back=True, from_file=from_file))
 
-    def _viewer(self, loaded: LoadedGame, *, back: bool = False) -> Screen[Any]:
+    def _viewer(self, loaded: LoadedGame, *, back: bool = False, from_file: bool = True) -> Screen[Any]:
         from ..replay import Replay
         from .screens.replay import ReplayScreen
 
         replay = Replay.of(loaded)
         return ReplayScreen(replay, notices=loaded.notices, branch=partial(self._branch_file, loaded, replay),
-                            start=0, game_file=Path(loaded.path), back=back)
+                            start=0, game_file=Path(loaded.path) if from_file else None, back=back)
 
     def _branch_file(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> None:
         """``b`` in the viewer of a file: play from ``moment`` (a decision moment, as the viewer

@@ -311,12 +311,13 @@ async def list_tables(place: ServerPlace, *, kept: bool = False) -> list[TableIn
 
 
 async def my_tables(
-    place: ServerPlace, *, user: str | None = None, kept: bool = False
+    place: ServerPlace, *, user: str | None = None, kept: bool = False, start: bool = True
 ) -> tuple[str, list[TableInfo]]:
     """Who the server knows this side as, and the tables with a seat of theirs (taken, or kept for
     them), the ones where it is their turn first (:func:`mine_first`); ``kept``: and the games kept
-    after their tables, last."""
-    me, infos = await _listed(place, user=user, kept=kept)
+    after their tables, last. ``start``: start this account's own server if none answers (not for
+    a list looked at in passing: :class:`Unreachable` then)."""
+    me, infos = await _listed(place, user=user, kept=kept, start=start)
     return me, mine_first(infos, me, operator(place))
 
 

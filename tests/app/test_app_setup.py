@@ -9,10 +9,11 @@ from textual.widgets import Input, Label, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
-from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen, level_words
+from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen, kind_options, level_words
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
 from dvtui.bots import LADDER, LEVELS, RATINGS, about
+from dvtui.engine import Seat
 from dvtui.store import read_game
 
 from ..support.pilot import text, until
@@ -180,7 +181,7 @@ async def test_the_help_line_speaks_of_the_level_of_the_seat_worked_on(tmp_path:
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the set-up", lambda: isinstance(app.screen, SetupScreen))
         help_line = app.screen.query_one("#level-help", Static)
-        await until(pilot, "the help for every level", lambda: "the ladder, weakest first" in text(help_line))
+        await until(pilot, "the help for every level", lambda: "Bots, weakest first" in text(help_line))
         rows = list(app.screen.query(SeatRow))
         rows[1].query_one(".seat-kind", Select).value = "bot:club"
         await until(pilot, "club's words", lambda: "Plans the round and rarely strays" in text(help_line))
@@ -191,7 +192,7 @@ async def test_the_help_line_speaks_of_the_level_of_the_seat_worked_on(tmp_path:
         rows[2].query_one(".seat-kind", Select).focus()  # a greedy bot's seat, reached by focus alone
         await until(pilot, "greedy's words", lambda: "Takes what pays best this round." in text(help_line))
         rows[0].name_input.focus()  # back on the person's seat
-        await until(pilot, "the help for every level again", lambda: "the ladder, weakest first" in text(help_line))
+        await until(pilot, "the help for every level again", lambda: "Bots, weakest first" in text(help_line))
 
 
 def test_every_level_has_words_and_the_ladder_a_measured_strength_in_order() -> None:
@@ -205,3 +206,26 @@ def test_every_level_has_words_and_the_ladder_a_measured_strength_in_order() -> 
     assert level_words("bot:expert").endswith("measured strength: strong's, being the same player")
     assert RATINGS["novice"] == min(RATINGS.values())
     assert RATINGS["master"] == max(RATINGS.values())
+
+
+def test_the_levels_are_offered_weakest_first_as_measured() -> None:
+    """A seat's levels come in the order the gauntlet measured (random, never measured, first), and
+    each player once: ``expert``, ``strong`` under another name, is not offered beside it."""
+    levels = [kind.removeprefix("bot:") for _label, kind in kind_options()[1:]]
+    assert levels[0] == "random"
+    assert levels[1:] == sorted(levels[1:], key=lambda level: RATINGS[level])
+    assert levels == ["random", "novice", "casual", "greedy", "club", "strong", "master"]
+    assert set(LEVELS) - set(levels) == {"expert"}
+
+
+async def test_a_seat_of_expert_is_set_up_as_strong(tmp_path: Path) -> None:
+    """A set-up that starts from a game of ``bot:expert`` (the last game's seats) shows that seat as
+    ``strong``, the same player, rather than falling back to another level."""
+    seats = [Seat(name="Ana", kind="human", color="red"), Seat(name="Bot 1", kind="bot", color="yellow", bot="expert"),
+             Seat(name="Bot 2", kind="bot", color="green", bot="master")]  # fmt: skip
+    app = DvtuiApp(setup=SetupDefaults(default_name="Ana", seats=seats), pace=Pace(0.0, None),
+                   seed_source=lambda: 77, save_path=lambda created: tmp_path / "set-up.dvr")  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, "the set-up", lambda: isinstance(app.screen, SetupScreen))
+        rows = list(app.screen.query(SeatRow))
+        assert [row.kind for row in rows] == ["human", "bot:strong", "bot:master"]

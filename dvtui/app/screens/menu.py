@@ -92,6 +92,7 @@ class MenuScreen(SpokenScreen[None]):
             said = _("Resume the latest game: {names} · round {round} of {rounds}")
             self.choices.append((Text(said.format(names=names, round=game.round, rounds=game.rounds)), "resume"))
         self.choices.append((_("Replay a game file"), "replay"))
+        self.choices.append((_("Your games: the ones saved here and at the table server"), "history"))
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         with Vertical(id="menu-body"):
             yield Static(title)
@@ -169,6 +170,11 @@ class MenuScreen(SpokenScreen[None]):
             app.new_game_setup()
         elif choice == "resume" and self.latest is not None:
             self._resume(self.latest)
+        elif choice == "history":
+            from ..config import default_player_name
+            from .history import HistoryScreen
+
+            self.app.push_screen(HistoryScreen(default_player_name(), self.lobby))
         elif choice == "replay":
             self._show_path(True)
         elif choice == "quit":

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from ...bots import LEVELS, SAME_PLAYER, about
+from ...bots import SAME_PLAYER, about
 from ...describe import bot_level_name, color_name, default_bot_name
 from ...engine import COLORS, MAX_NAME_CHARS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ...i18n import N_, _
@@ -34,9 +34,16 @@ from .dialog import Dialog
 from .lobby import TableOptions, parse_invitations, parse_move_time
 
 HUMAN = "human"
-LEVEL_HELP = N_("Bots: random places any card anywhere · greedy takes what pays best this round · "
-              "strong looks ahead to the end of the round and plays to win the game · "
-              "novice, casual, club, expert, master: the ladder, weakest first")  # fmt: skip
+LEVEL_HELP = N_("Bots, weakest first: random places any card anywhere · novice, casual · greedy takes what "
+              "pays best this round · club · strong looks ahead to the end of the round and plays to win · "
+              "master searches longest")  # fmt: skip
+SETUP_LEVELS = ("random", "novice", "casual", "greedy", "club", "strong", "master")
+"""The levels a seat offers, weakest first as the gauntlet measured them (docs/PLAYING.md, "The
+ladder"; ``random`` is not measured and is below them all). ``expert`` is left out: it is ``strong``
+under a ladder name, the same player, and two names for one player read as two strengths. Files and
+the command line still take ``bot:expert``; a seat of it is shown as ``strong``."""
+ALIASES = {"expert": "strong"}
+"""Levels a seat shows under another name because they play the same moves (:data:`SETUP_LEVELS`)."""
 
 
 def level_words(kind: str) -> str:
@@ -61,7 +68,7 @@ def level_words(kind: str) -> str:
 
 def kind_options() -> list[tuple[str, str]]:
     options = [(_("Human"), HUMAN)]
-    for level in LEVELS:  # the first three as always, then the ladder's, weakest first
+    for level in SETUP_LEVELS:
         options.append((_("Bot: {level}").format(level=bot_level_name(level)), f"bot:{level}"))
     return options
 
@@ -94,7 +101,8 @@ class SeatRow(Horizontal):
 
     def compose(self) -> ComposeResult:
         seat = self.seat
-        kind = HUMAN if seat.kind == "human" else f"bot:{(seat.bot or 'greedy').split('@')[0]}"
+        level = (seat.bot or "greedy").split("@")[0]
+        kind = HUMAN if seat.kind == "human" else f"bot:{ALIASES.get(level, level)}"
         if kind not in dict((v, k) for k, v in kind_options()):
             kind = "bot:greedy"
         yield Label(f"{self.index + 1}.", classes="seat-number")
