@@ -30,6 +30,7 @@ from .client import (
     start_table,
     table_info,
 )
+from .lobbyfeed import NotFollowed, follow_lobby
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
 from .remote import RemoteSession, TableStopped
 from .where import ENV, ServerPlace, server_place
@@ -43,6 +44,7 @@ __all__ = [
     "Connection",
     "Diverged",
     "Dropped",
+    "NotFollowed",
     "Refused",
     "RemoteSession",
     "SeatState",
@@ -54,6 +56,7 @@ __all__ = [
     "Update",
     "close_table",
     "earlier_game_lines",
+    "follow_lobby",
     "game_lines",
     "has_seat",
     "invited_by",

@@ -64,6 +64,7 @@ from .protocol import (
     Started,
     TableInfo,
     Tables,
+    TablesChanged,
     Undo,
     Watch,
     Welcome,
@@ -771,6 +772,8 @@ class TableClient:
             self.events, self.game, self.game_bytes = [], None, 0
             return Update(dealt=message.game)
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
+            return None
+        if isinstance(message, TablesChanged):  # (sent only to a connection that follows the list)
             return None
         event: Event = message
         check_line(event, self.next_seq)

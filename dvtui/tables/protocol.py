@@ -25,7 +25,7 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
-FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons")
+FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow")
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
 it, and something of the first vocabulary instead, or nothing (see :func:`downgraded`):
@@ -134,6 +134,18 @@ class ListTables(Message, tag="list_tables"):
     all: bool = False
     """Also the games the server keeps after their tables (each a table info with ``kept``), in
     the same order by name: a table's kept games follow it."""
+
+
+class FollowTables(Message, tag="follow_tables"):
+    """Feature ``follow``: answered as ``list_tables`` without ``after`` is (its first page; the
+    others are asked for with ``list_tables``), then ``tables_changed`` whenever tables are added,
+    changed or removed, for as long as the connection lasts: a lobby that stays open costs the
+    server what changes, not its whole list again and again. A connection follows one list (a
+    second ``follow_tables`` replaces the first); a following connection is never idle."""
+
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)] | None = None
+    all: bool = False
+    """Also the games the server keeps after their tables (as ``list_tables``' ``all``)."""
 
 
 class OpenTable(Message, tag="open_table"):
@@ -282,7 +294,7 @@ class FetchGame(Message, tag="fetch_game"):
 
 ClientMessage = (
     Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
-    | Rematch | FetchGame | Bye | SetClock
+    | Rematch | FetchGame | Bye | SetClock | FollowTables
 )
 
 
@@ -373,6 +385,15 @@ class Tables(Message, tag="tables"):
 
     tables: list[TableInfo]
     more: bool = False
+
+
+class TablesChanged(Message, tag="tables_changed"):
+    """To a connection that follows the list (``follow_tables``): the tables added or changed since
+    the last batch, each as ``tables`` lists it, and the names of those removed. At most one batch
+    a tick, a table at most once in it (its latest state)."""
+
+    tables: list[TableInfo] = []
+    removed: list[Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")]] = []
 
 
 class Opened(Message, tag="opened"):
@@ -517,7 +538,7 @@ class Error(Message, tag="error"):
 
 ServerMessage = (
     Welcome | Tables | Opened | Joined | Released | Started | Closed | Presence | Said | Dealt | GameLines | Error
-    | Bye
+    | Bye | TablesChanged
 )
 
 FIRST_CODES: frozenset[str] = frozenset({

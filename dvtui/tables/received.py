@@ -41,6 +41,7 @@ from .protocol import (
     Started,
     TableInfo,
     Tables,
+    TablesChanged,
     Welcome,
 )
 
@@ -68,7 +69,7 @@ def check_message(message: Incoming) -> None:
     if isinstance(message, Welcome):
         _text("welcome.server", message.server, MAX_TEXT_CHARS)
         _user("welcome.user", message.user)
-    elif isinstance(message, Tables):
+    elif isinstance(message, Tables | TablesChanged):
         for info in message.tables:
             check_table_info(info)
     elif isinstance(message, Opened):

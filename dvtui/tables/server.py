@@ -65,6 +65,7 @@ from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
+from .followers import Followers
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
@@ -97,6 +98,7 @@ from .protocol import (
     Error,
     ErrorCode,
     FetchGame,
+    FollowTables,
     GameLines,
     Hello,
     Join,
@@ -337,6 +339,9 @@ class LiveTable(Table[Conn]):
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
+        self.relisted: Callable[[str], None] = lambda name: None
+        """Told the table's name whenever its presence is sent (what the list says of it may have
+        changed): the server's :meth:`~.followers.Followers.changed`."""
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
         else sent to the table, so a line never arrives ahead of the presence it follows."""
@@ -351,6 +356,8 @@ class LiveTable(Table[Conn]):
 
     def _send_presence(self) -> None:
         self.tell_here()
+        if self.listed:
+            self.relisted(self.name)
         presence = self.presence()
         lines: dict[frozenset[str], bytes] = {}  # one line per vocabulary, not per connection
         for conn in self.told_here():
@@ -442,6 +449,7 @@ class Server:
             Bye: self._bye,
             Start: self._start,
             SetClock: self._set_clock,
+            FollowTables: self._follow_list,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._opening: set[str] = set()
@@ -466,6 +474,8 @@ class Server:
         self._watching: dict[Owner | None, set[Conn]] = {}
         """The connections watching a table, per budget key (None: those bounded only in all)."""
         self._max_conns = self.limits.conns_total
+        self.followers = Followers(self._listed_info, self.limits.presence_tick)
+        """The connections that follow the list of tables, told what changes in it."""
         """Connections in all (set once the open-file limit is raised, at the start)."""
 
     # -- life ------------------------------------------------------------------------------------
@@ -526,6 +536,7 @@ class Server:
             whole = record.move_time if record.started else waiting_time(record.move_time)
             left = resumed_left(whole, began, alive, time.time())
         table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.store.tell_presence)
+        table.relisted = self.followers.changed
         heard = self.chats.recent(name)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
         table.active = self.store.last_active(name)
@@ -543,6 +554,7 @@ class Server:
         for kept in self._expired():
             if self._forget(kept):
                 del self.kept[kept], self._kept_last[kept]
+                self.followers.changed(kept)
 
     def _read_kept(self, kept: str) -> tuple[ListedTable, float] | None:
         """Kept game ``kept`` as listed, and when its last line was written (None: it does not read,
@@ -568,6 +580,7 @@ class Server:
     def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
         if read is not None:
             self.kept[kept], self._kept_last[kept] = read
+            self.followers.changed(kept)
 
     def _expired(self) -> list[str]:
         """The kept games whose last line is older than the server keeps games (a table in play
@@ -590,6 +603,7 @@ class Server:
             if await self._run_io(partial(self._forget, kept)):
                 self.kept.pop(kept, None)
                 self._kept_last.pop(kept, None)
+                self.followers.changed(kept)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -776,6 +790,7 @@ class Server:
             pass
         finally:
             self.conns.discard(conn)
+            self.followers.forget(conn)
             self._leave(conn)
             conn.close()
             self.output.forget(conn)
@@ -804,7 +819,7 @@ class Server:
             if not conn.greeted:
                 wait: float | None = max(0.0, hello_by - time.monotonic())
             else:
-                wait = limits.idle_seconds if conn.table is None else None
+                wait = limits.idle_seconds if conn.table is None and conn not in self.followers else None
             try:
                 line = await lines.line(wait)
             except TooLong:
@@ -831,7 +846,7 @@ class Server:
                 return
             key = self._budget_key(conn)
             if key is not None:
-                paged = isinstance(message, ListTables) and message.table is None
+                paged = isinstance(message, FollowTables) or (isinstance(message, ListTables) and message.table is None)
                 cost = PAGE_COST if paged else 1.0
                 # a hello waits its turn whatever the debt (refused, the connection would end)
                 delay = self._budgets.take_within(key, cost, MOST_WAIT) if conn.greeted else self._budgets.take(key)
@@ -926,6 +941,18 @@ class Server:
         names = sorted({*self.tables, *self.kept})  # a table's kept games follow it: "t" < "t.2026-..."
         conn.send(page(names, info, after=message.after, limit=message.limit))
 
+    async def _follow_list(self, conn: Conn, message: FollowTables) -> None:
+        """The list's first page, as ``list_tables`` sends it; then its changes (see :mod:`.followers`)."""
+        self.followers.follow(conn, kept=message.all)
+        await self._list(conn, ListTables(limit=message.limit, all=message.all))
+
+    def _listed_info(self, name: str, kept: bool) -> ListedTable | None:
+        """Table ``name`` as listed (``kept``: or kept game ``name``); None: there is none."""
+        table = self.tables.get(name)
+        if table is not None:
+            return table.info()
+        return self.kept.get(name) if kept else None
+
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table
         before = self.tables.get(name)
@@ -978,6 +1005,8 @@ class Server:
             name, session, lines, record, self.limits.presence_tick, tell=self.store.tell_presence
         )
         table.record_version = 0  # (a new game's record, as the store made it)
+        table.relisted = self.followers.changed
+        self.followers.changed(name)
         if before is not None:  # the finished game it replaced was moved aside: a kept game now
             for kept in await self._run_io(self.store.kept):
                 if kept.startswith(f"{name}.") and kept not in self.kept:
@@ -1008,6 +1037,7 @@ class Server:
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
             table.told, table.listed = [], False
+            self.followers.changed(table.name)
             self.store.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
         if table.playing:
             self.store.close(table.name, table.session)
@@ -1746,6 +1776,7 @@ class Server:
                 table = await self._run_io(partial(self._reopened, name, None))
                 if table is not None and name not in self.tables:
                     self.tables[name] = table
+                    self.followers.changed(name)
                     await self._presence_elsewhere(table)
             return
         if upto is not None and table.next_seq >= upto:

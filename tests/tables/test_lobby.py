@@ -10,17 +10,20 @@ import getpass
 import re
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.screens import menu as menu_module
 from dvtui.app.screens.lobby import Lobby, read_lobby, table_label
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
+from dvtui.tables import server as server_module
 from dvtui.tables.client import lobby_order
 from dvtui.tables.server import Server
 
@@ -223,3 +226,38 @@ async def test_the_new_table_screen_offers_what_the_command_line_does(in_process
         info = await table_info(in_process.place, "opts")
         assert info is not None and info.move_time == 45 and not info.hints and not info.waiting
         assert info.seats[1].kept_for == "web:bob"
+
+
+async def test_the_menu_shows_a_table_opened_as_the_server_pushes_it_without_reading_the_list_again(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The menu follows the list over one connection: a new table shows up though the menu would
+    not read the list again for an hour."""
+    monkeypatch.setattr(menu_module, "POLL", 3600.0)
+    place = in_process.place
+    app = _menu(Lobby(place, "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one("#menu-choice", OptionList)
+        await until(pilot, "the lobby read", lambda: menu.reachable)
+        assert not any("pushed" in p for p in _prompts(options))
+        await open_table(place, "pushed", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
+        await until(pilot, "the new table listed", lambda: any("pushed" in p for p in _prompts(options)))
+
+
+async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_again(
+    in_process: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "FEATURES", tuple(f for f in server_module.FEATURES if f != "follow"))
+    monkeypatch.setattr(menu_module, "POLL", 0.1)
+    place = in_process.place
+    app = _menu(Lobby(place, "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        options = menu.query_one("#menu-choice", OptionList)
+        await until(pilot, "the lobby read", lambda: menu.reachable)
+        await open_table(place, "polled", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
+        await until(pilot, "the new table listed", lambda: any("polled" in p for p in _prompts(options)))
+        assert not in_process.followers  # nobody followed: the list was read again

@@ -2,14 +2,14 @@
 (those where it is their turn first of all), then the others', each in one line with the time left
 on its clock.
 
-The list is asked for again every :data:`POLL` seconds: the server pushes who is there only to a
-connection at a table (there is no message that follows the list of tables), and one page of the
-list is one request, which the server counts once per hundred tables listed. No server answering
-is no lobby: the menu is as it is without one, and nothing is said."""
+The list is followed over one connection (:func:`lobby_changes`): the server sends it once, then
+pushes what changes. A server that does not (an older one) is asked for the whole list again every
+:data:`POLL` seconds. No server answering is no lobby: the menu is as it is without one, and
+nothing is said."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -26,6 +26,7 @@ from ...tables import (
     ServerPlace,
     TableInfo,
     Unreachable,
+    follow_lobby,
     invited_by,
     is_my_turn,
     lobby_tables,
@@ -66,6 +67,14 @@ async def read_lobby(lobby: Lobby) -> tuple[str, list[TableInfo]] | None:
     except (Unreachable, Refused, Dropped, Diverged, OSError):
         return None
     return me, infos[:SHOWN]
+
+
+async def lobby_changes(lobby: Lobby) -> AsyncIterator[tuple[str, list[TableInfo]]]:
+    """Who the server knows this person as and its tables in the lobby's order, once listed and
+    again after each change the server pushes (see :func:`~dvtui.tables.follow_lobby`, which
+    says what it raises: no server, or one that pushes no changes)."""
+    async for me, infos in follow_lobby(lobby.place, user=lobby.user):
+        yield me, infos[:SHOWN]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +169,6 @@ def table_label(info: TableInfo, me: str, known: Collection[str] = ()) -> Text:
 
 
 __all__ = [
-    "POLL", "SHOWN", "Lobby", "TableOptions", "open_new_table", "parse_invitations", "parse_move_time", "read_lobby",
-    "table_label",
+    "POLL", "SHOWN", "Lobby", "TableOptions", "lobby_changes", "open_new_table", "parse_invitations",
+    "parse_move_time", "read_lobby", "table_label",
 ]  # fmt: skip

@@ -21,13 +21,13 @@ from textual.widgets.option_list import Option
 from ...i18n import N_, _
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
-from ...tables import TableInfo, has_seat, operator, played_with
+from ...tables import Diverged, Dropped, NotFollowed, Refused, TableInfo, Unreachable, has_seat, operator, played_with
 from ..config import SetupDefaults
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
-from .lobby import POLL, Lobby, open_new_table, read_lobby, table_label
+from .lobby import POLL, Lobby, lobby_changes, open_new_table, read_lobby, table_label
 
 AROUND_LIST = 8
 """The menu's rows other than its list's: title, margins, the error and hint lines, the footer."""
@@ -78,6 +78,8 @@ class MenuScreen(SpokenScreen[None]):
         """The tables listed, in the order shown."""
         self.reachable = False
         """A table server answered the latest reading."""
+        self.unshown: tuple[str, list[TableInfo]] | None = None
+        """The latest change of the list that came while a screen covered the menu: shown on its return."""
 
     def compose(self) -> ComposeResult:
         self.latest = latest_unfinished()
@@ -121,8 +123,34 @@ class MenuScreen(SpokenScreen[None]):
 
     @work(exclusive=True, group="lobby")
     async def follow_tables(self, lobby: Lobby) -> None:
+        """The table server's tables as they change, over one connection that follows them (the
+        server pushes each change); from a server that does not (an older one), read again every
+        :data:`POLL` seconds. No server answering is tried again as often."""
+        while True:
+            try:
+                async for me, tables in lobby_changes(lobby):
+                    if self.is_current:
+                        self.unshown = None
+                        self.show_tables(me, tables)
+                    else:
+                        self.unshown = (me, tables)
+            except NotFollowed:
+                await self.poll_tables(lobby)
+            except (Unreachable, Refused, Dropped, Diverged, OSError):
+                if self.reachable and self.is_current:
+                    self.show_tables("", [], reachable=False)
+            await asyncio.sleep(POLL)
+
+    def on_screen_resume(self) -> None:
+        """What changed in the list while another screen covered the menu, shown now."""
+        if self.unshown is not None:
+            self.show_tables(*self.unshown)
+            self.unshown = None
+
+    async def poll_tables(self, lobby: Lobby) -> None:
         """The table server's tables, read again every :data:`POLL` seconds while the menu is
-        shown (not while a screen it opened, a table say, covers it)."""
+        shown (not while a screen it opened, a table say, covers it): a server that does not push
+        the list's changes."""
         while True:
             if self.is_current:
                 read = await read_lobby(lobby)
