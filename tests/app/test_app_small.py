@@ -40,8 +40,11 @@ async def test_the_bots_levels_are_on_the_scoreboard(size: tuple[int, int]) -> N
 
 
 @pytest.mark.parametrize("height", [18, 19, 20, 21, 22, 24])
-async def test_the_end_screens_chart_is_whole_or_not_there(tmp_path: Path, height: int) -> None:
-    path = tmp_path / "five.dvr"
+async def test_the_end_screens_chart_is_whole_or_not_there(
+    tmp_path: Path, height: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short "Saved in" line: a long path takes the chart's rows (rightly)
+    path = Path("five.dvr")
     write_game(path, "bot:greedy,bot:random,bot:greedy,bot:random,bot:greedy", 7)
     app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
     async with app.run_test(size=(73, height)) as pilot:
@@ -55,6 +58,7 @@ async def test_the_end_screens_chart_is_whole_or_not_there(tmp_path: Path, heigh
         legend = [i for i, line in enumerate(lines) if "█ B1" in line]  # the chart's last row
         rounds = [i for i, line in enumerate(lines) if " R1 " in line]
         if heading or height >= 24:  # all of it: the heading over its bars, the rounds and the legend
-            assert len(heading) == len(rounds) == len(legend) == 1 and heading[0] + 3 <= rounds[0] < legend[0]
+            whole = len(heading) == len(rounds) == len(legend) == 1 and heading[0] + 3 <= rounds[0] < legend[0]
+            assert whole, "\n".join(lines)
         else:  # no room: no heading over nothing
             assert rounds == legend == []
