@@ -65,8 +65,6 @@ def headline(game: Game) -> Text:
 
 CHART_ROWS = 4
 """The fewest rows the totals chart draws in: two of bars, the rounds, the legend."""
-LAYOUT_TRIES = 20
-"""How many refreshes the end screen waits for its chart's column to be laid out before measuring it."""
 
 
 class EndScreen(SpokenScreen[None]):
@@ -202,15 +200,10 @@ class EndScreen(SpokenScreen[None]):
             right.styles.margin = (1 if height >= 24 else 0, 0, 0, 0)
         self.call_after_refresh(self._fit_chart)
 
-    def _fit_chart(self, tries: int = LAYOUT_TRIES) -> None:
+    def _fit_chart(self) -> None:
         """The chart and its heading only where the whole chart fits under it (:data:`CHART_ROWS`):
-        a screen too short for it (five players at 73x20) showed the heading over a chart cut away.
-        Measured once laid out: a column not yet given its rows (a busy machine's first frames)
-        is measured again after the next refresh, not hidden for good."""
+        a screen too short for it (five players at 73x20) showed the heading over a chart cut away."""
         for right in self.query("#end-right"):
-            if right.size.height == 0 and tries > 0:
-                self.call_after_refresh(self._fit_chart, tries - 1)
-                return
             right.display = right.size.height >= 1 + CHART_ROWS
 
     def action_back(self) -> None:
