@@ -96,8 +96,8 @@ def compose_table(
     screen.set_class(layout.wide, "-wide", update=False)
     screen.set_class(not layout.wide, "-narrow", update=False)
     screen.set_class(layout.too_small is not None, "-too-small", update=False)
-    # Under 80 columns the footer needs the pace's cells for its keys' words (French ones are
-    # longer); the pace is still told by + and - and in the help.
+    # Under 80 columns the footer needs the cells of the pace (and of the palette's key) for its keys' words (French
+    # ones are longer): see dvtui.tcss.
     screen.set_class(screen.app.size.width < 80, "-short-footer", update=False)
     yield RoundBar()
     with Horizontal(id="main"):
