@@ -146,6 +146,15 @@ def set_language(code: str) -> None:
     _language = code if isinstance(_translation, gettext.GNUTranslations) or code == ENGLISH else ENGLISH
 
 
+def translations(code: str) -> gettext.NullTranslations:
+    """``code``'s catalogue, without speaking it: the words of one reader while the process speaks
+    another language (``dvtui serve`` speaks English to its clients and its operator's language in
+    its log)."""
+    if code == PSEUDO:
+        return _Pseudo()
+    return gettext.NullTranslations() if code == ENGLISH else _catalogue(code)
+
+
 def language() -> str:
     """The language spoken now (a code such as ``en`` or ``fr``)."""
     return _language

@@ -40,6 +40,7 @@ import msgspec
 from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as, win_chance, win_chance_error
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
+from ..store.decode_words import validation_words
 from ..store.errors import GameFileError
 from ..store.reader import read_bytes
 from .sidecar import SidecarError, read_sidecar
@@ -257,7 +258,8 @@ def load(
     except SidecarError as e:
         return None, _unread(path, str(e))
     except msgspec.ValidationError as e:  # (msgspec's words say where: "Expected `float`, got `str` - at `$...`")
-        return None, _unread(path, _("not laid out as dvtui writes it ({error})").format(error=e))
+        said = _("not laid out as dvtui writes it ({error})").format(error=validation_words(str(e)))
+        return None, _unread(path, said)
     except (msgspec.DecodeError, RecursionError):
         return None, _unread(path, _("not JSON as dvtui writes it"))
     if not _fits(reviews, events) or not all(map(_in_range, reviews)):

@@ -31,6 +31,7 @@ from ..engine import (
 )
 from ..i18n import N_, _, ngettext
 from .codec import line_decoder
+from .decode_words import malformed_words, validation_words
 from .errors import GameFileError
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -277,7 +278,7 @@ def _decode_line(raw: bytes, index: int, path: str) -> AnyEvent:
     try:
         return line_decoder.decode(raw)
     except RecursionError:
-        raise GameFileError(path, line, "nested too deeply (an event is at most 4 levels deep)") from None
+        raise GameFileError(path, line, _("nested too deeply (an event is at most 4 levels deep)")) from None
     except msgspec.ValidationError as e:
         raise GameFileError(path, line, _explain(raw, str(e))) from None
     except msgspec.DecodeError as e:
@@ -303,22 +304,23 @@ def _explain(raw: bytes, message: str) -> str:
     except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
         if message.startswith("Expected `object`"):  # not JSON at all, though it starts with a value
             return _("not valid JSON (one event, one object, per line)")  # ('"""doc' starts with "")
-        return message
+        return validation_words(message)
     if not isinstance(obj, dict):
         return _("not a JSON object (one event, one object, per line)")
     kind = obj.get("type")
     if kind is None:
         return _('no "type" field')
     if "at `$.type`" in message:
-        return _("unknown event type {kind} (format 1)").format(kind=repr(kind)) if isinstance(kind, str) else message
-    return _("{event}: {problem}").format(event=kind, problem=message)
+        if isinstance(kind, str):
+            return _("unknown event type {kind} (format 1)").format(kind=repr(kind))
+        return validation_words(message)
+    return _("{event}: {problem}").format(event=kind, problem=validation_words(message))
 
 
 def _why_not_json(message: str) -> str:
     """msgspec's reason, inside "not valid JSON (...)": without its own "JSON is malformed: "
     (said already), and lower case after the parenthesis."""
-    reason = message.removeprefix("JSON is malformed: ")
-    return reason[:1].lower() + reason[1:]
+    return malformed_words(message)
 
 
 MAX_COLOR_CHARS = 100

@@ -57,7 +57,7 @@ from ..engine import (
     new_game,
     random_seed,
 )
-from ..i18n import ENGLISH, set_language
+from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
@@ -83,6 +83,7 @@ from .limits import (
     peer_uid,
 )
 from .openings import Openings, worth_keeping
+from .operator import said, speak_to_operator
 from .pool import BotMoves, BotPool, MaxBudget
 from .protocol import (
     FEATURES,
@@ -494,7 +495,8 @@ class Server:
         try:
             lock.acquire()
         except filelock.Timeout:
-            raise AlreadyServed(f"{directory}: another 'dvtui serve' already serves this directory") from None
+            taken = said(N_("{directory}: another 'dvtui serve' already serves this directory"))
+            raise AlreadyServed(taken.format(directory=directory)) from None
         asyncio.get_running_loop().set_exception_handler(self._loop_exception)
         try:
             self._reopen_all()
@@ -526,7 +528,7 @@ class Server:
         try:
             session, lines, record = self.store.reopen(name)
         except (GameFileError, SaveError, OSError) as e:
-            self._log(f"table {name} not reopened: {e}")
+            self._log(said(N_("table {name} not reopened: {error}")).format(name=name, error=e))
             return None
         record = normal_record(record, session.game.n)
         left = None
@@ -544,7 +546,7 @@ class Server:
         table.playing = False
         for notice in session.notices:
             self._log(notice)
-        self._log(f"table {name} reopened at line {table.next_seq}")
+        self._log(said(N_("table {name} reopened at line {line}")).format(name=name, line=table.next_seq))
         return table
 
     def _keep_all(self) -> None:
@@ -562,7 +564,7 @@ class Server:
         try:
             loaded, last = self.store.read_kept(kept)
         except (GameFileError, OSError) as e:
-            self._log(f"kept game {kept} cannot be read: {e}")
+            self._log(said(N_("kept game {kept} cannot be read: {error}")).format(kept=kept, error=e))
             return None
         try:  # its table's record, kept beside it: who sat where
             record = self.store.record(kept)
@@ -593,9 +595,10 @@ class Server:
         try:
             self.store.forget(kept)
         except OSError as e:
-            self._log(f"kept game {kept} could not be removed: {e}")
+            self._log(said(N_("kept game {kept} could not be removed: {error}")).format(kept=kept, error=e))
             return False
-        self._log(f"kept game {kept} removed: its last line is over {self.table_limits.keep_days:g} days old")
+        removed = said(N_("kept game {kept} removed: its last line is over {days} days old"))
+        self._log(removed.format(kept=kept, days=f"{self.table_limits.keep_days:g}"))
         return True
 
     async def _forget_expired(self) -> None:
@@ -616,7 +619,8 @@ class Server:
         os.chmod(path, 0o666)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self.signals else ():
             loop.add_signal_handler(sig, self.stopping.set)
-        self._log(f"listening on {path} ({len(self.tables)} unfinished tables)")
+        listening = said(N_("listening on {path} (unfinished tables: {count})"))
+        self._log(listening.format(path=path, count=len(self.tables)))
         self.listening.set()
         for table in self.tables.values():
             self._wake(table)
@@ -643,7 +647,7 @@ class Server:
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
                     pass
-            self._log("stopped")
+            self._log(said(N_("stopped")))
 
     async def _watch_idle(self) -> None:
         assert self.idle is not None
@@ -654,7 +658,8 @@ class Server:
             if busy:
                 quiet_since = time.monotonic()
             elif time.monotonic() - quiet_since >= self.idle:
-                self._log(f"idle for {self.idle:g} s: leaving (unfinished tables reopen on the next start)")
+                leaving = said(N_("idle for {seconds} s: leaving (unfinished tables reopen on the next start)"))
+                self._log(leaving.format(seconds=f"{self.idle:g}"))
                 self.stopping.set()
                 return
 
@@ -1857,12 +1862,17 @@ def serve(
     ``store``: where its tables are kept (None: files in its games directory). The server speaks
     English whatever its user's language: what it passes on (a seat's or a rule's words) goes to
     clients that each say it in their own (each refusal of the rules also names its reason)."""
+    operator = language()
+    speak_to_operator(operator)  # its log and startup errors are its operator's (dvtui/tables/operator.py)
     set_language(ENGLISH)
-    make_private_dir(place.directory)
-    server = Server(
-        place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store
-    )
-    asyncio.run(server.run())
+    try:
+        make_private_dir(place.directory)
+        server = Server(
+            place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store
+        )
+        asyncio.run(server.run())
+    finally:
+        set_language(operator)  # what the command says after the server (its error line) is the operator's
     return 0
 
 

@@ -4,6 +4,7 @@ lines; English screens stay as they are once the language is English again."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from dvtui.app.textual_private import FooterKey
 
 from ..support.apps import new_session, table_app
 from ..support.pilot import screen_lines, until
-from .driver import HUMAN, next_decision
+from .driver import HUMAN, finished_session, next_decision, travel_after_a_move
 
 pytestmark = pytest.mark.usefixtures("french")
 
@@ -31,6 +32,49 @@ async def test_the_tables_footer_says_its_words_and_keys_in_french() -> None:
         assert shown["←→ a-g"] == "colonne"
         assert shown["?"] == "aide"
         assert "▶ à Ana de jouer" in "\n".join(screen_lines(app))
+
+
+def footer_line_says_every_key(app: DvtuiApp) -> None:
+    """Each key the footer offers is on its bottom line with its whole word (a footer too long for
+    the terminal cuts the last word, « q quitter » to « q »); a key the screen leaves out to make
+    room (the palette's, under 80 columns) is not looked for."""
+    line = screen_lines(app)[-1]
+    keys = [(key.key_display, key.description) for key in app.screen.query(FooterKey) if key.display]
+    assert keys
+    for key, word in keys:
+        assert f"{key} {word}" in line, (key, word, line)
+
+
+@pytest.mark.parametrize("size", [(73, 16), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_tables_footer_with_undo_says_every_word_whole(size: tuple[int, int]) -> None:
+    app = table_app(new_session(None, players="Ana,Bea,Cid"))
+    async with app.run_test(size=size) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        await pilot.press("4", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN
+        await until(pilot, "the undo key", lambda: any(key.action == "undo" for key in app.screen.query(FooterKey)))
+        footer_line_says_every_key(app)
+
+
+@pytest.mark.parametrize("size", [(73, 16), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_end_screens_footer_says_every_word_whole(size: tuple[int, int]) -> None:
+    from dvtui.app.screens.end import EndScreen
+
+    app = table_app(finished_session())
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, "the end screen", lambda: isinstance(app.screen, EndScreen))
+        await until(pilot, "its footer", lambda: bool(footer(app)))
+        footer_line_says_every_key(app)
+
+
+@pytest.mark.parametrize("size", [(73, 16), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_time_travel_footer_says_every_word_whole(size: tuple[int, int]) -> None:
+    app = table_app(new_session(Path("travel.dvr")))
+    async with app.run_test(size=size) as pilot:
+        await travel_after_a_move(pilot, app)
+        await until(pilot, "its footer", lambda: any(key.action == "branch" for key in app.screen.query(FooterKey)))
+        footer_line_says_every_key(app)
+        assert {"étape", "lire", "jouer", "aide"} <= {description for _key, description in footer(app)}
 
 
 async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:

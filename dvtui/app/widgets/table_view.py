@@ -96,6 +96,9 @@ def compose_table(
     screen.set_class(layout.wide, "-wide", update=False)
     screen.set_class(not layout.wide, "-narrow", update=False)
     screen.set_class(layout.too_small is not None, "-too-small", update=False)
+    # Under 80 columns the footer needs the cells of the pace (and of the palette's key) for its keys' words (French
+    # ones are longer): see dvtui.tcss.
+    screen.set_class(screen.app.size.width < 80, "-short-footer", update=False)
     yield RoundBar()
     with Horizontal(id="main"):
         play = Vertical(id="play")
@@ -145,6 +148,7 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.set_class(layout.wide, "-wide")
     screen.set_class(not layout.wide, "-narrow")
     screen.set_class(layout.too_small is not None, "-too-small")
+    screen.set_class(screen.app.size.width < 80, "-short-footer")
     screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
     screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
