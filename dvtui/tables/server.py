@@ -65,6 +65,7 @@ from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
+from .keptroom import KeptRoom, KeptSize
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
@@ -426,6 +427,8 @@ class Server:
         """The games kept after their tables, as ``list_tables`` with ``all`` shows them, by name."""
         self._kept_last: dict[str, float] = {}
         """When each kept game's last line was written: it is removed ``keep_days`` after."""
+        self.kept_room = KeptRoom(self.limits.kept_bytes_per_opener, self.limits.kept_bytes_total)
+        """The kept games' bytes, per opener and in all: at a cap, no new table of that opener."""
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
@@ -543,10 +546,12 @@ class Server:
         for kept in self._expired():
             if self._forget(kept):
                 del self.kept[kept], self._kept_last[kept]
+                self.kept_room.remove(kept)
 
-    def _read_kept(self, kept: str) -> tuple[ListedTable, float] | None:
-        """Kept game ``kept`` as listed, and when its last line was written (None: it does not read,
-        and is left alone, unlisted). Blocks: off the loop once the server listens."""
+    def _read_kept(self, kept: str) -> tuple[ListedTable, float, KeptSize] | None:
+        """Kept game ``kept`` as listed, when its last line was written, and what it counts against
+        its opener (None: it does not read, and is left alone, unlisted). Blocks: off the loop once
+        the server listens."""
         try:
             loaded, last = self.store.read_kept(kept)
         except (GameFileError, OSError) as e:
@@ -558,16 +563,21 @@ class Server:
             record = None
         users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
         invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
+        try:
+            size = KeptSize(None if record is None else record.opener, self.store.kept_size(kept))
+        except (SaveError, OSError):
+            size = KeptSize(None if record is None else record.opener, 0)
         if record is None:
-            return kept_info(kept, loaded.game, last, users, invited), last
+            return kept_info(kept, loaded.game, last, users, invited), last, size
         opener = None if record.opener is None else owner_name(record.opener)
         listed = kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time,
                            opener=opener)  # fmt: skip
-        return listed, last
+        return listed, last, size
 
-    def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
+    def _keep(self, kept: str, read: tuple[ListedTable, float, KeptSize] | None) -> None:
         if read is not None:
-            self.kept[kept], self._kept_last[kept] = read
+            self.kept[kept], self._kept_last[kept], size = read
+            self.kept_room.add(kept, size)
 
     def _expired(self) -> list[str]:
         """The kept games whose last line is older than the server keeps games (a table in play
@@ -590,6 +600,7 @@ class Server:
             if await self._run_io(partial(self._forget, kept)):
                 self.kept.pop(kept, None)
                 self._kept_last.pop(kept, None)
+                self.kept_room.remove(kept)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -950,6 +961,7 @@ class Server:
             if like is not None:
                 raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
                               "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
+        self._room_to_keep(conn.identity, conn.user, "open another table")
         wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
         if wait:
             raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
@@ -985,6 +997,17 @@ class Server:
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)
+
+    def _room_to_keep(self, opener: Owner | None, user: str, what: str) -> None:
+        """Refuse what would make one more kept game of ``opener``'s tables once its kept games, or
+        the server's, are at their cap (:mod:`.keptroom`; the server's own account has none)."""
+        if opener is None or opener == os.geteuid():
+            return
+        full = self.kept_room.full(opener)
+        if full is not None:
+            raise Refusal("bad_setup", f"{user} cannot {what}: {full}. `dvtui tables --all` lists the kept games; "
+                          f"each is removed {self.table_limits.keep_days:g} days after its last line, or sooner "
+                          "by the server's operator")  # fmt: skip
 
     async def _room_for(self, conn: Conn, replaced: LiveTable | None) -> None:
         """Make room for one more table of ``conn``'s (``replaced``: the finished one it takes the
@@ -1388,6 +1411,8 @@ class Server:
         table = self._table(message.table)
         if conn.table is not table:
             raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
+        if message.accept:  # a rematch keeps the finished game: counted against the table's opener
+            self._room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
         ready: list[bool] = []
 
         def vote(again: bool) -> bool:

@@ -197,6 +197,10 @@ class GameStore(Protocol):
         """Remove a kept game and what was kept beside it."""
         ...
 
+    def kept_size(self, kept: str) -> int:
+        """The bytes a kept game takes with what was kept beside it (its record, its talk)."""
+        ...
+
     def game_bytes(self, aside: str) -> bytes:
         """The ``.dvr`` of a game put aside (``NAME.<time>.dvr``, as a table's history names it).
         Raises OSError."""
@@ -381,6 +385,13 @@ class FileStore:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.games / f"{kept}{suffix}")
         fsync_dir(self.games)
+
+    def kept_size(self, kept: str) -> int:
+        size = 0
+        for suffix in (".dvr", *_KEPT_BESIDE):
+            with contextlib.suppress(FileNotFoundError):
+                size += os.lstat(self.games / f"{kept}{suffix}").st_size
+        return size
 
     def _move_aside(self, name: str) -> Path:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
