@@ -12,8 +12,13 @@ Room comes back as kept games reach ``keep_days``; the server's operator may rem
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import NamedTuple
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..store import SaveError
+
+if TYPE_CHECKING:
+    from .store import GameStore
 
 KEPT_BYTES_PER_OPENER = 64 * 1024 * 1024
 """Bytes of kept games one opener may have. A whole game with its record and some chat is ~40 KiB:
@@ -72,6 +77,17 @@ class KeptRoom:
     def __len__(self) -> int:
         return len(self._games)
 
+    def names(self) -> frozenset[str]:
+        """The kept games counted."""
+        return frozenset(self._games)
+
+    def apply(self, gone: Iterable[str], new: dict[str, KeptSize]) -> None:
+        """What :func:`recount` found: ``gone`` removed, ``new`` kept, through other servers."""
+        for kept in gone:
+            self.remove(kept)
+        for kept, size in new.items():
+            self.add(kept, size)
+
     def full(self, opener: Hashable) -> str | None:
         """Why ``opener`` may keep no more (None: it may): the cap reached, named as ``--limit``
         names it, with what the bytes are."""
@@ -85,8 +101,24 @@ class KeptRoom:
         return None
 
 
+def recount(store: GameStore, known: frozenset[str]) -> tuple[set[str], dict[str, KeptSize]]:
+    """The kept games of a shared store that the ``known`` ones (a server's count) miss: those gone
+    and those new, each new one with its size and opener. Several servers share a database, and
+    each keeps games the others do not see; a server's sweep counts theirs so, a few queries per
+    kept game made meanwhile (never a sum over all their lines). Blocks: called off the loop."""
+    kept = set(store.kept())
+    new: dict[str, KeptSize] = {}
+    for name in kept - known:
+        try:
+            record = store.record(name)
+            new[name] = KeptSize(None if record is None else record.opener, store.kept_size(name))
+        except (SaveError, OSError):
+            continue  # (removed meanwhile: the next sweep sees it gone)
+    return set(known - kept), new
+
+
 def _mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB"
 
 
-__all__ = ["KEPT_BYTES_PER_OPENER", "KEPT_BYTES_TOTAL", "KeptRoom", "KeptSize"]
+__all__ = ["KEPT_BYTES_PER_OPENER", "KEPT_BYTES_TOTAL", "KeptRoom", "KeptSize", "recount"]

@@ -65,7 +65,7 @@ from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
-from .keptroom import KeptRoom, KeptSize
+from .keptroom import KeptRoom, KeptSize, recount
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
@@ -554,7 +554,7 @@ class Server:
         the server listens."""
         try:
             loaded, last = self.store.read_kept(kept)
-        except (GameFileError, OSError) as e:
+        except (GameFileError, SaveError, OSError) as e:  # (gone from a shared store meanwhile: SaveError)
             self._log(f"kept game {kept} cannot be read: {e}")
             return None
         try:  # its table's record, kept beside it: who sat where
@@ -668,6 +668,9 @@ class Server:
                 if why is not None:
                     await self._put_aside(table, why)
             await self._forget_expired()
+            if self.store.shared:  # the games kept through the other servers count too
+                known = self.kept_room.names()
+                self.kept_room.apply(*await self._run_io(partial(recount, self.store, known)))
             await asyncio.sleep(self.table_limits.sweep)
 
     # -- move clocks -----------------------------------------------------------------------------

@@ -190,7 +190,8 @@ class GameStore(Protocol):
 
     def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
         """A kept game, and when its last line was written (seconds since the epoch): its line's
-        time stamp, else its file's time. Raises GameFileError, OSError."""
+        time stamp, else its file's time. Raises GameFileError, OSError, SaveError (a shared store
+        that has no such game)."""
         ...
 
     def forget(self, kept: str) -> None:
