@@ -88,16 +88,16 @@ class KeptRoom:
         for kept, size in new.items():
             self.add(kept, size)
 
-    def full(self, opener: Hashable) -> str | None:
-        """Why ``opener`` may keep no more (None: it may): the cap reached, named as ``--limit``
-        names it, with what the bytes are."""
+    def full(self, opener: Hashable, who: str) -> str | None:
+        """Why ``opener`` (named ``who``) may keep no more (None: it may): the cap reached, named as
+        ``--limit`` names it, with what the bytes are."""
         games, used = self.of(opener)
         if used >= self.per_opener:
-            return (f"the {games} kept games of tables its opener opened take {_mib(used)}, as much as one "
+            return (f"the {games} kept games of tables {who} opened take {_size(used)}, as much as one "
                     f"opener may keep here (kept-bytes-per-opener={self.per_opener})")  # fmt: skip
         if self.total >= self.total_cap:
-            return (f"the kept games at this server take {_mib(self.total)}, as much as it keeps "
-                    f"(kept-bytes-total={self.total_cap})")  # fmt: skip
+            return (f"the {len(self)} kept games at this server take {_size(self.total)}, as much as it "
+                    f"keeps (kept-bytes-total={self.total_cap})")  # fmt: skip
         return None
 
 
@@ -117,7 +117,10 @@ def recount(store: GameStore, known: frozenset[str]) -> tuple[set[str], dict[str
     return set(known - kept), new
 
 
-def _mib(size: int) -> str:
+def _size(size: int) -> str:
+    """``size`` bytes in KiB or MiB, one decimal."""
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
     return f"{size / (1024 * 1024):.1f} MiB"
 
 

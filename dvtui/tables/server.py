@@ -1006,7 +1006,7 @@ class Server:
         the server's, are at their cap (:mod:`.keptroom`; the server's own account has none)."""
         if opener is None or opener == os.geteuid():
             return
-        full = self.kept_room.full(opener)
+        full = self.kept_room.full(opener, owner_name(opener))
         if full is not None:
             raise Refusal("bad_setup", f"{user} cannot {what}: {full}. `dvtui tables --all` lists the kept games; "
                           f"each is removed {self.table_limits.keep_days:g} days after its last line, or sooner "

@@ -83,6 +83,7 @@ def test_an_open_decide_close_loop_stops_at_the_openers_kept_bytes(kind: str, re
                     break
             assert refused is not None, "the loop was never refused"
             assert refused["code"] == "bad_setup"
+            assert "kept games of tables web:mal opened take" in refused["message"]
             assert "kept-bytes-per-opener=6000" in refused["message"]
             assert "dvtui tables --all" in refused["message"]
             games, used = _kept_bytes(server, "web:mal")
