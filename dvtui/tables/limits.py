@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..i18n import _
+from .keptroom import KEPT_BYTES_PER_OPENER, KEPT_BYTES_TOTAL
 
 LOG_EVERY = 60.0
 """Seconds between two log lines about the same limit (the ones between are counted)."""
@@ -94,6 +95,11 @@ class Limits:
     chat_account_rate: float = 1.0
     """Chat lines a second one account (or vouched person) may say over all its connections ..."""
     chat_account_burst: float = 10.0
+    kept_bytes_per_opener: int = KEPT_BYTES_PER_OPENER
+    """Bytes of kept games of the tables one account (or vouched person) opened; at it, its new
+    tables and rematches are refused until some are removed (:mod:`.keptroom`) ..."""
+    kept_bytes_total: int = KEPT_BYTES_TOTAL
+    """... and of all the server's kept games; at it, everyone's (but the server's own account's)."""
 
     @classmethod
     def option_names(cls) -> list[str]:

@@ -767,6 +767,24 @@ class PgStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.chats / f"{kept}.chat").unlink()
 
+    def kept_size(self, kept: str) -> int:
+        def read() -> int:
+            with self.pool.conn() as conn:
+                row = conn.execute(
+                    "SELECT coalesce(octet_length(g.record), 0)"
+                    " + coalesce((SELECT sum(octet_length(e.line)) FROM dvtui_events e WHERE e.game_id = g.id), 0)"
+                    " + coalesce((SELECT sum(octet_length(c.line)) FROM dvtui_chat c WHERE c.game_id = g.id), 0)"
+                    " FROM dvtui_games g WHERE g.name = %s",
+                    (kept,),
+                ).fetchone()
+            return 0 if row is None else int(row[0])
+
+        size = self._patiently(read)
+        if self.chats is not None:
+            with contextlib.suppress(FileNotFoundError):
+                size += (self.chats / f"{kept}.chat").lstat().st_size
+        return size
+
     def _move_aside(self, conn: psycopg.Connection[Any], name: str) -> str:
         """Rename game ``name`` to a kept game's name (in the caller's transaction); returns it."""
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")

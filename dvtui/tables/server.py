@@ -66,6 +66,7 @@ from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
 from .followers import Followers
+from .keptroom import KeptRoom, KeptSize, recount
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
@@ -434,6 +435,8 @@ class Server:
         """The games kept after their tables, as ``list_tables`` with ``all`` shows them, by name."""
         self._kept_last: dict[str, float] = {}
         """When each kept game's last line was written: it is removed ``keep_days`` after."""
+        self.kept_room = KeptRoom(self.limits.kept_bytes_per_opener, self.limits.kept_bytes_total)
+        """The kept games' bytes, per opener and in all: at a cap, no new table of that opener."""
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
@@ -557,13 +560,15 @@ class Server:
             if self._forget(kept):
                 del self.kept[kept], self._kept_last[kept]
                 self.followers.changed(kept)
+                self.kept_room.remove(kept)
 
-    def _read_kept(self, kept: str) -> tuple[ListedTable, float] | None:
-        """Kept game ``kept`` as listed, and when its last line was written (None: it does not read,
-        and is left alone, unlisted). Blocks: off the loop once the server listens."""
+    def _read_kept(self, kept: str) -> tuple[ListedTable, float, KeptSize] | None:
+        """Kept game ``kept`` as listed, when its last line was written, and what it counts against
+        its opener (None: it does not read, and is left alone, unlisted). Blocks: off the loop once
+        the server listens."""
         try:
             loaded, last = self.store.read_kept(kept)
-        except (GameFileError, OSError) as e:
+        except (GameFileError, SaveError, OSError) as e:  # (gone from a shared store meanwhile: SaveError)
             self._log(said(N_("kept game {kept} cannot be read: {error}")).format(kept=kept, error=e))
             return None
         try:  # its table's record, kept beside it: who sat where
@@ -572,16 +577,21 @@ class Server:
             record = None
         users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
         invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
+        try:
+            size = KeptSize(None if record is None else record.opener, self.store.kept_size(kept))
+        except (SaveError, OSError):
+            size = KeptSize(None if record is None else record.opener, 0)
         if record is None:
-            return kept_info(kept, loaded.game, last, users, invited), last
+            return kept_info(kept, loaded.game, last, users, invited), last, size
         opener = None if record.opener is None else owner_name(record.opener)
         listed = kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time,
                            opener=opener)  # fmt: skip
-        return listed, last
+        return listed, last, size
 
-    def _keep(self, kept: str, read: tuple[ListedTable, float] | None) -> None:
+    def _keep(self, kept: str, read: tuple[ListedTable, float, KeptSize] | None) -> None:
         if read is not None:
-            self.kept[kept], self._kept_last[kept] = read
+            self.kept[kept], self._kept_last[kept], size = read
+            self.kept_room.add(kept, size)
             self.followers.changed(kept)
 
     def _expired(self) -> list[str]:
@@ -607,6 +617,7 @@ class Server:
                 self.kept.pop(kept, None)
                 self._kept_last.pop(kept, None)
                 self.followers.changed(kept)
+                self.kept_room.remove(kept)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
@@ -676,6 +687,9 @@ class Server:
                 if why is not None:
                     await self._put_aside(table, why)
             await self._forget_expired()
+            if self.store.shared:  # the games kept through the other servers count too
+                known = self.kept_room.names()
+                self.kept_room.apply(*await self._run_io(partial(recount, self.store, known)))
             await asyncio.sleep(self.table_limits.sweep)
 
     # -- move clocks -----------------------------------------------------------------------------
@@ -982,6 +996,7 @@ class Server:
             if like is not None:
                 raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
                               "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
+        self._room_to_keep(conn.identity, conn.user, "open another table")
         wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
         if wait:
             raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
@@ -1019,6 +1034,17 @@ class Server:
         self._log(f"{conn.user} opened table {name}")
         conn.send(encode(Opened(table=name)))
         self._wake(table)
+
+    def _room_to_keep(self, opener: Owner | None, user: str, what: str) -> None:
+        """Refuse what would make one more kept game of ``opener``'s tables once its kept games, or
+        the server's, are at their cap (:mod:`.keptroom`; the server's own account has none)."""
+        if opener is None or opener == os.geteuid():
+            return
+        full = self.kept_room.full(opener, owner_name(opener))
+        if full is not None:
+            raise Refusal("bad_setup", f"{user} cannot {what}: {full}. `dvtui tables --all` lists the kept games; "
+                          f"each is removed {self.table_limits.keep_days:g} days after its last line, or sooner "
+                          "by the server's operator")  # fmt: skip
 
     async def _room_for(self, conn: Conn, replaced: LiveTable | None) -> None:
         """Make room for one more table of ``conn``'s (``replaced``: the finished one it takes the
@@ -1423,6 +1449,8 @@ class Server:
         table = self._table(message.table)
         if conn.table is not table:
             raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
+        if message.accept:  # a rematch keeps the finished game: counted against the table's opener
+            self._room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
         ready: list[bool] = []
 
         def vote(again: bool) -> bool:

@@ -190,11 +190,16 @@ class GameStore(Protocol):
 
     def read_kept(self, kept: str) -> tuple[LoadedGame, float]:
         """A kept game, and when its last line was written (seconds since the epoch): its line's
-        time stamp, else its file's time. Raises GameFileError, OSError."""
+        time stamp, else its file's time. Raises GameFileError, OSError, SaveError (a shared store
+        that has no such game)."""
         ...
 
     def forget(self, kept: str) -> None:
         """Remove a kept game and what was kept beside it."""
+        ...
+
+    def kept_size(self, kept: str) -> int:
+        """The bytes a kept game takes with what was kept beside it (its record, its talk)."""
         ...
 
     def game_bytes(self, aside: str) -> bytes:
@@ -381,6 +386,13 @@ class FileStore:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(self.games / f"{kept}{suffix}")
         fsync_dir(self.games)
+
+    def kept_size(self, kept: str) -> int:
+        size = 0
+        for suffix in (".dvr", *_KEPT_BESIDE):
+            with contextlib.suppress(FileNotFoundError):
+                size += os.lstat(self.games / f"{kept}{suffix}").st_size
+        return size
 
     def _move_aside(self, name: str) -> Path:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%S")
