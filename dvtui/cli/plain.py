@@ -11,16 +11,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 from pathlib import Path
 
 from ..engine import new_game, random_seed
-from ..i18n import _
 from ..plain import Console, LocalPlay, PlainReplay, PlainTable, ask_players, plain_menu
 from ..printable import printable
 from ..replay import Replay
 from ..settings import saved_plain
-from ..store import data_dir, latest_unfinished, new_save_path, read_game, saves_dir
+from ..store import new_save_path, read_game, saves_dir
 from ..tables import RemoteSession, ServerPlace
 from .play import close_loop, say_left
 from .terminal import served_to_browser
@@ -86,17 +84,11 @@ def run_new(args: argparse.Namespace) -> int:
 def run_resume_plain(args: argparse.Namespace) -> int:
     """``dvtui resume [FILE] --plain``: what ``dvtui resume`` checks, then the game as lines."""
     from ..play.session import PlaySession
-    from .play import finished_refusal
+    from .play import finished_refusal, game_to_resume
 
-    if args.file:
-        loaded = read_game(Path(args.file).expanduser())
-    else:
-        saved = latest_unfinished()
-        if saved is None:  # said as dvtui resume says it
-            said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
-            print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
-            return 1
-        loaded = saved.loaded
+    loaded = game_to_resume(args.file)  # (none: said as dvtui resume says it)
+    if loaded is None:
+        return 1
     if loaded.game.over:
         return finished_refusal(loaded)
     return LocalPlay(PlaySession.resume(loaded), Console()).run(resumed=True)

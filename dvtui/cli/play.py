@@ -271,22 +271,28 @@ def run_resume(args: argparse.Namespace) -> int:
             print(said.format(count=bad, directory=printable(str(data_dir()))), file=sys.stderr)
         return 0
     delay = checked_bot_delay(args.bot_delay)
-    loaded: LoadedGame
-    if args.file:
-        loaded = read_game(Path(args.file).expanduser())
-    else:
-        saved = latest_unfinished()
-        if saved is None:
-            said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
-            print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
-            return 1
-        loaded = saved.loaded
+    loaded = game_to_resume(args.file)
+    if loaded is None:
+        return 1
     if loaded.game.over:
         return finished_refusal(loaded)
     session = LocalSession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
     return _run({"pace": load_pace(delay)}, session, _without_screen_file(loaded))
+
+
+def game_to_resume(file: str | None) -> LoadedGame | None:
+    """The game ``dvtui resume [FILE]`` continues: FILE's, else the latest unfinished one (None,
+    said on standard error, when there is none)."""
+    if file:
+        return read_game(Path(file).expanduser())
+    saved = latest_unfinished()
+    if saved is None:
+        said = _("dvtui: no unfinished game in {directory}; start one with: dvtui new")
+        print(said.format(directory=printable(str(data_dir()))), file=sys.stderr)
+        return None
+    return saved.loaded
 
 
 def finished_refusal(loaded: LoadedGame) -> int:
@@ -419,6 +425,7 @@ __all__ = [
     "close_loop",
     "default_player_name",
     "finished_refusal",
+    "game_to_resume",
     "output_path",
     "run_menu",
     "run_new",
