@@ -38,11 +38,11 @@ from ..tables import (
     list_tables,
     my_tables,
     open_table,
-    operator,
     played_with,
     release_seat,
     resign,
     say,
+    server_account,
     server_place,
     set_clock,
     start_table,
@@ -234,7 +234,7 @@ def _mine(place: ServerPlace, *, kept: bool = False) -> int:
     if not infos:
         said = _("no tables of yours ({user}) at {directory}")
         print(said.format(user=printable(me), directory=printable(str(place.directory))))
-    known = played_with(infos, me, operator(place))
+    known = played_with(infos, me, server_account(place))
     for info in infos:
         inviter = invited_by(info, me, known)
         if inviter is not None:  # a seat kept for one by a stranger: whose invitation, never "your turn"

@@ -319,7 +319,7 @@ async def my_tables(
     after their tables, last. ``start``: start this account's own server if none answers (not for
     a list looked at in passing: :class:`Unreachable` then)."""
     me, infos = await _listed(place, user=user, kept=kept, start=start)
-    return me, mine_first(infos, me, operator(place))
+    return me, mine_first(infos, me, server_account(place))
 
 
 async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
@@ -327,10 +327,10 @@ async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[
     (:func:`lobby_order`). A personal server that is not running is not started for it: a list
     looked at in passing is no reason to run one (:class:`Unreachable` then)."""
     me, infos = await _listed(place, user=user, start=False)
-    return me, lobby_order(infos, me, operator(place))
+    return me, lobby_order(infos, me, server_account(place))
 
 
-def operator(place: ServerPlace) -> tuple[str, ...]:
+def server_account(place: ServerPlace) -> tuple[str, ...]:
     """The account that runs the server at ``place`` (its directory's owner), as a seat's ``user``
     names it: whoever runs the server is no stranger to the people it serves, so its invitations
     are tables of theirs (empty: the directory cannot be looked at, or its owner has no name)."""
@@ -360,7 +360,7 @@ def mine_first(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -
 
 def played_with(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> frozenset[str]:
     """``me`` and the people ``me`` plays with: those holding a seat at (or who opened) a table
-    where ``me`` holds one; and ``trusted`` (the server's own account, :func:`operator`)."""
+    where ``me`` holds one; and ``trusted`` (the server's own account, :func:`server_account`)."""
     known = {me, *trusted}
     for info in infos:
         if any(seat.user == me for seat in info.seats):

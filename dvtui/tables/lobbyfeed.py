@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from .client import MAX_LISTED, Connection, Dropped, Refused, Unreachable, lobby_order, operator
+from .client import MAX_LISTED, Connection, Dropped, Refused, Unreachable, lobby_order, server_account
 from .protocol import Error, FollowTables, ListTables, TableInfo, Tables, TablesChanged
 from .where import ServerPlace
 
@@ -29,7 +29,7 @@ async def follow_lobby(place: ServerPlace, *, user: str | None = None) -> AsyncI
     try:
         if "follow" not in conn.welcome.features:
             raise NotFollowed(place.directory)
-        me, trusted = conn.welcome.user, operator(place)
+        me, trusted = conn.welcome.user, server_account(place)
         known: dict[str, TableInfo] = {}
         listed = False
         await conn.send(FollowTables())

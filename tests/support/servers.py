@@ -125,7 +125,8 @@ class Served:
 
     def listening(self) -> bool:
         assert self.proc is not None and self.proc.poll() is None, self.log()
-        return b"listening on" in self.logs[-1].read_bytes()
+        said = self.logs[-1].read_bytes()  # (in the operator's language: English or French here)
+        return b"listening on" in said or "à l’écoute sur".encode() in said
 
     def log(self) -> str:
         return "\n".join(p.read_text(errors="replace") for p in self.logs if p.exists())

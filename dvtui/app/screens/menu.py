@@ -21,7 +21,17 @@ from textual.widgets.option_list import Option
 from ...i18n import N_, _
 from ...store import GameFileError, SaveError, latest_unfinished, list_games, read_game, saves_dir
 from ...store.saves import SavedGame, game_in
-from ...tables import Diverged, Dropped, NotFollowed, Refused, TableInfo, Unreachable, has_seat, operator, played_with
+from ...tables import (
+    Diverged,
+    Dropped,
+    NotFollowed,
+    Refused,
+    TableInfo,
+    Unreachable,
+    has_seat,
+    played_with,
+    server_account,
+)
 from ..config import SetupDefaults
 from ..host import GameHost
 from ..spoken import SpokenScreen
@@ -173,7 +183,7 @@ class MenuScreen(SpokenScreen[None]):
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         if reachable:
             options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
-        trusted = () if self.lobby is None else operator(self.lobby.place)
+        trusted = () if self.lobby is None else server_account(self.lobby.place)
         known = played_with(tables, me, trusted)  # (whose invitations are this person's tables)
         headed: set[str] = set()
         for i, info in enumerate(tables):
