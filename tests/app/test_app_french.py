@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.textual_private import FooterKey
@@ -34,10 +35,11 @@ async def test_the_tables_footer_says_its_words_and_keys_in_french() -> None:
         assert "▶ à Ana de jouer" in "\n".join(screen_lines(app))
 
 
-def footer_line_says_every_key(app: DvtuiApp) -> None:
+async def footer_line_says_every_key(pilot: Pilot[object], app: DvtuiApp) -> None:
     """Each key the footer offers is on its bottom line with its whole word (a footer too long for
     the terminal cuts the last word, « q quitter » to « q »); a key the screen leaves out to make
-    room (the palette's, under 80 columns) is not looked for."""
+    room (the palette's, under 80 columns) is not looked for. Read once the line is drawn."""
+    await until(pilot, "the footer drawn", lambda: bool(screen_lines(app)[-1].strip()))
     line = screen_lines(app)[-1]
     keys = [(key.key_display, key.description) for key in app.screen.query(FooterKey) if key.display]
     assert keys
@@ -53,7 +55,7 @@ async def test_the_tables_footer_with_undo_says_every_word_whole(size: tuple[int
         await pilot.press("4", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         await until(pilot, "the undo key", lambda: any(key.action == "undo" for key in app.screen.query(FooterKey)))
-        footer_line_says_every_key(app)
+        await footer_line_says_every_key(pilot, app)
 
 
 @pytest.mark.parametrize("size", [(73, 16), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -64,7 +66,7 @@ async def test_the_end_screens_footer_says_every_word_whole(size: tuple[int, int
     async with app.run_test(size=size) as pilot:
         await until(pilot, "the end screen", lambda: isinstance(app.screen, EndScreen))
         await until(pilot, "its footer", lambda: bool(footer(app)))
-        footer_line_says_every_key(app)
+        await footer_line_says_every_key(pilot, app)
 
 
 @pytest.mark.parametrize("size", [(73, 16), (80, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -73,7 +75,7 @@ async def test_the_time_travel_footer_says_every_word_whole(size: tuple[int, int
     async with app.run_test(size=size) as pilot:
         await travel_after_a_move(pilot, app)
         await until(pilot, "its footer", lambda: any(key.action == "branch" for key in app.screen.query(FooterKey)))
-        footer_line_says_every_key(app)
+        await footer_line_says_every_key(pilot, app)
         assert {"étape", "lire", "jouer", "aide"} <= {description for _key, description in footer(app)}
 
 
