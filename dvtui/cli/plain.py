@@ -9,7 +9,6 @@ never refused for want of one, and it never imports Textual.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 from pathlib import Path
 
@@ -19,8 +18,8 @@ from ..printable import printable
 from ..replay import Replay
 from ..settings import saved_plain
 from ..store import new_save_path, read_game, saves_dir
-from ..tables import RemoteSession, ServerPlace
-from .play import close_loop, say_left
+from ..tables import ServerPlace
+from .play import close_loop, open_on_a_loop, say_left
 from .terminal import served_to_browser
 
 ENV = "DVTUI_PLAIN"
@@ -104,12 +103,7 @@ def run_table(place: ServerPlace, table: str, seat: int | None, *, watch: bool =
               user: str | None = None) -> int:  # fmt: skip
     """A seat at a shared table (``seat`` None: the server's choice), or watching it, as lines;
     leaving keeps the seat, as it does on screen."""
-    loop = asyncio.new_event_loop()
-    try:
-        session = loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
-    except BaseException:
-        loop.close()
-        raise
+    loop, session = open_on_a_loop(place, table, seat, watch=watch, user=user)
     try:
         code = loop.run_until_complete(PlainTable(session, Console(), bell=bell).run())
     finally:

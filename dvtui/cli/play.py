@@ -348,13 +348,7 @@ def run_table(
         raise UsageError(said.format(remedy=without))
     if seat is None and not watch and served_to_browser():
         return _choose_seat(place, table, bell=bell)
-    # the session's client reads the table on the loop the app then runs on (no thread of its own)
-    loop = asyncio.new_event_loop()
-    try:
-        session = loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
-    except BaseException:
-        loop.close()
-        raise
+    loop, session = open_on_a_loop(place, table, seat, watch=watch, user=user)
 
     built: list[DvtuiApp] = []
 
@@ -388,6 +382,19 @@ def say_left(shown: str, game: Game, *, watch: bool) -> None:
         print(_("Stopped watching table {table}; again: dvtui watch {table}").format(table=shown))
     else:
         print(_("Left table {table} (your seat stays yours); come back: dvtui join {table}").format(table=shown))
+
+
+def open_on_a_loop(
+    place: ServerPlace, table: str, seat: int | None, *, watch: bool, user: str | None
+) -> tuple[asyncio.AbstractEventLoop, RemoteSession]:
+    """A session at a shared table, opened on a new loop that the front then runs on: its client
+    reads the table there, with no thread of its own (the loop is closed if the table refuses)."""
+    loop = asyncio.new_event_loop()
+    try:
+        return loop, loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
+    except BaseException:
+        loop.close()
+        raise
 
 
 def close_loop(loop: asyncio.AbstractEventLoop) -> None:
@@ -426,6 +433,7 @@ __all__ = [
     "default_player_name",
     "finished_refusal",
     "game_to_resume",
+    "open_on_a_loop",
     "output_path",
     "run_menu",
     "run_new",
