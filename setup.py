@@ -23,7 +23,6 @@ HOT_MODULES = [
 """What mypyc compiles: the search (strong, value) and the rules on its compact copy (compact, rules)."""
 
 
-
 class BuildWithCatalogues(build_py):
     """The package as setuptools builds it, plus each language's compiled catalogue: the ``.po``
     (committed, package data) compiled to the ``.mo`` gettext reads, beside it in the build (a

@@ -51,8 +51,9 @@ def time_to_marker(argv: list[str], marker: bytes, env: dict[str, str], quit_key
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True
+    )
     os.close(slave)
     seen = b""
     found: float | None = None
@@ -94,8 +95,14 @@ TURN_MARKERS = {"en": b"to play", "fr": b"de jouer"}
 def pty_env(data_dir: str) -> dict[str, str]:
     """The environment of a program timed in the pseudo-terminal: this checkout, a 160x50 xterm,
     saves in ``data_dir``."""
-    return {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color", "COLUMNS": str(COLS),
-            "LINES": str(ROWS), "DVTUI_DATA_DIR": data_dir}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLS),
+        "LINES": str(ROWS),
+        "DVTUI_DATA_DIR": data_dir,
+    }
 
 
 def startup(repeat: int, lang: str) -> None:
@@ -107,21 +114,41 @@ def startup(repeat: int, lang: str) -> None:
             m = time_to_marker([sys.executable, "-c", MINIMAL_APP], b"Hello", env, b"\x11")
             out = Path(tmp) / f"bench-{r}.dvr"
             t = time_to_marker(
-                [sys.executable, "-m", "dvtui", "--lang", lang, "new", "--players", "Ana,bot:greedy,bot:greedy",
-                 "--seed", "3", "-o", str(out)],
-                TURN_MARKERS.get(lang, b"to play"), env, b"q",
+                [
+                    sys.executable,
+                    "-m",
+                    "dvtui",
+                    "--lang",
+                    lang,
+                    "new",
+                    "--players",
+                    "Ana,bot:greedy,bot:greedy",
+                    "--seed",
+                    "3",
+                    "-o",
+                    str(out),
+                ],
+                TURN_MARKERS.get(lang, b"to play"),
+                env,
+                b"q",
             )
             if r:
                 minimal.append(m)
                 table.append(t)
     mm, tm = statistics.median(minimal), statistics.median(table)
     print(f"start-up, {repeat} runs each, {COLS}x{ROWS} pty:")
-    print(f"  minimal Textual app : median {mm * 1000:6.0f} ms  (min {min(minimal) * 1000:.0f}, "
-          f"max {max(minimal) * 1000:.0f})")
-    print(f"  dvtui new -> table  : median {tm * 1000:6.0f} ms  (min {min(table) * 1000:.0f}, "
-          f"max {max(table) * 1000:.0f})")
-    print(f"  ratio               : {tm / mm:.2f}x of the medians, {min(table) / min(minimal):.2f}x of the best "
-          "runs  (target: within 1.5x)")
+    print(
+        f"  minimal Textual app : median {mm * 1000:6.0f} ms  (min {min(minimal) * 1000:.0f}, "
+        f"max {max(minimal) * 1000:.0f})"
+    )
+    print(
+        f"  dvtui new -> table  : median {tm * 1000:6.0f} ms  (min {min(table) * 1000:.0f}, "
+        f"max {max(table) * 1000:.0f})"
+    )
+    print(
+        f"  ratio               : {tm / mm:.2f}x of the medians, {min(table) / min(minimal):.2f}x of the best "
+        "runs  (target: within 1.5x)"
+    )
 
 
 async def key_latency(presses: int, lang: str) -> None:
@@ -200,8 +227,10 @@ async def key_latency(presses: int, lang: str) -> None:
     def report(name: str, samples: list[float]) -> None:
         ms = sorted(s * 1000 for s in samples)
         p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
-        print(f"  {name:<28}: median {statistics.median(ms):5.1f} ms, p95 {p95:5.1f} ms, "
-              f"max {ms[-1]:5.1f} ms ({len(ms)} presses)")
+        print(
+            f"  {name:<28}: median {statistics.median(ms):5.1f} ms, p95 {p95:5.1f} ms, "
+            f"max {ms[-1]:5.1f} ms ({len(ms)} presses)"
+        )
 
     print(f"key press to effect on screen, Pilot at {COLS}x{ROWS} (target: under 50 ms):")
     report("card (1-6)", picks)

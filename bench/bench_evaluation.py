@@ -141,5 +141,6 @@ def interval(per_deal: list[list[float]], resamples: int, rng: random.Random) ->
     mean, lo, hi = resampled(per_deal, resamples, rng)
     return f"{mean:.3f} (95% {lo:.3f} .. {hi:.3f})"
 
+
 if __name__ == "__main__":
     main()

@@ -42,7 +42,9 @@ with redirect_stdout(io.StringIO()):
 def instructions(script: str, *args: str) -> int:
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script, *args],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stderr
     match = re.search(r"Collected\s*:\s*(\d+)", out)
     if match is None:
@@ -67,8 +69,10 @@ def main() -> None:
         simulate(parse_players("bot:random,bot:random,bot:random", bots_only=True), args.files, seed=7, out=d)
         one = instructions(VERIFY, "1", tmp)
         five = instructions(VERIFY, "5", tmp)
-    print(f"dvtui verify, 3-player files: {(five - one) / (4 * args.files):,.0f} instructions per file "
-          f"({args.files} files, read 4 more times)")
+    print(
+        f"dvtui verify, 3-player files: {(five - one) / (4 * args.files):,.0f} instructions per file "
+        f"({args.files} files, read 4 more times)"
+    )
 
 
 if __name__ == "__main__":

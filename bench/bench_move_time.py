@@ -60,8 +60,10 @@ def main() -> None:
                 times.append(time.perf_counter() - start)
             times.sort()
             spent += times
-            print(f"{level:>8} {players} players, {len(times):3} moves: median {statistics.median(times):.2f} s, "
-                  f"p95 {times[int(0.95 * (len(times) - 1))]:.2f} s, max {times[-1]:.2f} s")
+            print(
+                f"{level:>8} {players} players, {len(times):3} moves: median {statistics.median(times):.2f} s, "
+                f"p95 {times[int(0.95 * (len(times) - 1))]:.2f} s, max {times[-1]:.2f} s"
+            )
         spent.sort()
         print(f"{level:>8} all sizes, {len(spent):3} moves: p95 {spent[int(0.95 * (len(spent) - 1))]:.2f} s")
 

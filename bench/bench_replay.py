@@ -49,8 +49,10 @@ SAMPLED = 2000
 def report(name: str, samples: list[float], unit: str = "ms", scale: float = 1000) -> None:
     values = sorted(s * scale for s in samples)
     p99 = values[min(len(values) - 1, round(0.99 * (len(values) - 1)))]
-    print(f"  {name:<34}: median {statistics.median(values):7.3f} {unit}, p99 {p99:7.3f} {unit}, "
-          f"max {values[-1]:7.3f} {unit} ({len(values)} samples)")
+    print(
+        f"  {name:<34}: median {statistics.median(values):7.3f} {unit}, p99 {p99:7.3f} {unit}, "
+        f"max {values[-1]:7.3f} {unit} ({len(values)} samples)"
+    )
 
 
 def fold_prefix(events: Sequence[Event], k: int) -> Game:
@@ -107,8 +109,10 @@ def state_at(repeat: int) -> None:
             fold_prefix(replay.events, k)
             folded.append(time.perf_counter() - t)
     which = "every event" if small else f"{SAMPLED} events drawn at random"
-    print(f"state at an event, {GAME.name} ({replay.n} players, {len(replay.events)} events), "
-          f"{which} x {repeat} (target: under 2 ms):")
+    print(
+        f"state at an event, {GAME.name} ({replay.n} players, {len(replay.events)} events), "
+        f"{which} x {repeat} (target: under 2 ms):"
+    )
     report("read_game + index, built once" if not small else "index (checkpoints), built once", builds)
     report("state_at(k) from checkpoints", indexed)
     report("state_at(k), CPU time (no wait)", cpu)
@@ -278,8 +282,7 @@ async def jump_latency(repeat: int) -> None:
     for _ in range(repeat):
         await _end_and_quit(quits)
         events = await _jump_run(samples, quits)
-    print(f"jumps in {GAME.name} ({events} events), Pilot at {COLS}x{ROWS}, "
-          f"{repeat} runs (target: under 0.5 s):")
+    print(f"jumps in {GAME.name} ({events} events), Pilot at {COLS}x{ROWS}, {repeat} runs (target: under 0.5 s):")
     for name, values in samples.items():
         report(name, values)
     report("End then q, to the exit", quits)
@@ -297,8 +300,23 @@ def startup(repeat: int) -> None:
         for r in range(repeat + 1):  # the first round warms the disk cache and is not counted
             m = time_to_marker([sys.executable, "-c", MINIMAL_APP], b"Hello", env, b"\x11")
             v = time_to_marker([sys.executable, "-m", "dvtui", "replay", str(GAME)], b"REPLAY", env, b"q")
-            t = time_to_marker([sys.executable, "-m", "dvtui", "new", "--players", "Ana,bot:greedy,bot:greedy",
-                                "--seed", "3", "-o", str(Path(tmp) / f"new-{r}.dvr")], b"to play", env, b"q")
+            t = time_to_marker(
+                [
+                    sys.executable,
+                    "-m",
+                    "dvtui",
+                    "new",
+                    "--players",
+                    "Ana,bot:greedy,bot:greedy",
+                    "--seed",
+                    "3",
+                    "-o",
+                    str(Path(tmp) / f"new-{r}.dvr"),
+                ],
+                b"to play",
+                env,
+                b"q",
+            )
             if r:
                 minimal.append(m)
                 viewer.append(v)
@@ -306,12 +324,18 @@ def startup(repeat: int) -> None:
         assert GAME.read_bytes() == before
     mm, vm = statistics.median(minimal), statistics.median(viewer)
     print(f"start-up, {repeat} runs each, {COLS}x{ROWS} pty:")
-    print(f"  minimal Textual app        : median {mm * 1000:6.0f} ms  (min {min(minimal) * 1000:.0f}, "
-          f"max {max(minimal) * 1000:.0f})")
-    print(f"  dvtui replay -> drawn table: median {vm * 1000:6.0f} ms  (min {min(viewer) * 1000:.0f}, "
-          f"max {max(viewer) * 1000:.0f})")
-    print(f"  ratio                      : {vm / mm:.2f}x  (target: within 1.5x; "
-          f"best runs {min(viewer) / min(minimal):.2f}x)")
+    print(
+        f"  minimal Textual app        : median {mm * 1000:6.0f} ms  (min {min(minimal) * 1000:.0f}, "
+        f"max {max(minimal) * 1000:.0f})"
+    )
+    print(
+        f"  dvtui replay -> drawn table: median {vm * 1000:6.0f} ms  (min {min(viewer) * 1000:.0f}, "
+        f"max {max(viewer) * 1000:.0f})"
+    )
+    print(
+        f"  ratio                      : {vm / mm:.2f}x  (target: within 1.5x; "
+        f"best runs {min(viewer) / min(minimal):.2f}x)"
+    )
     tm = statistics.median(table)
     print(f"  for reference, dvtui new   : median {tm * 1000:6.0f} ms, {tm / mm:.2f}x (the live table)")
 
@@ -340,10 +364,13 @@ def peak_memory() -> None:
     import subprocess
 
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    run = subprocess.run([sys.executable, "-c", VIEWER, str(GAME)], env=env, capture_output=True, text=True,
-                         check=True, timeout=WAIT)
-    print(f"peak RSS of a viewer over {GAME.name} (opened, End, Home, PgUp, End, ←): "
-          f"{int(run.stdout.split()[-1]) / 1024:.0f} MB")
+    run = subprocess.run(
+        [sys.executable, "-c", VIEWER, str(GAME)], env=env, capture_output=True, text=True, check=True, timeout=WAIT
+    )
+    print(
+        f"peak RSS of a viewer over {GAME.name} (opened, End, Home, PgUp, End, ←): "
+        f"{int(run.stdout.split()[-1]) / 1024:.0f} MB"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -352,8 +379,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeat", type=int, default=5, help="start-up runs, and passes over every event")
     ap.add_argument("--presses", type=int, default=30, help="rounds of scrub keys")
     ap.add_argument("--sample", type=int, default=SAMPLED, help="events timed per pass in a long file")
-    ap.add_argument("--maximal", action="store_true",
-                    help="the largest file the reader accepts instead of replays/game-5p.dvr")
+    ap.add_argument(
+        "--maximal", action="store_true", help="the largest file the reader accepts instead of replays/game-5p.dvr"
+    )
     args = ap.parse_args(argv)
     SAMPLED = args.sample
     with tempfile.TemporaryDirectory() as tmp:

@@ -33,9 +33,18 @@ def main() -> None:
     print(f"best {max(rates):,.0f} games/s, median {statistics.median(rates):,.0f} games/s")
     t = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "dvtui", "sim", "--players", "bot:random,bot:random,bot:random",
-         "--games", str(args.games)],
-        check=True, capture_output=True,
+        [
+            sys.executable,
+            "-m",
+            "dvtui",
+            "sim",
+            "--players",
+            "bot:random,bot:random,bot:random",
+            "--games",
+            str(args.games),
+        ],
+        check=True,
+        capture_output=True,
     )
     wall = time.perf_counter() - t
     print(f"`dvtui sim --games {args.games}` wall time {wall:.3f} s = {args.games / wall:,.0f} games/s incl. start-up")

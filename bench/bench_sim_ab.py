@@ -34,8 +34,9 @@ print(max(r["games"] / r["seconds"] for r in (simulate(seats, games, seed=k * ga
 
 def rate(tree: str, games: int) -> float:
     env = {**os.environ, "PYTHONPATH": tree}
-    out = subprocess.run([sys.executable, "-c", CODE, str(games)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", CODE, str(games)], cwd=tree, env=env, capture_output=True, text=True, check=True
+    ).stdout
     return float(out)
 
 
@@ -52,8 +53,10 @@ def main() -> None:
         for tree in trees:
             rates[tree].append(rate(tree, args.games))
     for tree in trees:
-        print(f"{tree:30} median {statistics.median(rates[tree]):8,.0f} games/s  "
-              f"runs {', '.join(f'{r:,.0f}' for r in rates[tree])}")
+        print(
+            f"{tree:30} median {statistics.median(rates[tree]):8,.0f} games/s  "
+            f"runs {', '.join(f'{r:,.0f}' for r in rates[tree])}"
+        )
     old, new = (statistics.median(rates[t]) for t in trees)
     print(f"new / old = {new / old:.3f}")
 

@@ -92,7 +92,13 @@ def wilson(share: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run(
-    players: int, hero: str, villain: str, deals: int, first_deal: int, jobs: int, rotations: int,
+    players: int,
+    hero: str,
+    villain: str,
+    deals: int,
+    first_deal: int,
+    jobs: int,
+    rotations: int,
     settings: list[str],
 ) -> None:
     _tune(settings)
@@ -109,17 +115,22 @@ def run(
     lo, hi = wilson(share, games)
     times = sorted(t for o in outcomes for t in o.times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
-    print(f"{hero} vs {players - 1}x {villain}, {players} players: "
-          f"{deals} deals x {rotations} seatings = {games} games")
+    print(
+        f"{hero} vs {players - 1}x {villain}, {players} players: {deals} deals x {rotations} seatings = {games} games"
+    )
     print(f"  win share {share:.1%}  (Wilson 95% {lo:.1%} .. {hi:.1%}; equal share {1 / players:.1%})")
-    print(f"  mean rank {statistics.mean(o.rank for o in outcomes):.2f}  mean score "
-          f"{statistics.mean(o.score for o in outcomes):,.0f}")
+    print(
+        f"  mean rank {statistics.mean(o.rank for o in outcomes):.2f}  mean score "
+        f"{statistics.mean(o.score for o in outcomes):,.0f}"
+    )
     for seat in range(rotations):
         mine = [o for o in outcomes if o.seat == seat]
         print(f"    seat {seat}: win share {sum(o.share for o in mine) / len(mine):.1%}")
     if times:
-        print(f"  {hero} time per move: median {statistics.median(times) * 1000:.1f} ms, "
-              f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms over {len(times)} moves")
+        print(
+            f"  {hero} time per move: median {statistics.median(times) * 1000:.1f} ms, "
+            f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms over {len(times)} moves"
+        )
     print(f"  wall {wall:.0f} s with {jobs} process(es)")
     sys.stdout.flush()
 
@@ -194,8 +205,10 @@ def calibrate(players: int, games: int, bot: str = "greedy", jobs: int = 1, save
                     ll = float((shares * logp).sum()) / len(sel)
                     if ll > best[0]:
                         best = (ll, d, float(a), float(temp))
-        print(f"{players} players, {left} rounds left ({len(sel)} states): log-likelihood {best[0]:.4f} "
-              f"decay {best[1]:.2f} weight {best[2]:.2f} temperature {best[3]:.2f}")
+        print(
+            f"{players} players, {left} rounds left ({len(sel)} states): log-likelihood {best[0]:.4f} "
+            f"decay {best[1]:.2f} weight {best[2]:.2f} temperature {best[3]:.2f}"
+        )
         sys.stdout.flush()
 
 

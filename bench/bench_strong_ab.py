@@ -67,8 +67,14 @@ print(json.dumps({"first": first / count, "warm": warm / count, "digest": digest
 
 def run(tree: str, positions: int, iterations: int) -> dict[str, float | str]:
     env = {**os.environ, "PYTHONPATH": tree}
-    out = subprocess.run([sys.executable, "-c", CODE, str(positions), str(iterations)], cwd=tree, env=env,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", CODE, str(positions), str(iterations)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)
 
 
@@ -91,8 +97,10 @@ def main() -> None:
         warm = statistics.median(float(r["warm"]) for r in runs[tree])
         medians[tree] = first, warm
         digests = sorted({str(r["digest"]) for r in runs[tree]})
-        print(f"{tree:30} per move: first pass {first * 1000:7.1f} ms, warm {warm * 1000:7.1f} ms  "
-              f"(median of {args.rounds}; {args.iterations} iterations)  moves {', '.join(digests)}")
+        print(
+            f"{tree:30} per move: first pass {first * 1000:7.1f} ms, warm {warm * 1000:7.1f} ms  "
+            f"(median of {args.rounds}; {args.iterations} iterations)  moves {', '.join(digests)}"
+        )
     (old_first, old_warm), (new_first, new_warm) = (medians[t] for t in trees)
     print(f"new / old: first pass {new_first / old_first:.3f}, warm {new_warm / old_warm:.3f}")
     same = {str(r["digest"]) for t in trees for r in runs[t]}

@@ -62,8 +62,11 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        mixes = ["bot:random,bot:greedy,bot:random", "bot:random,bot:random,bot:random,bot:random",
-                 "bot:random,bot:random,bot:random,bot:random,bot:random"]
+        mixes = [
+            "bot:random,bot:greedy,bot:random",
+            "bot:random,bot:random,bot:random,bot:random",
+            "bot:random,bot:random,bot:random,bot:random,bot:random",
+        ]
         per = args.files // len(mixes)
         for k, mix in enumerate(mixes):
             count = per if k < len(mixes) - 1 else args.files - per * (len(mixes) - 1)

@@ -90,8 +90,9 @@ def web_server(data: Path) -> Iterator[str]:
     env = {**os.environ, "DVTUI_DATA_DIR": str(data)}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     with log.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "dvtui", "web", "--port", str(port)],
-                                stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "dvtui", "web", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT, env=env
+        )
     try:
         deadline = time.monotonic() + 60
         while not (found := re.search(r"Dolce Vita in the browser: (\S+)", log.read_text())):
@@ -126,19 +127,24 @@ def summary(name: str, values: list[float], target: float) -> str:
     values = sorted(values)
     p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
     verdict = "within" if p90 <= target else "OVER"
-    return (f"{name:14} n={len(values):3}  median {statistics.median(values):7.1f} ms  p90 {p90:7.1f} ms  "
-            f"max {values[-1]:7.1f} ms  (target {target:.0f} ms: {verdict})")
+    return (
+        f"{name:14} n={len(values):3}  median {statistics.median(values):7.1f} ms  p90 {p90:7.1f} ms  "
+        f"max {values[-1]:7.1f} ms  (target {target:.0f} ms: {verdict})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--keys", type=int, default=30)
-    parser.add_argument("--gap", type=float, default=0.0,
-                        help="seconds between two page loads (people open tabs seconds apart, not back to back)")
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=0.0,
+        help="seconds between two page loads (people open tabs seconds apart, not back to back)",
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as url, \
-            sync_playwright() as p:
+    with tempfile.TemporaryDirectory() as tmp, web_server(Path(tmp) / "data") as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         stamps: list[list[float]] = []
         for _ in range(args.loads):

@@ -154,4 +154,3 @@ def _detach_dead_terminal(fds: tuple[int, ...]) -> None:
                 os.dup2(null, fd)
     finally:
         os.close(null)
-

@@ -51,17 +51,20 @@ def test_placements_and_undos_read_as_sentences() -> None:
 
 
 def test_an_exchange_says_what_is_taken_and_what_goes_back() -> None:
-    event = ColumnResolved(round=1, column=2, totals=[0, 5, 0], cancelled=[],
-                           awards=[Award(1, "car-700", "car-400")], rotated=False)
+    event = ColumnResolved(
+        round=1, column=2, totals=[0, 5, 0], cancelled=[], awards=[Award(1, "car-700", "car-400")], rotated=False
+    )
     assert describe_event(event, NAMES) == "Column C: Ben takes car 700, returns car 400"
 
 
 def test_ties_come_first_then_awards_then_whoever_found_the_column_empty() -> None:
-    event = ColumnResolved(round=2, column=0, totals=[4, 4, 2], cancelled=[0, 1],
-                           awards=[Award(2, "money-200", None)], rotated=False)
+    event = ColumnResolved(
+        round=2, column=0, totals=[4, 4, 2], cancelled=[0, 1], awards=[Award(2, "money-200", None)], rotated=False
+    )
     assert resolution_parts(event, NAMES) == ["Ana and Ben tie at 4: both cancelled", "Cy takes money 200"]
-    ran_out = ColumnResolved(round=2, column=1, totals=[6, 3, 1], cancelled=[],
-                             awards=[Award(0, "house-100", None)], rotated=False)
+    ran_out = ColumnResolved(
+        round=2, column=1, totals=[6, 3, 1], cancelled=[], awards=[Award(0, "house-100", None)], rotated=False
+    )
     assert resolution_parts(ran_out, NAMES)[-1] == "Ben and Cy get nothing: the column ran out"
 
 
@@ -84,15 +87,20 @@ def test_cards_amounts_columns_and_tags() -> None:
     assert [column_label(c) for c in range(7)] == list("ABCDEFG")
     assert amount(3_400_000) == "3,400,000"
     assert [short_amount(v) for v in (0, 700_000, 1_000_000, 3_400_000, 2_350_000)] == [
-        "0", "700k", "1M", "3.4M", "2.35M"
+        "0",
+        "700k",
+        "1M",
+        "3.4M",
+        "2.35M",
     ]
     assert seat_tags(["Ana", "Bot 1", "Bot 2"]) == ["Ana", "B1", "B2"]
     assert seat_tags(["Annabel", "Annette", "Bo"]) == ["A1", "A2", "Bo"]
 
 
 def test_the_placement_preview_speaks_to_the_player(make_game: Callable[..., Game]) -> None:
-    taken = ColumnResolved(round=1, column=0, totals=[5, 0, 0], cancelled=[],
-                           awards=[Award(0, "car-200", "car-100")], rotated=False)
+    taken = ColumnResolved(
+        round=1, column=0, totals=[5, 0, 0], cancelled=[], awards=[Award(0, "car-200", "car-100")], rotated=False
+    )
     assert placement_outcome(taken, 0, NAMES) == "you would take car 200 and give back car 100"
     tie = ColumnResolved(round=1, column=0, totals=[5, 5, 0], cancelled=[0, 1], awards=[], rotated=False)
     assert placement_outcome(tie, 0, NAMES) == "you would tie with Ben at 5: cancelled"
@@ -102,6 +110,14 @@ def test_a_branch_says_what_it_is_a_branch_of() -> None:
     from dvtui.engine import GameCreated, Seat
 
     seats = [Seat(name=n, kind="human", color=c) for n, c in zip(NAMES, ("red", "yellow", "green"), strict=True)]
-    created = GameCreated(format=1, players=seats, first_player=0, rounds=6, grid=[], box=[],
-                          parent="/home/ana/games/monday.dvr", parent_seq=31)
+    created = GameCreated(
+        format=1,
+        players=seats,
+        first_player=0,
+        rounds=6,
+        grid=[],
+        box=[],
+        parent="/home/ana/games/monday.dvr",
+        parent_seq=31,
+    )
     assert describe_event(created, NAMES) == "Branch of monday.dvr after its line 31: Ana, Ben and Cy"

@@ -22,9 +22,7 @@ def modules_after(code: str) -> set[str]:
     script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
     env = {k: v for k, v in os.environ.items() if k != "DVTUI_DEBUG"}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, env=env, timeout=60
-    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return set(json.loads(proc.stdout.splitlines()[-1]))
 
@@ -107,8 +105,7 @@ def test_engine_imports_none_of_store_bots_app() -> None:
     (which loads no catalogue, and no Babel, until a language other than English is chosen)."""
     modules = modules_after("import dvtui.engine")
     outside = sorted(
-        m for m in modules
-        if m.startswith("dvtui.") and not (m == "dvtui.engine" or m.startswith("dvtui.engine."))
+        m for m in modules if m.startswith("dvtui.") and not (m == "dvtui.engine" or m.startswith("dvtui.engine."))
     )
     assert outside == ["dvtui.i18n"]
     assert textual_in(modules) == [] and "platformdirs" not in modules and "filelock" not in modules

@@ -15,3 +15,11 @@ def test_ruff_reports_nothing() -> None:
     cmd = [ruff] if ruff else [sys.executable, "-m", "ruff"]
     run = subprocess.run([*cmd, "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_ruff_format_would_change_nothing() -> None:
+    """The formatter runs (its `# fmt: skip` markers mean something): a file it would rewrite fails here."""
+    ruff = shutil.which("ruff")
+    cmd = [ruff] if ruff else [sys.executable, "-m", "ruff"]
+    run = subprocess.run([*cmd, "format", "--check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr

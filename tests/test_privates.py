@@ -178,7 +178,11 @@ def test_a_tabs_environment_and_process_are_the_services_private_steps() -> None
 def test_a_services_process_and_stdin_are_what_it_runs_and_writes_to() -> None:
     """``AppService._process`` and ``._stdin``: set by ``adopt``, read by ``run`` and ``stdin``."""
     service = serve_private.HookedService(
-        "true", write_bytes=None, write_str=None, close=None, download_manager=None  # type: ignore[arg-type]
+        "true",
+        write_bytes=None,
+        write_str=None,
+        close=None,
+        download_manager=None,  # type: ignore[arg-type]
     )
     assert member(service, "_process", SERVE) is None and member(service, "_stdin", SERVE) is None
     reads(AppService.run, "_process", "AppService.run")

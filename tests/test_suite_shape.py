@@ -126,9 +126,7 @@ def _signs(node: ast.AST) -> set[str]:
 def _needs(path: Path, tree: ast.Module) -> Iterator[tuple[str, set[str], set[str]]]:
     """Each test of the module: its name, the markers it needs and the markers it has."""
     defs = {
-        node.name: node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        node.name: node for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
     module_marks: set[str] = set()
     for node in tree.body:

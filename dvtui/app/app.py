@@ -214,8 +214,14 @@ class DvtuiApp(App[ExitState]):
         return LocalSession.start(created, path)
 
     def _new_table(self, session: GameSession, *, recap: bool = True) -> TableScreen:
-        self._table = TableScreen(session, self.pace, recap=recap, bell=self.bell_on_turn,
-                                  notify=self.notify_on_turn, in_browser=self.in_browser)
+        self._table = TableScreen(
+            session,
+            self.pace,
+            recap=recap,
+            bell=self.bell_on_turn,
+            notify=self.notify_on_turn,
+            in_browser=self.in_browser,
+        )
         return self._table
 
     def start_game(self, session: GameSession, *, recap: bool = True) -> None:
@@ -300,8 +306,9 @@ class DvtuiApp(App[ExitState]):
         defaults = SetupDefaults(default_name=self.setup_defaults.default_name)
         if old is not None:
             created = old.game.created
-            defaults = SetupDefaults(seats=list(created.players), first=created.first_player,
-                                     default_name=defaults.default_name)
+            defaults = SetupDefaults(
+                seats=list(created.players), first=created.first_player, default_name=defaults.default_name
+            )
         self.output = None  # a file given with -o holds the game just played
         if self.save_path is None and (old is None or old.path is not None):
             self.save_path = new_save_path
@@ -324,8 +331,14 @@ class DvtuiApp(App[ExitState]):
         from .screens.replay import ReplayScreen
 
         replay = Replay.of(loaded)
-        return ReplayScreen(replay, notices=loaded.notices, branch=partial(self._branch_file, loaded, replay),
-                            start=0, game_file=Path(loaded.path) if from_file else None, back=back)
+        return ReplayScreen(
+            replay,
+            notices=loaded.notices,
+            branch=partial(self._branch_file, loaded, replay),
+            start=0,
+            game_file=Path(loaded.path) if from_file else None,
+            back=back,
+        )
 
     def _branch_file(self, loaded: LoadedGame, replay: Replay, moment: int, take: int | None) -> None:
         """``b`` in the viewer of a file: play from ``moment`` (a decision moment, as the viewer
@@ -345,9 +358,15 @@ class DvtuiApp(App[ExitState]):
         from ..replay.branch import BranchError, start_branch  # only when branching
 
         try:
-            session = start_branch(loaded, replay, moment, take=take,
-                                   player_name=self.player_name or default_player_name(),
-                                   path_for=self.branch_path, open_game=LocalSession.resume)
+            session = start_branch(
+                loaded,
+                replay,
+                moment,
+                take=take,
+                player_name=self.player_name or default_player_name(),
+                path_for=self.branch_path,
+                open_game=LocalSession.resume,
+            )
         except BranchError as e:
             self.notify(str(e), severity="warning", timeout=5)
             return None
@@ -396,11 +415,15 @@ class DvtuiApp(App[ExitState]):
         if abilities.table is not None:
             seat = "join" if abilities.seats_here else "watch"
             kept = _("Table {table} goes on without you: dvtui {command} {table} brings you back.").format(
-                table=abilities.table, command=seat)
+                table=abilities.table, command=seat
+            )
             now = _("Now moment {moment} of a game of your own in {path}.")
         else:
-            kept = (_("The game you left is as it was in {path}.") if old.game.over else
-                    _("The game you left is as it was in {path} (dvtui resume continues it).")).format(path=old.path)
+            kept = (
+                _("The game you left is as it was in {path}.")
+                if old.game.over
+                else _("The game you left is as it was in {path} (dvtui resume continues it).")
+            ).format(path=old.path)
             now = _("Now moment {moment} of the game in {path}.")
         said = now.format(moment=request.moment, path=session.path) + " " + kept
         self.notify(said, title=_("Playing from here"), timeout=8)  # fmt: skip
@@ -439,8 +462,11 @@ class DvtuiApp(App[ExitState]):
             if command.title == "Theme":  # the table draws in its own colours: a theme would recolour the footer only
                 continue
             if command.title == "Screenshot":  # Textual's says neither where it saved nor why it could not
-                said = (_("Save the screen as SVG: download it from the browser") if self.is_web else
-                        _("Save the screen as SVG: in {path}").format(path=screenshot_dir()))
+                said = (
+                    _("Save the screen as SVG: download it from the browser")
+                    if self.is_web
+                    else _("Save the screen as SVG: in {path}").format(path=screenshot_dir())
+                )
                 command = SystemCommand(command.title, said, lambda: self.set_timer(0.1, self.take_screenshot))
             yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
@@ -456,8 +482,7 @@ class DvtuiApp(App[ExitState]):
             path = Path(self.save_screenshot(path=str(directory)))
         except OSError as e:
             said = _("Screenshot not saved: {path}: {error}").format(path=directory, error=e.strerror or e)
-            self.notify(said, severity="error", timeout=8,
-                        markup=False)
+            self.notify(said, severity="error", timeout=8, markup=False)
             return None
         self.notify(_("Screenshot saved: {path}").format(path=path), timeout=8, markup=False)
         return path

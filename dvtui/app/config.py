@@ -23,8 +23,16 @@ from ..i18n import _, language
 from ..settings import settings_path
 
 PACES: tuple[tuple[float, float], ...] = (
-    (0.0, 0.1), (0.1, 0.2), (0.2, 0.4), (0.3, 0.6), (0.5, 0.9),
-    (0.8, 1.4), (1.2, 2.0), (2.0, 3.0), (3.0, 4.5), (4.0, 6.0),
+    (0.0, 0.1),
+    (0.1, 0.2),
+    (0.2, 0.4),
+    (0.3, 0.6),
+    (0.5, 0.9),
+    (0.8, 1.4),
+    (1.2, 2.0),
+    (2.0, 3.0),
+    (3.0, 4.5),
+    (4.0, 6.0),
 )
 """The steps ``+``/``-`` move along, fastest first: (seconds a bot waits, seconds a column of the
 resolution shows). Every value has one decimal, so the pace always reads in one format."""
@@ -66,8 +74,9 @@ class Pace:
         step = self.step_delay
         if step is None:
             return _("bots wait {bots} s, each column waits for a key").format(bots=decimal(self.bot_delay, 1))
-        return _("bots wait {bots} s, a column shows {column} s").format(bots=decimal(self.bot_delay, 1),
-                                                                         column=decimal(step, 1))
+        return _("bots wait {bots} s, a column shows {column} s").format(
+            bots=decimal(self.bot_delay, 1), column=decimal(step, 1)
+        )
 
 
 class _Settings(msgspec.Struct, omit_defaults=True):

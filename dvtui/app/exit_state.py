@@ -50,8 +50,9 @@ class Played(msgspec.Struct, frozen=True):
 ExitState = NoGameFile | HungUp | NotSaved | Played
 
 
-def exit_state_of(session: GameSession | None, code: int = 0, *, hung_up: bool = False,
-               branched: bool = False) -> ExitState:
+def exit_state_of(
+    session: GameSession | None, code: int = 0, *, hung_up: bool = False, branched: bool = False
+) -> ExitState:
     """The outcome of a run whose table played ``session`` last (``branched``: a branch made in
     this run). A failed save is said even after a hang-up: the error goes where the terminal went."""
     failure = session.save_failure if session is not None else None

@@ -63,8 +63,14 @@ class Command:
 
     def bindings(self) -> list[Binding]:
         (keys, action), *others = self.keys
-        first = Binding(keys, action, self.description, show=self.show and bool(self.description),
-                        key_display=self.key_display, id=binding_id(action))
+        first = Binding(
+            keys,
+            action,
+            self.description,
+            show=self.show and bool(self.description),
+            key_display=self.key_display,
+            id=binding_id(action),
+        )
         return [first, *(Binding(keys, action, show=False, id=binding_id(action)) for keys, action in others)]
 
     def entry(self, screen: Widget, action: str | None = None, **fields: object) -> PaletteEntry:
@@ -89,8 +95,11 @@ class KeyMap:
     def help_rows(self, leave_out: tuple[Command, ...] = (), *, azerty: bool = False) -> list[tuple[str, str]]:
         """The help's rows (keys, meaning), in the language spoken now; with the AZERTY option's
         keys when ``azerty``."""
-        return [(key_display(_(command.azerty if azerty and command.azerty else command.help[0])), _(command.help[1]))
-                for command in self.help if command.help is not None and command not in leave_out]
+        return [
+            (key_display(_(command.azerty if azerty and command.azerty else command.help[0])), _(command.help[1]))
+            for command in self.help
+            if command.help is not None and command not in leave_out
+        ]
 
     def offered(self, allowed: Callable[[str], bool | None]) -> Iterator[Command]:
         """The commands with a palette entry that ``allowed`` (a screen's ``check_action`` for
@@ -130,86 +139,119 @@ def qwerty_keymap() -> dict[str, str]:
 # -- the live table ------------------------------------------------------------------------------
 
 PICK = Command(
-    tuple((f"{k},{AZERTY[k - 1]}" if k < 6 else str(k), f"pick({k})") for k in range(1, 7)), N_("card"),
+    tuple((f"{k},{AZERTY[k - 1]}" if k < 6 else str(k), f"pick({k})") for k in range(1, 7)),
+    N_("card"),
     key_display="1-6",
-    help=("1-6", N_("choose a card from your hand")), azerty=N_("1-6 or & é \" ' ( -"),
+    help=("1-6", N_("choose a card from your hand")),
+    azerty=N_("1-6 or & é \" ' ( -"),
 )
 COLUMN = Command(
     (("left", "step(-1)"), ("right", "step(1)"), *((letter, f"column({i})") for i, letter in enumerate("abcdefg"))),
-    N_("column"), key_display="←→ a-g", help=(N_("← → or a-g"), N_("choose a column")),
+    N_("column"),
+    key_display="←→ a-g",
+    help=(N_("← → or a-g"), N_("choose a column")),
 )
 PLACE = Command(
-    (("enter", "place"),), N_("place"), key_display="⏎",
+    (("enter", "place"),),
+    N_("place"),
+    key_display="⏎",
     help=(N_("⏎ Enter"), N_("place the card (mouse: click a card, then a column)")),
     palette=(N_("Place the chosen card"), N_("Place the selected card under the selected column")),
 )
 UNDO = Command(
     (("u", "undo"), ("u", "cannot_undo")),  # when undo is off: say why, to whoever pressed it
-    N_("undo"), help=("u", N_("undo the latest placement, until the next person places")),
+    N_("undo"),
+    help=("u", N_("undo the latest placement, until the next person places")),
     palette=(N_("Undo {name}'s latest placement"), N_("{name} takes back their latest placement this round")),
 )
 HINT = Command(
     (("h", "hint"), ("h", "no_hint")),  # at a table without hints: say so, to whoever pressed it
-    N_("hint"), help=("h", N_("hint: what the strong bot would play, its expected gain this round, its chance to win")),
+    N_("hint"),
+    help=("h", N_("hint: what the strong bot would play, its expected gain this round, its chance to win")),
     palette=(N_("Hint"), N_("Ask the strong bot what it would play")),
 )
 NEXT = Command(
     (("enter", "next_step"), ("space", "next_step")),  # in a resolution (place is off then)
-    N_("next"), key_display="⏎",
+    N_("next"),
+    key_display="⏎",
     help=(N_("⏎ / space / s"), N_("next step / skip to the summary (or click the banner)")),
 )
 SKIP = Command(
-    (("s", "skip"), ("escape", "skip")), N_("skip"),  # told in NEXT's row
+    (("s", "skip"), ("escape", "skip")),
+    N_("skip"),  # told in NEXT's row
     palette=(N_("Skip the resolution"), N_("Show the end of this round's resolution at once")),
 )
 RESULTS = Command(
-    (("e", "results"),), N_("results"), help=("e", N_("results, when the game is over")),
+    (("e", "results"),),
+    N_("results"),
+    help=("e", N_("results, when the game is over")),
     palette=(N_("Results"), N_("Standings, holdings and the chart of totals")),
 )
 FASTER = Command(
     (("plus,equals_sign", "pace(-1)"),),
-    help=("+ / -", N_("bots and resolutions faster / slower (kept for next time)")), azerty="+ / _",
+    help=("+ / -", N_("bots and resolutions faster / slower (kept for next time)")),
+    azerty="+ / _",
     palette=(N_("Bots faster"), N_("Shorter pauses for bots and resolutions")),
 )
 SLOWER = Command((("minus", "pace(1)"),), palette=(N_("Bots slower"), N_("Longer pauses for bots and resolutions")))
 HELP = Command(
-    (("question_mark", "help"),), N_("help"), key_display="?", help=("?", N_("this help")),
+    (("question_mark", "help"),),
+    N_("help"),
+    key_display="?",
+    help=("?", N_("this help")),
     palette=(N_("Rules and keys"), N_("The rules in brief and the key map")),
 )
 TIME_TRAVEL = Command(
-    (("t", "time_travel"),), N_("time travel"), show=False,
+    (("t", "time_travel"),),
+    N_("time travel"),
+    show=False,
     help=("t", N_("time travel back through the game (b: play on from there)")),
     palette=(N_("Time travel"), N_("Step back through this game so far (Escape returns)")),
 )
 QUIT = Command((("q", "quit"),), N_("quit"), help=(N_("q / ctrl+c"), N_("quit: the game is saved after every move")))
 STAND_IN = Command(
-    (("a", "stand_in"),), N_("bot stands in"),
+    (("a", "stand_in"),),
+    N_("bot stands in"),
     help=("a", N_("a bot plays every away or free seat until its player joins")),
     palette=(N_("Let a bot stand in"), N_("A bot plays each away or free seat until its player joins")),
 )
 START = Command(
-    (("s", "start"),), N_("start"),
+    (("s", "start"),),
+    N_("start"),
     help=("s", N_("while the table waits for people: deal now, bots sit in for them (its opener)")),
     palette=(N_("Start the table"), N_("Deal now: a bot plays each seat nobody has taken, until its person comes")),
 )
 CHAT = Command(
-    (("m", "chat"),), N_("say"), help=("m", N_("say a line to everyone at the table (Enter says it, Esc does not)")),
+    (("m", "chat"),),
+    N_("say"),
+    help=("m", N_("say a line to everyone at the table (Enter says it, Esc does not)")),
     palette=(N_("Say something"), N_("A line to everyone at the table")),
 )
 # Resigning and ending a table are rare and asked first: like time travel, they stay out of a
 # footer that 80 columns fill already, and the help and the palette (while allowed) offer them.
 RESIGN = Command(
-    (("r", "resign"),), N_("resign"), show=False,
+    (("r", "resign"),),
+    N_("resign"),
+    show=False,
     help=("r", N_("resign: a bot plays your seat to the end, and you watch (asked first)")),
     palette=(N_("Resign"), N_("Give your seat up to a bot for the rest of the game (asked first)")),
 )
 CLOSE_TABLE = Command(
-    (("x", "close_table"),), N_("end table"), show=False,
+    (("x", "close_table"),),
+    N_("end table"),
+    show=False,
     help=("x", N_("end the table: its game is kept, unfinished, and its name is free (its opener; asked first)")),
     palette=(N_("End the table"), N_("Close the table for everyone: its game is kept, unfinished (asked first)")),
 )
-LOG = Command(help=(N_("tab"), N_("read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
-                          " table and the newest line; or the wheel")))
+LOG = Command(
+    help=(
+        N_("tab"),
+        N_(
+            "read the log (at 80x24 in the board's place): ↑↓ PgUp PgDn Home End, Esc back to the"
+            " table and the newest line; or the wheel"
+        ),
+    )
+)
 """The log's own keys, once focus is on it."""
 PALETTE = Command(help=(N_("ctrl+p"), N_("command palette")))
 """The app's key."""
@@ -230,56 +272,93 @@ waiting room's start, chat, resigning one's seat and ending the table."""
 # -- the replay viewer ---------------------------------------------------------------------------
 
 STEP = Command(
-    (("left", "step(-1)"), ("right", "step(1)")), N_("event"), key_display="←→",
+    (("left", "step(-1)"), ("right", "step(1)")),
+    N_("event"),
+    key_display="←→",
     help=("← →", N_("one event back / forward")),
 )
 TURN = Command(
-    (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")), N_("turn"), key_display="⇧←→",
+    (("shift+left,up", "turn(-1)"), ("shift+right,down", "turn(1)")),
+    N_("turn"),
+    key_display="⇧←→",
     help=(N_("⇧← ⇧→ or ↑ ↓"), N_("one turn of placements (every player once) back / forward")),
 )
 ROUND = Command(
-    (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")), N_("round"),
-    key_display="[ ]", help=(N_("PgUp PgDn or [ ]"), N_("one round back / forward (to the start of a round)")),
+    (("pageup,left_square_bracket", "round(-1)"), ("pagedown,right_square_bracket", "round(1)")),
+    N_("round"),
+    key_display="[ ]",
+    help=(N_("PgUp PgDn or [ ]"), N_("one round back / forward (to the start of a round)")),
 )
-HOME = Command((("home", "home"),), help=(N_("Home End"), N_("the deal / the end of the file")),
-               palette=(N_("Start"), N_("Go to the deal")))
+HOME = Command(
+    (("home", "home"),),
+    help=(N_("Home End"), N_("the deal / the end of the file")),
+    palette=(N_("Start"), N_("Go to the deal")),
+)
 END = Command((("end", "end"),), palette=(N_("End"), N_("Go to the end of the file")))  # told in HOME's row
 JUMP_ROUND = Command(
-    tuple((",".join([str(r)] if TOP_ROW[r - 1] in ("minus", "underscore") else [str(r), TOP_ROW[r - 1]]),
-           f"jump_round({r})") for r in range(1, 10)),
+    tuple(
+        (
+            ",".join([str(r)] if TOP_ROW[r - 1] in ("minus", "underscore") else [str(r), TOP_ROW[r - 1]]),
+            f"jump_round({r})",
+        )
+        for r in range(1, 10)
+    ),
     help=(N_("1-9"), N_("the start of that round")),
     palette=(N_("Round {round}"), N_("Go to the start of round {round}")),
 )
 PLAY = Command(
-    (("space", "play"),), N_("play"), key_display="space",
+    (("space", "play"),),
+    N_("play"),
+    key_display="space",
     help=(N_("space"), N_("play / pause; + and - change the speed")),
     palette=(N_("Play / pause"), N_("Play the game on automatically")),
 )
 SPEED = Command((("plus,equals_sign", "speed(1)"), ("minus", "speed(-1)")))  # told in PLAY's row
 JUMP = Command(help=(N_("click"), N_("the position bar or a line of the log jumps there")))
 BRANCH = Command(
-    (("b", "branch"),), N_("branch"),
-    help=("b", N_("play from here: a new game file from this moment, played live (the original is untouched);"
-               " with bots at the table, take a bot's seat or let them play on")),
+    (("b", "branch"),),
+    N_("branch"),
+    help=(
+        "b",
+        N_(
+            "play from here: a new game file from this moment, played live (the original is untouched);"
+            " with bots at the table, take a bot's seat or let them play on"
+        ),
+    ),
     palette=(N_("Play from here"), N_("A new game file from this moment, played live")),
 )
 ANALYSE = Command(
-    (("a", "analyse"),), N_("analyse"), show=False,
-    help=("a", N_("analyse: each player's win chance through the game (the strong bot's model of play) and marks"
-               " in the log (?! ? ??) where a placement lost more than the search's noise; kept beside the file")),
+    (("a", "analyse"),),
+    N_("analyse"),
+    show=False,
+    help=(
+        "a",
+        N_(
+            "analyse: each player's win chance through the game (the strong bot's model of play) and marks"
+            " in the log (?! ? ??) where a placement lost more than the search's noise; kept beside the file"
+        ),
+    ),
     palette=(N_("Analyse the game"), N_("Win chances and marks for every placement")),
 )
 BACK = Command(
-    (("escape", "back"),), N_("back"), key_display="esc",
+    (("escape", "back"),),
+    N_("back"),
+    key_display="esc",
     help=("esc", N_("back to the game, the results or the menu (wherever the viewer was opened)")),
     palette=(N_("Back"), N_("Leave the viewer: back to the game, the results or the menu")),
 )
 """Only in time travel: plain replay has no game to go back to."""
-REPLAY_HELP = Command((("question_mark", "help"),), N_("help"), key_display="?",
-                      palette=(N_("Keys of the viewer"), N_("The replay's key map")))
+REPLAY_HELP = Command(
+    (("question_mark", "help"),),
+    N_("help"),
+    key_display="?",
+    palette=(N_("Keys of the viewer"), N_("The replay's key map")),
+)
 REPLAY_QUIT = Command(
     # in time travel q quits as well, unlisted: with "esc back" the footer would not fit 80 columns
-    (("q", "quit"), ("q", "leave")), N_("quit"), help=("q", N_("quit")),
+    (("q", "quit"), ("q", "leave")),
+    N_("quit"),
+    help=("q", N_("quit")),
 )
 
 VIEWER = KeyMap(

@@ -74,8 +74,11 @@ def _spoken(active: ActiveBinding) -> ActiveBinding:
     binding = active.binding
     if not binding.description and not binding.tooltip and not active.tooltip:
         return active
-    said = replace(binding, description=_(binding.description) if binding.description else "",
-                   tooltip=_(binding.tooltip) if binding.tooltip else "")
+    said = replace(
+        binding,
+        description=_(binding.description) if binding.description else "",
+        tooltip=_(binding.tooltip) if binding.tooltip else "",
+    )
     return active._replace(binding=said, tooltip=_(active.tooltip) if active.tooltip else "")
 
 
@@ -98,4 +101,3 @@ def filled(template: str, style: Style | str = "", **fields: str | Text) -> Text
         last = match.end()
     out.append(template[last:], style=style)
     return out
-

@@ -165,9 +165,7 @@ class _Search:
         self.hands0 = [sorted(h) for h in game.hands]
         self.left0 = PLACEMENTS_PER_PLAYER * n - len(game.placements)
         # value of each column's bottom card to each player, for the rollout policy
-        self.prize = [
-            [self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)
-        ]
+        self.prize = [[self._use(p, self.cols[k][0]) if self.cols[k] else 0 for k in range(COLUMNS)] for p in range(n)]
         # for the rollout policy: by player, the live columns worth something to them, most first
         # (ties in column order, the order the policy breaks them in)
         self.wanted = [sorted((k for k in self.live if row[k] > 0), key=lambda k: -row[k]) for row in self.prize]

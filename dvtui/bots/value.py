@@ -137,9 +137,7 @@ def final(worth: list[int], rank_w: float = RANK_WEIGHT) -> list[float]:
     out = []
     for w in worth:
         beaten = sum(1.0 if w > x else 0.5 if w == x else 0.0 for x in worth) - 0.5
-        out.append(
-            (win_w / winners if w == best else 0.0) + rank_w * beaten / (n - 1) + MARGIN * (w - mean) / 10.0
-        )
+        out.append((win_w / winners if w == best else 0.0) + rank_w * beaten / (n - 1) + MARGIN * (w - mean) / 10.0)
     return out
 
 

@@ -159,8 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
     moving.add_argument("--import", dest="import_dir", metavar="DIR",
                         help=_("copy the games of the file store of server directory DIR into --store's database, "
                         "then leave"))  # fmt: skip
-    moving.add_argument("--export", dest="export_dir", metavar="DIR",
-                        help=_("write --store's games as files into server directory DIR (DIR/games), then leave"))
+    moving.add_argument(
+        "--export",
+        dest="export_dir",
+        metavar="DIR",
+        help=_("write --store's games as files into server directory DIR (DIR/games), then leave"),
+    )
 
     tables = sub.add_parser("tables", help=_("list the tables of the table server (or: release a seat)"))
     tables.add_argument(
@@ -461,8 +465,9 @@ def _check_table_name(name: str, given_as: str) -> None:
     from ..tables.protocol import is_table_name
 
     if not is_table_name(name):
-        rule = _("a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', "
-                 "starting with a letter or digit")
+        rule = _(
+            "a table's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
+        )
         raise UsageError(_("{option} {name}: {rule}").format(option=given_as, name=repr(name), rule=rule))
 
 

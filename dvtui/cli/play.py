@@ -45,6 +45,7 @@ from .terminal import has_terminal, served_to_browser
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
 
+
 def checked_bot_delay(value: float | None) -> float | None:
     if value is None:
         return None
@@ -75,8 +76,11 @@ def _what_to_do_with(path: Path) -> str:
         over = read_game(path).game.over
     except (GameFileError, OSError):
         return _("{file} already exists; choose another file").format(file=path)
-    said = (_("{file} already exists; choose another file (or watch it again: dvtui replay {file})") if over else
-            _("{file} already exists; choose another file (or continue it: dvtui resume {file})"))
+    said = (
+        _("{file} already exists; choose another file (or watch it again: dvtui replay {file})")
+        if over
+        else _("{file} already exists; choose another file (or continue it: dvtui resume {file})")
+    )
     return said.format(file=path)
 
 
@@ -198,8 +202,7 @@ def run_new(args: argparse.Namespace) -> int:
     if seats is None:
         defaults = SetupDefaults(first=first, seed=args.seed, default_name=default_player_name())
         return _run(
-            {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed,
-             "save_path": new_save_path},
+            {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed, "save_path": new_save_path},
             None,
         )
     require_terminal(_without_screen_new(args, seats))  # before the file is made: a refused start leaves nothing
@@ -218,8 +221,13 @@ def run_menu() -> int:
         from ..app.app import DvtuiApp
         from ..app.screens.lobby import Lobby
 
-        app = DvtuiApp(menu=True, seed_source=random_seed, save_path=new_save_path, handle_hangup=True,
-                       in_browser=served_to_browser())
+        app = DvtuiApp(
+            menu=True,
+            seed_source=random_seed,
+            save_path=new_save_path,
+            handle_hangup=True,
+            in_browser=served_to_browser(),
+        )
         if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
             app.prepare_start()
             wait_for_tab()
@@ -266,8 +274,11 @@ def run_resume(args: argparse.Namespace) -> int:
         else:
             print(_("No unfinished game in {directory}.").format(directory=printable(str(data_dir()))))
         if bad:
-            said = ngettext("({count} file could not be read; see: dvtui verify {directory})",
-                            "({count} files could not be read; see: dvtui verify {directory})", bad)
+            said = ngettext(
+                "({count} file could not be read; see: dvtui verify {directory})",
+                "({count} files could not be read; see: dvtui verify {directory})",
+                bad,
+            )
             print(said.format(count=bad, directory=printable(str(data_dir()))), file=sys.stderr)
         return 0
     delay = checked_bot_delay(args.bot_delay)
@@ -342,8 +353,11 @@ def run_table(
     ``user``: the person this account vouches for there. Leaving keeps the seat: ``dvtui join``
     takes it back where the game is."""
     if not has_terminal():  # said before joining: a refused start takes no seat
-        without = (_("'dvtui tables' says where its game is") if watch else
-                   _("a bot can play a seat without one: dvtui join {table} --as SEAT --bot LEVEL").format(table=table))
+        without = (
+            _("'dvtui tables' says where its game is")
+            if watch
+            else _("a bot can play a seat without one: dvtui join {table} --as SEAT --bot LEVEL").format(table=table)
+        )
         said = _("the table needs a terminal (stdin and stdout are not one); {remedy}")
         raise UsageError(said.format(remedy=without))
     if seat is None and not watch and served_to_browser():

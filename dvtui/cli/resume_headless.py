@@ -87,8 +87,9 @@ def run_resume_headless(args: argparse.Namespace) -> int:
         return 0
     why = why_bots_cannot_finish(loaded)
     if why is not None:
-        raise SaveError(_("{file}: cannot finish headless: {why}; play it with 'dvtui resume {file}'").format(
-            file=path, why=why))
+        raise SaveError(
+            _("{file}: cannot finish headless: {why}; play it with 'dvtui resume {file}'").format(file=path, why=why)
+        )
     _check_bots(loaded)
     delay = max(0.0, float(getattr(args, "bot_delay", None) or 0.0))
     signalled: list[int] = []

@@ -30,9 +30,7 @@ from ..store import SaveError
 from .errors import UsageError
 
 
-def simulate(
-    seats: list[Seat], games: int, seed: int = 0, out: Path | None = None, jobs: int = 1
-) -> dict[str, object]:
+def simulate(seats: list[Seat], games: int, seed: int = 0, out: Path | None = None, jobs: int = 1) -> dict[str, object]:
     """Plain mode: ``games`` deals, each once, seated as given. Returns the report."""
     plan = plain_plan(seats, seed, games, out)
     tally, seconds = run(plan, jobs)
@@ -110,11 +108,17 @@ def print_report(result: dict, seats: list[Seat], duplicate: bool, seed: int) ->
     games = result["games"]
     deals = result["deals"]
     if duplicate:
-        print(_("{games} games: {deals} deals x {seatings} seatings, seeds {first}..{last}").format(
-            games=games, deals=deals, seatings=len(result["seatings"]), first=seed, last=seed + deals - 1))
+        print(
+            _("{games} games: {deals} deals x {seatings} seatings, seeds {first}..{last}").format(
+                games=games, deals=deals, seatings=len(result["seatings"]), first=seed, last=seed + deals - 1
+            )
+        )
     else:
-        print(ngettext("{games} game, seeds {first}..{last}", "{games} games, seeds {first}..{last}", games).format(
-            games=games, first=seed, last=seed + games - 1))
+        print(
+            ngettext("{games} game, seeds {first}..{last}", "{games} games, seeds {first}..{last}", games).format(
+                games=games, first=seed, last=seed + games - 1
+            )
+        )
     # a level with several seats wins a game with any of them: its share of the games won, and the
     # share per seat (what its interval is about, and what compares levels seated unequally)
     interval = _("{share} interval").format(share=percent(0.95, 0))

@@ -278,8 +278,11 @@ def _clock(args: argparse.Namespace) -> int:
     _table(place, args.table)
     seconds = _move_time(args.move_time)
     asyncio.run(set_clock(place, args.table, seconds, user=vouched()))
-    print(_("table {table}: each turn may last {time}; then a bot plays it").format(
-        table=printable(args.table), time=move_time_words(seconds)))
+    print(
+        _("table {table}: each turn may last {time}; then a bot plays it").format(
+            table=printable(args.table), time=move_time_words(seconds)
+        )
+    )
     return EXIT_OK
 
 
@@ -288,8 +291,11 @@ def _start(args: argparse.Namespace) -> int:
     place = server_place(args.server)
     _table(place, args.table)
     asyncio.run(start_table(place, args.table, user=vouched()))
-    print(_("table {table} has started: a bot stands in for each seat nobody has taken yet").format(
-        table=printable(args.table)))
+    print(
+        _("table {table} has started: a bot stands in for each seat nobody has taken yet").format(
+            table=printable(args.table)
+        )
+    )
     return EXIT_OK
 
 
@@ -565,9 +571,13 @@ def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> in
 
     def seated(game: Game, index: int) -> None:
         name = printable(game.created.players[index].name)
-        print(_("table {table}: a {level} bot plays {name} (seat {seat}) until the game ends; Ctrl+C stops it "
-                "(the seat stays yours)").format(
-                  table=shown, level=bot_level_name(str(spec)), name=name, seat=index + 1), flush=True)
+        print(
+            _(
+                "table {table}: a {level} bot plays {name} (seat {seat}) until the game ends; Ctrl+C stops it "
+                "(the seat stays yours)"
+            ).format(table=shown, level=bot_level_name(str(spec)), name=name, seat=index + 1),
+            flush=True,
+        )
 
     async def main() -> str:
         client = TableClient(place, table, seat=seat, user=vouched(), bot=str(spec))

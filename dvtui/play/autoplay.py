@@ -45,9 +45,7 @@ def play_out(game: Game, sink: EventSink | None = None) -> list[Event]:
     return out
 
 
-def run_bots(
-    game: Game, sink: EventSink | None, players: Sequence[tuple[Mover, int] | None] | None = None
-) -> None:
+def run_bots(game: Game, sink: EventSink | None, players: Sequence[tuple[Mover, int] | None] | None = None) -> None:
     """Let the bots play until the game is over or a human is to move (``dvtui sim`` lives here:
     no list of events is kept). ``players`` overrides the seats' bots (a tournament times their
     moves)."""

@@ -128,6 +128,7 @@ class SeatInfo(Protocol):
     def stand_in_by(self) -> str | None:
         """Who asked for the stand-in (a co-player; None: the table itself)."""
         ...
+
     @property
     def user(self) -> str | None:
         """Who holds the seat (an account's name, or ``web:NAME``; None: nobody)."""

@@ -12,9 +12,9 @@ __all__ = ["SeatError", "parse_players", "seat_message"]
 
 def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
     """Each comma-separated entry is a human's name or ``bot:LEVEL[@BUDGET]``; colours go in
-    R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order (``Robot 1`` ... for a
-person who speaks French: :func:`dvtui.describe.default_bot_name`). The seats pass the same
-    rules as a file's (:func:`dvtui.engine.check_seats`), so the game can always be opened again."""
+        R1.3's order, bots are named ``Bot 1``, ``Bot 2``, ... in seat order (``Robot 1`` ... for a
+    person who speaks French: :func:`dvtui.describe.default_bot_name`). The seats pass the same
+        rules as a file's (:func:`dvtui.engine.check_seats`), so the game can always be opened again."""
     entries = [e.strip() for e in text.split(",")]
     if any(not e for e in entries):
         raise SeatError(_("empty entry in players list {players}").format(players=repr(text)))

@@ -78,9 +78,7 @@ def take_seat(players: list[Seat], seat: int, name: str) -> list[Seat]:
     return out
 
 
-def plan_branch(
-    replay: Replay, moment: int, parent: str, parent_seq: int, players: list[Seat] | None = None
-) -> Branch:
+def plan_branch(replay: Replay, moment: int, parent: str, parent_seq: int, players: list[Seat] | None = None) -> Branch:
     """The branch of ``replay`` at ``moment`` (with ``players`` instead of the parent's seats,
     when given); raises :class:`BranchError` when nothing is left to decide there."""
     moment = replay.decision_moment(moment)
@@ -89,8 +87,9 @@ def plan_branch(
     seats = replay.created.players if players is None else players
     if len(seats) != len(replay.created.players):
         raise BranchError("a branch keeps the number of players")
-    created = msgspec.structs.replace(replay.created, players=list(seats), parent=parent, parent_seq=parent_seq,
-                                      seq=None)
+    created = msgspec.structs.replace(
+        replay.created, players=list(seats), parent=parent, parent_seq=parent_seq, seq=None
+    )
     return Branch(created, list(replay.events[1 : moment + 1]), moment)
 
 
@@ -126,7 +125,7 @@ def start_branch(
     path_for: Callable[[GameCreated], Path],
     open_game: Callable[[LoadedGame], T],
 ) -> T:
-    """"Play from here": the branch of ``loaded`` (read as ``replay``) at ``moment``, written to
+    """ "Play from here": the branch of ``loaded`` (read as ``replay``) at ``moment``, written to
     a new file and opened with ``open_game`` (which takes the game's lock, say).
 
     ``take``: the bot's seat ``player_name`` plays from there (:func:`take_seat`), or None to keep

@@ -221,11 +221,7 @@ class Replay:
     def resolution_results(self, k: int) -> dict[int, ColumnResolved]:
         """Column -> what it gave, for the columns of this round resolved up to moment ``k``."""
         k = self.clamp(k)
-        return {
-            ev.column: ev
-            for ev in self.events[self._resolution_from[k] : k + 1]
-            if isinstance(ev, ColumnResolved)
-        }
+        return {ev.column: ev for ev in self.events[self._resolution_from[k] : k + 1] if isinstance(ev, ColumnResolved)}
 
     def decision_moment(self, k: int) -> int:
         """The first moment at or after ``k`` at which a decision is awaited: a moment inside a

@@ -40,6 +40,7 @@ memory. Undo makes logs unbounded in principle, so this is generous."""
 MAX_LINE_BYTES = 64 * 1024
 """The longest real line is ``game_created`` at ~3 KiB."""
 
+
 @dataclass(slots=True)
 class TornTail:
     """The incomplete end of a file a writer died writing: ``offset`` is where it starts."""
@@ -140,8 +141,9 @@ def read_bytes(path: Path | str) -> bytes:
     finally:
         os.close(fd)
     if size > MAX_FILE_BYTES:
-        raise GameFileError(p, None, _("is larger than {most} bytes; a game file is never that large").format(
-            most=MAX_FILE_BYTES))
+        raise GameFileError(
+            p, None, _("is larger than {most} bytes; a game file is never that large").format(most=MAX_FILE_BYTES)
+        )
     return b"".join(chunks)
 
 
@@ -158,8 +160,9 @@ def _open_error(p: Path | str, e: OSError) -> str:
 def _check_kind(p: Path | str, mode: int, size: int) -> None:
     if stat.S_ISREG(mode):
         if size > MAX_FILE_BYTES:
-            raise GameFileError(p, None, _("is {size} bytes; a game file is at most {most}").format(
-                size=size, most=MAX_FILE_BYTES))
+            raise GameFileError(
+                p, None, _("is {size} bytes; a game file is at most {most}").format(size=size, most=MAX_FILE_BYTES)
+            )
         return
     if stat.S_ISDIR(mode):
         what = _("is a directory, not a game file")
@@ -191,8 +194,9 @@ def parse_game(data: bytes, path: str = "<input>", *, checkpoints: bool = False)
     if not data:
         raise GameFileError(path, None, _(_("is empty, not a game")))
     if len(data) > MAX_FILE_BYTES:
-        raise GameFileError(path, None, _("is {size} bytes; a game file is at most {most}").format(
-            size=len(data), most=MAX_FILE_BYTES))
+        raise GameFileError(
+            path, None, _("is {size} bytes; a game file is at most {most}").format(size=len(data), most=MAX_FILE_BYTES)
+        )
     lines = data.split(b"\n")
     torn: TornTail | None = None
     tail = lines.pop()  # after the last "\n": b"" for a complete file

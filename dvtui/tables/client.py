@@ -143,9 +143,7 @@ class Diverged(Exception):
     client stops."""
 
 
-_KNOWN_TYPES = frozenset(
-    t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__)
-)
+_KNOWN_TYPES = frozenset(t.__struct_config__.tag for t in (*ServerMessage.__args__, *AnyEvent.__args__))
 """The ``type`` of every message this client reads; a server may send others (a newer server's
 additions, which a client may ignore)."""
 
@@ -291,9 +289,7 @@ MAX_LISTED = 100_000
 
 
 @contextlib.asynccontextmanager
-async def _connection(
-    place: ServerPlace, *, user: str | None = None, start: bool = True
-) -> AsyncIterator[Connection]:
+async def _connection(place: ServerPlace, *, user: str | None = None, start: bool = True) -> AsyncIterator[Connection]:
     """A connection for one request and its answer; one that ends first is the server gone."""
     try:
         conn = await Connection.open(place, user=user, start=start)
@@ -453,6 +449,7 @@ async def start_table(place: ServerPlace, name: str, *, user: str | None = None)
     """End table ``name``'s waiting room (Refused ``not_opener`` unless this is the table's opener)."""
     async with _connection(place, user=user) as conn:
         await conn.request(Start(table=name), Started)
+
 
 async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> bool:
     """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the

@@ -40,6 +40,7 @@ def waiting_time(move_time: float) -> float:
     come: ten minutes, or the move time when that is longer."""
     return max(move_time, WAITING_ROOM_TIME)
 
+
 DAY_ALIASES = {"j": "d"}
 """Units a person may type in their language for one of :data:`UNITS`: French counts days in
 *jours* (``3j``), as the screen writes them (``2 j 4 h``)."""

@@ -43,6 +43,7 @@ class Database(Protocol):
 
     def patiently(self, what: Callable[[], _T]) -> _T: ...
 
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS dvtui_chat (
     game_id bigint NOT NULL REFERENCES dvtui_games (id) ON DELETE CASCADE,
@@ -86,6 +87,7 @@ class PgChat:
 
     def _keep(self, name: str, line: bytes) -> bool:
         import psycopg
+
         for _ in range(TRIES):
             try:
                 with self.store.pool.conn() as conn, conn.transaction():

@@ -127,6 +127,7 @@ class Presence:
         """``what`` on the connection; a database away is not waited for here: the rows are
         written again, all of them, once the connection is made again (at the next sweep)."""
         import psycopg
+
         with contextlib.suppress(psycopg.Error, DatabaseError):
             try:
                 what(self._connection())

@@ -48,7 +48,8 @@ from .store import Here, HoldLost, RecordChanged, TableExists, TableRecord, last
 if TYPE_CHECKING:
     import psycopg
 
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS dvtui_games (
     id bigserial PRIMARY KEY,
     name text NOT NULL UNIQUE,
@@ -65,7 +66,10 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
     at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
-""" + PRESENCE_SCHEMA + CHAT_SCHEMA
+"""
+    + PRESENCE_SCHEMA
+    + CHAT_SCHEMA
+)
 """The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
 together make it once)."""
 

@@ -293,8 +293,24 @@ class FetchGame(Message, tag="fetch_game"):
 
 
 ClientMessage = (
-    Hello | ListTables | OpenTable | Join | Watch | Place | Undo | StandIn | Release | Start | Say | CloseTable | Resign
-    | Rematch | FetchGame | Bye | SetClock | FollowTables
+    Hello
+    | ListTables
+    | OpenTable
+    | Join
+    | Watch
+    | Place
+    | Undo
+    | StandIn
+    | Release
+    | Start
+    | Say
+    | CloseTable
+    | Resign
+    | Rematch
+    | FetchGame
+    | Bye
+    | SetClock
+    | FollowTables
 )
 
 
@@ -537,8 +553,20 @@ class Error(Message, tag="error"):
 
 
 ServerMessage = (
-    Welcome | Tables | Opened | Joined | Released | Started | Closed | Presence | Said | Dealt | GameLines | Error
-    | Bye | TablesChanged
+    Welcome
+    | Tables
+    | Opened
+    | Joined
+    | Released
+    | Started
+    | Closed
+    | Presence
+    | Said
+    | Dealt
+    | GameLines
+    | Error
+    | Bye
+    | TablesChanged
 )
 
 FIRST_CODES: frozenset[str] = frozenset({
@@ -595,6 +623,7 @@ def without_resigned(seat: SeatState) -> SeatState:
     if seat.resigned or seat.stand_in_by is not None:
         return msgspec.structs.replace(seat, resigned=False, stand_in_by=None)
     return seat
+
 
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""

@@ -861,7 +861,7 @@ class Server:
                     conn.close()
                 continue
             if not conn.greeted and not isinstance(message, Hello):
-                conn.fail("version", f"say hello first: {{\"type\":\"hello\",\"version\":{PROTOCOL_VERSION}}}")
+                conn.fail("version", f'say hello first: {{"type":"hello","version":{PROTOCOL_VERSION}}}')
                 return
             key = self._budget_key(conn)
             if key is not None:

@@ -56,8 +56,15 @@ async def test_the_top_row_picks_cards_and_underscore_is_slower(saves: Path) -> 
         assert await next_decision(pilot, app) == HUMAN
         assert app.azerty
         screen = table(app)
-        for key, card in (("é", 2), ("quotation_mark", 3), ("ampersand", 1), ("minus", 6), ("left_parenthesis", 5),
-                          ("apostrophe", 4), ("3", 3)):
+        for key, card in (
+            ("é", 2),
+            ("quotation_mark", 3),
+            ("ampersand", 1),
+            ("minus", 6),
+            ("left_parenthesis", 5),
+            ("apostrophe", 4),
+            ("3", 3),
+        ):
             await pilot.press(key)
             await until(pilot, f"card {card} chosen", lambda card=card: screen.flow.cursor.card == card)
         delay = app.pace.bot_delay

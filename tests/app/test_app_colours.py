@@ -53,8 +53,10 @@ def terminal(monkeypatch: pytest.MonkeyPatch, system: str, off: bool) -> tuple[s
     return system, off
 
 
-@pytest.fixture(params=[(system, off) for system in SYSTEMS for off in (False, True)],
-                ids=lambda p: f"{p[0]}{'-NO_COLOR' if p[1] else ''}")
+@pytest.fixture(
+    params=[(system, off) for system in SYSTEMS for off in (False, True)],
+    ids=lambda p: f"{p[0]}{'-NO_COLOR' if p[1] else ''}",
+)
 def colours(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tuple[str, bool]:
     return terminal(monkeypatch, *request.param)
 
@@ -92,8 +94,11 @@ async def show_every_kind_of_moment(pilot: Pilot[int], viewer: ReplayScreen, col
     (the last of the file when it has not ended), each drawn."""
     events = viewer.replay.events
     kinds = (ColumnResolved, RoundEnded, GameEnded)
-    moments = [0, 1, *(next((k for k, e in enumerate(events) if isinstance(e, kind)), viewer.replay.last)
-                      for kind in kinds)]
+    moments = [
+        0,
+        1,
+        *(next((k for k, e in enumerate(events) if isinstance(e, kind)), viewer.replay.last) for kind in kinds),
+    ]
     for moment in moments:
         viewer.go(moment)
         await pilot.pause()
@@ -102,8 +107,9 @@ async def show_every_kind_of_moment(pilot: Pilot[int], viewer: ReplayScreen, col
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 50)])
-async def test_the_viewer_draws_every_moment_in_every_colour_system(colours: tuple[str, bool],
-                                                                   size: tuple[int, int]) -> None:
+async def test_the_viewer_draws_every_moment_in_every_colour_system(
+    colours: tuple[str, bool], size: tuple[int, int]
+) -> None:
     app = DvtuiApp(watch=read_game(REPLAYS / "game.dvr", checkpoints=True), pace=Pace(0.0, None))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

@@ -36,8 +36,11 @@ async def test_a_rematch_returns_the_rematch(tmp_path: Path) -> None:
     """The game last on the table is the one told of: after ``r`` on the end screen, the rematch."""
     finished = tmp_path / "done.dvr"
     shutil.copyfile(REPLAYS / "game.dvr", finished)
-    app = DvtuiApp(LocalSession.resume(read_game(finished)), pace=Pace(0.0, None),
-                   save_path=lambda created: tmp_path / "rematch.dvr")
+    app = DvtuiApp(
+        LocalSession.resume(read_game(finished)),
+        pace=Pace(0.0, None),
+        save_path=lambda created: tmp_path / "rematch.dvr",
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(50):
             await pilot.pause()

@@ -153,8 +153,12 @@ async def test_cjk_and_emoji_names_keep_the_columns_and_every_scoreboard_row_at_
 
 
 def test_cut_names_stay_told_apart() -> None:
-    pairs = (["Alexandra Smith", "Alexandra Smyth", "Bot 1"], ["abcdefghijXk", "abcdefghijYk", "Bo"],
-             ["李小龍李小龍李", "李小龍李小龍虎", "Zoë"], ["🎲Dice👑🎲Dice👑", "🎲Dice👑🎲Dice👀", "x"])
+    pairs = (
+        ["Alexandra Smith", "Alexandra Smyth", "Bot 1"],
+        ["abcdefghijXk", "abcdefghijYk", "Bo"],
+        ["李小龍李小龍李", "李小龍李小龍虎", "Zoë"],
+        ["🎲Dice👑🎲Dice👑", "🎲Dice👑🎲Dice👀", "x"],
+    )
     for names in pairs:
         for width in range(4, 16):
             fitted = fit_names(names, width)
@@ -237,7 +241,6 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
         assert reads(app, table(app).query_one(HandBar), "pick a card 1-6, column a-g, then ⏎")
 
 
-
 async def test_in_a_browser_tab_too_small_speaks_of_the_window_not_a_terminal() -> None:
     """A browser tab (``dvtui web``) shows no terminal: the notice names the window and its zoom."""
     app = DvtuiApp(new_session(None, players="Ana,bot:greedy,bot:greedy", seed=9), in_browser=True,
@@ -259,8 +262,11 @@ FIVE = "Ana,Bea,Cid,Dan,Eve"
 def readme_minimum(players: int) -> tuple[int, int]:
     """The smallest terminal docs/PLAYING.md states for ``players`` (the table and the viewer alike)."""
     text = " ".join((REPLAYS.parent / "docs" / "PLAYING.md").read_text().split())
-    found = re.search(r"smallest terminal it works in is (\d+) columns by (\d+) rows for 3 players "
-                      r"\((\d+) for 4, (\d+) for 5", text)
+    found = re.search(
+        r"smallest terminal it works in is (\d+) columns by (\d+) rows for 3 players "
+        r"\((\d+) for 4, (\d+) for 5",
+        text,
+    )
     assert found, "docs/PLAYING.md's sentence on the smallest terminal"
     columns, *rows = map(int, found.groups())
     return columns, rows[players - 3]
@@ -270,8 +276,18 @@ def sizes(need: tuple[int, int]) -> list[tuple[int, int]]:
     """The minimum ``need`` and a row and a column less, 80x24, a browser tab of about 87x21,
     the heights from the minimum to 30 at 80 columns, and the larger terminals of the side panel."""
     width, height = need
-    return [(width, height), (width, height - 1), (width - 1, height), (80, 24), (87, 21),
-            *((80, h) for h in range(height, 31)), (100, 30), (110, 30), (120, 40), (160, 50)]
+    return [
+        (width, height),
+        (width, height - 1),
+        (width - 1, height),
+        (80, 24),
+        (87, 21),
+        *((80, h) for h in range(height, 31)),
+        (100, 30),
+        (110, 30),
+        (120, 40),
+        (160, 50),
+    ]
 
 
 def on_screen(app: DvtuiApp, widget: Widget) -> list[str]:
@@ -373,9 +389,24 @@ def test_card_text_reads_on_16_colour_terminals_too() -> None:
     from dvtui.app.widgets.board import SELECTED_HEAD
     from dvtui.app.widgets.hand import SELECTED_CARD
 
-    xterm = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205), (0, 205, 205),
-             (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0), (92, 92, 255),
-             (255, 0, 255), (0, 255, 255), (255, 255, 255)]  # xterm's default 16 colours
+    xterm = [
+        (0, 0, 0),
+        (205, 0, 0),
+        (0, 205, 0),
+        (205, 205, 0),
+        (0, 0, 238),
+        (205, 0, 205),
+        (0, 205, 205),
+        (229, 229, 229),
+        (127, 127, 127),
+        (255, 0, 0),
+        (0, 255, 0),
+        (255, 255, 0),
+        (92, 92, 255),
+        (255, 0, 255),
+        (0, 255, 255),
+        (255, 255, 255),
+    ]  # xterm's default 16 colours
 
     def luminance(rgb: tuple[int, int, int]) -> float:
         def linear(c: int) -> float:

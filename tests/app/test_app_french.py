@@ -115,8 +115,20 @@ def test_the_rules_in_brief_use_the_rules_words() -> None:
     console = Console(width=100, record=True, file=io.StringIO(), color_system=None)
     console.print(help_text())
     shown = console.export_text()
-    for word in ("Une manche", "Attribution", "égalité", "échange", "maison", "voiture", "bateau", "cheval", "bijou",
-                 "montre", "vacances", "Échap"):
+    for word in (
+        "Une manche",
+        "Attribution",
+        "égalité",
+        "échange",
+        "maison",
+        "voiture",
+        "bateau",
+        "cheval",
+        "bijou",
+        "montre",
+        "vacances",
+        "Échap",
+    ):
         assert word in shown, word
     assert "column" not in shown
 

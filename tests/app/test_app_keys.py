@@ -55,8 +55,16 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
     app = table_app(new_session())
     async with app.run_test(size=(120, 40)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
-        assert palette(app) == ["Place the chosen card", "Hint", "Bots faster", "Bots slower", "Rules and keys",
-                                "Time travel", "Where is this game saved?", *SYSTEM]
+        assert palette(app) == [
+            "Place the chosen card",
+            "Hint",
+            "Bots faster",
+            "Bots slower",
+            "Rules and keys",
+            "Time travel",
+            "Where is this game saved?",
+            *SYSTEM,
+        ]
         await pilot.press("5", "c", "enter")
         assert await next_decision(pilot, app) == HUMAN
         assert palette(app)[:3] == ["Place the chosen card", "Undo Ana's latest placement", "Hint"]
@@ -77,8 +85,16 @@ async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Pa
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
-        assert palette(app) == ["Back", "Play / pause", "Start", "End", "Round 1", "Play from here",
-                                "Keys of the viewer", *SYSTEM]
+        assert palette(app) == [
+            "Back",
+            "Play / pause",
+            "Start",
+            "End",
+            "Round 1",
+            "Play from here",
+            "Keys of the viewer",
+            *SYSTEM,
+        ]
         await run_from_palette(pilot, "start")
         assert viewer.moment == 0  # as Home does
         await run_from_palette(pilot, "back")

@@ -54,8 +54,10 @@ TABLE = ["--table", "friday", "--server", "/nonexistent/dvtui-server"]
         (["new", "--players", "Ana,ANA,bot:greedy"], "seat 2: two seats are called 'ANA'"),
         (["new", "--players", "Ana," + "x" * 25 + ",bot:greedy"], "is 25 characters; at most 24"),
         (["new", "--players", "Ana,Bot 1,bot:greedy"], "seat 3: two seats are called 'Bot 1'"),
-        (["new", "--players", "Ana,bot:strong@99999999999999,bot:greedy"],
-         "seat 2: a bot's budget is at most 200000 iterations (strong@200000) or 10 seconds (strong@10s)"),
+        (
+            ["new", "--players", "Ana,bot:strong@99999999999999,bot:greedy"],
+            "seat 2: a bot's budget is at most 200000 iterations (strong@200000) or 10 seconds (strong@10s)",
+        ),
         (["new", "--players", "Ana,bot:strong@999999999s,bot:greedy"], "seat 2: a bot's budget is at most"),
         # a table's game is refused the same flags, before any server is asked
         (["new", *TABLE, "--players", PLAYERS, "--first", "4"], "--first must be a seat from 1 to 3, not 4"),
@@ -178,11 +180,10 @@ def test_resuming_a_finished_game_with_a_torn_end_repairs_it_as_verify_says(
     assert [p.name for p in tmp_path.glob("over.dvr.torn-*")] and opened == []
 
 
-@pytest.mark.parametrize(("players", "seed"), [("Bot 12,bot:strong@200000,bot:greedy", 2**63 - 1),
-                                                ("Zoë,李小龍,bot:strong@10s", 0)])
-def test_what_new_accepts_the_reader_opens(
-    tmp_path: Path, players: str, seed: int, opened: list[DvtuiApp]
-) -> None:
+@pytest.mark.parametrize(
+    ("players", "seed"), [("Bot 12,bot:strong@200000,bot:greedy", 2**63 - 1), ("Zoë,李小龍,bot:strong@10s", 0)]
+)
+def test_what_new_accepts_the_reader_opens(tmp_path: Path, players: str, seed: int, opened: list[DvtuiApp]) -> None:
     """The same rules on both sides: the largest seed, the largest budgets, a person called like a
     bot that is not at the table."""
     path = tmp_path / "g.dvr"

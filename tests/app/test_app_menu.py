@@ -28,8 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def menu_app() -> DvtuiApp:
-    return DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None),
-                    seed_source=lambda: 5)
+    return DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 5)
 
 
 def test_plain_dvtui_in_a_terminal_opens_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,8 +151,11 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         await pilot.press("3", "b")  # the start of round 3
         await until(pilot, "whose seats", lambda: isinstance(app.screen, BranchScreen))
         await pilot.press("end", "enter")  # keep the seats
-        await until(pilot, "the table, its resolution on",
-                    lambda: isinstance(app.screen, TableScreen) and app.screen.flow.resolution is not None)
+        await until(
+            pilot,
+            "the table, its resolution on",
+            lambda: isinstance(app.screen, TableScreen) and app.screen.flow.resolution is not None,
+        )
         table = app.screen
         assert isinstance(table, TableScreen) and not any(isinstance(s, ReplayScreen) for s in app.screen_stack)
         session = table.session

@@ -20,8 +20,12 @@ from ..support.pilot import text, until
 
 
 def setup_app(tmp_path: Path) -> DvtuiApp:
-    return DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 77,
-                    save_path=lambda created: tmp_path / "set-up.dvr")
+    return DvtuiApp(
+        setup=SetupDefaults(default_name="Ana"),
+        pace=Pace(0.0, None),
+        seed_source=lambda: 77,
+        save_path=lambda created: tmp_path / "set-up.dvr",
+    )
 
 
 async def test_seats_are_set_up_and_the_game_starts(tmp_path: Path) -> None:

@@ -125,8 +125,7 @@ async def test_the_palette_has_no_theme_and_a_screenshot_that_says_where(
         monkeypatch.setattr("dvtui.app.app.screenshot_dir", lambda: tmp_path / "missing")
         assert app.take_screenshot() is None
         await pilot.pause()
-        assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ")
-                   for n in notifications(app))
+        assert any(n.message.startswith(f"Screenshot not saved: {tmp_path / 'missing'}: ") for n in notifications(app))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

@@ -28,7 +28,12 @@ def test_a_bot_move_is_legal_in_any_reachable_state(game: Game, seed: int, level
     assert type(placement) is Placement and placement in game.legal_placements()
     # thinking leaves the state as it found it
     assert (game.totals, game.hands, game.columns, game.goods, game.worth, game.to_move) == (
-        before.totals, before.hands, before.columns, before.goods, before.worth, before.to_move,
+        before.totals,
+        before.hands,
+        before.columns,
+        before.goods,
+        before.worth,
+        before.to_move,
     )
     game.place(placement)  # the engine agrees
 
@@ -62,8 +67,9 @@ def test_budgets_are_parsed_for_the_strong_level() -> None:
     assert str(parse_bot("strong@0.5s")) == "strong@0.5s"
 
 
-@pytest.mark.parametrize("text", ["strong@200001", "strong@99999999999999", "strong@10.5s", "strong@999999999s",
-                                  "strong@" + "9" * 5000])
+@pytest.mark.parametrize(
+    "text", ["strong@200001", "strong@99999999999999", "strong@10.5s", "strong@999999999s", "strong@" + "9" * 5000]
+)
 def test_a_budget_beyond_the_bounds_is_refused(text: str) -> None:
     """A bot that would think for hours (or without end) is refused where it is named."""
     from dvtui.bots import UnknownBot, parse_bot

@@ -64,9 +64,7 @@ any_position = given(
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @any_position
-def test_same_state_and_seed_give_the_same_move(
-    players: int, deal: int, moves: int, walk: int, seed: int
-) -> None:
+def test_same_state_and_seed_give_the_same_move(players: int, deal: int, moves: int, walk: int, seed: int) -> None:
     game = random_state(players, deal, moves, walk)
     if game.over:
         return
@@ -224,7 +222,11 @@ def test_a_set_stop_event_ends_the_search_and_an_unset_one_changes_nothing() -> 
     with_stop = think(game, 9, iterations=700, stop=stop)
     without = think(game, 9, iterations=700)
     assert (with_stop.placement, with_stop.gain, with_stop.win, with_stop.iterations) == (
-        without.placement, without.gain, without.win, without.iterations)
+        without.placement,
+        without.gain,
+        without.win,
+        without.iterations,
+    )
     assert bot_fn(parse_bot("strong"), stop)(game, 9) == choose("strong", game, 9)
     stop.set()
     with pytest.raises(Stopped):

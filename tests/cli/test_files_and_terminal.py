@@ -40,14 +40,22 @@ def read_only_dir(where: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     where.mkdir()
     mounted = False
     with contextlib.suppress(OSError):
-        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", str(where)],
-                                 capture_output=True, check=False).returncode == 0
+        mounted = (
+            subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=16k,ro", "tmpfs", str(where)], capture_output=True, check=False
+            ).returncode
+            == 0
+        )
     if not mounted:
         real_open, real_mkdir = os.open, os.mkdir
 
         def refuse(path: object, *args: object, **kwargs: object) -> int:
-            if str(path).startswith(str(where) + os.sep) and len(args) > 0 and isinstance(args[0], int) \
-                    and args[0] & os.O_CREAT:
+            if (
+                str(path).startswith(str(where) + os.sep)
+                and len(args) > 0
+                and isinstance(args[0], int)
+                and args[0] & os.O_CREAT
+            ):
                 raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
             return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
 

@@ -17,6 +17,7 @@ from ..support.pseudo import leaks
 
 GAME = REPO / "replays" / "game.dvr"
 
+
 @pytest.fixture
 def pseudo() -> Iterator[None]:
     yield

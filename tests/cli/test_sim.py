@@ -74,8 +74,20 @@ def test_text_output_has_wins_share_interval_mean_and_rates() -> None:
     assert run.returncode == 0 and run.stderr == ""
     lines = run.stdout.splitlines()
     assert lines[0] == "15 games, seeds 40..54"
-    assert lines[1].split() == ["bot", "seats", "wins", "of", "games", "per", "seat", "95%", "interval", "mean",
-                                "score", "rank"]
+    assert lines[1].split() == [
+        "bot",
+        "seats",
+        "wins",
+        "of",
+        "games",
+        "per",
+        "seat",
+        "95%",
+        "interval",
+        "mean",
+        "score",
+        "rank",
+    ]
     wins, means = expected_results(THREE, 15, 40)
     row = r"(\w+)\s+(\d)\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%\s+\[([\d.]+)%, ([\d.]+)%\]\s+([\d,]+)\s+([\d.]+)"
     random_row = re.fullmatch(row, lines[2])
@@ -172,8 +184,18 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
         (["--players", THREE, "--games", "many"], "--games"),
         (["--games", "3"], "--players"),
     ],
-    ids=["2-players", "6-players", "unknown-level", "bad-budget", "human", "empty-entry", "games-0", "games-negative",
-         "games-not-a-number", "no-players"],
+    ids=[
+        "2-players",
+        "6-players",
+        "unknown-level",
+        "bad-budget",
+        "human",
+        "empty-entry",
+        "games-0",
+        "games-negative",
+        "games-not-a-number",
+        "no-players",
+    ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
     run = dvtui("sim", *args)

@@ -88,9 +88,7 @@ def test_a_file_that_is_no_game_file_says_so_in_words(tmp_path: Path, first_line
     assert run.returncode == 1 and one_error_line(run.stderr).startswith(f"{path} line 1: {words}")
 
 
-def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(
-    tmp_path: Path, games: Games
-) -> None:
+def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(tmp_path: Path, games: Games) -> None:
     bad, line = make_bad(tmp_path, games)
     good = games.complete[5][0]
     run = dvtui("verify", good, bad, games.script)

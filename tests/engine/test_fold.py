@@ -46,8 +46,19 @@ def full_log(seed: int = 5, undo_every: int = 0) -> list[Event]:
 
 
 def state(game: Game) -> tuple[object, ...]:
-    return (game.round, game.phase, game.to_move, game.columns, game.hands, game.totals, game.placements,
-            game.goods, game.money, game.worth, game.round_scores)
+    return (
+        game.round,
+        game.phase,
+        game.to_move,
+        game.columns,
+        game.hands,
+        game.totals,
+        game.placements,
+        game.goods,
+        game.money,
+        game.worth,
+        game.round_scores,
+    )
 
 
 def first_index(log: list[Event], kind: type[Event]) -> int:
@@ -84,18 +95,42 @@ def test_derived_events_owed_at_the_end_are_recomputed_and_appended() -> None:
 @pytest.mark.parametrize(
     ("where", "tamper", "error", "message"),
     [
-        ("first column", lambda e: msgspec.structs.replace(e, rotated=not e.rotated), DerivedMismatch,
-         "column_resolved: field 'rotated' should be"),
-        ("round end", lambda e: msgspec.structs.replace(e, next_first_player=2), DerivedMismatch,
-         "round_ended: field 'next_first_player' should be 1, found 2"),
-        ("round end", lambda e: CardPlaced(round=1, player=0, column=0, card=1), RuleError,
-         "card_placed found where round_ended is owed (derived events come complete, in place)"),
-        ("placement", lambda e: msgspec.structs.replace(e, player=(e.player + 1) % 3), WrongPlayer,
-         "card_placed: it is player"),
-        ("placement", lambda e: RoundEnded(round=1, next_first_player=1), RuleError,
-         "round_ended is not owed here: a decision is expected"),
-        ("placement", lambda e: PlacementUndone(round=1, player=0, column=0, card=6), RuleError,
-         "placement_undone: placement_undone must name the latest placement exactly"),
+        (
+            "first column",
+            lambda e: msgspec.structs.replace(e, rotated=not e.rotated),
+            DerivedMismatch,
+            "column_resolved: field 'rotated' should be",
+        ),
+        (
+            "round end",
+            lambda e: msgspec.structs.replace(e, next_first_player=2),
+            DerivedMismatch,
+            "round_ended: field 'next_first_player' should be 1, found 2",
+        ),
+        (
+            "round end",
+            lambda e: CardPlaced(round=1, player=0, column=0, card=1),
+            RuleError,
+            "card_placed found where round_ended is owed (derived events come complete, in place)",
+        ),
+        (
+            "placement",
+            lambda e: msgspec.structs.replace(e, player=(e.player + 1) % 3),
+            WrongPlayer,
+            "card_placed: it is player",
+        ),
+        (
+            "placement",
+            lambda e: RoundEnded(round=1, next_first_player=1),
+            RuleError,
+            "round_ended is not owed here: a decision is expected",
+        ),
+        (
+            "placement",
+            lambda e: PlacementUndone(round=1, player=0, column=0, card=6),
+            RuleError,
+            "placement_undone: placement_undone must name the latest placement exactly",
+        ),
         ("placement", None, RuleError, "game_created: game_created may only be the first event"),
     ],
 )

@@ -148,8 +148,13 @@ class InvariantChecker:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     # no "explain" phase: on a failure it replays hundreds of whole games before reporting
-    phases=[hypothesis.Phase.explicit, hypothesis.Phase.reuse, hypothesis.Phase.generate, hypothesis.Phase.target,
-            hypothesis.Phase.shrink],
+    phases=[
+        hypothesis.Phase.explicit,
+        hypothesis.Phase.reuse,
+        hypothesis.Phase.generate,
+        hypothesis.Phase.target,
+        hypothesis.Phase.shrink,
+    ],
 )
 @given(seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_random_games_keep_every_invariant(n: int, seed: int, data: st.DataObject) -> None:
@@ -245,9 +250,7 @@ def test_fold_of_a_prefix_is_the_state_at_that_point() -> None:
 
 def test_a_tampered_award_is_a_derived_mismatch_naming_the_field() -> None:
     log = first_round_log()
-    index, event = next(
-        (i, e) for i, e in enumerate(log) if isinstance(e, ColumnResolved) and e.awards
-    )
+    index, event = next((i, e) for i, e in enumerate(log) if isinstance(e, ColumnResolved) and e.awards)
     assert isinstance(event, ColumnResolved)
     wrong_card = "money-200" if event.awards[0].card != "money-200" else "money-100"
     tampered = msgspec.structs.replace(

@@ -42,7 +42,13 @@ def test_r1_1_forty_nine_goods_seven_categories_of_seven_values() -> None:
     assert per_category == dict.fromkeys(CATEGORIES, 7)
     for cat in CATEGORIES:
         assert sorted(value(g) for g in GOODS if category(g) == cat) == [
-            100_000, 200_000, 300_000, 400_000, 500_000, 600_000, 700_000
+            100_000,
+            200_000,
+            300_000,
+            400_000,
+            500_000,
+            600_000,
+            700_000,
         ]
 
 
@@ -215,9 +221,7 @@ def test_check_setup_refuses_sixteen_money_cards(make_created: MakeCreated) -> N
 
 
 @pytest.mark.parametrize(("hundreds", "two_hundreds"), [(17, 0), (0, 17), (5, 12), (12, 5)])
-def test_r1_2_another_money_split_is_accepted(
-    make_created: MakeCreated, hundreds: int, two_hundreds: int
-) -> None:
+def test_r1_2_another_money_split_is_accepted(make_created: MakeCreated, hundreds: int, two_hundreds: int) -> None:
     """A reader never assumes the 9/8 split: a file from another tool may deal any 17."""
     created = make_created(4)
     money = ["money-100"] * hundreds + ["money-200"] * two_hundreds
@@ -237,13 +241,27 @@ def test_deal_is_pinned_so_a_seed_means_the_same_game_everywhere() -> None:
     """R2.1 and the determinism promise: a seed's deal never changes (files name seeds)."""
     grid, box = deal(42)
     assert grid[0] == [
-        "watch-400", "house-300", "horse-400", "boat-500", "boat-400",
-        "money-200", "boat-100", "money-100", "boat-600",
+        "watch-400",
+        "house-300",
+        "horse-400",
+        "boat-500",
+        "boat-400",
+        "money-200",
+        "boat-100",
+        "money-100",
+        "boat-600",
     ]
     assert box == ["watch-300", "car-600", "holiday-700"]
     grid, box = deal(0)
     assert grid[6] == [
-        "boat-600", "holiday-300", "watch-400", "boat-700", "jewel-500",
-        "money-100", "car-500", "car-100", "money-200",
+        "boat-600",
+        "holiday-300",
+        "watch-400",
+        "boat-700",
+        "jewel-500",
+        "money-100",
+        "car-500",
+        "car-100",
+        "money-200",
     ]
     assert box == ["boat-200", "jewel-700", "jewel-400"]

@@ -56,9 +56,7 @@ def test_r3_other_player_counts_are_refused_clearly(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 6])
-def test_r3_a_created_event_with_two_or_six_players_is_refused(
-    players: int, make_created: MakeCreated
-) -> None:
+def test_r3_a_created_event_with_two_or_six_players_is_refused(players: int, make_created: MakeCreated) -> None:
     created = msgspec.structs.replace(make_created(4), players=seats(players))
     with pytest.raises(BadSetup, match=rf"3 to 5 players \(R3\), not {players}"):
         Game(created)

@@ -371,7 +371,14 @@ def test_r4_a_run_of_placements_is_the_same_as_applying_each(players: int, seed:
         i += 1
     a, b = one_by_one, runs
     assert (a.columns, a.goods, a.money, a.hands, a.totals, a.round, a.phase, a.to_move) == (
-        b.columns, b.goods, b.money, b.hands, b.totals, b.round, b.phase, b.to_move
+        b.columns,
+        b.goods,
+        b.money,
+        b.hands,
+        b.totals,
+        b.round,
+        b.phase,
+        b.to_move,
     )
     assert a.placements == b.placements
 
@@ -411,7 +418,11 @@ def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, level
     assert units == expected
     assert looped.over
     assert (looped.worth, looped.goods, looped.money, looped.columns, looped.round_scores) == (
-        by_hand.worth, by_hand.goods, by_hand.money, by_hand.columns, by_hand.round_scores
+        by_hand.worth,
+        by_hand.goods,
+        by_hand.money,
+        by_hand.columns,
+        by_hand.round_scores,
     )
     without_sink = Game(made)  # type: ignore[arg-type]  # resolves its rounds without building events
     without_sink.play(movers)
@@ -421,8 +432,18 @@ def test_play_gives_what_place_gives_card_by_card(players: int, seed: int, level
 def whole(game: Game) -> tuple[object, ...]:
     """Everything a game holds but its events."""
     return (
-        game.phase, game.round, game.first_player, game.to_move, game.next_column, game.worth, game.goods,
-        game.money, game.columns, game.hands, game.totals, game.round_scores,
+        game.phase,
+        game.round,
+        game.first_player,
+        game.to_move,
+        game.next_column,
+        game.worth,
+        game.goods,
+        game.money,
+        game.columns,
+        game.hands,
+        game.totals,
+        game.round_scores,
     )
 
 
@@ -460,9 +481,7 @@ def test_play_first_delivers_derived_events_owed() -> None:
     [((6, 7), ColumnOutOfRange), ((6, -1), ColumnOutOfRange), ((9, 0), CardNotInHand), ((0, 0), CardNotInHand)],
 )
 @pytest.mark.parametrize("after", [0, 4, 15])
-def test_play_refuses_an_illegal_choice_and_changes_nothing(
-    choice: tuple[int, int], error: type, after: int
-) -> None:
+def test_play_refuses_an_illegal_choice_and_changes_nothing(choice: tuple[int, int], error: type, after: int) -> None:
     """The typed error place() raises, with the state left as it was, on the first move, a later
     one, or the first of round 2 (card (number, column) choices as bots return them)."""
     count = 0
@@ -485,6 +504,7 @@ def test_play_refuses_an_illegal_choice_and_changes_nothing(
 def test_play_leaves_the_next_player_to_move_when_the_sink_fails() -> None:
     """A sink that cannot take a decision (a full disk): the card is placed and the turn has
     passed, as after place(), so the game cannot let the same player place twice in a row."""
+
     class Full(Exception):
         pass
 

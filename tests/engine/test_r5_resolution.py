@@ -152,9 +152,7 @@ def emptied_column_game(make_game: MakeGame, play: Play) -> tuple[Game, list[Col
     return game, [first, second]
 
 
-def test_r5_4_a_player_whose_turn_finds_the_column_empty_gets_nothing(
-    make_game: MakeGame, play: Play
-) -> None:
+def test_r5_4_a_player_whose_turn_finds_the_column_empty_gets_nothing(make_game: MakeGame, play: Play) -> None:
     game, (first, second) = emptied_column_game(make_game, play)
     assert first.awards == [Award(p, "money-100", None) for p in range(5)]
     assert second.totals == [6, 5, 4, 3, 2]
@@ -242,12 +240,18 @@ def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game
     events, after = game.projected(Placement(3, 0), player=2)  # player 2's 3 under column 0: 5, 2, 3
     assert (game.to_move, game.totals, game.hands, game.placements) == before  # nothing placed
     assert events[0].totals == [5, 2, 3]
-    assert [(a.player, a.card) for a in events[0].awards] == [(0, MIXED_COLUMN[0]), (2, MIXED_COLUMN[1]),
-                                                                 (1, MIXED_COLUMN[2])]
+    assert [(a.player, a.card) for a in events[0].awards] == [
+        (0, MIXED_COLUMN[0]),
+        (2, MIXED_COLUMN[1]),
+        (1, MIXED_COLUMN[2]),
+    ]
     placed = game.copy()
     placed.place(Placement(3, 0))
     placed_events, placed_after = placed.projected()
     assert events == placed_events
     assert (after.worth, after.goods, after.money, after.columns) == (
-        placed_after.worth, placed_after.goods, placed_after.money, placed_after.columns
+        placed_after.worth,
+        placed_after.goods,
+        placed_after.money,
+        placed_after.columns,
     )

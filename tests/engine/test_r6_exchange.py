@@ -100,9 +100,7 @@ def test_r6_2_a_lower_ranked_player_receives_the_returned_good(make_game: MakeGa
     assert game.columns[0] == []
 
 
-def test_r6_2_the_returned_good_waits_on_top_while_cards_remain_below(
-    make_game: MakeGame, play: Play
-) -> None:
+def test_r6_2_the_returned_good_waits_on_top_while_cards_remain_below(make_game: MakeGame, play: Play) -> None:
     """The returned good goes on top: while cards remain below it, the next player takes those."""
     game = make_game(3, {0: ["horse-200"], 2: ["horse-600", "jewel-300", "boat-200"], 6: MONEY_DUMP})
     plan = {0: [Placement(1, 0), Placement(6, 2)], 1: [Placement(5, 2)], 2: [Placement(4, 2)]}

@@ -111,8 +111,9 @@ def test_duplicate_mode_reports_intervals_ranks_and_move_times(capsys: pytest.Ca
 
 
 def test_duplicate_games_are_written_one_file_per_seating(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
-    _results(capsys, "--players", "bot:greedy,bot:random,bot:random", "--deals", "2", "--seed", "5",
-             "--out", str(tmp_path))
+    _results(
+        capsys, "--players", "bot:greedy,bot:random,bot:random", "--deals", "2", "--seed", "5", "--out", str(tmp_path)
+    )
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [f"game-{seed}-s{k}.dvr" for seed in (5, 6) for k in (1, 2, 3)]
     deals = {read_game(tmp_path / n).created.grid == read_game(tmp_path / "game-5-s1.dvr").created.grid for n in names}

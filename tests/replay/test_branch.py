@@ -123,8 +123,9 @@ def test_start_branch_takes_the_seat_names_the_file_after_it_and_opens_it(tmp_pa
         named.append(created)
         return tmp_path / "mine.dvr"
 
-    opened = start_branch(loaded, replay, 25, take=1, player_name="Zed", path_for=path_for,
-                          open_game=lambda branch: branch)
+    opened = start_branch(
+        loaded, replay, 25, take=1, player_name="Zed", path_for=path_for, open_game=lambda branch: branch
+    )
     assert isinstance(opened, LoadedGame) and opened.path == str(tmp_path / "mine.dvr")
     seat = Seat(name="Zed", kind="human", color=loaded.created.players[1].color)
     assert [c.players[1] for c in named] == [seat] and opened.created.players[1] == seat
@@ -134,8 +135,15 @@ def test_start_branch_takes_the_seat_names_the_file_after_it_and_opens_it(tmp_pa
 
 def test_start_branch_keeps_the_seats_without_take(tmp_path: Path) -> None:
     loaded = read_game(_parent(tmp_path))
-    opened = start_branch(loaded, Replay(loaded.events), 0, take=None, player_name="Zed",
-                          path_for=lambda created: tmp_path / "b.dvr", open_game=lambda branch: read_game(branch.path))
+    opened = start_branch(
+        loaded,
+        Replay(loaded.events),
+        0,
+        take=None,
+        player_name="Zed",
+        path_for=lambda created: tmp_path / "b.dvr",
+        open_game=lambda branch: read_game(branch.path),
+    )
     assert opened.created.players == loaded.created.players and opened.created.parent_seq == 0
 
 
@@ -152,12 +160,14 @@ def test_start_branch_removes_its_file_when_it_cannot_be_opened(tmp_path: Path) 
         raise OSError("locked elsewhere")
 
     with pytest.raises(OSError, match="locked elsewhere"):
-        start_branch(loaded, Replay(loaded.events), 5, take=None, player_name="Zed", path_for=lambda c: out,
-                     open_game=refuse)
+        start_branch(
+            loaded, Replay(loaded.events), 5, take=None, player_name="Zed", path_for=lambda c: out, open_game=refuse
+        )
     assert not out.exists() and parent.read_bytes() == before
     with pytest.raises(BranchError, match="not a bot's"):  # and a seat that cannot be taken makes no file
-        start_branch(loaded, Replay(loaded.events), 5, take=7, player_name="Zed", path_for=lambda c: out,
-                     open_game=refuse)
+        start_branch(
+            loaded, Replay(loaded.events), 5, take=7, player_name="Zed", path_for=lambda c: out, open_game=refuse
+        )
     assert not out.exists()
 
 
@@ -232,8 +242,9 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
     loaded = read_game(parent)
     seat = Replay(loaded.events).state_at(31).to_move
     named: list[str] = []  # who the new file is named after (new_save_path uses the players' names)
-    app = replay_app(parent, branch_path=lambda created: (named.append(created.players[seat].name), out)[1],
-                     player_name="Ana")
+    app = replay_app(
+        parent, branch_path=lambda created: (named.append(created.players[seat].name), out)[1], player_name="Ana"
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("2", "down", "down", "b")  # moment 31

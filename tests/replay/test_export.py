@@ -30,8 +30,9 @@ def _golden(name: str, text: str) -> str:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_every_example_exports_as_pinned(name: str, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_example_exports_as_pinned(
+    name: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(REPO)
     before = (REPLAYS / name).read_bytes()
     assert main(["replay", f"replays/{name}", "--text"]) == 0
@@ -69,8 +70,9 @@ def test_the_export_tells_the_game_round_by_round() -> None:
     ]
     assert text.count("  Columns:") == 6 and text.count("  Scores: ") == 6
     assert "(Bot 2 placed 1 under column D, then took it back)" in text
-    assert ("E  (Bot 1: 7, Bot 2: 4, Bot 3: 4) Bot 2 and Bot 3 tie at 4: both cancelled;\n"
-            "       Bot 1 takes jewel 600") in text
+    assert (
+        "E  (Bot 1: 7, Bot 2: 4, Bot 3: 4) Bot 2 and Bot 3 tie at 4: both cancelled;\n       Bot 1 takes jewel 600"
+    ) in text
     assert "Bot 1 takes house 400, returns house 300" in text
     assert "RESULT  Game over: Bot 1 wins with 4,500,000" in text
     assert max(len(line) for line in text.splitlines()) <= 100

@@ -149,7 +149,7 @@ async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: P
 
 
 async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path: Path) -> None:
-    """"What if I had played the 5 elsewhere?": back to Ana's first turn, ``b``, keep the seats. The
+    """ "What if I had played the 5 elsewhere?": back to Ana's first turn, ``b``, keep the seats. The
     game played so far stays in its file as it was (unfinished, it verifies, nothing is added to it
     after), the table now plays the branch (its file: the prefix, then the new moves), and bots'
     moves still coming for the old game are dropped."""

@@ -83,8 +83,10 @@ def test_turn_stops_complete_a_turn_of_placements(name: str) -> None:
             assert len(replay.state_at(k).placements) % n == 0
         else:
             assert k == 0 or isinstance(event, (RoundEnded, GameEnded))
-    placements_per_round = [sum(1 for k in stops if isinstance(replay.events[k], CardPlaced)
-                                and replay.round_at(k) == r) for r in range(1, replay.rounds + 1)]
+    placements_per_round = [
+        sum(1 for k in stops if isinstance(replay.events[k], CardPlaced) and replay.round_at(k) == r)
+        for r in range(1, replay.rounds + 1)
+    ]
     assert placements_per_round == [5] * replay.rounds  # R4.2: five turns a round
 
 
@@ -144,8 +146,9 @@ def test_resolution_steps_are_the_live_tables(name: str) -> None:
 def test_an_exchange_and_a_tie_are_in_the_examples() -> None:
     """The snapshots and Pilot tests rely on these moments of game.dvr."""
     replay = Replay(read_game(REPLAYS / "game.dvr").events)
-    exchange = [k for k, e in enumerate(replay.events)
-                if isinstance(e, ColumnResolved) and any(a.returned for a in e.awards)]
+    exchange = [
+        k for k, e in enumerate(replay.events) if isinstance(e, ColumnResolved) and any(a.returned for a in e.awards)
+    ]
     ties = [k for k, e in enumerate(replay.events) if isinstance(e, ColumnResolved) and e.cancelled]
     assert 22 in exchange and 20 in ties
 

@@ -171,8 +171,11 @@ async def test_the_log_scrolls_with_the_wheel_and_comes_back_to_the_moment() -> 
         bottom = list(log.shown())
         await pilot.mouse_down(log)  # bring the pointer over the log, then scroll it
         for _ in range(5):
-            log.post_message(__import__("textual.events", fromlist=["MouseScrollUp"]).MouseScrollUp(
-                log, 2, 2, 0, 0, 0, False, False, False))
+            log.post_message(
+                __import__("textual.events", fromlist=["MouseScrollUp"]).MouseScrollUp(
+                    log, 2, 2, 0, 0, 0, False, False, False
+                )
+            )
         await pilot.pause()
         assert log.shown()[0] < bottom[0]  # older events in view
         assert screen.moment == screen.replay.last

@@ -96,11 +96,14 @@ def test_bot_level_unknown_to_this_version_is_a_clear_error(tmp_path: Path, caps
     assert "line 1: game_created: players[1].bot: unknown bot level 'oracle'" in line
 
 
-@pytest.mark.parametrize(("bot", "words"), [
-    ("oracle", "players[1].bot: unknown bot level 'oracle'"),
-    ("strong@99999999999999", "players[1].bot: a bot's budget is at most 200000 iterations"),
-    ("strong@999999999s", "players[1].bot: a bot's budget is at most"),
-])
+@pytest.mark.parametrize(
+    ("bot", "words"),
+    [
+        ("oracle", "players[1].bot: unknown bot level 'oracle'"),
+        ("strong@99999999999999", "players[1].bot: a bot's budget is at most 200000 iterations"),
+        ("strong@999999999s", "players[1].bot: a bot's budget is at most"),
+    ],
+)
 @pytest.mark.parametrize("command", [["verify"], ["resume"], ["resume", "--headless"], ["replay", "--text"]])
 def test_a_bot_this_version_will_not_play_is_refused_at_game_created(
     tmp_path: Path, bot: str, words: str, command: list[str]

@@ -96,8 +96,12 @@ async def click_text(pilot: object, app: App[int], word: str) -> None:
 
 
 async def test_set_up_screen_shows_typed_names_as_they_are() -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Zed[/]"), pace=Pace(0.0, None), seed_source=lambda: 5,
-                   save_path=lambda created: Path(PATH))
+    app = DvtuiApp(
+        setup=SetupDefaults(default_name="Zed[/]"),
+        pace=Pace(0.0, None),
+        seed_source=lambda: 5,
+        save_path=lambda created: Path(PATH),
+    )
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
@@ -126,8 +130,11 @@ async def test_set_up_screen_shows_typed_names_as_they_are() -> None:
 async def test_table_notices_palette_time_travel_and_branch_quote_names_and_paths() -> None:
     """Hot-seat ``CLICK`` and ``[/]`` with a bot ``[b]bold[/b]``, saved in ``x[/]y.dvr``: the
     undo toasts, the palette's "where is this game saved", help, time travel and the branch dialog."""
-    seats = [Seat(name=CLICK, kind="human", color="red"), Seat(name=CLOSE, kind="human", color="yellow"),
-             Seat(name=BOLD, kind="bot", color="green", bot="greedy")]
+    seats = [
+        Seat(name=CLICK, kind="human", color="red"),
+        Seat(name=CLOSE, kind="human", color="yellow"),
+        Seat(name=BOLD, kind="bot", color="green", bot="greedy"),
+    ]
     session = LocalSession.start(new_game(seats, first_player=2, seed=9), Path(PATH))
     app = DvtuiApp(session, pace=Pace(0.0, None), branch_path=lambda created: Path("x[/]branch.dvr"))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
@@ -219,13 +226,20 @@ async def test_viewer_shows_the_torn_tail_notice_with_the_file_name_escaped() ->
 async def test_resume_notices_quote_the_torn_file_and_the_lock_record_as_text() -> None:
     """Resuming a torn file whose dead holder's lock record names a hostile host and user: the
     "Recovered" toasts (the torn tail, the lock taken over) show them as they are."""
-    seats = [Seat(name=CLICK, kind="human", color="red"), Seat(name=CLOSE, kind="bot", color="yellow", bot="greedy"),
-             Seat(name=BOLD, kind="bot", color="green", bot="greedy")]
+    seats = [
+        Seat(name=CLICK, kind="human", color="red"),
+        Seat(name=CLOSE, kind="bot", color="yellow", bot="greedy"),
+        Seat(name=BOLD, kind="bot", color="green", bot="greedy"),
+    ]
     GameWriter.create(PATH, new_game(seats, first_player=1, seed=9)).close()
     with open(PATH, "ab") as f:
         f.write(b'{"type":"card_pla')
-    record = {"host": "[/]host", "pid": 4242, "user": "[@click=app.screenshot('x','.')]Me[/]",
-              "since": "2026-01-01T00:00:00Z"}
+    record = {
+        "host": "[/]host",
+        "pid": 4242,
+        "user": "[@click=app.screenshot('x','.')]Me[/]",
+        "since": "2026-01-01T00:00:00Z",
+    }
     lock_path(PATH).write_text(json.dumps(record))
     app = DvtuiApp(LocalSession.resume(read_game(PATH)), pace=Pace(0.0, None))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:  # room for the three toasts

@@ -105,8 +105,14 @@ async def test_jumps_in_a_long_file_word_only_the_events_near_the_screen(
         log = screen.query_one(ReplayLog)
         height = log.size.height
         assert 0 < worded[0] <= height
-        jumps: list[tuple[str, int]] = [("end", count - 1), ("home", 0), ("end", count - 1),
-                                        ("pageup", 0), ("pagedown", count - 1), ("left", count - 2)]
+        jumps: list[tuple[str, int]] = [
+            ("end", count - 1),
+            ("home", 0),
+            ("end", count - 1),
+            ("pageup", 0),
+            ("pagedown", count - 1),
+            ("left", count - 2),
+        ]
         for key, moment in jumps:
             worded[0] = 0
             await pilot.press(key)

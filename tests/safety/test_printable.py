@@ -59,14 +59,31 @@ def run(*args: str | bytes, data: Path) -> subprocess.CompletedProcess[bytes]:
 
 # -- the function ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("char", "shown"),
     [
-        ("\x1b", "\\x1b"), ("\x07", "\\x07"), ("\r", "\\x0d"), ("\b", "\\x08"), ("\n", "\\x0a"), ("\t", "\\x09"),
-        ("\x00", "\\x00"), ("\x7f", "\\x7f"), ("\x9b", "\\x9b"), ("\x85", "\\x85"),
-        ("\u202a", "\\u202a"), ("\u202e", "\\u202e"), ("\u2066", "\\u2066"), ("\u2069", "\\u2069"),
-        ("\u200e", "\\u200e"), ("\u200f", "\\u200f"), ("\u061c", "\\u061c"),
-        ("\u2028", "\\u2028"), ("\u2029", "\\u2029"), ("\ufeff", "\\ufeff"), ("\u200b", "\\u200b"),
+        ("\x1b", "\\x1b"),
+        ("\x07", "\\x07"),
+        ("\r", "\\x0d"),
+        ("\b", "\\x08"),
+        ("\n", "\\x0a"),
+        ("\t", "\\x09"),
+        ("\x00", "\\x00"),
+        ("\x7f", "\\x7f"),
+        ("\x9b", "\\x9b"),
+        ("\x85", "\\x85"),
+        ("\u202a", "\\u202a"),
+        ("\u202e", "\\u202e"),
+        ("\u2066", "\\u2066"),
+        ("\u2069", "\\u2069"),
+        ("\u200e", "\\u200e"),
+        ("\u200f", "\\u200f"),
+        ("\u061c", "\\u061c"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+        ("\ufeff", "\\ufeff"),
+        ("\u200b", "\\u200b"),
         ("\udcff", "\\udcff"),  # a byte of a file name that is not UTF-8 (surrogateescape)
         ("\U000e0001", "\\U000e0001"),
     ],
@@ -219,7 +236,7 @@ def test_usage_errors_quote_arguments_escaped(tmp_path: Path, capsys: pytest.Cap
 def test_the_lines_after_the_app_quits_name_the_file_escaped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, over: bool
 ) -> None:
-    """"Game saved in FILE / Continue it: dvtui resume FILE" (or "watch it again"), and a branch's
+    """ "Game saved in FILE / Continue it: dvtui resume FILE" (or "watch it again"), and a branch's
     parent, as printed once the app has left the screen."""
     monkeypatch.setattr(play, "has_terminal", lambda: True)  # the app itself is stood in for
     path = tmp_path / ESC_NAME
@@ -236,5 +253,7 @@ def test_the_lines_after_the_app_quits_name_the_file_escaped(
     if over:
         assert out == f"Game over. Watch it again: dvtui replay {shown}\n"
     else:
-        assert out == (f"Game saved in {shown}\nContinue it: dvtui resume {shown}\n"
-                       "Branched from old\\x1b[2J.dvr (left as it was)\n")
+        assert out == (
+            f"Game saved in {shown}\nContinue it: dvtui resume {shown}\n"
+            "Branched from old\\x1b[2J.dvr (left as it was)\n"
+        )

@@ -42,14 +42,23 @@ def test_q_while_a_strong_bot_thinks_ends_the_process_at_once(tmp_path: Path) ->
     status = tmp_path / "status"
     sock = str(tmp_path / "tmux.sock")
     variables = env(tmp_path / "data")
-    command = " ".join(shlex.quote(part) for part in dvtui_cmd(
-        "new", "--players", "bot:strong@10s,bot:greedy,bot:greedy", "--seed", "3", "--bot-delay", "0",
-        "-o", str(game),
-    ))
+    command = " ".join(
+        shlex.quote(part)
+        for part in dvtui_cmd(
+            "new",
+            "--players",
+            "bot:strong@10s,bot:greedy,bot:greedy",
+            "--seed",
+            "3",
+            "--bot-delay",
+            "0",
+            "-o",
+            str(game),
+        )
+    )
     script = f"cd {shlex.quote(str(REPO))} && {command}; echo $? > {shlex.quote(str(status))}"
     tmux = ["tmux", "-S", sock]
-    subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", script], env=variables,
-                   check=True)
+    subprocess.run([*tmux, "new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", script], env=variables, check=True)
     try:
 
         def screen() -> str:

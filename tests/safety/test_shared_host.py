@@ -35,7 +35,10 @@ def as_user(user: pwd.struct_passwd, *cmd: str) -> subprocess.CompletedProcess[s
     """Run ``cmd`` as ``user`` (its uid and gid only)."""
     return subprocess.run(
         ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", *cmd],
-        capture_output=True, text=True, check=False, timeout=60,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
 
 
@@ -54,7 +57,9 @@ def _holding(path: Path) -> subprocess.Popen[bytes]:
     """A first player: ``dvtui resume FILE --headless`` at a slow pace, once it holds the game."""
     first = subprocess.Popen(
         dvtui_cmd("resume", str(path), "--headless", "--bot-delay", "0.2"),
-        env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     for _ in range(2000):
         holder = read_holder(path)
@@ -190,9 +195,7 @@ def test_a_lock_file_planted_by_another_user_refuses_play_and_is_left_alone(
     shared_dir: Path, other_user: pwd.struct_passwd
 ) -> None:
     path = start_game(shared_dir / "game.dvr")
-    planted = as_user(
-        other_user, "sh", "-c", f"umask 0; printf '%s' '{SPOOF.decode().strip()}' > {lock_path(path)}"
-    )
+    planted = as_user(other_user, "sh", "-c", f"umask 0; printf '%s' '{SPOOF.decode().strip()}' > {lock_path(path)}")
     assert planted.returncode == 0, planted.stderr
     assert os.stat(lock_path(path)).st_uid == other_user.pw_uid
     game = path.read_bytes()
@@ -283,8 +286,13 @@ def test_a_games_directory_made_by_another_user_is_refused(shared_dir: Path, oth
     planted = _plant_game(games, other_user)
     before = planted.read_bytes()
     why = f"not a safe saves directory: it belongs to user {OTHER}, not to you"
-    commands = (["resume", "--list"], ["resume", "--headless"], ["resume"], ["new"],
-                ["new", "--players", "Ana,bot:greedy,bot:greedy"])
+    commands = (
+        ["resume", "--list"],
+        ["resume", "--headless"],
+        ["resume"],
+        ["new"],
+        ["new", "--players", "Ana,bot:greedy,bot:greedy"],
+    )
     for args in commands:
         _refused(_dvtui_in(shared_dir, *args), games, why)
     assert planted.read_bytes() == before
@@ -309,8 +317,11 @@ def test_a_data_directory_others_may_write_to_is_refused(tmp_path: Path) -> None
     data = tmp_path / "data"
     _plant_game(data / "games")
     os.chmod(data, 0o777)
-    _refused(_dvtui_in(data, "resume", "--list"), data / "games",
-             f"{data} can be written by other users (mode 777), who could put another directory in its place")
+    _refused(
+        _dvtui_in(data, "resume", "--list"),
+        data / "games",
+        f"{data} can be written by other users (mode 777), who could put another directory in its place",
+    )
     os.chmod(data, 0o1777)  # sticky, like /tmp: others cannot replace games/
     assert _dvtui_in(data, "resume", "--list").returncode == 0
 

@@ -85,8 +85,12 @@ def test_seq_comes_from_the_file_position_not_the_event() -> None:
 def test_column_resolved_writes_every_field_even_when_empty_or_false() -> None:
     """``cancelled: []``, ``returned: null`` and ``rotated: false`` are written out, in order."""
     event = ColumnResolved(
-        round=1, column=0, totals=[3, 3, 4], cancelled=[0, 1],
-        awards=[Award(player=2, card="jewel-200", returned=None)], rotated=False,
+        round=1,
+        column=0,
+        totals=[3, 3, 4],
+        cancelled=[0, 1],
+        awards=[Award(player=2, card="jewel-200", returned=None)],
+        rotated=False,
     )
     # the spec's own example line, byte for byte
     assert encode_line(event, 16) == (
@@ -124,8 +128,9 @@ def test_game_created_players_carry_bot_level_only_for_bots() -> None:
 
 
 def test_game_created_without_seed_omits_it() -> None:
-    created = new_game([Seat(name=f"P{i}", kind="human", color=c) for i, c in enumerate(
-        ("red", "yellow", "green"))], seed=1)
+    created = new_game(
+        [Seat(name=f"P{i}", kind="human", color=c) for i, c in enumerate(("red", "yellow", "green"))], seed=1
+    )
     created.seed = None
     assert keys(encode_line(created, 0)) == ["type", "seq", *SPEC_FIELDS["game_created"][:-1]]
 

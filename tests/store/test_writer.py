@@ -152,9 +152,7 @@ def test_append_writes_a_decision_and_its_derived_events_in_one_write_then_fsync
             assert written == added  # what the server sends on is what the file holds
             assert len(added) == len(group)
             assert [json.loads(line)["seq"] for line in added] == list(range(seq, seq + len(group)))
-            assert [json.loads(line)["type"] for line in added] == [
-                ev.__struct_config__.tag for ev in group
-            ]
+            assert [json.loads(line)["type"] for line in added] == [ev.__struct_config__.tag for ev in group]
     sizes = [len(g) for g in groups]
     # a round's last placement: 1 + 7 column_resolved + round_ended; the game's: + game_ended
     assert sizes.count(9) == 5 and sizes[-1] == 10 and set(sizes[1:]) == {1, 9, 10}

@@ -95,7 +95,6 @@ def write_undo_loop(path: Path, size: int, created: GameCreated | None = None) -
     return 1 + 2 * pairs
 
 
-
 def replay_app(path: Path | str = REPLAYS / "game.dvr", **kwargs: object) -> DvtuiApp:
     """The app opened on the viewer over ``path`` (as ``dvtui replay``); a branch plays on with
     bots that do not wait and a resolution that waits for a key."""

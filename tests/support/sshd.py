@@ -240,8 +240,23 @@ class Sshd:
         status = shlex.quote(str(self.where / f"exit-{session}"))
         ssh = self.ssh(login, key, remote, tty).removeprefix("exec ")
         command = f"{ssh}; echo $? > {status}; echo {shlex.quote(ENDED)}"
-        self.tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "45", command,
-                  ";", "set-option", "-t", session, "remain-on-exit", "on")  # fmt: skip  (before ssh can end)
+        self.tmux(
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "140",
+            "-y",
+            "45",
+            command,
+            ";",
+            "set-option",
+            "-t",
+            session,
+            "remain-on-exit",
+            "on",
+        )  # fmt: skip  (before ssh can end)
         shell = int(self.tmux("display-message", "-p", "-t", session, "#{pane_pid}").strip())
 
         def children() -> list[str]:

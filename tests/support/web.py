@@ -47,6 +47,7 @@ def web_server(data_dir: Path, *args: str) -> Iterator[tuple[subprocess.Popen[by
             stdout=out, stderr=subprocess.STDOUT, env=env(data_dir),
         )  # fmt: skip
     try:
+
         def started() -> re.Match[str] | None:
             assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
             return READY.search(log.read_text())
@@ -109,7 +110,7 @@ class Tab:
         self.start = len(self.frames)
 
     def shown(self) -> str:
-        return b"".join(self.frames[self.start:]).decode("utf-8", "replace")
+        return b"".join(self.frames[self.start :]).decode("utf-8", "replace")
 
     def wait_for(self, text: str, timeout: float = WAIT) -> None:
         """Until the tab has been sent ``text`` (since the mark), pumping the browser's events."""

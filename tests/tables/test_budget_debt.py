@@ -50,7 +50,6 @@ def test_what_a_closed_connection_left_queued_is_dropped() -> None:
         assert sorted(srv.tables) == ["t1"]  # t2 and t3 were asked by nobody any more
 
 
-
 def test_a_placement_sent_before_its_connection_closed_counts_though_it_waited_its_turn() -> None:
     """Queued listings of a closed connection are asked of nobody, but a placement is a person's
     decision, sent before they left (their screen said it was on its way): it is made. The server

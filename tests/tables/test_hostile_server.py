@@ -151,16 +151,20 @@ NAMED = "Ev" + TITLE + "il"
 HOSTILE_TABLES = {
     "a title escape in a seat's name": (table_lines(created(), seats(NAMED, "Bob", "Cy")), "control character"),
     "an OSC 52 clipboard write as a stand-in": (
-        table_lines(created(), seats("Ana", "Bob", "Cy", stand_in="greedy" + CLIPBOARD)), "stand_in is no bot level"
+        table_lines(created(), seats("Ana", "Bob", "Cy", stand_in="greedy" + CLIPBOARD)),
+        "stand_in is no bot level",
     ),
     "a bidi override in game_created": (
-        table_lines(with_name(created(), 1, "Bob" + RLO), seats("Ana", "Bob", "Cy")), "control character"
+        table_lines(with_name(created(), 1, "Bob" + RLO), seats("Ana", "Bob", "Cy")),
+        "control character",
     ),
     "a name of 321 characters in game_created": (
-        table_lines(with_name(created(), 2, LONG), seats("Ana", "Bob", LONG)), "321 characters; at most 24"
+        table_lines(with_name(created(), 2, LONG), seats("Ana", "Bob", LONG)),
+        "321 characters; at most 24",
     ),
     "a presence naming other seats than the game's": (
-        table_lines(created(), seats("Ana", "Bob", "Mallory")), "seats are not the game's"
+        table_lines(created(), seats("Ana", "Bob", "Mallory")),
+        "seats are not the game's",
     ),
     "an error's message with an escape": (
         lambda m: [line({"type": "error", "code": "no_table", "message": "no table" + TITLE, "re": m["type"]})],
@@ -199,8 +203,10 @@ def test_a_client_refuses_a_server_sending_what_no_game_may_hold(case: str) -> N
         (seats("Ana", NAMED, "Cy"), "seats[1].name: the name 'Ev\\x1b]0;PWNED-TITLE\\x07il' holds a control"),
         (seats("Ana", "Bob", "Cy", stand_in="greedy" + CLIPBOARD), "seats[0].stand_in is no bot level"),
         (seats("Ana", LONG, "Cy"), "321 characters; at most 24"),
-        ([*seats("Ana"), {**seats("Ana", "Bob")[1], "user": "root" + RLO}, *seats("Ana", "Bob", "Cy")[2:]],
-         "seats[1].user holds a control"),
+        (
+            [*seats("Ana"), {**seats("Ana", "Bob")[1], "user": "root" + RLO}, *seats("Ana", "Bob", "Cy")[2:]],
+            "seats[1].user holds a control",
+        ),
     ],
 )
 def test_the_table_list_is_checked_and_the_command_says_why_in_one_line(
@@ -350,8 +356,9 @@ def test_watching_a_hostile_server_in_a_terminal_drives_nothing(tmp_path: Path) 
         assert "PWNED" not in title and buffers.stdout == "", (title, buffers.stdout)
         said = subprocess.run([*terminals.tmux, "capture-pane", "-p", "-J", "-S", "-", "-t", "victim"],
                               capture_output=True, text=True, check=True).stdout  # fmt: skip
-        assert f"dvtui: error: the table server at {d} sent what no dvtui server sends: game_created: players[0]." \
-               "name: the name 'Ev\\x1b]0;PWNED-TITLE\\x07\\x1b]52;c'… is 60 characters; at most 24" in said, said
+        assert (
+            f"dvtui: error: the table server at {d} sent what no dvtui server sends: game_created: players[0]."
+            "name: the name 'Ev\\x1b]0;PWNED-TITLE\\x07\\x1b]52;c'… is 60 characters; at most 24" in said
+        ), said
     finally:
         terminals.close()
-

@@ -39,9 +39,7 @@ def test_three_bot_clients_and_a_spectator_play_a_whole_game(served: Served) -> 
     watcher = Watcher(served.place, "friday")
     listed = served.dvtui("tables")
     assert listed.returncode == 0, listed.stderr
-    assert listed.stdout == (
-        "friday  round 1/6, Bob to move  [Ana: free; Bob: free; Cy: free]  spectators: 1\n"
-    )
+    assert listed.stdout == ("friday  round 1/6, Bob to move  [Ana: free; Bob: free; Cy: free]  spectators: 1\n")
     players = [served.player("friday", name, level) for name, level in zip(PLAYERS.split(","), LEVELS, strict=True)]
     results = [p.finish() for p in players]
     for seat, (name, level, (code, out, err)) in enumerate(zip(PLAYERS.split(","), LEVELS, results, strict=True)):

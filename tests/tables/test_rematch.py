@@ -331,8 +331,10 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
             await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
             bob.rematch(True)
             await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
-            offer = ("Ana's seat is yours again in this game: to play it, leave (q) and sit there again: "
-                     "dvtui join rs --as Ana")
+            offer = (
+                "Ana's seat is yours again in this game: to play it, leave (q) and sit there again: "
+                "dvtui join rs --as Ana"
+            )
             await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
     finally:
         if app.session is not None:

@@ -84,8 +84,11 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             table = app.screen
             assert isinstance(table, TableScreen)
             assert table.session.seat == 1
-            await until(pilot, "who sits where",  # the table is composed after it is pushed
-                        lambda: any("Ana (here) · Bob (you) · Cy (free)" in text(b) for b in table.query(Banner)))
+            await until(
+                pilot,
+                "who sits where",  # the table is composed after it is pushed
+                lambda: any("Ana (here) · Bob (you) · Cy (free)" in text(b) for b in table.query(Banner)),
+            )
     finally:
         ana.close()
 
@@ -191,4 +194,3 @@ async def test_a_table_server_that_restarts_is_said_and_the_seats_come_back() ->
                 await until(pilot, "the seats back", lambda: options.option_count == 4)
                 assert text(status) == "waiting room, for Ana, Bob"
                 await pilot.press("q")
-

@@ -40,6 +40,7 @@ from ..support.servers import (
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 
+
 def _client(server: Server | Served, user: str | None = None) -> RawClient:
     client = RawClient(str(server.place.socket))
     client.send({"type": "hello", "version": 1, **({} if user is None else {"user": user})})

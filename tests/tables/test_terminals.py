@@ -113,8 +113,11 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             sessions = list(PLAYERS)
             _play_one(terms, server, "fri", sessions)
             first = read_game(server.game_file("fri")).events[1]
-            terms.wait("watch", "the spectator to see the first move",
-                       lambda s: f"Ana placed {first.card} under column {'ABCDEFG'[first.column]}" in s)  # type: ignore[attr-defined]
+            terms.wait(
+                "watch",
+                "the spectator to see the first move",
+                lambda s: f"Ana placed {first.card} under column {'ABCDEFG'[first.column]}" in s,
+            )  # type: ignore[attr-defined]
             while server.game("fri").round < 2 or len(server.game("fri").placements) < 4:
                 _play_one(terms, server, "fri", sessions)
             lines = server.lines("fri")

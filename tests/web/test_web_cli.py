@@ -29,8 +29,9 @@ def test_a_taken_port_is_one_line_and_nothing_is_announced(tmp_path: Path) -> No
         done = dvtui("web", "--port", str(port), data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
     assert done.stdout == ""
-    assert done.stderr == (f"dvtui: error: cannot serve on http://127.0.0.1:{port}: "
-                           "the port is taken (choose another with --port)\n")
+    assert done.stderr == (
+        f"dvtui: error: cannot serve on http://127.0.0.1:{port}: the port is taken (choose another with --port)\n"
+    )
 
 
 def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,15 +50,23 @@ def test_without_the_web_extra_one_line(monkeypatch: pytest.MonkeyPatch, capsys:
     [
         (["web", "--port", "0"], "--port must be from 1 to 65535, not 0"),
         (["web", "--port", "70000"], "--port must be from 1 to 65535, not 70000"),
-        (["web", "--socket", "/tmp/w.sock", "--port", "8000", "--public-url", "https://x"],
-         "--socket replaces --host and --port"),
-        (["web", "--socket", "/tmp/w.sock"],
-         "--socket needs --public-url (the address browsers reach through the proxy)"),
+        (
+            ["web", "--socket", "/tmp/w.sock", "--port", "8000", "--public-url", "https://x"],
+            "--socket replaces --host and --port",
+        ),
+        (
+            ["web", "--socket", "/tmp/w.sock"],
+            "--socket needs --public-url (the address browsers reach through the proxy)",
+        ),
         (["web", "--max-tabs", "0"], "--max-tabs must be at least 1, not 0"),
-        (["web", "--user-header", "X-User", "--max-tabs-per-person", "-1"],
-         "--max-tabs-per-person must be at least 1, not -1"),
-        (["web", "--max-tabs-per-person", "2"],
-         "--max-tabs-per-person goes with --user-header (without it, tabs are nobody's)"),
+        (
+            ["web", "--user-header", "X-User", "--max-tabs-per-person", "-1"],
+            "--max-tabs-per-person must be at least 1, not -1",
+        ),
+        (
+            ["web", "--max-tabs-per-person", "2"],
+            "--max-tabs-per-person goes with --user-header (without it, tabs are nobody's)",
+        ),
     ],
 )
 def test_bad_flags_are_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,7 +78,15 @@ def test_each_tab_runs_this_dvtui_at_its_start_menu_or_at_the_table(tmp_path: Pa
     assert serve.tab_command(None, None) == [sys.executable, "-P", "-m", "dvtui"]
     assert serve.tab_command("friday", None) == [sys.executable, "-P", "-m", "dvtui", "join", "friday"]
     assert serve.tab_command("friday", str(tmp_path)) == [
-        sys.executable, "-P", "-m", "dvtui", "join", "friday", "--server", str(tmp_path)]
+        sys.executable,
+        "-P",
+        "-m",
+        "dvtui",
+        "join",
+        "friday",
+        "--server",
+        str(tmp_path),
+    ]
     # without a table: the start menu, whose lobby lists that server's tables
     assert serve.tab_command(None, str(tmp_path)) == ["env", f"DVTUI_SERVER_DIR={tmp_path}", sys.executable, "-P", "-m",
                                                       "dvtui"]  # fmt: skip
@@ -108,16 +125,19 @@ def test_a_table_that_is_not_there_is_one_line_at_start(in_process: Server, tmp_
     done = dvtui("web", "--table", "nosuch", "--server", srv, data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
     assert done.stdout == ""  # nothing announced
-    assert done.stderr == (f"dvtui: error: no table nosuch at the table server in {srv} (open it first: "
-                           "dvtui new --table nosuch --players ...; see: dvtui tables)\n")
+    assert done.stderr == (
+        f"dvtui: error: no table nosuch at the table server in {srv} (open it first: "
+        "dvtui new --table nosuch --players ...; see: dvtui tables)\n"
+    )
 
 
 def test_a_table_server_that_is_not_there_is_one_line_at_start(tmp_path: Path) -> None:
     srv = tmp_path / "srv"
     done = dvtui("web", "--table", "friday", "--server", str(srv), data=tmp_path / "data", timeout=60)
     assert done.returncode == 1
-    assert done.stderr == (f"dvtui: error: --table friday: no table server at {srv} "
-                           f"(start one with 'dvtui serve --dir {srv}')\n")
+    assert done.stderr == (
+        f"dvtui: error: --table friday: no table server at {srv} (start one with 'dvtui serve --dir {srv}')\n"
+    )
 
 
 def test_the_page_is_dolce_vitas(in_process: Server, tmp_path: Path) -> None:
@@ -134,5 +154,7 @@ def test_a_proxys_header_on_a_port_warns_that_every_account_reaches_it(tmp_path:
     with web_server(tmp_path / "data", "--user-header", "X-User") as (_, url):
         port = url.rsplit(":", 1)[1]
         log = (tmp_path / "web.log").read_text()
-    assert log.startswith(f"dvtui: warning: every account on this machine can reach 127.0.0.1:{port} and name "
-                          "itself in X-User: on a host with other users, serve on --socket PATH\n"), log
+    assert log.startswith(
+        f"dvtui: warning: every account on this machine can reach 127.0.0.1:{port} and name "
+        "itself in X-User: on a host with other users, serve on --socket PATH\n"
+    ), log

@@ -38,8 +38,9 @@ async def test_a_name_no_table_could_seat_is_refused_with_the_reason(tmp_path: P
             for path in ("/", "/ws"):
                 async with http.get(url + path, headers={HEADER: "a" * 41}) as refused:
                     assert refused.status == 403
-                    assert await refused.text() == (f"{HEADER}: a person's name is 1 to 40 characters; "
-                                                    "dvtui cannot seat this user\n")
+                    assert await refused.text() == (
+                        f"{HEADER}: a person's name is 1 to 40 characters; dvtui cannot seat this user\n"
+                    )
             async with http.get(url + "/", headers={HEADER: "a" * 40}) as page:
                 assert page.status == 200
 

@@ -30,7 +30,7 @@ async def screenshot(ws: aiohttp.ClientWebSocketResponse) -> None:
 def delivery(seen: str) -> str:
     """The key of the download the tab was told of in ``seen``."""
     start = seen.index('["deliver_file_start"')
-    return str(json.loads(seen[start:seen.index("]", start) + 1])[1])
+    return str(json.loads(seen[start : seen.index("]", start) + 1])[1])
 
 
 async def test_a_screenshot_is_the_browsers_download_and_no_file_of_the_web_account(

@@ -31,9 +31,13 @@ def on_socket(path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes],
     with log.open("wb") as out:
         proc = subprocess.Popen(
             dvtui_cmd("web", "--socket", str(path), "--public-url", PUBLIC, *args),
-            stdout=out, stderr=subprocess.STDOUT, env=env(path.with_name("data")), umask=0o002,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env(path.with_name("data")),
+            umask=0o002,
         )
     try:
+
         def started() -> bool:
             assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
             return READY.search(log.read_text()) is not None
@@ -92,6 +96,7 @@ def test_a_left_over_socket_is_replaced_and_a_live_one_refused() -> None:
             second = dvtui("web", "--socket", str(path), "--public-url", PUBLIC, data=d / "data2", timeout=WAIT)
             assert second.returncode == 1
             assert second.stdout == ""
-            assert second.stderr == (f"dvtui: error: cannot serve on unix:{path}: "
-                                     "the socket is in use (another dvtui web?)\n")
+            assert second.stderr == (
+                f"dvtui: error: cannot serve on unix:{path}: the socket is in use (another dvtui web?)\n"
+            )
             assert path.is_socket()  # still the first one's

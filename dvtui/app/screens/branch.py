@@ -71,16 +71,21 @@ class BranchScreen(Dialog[int | None]):
         options: list[Option] = []
         for i in sorted(bots, key=lambda i: (i != self.to_move, i)):  # the player to move first
             seat = self.players[i]
-            said = (_("Play {name}'s seat too ({level})") if people else  # with a person here: hot-seat
-                    _("Take {name}'s seat ({level})"))
+            said = (
+                _("Play {name}'s seat too ({level})")
+                if people
+                # with a person here: hot-seat
+                else _("Take {name}'s seat ({level})")
+            )
             name = Text(seat.name, style=f"bold {seat_color(seat.color)}")
             label = filled(said, name=name, level=bot_level_name(seat.bot or ""))
             if i == self.to_move:
                 label.append("  · " + _("to move"), style=MUTED)
             options.append(Option(label, id=f"seat-{i}"))
         if people:
-            keep = ngettext("Keep the seats: {names} plays on", "Keep the seats: {names} play on",
-                            len(people)).format(names=join_names(people))
+            keep = ngettext("Keep the seats: {names} plays on", "Keep the seats: {names} play on", len(people)).format(
+                names=join_names(people)
+            )
         else:
             keep = _("Keep the seats: the bots play on")
         options.append(Option(Text(keep), id="keep"))  # Text: the names are never markup

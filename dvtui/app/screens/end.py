@@ -141,12 +141,17 @@ class EndScreen(SpokenScreen[None]):
         if path is not None:
             shown = printable(str(path))
             command = f"dvtui replay {shown}"
-            note = filled(_("Saved in {path} · watch it again: {command}"), Style(color=MUTED),
-                          path=shown, command=Text(command, style=Style(bold=True)))
+            note = filled(
+                _("Saved in {path} · watch it again: {command}"),
+                Style(color=MUTED),
+                path=shown,
+                command=Text(command, style=Style(bold=True)),
+            )
             yield Static(note, id="end-note")
         elif self.table is not None:
-            note = Text(_("The table server keeps this game · t: the table (t again: time travel)"),
-                        style=Style(color=MUTED))
+            note = Text(
+                _("The table server keeps this game · t: the table (t again: time travel)"), style=Style(color=MUTED)
+            )
             yield Static(note, id="end-note")
         if self.table is not None:
             yield Static(self._rematch_text(), id="end-rematch")

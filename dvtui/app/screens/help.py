@@ -27,18 +27,43 @@ from ..widgets.faces import CHIP, GOLD_BOLD, good_name, styled
 from .dialog import Dialog
 
 RULES = [
-    (N_("The table"), N_("7 columns of goods and money. A column is taken from its bottom, the card nearest the "
-                         "players. Everything is face up: there is nothing hidden (R4.4).")),
-    (N_("A round"), N_("Starting with the first player, each of you places one number card (1-6) under any column, "
-                       "in turn, until everyone holds one card: 5 placements each (R4).")),
-    (N_("Resolution"), N_("Columns resolve left to right (R5). Your total in a column is the sum of your cards there. "
-                          "Equal totals cancel, all of them, at any rank. The others, highest first, each take the "
-                          "column's bottom card; an empty column gives nothing.")),
+    (
+        N_("The table"),
+        N_(
+            "7 columns of goods and money. A column is taken from its bottom, the card nearest the "
+            "players. Everything is face up: there is nothing hidden (R4.4)."
+        ),
+    ),
+    (
+        N_("A round"),
+        N_(
+            "Starting with the first player, each of you places one number card (1-6) under any column, "
+            "in turn, until everyone holds one card: 5 placements each (R4)."
+        ),
+    ),
+    (
+        N_("Resolution"),
+        N_(
+            "Columns resolve left to right (R5). Your total in a column is the sum of your cards there. "
+            "Equal totals cancel, all of them, at any rank. The others, highest first, each take the "
+            "column's bottom card; an empty column gives nothing."
+        ),
+    ),
     (N_("Nobody there"), N_("A column nobody played under moves its bottom card to the top (R5.5).")),
-    (N_("One of each"), N_("You may own one good per category. Getting a second one is a forced exchange: your old "
-                           "one goes at once on top of that column (R6). Money is never exchanged.")),
-    (N_("Next round"), N_("Number cards go back to hand; the next player clockwise starts (R7). 3 players play 6 "
-                          "rounds, 4 play 4, 5 play 5.")),
+    (
+        N_("One of each"),
+        N_(
+            "You may own one good per category. Getting a second one is a forced exchange: your old "
+            "one goes at once on top of that column (R6). Money is never exchanged."
+        ),
+    ),
+    (
+        N_("Next round"),
+        N_(
+            "Number cards go back to hand; the next player clockwise starts (R7). 3 players play 6 "
+            "rounds, 4 play 4, 5 play 5."
+        ),
+    ),
     (N_("Winning"), N_("The highest value of goods and money wins; equal best scores share the victory (R8).")),
 ]
 """(heading, rule), marked for the catalogue: translated where shown."""

@@ -111,13 +111,17 @@ class MenuScreen(SpokenScreen[None]):
             yield OptionList(*options, Option(_("Quit"), id="quit"), id="menu-choice")
             confined = cast(GameHost, self.app).in_browser  # a tab opens its own games only: by name
             recent = "" if self.recent is None else self.recent.name if confined else str(self.recent)
-            path = Input(value=recent, placeholder=_("name of a saved game") if confined else _("path of a .dvr file"),
-                         id="replay-path")
+            path = Input(
+                value=recent,
+                placeholder=_("name of a saved game") if confined else _("path of a .dvr file"),
+                id="replay-path",
+            )
             path.display = False
             yield path
             yield Static(id="menu-error")
-            yield Static(Text(_("↑↓ then ⏎ · the same as: dvtui new, dvtui resume, dvtui replay FILE"),
-                              style=Style(color=MUTED)))
+            yield Static(
+                Text(_("↑↓ then ⏎ · the same as: dvtui new, dvtui resume, dvtui replay FILE"), style=Style(color=MUTED))
+            )
         yield Footer(compact=True)
 
     def on_resize(self, event: events.Resize) -> None:

@@ -242,8 +242,11 @@ class ReplayScreen(SpokenScreen[None]):
         start = self.replay.round_start(round_)
         if start is None:
             reached = len(self.replay.round_starts)
-            said = (_("This game has no round {round}").format(round=round_) if round_ > self.replay.rounds
-                    else _("The file stops in round {round}").format(round=reached))
+            said = (
+                _("This game has no round {round}").format(round=round_)
+                if round_ > self.replay.rounds
+                else _("The file stops in round {round}").format(round=reached)
+            )
             self.notify(said, severity="warning", timeout=3)
             return
         self.go(start)
@@ -344,8 +347,11 @@ class ReplayScreen(SpokenScreen[None]):
         if blunder is not None:
             name = printable(players[blunder.player].name)
             said = _("{name} played {card} under {column} here, a blunder: find a better placement.")
-            self.notify(said.format(name=name, card=blunder.card, column=column_name(blunder.column)),
-                        title=_("Try it again"), timeout=10)
+            self.notify(
+                said.format(name=name, card=blunder.card, column=column_name(blunder.column)),
+                title=_("Try it again"),
+                timeout=10,
+            )
         if state.over or all(seat.kind == "human" for seat in players):
             self._branch(moment, None)  # nothing to choose (or nothing to play: it says so)
             return
@@ -399,8 +405,9 @@ class ReplayScreen(SpokenScreen[None]):
         try:
             if self.game_file is not None:
                 data = self.game_file.read_bytes()
-                analysis, unkept = kept(self.game_file, data, events, self.analysis_budget, self.analysis_jobs,
-                                        progress=progress)
+                analysis, unkept = kept(
+                    self.game_file, data, events, self.analysis_budget, self.analysis_jobs, progress=progress
+                )
             else:
                 reviews = analyse(events, self.analysis_budget, self.analysis_jobs, progress=progress)
                 analysis = Analysis("", self.analysis_budget, "", reviews)
@@ -502,8 +509,9 @@ class ReplayScreen(SpokenScreen[None]):
             else:
                 status = colour_names(describe_event(event, names, game.rounds), names, colors)
             seat = players[game.to_move]
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False,
-                      names=names)
+            hand.show(
+                seat.name, seat.color, game.hands[game.to_move], None, self._next_text(), active=False, names=names
+            )
         if banner_text is not None:
             room = self.query_one("#play").size.width - 2  # the banner's padding
             step_hint = _(STEP_HINT)
@@ -512,8 +520,9 @@ class ReplayScreen(SpokenScreen[None]):
             banner.show(banner_text)
         hand.display = banner_text is None
         banner.display = banner_text is not None
-        right = (_("TIME TRAVEL · esc returns ") if self.live else _("REPLAY · esc returns ") if self.back else
-                 _("REPLAY "))
+        right = (
+            _("TIME TRAVEL · esc returns ") if self.live else _("REPLAY · esc returns ") if self.back else _("REPLAY ")
+        )
         self.query_one(RoundBar).show(game, status, right)
         self.query_one(ReplayLog).set_cursor(k)
         self._draw_status()

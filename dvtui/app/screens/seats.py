@@ -77,8 +77,11 @@ def seat_label(info: TableInfo, seat: int, account: str) -> tuple[str, bool]:
     if state.state == "connected":
         alone = state.user in (None, state.name)  # the person is named when not the seat's name
         if state.bot is not None:
-            said = (_("{name}: here, a {level} bot client playing") if alone else
-                    _("{name}: here ({person}), a {level} bot client playing"))
+            said = (
+                _("{name}: here, a {level} bot client playing")
+                if alone
+                else _("{name}: here ({person}), a {level} bot client playing")
+            )
         else:
             said = _("{name}: here, playing") if alone else _("{name}: here ({person}), playing")
         return said.format(name=name, person=state.user, level=bot_level_name(state.bot or "")), False
@@ -160,15 +163,21 @@ class SeatScreen(SpokenScreen[None]):
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
-        title.append("  " + _("table {table}: choose your seat").format(table=printable(self.choice.table)),
-                     style=Style(bold=True))
+        title.append(
+            "  " + _("table {table}: choose your seat").format(table=printable(self.choice.table)),
+            style=Style(bold=True),
+        )
         with Vertical(id="seats-body"):
             yield Static(title)
             yield Static(Text(_("asking the table server who is there…"), style=Style(color=MUTED)), id="seats-table")
             yield OptionList(id="seats-choice")
             yield Static(id="seats-error")
-            yield Static(Text(_("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE"),
-                              style=Style(color=MUTED)))
+            yield Static(
+                Text(
+                    _("↑↓ then ⏎ · the same as: dvtui join TABLE --as SEAT, or dvtui watch TABLE"),
+                    style=Style(color=MUTED),
+                )
+            )
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

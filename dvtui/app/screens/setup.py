@@ -78,7 +78,6 @@ def color_options() -> list[tuple[Text, str]]:
     return [(Text.assemble(("■ ", Style(color=seat_color(c))), color_name(c)), c) for c in COLORS]
 
 
-
 class SeatRow(Horizontal):
     """One seat: human or bot (and which), a human's name, then its colour: who sits there first,
     in the order Tab goes through them."""
@@ -107,8 +106,13 @@ class SeatRow(Horizontal):
             kind = "bot:greedy"
         yield Label(f"{self.index + 1}.", classes="seat-number")
         yield Select(kind_options(), value=kind, allow_blank=False, compact=True, classes="seat-kind")
-        yield Input(value=seat.name if seat.kind == "human" else "", placeholder=_("name"), max_length=MAX_NAME_CHARS,
-                    compact=True, classes="seat-name")
+        yield Input(
+            value=seat.name if seat.kind == "human" else "",
+            placeholder=_("name"),
+            max_length=MAX_NAME_CHARS,
+            compact=True,
+            classes="seat-name",
+        )
         yield Select(color_options(), value=seat.color, allow_blank=False, compact=True, classes="seat-color")
 
     @property
@@ -263,8 +267,10 @@ class SetupScreen(SpokenScreen[None]):
         title.append(f"  {said}", style=Style(bold=True))
         yield Static(title, id="setup-title")
         with VerticalScroll(id="setup-body", can_focus=False):  # its fields take the focus, not the body
-            yield Static(Text(_("Seats, clockwise (3 to 5): a human by name, or a bot by level."),
-                              style=Style(color=MUTED)), classes="setup-help")
+            yield Static(
+                Text(_("Seats, clockwise (3 to 5): a human by name, or a bot by level."), style=Style(color=MUTED)),
+                classes="setup-help",
+            )
             if self.open_table is not None:
                 with Horizontal(classes="setup-line", id="table-line"):
                     yield Label(_("Table name") + " ", classes="setup-label")
@@ -282,12 +288,22 @@ class SetupScreen(SpokenScreen[None]):
             with Horizontal(classes="setup-line"):
                 yield Label(_("First player") + " ", classes="setup-label")
                 seats = self.defaults.initial_seats()
-                yield Select([(Text(printable(f"{i + 1}. {s.name}")), i) for i, s in enumerate(seats)],
-                             allow_blank=False, compact=True, id="first")
+                yield Select(
+                    [(Text(printable(f"{i + 1}. {s.name}")), i) for i, s in enumerate(seats)],
+                    allow_blank=False,
+                    compact=True,
+                    id="first",
+                )
             with Horizontal(classes="setup-line"):
                 yield Label(_("Seed") + " ", classes="setup-label")
-                yield Input(value="" if self.defaults.seed is None else str(self.defaults.seed),
-                            placeholder=_("random"), compact=True, id="seed", restrict=r"[0-9]*", max_length=18)
+                yield Input(
+                    value="" if self.defaults.seed is None else str(self.defaults.seed),
+                    placeholder=_("random"),
+                    compact=True,
+                    id="seed",
+                    restrict=r"[0-9]*",
+                    max_length=18,
+                )
                 yield Label("  " + _("same seed, same deal"), classes="setup-note")
             with Horizontal(classes="setup-line"):
                 yield Label(_("Keyboard") + " ", classes="setup-label")
@@ -423,8 +439,7 @@ class SetupScreen(SpokenScreen[None]):
         rows = self.rows()
         if len(rows) >= MAX_PLAYERS:
             said = _("{most} seats at most: Dolce Vita is for {least} to {most} players (R3)")
-            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS),
-                        severity="warning", timeout=4)
+            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS), severity="warning", timeout=4)
             return
         taken = {row.color for row in rows}
         color = next(c for c in COLORS if c not in taken)
@@ -437,8 +452,7 @@ class SetupScreen(SpokenScreen[None]):
         rows = self.rows()
         if len(rows) <= MIN_PLAYERS:
             said = _("{least} seats at least: Dolce Vita is for {least} to {most} players (R3)")
-            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS),
-                        severity="warning", timeout=4)
+            self.notify(said.format(least=MIN_PLAYERS, most=MAX_PLAYERS), severity="warning", timeout=4)
             return
         row = self._row if self._row in rows else rows[-1]
         self._row = None

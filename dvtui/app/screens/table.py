@@ -236,18 +236,40 @@ class TableScreen(SpokenScreen[None]):
         names = session.names
         failed = self.save_failure
         if failed is not None:  # the game has stopped: nobody is to play, nothing is thinking
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None,
-                      Text(_("Game stopped: {reason} · q leaves (it says how to go on)").format(reason=failed.reason),
-                           style=Style(color=ERROR, bold=True)), active=False, names=names)
+            hand.show(
+                seat.name,
+                seat.color,
+                game.hands[game.to_move],
+                None,
+                Text(
+                    _("Game stopped: {reason} · q leaves (it says how to go on)").format(reason=failed.reason),
+                    style=Style(color=ERROR, bold=True),
+                ),
+                active=False,
+                names=names,
+            )
         elif game.over:
-            hand.show(seat.name, seat.color, [], None, hint_text(_("Game over: e for the results, q to leave")),
-                      active=False, names=names)
+            hand.show(
+                seat.name,
+                seat.color,
+                [],
+                None,
+                hint_text(_("Game over: e for the results, q to leave")),
+                active=False,
+                names=names,
+            )
         elif placer is not None:
-            hand.show(seat.name, seat.color, game.hands[placer], cursor.card, self._advice(), active=True,
-                      names=names)
+            hand.show(seat.name, seat.color, game.hands[placer], cursor.card, self._advice(), active=True, names=names)
         else:
-            hand.show(seat.name, seat.color, game.hands[game.to_move], None, self._waiting_line(game), active=False,
-                      names=names)
+            hand.show(
+                seat.name,
+                seat.color,
+                game.hands[game.to_move],
+                None,
+                self._waiting_line(game),
+                active=False,
+                names=names,
+            )
         self._show_round_bar()
         self._bindings_changed()
         self._call_turn()
@@ -314,8 +336,14 @@ class TableScreen(SpokenScreen[None]):
             banner.display = False
             return
         names = session.names
-        last = next((s.placed for s in reversed(session.standing_placements())
-                     if s.placed.player != human and not session.is_bot(s.placed.player)), None)
+        last = next(
+            (
+                s.placed
+                for s in reversed(session.standing_placements())
+                if s.placed.player != human and not session.is_bot(s.placed.player)
+            ),
+            None,
+        )
         line = handover_line(names, human, last, session.game.round, session.undo_player())
         banner.display = True
         banner.show(colour_names(line, names, [s.color for s in session.game.created.players]))
@@ -328,12 +356,19 @@ class TableScreen(SpokenScreen[None]):
         if status is None:
             seat = game.created.players[game.to_move]
             if failed is not None:  # the status itself (the right end is cut first at 80 columns)
-                status = Text(_("✗ NOT SAVED: {reason}").format(reason=failed.reason.removeprefix("the ")),
-                              style=Style(color=ERROR, bold=True))
+                status = Text(
+                    _("✗ NOT SAVED: {reason}").format(reason=failed.reason.removeprefix("the ")),
+                    style=Style(color=ERROR, bold=True),
+                )
             elif presence is not None:
-                status = turn_status(presence, game, mine=session.human_to_move() is not None,
-                                     bot=session.is_bot(game.to_move), may_stand_in=self._may_stand_in(),
-                                     now=time.monotonic())
+                status = turn_status(
+                    presence,
+                    game,
+                    mine=session.human_to_move() is not None,
+                    bot=session.is_bot(game.to_move),
+                    may_stand_in=self._may_stand_in(),
+                    now=time.monotonic(),
+                )
             elif game.over:
                 status = Text(_("Game over"), style=Style(bold=True))
             elif session.human_to_move() is not None:
@@ -457,8 +492,12 @@ class TableScreen(SpokenScreen[None]):
         if presence is not None and presence.left is not None and not self._told_left:
             self._told_left = True
             said = _("{table}: {why}. q leaves; {rejoin} comes back here.")
-            self.notify(said.format(table=self.session.abilities.table, why=presence.left, rejoin=presence.rejoin),
-                        title=_("Left the table"), severity="error", timeout=30)
+            self.notify(
+                said.format(table=self.session.abilities.table, why=presence.left, rejoin=presence.rejoin),
+                title=_("Left the table"),
+                severity="error",
+                timeout=30,
+            )
         if presence is not None and presence.stopped is not None and not self._told_stopped:
             self._told_stopped = True  # the toast goes; the log keeps who ended the table, and why
             self.query_one(EventLog).note(_("The table has stopped: {why}").format(why=presence.stopped))
@@ -474,9 +513,11 @@ class TableScreen(SpokenScreen[None]):
         vote = presence.rematch
         proposer = None if vote is None else vote.by
         if proposer is not None and proposer != self._rematch_told and proposer != presence.seat:
-            said = (_("{name} proposes a rematch at this table (e: the results, where r accepts).")
-                    if self.session.abilities.table_rematch else
-                    _("{name} proposes a rematch at this table (e: the results)."))
+            said = (
+                _("{name} proposes a rematch at this table (e: the results, where r accepts).")
+                if self.session.abilities.table_rematch
+                else _("{name} proposes a rematch at this table (e: the results).")
+            )
             self.notify(said.format(name=self.session.names[proposer]), title=_("Rematch"), timeout=10,
                         markup=False)  # fmt: skip
         self._rematch_told = proposer

@@ -254,8 +254,11 @@ def _outcome_row(model: ColumnModel, looks: SeatLooks, width: int) -> Text:
         return styled("✓".center(width), muted)
     if not any(outcome.totals):
         return Text(" " * width)
-    left = [p for p, t in enumerate(outcome.totals) if t and p not in outcome.cancelled
-            and all(a.player != p for a in outcome.awards)]
+    left = [
+        p
+        for p, t in enumerate(outcome.totals)
+        if t and p not in outcome.cancelled and all(a.player != p for a in outcome.awards)
+    ]
     if left:
         return styled(_("runs out").center(width)[:width], muted)
     return Text(" " * width)

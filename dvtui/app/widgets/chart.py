@@ -15,8 +15,9 @@ from ..theme import MUTED, seat_color, seat_shade
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 
 
-def chart_lines(round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
-                width: int, height: int) -> list[Text]:
+def chart_lines(
+    round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str], width: int, height: int
+) -> list[Text]:
     """The chart in ``width`` x ``height`` cells: y labels, one group of bars per round, round
     labels and a legend of tags (so the bars are not told apart by colour alone)."""
     n = len(colors)
@@ -65,8 +66,14 @@ class TotalsChart(Widget):
     TotalsChart { height: 1fr; width: 1fr; min-height: 4; }
     """
 
-    def __init__(self, round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str],
-                 *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        round_scores: Sequence[Sequence[int]],
+        colors: Sequence[str],
+        tags: Sequence[str],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.round_scores = [list(h) for h in round_scores]
         self.seat_colors = list(colors)

@@ -23,7 +23,6 @@ CHIP = Style(bold=True, color="#1a1a1a", bgcolor=GOLD)
 """Dark words on gold: the brand, a banner's head (``Column B``, ``Round 2 is over``)."""
 
 
-
 def styled(text: str, style: Style) -> Text:
     """``text`` in ``style`` as a span, not as the base style: text appended later keeps its own."""
     return Text.assemble((text, style))
@@ -57,8 +56,12 @@ def card_label(card: str, width: int) -> str:
     name = good_name(card_category(card))
     value = card_value_label(card)
     code = card_code(card)
-    for text in (f"{name} {value}" if width >= full_names() else "", f"{code} {value}", f"{code}{value}",
-                 f"{code}{value[0]}"):
+    for text in (
+        f"{name} {value}" if width >= full_names() else "",
+        f"{code} {value}",
+        f"{code}{value}",
+        f"{code}{value[0]}",
+    ):
         if text and len(text) <= width:
             return text
     return card_code(card)[:width]
@@ -160,7 +163,8 @@ def fit_names(names: Sequence[str], width: int) -> list[str]:
         for tail_width in _tail_widths(names, clash, width):
             trial = {j: _ends(names[j], width, tail_width) for j in clash}
             if len(set(trial.values())) == len(clash) and not set(trial.values()) & {
-                    fitted[j] for j in range(len(names)) if j not in clash}:
+                fitted[j] for j in range(len(names)) if j not in clash
+            }:
                 break
         else:
             trial = {j: _ends(names[j], width, -1, tag=str(j + 1)) for j in clash}
@@ -192,11 +196,14 @@ def cell_tags(names: Sequence[str], width: int = 3) -> list[str]:
     ends in ``…`` as everywhere (``Ro…`` for Root); two cells are too few for it (``Ro``)."""
     tags = [head_cells(tag, width) for tag in seat_tags(names)]
     if width >= 3:
-        tags = [clip(name.strip(), width) if tag != name.strip() and name.strip().startswith(tag) else tag
-                for name, tag in zip(names, tags, strict=True)]
+        tags = [
+            clip(name.strip(), width) if tag != name.strip() and name.strip().startswith(tag) else tag
+            for name, tag in zip(names, tags, strict=True)
+        ]
     return [
         f"{head_cells(names[i].strip() or 'P', width - len(str(i + 1)))}{i + 1}"
-        if tags.count(tag) > 1 or not tag.strip() else tag
+        if tags.count(tag) > 1 or not tag.strip()
+        else tag
         for i, tag in enumerate(tags)
     ]
 

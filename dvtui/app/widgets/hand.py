@@ -76,8 +76,17 @@ class HandBar(Widget):
         self.active = False
         self.info: Text = Text()
 
-    def show(self, name: str, color: str, hand: list[int], selected: int | None, info: Text | str,
-             *, active: bool = True, names: Sequence[str] = ()) -> None:
+    def show(
+        self,
+        name: str,
+        color: str,
+        hand: list[int],
+        selected: int | None,
+        info: Text | str,
+        *,
+        active: bool = True,
+        names: Sequence[str] = (),
+    ) -> None:
         """``active`` False: someone else (a bot) holds these cards; they are shown, not offered.
         ``names``: every player's, so that a long name cut to fit still differs from the others."""
         names = list(names) if name in names else [name]

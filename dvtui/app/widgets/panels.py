@@ -79,8 +79,9 @@ class RoundBar(Widget):
         text.append_text(status)
         round_, rounds, first, color = self.round_words
         sep = Style(color=MUTED)
-        words = Text.assemble(("  ·  ", sep), (_("Round {round} of {rounds}").format(round=round_, rounds=rounds),
-                                               Style(bold=True)))
+        words = Text.assemble(
+            ("  ·  ", sep), (_("Round {round} of {rounds}").format(round=round_, rounds=rounds), Style(bold=True))
+        )
         first_words = "  ·  " + _("first") + " "
         name_room = room - text.cell_len - words.cell_len - cell_len(first_words)
         if self.names and name_room >= 4:
@@ -250,7 +251,7 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
         if width != self._width:
             self._width, self._lines, self._wrapped = width, [], 0
         console = self.app.console
-        for entry in self.entries[self._wrapped:]:
+        for entry in self.entries[self._wrapped :]:
             for line in entry.wrap(console, width):
                 self._lines.append(Strip(list(line.render(console)), line.cell_len).adjust_cell_length(width))
         self._wrapped = len(self.entries)

@@ -25,8 +25,10 @@ def presence_line(presence: Presence, game: Game) -> Text:
     """Each seat and what it is now (``you`` for this side's), then how many watch; once the table
     has stopped (closed), that nobody plays there any more: who was there last is moot."""
     if presence.stopped is not None and not game.over:
-        return Text(_("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
-                    style=Style(color=ERROR))
+        return Text(
+            _("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
+            style=Style(color=ERROR),
+        )
     words = [f"{seat_name(presence, s)} ({seat_words(presence, s)})" for s in presence.seats]
     line = " · ".join(words)
     awaited = presence.awaited()
@@ -50,7 +52,8 @@ def rematch_words(presence: Presence, names: list[str]) -> str | None:
         return ", ".join(_("you") if seat == presence.seat else names[seat] for seat in seats)
 
     line = _("Rematch proposed by {proposer} · accepted: {accepted}").format(
-        proposer=who([vote.by]), accepted=who(list(vote.accepted)))
+        proposer=who([vote.by]), accepted=who(list(vote.accepted))
+    )
     if vote.awaited:
         line += " · " + _("awaited: {names}").format(names=who(list(vote.awaited)))
     return line
@@ -60,11 +63,15 @@ def waiting_words(state: SeatInfo, may_stand_in: bool) -> str | None:
     """The state of the seat the table waits for, when it is not a person at their terminal: a bot
     client, a bot standing in, away, free (never taken); and whether ``a`` may help."""
     if state.resigned:
-        return (_("resigned · {level} bot playing on").format(level=bot_level_name(state.stand_in))
-                if state.stand_in else _("resigned · a bot playing on"))
+        return (
+            _("resigned · {level} bot playing on").format(level=bot_level_name(state.stand_in))
+            if state.stand_in
+            else _("resigned · a bot playing on")
+        )
     if state.stand_in is not None:
-        return (_("free · {level} bot standing in") if state.state == "free" else
-                _("away · {level} bot standing in")).format(level=bot_level_name(state.stand_in))
+        return (
+            _("free · {level} bot standing in") if state.state == "free" else _("away · {level} bot standing in")
+        ).format(level=bot_level_name(state.stand_in))
     if state.state == "connected":
         if state.bot is None:
             return None

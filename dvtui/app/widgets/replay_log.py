@@ -108,8 +108,9 @@ class ReplayLog(Widget):
         if words is None:
             if len(self._words) >= CACHED_ENTRIES:
                 self._words = {}
-            words = colour_names(describe_event(self.events[moment], self._names, self._rounds),
-                                 self._names, self._colors)
+            words = colour_names(
+                describe_event(self.events[moment], self._names, self._rounds), self._names, self._colors
+            )
             sign = self.marks.get(moment)
             if sign is not None:
                 words = words.copy()

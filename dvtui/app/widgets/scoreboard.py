@@ -65,8 +65,14 @@ def seat_labels(seats: Sequence[Seat], room: int) -> list[str]:
         if seat.kind != "bot" or not seat.bot or labels[i] != seat.name:
             continue
         level = bot_level_name(seat.bot.split("@")[0])
-        labels[i] = next((seat.name + tag for tag in (f" ({level})", f" ({level[:1]})")
-                          if cell_len(seat.name) + cell_len(tag) <= room), seat.name)
+        labels[i] = next(
+            (
+                seat.name + tag
+                for tag in (f" ({level})", f" ({level[:1]})")
+                if cell_len(seat.name) + cell_len(tag) <= room
+            ),
+            seat.name,
+        )
     return labels
 
 

@@ -83,8 +83,15 @@ def table_layout(
             break
     board = min(column_height(rows, players), max(0, height - fixed))
     two_rows = height - fixed - board >= 1 and not viewer
-    return TableLayout(False, False, "1fr", "1fr", two_row_hand=two_rows, too_small=too_small,
-                       play_height=board + 1 + two_rows + banner)
+    return TableLayout(
+        False,
+        False,
+        "1fr",
+        "1fr",
+        two_row_hand=two_rows,
+        too_small=too_small,
+        play_height=board + 1 + two_rows + banner,
+    )
 
 
 def compose_table(
@@ -212,8 +219,9 @@ def moment_banner(
         then = " "
         if totals is not None:
             text.append(" ")
-            text.append_text(colour_names("  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(totals)),
-                                          names, colors))
+            text.append_text(
+                colour_names("  ".join(f"{names[p]} {short_amount(s)}" for p, s in enumerate(totals)), names, colors)
+            )
             then = " · "
         if event.round < rounds:
             nxt = names[event.next_first_player]
