@@ -3,8 +3,8 @@
 The positions are those a game of greedy bots passes through (every ``--every``-th placement of
 ``--deals`` deals per size, from fixed seeds), so every level is timed on the same positions and
 the early moves of a round, the dearest for a search, are in the sample as often as in a game.
-Which build ran is printed first: the compiled one (``DVTUI_MYPYC=1 pip install .``, or
-``DVTUI_MYPYC=1 python setup.py build_ext --inplace`` in a source tree) or pure Python.
+Which build ran is printed first: the compiled one (``HATCH_BUILD_HOOK_ENABLE_MYPYC=1 pip install .``,
+which also leaves the compiled modules in place in the tree it built) or pure Python.
 
     python bench/bench_move_time.py --level master
     python bench/bench_move_time.py --level strong --level master --every 5
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # last: an installed dvtui (the compiled build
-# of DVTUI_MYPYC=1 pip install .) is the one timed, not this checkout's source beside it
+# of HATCH_BUILD_HOOK_ENABLE_MYPYC=1 pip install .) is the one timed, not this checkout's source beside it
 
 from dvtui.bots import bot_fn, bot_seed, choose, parse_bot
 from dvtui.bots import strong as _strong

@@ -8,7 +8,6 @@ import gettext
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -111,23 +110,3 @@ def test_the_pseudo_locale_accents_and_lengthens_every_message() -> None:
     assert said.startswith("{name} ţåķéš ţĥé {card}") and len(said) >= len("{name} takes the {card}") * 1.25
     assert code == "ÇÅŔ"  # three cells, as a card shows it
     assert counted.startswith("{count} ŕöûñðš")
-
-
-def test_the_package_build_compiles_each_catalogue(tmp_path: Path) -> None:
-    """``setup.py``'s build_py writes each ``.po`` compiled beside it, as gettext reads it (built
-    from a copy of the source: a build leaves files where it runs)."""
-    source = tmp_path / "src"
-    ignore = shutil.ignore_patterns("__pycache__", "*.mo", "*.pot")
-    shutil.copytree(REPO / "dvtui", source / "dvtui", ignore=ignore)
-    for name in ("setup.py", "pyproject.toml", "README.md"):
-        shutil.copy(REPO / name, source / name)
-    shutil.copytree(REPO / "build_backend", source / "build_backend", ignore=ignore)
-    done = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path / "built")], cwd=source,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    for path in CATALOGUES:
-        compiled = tmp_path / "built" / path.relative_to(REPO).with_suffix(".mo")
-        with compiled.open("rb") as handle:
-            built = gettext.GNUTranslations(handle)
-        said = catalogue(path)
-        assert built.gettext("Columns:") == said["Columns:"].string != "Columns:"

@@ -22,7 +22,7 @@ SIGNS = {
     "browser": "chromium",
     "CHROMIUM": "chromium",
     "fc-match": "chromium",  # the fonts the browser draws with, installed with it
-    "DVTUI_MYPYC": "mypyc",  # the compiled build: mypyc and a C compiler
+    "HATCH_BUILD_HOOK_ENABLE_MYPYC": "mypyc",  # the compiled build: mypyc and a C compiler
 }
 """A name (or a string, a program a test runs) in a test, its fixtures or its module's helpers, and
 the marker it makes that test need."""

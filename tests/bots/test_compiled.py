@@ -1,7 +1,8 @@
-"""The compiled build (``DVTUI_MYPYC=1``, setup.py) installs with the README's command and plays
-exactly as the pure one: the documented command, run as written in a fresh virtual environment,
-builds the source with mypyc (the build's own isolated environment holds only what the build
-backend asks for), then the same positions are searched by both installs.
+"""The compiled build (pyproject.toml's mypyc hook, enabled by ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1``)
+installs with the README's command and plays exactly as the pure one: the documented command, run
+as written in a fresh virtual environment, builds the source with mypyc (the build's own isolated
+environment holds only what pyproject.toml asks for), then the same positions are searched by both
+installs.
 
 Floats are compared by their repr, so a compiled module that rounded one step differently (and one
 day chose another move because of it) fails here, not in a game."""
@@ -22,9 +23,9 @@ pytestmark = pytest.mark.mypyc
 
 ROOT = Path(__file__).resolve().parents[2]
 
-DOCUMENTED = "DVTUI_MYPYC=1 pip install ."
+DOCUMENTED = "HATCH_BUILD_HOOK_ENABLE_MYPYC=1 pip install ."
 """The compiled build's command as README.md and docs/DEVELOPMENT.md give it."""
-SOURCE = ("pyproject.toml", "setup.py", "README.md", "build_backend", "dvtui")
+SOURCE = ("pyproject.toml", "README.md", "dvtui")
 """What the build reads: a checkout without its tests, its history or anything built in it."""
 
 SEARCH = """
@@ -78,12 +79,18 @@ def test_the_documented_command_installs_a_compiled_build_that_chooses_the_pure_
     tree.mkdir()
     for name in SOURCE:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.mo"))
+            shutil.copytree(
+                ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.mo", "*.pot")
+            )
         else:
             shutil.copy(ROOT / name, tree / name)
     fresh = tmp_path / "venv"
     venv.create(fresh, with_pip=True)
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV", "DVTUI_MYPYC")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "VIRTUAL_ENV", "HATCH_BUILD_HOOK_ENABLE_MYPYC", "HATCH_BUILD_HOOKS_ENABLE")
+    }
     env["PATH"] = os.pathsep.join([str(fresh / "bin"), env.get("PATH", "")])
     built = subprocess.run(DOCUMENTED, shell=True, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
     assert built.returncode == 0, (built.stdout + built.stderr)[-3000:]
