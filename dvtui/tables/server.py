@@ -61,6 +61,7 @@ from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
+from ..rulewords import english_words
 from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
@@ -986,8 +987,10 @@ class Server:
             first = message.first_player or 0
             seed = message.seed if message.seed is not None else random_seed()
             created = new_game(seats, first_player=first, seed=seed)
-        except (SeatError, RuleError) as e:
-            raise Refusal("bad_setup", str(e)) from None
+        except SeatError as e:
+            raise Refusal("bad_setup", english_words(e)) from None
+        except RuleError as e:
+            raise Refusal.ruled("bad_setup", e) from None
         for i, seat in enumerate(seats):
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
@@ -1393,7 +1396,7 @@ class Server:
         try:
             level = str(parse_bot(asked))
         except SeatError as e:
-            raise Refusal("bad_message", str(e)) from None
+            raise Refusal("bad_message", english_words(e)) from None
         over = self.bots.budget.problem(level)
         if over is not None:
             raise Refusal("bad_message", over)
@@ -1610,7 +1613,7 @@ class Server:
                 await self._commit(table, lambda session: session.undo(seat), undone=seat)
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
-            raise Refusal(code, str(e), seq=table.next_seq) from None
+            raise Refusal.ruled(code, e, seq=table.next_seq) from None
 
     async def _commit(
         self, table: LiveTable, decide: Callable[[PlaySession], object], *, undone: int | None = None
@@ -1834,7 +1837,8 @@ class Server:
                 table.session.game.apply(event)
                 table.session.events.append(event)
         except (msgspec.DecodeError, RuleError) as e:
-            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {e}"
+            why = english_words(e) if isinstance(e, RuleError) else str(e)
+            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {why}"
             table.halt("server", message)
             self._log(message)
             return
