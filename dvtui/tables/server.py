@@ -84,6 +84,7 @@ from .limits import (
     hung_up,
     peer_uid,
 )
+from .older import downgraded, listed_for, presence_for
 from .openings import Openings, worth_keeping
 from .operator import said, speak_to_operator
 from .pool import BotMoves, BotPool, MaxBudget
@@ -125,14 +126,8 @@ from .protocol import (
     Undo,
     Watch,
     Welcome,
-    bot_problem,
     client_decoder,
-    downgraded,
     encode,
-    listed_for,
-    person_problem,
-    presence_for,
-    request_type,
 )
 from .registry import (
     Owner,
@@ -148,6 +143,7 @@ from .registry import (
 from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import MAX_UNDOS_PER_ROUND, undos_this_round
+from .vetting import bot_problem, person_problem, request_type
 from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
@@ -235,7 +231,7 @@ class Conn:
         self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
 
     def tell(self, error: Error) -> None:
-        """Send ``error`` in a code this client reads (:func:`~.protocol.downgraded`)."""
+        """Send ``error`` in a code this client reads (:func:`~.older.downgraded`)."""
         self.send(encode(downgraded(error, self.features)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
