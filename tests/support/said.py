@@ -1,4 +1,4 @@
-"""The rules' errors as a reader sees them: the engine raises a code and its values, and
+"""The rules' (and the seats') errors as a reader sees them: the engine raises a code and its values, and
 :func:`dvtui.rulewords.rule_words` makes the sentence; a test that checks the sentence checks it
 there, the way ``pytest.raises(match=...)`` checks an error's own text."""
 
@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from dvtui.engine import RuleError
+from dvtui.engine import CodedError
 from dvtui.rulewords import rule_words
 
 
 @contextlib.contextmanager
-def raises_said(kind: type[RuleError], pattern: str) -> Iterator[pytest.ExceptionInfo[RuleError]]:
+def raises_said(kind: type[CodedError], pattern: str) -> Iterator[pytest.ExceptionInfo[CodedError]]:
     """Expect a ``kind`` whose sentence, in the language spoken now, matches ``pattern``
     (``re.search``)."""
     with pytest.raises(kind) as info:
