@@ -38,6 +38,17 @@ class CodedError(Exception):
         shown = " ".join(f"{name}={value!r}" for name, value in self.fields.items())
         return f"{self.context}{self.code} {shown}".rstrip()
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a process pool hands errors back): its code and fields, not its text."""
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(kind: type[CodedError], args: tuple[object, ...], state: dict[str, object]) -> CodedError:
+    error = kind.__new__(kind)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class RuleError(CodedError):
     """A decision or a log the rules do not allow: ``code`` says which rule and why.

@@ -3,6 +3,7 @@ replay errors people read), with the same facts as in English."""
 
 from __future__ import annotations
 
+import pickle
 import re
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 import dvtui.engine
 from dvtui import i18n
-from dvtui.engine import BadSetup, Game, Placement, RuleError, Seat, WrongPlayer, fold, new_game
+from dvtui.engine import BadSetup, DerivedMismatch, Game, Placement, RuleError, Seat, WrongPlayer, fold, new_game
 from dvtui.rulewords import RULE_WORDS, english_words, rule_words
 
 from ..support.said import raises_said
@@ -85,3 +86,16 @@ def test_a_log_error_keeps_its_event_and_a_code_that_does_not_fit_says_the_code(
     assert rule_words(misfit) == "not_your_turn seat=1"
     own = RuleError("words made above the engine", code="not_your_turn")
     assert rule_words(own) == "words made above the engine"
+
+
+def test_an_error_crosses_a_process_with_its_code_and_values() -> None:
+    """A process pool hands an error back pickled: it keeps what its sentence is made from."""
+    game = Game(new_game(SEATS, seed=1))
+    with pytest.raises(WrongPlayer) as info:
+        game.place(Placement(card=1, column=0), player=2)
+    back = pickle.loads(pickle.dumps(info.value))
+    assert (type(back), back.code, back.fields, back.worded) == (WrongPlayer, "not_your_turn", info.value.fields, False)
+    assert rule_words(back) == "it is player 0's turn, not player 2's (R4.1)"
+    mismatch = pickle.loads(pickle.dumps(DerivedMismatch("round_ended", "seq", 3, 4, index=9)))
+    assert (mismatch.field, mismatch.index) == ("seq", 9)
+    assert rule_words(mismatch) == "round_ended: field 'seq' should be 3, found 4"
