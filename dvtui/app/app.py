@@ -33,6 +33,7 @@ from ..i18n import N_, _
 from ..play.face import GameSession
 from ..play.local import LocalSession
 from ..printable import printable
+from ..rulewords import rule_words
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
@@ -271,7 +272,7 @@ class DvtuiApp(App[ExitState]):
             try:
                 old.rematch(True)
             except RuleError as e:
-                self.notify(str(e), severity="warning", timeout=8, markup=False)
+                self.notify(rule_words(e), severity="warning", timeout=8, markup=False)
                 return
             self.notify(_("Rematch asked: the table deals it once everyone there has accepted (d on the end "
                           "screen turns it down)."), title=_("Rematch"), timeout=6)  # fmt: skip
@@ -371,7 +372,8 @@ class DvtuiApp(App[ExitState]):
             self.notify(str(e), severity="warning", timeout=5)
             return None
         except (SaveError, GameFileError, OSError, SeatError) as e:
-            self.notify(_("Could not start a branch: {error}").format(error=e), severity="error", timeout=10)
+            said = rule_words(e) if isinstance(e, SeatError) else str(e)
+            self.notify(_("Could not start a branch: {error}").format(error=said), severity="error", timeout=10)
             return None
         self.branched = session.path
         return session

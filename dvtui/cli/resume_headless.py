@@ -21,6 +21,7 @@ from ..describe import amount
 from ..i18n import _
 from ..play.session import PlaySession
 from ..printable import printable
+from ..rulewords import rule_words
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, latest_unfinished, read_game
 from ..store.lock import GameLock
@@ -51,7 +52,7 @@ def _check_bots(loaded: LoadedGame) -> None:
             try:
                 parse_bot(seat.bot or "")
             except UnknownBot as e:
-                raise GameFileError(loaded.path, 1, f"game_created: players[{i}].bot: {e}") from None
+                raise GameFileError(loaded.path, 1, f"game_created: players[{i}].bot: {rule_words(e)}") from None
 
 
 def _clear_stale_lock(path: Path) -> None:

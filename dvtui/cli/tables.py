@@ -19,6 +19,7 @@ from ..describe import bot_level_name, describe_result, moment
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..i18n import N_, _
 from ..printable import printable
+from ..rulewords import rule_words
 from ..store import GameFileError, SaveError, parse_game
 from ..tables import (
     Diverged,
@@ -559,7 +560,7 @@ def _bot(text: str) -> BotSpec:
     try:
         return parse_bot(text)
     except SeatError as e:
-        raise UsageError(f"--bot: {e}") from None
+        raise UsageError(f"--bot: {rule_words(e)}") from None
 
 
 def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> int:

@@ -26,6 +26,7 @@ from .cards import (
 from .errors import (
     BadSetup,
     CardNotInHand,
+    CodedError,
     ColumnOutOfRange,
     DerivedMismatch,
     GameOver,
@@ -110,6 +111,7 @@ __all__ = [
     "BotSpec",
     "CardNotInHand",
     "CardPlaced",
+    "CodedError",
     "ColumnOutOfRange",
     "ColumnResolved",
     "DerivedMismatch",

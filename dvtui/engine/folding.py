@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..i18n import _
 from .errors import DerivedMismatch, RuleError
 from .events import DERIVED_TYPES, CardPlaced, Event, GameCreated
 from .game import GAME_ENDING, RESOLVING, ROUND_ENDING, Game
@@ -110,12 +109,7 @@ class Folded:
             if kind in _DERIVED:
                 if not owing:
                     if not game.derived_pending:
-                        raise RuleError(
-                            _("{event} is not owed here: a decision is expected").format(
-                                event=ev.__struct_config__.tag
-                            ),
-                            i,
-                        )
+                        raise RuleError.of("not_owed", event=ev.__struct_config__.tag).at(i)
                     owed = game.derive_all()
                     k = 0
                     end = i + len(owed)
@@ -136,12 +130,7 @@ class Folded:
                 continue
             if owing or game.phase in _OWING:
                 owed_name = type(owed[k]).__struct_config__.tag if owing else _OWED_NAME[game.phase]
-                raise RuleError(
-                    _("{event} found where {owed} is owed (derived events come complete, in place)").format(
-                        event=ev.__struct_config__.tag, owed=owed_name
-                    ),
-                    i,
-                )
+                raise RuleError.of("misplaced", event=ev.__struct_config__.tag, owed=owed_name).at(i)
             try:
                 apply(ev)
             except RuleError as e:
@@ -230,8 +219,7 @@ def fold(events: Iterable[Event], *, script: bool = True, checkpoints: bool = Fa
     log = events if isinstance(events, list) else list(events)
     first = log[0] if log else None
     if not isinstance(first, GameCreated):
-        what = _("nothing") if first is None else _name(first)
-        raise RuleError(_("the first event must be game_created, not {what}").format(what=what), 0)
+        raise RuleError.of("first_event", what=None if first is None else _name(first)).at(0)
     try:
         game = Game(first)
     except RuleError as e:

@@ -14,7 +14,6 @@ from enum import IntEnum
 from itertools import repeat
 from typing import NamedTuple, NoReturn
 
-from ..i18n import _
 from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
 from .errors import (
     CardNotInHand,
@@ -237,24 +236,16 @@ class Game:
         card, column = placement
         if self.phase != PLACEMENT:
             if self.phase == OVER:
-                raise GameOver(_("the game is over (R8): no more placements"))
-            raise NotPlacementPhase(_("the round is being resolved: its derived events come first"))
+                raise GameOver.of("game_over")
+            raise NotPlacementPhase.of("resolving")
         if player != self.to_move:
-            raise WrongPlayer(
-                _("it is player {to_move}'s turn, not player {player}'s (R4.1)").format(
-                    to_move=self.to_move, player=player
-                )
-            )
+            raise WrongPlayer.of("not_your_turn", to_move=self.to_move, player=player)
         if column not in _COLUMN_SET:  # (whatever it is: a program may hand in anything)
-            raise ColumnOutOfRange(
-                _("column must be 0 to {last}, not {column!r}").format(last=COLUMNS - 1, column=column)
-            )
+            raise ColumnOutOfRange.of("column_range", last=COLUMNS - 1, column=column)
         if card not in self.hands[player]:
             if card in NUMBER_CARDS:
-                raise CardNotInHand(
-                    _("player {player} has already placed their {card} this round").format(player=player, card=card)
-                )
-            raise CardNotInHand(_("number cards are 1 to 6, not {card}").format(card=card))
+                raise CardNotInHand.of("card_placed", player=player, card=card)
+            raise CardNotInHand.of("card_range", card=card)
 
     def place(self, placement: Placement, *, player: int | None = None, stand_in: str | None = None) -> list[Event]:
         """Make ``placement`` for the player to move (or check it is ``player``). ``stand_in``: the
@@ -334,12 +325,12 @@ class Game:
         a human undoes their own move, not a bot's).
         """
         if self.phase == OVER:
-            raise GameOver("the game is over (R8): nothing to undo")
+            raise GameOver.of("undo_over")
         if self.phase != PLACEMENT or not self.placements:
-            raise NothingToUndo("no placement of this round to take back (undo never crosses a resolution)")
+            raise NothingToUndo.of("undo_none")
         last = self.placements[-1]
         if player is not None and last.player != player:
-            raise NothingToUndo(f"the latest placement is player {last.player}'s, not player {player}'s")
+            raise NothingToUndo.of("undo_not_theirs", last=last.player, player=player)
         event = PlacementUndone(round=self.round, player=last.player, column=last.column, card=last.card)
         self._apply_undone(event)
         return event
@@ -363,7 +354,7 @@ class Game:
             return self._end_round()
         if phase == GAME_ENDING:
             return self._end_game()
-        raise NotPlacementPhase("no derived event is owed now")
+        raise NotPlacementPhase.of("nothing_owed")
 
     def derive_all(self) -> list[Event]:
         """Every derived event owed now, applied, in log order."""
@@ -453,34 +444,23 @@ class Game:
                 self._refuse(event)  # type: ignore[arg-type]
         elif kind is ColumnResolved or kind is RoundEnded or kind is GameEnded:
             if not self.derived_pending:
-                raise RuleError(
-                    _("{event} is not owed here: a decision is expected").format(event=event.__struct_config__.tag)
-                )
+                raise RuleError.of("not_owed", event=event.__struct_config__.tag)
             expected = self.derive_next()
             if expected != event:
                 raise DerivedMismatch.between(expected, event)
         elif kind is PlacementUndone:
             assert isinstance(event, PlacementUndone)
             if self.phase == PLACEMENT and event.round != self.round:
-                raise RuleError(
-                    _("placement_undone says round {said}, but round {round} is being played").format(
-                        said=event.round, round=self.round
-                    )
-                )
+                raise RuleError.of("undo_round", said=event.round, round=self.round)
             if self.phase == PLACEMENT and self.placements:
                 last = self.placements[-1]
                 if (last.player, last.column, last.card) != (event.player, event.column, event.card):
-                    raise RuleError(
-                        _(
-                            "placement_undone must name the latest placement exactly: "
-                            "player {player}, column {column}, card {card}"
-                        ).format(player=last.player, column=last.column, card=last.card)
-                    )
+                    raise RuleError.of("undo_not_latest", player=last.player, column=last.column, card=last.card)
             self.undo()
         elif kind is GameCreated:
-            raise RuleError(_("game_created may only be the first event"))
+            raise RuleError.of("created_again")
         else:
-            raise RuleError(_("not an event of this game: {event!r}").format(event=event))
+            raise RuleError.of("not_an_event", event=event)
 
     def apply_placements(self, events: Sequence[Event], start: int, stop: int) -> int:
         """Fold ``events[start:stop]`` while they are plainly legal ``card_placed`` events of the
@@ -524,12 +504,6 @@ class Game:
     def _refuse(self, event: CardPlaced) -> NoReturn:
         """Raise the typed error that says why :meth:`apply_placements` did not apply ``event``."""
         if self.phase == PLACEMENT and event.round != self.round:
-            raise RuleError(
-                _("card_placed says round {said}, but round {round} is being played").format(
-                    said=event.round, round=self.round
-                )
-            )
+            raise RuleError.of("placed_round", said=event.round, round=self.round)
         self.check_placement(Placement(card=event.card, column=event.column), player=event.player)
-        raise RuleError(
-            _("card_placed could not be applied: {event!r}").format(event=event)
-        )  # check_placement always says why first
+        raise RuleError.of("not_applied", event=event)  # check_placement always says why first

@@ -9,10 +9,10 @@ without knowing the bots; the bots register their move functions under :data:`BO
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..i18n import _
+from .errors import CodedError
 from .events import Seat
 
 BOT_LEVELS = ("random", "greedy", "strong", "novice", "casual", "club", "expert", "master")
@@ -48,12 +48,21 @@ class BotSpec:
         return self.level
 
 
-class SeatError(ValueError):
+class SeatError(CodedError, ValueError):
     """A seat that cannot sit at a table. ``seat`` (0-based) and ``field`` (``name`` or ``bot``) say
-    where, when known; the message is a whole phrase each caller prefixes with its own "where"."""
+    where, when known; its sentence (:mod:`dvtui.rulewords`) is a whole phrase each caller prefixes
+    with its own "where"."""
 
-    def __init__(self, message: str, seat: int | None = None, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str = "",
+        seat: int | None = None,
+        field: str | None = None,
+        *,
+        code: str = "",
+        fields: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, fields=fields)
         self.seat = seat
         self.field = field
 
@@ -62,8 +71,8 @@ class UnknownBot(SeatError):
     """A bot level (or budget) this version does not play."""
 
 
-def _unknown(shown: str) -> str:
-    return _("unknown bot level {level} (levels: {levels})").format(level=shown, levels=", ".join(sorted(BOT_LEVELS)))
+def _unknown(shown: str) -> UnknownBot:
+    return UnknownBot.of("unknown_bot", level=shown, levels=", ".join(sorted(BOT_LEVELS)))
 
 
 def parse_bot(text: str) -> BotSpec:
@@ -71,35 +80,24 @@ def parse_bot(text: str) -> BotSpec:
     budgets beyond :data:`MAX_ITERATIONS` / :data:`MAX_SECONDS` refused."""
     text = text.strip()
     if len(text) > _MAX_BOT_CHARS:
-        raise UnknownBot(_unknown(show(text)))
+        raise _unknown(show(text))
     m = _SPEC.match(text)
     if not m or m["level"] not in BOT_LEVELS:
         level, at, budget = text.partition("@")
         if at and level in BUDGETED:  # a known level with a budget that is not one: say so
-            raise UnknownBot(
-                _("{level}'s budget is a number of iterations ({level}@5000) or of seconds "
-                  "({level}@0.5s), not {budget}").format(level=level, budget=repr(budget))
-            )  # fmt: skip
-        raise UnknownBot(_unknown(repr(text)))
+            raise UnknownBot.of("budget_form", level=level, budget=repr(budget))
+        raise _unknown(repr(text))
     level = m["level"]
     iters = int(m["iters"]) if m["iters"] else None
     secs = float(m["secs"]) if m["secs"] else None
     if (iters is not None or secs is not None) and level not in BUDGETED:
         only = ", ".join(sorted(BUDGETED))
-        raise UnknownBot(
-            _("bot level {level} takes no budget (only {only} does): {text}").format(
-                level=repr(level), only=only, text=repr(text)
-            )
-        )
+        raise UnknownBot.of("no_budget", level=repr(level), only=only, text=repr(text))
     if iters == 0 or secs == 0:
-        raise UnknownBot(_("a bot's budget must be more than 0: {text}").format(text=repr(text)))
+        raise UnknownBot.of("budget_zero", text=repr(text))
     if (iters is not None and iters > MAX_ITERATIONS) or (secs is not None and secs > MAX_SECONDS):
-        raise UnknownBot(
-            _("a bot's budget is at most {iterations} iterations ({level}@{iterations}) or {seconds} seconds "
-              "({level}@{seconds}s), not {text}").format(
-                iterations=MAX_ITERATIONS, level=level, seconds=f"{MAX_SECONDS:g}", text=repr(text)
-            )
-        )  # fmt: skip
+        fields = {"iterations": MAX_ITERATIONS, "level": level, "seconds": f"{MAX_SECONDS:g}", "text": repr(text)}
+        raise UnknownBot(code="budget_max", fields=fields)
     return BotSpec(level, iters, secs)
 
 
@@ -113,17 +111,14 @@ def show(text: str) -> str:
 def check_name(name: str, *, human: bool) -> None:
     """A seat's name, on its own: raises :class:`SeatError` (without ``seat``) saying what is wrong."""
     if not name.strip():
-        raise SeatError(_("the name is empty"), field="name")
+        raise SeatError(field="name", code="no_name")
     if len(name) > MAX_NAME_CHARS:
-        said = _("the name {name} is {length} characters; at most {most}")
-        raise SeatError(said.format(name=show(name), length=len(name), most=MAX_NAME_CHARS), field="name")
+        fields = {"name": show(name), "length": len(name), "most": MAX_NAME_CHARS}
+        raise SeatError(field="name", code="name_long", fields=fields)
     if not name.isprintable():
-        said = _("the name {name} holds a control character (a tab, a line break, an escape)")
-        raise SeatError(said.format(name=show(name)), field="name")
+        raise SeatError(field="name", code="name_control", fields={"name": show(name)})
     if human and name[:4].lower() == "bot:":
-        said = _("the name {name} is how a bot is written (bot:LEVEL); a person needs a name that does not "
-                 "start with 'bot:'")  # fmt: skip
-        raise SeatError(said.format(name=show(name)), field="name")
+        raise SeatError(field="name", code="name_bot", fields={"name": show(name)})
 
 
 def check_seats(seats: Sequence[Seat]) -> None:
@@ -145,6 +140,5 @@ def check_seats(seats: Sequence[Seat]) -> None:
             raise
         key = seat.name.strip().casefold()
         if key in names:
-            said = _("two seats are called {name}; each seat needs its own name")
-            raise SeatError(said.format(name=show(seat.name)), seat=i, field="name")
+            raise SeatError(seat=i, field="name", code="names_twice", fields={"name": show(seat.name)})
         names[key] = i

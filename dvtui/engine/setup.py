@@ -7,7 +7,6 @@ import secrets
 from collections.abc import Sequence
 from itertools import chain
 
-from ..i18n import _
 from .cards import (
     ALL_CARD_NAMES,
     BOX_SIZE,
@@ -44,7 +43,7 @@ def random_seed() -> int:
 def rounds_for(players: int) -> int:
     """R3; refuses other player counts with the rule's own words."""
     if players not in ROUNDS:
-        raise BadSetup(_("Dolce Vita is for 3 to 5 players (R3), not {players}").format(players=players))
+        raise BadSetup.of("players", players=players)
     return ROUNDS[players]
 
 
@@ -52,11 +51,7 @@ def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0) -> 
     """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
     rounds = rounds_for(len(seats))
     if not 0 <= first_player < len(seats):
-        raise BadSetup(
-            _("first player must be a seat from 0 to {last}, not {first}").format(
-                last=len(seats) - 1, first=first_player
-            )
-        )
+        raise BadSetup.of("first_player", last=len(seats) - 1, first=first_player)
     grid, box = deal(seed)
     return GameCreated(
         format=FORMAT_VERSION,
@@ -75,45 +70,31 @@ def check_setup(created: GameCreated) -> None:
     The money split is not assumed (R1.2): any 17 money cards of 100k and 200k are accepted.
     """
     if created.format != FORMAT_VERSION:
-        raise BadSetup(
-            _("format {format} is not supported (this is format {ours})").format(
-                format=created.format, ours=FORMAT_VERSION
-            )
-        )
+        raise BadSetup.of("format", format=created.format, ours=FORMAT_VERSION)
     n = len(created.players)
     rounds = rounds_for(n)
     if created.rounds != rounds:
-        raise BadSetup(
-            _("{n} players play {rounds} rounds (R3), not {found}").format(n=n, rounds=rounds, found=created.rounds)
-        )
+        raise BadSetup.of("rounds", n=n, rounds=rounds, found=created.rounds)
     if not 0 <= created.first_player < n:
-        raise BadSetup(
-            _("first_player must be a seat from 0 to {last}, not {first}").format(
-                last=n - 1, first=created.first_player
-            )
-        )
+        raise BadSetup.of("first_player_field", last=n - 1, first=created.first_player)
     colors: set[str] = set()
     for i, seat in enumerate(created.players):
         if seat.kind not in ("human", "bot"):
-            raise BadSetup(_('players[{i}].kind must be "human" or "bot", not {kind!r}').format(i=i, kind=seat.kind))
+            raise BadSetup.of("seat_kind", i=i, kind=seat.kind)
         if seat.kind == "bot" and not seat.bot:
-            raise BadSetup(_('players[{i}] is a bot without a level ("bot" field)').format(i=i))
+            raise BadSetup.of("bot_without_level", i=i)
         if seat.color not in COLORS:
-            raise BadSetup(
-                _("players[{i}].color must be one of {colors}, not {color!r}").format(
-                    i=i, colors=", ".join(COLORS), color=seat.color
-                )
-            )
+            raise BadSetup.of("color_unknown", i=i, colors=", ".join(COLORS), color=seat.color)
         if seat.color in colors:
-            raise BadSetup(_("players[{i}].color {color!r} is already taken (R2.3)").format(i=i, color=seat.color))
+            raise BadSetup.of("color_taken", i=i, color=seat.color)
         if not seat.name.strip():
-            raise BadSetup(_("players[{i}].name is empty").format(i=i))
+            raise BadSetup.of("name_empty", i=i)
         colors.add(seat.color)
     grid = created.grid
     if list(map(len, grid)) != _GRID_SHAPE:
-        raise BadSetup(f"grid must be {COLUMNS} columns of {COLUMN_HEIGHT} cards (R2.1)")
+        raise BadSetup.of("grid_shape", columns=COLUMNS, height=COLUMN_HEIGHT)
     if len(created.box) != BOX_SIZE:
-        raise BadSetup(f"box must hold {BOX_SIZE} cards (R2.1), not {len(created.box)}")
+        raise BadSetup.of("box_size", size=BOX_SIZE, found=len(created.box))
     cards = list(chain.from_iterable(grid))  # C-level helpers: every file read is checked here
     cards += created.box
     money = cards.count(MONEY_100) + cards.count(MONEY_200)
@@ -121,16 +102,13 @@ def check_setup(created: GameCreated) -> None:
         return  # 66 cards, 17 of them money, so the 49 others are the 49 goods, once each
     unknown = [card for card in cards if card not in ALL_CARD_NAMES]
     if unknown:
-        raise BadSetup(f"unknown card {unknown[0]!r}")
+        raise BadSetup.of("card_unknown", card=unknown[0])
     goods = [card for card in cards if card in CATEGORY_OF]
     if len(set(goods)) != len(goods):
         dup = next(card for card in goods if goods.count(card) > 1)
-        raise BadSetup(f"card {dup!r} is dealt twice (R1.1: one card per category and value)")
+        raise BadSetup.of("card_twice", card=dup)
     # 66 cards, none unknown, no good twice: the only way left to be wrong is goods missing
-    raise BadSetup(
-        f"the deal must hold all {len(GOODS)} goods and {len(DECK) - len(GOODS)} money cards (R1), "
-        f"it holds {len(goods)} goods and {money} money cards"
-    )
+    raise BadSetup.of("deal", goods=len(GOODS), money=len(DECK) - len(GOODS), held=len(goods), held_money=money)
 
 
 def first_player_of_round(created: GameCreated, round_: int) -> int:

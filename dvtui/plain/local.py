@@ -14,6 +14,7 @@ from ..engine import RuleError, Seat
 from ..i18n import _
 from ..play.session import PlaySession
 from ..printable import printable
+from ..rulewords import rule_words
 from .commands import Command, Place, Wrong, expected, read
 from .console import Console
 from .look import LOOKS, help_lines, look
@@ -106,7 +107,7 @@ class LocalPlay:
                 try:
                     session.place(said.placement, player)
                 except RuleError as e:
-                    say(printable(str(e)), expected(session.game, player))
+                    say(printable(rule_words(e)), expected(session.game, player))
                     continue
                 return True
             assert isinstance(said, Command)

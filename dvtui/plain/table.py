@@ -23,6 +23,7 @@ from ..i18n import _, ngettext
 from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ..play.presence import seat_words
 from ..printable import printable
+from ..rulewords import rule_words
 from ..tables.clock import duration_words
 from .commands import Command, Place, Wrong, expected, read
 from .console import Console
@@ -231,7 +232,7 @@ class PlainTable:
             try:
                 session.place(said.placement, mine)
             except RuleError as e:
-                say(printable(str(e)), expected(session.game, mine))
+                say(printable(rule_words(e)), expected(session.game, mine))
             return
         assert isinstance(said, Command)
         kind = "watch" if seat is None else "table"
@@ -246,7 +247,7 @@ class PlainTable:
                 try:
                     session.undo(player)
                 except RuleError as e:
-                    say(printable(str(e)))
+                    say(printable(rule_words(e)))
             case "hint":
                 await self._hint(mine)
             case "who":
@@ -262,7 +263,7 @@ class PlainTable:
                     try:
                         session.say(line.strip().partition(" ")[2])
                     except RuleError as e:
-                        say(printable(str(e)))
+                        say(printable(rule_words(e)))
             case name if name in LOOKS:
                 self.console.say_all(look(said, session.game, self.names, session.events, seat, kind))
             case _:

@@ -6,6 +6,7 @@ from ..bots import parse_bot
 from ..describe import default_bot_name
 from ..engine import COLORS, MAX_PLAYERS, MIN_PLAYERS, Seat, SeatError, check_seats
 from ..i18n import _
+from ..rulewords import rule_words
 
 __all__ = ["SeatError", "parse_players", "seat_message"]
 
@@ -44,4 +45,5 @@ def parse_players(text: str, *, bots_only: bool = False) -> list[Seat]:
 
 def seat_message(error: SeatError, seat: int | None) -> str:
     """``error`` as a person setting up a game reads it: "seat 2: ..." (seats counted from 1)."""
-    return str(error) if seat is None else _("seat {seat}: {error}").format(seat=seat + 1, error=error)
+    said = rule_words(error)
+    return said if seat is None else _("seat {seat}: {error}").format(seat=seat + 1, error=said)

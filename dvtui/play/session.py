@@ -230,10 +230,12 @@ class PlaySession:
         """Take back ``player``'s latest placement of this round, and the bots' placements made
         after it (they answered a move that no longer stands). Never another human's move, never
         a move another human has placed after, never across a resolution. Each undo is saved
-        before the next one is made."""
+        before the next one is made. A refusal says why in words with the seats' names, and names its
+        code and seat for a table server to send (which has its own words for it)."""
         game = self.game
         if game.phase != Phase.PLACEMENT or not game.placements:
-            raise NothingToUndo(_("nothing to take back: undo never crosses a resolution"))
+            said = _("nothing to take back: undo never crosses a resolution")
+            raise NothingToUndo(said, code="undo_resolved")
         names = self.names
         count = 0
         for standing in reversed(self.standing_placements()):
@@ -242,13 +244,15 @@ class PlaySession:
             if placed.player == player:
                 if standing.locked:
                     said = _("{owner}'s move can no longer be undone: another player has placed since")
-                    raise NothingToUndo(said.format(owner=names[player]))
+                    raise NothingToUndo(said.format(owner=names[player]), code="undo_locked", fields={"seat": player})
                 break
             if not self.is_bot(placed.player):
                 said = _("{name} has placed since; only your own latest placement can go")
-                raise NothingToUndo(said.format(name=names[placed.player]))
+                fields = {"seat": placed.player}
+                raise NothingToUndo(said.format(name=names[placed.player]), code="undo_placed_since", fields=fields)
         else:
-            raise NothingToUndo(_("{name} has placed nothing this round").format(name=names[player]))
+            said = _("{name} has placed nothing this round").format(name=names[player])
+            raise NothingToUndo(said, code="undo_nothing_placed", fields={"seat": player})
         done: list[PlacementUndone] = []
         for _step in range(count):
             before = game.copy()

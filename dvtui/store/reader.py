@@ -30,6 +30,7 @@ from ..engine import (
     fold,
 )
 from ..i18n import N_, _, ngettext
+from ..rulewords import rule_words
 from .codec import line_decoder
 from .decode_words import malformed_words, validation_words
 from .errors import GameFileError
@@ -344,7 +345,7 @@ def check_created(created: GameCreated, path: str) -> None:
         check_seats(players)
     except SeatError as e:
         where = f"players[{e.seat}].{e.field or 'name'}" if e.seat is not None else "players"
-        raise GameFileError(path, 1, f"game_created: {where}: {e}") from None
+        raise GameFileError(path, 1, f"game_created: {where}: {rule_words(e)}") from None
     for i, seat in enumerate(players):
         if len(seat.color) > MAX_COLOR_CHARS or not seat.color.isprintable():
             raise GameFileError(path, 1, f"game_created: players[{i}].color is not a colour")
@@ -386,7 +387,7 @@ def _fold_file(events: list[AnyEvent], path: str, checkpoints: bool) -> LoadedGa
         folded = fold(events if limit == n else events[:limit], checkpoints=checkpoints)
     except RuleError as e:
         assert e.index is not None  # the fold places every error it raises
-        raise GameFileError(path, e.index + 1, str(e)) from None
+        raise GameFileError(path, e.index + 1, rule_words(e)) from None
     if limit < n:
         raise GameFileError(path, limit + 1, f"seq is {events[limit].seq}, expected {limit}")
     tail = folded.owed_tail

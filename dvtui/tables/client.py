@@ -26,6 +26,7 @@ from ..bots import bot_seed
 from ..engine import AnyEvent, Event, Game, GameCreated, Placement, RuleError
 from ..i18n import ENGLISH, N_, _, language
 from ..printable import printable
+from ..rulewords import english_words
 from ..store import SaveError
 from .dial import Crowded, dial
 from .protocol import (
@@ -786,7 +787,7 @@ class TableClient:
             else:
                 self.game.apply(event)
         except RuleError as e:
-            raise BadServer(f"line {self.next_seq}, which the rules refuse: {e}") from None
+            raise BadServer(f"line {self.next_seq}, which the rules refuse: {english_words(e)}") from None
         self.events.append(event)
         self.game_bytes += size
         return Update(events=[event])

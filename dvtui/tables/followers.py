@@ -17,7 +17,8 @@ from typing import Protocol
 import msgspec
 
 from .limits import Coalesced
-from .protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode, listed_for
+from .older import listed_for
+from .protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode
 
 _OVERHEAD = len(encode(TablesChanged(tables=[], removed=[])))
 """A batch's bytes besides its tables and names."""

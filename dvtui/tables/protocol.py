@@ -18,7 +18,6 @@ from typing import Annotated, Literal
 import msgspec
 
 from ..engine import AnyEvent
-from ..printable import printable
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 PROTOCOL_VERSION = 1
@@ -28,7 +27,7 @@ message a client may ignore) keep it."""
 FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow")
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
-it, and something of the first vocabulary instead, or nothing (see :func:`downgraded`):
+it, and something of the first vocabulary instead, or nothing (:mod:`dvtui.tables.older`):
 ``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
 ``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
@@ -78,7 +77,7 @@ Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 """A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
 MAX_PERSON_CHARS = 40
 Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
-"""A person a trusted account vouches for (``hello.user``); see :func:`person_problem`."""
+"""A person a trusted account vouches for (``hello.user``); see :func:`~.vetting.person_problem`."""
 VOUCHED_PREFIX = "web:"
 """How the server shows a vouched person (``web:ana``): never an account's name, since no account
 name holds a ``:`` (the field separator of ``/etc/passwd``)."""
@@ -546,8 +545,9 @@ class Error(Message, tag="error"):
     """The ``type`` of the client's message this error answers (``place``, ``stand_in``...); None
     for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
     reason: Annotated[str, msgspec.Meta(max_length=32)] | None = None
-    """Which refusal of its ``code`` this is (:data:`~dvtui.tables.reasons.REASONS`), for a client
-    to say in its reader's language with ``fields``; None: ``code`` says all there is."""
+    """Which refusal of its ``code`` this is (:data:`~dvtui.tables.reasons.REASONS`, or the code of
+    a rule's own error, :data:`dvtui.rulewords.RULE_WORDS`), for a client to say in its reader's
+    language with ``fields``; None: ``code`` says all there is."""
     fields: Annotated[dict[Annotated[str, msgspec.Meta(max_length=32)], int], msgspec.Meta(max_length=8)] | None = None
     """The values ``reason``'s sentence names (a seat counted from 0, as everywhere on the wire)."""
 
@@ -569,103 +569,8 @@ ServerMessage = (
     | TablesChanged
 )
 
-FIRST_CODES: frozenset[str] = frozenset({
-    "bad_message", "too_long", "flood", "version", "no_table", "table_exists", "bad_setup", "seat_taken", "no_seat",
-    "not_seated", "stale", "illegal", "nothing_to_undo", "undo_limit", "not_away", "game_over", "log_full", "server",
-    "taken_over", "not_trusted", "not_opener", "shutdown", "busy", "timeout",
-})  # fmt: skip
-"""The error codes of the protocol's first vocabulary: a client that named no feature decodes no other."""
-NEWER_CODES: dict[str, tuple[str, str]] = {"closed": ("close", "server")}
-"""Each later error code: the feature that brings it, and the first vocabulary's code a client
-without that feature gets instead (``closed`` is ``server`` to it: the table takes no more decisions)."""
-
-
-def downgraded(error: Error, features: frozenset[str]) -> Error:
-    """``error`` as a client that speaks ``features`` may read it (see :data:`NEWER_CODES`)."""
-    if "reasons" not in features and (error.reason is not None or error.fields is not None):
-        error = msgspec.structs.replace(error, reason=None, fields=None)
-    newer = NEWER_CODES.get(error.code)
-    if newer is None or newer[0] in features:
-        return error
-    return msgspec.structs.replace(error, code=newer[1])
-
-
-def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
-    """``info`` with only the keys a client that speaks ``features`` reads."""
-    unset = msgspec.UNSET
-    return msgspec.structs.replace(
-        info,
-        waiting=info.waiting if "waiting" in features else unset,
-        move_time=info.move_time if "clock" in features else unset,
-        move_left=info.move_left if "clock" in features else unset,
-        game=info.game if "rematch" in features else unset,
-        opener=info.opener if "close" in features else unset,
-        seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
-    )
-
-
-def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
-    """``presence`` with only the keys a client that speaks ``features`` reads."""
-    return msgspec.structs.replace(
-        presence,
-        waiting=presence.waiting and "waiting" in features,
-        move_time=presence.move_time if "clock" in features else None,
-        move_left=presence.move_left if "clock" in features else None,
-        rematch=presence.rematch if "rematch" in features else None,
-        to_move=presence.to_move if "turn" in features else None,
-        seats=presence.seats if "close" in features else [without_resigned(s) for s in presence.seats],
-    )
-
-
-def without_resigned(seat: SeatState) -> SeatState:
-    """``seat`` as a client that does not speak ``close`` reads it: a resigned seat is one whose
-    stand-in plays it, which that client shows already; who asked for a stand-in is left out too."""
-    if seat.resigned or seat.stand_in_by is not None:
-        return msgspec.structs.replace(seat, resigned=False, stand_in_by=None)
-    return seat
-
-
 Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""
-
-
-def bot_problem(level: str) -> str | None:
-    """Why ``level`` cannot be a bot client's level (``hello.bot``; None: it can): it is shown to
-    everyone at the table, so it prints as itself and has no spaces around it."""
-    if printable(level) != level or level.strip() != level:
-        return "a bot's level is of printable characters only, with no spaces around it"
-    return None
-
-
-def person_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a vouched person's (None: it can). It must print as itself, as every
-    name the server shows and logs, and have no spaces around it (`` ana`` would be someone else)."""
-    if not 1 <= len(name) <= MAX_PERSON_CHARS:
-        return f"a person's name is 1 to {MAX_PERSON_CHARS} characters"
-    if printable(name) != name:
-        return "a person's name is of printable characters only"
-    if name.strip() != name:
-        return "a person's name has no spaces around it"
-    return None
-
-
-class _Typed(msgspec.Struct):
-    type: str
-
-
-_typed_decoder = msgspec.json.Decoder(_Typed)
-_TYPE = re.compile(r"[a-z][a-z_]{0,31}\Z")
-
-
-def request_type(line: bytes) -> str | None:
-    """The ``type`` a line that is not a valid message says it is, if it can be read (an object
-    with a short lowercase ``type``): what a ``bad_message`` about it answers (``re``), so a client
-    waiting for its ``place``'s answer gets it even when a field of it is out of range."""
-    try:
-        kind = _typed_decoder.decode(line).type
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return kind if _TYPE.match(kind) else None
 
 
 _encoder = msgspec.json.Encoder()

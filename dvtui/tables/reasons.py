@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from ..engine import RuleError
 from ..i18n import N_, _
 from ..printable import printable
+from ..rulewords import words_for
 
 Fields = Mapping[str, int]
+MAX_FIELDS = 8
+"""The most values an ``error`` carries."""
 
 REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "not_your_turn": (N_("it is seat {to_move}'s turn, not seat {seat}'s"), ("to_move", "seat")),
@@ -35,8 +39,14 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "all_taken": (N_("every human seat is taken or kept for somebody else; watch the table instead"), ()),
     "stale": (N_("the table is at line {next_seq}, not {seq}: another decision came first"), ("next_seq", "seq")),
+    "undo_resolved": (N_("nothing to take back: undo never crosses a resolution"), ()),
+    "undo_locked": (N_("seat {seat}'s move can no longer be undone: another player has placed since"), ("seat",)),
+    "undo_placed_since": (N_("seat {seat} has placed since; only your own latest placement can go"), ("seat",)),
+    "undo_nothing_placed": (N_("seat {seat} has placed nothing this round"), ("seat",)),
 }
-"""Each reason: its sentence (English, marked for translation) and the fields it needs."""
+"""Each reason: its sentence (English, marked for translation) and the fields it needs. Any other
+reason is a code of the rules' own errors (:data:`dvtui.rulewords.RULE_WORDS`), said in the words
+a game of this machine uses for it."""
 SEAT_FIELDS = frozenset({"seat", "to_move"})
 """The fields that are seats: counted from 0 on the wire, from 1 in a sentence."""
 
@@ -44,7 +54,7 @@ SEAT_FIELDS = frozenset({"seat", "to_move"})
 def _said(reason: str, fields: Fields, translate: Callable[[str], str]) -> str | None:
     known = REASONS.get(reason)
     if known is None:
-        return None
+        return words_for(reason, fields, translate)  # a rule's code, or one this client does not know
     sentence, needed = known
     shown: dict[str, str] = {}
     for name in needed:
@@ -57,10 +67,19 @@ def _said(reason: str, fields: Fields, translate: Callable[[str], str]) -> str |
 
 def english(reason: str, fields: Fields) -> str:
     """What the server says for ``reason``: the same whatever language it runs in."""
-    said = _said(reason, fields, lambda sentence: sentence)
+    said = _said(reason, fields, str)
     if said is None:
-        raise ValueError(f"refusal {reason!r} needs {REASONS[reason][1]}, not {dict(fields)!r}")
+        raise ValueError(f"refusal {reason!r} does not fit {dict(fields)!r}")
     return said
+
+
+def wire_fields(error: RuleError) -> dict[str, int] | None:
+    """A rule error's fields as the wire carries them (every one a number from 0), or None: fields
+    the wire cannot carry, so the error goes with its English words alone."""
+    fields = error.fields
+    if len(fields) > MAX_FIELDS or any(type(value) is not int or value < 0 for value in fields.values()):
+        return None
+    return {name: value for name, value in fields.items() if isinstance(value, int)}
 
 
 def reason_words(reason: str | None, fields: Fields | None) -> str | None:

@@ -17,6 +17,7 @@ import re
 import msgspec
 
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatError, check_seats, parse_bot
+from ..rulewords import english_words
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
 from .protocol import (
@@ -180,7 +181,7 @@ def check_seat_states(where: str, seats: list[SeatState]) -> None:
     try:
         check_seats([Seat(name=s.name, kind=s.kind, color="") for s in seats])
     except SeatError as e:
-        raise BadServer(f"{where}: seats[{e.seat}].name: {e}") from None
+        raise BadServer(f"{where}: seats[{e.seat}].name: {english_words(e)}") from None
 
 
 def check_game_bytes(total: int) -> None:

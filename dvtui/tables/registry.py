@@ -25,8 +25,8 @@ from .protocol import (
     SeatState,
     Tables,
     encode,
-    person_problem,
 )
+from .vetting import person_problem
 
 Owner = int | str
 """Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""

@@ -61,6 +61,7 @@ from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
 from ..play.session import PlaySession
 from ..printable import printable
+from ..rulewords import english_words
 from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
 from .chat import RECENT, Heard
@@ -83,6 +84,7 @@ from .limits import (
     hung_up,
     peer_uid,
 )
+from .older import downgraded, listed_for, presence_for
 from .openings import Openings, worth_keeping
 from .operator import said, speak_to_operator
 from .pool import BotMoves, BotPool, MaxBudget
@@ -124,14 +126,8 @@ from .protocol import (
     Undo,
     Watch,
     Welcome,
-    bot_problem,
     client_decoder,
-    downgraded,
     encode,
-    listed_for,
-    person_problem,
-    presence_for,
-    request_type,
 )
 from .registry import (
     Owner,
@@ -147,6 +143,7 @@ from .registry import (
 from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 from .undos import MAX_UNDOS_PER_ROUND, undos_this_round
+from .vetting import bot_problem, person_problem, request_type
 from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
@@ -234,7 +231,7 @@ class Conn:
         self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
 
     def tell(self, error: Error) -> None:
-        """Send ``error`` in a code this client reads (:func:`~.protocol.downgraded`)."""
+        """Send ``error`` in a code this client reads (:func:`~.older.downgraded`)."""
         self.send(encode(downgraded(error, self.features)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
@@ -986,8 +983,10 @@ class Server:
             first = message.first_player or 0
             seed = message.seed if message.seed is not None else random_seed()
             created = new_game(seats, first_player=first, seed=seed)
-        except (SeatError, RuleError) as e:
-            raise Refusal("bad_setup", str(e)) from None
+        except SeatError as e:
+            raise Refusal("bad_setup", english_words(e)) from None
+        except RuleError as e:
+            raise Refusal.ruled("bad_setup", e) from None
         for i, seat in enumerate(seats):
             over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
             if over is not None:
@@ -1393,7 +1392,7 @@ class Server:
         try:
             level = str(parse_bot(asked))
         except SeatError as e:
-            raise Refusal("bad_message", str(e)) from None
+            raise Refusal("bad_message", english_words(e)) from None
         over = self.bots.budget.problem(level)
         if over is not None:
             raise Refusal("bad_message", over)
@@ -1610,7 +1609,7 @@ class Server:
                 await self._commit(table, lambda session: session.undo(seat), undone=seat)
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
-            raise Refusal(code, str(e), seq=table.next_seq) from None
+            raise Refusal.ruled(code, e, seq=table.next_seq) from None
 
     async def _commit(
         self, table: LiveTable, decide: Callable[[PlaySession], object], *, undone: int | None = None
@@ -1834,7 +1833,8 @@ class Server:
                 table.session.game.apply(event)
                 table.session.events.append(event)
         except (msgspec.DecodeError, RuleError) as e:
-            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {e}"
+            why = english_words(e) if isinstance(e, RuleError) else str(e)
+            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {why}"
             table.halt("server", message)
             self._log(message)
             return

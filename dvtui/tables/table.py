@@ -19,13 +19,14 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
 
-from ..engine import GameCreated, new_game
+from ..engine import GameCreated, RuleError, new_game
 from ..play.session import PlaySession
 from ..printable import printable
+from ..rulewords import english_words
 from ..store import user_name
 from .clock import MoveClock, waiting_time
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
-from .reasons import english
+from .reasons import english, wire_fields
 from .registry import Owner
 from .store import MAX_HISTORY, MAX_RELEASED, Here, TableRecord
 
@@ -56,6 +57,23 @@ class Refusal(Exception):
         """The refusal ``reason`` (:data:`~.reasons.REASONS`), its message the same English words
         whatever language the server runs in."""
         return cls(code, english(reason, fields), seq=seq, reason=reason, fields=fields)
+
+    @classmethod
+    def ruled(cls, code: ErrorCode, error: RuleError, *, seq: int | None = None) -> Refusal:
+        """The rules' (or a session's) refusal ``error``: its code and values as the ``reason`` and
+        ``fields``, for each client to say in its reader's language; its message the session's own
+        words (they name the seats' people), else the rule's in English whatever language the
+        server runs in."""
+        fields = wire_fields(error)
+        if error.code and fields is not None:
+            try:
+                english_said = english(error.code, fields)
+            except ValueError:
+                pass  # a code with no sentence: its English words alone
+            else:
+                message = str(error) if error.worded else english_said
+                return cls(code, message, seq=seq, reason=error.code, fields=fields)
+        return cls(code, english_words(error), seq=seq)
 
 
 class Guest(Protocol):

@@ -21,7 +21,7 @@ from textual_serve.server import Server
 from ..printable import printable
 from ..store import make_private_dirs
 from ..store.saves import person_data_dir
-from ..tables.protocol import person_problem
+from ..tables.vetting import person_problem
 from .caps import DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON, TabCaps
 from .serve_private import HookedService, make_app, serve_each_tab_with, tab_environment
 from .tab import BROWSER_VARIABLE, DATA_VARIABLE, PLAYER_VARIABLE, SPARE_VARIABLE, browser_languages, tab_line

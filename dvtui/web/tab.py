@@ -10,7 +10,7 @@ import os
 
 from ..i18n import PSEUDO, available, choose, language_of, set_language
 from ..settings import saved_language
-from ..tables.protocol import person_problem
+from ..tables.vetting import person_problem
 from .errors import WebUsageError
 
 SPARE_VARIABLE = "DVTUI_WEB_SPARE"

@@ -14,6 +14,8 @@ from dvtui.engine import Game, Placement, Seat, SeatError, check_seats, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 
+from ..support.said import raises_said
+
 
 @pytest.fixture(autouse=True)
 def in_french(french: None) -> None:
@@ -58,7 +60,7 @@ def test_set_up_errors_in_french(players: str, said: str) -> None:
 
 
 def test_the_set_up_screens_check_says_it_in_french() -> None:
-    with pytest.raises(SeatError, match="le nom est vide"):
+    with raises_said(SeatError, "le nom est vide"):
         check_seats([Seat(name="", kind="human", color="red"), Seat(name="B", kind="human", color="yellow"),
                      Seat(name="C", kind="human", color="green")])  # fmt: skip
 

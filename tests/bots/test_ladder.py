@@ -15,13 +15,14 @@ from dvtui.bots import value as V
 from dvtui.bots.ladder import KEEP, MASTER, draw, mover
 from dvtui.bots.strong import STRONG, Evaluation, _Search
 from dvtui.cli import main
-from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, check_seats, compact
+from dvtui.engine import BOT_LEVELS, Game, Placement, Seat, UnknownBot, check_seats, compact
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.files import file_bytes, strip_at
 from ..support.positions import before_the_last_placement, playing_states, random_state
+from ..support.said import raises_said
 
 
 def tiny(level: Level) -> Level:
@@ -42,7 +43,7 @@ def test_the_ladder_has_five_rungs_weakest_first_each_named_everywhere() -> None
 
 @pytest.mark.parametrize("text", ["novice@500", "master@1s", "club@0"])
 def test_a_named_level_takes_no_budget(text: str) -> None:
-    with pytest.raises(ValueError, match="takes no budget"):
+    with raises_said(UnknownBot, "takes no budget"):
         parse_bot(text)
 
 

@@ -28,6 +28,9 @@ from dvtui.engine import (
     fold,
     new_game,
 )
+from dvtui.rulewords import rule_words
+
+from ..support.said import raises_said
 
 SEATS = [Seat(name=f"P{i}", kind="human", color=c) for i, c in enumerate(("red", "yellow", "green"))]
 
@@ -78,7 +81,7 @@ def test_a_script_gets_its_derived_events_put_in_place() -> None:
     folded = fold(script)
     assert folded.decisions_only and folded.events == log
     assert state(folded.game) == state(fold(log).game)
-    with pytest.raises(RuleError, match="card_placed found where column_resolved is owed") as info:
+    with raises_said(RuleError, "card_placed found where column_resolved is owed") as info:
         fold(script, script=False)  # a replay's log must be full: its moments are the log's indexes
     assert info.value.index == first_index(log, ColumnResolved)
 
@@ -148,16 +151,16 @@ def test_every_error_carries_the_index_of_the_event_at_fault(
     bad = log[0] if tamper is None else tamper(log[index])  # None: a second deal
     with pytest.raises(error) as info:
         fold([*log[:index], bad, *log[index + 1 :]])
-    assert str(info.value).startswith(message)
+    assert rule_words(info.value).startswith(message)
     assert info.value.index == index
 
 
 def test_a_bad_deal_and_a_log_without_one_are_event_0() -> None:
     created = new_game(SEATS, seed=1)
-    with pytest.raises(BadSetup, match=r"^game_created: 3 players play 6 rounds") as info:
+    with raises_said(BadSetup, r"^game_created: 3 players play 6 rounds") as info:
         fold([msgspec.structs.replace(created, rounds=4)])
     assert info.value.index == 0
-    with pytest.raises(RuleError, match=r"^the first event must be game_created, not nothing$") as info:
+    with raises_said(RuleError, r"^the first event must be game_created, not nothing$") as info:
         fold([])
     assert info.value.index == 0
 

@@ -41,6 +41,8 @@ from dvtui.engine import (
     new_game,
 )
 
+from ..support.said import raises_said
+
 COLOURS = ["red", "yellow", "green", "blue", "purple"]
 MAX_UNDOS = 12
 
@@ -256,7 +258,7 @@ def test_a_tampered_award_is_a_derived_mismatch_naming_the_field() -> None:
     tampered = msgspec.structs.replace(
         event, awards=[Award(event.awards[0].player, wrong_card, event.awards[0].returned), *event.awards[1:]]
     )
-    with pytest.raises(DerivedMismatch, match=r"column_resolved: field 'awards\[0\]\.card' should be") as info:
+    with raises_said(DerivedMismatch, r"column_resolved: field 'awards\[0\]\.card' should be") as info:
         fold([*log[:index], tampered, *log[index + 1 :]])
     assert info.value.field == "awards[0].card"
 
@@ -284,7 +286,7 @@ def test_a_tampered_round_ended_is_refused() -> None:
     event = log[index]
     assert isinstance(event, RoundEnded)
     tampered = msgspec.structs.replace(event, next_first_player=(event.next_first_player + 1) % 3)
-    with pytest.raises(DerivedMismatch, match="round_ended: field 'next_first_player'"):
+    with raises_said(DerivedMismatch, "round_ended: field 'next_first_player'"):
         fold([*log[:index], tampered, *log[index + 1 :]])
 
 
@@ -294,7 +296,7 @@ def test_an_undo_must_name_the_latest_placement() -> None:
     placed = game.place(Placement(5, 2))[0]
     assert isinstance(placed, CardPlaced)
     wrong = PlacementUndone(round=1, player=0, column=3, card=5)
-    with pytest.raises(RuleError, match="placement_undone must name the latest placement exactly") as info:
+    with raises_said(RuleError, "placement_undone must name the latest placement exactly") as info:
         fold([created, placed, wrong])
     assert info.value.index == 2
     right = PlacementUndone(round=1, player=0, column=2, card=5)
@@ -303,23 +305,23 @@ def test_an_undo_must_name_the_latest_placement() -> None:
 
 def test_a_log_must_start_with_game_created() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="the first event must be game_created, not card_placed") as info:
+    with raises_said(RuleError, "the first event must be game_created, not card_placed") as info:
         fold([CardPlaced(round=1, player=0, column=0, card=1)])
     assert info.value.index == 0
-    with pytest.raises(RuleError, match="game_created: game_created may only be the first event") as info:
+    with raises_said(RuleError, "game_created: game_created may only be the first event") as info:
         fold([created, created])
     assert info.value.index == 1
 
 
 def test_a_placement_of_the_wrong_round_is_refused() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="card_placed says round 2, but round 1 is being played") as info:
+    with raises_said(RuleError, "card_placed says round 2, but round 1 is being played") as info:
         fold([created, CardPlaced(round=2, player=0, column=0, card=1)])
     assert info.value.index == 1
 
 
 def test_a_derived_event_where_a_decision_is_owed_is_refused() -> None:
     created = new_game(seats(3), seed=1)
-    with pytest.raises(RuleError, match="round_ended is not owed here") as info:
+    with raises_said(RuleError, "round_ended is not owed here") as info:
         fold([created, RoundEnded(round=1, next_first_player=1)])
     assert info.value.index == 1

@@ -31,6 +31,8 @@ from dvtui.engine import (
     value,
 )
 
+from ..support.said import raises_said
+
 MakeCreated = Callable[..., GameCreated]
 
 
@@ -165,7 +167,7 @@ def test_check_setup_accepts_a_dealt_game(make_created: MakeCreated) -> None:
 def test_check_setup_refuses_a_grid_of_six_columns(make_created: MakeCreated) -> None:
     created = make_created(4)
     bad = _replace(created, grid=created.grid[:6], box=created.box + created.grid[6])
-    with pytest.raises(BadSetup, match=r"grid must be 7 columns of 9 cards \(R2\.1\)"):
+    with raises_said(BadSetup, r"grid must be 7 columns of 9 cards \(R2\.1\)"):
         check_setup(bad)
 
 
@@ -174,13 +176,13 @@ def test_check_setup_refuses_a_short_column(make_created: MakeCreated) -> None:
     grid = [col[:] for col in created.grid]
     moved = grid[2].pop()
     bad = _replace(created, grid=grid, box=[*created.box, moved])
-    with pytest.raises(BadSetup, match="grid must be 7 columns of 9 cards"):
+    with raises_said(BadSetup, "grid must be 7 columns of 9 cards"):
         check_setup(bad)
 
 
 def test_check_setup_refuses_a_box_of_the_wrong_size(make_created: MakeCreated) -> None:
     created = make_created(4)
-    with pytest.raises(BadSetup, match=r"box must hold 3 cards \(R2\.1\), not 2"):
+    with raises_said(BadSetup, r"box must hold 3 cards \(R2\.1\), not 2"):
         check_setup(_replace(created, box=created.box[:2]))
 
 
@@ -189,7 +191,7 @@ def test_check_setup_refuses_a_duplicate_good(make_created: MakeCreated) -> None
     created = make_created(4, {0: ["car-400"], 1: ["money-100"]})
     grid = [col[:] for col in created.grid]
     grid[1][0] = "car-400"
-    with pytest.raises(BadSetup, match=r"card 'car-400' is dealt twice \(R1\.1"):
+    with raises_said(BadSetup, r"card 'car-400' is dealt twice \(R1\.1"):
         check_setup(_replace(created, grid=grid))
 
 
@@ -198,7 +200,7 @@ def test_check_setup_refuses_an_unknown_card(make_created: MakeCreated, unknown:
     created = make_created(4, {3: ["money-200"]})
     grid = [col[:] for col in created.grid]
     grid[3][0] = unknown
-    with pytest.raises(BadSetup, match=f"unknown card '{unknown}'"):
+    with raises_said(BadSetup, f"unknown card '{unknown}'"):
         check_setup(_replace(created, grid=grid))
 
 
@@ -207,7 +209,7 @@ def test_check_setup_refuses_eighteen_money_cards(make_created: MakeCreated) -> 
     created = make_created(4, {5: ["boat-300"]})
     grid = [col[:] for col in created.grid]
     grid[5][0] = "money-100"
-    with pytest.raises(BadSetup, match=r"all 49 goods and 17 money cards \(R1\), it holds 48 goods and 18 money"):
+    with raises_said(BadSetup, r"all 49 goods and 17 money cards \(R1\), it holds 48 goods and 18 money"):
         check_setup(_replace(created, grid=grid))
 
 
@@ -216,7 +218,7 @@ def test_check_setup_refuses_sixteen_money_cards(make_created: MakeCreated) -> N
     created = make_created(4, {0: ["money-200", "horse-700"]})
     grid = [col[:] for col in created.grid]
     grid[0][0] = "horse-700"
-    with pytest.raises(BadSetup, match="'horse-700' is dealt twice"):
+    with raises_said(BadSetup, "'horse-700' is dealt twice"):
         check_setup(_replace(created, grid=grid))
 
 

@@ -25,6 +25,8 @@ from dvtui.engine import (
     new_game,
 )
 
+from ..support.said import raises_said
+
 MakeCreated = Callable[..., GameCreated]
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
@@ -119,7 +121,7 @@ def test_r2_3_two_players_cannot_share_a_colour(make_created: MakeCreated) -> No
         Seat(name="B", kind="human", color="blue"),
         Seat(name="C", kind="human", color="red"),
     ]
-    with pytest.raises(BadSetup, match=r"players\[2\]\.color 'red' is already taken \(R2\.3\)"):
+    with raises_said(BadSetup, r"players\[2\]\.color 'red' is already taken \(R2\.3\)"):
         check_setup(msgspec.structs.replace(created, players=players))
 
 
@@ -130,7 +132,7 @@ def test_r2_3_a_colour_must_be_one_of_the_five(make_created: MakeCreated) -> Non
         Seat(name="B", kind="human", color="orange"),
         Seat(name="C", kind="human", color="green"),
     ]
-    with pytest.raises(BadSetup, match=r"players\[1\]\.color must be one of red, yellow, green, blue, purple"):
+    with raises_said(BadSetup, r"players\[1\]\.color must be one of red, yellow, green, blue, purple"):
         check_setup(msgspec.structs.replace(created, players=players))
 
 
@@ -141,14 +143,14 @@ def test_a_bot_seat_needs_a_level_and_a_kind_is_human_or_bot(make_created: MakeC
         Seat(name="B", kind="bot", color="blue"),
         Seat(name="C", kind="human", color="green"),
     ]
-    with pytest.raises(BadSetup, match=r"players\[1\] is a bot without a level"):
+    with raises_said(BadSetup, r"players\[1\] is a bot without a level"):
         check_setup(msgspec.structs.replace(created, players=no_level))
     alien = [
         Seat(name="A", kind="alien", color="red"),
         Seat(name="B", kind="bot", color="blue", bot="greedy"),
         Seat(name="C", kind="human", color="green"),
     ]
-    with pytest.raises(BadSetup, match=r"players\[0\]\.kind must be \"human\" or \"bot\""):
+    with raises_said(BadSetup, r"players\[0\]\.kind must be \"human\" or \"bot\""):
         check_setup(msgspec.structs.replace(created, players=alien))
     check_setup(msgspec.structs.replace(created, players=[alien[1], no_level[0], no_level[2]]))
 
@@ -164,13 +166,13 @@ def test_r2_4_the_chosen_first_player_moves_first(first: int) -> None:
 
 @pytest.mark.parametrize("first", [-1, 4, 9])
 def test_r2_4_first_player_must_be_a_seat(first: int, make_created: MakeCreated) -> None:
-    with pytest.raises(BadSetup, match=f"first player must be a seat from 0 to 3, not {first}"):
+    with raises_said(BadSetup, f"first player must be a seat from 0 to 3, not {first}"):
         new_game(seats(4), first_player=first)
     created = msgspec.structs.replace(make_created(4), first_player=first)
-    with pytest.raises(BadSetup, match=f"first_player must be a seat from 0 to 3, not {first}"):
+    with raises_said(BadSetup, f"first_player must be a seat from 0 to 3, not {first}"):
         Game(created)
 
 
 def test_unsupported_format_is_refused(make_created: MakeCreated) -> None:
-    with pytest.raises(BadSetup, match="format 2 is not supported"):
+    with raises_said(BadSetup, "format 2 is not supported"):
         Game(msgspec.structs.replace(make_created(3), format=2))

@@ -24,6 +24,8 @@ from dvtui.engine import (
     rounds_for,
 )
 
+from ..support.said import raises_said
+
 MakeCreated = Callable[..., GameCreated]
 Play = Callable[..., list[Event]]
 COLOURS = ["red", "yellow", "green", "blue", "purple", "red", "yellow"]
@@ -49,16 +51,16 @@ def test_r3_three_to_five_players() -> None:
 @pytest.mark.parametrize("players", [0, 1, 2, 6, 7])
 def test_r3_other_player_counts_are_refused_clearly(players: int) -> None:
     message = rf"Dolce Vita is for 3 to 5 players \(R3\), not {players}"
-    with pytest.raises(BadSetup, match=message):
+    with raises_said(BadSetup, message):
         rounds_for(players)
-    with pytest.raises(BadSetup, match=message):
+    with raises_said(BadSetup, message):
         new_game(seats(players))
 
 
 @pytest.mark.parametrize("players", [2, 6])
 def test_r3_a_created_event_with_two_or_six_players_is_refused(players: int, make_created: MakeCreated) -> None:
     created = msgspec.structs.replace(make_created(4), players=seats(players))
-    with pytest.raises(BadSetup, match=rf"3 to 5 players \(R3\), not {players}"):
+    with raises_said(BadSetup, rf"3 to 5 players \(R3\), not {players}"):
         Game(created)
 
 
@@ -67,7 +69,7 @@ def test_r3_a_created_event_with_the_wrong_round_count_is_refused(
     players: int, wrong: int, make_created: MakeCreated
 ) -> None:
     created = msgspec.structs.replace(make_created(players), rounds=wrong)
-    with pytest.raises(BadSetup, match=rf"{players} players play {ROUNDS[players]} rounds \(R3\), not {wrong}"):
+    with raises_said(BadSetup, rf"{players} players play {ROUNDS[players]} rounds \(R3\), not {wrong}"):
         check_setup(created)
 
 

@@ -34,6 +34,8 @@ from dvtui.engine import (
     new_game,
 )
 
+from ..support.said import raises_said
+
 MakeGame = Callable[..., Game]
 Play = Callable[..., list[Event]]
 
@@ -175,11 +177,11 @@ def test_r4_3_several_cards_of_one_player_under_one_column(make_game: MakeGame, 
 def test_wrong_player_is_refused_with_whose_turn_it_is(make_game: MakeGame) -> None:
     game = make_game(4, first_player=1)
     before = state(game)
-    with pytest.raises(WrongPlayer, match=r"^it is player 1's turn, not player 3's \(R4\.1\)$"):
+    with raises_said(WrongPlayer, r"^it is player 1's turn, not player 3's \(R4\.1\)$"):
         game.place(Placement(4, 0), player=3)
     assert state(game) == before
     game.place(Placement(4, 0), player=1)
-    with pytest.raises(WrongPlayer, match="it is player 2's turn, not player 1's"):
+    with raises_said(WrongPlayer, "it is player 2's turn, not player 1's"):
         game.place(Placement(3, 0), player=1)
 
 
@@ -189,7 +191,7 @@ def test_card_not_in_hand_says_it_was_placed_already(make_game: MakeGame) -> Non
     game.place(Placement(3, 5))
     game.place(Placement(3, 5))
     before = state(game)
-    with pytest.raises(CardNotInHand, match=r"^player 0 has already placed their 3 this round$"):
+    with raises_said(CardNotInHand, r"^player 0 has already placed their 3 this round$"):
         game.place(Placement(3, 1))
     assert state(game) == before
 
@@ -197,7 +199,7 @@ def test_card_not_in_hand_says_it_was_placed_already(make_game: MakeGame) -> Non
 @pytest.mark.parametrize("card", [0, 7, -1, 10])
 def test_card_not_in_hand_for_a_non_number(card: int, make_game: MakeGame) -> None:
     game = make_game(3)
-    with pytest.raises(CardNotInHand, match=rf"^number cards are 1 to 6, not {card}$"):
+    with raises_said(CardNotInHand, rf"^number cards are 1 to 6, not {card}$"):
         game.place(Placement(card, 1))
     assert game.placements == []
 
@@ -206,7 +208,7 @@ def test_card_not_in_hand_for_a_non_number(card: int, make_game: MakeGame) -> No
 def test_column_out_of_range(column: int, make_game: MakeGame) -> None:
     game = make_game(5)
     before = state(game)
-    with pytest.raises(ColumnOutOfRange, match=rf"^column must be 0 to 6, not {column}$"):
+    with raises_said(ColumnOutOfRange, rf"^column must be 0 to 6, not {column}$"):
         game.place(Placement(2, column))
     assert state(game) == before
 
@@ -230,9 +232,9 @@ def test_no_placement_once_the_game_is_over(make_game: MakeGame, play: Play) -> 
         play(game)
     assert game.over
     assert game.legal_placements() == []
-    with pytest.raises(GameOver, match=r"^the game is over \(R8\): no more placements$"):
+    with raises_said(GameOver, r"^the game is over \(R8\): no more placements$"):
         game.place(Placement(1, 0))
-    with pytest.raises(GameOver, match=r"the game is over \(R8\): nothing to undo"):
+    with raises_said(GameOver, r"the game is over \(R8\): nothing to undo"):
         game.undo()
     with pytest.raises(NotPlacementPhase):
         game.derive_next()
@@ -264,7 +266,7 @@ def test_undo_goes_back_one_placement_at_a_time(make_game: MakeGame) -> None:
     assert game.to_move == 0
     assert game.hands == [[1, 2, 3, 4, 5, 6]] * 3
     assert game.totals == [[0, 0, 0]] * 7
-    with pytest.raises(NothingToUndo, match="no placement of this round to take back"):
+    with raises_said(NothingToUndo, "no placement of this round to take back"):
         game.undo()
 
 
@@ -282,7 +284,7 @@ def test_undo_never_crosses_a_resolution(make_game: MakeGame, play: Play) -> Non
     game = make_game(3)
     play(game, {0: [Placement(6, 0)]})
     before = state(game)
-    with pytest.raises(NothingToUndo, match=r"undo never crosses a resolution"):
+    with raises_said(NothingToUndo, r"undo never crosses a resolution"):
         game.undo()
     assert state(game) == before
     assert game.round == 2
@@ -303,7 +305,7 @@ def test_undo_for_a_player_refuses_someone_elses_placement(make_game: MakeGame) 
     game.place(Placement(2, 3))  # player 0
     game.place(Placement(6, 3))  # player 1
     before = state(game)
-    with pytest.raises(NothingToUndo, match=r"^the latest placement is player 1's, not player 0's$"):
+    with raises_said(NothingToUndo, r"^the latest placement is player 1's, not player 0's$"):
         game.undo(player=0)
     assert state(game) == before
     assert game.undo(player=1) == PlacementUndone(round=1, player=1, column=3, card=6)

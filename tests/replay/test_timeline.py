@@ -13,6 +13,7 @@ from dvtui.replay.steps import resolution_steps
 from dvtui.store import read_game
 
 from ..support.replays import EXAMPLES, KINDS, REPLAYS, cut_copies, fold_prefix, picture
+from ..support.said import raises_said
 
 
 def _replays(tmp_path: Path) -> list[tuple[str, Replay]]:
@@ -168,7 +169,7 @@ def test_extending_move_by_move_gives_the_same_replay() -> None:
 def test_a_log_with_derived_events_missing_is_refused() -> None:
     script = read_game(REPLAYS / "script-3p.dvr")
     file_events = [e for e in script.events if not isinstance(e, (ColumnResolved, RoundEnded, GameEnded))]
-    with pytest.raises(RuleError, match="card_placed found where column_resolved is owed") as info:
+    with raises_said(RuleError, "card_placed found where column_resolved is owed") as info:
         Replay(file_events)
     assert info.value.index == next(k for k, e in enumerate(script.events) if isinstance(e, ColumnResolved))
     with pytest.raises(RuleError):

@@ -3,8 +3,10 @@ in the person's language from its code (in English, the server's own words)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from dvtui import i18n
@@ -72,3 +74,43 @@ def test_the_client_says_a_refusal_from_its_reason_in_the_readers_language() -> 
     assert refusal_words(misfit) == i18n.pseudo(ERROR_WORDS["illegal"])
     i18n.set_language(i18n.ENGLISH)
     assert refusal_words(turn) == "it is seat 1's turn, not seat 2's"
+
+
+def _refusals(lang: str) -> list[dict[str, object]]:
+    """What a server run in ``lang`` answers to a table the rules refuse and to an undo its session
+    refuses (Ana's last placement has Bob's after it)."""
+    with short_dir() as d, Served(d / "srv", {"DVTUI_LANG": lang, "LANG": f"{lang}_FR.UTF-8"}) as server:
+        server.start()
+        clients = [RawClient(str(server.place.socket)) for _ in range(3)]
+        for client in clients:
+            client.hello(list(FEATURES))
+        owner, ana, bob = clients
+        opened = {"type": "open_table", "table": "t", "players": ["Ana", "Bob", "Cy"], "seed": 1}
+        refused_setup = ask(owner, {**opened, "first_player": 4}, "opened")
+        assert ask(owner, opened, "opened")["type"] == "opened"
+        for seat, client in enumerate((ana, bob)):
+            assert ask(client, {"type": "join", "table": "t", "seat": seat}, "joined")["seat"] == seat
+        assert ask(ana, {"type": "place", "seq": 1, "card": 6, "column": 3}, "card_placed")["seq"] == 1
+        assert bob.until("card_placed")["seq"] == 1
+        assert ask(bob, {"type": "place", "seq": 2, "card": 2, "column": 2}, "card_placed")["seq"] == 2
+        assert ana.until("card_placed")["seq"] == 2
+        refused_undo = ask(ana, {"type": "undo", "seq": 3}, "placement_undone")
+        return [refused_setup, refused_undo]
+
+
+def test_a_rule_error_goes_on_the_wire_as_its_code_and_values_whatever_the_servers_language() -> None:
+    """The same refusals from a server run in French and one run in English, message for message
+    (the rule's code and values as ``reason`` and ``fields``, the message in English); a client
+    says them in its reader's language from the code."""
+    french, english = _refusals("fr"), _refusals("en")
+    assert [json.dumps(m) for m in french] == [json.dumps(m) for m in english]
+    setup, undo = english
+    assert setup == {"type": "error", "code": "bad_setup", "message": "first player must be a seat from 0 to 2, not 4",
+                     "re": "open_table", "reason": "first_player", "fields": {"last": 2, "first": 4}}  # fmt: skip
+    assert (undo["code"], undo["reason"], undo["fields"]) == ("nothing_to_undo", "undo_placed_since", {"seat": 1})
+    assert undo["message"] == "Bob has placed since; only your own latest placement can go"
+    i18n.set_language("fr")
+    assert refusal_words(msgspec.convert(setup, Error)) == "le premier joueur doit être une place de 0 à 2, pas 4"
+    i18n.set_language(i18n.PSEUDO)  # (every sentence the client translates reads differently)
+    said = i18n.pseudo("seat {seat} has placed since; only your own latest placement can go").format(seat=2)
+    assert refusal_words(msgspec.convert(undo, Error)) == said  # (seats from 1, as every sentence counts them)

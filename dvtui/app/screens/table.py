@@ -42,6 +42,7 @@ from ...i18n import N_, _
 from ...lookalike import shown_as
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
+from ...rulewords import rule_words
 from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
 from ..config import Pace, save_pace
@@ -644,7 +645,7 @@ class TableScreen(SpokenScreen[None]):
         try:
             hand_in()
         except RuleError as e:
-            self.notify(str(e), severity="warning")
+            self.notify(rule_words(e), severity="warning")
             return
         self.workers.cancel_group(self, "hint")
         self.flow.hand_in()
