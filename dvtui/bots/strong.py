@@ -44,7 +44,7 @@ from ..engine import COLUMNS, PLACEMENTS_PER_PLAYER, Game, Phase, Placement, com
 from . import value as V
 from .base import Stopped, mix, move_key
 
-# The constants are Final so that the compiled build (setup.py) folds them into the code instead of
+# The constants are Final so that the compiled build (pyproject.toml's mypyc hook) folds them into the code instead of
 # looking them up at every use; bench/bench_strength.py --set still retunes them in the pure build.
 DEFAULT_ITERATIONS: Final = 5000
 """Plain ``strong``: a budget meant to keep a person waiting well under a second a move, even on a

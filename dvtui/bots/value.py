@@ -28,7 +28,7 @@ from ..engine.compact import MONEY
 
 # Fitted to games of greedy bots per player count (``bench/bench_strength.py --calibrate``): the
 # maximum-likelihood softmax of "score + weight * potential" over who won in the end. The plain numbers
-# are Final, folded into the compiled build's code (setup.py), as the search's are in strong.py.
+# are Final, folded into the compiled build's code (pyproject.toml's mypyc hook), as the search's are in strong.py.
 POTENTIAL_WEIGHT: Final = 0.3
 """How much of the goods' remaining value for a player counts towards their expected final score
 (one weight for every number of rounds left: the fit varies little with it)."""
