@@ -1,0 +1,59 @@
+"""Ratings: each account's strength from its rated games, on one scale with the bot ladder. No I/O.
+
+Everything outside imports these names from ``dvtui.ratings``: :class:`FinishedGame` (a rated game's
+end, as the table server writes it), :class:`Ledger` and :func:`fold` (every account's rating and
+history from the finished games, a game given twice counted once), :class:`Rating` (``shown``, the
+one number people read, and ``provisional``), :func:`plays_like` (a rating read against the ladder).
+docs/RATINGS.md describes the model and the scale.
+"""
+
+from __future__ import annotations
+
+from .games import BotSeat, FinishedGame, Holder, Person, Unrated, places, unrated
+from .ledger import ConflictingGame, Entry, Ledger, Standing, Step, bot_rating, fold, update
+from .scale import (
+    BETA,
+    BOT_SIGMA,
+    MARKS,
+    MU0,
+    NEWCOMER,
+    PROVISIONAL,
+    SIGMA0,
+    STRONG_AT,
+    TAU,
+    Rating,
+    Z,
+    level_rating,
+    plays_like,
+)
+
+__all__ = [
+    "BETA",
+    "BOT_SIGMA",
+    "MARKS",
+    "MU0",
+    "NEWCOMER",
+    "PROVISIONAL",
+    "SIGMA0",
+    "STRONG_AT",
+    "TAU",
+    "BotSeat",
+    "ConflictingGame",
+    "Entry",
+    "FinishedGame",
+    "Holder",
+    "Ledger",
+    "Person",
+    "Rating",
+    "Standing",
+    "Step",
+    "Unrated",
+    "Z",
+    "bot_rating",
+    "fold",
+    "level_rating",
+    "places",
+    "plays_like",
+    "unrated",
+    "update",
+]

@@ -1,0 +1,104 @@
+"""A finished game as the ratings read it: who held each seat, how it ended, who resigned.
+
+A game is rated by its finishing order alone. Places come from the final scores, equal scores
+sharing a place (R8: tied winners share the victory, and so do tied players further down); a seat
+whose owner resigned finishes last, behind every seat that did not, whatever the bot that played it
+to the end scored. A seat played for a while by a stand-in is still its owner's. A game closed before
+its end (``scores`` None) rates nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from ..engine import MAX_PLAYERS, MIN_PLAYERS
+from .scale import level_rating
+
+MAX_ID_CHARS = 200
+"""The longest game id or account name a record may carry (the ledger keeps them as keys)."""
+
+
+class Person(msgspec.Struct, frozen=True, tag="person", gc=False):
+    """A seat held by an account (its rating moves)."""
+
+    account: str
+
+
+class BotSeat(msgspec.Struct, frozen=True, tag="bot", gc=False):
+    """A seat a bot held from the start: it counts with its level's measured strength, never moves."""
+
+    level: str
+
+
+Holder = Person | BotSeat
+
+Unrated = Literal["unfinished", "no_person", "unmeasured_bot", "account_twice"]
+"""Why a finished record rates nobody: closed before its end; no account at it; a bot the ladder has
+not measured (its strength would be a guess); one account in two seats (it would play itself)."""
+
+
+class FinishedGame(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One rated game's end, as the table server writes it with the game's end (once per game id).
+
+    ``ended`` orders the games as they ended (the server's clock in milliseconds, say); two games with
+    the same ``ended`` are taken in the order of their ids, so every reader folds the same order.
+    Built from outside text (a store's record), it checks itself: a bad record raises ValueError."""
+
+    game: str
+    """The game's id, unique in the club (its table and game number, say): the key that makes a
+    game given twice count once."""
+    ended: int
+    seats: tuple[Holder, ...]
+    scores: tuple[int, ...] | None
+    """Final scores by seat; None: the game was closed unfinished."""
+    resigned: tuple[int, ...] = ()
+    """Seats whose owner resigned, in seat order."""
+
+    def __post_init__(self) -> None:
+        if not 0 < len(self.game) <= MAX_ID_CHARS:
+            raise ValueError(f"a game id of 1 to {MAX_ID_CHARS} characters, not {len(self.game)}")
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            raise ValueError(f"game {self.game!r}: {len(self.seats)} seats, not {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if self.scores is not None and len(self.scores) != len(self.seats):
+            raise ValueError(f"game {self.game!r}: {len(self.scores)} scores for {len(self.seats)} seats")
+        if list(self.resigned) != sorted(set(self.resigned)) or not all(
+            0 <= s < len(self.seats) for s in self.resigned
+        ):
+            raise ValueError(
+                f"game {self.game!r}: resigned seats {list(self.resigned)} are not distinct seats in order"
+            )
+        for holder in self.seats:
+            name = holder.account if isinstance(holder, Person) else holder.level
+            if not 0 < len(name) <= MAX_ID_CHARS:
+                raise ValueError(f"game {self.game!r}: a seat's name of 1 to {MAX_ID_CHARS} characters")
+
+    @property
+    def key(self) -> tuple[int, str]:
+        """Where the game stands in the order the ratings fold games in."""
+        return self.ended, self.game
+
+
+def unrated(game: FinishedGame) -> Unrated | None:
+    """Why ``game`` rates nobody, or None when it rates every account at it."""
+    if game.scores is None:
+        return "unfinished"
+    accounts = [h.account for h in game.seats if isinstance(h, Person)]
+    if not accounts:
+        return "no_person"
+    if len(set(accounts)) != len(accounts):
+        return "account_twice"
+    if any(isinstance(h, BotSeat) and level_rating(h.level) is None for h in game.seats):
+        return "unmeasured_bot"
+    return None
+
+
+def places(scores: tuple[int, ...], resigned: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Each seat's place, 1 for first: one more than the seats ahead of it, so equal scores share a
+    place (``(30, 50, 30)`` -> ``(2, 1, 2)``); resigned seats come after all others, sharing theirs."""
+    gave_up = set(resigned)
+    playing = [s for i, s in enumerate(scores) if i not in gave_up]
+    return tuple(
+        len(playing) + 1 if i in gave_up else 1 + sum(1 for other in playing if other > s) for i, s in enumerate(scores)
+    )
