@@ -98,5 +98,8 @@ def plays_like(shown: int) -> tuple[str, int]:
     return level, shown - at
 
 
-MODEL = PlackettLuce(mu=MU0, sigma=SIGMA0, beta=BETA, tau=TAU)
-"""The model every rated game goes through (one instance: its parameters are the scale's)."""
+MODEL = PlackettLuce(mu=MU0, sigma=SIGMA0, beta=BETA, tau=TAU, limit_sigma=True)
+"""The model every rated game goes through (one instance: its parameters are the scale's). With
+``limit_sigma`` a game never leaves a rating less sure than it found it: :data:`TAU` only slows the
+fall of ``sigma``. Otherwise a game that tells little (a strong player finishing first among far
+weaker ones) would add more uncertainty than it takes away, and the winner's shown rating would fall."""

@@ -15,11 +15,13 @@ from dvtui.ratings import (
     Ledger,
     Person,
     Rating,
+    Z,
     bot_rating,
     fold,
     level_rating,
     places,
     plays_like,
+    update,
 )
 
 
@@ -93,6 +95,16 @@ def test_a_bot_seat_counts_with_its_level_and_never_moves() -> None:
     assert {r for s in (many.step(f"t/{i}") for i in range(20)) if s for r in s.seated[1:]} == {
         bot_rating(BotSeat("club"))
     }
+
+
+def test_a_win_that_tells_little_never_lowers_the_shown_rating() -> None:
+    """A settled player far above the field wins as expected: the game says almost nothing, and it
+    must not leave the rating less sure than before (which would lower the shown number)."""
+    field = {"ann": Rating(2000.0, 25.0), "bob": Rating(900.0, 25.0), "cid": Rating(900.0, 25.0)}
+    step = update(game("t/1", 1, "ann bob cid", (50, 30, 10)), field)
+    ann = dict(step.entries)["ann"].after
+    assert ann.sigma <= field["ann"].sigma
+    assert ann.mu - Z * ann.sigma >= field["ann"].mu - Z * field["ann"].sigma
 
 
 def test_the_same_game_given_twice_counts_once() -> None:
