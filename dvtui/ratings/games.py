@@ -9,11 +9,12 @@ its end (``scores`` None) rates nobody.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import msgspec
 
-from ..engine import MAX_PLAYERS, MIN_PLAYERS
+from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, GameEnded
 from .scale import level_rating
 
 MAX_ID_CHARS = 200
@@ -101,4 +102,37 @@ def places(scores: tuple[int, ...], resigned: tuple[int, ...] = ()) -> tuple[int
     playing = [s for i, s in enumerate(scores) if i not in gave_up]
     return tuple(
         len(playing) + 1 if i in gave_up else 1 + sum(1 for other in playing if other > s) for i, s in enumerate(scores)
+    )
+
+
+def from_events(
+    game: str, ended: int, events: Sequence[Event], accounts: Sequence[str | None], resigned: Sequence[bool] = ()
+) -> FinishedGame:
+    """The rated record of a game from its own events (its file): the seats of ``game_created``, each
+    human's held by the account of ``accounts`` at its seat (the table's owners), each bot's by its
+    level; the scores of ``game_ended`` if the file has it (else the game was closed unfinished); the
+    seats ``resigned`` (by seat, as the table keeps them). A seat a stand-in played, for a while or
+    since a resignation, is its owner's: the ``stand_in`` of a placement changes nothing here.
+    Raises ValueError for events that are not a game's, or a human seat without an account."""
+    if not events or not isinstance(events[0], GameCreated):
+        raise ValueError(f"game {game!r}: its events do not start with game_created")
+    players = events[0].players
+    if len(accounts) != len(players):
+        raise ValueError(f"game {game!r}: {len(accounts)} accounts for {len(players)} seats")
+    seats: list[Holder] = []
+    for i, (seat, account) in enumerate(zip(players, accounts, strict=True)):
+        if seat.kind == "bot":
+            seats.append(BotSeat(seat.bot or ""))
+        elif account is None:
+            raise ValueError(f"game {game!r}: seat {i + 1} is a person's with no account")
+        else:
+            seats.append(Person(account))
+    last = events[-1]
+    scores = tuple(last.scores) if isinstance(last, GameEnded) else None
+    return FinishedGame(
+        game=game,
+        ended=ended,
+        seats=tuple(seats),
+        scores=scores,
+        resigned=tuple(i for i, r in enumerate(resigned) if r),
     )

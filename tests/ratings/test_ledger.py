@@ -6,6 +6,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from dvtui.bots import choose
+from dvtui.engine import COLORS, Event, Game, GameEnded, Seat, new_game
 from dvtui.ratings import (
     BOT_SIGMA,
     NEWCOMER,
@@ -15,9 +17,11 @@ from dvtui.ratings import (
     Ledger,
     Person,
     Rating,
+    Step,
     Z,
     bot_rating,
     fold,
+    from_events,
     level_rating,
     places,
     plays_like,
@@ -226,3 +230,55 @@ def test_the_leaderboards_top_is_its_head() -> None:
     assert ledger.leaderboard(top=2) == ledger.leaderboard()[:2]
     shown = [s.rating.shown for s in ledger.leaderboard()]
     assert shown == sorted(shown, reverse=True)
+
+
+def played(seats: list[Seat], stand_in_for: int) -> list[Event]:
+    """A whole game of greedy moves, every placement of seat ``stand_in_for`` a stand-in's."""
+    game = Game(new_game(seats, seed=5), trusted=True)
+    events: list[Event] = [game.created]
+    while not game.over:
+        seat = game.to_move
+        placement = choose("greedy", game, seat)
+        events += game.place(placement, stand_in="greedy" if seat == stand_in_for else None)
+    return events
+
+
+SEATS = [
+    Seat(name="Ann", kind="human", color=COLORS[0]),
+    Seat(name="Bob", kind="human", color=COLORS[1]),
+    Seat(name="Club", kind="bot", bot="club", color=COLORS[2]),
+]
+
+
+def test_a_game_read_from_its_events_rates_a_stand_ins_seat_as_its_owners() -> None:
+    events = played(SEATS, stand_in_for=1)
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    record = from_events("t/1", 7, events, ["ann", "bob", None])
+    assert record == FinishedGame(
+        game="t/1", ended=7, seats=(Person("ann"), Person("bob"), BotSeat("club")), scores=tuple(ended.scores)
+    )
+    ledger = fold([record])
+    assert [e.place for e in ledger.history("bob")] == [places(tuple(ended.scores))[1]]
+    # resigned, the same seat finishes last, whatever its stand-in scored
+    gave_up = fold([from_events("t/1", 7, events, ["ann", "bob", None], resigned=[False, True, False])])
+    assert gave_up.history("bob")[0].place == 3
+
+
+def test_a_game_closed_before_its_end_rates_nobody() -> None:
+    events = played(SEATS, stand_in_for=1)
+    unfinished = [e for e in events if not isinstance(e, GameEnded)]
+    record = from_events("t/1", 7, unfinished, ["ann", "bob", None])
+    assert record.scores is None
+    ledger = fold([record])
+    assert ledger.accounts() == 0 and ledger.step("t/1") == Step(record, (), unrated="unfinished")
+
+
+def test_events_that_are_no_game_or_a_person_without_account_are_refused() -> None:
+    events = played(SEATS, stand_in_for=1)
+    with pytest.raises(ValueError, match="seat 2 is a person's with no account"):
+        from_events("t/1", 7, events, ["ann", None, None])
+    with pytest.raises(ValueError, match="do not start with game_created"):
+        from_events("t/1", 7, events[1:], ["ann", "bob", None])
+    with pytest.raises(ValueError, match="2 accounts for 3 seats"):
+        from_events("t/1", 7, events, ["ann", "bob"])
