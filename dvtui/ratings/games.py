@@ -15,6 +15,8 @@ from typing import Literal
 import msgspec
 
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, GameEnded
+from ..i18n import _
+from ..printable import printable
 from .scale import level_rating
 
 MAX_ID_CHARS = 200
@@ -59,21 +61,27 @@ class FinishedGame(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     def __post_init__(self) -> None:
         if not 0 < len(self.game) <= MAX_ID_CHARS:
-            raise ValueError(f"a game id of 1 to {MAX_ID_CHARS} characters, not {len(self.game)}")
+            raise ValueError(_("a game's id has 1 to {most} characters").format(most=MAX_ID_CHARS))
+        game = printable(self.game)
         if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
-            raise ValueError(f"game {self.game!r}: {len(self.seats)} seats, not {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if self.scores is not None and len(self.scores) != len(self.seats):
-            raise ValueError(f"game {self.game!r}: {len(self.scores)} scores for {len(self.seats)} seats")
-        if list(self.resigned) != sorted(set(self.resigned)) or not all(
-            0 <= s < len(self.seats) for s in self.resigned
-        ):
             raise ValueError(
-                f"game {self.game!r}: resigned seats {list(self.resigned)} are not distinct seats in order"
+                _("game {game}: a game has {least} to {most} seats, not {count}").format(
+                    game=game, least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(self.seats)
+                )
             )
+        if self.scores is not None and len(self.scores) != len(self.seats):
+            raise ValueError(_("game {game}: the scores are not one per seat").format(game=game))
+        seats = range(len(self.seats))
+        if list(self.resigned) != sorted(set(self.resigned)) or not all(s in seats for s in self.resigned):
+            raise ValueError(_("game {game}: the resigned seats are not distinct seats in order").format(game=game))
         for holder in self.seats:
             name = holder.account if isinstance(holder, Person) else holder.level
             if not 0 < len(name) <= MAX_ID_CHARS:
-                raise ValueError(f"game {self.game!r}: a seat's name of 1 to {MAX_ID_CHARS} characters")
+                raise ValueError(
+                    _("game {game}: a seat's account or level has 1 to {most} characters").format(
+                        game=game, most=MAX_ID_CHARS
+                    )
+                )
 
     @property
     def key(self) -> tuple[int, str]:
@@ -115,16 +123,18 @@ def from_events(
     since a resignation, is its owner's: the ``stand_in`` of a placement changes nothing here.
     Raises ValueError for events that are not a game's, or a human seat without an account."""
     if not events or not isinstance(events[0], GameCreated):
-        raise ValueError(f"game {game!r}: its events do not start with game_created")
+        raise ValueError(_("game {game}: its events do not start with game_created").format(game=printable(game)))
     players = events[0].players
     if len(accounts) != len(players):
-        raise ValueError(f"game {game!r}: {len(accounts)} accounts for {len(players)} seats")
+        raise ValueError(_("game {game}: the accounts are not one per seat").format(game=printable(game)))
     seats: list[Holder] = []
     for i, (seat, account) in enumerate(zip(players, accounts, strict=True)):
         if seat.kind == "bot":
             seats.append(BotSeat(seat.bot or ""))
         elif account is None:
-            raise ValueError(f"game {game!r}: seat {i + 1} is a person's with no account")
+            raise ValueError(
+                _("game {game}: seat {seat} is a person's with no account").format(game=printable(game), seat=i + 1)
+            )
         else:
             seats.append(Person(account))
     last = events[-1]

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
+from ..i18n import _
+from ..printable import printable
 from .games import BotSeat, FinishedGame, Person, Unrated, places, unrated
 from .scale import BOT_SIGMA, MODEL, NEWCOMER, Rating, level_rating
 
@@ -135,7 +137,7 @@ class Ledger:
         known = self._games.get(game.game)
         if known is not None:
             if known != game:
-                raise ConflictingGame(f"game {game.game!r} ended twice, differently")
+                raise ConflictingGame(_("game {game} ended twice, differently").format(game=printable(game.game)))
             return False
         self._games[game.game] = game
         at = bisect.bisect(self._keys, game.key)

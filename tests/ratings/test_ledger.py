@@ -280,5 +280,19 @@ def test_events_that_are_no_game_or_a_person_without_account_are_refused() -> No
         from_events("t/1", 7, events, ["ann", None, None])
     with pytest.raises(ValueError, match="do not start with game_created"):
         from_events("t/1", 7, events[1:], ["ann", "bob", None])
-    with pytest.raises(ValueError, match="2 accounts for 3 seats"):
+    with pytest.raises(ValueError, match="the accounts are not one per seat"):
         from_events("t/1", 7, events, ["ann", "bob"])
+
+
+def test_an_id_from_outside_is_never_said_raw() -> None:
+    hostile = "t/\x1b[2J1"
+    ledger = fold([game(hostile, 1, "ann bob cid", (50, 30, 10))])
+    with pytest.raises(ConflictingGame) as refused:
+        ledger.add(game(hostile, 1, "ann bob cid", (10, 30, 50)))
+    assert "\x1b" not in str(refused.value) and "\\x1b[2J" in str(refused.value)
+    with pytest.raises(msgspec.ValidationError) as bad:
+        msgspec.json.decode(
+            msgspec.json.encode(msgspec.structs.asdict(game(hostile, 1, "a b c", None)) | {"scores": [1]}),
+            type=FinishedGame,
+        )
+    assert "\x1b" not in str(bad.value) and "the scores are not one per seat" in str(bad.value)
