@@ -120,6 +120,10 @@ def shared(before: list[Rating], finished: tuple[int, ...]) -> list[Rating]:
     ]
 
 
+def _key(game: FinishedGame) -> tuple[int, str]:
+    return game.key
+
+
 class Ledger:
     """The fold of finished rated games: every account's rating and history (see the module's docstring)."""
 
@@ -134,24 +138,33 @@ class Ledger:
     def add(self, game: FinishedGame) -> bool:
         """Fold ``game`` in at its place in the order games ended; False if it was folded already.
         Raises :class:`ConflictingGame` for a different record under a folded game's id."""
-        known = self._games.get(game.game)
-        if known is not None:
-            if known != game:
+        return self.extend((game,)) == 1
+
+    def extend(self, games: Iterable[FinishedGame]) -> int:
+        """Fold every game of ``games`` (given in any order) in at its place; how many were new.
+
+        The games already folded that ended after the first new one are unfolded (each account's
+        rating before them is in its history) and folded again among the new ones, once for all of
+        them. A different record under a known id raises :class:`ConflictingGame`, before any change."""
+        fresh: dict[str, FinishedGame] = {}
+        for game in games:
+            known = self._games.get(game.game) or fresh.get(game.game)
+            if known is None:
+                fresh[game.game] = game
+            elif known != game:
                 raise ConflictingGame(_("game {game} ended twice, differently").format(game=printable(game.game)))
-            return False
-        self._games[game.game] = game
-        at = bisect.bisect(self._keys, game.key)
+        if not fresh:
+            return 0
+        new = sorted(fresh.values(), key=_key)
+        self._games.update(fresh)
+        at = bisect.bisect(self._keys, new[0].key)
         later = [step.game for step in self._steps[at:]]
         for step in reversed(self._steps[at:]):
             self._undo(step)
         del self._steps[at:], self._keys[at:]
-        for each in (game, *later):
-            self._apply(each)
-        return True
-
-    def extend(self, games: Iterable[FinishedGame]) -> int:
-        """Fold every game of ``games`` (in any order); how many were new."""
-        return sum(self.add(game) for game in sorted(games, key=lambda g: g.key))
+        for game in heapq.merge(new, later, key=_key):
+            self._apply(game)
+        return len(new)
 
     def _apply(self, game: FinishedGame) -> None:
         step = update(game, self._ratings)

@@ -125,6 +125,16 @@ def test_a_different_record_under_a_folded_id_is_refused() -> None:
     ledger = fold([game("t/1", 1, "ann bob cid", (50, 30, 10))])
     with pytest.raises(ConflictingGame, match="t/1"):
         ledger.add(game("t/1", 1, "ann bob cid", (10, 30, 50)))
+    before = everything(ledger)
+    with pytest.raises(ConflictingGame, match="t/2"):  # two records of one game in one batch
+        ledger.extend(
+            [
+                game("t/0", 0, "ann bob cid", (1, 2, 3)),
+                game("t/2", 2, "a b c", (1, 2, 3)),
+                game("t/2", 2, "a b c", (3, 2, 1)),
+            ]
+        )
+    assert everything(ledger) == before and ledger.step("t/0") is None  # refused before any change
 
 
 GAMES = [

@@ -65,6 +65,10 @@ def test_the_order_of_arrival_and_repeats_change_nothing(
     expected = everything(fold(played))
     assert everything(one_by_one) == expected
     assert everything(fold(arriving)) == expected
+    half = len(arriving) // 2
+    in_two = Ledger(arriving[:half])
+    in_two.extend(arriving[half:])
+    assert everything(in_two) == expected
 
 
 @settings(max_examples=60, deadline=None)
