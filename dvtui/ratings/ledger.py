@@ -67,14 +67,10 @@ def update(game: FinishedGame, ratings: Mapping[str, Rating]) -> Step:
     if reason is not None or game.scores is None:
         return Step(game, (), unrated=reason)
     finished = places(game.scores, game.resigned)
-    before: list[Rating] = []
-    for holder in game.seats:
-        if isinstance(holder, Person):
-            before.append(ratings.get(holder.account, NEWCOMER))
-        else:
-            seated = bot_rating(holder)
-            assert seated is not None  # (unrated() said every bot is measured)
-            before.append(seated)
+    before = [
+        ratings.get(holder.account, NEWCOMER) if isinstance(holder, Person) else bot_rating(holder) or NEWCOMER
+        for holder in game.seats  # (``or``: never taken, unrated() has checked every bot is measured)
+    ]
     after = shared(before, finished)
     n = len(game.seats)
     return Step(
