@@ -36,14 +36,14 @@ SIGMA0 = 2 * BETA
 side of :data:`MU0` covers the whole ladder, from ``novice`` to ``master`` and beyond."""
 TAU = BETA / 50
 """What a rating's uncertainty grows by before each game (openskill's proportion), so that a player
-who improves is followed: ``sigma`` never settles to nothing."""
+who improves is followed: it slows the fall of ``sigma`` (a game never raises it: :data:`MODEL`)."""
 Z = 2
 """How many ``sigma`` the shown rating stands below ``mu``: about 98% sure the player is at least that
 strong. Three (TrueSkill's custom) would put a player who has settled (sigma 40 to 50 after a hundred
 games) a whole rung (about 130) below the bots they play even with."""
 PROVISIONAL = BETA
 """A rating is provisional while its ``sigma`` is above this: until the player is known better than
-the spread of one game's luck (about 20 games at first; as sigma halves from :data:`SIGMA0`)."""
+the spread of one game's luck (20 to 30 games at first, as sigma halves from :data:`SIGMA0`)."""
 BOT_SIGMA = 25.0
 """The uncertainty a bot's strength is seated with: about the ladder's 95% intervals (±30 to ±50 Elo)
 over two. A bot never moves; this only tells a person's update how much one game with it says."""
@@ -51,7 +51,7 @@ over two. A bot never moves; this only tells a person's update how much one game
 
 def level_rating(level: str) -> float | None:
     """A bot level's strength on the shown scale, or None when the ladder has not measured it (``random``,
-    a level with a budget such as ``strong@5000``): such a bot cannot sit at a rated game."""
+    a level with a budget such as ``strong@5000``): a game with such a bot rates nobody."""
     elo = RATINGS.get(level)
     return None if elo is None else float(STRONG_AT + elo)
 
