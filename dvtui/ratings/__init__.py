@@ -3,7 +3,8 @@
 Everything outside imports these names from ``dvtui.ratings``: :class:`FinishedGame` (a rated game's
 end, as the table server writes it; :func:`from_events` makes it from the game's own events and its
 table's owners), :class:`Ledger` and :func:`fold` (every account's rating and history from the
-finished games, a game given twice counted once), :class:`Rating` (``shown``, the one number people
+finished games, a game given twice counted once; its leaderboard of :class:`Standing` and each
+account's :class:`Profile`), :class:`Rating` (``shown``, the one number people
 read, and ``provisional``), :func:`plays_like` (a rating read against the ladder).
 docs/RATINGS.md describes the model and the scale.
 """
@@ -11,7 +12,7 @@ docs/RATINGS.md describes the model and the scale.
 from __future__ import annotations
 
 from .games import BotSeat, FinishedGame, Holder, Person, Unrated, from_events, places, unrated
-from .ledger import ConflictingGame, Entry, Ledger, Standing, Step, bot_rating, fold, update
+from .ledger import ConflictingGame, Entry, Ledger, Profile, Standing, Step, bot_rating, fold, update
 from .scale import (
     BETA,
     BOT_SIGMA,
@@ -45,6 +46,7 @@ __all__ = [
     "Holder",
     "Ledger",
     "Person",
+    "Profile",
     "Rating",
     "Standing",
     "Step",

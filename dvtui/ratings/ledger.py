@@ -19,10 +19,11 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
+from ..engine import MAX_PLAYERS
 from ..i18n import _
 from ..printable import printable
 from .games import BotSeat, FinishedGame, Person, Unrated, places, unrated
-from .scale import BOT_SIGMA, MODEL, NEWCOMER, Rating, level_rating
+from .scale import BOT_SIGMA, MODEL, NEWCOMER, Rating, level_rating, plays_like
 
 
 class ConflictingGame(ValueError):
@@ -51,11 +52,30 @@ class Step(msgspec.Struct, frozen=True, gc=False):
 
 
 class Standing(msgspec.Struct, frozen=True, gc=False):
-    """An account's line of the leaderboard."""
+    """An account's line of the leaderboard, what ``--json`` gives as it is (its numbers read, not
+    derived again by each client)."""
 
     account: str
-    rating: Rating
+    shown: int
+    provisional: bool
+    like: tuple[str, int]
+    """The ladder's rung nearest the shown rating, and by how much (:func:`plays_like`)."""
     games: int
+    rating: Rating
+
+    @classmethod
+    def of(cls, account: str, rating: Rating, games: int) -> Standing:
+        return cls(account, rating.shown, rating.provisional, plays_like(rating.shown), games, rating)
+
+
+class Profile(msgspec.Struct, frozen=True, gc=False):
+    """An account's rating and what made it: its standing, how often it took each place, its games."""
+
+    standing: Standing
+    places: tuple[int, ...]
+    """How many rated games it finished first, second, ... fifth."""
+    history: tuple[Entry, ...]
+    """Its rated games in the order they ended, each with the rating before and after."""
 
 
 def update(game: FinishedGame, ratings: Mapping[str, Rating]) -> Step:
@@ -211,7 +231,15 @@ class Ledger:
             return -row[1].shown, row[0]
 
         chosen = sorted(rows, key=order) if top is None else heapq.nsmallest(top, rows, key=order)
-        return [Standing(account, rating, len(self._history[account])) for account, rating in chosen]
+        return [Standing.of(account, rating, len(self._history[account])) for account, rating in chosen]
+
+    def profile(self, account: str) -> Profile:
+        """``account``'s standing, places and history (a newcomer's, with none, before any rated game)."""
+        history = self.history(account)
+        taken = [0] * MAX_PLAYERS
+        for entry in history:
+            taken[entry.place - 1] += 1
+        return Profile(Standing.of(account, self.rating(account), len(history)), tuple(taken), history)
 
 
 def fold(games: Iterable[FinishedGame]) -> Ledger:

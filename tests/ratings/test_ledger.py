@@ -306,3 +306,23 @@ def test_an_id_from_outside_is_never_said_raw() -> None:
             type=FinishedGame,
         )
     assert "\x1b" not in str(bad.value) and "the scores are not one per seat" in str(bad.value)
+
+
+def test_a_profile_counts_places_and_reads_as_json() -> None:
+    ledger = fold(GAMES)
+    profile = ledger.profile("ann")
+    assert profile.history == ledger.history("ann") and len(profile.history) == 4
+    assert sum(profile.places) == profile.standing.games == 4
+    assert profile.places == tuple(sum(1 for e in profile.history if e.place == p) for p in range(1, 6))
+    read = msgspec.json.decode(msgspec.json.encode(profile))
+    shown = ledger.rating("ann").shown
+    assert read["standing"] | {"rating": None} == {
+        "account": "ann",
+        "shown": shown,
+        "provisional": True,
+        "like": list(plays_like(shown)),
+        "games": 4,
+        "rating": None,
+    }
+    newcomer = ledger.profile("zoe")
+    assert newcomer.history == () and newcomer.places == (0,) * 5 and newcomer.standing.shown == NEWCOMER.shown
