@@ -40,6 +40,7 @@ HEADLESS = [
     "dvtui.engine",
     "dvtui.store",
     "dvtui.bots",
+    "dvtui.ratings",
     "dvtui.play.autoplay",
     "dvtui.play.seats",
     "dvtui.play.session",

@@ -38,6 +38,7 @@ def test_the_package_keeps_its_layers() -> None:
     assert "the engine's one API KEPT" in proc.stdout
     assert "the leaves import nothing of dvtui KEPT" in proc.stdout
     assert "the bots' one API KEPT" in proc.stdout
+    assert "the ratings' one API KEPT" in proc.stdout
 
 
 def test_an_import_inside_a_function_that_points_up_breaks_the_contract(tmp_path: Path) -> None:
