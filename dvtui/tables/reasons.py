@@ -35,6 +35,11 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "all_taken": (N_("every human seat is taken or kept for somebody else; watch the table instead"), ()),
     "stale": (N_("the table is at line {next_seq}, not {seq}: another decision came first"), ("next_seq", "seq")),
+    "hold_lost": (
+        N_("the table server lost its hold on this table in the database: no move is saved until it holds it again"),
+        (),
+    ),
+    "hold_back": (N_("the table server holds this table again: play on"), ()),
 }
 """Each reason: its sentence (English, marked for translation) and the fields it needs."""
 SEAT_FIELDS = frozenset({"seat", "to_move"})
