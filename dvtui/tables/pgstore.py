@@ -112,6 +112,9 @@ def _decoded(raw: bytes | None) -> TableRecord | None:
 _HELD = """SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
     AND granted AND classid = %s::bigint::oid AND objid = %s::bigint::oid AND objsubid = 1)"""
 """Whether the session holds the advisory lock of a game (a bigint key is its high and low halves)."""
+_HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'
+    AND pid = pg_backend_pid() AND granted AND objsubid = 1"""
+"""The games whose advisory locks the session holds (a bigint key made whole again)."""
 
 
 class StoreUnavailable(Exception):
@@ -290,6 +293,28 @@ class _Holds:
                 self._lost.add(game_id)
                 return False
             return True
+
+    def check(self) -> set[int]:
+        """The games held whose hold is gone, as the database says now in one question on the
+        holder's connection (the server asks every few seconds, so a hold lost with its session
+        is noticed at once rather than at the table's next write): each is :meth:`lost` until
+        held anew."""
+        import psycopg
+
+        with self._lock:
+            if not self._held:
+                return set()
+            conn = self._conn
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    raise psycopg.OperationalError("the holder's connection is gone")
+                held = {int(row[0]) for row in conn.execute(_HELD_ALL).fetchall()}
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                held = set()
+            self._lost.update(game_id for game_id in self._held if game_id not in held)
+            return self._lost & set(self._held)
 
     def close(self) -> None:
         with self._lock:
@@ -541,6 +566,21 @@ class PgStore:
 
     def release(self, game_id: int) -> None:
         self._unlocks.submit(self.holds.release, game_id)
+
+    def lost_holds(self) -> set[str]:
+        """The tables whose hold this server has lost (their database session ended) and not yet
+        taken again, as the database says now: the server stops writing them until it holds them
+        again, and tells their people."""
+        lost = self.holds.check()
+        if not lost:
+            return set()
+
+        def names() -> set[str]:
+            with self.pool.conn() as conn:
+                rows = conn.execute("SELECT name FROM dvtui_games WHERE id = ANY(%s)", (sorted(lost),))
+                return {str(row[0]) for row in rows}
+
+        return self._patiently(names)
 
     # -- reading ---------------------------------------------------------------------------------
 

@@ -43,6 +43,11 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "undo_locked": (N_("seat {seat}'s move can no longer be undone: another player has placed since"), ("seat",)),
     "undo_placed_since": (N_("seat {seat} has placed since; only your own latest placement can go"), ("seat",)),
     "undo_nothing_placed": (N_("seat {seat} has placed nothing this round"), ("seat",)),
+    "hold_lost": (
+        N_("the table server lost its hold on this table in the database: no move is saved until it holds it again"),
+        (),
+    ),
+    "hold_back": (N_("the table server holds this table again: play on"), ()),
 }
 """Each reason: its sentence (English, marked for translation) and the fields it needs. Any other
 reason is a code of the rules' own errors (:data:`dvtui.rulewords.RULE_WORDS`), said in the words

@@ -67,6 +67,7 @@ from ..store.codec import line_decoder
 from .chat import RECENT, Heard
 from .clock import TICK, loop_gap, resumed_left, waiting_time
 from .followers import Followers
+from .holdwatch import HOLD_CHECK
 from .keptroom import KeptRoom, KeptSize, recount
 from .limits import (
     MOST_WAIT,
@@ -129,6 +130,7 @@ from .protocol import (
     client_decoder,
     encode,
 )
+from .reasons import english
 from .registry import (
     Owner,
     TableLimits,
@@ -635,6 +637,7 @@ class Server:
         watch = asyncio.create_task(self._watch_idle()) if self.idle is not None else None
         sweep = asyncio.create_task(self._sweep())
         clocks = asyncio.create_task(self._run_clocks())
+        holds = asyncio.create_task(self._watch_holds()) if self.store.shared else None
         try:
             await self.stopping.wait()
         finally:
@@ -651,6 +654,8 @@ class Server:
                 watch.cancel()
             sweep.cancel()
             clocks.cancel()
+            if holds is not None:
+                holds.cancel()
             await self.moves.stop()
             for table in self.tables.values():
                 async with table.lock:  # a decision being saved finishes first
@@ -1659,6 +1664,42 @@ class Server:
         if lines:
             table.presence_soon()  # after the lines: whose turn they began (and its clock)
         self._stop_if_full(table)
+
+    async def _watch_holds(self) -> None:
+        """Every :data:`HOLD_CHECK` seconds, the tables whose hold in the shared database this
+        server lost (its session terminated, cut by a pooler or a timeout) are let go at once, not
+        at their next write: nothing is written there until the server holds the table again, with
+        what another server wrote meanwhile. Their people are told, and told again once it does."""
+        while True:
+            await asyncio.sleep(HOLD_CHECK)
+            try:
+                lost = await self._run_io(self.store.lost_holds)
+            except OSError as e:  # (the database away for good: each decision says so)
+                self._limited("holds", f"could not ask the database which tables this server holds: {e}")
+                continue
+            for name in sorted(lost):
+                table = self.tables.get(name)
+                if table is not None and table.playing:
+                    await self._hold_again(table)
+
+    async def _hold_again(self, table: LiveTable) -> None:
+        async with table.lock:
+            if not table.playing:
+                return
+            self._log(f"table {table.name}: this server's hold on it was lost (its database session ended)")
+            self.store.close(table.name, table.session)
+            table.playing = False
+            for conn in table.told_here():
+                conn.error("busy", english("hold_lost", {}), reason="hold_lost", fields={})
+            try:
+                await self._play_here(table)
+            except (GameFileError, SaveError, OSError) as e:  # (another server plays it: its next decision asks)
+                self._log(f"table {table.name}: not held again yet: {e}")
+                return
+            self._log(f"table {table.name}: held again")
+            for conn in table.told_here():
+                conn.error("busy", english("hold_back", {}), reason="hold_back", fields={})
+        self._wake(table)
 
     def _stop_if_full(self, table: LiveTable) -> None:
         """Stop ``table`` once its log holds as many lines as a table may: after the decision that

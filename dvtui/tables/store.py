@@ -224,6 +224,11 @@ class GameStore(Protocol):
         """Table ``name``'s record as kept now."""
         ...
 
+    def lost_holds(self) -> set[str]:
+        """The tables whose hold this server lost and has not taken again (a shared store: its
+        session in the database ended); a file store's locks go only with its process."""
+        ...
+
 
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -361,6 +366,9 @@ class FileStore:
 
     def record(self, name: str) -> TableRecord | None:
         return self._read_record(name)
+
+    def lost_holds(self) -> set[str]:
+        return set()
 
     def replace_record(self, name: str, record: TableRecord, version: int) -> int:
         self.save_record(name, record)

@@ -25,6 +25,7 @@ from ..printable import printable
 from ..rulewords import english_words
 from ..store import user_name
 from .clock import MoveClock, waiting_time
+from .oneseat import second_seat
 from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
 from .reasons import english, wire_fields
 from .registry import Owner
@@ -319,6 +320,11 @@ class Table(Generic[G]):
         if owner is None and kept is None and guest.identity in self.record.released:
             raise Refusal("no_seat", f"the opener of table {self.name} released you from its seats for this "
                           "game: watch it, or ask them to hand you a seat")  # fmt: skip
+        held = second_seat(self.record, guest.identity) if owner is None and kept is None else None
+        if held is not None:  # (a seat kept or handed for them is theirs: the opener chose)
+            raise Refusal("no_seat", f"you hold {self.seat_words(held)} at table {self.name} already: one free seat "
+                          f"a person, unless its opener hands you another (dvtui tables release {self.name} "
+                          f"--seat {seat + 1} --to {owner_name(guest.identity)})")  # fmt: skip
         self.leave(guest)
         record = self.record
         changed = record.owners[seat] is None or record.stand_ins[seat] is not None

@@ -217,23 +217,26 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
     other_user: pwd.struct_passwd,
 ) -> None:
     """A squat: a co-user takes the seat named like another account, or sits in a free
-    seat and never plays. Named seats are kept; a plain join takes no stranger's seat; the opener
-    frees the squatted seat, and the squatter is told and put off it."""
+    seat and never plays. Named seats are kept; a plain join takes no stranger's seat; one who
+    holds a seat takes no second free one; the opener frees the squatted seat, and the squatter
+    is told and put off it."""
     other = other_user.pw_name
     with _open_dir() as directory, Served(directory) as server:
         server.start()
         opened = server.dvtui("new", "--table", "sat", "--players", f"{ME.title()},{other},Cy,web:ana", "--seed", "4")
         assert opened.returncode == 0, opened.stderr
         sock = server.place.socket
-        taken, named, _, refused = as_other(other_user, sock, [
+        taken, named, _, second, refused = as_other(other_user, sock, [
             {"type": "hello", "version": 1, "expect": "welcome"},
             {"type": "join", "table": "sat", "seat": 0, "expect": "joined"},
             {"type": "join", "table": "sat", "expect": "joined"},  # the seat named like them
             {"type": "join", "table": "sat", "seat": 3, "expect": "joined"},
+            {"type": "join", "table": "sat", "seat": 2, "expect": "joined"},  # Cy's, kept for nobody
             {"type": "release", "table": "sat", "seat": 0, "expect": "released"},
         ])[1:]  # fmt: skip
         assert taken["code"] == "seat_taken" and f"kept for user {ME}" in taken["message"]
         assert named["seat"] == 1
+        assert second["code"] == "no_seat" and second["message"].startswith(f"you hold seat 2 ({other}) at table sat")
         assert refused["code"] == "not_opener" and f"({ME})" in refused["message"]
         listed = server.dvtui("tables").stdout
         assert f"{ME.title()}: free, kept for {ME}" in listed and "web:ana: free, kept for web:ana" in listed
@@ -244,16 +247,15 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         ana = _client(server, "ana")  # the vouched person the seat web:ana is named for
         assert _ask(ana, {"type": "join", "table": "sat"}, "joined")["seat"] == 3
 
-        squat = subprocess.Popen(  # sits at Cy's seat (named for nobody) and never plays
-            ["setpriv", f"--reuid={other_user.pw_uid}", f"--regid={other_user.pw_gid}", "--clear-groups",
-             SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps([
-                 {"type": "hello", "version": 1, "expect": "welcome"},
+        squat = subprocess.Popen(  # a person who holds no seat sits at Cy's (named for nobody) and never plays
+            [SYSTEM_PYTHON, "-I", str(RAW), str(sock), json.dumps([
+                 {"type": "hello", "version": 1, "user": "mal", "expect": "welcome"},
                  {"type": "join", "table": "sat", "seat": 2, "expect": "joined"},
                  {"type": "list_tables", "expect": "nothing"},  # then waits for an error
              ])],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
-        wait_for("the squatter to sit", lambda: f"Cy: connected ({other})" in server.dvtui("tables").stdout)
+        wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.dvtui("tables").stdout)
         released = server.dvtui("tables", "release", "sat", "--seat", "3")
         assert released.returncode == 0, released.stderr
         assert released.stdout.strip() == (
@@ -263,10 +265,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         told = [json.loads(line) for line in out.splitlines()][-1]
         assert told["code"] == "taken_over" and "released" in told["message"]
         assert "Cy: free" in server.dvtui("tables").stdout
-        (back,) = as_other(other_user, sock, [
-            {"type": "hello", "version": 1, "expect": "welcome"},
-            {"type": "join", "table": "sat", "seat": 2, "expect": "joined"},
-        ])[1:]  # fmt: skip
+        back = _ask(_client(server, "mal"), {"type": "join", "table": "sat", "seat": 2}, "joined")
         assert back["code"] == "no_seat" and "released you from its seats for this game" in back["message"]
         handed = server.dvtui("tables", "release", "sat", "--seat", "3", "--to", "web:bob")
         assert handed.stdout == "table sat: seat 3 (Cy) is kept for web:bob, who alone may take it\n", handed.stderr
