@@ -23,7 +23,7 @@ from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
 from ..i18n import _
 from ..play.face import Abilities, Decided, News, Presence, Redealt, Refused, RematchVote, Spoken, TableNews, Tell
-from ..play.session import PlayedMove, PlaySession, Standing
+from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
@@ -200,9 +200,7 @@ class RemoteSession:
         if isinstance(last, PlacementUndone) and view.is_bot(last.player):
             return  # an undo takes back the bots' answers first: its person's own line is on its way
         events = client.events[settled:]
-        move = PlayedMove(events, view.game, game.copy())
-        view.game = move.after
-        view.events.extend(events)
+        move = view.take(events)
         handed = self._handed
         if handed is not None and self._answers(handed, events):
             self._handed = None
