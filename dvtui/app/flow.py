@@ -113,7 +113,7 @@ class TableFlow:
             return session.game.over and self.resolution is None
         if action == "chat":  # (a stopped table hears nobody)
             presence = session.presence()
-            return session.abilities.chat and (presence is None or presence.stopped is None)
+            return session.abilities.chat is not None and (presence is None or presence.stopped is None)
         if action in ("close_table", "resign"):
             presence = session.presence()
             if presence is None or presence.left is not None or presence.stopped is not None or session.game.over:

@@ -254,7 +254,7 @@ class PlainTable:
                 if presence is not None:
                     self.console.say_all(self._who(presence))
             case "say":
-                if not session.abilities.chat:
+                if session.abilities.chat is None:
                     say(_("You cannot speak at this table."))
                 elif not said.rest:
                     say(_("Say what? Type say and your line, such as say hello."))

@@ -86,7 +86,8 @@ class Abilities:
     holds: the table's file is the server's), or None (no file: nothing to branch from).
     ``rematch``: None when the end screen's rematch and new game play here, else why not.
     ``hints``: None when ``h`` asks the strong bot, else why not. ``stand_ins``: this side may let a
-    bot play an away seat. ``chat``: this side may say a line to the table. ``leave_to_branch``: a
+    bot play an away seat. ``chat``: the longest line this side may say to the table (None: it
+    may say none). ``leave_to_branch``: a
     branch means leaving a seat (asked first). ``close``: this side may end the table (its opener,
     or the server's own account). ``resign``: this side holds a seat it may give up to a bot.
     ``seats_here``: the seats people play at this keyboard."""
@@ -97,7 +98,7 @@ class Abilities:
     rematch: str | None = None
     hints: str | None = None
     stand_ins: bool = False
-    chat: bool = False
+    chat: int | None = None
     leave_to_branch: bool = False
     table_rematch: bool = False
     """The end screen's ``r`` proposes (or accepts) a rematch to the table, which deals it once

@@ -627,6 +627,8 @@ class TableClient:
         """What the server speaks beyond the protocol's first vocabulary (its welcome said so)."""
         self.may_close = False
         """This side may end the table: it opened it, or is the server's own account (``joined`` says)."""
+        self.label = f"tables/{table}"
+        """How the server names the table's game (``joined`` says; a branch's parent)."""
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -683,6 +685,7 @@ class TableClient:
         self.features = frozenset(conn.welcome.features)
         self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
         self.may_close = reply.may_close
+        self.label = reply.label or f"tables/{self.table}"
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None

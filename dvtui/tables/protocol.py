@@ -428,6 +428,9 @@ class Joined(Message, tag="joined"):
     """The table is a waiting room (as ``presence`` says), told before the game's lines."""
     may_close: bool = False
     """This connection may end the table (``close_table``): it opened it, or is the server's own account."""
+    label: str | None = None
+    """How the server names the table's game (its file there): what a branch made on the client's
+    side names as its parent. Absent (a server from before it): the client says ``tables/NAME``."""
 
 
 class Released(Message, tag="released"):

@@ -27,8 +27,7 @@ from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
-from .protocol import STOPPING, Error, Said
-from .store import FileStore
+from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Said
 from .undos import undo_refusal
 from .where import ServerPlace
 
@@ -283,7 +282,7 @@ class RemoteSession:
             rematch=self._why_no_rematch_here(),
             hints=None if self.hints else "Hints are off at this table.",
             stand_ins=self.seat is not None,
-            chat=True,
+            chat=MAX_CHAT_CHARS,
             leave_to_branch=self.seat is not None,
             table_rematch=self.seat is not None and "rematch" in self.client.features,
             close=self.client.may_close,
@@ -310,17 +309,17 @@ class RemoteSession:
         return self.client.hints
 
     @property
-    def table_file(self) -> Path:
-        """The table's game file on the server's side (a branch's ``parent``: this side never
-        opens it, and may not be allowed to)."""
-        return FileStore(self.client.server.games).path(self.table)
+    def table_file(self) -> str:
+        """The table's game as the server names it (its file there: a branch's ``parent``; this
+        side never opens it, and may not be allowed to)."""
+        return self.client.label
 
     def as_file(self) -> LoadedGame:
         """The game as this side has it (every line of the decisions told so far), written and
         read as the table's file is: what a branch ("play from here") is made from. Raises
         ``GameFileError`` (never for lines the table sent)."""
         data = b"".join(encode_line(event, seq) for seq, event in enumerate(self.events))
-        return parse_game(data, str(self.table_file), checkpoints=True)
+        return parse_game(data, self.table_file, checkpoints=True)
 
     @property
     def status(self) -> str:

@@ -1182,7 +1182,7 @@ class Server:
         waiting = table.waiting and "waiting" in conn.features
         may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
         joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
-                        may_close=may_close)  # fmt: skip
+                        may_close=may_close, label=str(self.games / f"{table.name}.dvr"))  # fmt: skip
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:

@@ -159,7 +159,7 @@ class _FinishedTable:
 
     @property
     def abilities(self) -> Abilities:
-        return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=True, resign=True)
+        return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=300, resign=True)
 
     def presence(self) -> Presence:
         seats = [_SeatAtTable(0, "Ana"), _SeatAtTable(1, "Cy", stand_in="strong", resigned=True),

@@ -43,7 +43,6 @@ from ...lookalike import shown_as
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
-from ...tables.protocol import MAX_CHAT_CHARS
 from ..config import Pace, save_pace
 from ..flow import TableFlow
 from ..host import GameHost
@@ -857,8 +856,9 @@ class TableScreen(SpokenScreen[None]):
 
     def action_chat(self) -> None:
         """``m``: a line to everyone at the table; it shows in the log when the table says it."""
-        table = self.session.abilities.table or ""
-        self.app.push_screen(SayLine(table, MAX_CHAT_CHARS), self._said)
+        abilities = self.session.abilities
+        if abilities.chat is not None:
+            self.app.push_screen(SayLine(abilities.table or "", abilities.chat), self._said)
 
     def _said(self, text: str | None) -> None:
         if text:
