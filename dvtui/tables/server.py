@@ -1181,8 +1181,9 @@ class Server:
         since = since if since <= table.next_seq else 0
         waiting = table.waiting and "waiting" in conn.features
         may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
+        label = str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
         joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
-                        may_close=may_close, label=str(self.games / f"{table.name}.dvr"))  # fmt: skip
+                        may_close=may_close, label=label)  # fmt: skip
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
