@@ -260,9 +260,10 @@ class DvtuiApp(App[ExitState]):
         old = self.session
         if old is None:
             return
-        if old.abilities.table_rematch:
+        table = old.table
+        if old.abilities.table_rematch and table is not None:
             try:
-                old.rematch(True)
+                table.rematch(True)
             except RuleError as e:
                 self.notify(str(e), severity="warning", timeout=8, markup=False)
                 return

@@ -376,7 +376,7 @@ def run_table(
         close_loop(loop)
     shown = printable(table)
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
-    game = last.game if isinstance(last, RemoteSession) and last.table == session.table else session.game
+    game = last.game if isinstance(last, RemoteSession) and last.table_name == session.table_name else session.game
     with contextlib.suppress(OSError):  # (a terminal gone with its window: nobody to tell)
         say_left(shown, game, watch=watch)
     return code

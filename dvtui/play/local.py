@@ -18,7 +18,7 @@ from pathlib import Path
 from ..bots import BotSpec
 from ..engine import Event, Game, GameCreated, Placement, RuleError
 from ..store import LoadedGame, SaveError, SaveFailed, read_game
-from .face import Abilities, Decided, News, Presence, Refused, Tell
+from .face import Abilities, Decided, News, Refused, Tell
 from .session import PlaySession, Standing
 
 
@@ -99,7 +99,9 @@ class LocalSession:
     def deciding(self) -> bool:
         return self._saving is not None
 
-    def presence(self) -> Presence | None:
+    @property
+    def table(self) -> None:
+        """A game of this machine sits at no shared table."""
         return None
 
     def is_bot(self, player: int) -> bool:
@@ -141,24 +143,6 @@ class LocalSession:
         before = self.play.game
         trial = PlaySession(before.copy(), None, None, list(self.play.events))
         self._save(trial.undo(player).events)
-
-    def stand_in(self, seat: int, level: str | None) -> None:
-        raise RuleError("no seat of a game of this machine is away: there is nobody to stand in for")
-
-    def start_table(self) -> None:
-        raise RuleError("a game of this machine has no waiting room: it starts when it is dealt")
-
-    def say(self, text: str) -> None:
-        raise RuleError("a game of this machine has nobody else to talk to")
-
-    def rematch(self, accept: bool) -> None:
-        raise RuleError("a game of this machine has no table to ask: its rematch is dealt here")
-
-    def close_table(self) -> None:
-        raise RuleError("a game of this machine is not a table: quit, and resume it whenever you like")
-
-    def resign(self) -> None:
-        raise RuleError("a game of this machine has no seat to give up: its file is yours")
 
     def _free(self) -> None:
         if self._saving is not None:

@@ -22,7 +22,19 @@ from typing import Any
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
 from ..i18n import _
-from ..play.face import Abilities, Decided, News, Presence, Redealt, Refused, RematchVote, Spoken, TableNews, Tell
+from ..play.face import (
+    Abilities,
+    Decided,
+    News,
+    Presence,
+    Redealt,
+    Refused,
+    RematchVote,
+    Spoken,
+    TableNews,
+    TableSide,
+    Tell,
+)
 from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
@@ -277,7 +289,7 @@ class RemoteSession:
     def abilities(self) -> Abilities:
         return Abilities(
             () if self.seat is None else (self.seat,),
-            table=self.table,
+            table=self.table_name,
             branch="lines",
             rematch=self._why_no_rematch_here(),
             hints=None if self.hints else "Hints are off at this table.",
@@ -297,7 +309,12 @@ class RemoteSession:
         return "The table deals the rematch: r on the end screen proposes it to everyone there."
 
     @property
-    def table(self) -> str:
+    def table(self) -> TableSide:
+        """This side's requests to the table and who is there: this session's own."""
+        return self
+
+    @property
+    def table_name(self) -> str:
         return self.client.table
 
     @property
@@ -344,16 +361,16 @@ class RemoteSession:
         """The command that brings this side back. A seat taken over elsewhere is named: a plain
         join is refused while it is open there."""
         if self.seat is None:
-            return f"dvtui watch {self.table}"
+            return f"dvtui watch {self.table_name}"
         if self.left_why() == TAKEN_OVER:
-            return f"dvtui join {self.table} --as {shlex.quote(self.names[self.seat])}"
-        return f"dvtui join {self.table}"
+            return f"dvtui join {self.table_name} --as {shlex.quote(self.names[self.seat])}"
+        return f"dvtui join {self.table_name}"
 
     def presence(self) -> Presence:
         client = self.client
         vote = client.rematch_vote
         rematch = None if vote is None else RematchVote(vote.by, vote.accepted, vote.awaited)
-        return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
+        return Presence(self.table_name, self.seat, list(client.seats), client.spectators, self._status,
                         self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch,
                         None if self.stopped is None else self.stopped.message)  # fmt: skip
 

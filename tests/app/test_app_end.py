@@ -162,6 +162,11 @@ class _FinishedTable:
     def abilities(self) -> Abilities:
         return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=300, resign=True)
 
+    @property
+    def table(self) -> object:
+        """A shared table's side: this fake's own ``presence``."""
+        return self
+
     def presence(self) -> Presence:
         seats = [_SeatAtTable(0, "Ana"), _SeatAtTable(1, "Cy", stand_in="strong", resigned=True),
                  _SeatAtTable(2, "Bot 3", kind="bot", state="bot", bot="greedy")]  # fmt: skip

@@ -192,6 +192,11 @@ class AtTable:
     def abilities(self) -> Abilities:
         return Abilities((self.seat,), table="t", branch="lines", stand_ins=True, close=self.opener, resign=True)
 
+    @property
+    def table(self) -> object:
+        """A shared table's side: this fake's own ``presence``."""
+        return self
+
     def presence(self) -> Presence:
         return Presence("t", self.seat, [], 0, "connected", None, "dvtui join t", stopped=self.stopped)
 

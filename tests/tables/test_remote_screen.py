@@ -667,7 +667,7 @@ async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_on
     she has read the summary: the bell rings, the browser tab's title is told, and the header
     says it is her turn (with the round she plays in)."""
     told: list[dict[str, object]] = []
-    monkeypatch.setattr("dvtui.app.screens.table.tell_page", lambda app, message: told.append(message) or True)
+    monkeypatch.setattr("dvtui.app.screens.shared_table.tell_page", lambda app, message: told.append(message) or True)
     place = in_process.place
     await open_table(place, "rt", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, wait=False)
     bob = TableClient(place, "rt", seat=0, bot="greedy")
