@@ -89,6 +89,7 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
             assert isinstance(screen, TableScreen)
+            assert screen.shared is not None and screen.shared.table is ana.table  # the shared table's part
             bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
             assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
             assert "Ana (you) · Bob (here) · Bot 1 (bot)" in text(banner)
