@@ -25,7 +25,7 @@ from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
 from dvtui.tables import server as server_module
-from dvtui.tables.client import lobby_order
+from dvtui.tables.listing import lobby_order
 from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
