@@ -32,19 +32,19 @@ other for another person's seat, and only once they have been away a while)."""
 
 
 class SharedTable:
-    """The table side of ``screen``'s session (``table``); ``seat_held``: the seat this side held
-    in the game played before (a rematch offers it again)."""
+    """The table side of ``screen``'s session (``table``); ``before``: the part of the game played
+    before at this screen, whose seat (a rematch offers it again) and browser tab's title go on."""
 
-    def __init__(self, screen: TableScreen, table: TableSide, seat_held: int | None = None) -> None:
+    def __init__(self, screen: TableScreen, table: TableSide, before: SharedTable | None = None) -> None:
         self.screen = screen
         self.table = table
-        self.seat_held = seat_held
+        self.seat_held: int | None = before.seat_held if before is not None else None
         """The seat this side last held at the table (kept when it resigns it and watches)."""
         self._told_left = False
         self._told_stopped = False
         self._rematch_told: int | None = None
         """The seat whose rematch proposal was told (None: none is proposed)."""
-        self._page_turn = False
+        self._page_turn: bool = before._page_turn if before is not None else False
         """What the browser tab's page was last told: this side's turn or not."""
         self.hold_seat()
 

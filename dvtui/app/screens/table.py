@@ -489,8 +489,7 @@ class TableScreen(TableThinking):
         old.close()
         self._time_travel = None  # the viewer over the old game is closed by now
         self.flow = TableFlow(session, hold_summary=self.pace.hold_round_end)
-        held = self.shared.seat_held if self.shared is not None else None
-        self.shared = SharedTable(self, session.table, held) if session.table is not None else None
+        self.shared = SharedTable(self, session.table, self.shared) if session.table is not None else None
         self._listen()
         self.query_one(EventLog).reset(session.events, session.game)
         self._relayout(*self.app.size)
