@@ -160,6 +160,7 @@ async def key_latency(presses: int, lang: str) -> None:
     set_language(lang)
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
+    from dvtui.app.options import AppOptions
     from dvtui.app.screens.table import TableScreen
     from dvtui.app.textual_private import driver
     from dvtui.engine import new_game
@@ -169,7 +170,7 @@ async def key_latency(presses: int, lang: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), seed=3)
         session = LocalSession.start(created, Path(tmp) / "latency.dvr")
-        app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=None))
+        app = DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
         probe: dict[str, object] = {}
         display = app._display
 

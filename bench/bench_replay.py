@@ -125,11 +125,12 @@ async def scrub_latency(presses: int) -> None:
 
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
+    from dvtui.app.options import AppOptions, Watch
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.textual_private import driver
     from dvtui.store import read_game
 
-    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(Watch(read_game(GAME, checkpoints=True)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -196,12 +197,13 @@ async def _jump_run(samples: dict[str, list[float]], quits: list[float]) -> int:
 
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
+    from dvtui.app.options import AppOptions, Watch
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.textual_private import driver
     from dvtui.app.widgets.timeline_bar import TimelineBar
     from dvtui.store import read_game
 
-    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(Watch(read_game(GAME, checkpoints=True)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     probe: dict[str, object] = {}
     display = app._display
 
@@ -253,11 +255,12 @@ async def _end_and_quit(quits: list[float]) -> None:
 
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
+    from dvtui.app.options import AppOptions, Watch
     from dvtui.app.screens.replay import ReplayScreen
     from dvtui.app.textual_private import driver
     from dvtui.store import read_game
 
-    app = DvtuiApp(watch=read_game(GAME, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(Watch(read_game(GAME, checkpoints=True)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(COLS, ROWS)) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -344,10 +347,12 @@ VIEWER = """
 import asyncio, sys
 from dvtui.app.config import Pace
 from dvtui.app.app import DvtuiApp
+from dvtui.app.options import AppOptions, Watch
 from dvtui.store import read_game
 
 async def main() -> None:
-    app = DvtuiApp(watch=read_game(sys.argv[1], checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None))
+    options = AppOptions(pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(Watch(read_game(sys.argv[1], checkpoints=True)), options)
     async with app.run_test(size=(160, 50)) as pilot:
         for key in ("end", "home", "pageup", "end", "left"):
             await pilot.press(key)

@@ -56,6 +56,8 @@ HEADLESS = [
     "dvtui.tables",
     "dvtui.tables.server",
     "dvtui.tables.client",
+    "dvtui.tables.requests",
+    "dvtui.tables.listing",
     "dvtui.web.tab",  # on every dvtui's way to its first screen
     "dvtui.web.serve",  # textual-serve (which brings Rich) only once the options hold
 ]

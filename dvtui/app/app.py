@@ -9,7 +9,7 @@ Ctrl+C, a hang-up (SIGHUP: a closed terminal or a dropped SSH link) or SIGTERM j
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -25,6 +25,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from ..replay import Replay
+    from .options import First
     from .screens.lobby import Lobby
     from .screens.seats import SeatChoice
 
@@ -36,10 +37,11 @@ from ..printable import printable
 from ..rulewords import rule_words
 from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
-from .config import Pace, SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
+from .config import SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
 from .keys import azerty_keymap, qwerty_keymap
 from .messages import STATE_TITLE, BranchRequested
+from .options import AppOptions, ChooseSeat, Menu, Setup, Watch
 from .screens.table import TableScreen
 from .spoken import key_display
 from .textual_private import FooterKey, default_css, keep_no_break_spaces, notifications, unnotify
@@ -65,10 +67,9 @@ def screenshot_dir() -> Path:
 
 
 class DvtuiApp(App[ExitState]):
-    """A game to play (``session``), a game file to watch (``watch``: the replay viewer, as
-    ``dvtui replay``), a shared table's seat to choose (``choose_seat``), else the start menu
-    (``menu``) or the set-up screen first. ``run()``
-    returns how it ended (:mod:`dvtui.app.exit_state`)."""
+    """The app, opening on ``first`` (a game to play, the set-up screen, the start menu, the replay
+    viewer or a shared table's seat to choose: :mod:`dvtui.app.options`) and run as ``options``
+    says. ``run()`` returns how it ended (:mod:`dvtui.app.exit_state`)."""
 
     CSS_PATH = "dvtui.tcss"
     TITLE = "Dolce Vita"
@@ -76,57 +77,49 @@ class DvtuiApp(App[ExitState]):
         Binding("ctrl+c", "quit", N_("quit"), show=False, priority=True, system=True),
     ]
 
-    def __init__(
-        self,
-        session: GameSession | None = None,
-        *,
-        watch: LoadedGame | None = None,
-        setup: SetupDefaults | None = None,
-        pace: Pace | None = None,
-        output: Path | None = None,
-        seed_source: Callable[[], int] | None = None,
-        save_path: Callable[[GameCreated], Path | None] | None = None,
-        branch_path: Callable[[GameCreated], Path] | None = None,
-        player_name: str | None = None,
-        handle_hangup: bool = False,
-        menu: bool = False,
-        lobby: Lobby | None = None,
-        choose_seat: SeatChoice | None = None,
-        bell: bool = True,
-        in_browser: bool = False,
-    ) -> None:
+    def __init__(self, first: First | None = None, options: AppOptions | None = None) -> None:
         super().__init__()
-        self._opening = session
+        first = Setup() if first is None else first
+        options = AppOptions() if options is None else options
+        self._opening: GameSession | None = None
         """The game the app opens on, until the table takes it."""
         self._table: TableScreen | None = None
         """The table, once there is one: it owns the game being played (see :attr:`session`)."""
-        self.watched = watch
-        self.menu = menu
+        self.watched: LoadedGame | None = None
+        self.menu = False
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
-        self.lobby = lobby
+        self.lobby: Lobby | None = None
         """The table server whose tables the start menu lists (None: none)."""
-        self.choose_seat = choose_seat
+        self.choose_seat: SeatChoice | None = None
         """A shared table whose seat is chosen on screen first (a browser tab's way in)."""
-        self.setup_defaults = setup or SetupDefaults()
-        self.pace = pace if pace is not None else load_pace()
-        self.output = output
-        self.seed_source = seed_source or (lambda: 0)
-        self.save_path = save_path
-        self.branch_path = branch_path or new_save_path
+        if isinstance(first, Watch):
+            self.watched = first.game
+        elif isinstance(first, Menu):
+            self.menu, self.lobby = True, first.lobby
+        elif isinstance(first, ChooseSeat):
+            self.choose_seat = first.choice
+        elif not isinstance(first, Setup):
+            self._opening = first
+        self.setup_defaults = options.setup
+        self.pace = options.pace if options.pace is not None else load_pace()
+        self.output = options.output
+        self.seed_source = options.seed_source or (lambda: 0)
+        self.save_path = options.save_path
+        self.branch_path = options.branch_path or new_save_path
         """Where a branch ("play from here") is written (default: a fresh file in the saves directory)."""
-        self.player_name = player_name
+        self.player_name = options.player_name
         """Who takes a bot's seat in a branch (default: the login name, as ``dvtui new``)."""
         self.branched: Path | None = None
         """The file of the latest branch, once there is one."""
-        self.handle_hangup = handle_hangup
-        self.bell_on_turn = bell
+        self.handle_hangup = options.handle_hangup
+        self.bell_on_turn = options.bell
         """At a shared table: ring the terminal's bell when it becomes the player's turn."""
-        self.notify_on_turn = load_notify() and not in_browser
-        self.azerty = False
-        """The AZERTY option (the settings' ``azerty``): on once the app is mounted."""
+        self.notify_on_turn = load_notify() and not options.in_browser
         """At a shared table: a desktop notification through the terminal on the player's turn (the
         person's setting; a browser tab changes its title and icon instead)."""
-        self.in_browser = in_browser
+        self.azerty = False
+        """The AZERTY option (the settings' ``azerty``): on once the app is mounted."""
+        self.in_browser = options.in_browser
         """Served to a browser tab (``dvtui web``; the command line knows): a shared table there
         makes no branch (see :class:`~dvtui.app.screens.table.TableScreen`), the start menu opens
         the tab's own saved games only, a screenshot goes to the browser."""
@@ -268,9 +261,10 @@ class DvtuiApp(App[ExitState]):
         old = self.session
         if old is None:
             return
-        if old.abilities.table_rematch:
+        table = old.table
+        if old.abilities.table_rematch and table is not None:
             try:
-                old.rematch(True)
+                table.rematch(True)
             except RuleError as e:
                 self.notify(rule_words(e), severity="warning", timeout=8, markup=False)
                 return

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..describe import hint_line
 from ..engine import COLUMNS, CardPlaced, Event, Placement, PlacementUndone, RoundEnded, fold
 from ..i18n import _
-from ..play.face import GameSession
+from ..play.face import GameSession, presence_of
 from ..play.session import PlayedMove
 from ..replay.steps import ResolutionStep, resolution_steps
 
@@ -112,15 +112,15 @@ class TableFlow:
         if action == "results":
             return session.game.over and self.resolution is None
         if action == "chat":  # (a stopped table hears nobody)
-            presence = session.presence()
-            return session.abilities.chat and (presence is None or presence.stopped is None)
+            presence = presence_of(session)
+            return session.abilities.chat is not None and (presence is None or presence.stopped is None)
         if action in ("close_table", "resign"):
-            presence = session.presence()
+            presence = presence_of(session)
             if presence is None or presence.left is not None or presence.stopped is not None or session.game.over:
                 return False
             return session.abilities.close if action == "close_table" else session.abilities.resign
         if action in ("stand_in", "start"):
-            presence = session.presence()
+            presence = presence_of(session)
             if not self.seated_at_table() or presence is None:
                 return False
             return bool(presence.away()) and not session.game.over if action == "stand_in" else bool(presence.awaited())
@@ -130,7 +130,7 @@ class TableFlow:
         """This side holds a seat at a shared table it is still at, and that still plays: it may let
         bots stand in for the seats nobody plays, and start a waiting table."""
         session = self.session
-        presence = session.presence()
+        presence = presence_of(session)
         gone = presence is None or presence.left is not None or presence.stopped is not None
         return session.abilities.stand_ins and not gone
 

@@ -13,12 +13,14 @@ import gc
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load_pace
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
+from ..app.options import AppOptions, ChooseSeat, Menu, Watch
 from ..describe import describe_result, join_names, moment
 from ..engine import SEED_LIMIT, Game, Seat, new_game, random_seed
 from ..i18n import _, ngettext
@@ -112,11 +114,11 @@ def _without_screen_file(loaded: LoadedGame) -> str:
     return _("without one, read it: dvtui replay {file} --text").format(file=path)
 
 
-def _run(app_args: dict[str, object], session: LocalSession | None, without: str = "") -> int:
+def _run(options: AppOptions, session: LocalSession | None, without: str = "") -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        return DvtuiApp(session, handle_hangup=True, **app_args)  # type: ignore[arg-type]
+        return DvtuiApp(session, replace(options, handle_hangup=True))
 
     try:
         return _run_app(build, without)
@@ -201,16 +203,14 @@ def run_new(args: argparse.Namespace) -> int:
     pace = load_pace(delay)
     if seats is None:
         defaults = SetupDefaults(first=first, seed=args.seed, default_name=default_player_name())
-        return _run(
-            {"setup": defaults, "pace": pace, "output": output, "seed_source": random_seed, "save_path": new_save_path},
-            None,
-        )
+        options = AppOptions(setup=defaults, pace=pace, output=output, seed_source=random_seed, save_path=new_save_path)
+        return _run(options, None)
     require_terminal(_without_screen_new(args, seats))  # before the file is made: a refused start leaves nothing
     seed = args.seed if args.seed is not None else random_seed()
     created = new_game(seats, first_player=first, seed=seed)
     path = output if output is not None else new_save_path(created)
     session = LocalSession.start(created, path)
-    return _run({"pace": pace}, session)
+    return _run(AppOptions(pace=pace), session)
 
 
 def run_menu() -> int:
@@ -221,13 +221,10 @@ def run_menu() -> int:
         from ..app.app import DvtuiApp
         from ..app.screens.lobby import Lobby
 
-        app = DvtuiApp(
-            menu=True,
-            seed_source=random_seed,
-            save_path=new_save_path,
-            handle_hangup=True,
-            in_browser=served_to_browser(),
+        options = AppOptions(
+            seed_source=random_seed, save_path=new_save_path, handle_hangup=True, in_browser=served_to_browser()
         )
+        app = DvtuiApp(Menu(), options)
         if is_spare():  # started by dvtui web ahead of its browser tab: the start done but for the tab's part
             app.prepare_start()
             wait_for_tab()
@@ -290,7 +287,7 @@ def run_resume(args: argparse.Namespace) -> int:
     session = LocalSession.resume(loaded)  # a game locked elsewhere says so, terminal or not
     if not has_terminal():
         session.close()
-    return _run({"pace": load_pace(delay)}, session, _without_screen_file(loaded))
+    return _run(AppOptions(pace=load_pace(delay)), session, _without_screen_file(loaded))
 
 
 def game_to_resume(file: str | None) -> LoadedGame | None:
@@ -336,7 +333,7 @@ def run_replay(args: argparse.Namespace) -> int:
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        return DvtuiApp(watch=loaded, handle_hangup=True)
+        return DvtuiApp(Watch(loaded), AppOptions(handle_hangup=True))
 
     without = _("without one, read it: dvtui replay {file} --text").format(file=shlex.quote(str(loaded.path)))
     return _run_app(build, without)
@@ -369,7 +366,7 @@ def run_table(
     def build() -> DvtuiApp:
         from ..app.app import DvtuiApp
 
-        built.append(DvtuiApp(session, handle_hangup=True, bell=bell, in_browser=served_to_browser()))
+        built.append(DvtuiApp(session, AppOptions(handle_hangup=True, bell=bell, in_browser=served_to_browser())))
         return built[-1]
 
     try:
@@ -379,7 +376,7 @@ def run_table(
         close_loop(loop)
     shown = printable(table)
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
-    game = last.game if isinstance(last, RemoteSession) and last.table == session.table else session.game
+    game = last.game if isinstance(last, RemoteSession) and last.table_name == session.table_name else session.game
     with contextlib.suppress(OSError):  # (a terminal gone with its window: nobody to tell)
         say_left(shown, game, watch=watch)
     return code
@@ -435,7 +432,8 @@ def _choose_seat(place: ServerPlace, table: str, *, bell: bool) -> int:
         if is_spare():  # started by dvtui web ahead of its browser tab: the imports are done
             wait_for_tab()
         choice = SeatChoice(place, table, default_player_name(), user=vouched())  # the tab's person, once known
-        return DvtuiApp(choose_seat=choice, handle_hangup=True, bell=bell, in_browser=served_to_browser())
+        options = AppOptions(handle_hangup=True, bell=bell, in_browser=served_to_browser())
+        return DvtuiApp(ChooseSeat(choice), options)
 
     return _run_app(build)
 

@@ -20,7 +20,7 @@ from ..bots import advise
 from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
-from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
+from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews, presence_of
 from ..play.presence import seat_words
 from ..printable import printable
 from ..rulewords import rule_words
@@ -53,7 +53,7 @@ class PlainTable:
 
     @property
     def seat(self) -> int | None:
-        presence = self.session.presence()
+        presence = presence_of(self.session)
         return None if presence is None else presence.seat
 
     async def run(self, into: TextIO | None = None) -> int:
@@ -88,7 +88,7 @@ class PlainTable:
 
     def _start(self) -> None:
         session, say = self.session, self.console.say
-        presence = session.presence()
+        presence = presence_of(session)
         say(describe_event(session.game.created, self.names))
         if presence is not None:
             table = printable(presence.table)
@@ -151,7 +151,7 @@ class PlainTable:
             self._turn_news()
 
     def _presence_news(self) -> None:
-        presence = self.session.presence()
+        presence = presence_of(self.session)
         if presence is None:
             return
         if presence.stopped is not None:  # closed, or it cannot save: nothing more happens here (said above)
@@ -184,7 +184,7 @@ class PlainTable:
         game = session.game
         if game.over:
             return
-        presence = session.presence()
+        presence = presence_of(session)
         mine = session.human_to_move()
         told = len(session.events)
         if mine is not None and self._prompted != told:
@@ -251,17 +251,18 @@ class PlainTable:
             case "hint":
                 await self._hint(mine)
             case "who":
-                presence = session.presence()
+                presence = presence_of(session)
                 if presence is not None:
                     self.console.say_all(self._who(presence))
             case "say":
-                if not session.abilities.chat:
+                table = session.table
+                if session.abilities.chat is None or table is None:
                     say(_("You cannot speak at this table."))
                 elif not said.rest:
                     say(_("Say what? Type say and your line, such as say hello."))
                 else:
                     try:
-                        session.say(line.strip().partition(" ")[2])
+                        table.say(line.strip().partition(" ")[2])
                     except RuleError as e:
                         say(printable(rule_words(e)))
             case name if name in LOOKS:

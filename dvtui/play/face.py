@@ -10,8 +10,9 @@ table's answer comes over the network while the screen draws and takes keys.
 
 What a game's side can do differs (a game of this machine plays its bots here, offers a rematch
 and branches from its file; a seat at a shared table decides for itself only, and is told who is
-there): the screens ask :class:`Abilities` and :meth:`GameSession.presence`, never which kind of
-session they hold.
+there): the screens ask :class:`Abilities`, and a shared table's seat has a
+:attr:`GameSession.table` side (who is there, what one may ask of the table) that a game of this
+machine lacks; never which kind of session they hold.
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ class Abilities:
     holds: the table's file is the server's), or None (no file: nothing to branch from).
     ``rematch``: None when the end screen's rematch and new game play here, else why not.
     ``hints``: None when ``h`` asks the strong bot, else why not. ``stand_ins``: this side may let a
-    bot play an away seat. ``chat``: this side may say a line to the table. ``leave_to_branch``: a
+    bot play an away seat. ``chat``: the longest line this side may say to the table (None: it
+    may say none). ``leave_to_branch``: a
     branch means leaving a seat (asked first). ``close``: this side may end the table (its opener,
     or the server's own account). ``resign``: this side holds a seat it may give up to a bot.
     ``seats_here``: the seats people play at this keyboard."""
@@ -97,7 +99,7 @@ class Abilities:
     rematch: str | None = None
     hints: str | None = None
     stand_ins: bool = False
-    chat: bool = False
+    chat: int | None = None
     leave_to_branch: bool = False
     table_rematch: bool = False
     """The end screen's ``r`` proposes (or accepts) a rematch to the table, which deals it once
@@ -191,6 +193,42 @@ class Presence:
         return [s.seat for s in self.seats if s.state in ("away", "free") and s.kind == "human" and s.stand_in is None]
 
 
+class TableSide(Protocol):
+    """What a seat (or a spectator) at a shared table has besides the game: who is there, and what
+    it may ask of the table. Each request returns at once; the table's answer is news."""
+
+    def presence(self) -> Presence:
+        """Who is at the table, as its server last said."""
+        ...
+
+    def stand_in(self, seat: int, level: str | None) -> None:
+        """Let bot ``level`` play ``seat`` while its person is away (None: stop)."""
+        ...
+
+    def start_table(self) -> None:
+        """End the table's waiting room (its opener may; the table's answer is news)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """Say ``text`` to everyone at the table (only when :attr:`Abilities.chat`)."""
+        ...
+
+    def rematch(self, accept: bool) -> None:
+        """Propose or accept (``accept``) the table's rematch of its finished game, or turn it down
+        (only when :attr:`Abilities.table_rematch`); the table's answer is news."""
+        ...
+
+    def close_table(self) -> None:
+        """End the table, its game kept unfinished (only when :attr:`Abilities.close`; the table's
+        answer is news: it stops)."""
+        ...
+
+    def resign(self) -> None:
+        """Give this side's seat up to a bot for the rest of the game (only when
+        :attr:`Abilities.resign`; the table's presence then says so, and this side watches)."""
+        ...
+
+
 class GameSession(Protocol):
     """A game as the screens see it: the state to draw, whose turn it is, the decisions they hand
     in, and what this side may do (see the module's docstring)."""
@@ -247,6 +285,11 @@ class GameSession(Protocol):
         """A decision of this side was handed in and has not come back yet."""
         ...
 
+    @property
+    def table(self) -> TableSide | None:
+        """The shared table this side sits (or watches) at (None: a game of this machine)."""
+        ...
+
     def attach(self, tell: Tell) -> None:
         """Send news to ``tell`` from now on; called on the running loop the news is told on."""
         ...
@@ -269,37 +312,6 @@ class GameSession(Protocol):
 
     def undo(self, player: int) -> None: ...
 
-    def presence(self) -> Presence | None:
-        """Who is at the table (None: a game of this machine)."""
-        ...
-
-    def stand_in(self, seat: int, level: str | None) -> None:
-        """Let bot ``level`` play ``seat`` while its person is away (None: stop)."""
-        ...
-
-    def start_table(self) -> None:
-        """End the table's waiting room (its opener may; the table's answer is news)."""
-        ...
-
-    def say(self, text: str) -> None:
-        """Say ``text`` to everyone at the table (only when :attr:`Abilities.chat`)."""
-        ...
-
-    def rematch(self, accept: bool) -> None:
-        """Propose or accept (``accept``) the table's rematch of its finished game, or turn it down
-        (only when :attr:`Abilities.table_rematch`); the table's answer is news."""
-        ...
-
-    def close_table(self) -> None:
-        """End the table, its game kept unfinished (only when :attr:`Abilities.close`; the table's
-        answer is news: it stops)."""
-        ...
-
-    def resign(self) -> None:
-        """Give this side's seat up to a bot for the rest of the game (only when
-        :attr:`Abilities.resign`; the table's presence then says so, and this side watches)."""
-        ...
-
     def as_file(self) -> LoadedGame:
         """The game as a file read back, what a branch is made from (raises GameFileError, OSError)."""
         ...
@@ -307,3 +319,9 @@ class GameSession(Protocol):
     def close(self) -> None:
         """Let go of the game (its file's lock, the table's connection); nothing more is saved after."""
         ...
+
+
+def presence_of(session: GameSession) -> Presence | None:
+    """Who is at ``session``'s table (None: a game of this machine, which has no table)."""
+    table = session.table
+    return None if table is None else table.presence()

@@ -18,8 +18,8 @@ from pathlib import Path
 from ..bots import BotSpec
 from ..engine import Event, Game, GameCreated, Placement, RuleError
 from ..store import LoadedGame, SaveError, SaveFailed, read_game
-from .face import Abilities, Decided, News, Presence, Refused, Tell
-from .session import PlayedMove, PlaySession, Standing
+from .face import Abilities, Decided, News, Refused, Tell
+from .session import PlaySession, Standing
 
 
 class LocalSession:
@@ -99,7 +99,9 @@ class LocalSession:
     def deciding(self) -> bool:
         return self._saving is not None
 
-    def presence(self) -> Presence | None:
+    @property
+    def table(self) -> None:
+        """A game of this machine sits at no shared table."""
         return None
 
     def is_bot(self, player: int) -> bool:
@@ -132,10 +134,7 @@ class LocalSession:
         """Check the placement (RuleError: nothing changed) and save it in the worker; the move is
         told once it is on disk."""
         self._free()
-        before = self.play.game
-        after = before.copy()
-        events = after.place(placement, player=player)
-        self._save(PlayedMove(events, before, after))
+        self._save(self.play.game.copy().place(placement, player=player))
 
     def undo(self, player: int) -> None:
         """Take back ``player``'s latest placement and the bots' answers since (by
@@ -143,26 +142,7 @@ class LocalSession:
         self._free()
         before = self.play.game
         trial = PlaySession(before.copy(), None, None, list(self.play.events))
-        undone: list[Event] = list(trial.undo(player))
-        self._save(PlayedMove(undone, before, trial.game))
-
-    def stand_in(self, seat: int, level: str | None) -> None:
-        raise RuleError("no seat of a game of this machine is away: there is nobody to stand in for")
-
-    def start_table(self) -> None:
-        raise RuleError("a game of this machine has no waiting room: it starts when it is dealt")
-
-    def say(self, text: str) -> None:
-        raise RuleError("a game of this machine has nobody else to talk to")
-
-    def rematch(self, accept: bool) -> None:
-        raise RuleError("a game of this machine has no table to ask: its rematch is dealt here")
-
-    def close_table(self) -> None:
-        raise RuleError("a game of this machine is not a table: quit, and resume it whenever you like")
-
-    def resign(self) -> None:
-        raise RuleError("a game of this machine has no seat to give up: its file is yours")
+        self._save(trial.undo(player).events)
 
     def _free(self) -> None:
         if self._saving is not None:
@@ -170,34 +150,36 @@ class LocalSession:
         if self.play.save_failure is not None:
             raise RuleError(f"the game has stopped: {self.play.save_failure.reason}")
 
-    def _save(self, move: PlayedMove) -> None:
-        writer = self.play.writer
+    def _save(self, events: list[Event]) -> None:
+        """Save ``events``, checked on a copy of the game, in the worker; the game takes them once
+        they are on disk (:meth:`PlaySession.take`, on the loop)."""
         loop = self._loop
         if loop is None:  # nobody attached: nobody is drawing meanwhile
-            if writer is not None:
-                writer.append(move.events)
-            self._saved(move, None)
+            self._saved(events, self.play.write(events))
             return
-        if writer is None:  # nothing to save (a preview): told as a saved move is, after this call
+        if not self.play.saving:  # nothing to save (a preview): told as a saved move is, after this call
             self._saving = Future()
-            loop.call_soon(self._saved, move, None)
+            loop.call_soon(self._saved, events, [])
             return
         if self._saver is None:
             self._saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save")
-        self._saving = saving = self._saver.submit(writer.append, move.events)
-        saving.add_done_callback(lambda done: loop.call_soon_threadsafe(self._saved, move, done))
+        self._saving = saving = self._saver.submit(self.play.write, events)
+        saving.add_done_callback(lambda done: loop.call_soon_threadsafe(self._written, events, done))
 
-    def _saved(self, move: PlayedMove, done: Future[list[bytes]] | None) -> None:
-        """On the loop: the save ended (``done``; None: nothing was saved)."""
-        self._saving = None
-        error = done.exception() if done is not None else None
+    def _written(self, events: list[Event], done: Future[list[bytes]]) -> None:
+        """On the loop: the save in the worker ended."""
+        error = done.exception()
         if error is not None:
+            self._saving = None
             reason = str(error) if isinstance(error, SaveError) else f"the save failed: {error}"
             self._tell(Refused(reason, save_failed=True))
             return
-        self.play.game = move.after
-        self.play.events.extend(move.events)
-        self._tell(Decided(move))
+        self._saved(events, done.result())
+
+    def _saved(self, events: list[Event], lines: list[bytes]) -> None:
+        """On the loop: ``events`` are on disk (``lines``), or nothing is saved: the game moves on."""
+        self._saving = None
+        self._tell(Decided(self.play.take(events, lines)))
 
 
 def _nobody(news: News) -> None:

@@ -56,6 +56,9 @@ class PlayedMove:
     events: list[Event]
     before: Game
     after: Game
+    lines: list[bytes] = field(default_factory=list)
+    """The lines that hold it in the game's file, as its writer wrote them (a table server sends
+    those on); none when nothing is saved."""
 
 
 @dataclass(slots=True)
@@ -80,8 +83,9 @@ class PlaySession:
     """What the store recovered when the file was read (a torn tail), to tell the player."""
     bots: list[tuple[BotSpec, int] | None] = field(init=False)
     """Each seat's bot and its seed (None for a person)."""
-    on_saved: Callable[[list[bytes]], object] | None = None
-    """Told the lines of each save as the file has them (a table server sends those on)."""
+    rewriter: Callable[[int], Saver] | None = None
+    """How a writer is made again for a game held again after another server wrote to it (given
+    the number of lines the game has then: see :meth:`write_again`); None: never."""
 
     def __post_init__(self) -> None:
         self.bots = bot_specs(self.game)
@@ -150,8 +154,8 @@ class PlaySession:
         bot level placing for an absent human (a shared table), noted on ``card_placed``."""
         before = self.game.copy()
         events = self.game.place(placement, player=player, stand_in=stand_in)
-        self._save(events, before)
-        return PlayedMove(events, before, self.game)
+        lines = self._save(events, before)
+        return PlayedMove(events, before, self.game, lines)
 
     def standing_placements(self) -> list[Standing]:
         """This round's placements still on the table, oldest first, each marked ``locked`` once
@@ -226,12 +230,13 @@ class PlaySession:
             return _("There is nothing to take back this round.")
         return _("{name} has nothing to take back this round.").format(name=names[who])
 
-    def undo(self, player: int) -> list[PlacementUndone]:
+    def undo(self, player: int) -> PlayedMove:
         """Take back ``player``'s latest placement of this round, and the bots' placements made
-        after it (they answered a move that no longer stands). Never another human's move, never
-        a move another human has placed after, never across a resolution. Each undo is saved
-        before the next one is made. A refusal says why in words with the seats' names, and names its
-        code and seat for a table server to send (which has its own words for it)."""
+        after it (they answered a move that no longer stands), returned as one move (its events
+        are the ``placement_undone`` ones). Never another human's move, never a move another
+        human has placed after, never across a resolution. Each undo is saved before the next
+        one is made. A refusal says why in words with the seats' names, and names its code and
+        seat for a table server to send (which has its own words for it)."""
         game = self.game
         if game.phase != Phase.PLACEMENT or not game.placements:
             said = _("nothing to take back: undo never crosses a resolution")
@@ -253,43 +258,79 @@ class PlaySession:
         else:
             said = _("{name} has placed nothing this round").format(name=names[player])
             raise NothingToUndo(said, code="undo_nothing_placed", fields={"seat": player})
-        done: list[PlacementUndone] = []
+        first = game.copy()
+        done: list[Event] = []
+        lines: list[bytes] = []
         for _step in range(count):
             before = game.copy()
             event = game.undo()
-            self._save([event], before)
+            lines += self._save([event], before)
             done.append(event)
-        return done
+        return PlayedMove(done, first, self.game, lines)
 
-    def _save(self, events: Sequence[Event], before: Game) -> None:
+    def _save(self, events: Sequence[Event], before: Game) -> list[bytes]:
+        """Save ``events`` (already applied to the game: it is put back to ``before`` if the save
+        fails), then count them in; their lines."""
+        lines: list[bytes] = []
         if self.writer is not None:
             try:
-                self._saved(self.writer.append(events))
+                lines = self.writer.append(events)
             except BaseException:
                 self.game = before
                 raise
         self.events.extend(events)
+        return lines
 
-    def _saved(self, lines: list[bytes]) -> None:
-        if self.on_saved is not None:
-            self.on_saved(lines)
+    # -- decisions made elsewhere ----------------------------------------------------------------
+
+    def write(self, events: Sequence[Event]) -> list[bytes]:
+        """Save ``events``, decided on a copy of this game, and return their lines, without moving
+        the game on: :meth:`take` does that once they are saved. Touches only the writer, so a
+        worker thread may save while the game is drawn; raises SaveError (the game is as it was)."""
+        return self.writer.append(events) if self.writer is not None else []
+
+    def take(self, events: Sequence[Event], lines: Sequence[bytes] = ()) -> PlayedMove:
+        """The one way in for what was decided elsewhere: ``events`` saved by :meth:`write`, sent
+        by a table, or written by another server, with ``lines``, the lines that hold them in the
+        game's file. Folded onto a copy of the game: a RuleError changes nothing. A saved game
+        takes no event without its lines: the file is never behind the game."""
+        if events and self.writer is not None and not lines:
+            raise ValueError("events taken into a saved game come with the lines that hold them")
+        before = self.game
+        after = before.copy()
+        for event in events:
+            after.apply(event)
+        self.game = after
+        self.events.extend(events)
+        return PlayedMove(list(events), before, after, list(lines))
+
+    def write_again(self, lines: int) -> None:
+        """Write on after the game's first ``lines`` lines with a new writer (the last one was
+        closed when another server held the game): made by :attr:`rewriter`."""
+        if self.rewriter is None:
+            raise ValueError("this game's writer is never made again")
+        self.writer = self.rewriter(lines)
 
     # -- bots alone ------------------------------------------------------------------------------
 
-    def play_bots(self, stop: Callable[[], object], pause: float = 0.0) -> bool:
+    def play_bots(
+        self, stop: Callable[[], object], pause: float = 0.0, *, saved: Callable[[list[bytes]], object] | None = None
+    ) -> bool:
         """Let the bots play on, each decision saved as it is made, until the game is over or a
         person is to move (True), or until ``stop()``, asked before the first decision and after
         each saved one, is true (False). ``pause``: seconds between two decisions, after which
-        ``stop()`` is asked again. A save that fails raises ``SaveError``; this session is then
-        ahead of its file and is not to be played on (its writer refuses every later save).
+        ``stop()`` is asked again. ``saved``: told each decision's lines as the file has them. A
+        save that fails raises ``SaveError``; this session is then ahead of its file and is not to
+        be played on (its writer refuses every later save).
 
         Derived events owed at the start (a file cut after a round's last placement) come first:
         they need no one."""
 
         def save(events: list[Event]) -> None:
-            if self.writer is not None:
-                self._saved(self.writer.append(events))
+            lines = self.writer.append(events) if self.writer is not None else []
             self.events.extend(events)
+            if saved is not None:
+                saved(lines)
             if stop():
                 raise _Stopped
             if pause and not self.game.over:

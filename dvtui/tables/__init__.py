@@ -1,38 +1,27 @@
 """Shared tables: the table server (``dvtui serve``), its wire protocol, and a client without a
 screen. Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
 
-from .client import (
-    Backoff,
-    Connection,
-    Diverged,
-    Dropped,
-    Refused,
-    TableClient,
-    Unreachable,
-    Update,
+from .client import Backoff, Connection, Diverged, Dropped, Refused, TableClient, Unreachable, Update
+from .listing import has_seat, invited_by, is_my_turn, played_with, server_account
+from .lobbyfeed import NotFollowed, follow_lobby
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
+from .remote import RemoteSession, TableStopped
+from .requests import (
     close_table,
     earlier_game_lines,
     game_lines,
-    has_seat,
-    invited_by,
-    is_my_turn,
     kept_game_lines,
     list_tables,
     lobby_tables,
     my_tables,
     open_table,
-    played_with,
     release_seat,
     resign,
     say,
-    server_account,
     set_clock,
     start_table,
     table_info,
 )
-from .lobbyfeed import NotFollowed, follow_lobby
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
-from .remote import RemoteSession, TableStopped
 from .where import ENV, ServerPlace, server_place
 
 __all__ = [

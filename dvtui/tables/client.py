@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import pwd
 import random
 import sys
 import time
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import msgspec
@@ -38,19 +37,15 @@ from .protocol import (
     CloseTable,
     Dealt,
     Error,
-    FetchGame,
     GameLines,
     Hello,
     Incoming,
     Join,
     Joined,
-    ListTables,
     Message,
     Opened,
-    OpenTable,
     Place,
     Presence,
-    Release,
     Released,
     Rematch,
     RematchVote,
@@ -59,11 +54,9 @@ from .protocol import (
     Say,
     SeatState,
     ServerMessage,
-    SetClock,
     StandIn,
     Start,
     Started,
-    TableInfo,
     Tables,
     TablesChanged,
     Undo,
@@ -280,288 +273,9 @@ def _unknown_type(line: bytes) -> bool:
     return isinstance(value, dict) and isinstance(value.get("type"), str) and value["type"] not in _KNOWN_TYPES
 
 
-def _lost(place: ServerPlace, e: Dropped) -> Unreachable:
+def lost(place: ServerPlace, e: Dropped) -> Unreachable:
     """A connection that ended before its answer: the server went away (or was never one)."""
     return Unreachable(f"the table server at {place.directory} closed the connection before answering ({e})")
-
-
-MAX_LISTED = 100_000
-"""The most tables a client takes from one server's list (a server's own bound is far below)."""
-
-
-@contextlib.asynccontextmanager
-async def _connection(place: ServerPlace, *, user: str | None = None, start: bool = True) -> AsyncIterator[Connection]:
-    """A connection for one request and its answer; one that ends first is the server gone."""
-    try:
-        conn = await Connection.open(place, user=user, start=start)
-        try:
-            yield conn
-        finally:
-            conn.close()
-    except Dropped as e:
-        raise _lost(place, e) from None
-
-
-async def list_tables(place: ServerPlace, *, kept: bool = False) -> list[TableInfo]:
-    """Every table of the server, page after page (each page after the last table of the one
-    before); ``kept``: and the games it keeps after their tables (``list_tables``' ``all``)."""
-    return (await _listed(place, kept=kept))[1]
-
-
-async def my_tables(
-    place: ServerPlace, *, user: str | None = None, kept: bool = False, start: bool = True
-) -> tuple[str, list[TableInfo]]:
-    """Who the server knows this side as, and the tables with a seat of theirs (taken, or kept for
-    them), the ones where it is their turn first (:func:`mine_first`); ``kept``: and the games kept
-    after their tables, last. ``start``: start this account's own server if none answers (not for
-    a list looked at in passing: :class:`Unreachable` then)."""
-    me, infos = await _listed(place, user=user, kept=kept, start=start)
-    return me, mine_first(infos, me, server_account(place))
-
-
-async def lobby_tables(place: ServerPlace, *, user: str | None = None) -> tuple[str, list[TableInfo]]:
-    """Who the server knows this side as, and every table in the lobby's order
-    (:func:`lobby_order`). A personal server that is not running is not started for it: a list
-    looked at in passing is no reason to run one (:class:`Unreachable` then)."""
-    me, infos = await _listed(place, user=user, start=False)
-    return me, lobby_order(infos, me, server_account(place))
-
-
-def server_account(place: ServerPlace) -> tuple[str, ...]:
-    """The account that runs the server at ``place`` (its directory's owner), as a seat's ``user``
-    names it: whoever runs the server is no stranger to the people it serves, so its invitations
-    are tables of theirs (empty: the directory cannot be looked at, or its owner has no name)."""
-    try:
-        return (pwd.getpwuid(place.directory.stat().st_uid).pw_name,)
-    except (OSError, KeyError):
-        return ()
-
-
-def lobby_order(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> list[TableInfo]:
-    """``me``'s tables first as :func:`mine_first` orders them, then the others' unfinished
-    tables, then their finished ones; by name within each."""
-    mine = mine_first(infos, me, trusted)
-    listed = {info.table for info in mine}
-    others = sorted((info for info in infos if info.table not in listed), key=lambda info: (info.over, info.table))
-    return mine + others
-
-
-def mine_first(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> list[TableInfo]:
-    """The tables where ``me`` has a seat: those where it is their turn first, then the unfinished
-    others, then the finished ones, then the invitations of people ``me`` has not played with
-    (:func:`invited_by`); by name within each."""
-    known = played_with(infos, me, trusted)
-    mine = [info for info in infos if has_seat(info, me)]
-    return sorted(mine, key=lambda info: (_standing(info, me, known), info.table))
-
-
-def played_with(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> frozenset[str]:
-    """``me`` and the people ``me`` plays with: those holding a seat at (or who opened) a table
-    where ``me`` holds one; and ``trusted`` (the server's own account, :func:`server_account`)."""
-    known = {me, *trusted}
-    for info in infos:
-        if any(seat.user == me for seat in info.seats):
-            known.update(seat.user for seat in info.seats if seat.user is not None)
-            known.update([info.opener] if info.opener is not None else [])
-    return frozenset(known)
-
-
-def invited_by(info: TableInfo, me: str, known: Collection[str] = ()) -> str | None:
-    """Who invited ``me`` to the table, when all ``me`` has there is a free seat kept for them by
-    an opener not in ``known`` (nor ``me``): anybody may name a seat after anybody, so such a
-    table is an invitation, never "your turn" (``"?"``: the server did not say who opened it).
-    None: ``me`` holds a seat there, opened it, or knows its opener."""
-    if any(seat.user == me for seat in info.seats) or not has_seat(info, me):
-        return None
-    if info.opener is not None and (info.opener == me or info.opener in known):
-        return None
-    return info.opener or "?"
-
-
-def is_my_turn(info: TableInfo, me: str, known: Collection[str] = ()) -> bool:
-    """Whether the placement the table awaits is from a seat of ``me``'s (never at a game kept
-    after its table: nobody plays it any more, nor at an invitation of a stranger's, :func:`invited_by`)."""
-    if info.over or info.to_move is None or info.kept is not None or invited_by(info, me, known) is not None:
-        return False
-    mover = next((seat for seat in info.seats if seat.seat == info.to_move), None)
-    return mover is not None and _is_mine(mover, me)
-
-
-def has_seat(info: TableInfo, me: str) -> bool:
-    """Whether ``me`` has a seat at the table (taken, or a free one kept for them)."""
-    return any(_is_mine(seat, me) for seat in info.seats)
-
-
-def _is_mine(seat: SeatState, me: str) -> bool:
-    return seat.user == me or (seat.user is None and seat.kept_for == me)
-
-
-def _standing(info: TableInfo, me: str, known: Collection[str] = ()) -> int:
-    if invited_by(info, me, known) is not None:
-        return 4
-    return 0 if is_my_turn(info, me, known) else 3 if info.kept is not None else 2 if info.over else 1
-
-
-async def _listed(
-    place: ServerPlace, *, user: str | None = None, kept: bool = False, start: bool = True
-) -> tuple[str, list[TableInfo]]:
-    """The welcome's name for this side, and every table (``kept``: and kept game), page after page
-    (``start``: start this account's own server if none answers)."""
-    async with _connection(place, user=user, start=start) as conn:
-        infos: list[TableInfo] = []
-        after: str | None = None
-        while True:
-            reply = await conn.request(ListTables(after=after, all=kept), Tables)
-            assert isinstance(reply, Tables)
-            infos.extend(reply.tables)
-            if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
-                return conn.welcome.user, infos
-            if after is not None and reply.tables[-1].table <= after:
-                raise conn.refused("a list of tables whose pages do not move on")
-            after = reply.tables[-1].table
-
-
-async def table_info(place: ServerPlace, name: str, *, user: str | None = None) -> TableInfo | None:
-    """Table ``name`` as the server lists it (None: there is none). The answer is searched for that
-    name rather than taken whole: a server is not trusted to have sent only the table asked for."""
-    async with _connection(place, user=user) as conn:
-        reply = await conn.request(ListTables(table=name), Tables)
-        assert isinstance(reply, Tables)
-        return next((info for info in reply.tables if info.table == name), None)
-
-
-async def release_seat(
-    place: ServerPlace, name: str, seat: int, *, user: str | None = None, to: str | None = None, bot: str | None = None
-) -> None:
-    """Free ``seat`` of table ``name`` (Refused ``not_opener`` unless this is the table's opener);
-    ``to``: keep it for that account or ``web:NAME``; ``bot``: a bot of that level plays it to the end."""
-    async with _connection(place, user=user) as conn:
-        await conn.request(Release(table=name, seat=seat, to=to, bot=bot), Released)
-
-
-async def set_clock(place: ServerPlace, name: str, move_time: int, *, user: str | None = None) -> None:
-    """Give table ``name`` a move time of ``move_time`` seconds, or a shorter one (Refused
-    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one)."""
-    async with _connection(place, user=user) as conn:
-        await conn.request(SetClock(table=name, move_time=move_time), Presence)
-
-
-async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
-    """End table ``name``'s waiting room (Refused ``not_opener`` unless this is the table's opener)."""
-    async with _connection(place, user=user) as conn:
-        await conn.request(Start(table=name), Started)
-
-
-async def close_table(place: ServerPlace, name: str, *, user: str | None = None) -> bool:
-    """End unfinished table ``name`` (Refused ``not_opener`` unless this is its opener or the
-    server's own account; ``game_over`` for a finished one). Whether its game is kept (not when
-    nobody had made a decision there)."""
-    async with _connection(place, user=user) as conn:
-        closed = await conn.request(CloseTable(table=name), Closed)
-    assert isinstance(closed, Closed)
-    return closed.kept
-
-
-async def resign(place: ServerPlace, name: str, *, user: str | None = None) -> None:
-    """Give up one's seat at table ``name`` to a bot, for the rest of the game."""
-    async with _connection(place, user=user) as conn:
-        await conn.request(Resign(table=name), Presence)
-
-
-async def say(place: ServerPlace, name: str, text: str, *, user: str | None = None) -> Said:
-    """Say ``text`` at table ``name`` (``dvtui say``); the line as the table shows it (Refused
-    ``chat_limit`` past the chat's rate, ``no_table``...)."""
-    async with _connection(place, user=user) as conn:
-        reply = await conn.request(Say(table=name, text=text), Said)
-        assert isinstance(reply, Said)
-        return reply
-
-
-async def kept_game_lines(place: ServerPlace, name: str, *, user: str | None = None) -> bytes:
-    """Kept game ``name``'s lines (the server gives them to who sat at it), checked as
-    :func:`game_lines` checks them: its number as the list of kept games says, then that game."""
-    _, infos = await _listed(place, user=user, kept=True)
-    info = next((info for info in infos if info.table == name and info.kept is not None), None)
-    if info is None:
-        raise Refused(Error(code="no_table", message=f"no kept game {name} (see 'dvtui tables --all')"))
-    async with _connection(place, user=user) as conn:
-        reply = await conn.request(FetchGame(table=name, game=info.game), GameLines)
-        assert isinstance(reply, GameLines)
-        if reply.table != name or reply.game != info.game:
-            raise conn.refused(f"{reply.table}'s game {reply.game} for kept game {name}")
-        return await _game_lines(conn, reply.lines)
-
-
-async def earlier_game_lines(place: ServerPlace, name: str, game: int) -> bytes:
-    """Table ``name``'s game number ``game`` (1: its first), the current one or one it played
-    before a rematch: the lines of its file, each checked as :func:`game_lines` checks them."""
-    async with _connection(place) as conn:
-        reply = await conn.request(FetchGame(table=name, game=game), GameLines)
-        assert isinstance(reply, GameLines)
-        if reply.table != name or reply.game != game:
-            raise conn.refused(f"table {reply.table}'s game {reply.game} for table {name}'s game {game}")
-        return await _game_lines(conn, reply.lines)
-
-
-async def game_lines(place: ServerPlace, name: str) -> bytes:
-    """Table ``name``'s game as the server holds it: the lines of its file, as a spectator gets them
-    (each checked as the client checks every line, and bounded as a game file is)."""
-    async with _connection(place) as conn:
-        await conn.request(Watch(table=name), Joined)
-        return await _game_lines(conn, None)
-
-
-async def _game_lines(conn: Connection, count: int | None) -> bytes:
-    """The lines of a game the server sends on ``conn``, each checked as the client checks every
-    line and bounded as a game file is; then the connection is left. ``count``: how many come (a
-    kept game's); None: a watched table's, up to its presence (a stopped table's error, and the
-    latest chat a watch brings after the lines, are never the game's)."""
-    lines: list[bytes] = []
-    total = 0
-    while count is None or len(lines) < count:
-        message = await conn.receive()
-        if count is None and isinstance(message, Error | Said):
-            continue
-        if count is None and isinstance(message, Presence):
-            break
-        if isinstance(message, Message):
-            raise conn.refused(f"a {message.__class__.__name__} among a game's lines")
-        total += conn.line_bytes
-        try:
-            check_line(message, len(lines))
-            check_game_bytes(total)
-        except BadServer as e:
-            raise conn.refused(str(e)) from None
-        lines.append(conn.last_line)
-    with contextlib.suppress(Dropped):
-        await conn.send(Bye(reason="done"))
-    return b"".join(lines)
-
-
-async def open_table(
-    place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
-    seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = True,
-    move_time: int | None = None, invite: list[str | None] | None = None,
-) -> None:  # fmt: skip
-    """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
-    ``user``: the person who will sit there, vouched for already here, so that an account the
-    server does not trust is refused before a table is opened that it could not sit at. ``wait``
-    (dvtui's default): the table is a waiting room until every human seat is taken once or its
-    opener starts it; False: it deals at once;
-    ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
-    the account or ``web:NAME`` it is kept for (None: as its name decides)."""
-    try:
-        conn = await Connection.open(place, user=user)
-        try:
-            message = OpenTable(
-                table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
-                move_time=move_time, invite=invite,
-            )  # fmt: skip
-            await conn.request(message, Opened)
-        finally:
-            conn.close()
-    except Dropped as e:
-        raise _lost(place, e) from None
 
 
 @dataclass(slots=True)
@@ -628,6 +342,8 @@ class TableClient:
         """What the server speaks beyond the protocol's first vocabulary (its welcome said so)."""
         self.may_close = False
         """This side may end the table: it opened it, or is the server's own account (``joined`` says)."""
+        self.label = f"tables/{table}"
+        """How the server names the table's game (``joined`` says; a branch's parent)."""
         self._conn: Connection | None = None
         self._closed = False
         self._delay = 0.0
@@ -661,7 +377,7 @@ class TableClient:
         try:
             await self._join()
         except Dropped as e:
-            raise _lost(self.server, e) from None
+            raise lost(self.server, e) from None
 
     async def _join(self) -> None:
         conn = await Connection.open(self.server, user=self.user, bot=self.bot)
@@ -684,6 +400,7 @@ class TableClient:
         self.features = frozenset(conn.welcome.features)
         self.waiting = reply.waiting  # before the game's lines: a bot client must not answer them yet
         self.may_close = reply.may_close
+        self.label = reply.label or f"tables/{self.table}"
         if reply.next_seq != since:  # the server starts over from the first line
             self.events = []
             self.game = None

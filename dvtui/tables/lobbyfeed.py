@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from .client import MAX_LISTED, Connection, Dropped, Refused, Unreachable, lobby_order, server_account
+from .client import Connection, Dropped, Refused, Unreachable
+from .listing import lobby_order, server_account
 from .protocol import Error, FollowTables, ListTables, TableInfo, Tables, TablesChanged
+from .requests import MAX_LISTED
 from .where import ServerPlace
 
 
@@ -18,7 +20,7 @@ class NotFollowed(Exception):
 
 async def follow_lobby(place: ServerPlace, *, user: str | None = None) -> AsyncIterator[tuple[str, list[TableInfo]]]:
     """Who the server knows this side as and its tables in the lobby's order
-    (:func:`~.client.lobby_order`): once the whole list has come, then again after each change the
+    (:func:`~.listing.lobby_order`): once the whole list has come, then again after each change the
     server pushes, for as long as the connection lasts. A personal server that is not running is not
     started for it (:class:`~.client.Unreachable`); :class:`NotFollowed` for a server that does not
     push changes; :class:`~.client.Diverged` for one that sends what no sound server sends."""

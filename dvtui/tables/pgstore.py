@@ -672,7 +672,9 @@ class PgStore:
         if not self._take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
             raise GameLocked(f"table {name}", None, "another server")
         writer = RowWriter(self, name, game_id, 1)
-        return PlaySession(Game(created), writer, None, [created]), [line]
+        return PlaySession(
+            Game(created), writer, None, [created], rewriter=lambda lines: RowWriter(self, name, game_id, lines)
+        ), [line]
 
     def _find(self, name: str) -> tuple[int, bytes | None] | None:
         """Table ``name``'s game id and record, waiting out a lost database."""
@@ -710,7 +712,8 @@ class PgStore:
         if raw is not None:
             with contextlib.suppress(msgspec.DecodeError):
                 record = _record_decoder.decode(bytes(raw))
-        session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices])
+        session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices],
+                              rewriter=lambda lines: RowWriter(self, name, game_id, lines))  # fmt: skip
         return session, lines, record
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
@@ -728,7 +731,7 @@ class PgStore:
         except BaseException:
             self.holds.release(game_id)
             raise
-        session.writer = RowWriter(self, name, game_id, seq + len(news))
+        session.write_again(seq + len(news))
         return news
 
     def save_record(self, name: str, record: TableRecord) -> None:

@@ -24,14 +24,14 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
-FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow")
+FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow", "label")
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
 it, and something of the first vocabulary instead, or nothing (:mod:`dvtui.tables.older`):
 ``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
 ``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
-``reasons`` ``error.reason`` and ``error.fields``."""
+``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -427,6 +427,9 @@ class Joined(Message, tag="joined"):
     """The table is a waiting room (as ``presence`` says), told before the game's lines."""
     may_close: bool = False
     """This connection may end the table (``close_table``): it opened it, or is the server's own account."""
+    label: str | None = None
+    """How the server names the table's game (its file there): what a branch made on the client's
+    side names as its parent. Absent (a server from before it): the client says ``tables/NAME``."""
 
 
 class Released(Message, tag="released"):

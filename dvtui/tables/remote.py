@@ -22,13 +22,24 @@ from typing import Any
 from ..bots import BotSpec
 from ..engine import CardPlaced, Event, Game, NothingToUndo, Placement, PlacementUndone, RuleError
 from ..i18n import _
-from ..play.face import Abilities, Decided, News, Presence, Redealt, Refused, RematchVote, Spoken, TableNews, Tell
-from ..play.session import PlayedMove, PlaySession, Standing
+from ..play.face import (
+    Abilities,
+    Decided,
+    News,
+    Presence,
+    Redealt,
+    Refused,
+    RematchVote,
+    Spoken,
+    TableNews,
+    TableSide,
+    Tell,
+)
+from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
-from .protocol import STOPPING, Error, Said
-from .store import FileStore
+from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Said
 from .undos import undo_refusal
 from .where import ServerPlace
 
@@ -200,9 +211,7 @@ class RemoteSession:
         if isinstance(last, PlacementUndone) and view.is_bot(last.player):
             return  # an undo takes back the bots' answers first: its person's own line is on its way
         events = client.events[settled:]
-        move = PlayedMove(events, view.game, game.copy())
-        view.game = move.after
-        view.events.extend(events)
+        move = view.take(events)
         handed = self._handed
         if handed is not None and self._answers(handed, events):
             self._handed = None
@@ -280,12 +289,12 @@ class RemoteSession:
     def abilities(self) -> Abilities:
         return Abilities(
             () if self.seat is None else (self.seat,),
-            table=self.table,
+            table=self.table_name,
             branch="lines",
             rematch=self._why_no_rematch_here(),
             hints=None if self.hints else "Hints are off at this table.",
             stand_ins=self.seat is not None,
-            chat=True,
+            chat=MAX_CHAT_CHARS,
             leave_to_branch=self.seat is not None,
             table_rematch=self.seat is not None and "rematch" in self.client.features,
             close=self.client.may_close,
@@ -300,7 +309,12 @@ class RemoteSession:
         return "The table deals the rematch: r on the end screen proposes it to everyone there."
 
     @property
-    def table(self) -> str:
+    def table(self) -> TableSide:
+        """This side's requests to the table and who is there: this session's own."""
+        return self
+
+    @property
+    def table_name(self) -> str:
         return self.client.table
 
     @property
@@ -312,17 +326,17 @@ class RemoteSession:
         return self.client.hints
 
     @property
-    def table_file(self) -> Path:
-        """The table's game file on the server's side (a branch's ``parent``: this side never
-        opens it, and may not be allowed to)."""
-        return FileStore(self.client.server.games).path(self.table)
+    def table_file(self) -> str:
+        """The table's game as the server names it (its file there: a branch's ``parent``; this
+        side never opens it, and may not be allowed to)."""
+        return self.client.label
 
     def as_file(self) -> LoadedGame:
         """The game as this side has it (every line of the decisions told so far), written and
         read as the table's file is: what a branch ("play from here") is made from. Raises
         ``GameFileError`` (never for lines the table sent)."""
         data = b"".join(encode_line(event, seq) for seq, event in enumerate(self.events))
-        return parse_game(data, str(self.table_file), checkpoints=True)
+        return parse_game(data, self.table_file, checkpoints=True)
 
     @property
     def status(self) -> str:
@@ -347,16 +361,16 @@ class RemoteSession:
         """The command that brings this side back. A seat taken over elsewhere is named: a plain
         join is refused while it is open there."""
         if self.seat is None:
-            return f"dvtui watch {self.table}"
+            return f"dvtui watch {self.table_name}"
         if self.left_why() == TAKEN_OVER:
-            return f"dvtui join {self.table} --as {shlex.quote(self.names[self.seat])}"
-        return f"dvtui join {self.table}"
+            return f"dvtui join {self.table_name} --as {shlex.quote(self.names[self.seat])}"
+        return f"dvtui join {self.table_name}"
 
     def presence(self) -> Presence:
         client = self.client
         vote = client.rematch_vote
         rematch = None if vote is None else RematchVote(vote.by, vote.accepted, vote.awaited)
-        return Presence(self.table, self.seat, list(client.seats), client.spectators, self._status,
+        return Presence(self.table_name, self.seat, list(client.seats), client.spectators, self._status,
                         self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch,
                         None if self.stopped is None else self.stopped.message)  # fmt: skip
 

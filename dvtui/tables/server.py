@@ -59,7 +59,7 @@ from ..engine import (
 )
 from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
-from ..play.session import PlaySession
+from ..play.session import PlayedMove, PlaySession
 from ..printable import printable
 from ..rulewords import english_words
 from ..store import GameFileError, SaveError, user_name
@@ -1185,8 +1185,9 @@ class Server:
         since = since if since <= table.next_seq else 0
         waiting = table.waiting and "waiting" in conn.features
         may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
+        label = str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
         joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
-                        may_close=may_close)  # fmt: skip
+                        may_close=may_close, label=label)  # fmt: skip
         conn.send(encode(joined))
         conn.send(b"".join(table.lines[since:]))
         if table.failed is not None:
@@ -1617,7 +1618,7 @@ class Server:
             raise Refusal.ruled(code, e, seq=table.next_seq) from None
 
     async def _commit(
-        self, table: LiveTable, decide: Callable[[PlaySession], object], *, undone: int | None = None
+        self, table: LiveTable, decide: Callable[[PlaySession], PlayedMove], *, undone: int | None = None
     ) -> None:
         """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, on the table's
         session with its files open, then send the lines its writer wrote to everyone at the table.
@@ -1626,14 +1627,7 @@ class Server:
         had left when it placed (never a whole move time)."""
 
         def work() -> list[bytes]:
-            session = table.session
-            written: list[bytes] = []
-            session.on_saved = written.extend
-            try:
-                decide(session)
-            finally:
-                session.on_saved = None
-            return written
+            return decide(table.session).lines
 
         table.presence_soon.flush()  # what changed before the decision is said before its lines
         try:
@@ -1868,11 +1862,10 @@ class Server:
             return
         table.presence_soon.flush()  # what changed before these lines is said before them
         try:
-            for line in news:
-                event = line_decoder.decode(line)
+            events = [line_decoder.decode(line) for line in news]
+            for event in events:
                 event.seq = None
-                table.session.game.apply(event)
-                table.session.events.append(event)
+            table.session.take(events, news)
         except (msgspec.DecodeError, RuleError) as e:
             why = english_words(e) if isinstance(e, RuleError) else str(e)
             message = f"table {table.name} has stopped: another server wrote a line this one refuses: {why}"

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.replay import BEAT, STEP_HINT, ReplayScreen
 from dvtui.app.widgets.panels import Banner
 from dvtui.app.widgets.table_view import QUIET, ROUND_END, linger
@@ -30,7 +31,7 @@ def head(banner: Banner) -> str:
 async def test_a_resolution_reads_the_same_live_and_in_time_travel(
     make_created: Callable[..., GameCreated],
 ) -> None:
-    app = DvtuiApp(hot_seat_session(make_created), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(hot_seat_session(make_created), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(120, 40)) as pilot:
         await play_exchange_and_tie(pilot)
         screen = table(app)

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions, Watch
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
@@ -110,7 +111,7 @@ async def show_every_kind_of_moment(pilot: Pilot[int], viewer: ReplayScreen, col
 async def test_the_viewer_draws_every_moment_in_every_colour_system(
     colours: tuple[str, bool], size: tuple[int, int]
 ) -> None:
-    app = DvtuiApp(watch=read_game(REPLAYS / "game.dvr", checkpoints=True), pace=Pace(0.0, None))
+    app = DvtuiApp(Watch(read_game(REPLAYS / "game.dvr", checkpoints=True)), AppOptions(pace=Pace(0.0, None)))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         viewer = app.screen
@@ -140,7 +141,7 @@ async def test_a_spectator_looks_back_without_colours(in_process: Server, monkey
     await asyncio.to_thread(lambda: asyncio.run(opening))
     await asyncio.to_thread(watch_until, in_process.place, "nc", 2)  # a table nobody is at plays no bots
     watcher = await RemoteSession.open(in_process.place, "nc", watch=True)
-    app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watcher, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen

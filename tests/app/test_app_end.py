@@ -13,6 +13,7 @@ from textual.widgets import Select
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.flow import Cursor
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.screens.table import TableScreen
@@ -35,7 +36,7 @@ def finished_app(tmp_path: Path) -> DvtuiApp:
     """The app on replays/game.dvr (round 6 was started by Bot 3), its game over."""
     path = tmp_path / "done.dvr"
     shutil.copy(REPO / "replays" / "game.dvr", path)
-    return DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    return DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
 
 
 async def test_after_the_game_the_table_names_the_last_rounds_first_player(tmp_path: Path) -> None:
@@ -159,7 +160,12 @@ class _FinishedTable:
 
     @property
     def abilities(self) -> Abilities:
-        return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=True, resign=True)
+        return Abilities((0,), table="t", branch="lines", stand_ins=True, chat=300, resign=True)
+
+    @property
+    def table(self) -> object:
+        """A shared table's side: this fake's own ``presence``."""
+        return self
 
     def presence(self) -> Presence:
         seats = [_SeatAtTable(0, "Ana"), _SeatAtTable(1, "Cy", stand_in="strong", resigned=True),
@@ -190,7 +196,7 @@ async def test_the_results_of_a_shared_table_say_who_resigned_who_a_bot_stood_in
     path = tmp_path / "t.dvr"
     path.write_bytes(file_bytes(events))
     session = _FinishedTable(LocalSession.resume(read_game(path)))
-    app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=None))  # type: ignore[arg-type]
+    app = DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))  # type: ignore[arg-type]
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)

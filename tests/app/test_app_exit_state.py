@@ -12,6 +12,7 @@ import pytest
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.exit_state import HungUp, NoGameFile, NotSaved, Played, exit_state_of
+from dvtui.app.options import AppOptions, Setup, Watch
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
@@ -38,8 +39,7 @@ async def test_a_rematch_returns_the_rematch(tmp_path: Path) -> None:
     shutil.copyfile(REPLAYS / "game.dvr", finished)
     app = DvtuiApp(
         LocalSession.resume(read_game(finished)),
-        pace=Pace(0.0, None),
-        save_path=lambda created: tmp_path / "rematch.dvr",
+        AppOptions(pace=Pace(0.0, None), save_path=lambda created: tmp_path / "rematch.dvr"),
     )
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(50):
@@ -58,7 +58,7 @@ async def test_a_branch_made_in_the_viewer_returns_the_branch_and_its_parent(tmp
     parent = tmp_path / "game.dvr"
     shutil.copyfile(REPLAYS / "game.dvr", parent)
     out = tmp_path / "branch.dvr"
-    app = DvtuiApp(watch=read_game(parent), pace=Pace(0.0, None), branch_path=lambda created: out)
+    app = DvtuiApp(Watch(read_game(parent)), AppOptions(pace=Pace(0.0, None), branch_path=lambda created: out))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("2", "b")
@@ -76,7 +76,7 @@ async def test_a_branch_resumed_is_not_a_branch_of_this_run(tmp_path: Path) -> N
     parent = tmp_path / "game.dvr"
     shutil.copyfile(REPLAYS / "game.dvr", parent)
     out = tmp_path / "branch.dvr"
-    viewer = DvtuiApp(watch=read_game(parent), pace=Pace(0.0, None), branch_path=lambda created: out)
+    viewer = DvtuiApp(Watch(read_game(parent)), AppOptions(pace=Pace(0.0, None), branch_path=lambda created: out))
     async with viewer.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         await pilot.press("2", "b", "end", "enter", "q")
@@ -89,7 +89,7 @@ async def test_a_branch_resumed_is_not_a_branch_of_this_run(tmp_path: Path) -> N
 
 
 async def test_leaving_the_set_up_screen_returns_no_game() -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("ctrl+c")

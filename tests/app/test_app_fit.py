@@ -18,6 +18,7 @@ from textual.widgets import Select
 
 from dvtui.app.app import MAX_TOASTS, DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Setup, Watch
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.textual_private import FooterKey, SelectCurrent, Toast, compositor, notifications
@@ -243,8 +244,10 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
 
 async def test_in_a_browser_tab_too_small_speaks_of_the_window_not_a_terminal() -> None:
     """A browser tab (``dvtui web``) shows no terminal: the notice names the window and its zoom."""
-    app = DvtuiApp(new_session(None, players="Ana,bot:greedy,bot:greedy", seed=9), in_browser=True,
-                   pace=Pace(bot_delay=0.0, step_delay=None))  # fmt: skip
+    app = DvtuiApp(
+        new_session(None, players="Ana,bot:greedy,bot:greedy", seed=9),
+        AppOptions(in_browser=True, pace=Pace(bot_delay=0.0, step_delay=None)),
+    )
     async with app.run_test(size=(60, 14)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.pause()
@@ -345,7 +348,7 @@ async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_smal
 @pytest.mark.parametrize("players", [3, 4, 5])
 async def test_the_viewer_shows_every_players_line_at_every_size(players: int) -> None:
     replay = read_game(REPLAYS / f"game-{players}p.dvr", checkpoints=True)
-    app = DvtuiApp(watch=replay, pace=Pace(0.0, None))
+    app = DvtuiApp(Watch(replay), AppOptions(pace=Pace(0.0, None)))
     async with app.run_test(size=(80, 24)) as pilot:
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
@@ -437,7 +440,7 @@ def test_card_text_reads_on_16_colour_terminals_too() -> None:
 
 
 async def test_the_focused_dropdown_of_the_set_up_screen_stands_out() -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         selects = list(app.screen.query(Select))

@@ -15,6 +15,7 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Menu, Setup
 from dvtui.engine import GameCreated
 
 from ..support.apps import new_session, table_app
@@ -46,7 +47,7 @@ def test_round_summary(
 
 
 def test_setup_screen(snap_compare, language: str) -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24))
 
 
@@ -55,7 +56,7 @@ def test_start_menu(snap_compare, language: str) -> None:
 
     data_dir().mkdir(parents=True)
     new_session(data_dir() / "half.dvr").close()
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24))
 
 

@@ -79,12 +79,13 @@ async def test_textuals_footer_word_for_an_open_list_is_french(saves: object) ->
 
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace, SetupDefaults
+    from dvtui.app.options import AppOptions, Setup
     from dvtui.app.screens.setup import SetupScreen
     from dvtui.app.textual_private import FooterKey
 
     from ..support.pilot import until
 
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     async with app.run_test(size=(100, 40)) as pilot:
         await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
         app.screen.query_one("#first", Select).focus()

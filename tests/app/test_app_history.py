@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Menu
 from dvtui.app.past import PastGame, described, your_seat
 from dvtui.app.screens.history import HistoryScreen
 from dvtui.app.screens.lobby import Lobby
@@ -52,7 +53,9 @@ def _saves(now: float) -> None:
 
 
 def _menu_app(lobby: Lobby | None = None) -> DvtuiApp:
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 5)
+    app = DvtuiApp(
+        Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 5)
+    )
     app.lobby = lobby
     return app
 

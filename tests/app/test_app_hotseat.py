@@ -33,6 +33,7 @@ def toasts(app: DvtuiApp) -> list[str]:
 async def hot_seat(pilot_app: DvtuiApp) -> TableScreen:
     screen = table(pilot_app)
     assert screen.session.human_to_move() == 0
+    assert screen.shared is None  # a game of this machine: no shared table's part
     return screen
 
 

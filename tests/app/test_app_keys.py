@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.keys import SHARED_TABLE, TABLE, VIEWER, KeyMap
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.engine import new_game
@@ -78,7 +79,9 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
 
 async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Path) -> None:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
-    app = DvtuiApp(LocalSession.start(created, tmp_path / "live.dvr"), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(
+        LocalSession.start(created, tmp_path / "live.dvr"), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None))
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.press("t")

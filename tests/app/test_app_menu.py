@@ -11,6 +11,7 @@ from textual.widgets import Input, OptionList
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Menu
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.replay import ReplayScreen
@@ -28,7 +29,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def menu_app() -> DvtuiApp:
-    return DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 5)
+    return DvtuiApp(
+        Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), seed_source=lambda: 5)
+    )
 
 
 def test_plain_dvtui_in_a_terminal_opens_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -210,7 +213,7 @@ def test_start_menu_with_tables_at_80x24(snap_compare) -> None:
         menu.show_tables("ana", tables)
         await pilot.pause()
 
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
 
 
@@ -227,7 +230,7 @@ def test_a_new_table_set_up_at_80x24(snap_compare) -> None:
                                     leave=app.pop_screen, open_table=never))  # fmt: skip
         await pilot.pause()
 
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
 
 
@@ -241,7 +244,7 @@ async def test_a_browser_tabs_replay_prompt_opens_only_its_own_saved_games(tmp_p
     shutil.copy(REPO / "replays" / "game.dvr", games / "mine.dvr")
     shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "theirs.dvr")
     (games / "out.dvr").symlink_to(tmp_path / "theirs.dvr")
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), in_browser=True)
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), in_browser=True))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the menu", lambda: bool(app.screen.query(OptionList)))
         await _choose(pilot, "replay")

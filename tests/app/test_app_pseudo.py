@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Setup
 from dvtui.app.screens.setup import SetupScreen
 
 from ..support.apps import new_session, table_app
@@ -38,7 +39,10 @@ SCREENS: dict[str, tuple[Callable[[], DvtuiApp], Callable[[Pilot[int]], Awaitabl
     "table": (lambda: table_app(new_session()), mid_round),
     "help": (lambda: table_app(new_session()), open_help),
     "end": (lambda: table_app(finished_session()), lambda pilot: pilot.pause()),
-    "set-up": (lambda: DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)), _setup),
+    "set-up": (
+        lambda: DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))),
+        _setup,
+    ),
     "viewer": (replay_app, _viewer),
     "time travel": (lambda: table_app(new_session()), lambda pilot: travel_after_a_move(pilot, pilot.app)),
 }

@@ -12,6 +12,7 @@ from textual.events import Key, MouseScrollUp
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, load_pace, settings_path
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import FooterKey, notifications
 from dvtui.app.widgets.board import Board
@@ -52,7 +53,7 @@ def footer(app: DvtuiApp) -> dict[str, str]:
 async def test_with_people_at_the_table_the_rounds_summary_waits_for_a_key(
     make_created: Callable[..., GameCreated],
 ) -> None:
-    app = DvtuiApp(hot_seat_session(make_created), pace=Pace(bot_delay=0.0, step_delay=0.5))
+    app = DvtuiApp(hot_seat_session(make_created), AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.5)))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await play_round(pilot, app)
         assert screen._timer is not None  # the columns go by on their own
@@ -75,7 +76,7 @@ async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: C
 
 async def test_bots_alone_go_on_past_the_summary() -> None:
     session = new_session(players="bot:greedy,bot:greedy,bot:greedy")
-    app = DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=100.0))
+    app = DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=100.0)))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == RESOLVING
         screen = table(app)

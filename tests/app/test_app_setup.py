@@ -9,6 +9,7 @@ from textual.widgets import Input, Label, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Setup
 from dvtui.app.screens.setup import LeaveSetup, SeatRow, SetupScreen, kind_options, level_words
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
@@ -21,10 +22,13 @@ from ..support.pilot import text, until
 
 def setup_app(tmp_path: Path) -> DvtuiApp:
     return DvtuiApp(
-        setup=SetupDefaults(default_name="Ana"),
-        pace=Pace(0.0, None),
-        seed_source=lambda: 77,
-        save_path=lambda created: tmp_path / "set-up.dvr",
+        Setup(),
+        AppOptions(
+            setup=SetupDefaults(default_name="Ana"),
+            pace=Pace(0.0, None),
+            seed_source=lambda: 77,
+            save_path=lambda created: tmp_path / "set-up.dvr",
+        ),
     )
 
 
@@ -227,8 +231,15 @@ async def test_a_seat_of_expert_is_set_up_as_strong(tmp_path: Path) -> None:
     ``strong``, the same player, rather than falling back to another level."""
     seats = [Seat(name="Ana", kind="human", color="red"), Seat(name="Bot 1", kind="bot", color="yellow", bot="expert"),
              Seat(name="Bot 2", kind="bot", color="green", bot="master")]  # fmt: skip
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana", seats=seats), pace=Pace(0.0, None),
-                   seed_source=lambda: 77, save_path=lambda created: tmp_path / "set-up.dvr")  # fmt: skip
+    app = DvtuiApp(
+        Setup(),
+        AppOptions(
+            setup=SetupDefaults(default_name="Ana", seats=seats),
+            pace=Pace(0.0, None),
+            seed_source=lambda: 77,
+            save_path=lambda created: tmp_path / "set-up.dvr",
+        ),
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the set-up", lambda: isinstance(app.screen, SetupScreen))
         rows = list(app.screen.query(SeatRow))

@@ -11,6 +11,7 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.play.local import LocalSession
@@ -46,7 +47,7 @@ async def test_the_end_screens_chart_is_whole_or_not_there(
     monkeypatch.chdir(tmp_path)  # a short "Saved in" line: a long path takes the chart's rows (rightly)
     path = Path("five.dvr")
     write_game(path, "bot:greedy,bot:random,bot:greedy,bot:random,bot:greedy", 7)
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(73, height)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)

@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Menu, Setup
 from dvtui.engine import ColumnResolved, GameCreated
 
 from ..support.apps import new_session, table_app
@@ -36,7 +37,7 @@ SIZES = [(80, 24), (120, 40)]
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_setup_screen(snap_compare, size: tuple[int, int]) -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=size)
 
 
@@ -107,7 +108,7 @@ def test_start_menu(snap_compare) -> None:
 
     data_dir().mkdir(parents=True)
     new_session(data_dir() / "half.dvr").close()
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None))
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24))
 
 

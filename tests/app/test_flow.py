@@ -104,8 +104,7 @@ def test_undo_gives_the_person_their_choice_back() -> None:
     assert isinstance(placed, CardPlaced)
     flow.arrive(bot_move(s))
     before = s.game.copy()
-    undone = s.play.undo(0)
-    flow.arrive(PlayedMove(list(undone), before, s.game.copy()))
+    flow.arrive(PlayedMove(s.play.undo(0).events, before, s.game.copy()))
     assert flow.placer() == 0
     assert flow.cursor == Cursor(card=placed.card, column=placed.column, player=0)
 
@@ -193,6 +192,11 @@ class AtTable:
     def abilities(self) -> Abilities:
         return Abilities((self.seat,), table="t", branch="lines", stand_ins=True, close=self.opener, resign=True)
 
+    @property
+    def table(self) -> object:
+        """A shared table's side: this fake's own ``presence``."""
+        return self
+
     def presence(self) -> Presence:
         return Presence("t", self.seat, [], 0, "connected", None, "dvtui join t", stopped=self.stopped)
 
@@ -204,7 +208,7 @@ def test_the_bell_rings_once_per_turn_and_not_for_ones_own_undo() -> None:
     flow.arrive(play(s, s.game.hands[0][0], 1))
     assert not flow.turn_begins()  # not her turn
     before = s.game.copy()
-    flow.arrive(PlayedMove(list(s.play.undo(0)), before, s.game.copy()))
+    flow.arrive(PlayedMove(s.play.undo(0).events, before, s.game.copy()))
     assert not flow.turn_begins()  # her own undo: no bell
     flow.arrive(play(s, s.game.hands[0][0], 1))
     flow.arrive(bot_move(s))

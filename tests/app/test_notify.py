@@ -67,6 +67,11 @@ class AtTable:
     def abilities(self) -> Abilities:
         return Abilities((0,), table="cafe", branch="lines", stand_ins=True)
 
+    @property
+    def table(self) -> object:
+        """A shared table's side: this fake's own ``presence``."""
+        return self
+
     def presence(self) -> Presence:
         return Presence("cafe", 0, [], 0, "connected", None, "dvtui join cafe")
 

@@ -126,3 +126,15 @@ async def test_closing_waits_for_a_save_under_way(tmp_path: Path) -> None:
     threading.Timer(0.2, go.set).start()
     await asyncio.to_thread(session.close)  # returns once the save is done and the file let go
     assert isinstance(read_game(tmp_path / "g.dvr").events[-1], CardPlaced)
+
+
+def test_a_game_of_this_machine_has_no_table_side(tmp_path: Path) -> None:
+    """Who is there and the table's requests are a shared table's side: a game of this machine
+    has none (``table`` is None), rather than requests that only say no."""
+    session = start(tmp_path)
+    try:
+        assert session.table is None
+        verbs = ("presence", "stand_in", "start_table", "say", "rematch", "close_table", "resign")
+        assert [verb for verb in verbs if hasattr(session, verb)] == []
+    finally:
+        session.close()

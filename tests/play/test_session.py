@@ -10,11 +10,21 @@ from pathlib import Path
 import pytest
 
 from dvtui.bots import bot_fn
-from dvtui.engine import CardPlaced, ColumnResolved, Game, GameCreated, NothingToUndo, Placement, RoundEnded, new_game
+from dvtui.engine import (
+    CardPlaced,
+    ColumnResolved,
+    Game,
+    GameCreated,
+    NothingToUndo,
+    Placement,
+    RoundEnded,
+    RuleError,
+    new_game,
+)
 from dvtui.play.seats import parse_players
-from dvtui.play.session import PlaySession, preview
+from dvtui.play.session import PlaySession, Saver, preview
 from dvtui.replay.steps import resolution_steps
-from dvtui.store import SaveError, read_game
+from dvtui.store import GameWriter, SaveError, read_game
 
 
 def start(tmp_path: Path, players: str = "Ana,bot:greedy,bot:greedy", seed: int = 3) -> PlaySession:
@@ -56,7 +66,7 @@ def test_undo_takes_back_the_humans_move_and_the_bots_answers(tmp_path: Path) ->
     bot_move(session)
     bot_move(session)
     assert session.undo_player() == 0
-    undone = session.undo(0)
+    undone = session.undo(0).events
     assert [u.player for u in undone] == [2, 1, 0]
     assert session.game.placements == [] and session.game.to_move == 0
     assert len(read_game(tmp_path / "g.dvr").events) == 1 + 3 + 3
@@ -71,7 +81,7 @@ def test_undo_never_takes_back_another_humans_move(tmp_path: Path) -> None:
     assert session.undo_player() == 1  # a bot is to move: the last human to have placed
     with pytest.raises(NothingToUndo, match="Ben has placed since"):
         session.undo(0)
-    assert [u.player for u in session.undo(1)] == [1]
+    assert [u.player for u in session.undo(1).events] == [1]
 
 
 def test_undo_does_not_cross_a_resolution(tmp_path: Path) -> None:
@@ -195,3 +205,49 @@ def test_bots_alone_stop_where_a_person_is_to_move(tmp_path: Path) -> None:
     session = start(tmp_path, "bot:greedy,Ana,bot:greedy")
     assert session.play_bots(lambda: False) is True
     assert session.human_to_move() == 1 and len(read_game(tmp_path / "g.dvr").events) == 2
+
+
+def test_a_decision_comes_back_with_the_lines_that_hold_it(tmp_path: Path) -> None:
+    session = start(tmp_path)
+    placed = session.place(Placement(5, 2), player=0)
+    bot_move(session)
+    undone = session.undo(0)
+    file = (tmp_path / "g.dvr").read_bytes().splitlines(keepends=True)
+    assert placed.lines == file[1:2]
+    assert len(undone.events) == 2 and undone.lines == file[-2:]
+    assert undone.before.placements and not undone.after.placements
+
+
+def test_what_is_decided_elsewhere_comes_in_through_take(tmp_path: Path) -> None:
+    here = start(tmp_path)
+    there = PlaySession(here.game.copy(), None, None, list(here.events))
+    move = there.place(Placement(5, 2), player=0)
+    with pytest.raises(ValueError, match="lines"):  # a saved game never gets ahead of its file
+        here.take(move.events)
+    assert here.game.placements == []
+    lines = here.write(move.events)
+    taken = here.take(move.events, lines)
+    assert taken.after is here.game and here.game.placements == there.game.placements
+    assert here.events == there.events and taken.lines == lines
+    assert read_game(tmp_path / "g.dvr").events == here.events
+    with pytest.raises(RuleError):  # the same placement twice: refused, nothing changed
+        here.take(move.events, lines)
+    assert here.events == there.events and here.game is taken.after
+
+
+def test_a_game_held_again_writes_on_through_its_rewriter(tmp_path: Path) -> None:
+    made: list[int] = []
+
+    def rewriter(lines: int) -> Saver:
+        made.append(lines)
+        return GameWriter.resume(read_game(tmp_path / "g.dvr"))
+
+    first = start(tmp_path)
+    first.close()
+    session = PlaySession(first.game, None, None, list(first.events), rewriter=rewriter)
+    session.write_again(1)
+    session.place(Placement(5, 2), player=0)
+    session.close()
+    assert made == [1] and read_game(tmp_path / "g.dvr").events == session.events
+    with pytest.raises(ValueError):
+        first.write_again(1)

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.messages import BotPlaced, ThinkingFailed
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
@@ -26,9 +27,11 @@ def live_app(path: Path, branch: Path | None = None) -> DvtuiApp:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
     return DvtuiApp(
         LocalSession.start(created, path),
-        pace=Pace(bot_delay=0.0, step_delay=None),
-        branch_path=None if branch is None else (lambda created: branch),
-        player_name="Zed",
+        AppOptions(
+            pace=Pace(bot_delay=0.0, step_delay=None),
+            branch_path=None if branch is None else (lambda created: branch),
+            player_name="Zed",
+        ),
     )
 
 

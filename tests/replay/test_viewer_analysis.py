@@ -12,6 +12,7 @@ import pytest
 from dvtui import __version__
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.analysis import AnalysisScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.textual_private import notifications
@@ -86,7 +87,7 @@ async def test_a_on_the_end_screen_opens_the_game_in_the_viewer_and_analyses_it(
 
     monkeypatch.setattr("dvtui.app.screens.replay.BUDGET", 20)
     path = _copy(tmp_path)
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
@@ -111,7 +112,7 @@ async def test_b_in_the_viewer_opened_from_the_end_screen_plays_the_branch_on_th
     monkeypatch.setattr("dvtui.app.screens.replay.BUDGET", 20)
     path = _copy(tmp_path)
     before = path.read_bytes()
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the end screen", lambda: isinstance(app.screen, EndScreen))
         first_table = app.screen_stack[-2]
@@ -158,7 +159,7 @@ async def test_leaving_the_viewer_while_it_analyses_stops_the_analysis(
 
     monkeypatch.setattr(viewer_module, "kept", watched_kept)
     path = _copy(tmp_path)
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the end screen", lambda: isinstance(app.screen, EndScreen))
         await pilot.press("a")  # the default budget: many seconds of work

@@ -254,12 +254,13 @@ async def test_a_failed_save_in_play_says_not_saved_and_nobody_thinks(
     thinking, no key plays on."""
     from dvtui.app.app import DvtuiApp
     from dvtui.app.config import Pace
+    from dvtui.app.options import AppOptions
     from dvtui.app.widgets.hand import HandBar
     from dvtui.app.widgets.panels import RoundBar
     from dvtui.play.local import LocalSession
 
     path = start_game(tmp_path / "game.dvr", WITH_HUMAN, seed=3)
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         _fail_after(monkeypatch, 1)  # Ana's placement is saved, Bot 1's is not

@@ -19,6 +19,7 @@ from textual.widgets import Select
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Setup, Watch
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.help import HelpScreen
@@ -97,10 +98,13 @@ async def click_text(pilot: object, app: App[int], word: str) -> None:
 
 async def test_set_up_screen_shows_typed_names_as_they_are() -> None:
     app = DvtuiApp(
-        setup=SetupDefaults(default_name="Zed[/]"),
-        pace=Pace(0.0, None),
-        seed_source=lambda: 5,
-        save_path=lambda created: Path(PATH),
+        Setup(),
+        AppOptions(
+            setup=SetupDefaults(default_name="Zed[/]"),
+            pace=Pace(0.0, None),
+            seed_source=lambda: 5,
+            save_path=lambda created: Path(PATH),
+        ),
     )
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
@@ -136,7 +140,7 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
         Seat(name=BOLD, kind="bot", color="green", bot="greedy"),
     ]
     session = LocalSession.start(new_game(seats, first_player=2, seed=9), Path(PATH))
-    app = DvtuiApp(session, pace=Pace(0.0, None), branch_path=lambda created: Path("x[/]branch.dvr"))
+    app = DvtuiApp(session, AppOptions(pace=Pace(0.0, None), branch_path=lambda created: Path("x[/]branch.dvr")))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         table = app.screen
         assert isinstance(table, TableScreen)
@@ -194,7 +198,7 @@ async def test_table_notices_palette_time_travel_and_branch_quote_names_and_path
 async def test_end_screen_names_the_winners_and_the_file() -> None:
     """The winners by name, and the file (a name holding markup and an escape sequence)."""
     path = Path(DIR) / "]y\x1b[2J.dvr"
-    app = DvtuiApp(LocalSession.resume(read_game(finished_game(path))), pace=Pace(0.0, None))
+    app = DvtuiApp(LocalSession.resume(read_game(finished_game(path))), AppOptions(pace=Pace(0.0, None)))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         for _ in range(50):
             await pilot.pause(0.01)
@@ -214,7 +218,7 @@ async def test_viewer_shows_the_torn_tail_notice_with_the_file_name_escaped() ->
     finished_game(path)
     with open(path, "ab") as f:
         f.write(b'{"type":"card_pla')  # a torn last line: a notice naming the file
-    app = DvtuiApp(watch=read_game(path), pace=Pace(0.0, None))
+    app = DvtuiApp(Watch(read_game(path)), AppOptions(pace=Pace(0.0, None)))
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         text = screen_text(app)
@@ -241,7 +245,7 @@ async def test_resume_notices_quote_the_torn_file_and_the_lock_record_as_text() 
         "since": "2026-01-01T00:00:00Z",
     }
     lock_path(PATH).write_text(json.dumps(record))
-    app = DvtuiApp(LocalSession.resume(read_game(PATH)), pace=Pace(0.0, None))
+    app = DvtuiApp(LocalSession.resume(read_game(PATH)), AppOptions(pace=Pace(0.0, None)))
     async with app.run_test(size=(120, 40), notifications=True) as pilot:  # room for the three toasts
         await pilot.pause()
         text = toast_text(app)

@@ -13,6 +13,7 @@ import pytest
 from dvtui import describe
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets import replay_log
@@ -162,7 +163,7 @@ async def test_time_travel_over_a_long_resumed_game_jumps_to_either_end(
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
     path = tmp_path / "long.dvr"
     count = write_undo_loop(path, LONG, created)
-    app = DvtuiApp(LocalSession.resume(read_game(path)), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     worded = count_words(monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.engine import new_game
 from dvtui.play.face import GameSession
 from dvtui.play.local import LocalSession
@@ -26,4 +27,4 @@ def new_session(
 def table_app(session: GameSession, *, step_delay: float | None = None) -> DvtuiApp:
     """An app on the table; bots answer at once, the resolution waits for a key or a click unless
     ``step_delay`` is given."""
-    return DvtuiApp(session, pace=Pace(bot_delay=0.0, step_delay=step_delay))
+    return DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=step_delay)))

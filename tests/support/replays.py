@@ -9,6 +9,7 @@ from typing import Any
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions, Watch
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar
@@ -98,7 +99,9 @@ def write_undo_loop(path: Path, size: int, created: GameCreated | None = None) -
 def replay_app(path: Path | str = REPLAYS / "game.dvr", **kwargs: object) -> DvtuiApp:
     """The app opened on the viewer over ``path`` (as ``dvtui replay``); a branch plays on with
     bots that do not wait and a resolution that waits for a key."""
-    return DvtuiApp(watch=read_game(path, checkpoints=True), pace=Pace(bot_delay=0.0, step_delay=None), **kwargs)  # type: ignore[arg-type]
+    return DvtuiApp(
+        Watch(read_game(path, checkpoints=True)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None), **kwargs)
+    )  # type: ignore[arg-type]
 
 
 def viewer(app: DvtuiApp) -> ReplayScreen:

@@ -14,6 +14,7 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import EventLog
 from dvtui.tables import RemoteSession, open_table
@@ -114,7 +115,7 @@ async def test_a_line_from_a_shell_reaches_the_table_screen_literally_and_m_says
     said = await asyncio.to_thread(dvtui, "say", "--server", in_process.place.directory, "c", "before you came")
     assert said.returncode == 0, said.stderr
     ana = await RemoteSession.open(in_process.place, "c", seat=0)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             log = app.screen.query_one(EventLog)
@@ -149,7 +150,7 @@ async def test_a_line_said_while_the_log_has_no_room_on_screen_comes_as_a_toast(
     players = ["Ana", "bot:greedy", "bot:greedy", "bot:greedy"]
     await open_table(in_process.place, "t4", players, seed=2, first_player=0, wait=False)
     ana = await RemoteSession.open(in_process.place, "t4", seat=0)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=size) as pilot:
             log = app.screen.query_one(EventLog)

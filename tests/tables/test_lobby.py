@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Menu
 from dvtui.app.screens import menu as menu_module
 from dvtui.app.screens.lobby import Lobby, read_lobby, table_label
 from dvtui.app.screens.menu import MenuScreen
@@ -24,7 +25,7 @@ from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
 from dvtui.tables import server as server_module
-from dvtui.tables.client import lobby_order
+from dvtui.tables.listing import lobby_order
 from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
@@ -73,7 +74,9 @@ async def test_no_server_no_lobby_and_no_personal_server_started(tmp_path: Path)
 
 
 def _menu(lobby: Lobby) -> DvtuiApp:
-    app = DvtuiApp(menu=True, setup=SetupDefaults(default_name="Cy"), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(
+        Menu(), AppOptions(setup=SetupDefaults(default_name="Cy"), pace=Pace(bot_delay=0.0, step_delay=None))
+    )
     app.lobby = lobby
     return app
 

@@ -9,7 +9,7 @@ import re
 import msgspec
 
 from dvtui.tables import SeatState, TableInfo, invited_by, played_with
-from dvtui.tables.client import is_my_turn, mine_first
+from dvtui.tables.listing import is_my_turn, mine_first
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask, speaking_for

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import notifications
@@ -54,7 +55,7 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
     told: list[News] = []
     bob.attach(told.append)
     await _play_out(ana, bob)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
@@ -312,7 +313,9 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
     await open_table(place, "rs", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
     ana = await RemoteSession.open(place, "rs", seat=0)
     bob = await RemoteSession.open(place, "rs", seat=1)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))  # resolutions go by
+    app = DvtuiApp(
+        ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))
+    )  # resolutions go by
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             async with asyncio.timeout(WAIT):

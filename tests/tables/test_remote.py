@@ -18,7 +18,8 @@ from dvtui.play.face import Decided, GameSession, News, Refused, TableNews
 from dvtui.rulewords import rule_words
 from dvtui.store import read_game
 from dvtui.tables import open_table
-from dvtui.tables.protocol import Error
+from dvtui.tables.client import TableClient
+from dvtui.tables.protocol import MAX_CHAT_CHARS, Error
 from dvtui.tables.remote import RemoteSession, TableStopped
 from dvtui.tables.server import Server
 
@@ -370,5 +371,19 @@ async def test_a_stop_refuses_the_decision_waiting(in_process: Server) -> None:
         ana._take_error(Error(code="log_full", message="the log is full"))
         assert news == [Refused("the log is full")] and not ana.deciding
         assert ana.stopped is not None and ana.stopped.code == "log_full"
+    finally:
+        ana.close()
+
+
+async def test_the_table_names_its_game_and_the_longest_line_one_may_say(in_process: Server) -> None:
+    """A branch's parent is the name the server gives the table's game (this side never builds
+    the server's paths: a server from before that name is ``tables/NAME``), and the longest line
+    one may say comes with the table's abilities."""
+    assert TableClient(in_process.place, "t").label == "tables/t"  # until the server says
+    await _open(in_process)
+    ana, _news = await _seat(in_process, 0)
+    try:
+        assert ana.as_file().path == str(in_process.games / "t.dvr")
+        assert ana.abilities.chat == MAX_CHAT_CHARS
     finally:
         ana.close()

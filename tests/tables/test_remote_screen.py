@@ -25,6 +25,7 @@ from dvtui.app.config import Pace
 from dvtui.app.exit_state import Played
 from dvtui.app.keys import FASTER, NEXT, SHARED_TABLE, SKIP, SLOWER, STAND_IN
 from dvtui.app.notify import PAGE_TURN
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.analysis import AnalysisScreen
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.dialog import Confirm, LeaveForBranch
@@ -82,12 +83,13 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
     await _first_bot_move(in_process, "t")
     bob = await RemoteSession.open(in_process.place, "t", seat=1)
     ana = await RemoteSession.open(in_process.place, "t", seat=0)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     bells = Bells(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
             assert isinstance(screen, TableScreen)
+            assert screen.shared is not None and screen.shared.table is ana.table  # the shared table's part
             bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
             assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
             assert "Ana (you) · Bob (here) · Bot 1 (bot)" in text(banner)
@@ -133,7 +135,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
     await _first_bot_move(in_process, "q")
     ana = await RemoteSession.open(in_process.place, "q", seat=0)
     watcher = await RemoteSession.open(in_process.place, "q", watch=True)
-    app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watcher, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     bells = Bells(app)
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -155,7 +157,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert app.screen is screen
             assert bells.count == 0  # a spectator has no turn
             assert list(watcher.events) == read_game(in_process.games / "q.dvr").events[: len(watcher.events)]
-        hinted = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+        hinted = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
         async with hinted.run_test(size=(100, 30)) as pilot:
             table = hinted.screen
             assert isinstance(table, TableScreen)
@@ -199,7 +201,7 @@ async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
     ana, bob = await _sit_after_a_round_of_turns(in_process, "b")
     table_file = in_process.games / "b.dvr"
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, "the table's five lines", lambda: len(ana.events) == 5)
@@ -252,7 +254,7 @@ async def test_a_spectator_plays_from_here_without_being_asked(
     watcher = await RemoteSession.open(in_process.place, "w", watch=True)
     table_file = in_process.games / "w.dvr"
     before = table_file.read_bytes()
-    app = DvtuiApp(watcher, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(watcher, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press("t", "left")  # moment 3: Bob's placement; the bot is to play
@@ -296,7 +298,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
     await open_table(in_process.place, "k", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "k")
     ana = await RemoteSession.open(in_process.place, "k", seat=0)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     told_in = {SKIP: NEXT, SLOWER: FASTER}  # further keys of a row: "⏎ / space / s", "+ / -"
     try:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -331,7 +333,9 @@ def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_pr
         bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1))
         ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
         try:
-            assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+            assert snap_compare(
+                DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None))), terminal_size=(80, 24)
+            )
         finally:
             bob.close()
             ana.close()
@@ -359,7 +363,7 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
     footer at once, Bob coming back takes it away, with no move in between."""
     ana = await _ana_then_bobs_turn(in_process, "f")
     bob = await RemoteSession.open(in_process.place, "f", seat=1)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
@@ -385,7 +389,7 @@ async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_pr
     await open_table(in_process.place, "o", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False)
     await _first_bot_move(in_process, "o")
     ana = await RemoteSession.open(in_process.place, "o", seat=0)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     other: RemoteSession | None = None
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -419,7 +423,7 @@ async def test_a_seat_never_taken_is_free_and_its_line_fits_beside_the_hand_at_8
     """Bob has never sat down: the header, the banner and the hand line all say "free" (never
     "away"), and what the hand line says fits on its one line at 80x24, words whole."""
     ana = await _ana_then_bobs_turn(in_process, "n")
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
@@ -445,7 +449,7 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
     ana = await _ana_then_bobs_turn(in_process, "c")
     bot = TableClient(in_process.place, "c", seat=1, bot="greedy")
     await bot.connect()
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
@@ -484,7 +488,7 @@ async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_
                 continue
             ana.place(choose("greedy", ana.game.copy(), 1))
     await bob_plays
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
@@ -521,7 +525,9 @@ def test_snapshot_the_turn_of_a_seat_nobody_has_taken(snap_compare, in_process: 
     with _still_loop() as loop:
         ana = loop.run_until_complete(_ana_then_bobs_turn(in_process, "t"))
         try:
-            assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
+            assert snap_compare(
+                DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None))), terminal_size=(80, 24)
+            )
         finally:
             ana.close()
 
@@ -542,7 +548,7 @@ async def test_the_opener_ends_the_table_from_its_screen_once_asked_and_a_player
     bob = await RemoteSession.open(place, "x", seat=1, user="bob")
     ana = await RemoteSession.open(place, "x", seat=0, user="ana")
     assert ana.abilities.close and not bob.abilities.close
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
@@ -575,7 +581,7 @@ async def test_a_player_resigns_from_the_screen_once_asked_and_a_bot_plays_the_s
     await open_table(place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False)
     bob = await RemoteSession.open(place, "r", seat=1, user="bob")
     ana = await RemoteSession.open(place, "r", seat=0, user="ana")
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
@@ -609,7 +615,7 @@ def test_snapshot_the_question_before_resigning(snap_compare, in_process: Server
     with _still_loop() as loop:
         ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
         try:
-            app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+            app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
             assert snap_compare(app, terminal_size=(80, 24), press=["r"])
         finally:
             ana.close()
@@ -623,7 +629,7 @@ async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_proces
     await open_table(place, "c", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
     ana = await RemoteSession.open(place, "c", seat=0, user="ana")
     bob = await RemoteSession.open(place, "c", seat=1, user="bob")
-    app = DvtuiApp(bob, pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(bob, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
@@ -662,14 +668,16 @@ async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_on
     she has read the summary: the bell rings, the browser tab's title is told, and the header
     says it is her turn (with the round she plays in)."""
     told: list[dict[str, object]] = []
-    monkeypatch.setattr("dvtui.app.screens.table.tell_page", lambda app, message: told.append(message) or True)
+    monkeypatch.setattr("dvtui.app.screens.shared_table.tell_page", lambda app, message: told.append(message) or True)
     place = in_process.place
     await open_table(place, "rt", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, wait=False)
     bob = TableClient(place, "rt", seat=0, bot="greedy")
     await bob.connect()
     bob_plays = asyncio.create_task(play_seat(bob, parse_bot("greedy")))
     ana = await RemoteSession.open(place, "rt", seat=1)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=True)  # each step waits for a key
+    app = DvtuiApp(
+        ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None), in_browser=True)
+    )  # each step waits for a key
     bells = Bells(app)
     placed = 0
     try:
@@ -709,7 +717,7 @@ async def test_a_table_closed_while_the_round_summary_is_read_says_so_over_it(in
     await open_table(place, "cs", ["Bob", "Ana", "bot:greedy"], first_player=0, seed=5, user="ana", wait=False)
     bob = await RemoteSession.open(place, "cs", seat=0, user="bob")
     ana = await RemoteSession.open(place, "cs", seat=1, user="ana")
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))  # each step waits for a key
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))  # each step waits for a key
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen

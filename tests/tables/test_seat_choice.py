@@ -13,6 +13,7 @@ from textual.widgets import OptionList, Static
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions, ChooseSeat
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner
@@ -65,7 +66,9 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
     players = ["Ana", "Bob", "Cy", "bot:greedy"]
     await asyncio.to_thread(lambda: asyncio.run(open_table(in_process.place, "t", players, first_player=0, seed=5)))
     ana = await RemoteSession.open(in_process.place, "t", seat=0)
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "t", "cy"), pace=Pace(bot_delay=0.0, step_delay=None))
+    app = DvtuiApp(
+        ChooseSeat(SeatChoice(in_process.place, "t", "cy")), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None))
+    )
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
@@ -94,7 +97,7 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
 
 
 async def test_a_table_that_is_not_there_says_so(in_process: Server) -> None:
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "nowhere", "ana"))
+    app = DvtuiApp(ChooseSeat(SeatChoice(in_process.place, "nowhere", "ana")))
     async with app.run_test(size=(100, 30)) as pilot:
         status = app.screen.query_one("#seats-table", Static)
         await until(pilot, "its absence said", lambda: "table nowhere is not at the table server" in text(status))
@@ -112,7 +115,7 @@ async def test_the_seats_of_one_table_among_hundreds_are_shown() -> None:
         (d / "srv").mkdir(mode=0o700)
         tables_on_disk(d / "srv" / "games", 300)
         with in_thread(d / "srv") as server:
-            app = DvtuiApp(choose_seat=SeatChoice(server.place, "table-299", "ana"))
+            app = DvtuiApp(ChooseSeat(SeatChoice(server.place, "table-299", "ana")))
             async with app.run_test(size=(100, 30)) as pilot:
                 options = app.screen.query_one(OptionList)
                 await until(pilot, "the seats", lambda: options.option_count == 6)
@@ -135,7 +138,7 @@ async def test_a_seat_taken_elsewhere_appears_without_a_new_connection(in_proces
         await greet(conn, message)
 
     in_process._handle[Hello] = counted
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "g", "ana"))
+    app = DvtuiApp(ChooseSeat(SeatChoice(in_process.place, "g", "ana")))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
         status = app.screen.query_one("#seats-table", Static)
@@ -161,7 +164,7 @@ async def test_a_seat_this_account_left_is_offered_back_before_a_free_one(in_pro
     )
     bob = await RemoteSession.open(in_process.place, "r", seat=1)
     bob.close()
-    app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "r", "ana"))
+    app = DvtuiApp(ChooseSeat(SeatChoice(in_process.place, "r", "ana")))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
 
@@ -182,7 +185,7 @@ async def test_a_table_server_that_restarts_is_said_and_the_seats_come_back() ->
         await asyncio.to_thread(
             lambda: asyncio.run(open_table(place, "r", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
         )
-        app = DvtuiApp(choose_seat=SeatChoice(place, "r", "ana"))
+        app = DvtuiApp(ChooseSeat(SeatChoice(place, "r", "ana")))
         async with app.run_test(size=(100, 30)) as pilot:
             options = app.screen.query_one(OptionList)
             status = app.screen.query_one("#seats-table", Static)

@@ -9,6 +9,7 @@ import signal
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.help import HelpScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.hand import HandBar
@@ -32,7 +33,7 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
         players = ["Ana", "bot:greedy", "bot:greedy"]
         await asyncio.to_thread(lambda: asyncio.run(open_table(server.place, "t", players, first_player=0, seed=5)))
         ana = await RemoteSession.open(server.place, "t", seat=0)
-        app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None))
+        app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
         assert server.proc is not None
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen

@@ -38,9 +38,8 @@ def _record() -> TableRecord:
 def _play(session: PlaySession, decisions: int | None = None) -> list[bytes]:
     """Let the bots make ``decisions`` decisions (None: to the end); the lines saved meanwhile."""
     lines: list[bytes] = []
-    session.on_saved = lines.extend
     count = iter(range(10**6))
-    session.play_bots(lambda: decisions is not None and next(count) >= decisions)
+    session.play_bots(lambda: decisions is not None and next(count) >= decisions, saved=lines.extend)
     return lines
 
 

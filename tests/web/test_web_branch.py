@@ -11,6 +11,7 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
+from dvtui.app.options import AppOptions
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import NO_BRANCH_IN_BROWSER
@@ -25,7 +26,7 @@ async def test_play_from_here_at_a_shared_table_is_refused_in_a_browser_tab(
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path / "data"))
     await open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False)
     ana = await RemoteSession.open(in_process.place, "t", seat=0)  # on this loop, the app's
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser)
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None), in_browser=in_browser))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.press("t")

@@ -10,14 +10,22 @@ import pytest
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
+from dvtui.app.options import AppOptions, Setup
 from dvtui.app.screens.setup import SeatRow, SetupScreen
 from dvtui.app.textual_private import FooterKey
 
 
 @pytest.mark.parametrize(("in_browser", "add", "remove"), [(True, "ctrl+o", "ctrl+l"), (False, "ctrl+n", "ctrl+r")])
 async def test_the_seat_keys_are_ones_the_screen_gets(tmp_path: Path, in_browser: bool, add: str, remove: str) -> None:
-    app = DvtuiApp(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None), in_browser=in_browser,
-                   save_path=lambda created: tmp_path / "game.dvr")  # fmt: skip
+    app = DvtuiApp(
+        Setup(),
+        AppOptions(
+            setup=SetupDefaults(default_name="Ana"),
+            pace=Pace(0.0, None),
+            in_browser=in_browser,
+            save_path=lambda created: tmp_path / "game.dvr",
+        ),
+    )
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = app.screen

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static
 
 from ...engine import CardPlaced, Game
 from ...i18n import N_, _, ngettext
-from ...play.face import GameSession
+from ...play.face import GameSession, presence_of
 from ...printable import printable
 from ..host import GameHost
 from ..spoken import SpokenScreen, filled
@@ -34,7 +34,7 @@ def seat_notes(session: GameSession) -> list[str]:
     """How each seat was played, when not by its own player alone: resigned (a bot played the
     rest), or a bot stood in for some placements while its player was away; empty otherwise. A
     winning total is not read as the player's own play when a bot made part of it."""
-    presence = session.presence()
+    presence = presence_of(session)
     by_bot = Counter(e.player for e in session.events if isinstance(e, CardPlaced) and e.stand_in is not None)
     notes = []
     for p in range(session.game.n):
@@ -160,7 +160,7 @@ class EndScreen(SpokenScreen[None]):
     def _rematch_text(self) -> Text:
         """The rematch proposed at the table, who has accepted and who is awaited (for a spectator
         too), and what ``r`` and ``d`` do for a player."""
-        presence = self.session.presence()
+        presence = presence_of(self.session)
         words = None if presence is None else rematch_words(presence, self.session.names)
         may = self.session.abilities.table_rematch
         if words is None:
@@ -181,7 +181,7 @@ class EndScreen(SpokenScreen[None]):
         if action == "rematch":
             return self.table is None or self.session.abilities.table_rematch
         if action == "decline":
-            presence = self.session.presence()
+            presence = presence_of(self.session)
             return self.session.abilities.table_rematch and presence is not None and presence.rematch is not None
         if action == "new_game":
             return self.table is None
@@ -220,7 +220,9 @@ class EndScreen(SpokenScreen[None]):
 
     def action_decline(self) -> None:
         """Turn the rematch proposed down (or withdraw one's acceptance): the proposal is gone."""
-        self.session.rematch(False)
+        table = self.session.table
+        if table is not None:
+            table.rematch(False)
 
     def action_new_game(self) -> None:
         """The set-up screen, filled in with these seats."""
