@@ -21,7 +21,7 @@ from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
 from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
-from ..play.presence import seat_words
+from ..play.presence import seat_name, seat_words
 from ..printable import printable
 from ..tables.clock import duration_words
 from .commands import Command, Place, Wrong, expected, read
@@ -103,7 +103,7 @@ class PlainTable:
         say(_("Type help for the commands."))
 
     def _who(self, presence: Presence) -> list[str]:
-        lines = [_("{name}: {state}.").format(name=self.names[s.seat], state=seat_words(presence, s))
+        lines = [_("{name}: {state}.").format(name=seat_name(presence, s), state=seat_words(presence, s))
                  for s in presence.seats]  # fmt: skip
         awaited = presence.awaited()
         if awaited:

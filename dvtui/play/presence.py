@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..describe import bot_level_name
 from ..i18n import _, pgettext
-from ..lookalike import looks_forged, shown_as
+from ..lookalike import shown_as
 from ..printable import printable
 from .face import Presence, SeatInfo
 
@@ -38,10 +38,11 @@ def seat_words(presence: Presence, s: SeatInfo) -> str:
 
 
 def seat_name(presence: Presence, s: SeatInfo) -> str:
-    """Seat ``s``'s name as shown: with the account that holds it beside a name that mixes scripts
-    or letters styled to read as another's (so nobody passes for somebody they are not)."""
-    forged = looks_forged(s.name) and s.seat != presence.seat
-    return shown_as(s.name, s.user) if forged else s.name
+    """Seat ``s``'s name as shown, as chat shows a speaker: the account that holds it beside the
+    name whenever the name is not that account's, and a mark after a name that mixes scripts, so
+    a seat named ``Ana`` that Mal holds reads as Mal's wherever it is named (this side's own seat
+    keeps its bare name: its person knows who they are)."""
+    return s.name if s.seat == presence.seat else shown_as(s.name, s.user)
 
 
 __all__ = ["seat_name", "seat_state", "seat_words"]
