@@ -334,8 +334,8 @@ def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_pr
     asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False))
     watch_until(in_process.place, "t", 2)  # the server's bot moves first
     with _still_loop() as loop:
-        # Bob is the person web:Bob this account vouches for: the snapshot is the same whoever runs it
-        bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1, user="web:Bob"))
+        # Bob is the person this account vouches for (web:Bob): the snapshot is the same whoever runs it
+        bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1, user="Bob"))
         ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
         try:
             assert snap_compare(DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=None)), terminal_size=(80, 24))
