@@ -300,6 +300,11 @@ class GameSession(Protocol):
         :attr:`Abilities.resign`; the table's presence then says so, and this side watches)."""
         ...
 
+    def sit(self, seat: int) -> None:
+        """Watching a table, take ``seat`` there in place (one's own again in its rematch after
+        resigning: :func:`~dvtui.play.presence.seat_to_take`); the table's presence then says so."""
+        ...
+
     def as_file(self) -> LoadedGame:
         """The game as a file read back, what a branch is made from (raises GameFileError, OSError)."""
         ...

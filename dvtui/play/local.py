@@ -164,6 +164,9 @@ class LocalSession:
     def resign(self) -> None:
         raise RuleError("a game of this machine has no seat to give up: its file is yours")
 
+    def sit(self, seat: int) -> None:
+        raise RuleError("a game of this machine has no table to sit at: its seats are played here")
+
     def _free(self) -> None:
         if self._saving is not None:
             raise RuleError("the last decision is still being saved")

@@ -4,6 +4,7 @@ standing in, resigned). The full-screen banner and the plain mode's lines say th
 from __future__ import annotations
 
 from ..describe import bot_level_name
+from ..engine import Game
 from ..i18n import _, pgettext
 from ..lookalike import shown_as
 from ..printable import printable
@@ -45,4 +46,18 @@ def seat_name(presence: Presence, s: SeatInfo) -> str:
     return s.name if s.seat == presence.seat else shown_as(s.name, s.user)
 
 
-__all__ = ["seat_name", "seat_state", "seat_words"]
+def seat_to_take(presence: Presence | None, game: Game, held: int | None) -> int | None:
+    """The seat ``held`` (the one this side last sat at) when this side, watching the table now,
+    may take it again in place: a person's seat of the game being played, not resigned in it (a
+    rematch deals a new game, where the seat is its owner's again), and nobody else's at it now."""
+    if presence is None or presence.seat is not None or held is None or game.over:
+        return None
+    if presence.left is not None or presence.stopped is not None or presence.status != "connected":
+        return None
+    state = presence.of(held)
+    if state is None or state.kind != "human" or state.resigned or state.state not in ("free", "away"):
+        return None
+    return held
+
+
+__all__ = ["seat_name", "seat_state", "seat_to_take", "seat_words"]

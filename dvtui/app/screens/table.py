@@ -41,6 +41,7 @@ from ...engine import Event, Game, Placement, PlacementUndone, RoundEnded, RuleE
 from ...i18n import N_, _
 from ...lookalike import shown_as
 from ...play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
+from ...play.presence import seat_to_take
 from ...play.session import PlayedMove, preview
 from ...store import SaveFailed
 from ...tables.protocol import MAX_CHAT_CHARS
@@ -68,6 +69,7 @@ from ..widgets.table_view import (
     moment_status,
     table_layout,
 )
+from .column import ColumnScreen, shown_column
 from .dialog import Confirm, LeaveForBranch, SayLine
 from .end import EndScreen
 
@@ -447,11 +449,13 @@ class TableScreen(SpokenScreen[None]):
         presence = session.presence()
         held = self._seat_held
         if presence is not None and presence.seat is None and held is not None and held < game.n:
-            # resigned (watching since) or left: the new game's seat is theirs again, taken by joining
+            # resigned (watching since) or left: the new game's seat is theirs again, j takes it here
             name = game.created.players[held].name
             command = f"dvtui join {presence.table} --as {shlex.quote(name)}"
             offer = _("{name}'s seat is yours again in this game: to play it, leave (q) and sit there again: "
                       "{command}").format(name=name, command=command)  # fmt: skip
+            if seat_to_take(presence, game, held) is not None:
+                offer = _("{name}'s seat is yours again in this game: j takes it, here.").format(name=name)
             self.notify(offer, title=_("Your seat"), timeout=30, markup=False)
         self.adopt(session)
 
@@ -767,6 +771,8 @@ class TableScreen(SpokenScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("cannot_undo", "no_hint"):
             return True  # reached only when undo (hint) is off: the same key, listed after it
+        if action == "sit":
+            return seat_to_take(self.session.presence(), self.session.game, self._seat_held) is not None
         return self.flow.allowed(action)
 
     def action_pick(self, card: int) -> None:
@@ -863,6 +869,19 @@ class TableScreen(SpokenScreen[None]):
     def _said(self, text: str | None) -> None:
         if text:
             self.session.say(text)
+
+    def action_whole_column(self) -> None:
+        """``v``: the chosen column (or the one being resolved) whole, past the cards the board has room for."""
+        board = self.query_one(Board)
+        model = shown_column(board.models, self.flow.cursor.column)
+        if model is not None:
+            self.app.push_screen(ColumnScreen(model, board.looks, self.session.names))
+
+    def action_sit(self) -> None:
+        """``j``: take back, in place, the seat this side resigned or left, in the table's new game."""
+        seat = seat_to_take(self.session.presence(), self.session.game, self._seat_held)
+        if seat is not None:
+            self.session.sit(seat)
 
     def action_resign(self) -> None:
         """``r``: give one's seat up to a bot for the rest of the game, asked first."""
