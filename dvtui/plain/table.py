@@ -21,7 +21,7 @@ from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
 from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews
-from ..play.presence import seat_name, seat_words
+from ..play.presence import seat_name, seat_to_take, seat_words
 from ..printable import printable
 from ..tables.clock import duration_words
 from .commands import Command, Place, Wrong, expected, read
@@ -49,6 +49,8 @@ class PlainTable:
         self._clock: tuple[int, int] | None = None
         self._status = "connected"
         """The connection's state last said."""
+        self._held: int | None = None
+        """The seat this side last sat at (kept once it resigns it and watches): ``sit`` takes it again."""
 
     @property
     def seat(self) -> int | None:
@@ -94,6 +96,7 @@ class PlainTable:
             if presence.seat is None:
                 say(_("You are watching table {table}.").format(table=table))
             else:
+                self._held = presence.seat
                 say(_("You sit at table {table} as {name}.").format(table=table, name=self.names[presence.seat]))
             self.console.say_all(self._who(presence))
             self._seen = {s.seat: seat_words(presence, s) for s in presence.seats}
@@ -153,6 +156,8 @@ class PlainTable:
         presence = self.session.presence()
         if presence is None:
             return
+        if presence.seat is not None:
+            self._held = presence.seat
         if presence.stopped is not None:  # closed, or it cannot save: nothing more happens here (said above)
             self._finish(0)
             return
@@ -249,6 +254,8 @@ class PlainTable:
                     say(printable(str(e)))
             case "hint":
                 await self._hint(mine)
+            case "sit":
+                self._sit()
             case "who":
                 presence = session.presence()
                 if presence is not None:
@@ -267,6 +274,17 @@ class PlainTable:
                 self.console.say_all(look(said, session.game, self.names, session.events, seat, kind))
             case _:
                 say(_("That is not a command at a table."), *help_lines(kind)[:1])
+
+    def _sit(self) -> None:
+        """``sit``: watching, take back in place the seat this side sat at (its own again in the
+        table's rematch after resigning it), as ``j`` on the table's screen."""
+        session = self.session
+        seat = seat_to_take(session.presence(), session.game, self._held)
+        if seat is None:
+            self.console.say(_("You have no seat here to take back now."))
+            return
+        self.console.say(_("Taking your seat, {name}, again.").format(name=self.names[seat]))
+        session.sit(seat)
 
     def _whose_turn(self) -> str:
         game = self.session.game
