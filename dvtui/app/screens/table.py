@@ -61,6 +61,7 @@ from ..widgets.panels import Banner, EventLog, PaceLabel, RoundBar, colour_names
 from ..widgets.presence import connection_words, presence_line, turn_status, waiting_line
 from ..widgets.scoreboard import Scoreboard
 from ..widgets.table_view import (
+    KeysFooter,
     TableLayout,
     apply_layout,
     compose_table,
@@ -144,7 +145,7 @@ class TableScreen(SpokenScreen[None]):
         yield from compose_table(self, layout, EventLog(), hide_banner=True)
         with Horizontal(id="footer-row"):
             # at 80 columns the palette's ^p makes room for the pace (it is in the help and ^p works)
-            yield Footer(compact=True, show_command_palette=layout.wide)
+            yield KeysFooter(compact=True, show_command_palette=layout.wide, terse=layout.compact)
             yield PaceLabel()
 
     def on_mount(self) -> None:
