@@ -220,7 +220,7 @@ footer, which 73 columns fill already: the help and the palette offer it."""
 SIT = Command(
     (("j", "sit"),),
     N_("sit again"),
-    help=("j", N_("after a rematch, take your seat again here (you had resigned or left it)")),
+    help=("j", N_("after a rematch, take back here the seat you had resigned")),
     palette=(N_("Sit at your seat again"), N_("Play your seat in the table's new game, from this screen")),
 )
 """A person who resigned (and watches since) is the owner of their seat again in the rematch:
