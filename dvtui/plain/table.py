@@ -255,7 +255,7 @@ class PlainTable:
             case "hint":
                 await self._hint(mine)
             case "sit":
-                self._sit()
+                self._sit(said.rest)
             case "who":
                 presence = session.presence()
                 if presence is not None:
@@ -275,16 +275,25 @@ class PlainTable:
             case _:
                 say(_("That is not a command at a table."), *help_lines(kind)[:1])
 
-    def _sit(self) -> None:
+    def _sit(self, named: str) -> None:
         """``sit``: watching, take back in place the seat this side sat at (its own again in the
-        table's rematch after resigning it), as ``j`` on the table's screen."""
+        table's rematch after resigning it), as ``j`` on the table's screen; ``sit NAME`` (or its
+        number) names the seat, for a spectator who never sat here (the table says whose it is)."""
         session = self.session
-        seat = seat_to_take(session.presence(), session.game, self._held)
+        held = self._held if not named else self._seat_named(named)
+        seat = seat_to_take(session.presence(), session.game, held)
         if seat is None:
             self.console.say(_("You have no seat here to take back now."))
             return
         self.console.say(_("Taking your seat, {name}, again.").format(name=self.names[seat]))
         session.sit(seat)
+
+    def _seat_named(self, named: str) -> int | None:
+        """The seat ``named`` by its name (case aside) or its number, counted from 1."""
+        names = [name.casefold() for name in self.session.names]
+        if named.casefold() in names:
+            return names.index(named.casefold())
+        return int(named) - 1 if named.isdigit() and 1 <= int(named) <= len(names) else None
 
     def _whose_turn(self) -> str:
         game = self.session.game

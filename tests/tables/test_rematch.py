@@ -8,6 +8,8 @@ The rule itself: tests/tables/test_rematch_rules.py."""
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,8 @@ from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
 from dvtui.cli.play import run_table
 from dvtui.engine import CardPlaced
+from dvtui.plain.console import Console
+from dvtui.plain.table import PlainTable
 from dvtui.play.face import News, Redealt, Spoken
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table, table_info
@@ -405,3 +409,50 @@ async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_proc
         for session in bobs:
             session.close()
         ana.close()
+
+
+async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_process: Server) -> None:
+    """The plain mode's word for ``j``: Ana resigned, the rematch is dealt, and from ``dvtui watch
+    --plain`` she types ``sit Ana``: her seat of the new game is hers again, played from these lines."""
+    place = in_process.place
+    await open_table(place, "ps", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, "ps", seat=0)
+    bob = await RemoteSession.open(place, "ps", seat=1)
+    bobs: list[RemoteSession] = [bob]
+
+    def follow(news: News) -> None:
+        if isinstance(news, Redealt):
+            assert isinstance(news.session, RemoteSession)
+            bobs.append(news.session)
+
+    bob.attach(follow)
+    ana.resign()
+    async with asyncio.timeout(WAIT):
+        while ana.seat is not None:
+            await asyncio.sleep(0.01)
+        ana.close()
+    await _play_out(bob)
+    bob.rematch(True)
+    async with asyncio.timeout(WAIT):
+        while len(bobs) < 2:
+            await asyncio.sleep(0.01)
+    watcher = await RemoteSession.open(place, "ps", watch=True)
+    out = io.StringIO()
+    reading, writing = os.pipe()
+    plain = PlainTable(watcher, Console(out), bell=False)
+    with os.fdopen(reading) as into:
+        run = asyncio.create_task(plain.run(into))
+        try:
+            os.write(writing, b"sit\n")  # (no seat held here yet: it says so)
+            os.write(writing, b"sit ana\n")
+            async with asyncio.timeout(WAIT):
+                while watcher.seat != 0 or watcher.presence().seat != 0:
+                    await asyncio.sleep(0.01)
+        finally:
+            os.close(writing)
+            await asyncio.wait_for(run, WAIT)
+            watcher.close()
+            for session in bobs:
+                session.close()
+    said = out.getvalue()
+    assert "You have no seat here to take back now." in said and "Taking your seat, Ana, again." in said
