@@ -879,7 +879,7 @@ class TableScreen(SpokenScreen[None]):
             self.app.push_screen(ColumnScreen(model, board.looks, self.session.names))
 
     def action_sit(self) -> None:
-        """``j``: take back, in place, the seat this side resigned or left, in the table's new game."""
+        """``j``: take back, in place, the seat this side resigned, in the table's new game (its rematch)."""
         seat = seat_to_take(self.session.presence(), self.session.game, self._seat_held)
         if seat is not None:
             self.session.sit(seat)
