@@ -456,3 +456,27 @@ async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_proce
                 session.close()
     said = out.getvalue()
     assert "You have no seat here to take back now." in said and "Taking your seat, Ana, again." in said
+
+
+async def test_a_seat_another_holds_is_refused_and_the_spectator_watches_on(in_process: Server) -> None:
+    """``sit`` asks for a seat Bob plays from his terminal: the table refuses it, and the
+    spectator goes on watching, told why, rather than losing the table."""
+    place = in_process.place
+    await open_table(place, "sr", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    bob = await RemoteSession.open(place, "sr", seat=1, user="Bob")  # web:Bob, a person of his own
+    watcher = await RemoteSession.open(place, "sr", watch=True)
+    told: list[News] = []
+    watcher.attach(told.append)
+    try:
+        watcher.sit(1)
+        async with asyncio.timeout(WAIT):
+            while not any(getattr(news, "notice", None) for news in told):
+                await asyncio.sleep(0.01)
+            while watcher.status != "connected":
+                await asyncio.sleep(0.01)
+        assert watcher.seat is None and watcher.presence().seat is None
+        assert watcher.client.watch and bob.seat == 1
+        assert watcher.failure is None  # still at the table, watching
+    finally:
+        watcher.close()
+        bob.close()
