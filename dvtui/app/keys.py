@@ -208,6 +208,23 @@ TIME_TRAVEL = Command(
     help=("t", N_("time travel back through the game (b: play on from there)")),
     palette=(N_("Time travel"), N_("Step back through this game so far (Escape returns)")),
 )
+WHOLE_COLUMN = Command(
+    (("v", "whole_column"),),
+    N_("whole column"),
+    show=False,
+    help=("v", N_("see the whole column: every card, who placed what there")),
+    palette=(N_("See the whole column"), N_("Every card of the chosen column, past the ones the board has room for")),
+)
+"""Past the fourth card of a column the board says ``▲ +n``: ``v`` lists them all. Out of the
+footer, which 73 columns fill already: the help and the palette offer it."""
+SIT = Command(
+    (("j", "sit"),),
+    N_("sit again"),
+    help=("j", N_("after a rematch, take back here the seat you had resigned")),
+    palette=(N_("Sit at your seat again"), N_("Play your seat in the table's new game, from this screen")),
+)
+"""A person who resigned (and watches since) is the owner of their seat again in the rematch:
+``j`` takes it in place, with no ``dvtui join`` to type."""
 QUIT = Command((("q", "quit"),), N_("quit"), help=(N_("q / ctrl+c"), N_("quit: the game is saved after every move")))
 STAND_IN = Command(
     (("a", "stand_in"),),
@@ -257,17 +274,18 @@ PALETTE = Command(help=(N_("ctrl+p"), N_("command palette")))
 """The app's key."""
 
 TABLE = KeyMap(
-    commands=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, SKIP, RESULTS, FASTER, SLOWER, HELP, TIME_TRAVEL, QUIT),
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
-)
+    commands=(PICK, COLUMN, PLACE, UNDO, HINT, NEXT, SKIP, RESULTS, FASTER, SLOWER, HELP, TIME_TRAVEL, WHOLE_COLUMN,
+              QUIT),
+    help=(PICK, COLUMN, WHOLE_COLUMN, PLACE, UNDO, HINT, NEXT, FASTER, LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
+)  # fmt: skip
 SHARED_TABLE = KeyMap(
     # after COLUMN: on one's own turn, a chooses column a; after SKIP: in a resolution, s skips
-    commands=(*TABLE.commands, STAND_IN, START, CHAT, RESIGN, CLOSE_TABLE),
-    help=(PICK, COLUMN, PLACE, UNDO, HINT, STAND_IN, START, CHAT, RESIGN, CLOSE_TABLE, NEXT, FASTER, LOG, RESULTS,
-          TIME_TRAVEL, PALETTE, HELP, QUIT),
+    commands=(*TABLE.commands, STAND_IN, START, CHAT, SIT, RESIGN, CLOSE_TABLE),
+    help=(PICK, COLUMN, WHOLE_COLUMN, PLACE, UNDO, HINT, STAND_IN, START, CHAT, SIT, RESIGN, CLOSE_TABLE, NEXT, FASTER,
+          LOG, RESULTS, TIME_TRAVEL, PALETTE, HELP, QUIT),
 )  # fmt: skip
 """The live table at a shared table: the table's keys, a bot standing in for an away or free seat, the
-waiting room's start, chat, resigning one's seat and ending the table."""
+waiting room's start, chat, sitting again after a rematch, resigning one's seat and ending the table."""
 
 # -- the replay viewer ---------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from ..printable import printable
 from ..settings import saved_language
 from ..web.errors import WebError, WebUsageError
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
+from .numbers import decimal, whole
 from .terminal import has_terminal
 
 ARGPARSE_WORDS = (
@@ -58,14 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--players", help=_('seats clockwise, e.g. "Ana,bot:greedy,bot:strong" (skips set-up)'))
     new.add_argument(
         "--first",
-        type=int,
+        type=whole,
         default=None,
         metavar="SEAT",
         help=_("the first player's seat, counted from 1 (default 1; R2.4)"),
     )
-    new.add_argument("--seed", type=int, default=None, help=_("seed of the deal (random if omitted)"))
+    new.add_argument("--seed", type=whole, default=None, help=_("seed of the deal (random if omitted)"))
     new.add_argument("-o", "--output", metavar="FILE", help=_("save file (default: the user data dir)"))
-    new.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help=_("pause before a bot moves"))
+    new.add_argument("--bot-delay", type=decimal, default=None, metavar="SECONDS", help=_("pause before a bot moves"))
     new.add_argument("--table", metavar="NAME", help=_("open the game at a shared table NAME on the table server"))
     new.add_argument("--as", dest="as_seat", metavar="SEAT", help=_("with --table: the seat to take (name or number)"))
     new.add_argument("--bot", metavar="LEVEL", help=_("with --table: play the seat with this bot, without a screen"))
@@ -92,7 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument(
         "--headless", action="store_true", help=_("finish a game whose remaining seats are bots, without a UI")
     )
-    resume.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS", help=_("pause before a bot moves"))
+    resume.add_argument(
+        "--bot-delay", type=decimal, default=None, metavar="SECONDS", help=_("pause before a bot moves")
+    )
 
     replay = sub.add_parser("replay", help=_("watch and scrub through a game"))
     replay.add_argument("file", help=_("game file (.dvr)"))
@@ -117,19 +120,19 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     analyse.add_argument("file", help=_("game file (.dvr)"))
-    analyse.add_argument("--budget", type=int, default=None, metavar="ITERATIONS",
+    analyse.add_argument("--budget", type=whole, default=None, metavar="ITERATIONS",
                          help=_("search iterations per placement (default: the strong bot's)"))  # fmt: skip
-    analyse.add_argument("--jobs", type=int, default=None, help=_("processes to search on (0: all cores; default 1)"))
+    analyse.add_argument("--jobs", type=whole, default=None, help=_("processes to search on (0: all cores; default 1)"))
 
     sim = sub.add_parser("sim", help=_("play bot-only games and report the results"))
     sim.add_argument("--players", required=True, help=_('bots clockwise, e.g. "bot:random,bot:greedy,bot:strong@0.5s"'))
-    sim.add_argument("--games", type=int, default=None, help=_("N deals, each played once as seated (default 100)"))
-    sim.add_argument("--deals", type=int, default=None, help=_("duplicate games: D deals, each in every seating"))
+    sim.add_argument("--games", type=whole, default=None, help=_("N deals, each played once as seated (default 100)"))
+    sim.add_argument("--deals", type=whole, default=None, help=_("duplicate games: D deals, each in every seating"))
     sim.add_argument(
-        "--rotations", type=int, default=None, metavar="K", help=_("with --deals: K cyclic rotations only")
+        "--rotations", type=whole, default=None, metavar="K", help=_("with --deals: K cyclic rotations only")
     )
-    sim.add_argument("--seed", type=int, default=0, help=_("deal i is dealt with seed SEED+i (default 0)"))
-    sim.add_argument("--jobs", type=int, default=None, help=_("processes to play on (0: all cores; default 1)"))
+    sim.add_argument("--seed", type=whole, default=0, help=_("deal i is dealt with seed SEED+i (default 0)"))
+    sim.add_argument("--jobs", type=whole, default=None, help=_("processes to play on (0: all cores; default 1)"))
     sim.add_argument("--out", metavar="DIR", help=_("write every game to DIR as a .dvr while it is played"))
     sim.add_argument("--json", action="store_true", help=_("print the results as JSON"))
 
@@ -138,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--dir", metavar="DIR", help=_("its socket and games (default: $DVTUI_SERVER_DIR, else personal)")
     )
     serve.add_argument(
-        "--idle", type=float, default=None, metavar="SECONDS", help=_("leave after SECONDS with no client")
+        "--idle", type=decimal, default=None, metavar="SECONDS", help=_("leave after SECONDS with no client")
     )
     serve.add_argument("--trust", action="append", default=[], metavar="ACCOUNT",
                        help=_("let ACCOUNT vouch for the people it serves (e.g. www-data, as 'dvtui web' runs behind "
@@ -146,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                        help=_("change one of the server's limits (docs/PROTOCOL.md, Limits), e.g. "
                        "conns-per-account=16; repeatable"))  # fmt: skip
-    serve.add_argument("--keep-days", type=float, default=None, metavar="N",
+    serve.add_argument("--keep-days", type=decimal, default=None, metavar="N",
                        help=_("keep a game put aside (finished, closed or left) N days after its last line, then "
                        "remove it (default 30)"))  # fmt: skip
     serve.add_argument("--max-budget", action="append", default=[], metavar="BUDGET",
@@ -203,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     web = sub.add_parser("web", help=_("serve the game to web browsers (needs the web extra)"))
     web.add_argument("--host", help=_("address to listen on (default 127.0.0.1: this machine only)"))
-    web.add_argument("--port", type=int, help=_("port to listen on (default 8000)"))
+    web.add_argument("--port", type=whole, help=_("port to listen on (default 8000)"))
     web.add_argument("--socket", metavar="PATH",
                      help=_("listen on this Unix socket instead (mode 0660 less the umask), for a login proxy on "
                      "this machine: only accounts that may open it reach the page"))  # fmt: skip
@@ -220,14 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     web.add_argument(
         "--max-tabs",
-        type=int,
+        type=whole,
         default=None,
         metavar="N",
         help=_("tabs open at once, in all (default 16; each tab is a dvtui of about 50 MB)"),
     )
     web.add_argument(
         "--max-tabs-per-person",
-        type=int,
+        type=whole,
         default=None,
         metavar="N",
         help=_("tabs open at once per person the proxy names (with --user-header; default 4)"),

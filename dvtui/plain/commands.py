@@ -33,6 +33,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "round": ("round", "r", "manche", "ma"),
     "say": ("say", "dire", "di"),
     "who": ("who", "w", "qui", "qu"),
+    "sit": ("sit", "si", "reprendre", "rp"),
 }
 """Each command and the words that name it: English, its short form, French, its short form.
 No word is a column's letter (a-g), so a letter alone always means a column."""

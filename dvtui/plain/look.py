@@ -42,6 +42,10 @@ def help_lines(kind: str) -> list[str]:
         lines.append(_("undo, u: take back your last placement (annuler, an)."))
     if kind in ("table", "watch"):
         lines.append(_("who, w: who is at the table (qui, qu)."))
+    if kind == "watch":
+        lines.append(
+            _("sit, si: after a rematch, take back the seat you resigned; sit NAME: that seat (reprendre, rp).")
+        )
         lines.append(_("say TEXT: say a line to everyone at the table (dire)."))
     lines.append(_("help, ?: this list (aide, ai). quit, q: leave (quitter); a game is saved as it goes."))
     return lines

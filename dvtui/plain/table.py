@@ -21,7 +21,7 @@ from ..describe import describe_event, join_names
 from ..engine import RuleError
 from ..i18n import _, ngettext
 from ..play.face import Decided, GameSession, News, Presence, Redealt, Refused, Spoken, TableNews, presence_of
-from ..play.presence import seat_words
+from ..play.presence import seat_name, seat_to_take, seat_words
 from ..printable import printable
 from ..rulewords import rule_words
 from ..tables.clock import duration_words
@@ -50,6 +50,8 @@ class PlainTable:
         self._clock: tuple[int, int] | None = None
         self._status = "connected"
         """The connection's state last said."""
+        self._held: int | None = None
+        """The seat this side last sat at (kept once it resigns it and watches): ``sit`` takes it again."""
 
     @property
     def seat(self) -> int | None:
@@ -95,6 +97,7 @@ class PlainTable:
             if presence.seat is None:
                 say(_("You are watching table {table}.").format(table=table))
             else:
+                self._held = presence.seat
                 say(_("You sit at table {table} as {name}.").format(table=table, name=self.names[presence.seat]))
             self.console.say_all(self._who(presence))
             self._seen = {s.seat: seat_words(presence, s) for s in presence.seats}
@@ -104,7 +107,7 @@ class PlainTable:
         say(_("Type help for the commands."))
 
     def _who(self, presence: Presence) -> list[str]:
-        lines = [_("{name}: {state}.").format(name=self.names[s.seat], state=seat_words(presence, s))
+        lines = [_("{name}: {state}.").format(name=seat_name(presence, s), state=seat_words(presence, s))
                  for s in presence.seats]  # fmt: skip
         awaited = presence.awaited()
         if awaited:
@@ -154,6 +157,8 @@ class PlainTable:
         presence = presence_of(self.session)
         if presence is None:
             return
+        if presence.seat is not None:
+            self._held = presence.seat
         if presence.stopped is not None:  # closed, or it cannot save: nothing more happens here (said above)
             self._finish(0)
             return
@@ -250,6 +255,8 @@ class PlainTable:
                     say(printable(rule_words(e)))
             case "hint":
                 await self._hint(mine)
+            case "sit":
+                self._sit(said.rest)
             case "who":
                 presence = presence_of(session)
                 if presence is not None:
@@ -269,6 +276,27 @@ class PlainTable:
                 self.console.say_all(look(said, session.game, self.names, session.events, seat, kind))
             case _:
                 say(_("That is not a command at a table."), *help_lines(kind)[:1])
+
+    def _sit(self, named: str) -> None:
+        """``sit``: watching, take back in place the seat this side sat at (its own again in the
+        table's rematch after resigning it), as ``j`` on the table's screen; ``sit NAME`` (or its
+        number) names the seat, for a spectator who never sat here (the table says whose it is)."""
+        session = self.session
+        held = self._held if not named else self._seat_named(named)
+        side = session.table
+        seat = None if side is None else seat_to_take(side.presence(), session.game, held)
+        if side is None or seat is None:
+            self.console.say(_("You have no seat here to take back now."))
+            return
+        self.console.say(_("Taking your seat, {name}, again.").format(name=self.names[seat]))
+        side.sit(seat)
+
+    def _seat_named(self, named: str) -> int | None:
+        """The seat ``named`` by its name (case aside) or its number, counted from 1."""
+        names = [name.casefold() for name in self.session.names]
+        if named.casefold() in names:
+            return names.index(named.casefold())
+        return int(named) - 1 if named.isdigit() and 1 <= int(named) <= len(names) else None
 
     def _whose_turn(self) -> str:
         game = self.session.game

@@ -228,6 +228,11 @@ class TableSide(Protocol):
         :attr:`Abilities.resign`; the table's presence then says so, and this side watches)."""
         ...
 
+    def sit(self, seat: int) -> None:
+        """Watching a table, take ``seat`` there in place (one's own again in its rematch after
+        resigning: :func:`~dvtui.play.presence.seat_to_take`); the table's presence then says so."""
+        ...
+
 
 class GameSession(Protocol):
     """A game as the screens see it: the state to draw, whose turn it is, the decisions they hand

@@ -4,8 +4,9 @@ standing in, resigned). The full-screen banner and the plain mode's lines say th
 from __future__ import annotations
 
 from ..describe import bot_level_name
+from ..engine import Game
 from ..i18n import _, pgettext
-from ..lookalike import looks_forged, shown_as
+from ..lookalike import shown_as
 from ..printable import printable
 from .face import Presence, SeatInfo
 
@@ -38,10 +39,25 @@ def seat_words(presence: Presence, s: SeatInfo) -> str:
 
 
 def seat_name(presence: Presence, s: SeatInfo) -> str:
-    """Seat ``s``'s name as shown: with the account that holds it beside a name that mixes scripts
-    or letters styled to read as another's (so nobody passes for somebody they are not)."""
-    forged = looks_forged(s.name) and s.seat != presence.seat
-    return shown_as(s.name, s.user) if forged else s.name
+    """Seat ``s``'s name as shown, as chat shows a speaker: the account that holds it beside the
+    name whenever the name is not that account's, and a mark after a name that mixes scripts, so
+    a seat named ``Ana`` that Mal holds reads as Mal's wherever it is named (this side's own seat
+    keeps its bare name: its person knows who they are)."""
+    return s.name if s.seat == presence.seat else shown_as(s.name, s.user)
 
 
-__all__ = ["seat_name", "seat_state", "seat_words"]
+def seat_to_take(presence: Presence | None, game: Game, held: int | None) -> int | None:
+    """The seat ``held`` (the one this side last sat at) when this side, watching the table now,
+    may take it again in place: a person's seat of the game being played, not resigned in it (a
+    rematch deals a new game, where the seat is its owner's again), and nobody else's at it now."""
+    if presence is None or presence.seat is not None or held is None or game.over:
+        return None
+    if presence.left is not None or presence.stopped is not None or presence.status != "connected":
+        return None
+    state = presence.of(held)
+    if state is None or state.kind != "human" or state.resigned or state.state not in ("free", "away"):
+        return None
+    return held
+
+
+__all__ = ["seat_name", "seat_state", "seat_to_take", "seat_words"]

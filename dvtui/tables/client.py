@@ -348,6 +348,10 @@ class TableClient:
         self._closed = False
         self._delay = 0.0
         """The wait before the next attempt to reconnect: 0 after a connection that worked."""
+        self._sitting = False
+        """A spectator asked to take a seat (:meth:`sit`): the next join is that seat's."""
+        self._not_seated: Error | None = None
+        """Why the table refused the seat :meth:`sit` asked for (told once, as an error update)."""
 
     # -- the game as received ------------------------------------------------------------------
 
@@ -416,7 +420,13 @@ class TableClient:
             self._delay = min(self.backoff.most, max(self.backoff.first, self._delay * 2))
             try:
                 await self._join()
+                self._sitting = False
                 return
+            except Refused as e:
+                if not self._sitting:
+                    raise
+                self._sitting, self._not_seated = False, e.error  # the seat is not to be had: watch on
+                self.seat, self.watch, self._delay = None, True, 0.0
             except (Unreachable, Dropped) as e:
                 if loop.time() > deadline:
                     raise Unreachable(str(e)) from None
@@ -436,6 +446,9 @@ class TableClient:
                 yield Update(status="reconnecting")
                 await self._reconnect()
                 yield Update(status="connected")
+                if self._not_seated is not None:
+                    refused, self._not_seated = self._not_seated, None
+                    yield Update(error=refused)
             assert self._conn is not None
             conn = self._conn
             try:
@@ -546,6 +559,16 @@ class TableClient:
             await self._conn.send(message)
         except Dropped:
             self._drop()
+
+    def sit(self, seat: int) -> None:
+        """A spectator takes ``seat`` (its own again, in a rematch after it resigned) on the same
+        table, without leaving it: the connection is made again as that seat's join, from the lines
+        this side has. Refused (the seat is another's now), it watches on and the error is told as
+        an update."""
+        if self.seat is not None or self._closed:
+            return
+        self.seat, self.watch, self._sitting = seat, False, True
+        self._drop()
 
     def leave(self) -> None:
         """Close now, from outside a coroutine (the app's last act): the goodbye is written without

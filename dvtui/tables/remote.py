@@ -492,6 +492,11 @@ class RemoteSession:
         """Give this seat up to a bot; once the table's presence says so, this side watches."""
         self._send(self.client.resign())
 
+    def sit(self, seat: int) -> None:
+        """Watching, take ``seat`` at the table in place (one's own again in a rematch after
+        resigning); the table's presence says when this side sits there, news that it refused."""
+        self.client.sit(seat)
+
     def _send(self, request: Coroutine[Any, Any, None]) -> None:
         """Send without waiting (a request lost with its connection is sent again on reconnection
         when it is a decision; the table's answer is news)."""

@@ -143,6 +143,8 @@ class _SeatAtTable:
     stand_in: str | None = None
     bot: str | None = None
     resigned: bool = False
+    user: str | None = None
+    stand_in_by: str | None = None
 
 
 @dataclass

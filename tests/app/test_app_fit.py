@@ -27,7 +27,7 @@ from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
-from dvtui.app.widgets.table_view import minimum_size
+from dvtui.app.widgets.table_view import compact_minimum_size, minimum_size
 from dvtui.engine import CardPlaced, ColumnResolved, Game, Placement, RoundEnded
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
@@ -226,7 +226,7 @@ async def test_a_terminal_too_small_says_so_instead_of_a_broken_table() -> None:
     async with app.run_test(size=(40, 12)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.pause()
-        need = minimum_size(4)
+        need = compact_minimum_size(4)  # (a table narrower than the scoreboard's line plays compact)
         text = "\n".join(screen_lines(app))
         assert f"terminal too small (needs {need[0]}×{need[1]})" in text
         assert not table(app).query_one(Board).display or table(app).query_one(Board).region.height == 0
@@ -251,7 +251,7 @@ async def test_in_a_browser_tab_too_small_speaks_of_the_window_not_a_terminal() 
     async with app.run_test(size=(60, 14)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.pause()
-        need = minimum_size(3)
+        need = compact_minimum_size(3)
         text = "\n".join(screen_lines(app))
         assert f"window too small (needs {need[0]}×{need[1]} characters)" in text and "zoom out" in text
         assert "terminal" not in text
@@ -271,6 +271,17 @@ def readme_minimum(players: int) -> tuple[int, int]:
         text,
     )
     assert found, "docs/PLAYING.md's sentence on the smallest terminal"
+    columns, *rows = map(int, found.groups())
+    return columns, rows[players - 3]
+
+
+def readme_compact_minimum(players: int) -> tuple[int, int]:
+    """The smallest terminal docs/PLAYING.md states the live table plays in, compact."""
+    text = " ".join((REPLAYS.parent / "docs" / "PLAYING.md").read_text().split())
+    found = re.search(
+        r"plays compact from (\d+) columns, with (\d+) rows for 3 players \((\d+) for 4, (\d+) for 5", text
+    )
+    assert found, "docs/PLAYING.md's sentence on the compact table"
     columns, *rows = map(int, found.groups())
     return columns, rows[players - 3]
 
@@ -306,12 +317,16 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
     ``summary``, every line of the round's summary is on screen, or the screen says it is too
     small, exactly below the minimum."""
     app = pilot.app
-    need = minimum_size(players, 1, viewer=True) if viewer else minimum_size(players)  # 1: the position bar
-    assert need == readme_minimum(players)
-    for size in sizes(need):
+    full = minimum_size(players, 1, viewer=True) if viewer else minimum_size(players)  # 1: the position bar
+    assert full == readme_minimum(players)
+    compact = compact_minimum_size(players)
+    assert compact == readme_compact_minimum(players)
+    more = [] if viewer else [compact, (compact[0], compact[1] - 1), (compact[0] - 1, compact[1]), (50, 30), (60, 24)]
+    for size in [*sizes(full), *more]:
         await pilot.resize_terminal(*size)
         await pilot.pause()
         text = "\n".join(screen_lines(app))
+        need = full if viewer or size[0] >= full[0] else compact  # narrower, the live table plays compact
         if size[0] < need[0] or size[1] < need[1]:
             assert f"terminal too small (needs {need[0]}×{need[1]})" in text, size
             continue

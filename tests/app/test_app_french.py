@@ -10,6 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
+from dvtui.app.keys import VIEWER
 from dvtui.app.textual_private import FooterKey
 
 from ..support.apps import new_session, table_app
@@ -76,7 +77,10 @@ async def test_the_time_travel_footer_says_every_word_whole(size: tuple[int, int
         await travel_after_a_move(pilot, app)
         await until(pilot, "its footer", lambda: any(key.action == "branch" for key in app.screen.query(FooterKey)))
         await footer_line_says_every_key(pilot, app)
-        assert {"étape", "lire", "jouer", "aide"} <= {description for _key, description in footer(app)}
+        shown = dict(footer(app))
+        assert {"étape", "lire", "aide"} <= set(shown.values())
+        assert shown["b"] == "variante"  # the help's noun for it (« jouer à partir d’ici » is the verb)
+        assert dict(VIEWER.help_rows())["b"].startswith("variante\u00a0: jouer à partir d’ici, ")
 
 
 async def test_the_help_speaks_french_and_shows_the_original_rules() -> None:

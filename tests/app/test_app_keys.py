@@ -63,6 +63,7 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
             "Bots slower",
             "Rules and keys",
             "Time travel",
+            "See the whole column",
             "Where is this game saved?",
             *SYSTEM,
         ]

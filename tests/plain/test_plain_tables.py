@@ -4,6 +4,7 @@ shares a table with a full-screen one (in tmux). Nobody's output carries an esca
 
 from __future__ import annotations
 
+import getpass
 import re
 import time
 
@@ -92,7 +93,7 @@ def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
             terms.run("Ana", "join", "mix", "--as", "Ana", "--server", srv, "--no-bell")
             bob = PlainPlayer("join", "mix", "--as", "Bob", "--plain", "--server", srv, data=d)
             bob.expect("You sit at table mix as Bob.")
-            terms.wait("Ana", "Bob at the table", lambda s: "Bob (here)" in s)
+            terms.wait("Ana", "Bob at the table", lambda s: f"Bob ({getpass.getuser()}) (here)" in s)
             sent = 0.0
             while not (game := _settled(server, "mix")).over:
                 if game.to_move == 1:

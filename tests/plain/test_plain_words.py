@@ -53,7 +53,8 @@ def test_a_column_may_be_named_by_a_good_lying_in_it_in_either_language(game: Ga
     ("line", "name"),
     [("board", "board"), ("bd", "board"), ("plateau", "board"), ("main", "hand"), ("h", "hand"),
      ("gains", "awards"), ("aide", "help"), ("?", "help"), ("q", "quit"), ("annuler", "undo"),
-     ("conseil", "hint"), ("derniers", "last"), ("manche 2", "round"), ("suivant", "next")],
+     ("conseil", "hint"), ("derniers", "last"), ("manche 2", "round"), ("suivant", "next"), ("sit", "sit"),
+     ("si", "sit"), ("reprendre", "sit"), ("rp", "sit")],
 )  # fmt: skip
 def test_every_command_has_a_short_form_and_a_french_word(game: Game, line: str, name: str) -> None:
     said = read(line, game, 0)

@@ -8,6 +8,8 @@ The rule itself: tests/tables/test_rematch_rules.py."""
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,11 @@ from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
 from dvtui.cli.play import run_table
+from dvtui.engine import CardPlaced
+from dvtui.plain.console import Console
+from dvtui.plain.table import PlainTable
 from dvtui.play.face import News, Redealt, Spoken
+from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table, table_info
 from dvtui.tables.server import Server
 
@@ -308,7 +314,7 @@ def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones
 async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_the_rematch(in_process: Server) -> None:
     """Ana resigns in the last round and watches the bot play her seat out; Bob's rematch is dealt
     without asking her (she resigned). Her screen follows into the next game, where her seat is hers
-    again: it says so, and how to sit there."""
+    again: it says so, and the key that sits her there."""
     place = in_process.place
     await open_table(place, "rs", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
     ana = await RemoteSession.open(place, "rs", seat=0)
@@ -334,13 +340,146 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
             await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
             bob.rematch(True)
             await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
-            offer = (
-                "Ana's seat is yours again in this game: to play it, leave (q) and sit there again: "
-                "dvtui join rs --as Ana"
-            )
+            offer = "Ana's seat is yours again in this game: j takes it, here."
             await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
     finally:
         if app.session is not None:
             app.session.close()
         bob.close()
         ana.close()
+
+
+async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_process: Server) -> None:
+    """Ana resigns, watches, and Bob's rematch is dealt: on her screen ``j`` takes her seat of the
+    new game in place (no leaving, no ``dvtui join``), and her next placement is hers, made with
+    her keys, not a stand-in's."""
+    place = in_process.place
+    await open_table(place, "sj", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, "sj", seat=0)
+    bob = await RemoteSession.open(place, "sj", seat=1)
+    bobs: list[RemoteSession] = [bob]
+
+    def follow(news: News) -> None:
+        if isinstance(news, Redealt):
+            assert isinstance(news.session, RemoteSession)
+            bobs.append(news.session)
+            news.session.attach(follow)
+
+    bob.attach(follow)
+    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            ana.resign()
+            await until(pilot, "Ana to watch", lambda: ana.seat is None)
+            async with asyncio.timeout(WAIT):
+                while not bob.game.over:
+                    if bob.human_to_move() is not None and not bob.deciding:
+                        bob.place(choose("greedy", bob.game.copy(), 1))
+                    await pilot.pause(0.01)
+            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            under = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+            assert under.check_action("sit", ()) is False  # a game over has no seat to take
+            bob.rematch(True)
+            await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
+            offer = "Ana's seat is yours again in this game: j takes it, here."
+            await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
+            table = app.screen
+            assert isinstance(table, TableScreen) and table.check_action("sit", ()) is True
+            await pilot.press("j")
+            session = app.session
+            assert isinstance(session, RemoteSession)
+            await until(pilot, "Ana seated again", lambda: session.seat == 0 and session.presence().seat == 0)
+            assert table.check_action("sit", ()) is False
+            async with asyncio.timeout(WAIT):
+                while session.human_to_move() != 0:
+                    mover = bobs[-1]
+                    if mover.human_to_move() is not None and not mover.deciding:
+                        mover.place(choose("greedy", mover.game.copy(), 1))
+                    await pilot.pause(0.01)
+            card = min(session.game.hands[0])
+            await pilot.press(str(card), "a", "enter")
+
+            def placed() -> list[CardPlaced]:
+                return [e for e in read_game(in_process.games / "sj.dvr").events if isinstance(e, CardPlaced)]
+
+            await until(pilot, "Ana's own placement", lambda: any(e.player == 0 for e in placed()))
+            mine = next(e for e in placed() if e.player == 0)
+            assert (mine.card, mine.column, mine.stand_in) == (card, 0, None)
+    finally:
+        if app.session is not None:
+            app.session.close()
+        for session in bobs:
+            session.close()
+        ana.close()
+
+
+async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_process: Server) -> None:
+    """The plain mode's word for ``j``: Ana resigned, the rematch is dealt, and from ``dvtui watch
+    --plain`` she types ``sit Ana``: her seat of the new game is hers again, played from these lines."""
+    place = in_process.place
+    await open_table(place, "ps", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, "ps", seat=0)
+    bob = await RemoteSession.open(place, "ps", seat=1)
+    bobs: list[RemoteSession] = [bob]
+
+    def follow(news: News) -> None:
+        if isinstance(news, Redealt):
+            assert isinstance(news.session, RemoteSession)
+            bobs.append(news.session)
+
+    bob.attach(follow)
+    ana.resign()
+    async with asyncio.timeout(WAIT):
+        while ana.seat is not None:
+            await asyncio.sleep(0.01)
+        ana.close()
+    await _play_out(bob)
+    bob.rematch(True)
+    async with asyncio.timeout(WAIT):
+        while len(bobs) < 2:
+            await asyncio.sleep(0.01)
+    watcher = await RemoteSession.open(place, "ps", watch=True)
+    out = io.StringIO()
+    reading, writing = os.pipe()
+    plain = PlainTable(watcher, Console(out), bell=False)
+    with os.fdopen(reading) as into:
+        run = asyncio.create_task(plain.run(into))
+        try:
+            os.write(writing, b"sit\n")  # (no seat held here yet: it says so)
+            os.write(writing, b"sit ana\n")
+            async with asyncio.timeout(WAIT):
+                while watcher.seat != 0 or watcher.presence().seat != 0:
+                    await asyncio.sleep(0.01)
+        finally:
+            os.close(writing)
+            await asyncio.wait_for(run, WAIT)
+            watcher.close()
+            for session in bobs:
+                session.close()
+    said = out.getvalue()
+    assert "You have no seat here to take back now." in said and "Taking your seat, Ana, again." in said
+
+
+async def test_a_seat_another_holds_is_refused_and_the_spectator_watches_on(in_process: Server) -> None:
+    """``sit`` asks for a seat Bob plays from his terminal: the table refuses it, and the
+    spectator goes on watching, told why, rather than losing the table."""
+    place = in_process.place
+    await open_table(place, "sr", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    bob = await RemoteSession.open(place, "sr", seat=1, user="Bob")  # web:Bob, a person of his own
+    watcher = await RemoteSession.open(place, "sr", watch=True)
+    told: list[News] = []
+    watcher.attach(told.append)
+    try:
+        watcher.sit(1)
+        async with asyncio.timeout(WAIT):
+            while not any(getattr(news, "notice", None) for news in told):
+                await asyncio.sleep(0.01)
+            while watcher.status != "connected":
+                await asyncio.sleep(0.01)
+        assert watcher.seat is None and watcher.presence().seat is None
+        assert watcher.client.watch and bob.seat == 1
+        assert watcher.failure is None  # still at the table, watching
+    finally:
+        watcher.close()
+        bob.close()

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,12 +41,17 @@ from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced, Placement
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game, saves_dir
+from dvtui.store.lock import user_name
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
 from dvtui.tables.server import Server
 
 from ..support.pilot import WAIT, text, until
 from ..support.servers import watch_until
+
+ME = user_name(os.getuid())
+"""The account the tests run as: it holds every seat a test takes without vouching for a person
+(the banner names it beside each seat name that is not its own)."""
 
 
 class Bells:
@@ -92,7 +98,7 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             assert screen.shared is not None and screen.shared.table is ana.table  # the shared table's part
             bar, banner = screen.query_one(RoundBar), screen.query_one(Banner)
             assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
-            assert "Ana (you) · Bob (here) · Bot 1 (bot)" in text(banner)
+            assert f"Ana (you) · Bob ({ME}) (here) · Bot 1 (bot)" in text(banner)
             assert bells.count == 1  # it is her turn as she sits down
             await pilot.press("5", "a", "enter")
             await until(pilot, "Ana's move in the file", lambda: _lines(in_process) == 3)
@@ -116,7 +122,7 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             await pilot.press("6", "d", "enter")
             await until(pilot, "Ana's second move", lambda: _lines(in_process) == 8)
             bob.close()  # Bob leaves: away
-            await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
+            await until(pilot, "Bob to be away", lambda: f"Bob ({ME}) (away)" in text(banner))
             assert "Bob to play (away" in text(bar)
             assert screen.check_action("stand_in", ()) is True
             await pilot.press("a")
@@ -330,7 +336,8 @@ def test_snapshot_a_seat_at_a_shared_table_with_who_is_there(snap_compare, in_pr
     asyncio.run(open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=2, seed=5, wait=False))
     watch_until(in_process.place, "t", 2)  # the server's bot moves first
     with _still_loop() as loop:
-        bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1))
+        # Bob is the person this account vouches for (web:Bob): the snapshot is the same whoever runs it
+        bob = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=1, user="Bob"))
         ana = loop.run_until_complete(RemoteSession.open(in_process.place, "t", seat=0))
         try:
             assert snap_compare(
@@ -369,13 +376,13 @@ async def test_the_footer_offers_a_stand_in_as_soon_as_a_seat_is_away_and_no_lon
             screen = app.screen
             banner = screen.query_one(Banner)
             # the footer is drawn again on the refresh after the banner: each is waited for in turn
-            await until(pilot, "Bob to be here", lambda: "Bob (here)" in text(banner))
+            await until(pilot, "Bob to be here", lambda: f"Bob ({ME}) (here)" in text(banner))
             await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
             bob.close()
-            await until(pilot, "Bob to be away", lambda: "Bob (away)" in text(banner))
+            await until(pilot, "Bob to be away", lambda: f"Bob ({ME}) (away)" in text(banner))
             await until(pilot, "a stand-in offered", lambda: "stand_in" in _footer_actions(screen))
             bob = await RemoteSession.open(in_process.place, "f", seat=1)
-            await until(pilot, "Bob to be back", lambda: "Bob (here)" in text(banner))
+            await until(pilot, "Bob to be back", lambda: f"Bob ({ME}) (here)" in text(banner))
             await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))
             assert _lines(in_process, "f") == 3  # not a move in between: presence alone
     finally:
@@ -454,7 +461,7 @@ async def test_a_bot_client_is_shown_as_a_bot_not_a_person(in_process: Server) -
         async with app.run_test(size=(100, 30)) as pilot:
             screen = app.screen
             banner = screen.query_one(Banner)
-            await until(pilot, "the bot client at Bob's seat", lambda: "Bob (bot greedy, here)" in text(banner))
+            await until(pilot, "the bot client at Bob's seat", lambda: f"Bob ({ME}) (bot greedy, here)" in text(banner))
             assert "Bob to play (bot greedy thinking…)" in text(screen.query_one(RoundBar))
             # the footer is drawn again on the next refresh after the banner
             await until(pilot, "no stand-in offered", lambda: "stand_in" not in _footer_actions(screen))

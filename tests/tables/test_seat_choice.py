@@ -90,7 +90,9 @@ async def test_the_seat_named_like_the_person_is_offered_and_enter_sits_there(in
             await until(
                 pilot,
                 "who sits where",  # the table is composed after it is pushed
-                lambda: any("Ana (here) · Bob (you) · Cy (free)" in text(b) for b in table.query(Banner)),
+                lambda: any(
+                    f"Ana ({getpass.getuser()}) (here) · Bob (you) · Cy (free)" in text(b) for b in table.query(Banner)
+                ),
             )
     finally:
         ana.close()

@@ -8,6 +8,7 @@ game's. Needs ``tmux``."""
 
 from __future__ import annotations
 
+import getpass
 import subprocess
 import time
 from collections.abc import Callable
@@ -29,6 +30,9 @@ PLAYERS = ["Ana", "Bob", "Cy"]
 SOLO = "Ana,bot:greedy,bot:greedy"
 GO_ON_EVERY = 0.3
 """Seconds at least between two ``s`` typed to go on past a round's summary."""
+
+ME = getpass.getuser()
+"""The account the terminals run as: the banner names it beside each seat it holds."""
 
 
 def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str]) -> tuple[int, Placement]:
@@ -109,7 +113,11 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
                 terms.run(name, "join", "fri", "--as", name, "--server", srv, "--no-bell")
             for name in PLAYERS:
                 terms.wait(name, f"{name} at the table", lambda s: "Ana (" in s and "Cy (" in s)
-            terms.wait("Ana", "everyone there", lambda s: "Bob (here)" in s and "Cy (here)" in s and "1 watching" in s)
+            terms.wait(
+                "Ana",
+                "everyone there",
+                lambda s: f"Bob ({ME}) (here)" in s and f"Cy ({ME}) (here)" in s and "1 watching" in s,
+            )
             sessions = list(PLAYERS)
             _play_one(terms, server, "fri", sessions)
             first = read_game(server.game_file("fri")).events[1]
@@ -123,10 +131,10 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             lines = server.lines("fri")
             subprocess.run(["kill", "-9", str(terms.pid("Bob"))], check=True)  # mid-round
             wait_for("Bob's terminal to die", lambda: terms.dead("Bob"), every=SLOW)
-            terms.wait("Ana", "Bob shown away", lambda s: "Bob (away)" in s)
+            terms.wait("Ana", "Bob shown away", lambda s: f"Bob ({ME}) (away)" in s)
             terms.run("Bob-again", "join", "fri", "--server", srv, "--no-bell")  # his seat: no --as needed
             sessions[1] = "Bob-again"
-            terms.wait("Ana", "Bob back", lambda s: "Bob (here)" in s)
+            terms.wait("Ana", "Bob back", lambda s: f"Bob ({ME}) (here)" in s)
             assert server.lines("fri") == lines  # nothing was lost or added by the drop
             while not server.game("fri").over:
                 _play_one(terms, server, "fri", sessions)

@@ -5,6 +5,7 @@ shows the other's move, and the table's file has both placements and verifies.""
 
 from __future__ import annotations
 
+import getpass
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
                 tab.wait_for("table fri")
                 tab.wait_for(" (you) · ")  # Bob's, in the banner of who is there (each name in its colour)
                 tab.wait_for(" (here) · ")  # Ana's
-                terms.wait("Ana", "Bob seated", lambda s: "Bob (here)" in s)
+                terms.wait("Ana", "Bob seated", lambda s: f"Bob ({getpass.getuser()}) (here)" in s)  # the tab's account
 
                 tab.mark()
                 terms.keys("Ana", *_greedy(server, "fri"), "Enter")  # the terminal's move...

@@ -77,6 +77,10 @@ from .help import HelpScreen, help_text, key_grid
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 """Playback speeds; at 1x a placement stays on screen for :data:`BEAT` seconds."""
 BEAT = 0.8
+SHORT_FOOTER = 80
+"""Under this many columns the footer never has the palette's key (as the live table's)."""
+PALETTE_KEY_CELLS = 12
+"""The footer's palette key at its right end, ``▏^p palette`` and its margins."""
 STEP_HINT = N_("   ← → step")
 PLAYING, PAUSED = "▶", "‖"
 """The timeline's play and pause marks: glyphs of the common monospace fonts (a browser tab's
@@ -168,6 +172,7 @@ class ReplayScreen(SpokenScreen[None]):
         layout = self._layout(*self.app.size)
         self._laid_out_for = self.app.size
         yield from compose_table(self, layout, ReplayLog())
+        self.set_class(self._short_footer(self.app.size.width), "-short-footer", update=False)
         notice = Static(Text("\n".join(f"⚠ {n}" for n in self.notices)), id="replay-notice")
         notice.display = bool(self.notices) and layout.too_small is None
         yield notice
@@ -200,8 +205,16 @@ class ReplayScreen(SpokenScreen[None]):
     def _relayout(self, width: int, height: int) -> None:
         layout = self._layout(width, height)
         apply_layout(self, layout)
+        self.set_class(self._short_footer(width), "-short-footer")
         self.query_one(TimelineBar).set_class(layout.wide, "-tall")
         self.query_one("#replay-notice").display = bool(self.notices) and layout.too_small is None
+
+    def _short_footer(self, width: int) -> bool:
+        """The footer's keys need the palette's cells at its right end (``width`` is narrower
+        than their words and the palette's key): in French, time travel's words fill 80 columns."""
+        shown = [c for c in VIEWER.commands if c.keys and c.show and c.description and self.check_action(c.name, ())]
+        cells = [cell_len(self.app.get_key_display(c.bindings()[0])) + 1 + cell_len(_(c.description)) for c in shown]
+        return width < max(SHORT_FOOTER, sum(cells) + len(cells) + PALETTE_KEY_CELLS)
 
     def _set_track(self) -> None:
         replay = self.replay

@@ -17,6 +17,7 @@ from textual.widget import Widget
 from ...i18n import _
 from ...lookalike import shown_as
 from ...play.face import GameSession, Presence, Spoken, TableNews, TableSide
+from ...play.presence import seat_to_take
 from ..notify import PAGE_TURN, turn_notification
 from ..textual_private import tell_page
 from ..widgets.panels import EventLog
@@ -54,6 +55,17 @@ class SharedTable:
 
     def presence(self) -> Presence:
         return self.table.presence()
+
+    def seat_to_take(self) -> int | None:
+        """The seat ``j`` takes back in place: one's own again in the table's rematch after
+        resigning it (None: none now)."""
+        return seat_to_take(self.presence(), self.session.game, self.seat_held)
+
+    def sit(self) -> None:
+        """Take back, in place, the seat this side resigned, in the table's new game (its rematch)."""
+        seat = self.seat_to_take()
+        if seat is not None:
+            self.table.sit(seat)
 
     def hold_seat(self) -> None:
         """Remember the seat this side holds at the table (a resignation makes it a spectator)."""
@@ -118,6 +130,8 @@ class SharedTable:
             command = f"dvtui join {presence.table} --as {shlex.quote(name)}"
             offer = _("{name}'s seat is yours again in this game: to play it, leave (q) and sit there again: "
                       "{command}").format(name=name, command=command)  # fmt: skip
+            if seat_to_take(presence, game, held) is not None:
+                offer = _("{name}'s seat is yours again in this game: j takes it, here.").format(name=name)
             self.screen.notify(offer, title=_("Your seat"), timeout=30, markup=False)
 
     def table_news(self, news: TableNews) -> None:

@@ -28,7 +28,6 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from ...engine import Event, Placement, PlacementUndone, RoundEnded, RuleError, fold
 from ...i18n import N_, _
@@ -43,7 +42,8 @@ from ..messages import STATE_TITLE, BotPlaced, BranchRequested, LiveEvents
 from ..widgets.board import Board
 from ..widgets.hand import HandBar
 from ..widgets.panels import Banner, EventLog, PaceLabel
-from ..widgets.table_view import compose_table, linger
+from ..widgets.table_view import KeysFooter, compose_table, linger
+from .column import ColumnScreen, shown_column
 from .dialog import LeaveForBranch
 from .end import EndScreen
 from .shared_table import SharedTable
@@ -110,7 +110,7 @@ class TableScreen(TableThinking):
         yield from compose_table(self, layout, EventLog(), hide_banner=True)
         with Horizontal(id="footer-row"):
             # at 80 columns the palette's ^p makes room for the pace (it is in the help and ^p works)
-            yield Footer(compact=True, show_command_palette=layout.wide)
+            yield KeysFooter(compact=True, show_command_palette=layout.wide, terse=layout.compact)
             yield PaceLabel()
 
     def on_mount(self) -> None:
@@ -396,6 +396,23 @@ class TableScreen(TableThinking):
         """``m``: a line to everyone at the table; it shows in the log when the table says it."""
         if self.shared is not None:
             self.shared.chat()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "sit":
+            return self.shared is not None and self.shared.seat_to_take() is not None
+        return super().check_action(action, parameters)
+
+    def action_whole_column(self) -> None:
+        """``v``: the chosen column (or the one being resolved) whole, past the cards the board has room for."""
+        board = self.query_one(Board)
+        model = shown_column(board.models, self.flow.cursor.column)
+        if model is not None:
+            self.app.push_screen(ColumnScreen(model, board.looks, self.session.names))
+
+    def action_sit(self) -> None:
+        """``j``: take back, in place, the seat this side resigned, in the table's new game (its rematch)."""
+        if self.shared is not None:
+            self.shared.sit()
 
     def action_resign(self) -> None:
         """``r``: give one's seat up to a bot for the rest of the game, asked first."""

@@ -124,6 +124,10 @@ class HandBar(Widget):
                 rows[y].append_text(face[y] if y < len(face) else Text(" " * w))
                 rows[y].append(" " * CARD_GAP)
         left = rows[middle].cell_len + 1
+        if self.has_class("-compact") and height - middle >= 2:  # a compact table's: the advice on the rows below
+            for y, line in enumerate(advice_lines(self.info, self.app.console, width - 1, height - middle - 1)):
+                rows[middle + 1 + y] = Text(" ") + line
+            return Text("\n").join(rows)
         for y, line in enumerate(advice_lines(self.info, self.app.console, width - left, height - middle)):
             rows[middle + y].append(" " if y == 0 else pad("", left - rows[middle + y].cell_len))
             rows[middle + y].append_text(line)

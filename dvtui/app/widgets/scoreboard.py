@@ -86,6 +86,10 @@ spaces, the seven goods, the money, a space and the longest total (``12.3M``). C
 cell more cost a 73-column table its bots' levels (``Bot 1 (n)`` needs 9)."""
 
 
+SHORT_REST = 2 + 1 + 11 + 1 + 7 + 1 + 5
+"""A compact line besides the name: the marker, the hand, the seven goods in a cell each, the total."""
+
+
 class Scoreboard(Widget):
     """The players' holdings; ``show(game)`` redraws it."""
 
@@ -98,6 +102,14 @@ class Scoreboard(Widget):
         self.game: Game | None = None
         self.turn: int | None = None
         self._rendered: tuple[int, Text] | None = None
+        self.compact = False
+        """A short line per player, for a table narrower than :data:`LINE_WIDTH` (a phone's tab)."""
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.compact = compact
+            self._rendered = None
+            self.refresh(layout=True)
 
     def show(self, game: Game, *, turn: int | None = None) -> None:
         """``turn``: the seat to mark as moving (defaults to the player to move, if placing)."""
@@ -126,6 +138,8 @@ class Scoreboard(Widget):
             return Text()
         if width >= LINE_WIDTH:
             return Text("\n").join(self._line(game, p, width) for p in range(game.n))
+        if self.compact:
+            return Text("\n").join(self._short_line(game, p, width) for p in range(game.n))
         blocks = [self._block(game, p, width) for p in range(game.n)]
         return Text("\n").join(blocks)
 
@@ -150,6 +164,28 @@ class Scoreboard(Widget):
         cash = _("${amount}").format(amount=short_amount(money))
         line.append(f"  {cash:>5}", style=Style(color="#7fd39a") if money else Style(color=MUTED))
         total = short_amount(game.score(p))
+        line.append(" " * max(1, width - line.cell_len - len(total)))
+        line.append(total, style=Style(bold=True))
+        return line
+
+    def _short_line(self, game: Game, p: int, width: int) -> Text:
+        """``▶ Ana  1 2 · 4 5 6  5··3···  1.2M``: the hand, each category's good as its value's
+        first digit on its colour (``·``: none yet), the total."""
+        seat = game.created.players[p]
+        total = short_amount(game.score(p))
+        room = max(3, width - SHORT_REST)
+        line = self._marker(p)
+        name = seat_labels(game.created.players, room)[p]
+        line.append(pad(name, room), style=Style(color=seat_color(seat.color), bold=True))
+        line.append(" ")
+        line.append_text(hand_cells(game, p))
+        line.append(" ")
+        for k in range(len(CATEGORIES)):
+            good = game.goods[p][k]
+            if good is None:
+                line.append("·", style=Style(color="#3d5f50"))
+            else:
+                line.append(card_value_label(good)[0], style=card_style(good))
         line.append(" " * max(1, width - line.cell_len - len(total)))
         line.append(total, style=Style(bold=True))
         return line

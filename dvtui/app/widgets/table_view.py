@@ -12,13 +12,15 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from ...describe import amount, column_label, join_names, resolution_parts, short_amount
 from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
 from ...i18n import _
+from ..textual_private import FooterKey
 from .board import Board, column_height
 from .faces import CHIP, GOLD_BOLD
 from .hand import HandBar
@@ -27,6 +29,27 @@ from .scoreboard import LINE_WIDTH, Scoreboard
 
 WIDE_MIN = (110, 30)
 """From this size (columns, rows) the scoreboard and log move to a side panel."""
+COMPACT_MIN_WIDTH = 40
+"""The live table plays from this many columns (a phone held upright, in a browser tab), with as
+many rows as at its normal width: narrower than the scoreboard's line, it is drawn compact (see
+:attr:`TableLayout.compact`)."""
+
+
+class KeysFooter(Footer):
+    """The table's footer, whose keys go without their words when the table is compact (``terse``):
+    ``1-6 ←→ a-g ⏎ h ? q`` fits 40 columns, and ``?`` says what each key does."""
+
+    terse: reactive[bool] = reactive(False, recompose=True)
+
+    def __init__(self, *, compact: bool = False, show_command_palette: bool = True, terse: bool = False) -> None:
+        super().__init__(compact=compact, show_command_palette=show_command_palette)
+        self.set_reactive(KeysFooter.terse, terse)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if self.terse and isinstance(widget, FooterKey):
+                widget.description = ""
+            yield widget
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +67,10 @@ class TableLayout:
     play_height: int | str = "1fr"
     """Stacked, the rows of the board, the hand and the banner: the scoreboard's lines and the log
     have the rest, so a longer banner takes its rows from the board, never from the scoreboard."""
+    compact: bool = False
+    """Narrower than the scoreboard's line (from :data:`COMPACT_MIN_WIDTH`): stacked as at 80x24,
+    with narrow columns (cards as ``HOL7``), a short scoreboard line per player (hand, goods as
+    letters, total) and the footer's keys without their words (``?`` lists them)."""
 
 
 def minimum_size(players: int, extra_rows: int = 0, *, viewer: bool = False) -> tuple[int, int]:
@@ -53,6 +80,14 @@ def minimum_size(players: int, extra_rows: int = 0, *, viewer: bool = False) -> 
     at least the three bottom cards of each column."""
     board = 1 + 4 + players + 1  # letters, "▲ +n" and three cards, the players' rows, outcomes
     return LINE_WIDTH + 1, 1 + board + 1 + (not viewer) + players + 1 + extra_rows
+
+
+def compact_minimum_size(players: int, extra_rows: int = 0) -> tuple[int, int]:
+    """The smallest terminal (or browser tab) the live table plays in, compact: as narrow as
+    :data:`COMPACT_MIN_WIDTH`, and a row per player taller than :func:`minimum_size`: the hand's
+    advice has the row under the cards, and the round's summary, a few lines per player that
+    wrap at that width, must be seen whole."""
+    return COMPACT_MIN_WIDTH, minimum_size(players, extra_rows)[1] + players
 
 
 def table_layout(
@@ -70,7 +105,10 @@ def table_layout(
     that gives way (its cards go under ``▲ +n``) when the banner needs more lines (a resolution,
     the round's summary), so every player's scoreboard line stays on screen. The log has the rows
     the board's cards do not need."""
-    need = minimum_size(players, extra_rows, viewer=viewer)
+    full = minimum_size(players, extra_rows, viewer=viewer)
+    compact = not viewer and COMPACT_MIN_WIDTH <= width < full[0]
+    # the live table plays compact down to its own width, with a few rows more
+    need = full if viewer or width >= full[0] else compact_minimum_size(players, extra_rows)
     too_small = need if width < need[0] or height < need[1] else None
     if width >= WIDE_MIN[0] and height >= WIDE_MIN[1]:
         return TableLayout(True, height >= 34, "1fr", 46 if width >= 150 else 38, too_small=too_small)
@@ -81,8 +119,9 @@ def table_layout(
         if column_height(tile, players) + fixed + 4 <= height:
             rows = tile
             break
-    board = min(column_height(rows, players), max(0, height - fixed))
-    two_rows = height - fixed - board >= 1 and not viewer
+    advice_row = compact  # compact, the hand's advice has the row under the cards
+    board = min(column_height(rows, players), max(0, height - fixed - advice_row))
+    two_rows = (height - fixed - board >= 1 or advice_row) and not viewer
     return TableLayout(
         False,
         False,
@@ -91,6 +130,7 @@ def table_layout(
         two_row_hand=two_rows,
         too_small=too_small,
         play_height=board + 1 + two_rows + banner,
+        compact=compact,
     )
 
 
@@ -103,6 +143,7 @@ def compose_table(
     screen.set_class(layout.wide, "-wide", update=False)
     screen.set_class(not layout.wide, "-narrow", update=False)
     screen.set_class(layout.too_small is not None, "-too-small", update=False)
+    screen.set_class(layout.compact, "-compact", update=False)
     # Under 80 columns the footer needs the cells of the pace (and of the palette's key) for its keys' words (French
     # ones are longer): see dvtui.tcss.
     screen.set_class(screen.app.size.width < 80, "-short-footer", update=False)
@@ -117,6 +158,7 @@ def compose_table(
             hand = HandBar(id="hand")
             hand.set_class(layout.tall_hand, "-tall", update=False)
             hand.set_class(layout.two_row_hand, "-two", update=False)
+            hand.set_class(layout.compact, "-compact", update=False)  # its advice under the cards
             yield hand
             banner = Banner()
             if hide_banner:
@@ -126,7 +168,9 @@ def compose_table(
         side.styles.width = layout.side_width
         with side:
             yield Static(_("PLAYERS"), classes="side-title")
-            yield Scoreboard(id="scores")
+            scores = Scoreboard(id="scores")
+            scores.compact = layout.compact
+            yield scores
             yield Static(_("LOG"), classes="side-title")
             yield log
     yield Static(too_small_text(layout.too_small, in_browser=_in_browser(screen)), id="too-small")
@@ -155,10 +199,15 @@ def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     screen.set_class(layout.wide, "-wide")
     screen.set_class(not layout.wide, "-narrow")
     screen.set_class(layout.too_small is not None, "-too-small")
+    screen.set_class(layout.compact, "-compact")
     screen.set_class(screen.app.size.width < 80, "-short-footer")
+    screen.query_one(Scoreboard).set_compact(layout.compact)
+    for footer in screen.query(KeysFooter):
+        footer.terse = layout.compact
     screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
     screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
     screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
+    screen.query_one(HandBar).set_class(layout.compact, "-compact")
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
     screen.query_one("#play").styles.height = layout.play_height
