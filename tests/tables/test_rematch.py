@@ -366,7 +366,7 @@ async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_proc
             news.session.attach(follow)
 
     bob.attach(follow)
-    app = DvtuiApp(ana, pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))
+    app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
