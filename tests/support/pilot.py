@@ -7,9 +7,11 @@ from collections.abc import Callable
 
 from rich.cells import cell_len
 from textual.app import App
+from textual.events import Key, MouseDown, MouseUp
 from textual.pilot import Pilot
+from textual.widget import Widget
 
-from dvtui.app.textual_private import compositor
+from dvtui.app.textual_private import compositor, settle
 
 from .waits import poll
 
@@ -20,6 +22,47 @@ WAIT = 60.0
 async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> None:
     """Let the app run until ``check()`` (a client or a worker posts to it meanwhile)."""
     await poll(what, check, lambda: pilot.pause(0.02), WAIT)
+
+
+CHARACTERS = {"space": " ", "tab": "\t", "escape": "\x1b", "minus": "-", "plus": "+", "question_mark": "?"}
+"""The character a named key types (one of one character types itself; the others, such as enter,
+the arrows or ctrl+s, type none), as Textual's Pilot gives it."""
+
+
+async def settled(pilot: Pilot[object]) -> None:
+    """Until no message waits anywhere on the screen (the app, the screen, each widget), the last
+    frame drawn: each round lets every one of them handle what it held, and a key that bubbles up
+    from the focused widget to the app, or an action that posts more, takes a few rounds."""
+    app = pilot.app
+    while True:
+        await settle(pilot)
+        await app.animator.wait_until_complete()
+        if not any(node.message_queue_size for node in (app, *app.screen.walk_children(with_self=True))):
+            return
+
+
+async def press(pilot: Pilot[object], *keys: str) -> None:
+    """Type ``keys`` as :meth:`Pilot.press` does, each handled (and its action run) before the
+    next, without Pilot's idle waits: those take tens of milliseconds a key, most of a whole game's
+    time in the tests, where this takes a millisecond or two."""
+    for key in keys:
+        pilot.app.post_message(Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
+        await settled(pilot)
+
+
+async def click(pilot: Pilot[object], widget: Widget | str, offset: tuple[int, int] = (0, 0)) -> bool:
+    """A click on ``widget`` (or the widget a selector finds) at ``offset`` within it, as a terminal
+    reports one (the button pressed and let go there: the app makes the click of them), handled
+    before this returns, without :meth:`Pilot.click`'s idle waits; whether ``widget`` was the one
+    under the pointer."""
+    app = pilot.app
+    target = app.screen.query_one(widget) if isinstance(widget, str) else widget
+    x, y = target.region.offset + offset
+    under, _ = app.get_widget_at(x, y)
+    for kind in (MouseDown, MouseUp):
+        app.post_message(kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
+        await settled(pilot)
+    return under is target
 
 
 def text(widget: object) -> str:
