@@ -33,7 +33,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
-from ..support.pilot import screen_cells, screen_lines
+from ..support.pilot import press, screen_cells, screen_lines, settled
 from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
@@ -307,7 +307,7 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
     assert need == readme_minimum(players)
     for size in sizes(need):
         await pilot.resize_terminal(*size)
-        await pilot.pause()
+        await settled(pilot)
         text = "\n".join(screen_lines(app))
         if size[0] < need[0] or size[1] < need[1]:
             assert f"terminal too small (needs {need[0]}×{need[1]})" in text, size
@@ -335,10 +335,10 @@ async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_smal
             if state == RESOLVING:
                 if isinstance(screen.flow.resolution.step.event, RoundEnded):
                     break
-                await pilot.press("space")
+                await press(pilot, "space")
                 continue
             card, column = choose(screen.session.game)
-            await pilot.press(str(card), "abcdefg"[column], "enter")
+            await press(pilot, str(card), "abcdefg"[column], "enter")
         await check_sizes(pilot, players, summary=True)
 
 
