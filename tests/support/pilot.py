@@ -56,6 +56,7 @@ async def click(pilot: Pilot[object], widget: Widget | str, offset: tuple[int, i
     before this returns, without :meth:`Pilot.click`'s idle waits; whether ``widget`` was the one
     under the pointer."""
     app = pilot.app
+    await settled(pilot)  # where the widget is now drawn (one just shown has no place before its frame)
     target = app.screen.query_one(widget) if isinstance(widget, str) else widget
     x, y = target.region.offset + offset
     under, _ = app.get_widget_at(x, y)
