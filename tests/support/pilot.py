@@ -30,14 +30,17 @@ the arrows or ctrl+s, type none), as Textual's Pilot gives it."""
 
 
 async def settled(pilot: Pilot[object]) -> None:
-    """Until no message waits anywhere on the screen (the app, the screen, each widget), the last
-    frame drawn: each round lets every one of them handle what it held, and a key that bubbles up
-    from the focused widget to the app, or an action that posts more, takes a few rounds."""
+    """Until no message waits anywhere in the app (the app, each screen of its stack, each widget),
+    the last frame drawn: each round lets every one of them handle what it held, and a key that
+    bubbles up from the focused widget to the app, or an action that posts more, takes a few
+    rounds. Unlike :meth:`Pilot.pause`, which guesses from the CPU time the process used, this
+    holds whatever the machine's load (a worker's result still waits for its thread, though)."""
     app = pilot.app
     while True:
         await settle(pilot)
         await app.animator.wait_until_complete()
-        if not any(node.message_queue_size for node in (app, *app.screen.walk_children(with_self=True))):
+        nodes = [app, *(node for screen in app.screen_stack for node in screen.walk_children(with_self=True))]
+        if not any(node.message_queue_size for node in nodes):
             return
 
 
