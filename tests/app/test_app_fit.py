@@ -33,7 +33,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
-from ..support.pilot import press, screen_cells, screen_lines, settled
+from ..support.pilot import press, resize, screen_cells, screen_lines
 from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
@@ -306,8 +306,7 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
     need = minimum_size(players, 1, viewer=True) if viewer else minimum_size(players)  # 1: the position bar
     assert need == readme_minimum(players)
     for size in sizes(need):
-        await pilot.resize_terminal(*size)
-        await settled(pilot)
+        await resize(pilot, *size)
         text = "\n".join(screen_lines(app))
         if size[0] < need[0] or size[1] < need[1]:
             assert f"terminal too small (needs {need[0]}×{need[1]})" in text, size

@@ -1,13 +1,18 @@
 """Driving the app through Textual's Pilot when something outside it (a table client's messages, a
-worker) moves it on: waiting for what the screen shows, and a widget's text as drawn."""
+worker) moves it on: waiting for what the screen shows, and a widget's text as drawn; and keys,
+clicks and resizes each handled before the test goes on, without Pilot's idle waits (which guess
+from the CPU time the process used, take tens of milliseconds a step, and can guess wrong when the
+machine is busy)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from rich.cells import cell_len
 from textual.app import App
-from textual.events import Key, MouseDown, MouseUp
+from textual.events import Key, MouseDown, MouseUp, Resize
+from textual.geometry import Size
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -67,6 +72,21 @@ async def click(pilot: Pilot[object], widget: Widget | str, offset: tuple[int, i
         app.post_message(kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x, screen_y=y))
         await settled(pilot)
     return under is target
+
+
+async def resize(pilot: Pilot[object], width: int, height: int) -> None:
+    """The terminal resized to ``width`` x ``height`` as :meth:`Pilot.resize_terminal` does, and
+    the screen laid out and drawn at that size, without Pilot's idle wait: the app hands the size
+    to its screen after a short timer, which this waits for by looking every few milliseconds."""
+    app = pilot.app
+    size = Size(width, height)
+    app.post_message(Resize(size, size))
+
+    def laid_out() -> bool:  # (the screen's own size is the app's at once: what it draws is not)
+        return compositor(app.screen).size == size
+
+    await poll(f"the screen laid out at {width}x{height}", laid_out, lambda: asyncio.sleep(0.005), WAIT)
+    await settled(pilot)
 
 
 def text(widget: object) -> str:
