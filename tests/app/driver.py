@@ -1,4 +1,4 @@
-"""Driving a whole game through the app like a person: keys only, or the mouse only.
+"""Driving a game through the app like a person: keys only, or the mouse only.
 
 The human's choices follow a fixed rule (so the game, and the file it leaves, are the same on every
 run); bots answer in worker threads, so the driver waits for them between its own moves.
@@ -19,11 +19,14 @@ from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import FooterKey
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
-from dvtui.engine import Event, Game, GameCreated, Placement, RoundEnded, Seat
+from dvtui.engine import Event, Game, GameCreated, Placement, RoundEnded, Seat, new_game
 from dvtui.play.autoplay import bot_players, play_game
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.store import GameWriter, read_game
+
+from ..support.pilot import click, press
 
 Move = Placement
 """A placement as the human chose it."""
@@ -50,9 +53,9 @@ async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> 
 async def travel_after_a_move(pilot: Pilot[int], app: DvtuiApp) -> None:
     """Place one card, then open time travel over the game so far (the viewer on the table's game)."""
     assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("4", "c", "enter")
+    await press(pilot, "4", "c", "enter")
     assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("t")
+    await press(pilot, "t")
     await pilot.pause()
 
 
@@ -80,21 +83,21 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
             return moves
         screen = table(app)
         if state == RESOLVING:
-            await pilot.press("space")  # one step by hand, then skip the rest
+            await press(pilot, "space")  # one step by hand, then skip the rest
             if screen.flow.resolution:
-                await pilot.press("s")
+                await press(pilot, "s")
             continue
         if stop_after is not None and len(moves) >= stop_after:
             return moves
         card, column = choose(screen.session.game)
-        await pilot.press(str(card))
+        await press(pilot, str(card))
         if len(moves) % 2:
             steps = (column - screen.flow.cursor.column) % 7
-            await pilot.press(*(["right"] * steps))
+            await press(pilot, *(["right"] * steps))
         else:
-            await pilot.press("abcdefg"[column])
+            await press(pilot, "abcdefg"[column])
         assert screen.flow.cursor.card == card and screen.flow.cursor.column == column
-        await pilot.press("enter")
+        await press(pilot, "enter")
         moves.append(Placement(card, column))
 
 
@@ -108,21 +111,21 @@ async def play_with_mouse(pilot: Pilot[int], app: DvtuiApp) -> list[Move]:
             return moves
         screen = table(app)
         if state == RESOLVING:
-            assert await pilot.click("#banner")  # one step, then the footer's "skip"
+            assert await click(pilot, "#banner")  # one step, then the footer's "skip"
             if screen.flow.resolution:
                 skip = next(key for key in app.screen.query(FooterKey) if key.action == "skip")
-                assert await pilot.click(skip)
+                assert await click(pilot, skip)
                 if screen.flow.resolution:  # the round's summary waits to be read: a click on it goes on
                     assert isinstance(screen.flow.resolution.step.event, RoundEnded)
-                    assert await pilot.click("#banner")
+                    assert await click(pilot, "#banner")
                 assert not screen.flow.resolution
             continue
         card, column = choose(screen.session.game)
         hand = app.screen.query_one(HandBar)
-        assert await pilot.click(hand, offset=hand.card_offset(card))
+        assert await click(pilot, hand, offset=hand.card_offset(card))
         assert screen.flow.cursor.card == card
         board = app.screen.query_one(Board)
-        assert await pilot.click(board, offset=board.column_offset(column))
+        assert await click(pilot, board, offset=board.column_offset(column))
         moves.append(Placement(card, column))
 
 
@@ -145,6 +148,25 @@ def expected_events(created: GameCreated, human: int, moves: Sequence[Move]) -> 
             placement = fn(game, seed)
         events.extend(game.place(placement))
     return events
+
+
+def resumed_at_round(path: Path, players: str, seed: int, round_: int) -> tuple[LocalSession, list[Move]]:
+    """A game of ``players`` (the human first, as :func:`tests.support.apps.new_session` deals it)
+    played without the app up to round ``round_``, the human's moves by :func:`choose`, saved at
+    ``path`` and resumed there (on the recap of the round before): the session, and the human's
+    moves so far. A test of what every round asks alike plays one round, not a whole game."""
+    created = new_game(parse_players(players), first_player=0, seed=seed)
+    game = Game(created)
+    bots = bot_players(game)
+    moves: list[Move] = []
+    with GameWriter.create(path, created) as writer:
+        while game.round < round_:
+            bot = bots[game.to_move]
+            if bot is None:
+                moves.append(choose(game))
+            placement = moves[-1] if bot is None else bot[0](game, bot[1])
+            writer.append(game.place(placement))
+    return LocalSession.resume(read_game(path)), moves
 
 
 # Three people and a hand-made deal: column A gives Ana a house 300; column B then gives her a house
@@ -185,9 +207,9 @@ async def mid_round(pilot: Pilot[int]) -> None:
     assert isinstance(app, DvtuiApp)
     for keys in (("5", "c", "enter"), ("3", "d", "enter")):
         assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(*keys)
+        await press(pilot, *keys)
     assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("6", "f")  # chosen, not placed: the preview line and the faint +6
+    await press(pilot, "6", "f")  # chosen, not placed: the preview line and the faint +6
     await pilot.pause()
 
 
@@ -213,14 +235,15 @@ async def play_exchange_and_tie(pilot: Pilot[int]) -> DvtuiApp:
     assert isinstance(app, DvtuiApp)
     for card, column in EXCHANGE_AND_TIE:
         assert await next_decision(pilot, app) == HUMAN
-        await pilot.press(str(card), column, "enter")
+        await press(pilot, str(card), column, "enter")
+    assert await next_decision(pilot, app) == RESOLVING  # (the last placement is saved first)
     return app
 
 
 async def round_summary(pilot: Pilot[int]) -> None:
     """A snapshot's moment: a round with an exchange and a tie, stepped to its summary."""
     app = await play_exchange_and_tie(pilot)
-    await pilot.press("s")  # past the columns, to the summary, which waits for a key
+    await press(pilot, "s")  # past the columns, to the summary, which waits for a key
     screen = table(app)
     assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1
     await pilot.pause()

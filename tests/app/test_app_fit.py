@@ -34,7 +34,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
-from ..support.pilot import screen_cells, screen_lines
+from ..support.pilot import press, resize, screen_cells, screen_lines
 from .driver import HUMAN, RESOLVING, choose, next_decision, table, travel_after_a_move
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
@@ -323,8 +323,7 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
     assert compact == readme_compact_minimum(players)
     more = [] if viewer else [compact, (compact[0], compact[1] - 1), (compact[0] - 1, compact[1]), (50, 30), (60, 24)]
     for size in [*sizes(full), *more]:
-        await pilot.resize_terminal(*size)
-        await pilot.pause()
+        await resize(pilot, *size)
         text = "\n".join(screen_lines(app))
         need = full if viewer or size[0] >= full[0] else compact  # narrower, the live table plays compact
         if size[0] < need[0] or size[1] < need[1]:
@@ -353,10 +352,10 @@ async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_smal
             if state == RESOLVING:
                 if isinstance(screen.flow.resolution.step.event, RoundEnded):
                     break
-                await pilot.press("space")
+                await press(pilot, "space")
                 continue
             card, column = choose(screen.session.game)
-            await pilot.press(str(card), "abcdefg"[column], "enter")
+            await press(pilot, str(card), "abcdefg"[column], "enter")
         await check_sizes(pilot, players, summary=True)
 
 

@@ -1,6 +1,7 @@
-"""Whole games through the app: one human against two bots, keys only and mouse
-only; a game left mid-round and resumed by another app; undo. Each file is then read with the reader
-``dvtui verify`` uses, and must be exactly the game the engine gives for the same choices."""
+"""Games through the app: one human against two bots, a whole game with keys only and its last
+round with the mouse only; a game left mid-round and resumed by another app; undo. Each file is
+then read with the reader ``dvtui verify`` uses, and must be exactly the game the engine gives for
+the same choices."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from dvtui.engine import CardPlaced, PlacementUndone
 from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
-from ..support.apps import new_session, table_app
-from .driver import HUMAN, expected_events, next_decision, play_with_keys, play_with_mouse, table
+from ..support.apps import PLAYERS, new_session, table_app
+from .driver import (
+    HUMAN,
+    expected_events,
+    next_decision,
+    play_with_keys,
+    play_with_mouse,
+    resumed_at_round,
+    table,
+)
 
 
 def strip_seq(events: list) -> list:
@@ -36,17 +45,21 @@ async def test_a_whole_game_with_keys_only(tmp_path: Path) -> None:
     assert app.return_code == 0
 
 
-async def test_a_whole_game_with_the_mouse_only(tmp_path: Path) -> None:
-    session = new_session(tmp_path / "mouse.dvr", seed=11)
+async def test_the_last_round_with_the_mouse_only(tmp_path: Path) -> None:
+    """Every round asks the same clicks (the keys game above plays them all): from the recap of
+    round 5, a hand card then a column at each turn, the banner and the footer's skip through the
+    resolution, and the round's summary to the end."""
+    path = tmp_path / "mouse.dvr"
+    session, before = resumed_at_round(path, PLAYERS, 11, 6)
     created = session.game.created
     app = table_app(session)
     async with app.run_test(size=(120, 40)) as pilot:
         moves = await play_with_mouse(pilot, app)
         assert isinstance(app.screen, EndScreen)
-    assert len(moves) == 30
-    loaded = read_game(tmp_path / "mouse.dvr")
+    assert len(before) == 25 and len(moves) == 5
+    loaded = read_game(path)
     assert loaded.game.over
-    assert loaded.events == expected_events(created, 0, moves)
+    assert loaded.events == expected_events(created, 0, before + moves)
 
 
 async def test_a_game_left_mid_round_is_resumed_by_a_new_app_and_played_on(tmp_path: Path) -> None:

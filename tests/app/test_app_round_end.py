@@ -23,9 +23,9 @@ from dvtui.play.local import LocalSession
 from dvtui.store import read_game
 
 from ..support.apps import new_session, table_app
+from ..support.pilot import press, screen_lines, text, until
 from .driver import (
     HUMAN,
-    RESOLVING,
     choose,
     hot_seat_session,
     next_decision,
@@ -50,103 +50,79 @@ def footer(app: DvtuiApp) -> dict[str, str]:
     return {key.action: key.description for key in app.screen.query(FooterKey)}
 
 
-async def test_with_people_at_the_table_the_rounds_summary_waits_for_a_key(
+async def test_with_people_at_the_table_enter_steps_s_skips_to_the_summary_which_waits_for_a_key(
     make_created: Callable[..., GameCreated],
 ) -> None:
-    app = DvtuiApp(hot_seat_session(make_created), AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.5)))
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await play_round(pilot, app)
-        assert screen._timer is not None  # the columns go by on their own
-        await to_summary(pilot, screen)
-        assert screen._timer is None  # the summary does not
-        assert "Round 1 is over" in app.screen.query_one(Banner).text.plain
-        await pilot.press("enter")
-        assert not screen.flow.resolution and screen.session.human_to_move() == 1  # Ben starts round 2
-
-
-async def test_skip_goes_to_the_summary_and_the_next_key_past_it(make_created: Callable[..., GameCreated]) -> None:
-    app = table_app(hot_seat_session(make_created))
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await play_round(pilot, app)
-        await pilot.press("s")
-        assert isinstance(screen.flow.resolution.step.event, RoundEnded)
-        await pilot.press("s")
-        assert not screen.flow.resolution
-
-
-async def test_bots_alone_go_on_past_the_summary() -> None:
-    session = new_session(players="bot:greedy,bot:greedy,bot:greedy")
-    app = DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=100.0)))
-    async with app.run_test(size=(80, 24)) as pilot:
-        assert await next_decision(pilot, app) == RESOLVING
-        screen = table(app)
-        await to_summary(pilot, screen)
-        assert screen._timer is not None  # it goes on by itself
-
-
-async def test_the_summary_says_what_each_player_took_and_gave_back(
-    make_created: Callable[..., GameCreated],
-) -> None:
-    app = table_app(hot_seat_session(make_created))
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await play_round(pilot, app)
-        await to_summary(pilot, screen)
-        lines = app.screen.query_one(Banner).text.plain.splitlines()
-        assert lines[0].startswith(" Round 1 is over  Ben starts round 2")
-        assert lines[1] == "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300"
-        assert lines[2] == "Ben +0 → 0: nothing"
-        assert len(lines) == 4 and lines[3].startswith("Cy ")
-
-
-async def test_in_a_resolution_the_footer_says_enter_moves_on(make_created: Callable[..., GameCreated]) -> None:
+    """One round's end as people see it (the flow's tests hold the rules of each step): the footer
+    offers Enter for the next step, s goes to the summary, which says what each player took and
+    gave back and waits for a key, and the next key goes on to the next round."""
     app = table_app(hot_seat_session(make_created))
     async with app.run_test(size=(80, 24)) as pilot:
         assert await next_decision(pilot, app) == HUMAN
         await pilot.pause()
         assert footer(app).get("place") == "place" and "next_step" not in footer(app)
-        screen = await play_round(pilot, app)
-        await pilot.pause()
+        await play_round(pilot, app)
         keys = {key.action: key for key in app.screen.query(FooterKey)}
         assert "place" not in keys and keys["next_step"].description == "next"
         assert keys["next_step"].key == "enter"
-        await pilot.press("enter")
-        assert screen.flow.resolution.index == 1
+        banner = app.screen.query_one(Banner)
+        assert "Column A" in text(banner) and "Column B" not in text(banner)
+        await press(pilot, "enter")
+        assert "Column B" in text(banner)
+        await press(pilot, "s")
+        lines = banner.text.plain.splitlines()
+        assert lines[0].startswith(" Round 1 is over  Ben starts round 2") and lines[0].endswith("⏎ next")
+        assert lines[1] == "Ana +700k → 700k: HSE 300, HSE 600, $$$ 100; returned HSE 300"
+        assert lines[2] == "Ben +0 → 0: nothing"
+        assert len(lines) == 4 and lines[3].startswith("Cy ")
+        await press(pilot, "s")
+        title = screen_lines(app)[0]
+        assert "Ben to play" in title and "Round 2 of 6" in title and not banner.summary
+
+
+async def test_bots_alone_go_on_past_the_summary() -> None:
+    """Nobody to read it: the round's summary goes by on the pace's timer, as its columns do,
+    and the bots play the next round (the flow's test holds that the summary is not held)."""
+    session = new_session(players="bot:greedy,bot:greedy,bot:greedy")
+    app = DvtuiApp(session, AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.01)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, "round 2", lambda: "Round 2 of 6" in screen_lines(app)[0])
 
 
 async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callable[..., GameCreated]) -> None:
     app = table_app(hot_seat_session(make_created))
     async with app.run_test(size=(80, 24)) as pilot:
         await play_round(pilot, app)
-        await pilot.press("s", "s")
+        await press(pilot, "s", "s")
         screen = app.screen
         log, board = screen.query_one(EventLog), screen.query_one(Board)
         assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # following the game
         short = log.size.height
-        await pilot.press("tab")
+        await press(pilot, "tab")
         await pilot.pause()
         assert app.focused is log
         assert footer(app).get("scroll_up") == "scroll"
         # read, the log takes the board's and the hand's place: most of the screen, the scores kept
         assert board.region.area == 0
         assert log.size.height >= 24 - 3 - 3 - 1 > short  # round bar, three scores, footer
-        await pilot.press("home")
+        await press(pilot, "home")
         await pilot.pause()
         assert log.scroll_offset.y == 0
-        await pilot.press("down")
+        await press(pilot, "down")
         await pilot.pause()
         assert log.scroll_offset.y == 1
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await pilot.pause()
         assert app.focused is None and board.region.area > 0 and log.size.height == short  # the table is back
         assert log.following and log.scroll_offset.y == log.max_scroll_y  # and the log follows the game again
-        await pilot.press("tab", "home", "escape")
+        await press(pilot, "tab", "home", "escape")
         await pilot.pause()
-        await pilot.press("4", "a", "enter")  # the game goes on: its newest line is shown
+        await press(pilot, "4", "a", "enter")  # the game goes on: its newest line is shown
         await pilot.pause()
         assert log.scroll_offset.y == log.max_scroll_y and "placed 4 under column A" in log.entries[-1].plain
-        await pilot.press("end")  # not the log's key: nothing moves
+        await press(pilot, "end")  # not the log's key: nothing moves
         await pilot.mouse_down(log)  # the pointer over the log, then the wheel (focused or not)
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await pilot.pause()
         for _ in range(2):
             log.post_message(MouseScrollUp(log, 2, 0, 0, 1, 0, False, False, False))

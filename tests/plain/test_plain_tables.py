@@ -61,7 +61,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
             assert hand == sorted(game.hands[game.to_move])
             lines = server.lines("duo")
             player.send(f"{min(hand)} {'ab'[game.to_move]}")
-            wait_for("the move", lambda lines=lines: server.lines("duo") > lines, every=SLOW)
+            wait_for("the move", lambda lines=lines: server.lines("duo") > lines)  # (a count of lines: cheap)
         for person in (ana, bob, watcher):
             person.expect("table duo.?: ")  # the result on leaving, in each one's language
             assert person.finish() == 0
@@ -117,7 +117,7 @@ def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
                     card, column = choose("greedy", game.copy(), 11)
                     lines = server.lines("mix")
                     terms.keys("Ana", str(card), "abcdefg"[column], "Enter")
-                wait_for("the move", lambda lines=lines: server.lines("mix") > lines, every=SLOW)
+                wait_for("the move", lambda lines=lines: server.lines("mix") > lines)
             bob.expect("table mix: Game over")
             assert bob.finish() == 0
             no_escape(bob.said)

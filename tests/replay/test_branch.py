@@ -15,6 +15,7 @@ from dvtui.replay import Replay
 from dvtui.replay.branch import BranchError, branch_file, parent_line, start_branch, take_seat
 from dvtui.store import LoadedGame, read_game
 
+from ..support.pilot import press
 from ..support.replays import REPLAYS, cut_copies, picture
 
 _DERIVED = (ColumnResolved, RoundEnded, GameEnded)
@@ -188,12 +189,12 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
-        await pilot.press("2", "down", "down")  # round 2, two turns in: moment 31
+        await press(pilot, "2", "down", "down")  # round 2, two turns in: moment 31
         assert screen.moment == 31
-        await pilot.press("b")
+        await press(pilot, "b")
         await pilot.pause()
         assert isinstance(app.screen, BranchScreen)  # every seat is a bot's: whose seats play on?
-        await pilot.press("end", "enter")  # the last choice: keep the seats
+        await press(pilot, "end", "enter")  # the last choice: keep the seats
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.path == out and app.branched == out
@@ -203,7 +204,7 @@ async def test_b_in_the_viewer_plays_on_from_the_moment(tmp_path: Path) -> None:
             if app.screen.flow.resolution:
                 break
         assert app.screen.flow.resolution
-        await pilot.press("q")
+        await press(pilot, "q")
     assert parent.read_bytes() == before
     branch = read_game(out)
     parent_events = read_game(parent).events
@@ -221,7 +222,7 @@ async def test_no_branch_at_the_end_of_a_finished_game(tmp_path: Path) -> None:
     app = replay_app(parent, branch_path=lambda created: tmp_path / "never.dvr")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("end", "b")
+        await press(pilot, "end", "b")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
         assert any("nothing is left to play" in n.message for n in notifications(app))
@@ -247,18 +248,18 @@ async def test_b_hands_the_seat_to_move_to_the_person_at_the_keyboard(tmp_path: 
     )
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("2", "down", "down", "b")  # moment 31
+        await press(pilot, "2", "down", "down", "b")  # moment 31
         await pilot.pause()
         assert isinstance(app.screen, BranchScreen)
-        await pilot.press("enter")
+        await press(pilot, "enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.session is not None
         game = app.session.game
         assert game.to_move == seat and game.created.players[seat].kind == "human"
         card = game.hands[seat][0]
-        await pilot.press(str(card), "a", "enter")
+        await press(pilot, str(card), "a", "enter")
         await pilot.pause()
-        await pilot.press("q")
+        await press(pilot, "q")
     assert parent.read_bytes() == before
     branch = read_game(out)
     players = branch.created.players
@@ -282,9 +283,9 @@ async def test_escape_in_the_seat_choice_makes_no_branch(tmp_path: Path) -> None
     app = replay_app(_parent(tmp_path), branch_path=lambda created: tmp_path / "never.dvr")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("right", "b")
+        await press(pilot, "right", "b")
         await pilot.pause()
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
     assert not (tmp_path / "never.dvr").exists()
@@ -331,13 +332,13 @@ async def test_with_a_person_at_the_table_keeping_the_seats_comes_first(tmp_path
     app = replay_app(parent, branch_path=lambda c: out, player_name="Zed")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("end", "b")
+        await press(pilot, "end", "b")
         await pilot.pause()
         assert isinstance(app.screen, BranchScreen)
-        await pilot.press("enter")
+        await press(pilot, "enter")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
-        await pilot.press("q")
+        await press(pilot, "q")
     assert read_game(out).created.players == created.players  # nobody's seat changed hands
 
 
@@ -357,25 +358,25 @@ async def test_a_branch_of_a_branch_from_time_travel_on_its_table(tmp_path: Path
     app = replay_app(parent, branch_path=lambda created: next(outs), player_name="Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("2", "down", "down", "b")  # moment 31
+        await press(pilot, "2", "down", "down", "b")  # moment 31
         await pilot.pause()
-        await pilot.press("enter")  # take the seat to move
+        await press(pilot, "enter")  # take the seat to move
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen) and app.session is not None
         seat = app.session.game.to_move
-        await pilot.press(str(app.session.game.hands[seat][0]), "a", "enter")
+        await press(pilot, str(app.session.game.hands[seat][0]), "a", "enter")
         await pilot.pause()
         first_bytes = first.read_bytes()
-        await pilot.press("t")
+        await press(pilot, "t")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.screen.live
-        await pilot.press("home", "b")  # a person sits at this table now: keep the seats comes first
+        await press(pilot, "home", "b")  # a person sits at this table now: keep the seats comes first
         await pilot.pause()
-        await pilot.press("enter")
+        await press(pilot, "enter")
         await pilot.pause()
         assert app.screen is table and app.session is table.session and table.session.path == second
-        await pilot.press("q")
+        await press(pilot, "q")
     assert parent.read_bytes() == before and first.read_bytes() == first_bytes
     again = read_game(second)
     assert again.created.parent == str(first.resolve()) and again.created.parent_seq == 0
@@ -397,13 +398,13 @@ async def test_the_branch_starts_at_the_moment_the_question_names(tmp_path: Path
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
-        await pilot.press("2", "down", "down", "b")  # moment 31
+        await press(pilot, "2", "down", "down", "b")  # moment 31
         await pilot.pause()
         assert isinstance(app.screen, BranchScreen) and app.screen.moment == 31
         viewer.go(60)  # the game moved on behind the question
-        await pilot.press("end", "enter")  # keep the seats
+        await press(pilot, "end", "enter")  # keep the seats
         await pilot.pause()
-        await pilot.press("q")
+        await press(pilot, "q")
     assert read_game(out).created.parent_seq == 31
 
 
@@ -449,9 +450,9 @@ async def test_b_when_the_branch_cannot_be_opened_says_so_and_leaves_nothing(
     app = replay_app(parent, branch_path=lambda created: out)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        await pilot.press("2", "b")
+        await press(pilot, "2", "b")
         await pilot.pause()
-        await pilot.press("end", "enter")  # keep the seats
+        await press(pilot, "end", "enter")  # keep the seats
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen) and app.session is None
         assert any("unknown bot level 'oracle'" in str(n.message) for n in notifications(app))
@@ -471,10 +472,10 @@ async def test_a_branch_from_a_rounds_end_opens_on_the_next_round_not_a_recap(tm
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
-        await pilot.press("3")  # the start of round 3: the file so far ends with round 2's round_ended
-        await pilot.press("b")
+        await press(pilot, "3")  # the start of round 3: the file so far ends with round 2's round_ended
+        await press(pilot, "b")
         await pilot.pause()
-        await pilot.press("end", "enter")  # keep the seats
+        await press(pilot, "end", "enter")  # keep the seats
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen)

@@ -20,6 +20,7 @@ from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
+from ..support.pilot import press, settled
 from ..support.replays import fold_prefix, picture
 
 
@@ -40,7 +41,7 @@ async def human_turn(pilot: Pilot[int], table: TableScreen) -> None:
     for _ in range(500):
         if table.flow.resolution:
             table.action_skip()
-        elif table.session.human_to_move() is not None:
+        elif table.flow.placer() is not None:  # (not while her last decision is being saved)
             return
         await pilot.app.workers.wait_for_complete()
         await pilot.pause(0.005)
@@ -53,7 +54,7 @@ async def two_turns_in(pilot: Pilot[int]) -> TableScreen:
     assert isinstance(table, TableScreen)
     for move in (("5", "c"), ("3", "e")):
         await human_turn(pilot, table)
-        await pilot.press(*move, "enter")
+        await press(pilot, *move, "enter")
     await human_turn(pilot, table)
     return table
 
@@ -66,7 +67,7 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
         session = table.session
         events = list(session.events)
         size = path.stat().st_size
-        await pilot.press("t")
+        await press(pilot, "t")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.live
@@ -75,19 +76,19 @@ async def test_t_opens_the_timeline_and_escape_returns(tmp_path: Path) -> None:
         assert "TIME TRAVEL" in screen.query_one("#round-bar").right.plain
         titles = [c.title for c in app.get_system_commands(screen)]  # the palette: the viewer's commands
         assert {"Back", "Play from here", "Round 1"} <= set(titles)
-        await pilot.press("home")
+        await press(pilot, "home")
         assert screen.moment == 0 and picture(screen.game) == picture(fold_prefix(events, 0))
-        await pilot.press("down", "right")
+        await press(pilot, "down", "right")
         assert picture(screen.game) == picture(fold_prefix(events, screen.moment))
         assert screen.query_one(ReplayLog).cursor == screen.moment
-        await pilot.press("b", "escape")  # the branch's question, answered "no branch": nothing made
+        await press(pilot, "b", "escape")  # the branch's question, answered "no branch": nothing made
         await pilot.pause()
         assert app.screen is screen and app.session is session and app.branched is None
-        await pilot.press("escape")
+        await press(pilot, "escape")
         await pilot.pause()
         assert app.screen is table
         assert session.events == events and path.stat().st_size == size  # read-only
-        await pilot.press("2", "g", "enter")  # and play goes on
+        await press(pilot, "2", "g", "enter")  # and play goes on
         await human_turn(pilot, table)
         assert len(session.events) > len(events)
     loaded = read_game(path)
@@ -100,7 +101,7 @@ async def test_the_timeline_follows_the_game_as_it_goes_on(tmp_path: Path) -> No
         table = app.screen
         assert isinstance(table, TableScreen)
         await human_turn(pilot, table)
-        await pilot.press("t")
+        await press(pilot, "t")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -117,7 +118,7 @@ async def test_the_timeline_follows_the_game_as_it_goes_on(tmp_path: Path) -> No
         assert screen.replay.last == len(history) - 1 >= before + 3
         assert screen.moment == screen.replay.last  # it was at the end: it follows
         assert picture(screen.game) == picture(table.session.game)
-        await pilot.press("escape")
+        await press(pilot, "escape")
         assert app.screen is table
 
 
@@ -130,7 +131,7 @@ async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: P
         table = app.screen
         assert isinstance(table, TableScreen)
         await human_turn(pilot, table)
-        await pilot.press("t")
+        await press(pilot, "t")
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen)
@@ -143,7 +144,7 @@ async def test_the_table_tells_the_timeline_each_move_as_it_is_saved(tmp_path: P
                 if table.flow.resolution:
                     table.action_skip()
                 await app.workers.wait_for_complete()
-                await pilot.pause()
+                await settled(pilot)  # the bot's move handled by the table, behind the timeline
                 assert viewer.replay.events == table.session.events  # told of every move, in order
                 assert viewer.moment == viewer.replay.last  # it was at the end: it shows the game as it stands
                 assert picture(viewer.game) == picture(table.session.game)
@@ -166,14 +167,14 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         old = table.session
         events = list(old.events)
         stale = table.flow.token  # a bot's answer for the old game, arriving after the branch
-        await pilot.press("t", "home")  # moment 0, the deal: Ana to place her first card
+        await press(pilot, "t", "home")  # moment 0, the deal: Ana to place her first card
         await pilot.pause()
         viewer = app.screen
         assert isinstance(viewer, ReplayScreen) and viewer.moment == 0 and viewer.game.to_move == 0
-        await pilot.press("b")
+        await press(pilot, "b")
         await pilot.pause()
         assert isinstance(app.screen, BranchScreen)
-        await pilot.press("enter")  # with a person at the table: keep the seats
+        await press(pilot, "enter")  # with a person at the table: keep the seats
         await pilot.pause()
         assert app.screen is table and app.session is table.session is not old
         session = table.session
@@ -188,13 +189,13 @@ async def test_b_in_time_travel_plays_on_from_the_moment_in_a_new_file(tmp_path:
         await pilot.pause()
         assert not any("failed" in n.message for n in notifications(app))  # not this game's news
         assert len(session.events) == 1  # dropped: the branch is still at its deal
-        await pilot.press("2", "a", "enter")  # the other card, another column
+        await press(pilot, "2", "a", "enter")  # the other card, another column
         await human_turn(pilot, table)
         branch_events = list(session.events)
         await app.workers.wait_for_complete()
         await pilot.pause(0.05)
         assert path.read_bytes() == saved  # the old game: nothing more, whatever was under way
-        await pilot.press("q")
+        await press(pilot, "q")
     parent = read_game(path)
     assert parent.events == events and not parent.game.over
     branch = read_game(out)
@@ -216,17 +217,17 @@ async def test_b_in_time_travel_can_hand_a_bot_seat_to_the_person(tmp_path: Path
         table = app.screen
         assert isinstance(table, TableScreen)
         await human_turn(pilot, table)
-        await pilot.press("4", "b", "enter")
+        await press(pilot, "4", "b", "enter")
         await human_turn(pilot, table)
-        await pilot.press("t", "home", "right", "b")  # moment 1: Bot 1 to move
+        await press(pilot, "t", "home", "right", "b")  # moment 1: Bot 1 to move
         await pilot.pause()
-        await pilot.press("down", "enter")  # past "keep the seats": the seat to move, Bot 1's
+        await press(pilot, "down", "enter")  # past "keep the seats": the seat to move, Bot 1's
         await pilot.pause()
         assert app.screen is table
         game = table.session.game
         assert game.to_move == 1 and game.created.players[1].kind == "human"
         assert game.created.players[1].name == "Bot 1" and table.session.human_to_move() == 1
         assert game.created.players[0] == read_game(path).created.players[0]  # Ana is still Ana
-        await pilot.press("q")
+        await press(pilot, "q")
     assert read_game(out).created.players[1] == Seat(name="Bot 1", kind="human", color="yellow")
     assert read_game(path).created.players[1].kind == "bot"

@@ -3,12 +3,26 @@ that can be killed, signalled or locked out."""
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def bytecode_cache() -> str:
+    """A directory of this test process's own (mode 0700, removed at its exit) where the dvtui
+    processes it starts keep the modules they compiled: each would otherwise compile dvtui's
+    source again (a tenth of a second a process) where no bytecode may be written beside it."""
+    made = tempfile.mkdtemp(prefix="dvtui-tests-pyc-")
+    atexit.register(shutil.rmtree, made, ignore_errors=True)
+    return made
 
 
 def dvtui_cmd(*args: str | bytes | Path) -> list[str | bytes]:
@@ -19,10 +33,13 @@ def dvtui_cmd(*args: str | bytes | Path) -> list[str | bytes]:
 
 def env(data: Path | None = None) -> dict[str, str]:
     """The environment of a dvtui subprocess: this checkout importable, no debug tracebacks (an
-    error stays one line), and saves in ``data`` when given (``DVTUI_DATA_DIR``)."""
+    error stays one line), its bytecode kept in :func:`bytecode_cache`, and saves in ``data`` when
+    given (``DVTUI_DATA_DIR``)."""
     e = dict(os.environ)
     e["PYTHONPATH"] = str(REPO) + os.pathsep + e.get("PYTHONPATH", "")
     e.pop("DVTUI_DEBUG", None)
+    e.pop("PYTHONDONTWRITEBYTECODE", None)
+    e["PYTHONPYCACHEPREFIX"] = bytecode_cache()
     if data is not None:
         e["DVTUI_DATA_DIR"] = str(data)
     return e
