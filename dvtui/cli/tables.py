@@ -19,6 +19,10 @@ from ..describe import bot_level_name, describe_result, moment
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..i18n import N_, _
 from ..printable import printable
+from ..server import AlreadyServed, serve
+from ..server.limits import Limits
+from ..server.pool import MaxBudget
+from ..server.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
 from ..store import GameFileError, SaveError, parse_game
 from ..tables import (
     Diverged,
@@ -50,11 +54,7 @@ from ..tables import (
 )
 from ..tables.clock import duration_words, move_time_words, parse_duration
 from ..tables.headless import play_seat
-from ..tables.limits import Limits
-from ..tables.pool import MaxBudget
 from ..tables.protocol import MAX_CHAT_CHARS, is_kept_name
-from ..tables.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
-from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -62,7 +62,7 @@ from .plain import wants_plain
 from .play import checked_setup, first_player
 
 if TYPE_CHECKING:
-    from ..tables.pgstore import PgStore
+    from ..server.stores.pg import PgStore
 
 
 def run(args: argparse.Namespace) -> int:
@@ -137,8 +137,8 @@ def _limits(options: list[str]) -> Limits:
 def _database(conninfo: str, chats: Path | None) -> PgStore:
     """The PostgreSQL store ``conninfo`` names (its schema made on first use); a bad one is a usage
     error, one that cannot be reached a one-line failure."""
-    from ..tables.pgerrors import DatabaseError
-    from ..tables.pgstore import PgStore, StoreUnavailable
+    from ..server.stores.pg import PgStore, StoreUnavailable
+    from ..server.stores.pgerrors import DatabaseError
 
     def log(line: str) -> None:  # as the server's own lines are said
         print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
@@ -154,12 +154,12 @@ def _database(conninfo: str, chats: Path | None) -> PgStore:
 def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | None) -> int:
     """``serve --import DIR`` / ``--export DIR``: copy the games between a server directory's files
     and the database, say what was done, and leave."""
-    from ..tables.pgmove import export_files, import_files
+    from ..server.stores.pgmove import export_files, import_files
 
     if conninfo is None:
         raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
     store = _database(conninfo, None)
-    from ..tables.pgerrors import DatabaseError
+    from ..server.stores.pgerrors import DatabaseError
 
     say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
     try:

@@ -28,7 +28,6 @@ from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
 from .protocol import STOPPING, Error, Said
-from .store import FileStore
 from .undos import undo_refusal
 from .where import ServerPlace
 
@@ -315,7 +314,7 @@ class RemoteSession:
     def table_file(self) -> Path:
         """The table's game file on the server's side (a branch's ``parent``: this side never
         opens it, and may not be allowed to)."""
-        return FileStore(self.client.server.games).path(self.table)
+        return self.client.server.games / f"{self.table}.dvr"
 
     def as_file(self) -> LoadedGame:
         """The game as this side has it (every line of the decisions told so far), written and

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from dvtui.server import main as server_module
+from dvtui.server.followers import Followers
 from dvtui.tables import NotFollowed, ServerPlace, follow_lobby, open_table
-from dvtui.tables import server as server_module
-from dvtui.tables.followers import Followers
 from dvtui.tables.protocol import FEATURES, ListedTable, SeatState, TablesChanged, incoming_decoder
 
 from ..support.raw import FEATURES as RAW_FEATURES

@@ -22,10 +22,10 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.server import main as server_module
+from dvtui.server.main import Server
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
-from dvtui.tables import server as server_module
 from dvtui.tables.client import lobby_order
-from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
 

@@ -12,9 +12,9 @@ import pytest
 
 from dvtui.engine import NothingToUndo, Placement
 from dvtui.play.face import News, Refused
+from dvtui.server import main as server_module
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables import server as server_module
-from dvtui.tables.server import Server
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 from ..support.raw import RawClient

@@ -16,12 +16,12 @@ import pytest
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import Game, Placement
+from dvtui.server import main as server_module
+from dvtui.server.main import Server
+from dvtui.server.stores.files import FileStore
 from dvtui.tables import Refused, TableClient
-from dvtui.tables import server as server_module
 from dvtui.tables.headless import play_seat
 from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
-from dvtui.tables.server import Server
-from dvtui.tables.store import FileStore
 
 from ..support.files import strip_at
 from ..support.raw import RawClient

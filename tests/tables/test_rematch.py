@@ -25,8 +25,8 @@ from dvtui.app.widgets.panels import RoundBar
 from dvtui.bots import choose
 from dvtui.cli.play import run_table
 from dvtui.play.face import News, Redealt, Spoken
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, open_table, table_info
-from dvtui.tables.server import Server
 
 from ..support.pilot import WAIT, text, until
 from ..support.processes import dvtui

@@ -16,9 +16,9 @@ from dvtui.app.config import Pace
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.protocol import Hello
-from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
 from ..support.servers import in_thread, short_dir

@@ -14,10 +14,11 @@ import pytest
 from dvtui.engine import GameCreated, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.stores.base import GameStore, TableExists, TableRecord
+from dvtui.server.stores.files import FileStore
 from dvtui.store import GameLocked, SaveError, parse_game
 from dvtui.store import writer as file_writer
 from dvtui.store.codec import line_decoder
-from dvtui.tables.store import FileStore, GameStore, TableExists, TableRecord
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +50,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
     if request.param == "files":
         yield FileStore(tmp_path)
         return
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     pg = PgStore(request.getfixturevalue("pg_database"), tmp_path)
     try:
@@ -119,7 +120,7 @@ def test_unfinished_games_are_listed_after_a_new_store(store: GameStore, tmp_pat
     if isinstance(store, FileStore):
         second: GameStore = FileStore(tmp_path)
     else:
-        from dvtui.tables.pgstore import PgStore
+        from dvtui.server.stores.pg import PgStore
 
         second = PgStore(store.conninfo, tmp_path)  # type: ignore[attr-defined]
     assert second.names() == ["t4"]
@@ -133,7 +134,7 @@ def test_database_game_equals_the_file_stores_bytes(
     pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same decisions, made through each store with the same clock: the same bytes, a game that reads."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     games: list[bytes] = []
     for store in (FileStore(tmp_path), PgStore(pg_database, tmp_path)):
@@ -150,7 +151,7 @@ def test_database_game_equals_the_file_stores_bytes(
 @pytest.mark.postgresql
 def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
     """A second store (another server) cannot play a game the first holds; once let go, it can."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:
@@ -167,7 +168,7 @@ def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
 
 @pytest.mark.postgresql
 def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str, tmp_path: Path) -> None:
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     stores = [PgStore(pg_database, tmp_path) for _ in range(2)]
     try:
@@ -205,7 +206,7 @@ def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp
     """A server that lost its lock without knowing, and writes all the same (its hold's check
     passed before another took the game over), fails its next append: the primary key refuses a
     second line of the same seq, so the game never forks."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:
@@ -232,8 +233,8 @@ def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_ga
     then); once it holds the game again it reads what was written meanwhile and goes on."""
     import psycopg
 
-    from dvtui.tables.pgstore import PgStore
-    from dvtui.tables.store import HoldLost
+    from dvtui.server.stores.base import HoldLost
+    from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:

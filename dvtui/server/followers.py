@@ -16,8 +16,8 @@ from typing import Protocol
 
 import msgspec
 
+from ..tables.protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode, listed_for
 from .limits import Coalesced
-from .protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode, listed_for
 
 _OVERHEAD = len(encode(TablesChanged(tables=[], removed=[])))
 """A batch's bytes besides its tables and names."""

@@ -1,4 +1,4 @@
-"""Tables in PostgreSQL: the :class:`~.store.GameStore` the server uses, with rows instead of files.
+"""Tables in PostgreSQL: the :class:`~.base.GameStore` the server uses, with rows instead of files.
 
 A game is a row of ``dvtui_games`` (its name: a table's, or a kept game's ``NAME.<time>``; the
 table's record) and its lines are rows of ``dvtui_events``, primary key ``(game_id, seq)``. A
@@ -33,17 +33,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from ..engine import Event, Game, GameCreated
-from ..play.session import PlaySession
-from ..store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
-from ..store import writer as file_writer
+from ...engine import Event, Game, GameCreated
+from ...play.session import PlaySession
+from ...store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
+from ...store import writer as file_writer
+from ...tables.protocol import KEPT_GAME, TABLE_NAME
+from ...tables.stamps import last_stamp
+from .base import Here, HoldLost, RecordChanged, TableExists, TableRecord
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
 from .pgerrors import DatabaseError, DatabaseLost
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
-from .protocol import KEPT_GAME, TABLE_NAME
-from .store import Here, HoldLost, RecordChanged, TableExists, TableRecord, last_stamp
 
 if TYPE_CHECKING:
     import psycopg
@@ -799,7 +800,7 @@ class PgStore:
                 break
             n += 1
         conn.execute("UPDATE dvtui_games SET name = %s WHERE name = %s", (aside, name))
-        if self.chats is not None:  # its talk goes with it (dvtui/tables/chat.py)
+        if self.chats is not None:  # its talk goes with it (dvtui/server/chat.py)
             with contextlib.suppress(FileNotFoundError):
                 (self.chats / f"{name}.chat").rename(self.chats / f"{aside}.chat")
         return aside

@@ -63,30 +63,8 @@ from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
 from ..store.codec import line_decoder
-from .chat import RECENT, Heard
-from .clock import TICK, loop_gap, resumed_left, waiting_time
-from .followers import Followers
-from .keptroom import KeptRoom, KeptSize, recount
-from .limits import (
-    MOST_WAIT,
-    PAGE_COST,
-    Acceptor,
-    Budgets,
-    Coalesced,
-    Late,
-    Limits,
-    LineReader,
-    Output,
-    Refusals,
-    Throttled,
-    TooLong,
-    hung_up,
-    peer_uid,
-)
-from .openings import Openings, worth_keeping
-from .operator import said, speak_to_operator
-from .pool import BotMoves, BotPool, MaxBudget
-from .protocol import (
+from ..tables.clock import TICK, loop_gap, resumed_left, waiting_time
+from ..tables.protocol import (
     FEATURES,
     MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
@@ -109,6 +87,7 @@ from .protocol import (
     ListTables,
     Opened,
     OpenTable,
+    Owner,
     Place,
     Release,
     Released,
@@ -133,8 +112,32 @@ from .protocol import (
     presence_for,
     request_type,
 )
+from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
+from ..tables.where import ServerPlace, check_socket_path, make_private_dir
+from . import AlreadyServed
+from .chat import RECENT, Heard
+from .followers import Followers
+from .keptroom import KeptRoom, KeptSize, recount
+from .limits import (
+    MOST_WAIT,
+    PAGE_COST,
+    Acceptor,
+    Budgets,
+    Coalesced,
+    Late,
+    Limits,
+    LineReader,
+    Output,
+    Refusals,
+    Throttled,
+    TooLong,
+    hung_up,
+    peer_uid,
+)
+from .openings import Openings, worth_keeping
+from .operator import said, speak_to_operator
+from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
-    Owner,
     TableLimits,
     expired,
     kept_for,
@@ -144,10 +147,9 @@ from .registry import (
     page,
     put_aside_reason,
 )
-from .store import FileStore, GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
+from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
+from .stores.files import FileStore
 from .table import BotTurn, Refusal, Sat, Table, owner_name
-from .undos import MAX_UNDOS_PER_ROUND, undos_this_round
-from .where import ServerPlace, check_socket_path, make_private_dir
 
 T = TypeVar("T")
 
@@ -164,10 +166,6 @@ RESIGNED_BOT = "strong"
 
 DECISIONS = (Place, Undo, Resign)
 """What a person decides at a table: never dropped with a connection closed while it waited its turn."""
-
-
-class AlreadyServed(Exception):
-    """Another ``dvtui serve`` holds the directory's lock."""
 
 
 class Conn:
@@ -234,7 +232,7 @@ class Conn:
         self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
 
     def tell(self, error: Error) -> None:
-        """Send ``error`` in a code this client reads (:func:`~.protocol.downgraded`)."""
+        """Send ``error`` in a code this client reads (:func:`~dvtui.tables.protocol.downgraded`)."""
         self.send(encode(downgraded(error, self.features)))
 
     def fail(self, code: ErrorCode, message: str) -> None:
@@ -304,7 +302,7 @@ class LiveTable(Table[Conn]):
         presence_tick: float = Limits.presence_tick, left: float | None = None,
         tell: Callable[[str, list[Here]], None] | None = None,
     ) -> None:  # fmt: skip
-        """``tell``: the store's :meth:`~.store.GameStore.tell_presence`, told who is here whenever it changes."""
+        """``tell``: the store's :meth:`~.stores.base.GameStore.tell_presence`, told who is here whenever it changes."""
         super().__init__(name, session, record, left=left)
         self.lines = lines
         self.lock = asyncio.Lock()
@@ -718,7 +716,7 @@ class Server:
     async def _run_clocks(self) -> None:
         """Each tick: a turn (or waiting room) whose time ran out is played by a stand-in (or
         started), and the server's alive stamp is touched; a tick that comes late means the server
-        was stopped, and that time counts for nobody (:func:`~.clock.loop_gap`)."""
+        was stopped, and that time counts for nobody (:func:`~dvtui.tables.clock.loop_gap`)."""
         last = time.monotonic()
         while True:
             self._touch_alive()
@@ -1891,7 +1889,7 @@ def serve(
     English whatever its user's language: what it passes on (a seat's or a rule's words) goes to
     clients that each say it in their own (each refusal of the rules also names its reason)."""
     operator = language()
-    speak_to_operator(operator)  # its log and startup errors are its operator's (dvtui/tables/operator.py)
+    speak_to_operator(operator)  # its log and startup errors are its operator's (dvtui/server/operator.py)
     set_language(ENGLISH)
     try:
         make_private_dir(place.directory)
@@ -1904,4 +1902,4 @@ def serve(
     return 0
 
 
-__all__ = ["AlreadyServed", "Server", "serve"]
+__all__ = ["Server", "serve"]
