@@ -1130,19 +1130,20 @@ class Server:
     async def _join(self, conn: Conn, message: Join) -> None:
         table = self._table(message.table)
         elsewhere = conn.table is not None and conn.table is not table
-        sats: list[Sat[Conn]] = []
+        pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
 
-        def sit(again: bool) -> bool:
+        def sit(again: bool) -> tuple[Sat[Conn], bool]:
+            nonlocal pushed
             try:
-                sats.append(table.join(conn, message.seat))
+                sat = table.join(conn, message.seat)
             except Refusal:
                 if again:  # the seat it took went to somebody else through another server
                     table.leave(conn)
                 raise
-            return sats[-1].changed
+            pushed = sat.pushed if not again else pushed
+            return sat._replace(pushed=pushed), sat.changed
 
-        await self._change_record(table, sit)
-        sat = sats[-1]._replace(pushed=sats[0].pushed)
+        sat = await self._change_record(table, sit)
         if elsewhere:
             self._leave(conn)
         self._unwatch(conn)
@@ -1235,7 +1236,7 @@ class Server:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table = self._table(message.table)
-        freed: list[Conn | None] = []
+        held: Conn | None = None  # (held by the first try only: a try again finds it gone)
         to = None if message.to is None else owner_named(message.to)
         if message.to is not None and to is None:
             raise Refusal("bad_message", f"release to {message.to}: no such account here (a vouched person is "
@@ -1244,12 +1245,13 @@ class Server:
             raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
         bot = None if message.bot is None else self._level(message.bot)
 
-        def release(again: bool) -> bool:
-            freed.append(table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot))
-            return True
+        def release(again: bool) -> tuple[None, bool]:
+            nonlocal held
+            freed = table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot)
+            held = freed if not again else held
+            return None, True
 
         await self._change_record(table, release)
-        held = freed[0]
         if held is not None:
             held.table = None
             if held is not conn:
@@ -1264,14 +1266,12 @@ class Server:
         """The table's opener (or the server's own account) ends its waiting room: the free human
         seats get a stand-in bot until their people come, and the first placement may be made."""
         table = self._table(message.table)
-        started: list[bool] = []
 
-        def start(again: bool) -> bool:
-            started.append(table.start(conn.identity, operator=os.geteuid()))
-            return started[-1]
+        def start(again: bool) -> tuple[bool, bool]:
+            started = table.start(conn.identity, operator=os.geteuid())
+            return started, started
 
-        await self._change_record(table, start)
-        if started[0]:
+        if await self._change_record(table, start):
             self._log(f"{conn.user} started {table.name}")
             table.presence_soon()
         conn.send(encode(Started(table=table.name)))
@@ -1280,9 +1280,9 @@ class Server:
         """The table's opener (or the server's own account) sets or shortens its move time."""
         table = self._table(message.table)
 
-        def set_clock(again: bool) -> bool:
+        def set_clock(again: bool) -> tuple[None, bool]:
             table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
-            return True
+            return None, True
 
         await self._change_record(table, set_clock)
         self._log(f"{conn.user} set {table.name}'s move time to {message.move_time} s")
@@ -1314,14 +1314,11 @@ class Server:
     async def _resign(self, conn: Conn, message: Resign) -> None:
         """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
         table = self._table(message.table)
-        seats: list[int] = []
 
-        def resign(again: bool) -> bool:
-            seats.append(table.resign(conn.identity, RESIGNED_BOT)[0])
-            return True
+        def resign(again: bool) -> tuple[int, bool]:
+            return table.resign(conn.identity, RESIGNED_BOT)[0], True
 
-        await self._change_record(table, resign)
-        seat = seats[0]
+        seat = await self._change_record(table, resign)
         self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
         table.presence_soon()
         if conn.table is not table:
@@ -1331,18 +1328,19 @@ class Server:
     async def _save_record(self, table: LiveTable) -> None:
         """Keep the table's record as it is (a record changed meanwhile through another server is
         taken as it is kept: what changed here was a turn's clock, or a deal already kept)."""
-        await self._change_record(table, lambda again: not again)
+        await self._change_record(table, lambda again: (None, not again))
 
-    async def _change_record(self, table: LiveTable, change: Callable[[bool], bool]) -> None:
-        """Make ``change`` (a rule of the table, on its record; it returns whether the record
-        changed, or raises :class:`~.table.Refusal`) and keep the record, one change at a time.
+    async def _change_record(self, table: LiveTable, change: Callable[[bool], tuple[T, bool]]) -> T:
+        """Make ``change`` (a rule of the table, on its record; it returns its value and whether
+        the record changed, or raises :class:`~.table.Refusal`) and keep the record, one change at
+        a time; the rule's value as last made.
         Kept in place of the version it was made on: when another server changed the record
         meanwhile, the change is made again (``change(True)``) on the record as kept, so two
         seats taken at once through two servers are both kept, and one seat taken twice is
         refused to the second, as on one server."""
         async with table.record_lock:
-            again = False
-            while change(again):
+            value, changed = change(False)
+            while changed:
                 record = msgspec.structs.replace(
                     table.record,
                     owners=list(table.record.owners),
@@ -1355,13 +1353,14 @@ class Server:
                     table.record_version = await self._run_io(
                         partial(self.store.replace_record, table.name, record, version)
                     )
-                    return
+                    return value
                 except RecordChanged as e:
                     self._adopt_record(table, e.record, e.version)
-                    again = True
+                    value, changed = change(True)
                 except OSError as e:
                     self._log(f"table {table.name}: cannot save its record: {e}")
-                    return
+                    return value
+            return value
 
     def _adopt_record(self, table: LiveTable, record: TableRecord | None, version: int) -> None:
         """The table's record as another server kept it (called with ``table.record_lock`` held)."""
@@ -1376,12 +1375,10 @@ class Server:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
         level = None if message.bot is None else self._level(message.bot)
 
-        def stand_in(again: bool) -> bool:
-            nonlocal level
-            level = table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace)
-            return True
+        def stand_in(again: bool) -> tuple[str | None, bool]:
+            return table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace), True
 
-        await self._change_record(table, stand_in)
+        level = await self._change_record(table, stand_in)
         self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
         table.presence_soon()
         self._wake(table)
@@ -1449,19 +1446,18 @@ class Server:
             raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
         if message.accept:  # a rematch keeps the finished game: counted against the table's opener
             self._room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
-        ready: list[bool] = []
 
-        def vote(again: bool) -> bool:
-            ready.append(table.rematch(conn, message.accept))
-            return not message.accept  # a rematch turned down is kept: every server withdraws its acceptances
+        def vote(again: bool) -> tuple[bool, bool]:
+            # a rematch turned down is kept: every server withdraws its acceptances
+            return table.rematch(conn, message.accept), not message.accept
 
-        await self._change_record(table, vote)
+        ready = await self._change_record(table, vote)
         seat = conn.seat
         assert seat is not None
         said = "accepts a rematch" if message.accept else "turns the rematch down"
         self._log(f"{conn.user} {said} at {table.name} {table.seat_words(seat)}")
         table.presence_soon()
-        if ready[-1]:
+        if ready:
             await self._deal_again(table)
 
     async def _deal_again(self, table: LiveTable) -> None:
