@@ -53,7 +53,7 @@ HEADLESS = [
     "dvtui.app.exit_state",  # what the command line matches the app's run on
     "dvtui.cli.tables",
     "dvtui.tables",
-    "dvtui.server",
+    "dvtui.server.main",
     "dvtui.tables.client",
     "dvtui.web.tab",  # on every dvtui's way to its first screen
     "dvtui.web.serve",  # textual-serve (which brings Rich) only once the options hold

@@ -19,8 +19,9 @@ from ..describe import bot_level_name, describe_result, moment
 from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
 from ..i18n import N_, _
 from ..printable import printable
-from ..server import AlreadyServed, serve
+from ..server import AlreadyServed
 from ..server.limits import Limits
+from ..server.main import serve
 from ..server.pool import MaxBudget
 from ..server.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
 from ..store import GameFileError, SaveError, parse_game
@@ -63,6 +64,7 @@ from .play import checked_setup, first_player
 
 if TYPE_CHECKING:
     from ..server.stores.pg import PgStore
+    from ..server.stores.pgpeers import PgPeers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
             trust = [_account(name) for name in args.trust]
             kept = TableLimits(keep_days=_keep_days(args.keep_days))
             store = None if conninfo is None else _database(conninfo, place.games)
+            peers = None if store is None else _peers(store)
             return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget),
-                         table_limits=kept, store=store)  # fmt: skip
+                         table_limits=kept, store=store, peers=peers)  # fmt: skip
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -151,6 +154,13 @@ def _database(conninfo: str, chats: Path | None) -> PgStore:
         raise SaveError(_("--store: {why}").format(why=e)) from None
 
 
+def _peers(store: PgStore) -> PgPeers:
+    """The other servers on ``store``'s database, whom a server there follows."""
+    from ..server.stores.pgpeers import PgPeers
+
+    return PgPeers(store)
+
+
 def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | None) -> int:
     """``serve --import DIR`` / ``--export DIR``: copy the games between a server directory's files
     and the database, say what was done, and leave."""
@@ -178,7 +188,7 @@ def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | 
     except OSError as e:
         raise SaveError(f"{e.filename or import_dir or export_dir}: {e.strerror or e}") from None
     finally:
-        store.shutdown()
+        store.close()
     return EXIT_BAD_FILE if done.unreadable else EXIT_OK
 
 

@@ -117,7 +117,7 @@ from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from . import AlreadyServed
 from .chat import RECENT, Heard
 from .followers import Followers
-from .keptroom import KeptRoom, KeptSize, recount
+from .keptroom import KeptRoom, KeptSize
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
@@ -136,6 +136,7 @@ from .limits import (
 )
 from .openings import Openings, worth_keeping
 from .operator import said, speak_to_operator
+from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
     TableLimits,
@@ -302,7 +303,7 @@ class LiveTable(Table[Conn]):
         presence_tick: float = Limits.presence_tick, left: float | None = None,
         tell: Callable[[str, list[Here]], None] | None = None,
     ) -> None:  # fmt: skip
-        """``tell``: the store's :meth:`~.stores.base.GameStore.tell_presence`, told who is here whenever it changes."""
+        """``tell``: the peers' :meth:`~.peers.Peers.tell_presence`, told who is here whenever it changes."""
         super().__init__(name, session, record, left=left)
         self.lines = lines
         self.lock = asyncio.Lock()
@@ -409,7 +410,8 @@ class Server:
 
     def __init__(
         self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
-        workers: int | None = None, log: Callable[[str], None] | None = None, signals: bool = True,
+        peers: Peers | None = None, workers: int | None = None, log: Callable[[str], None] | None = None,
+        signals: bool = True,
         trust: Iterable[int] = (), limits: Limits | None = None, table_limits: TableLimits | None = None,
         budget: MaxBudget | None = None,
     ) -> None:  # fmt: skip
@@ -427,6 +429,8 @@ class Server:
         is stopped through :attr:`stopping`)."""
         self.games = place.games
         self.store: GameStore = store if store is not None else FileStore(self.games)
+        self.peers: Peers = peers if peers is not None else NoPeers()
+        """The other servers on the store (none: a games directory is one server's)."""
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, LiveTable] = {}
         self.kept: dict[str, ListedTable] = {}
@@ -502,15 +506,15 @@ class Server:
         try:
             self._reopen_all()
             self._keep_all()
-            if self.store.shared:
-                self._follow_others()
+            self._follow_others()
             await self._listen()
         finally:
             for table in list(self.tables.values()):
-                self.store.close(table.name, table.session)
+                self.store.rest(table.name, table.session)
             self.tables.clear()
             await self.bots.close()
             self._io.shutdown(wait=True)
+            self.store.close()
             lock.release()
 
     def _reopen_all(self) -> None:
@@ -538,12 +542,12 @@ class Server:
             began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
             whole = record.move_time if record.started else waiting_time(record.move_time)
             left = resumed_left(whole, began, alive, time.time())
-        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.store.tell_presence)
+        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.peers.tell_presence)
         table.relisted = self.followers.changed
         heard = self.chats.recent(name)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
         table.active = self.store.last_active(name)
-        self.store.close(name, session)
+        self.store.rest(name, session)
         table.playing = False
         for notice in session.notices:
             self._log(notice)
@@ -685,9 +689,8 @@ class Server:
                 if why is not None:
                     await self._put_aside(table, why)
             await self._forget_expired()
-            if self.store.shared:  # the games kept through the other servers count too
-                known = self.kept_room.names()
-                self.kept_room.apply(*await self._run_io(partial(recount, self.store, known)))
+            known = self.kept_room.names()  # the games kept through the other servers count too
+            self.kept_room.apply(*await self._run_io(partial(self.peers.recount, known)))
             await asyncio.sleep(self.table_limits.sweep)
 
     # -- move clocks -----------------------------------------------------------------------------
@@ -1020,7 +1023,7 @@ class Server:
         finally:
             self._opening.discard(name)
         self.tables[name] = table = LiveTable(
-            name, session, lines, record, self.limits.presence_tick, tell=self.store.tell_presence
+            name, session, lines, record, self.limits.presence_tick, tell=self.peers.tell_presence
         )
         table.record_version = 0  # (a new game's record, as the store made it)
         table.relisted = self.followers.changed
@@ -1067,9 +1070,9 @@ class Server:
             del self.tables[table.name]
             table.told, table.listed = [], False
             self.followers.changed(table.name)
-            self.store.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
+            self.peers.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
         if table.playing:
-            self.store.close(table.name, table.session)
+            self.store.rest(table.name, table.session)
             table.playing = False
 
     async def _put_aside(self, table: LiveTable, why: str, *, keep: bool = True) -> None:
@@ -1102,22 +1105,30 @@ class Server:
         resting = table.quiet() or (table.wanted and not table.lock.locked())
         if table.playing and resting and self.tables.get(table.name) is table:
             table.wanted = False
-            self.store.close(table.name, table.session)
+            self.store.rest(table.name, table.session)
             table.playing = False
 
     async def _play_here(self, table: LiveTable) -> None:
         """The table's files open again for a decision (called with ``table.lock`` held)."""
-        if table.playing:
-            return
-        if self.store.shared:  # held again, with what the other servers wrote meanwhile
-            news = await self._run_io(partial(self.store.hold, table.name, table.session, table.next_seq))
-            table.playing = True
-            self._apply_news(table, news)
+        if await self._held(table):
             return
         session, lines, _record = await self._run_io(lambda: self.store.reopen(table.name))
         for notice in session.notices:
             self._log(notice)
         table.session, table.lines, table.playing = session, lines, True
+
+    async def _held(self, table: LiveTable) -> bool:
+        """Whether the table's files are open for a decision: already, or held again now with what
+        the other servers wrote meanwhile, applied (False: nobody else writes there, and its files
+        are reopened from the store). Called with ``table.lock`` held."""
+        if table.playing:
+            return True
+        news = await self._run_io(partial(self.peers.hold, table.name, table.session, table.next_seq))
+        if news is None:
+            return False
+        table.playing = True
+        self._apply_news(table, news)
+        return True
 
     def _table(self, name: str) -> LiveTable:
         table = self.tables.get(name)
@@ -1471,7 +1482,7 @@ class Server:
                 return
             created = table.next_game()
             if table.playing:
-                self.store.close(name, table.session)
+                self.store.rest(name, table.session)
                 table.playing = False
             self._opening.add(name)  # no table of that name opens while its files move
             try:
@@ -1565,11 +1576,10 @@ class Server:
         """Check and play ``seat``'s decision (called with ``table.lock`` held)."""
         if table.failed is not None:
             raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
-        if self.store.shared:  # what another server decided first comes first
-            try:
-                await self._play_here(table)
-            except (SaveError, OSError, GameFileError) as e:
-                raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
+        try:  # what another server decided first comes first
+            await self._held(table)
+        except (SaveError, OSError, GameFileError) as e:
+            raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
         if message.seq != table.next_seq:
             stale = {"next_seq": table.next_seq, "seq": message.seq}
             raise Refusal.because("stale", "stale", stale, seq=table.next_seq)
@@ -1632,7 +1642,7 @@ class Server:
                 lines = await self._run_io(work)
             except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
                 self._log(f"{e}: held again before its next line")
-                self.store.close(table.name, table.session)
+                self.store.rest(table.name, table.session)
                 table.playing = False
                 seq = table.next_seq
                 await self._play_here(table)
@@ -1665,7 +1675,7 @@ class Server:
     # -- several servers on one database -------------------------------------------------------
 
     def _follow_others(self) -> None:
-        """Hear from the shared store what the other servers wrote (a wake-up each time; what was
+        """Hear from the peers what the other servers wrote (a wake-up each time; what was
         written is read from the store, from the ``seq`` this server has)."""
         loop = asyncio.get_running_loop()
 
@@ -1673,7 +1683,7 @@ class Server:
             with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
                 loop.call_soon_threadsafe(self._news, payload)
 
-        self.store.follow(news)
+        self.peers.follow(news)
 
     def _news(self, payload: str) -> None:
         if self.stopping.is_set():
@@ -1726,7 +1736,7 @@ class Server:
         """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
         at each change, and a server that died is swept from it): counted as present here."""
         async with table.presence_lock:
-            here = await self._run_io(partial(self.store.presence_elsewhere, table.name))
+            here = await self._run_io(partial(self.peers.presence_elsewhere, table.name))
             seats = {h.seat: h for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
             watching = sum(h.seat is None for h in here)
             if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
@@ -1774,7 +1784,7 @@ class Server:
             if self.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
                 return
             if table.playing:
-                self.store.close(name, table.session)
+                self.store.rest(name, table.session)
             table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
             table.deal(dealt.session, dealt.record)
             table.lines, table.playing, table.active = dealt.lines, False, time.time()
@@ -1849,15 +1859,14 @@ class Server:
         self._rest(table)
 
     async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
-        if self.store.shared:  # another server's bot may have made this move already
-            seq = table.next_seq
-            try:
-                await self._play_here(table)
-            except (SaveError, OSError, GameFileError) as e:
-                self._log(f"table {table.name}: its bot's move waits: {e}")
-                return
-            if table.next_seq != seq:
-                return  # the next wake asks for the move of the position now
+        seq = table.next_seq  # another server's bot may have made this move already
+        try:
+            await self._held(table)
+        except (SaveError, OSError, GameFileError) as e:
+            self._log(f"table {table.name}: its bot's move waits: {e}")
+            return
+        if table.next_seq != seq:
+            return  # the next wake asks for the move of the position now
         stand_in = turn.level if turn.standing_in else None
         table.placing(turn.seat)
         with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
@@ -1877,11 +1886,13 @@ def serve(
     budget: MaxBudget | None = None,
     table_limits: TableLimits | None = None,
     store: GameStore | None = None,
+    peers: Peers | None = None,
 ) -> int:
     """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
     besides its own that may vouch for a person; ``budget``: the most its bots may think;
     ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside);
-    ``store``: where its tables are kept (None: files in its games directory). The server speaks
+    ``store``: where its tables are kept (None: files in its games directory), closed when it
+    stops; ``peers``: the other servers on that store (None: nobody else). The server speaks
     English whatever its user's language: what it passes on (a seat's or a rule's words) goes to
     clients that each say it in their own (each refusal of the rules also names its reason)."""
     operator = language()
@@ -1890,7 +1901,14 @@ def serve(
     try:
         make_private_dir(place.directory)
         server = Server(
-            place, idle=idle, trust=trust, limits=limits, budget=budget, table_limits=table_limits, store=store
+            place,
+            idle=idle,
+            trust=trust,
+            limits=limits,
+            budget=budget,
+            table_limits=table_limits,
+            store=store,
+            peers=peers,
         )
         asyncio.run(server.run())
     finally:

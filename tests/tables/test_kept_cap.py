@@ -23,6 +23,7 @@ from dvtui.server.limits import Limits
 from dvtui.server.main import Server
 from dvtui.server.stores.base import TableRecord
 
+from ..support.postgres import on_database
 from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir, wait_for
 
@@ -37,9 +38,7 @@ def _server(conninfo: str | None, d: Path, limits: Limits) -> Iterator[Server]:
         with in_thread(d, limits=limits) as server:
             yield server
         return
-    from dvtui.server.stores.pg import PgStore
-
-    with in_thread(d, limits=limits, store=PgStore(conninfo, d / "games")) as server:
+    with in_thread(d, limits=limits, **on_database(conninfo, d / "games")) as server:
         yield server
 
 
@@ -156,14 +155,13 @@ def test_servers_sharing_a_database_count_the_games_kept_through_each_other(pg_d
     """Each server's sweep counts what the others kept: an opener at its cap through one server
     is refused through the other too (within a sweep)."""
     from dvtui.server.registry import TableLimits
-    from dvtui.server.stores.pg import PgStore
 
     limits, often = Limits(kept_bytes_per_opener=PER_OPENER), TableLimits(sweep=0.05)
     with (
         short_dir() as a_dir,
         short_dir() as b_dir,
-        in_thread(a_dir, limits=limits, table_limits=often, store=PgStore(pg_database, a_dir / "games")) as a,
-        in_thread(b_dir, limits=limits, table_limits=often, store=PgStore(pg_database, b_dir / "games")) as b,
+        in_thread(a_dir, limits=limits, table_limits=often, **on_database(pg_database, a_dir / "games")) as a,
+        in_thread(b_dir, limits=limits, table_limits=often, **on_database(pg_database, b_dir / "games")) as b,
     ):
         n = 0
         while _loop_once(a, "mal", f"m{n}")["type"] == "closed":

@@ -1,16 +1,18 @@
-"""Where the server keeps its tables: behind :class:`GameStore`, files in ``DIR/games`` today.
+"""Where the server keeps its tables: behind :class:`GameStore`, files in ``DIR/games``
+(:mod:`.files`) or PostgreSQL (:mod:`.pg`).
 
 A table is a game (an ordinary ``.dvr``, written by :class:`~dvtui.play.session.PlaySession`'s
 writer: fsync, lock, torn-tail repair) and a small record beside it (who owns which seat, the
 table's settings, the bots standing in). The server asks the store for nothing else, so the store on
 PostgreSQL (:mod:`~.pg`, docs/TABLES_AT_SCALE.md) implements these few methods and leaves the server as it is.
+What several servers on one database need of each other is not storage: it is the server's
+:class:`~dvtui.server.peers.Peers`.
 
 Every method may block (file system calls, fsync): the server calls them off its event loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 import msgspec
@@ -117,10 +119,6 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
 class GameStore(Protocol):
     """The server's storage of tables (see the module's docstring)."""
 
-    shared: bool
-    """Other servers play the same tables (a database several servers use): the server holds a
-    table only while it decides there, and follows what the others write (:meth:`follow`)."""
-
     def names(self) -> list[str]:
         """The names of the tables kept, over or not (to load at start)."""
         ...
@@ -164,16 +162,7 @@ class GameStore(Protocol):
         """Where the tables' talk is kept (chat files beside the games, or the shared database)."""
         ...
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
-        """This server's people at table ``name`` are ``here`` now, for the other servers (a
-        shared store; it only queues: the server calls it on its event loop)."""
-        ...
-
-    def presence_elsewhere(self, name: str) -> list[Here]:
-        """The people at table ``name`` through the other servers alive (a shared store)."""
-        ...
-
-    def close(self, name: str, session: PlaySession) -> None:
+    def rest(self, name: str, session: PlaySession) -> None:
         """The table's files are closed (its game's lock released) until :meth:`reopen`."""
         ...
 
@@ -200,19 +189,15 @@ class GameStore(Protocol):
         Raises OSError."""
         ...
 
-    def follow(self, news: Callable[[str], None]) -> None:
-        """Tell ``news`` (from another thread) what the other servers wrote (a shared store only)."""
-        ...
-
     def lines_since(self, name: str, seq: int) -> list[bytes]:
         """Table ``name``'s game's lines from ``seq`` on."""
         ...
 
-    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
-        """A shared store's table held again for a decision, ``session`` being its game at line
-        ``seq``: the lines the others wrote since (to apply), the session able to write after them."""
-        ...
-
     def record(self, name: str) -> TableRecord | None:
         """Table ``name``'s record as kept now."""
+        ...
+
+    def close(self) -> None:
+        """The store is done with (the server has stopped): its connections closed, its threads
+        stopped. Called once, when the server it was handed to stops."""
         ...

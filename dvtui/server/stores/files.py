@@ -6,7 +6,6 @@ import contextlib
 import os
 import re
 import stat
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from ...store import GameFileError, LoadedGame, SaveError, fsync_dir, read_game
 from ...tables.protocol import KEPT_GAME, TABLE_NAME
 from ...tables.stamps import last_stamp
 from ..chat import ChatLog, Talk
-from .base import MAX_RECORD_BYTES, Here, TableExists, TableRecord
+from .base import MAX_RECORD_BYTES, TableExists, TableRecord
 
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -30,13 +29,14 @@ _record_decoder = msgspec.json.Decoder(TableRecord)
 class FileStore:
     """Tables as files: ``games/NAME.dvr`` and ``games/NAME.table.json``; a game is moved aside
     (``NAME.<time>.dvr``) when its name is used for a new table once it is over, or when the
-    table is put aside, and stays a readable game."""
-
-    shared = False
-    """One server plays a games directory (its lock says so)."""
+    table is put aside, and stays a readable game. One server plays a games directory (its lock
+    says so): nobody else writes there, and the store holds nothing open between two calls."""
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
+
+    def close(self) -> None:
+        return None  # (every file is closed once a call returns; a table's game by :meth:`rest`)
 
     def path(self, name: str) -> Path:
         return self.games / f"{name}.dvr"
@@ -129,7 +129,7 @@ class FileStore:
         os.replace(tmp, final)
         fsync_dir(self.games)
 
-    def close(self, name: str, session: PlaySession) -> None:
+    def rest(self, name: str, session: PlaySession) -> None:
         session.close()
 
     def kept(self) -> list[str]:
@@ -145,14 +145,8 @@ class FileStore:
             raise FileNotFoundError(f"{aside}: not a kept game's name")
         return (self.games / aside).read_bytes()
 
-    def follow(self, news: Callable[[str], None]) -> None:
-        pass  # nobody else writes here
-
     def lines_since(self, name: str, seq: int) -> list[bytes]:
         return self._lines(name)[seq:]
-
-    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
-        raise NotImplementedError("a games directory is never shared: its tables are reopened")
 
     def record(self, name: str) -> TableRecord | None:
         return self._read_record(name)
@@ -166,12 +160,6 @@ class FileStore:
 
     def talk(self) -> Talk:
         return ChatLog(self.games)
-
-    def tell_presence(self, name: str, here: list[Here]) -> None:
-        pass  # nobody else serves these tables
-
-    def presence_elsewhere(self, name: str) -> list[Here]:
-        return []
 
     def forget(self, kept: str) -> None:
         if _KEPT.fullmatch(kept) is None:  # never a table's own file
