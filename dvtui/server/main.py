@@ -287,6 +287,12 @@ def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list
     return kept
 
 
+def _seat_said(table: Table[Any], seat: int) -> str:
+    """A seat as the operator reads it in the log (:meth:`~.table.Table.seat_words`, which the wire
+    says in English, in the operator's language)."""
+    return said(N_("seat {number} ({name})")).format(number=seat + 1, name=table.session.names[seat])
+
+
 def _cut_off(transport: asyncio.WriteTransport) -> None:
     """Abort a closing transport that still has data to send. Only then: one that sent it all has
     closed already, and aborting it again fails inside asyncio."""
@@ -728,7 +734,11 @@ class Server:
             gap = loop_gap(last, now)
             last = now
             if gap:
-                self._log(f"the server did not run for {gap:.1f} s: no clock ran meanwhile")
+                self._log(
+                    said(N_("the server did not run for {seconds} s: no clock ran meanwhile")).format(
+                        seconds=f"{gap:.1f}"
+                    )
+                )
             for table in list(self.tables.values()):
                 if table.clock is None:
                     continue
@@ -738,12 +748,16 @@ class Server:
                 if ran_out is None:
                     continue
                 if ran_out == "started":
-                    self._log(f"table {table.name}: its waiting room ran out of time; it has started")
+                    self._log(
+                        said(N_("table {table}: its waiting room ran out of time; it has started")).format(
+                            table=table.name
+                        )
+                    )
                     table.presence_soon()
                     await self._save_record(table)
                 else:
-                    self._log(f"table {table.name}: {table.seat_words(table.session.game.to_move)} ran out "
-                              "of time; a stand-in plays the turn")  # fmt: skip
+                    stood_in = said(N_("table {table}: {seat} ran out of time; a stand-in plays the turn"))
+                    self._log(stood_in.format(table=table.name, seat=_seat_said(table, table.session.game.to_move)))
                 self._wake(table)
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
@@ -758,8 +772,9 @@ class Server:
         self._limited("asyncio", f"{context.get('message', 'asyncio error')}\n{detail}".rstrip())
 
     def _dropped_readers(self, dropped: int, left: int) -> None:
-        self._limited("output", f"clients leave more than {self.limits.queued_total} bytes unread in all: "
-                      f"dropped the {dropped} with most unread ({left} bytes left)")  # fmt: skip
+        unread = said(N_("clients leave more than {most} bytes unread in all: dropped the {dropped} with most "
+                         "unread ({left} bytes left)"))  # fmt: skip
+        self._limited("output", unread.format(most=self.limits.queued_total, dropped=dropped, left=left))
 
     def _bound(self, uid: int) -> bool:
         """Whether ``uid``'s connections count against the per-account limits (see limits.py)."""
@@ -785,7 +800,8 @@ class Server:
                        "to the table server: wait a moment")  # fmt: skip
         if refusal is not None:
             self._refusals.refuse(sock, encode(Error(code="busy", message=refusal)))
-            self._limited("busy", f"refused a connection of {user_name(uid)}: {refusal}")
+            refused = said(N_("refused a connection of {user}: {refusal}"))
+            self._limited("busy", refused.format(user=user_name(uid), refusal=refusal))
             return
         if self._bound(uid):
             self._per_account[uid] = mine + 1
@@ -901,8 +917,8 @@ class Server:
             if no.close:
                 conn.close()
         except Exception as e:  # a bug must cost one connection, never the server
-            self._limited("internal", f"internal error on a message from {conn.user}: {e!r}\n"
-                          f"{traceback.format_exc()}")  # fmt: skip
+            internal = said(N_("internal error on a message from {user}: {error}"))
+            self._limited("internal", f"{internal.format(user=conn.user, error=repr(e))}\n{traceback.format_exc()}")
             conn.error("bad_message", "the server could not handle that message", re=asked)
             conn.close()
 
@@ -912,8 +928,8 @@ class Server:
     async def _greet(self, conn: Conn, message: Hello) -> None:
         """``welcome``, once the version is this server's and the person vouched for (if any) may be."""
         if message.version != PROTOCOL_VERSION:
-            said = f"this server speaks version {PROTOCOL_VERSION}, not {message.version}"
-            raise Refusal("version", said, close=True)
+            speaks = f"this server speaks version {PROTOCOL_VERSION}, not {message.version}"
+            raise Refusal("version", speaks, close=True)
         person = message.user
         problem = None if person is None else person_problem(person)
         if problem is None and message.bot is not None:
@@ -931,7 +947,8 @@ class Server:
         conn.vouched = person
         conn.user = owner_name(conn.identity)
         if person is not None and not conn.greeted:
-            self._log(f"account {user_name(conn.uid)} vouches for {conn.user}")
+            vouches = said(N_("account {account} vouches for {person}"))
+            self._log(vouches.format(account=user_name(conn.uid), person=conn.user))
         conn.greeted = True
         from .. import __version__
 
@@ -1032,7 +1049,7 @@ class Server:
             for kept in await self._run_io(self.store.kept):
                 if kept.startswith(f"{name}.") and kept not in self.kept:
                     self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
-        self._log(f"{conn.user} opened table {name}")
+        self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
         conn.send(encode(Opened(table=name)))
         self._wake(table)
 
@@ -1086,7 +1103,8 @@ class Server:
         try:
             aside = await self._run_io(lambda: self.store.archive(name))
         except OSError as e:
-            self._log(f"table {name} could not be put aside ({why}): {e}")
+            unmoved = said(N_("table {table} could not be put aside ({why}): {error}"))
+            self._log(unmoved.format(table=name, why=why, error=e))
             return
         finally:
             self._opening.discard(name)
@@ -1094,9 +1112,12 @@ class Server:
         if not keep:
             with contextlib.suppress(OSError, ValueError):
                 await self._run_io(partial(self.store.forget, kept))
-                self._log(f"table {name} removed ({why}): nobody made a decision there")
+                removed = said(N_("table {table} removed ({why}): nobody made a decision there"))
+                self._log(removed.format(table=name, why=why))
                 return
-        self._log(f"table {name} put aside ({why}): its game is {aside}")
+        self._log(
+            said(N_("table {table} put aside ({why}): its game is {game}")).format(table=name, why=why, game=aside)
+        )
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _rest(self, table: LiveTable) -> None:
@@ -1161,8 +1182,11 @@ class Server:
         if sat.pushed is not None:  # another connection of the same identity
             sat.pushed.table = None
             sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
-        bot = f", a {conn.bot} bot client" if conn.bot is not None else ""
-        self._log(f"{conn.user} sits at {table.name} {table.seat_words(sat.seat)}{bot}")
+        if conn.bot is None:
+            sits = said(N_("{user} sits at {table} {seat}"))
+        else:
+            sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
+        self._log(sits.format(user=conn.user, table=table.name, seat=_seat_said(table, sat.seat), level=conn.bot))
         self._arrived(conn, table, message.since, sat.seat)
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
@@ -1179,7 +1203,8 @@ class Server:
             self._leave(conn)
         table.watch(conn, self.limits.spectators_per_table)
         if seat is not None:
-            self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
+            left = said(N_("{user} left {table} {seat}"))
+            self._log(left.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
         self._watching.setdefault(self._budget_key(conn), set()).add(conn)
         self._arrived(conn, table, message.since, None)
         self._wake(table)
@@ -1230,7 +1255,8 @@ class Server:
         table.active = time.time()
         seat = table.leave(conn)
         if seat is not None:
-            self._log(f"{conn.user} left {table.name} {table.seat_words(seat)}")
+            left = said(N_("{user} left {table} {seat}"))
+            self._log(left.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
         self._unwatch(conn)
         table.presence_soon()
         self._wake(table)
@@ -1267,8 +1293,14 @@ class Server:
             held.table = None
             if held is not conn:
                 held.fail("taken_over", f"the opener of table {table.name} released this seat")
-        handed = f" to {owner_name(to)}" if to is not None else f" to a {bot} bot" if bot is not None else ""
-        self._log(f"{conn.user} released {table.name} seat {message.seat + 1}{handed}")
+        if to is not None:
+            released = said(N_("{user} released {table} seat {number} to {owner}"))
+        elif bot is not None:
+            released = said(N_("{user} released {table} seat {number} to a {level} bot"))
+        else:
+            released = said(N_("{user} released {table} seat {number}"))
+        owner = None if to is None else owner_name(to)
+        self._log(released.format(user=conn.user, table=table.name, number=message.seat + 1, owner=owner, level=bot))
         table.presence_soon()
         conn.send(encode(Released(table=table.name, seat=message.seat)))
         self._wake(table)
@@ -1283,7 +1315,7 @@ class Server:
             return started, started
 
         if await self._change_record(table, start):
-            self._log(f"{conn.user} started {table.name}")
+            self._log(said(N_("{user} started {table}")).format(user=conn.user, table=table.name))
             table.presence_soon()
         conn.send(encode(Started(table=table.name)))
 
@@ -1296,7 +1328,8 @@ class Server:
             return None, True
 
         await self._change_record(table, set_clock)
-        self._log(f"{conn.user} set {table.name}'s move time to {message.move_time} s")
+        clock = said(N_("{user} set {table}'s move time to {seconds} s"))
+        self._log(clock.format(user=conn.user, table=table.name, seconds=message.move_time))
         table.presence_soon()
         if conn.table is not table:
             conn.send(table.presence_line(conn))
@@ -1330,7 +1363,8 @@ class Server:
             return table.resign(conn.identity, RESIGNED_BOT)[0], True
 
         seat = await self._change_record(table, resign)
-        self._log(f"{conn.user} resigned at {table.name} {table.seat_words(seat)}: a {RESIGNED_BOT} bot plays it")
+        resigned = said(N_("{user} resigned at {table} {seat}: a {level} bot plays it"))
+        self._log(resigned.format(user=conn.user, table=table.name, seat=_seat_said(table, seat), level=RESIGNED_BOT))
         table.presence_soon()
         if conn.table is not table:
             conn.send(table.presence_line(conn))
@@ -1369,7 +1403,8 @@ class Server:
                     self._adopt_record(table, e.record, e.version)
                     value, changed = change(True)
                 except OSError as e:
-                    self._log(f"table {table.name}: cannot save its record: {e}")
+                    unsaved = said(N_("table {table}: cannot save its record: {error}"))
+                    self._log(unsaved.format(table=table.name, error=e))
                     return value
             return value
 
@@ -1390,7 +1425,11 @@ class Server:
             return table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace), True
 
         level = await self._change_record(table, stand_in)
-        self._log(f"{conn.user} lets {level or 'no bot'} stand in for {table.name} {table.seat_words(message.seat)}")
+        if level is not None:
+            lets = said(N_("{user} lets {level} stand in for {table} {seat}"))
+        else:
+            lets = said(N_("{user} lets no bot stand in for {table} {seat}"))
+        self._log(lets.format(user=conn.user, level=level, table=table.name, seat=_seat_said(table, message.seat)))
         table.presence_soon()
         self._wake(table)
 
@@ -1425,13 +1464,15 @@ class Server:
             try:
                 heard, kept = await self._run_io(partial(self.chats.say, table.name, line, table.chat_seen))
             except OSError as e:
-                self._limited(f"chat {table.name}", f"table {table.name}: cannot keep its chat: {e}")
+                unkept = said(N_("table {table}: cannot keep its chat: {error}"))
+                self._limited(f"chat {table.name}", unkept.format(table=table.name, error=e))
                 heard, kept = Heard(deque([line]), table.chat_seen), True
             self._tell_chat(table, heard)
         if conn.table is not table:
             conn.send(line)
         if not kept:
-            self._limited(f"chat {table.name}", f"table {table.name}: its chat file is full; lines go unkept")
+            full = said(N_("table {table}: its chat file is full; lines go unkept"))
+            self._limited(f"chat {table.name}", full.format(table=table.name))
 
     def _tell_chat(self, table: LiveTable, heard: Heard) -> None:
         """Tell everyone at ``table`` the lines ``heard`` (called with ``table.chat_lock`` held)."""
@@ -1465,8 +1506,11 @@ class Server:
         ready = await self._change_record(table, vote)
         seat = conn.seat
         assert seat is not None
-        said = "accepts a rematch" if message.accept else "turns the rematch down"
-        self._log(f"{conn.user} {said} at {table.name} {table.seat_words(seat)}")
+        if message.accept:
+            voted = said(N_("{user} accepts a rematch at {table} {seat}"))
+        else:
+            voted = said(N_("{user} turns the rematch down at {table} {seat}"))
+        self._log(voted.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
         table.presence_soon()
         if ready:
             await self._deal_again(table)
@@ -1491,7 +1535,7 @@ class Server:
                 session, lines = await self._run_io(lambda: self.store.create(name, created, record))
             except (TableExists, SaveError, OSError) as e:
                 table.halt("server", f"table {name} could not deal its rematch: {e}")
-                self._log(f"table {name} could not deal its rematch: {e}")
+                self._log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
                 return
             finally:
                 self._opening.discard(name)
@@ -1499,7 +1543,8 @@ class Server:
             table.deal(session, record)
             table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
             table.lines, table.playing, table.active = lines, True, time.time()
-        self._log(f"table {name} deals game {record.game} (a rematch); game {record.game - 1} is {aside}")
+        dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
+        self._log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
         self._tell_dealt(table, lines)
         await self._save_record(table)
         self._wake(table)
@@ -1641,7 +1686,7 @@ class Server:
             try:
                 lines = await self._run_io(work)
             except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
-                self._log(f"{e}: held again before its next line")
+                self._log(said(N_("{error}: held again before its next line")).format(error=e))
                 self.store.rest(table.name, table.session)
                 table.playing = False
                 seq = table.next_seq
@@ -1652,7 +1697,7 @@ class Server:
                 lines = await self._run_io(work)
         except (SaveError, OSError, GameFileError) as e:
             table.halt("server", f"table {table.name} has stopped: {e}")
-            self._log(f"table {table.name} has stopped: {e}")
+            self._log(said(N_("table {table} has stopped: {error}")).format(table=table.name, error=e))
             return
         table.lines.extend(lines)
         table.active = time.time()
@@ -1721,7 +1766,7 @@ class Server:
             elif kind in ("lines", "table"):
                 await self._follow_table(name, int(upto) if upto.isdigit() else None)
         except (GameFileError, SaveError, OSError) as e:
-            self._limited("follow", f"could not follow {payload!r}: {e}")
+            self._limited("follow", said(N_("could not follow {news}: {error}")).format(news=repr(payload), error=e))
 
     async def _record_elsewhere(self, table: LiveTable) -> None:
         """``table``'s record read again, taken if another server kept a newer one (a seat taken, a
@@ -1772,7 +1817,8 @@ class Server:
             self._closed_elsewhere(table)
         else:  # as on one server, whoever is at the finished game goes on looking at it, told nothing
             self._retire(table)
-            self._log(f"table {name}: its finished game was put aside through another server")
+            aside = said(N_("table {table}: its finished game was put aside through another server"))
+            self._log(aside.format(table=name))
         if first:
             await self._follow_table(name, None)
 
@@ -1789,7 +1835,8 @@ class Server:
             table.deal(dealt.session, dealt.record)
             table.lines, table.playing, table.active = dealt.lines, False, time.time()
             table.record_version, table.chat_seen = -1, dealt.chat_seen
-        self._log(f"table {name} deals game {table.record.game} (a rematch, through another server)")
+        follows = said(N_("table {table} deals game {number} (a rematch, through another server)"))
+        self._log(follows.format(table=name, number=table.record.game))
         self._tell_dealt(table, dealt.lines)
         self._wake(table)
 
@@ -1803,7 +1850,7 @@ class Server:
             table.leave(there)
             there.table = None
             self._unwatch(there)
-        self._log(f"table {name} was closed through another server")
+        self._log(said(N_("table {table} was closed through another server")).format(table=name))
 
     async def _follow_table(self, name: str, upto: int | None) -> None:
         """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""
@@ -1839,8 +1886,9 @@ class Server:
                 table.session.events.append(event)
         except (msgspec.DecodeError, RuleError) as e:
             message = f"table {table.name} has stopped: another server wrote a line this one refuses: {e}"
-            table.halt("server", message)
-            self._log(message)
+            table.halt("server", message)  # (the wire's words; the log's are its operator's)
+            refused = said(N_("table {table} has stopped: another server wrote a line this one refuses: {error}"))
+            self._log(refused.format(table=table.name, error=e))
             return
         table.lines.extend(news)
         table.active = time.time()
@@ -1863,7 +1911,7 @@ class Server:
         try:
             await self._held(table)
         except (SaveError, OSError, GameFileError) as e:
-            self._log(f"table {table.name}: its bot's move waits: {e}")
+            self._log(said(N_("table {table}: its bot's move waits: {error}")).format(table=table.name, error=e))
             return
         if table.next_seq != seq:
             return  # the next wake asks for the move of the position now
@@ -1874,7 +1922,8 @@ class Server:
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")
-        self._log(f"table {table.name} has stopped: its bot failed ({error!r})")
+        failed = said(N_("table {table} has stopped: its bot failed ({error})"))
+        self._log(failed.format(table=table.name, error=repr(error)))
 
 
 def serve(
