@@ -59,22 +59,18 @@ from ..engine import (
 )
 from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
-from ..play.session import PlaySession
 from ..printable import printable
 from ..store import GameFileError, SaveError, user_name
-from ..store.codec import line_decoder
 from ..tables.clock import TICK, loop_gap, resumed_left, waiting_time
 from ..tables.protocol import (
     FEATURES,
     MAX_CHAT_CHARS,
-    MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     Bye,
     ClientMessage,
     Closed,
     CloseTable,
-    Dealt,
     Error,
     ErrorCode,
     FetchGame,
@@ -105,11 +101,9 @@ from ..tables.protocol import (
     Welcome,
     bot_problem,
     client_decoder,
-    downgraded,
     encode,
     listed_for,
     person_problem,
-    presence_for,
     request_type,
 )
 from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
@@ -117,13 +111,13 @@ from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from . import AlreadyServed
 from .chat import RECENT, Heard
 from .followers import Followers
+from .gateway import CLOSE_GRACE, Conn
 from .keptroom import KeptRoom, KeptSize
 from .limits import (
     MOST_WAIT,
     PAGE_COST,
     Acceptor,
     Budgets,
-    Coalesced,
     Late,
     Limits,
     LineReader,
@@ -134,6 +128,7 @@ from .limits import (
     hung_up,
     peer_uid,
 )
+from .live import Backing, LiveTable
 from .openings import Openings, worth_keeping
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
@@ -148,17 +143,13 @@ from .registry import (
     page,
     put_aside_reason,
 )
-from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableExists, TableRecord, normal_record
+from .stores.base import GameStore, TableExists, TableRecord, normal_record
 from .stores.files import FileStore
 from .table import BotTurn, Refusal, Sat, Table, owner_name
 
 T = TypeVar("T")
 
-MAX_LOG_LINES = 20_000
-"""A table's log stops taking decisions here (a real game has ~200 lines; a placement undone and
-made again forever would otherwise grow it past what a reader accepts)."""
 MAX_TABLES = 10_000
-CLOSE_GRACE = 2.0
 REDEAL_WAIT = 1.0
 """Seconds a server waits, when another put a finished table's game aside, for the rematch it may
 be dealing there (its next game is made just after), before it takes the table for gone."""
@@ -167,104 +158,6 @@ RESIGNED_BOT = "strong"
 
 DECISIONS = (Place, Undo, Resign)
 """What a person decides at a table: never dropped with a connection closed while it waited its turn."""
-
-
-class Conn:
-    """One client connection: who it is, where it sits, and its budget of messages."""
-
-    def __init__(self, writer: asyncio.StreamWriter, uid: int, limits: Limits, output: Output) -> None:
-        self.writer = writer
-        self.limits = limits
-        self.output = output
-        """The bound on what all connections leave unread, told of this one's at each send."""
-        self.uid = uid
-        self.vouched: str | None = None
-        """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
-        self.user = user_name(uid)
-        """Who it is, as logs and ``welcome`` say it."""
-        self.bot: str | None = None
-        """The level of the bot this client is, as its hello said (None: a person at a screen)."""
-        self.greeted = False
-        self.features: frozenset[str] = frozenset()
-        """What the client understands beyond the protocol's first vocabulary (its hello's
-        ``features`` that this server speaks): nothing else of later versions is sent to it."""
-        self.table: LiveTable | None = None
-        self.closed = False
-        self._tokens = limits.conn_burst
-        self._at = time.monotonic()
-
-    def send(self, data: bytes) -> None:
-        """Queue ``data``, never waiting: a client that lets too much pile up is dropped (so is
-        one among those with most unread, when all of them together leave too much)."""
-        transport = self.writer.transport
-        if self.closed or transport.is_closing():  # (writing to a lost peer: a log line per write)
-            return
-        self.writer.write(data)
-        unsent = transport.get_write_buffer_size()
-        if unsent > self.limits.queued_per_conn:
-            self.abort()
-        else:
-            self.output.note(self, unsent)
-
-    def unsent(self) -> int:
-        return self.writer.transport.get_write_buffer_size()
-
-    @property
-    def identity(self) -> Owner:
-        """What a seat it takes belongs to: the vouched person, else the account."""
-        return self.uid if self.vouched is None else self.vouched
-
-    @property
-    def person(self) -> str:
-        """The name a seat is matched against when a join names none."""
-        return user_name(self.uid) if self.vouched is None else self.vouched
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.table is None else self.table.seat_of(self)
-
-    def error(
-        self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None,
-        reason: str | None = None, fields: dict[str, int] | None = None,
-    ) -> None:  # fmt: skip
-        """Say ``message``; ``re``: the type of the message it answers (None: nobody asked);
-        ``reason`` and ``fields``: which refusal, for the client to say in its own words."""
-        message = printable(message)[:MAX_ERROR_CHARS]
-        self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
-
-    def tell(self, error: Error) -> None:
-        """Send ``error`` in a code this client reads (:func:`~dvtui.tables.protocol.downgraded`)."""
-        self.send(encode(downgraded(error, self.features)))
-
-    def fail(self, code: ErrorCode, message: str) -> None:
-        """Say why, then close (the error is sent if the client still reads)."""
-        self.error(code, message)
-        self.close()
-
-    def close(self) -> None:
-        """Close once what is queued is sent; a client that does not read it within
-        :data:`CLOSE_GRACE` seconds is cut off (a closing transport would otherwise wait forever)."""
-        if not self.closed:
-            self.closed = True
-            self.writer.close()
-            transport = self.writer.transport
-            if transport.get_write_buffer_size():
-                asyncio.get_running_loop().call_later(CLOSE_GRACE, _cut_off, transport)
-
-    def abort(self) -> None:
-        self.closed = True
-        self.output.forget(self)
-        self.writer.transport.abort()
-
-    def allowed(self) -> bool:
-        """One more message within the connection's rate (a token bucket)."""
-        now = time.monotonic()
-        self._tokens = min(self.limits.conn_burst, self._tokens + (now - self._at) * self.limits.conn_rate)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
 
 
 def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
@@ -293,124 +186,6 @@ def _seat_said(table: Table[Any], seat: int) -> str:
     return said(N_("seat {number} ({name})")).format(number=seat + 1, name=table.session.names[seat])
 
 
-def _cut_off(transport: asyncio.WriteTransport) -> None:
-    """Abort a closing transport that still has data to send. Only then: one that sent it all has
-    closed already, and aborting it again fails inside asyncio."""
-    if transport.get_write_buffer_size():
-        transport.abort()
-
-
-class LiveTable(Table[Conn]):
-    """A table as the server runs it: the rules' :class:`~.table.Table` over its connections, with
-    its lines as written, its locks, its bot's move and its files."""
-
-    def __init__(
-        self, name: str, session: PlaySession, lines: list[bytes], record: TableRecord,
-        presence_tick: float = Limits.presence_tick, left: float | None = None,
-        tell: Callable[[str, list[Here]], None] | None = None,
-    ) -> None:  # fmt: skip
-        """``tell``: the peers' :meth:`~.peers.Peers.tell_presence`, told who is here whenever it changes."""
-        super().__init__(name, session, record, left=left)
-        self.lines = lines
-        self.lock = asyncio.Lock()
-        """Held while a decision is checked and saved: one decision at a time per table."""
-        self.record_lock = asyncio.Lock()
-        """Held while the table's record is changed and saved: two saves at once would share its
-        temporary file, and a record read from another server must not undo a change being saved."""
-        self.record_version = -1
-        """The version of the record kept that :attr:`record` was read or saved as (-1: unknown):
-        a save in place of another version is refused by a shared store, and the change made again."""
-        self.bot_task: asyncio.Task[None] | None = None
-        self.wanted = False
-        """Another server waits to decide here (a shared store): let the table go after this decision."""
-        self.playing = True
-        """Its game's files are open (its session can write): only while somebody plays there."""
-        self.active = time.time()
-        """When somebody was last at the table or something was played there (wall clock: a
-        restarted server takes it from the files' times)."""
-        self.chat: deque[bytes] = deque(maxlen=RECENT)
-        """The latest ``said`` lines, for whoever arrives (the server fills it from the chat file)."""
-        self.chat_seen = 0
-        """How many lines the table's talk keeps up to the last one told here (a shared store's)."""
-        self.chat_lock = asyncio.Lock()
-        """Held while lines are kept and told: every server tells a table's talk in the order kept."""
-        self._tell = tell or (lambda name, here: None)
-        self.told: list[Here] = []
-        """Who is here, as the store was last told."""
-        self.listed = True
-        """The server lists it (False: retired, its name free or another table's; whoever is still
-        at it is at it here only, and the store is told nothing more of them)."""
-        self.replacing = asyncio.Lock()
-        """Held while a game put aside or dealt at the table's name through another server is
-        looked at: the notifications of one rematch (its game put aside, the next made) are one change."""
-        self.presence_lock = asyncio.Lock()
-        """Held while who is here through the other servers is read: one read at a time, the last one read last."""
-        self.presence_soon = Coalesced(self._send_presence, presence_tick)
-        self.relisted: Callable[[str], None] = lambda name: None
-        """Told the table's name whenever its presence is sent (what the list says of it may have
-        changed): the server's :meth:`~.followers.Followers.changed`."""
-        """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
-        message per person per tick, not one per person per arrival), and always before anything
-        else sent to the table, so a line never arrives ahead of the presence it follows."""
-
-    @property
-    def next_seq(self) -> int:
-        return len(self.lines)
-
-    def quiet(self) -> bool:
-        """Nobody plays here now: no seat is connected, no bot thinks, no decision is being saved."""
-        return self.bot_task is None and not self.lock.locked() and not any(self.seated)
-
-    def _send_presence(self) -> None:
-        self.tell_here()
-        if self.listed:
-            self.relisted(self.name)
-        presence = self.presence()
-        lines: dict[frozenset[str], bytes] = {}  # one line per vocabulary, not per connection
-        for conn in self.told_here():
-            line = lines.get(conn.features)
-            if line is None:
-                line = lines[conn.features] = encode(presence_for(presence, conn.features))
-            conn.send(line)
-
-    def tell_here(self) -> None:
-        """Tell the store who is here, if that changed (the other servers count them as present)."""
-        if not self.listed:
-            return
-        declined = self.record.declined
-        here = [
-            Here(seat, guest.bot, True, declined) if seat in self.accepted else Here(seat, guest.bot)
-            for seat, guest in enumerate(self.seated) if guest
-        ]  # fmt: skip
-        here += sorted((Here(None, guest.bot) for guest in self.spectators), key=lambda h: h.bot or "")
-        if here != self.told:
-            self.told = here
-            self._tell(self.name, here)
-
-    def told_here(self) -> list[Conn]:
-        """Who is at the table and has been sent its ``joined``: one whose seat is being kept (a
-        write) hears nothing of the table before its ``joined``, which brings it all there is."""
-        return [conn for conn in self.here() if conn.table is self]
-
-    def presence_line(self, conn: Conn) -> bytes:
-        """The table's presence now, as ``conn`` reads it."""
-        return encode(presence_for(self.presence(), conn.features))
-
-    def broadcast(self, data: bytes, *, feature: str | None = None) -> None:
-        """Send ``data`` to everyone at the table (``feature``: to those whose hello named it only)."""
-        self.presence_soon.flush()
-        for conn in self.told_here():
-            if feature is None or feature in conn.features:
-                conn.send(data)
-
-    def halt(self, code: ErrorCode, message: str) -> None:
-        """No more decisions here: say why to everyone at the table (and to whoever asks later)."""
-        error = self.stop(code, message, self.next_seq)
-        self.presence_soon.flush()
-        for conn in self.told_here():  # (one still joining is told by its joining: see _arrived)
-            conn.tell(error)
-
-
 class Server:
     """The table server on directory ``place`` (see the module's docstring)."""
 
@@ -437,6 +212,10 @@ class Server:
         self.store: GameStore = store if store is not None else FileStore(self.games)
         self.peers: Peers = peers if peers is not None else NoPeers()
         """The other servers on the store (none: a games directory is one server's)."""
+        self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
+        self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
+        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line))
+        """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
         self.tables: dict[str, LiveTable] = {}
         self.kept: dict[str, ListedTable] = {}
@@ -448,8 +227,6 @@ class Server:
         self.conns: set[Conn] = set()
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
-        self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
-        self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self.bots = BotPool(self.workers, budget)
         """The bots' worker processes; ``budget``: the most a bot may think here."""
         self.moves = BotMoves[LiveTable](self.bots, play=self._play_bot, failed=self._bot_failed, then=self._wake)
@@ -531,7 +308,7 @@ class Server:
             table = self._reopened(name, alive)
             if table is not None:
                 self.tables[name] = table
-                self._stop_if_full(table)
+                table.stop_if_full()
 
     def _reopened(self, name: str, alive: float | None) -> LiveTable | None:
         """Table ``name`` read from the store, its files closed (None: it cannot be read, and is
@@ -548,7 +325,7 @@ class Server:
             began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
             whole = record.move_time if record.started else waiting_time(record.move_time)
             left = resumed_left(whole, began, alive, time.time())
-        table = LiveTable(name, session, lines, record, self.limits.presence_tick, left, self.peers.tell_presence)
+        table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick, left)
         table.relisted = self.followers.changed
         heard = self.chats.recent(name)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
@@ -754,7 +531,7 @@ class Server:
                         )
                     )
                     table.presence_soon()
-                    await self._save_record(table)
+                    await table.save_record()
                 else:
                     stood_in = said(N_("table {table}: {seat} ran out of time; a stand-in plays the turn"))
                     self._log(stood_in.format(table=table.name, seat=_seat_said(table, table.session.game.to_move)))
@@ -1039,9 +816,7 @@ class Server:
             raise Refusal("server", f"cannot save the new table: {e}") from None
         finally:
             self._opening.discard(name)
-        self.tables[name] = table = LiveTable(
-            name, session, lines, record, self.limits.presence_tick, tell=self.peers.tell_presence
-        )
+        self.tables[name] = table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick)
         table.record_version = 0  # (a new game's record, as the store made it)
         table.relisted = self.followers.changed
         self.followers.changed(name)
@@ -1129,28 +904,6 @@ class Server:
             self.store.rest(table.name, table.session)
             table.playing = False
 
-    async def _play_here(self, table: LiveTable) -> None:
-        """The table's files open again for a decision (called with ``table.lock`` held)."""
-        if await self._held(table):
-            return
-        session, lines, _record = await self._run_io(lambda: self.store.reopen(table.name))
-        for notice in session.notices:
-            self._log(notice)
-        table.session, table.lines, table.playing = session, lines, True
-
-    async def _held(self, table: LiveTable) -> bool:
-        """Whether the table's files are open for a decision: already, or held again now with what
-        the other servers wrote meanwhile, applied (False: nobody else writes there, and its files
-        are reopened from the store). Called with ``table.lock`` held."""
-        if table.playing:
-            return True
-        news = await self._run_io(partial(self.peers.hold, table.name, table.session, table.next_seq))
-        if news is None:
-            return False
-        table.playing = True
-        self._apply_news(table, news)
-        return True
-
     def _table(self, name: str) -> LiveTable:
         table = self.tables.get(name)
         if table is None:
@@ -1175,7 +928,7 @@ class Server:
             pushed = sat.pushed if not again else pushed
             return sat._replace(pushed=pushed), sat.changed
 
-        sat = await self._change_record(table, sit)
+        sat = await table.change_record(sit)
         if elsewhere:
             self._leave(conn)
         self._unwatch(conn)
@@ -1191,7 +944,7 @@ class Server:
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
                 with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
-                    await self._play_here(table)
+                    await table.play_here()
         self._wake(table)
 
     async def _watch(self, conn: Conn, message: Watch) -> None:
@@ -1288,7 +1041,7 @@ class Server:
             held = freed if not again else held
             return None, True
 
-        await self._change_record(table, release)
+        await table.change_record(release)
         if held is not None:
             held.table = None
             if held is not conn:
@@ -1314,7 +1067,7 @@ class Server:
             started = table.start(conn.identity, operator=os.geteuid())
             return started, started
 
-        if await self._change_record(table, start):
+        if await table.change_record(start):
             self._log(said(N_("{user} started {table}")).format(user=conn.user, table=table.name))
             table.presence_soon()
         conn.send(encode(Started(table=table.name)))
@@ -1327,7 +1080,7 @@ class Server:
             table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
             return None, True
 
-        await self._change_record(table, set_clock)
+        await table.change_record(set_clock)
         clock = said(N_("{user} set {table}'s move time to {seconds} s"))
         self._log(clock.format(user=conn.user, table=table.name, seconds=message.move_time))
         table.presence_soon()
@@ -1348,9 +1101,7 @@ class Server:
         table.halt("closed", f"{conn.user} closed table {table.name}; {what}")
         async with table.lock:  # a decision being saved finishes first; none follows (halted)
             pass
-        for there in table.here():
-            table.leave(there)
-            there.table = None
+        for there in table.evict():
             self._unwatch(there)
         await self._put_aside(table, f"closed by {conn.user}", keep=keep)
         conn.send(encode(Closed(table=table.name, kept=keep)))
@@ -1362,58 +1113,13 @@ class Server:
         def resign(again: bool) -> tuple[int, bool]:
             return table.resign(conn.identity, RESIGNED_BOT)[0], True
 
-        seat = await self._change_record(table, resign)
+        seat = await table.change_record(resign)
         resigned = said(N_("{user} resigned at {table} {seat}: a {level} bot plays it"))
         self._log(resigned.format(user=conn.user, table=table.name, seat=_seat_said(table, seat), level=RESIGNED_BOT))
         table.presence_soon()
         if conn.table is not table:
             conn.send(table.presence_line(conn))
         self._wake(table)
-
-    async def _save_record(self, table: LiveTable) -> None:
-        """Keep the table's record as it is (a record changed meanwhile through another server is
-        taken as it is kept: what changed here was a turn's clock, or a deal already kept)."""
-        await self._change_record(table, lambda again: (None, not again))
-
-    async def _change_record(self, table: LiveTable, change: Callable[[bool], tuple[T, bool]]) -> T:
-        """Make ``change`` (a rule of the table, on its record; it returns its value and whether
-        the record changed, or raises :class:`~.table.Refusal`) and keep the record, one change at
-        a time; the rule's value as last made.
-        Kept in place of the version it was made on: when another server changed the record
-        meanwhile, the change is made again (``change(True)``) on the record as kept, so two
-        seats taken at once through two servers are both kept, and one seat taken twice is
-        refused to the second, as on one server."""
-        async with table.record_lock:
-            value, changed = change(False)
-            while changed:
-                record = msgspec.structs.replace(
-                    table.record,
-                    owners=list(table.record.owners),
-                    stand_ins=list(table.record.stand_ins),
-                    resigned=list(table.record.resigned),
-                    history=list(table.record.history),
-                )
-                version = table.record_version
-                try:
-                    table.record_version = await self._run_io(
-                        partial(self.store.replace_record, table.name, record, version)
-                    )
-                    return value
-                except RecordChanged as e:
-                    self._adopt_record(table, e.record, e.version)
-                    value, changed = change(True)
-                except OSError as e:
-                    unsaved = said(N_("table {table}: cannot save its record: {error}"))
-                    self._log(unsaved.format(table=table.name, error=e))
-                    return value
-            return value
-
-    def _adopt_record(self, table: LiveTable, record: TableRecord | None, version: int) -> None:
-        """The table's record as another server kept it (called with ``table.record_lock`` held)."""
-        if record is not None:
-            table.adopt(normal_record(record, table.session.game.n))
-            table.record_version = version
-            table.presence_soon()
 
     async def _stand_in(self, conn: Conn, message: StandIn) -> None:
         table = conn.table
@@ -1424,7 +1130,7 @@ class Server:
         def stand_in(again: bool) -> tuple[str | None, bool]:
             return table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace), True
 
-        level = await self._change_record(table, stand_in)
+        level = await table.change_record(stand_in)
         if level is not None:
             lets = said(N_("{user} lets {level} stand in for {table} {seat}"))
         else:
@@ -1467,26 +1173,19 @@ class Server:
                 unkept = said(N_("table {table}: cannot keep its chat: {error}"))
                 self._limited(f"chat {table.name}", unkept.format(table=table.name, error=e))
                 heard, kept = Heard(deque([line]), table.chat_seen), True
-            self._tell_chat(table, heard)
+            table.tell_chat(heard)
         if conn.table is not table:
             conn.send(line)
         if not kept:
             full = said(N_("table {table}: its chat file is full; lines go unkept"))
             self._limited(f"chat {table.name}", full.format(table=table.name))
 
-    def _tell_chat(self, table: LiveTable, heard: Heard) -> None:
-        """Tell everyone at ``table`` the lines ``heard`` (called with ``table.chat_lock`` held)."""
-        table.chat.extend(heard.lines)
-        table.chat_seen = heard.seen
-        if heard.lines:
-            table.broadcast(b"".join(heard.lines), feature="chat")
-
     async def _chat_elsewhere(self, table: LiveTable) -> None:
         """What was said at ``table`` through the other servers, told here in the order kept."""
         async with table.chat_lock:
             heard = await self._run_io(partial(self.chats.since, table.name, table.chat_seen))
             if self.tables.get(table.name) is table:
-                self._tell_chat(table, heard)
+                table.tell_chat(heard)
 
     # -- a rematch ---------------------------------------------------------------------------------
 
@@ -1503,7 +1202,7 @@ class Server:
             # a rematch turned down is kept: every server withdraws its acceptances
             return table.rematch(conn, message.accept), not message.accept
 
-        ready = await self._change_record(table, vote)
+        ready = await table.change_record(vote)
         seat = conn.seat
         assert seat is not None
         if message.accept:
@@ -1546,23 +1245,16 @@ class Server:
         dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
         self._log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
         self._tell_dealt(table, lines)
-        await self._save_record(table)
+        await table.save_record()
         self._wake(table)
         kept = aside.removesuffix(".dvr")  # listed as a kept game, as after a restart
         self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
 
     def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
         """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
-        name = table.name
-        table.presence_soon.cancel()  # the new game's presence follows its lines, never precedes `dealt`
-        dealt = encode(Dealt(table=name, game=table.record.game)) + b"".join(lines)
-        for conn in table.here():
-            if "rematch" in conn.features:
-                conn.send(dealt)
-            else:  # its reconnection joins the new game (its lines are not those it has)
-                self._leave(conn)
-                conn.send(encode(Bye(reason=f"table {name} deals a new game: join it again")))
-                conn.close()
+        for conn in table.tell_dealt(lines):  # its reconnection joins the new game (its lines are not those it has)
+            self._leave(conn)
+            table.bye(conn, table.name)
         table.presence_soon()
 
     async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
@@ -1622,7 +1314,7 @@ class Server:
         if table.failed is not None:
             raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
         try:  # what another server decided first comes first
-            await self._held(table)
+            await table.held()
         except (SaveError, OSError, GameFileError) as e:
             raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
         if message.seq != table.next_seq:
@@ -1648,7 +1340,7 @@ class Server:
                 except NotPlacementPhase:
                     raise Refusal.because("illegal", "resolving", {}, seq=table.next_seq) from None
                 table.placing(seat)
-                await self._commit(table, lambda session: session.place(placement, player=seat))
+                await table.commit(lambda session: session.place(placement, player=seat))
             else:
                 if undos_this_round(table.session.events, seat) >= MAX_UNDOS_PER_ROUND:
                     raise Refusal.because("undo_limit", "undo_limit", {"seat": seat, "most": MAX_UNDOS_PER_ROUND},
@@ -1656,66 +1348,10 @@ class Server:
                 begun = table.turn_begun(seat)
                 if begun is not None:
                     raise Refusal.because("nothing_to_undo", "turn_begun", {"seat": begun}, seq=table.next_seq)
-                await self._commit(table, lambda session: session.undo(seat), undone=seat)
+                await table.commit(lambda session: session.undo(seat), undone=seat)
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
             raise Refusal(code, str(e), seq=table.next_seq) from None
-
-    async def _commit(
-        self, table: LiveTable, decide: Callable[[PlaySession], object], *, undone: int | None = None
-    ) -> None:
-        """Run ``decide`` (a session call: checked, appended, fsynced) off the loop, on the table's
-        session with its files open, then send the lines its writer wrote to everyone at the table.
-        Called with ``table.lock`` held. A RuleError is the caller's to report; a failed save stops
-        the table. ``undone``: the seat whose undo this is, whose turn comes back with the time it
-        had left when it placed (never a whole move time)."""
-
-        def work() -> list[bytes]:
-            session = table.session
-            written: list[bytes] = []
-            session.on_saved = written.extend
-            try:
-                decide(session)
-            finally:
-                session.on_saved = None
-            return written
-
-        table.presence_soon.flush()  # what changed before the decision is said before its lines
-        try:
-            await self._play_here(table)
-            try:
-                lines = await self._run_io(work)
-            except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
-                self._log(said(N_("{error}: held again before its next line")).format(error=e))
-                self.store.rest(table.name, table.session)
-                table.playing = False
-                seq = table.next_seq
-                await self._play_here(table)
-                if table.next_seq != seq:  # decided on a position another server has moved on from
-                    moved = f"table {table.name} moved on meanwhile: decide again"
-                    raise Refusal("stale", moved, seq=table.next_seq) from None
-                lines = await self._run_io(work)
-        except (SaveError, OSError, GameFileError) as e:
-            table.halt("server", f"table {table.name} has stopped: {e}")
-            self._log(said(N_("table {table} has stopped: {error}")).format(table=table.name, error=e))
-            return
-        table.lines.extend(lines)
-        table.active = time.time()
-        if lines:
-            table.turned()
-            if undone is not None:
-                table.undone(undone)
-        table.broadcast(b"".join(lines))
-        if lines:
-            table.presence_soon()  # after the lines: whose turn they began (and its clock)
-        self._stop_if_full(table)
-
-    def _stop_if_full(self, table: LiveTable) -> None:
-        """Stop ``table`` once its log holds as many lines as a table may: after the decision that
-        fills it, and when a full table is reopened (so a restart lets no line more in)."""
-        if table.next_seq >= MAX_LOG_LINES and not table.over:
-            table.halt("log_full", f"table {table.name} has stopped: its log holds {table.next_seq} lines, "
-                       f"as many as a table may")  # fmt: skip
 
     # -- several servers on one database -------------------------------------------------------
 
@@ -1774,7 +1410,7 @@ class Server:
         async with table.record_lock:  # (a change being kept here is compared with it)
             record, version = await self._run_io(partial(self.store.versioned_record, table.name))
             if self.tables.get(table.name) is table and version > table.record_version:
-                self._adopt_record(table, record, version)
+                table.adopt_record(record, version)
                 self._deal_soon(table)
 
     async def _presence_elsewhere(self, table: LiveTable) -> None:
@@ -1846,9 +1482,7 @@ class Server:
         name = table.name
         self._retire(table)
         table.halt("closed", f"table {name} was closed through another server; its game is kept, unfinished")
-        for there in table.here():
-            table.leave(there)
-            there.table = None
+        for there in table.evict():
             self._unwatch(there)
         self._log(said(N_("table {table} was closed through another server")).format(table=name))
 
@@ -1869,33 +1503,8 @@ class Server:
             news = await self._run_io(partial(self.store.lines_since, name, table.next_seq))
             if self.tables.get(name) is not table:
                 return
-            self._apply_news(table, news)
+            table.apply_news(news)
         self._wake(table)
-
-    def _apply_news(self, table: LiveTable, news: list[bytes]) -> None:
-        """The lines another server wrote, applied to the table's game and sent to everyone here
-        (called with ``table.lock`` held). A line the rules refuse stops the table."""
-        if not news:
-            return
-        table.presence_soon.flush()  # what changed before these lines is said before them
-        try:
-            for line in news:
-                event = line_decoder.decode(line)
-                event.seq = None
-                table.session.game.apply(event)
-                table.session.events.append(event)
-        except (msgspec.DecodeError, RuleError) as e:
-            message = f"table {table.name} has stopped: another server wrote a line this one refuses: {e}"
-            table.halt("server", message)  # (the wire's words; the log's are its operator's)
-            refused = said(N_("table {table} has stopped: another server wrote a line this one refuses: {error}"))
-            self._log(refused.format(table=table.name, error=e))
-            return
-        table.lines.extend(news)
-        table.active = time.time()
-        table.turned()
-        table.broadcast(b"".join(news))
-        table.presence_soon()  # after the lines, as for a decision made here
-        self._stop_if_full(table)
 
     # -- bots ------------------------------------------------------------------------------------
 
@@ -1909,7 +1518,7 @@ class Server:
     async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
         seq = table.next_seq  # another server's bot may have made this move already
         try:
-            await self._held(table)
+            await table.held()
         except (SaveError, OSError, GameFileError) as e:
             self._log(said(N_("table {table}: its bot's move waits: {error}")).format(table=table.name, error=e))
             return
@@ -1918,7 +1527,7 @@ class Server:
         stand_in = turn.level if turn.standing_in else None
         table.placing(turn.seat)
         with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
-            await self._commit(table, lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
+            await table.commit(lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")

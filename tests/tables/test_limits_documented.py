@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from dvtui.server.limits import Limits
-from dvtui.server.main import MAX_LOG_LINES
+from dvtui.server.live import MAX_LOG_LINES
 from dvtui.server.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
 from dvtui.tables.protocol import MAX_ERROR_CHARS, MAX_LINE_BYTES
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
