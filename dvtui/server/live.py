@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -43,6 +43,12 @@ T = TypeVar("T")
 MAX_LOG_LINES = 20_000
 """A table's log stops taking decisions here (a real game has ~200 lines; a placement undone and
 made again forever would otherwise grow it past what a reader accepts)."""
+
+
+def seat_said(table: Table[Any], seat: int) -> str:
+    """A seat as the operator reads it in the log (:meth:`~.table.Table.seat_words`, which the wire
+    says in English, in the operator's language)."""
+    return said(N_("seat {number} ({name})")).format(number=seat + 1, name=table.session.names[seat])
 
 
 class RunsIO(Protocol):
@@ -355,4 +361,4 @@ class LiveTable(Table[Conn]):
         conn.close()
 
 
-__all__ = ["MAX_LOG_LINES", "Backing", "LiveTable", "RunsIO"]
+__all__ = ["MAX_LOG_LINES", "Backing", "LiveTable", "RunsIO", "seat_said"]

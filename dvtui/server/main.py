@@ -1,12 +1,13 @@
 """``dvtui serve``: tables that several people play from their own terminals, over a Unix socket.
 
-This module is the socket side: connections (:class:`Conn`: framing, rate, identity), a dispatch
-table from each client message to its handler, and the server's life (the lock on its directory,
-reopening the tables, the idle and sweep timers, stopping). The table's rules (who may sit where,
-stand-ins, presence, whose bot moves) are :class:`~.table.Table`'s, over identities, and a rule
-that says no raises :class:`~.table.Refusal`, which the dispatch sends back as the ``error``
-answering the message. One asyncio loop holds every connection and every table; nothing slow runs
-on it:
+:class:`Server` wires the wing together and runs it: the lock on its directory, listening and
+stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and the handlers of the
+messages about a table (who sits where, decisions, chat, rematch) and of what the other servers
+wrote (:mod:`.peers`). The connections are the :class:`~.gateway.Gateway`'s (accept, read, greet,
+dispatch: a :class:`~.table.Refusal` a handler raises is the ``error`` answering the message), the
+tables by name the :class:`~.hall.Hall`'s, one table's decisions, record and talk its
+:class:`~.live.LiveTable`'s, and the rules over who is there :class:`~.table.Table`'s, over
+identities. One asyncio loop holds every connection and every table; nothing slow runs on it:
 
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
   the undo rule) in a thread, which appends it with fsync; the lines its writer wrote are then
@@ -31,19 +32,14 @@ import contextlib
 import os
 import resource
 import signal
-import socket
 import sys
 import time
-import traceback
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path
-from typing import Any, TypeVar
-
-import msgspec
+from typing import TypeVar
 
 from ..bots import parse_bot
 from ..engine import (
@@ -60,15 +56,10 @@ from ..engine import (
 from ..i18n import ENGLISH, N_, language, set_language
 from ..play.seats import parse_players
 from ..printable import printable
-from ..store import GameFileError, SaveError, user_name
-from ..tables.clock import TICK, loop_gap, resumed_left, waiting_time
+from ..store import GameFileError, SaveError
 from ..tables.protocol import (
-    FEATURES,
     MAX_CHAT_CHARS,
-    MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
     Bye,
-    ClientMessage,
     Closed,
     CloseTable,
     Error,
@@ -98,54 +89,34 @@ from ..tables.protocol import (
     Tables,
     Undo,
     Watch,
-    Welcome,
-    bot_problem,
-    client_decoder,
     encode,
     listed_for,
-    person_problem,
-    request_type,
 )
 from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from . import AlreadyServed
-from .chat import RECENT, Heard
+from .chat import Heard
+from .clocks import AliveStamp, background, run_clocks
 from .followers import Followers
-from .gateway import CLOSE_GRACE, Conn
-from .keptroom import KeptRoom, KeptSize
-from .limits import (
-    MOST_WAIT,
-    PAGE_COST,
-    Acceptor,
-    Budgets,
-    Late,
-    Limits,
-    LineReader,
-    Output,
-    Refusals,
-    Throttled,
-    TooLong,
-    hung_up,
-    peer_uid,
-)
-from .live import Backing, LiveTable
-from .openings import Openings, worth_keeping
+from .gateway import Conn, Gateway
+from .hall import Hall
+from .keptroom import KeptRoom
+from .limits import Acceptor, Budgets, Limits, Output, Throttled
+from .live import Backing, LiveTable, seat_said
+from .openings import worth_keeping
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
     TableLimits,
-    expired,
     kept_for,
-    kept_info,
     lookalike_of,
     owner_named,
     page,
-    put_aside_reason,
 )
-from .stores.base import GameStore, TableExists, TableRecord, normal_record
+from .stores.base import GameStore, TableExists, TableRecord
 from .stores.files import FileStore
-from .table import BotTurn, Refusal, Sat, Table, owner_name
+from .table import BotTurn, Refusal, Sat, owner_name
 
 T = TypeVar("T")
 
@@ -155,9 +126,6 @@ REDEAL_WAIT = 1.0
 be dealing there (its next game is made just after), before it takes the table for gone."""
 RESIGNED_BOT = "strong"
 """The bot that plays a resigned seat to the end."""
-
-DECISIONS = (Place, Undo, Resign)
-"""What a person decides at a table: never dropped with a connection closed while it waited its turn."""
 
 
 def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
@@ -180,12 +148,6 @@ def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list
     return kept
 
 
-def _seat_said(table: Table[Any], seat: int) -> str:
-    """A seat as the operator reads it in the log (:meth:`~.table.Table.seat_words`, which the wire
-    says in English, in the operator's language)."""
-    return said(N_("seat {number} ({name})")).format(number=seat + 1, name=table.session.names[seat])
-
-
 class Server:
     """The table server on directory ``place`` (see the module's docstring)."""
 
@@ -199,8 +161,6 @@ class Server:
         self.place = place
         self.limits = limits or Limits()
         self.table_limits = table_limits or TableLimits()
-        self.openings = Openings(self.table_limits.opens_at_once, self.table_limits.opens_per_hour)
-        """How fast each account opens tables (closing one frees its place in the quota, not its pace)."""
         self.idle = idle
         self.trusted = frozenset({os.geteuid(), *trust})
         """The uids that may vouch for a person: the server's own (a process of its account could
@@ -217,55 +177,66 @@ class Server:
         self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line))
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
-        self.tables: dict[str, LiveTable] = {}
-        self.kept: dict[str, ListedTable] = {}
-        """The games kept after their tables, as ``list_tables`` with ``all`` shows them, by name."""
-        self._kept_last: dict[str, float] = {}
-        """When each kept game's last line was written: it is removed ``keep_days`` after."""
-        self.kept_room = KeptRoom(self.limits.kept_bytes_per_opener, self.limits.kept_bytes_total)
-        """The kept games' bytes, per opener and in all: at a cap, no new table of that opener."""
-        self.conns: set[Conn] = set()
+        self.alive = AliveStamp(place.directory)
+        """When the server last ran here: touched each tick, read at the start (a turn's time
+        meanwhile counts for nobody)."""
         self.stopping = asyncio.Event()
         self.listening = asyncio.Event()
         self.bots = BotPool(self.workers, budget)
         """The bots' worker processes; ``budget``: the most a bot may think here."""
         self.moves = BotMoves[LiveTable](self.bots, play=self._play_bot, failed=self._bot_failed, then=self._wake)
-        self._handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {
-            Hello: self._greet, ListTables: self._list, OpenTable: self._open, Join: self._join, Watch: self._watch,
+        self._limited = Throttled(self._log)
+        """The log for what may happen many times a second (limits reached, failures of a peer)."""
+        self.followers = Followers(lambda name, kept: self.hall.listed_info(name, kept), self.limits.presence_tick)
+        """The connections that follow the list of tables, told what changes in it."""
+        self.gateway = Gateway(
+            self.limits, self.trusted, self.followers, self.stopping, lambda line: self._log(line), self._limited,
+            left=self._leave,
+        )  # fmt: skip
+        """The connections: accepted, read, each message handed to its handler."""
+        self.gateway.handle = {
+            Hello: self.gateway.greet, ListTables: self._list, OpenTable: self._open, Join: self._join,
+            Watch: self._watch,
             Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
             Say: self._say, CloseTable: self._close_table, Resign: self._resign,
             Rematch: self._rematch, FetchGame: self._fetch_game,
-            Bye: self._bye,
+            Bye: self.gateway.bye,
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
-        self._opening: set[str] = set()
-        self._handlers: set[asyncio.Future[None]] = set()
-        self._limited = Throttled(self._log)
-        """The log for what may happen many times a second (limits reached, failures of a peer)."""
-        self.output = Output(self.limits.queued_total, self._dropped_readers)
-        self._budgets = Budgets(self.limits.account_rate, self.limits.account_burst)
-        self._connects = Budgets(self.limits.connect_rate, self.limits.connect_burst)
-        """New connections per uid (those bound per account)."""
-        self._per_account: dict[int, int] = {}
-        """Connections per uid (those bound per account)."""
-        self._accepted_tasks: set[asyncio.Task[None]] = set()
         self._dealing: set[asyncio.Task[None]] = set()
         self._following: set[asyncio.Future[None]] = set()
         """What another server wrote, being read (a shared store)."""
         """Rematches being dealt because the person the others waited for left."""
-        self._refusals = Refusals(CLOSE_GRACE)
         self.chats = self.store.talk()
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
         self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
         self._watching: dict[Owner | None, set[Conn]] = {}
         """The connections watching a table, per budget key (None: those bounded only in all)."""
-        self._max_conns = self.limits.conns_total
-        self.followers = Followers(self._listed_info, self.limits.presence_tick)
-        """The connections that follow the list of tables, told what changes in it."""
-        """Connections in all (set once the open-file limit is raised, at the start)."""
+        self.hall = Hall(self.backing, self.chats, self.followers, self.alive, self.limits, self.table_limits)
+        """The tables by name and the games kept after them."""
+
+    @property
+    def conns(self) -> set[Conn]:
+        return self.gateway.conns
+
+    @property
+    def output(self) -> Output:
+        return self.gateway.output
+
+    @property
+    def tables(self) -> dict[str, LiveTable]:
+        return self.hall.tables
+
+    @property
+    def kept(self) -> dict[str, ListedTable]:
+        return self.hall.kept
+
+    @property
+    def kept_room(self) -> KeptRoom:
+        return self.hall.kept_room
 
     # -- life ------------------------------------------------------------------------------------
 
@@ -278,169 +249,65 @@ class Server:
         with contextlib.suppress(ValueError, OSError):
             _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-        self._max_conns = self.limits.total_conns()
+        self.gateway.max_conns = self.limits.total_conns()
         lock = filelock.FileLock(directory / "serve.lock", timeout=0, mode=0o600)
         try:
             lock.acquire()
         except filelock.Timeout:
             taken = said(N_("{directory}: another 'dvtui serve' already serves this directory"))
             raise AlreadyServed(taken.format(directory=directory)) from None
-        asyncio.get_running_loop().set_exception_handler(self._loop_exception)
+        asyncio.get_running_loop().set_exception_handler(self.gateway.loop_exception)
         try:
-            self._reopen_all()
-            self._keep_all()
+            self.hall.reopen_all()
+            self.hall.keep_all()
             self._follow_others()
             await self._listen()
         finally:
-            for table in list(self.tables.values()):
+            for table in list(self.hall.tables.values()):
                 self.store.rest(table.name, table.session)
-            self.tables.clear()
+            self.hall.tables.clear()
             await self.bots.close()
             self._io.shutdown(wait=True)
             self.store.close()
             lock.release()
-
-    def _reopen_all(self) -> None:
-        """Every table kept, over or not, each with its files closed until somebody plays there
-        (opened once here, so a torn tail is repaired before any line is sent)."""
-        alive = self._alive_stamp()
-        for name in self.store.names():
-            table = self._reopened(name, alive)
-            if table is not None:
-                self.tables[name] = table
-                table.stop_if_full()
-
-    def _reopened(self, name: str, alive: float | None) -> LiveTable | None:
-        """Table ``name`` read from the store, its files closed (None: it cannot be read, and is
-        left alone). Blocks: off the loop once the server listens."""
-        try:
-            session, lines, record = self.store.reopen(name)
-        except (GameFileError, SaveError, OSError) as e:
-            self._log(said(N_("table {name} not reopened: {error}")).format(name=name, error=e))
-            return None
-        record = normal_record(record, session.game.n)
-        left = None
-        if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
-            # the turn began with the game's last line; the first one, when the record said the game began
-            began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
-            whole = record.move_time if record.started else waiting_time(record.move_time)
-            left = resumed_left(whole, began, alive, time.time())
-        table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick, left)
-        table.relisted = self.followers.changed
-        heard = self.chats.recent(name)
-        table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
-        table.active = self.store.last_active(name)
-        self.store.rest(name, session)
-        table.playing = False
-        for notice in session.notices:
-            self._log(notice)
-        self._log(said(N_("table {name} reopened at line {line}")).format(name=name, line=table.next_seq))
-        return table
-
-    def _keep_all(self) -> None:
-        """Every game kept after its table: listed (``all``) until its time is up, then removed."""
-        for kept in self.store.kept():
-            self._keep(kept, self._read_kept(kept))
-        for kept in self._expired():
-            if self._forget(kept):
-                del self.kept[kept], self._kept_last[kept]
-                self.followers.changed(kept)
-                self.kept_room.remove(kept)
-
-    def _read_kept(self, kept: str) -> tuple[ListedTable, float, KeptSize] | None:
-        """Kept game ``kept`` as listed, when its last line was written, and what it counts against
-        its opener (None: it does not read, and is left alone, unlisted). Blocks: off the loop once
-        the server listens."""
-        try:
-            loaded, last = self.store.read_kept(kept)
-        except (GameFileError, SaveError, OSError) as e:  # (gone from a shared store meanwhile: SaveError)
-            self._log(said(N_("kept game {kept} cannot be read: {error}")).format(kept=kept, error=e))
-            return None
-        try:  # its table's record, kept beside it: who sat where
-            record = self.store.record(kept)
-        except (SaveError, OSError):
-            record = None
-        users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
-        invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
-        try:
-            size = KeptSize(None if record is None else record.opener, self.store.kept_size(kept))
-        except (SaveError, OSError):
-            size = KeptSize(None if record is None else record.opener, 0)
-        if record is None:
-            return kept_info(kept, loaded.game, last, users, invited), last, size
-        opener = None if record.opener is None else owner_name(record.opener)
-        listed = kept_info(kept, loaded.game, last, users, invited, number=record.game, move_time=record.move_time,
-                           opener=opener)  # fmt: skip
-        return listed, last, size
-
-    def _keep(self, kept: str, read: tuple[ListedTable, float, KeptSize] | None) -> None:
-        if read is not None:
-            self.kept[kept], self._kept_last[kept], size = read
-            self.kept_room.add(kept, size)
-            self.followers.changed(kept)
-
-    def _expired(self) -> list[str]:
-        """The kept games whose last line is older than the server keeps games (a table in play
-        is never one: only games put aside are kept games)."""
-        now = time.time()
-        return [kept for kept, last in self._kept_last.items() if expired(last, now=now, limits=self.table_limits)]
-
-    def _forget(self, kept: str) -> bool:
-        """Remove kept game ``kept`` (blocks: called off the loop once the server listens)."""
-        try:
-            self.store.forget(kept)
-        except OSError as e:
-            self._log(said(N_("kept game {kept} could not be removed: {error}")).format(kept=kept, error=e))
-            return False
-        removed = said(N_("kept game {kept} removed: its last line is over {days} days old"))
-        self._log(removed.format(kept=kept, days=f"{self.table_limits.keep_days:g}"))
-        return True
-
-    async def _forget_expired(self) -> None:
-        for kept in self._expired():
-            if await self._run_io(partial(self._forget, kept)):
-                self.kept.pop(kept, None)
-                self._kept_last.pop(kept, None)
-                self.followers.changed(kept)
-                self.kept_room.remove(kept)
 
     async def _listen(self) -> None:
         loop = asyncio.get_running_loop()
         path = check_socket_path(self.place)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)  # a socket left by a server that died: ours now (we hold serve.lock)
-        server = Acceptor(str(path), self._accepted, self._limited)
+        server = Acceptor(str(path), self.gateway.accepted, self._limited)
         server.start()
         # Who may connect is who may enter the directory: its mode (and group) decide, not the socket's.
         os.chmod(path, 0o666)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self.signals else ():
             loop.add_signal_handler(sig, self.stopping.set)
         listening = said(N_("listening on {path} (unfinished tables: {count})"))
-        self._log(listening.format(path=path, count=len(self.tables)))
+        self._log(listening.format(path=path, count=len(self.hall.tables)))
         self.listening.set()
-        for table in self.tables.values():
+        for table in self.hall.tables.values():
             self._wake(table)
-        watch = asyncio.create_task(self._watch_idle()) if self.idle is not None else None
-        sweep = asyncio.create_task(self._sweep())
-        clocks = asyncio.create_task(self._run_clocks())
+        idle = self._watch_idle() if self.idle is not None else None
+        clocks = run_clocks(self.hall.tables.values, self.alive, self._log, self._wake)
         try:
-            await self.stopping.wait()
+            async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
+                for work in (idle, self.hall.sweep(), clocks):
+                    await running.enter_async_context(background(work))
+                try:
+                    await self.stopping.wait()
+                finally:
+                    server.close()
+                    self.gateway.refusals.close()
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+                    for conn in list(self.gateway.conns):
+                        conn.send(encode(Error(code="shutdown", message="the table server is stopping")))
+                        conn.close()
+                    if self.gateway.handlers:  # each connection ends on its own rather than being cancelled
+                        await asyncio.wait(list(self.gateway.handlers), timeout=5)
         finally:
-            server.close()
-            self._refusals.close()
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path)
-            for conn in list(self.conns):
-                conn.send(encode(Error(code="shutdown", message="the table server is stopping")))
-                conn.close()
-            if self._handlers:  # each connection ends on its own rather than being cancelled
-                await asyncio.wait(list(self._handlers), timeout=5)
-            if watch is not None:
-                watch.cancel()
-            sweep.cancel()
-            clocks.cancel()
             await self.moves.stop()
-            for table in self.tables.values():
+            for table in self.hall.tables.values():
                 async with table.lock:  # a decision being saved finishes first
                     pass
             self._log(said(N_("stopped")))
@@ -450,7 +317,7 @@ class Server:
         quiet_since = time.monotonic()
         while True:
             await asyncio.sleep(min(1.0, self.idle / 4))
-            busy = self.conns or any(t.bot_task is not None for t in self.tables.values())
+            busy = self.gateway.conns or any(t.bot_task is not None for t in self.hall.tables.values())
             if busy:
                 quiet_since = time.monotonic()
             elif time.monotonic() - quiet_since >= self.idle:
@@ -459,278 +326,10 @@ class Server:
                 self.stopping.set()
                 return
 
-    async def _sweep(self) -> None:
-        """Put aside, now and then, the tables nobody comes to (see :func:`put_aside_reason`)."""
-        while True:
-            now = time.time()
-            for table in list(self.tables.values()):
-                why = put_aside_reason(
-                    present=table.anyone_here() or not table.quiet(),
-                    taken=any(owner is not None for owner in table.record.owners),
-                    quiet_for=now - table.active, limits=self.table_limits,
-                )  # fmt: skip
-                if why is not None:
-                    await self._put_aside(table, why)
-            await self._forget_expired()
-            known = self.kept_room.names()  # the games kept through the other servers count too
-            self.kept_room.apply(*await self._run_io(partial(self.peers.recount, known)))
-            await asyncio.sleep(self.table_limits.sweep)
-
-    # -- move clocks -----------------------------------------------------------------------------
-
-    @property
-    def _alive_path(self) -> Path:
-        return self.place.directory / "alive"
-
-    def _alive_stamp(self) -> float | None:
-        """When the server that ran here last was last running (its stamp's time; None: none)."""
-        try:
-            return self._alive_path.stat().st_mtime
-        except OSError:
-            return None
-
-    def _touch_alive(self) -> None:
-        path = self._alive_path
-        try:
-            os.utime(path)
-        except FileNotFoundError:
-            with contextlib.suppress(OSError):
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
-        except OSError:
-            pass
-
-    async def _run_clocks(self) -> None:
-        """Each tick: a turn (or waiting room) whose time ran out is played by a stand-in (or
-        started), and the server's alive stamp is touched; a tick that comes late means the server
-        was stopped, and that time counts for nobody (:func:`~dvtui.tables.clock.loop_gap`)."""
-        last = time.monotonic()
-        while True:
-            self._touch_alive()
-            await asyncio.sleep(TICK)
-            now = time.monotonic()
-            gap = loop_gap(last, now)
-            last = now
-            if gap:
-                self._log(
-                    said(N_("the server did not run for {seconds} s: no clock ran meanwhile")).format(
-                        seconds=f"{gap:.1f}"
-                    )
-                )
-            for table in list(self.tables.values()):
-                if table.clock is None:
-                    continue
-                if gap:
-                    table.lag(gap)
-                ran_out = table.tick()
-                if ran_out is None:
-                    continue
-                if ran_out == "started":
-                    self._log(
-                        said(N_("table {table}: its waiting room ran out of time; it has started")).format(
-                            table=table.name
-                        )
-                    )
-                    table.presence_soon()
-                    await table.save_record()
-                else:
-                    stood_in = said(N_("table {table}: {seat} ran out of time; a stand-in plays the turn"))
-                    self._log(stood_in.format(table=table.name, seat=_seat_said(table, table.session.game.to_move)))
-                self._wake(table)
-
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
 
     # -- a connection ----------------------------------------------------------------------------
-
-    def _loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
-        """What asyncio would print to stderr for each failure a peer can cause, throttled."""
-        error = context.get("exception")
-        detail = "".join(traceback.format_exception(error)) if isinstance(error, BaseException) else ""
-        self._limited("asyncio", f"{context.get('message', 'asyncio error')}\n{detail}".rstrip())
-
-    def _dropped_readers(self, dropped: int, left: int) -> None:
-        unread = said(N_("clients leave more than {most} bytes unread in all: dropped the {dropped} with most "
-                         "unread ({left} bytes left)"))  # fmt: skip
-        self._limited("output", unread.format(most=self.limits.queued_total, dropped=dropped, left=left))
-
-    def _bound(self, uid: int) -> bool:
-        """Whether ``uid``'s connections count against the per-account limits (see limits.py)."""
-        return uid not in self.trusted
-
-    def _accepted(self, sock: socket.socket) -> None:
-        """A new connection: served, or refused with ``busy`` if it is one too many."""
-        try:
-            uid = peer_uid(sock)
-        except OSError:
-            sock.close()
-            return
-        limits = self.limits
-        mine = self._per_account.get(uid, 0)
-        refusal = None
-        if len(self._accepted_tasks) >= self._max_conns:  # (a task per connection, until it ends)
-            refusal = f"the table server holds {self._max_conns} connections, as many as it may: try again later"
-        elif self._bound(uid) and mine >= limits.conns_per_account:
-            refusal = (f"account {user_name(uid)} holds {limits.conns_per_account} connections to the table "
-                       "server, as many as one account may")  # fmt: skip
-        elif self._bound(uid) and self._connects.take_within(uid, 1.0, 0.0) is None:  # (a loop costs its own)
-            refusal = (f"account {user_name(uid)} opens more than {limits.connect_rate:g} connections a second "
-                       "to the table server: wait a moment")  # fmt: skip
-        if refusal is not None:
-            self._refusals.refuse(sock, encode(Error(code="busy", message=refusal)))
-            refused = said(N_("refused a connection of {user}: {refusal}"))
-            self._limited("busy", refused.format(user=user_name(uid), refusal=refusal))
-            return
-        if self._bound(uid):
-            self._per_account[uid] = mine + 1
-        task = asyncio.create_task(self._serve_conn(sock, uid))
-        self._accepted_tasks.add(task)
-        task.add_done_callback(self._accepted_tasks.discard)
-
-    async def _serve_conn(self, sock: socket.socket, uid: int) -> None:
-        try:
-            reader, writer = await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE_BYTES)
-        except OSError:
-            sock.close()
-            self._connection_ended(uid)
-            return
-        conn = Conn(writer, uid, self.limits, self.output)
-        self.conns.add(conn)
-        done = asyncio.get_running_loop().create_future()
-        self._handlers.add(done)
-        try:
-            await self._read(conn, reader)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.conns.discard(conn)
-            self.followers.forget(conn)
-            self._leave(conn)
-            conn.close()
-            self.output.forget(conn)
-            self._connection_ended(uid)
-            done.set_result(None)
-            self._handlers.discard(done)
-
-    def _connection_ended(self, uid: int) -> None:
-        """One connection of ``uid`` fewer."""
-        if self._bound(uid):
-            left = self._per_account[uid] - 1
-            if left:
-                self._per_account[uid] = left
-            else:
-                del self._per_account[uid]
-
-    def _budget_key(self, conn: Conn) -> Owner | None:
-        """Whose budget ``conn``'s messages spend (None: bounded only in all)."""
-        return None if conn.vouched is None and not self._bound(conn.uid) else conn.identity
-
-    async def _read(self, conn: Conn, reader: asyncio.StreamReader) -> None:
-        limits = self.limits
-        lines = LineReader(reader, MAX_LINE_BYTES, limits.line_seconds)
-        hello_by = time.monotonic() + limits.hello_seconds
-        while not conn.closed and not self.stopping.is_set():
-            if not conn.greeted:
-                wait: float | None = max(0.0, hello_by - time.monotonic())
-            else:
-                wait = limits.idle_seconds if conn.table is None and conn not in self.followers else None
-            try:
-                line = await lines.line(wait)
-            except TooLong:
-                conn.fail("too_long", f"a line is at most {MAX_LINE_BYTES} bytes")
-                return
-            except Late as e:
-                conn.fail("timeout", self._late(conn, e))
-                return
-            if line is None:
-                return
-            if not conn.allowed():
-                conn.fail("flood", f"more than {limits.conn_rate:g} messages a second")
-                return
-            try:
-                message = client_decoder.decode(line)
-            except (msgspec.DecodeError, RecursionError) as e:  # (ValidationError is a DecodeError)
-                why = str(e) if isinstance(e, msgspec.DecodeError) else "a value nested too deeply"
-                conn.error("bad_message", why, re=request_type(line))
-                if not conn.greeted:
-                    conn.close()
-                continue
-            if not conn.greeted and not isinstance(message, Hello):
-                conn.fail("version", f'say hello first: {{"type":"hello","version":{PROTOCOL_VERSION}}}')
-                return
-            key = self._budget_key(conn)
-            if key is not None:
-                paged = isinstance(message, FollowTables) or (isinstance(message, ListTables) and message.table is None)
-                cost = PAGE_COST if paged else 1.0
-                # a hello waits its turn whatever the debt (refused, the connection would end)
-                delay = self._budgets.take_within(key, cost, MOST_WAIT) if conn.greeted else self._budgets.take(key)
-                if delay is None:  # (the account's debt is bounded: see MOST_WAIT)
-                    conn.error("busy", f"account {conn.person} asks more than {limits.account_rate:g} things a second "
-                               "over its connections: wait a moment", re=request_type(line))  # fmt: skip
-                    continue
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                    # what a closed connection left queued is asked of nobody, but a decision a person
-                    # sent (a placement, its undo, a resignation) is theirs all the same: it counts
-                    if hung_up(conn.writer) and not isinstance(message, DECISIONS):
-                        return
-            await self._answer(conn, message)
-
-    def _late(self, conn: Conn, late: Late) -> str:
-        """Why a connection that sent nothing in time is closed."""
-        limits = self.limits
-        if late.unfinished:
-            return f"a line begun is ended within {limits.line_seconds:g} s"
-        if not conn.greeted:
-            return f"no hello within {limits.hello_seconds:g} s"
-        return f"nothing asked for {limits.idle_seconds:g} s at no table"
-
-    async def _answer(self, conn: Conn, message: ClientMessage) -> None:
-        """Hand ``message`` to its handler; a :class:`~.table.Refusal` is the error answering it."""
-        asked: str = type(message).__struct_config__.tag  # type: ignore[assignment]
-        try:
-            await self._handle[type(message)](conn, message)
-        except Refusal as no:
-            conn.error(no.code, no.message, seq=no.seq, re=asked, reason=no.reason, fields=no.fields)
-            if no.close:
-                conn.close()
-        except Exception as e:  # a bug must cost one connection, never the server
-            internal = said(N_("internal error on a message from {user}: {error}"))
-            self._limited("internal", f"{internal.format(user=conn.user, error=repr(e))}\n{traceback.format_exc()}")
-            conn.error("bad_message", "the server could not handle that message", re=asked)
-            conn.close()
-
-    async def _bye(self, conn: Conn, message: Bye) -> None:
-        conn.close()
-
-    async def _greet(self, conn: Conn, message: Hello) -> None:
-        """``welcome``, once the version is this server's and the person vouched for (if any) may be."""
-        if message.version != PROTOCOL_VERSION:
-            speaks = f"this server speaks version {PROTOCOL_VERSION}, not {message.version}"
-            raise Refusal("version", speaks, close=True)
-        person = message.user
-        problem = None if person is None else person_problem(person)
-        if problem is None and message.bot is not None:
-            problem = bot_problem(message.bot)
-        if problem is not None:
-            raise Refusal("bad_message", f"hello: {problem}", close=not conn.greeted)
-        if person is not None and conn.uid not in self.trusted:
-            raise Refusal("not_trusted", f"account {conn.user} may not vouch for a person: this server trusts its "
-                          "own account and those named by 'dvtui serve --trust'", close=True)  # fmt: skip
-        if conn.greeted and person != conn.vouched:
-            raise Refusal("bad_message", "a connection speaks for one person: the one its first hello named")
-        if not conn.greeted:
-            conn.bot = message.bot
-            conn.features = frozenset(message.features) & frozenset(FEATURES)
-        conn.vouched = person
-        conn.user = owner_name(conn.identity)
-        if person is not None and not conn.greeted:
-            vouches = said(N_("account {account} vouches for {person}"))
-            self._log(vouches.format(account=user_name(conn.uid), person=conn.user))
-        conn.greeted = True
-        from .. import __version__
-
-        spoken = [feature for feature in FEATURES if feature in conn.features]
-        conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user, features=spoken)))
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -738,21 +337,21 @@ class Server:
         """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
         features = conn.features
         if message.table is not None:
-            table = self.tables.get(message.table)
+            table = self.hall.tables.get(message.table)
             conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
             return
         if not message.all:
-            names = sorted(self.tables)
-            listed = page(names, lambda name: listed_for(self.tables[name].info(), features), after=message.after,
+            names = sorted(self.hall.tables)
+            listed = page(names, lambda name: listed_for(self.hall.tables[name].info(), features), after=message.after,
                           limit=message.limit)  # fmt: skip
             conn.send(listed)
             return
 
         def info(name: str) -> ListedTable:
-            table = self.tables.get(name)
-            return listed_for(table.info() if table is not None else self.kept[name], features)
+            table = self.hall.tables.get(name)
+            return listed_for(table.info() if table is not None else self.hall.kept[name], features)
 
-        names = sorted({*self.tables, *self.kept})  # a table's kept games follow it: "t" < "t.2026-..."
+        names = sorted({*self.hall.tables, *self.hall.kept})  # a table's kept games follow it: "t" < "t.2026-..."
         conn.send(page(names, info, after=message.after, limit=message.limit))
 
     async def _follow_list(self, conn: Conn, message: FollowTables) -> None:
@@ -760,19 +359,12 @@ class Server:
         self.followers.follow(conn, kept=message.all)
         await self._list(conn, ListTables(limit=message.limit, all=message.all))
 
-    def _listed_info(self, name: str, kept: bool) -> ListedTable | None:
-        """Table ``name`` as listed (``kept``: or kept game ``name``); None: there is none."""
-        table = self.tables.get(name)
-        if table is not None:
-            return table.info()
-        return self.kept.get(name) if kept else None
-
     async def _open(self, conn: Conn, message: OpenTable) -> None:
         name = message.table
-        before = self.tables.get(name)
-        if name in self._opening or (before is not None and not before.over):
+        before = self.hall.tables.get(name)
+        if name in self.hall.opening or (before is not None and not before.over):
             raise Refusal("table_exists", f"table {name} is being played; choose another name")
-        if len(self.tables) >= MAX_TABLES:
+        if len(self.hall.tables) >= MAX_TABLES:
             raise Refusal("bad_setup", f"the server holds {MAX_TABLES} tables already")
         if any("," in entry for entry in message.players):
             raise Refusal("bad_setup", "a seat is one name or bot:LEVEL (no commas)")
@@ -791,8 +383,8 @@ class Server:
             if like is not None:
                 raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
                               "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
-        self._room_to_keep(conn.identity, conn.user, "open another table")
-        wait = 0.0 if conn.identity == os.geteuid() else self.openings.spend(conn.identity)
+        self.hall.room_to_keep(conn.identity, conn.user, "open another table")
+        wait = 0.0 if conn.identity == os.geteuid() else self.hall.openings.spend(conn.identity)
         if wait:
             raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
                           f"many as one may in a row: the next one in {wait:.0f} s")  # fmt: skip
@@ -801,119 +393,39 @@ class Server:
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
             kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
         )  # fmt: skip
-        self._opening.add(name)  # from here no other open_table takes the name
+        self.hall.opening.add(name)  # from here no other open_table takes the name
         try:
-            await self._room_for(conn, before)
+            await self.hall.room_for(conn.identity, conn.user, before)
             if before is not None:  # a finished game whose name is used again: its file is moved aside
-                self._retire(before)
+                self.hall.retire(before)
             session, lines = await self._run_io(lambda: self.store.create(name, created, record))
         except (TableExists, SaveError, OSError) as e:
-            if before is not None and self.tables.setdefault(name, before) is before:  # nothing took its name
+            if before is not None and self.hall.tables.setdefault(name, before) is before:  # nothing took its name
                 before.listed = True
                 before.presence_soon()  # (who is at it, told the store again)
             if isinstance(e, TableExists):
                 raise Refusal("table_exists", str(e)) from None
             raise Refusal("server", f"cannot save the new table: {e}") from None
         finally:
-            self._opening.discard(name)
-        self.tables[name] = table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick)
+            self.hall.opening.discard(name)
+        self.hall.tables[name] = table = LiveTable(
+            name, session, lines, record, self.backing, self.limits.presence_tick
+        )
         table.record_version = 0  # (a new game's record, as the store made it)
         table.relisted = self.followers.changed
         self.followers.changed(name)
         if before is not None:  # the finished game it replaced was moved aside: a kept game now
             for kept in await self._run_io(self.store.kept):
-                if kept.startswith(f"{name}.") and kept not in self.kept:
-                    self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
+                if kept.startswith(f"{name}.") and kept not in self.hall.kept:
+                    self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
         self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
         conn.send(encode(Opened(table=name)))
         self._wake(table)
 
-    def _room_to_keep(self, opener: Owner | None, user: str, what: str) -> None:
-        """Refuse what would make one more kept game of ``opener``'s tables once its kept games, or
-        the server's, are at their cap (:mod:`.keptroom`; the server's own account has none)."""
-        if opener is None or opener == os.geteuid():
-            return
-        full = self.kept_room.full(opener, owner_name(opener))
-        if full is not None:
-            raise Refusal("bad_setup", f"{user} cannot {what}: {full}. `dvtui tables --all` lists the kept games; "
-                          f"each is removed {self.table_limits.keep_days:g} days after its last line, or sooner "
-                          "by the server's operator")  # fmt: skip
-
-    async def _room_for(self, conn: Conn, replaced: LiveTable | None) -> None:
-        """Make room for one more table of ``conn``'s (``replaced``: the finished one it takes the
-        name of), or refuse. At its quota, its finished table nobody has been at for longest is put
-        aside to make room; with none, it is refused. The server's own account has no quota (on a
-        personal server it is the only one; on a shared one, its operator)."""
-        if conn.identity == os.geteuid():
-            return
-        mine = [t for t in self.tables.values() if t.record.opener == conn.identity and t is not replaced]
-        if len(mine) < self.table_limits.per_opener:
-            return
-        done = sorted((t for t in mine if t.over and not t.anyone_here() and t.quiet()), key=lambda t: t.active)
-        if not done:
-            raise Refusal("bad_setup", f"{conn.user} has {len(mine)} unfinished tables at this server, as many as "
-                          "one may open: finish one, or let it be put aside (a table nobody comes to is)")  # fmt: skip
-        await self._put_aside(done[0], f"{conn.user} opened another table")
-
-    def _retire(self, table: LiveTable) -> None:
-        """``table`` is no longer listed: its files are closed; whoever is still at it keeps what they
-        have (a spectator of a finished game goes on looking at it)."""
-        if self.tables.get(table.name) is table:
-            del self.tables[table.name]
-            table.told, table.listed = [], False
-            self.followers.changed(table.name)
-            self.peers.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
-        if table.playing:
-            self.store.rest(table.name, table.session)
-            table.playing = False
-
-    async def _put_aside(self, table: LiveTable, why: str, *, keep: bool = True) -> None:
-        """Archive ``table``: no longer listed, its name free, its game kept in the games directory
-        (``keep`` False: removed, a game closed before anybody decided anything in it)."""
-        name = table.name
-        if self.tables.get(name) is not table or name in self._opening:
-            return
-        self._retire(table)
-        self._opening.add(name)  # no table of that name opens while its file moves
-        try:
-            aside = await self._run_io(lambda: self.store.archive(name))
-        except OSError as e:
-            unmoved = said(N_("table {table} could not be put aside ({why}): {error}"))
-            self._log(unmoved.format(table=name, why=why, error=e))
-            return
-        finally:
-            self._opening.discard(name)
-        kept = aside.removesuffix(".dvr")
-        if not keep:
-            with contextlib.suppress(OSError, ValueError):
-                await self._run_io(partial(self.store.forget, kept))
-                removed = said(N_("table {table} removed ({why}): nobody made a decision there"))
-                self._log(removed.format(table=name, why=why))
-                return
-        self._log(
-            said(N_("table {table} put aside ({why}): its game is {game}")).format(table=name, why=why, game=aside)
-        )
-        self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
-
-    def _rest(self, table: LiveTable) -> None:
-        """Close the table's files while nobody plays there (a listed table costs no descriptor),
-        or once no decision is being made there when another server wants to make the next."""
-        resting = table.quiet() or (table.wanted and not table.lock.locked())
-        if table.playing and resting and self.tables.get(table.name) is table:
-            table.wanted = False
-            self.store.rest(table.name, table.session)
-            table.playing = False
-
-    def _table(self, name: str) -> LiveTable:
-        table = self.tables.get(name)
-        if table is None:
-            raise Refusal("no_table", f"no table {name} (see 'dvtui tables')")
-        return table
-
     # -- who is at a table -----------------------------------------------------------------------
 
     async def _join(self, conn: Conn, message: Join) -> None:
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         elsewhere = conn.table is not None and conn.table is not table
         pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
 
@@ -939,7 +451,7 @@ class Server:
             sits = said(N_("{user} sits at {table} {seat}"))
         else:
             sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
-        self._log(sits.format(user=conn.user, table=table.name, seat=_seat_said(table, sat.seat), level=conn.bot))
+        self._log(sits.format(user=conn.user, table=table.name, seat=seat_said(table, sat.seat), level=conn.bot))
         self._arrived(conn, table, message.since, sat.seat)
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
@@ -948,7 +460,7 @@ class Server:
         self._wake(table)
 
     async def _watch(self, conn: Conn, message: Watch) -> None:
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         table.may_watch(conn, self.limits.spectators_per_table)
         self._may_watch_more(conn)
         seat = conn.seat if conn.table is table else None
@@ -957,8 +469,8 @@ class Server:
         table.watch(conn, self.limits.spectators_per_table)
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
-            self._log(left.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
-        self._watching.setdefault(self._budget_key(conn), set()).add(conn)
+            self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
+        self._watching.setdefault(self.gateway.budget_key(conn), set()).add(conn)
         self._arrived(conn, table, message.since, None)
         self._wake(table)
 
@@ -982,7 +494,7 @@ class Server:
     def _may_watch_more(self, conn: Conn) -> None:
         """Refuse ``conn`` a table more to watch past its account's bound, so a crowd of spectators
         costs the tables' players nothing much."""
-        key = self._budget_key(conn)
+        key = self.gateway.budget_key(conn)
         most = self.limits.spectators_per_account
         if key is None:
             return
@@ -991,7 +503,7 @@ class Server:
             raise Refusal("busy", f"{conn.user} watches {most} tables already, as many as one may")
 
     def _unwatch(self, conn: Conn) -> None:
-        key = self._budget_key(conn)
+        key = self.gateway.budget_key(conn)
         watchers = self._watching.get(key)
         if watchers is not None:
             watchers.discard(conn)
@@ -1009,7 +521,7 @@ class Server:
         seat = table.leave(conn)
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
-            self._log(left.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
+            self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
         self._unwatch(conn)
         table.presence_soon()
         self._wake(table)
@@ -1025,7 +537,7 @@ class Server:
     async def _release_seat(self, conn: Conn, message: Release) -> None:
         """The table's opener (or the server's own account) frees a seat: its owner, and whom its
         name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         held: Conn | None = None  # (held by the first try only: a try again finds it gone)
         to = None if message.to is None else owner_named(message.to)
         if message.to is not None and to is None:
@@ -1061,7 +573,7 @@ class Server:
     async def _start(self, conn: Conn, message: Start) -> None:
         """The table's opener (or the server's own account) ends its waiting room: the free human
         seats get a stand-in bot until their people come, and the first placement may be made."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
 
         def start(again: bool) -> tuple[bool, bool]:
             started = table.start(conn.identity, operator=os.geteuid())
@@ -1074,7 +586,7 @@ class Server:
 
     async def _set_clock(self, conn: Conn, message: SetClock) -> None:
         """The table's opener (or the server's own account) sets or shortens its move time."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
 
         def set_clock(again: bool) -> tuple[None, bool]:
             table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
@@ -1091,7 +603,7 @@ class Server:
     async def _close_table(self, conn: Conn, message: CloseTable) -> None:
         """The table's opener (or the server's own account) ends an unfinished table: everyone at
         it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         if not table.may_close(conn.identity, operator=os.geteuid()):  # (a vouched person is not the account)
             raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
         if table.over:
@@ -1103,19 +615,19 @@ class Server:
             pass
         for there in table.evict():
             self._unwatch(there)
-        await self._put_aside(table, f"closed by {conn.user}", keep=keep)
+        await self.hall.put_aside(table, f"closed by {conn.user}", keep=keep)
         conn.send(encode(Closed(table=table.name, kept=keep)))
 
     async def _resign(self, conn: Conn, message: Resign) -> None:
         """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
 
         def resign(again: bool) -> tuple[int, bool]:
             return table.resign(conn.identity, RESIGNED_BOT)[0], True
 
         seat = await table.change_record(resign)
         resigned = said(N_("{user} resigned at {table} {seat}: a {level} bot plays it"))
-        self._log(resigned.format(user=conn.user, table=table.name, seat=_seat_said(table, seat), level=RESIGNED_BOT))
+        self._log(resigned.format(user=conn.user, table=table.name, seat=seat_said(table, seat), level=RESIGNED_BOT))
         table.presence_soon()
         if conn.table is not table:
             conn.send(table.presence_line(conn))
@@ -1135,7 +647,7 @@ class Server:
             lets = said(N_("{user} lets {level} stand in for {table} {seat}"))
         else:
             lets = said(N_("{user} lets no bot stand in for {table} {seat}"))
-        self._log(lets.format(user=conn.user, level=level, table=table.name, seat=_seat_said(table, message.seat)))
+        self._log(lets.format(user=conn.user, level=level, table=table.name, seat=seat_said(table, message.seat)))
         table.presence_soon()
         self._wake(table)
 
@@ -1156,7 +668,7 @@ class Server:
         """Tell everyone at the table (and the speaker) what ``conn`` says, and keep it beside the
         game. Who speaks, and for which seat, is who the connection is: the owner of a seat speaks
         as that seat's player, anyone else as a spectator, whatever they ask."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         text = printable(message.text.strip())[:MAX_CHAT_CHARS]
         if not text:
             raise Refusal("bad_message", "say something: the line is empty")
@@ -1184,7 +696,7 @@ class Server:
         """What was said at ``table`` through the other servers, told here in the order kept."""
         async with table.chat_lock:
             heard = await self._run_io(partial(self.chats.since, table.name, table.chat_seen))
-            if self.tables.get(table.name) is table:
+            if self.hall.tables.get(table.name) is table:
                 table.tell_chat(heard)
 
     # -- a rematch ---------------------------------------------------------------------------------
@@ -1192,11 +704,11 @@ class Server:
     async def _rematch(self, conn: Conn, message: Rematch) -> None:
         """A seated person proposes, accepts or turns down a rematch of the finished game; once
         everyone seated has accepted, the table deals again (:meth:`_deal_again`)."""
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         if conn.table is not table:
             raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
         if message.accept:  # a rematch keeps the finished game: counted against the table's opener
-            self._room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
+            self.hall.room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
 
         def vote(again: bool) -> tuple[bool, bool]:
             # a rematch turned down is kept: every server withdraws its acceptances
@@ -1209,7 +721,7 @@ class Server:
             voted = said(N_("{user} accepts a rematch at {table} {seat}"))
         else:
             voted = said(N_("{user} turns the rematch down at {table} {seat}"))
-        self._log(voted.format(user=conn.user, table=table.name, seat=_seat_said(table, seat)))
+        self._log(voted.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
         table.presence_soon()
         if ready:
             await self._deal_again(table)
@@ -1221,13 +733,13 @@ class Server:
         and closed, and its reconnection joins the new game from its first line)."""
         name = table.name
         async with table.lock:
-            if not table.deals_here() or self.tables.get(name) is not table:
+            if not table.deals_here() or self.hall.tables.get(name) is not table:
                 return
             created = table.next_game()
             if table.playing:
                 self.store.rest(name, table.session)
                 table.playing = False
-            self._opening.add(name)  # no table of that name opens while its files move
+            self.hall.opening.add(name)  # no table of that name opens while its files move
             try:
                 aside = await self._run_io(lambda: self.store.archive(name))
                 record = table.next_record(aside)
@@ -1237,7 +749,7 @@ class Server:
                 self._log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
                 return
             finally:
-                self._opening.discard(name)
+                self.hall.opening.discard(name)
             table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
             table.deal(session, record)
             table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
@@ -1248,7 +760,7 @@ class Server:
         await table.save_record()
         self._wake(table)
         kept = aside.removesuffix(".dvr")  # listed as a kept game, as after a restart
-        self._keep(kept, await self._run_io(partial(self._read_kept, kept)))
+        self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
 
     def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
         """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
@@ -1260,10 +772,10 @@ class Server:
     async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
         """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
         an earlier one's from the file the table's history names; a kept game's, to who sat at it."""
-        if message.table in self.kept:
+        if message.table in self.hall.kept:
             await self._fetch_kept(conn, message)
             return
-        table = self._table(message.table)
+        table = self.hall.table(message.table)
         current = table.record.game
         if message.game == current:
             lines = list(table.lines)
@@ -1283,7 +795,7 @@ class Server:
         """Kept game ``table``'s lines, for the people who sat at it (a seat's owner, or whom a seat
         nobody took was kept for) and the server's own account: a closed table's game is theirs
         to replay, never anybody's who lists it."""
-        name, info = message.table, self.kept[message.table]
+        name, info = message.table, self.hall.kept[message.table]
         me = owner_name(conn.identity)
         sat = any(seat.user == me or (seat.user is None and seat.kept_for == me) for seat in info.seats)
         if not sat and conn.identity != os.geteuid():
@@ -1383,22 +895,22 @@ class Server:
             if kind == "*":
                 for name in await self._run_io(self.store.names):
                     await self._follow_table(name, None)
-                for table in list(self.tables.values()):
+                for table in list(self.hall.tables.values()):
                     await self._record_elsewhere(table)
                     await self._presence_elsewhere(table)
                     await self._chat_elsewhere(table)
-            elif kind == "record" and name in self.tables:
-                await self._record_elsewhere(self.tables[name])
-            elif kind == "chat" and name in self.tables:
-                await self._chat_elsewhere(self.tables[name])
-            elif kind == "presence" and name in self.tables:
-                await self._presence_elsewhere(self.tables[name])
-            elif kind == "want" and name in self.tables:
-                table = self.tables[name]
+            elif kind == "record" and name in self.hall.tables:
+                await self._record_elsewhere(self.hall.tables[name])
+            elif kind == "chat" and name in self.hall.tables:
+                await self._chat_elsewhere(self.hall.tables[name])
+            elif kind == "presence" and name in self.hall.tables:
+                await self._presence_elsewhere(self.hall.tables[name])
+            elif kind == "want" and name in self.hall.tables:
+                table = self.hall.tables[name]
                 table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
-                self._rest(table)
-            elif kind == "table" and name in self.tables:
-                await self._replaced(self.tables[name])
+                self.hall.rest(table)
+            elif kind == "table" and name in self.hall.tables:
+                await self._replaced(self.hall.tables[name])
             elif kind in ("lines", "table"):
                 await self._follow_table(name, int(upto) if upto.isdigit() else None)
         except (GameFileError, SaveError, OSError) as e:
@@ -1409,7 +921,7 @@ class Server:
         rematch turned down: the acceptances here are withdrawn)."""
         async with table.record_lock:  # (a change being kept here is compared with it)
             record, version = await self._run_io(partial(self.store.versioned_record, table.name))
-            if self.tables.get(table.name) is table and version > table.record_version:
+            if self.hall.tables.get(table.name) is table and version > table.record_version:
                 table.adopt_record(record, version)
                 self._deal_soon(table)
 
@@ -1442,17 +954,17 @@ class Server:
         if not first and table.over:  # a rematch puts the finished game aside, then deals the next
             await asyncio.sleep(REDEAL_WAIT)
             first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
-        if first == table.lines[:1] or name in self._opening or self.tables.get(name) is not table:
+        if first == table.lines[:1] or name in self.hall.opening or self.hall.tables.get(name) is not table:
             return
         if first and table.over:
-            fresh = await self._run_io(partial(self._reopened, name, None))
+            fresh = await self._run_io(partial(self.hall.reopened, name, None))
             if fresh is not None and fresh.record.game == table.record.game + 1:
                 await self._follow_deal(table, fresh)
                 return
         if not table.over:  # an unfinished game is put aside by its opener's close only
             self._closed_elsewhere(table)
         else:  # as on one server, whoever is at the finished game goes on looking at it, told nothing
-            self._retire(table)
+            self.hall.retire(table)
             aside = said(N_("table {table}: its finished game was put aside through another server"))
             self._log(aside.format(table=name))
         if first:
@@ -1463,7 +975,7 @@ class Server:
         follows into it, as at a rematch dealt here."""
         name = table.name
         async with table.lock:
-            if self.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
+            if self.hall.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
                 return
             if table.playing:
                 self.store.rest(name, table.session)
@@ -1480,7 +992,7 @@ class Server:
         """``table``'s unfinished game was put aside through another server (its opener closed it):
         everyone here is told so, as if it was closed here."""
         name = table.name
-        self._retire(table)
+        self.hall.retire(table)
         table.halt("closed", f"table {name} was closed through another server; its game is kept, unfinished")
         for there in table.evict():
             self._unwatch(there)
@@ -1488,12 +1000,12 @@ class Server:
 
     async def _follow_table(self, name: str, upto: int | None) -> None:
         """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""
-        table = self.tables.get(name)
+        table = self.hall.tables.get(name)
         if table is None:  # opened through another server: listed here too
-            if name not in self._opening:
-                table = await self._run_io(partial(self._reopened, name, None))
-                if table is not None and name not in self.tables:
-                    self.tables[name] = table
+            if name not in self.hall.opening:
+                table = await self._run_io(partial(self.hall.reopened, name, None))
+                if table is not None and name not in self.hall.tables:
+                    self.hall.tables[name] = table
                     self.followers.changed(name)
                     await self._presence_elsewhere(table)
             return
@@ -1501,7 +1013,7 @@ class Server:
             return
         async with table.lock:
             news = await self._run_io(partial(self.store.lines_since, name, table.next_seq))
-            if self.tables.get(name) is not table:
+            if self.hall.tables.get(name) is not table:
                 return
             table.apply_news(news)
         self._wake(table)
@@ -1513,7 +1025,7 @@ class Server:
         if self.stopping.is_set():
             return
         self.moves.start(table)
-        self._rest(table)
+        self.hall.rest(table)
 
     async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
         seq = table.next_seq  # another server's bot may have made this move already

@@ -128,13 +128,13 @@ async def test_a_seat_taken_elsewhere_appears_without_a_new_connection(in_proces
         lambda: asyncio.run(open_table(in_process.place, "g", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
     hellos: list[Hello] = []
-    greet = in_process._handle[Hello]
+    greet = in_process.gateway.handle[Hello]
 
     async def counted(conn: object, message: Hello) -> None:
         hellos.append(message)
         await greet(conn, message)
 
-    in_process._handle[Hello] = counted
+    in_process.gateway.handle[Hello] = counted
     app = DvtuiApp(choose_seat=SeatChoice(in_process.place, "g", "ana"))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)
