@@ -2,12 +2,13 @@
 
 :class:`Server` wires the wing together and runs it: the lock on its directory, listening and
 stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and the handlers of the
-messages about a table (who sits where, decisions, chat, rematch) and of what the other servers
-wrote (:mod:`.peers`). The connections are the :class:`~.gateway.Gateway`'s (accept, read, greet,
-dispatch: a :class:`~.table.Refusal` a handler raises is the ``error`` answering the message), the
-tables by name the :class:`~.hall.Hall`'s, one table's decisions, record and talk its
-:class:`~.live.LiveTable`'s, and the rules over who is there :class:`~.table.Table`'s, over
-identities. One asyncio loop holds every connection and every table; nothing slow runs on it:
+messages about a table (who sits where, decisions, chat, rematch); what the other servers wrote is
+followed by :class:`~.following.Following` (:mod:`.peers`). The connections are the
+:class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
+raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
+table's decisions, record and talk its :class:`~.live.LiveTable`'s, and the rules over who is
+there :class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
+every table; nothing slow runs on it:
 
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
   the undo rule) in a thread, which appends it with fsync; the lines its writer wrote are then
@@ -98,6 +99,7 @@ from . import AlreadyServed
 from .chat import Heard
 from .clocks import AliveStamp, background, run_clocks
 from .followers import Followers
+from .following import Following
 from .gateway import Conn, Gateway
 from .hall import Hall
 from .keptroom import KeptRoom
@@ -121,9 +123,6 @@ from .table import BotTurn, Refusal, Sat, owner_name
 T = TypeVar("T")
 
 MAX_TABLES = 10_000
-REDEAL_WAIT = 1.0
-"""Seconds a server waits, when another put a finished table's game aside, for the rematch it may
-be dealing there (its next game is made just after), before it takes the table for gone."""
 RESIGNED_BOT = "strong"
 """The bot that plays a resigned seat to the end."""
 
@@ -207,8 +206,6 @@ class Server:
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
-        self._following: set[asyncio.Future[None]] = set()
-        """What another server wrote, being read (a shared store)."""
         """Rematches being dealt because the person the others waited for left."""
         self.chats = self.store.talk()
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
@@ -217,6 +214,11 @@ class Server:
         """The connections watching a table, per budget key (None: those bounded only in all)."""
         self.hall = Hall(self.backing, self.chats, self.followers, self.alive, self.limits, self.table_limits)
         """The tables by name and the games kept after them."""
+        self.following = Following(
+            self.hall, self.backing, self.chats, self.followers, self.stopping, self._limited, wake=self._wake,
+            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self._unwatch,
+        )  # fmt: skip
+        """What the other servers on the store wrote, followed here."""
 
     @property
     def conns(self) -> set[Conn]:
@@ -260,7 +262,7 @@ class Server:
         try:
             self.hall.reopen_all()
             self.hall.keep_all()
-            self._follow_others()
+            self.following.start()
             await self._listen()
         finally:
             for table in list(self.hall.tables.values()):
@@ -692,13 +694,6 @@ class Server:
             full = said(N_("table {table}: its chat file is full; lines go unkept"))
             self._limited(f"chat {table.name}", full.format(table=table.name))
 
-    async def _chat_elsewhere(self, table: LiveTable) -> None:
-        """What was said at ``table`` through the other servers, told here in the order kept."""
-        async with table.chat_lock:
-            heard = await self._run_io(partial(self.chats.since, table.name, table.chat_seen))
-            if self.hall.tables.get(table.name) is table:
-                table.tell_chat(heard)
-
     # -- a rematch ---------------------------------------------------------------------------------
 
     async def _rematch(self, conn: Conn, message: Rematch) -> None:
@@ -864,159 +859,6 @@ class Server:
         except RuleError as e:
             code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
             raise Refusal(code, str(e), seq=table.next_seq) from None
-
-    # -- several servers on one database -------------------------------------------------------
-
-    def _follow_others(self) -> None:
-        """Hear from the peers what the other servers wrote (a wake-up each time; what was
-        written is read from the store, from the ``seq`` this server has)."""
-        loop = asyncio.get_running_loop()
-
-        def news(payload: str) -> None:  # in the store's thread
-            with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
-                loop.call_soon_threadsafe(self._news, payload)
-
-        self.peers.follow(news)
-
-    def _news(self, payload: str) -> None:
-        if self.stopping.is_set():
-            return
-        task = asyncio.ensure_future(self._follow(payload))
-        self._following.add(task)
-        task.add_done_callback(self._following.discard)
-
-    async def _follow(self, payload: str) -> None:
-        """``lines NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, or ``*``
-        (notifications may have been missed: every table is read again from its ``seq``, and who
-        is at it through the others)."""
-        kind, _, rest = payload.partition(" ")
-        name, _, upto = rest.partition(" ")
-        try:
-            if kind == "*":
-                for name in await self._run_io(self.store.names):
-                    await self._follow_table(name, None)
-                for table in list(self.hall.tables.values()):
-                    await self._record_elsewhere(table)
-                    await self._presence_elsewhere(table)
-                    await self._chat_elsewhere(table)
-            elif kind == "record" and name in self.hall.tables:
-                await self._record_elsewhere(self.hall.tables[name])
-            elif kind == "chat" and name in self.hall.tables:
-                await self._chat_elsewhere(self.hall.tables[name])
-            elif kind == "presence" and name in self.hall.tables:
-                await self._presence_elsewhere(self.hall.tables[name])
-            elif kind == "want" and name in self.hall.tables:
-                table = self.hall.tables[name]
-                table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
-                self.hall.rest(table)
-            elif kind == "table" and name in self.hall.tables:
-                await self._replaced(self.hall.tables[name])
-            elif kind in ("lines", "table"):
-                await self._follow_table(name, int(upto) if upto.isdigit() else None)
-        except (GameFileError, SaveError, OSError) as e:
-            self._limited("follow", said(N_("could not follow {news}: {error}")).format(news=repr(payload), error=e))
-
-    async def _record_elsewhere(self, table: LiveTable) -> None:
-        """``table``'s record read again, taken if another server kept a newer one (a seat taken, a
-        rematch turned down: the acceptances here are withdrawn)."""
-        async with table.record_lock:  # (a change being kept here is compared with it)
-            record, version = await self._run_io(partial(self.store.versioned_record, table.name))
-            if self.hall.tables.get(table.name) is table and version > table.record_version:
-                table.adopt_record(record, version)
-                self._deal_soon(table)
-
-    async def _presence_elsewhere(self, table: LiveTable) -> None:
-        """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
-        at each change, and a server that died is swept from it): counted as present here."""
-        async with table.presence_lock:
-            here = await self._run_io(partial(self.peers.presence_elsewhere, table.name))
-            seats = {h.seat: h for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
-            watching = sum(h.seat is None for h in here)
-            if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
-                table.elsewhere, table.watching_elsewhere = seats, watching
-                table.presence_soon()
-                self._wake(table)  # (a stand-in plays only for a seat nobody is at)
-                self._deal_soon(table)  # (the last acceptance of a rematch may have come through another)
-
-    async def _replaced(self, table: LiveTable) -> None:
-        """Table ``table``'s game was put aside, or another dealt at its name, through another
-        server (or this one), if the store's game is no longer the one here: the rematch of its
-        finished game is followed into, and an unfinished game put aside was closed, as those here
-        would be told by their own server; a finished game put aside otherwise (its name used for
-        a new table, say) is no longer listed, and those at it stay there, as on one server. The
-        table is then listed as the store has it."""
-        async with table.replacing:
-            await self._replaced_now(table)
-
-    async def _replaced_now(self, table: LiveTable) -> None:
-        name = table.name
-        first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
-        if not first and table.over:  # a rematch puts the finished game aside, then deals the next
-            await asyncio.sleep(REDEAL_WAIT)
-            first = (await self._run_io(partial(self.store.lines_since, name, 0)))[:1]
-        if first == table.lines[:1] or name in self.hall.opening or self.hall.tables.get(name) is not table:
-            return
-        if first and table.over:
-            fresh = await self._run_io(partial(self.hall.reopened, name, None))
-            if fresh is not None and fresh.record.game == table.record.game + 1:
-                await self._follow_deal(table, fresh)
-                return
-        if not table.over:  # an unfinished game is put aside by its opener's close only
-            self._closed_elsewhere(table)
-        else:  # as on one server, whoever is at the finished game goes on looking at it, told nothing
-            self.hall.retire(table)
-            aside = said(N_("table {table}: its finished game was put aside through another server"))
-            self._log(aside.format(table=name))
-        if first:
-            await self._follow_table(name, None)
-
-    async def _follow_deal(self, table: LiveTable, dealt: LiveTable) -> None:
-        """The rematch another server dealt at ``table`` (read as the table ``dealt``): everyone here
-        follows into it, as at a rematch dealt here."""
-        name = table.name
-        async with table.lock:
-            if self.hall.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
-                return
-            if table.playing:
-                self.store.rest(name, table.session)
-            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
-            table.deal(dealt.session, dealt.record)
-            table.lines, table.playing, table.active = dealt.lines, False, time.time()
-            table.record_version, table.chat_seen = -1, dealt.chat_seen
-        follows = said(N_("table {table} deals game {number} (a rematch, through another server)"))
-        self._log(follows.format(table=name, number=table.record.game))
-        self._tell_dealt(table, dealt.lines)
-        self._wake(table)
-
-    def _closed_elsewhere(self, table: LiveTable) -> None:
-        """``table``'s unfinished game was put aside through another server (its opener closed it):
-        everyone here is told so, as if it was closed here."""
-        name = table.name
-        self.hall.retire(table)
-        table.halt("closed", f"table {name} was closed through another server; its game is kept, unfinished")
-        for there in table.evict():
-            self._unwatch(there)
-        self._log(said(N_("table {table} was closed through another server")).format(table=name))
-
-    async def _follow_table(self, name: str, upto: int | None) -> None:
-        """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""
-        table = self.hall.tables.get(name)
-        if table is None:  # opened through another server: listed here too
-            if name not in self.hall.opening:
-                table = await self._run_io(partial(self.hall.reopened, name, None))
-                if table is not None and name not in self.hall.tables:
-                    self.hall.tables[name] = table
-                    self.followers.changed(name)
-                    await self._presence_elsewhere(table)
-            return
-        if upto is not None and table.next_seq >= upto:
-            return
-        async with table.lock:
-            news = await self._run_io(partial(self.store.lines_since, name, table.next_seq))
-            if self.hall.tables.get(name) is not table:
-                return
-            table.apply_news(news)
-        self._wake(table)
 
     # -- bots ------------------------------------------------------------------------------------
 
