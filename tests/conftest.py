@@ -19,7 +19,7 @@ import pytest
 
 from dvtui import i18n
 from dvtui.engine import Event, Game, GameCreated
-from dvtui.tables.server import Server
+from dvtui.server.main import Server
 
 from .support import postgres
 from .support.positions import build_created, build_game, play_round

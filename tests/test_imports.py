@@ -54,7 +54,7 @@ HEADLESS = [
     "dvtui.app.exit_state",  # what the command line matches the app's run on
     "dvtui.cli.tables",
     "dvtui.tables",
-    "dvtui.tables.server",
+    "dvtui.server.main",
     "dvtui.tables.client",
     "dvtui.tables.requests",
     "dvtui.tables.listing",

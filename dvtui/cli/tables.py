@@ -20,6 +20,11 @@ from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatErr
 from ..i18n import N_, _
 from ..printable import printable
 from ..rulewords import rule_words
+from ..server import AlreadyServed
+from ..server.limits import Limits
+from ..server.main import serve
+from ..server.pool import MaxBudget
+from ..server.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
 from ..store import GameFileError, SaveError, parse_game
 from ..tables import (
     Diverged,
@@ -51,11 +56,7 @@ from ..tables import (
 )
 from ..tables.clock import duration_words, move_time_words, parse_duration
 from ..tables.headless import play_seat
-from ..tables.limits import Limits
-from ..tables.pool import MaxBudget
 from ..tables.protocol import MAX_CHAT_CHARS, is_kept_name
-from ..tables.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
-from ..tables.server import AlreadyServed, serve
 from ..tables.where import personal_idle
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -63,7 +64,8 @@ from .plain import wants_plain
 from .play import checked_setup, first_player
 
 if TYPE_CHECKING:
-    from ..tables.pgstore import PgStore
+    from ..server.stores.pg import PgStore
+    from ..server.stores.pgpeers import PgPeers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,8 +81,9 @@ def run(args: argparse.Namespace) -> int:
             trust = [_account(name) for name in args.trust]
             kept = TableLimits(keep_days=_keep_days(args.keep_days))
             store = None if conninfo is None else _database(conninfo, place.games)
+            peers = None if store is None else _peers(store)
             return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget),
-                         table_limits=kept, store=store)  # fmt: skip
+                         table_limits=kept, store=store, peers=peers)  # fmt: skip
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -138,8 +141,8 @@ def _limits(options: list[str]) -> Limits:
 def _database(conninfo: str, chats: Path | None) -> PgStore:
     """The PostgreSQL store ``conninfo`` names (its schema made on first use); a bad one is a usage
     error, one that cannot be reached a one-line failure."""
-    from ..tables.pgerrors import DatabaseError
-    from ..tables.pgstore import PgStore, StoreUnavailable
+    from ..server.stores.pg import PgStore, StoreUnavailable
+    from ..server.stores.pgerrors import DatabaseError
 
     def log(line: str) -> None:  # as the server's own lines are said
         print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
@@ -152,15 +155,22 @@ def _database(conninfo: str, chats: Path | None) -> PgStore:
         raise SaveError(_("--store: {why}").format(why=e)) from None
 
 
+def _peers(store: PgStore) -> PgPeers:
+    """The other servers on ``store``'s database, whom a server there follows."""
+    from ..server.stores.pgpeers import PgPeers
+
+    return PgPeers(store)
+
+
 def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | None) -> int:
     """``serve --import DIR`` / ``--export DIR``: copy the games between a server directory's files
     and the database, say what was done, and leave."""
-    from ..tables.pgmove import export_files, import_files
+    from ..server.stores.pgmove import export_files, import_files
 
     if conninfo is None:
         raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
     store = _database(conninfo, None)
-    from ..tables.pgerrors import DatabaseError
+    from ..server.stores.pgerrors import DatabaseError
 
     say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
     try:
@@ -179,7 +189,7 @@ def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | 
     except OSError as e:
         raise SaveError(f"{e.filename or import_dir or export_dir}: {e.strerror or e}") from None
     finally:
-        store.shutdown()
+        store.close()
     return EXIT_BAD_FILE if done.unreadable else EXIT_OK
 
 

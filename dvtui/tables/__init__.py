@@ -1,5 +1,6 @@
-"""Shared tables: the table server (``dvtui serve``), its wire protocol, and a client without a
-screen. Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
+"""Shared tables, the client's side: the wire protocol and a client without a screen (the server,
+``dvtui serve``, is :mod:`dvtui.server`).
+Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
 
 from .client import Backoff, Connection, Diverged, Dropped, Refused, TableClient, Unreachable, Update
 from .listing import has_seat, invited_by, is_my_turn, played_with, server_account

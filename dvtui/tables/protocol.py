@@ -69,6 +69,9 @@ def is_kept_name(text: str) -> bool:
     return _KEPT_GAME.search(text) is not None
 
 
+Owner = int | str
+"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
+
 SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]

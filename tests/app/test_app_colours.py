@@ -29,9 +29,9 @@ from dvtui.play.autoplay import play_game
 from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.main import Server
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables.server import Server
 
 from ..support.apps import new_session, table_app
 from ..support.pilot import until

@@ -84,7 +84,7 @@ def test_a_sim_of_named_levels_writes_files_that_read_back_and_replay_the_same(
 
 
 def test_a_server_that_caps_its_bots_search_refuses_a_named_level_that_searches_more() -> None:
-    from dvtui.tables.pool import MaxBudget
+    from dvtui.server.pool import MaxBudget
 
     cap = MaxBudget(iterations=1000)
     assert cap.problem("club") is None

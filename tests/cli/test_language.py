@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
+from dvtui.server.main import Server
+from dvtui.server.registry import MAX_KEEP_DAYS
 from dvtui.tables import close_table, open_table
-from dvtui.tables.registry import MAX_KEEP_DAYS
-from dvtui.tables.server import Server
 
 from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
 from ..support.raw import ask, speaking_for

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from dvtui.tables.registry import Owner
-from dvtui.tables.table import Refusal
+from dvtui.server.table import Refusal
+from dvtui.tables.protocol import Owner
 
 ANA_UID = 70001
 BOB_UID = 70002

@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PG_BINS = (Path("/usr/lib/postgresql/15/bin"), *sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True))
 """Where Debian puts the server's programs (``initdb`` and ``pg_ctl`` are not on its PATH)."""
@@ -116,3 +117,13 @@ def db_lines(conninfo: str, name: str) -> list[bytes]:
             (name,),
         ).fetchall()
     return [bytes(row[0]) for row in rows]
+
+
+def on_database(conninfo: str, games: Path) -> dict[str, Any]:
+    """A server's options to keep its tables in the database ``conninfo`` and follow the other
+    servers there (its store and its peers), as ``dvtui serve --store`` gives them."""
+    from dvtui.server.stores.pg import PgStore
+    from dvtui.server.stores.pgpeers import PgPeers
+
+    store = PgStore(conninfo, games)
+    return {"store": store, "peers": PgPeers(store)}

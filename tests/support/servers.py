@@ -23,9 +23,9 @@ from typing import Any
 from dvtui.bots import bot_fn, bot_seed, parse_bot
 from dvtui.engine import Event, Game, Placement, fold, new_game
 from dvtui.play.seats import parse_players
+from dvtui.server.main import Server
 from dvtui.store import GameWriter, read_game
 from dvtui.tables import ServerPlace, TableClient
-from dvtui.tables.server import Server
 
 from .processes import dvtui, dvtui_cmd, env
 from .raw import RawClient

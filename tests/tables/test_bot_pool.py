@@ -11,8 +11,8 @@ from contextlib import AbstractAsyncContextManager
 
 import pytest
 
-from dvtui.tables.pool import BotQueue, MaxBudget, quick
-from dvtui.tables.server import Server
+from dvtui.server.main import Server
+from dvtui.server.pool import BotQueue, MaxBudget, quick
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient

@@ -19,8 +19,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from dvtui.tables.limits import Budgets, Limits
-from dvtui.tables.server import Server
+from dvtui.server.limits import Budgets, Limits
+from dvtui.server.main import Server
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient

@@ -8,7 +8,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from dvtui.tables.limits import PAGE_COST, Limits
+from dvtui.server.limits import PAGE_COST, Limits
 
 from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import Served, in_thread, short_dir, wait_for

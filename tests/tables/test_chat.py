@@ -17,9 +17,9 @@ from dvtui.app.config import Pace
 from dvtui.app.options import AppOptions
 from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.panels import EventLog
+from dvtui.server.limits import Limits
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables.limits import Limits
-from dvtui.tables.server import Server
 
 from ..support.pilot import until
 from ..support.processes import dvtui, one_error_line

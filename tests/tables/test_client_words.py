@@ -10,9 +10,9 @@ import msgspec
 import pytest
 
 from dvtui import i18n
+from dvtui.server.main import Server
 from dvtui.tables.client import ERROR_WORDS, refusal_words
 from dvtui.tables.protocol import FEATURES, Error, ErrorCode
-from dvtui.tables.server import Server
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dvtui.server.main import Server
+from dvtui.server.registry import TableLimits
 from dvtui.store import read_game
-from dvtui.tables.registry import TableLimits
-from dvtui.tables.server import Server
 
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient, ask, speaking_for

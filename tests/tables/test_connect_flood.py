@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from dvtui.server.limits import Budgets
 from dvtui.tables.client import Connection
-from dvtui.tables.limits import Budgets
 
 from ..support.servers import Crowd, Served, short_dir
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from dvtui.server import gateway as gateway_module
+from dvtui.server.followers import Followers
 from dvtui.tables import NotFollowed, ServerPlace, follow_lobby, open_table
-from dvtui.tables import server as server_module
-from dvtui.tables.followers import Followers
 from dvtui.tables.protocol import FEATURES, ListedTable, SeatState, TablesChanged, incoming_decoder
 
 from ..support.raw import FEATURES as RAW_FEATURES
@@ -154,7 +154,7 @@ def test_the_client_follows_the_list_and_falls_back_against_a_server_that_does_n
         asyncio.run(open_table(srv.place, "t1", ["Ana", "Bob", "Cy"], seed=1))
         assert asyncio.run(first_two(srv.place)) == [["t1"], ["t1", "t2"]]
 
-    monkeypatch.setattr(server_module, "FEATURES", tuple(f for f in FEATURES if f != "follow"))  # an older server
+    monkeypatch.setattr(gateway_module, "FEATURES", tuple(f for f in FEATURES if f != "follow"))  # an older server
     with short_dir() as d, in_thread(d / "srv") as srv:
 
         async def follow() -> None:

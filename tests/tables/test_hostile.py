@@ -15,8 +15,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-from dvtui.tables.limits import Limits
-from dvtui.tables.server import Server
+from dvtui.server.limits import Limits
+from dvtui.server.main import Server
 
 from ..support.files import strip_at
 from ..support.raw import RawClient

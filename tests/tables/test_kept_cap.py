@@ -19,10 +19,11 @@ from dvtui.bots import choose
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables.limits import Limits
-from dvtui.tables.server import Server
-from dvtui.tables.store import TableRecord
+from dvtui.server.limits import Limits
+from dvtui.server.main import Server
+from dvtui.server.stores.base import TableRecord
 
+from ..support.postgres import on_database
 from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir, wait_for
 
@@ -37,9 +38,7 @@ def _server(conninfo: str | None, d: Path, limits: Limits) -> Iterator[Server]:
         with in_thread(d, limits=limits) as server:
             yield server
         return
-    from dvtui.tables.pgstore import PgStore
-
-    with in_thread(d, limits=limits, store=PgStore(conninfo, d / "games")) as server:
+    with in_thread(d, limits=limits, **on_database(conninfo, d / "games")) as server:
         yield server
 
 
@@ -155,15 +154,14 @@ def test_a_rematch_keeps_a_game_so_it_is_refused_at_the_tables_of_an_opener_at_t
 def test_servers_sharing_a_database_count_the_games_kept_through_each_other(pg_database: str) -> None:
     """Each server's sweep counts what the others kept: an opener at its cap through one server
     is refused through the other too (within a sweep)."""
-    from dvtui.tables.pgstore import PgStore
-    from dvtui.tables.registry import TableLimits
+    from dvtui.server.registry import TableLimits
 
     limits, often = Limits(kept_bytes_per_opener=PER_OPENER), TableLimits(sweep=0.05)
     with (
         short_dir() as a_dir,
         short_dir() as b_dir,
-        in_thread(a_dir, limits=limits, table_limits=often, store=PgStore(pg_database, a_dir / "games")) as a,
-        in_thread(b_dir, limits=limits, table_limits=often, store=PgStore(pg_database, b_dir / "games")) as b,
+        in_thread(a_dir, limits=limits, table_limits=often, **on_database(pg_database, a_dir / "games")) as a,
+        in_thread(b_dir, limits=limits, table_limits=often, **on_database(pg_database, b_dir / "games")) as b,
     ):
         n = 0
         while _loop_once(a, "mal", f"m{n}")["type"] == "closed":

@@ -9,9 +9,9 @@ import asyncio
 import time
 from pathlib import Path
 
+from dvtui.server.registry import TableLimits
 from dvtui.store import read_game
 from dvtui.tables import close_table, list_tables, open_table
-from dvtui.tables.registry import TableLimits
 
 from ..support.processes import dvtui
 from ..support.raw import ask, speaking_for

@@ -7,10 +7,10 @@ import dataclasses
 import re
 from pathlib import Path
 
-from dvtui.tables.limits import Limits
+from dvtui.server.limits import Limits
+from dvtui.server.live import MAX_LOG_LINES
+from dvtui.server.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
 from dvtui.tables.protocol import MAX_ERROR_CHARS, MAX_LINE_BYTES
-from dvtui.tables.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
-from dvtui.tables.server import MAX_LOG_LINES
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"

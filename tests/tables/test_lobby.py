@@ -23,10 +23,10 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.server import gateway as gateway_module
+from dvtui.server.main import Server
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
-from dvtui.tables import server as server_module
 from dvtui.tables.listing import lobby_order
-from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
 
@@ -252,7 +252,7 @@ async def test_the_menu_shows_a_table_opened_as_the_server_pushes_it_without_rea
 async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_again(
     in_process: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "FEATURES", tuple(f for f in server_module.FEATURES if f != "follow"))
+    monkeypatch.setattr(gateway_module, "FEATURES", tuple(f for f in gateway_module.FEATURES if f != "follow"))
     monkeypatch.setattr(menu_module, "POLL", 0.1)
     place = in_process.place
     app = _menu(Lobby(place, "Bob"))

@@ -12,9 +12,9 @@ import pytest
 
 from dvtui.engine import NothingToUndo, Placement
 from dvtui.play.face import News, Refused
+from dvtui.server import live as live_module
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables import server as server_module
-from dvtui.tables.server import Server
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
 
 from ..support.raw import RawClient
@@ -81,7 +81,7 @@ def test_a_seat_that_places_and_undoes_over_fresh_connections_is_refused_past_th
 
 
 def test_a_table_whose_log_is_full_stays_stopped_when_the_server_reopens_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 5)  # game_created and two place/undo pairs
+    monkeypatch.setattr(live_module, "MAX_LOG_LINES", 5)  # game_created and two place/undo pairs
     with short_dir() as d:
         (d / "srv").mkdir(mode=0o700)
         with in_thread(d / "srv") as srv:

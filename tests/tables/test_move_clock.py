@@ -18,6 +18,10 @@ from dvtui.app.widgets.panels import RoundBar
 from dvtui.engine import CardPlaced, Placement, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.main import Server
+from dvtui.server.registry import kept_for
+from dvtui.server.stores.base import TableRecord
+from dvtui.server.table import STAND_IN, BotTurn, Table
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import (
@@ -30,12 +34,8 @@ from dvtui.tables.clock import (
     resumed_left,
     waiting_time,
 )
-from dvtui.tables.protocol import FEATURES, Presence, SeatState
+from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState
 from dvtui.tables.received import BadServer, check_message
-from dvtui.tables.registry import Owner, kept_for
-from dvtui.tables.server import Server
-from dvtui.tables.store import TableRecord
-from dvtui.tables.table import STAND_IN, BotTurn, Table
 
 from ..support.apps import table_app
 from ..support.pilot import text, until

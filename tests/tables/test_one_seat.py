@@ -8,9 +8,10 @@ from __future__ import annotations
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables.registry import Owner, kept_for
-from dvtui.tables.store import TableRecord
-from dvtui.tables.table import Table, owner_name
+from dvtui.server.registry import kept_for
+from dvtui.server.stores.base import TableRecord
+from dvtui.server.table import Table, owner_name
+from dvtui.tables.protocol import Owner
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, bob, refused
 

@@ -146,7 +146,7 @@ def test_the_bots_worker_processes_leave_with_a_server_killed_by_9_and_nothing_i
             # every child a bots' worker (one just forked shows the server's command line until it runs its own)
             found = _children(server.proc.pid)  # type: ignore[union-attr]
             workers.update(found)
-            return bool(found) and all("dvtui.tables.think" in _cmdline(p) for p in found)
+            return bool(found) and all("dvtui.server.think" in _cmdline(p) for p in found)
 
         wait_for("the bots' pool to start", pool_started)
         logged = server.log()

@@ -16,12 +16,12 @@ import pytest
 from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import Game, Placement
+from dvtui.server import live as live_module
+from dvtui.server.main import Server
+from dvtui.server.stores.files import FileStore
 from dvtui.tables import Refused, TableClient
-from dvtui.tables import server as server_module
 from dvtui.tables.headless import play_seat
 from dvtui.tables.protocol import SeatState, TableInfo, is_table_name
-from dvtui.tables.server import Server
-from dvtui.tables.store import FileStore
 
 from ..support.files import strip_at
 from ..support.raw import RawClient
@@ -194,7 +194,7 @@ def test_a_bot_client_stops_with_the_error_when_its_table_takes_no_more_decision
     in_process: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Waiting for a turn at a table that has stopped (a failed save, a full log) would be forever."""
-    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 5)
+    monkeypatch.setattr(live_module, "MAX_LOG_LINES", 5)
     _open(in_process)
 
     async def seats() -> list[BaseException | Game]:
@@ -214,7 +214,7 @@ def test_an_error_names_the_request_it_answers_and_a_stop_nobody_asked_for_names
 ) -> None:
     """``re`` is the type of the client's message an error answers, so a client with a decision
     and a stand-in on their way tells their answers apart; a table stopping answers nobody."""
-    monkeypatch.setattr(server_module, "MAX_LOG_LINES", 3)
+    monkeypatch.setattr(live_module, "MAX_LOG_LINES", 3)
     _open(in_process)
     ana, bob = _seated(in_process, 0), _seated(in_process, 1)
     ana.send({"type": "stand_in", "seat": 1, "bot": "greedy"})  # Bob is connected

@@ -31,9 +31,9 @@ from dvtui.engine import CardPlaced
 from dvtui.plain.console import Console
 from dvtui.plain.table import PlainTable
 from dvtui.play.face import News, Redealt, Spoken
+from dvtui.server.main import Server
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table, table_info
-from dvtui.tables.server import Server
 
 from ..support.pilot import WAIT, text, until
 from ..support.processes import dvtui

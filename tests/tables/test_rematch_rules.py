@@ -11,8 +11,8 @@ from dvtui.bots import choose
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.tables.store import MAX_HISTORY, Here, TableRecord
-from dvtui.tables.table import Table
+from dvtui.server.stores.base import MAX_HISTORY, Here, TableRecord
+from dvtui.server.table import Table
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
 

@@ -16,12 +16,12 @@ from dvtui.bots import choose
 from dvtui.engine import CardPlaced, ColumnResolved, Event, NothingToUndo, Placement, PlacementUndone, RuleError, fold
 from dvtui.play.face import Decided, GameSession, News, Refused, TableNews
 from dvtui.rulewords import rule_words
+from dvtui.server.main import Server
 from dvtui.store import read_game
 from dvtui.tables import open_table
 from dvtui.tables.client import TableClient
 from dvtui.tables.protocol import MAX_CHAT_CHARS, Error
 from dvtui.tables.remote import RemoteSession, TableStopped
-from dvtui.tables.server import Server
 
 from ..support.servers import WAIT, wait_for, wait_until
 
@@ -271,7 +271,7 @@ async def test_a_tables_record_is_saved_one_save_at_a_time_and_keeps_every_owner
     the record's temporary file, and one would fail)."""
     import time
 
-    from dvtui.tables.store import FileStore
+    from dvtui.server.stores.files import FileStore
 
     save = FileStore.save_record
     running: list[int] = [0, 0]  # now, most at once

@@ -40,11 +40,11 @@ from dvtui.bots import choose, parse_bot
 from dvtui.cli.tables import table_line
 from dvtui.engine import CardPlaced, Placement
 from dvtui.play.local import LocalSession
+from dvtui.server.main import Server
 from dvtui.store import read_game, saves_dir
 from dvtui.store.lock import user_name
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
-from dvtui.tables.server import Server
 
 from ..support.pilot import WAIT, text, until
 from ..support.servers import watch_until

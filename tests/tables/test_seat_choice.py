@@ -17,9 +17,9 @@ from dvtui.app.options import AppOptions, ChooseSeat
 from dvtui.app.screens.seats import SeatChoice, SeatScreen, seat_label
 from dvtui.app.screens.table import TableScreen
 from dvtui.app.widgets.panels import Banner
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, SeatState, TableInfo, open_table
 from dvtui.tables.protocol import Hello
-from dvtui.tables.server import Server
 
 from ..support.pilot import text, until
 from ..support.servers import in_thread, short_dir
@@ -133,13 +133,13 @@ async def test_a_seat_taken_elsewhere_appears_without_a_new_connection(in_proces
         lambda: asyncio.run(open_table(in_process.place, "g", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5))
     )
     hellos: list[Hello] = []
-    greet = in_process._handle[Hello]
+    greet = in_process.gateway.handle[Hello]
 
     async def counted(conn: object, message: Hello) -> None:
         hellos.append(message)
         await greet(conn, message)
 
-    in_process._handle[Hello] = counted
+    in_process.gateway.handle[Hello] = counted
     app = DvtuiApp(ChooseSeat(SeatChoice(in_process.place, "g", "ana")))
     async with app.run_test(size=(100, 30)) as pilot:
         options = app.screen.query_one(OptionList)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from dvtui.cli.tables import table_line
+from dvtui.server.main import Server
 from dvtui.tables import SeatState, TableInfo
-from dvtui.tables.server import Server
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient

@@ -14,10 +14,11 @@ import pytest
 from dvtui.engine import GameCreated, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.stores.base import GameStore, TableExists, TableRecord
+from dvtui.server.stores.files import FileStore
 from dvtui.store import GameLocked, SaveError, parse_game
 from dvtui.store import writer as file_writer
 from dvtui.store.codec import line_decoder
-from dvtui.tables.store import FileStore, GameStore, TableExists, TableRecord
 
 
 @pytest.fixture(autouse=True)
@@ -48,13 +49,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
     if request.param == "files":
         yield FileStore(tmp_path)
         return
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     pg = PgStore(request.getfixturevalue("pg_database"), tmp_path)
     try:
         yield pg
     finally:
-        pg.shutdown()
+        pg.close()
 
 
 def _export(store: GameStore, name: str) -> bytes:
@@ -68,14 +69,14 @@ def test_create_append_reopen(store: GameStore) -> None:
     session, lines = store.create("t1", _created(), _record())
     assert len(lines) == 1 and lines[0].startswith(b'{"type":"game_created","seq":0,')
     saved = _play(session, 5)
-    store.close("t1", session)
+    store.rest("t1", session)
     again, read, record = store.reopen("t1")
     assert read == lines + saved  # every line acknowledged, in seq order
     assert record == _record()
     assert len(again.events) == len(session.events) and again.game.to_move == session.game.to_move
     more = _play(again)
     assert again.game.over
-    store.close("t1", again)
+    store.rest("t1", again)
     assert _export(store, "t1") == b"".join(lines + saved + more)
     assert store.names() == ["t1"]
 
@@ -85,10 +86,10 @@ def test_a_name_in_play_is_refused_and_a_finished_one_is_put_aside(store: GameSt
     with pytest.raises(TableExists):
         store.create("t2", _created(4), _record())
     _play(session)
-    store.close("t2", session)
+    store.rest("t2", session)
     finished = _export(store, "t2")
     session, _lines = store.create("t2", _created(5), _record())
-    store.close("t2", session)
+    store.rest("t2", session)
     [kept] = store.kept()
     assert kept.startswith("t2.")
     loaded, _last = store.read_kept(kept)
@@ -102,7 +103,7 @@ def test_a_name_in_play_is_refused_and_a_finished_one_is_put_aside(store: GameSt
 
 def test_archive_and_record(store: GameStore) -> None:
     session, _ = store.create("t3", _created(), _record())
-    store.close("t3", session)
+    store.rest("t3", session)
     changed = TableRecord(owners=[1000, None, None], stand_ins=[None, "greedy", None], game=2)
     store.save_record("t3", changed)
     assert store.reopen("t3")[2] == changed
@@ -114,17 +115,17 @@ def test_archive_and_record(store: GameStore) -> None:
 def test_unfinished_games_are_listed_after_a_new_store(store: GameStore, tmp_path: Path) -> None:
     session, _ = store.create("t4", _created(), _record())
     _play(session, 3)
-    store.close("t4", session)
+    store.rest("t4", session)
     if isinstance(store, FileStore):
         second: GameStore = FileStore(tmp_path)
     else:
-        from dvtui.tables.pgstore import PgStore
+        from dvtui.server.stores.pg import PgStore
 
         second = PgStore(store.conninfo, tmp_path)  # type: ignore[attr-defined]
     assert second.names() == ["t4"]
     again, lines, _ = second.reopen("t4")
     assert not again.game.over and len(lines) == 4
-    second.close("t4", again)
+    second.rest("t4", again)
 
 
 @pytest.mark.postgresql
@@ -132,7 +133,7 @@ def test_database_game_equals_the_file_stores_bytes(
     pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The same decisions, made through each store with the same clock: the same bytes, a game that reads."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     games: list[bytes] = []
     for store in (FileStore(tmp_path), PgStore(pg_database, tmp_path)):
@@ -140,7 +141,7 @@ def test_database_game_equals_the_file_stores_bytes(
         monkeypatch.setattr(file_writer, "utc_stamp", lambda: next(stamps))  # noqa: B023
         session, _ = store.create("same", _created(9), _record())
         _play(session)
-        store.close("same", session)
+        store.rest("same", session)
         games.append(_export(store, "same"))
     assert games[0] == games[1]
     assert parse_game(games[1]).game.over
@@ -149,30 +150,30 @@ def test_database_game_equals_the_file_stores_bytes(
 @pytest.mark.postgresql
 def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
     """A second store (another server) cannot play a game the first holds; once let go, it can."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:
         session, _ = one.create("held", _created(), _record())
         with pytest.raises(GameLocked):
             two.reopen("held")
-        one.close("held", session)
-        one.shutdown()  # its unlock is done before it returns
+        one.rest("held", session)
+        one.close()  # its unlock is done before it returns
         again, _lines, _ = two.reopen("held")
-        two.close("held", again)
+        two.rest("held", again)
     finally:
-        two.shutdown()
+        two.close()
 
 
 @pytest.mark.postgresql
 def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str, tmp_path: Path) -> None:
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     stores = [PgStore(pg_database, tmp_path) for _ in range(2)]
     try:
         session, _ = stores[0].create("race", _created(), _record())
-        stores[0].close("race", session)
-        stores[0].shutdown()  # (its unlock done)
+        stores[0].rest("race", session)
+        stores[0].close()  # (its unlock done)
         stores[0] = PgStore(pg_database, tmp_path)
         for store in stores:
             store.lock_wait = 0.0  # no waiting for the other: one of the two must be refused
@@ -196,7 +197,7 @@ def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str,
         assert "another server plays it" in str(lost[0])
     finally:
         for store in stores:
-            store.shutdown()
+            store.close()
 
 
 @pytest.mark.postgresql
@@ -204,7 +205,7 @@ def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp
     """A server that lost its lock without knowing, and writes all the same (its hold's check
     passed before another took the game over), fails its next append: the primary key refuses a
     second line of the same seq, so the game never forks."""
-    from dvtui.tables.pgstore import PgStore
+    from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:
@@ -218,8 +219,8 @@ def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp
         assert stale.save_failure is not None
         assert len(two.lines("lost")) == 2
     finally:
-        one.shutdown()
-        two.shutdown()
+        one.close()
+        two.close()
 
 
 @pytest.mark.postgresql
@@ -231,8 +232,9 @@ def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_ga
     then); once it holds the game again it reads what was written meanwhile and goes on."""
     import psycopg
 
-    from dvtui.tables.pgstore import PgStore
-    from dvtui.tables.store import HoldLost
+    from dvtui.server.stores.base import HoldLost
+    from dvtui.server.stores.pg import PgStore
+    from dvtui.server.stores.pgpeers import PgPeers
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
     try:
@@ -247,14 +249,14 @@ def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_ga
         assert holders == [(True,)]
         taker, _lines, _ = two.reopen("cut")  # nobody holds it now: another server takes it and plays
         _play(taker, 1)
-        two.close("cut", taker)
+        two.rest("cut", taker)
         before = list(stale.events)
         with pytest.raises(HoldLost, match="hold on it was lost"):
             stale.place(stale.game.legal_placements()[0])
         assert stale.events == before and stale.save_failure is None  # nothing written, nothing stopped
         assert len(one.lines("cut")) == 2
         stale.close()
-        news = one.hold("cut", stale, 1)  # held again: the line written meanwhile, then its own
+        news = PgPeers(one).hold("cut", stale, 1)  # held again: the line written meanwhile, then its own
         assert news == one.lines("cut")[1:]
         event = line_decoder.decode(news[0])
         event.seq = None
@@ -262,5 +264,5 @@ def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_ga
         stale.place(stale.game.legal_placements()[0])
         assert len(one.lines("cut")) == 3
     finally:
-        one.shutdown()
-        two.shutdown()
+        one.close()
+        two.close()

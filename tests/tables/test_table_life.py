@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from dvtui.server.main import Server
+from dvtui.server.registry import TableLimits
 from dvtui.tables import MAX_LINE_BYTES, table_info
-from dvtui.tables.registry import TableLimits
-from dvtui.tables.server import Server
 
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient

@@ -10,11 +10,12 @@ import os
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.registry import kept_for, lookalike_of
+from dvtui.server.stores.base import TableRecord
+from dvtui.server.table import BotTurn, Table
 from dvtui.store import user_name
-from dvtui.tables.protocol import SeatState
-from dvtui.tables.registry import Owner, kept_for, lookalike_of
-from dvtui.tables.store import TableRecord
-from dvtui.tables.table import BotTurn, Table, pick_seat
+from dvtui.tables.protocol import Owner, SeatState
+from dvtui.tables.seats import pick_seat
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
 

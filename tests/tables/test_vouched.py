@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from dvtui.cli import main
+from dvtui.server.main import Server
 from dvtui.tables import Backoff, RemoteSession, open_table
-from dvtui.tables.server import Server
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient

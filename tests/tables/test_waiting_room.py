@@ -15,11 +15,12 @@ from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.main import Server
+from dvtui.server.registry import kept_for
+from dvtui.server.stores.base import TableRecord
+from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table
 from dvtui.tables import RemoteSession, open_table, table_info
-from dvtui.tables.registry import Owner, kept_for
-from dvtui.tables.server import Server
-from dvtui.tables.store import TableRecord
-from dvtui.tables.table import STAND_IN, BotTurn, Refusal, Table
+from dvtui.tables.protocol import Owner
 
 from ..support.apps import table_app
 from ..support.pilot import text, until

@@ -15,8 +15,8 @@ from dvtui.app.options import AppOptions
 from dvtui.app.screens.branch import BranchScreen
 from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.screens.table import NO_BRANCH_IN_BROWSER
+from dvtui.server.main import Server
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables.server import Server
 
 
 @pytest.mark.parametrize("in_browser", [True, False])

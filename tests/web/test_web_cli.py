@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from dvtui.cli import main
+from dvtui.server.main import Server
 from dvtui.store.saves import person_data_dir, person_dir_name
 from dvtui.tables import open_table
-from dvtui.tables.server import Server
 from dvtui.web import serve, server
 
 from ..support.processes import dvtui

@@ -24,7 +24,7 @@ from ...i18n import N_, _
 from ...store import GameFileError, LoadedGame, SaveError, list_games, new_save_path, parse_game, read_game, saves_dir
 from ...store.saves import game_in
 from ...tables import Diverged, Dropped, Refused, Unreachable, game_lines, kept_game_lines, my_tables
-from ...tables.store import last_stamp
+from ...tables.stamps import last_stamp
 from ..host import GameHost
 from ..past import MAX_FETCHED, PastGame, fetched, newest_first, saved_games, server_games, unfetched, when_words
 from ..spoken import SpokenScreen

@@ -40,7 +40,7 @@ from ...tables import (
     Unreachable,
 )
 from ...tables.protocol import shown_person
-from ...tables.table import pick_seat
+from ...tables.seats import pick_seat
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED

@@ -1,4 +1,4 @@
-"""A worker process of the server's bot pool: ``python -P -m dvtui.tables.think`` (light to import).
+"""A worker process of the server's bot pool: ``python -P -m dvtui.server.think`` (light to import).
 
 It reads requests on stdin and answers on stdout, each a 4-byte length and a pickle: the server
 sends ``(game, level, seed, within)`` (``within``: the seconds a searching bot's move may take at

@@ -1,4 +1,4 @@
-"""Tables in PostgreSQL: the :class:`~.store.GameStore` the server uses, with rows instead of files.
+"""Tables in PostgreSQL: the :class:`~.base.GameStore` the server uses, with rows instead of files.
 
 A game is a row of ``dvtui_games`` (its name: a table's, or a kept game's ``NAME.<time>``; the
 table's record) and its lines are rows of ``dvtui_events``, primary key ``(game_id, seq)``. A
@@ -11,7 +11,7 @@ One writer per game: the server that plays a table holds an advisory lock on the
 connection of its own, for as long as it plays there), and asks the database that it still does
 before each append: a hold lost with its session (terminated, cut by a pooler or a timeout)
 raises :class:`HoldLost` and nothing is written until the server holds the game again, with what
-was written meanwhile (:meth:`PgStore.hold`). A second writer that got past it anyway is refused
+was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`). A second writer that got past it anyway is refused
 by the primary key on its next append: its game stops there, never forks.
 
 Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
@@ -33,17 +33,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from ..engine import Event, Game, GameCreated
-from ..play.session import PlaySession
-from ..store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
-from ..store import writer as file_writer
+from ...engine import Event, Game, GameCreated
+from ...play.session import PlaySession
+from ...store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
+from ...store import writer as file_writer
+from ...tables.protocol import KEPT_GAME, TABLE_NAME
+from ...tables.stamps import last_stamp
+from .base import HoldLost, RecordChanged, TableExists, TableRecord
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
 from .pgerrors import DatabaseError, DatabaseLost
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
-from .protocol import KEPT_GAME, TABLE_NAME
-from .store import Here, HoldLost, RecordChanged, TableExists, TableRecord, last_stamp
 
 if TYPE_CHECKING:
     import psycopg
@@ -140,7 +141,7 @@ def _why(e: BaseException) -> str:
     return text[0] if text else type(e).__name__
 
 
-def _connect(conninfo: str) -> psycopg.Connection[Any]:
+def connect(conninfo: str) -> psycopg.Connection[Any]:
     import psycopg
 
     try:
@@ -173,7 +174,7 @@ class _Pool:
             if conn is None or conn.closed or conn.broken:
                 if conn is not None:
                     self.pids.discard(conn.info.backend_pid)
-                conn = _connect(self.conninfo)
+                conn = connect(self.conninfo)
                 self.pids.add(conn.info.backend_pid)
             try:
                 yield conn
@@ -220,7 +221,7 @@ class _Holds:
 
         if self._conn is not None and not self._conn.closed and not self._conn.broken:
             return self._conn
-        conn = _connect(self.conninfo)
+        conn = connect(self.conninfo)
         try:
             for game_id in self._held:
                 conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,))  # (let go at its writer's close)
@@ -413,9 +414,6 @@ class PgStore:
     kept there too (:mod:`.pgchat`), and who is at them (:mod:`.pgpresence`). ``chats``: the
     server's directory, where a chat file found beside a game is moved aside and removed with it."""
 
-    shared = True
-    """Other servers may play the same tables: each holds a table until another asks for it."""
-
     def __init__(
         self, conninfo: str, chats: Path | None = None, *, pool_size: int = POOL_SIZE, patience: float = PATIENCE,
         log: Callable[[str], None] | None = None,
@@ -425,8 +423,9 @@ class PgStore:
         self.patience = patience
         self._log = log or (lambda line: None)
         self.lock_wait = LOCK_WAIT
-        self._stopping = threading.Event()
-        self._listener: threading.Thread | None = None
+        self.stopping = threading.Event()
+        self.listener: threading.Thread | None = None
+        """The thread that follows the other servers (:class:`~.pgpeers.PgPeers`), stopped with the store."""
         self._away = threading.Event()
         """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
@@ -434,7 +433,7 @@ class PgStore:
         self.holds = _Holds(conninfo)
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
-        self.presence = Presence(lambda: _connect(conninfo), CHANNEL)
+        self.presence = Presence(lambda: connect(conninfo), CHANNEL)
         """Who is at each table through this server, for the others (:mod:`.pgpresence`)."""
 
     def talk(self) -> PgChat:
@@ -476,7 +475,7 @@ class PgStore:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             conn.execute(SCHEMA)
 
-    def _take(self, game_id: int, name: str | None = None) -> bool:
+    def take(self, game_id: int, name: str | None = None) -> bool:
         """Hold game ``game_id``, waiting up to :data:`LOCK_WAIT` seconds for the server that holds
         it to let it go; ``name``: its table, which that server is asked for (``want NAME``)."""
         deadline = time.monotonic() + self.lock_wait
@@ -500,39 +499,6 @@ class PgStore:
 
         self._patiently(send)
 
-    # -- following the other servers ------------------------------------------------------------
-
-    def follow(self, news: Callable[[str], None]) -> None:
-        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
-        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
-        listen are lost, and a follower then reads every table from the ``seq`` it has."""
-        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
-        thread.start()
-        self._listener = thread
-        self.presence.start(news)
-
-    def _listen(self, news: Callable[[str], None]) -> None:
-        import psycopg
-
-        while not self._stopping.is_set():
-            try:
-                conn = _connect(self.conninfo)
-            except DatabaseLost:
-                self._stopping.wait(RETRY)
-                continue
-            try:
-                conn.execute(f"LISTEN {CHANNEL}")
-                news("*")
-                while not self._stopping.is_set():
-                    for notification in conn.notifies(timeout=0.5):
-                        own = notification.pid in self.pool.pids or notification.pid == self.presence.pid
-                        if not own:  # (this server knows its own news)
-                            news(notification.payload)
-            except psycopg.Error:
-                self._stopping.wait(RETRY)
-            finally:
-                conn.close()
-
     def lines_since(self, name: str, seq: int) -> list[bytes]:
         """Game ``name``'s lines from ``seq`` on (none: no such game, or none yet)."""
 
@@ -554,12 +520,12 @@ class PgStore:
             return None if raw is None else _record_decoder.decode(raw)
         return None
 
-    def shutdown(self) -> None:
-        """Close the store's connections (its holds go with them)."""
-        self._stopping.set()
+    def close(self) -> None:
+        """Close the store's connections (its holds go with them), and stop following the others."""
+        self.stopping.set()
         self.presence.close()
-        if self._listener is not None:
-            self._listener.join(5)
+        if self.listener is not None:
+            self.listener.join(5)
         self._unlocks.shutdown(wait=True)
         self.holds.close()
         self.pool.close()
@@ -669,14 +635,14 @@ class PgStore:
             raise
         except psycopg.Error as e:  # pragma: no cover - the pool turns these into DatabaseError
             raise DatabaseError(_why(e)) from None
-        if not self._take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
+        if not self.take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
             raise GameLocked(f"table {name}", None, "another server")
         writer = RowWriter(self, name, game_id, 1)
         return PlaySession(
             Game(created), writer, None, [created], rewriter=lambda lines: RowWriter(self, name, game_id, lines)
         ), [line]
 
-    def _find(self, name: str) -> tuple[int, bytes | None] | None:
+    def find(self, name: str) -> tuple[int, bytes | None] | None:
         """Table ``name``'s game id and record, waiting out a lost database."""
 
         def find() -> tuple[int, bytes | None] | None:
@@ -686,11 +652,11 @@ class PgStore:
         return self._patiently(find)
 
     def reopen(self, name: str) -> tuple[PlaySession, list[bytes], TableRecord | None]:
-        found = self._find(name)
+        found = self.find(name)
         if found is None:
             raise SaveError(f"table {name}: no such game in the database")
         game_id, raw = found
-        if not self._take(game_id, name):
+        if not self.take(game_id, name):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
 
@@ -715,24 +681,6 @@ class PgStore:
         session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices],
                               rewriter=lambda lines: RowWriter(self, name, game_id, lines))  # fmt: skip
         return session, lines, record
-
-    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
-        """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
-        lines other servers wrote since (for the caller to apply), and the session given a writer
-        that appends after them. Cheaper than :meth:`reopen` (the game is not read again)."""
-        found = self._find(name)
-        if found is None:
-            raise SaveError(f"table {name}: no such game in the database")
-        game_id = found[0]
-        if not self._take(game_id, name):
-            raise GameLocked(f"table {name}", None, "another server plays it")
-        try:
-            news = self.lines_since(name, seq)
-        except BaseException:
-            self.holds.release(game_id)
-            raise
-        session.write_again(seq + len(news))
-        return news
 
     def save_record(self, name: str, record: TableRecord) -> None:
         data = msgspec.json.encode(record)
@@ -782,17 +730,7 @@ class PgStore:
 
         return self._patiently(read)
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
-        self.presence.tell(name, here)
-
-    def presence_elsewhere(self, name: str) -> list[Here]:
-        def read() -> list[Here]:
-            with self.pool.conn() as conn:
-                return self.presence.elsewhere(conn, name)
-
-        return self._patiently(read)
-
-    def close(self, name: str, session: PlaySession) -> None:
+    def rest(self, name: str, session: PlaySession) -> None:
         session.close()
 
     def archive(self, name: str) -> str:
@@ -842,7 +780,7 @@ class PgStore:
                 break
             n += 1
         conn.execute("UPDATE dvtui_games SET name = %s WHERE name = %s", (aside, name))
-        if self.chats is not None:  # its talk goes with it (dvtui/tables/chat.py)
+        if self.chats is not None:  # its talk goes with it (dvtui/server/chat.py)
             with contextlib.suppress(FileNotFoundError):
                 (self.chats / f"{name}.chat").rename(self.chats / f"{aside}.chat")
         return aside

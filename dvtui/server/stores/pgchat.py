@@ -8,7 +8,7 @@ table hears the same talk in the same order, whichever server they came through;
 client gets the same latest lines from any server. A line kept notifies ``chat NAME`` on the
 store's channel (a wake-up: the others read from the ``n`` they have).
 
-The cap is the file store's: a table's talk stops being kept at :data:`~.chat.MAX_CHAT_BYTES` (a
+The cap is the file store's: a table's talk stops being kept at :data:`~dvtui.server.chat.MAX_CHAT_BYTES` (a
 line past it is told through its own server only, unkept).
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from .chat import MAX_CHAT_BYTES, RECENT, Heard
+from ..chat import MAX_CHAT_BYTES, RECENT, Heard
 from .pgerrors import DatabaseError
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class Connections(Protocol):
 
 
 class Database(Protocol):
-    """What the talk needs of its store (a :class:`~.pgstore.PgStore`, which makes it): its
+    """What the talk needs of its store (a :class:`~.pg.PgStore`, which makes it): its
     connections, and its patience while the database is away."""
 
     @property
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS dvtui_chat (
     PRIMARY KEY (game_id, n)
 );
 """
-"""Made with the store's schema (:data:`~.pgstore.SCHEMA` runs it)."""
+"""Made with the store's schema (:data:`~.pg.SCHEMA` runs it)."""
 
 TRIES = 20
 """Two servers keeping a line of the same table at once both pick the next ``n``: the one refused

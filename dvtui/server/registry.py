@@ -16,20 +16,18 @@ import msgspec
 
 from ..engine import Game, Seat
 from ..lookalike import skeleton
-from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
-from .protocol import (
+from ..tables.protocol import (
     MAX_LINE_BYTES,
     MAX_PAGE,
     VOUCHED_PREFIX,
     ListedTable,
+    Owner,
     SeatState,
     Tables,
     encode,
 )
-from .vetting import person_problem
-
-Owner = int | str
-"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
+from ..tables.vetting import person_problem
+from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
 
 TABLES_PER_OPENER = 20
 """Tables one account (or vouched person) may have listed at once, open or over."""

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..store import GameFileError, SaveError, fsync_dir, write_whole
-from ..store.reader import read_bytes
-from .pgstore import PgStore
-from .protocol import KEPT_GAME, TABLE_NAME
-from .server import AlreadyServed
+from ...store import GameFileError, SaveError, fsync_dir, write_whole
+from ...store.reader import read_bytes
+from ...tables.protocol import KEPT_GAME, TABLE_NAME
+from .. import AlreadyServed
+from .pg import PgStore
 
 _GAME = re.compile(f"(?:{TABLE_NAME[2:-2]}|{KEPT_GAME[2:-2]})")
 """The name of a table's game or of a kept game (a file's stem): nothing else in a games directory moves."""

@@ -19,7 +19,7 @@ is no longer a pure function of the game and seed, as a local game's is). And th
 search little or not at all (:func:`quick`: ``greedy``, ``random``, ``novice``...) have a worker
 and a queue of their own, so they never wait behind a search.
 
-:class:`BotPool` runs the moves in plain child processes (:mod:`dvtui.tables.think`) fed over a
+:class:`BotPool` runs the moves in plain child processes (:mod:`dvtui.server.think`) fed over a
 pipe; :class:`MaxBudget` is the most a server lets a bot think (``dvtui serve --max-budget``).
 """
 
@@ -212,7 +212,7 @@ class BotPool:
         here = str(Path(__file__).resolve().parents[2])  # (the directory holding dvtui/)
         path = os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-P", "-m", "dvtui.tables.think", env={**os.environ, "PYTHONPATH": path},
+            sys.executable, "-P", "-m", "dvtui.server.think", env={**os.environ, "PYTHONPATH": path},
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
         )  # fmt: skip
 

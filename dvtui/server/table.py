@@ -7,14 +7,14 @@ the table (the server's connections; plain values in tests). The rules read a gu
 is left with the sockets, the files and the bots' processes. A rule that says no raises
 :class:`Refusal`, which the server sends back as the ``error`` answering the message.
 
-:func:`pick_seat` is the seat a join without one means, read from the seats as the table shows
-them: the server decides with it, and the seat chooser offers the same seat first.
+:func:`~dvtui.tables.seats.pick_seat` is the seat a join without one means, read from the seats as
+the table shows them: the server decides with it, and the seat chooser offers the same seat first.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import msgspec
@@ -24,12 +24,22 @@ from ..play.session import PlaySession
 from ..printable import printable
 from ..rulewords import english_words
 from ..store import user_name
-from .clock import MoveClock, waiting_time
+from ..tables.clock import MoveClock, waiting_time
+from ..tables.protocol import (
+    MAX_ERROR_CHARS,
+    Error,
+    ErrorCode,
+    ListedTable,
+    Owner,
+    Presence,
+    RematchVote,
+    SeatState,
+    shown_person,
+)
+from ..tables.reasons import english, wire_fields
+from ..tables.seats import pick_seat
 from .oneseat import second_seat
-from .protocol import MAX_ERROR_CHARS, Error, ErrorCode, ListedTable, Presence, RematchVote, SeatState, shown_person
-from .reasons import english, wire_fields
-from .registry import Owner
-from .store import MAX_HISTORY, MAX_RELEASED, Here, TableRecord
+from .stores.base import MAX_HISTORY, MAX_RELEASED, Here, TableRecord
 
 STAND_IN = "greedy"
 """The bot that plays a seat nobody has come to once the opener starts the table, a turn whose time
@@ -55,7 +65,7 @@ class Refusal(Exception):
 
     @classmethod
     def because(cls, code: ErrorCode, reason: str, fields: dict[str, int], *, seq: int | None = None) -> Refusal:
-        """The refusal ``reason`` (:data:`~.reasons.REASONS`), its message the same English words
+        """The refusal ``reason`` (:data:`~dvtui.tables.reasons.REASONS`), its message the same English words
         whatever language the server runs in."""
         return cls(code, english(reason, fields), seq=seq, reason=reason, fields=fields)
 
@@ -102,20 +112,6 @@ G = TypeVar("G", bound=Guest)
 def owner_name(owner: Owner) -> str:
     """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
     return shown_person(owner) if isinstance(owner, str) else user_name(owner)
-
-
-def pick_seat(seats: Sequence[SeatState], identity: str, person: str) -> int | None:
-    """The seat a join without one means for ``identity`` (an owner as the table shows it, see
-    :func:`owner_name`), whose name is ``person``: their own seat left away (a dropped connection,
-    a closed tab), else the free seat kept for them, else the free seat named like them
-    (casefold). None: none of these (the server then asks which seat; the seat chooser offers the
-    first free one, as a suggestion the person confirms)."""
-    free = [s for s in seats if s.state == "free" and s.kept_for in (None, identity)]
-    away = [s for s in seats if s.state == "away" and s.user == identity]
-    kept = [s for s in free if s.kept_for == identity]
-    named = [s for s in free if s.name.casefold() == person.casefold()]
-    chosen = away or kept or named
-    return chosen[0].seat if chosen else None
 
 
 class Sat(NamedTuple, Generic[G]):
@@ -728,4 +724,4 @@ def _whose(owner: Owner) -> str:
     return owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
 
 
-__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "pick_seat"]
+__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name"]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..store import SaveError
 
 if TYPE_CHECKING:
-    from .store import GameStore
+    from .stores.base import GameStore
 
 KEPT_BYTES_PER_OPENER = 64 * 1024 * 1024
 """Bytes of kept games one opener may have. A whole game with its record and some chat is ~40 KiB:

@@ -16,9 +16,9 @@ from typing import Protocol
 
 import msgspec
 
+from ..tables.older import listed_for
+from ..tables.protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode
 from .limits import Coalesced
-from .older import listed_for
-from .protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode
 
 _OVERHEAD = len(encode(TablesChanged(tables=[], removed=[])))
 """A batch's bytes besides its tables and names."""

@@ -1,4 +1,4 @@
-"""Who is at a table through the other servers on one database (a :class:`~.pgstore.PgStore`).
+"""Who is at a table through the other servers on one database (a :class:`~.pg.PgStore`).
 
 Each server writes the people connected through it, table by table, as rows of ``dvtui_presence``
 (its server id, the table, the seat -- none for a spectator --, the level of a bot client, and a
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from .base import Here
 from .pgerrors import DatabaseError, DatabaseLost
-from .store import Here
 
 if TYPE_CHECKING:
     import psycopg
@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS dvtui_presence (
 ALTER TABLE dvtui_presence ADD COLUMN IF NOT EXISTS declined integer NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS dvtui_presence_table ON dvtui_presence (table_name);
 """
-"""Made with the store's schema (:data:`~.pgstore.SCHEMA` runs it)."""
+"""Made with the store's schema (:data:`~.pg.SCHEMA` runs it)."""
 
 _LIVE = (
     "SELECT l.objid::bigint FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "

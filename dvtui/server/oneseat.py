@@ -12,8 +12,8 @@ fill with friends who come later: it is theirs to stall or to close).
 
 from __future__ import annotations
 
-from .registry import Owner
-from .store import TableRecord
+from ..tables.protocol import Owner
+from .stores.base import TableRecord
 
 
 def second_seat(record: TableRecord, identity: Owner) -> int | None:

@@ -1,0 +1,937 @@
+"""``dvtui serve``: tables that several people play from their own terminals, over a Unix socket.
+
+:class:`Server` wires the wing together and runs it: the lock on its directory, listening and
+stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and the handlers of the
+messages about a table (who sits where, decisions, chat, rematch); what the other servers wrote is
+followed by :class:`~.following.Following` (:mod:`.peers`). The connections are the
+:class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
+raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
+table's decisions, record and talk its :class:`~.live.LiveTable`'s, and the rules over who is
+there :class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
+every table; nothing slow runs on it:
+
+- a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
+  the undo rule) in a thread, which appends it with fsync; the lines its writer wrote are then
+  sent to the table's clients, so no client ever sees a move a crash could take back;
+- bots think in a pool of worker processes sized to the cores (:mod:`.pool`), one move at a time
+  per table and only while somebody is at it, the workers shared fairly between the people at the
+  tables, so a bot deep in thought holds one worker and never the loop;
+- a client that stops reading is dropped once its unsent data passes a bound, so a broadcast never
+  waits for anybody.
+
+Who is who comes from the socket (SO_PEERCRED): a seat, once taken, belongs to that uid for the
+whole game, kept in the table's record so a restarted server still knows it. A *trusted* account
+(the server's own, and those of ``dvtui serve --trust``) may instead speak for a person it vouches
+for (``hello.user``: ``dvtui web`` naming the user of a login proxy); that person is then an
+identity of its own, owning seats apart from every account, the vouching one included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import partial
+from typing import TypeVar
+
+from ..bots import parse_bot
+from ..engine import (
+    CardNotInHand,
+    NotPlacementPhase,
+    Placement,
+    RuleError,
+    Seat,
+    SeatError,
+    WrongPlayer,
+    new_game,
+    random_seed,
+)
+from ..i18n import ENGLISH, N_, language, set_language
+from ..play.seats import parse_players
+from ..printable import printable
+from ..rulewords import english_words
+from ..store import GameFileError, SaveError
+from ..tables.older import listed_for
+from ..tables.protocol import (
+    MAX_CHAT_CHARS,
+    Bye,
+    Closed,
+    CloseTable,
+    Error,
+    ErrorCode,
+    FetchGame,
+    FollowTables,
+    GameLines,
+    Hello,
+    Join,
+    Joined,
+    ListedTable,
+    ListTables,
+    Opened,
+    OpenTable,
+    Owner,
+    Place,
+    Release,
+    Released,
+    Rematch,
+    Resign,
+    Said,
+    Say,
+    SetClock,
+    StandIn,
+    Start,
+    Started,
+    Tables,
+    Undo,
+    Watch,
+    encode,
+)
+from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
+from ..tables.where import ServerPlace, check_socket_path, make_private_dir
+from . import AlreadyServed
+from .chat import Heard
+from .clocks import AliveStamp, background, run_clocks
+from .followers import Followers
+from .following import Following
+from .gateway import Conn, Gateway
+from .hall import Hall
+from .holdwatch import watch_holds
+from .keptroom import KeptRoom
+from .limits import Acceptor, Budgets, Limits, Output, Throttled
+from .live import Backing, LiveTable, seat_said
+from .openings import worth_keeping
+from .operator import said, speak_to_operator
+from .peers import NoPeers, Peers
+from .pool import BotMoves, BotPool, MaxBudget
+from .registry import (
+    TableLimits,
+    kept_for,
+    lookalike_of,
+    owner_named,
+    page,
+)
+from .stores.base import GameStore, TableExists, TableRecord
+from .stores.files import FileStore
+from .table import BotTurn, Refusal, Sat, owner_name
+
+T = TypeVar("T")
+
+MAX_TABLES = 10_000
+RESIGNED_BOT = "strong"
+"""The bot that plays a resigned seat to the end."""
+
+
+def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
+    """Whom each seat of a new table is kept for: its invitation (``open_table``'s ``invite``), else
+    as its name decides. An invitation nobody answers to, or to a bot's seat, is refused."""
+    kept = kept_for(seats)
+    if invite is None:
+        return kept
+    if len(invite) != len(seats):
+        raise Refusal("bad_setup", f"invite names {len(invite)} seats; the table has {len(seats)}")
+    for i, (seat, name) in enumerate(zip(seats, invite, strict=True)):
+        if name is None:
+            continue
+        if seat.kind != "human":
+            raise Refusal("bad_setup", f"seat {i + 1} ({seat.name}) is a bot's: nobody is invited to it")
+        owner = owner_named(name)
+        if owner is None:
+            raise Refusal("bad_setup", f"invite {name}: no such account here (a vouched person is web:NAME)")
+        kept[i] = owner
+    return kept
+
+
+class Server:
+    """The table server on directory ``place`` (see the module's docstring)."""
+
+    def __init__(
+        self, place: ServerPlace, *, idle: float | None = None, store: GameStore | None = None,
+        peers: Peers | None = None, workers: int | None = None, log: Callable[[str], None] | None = None,
+        signals: bool = True,
+        trust: Iterable[int] = (), limits: Limits | None = None, table_limits: TableLimits | None = None,
+        budget: MaxBudget | None = None,
+    ) -> None:  # fmt: skip
+        self.place = place
+        self.limits = limits or Limits()
+        self.table_limits = table_limits or TableLimits()
+        self.idle = idle
+        self.trusted = frozenset({os.geteuid(), *trust})
+        """The uids that may vouch for a person: the server's own (a process of its account could
+        rewrite the games' files anyway, so trusting it adds nothing) and ``trust``'s."""
+        self.signals = signals
+        """Stop on SIGTERM / SIGINT / SIGHUP (only a main thread can; a test's server in a thread
+        is stopped through :attr:`stopping`)."""
+        self.games = place.games
+        self.store: GameStore = store if store is not None else FileStore(self.games)
+        self.peers: Peers = peers if peers is not None else NoPeers()
+        """The other servers on the store (none: a games directory is one server's)."""
+        self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
+        self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
+        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line))
+        """What every table stands on (the log as it is when a line is said: a test may replace it)."""
+        self.workers = workers or len(os.sched_getaffinity(0))
+        self.alive = AliveStamp(place.directory)
+        """When the server last ran here: touched each tick, read at the start (a turn's time
+        meanwhile counts for nobody)."""
+        self.stopping = asyncio.Event()
+        self.listening = asyncio.Event()
+        self.bots = BotPool(self.workers, budget)
+        """The bots' worker processes; ``budget``: the most a bot may think here."""
+        self.moves = BotMoves[LiveTable](self.bots, play=self._play_bot, failed=self._bot_failed, then=self._wake)
+        self._limited = Throttled(self._log)
+        """The log for what may happen many times a second (limits reached, failures of a peer)."""
+        self.followers = Followers(lambda name, kept: self.hall.listed_info(name, kept), self.limits.presence_tick)
+        """The connections that follow the list of tables, told what changes in it."""
+        self.gateway = Gateway(
+            self.limits, self.trusted, self.followers, self.stopping, lambda line: self._log(line), self._limited,
+            left=self._leave,
+        )  # fmt: skip
+        """The connections: accepted, read, each message handed to its handler."""
+        self.gateway.handle = {
+            Hello: self.gateway.greet, ListTables: self._list, OpenTable: self._open, Join: self._join,
+            Watch: self._watch,
+            Place: self._decide, Undo: self._decide, StandIn: self._stand_in, Release: self._release_seat,
+            Say: self._say, CloseTable: self._close_table, Resign: self._resign,
+            Rematch: self._rematch, FetchGame: self._fetch_game,
+            Bye: self.gateway.bye,
+            Start: self._start,
+            SetClock: self._set_clock,
+            FollowTables: self._follow_list,
+        }  # fmt: skip
+        """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
+        self._dealing: set[asyncio.Task[None]] = set()
+        """Rematches being dealt because the person the others waited for left."""
+        self.chats = self.store.talk()
+        self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
+        self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
+        self._watching: dict[Owner | None, set[Conn]] = {}
+        """The connections watching a table, per budget key (None: those bounded only in all)."""
+        self.hall = Hall(self.backing, self.chats, self.followers, self.alive, self.limits, self.table_limits)
+        """The tables by name and the games kept after them."""
+        self.following = Following(
+            self.hall, self.backing, self.chats, self.followers, self.stopping, self._limited, wake=self._wake,
+            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self._unwatch,
+        )  # fmt: skip
+        """What the other servers on the store wrote, followed here."""
+
+    @property
+    def conns(self) -> set[Conn]:
+        return self.gateway.conns
+
+    @property
+    def output(self) -> Output:
+        return self.gateway.output
+
+    @property
+    def tables(self) -> dict[str, LiveTable]:
+        return self.hall.tables
+
+    @property
+    def kept(self) -> dict[str, ListedTable]:
+        return self.hall.kept
+
+    @property
+    def kept_room(self) -> KeptRoom:
+        return self.hall.kept_room
+
+    # -- life ------------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Serve until SIGTERM / SIGINT / SIGHUP, or until idle for ``idle`` seconds."""
+        import filelock
+
+        directory = self.place.directory
+        make_private_dir(self.games)
+        with contextlib.suppress(ValueError, OSError):
+            _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        self.gateway.max_conns = self.limits.total_conns()
+        lock = filelock.FileLock(directory / "serve.lock", timeout=0, mode=0o600)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            taken = said(N_("{directory}: another 'dvtui serve' already serves this directory"))
+            raise AlreadyServed(taken.format(directory=directory)) from None
+        asyncio.get_running_loop().set_exception_handler(self.gateway.loop_exception)
+        try:
+            self.hall.reopen_all()
+            self.hall.keep_all()
+            self.following.start()
+            await self._listen()
+        finally:
+            for table in list(self.hall.tables.values()):
+                self.store.rest(table.name, table.session)
+            self.hall.tables.clear()
+            await self.bots.close()
+            self._io.shutdown(wait=True)
+            self.store.close()
+            lock.release()
+
+    async def _listen(self) -> None:
+        loop = asyncio.get_running_loop()
+        path = check_socket_path(self.place)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # a socket left by a server that died: ours now (we hold serve.lock)
+        server = Acceptor(str(path), self.gateway.accepted, self._limited)
+        server.start()
+        # Who may connect is who may enter the directory: its mode (and group) decide, not the socket's.
+        os.chmod(path, 0o666)
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP) if self.signals else ():
+            loop.add_signal_handler(sig, self.stopping.set)
+        listening = said(N_("listening on {path} (unfinished tables: {count})"))
+        self._log(listening.format(path=path, count=len(self.hall.tables)))
+        self.listening.set()
+        for table in self.hall.tables.values():
+            self._wake(table)
+        idle = self._watch_idle() if self.idle is not None else None
+        clocks = run_clocks(self.hall.tables.values, self.alive, self._log, self._wake)
+        try:
+            async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
+                holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
+                for work in (idle, self.hall.sweep(), clocks, holds):
+                    await running.enter_async_context(background(work))
+                try:
+                    await self.stopping.wait()
+                finally:
+                    server.close()
+                    self.gateway.refusals.close()
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+                    for conn in list(self.gateway.conns):
+                        conn.send(encode(Error(code="shutdown", message="the table server is stopping")))
+                        conn.close()
+                    if self.gateway.handlers:  # each connection ends on its own rather than being cancelled
+                        await asyncio.wait(list(self.gateway.handlers), timeout=5)
+        finally:
+            await self.moves.stop()
+            for table in self.hall.tables.values():
+                async with table.lock:  # a decision being saved finishes first
+                    pass
+            self._log(said(N_("stopped")))
+
+    async def _watch_idle(self) -> None:
+        assert self.idle is not None
+        quiet_since = time.monotonic()
+        while True:
+            await asyncio.sleep(min(1.0, self.idle / 4))
+            busy = self.gateway.conns or any(t.bot_task is not None for t in self.hall.tables.values())
+            if busy:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= self.idle:
+                leaving = said(N_("idle for {seconds} s: leaving (unfinished tables reopen on the next start)"))
+                self._log(leaving.format(seconds=f"{self.idle:g}"))
+                self.stopping.set()
+                return
+
+    async def _run_io(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._io, fn)
+
+    # -- a connection ----------------------------------------------------------------------------
+
+    # -- tables ----------------------------------------------------------------------------------
+
+    async def _list(self, conn: Conn, message: ListTables) -> None:
+        """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
+        features = conn.features
+        if message.table is not None:
+            table = self.hall.tables.get(message.table)
+            conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
+            return
+        if not message.all:
+            names = sorted(self.hall.tables)
+            listed = page(names, lambda name: listed_for(self.hall.tables[name].info(), features), after=message.after,
+                          limit=message.limit)  # fmt: skip
+            conn.send(listed)
+            return
+
+        def info(name: str) -> ListedTable:
+            table = self.hall.tables.get(name)
+            return listed_for(table.info() if table is not None else self.hall.kept[name], features)
+
+        names = sorted({*self.hall.tables, *self.hall.kept})  # a table's kept games follow it: "t" < "t.2026-..."
+        conn.send(page(names, info, after=message.after, limit=message.limit))
+
+    async def _follow_list(self, conn: Conn, message: FollowTables) -> None:
+        """The list's first page, as ``list_tables`` sends it; then its changes (see :mod:`.followers`)."""
+        self.followers.follow(conn, kept=message.all)
+        await self._list(conn, ListTables(limit=message.limit, all=message.all))
+
+    async def _open(self, conn: Conn, message: OpenTable) -> None:
+        name = message.table
+        before = self.hall.tables.get(name)
+        if name in self.hall.opening or (before is not None and not before.over):
+            raise Refusal("table_exists", f"table {name} is being played; choose another name")
+        if len(self.hall.tables) >= MAX_TABLES:
+            raise Refusal("bad_setup", f"the server holds {MAX_TABLES} tables already")
+        if any("," in entry for entry in message.players):
+            raise Refusal("bad_setup", "a seat is one name or bot:LEVEL (no commas)")
+        try:
+            seats = parse_players(",".join(message.players))
+            first = message.first_player or 0
+            seed = message.seed if message.seed is not None else random_seed()
+            created = new_game(seats, first_player=first, seed=seed)
+        except SeatError as e:
+            raise Refusal("bad_setup", english_words(e)) from None
+        except RuleError as e:
+            raise Refusal.ruled("bad_setup", e) from None
+        for i, seat in enumerate(seats):
+            over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
+            if over is not None:
+                raise Refusal("bad_setup", f"{seat.name}: {over}")
+            like = lookalike_of(seat.name) if seat.kind == "human" else None
+            if like is not None:
+                raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
+                              "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
+        self.hall.room_to_keep(conn.identity, conn.user, "open another table")
+        wait = 0.0 if conn.identity == os.geteuid() else self.hall.openings.spend(conn.identity)
+        if wait:
+            raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
+                          f"many as one may in a row: the next one in {wait:.0f} s")  # fmt: skip
+        n = len(seats)
+        record = TableRecord(
+            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
+            kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
+        )  # fmt: skip
+        self.hall.opening.add(name)  # from here no other open_table takes the name
+        try:
+            await self.hall.room_for(conn.identity, conn.user, before)
+            if before is not None:  # a finished game whose name is used again: its file is moved aside
+                self.hall.retire(before)
+            session, lines = await self._run_io(lambda: self.store.create(name, created, record))
+        except (TableExists, SaveError, OSError) as e:
+            if before is not None and self.hall.tables.setdefault(name, before) is before:  # nothing took its name
+                before.listed = True
+                before.presence_soon()  # (who is at it, told the store again)
+            if isinstance(e, TableExists):
+                raise Refusal("table_exists", str(e)) from None
+            raise Refusal("server", f"cannot save the new table: {e}") from None
+        finally:
+            self.hall.opening.discard(name)
+        self.hall.tables[name] = table = LiveTable(
+            name, session, lines, record, self.backing, self.limits.presence_tick
+        )
+        table.record_version = 0  # (a new game's record, as the store made it)
+        table.relisted = self.followers.changed
+        self.followers.changed(name)
+        if before is not None:  # the finished game it replaced was moved aside: a kept game now
+            for kept in await self._run_io(self.store.kept):
+                if kept.startswith(f"{name}.") and kept not in self.hall.kept:
+                    self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
+        self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
+        conn.send(encode(Opened(table=name)))
+        self._wake(table)
+
+    # -- who is at a table -----------------------------------------------------------------------
+
+    async def _join(self, conn: Conn, message: Join) -> None:
+        table = self.hall.table(message.table)
+        elsewhere = conn.table is not None and conn.table is not table
+        pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
+
+        def sit(again: bool) -> tuple[Sat[Conn], bool]:
+            nonlocal pushed
+            try:
+                sat = table.join(conn, message.seat)
+            except Refusal:
+                if again:  # the seat it took went to somebody else through another server
+                    table.leave(conn)
+                raise
+            pushed = sat.pushed if not again else pushed
+            return sat._replace(pushed=pushed), sat.changed
+
+        sat = await table.change_record(sit)
+        if elsewhere:
+            self._leave(conn)
+        self._unwatch(conn)
+        if sat.pushed is not None:  # another connection of the same identity
+            sat.pushed.table = None
+            sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
+        if conn.bot is None:
+            sits = said(N_("{user} sits at {table} {seat}"))
+        else:
+            sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
+        self._log(sits.format(user=conn.user, table=table.name, seat=seat_said(table, sat.seat), level=conn.bot))
+        self._arrived(conn, table, message.since, sat.seat)
+        if not table.playing:  # a player sits: the files open now, not at their move
+            async with table.lock:
+                with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
+                    await table.play_here()
+        self._wake(table)
+
+    async def _watch(self, conn: Conn, message: Watch) -> None:
+        table = self.hall.table(message.table)
+        table.may_watch(conn, self.limits.spectators_per_table)
+        self._may_watch_more(conn)
+        seat = conn.seat if conn.table is table else None
+        if conn.table is not None and conn.table is not table:
+            self._leave(conn)
+        table.watch(conn, self.limits.spectators_per_table)
+        if seat is not None:
+            left = said(N_("{user} left {table} {seat}"))
+            self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
+        self._watching.setdefault(self.gateway.budget_key(conn), set()).add(conn)
+        self._arrived(conn, table, message.since, None)
+        self._wake(table)
+
+    def _arrived(self, conn: Conn, table: LiveTable, since: int, seat: int | None) -> None:
+        """``conn`` is at ``table`` now: send it the game from ``since`` and tell the table."""
+        conn.table = table
+        table.active = time.time()
+        since = since if since <= table.next_seq else 0
+        waiting = table.waiting and "waiting" in conn.features
+        may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
+        label = str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
+        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
+                        may_close=may_close, label=label)  # fmt: skip
+        conn.send(encode(joined))
+        conn.send(b"".join(table.lines[since:]))
+        if table.failed is not None:
+            conn.tell(table.failed)
+        if "chat" in conn.features:
+            conn.send(b"".join(table.chat))
+        table.presence_soon()
+
+    def _may_watch_more(self, conn: Conn) -> None:
+        """Refuse ``conn`` a table more to watch past its account's bound, so a crowd of spectators
+        costs the tables' players nothing much."""
+        key = self.gateway.budget_key(conn)
+        most = self.limits.spectators_per_account
+        if key is None:
+            return
+        watchers = self._watching.get(key, set())
+        if len(watchers) - (conn in watchers) >= most:  # (conn leaves its table)
+            raise Refusal("busy", f"{conn.user} watches {most} tables already, as many as one may")
+
+    def _unwatch(self, conn: Conn) -> None:
+        key = self.gateway.budget_key(conn)
+        watchers = self._watching.get(key)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:
+                del self._watching[key]
+
+    def _leave(self, conn: Conn) -> None:
+        """``conn`` is no longer at its table: its seat is away, or one spectator fewer (the table's
+        files close once nobody plays there)."""
+        table = conn.table
+        if table is None:
+            return
+        conn.table = None
+        table.active = time.time()
+        seat = table.leave(conn)
+        if seat is not None:
+            left = said(N_("{user} left {table} {seat}"))
+            self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
+        self._unwatch(conn)
+        table.presence_soon()
+        self._wake(table)
+        self._deal_soon(table)  # (everyone still there may have accepted)
+
+    def _deal_soon(self, table: LiveTable) -> None:
+        """Deal the rematch at ``table`` if everyone there has accepted it and this server deals it."""
+        if table.deals_here() and not self.stopping.is_set():
+            task = asyncio.get_running_loop().create_task(self._deal_again(table))
+            self._dealing.add(task)
+            task.add_done_callback(self._dealing.discard)
+
+    async def _release_seat(self, conn: Conn, message: Release) -> None:
+        """The table's opener (or the server's own account) frees a seat: its owner, and whom its
+        name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
+        table = self.hall.table(message.table)
+        held: Conn | None = None  # (held by the first try only: a try again finds it gone)
+        to = None if message.to is None else owner_named(message.to)
+        if message.to is not None and to is None:
+            raise Refusal("bad_message", f"release to {message.to}: no such account here (a vouched person is "
+                          "web:NAME)")  # fmt: skip
+        if to is not None and message.bot is not None:
+            raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
+        bot = None if message.bot is None else self._level(message.bot)
+
+        def release(again: bool) -> tuple[None, bool]:
+            nonlocal held
+            freed = table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot)
+            held = freed if not again else held
+            return None, True
+
+        await table.change_record(release)
+        if held is not None:
+            held.table = None
+            if held is not conn:
+                held.fail("taken_over", f"the opener of table {table.name} released this seat")
+        if to is not None:
+            released = said(N_("{user} released {table} seat {number} to {owner}"))
+        elif bot is not None:
+            released = said(N_("{user} released {table} seat {number} to a {level} bot"))
+        else:
+            released = said(N_("{user} released {table} seat {number}"))
+        owner = None if to is None else owner_name(to)
+        self._log(released.format(user=conn.user, table=table.name, number=message.seat + 1, owner=owner, level=bot))
+        table.presence_soon()
+        conn.send(encode(Released(table=table.name, seat=message.seat)))
+        self._wake(table)
+
+    async def _start(self, conn: Conn, message: Start) -> None:
+        """The table's opener (or the server's own account) ends its waiting room: the free human
+        seats get a stand-in bot until their people come, and the first placement may be made."""
+        table = self.hall.table(message.table)
+
+        def start(again: bool) -> tuple[bool, bool]:
+            started = table.start(conn.identity, operator=os.geteuid())
+            return started, started
+
+        if await table.change_record(start):
+            self._log(said(N_("{user} started {table}")).format(user=conn.user, table=table.name))
+            table.presence_soon()
+        conn.send(encode(Started(table=table.name)))
+
+    async def _set_clock(self, conn: Conn, message: SetClock) -> None:
+        """The table's opener (or the server's own account) sets or shortens its move time."""
+        table = self.hall.table(message.table)
+
+        def set_clock(again: bool) -> tuple[None, bool]:
+            table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
+            return None, True
+
+        await table.change_record(set_clock)
+        clock = said(N_("{user} set {table}'s move time to {seconds} s"))
+        self._log(clock.format(user=conn.user, table=table.name, seconds=message.move_time))
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(table.presence_line(conn))
+        self._wake(table)
+
+    async def _close_table(self, conn: Conn, message: CloseTable) -> None:
+        """The table's opener (or the server's own account) ends an unfinished table: everyone at
+        it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
+        table = self.hall.table(message.table)
+        if not table.may_close(conn.identity, operator=os.geteuid()):  # (a vouched person is not the account)
+            raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
+        if table.over:
+            raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
+        keep = worth_keeping(table.session.events)
+        what = "its game is kept, unfinished" if keep else "nobody had made a decision there: its game is not kept"
+        table.halt("closed", f"{conn.user} closed table {table.name}; {what}")
+        async with table.lock:  # a decision being saved finishes first; none follows (halted)
+            pass
+        for there in table.evict():
+            self._unwatch(there)
+        await self.hall.put_aside(table, f"closed by {conn.user}", keep=keep)
+        conn.send(encode(Closed(table=table.name, kept=keep)))
+
+    async def _resign(self, conn: Conn, message: Resign) -> None:
+        """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
+        table = self.hall.table(message.table)
+
+        def resign(again: bool) -> tuple[int, bool]:
+            return table.resign(conn.identity, RESIGNED_BOT)[0], True
+
+        seat = await table.change_record(resign)
+        resigned = said(N_("{user} resigned at {table} {seat}: a {level} bot plays it"))
+        self._log(resigned.format(user=conn.user, table=table.name, seat=seat_said(table, seat), level=RESIGNED_BOT))
+        table.presence_soon()
+        if conn.table is not table:
+            conn.send(table.presence_line(conn))
+        self._wake(table)
+
+    async def _stand_in(self, conn: Conn, message: StandIn) -> None:
+        table = conn.table
+        if table is None:
+            raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
+        level = None if message.bot is None else self._level(message.bot)
+
+        def stand_in(again: bool) -> tuple[str | None, bool]:
+            return table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace), True
+
+        level = await table.change_record(stand_in)
+        if level is not None:
+            lets = said(N_("{user} lets {level} stand in for {table} {seat}"))
+        else:
+            lets = said(N_("{user} lets no bot stand in for {table} {seat}"))
+        self._log(lets.format(user=conn.user, level=level, table=table.name, seat=seat_said(table, message.seat)))
+        table.presence_soon()
+        self._wake(table)
+
+    def _level(self, asked: str) -> str:
+        """Bot level ``asked`` as the server plays it, or refused (no such level, over the budget)."""
+        try:
+            level = str(parse_bot(asked))
+        except SeatError as e:
+            raise Refusal("bad_message", english_words(e)) from None
+        over = self.bots.budget.problem(level)
+        if over is not None:
+            raise Refusal("bad_message", over)
+        return level
+
+    # -- chat --------------------------------------------------------------------------------------
+
+    async def _say(self, conn: Conn, message: Say) -> None:
+        """Tell everyone at the table (and the speaker) what ``conn`` says, and keep it beside the
+        game. Who speaks, and for which seat, is who the connection is: the owner of a seat speaks
+        as that seat's player, anyone else as a spectator, whatever they ask."""
+        table = self.hall.table(message.table)
+        text = printable(message.text.strip())[:MAX_CHAT_CHARS]
+        if not text:
+            raise Refusal("bad_message", "say something: the line is empty")
+        if self._chat_per_conn.take(conn) > 0 or self._chat_per_account.take(conn.identity) > 0:
+            raise Refusal("chat_limit", "too many chat lines too fast: wait a few seconds")
+        owners = table.record.owners
+        seat = owners.index(conn.identity) if conn.identity in owners else None
+        at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")  # as every stamp: UTC, Z
+        line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
+        async with table.chat_lock:
+            try:
+                heard, kept = await self._run_io(partial(self.chats.say, table.name, line, table.chat_seen))
+            except OSError as e:
+                unkept = said(N_("table {table}: cannot keep its chat: {error}"))
+                self._limited(f"chat {table.name}", unkept.format(table=table.name, error=e))
+                heard, kept = Heard(deque([line]), table.chat_seen), True
+            table.tell_chat(heard)
+        if conn.table is not table:
+            conn.send(line)
+        if not kept:
+            full = said(N_("table {table}: its chat file is full; lines go unkept"))
+            self._limited(f"chat {table.name}", full.format(table=table.name))
+
+    # -- a rematch ---------------------------------------------------------------------------------
+
+    async def _rematch(self, conn: Conn, message: Rematch) -> None:
+        """A seated person proposes, accepts or turns down a rematch of the finished game; once
+        everyone seated has accepted, the table deals again (:meth:`_deal_again`)."""
+        table = self.hall.table(message.table)
+        if conn.table is not table:
+            raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
+        if message.accept:  # a rematch keeps the finished game: counted against the table's opener
+            self.hall.room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
+
+        def vote(again: bool) -> tuple[bool, bool]:
+            # a rematch turned down is kept: every server withdraws its acceptances
+            return table.rematch(conn, message.accept), not message.accept
+
+        ready = await table.change_record(vote)
+        seat = conn.seat
+        assert seat is not None
+        if message.accept:
+            voted = said(N_("{user} accepts a rematch at {table} {seat}"))
+        else:
+            voted = said(N_("{user} turns the rematch down at {table} {seat}"))
+        self._log(voted.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
+        table.presence_soon()
+        if ready:
+            await self._deal_again(table)
+
+    async def _deal_again(self, table: LiveTable) -> None:
+        """Deal the rematch at ``table``: its finished game is put aside and kept in its history,
+        the next game is dealt with the same seats, and everyone at the table follows into it
+        (``dealt`` and its lines; a client that did not say it knows ``rematch`` is sent ``bye``
+        and closed, and its reconnection joins the new game from its first line)."""
+        name = table.name
+        async with table.lock:
+            if not table.deals_here() or self.hall.tables.get(name) is not table:
+                return
+            created = table.next_game()
+            if table.playing:
+                self.store.rest(name, table.session)
+                table.playing = False
+            self.hall.opening.add(name)  # no table of that name opens while its files move
+            try:
+                aside = await self._run_io(lambda: self.store.archive(name))
+                record = table.next_record(aside)
+                session, lines = await self._run_io(lambda: self.store.create(name, created, record))
+            except (TableExists, SaveError, OSError) as e:
+                table.halt("server", f"table {name} could not deal its rematch: {e}")
+                self._log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
+                return
+            finally:
+                self.hall.opening.discard(name)
+            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
+            table.deal(session, record)
+            table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
+            table.lines, table.playing, table.active = lines, True, time.time()
+        dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
+        self._log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
+        self._tell_dealt(table, lines)
+        await table.save_record()
+        self._wake(table)
+        kept = aside.removesuffix(".dvr")  # listed as a kept game, as after a restart
+        self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
+
+    def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
+        """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
+        for conn in table.tell_dealt(lines):  # its reconnection joins the new game (its lines are not those it has)
+            self._leave(conn)
+            table.bye(conn, table.name)
+        table.presence_soon()
+
+    async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
+        """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
+        an earlier one's from the file the table's history names; a kept game's, to who sat at it."""
+        if message.table in self.hall.kept:
+            await self._fetch_kept(conn, message)
+            return
+        table = self.hall.table(message.table)
+        current = table.record.game
+        if message.game == current:
+            lines = list(table.lines)
+        else:
+            aside = table.earlier_game(message.game)
+            if aside is None:
+                kept = table.record.game - len(table.record.history)
+                raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {message.game}")
+            try:
+                data = await self._run_io(partial(self.store.game_bytes, aside))
+            except OSError as e:
+                raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
+            lines = data.splitlines(keepends=True)
+        conn.send(encode(GameLines(table=table.name, game=message.game, lines=len(lines))) + b"".join(lines))
+
+    async def _fetch_kept(self, conn: Conn, message: FetchGame) -> None:
+        """Kept game ``table``'s lines, for the people who sat at it (a seat's owner, or whom a seat
+        nobody took was kept for) and the server's own account: a closed table's game is theirs
+        to replay, never anybody's who lists it."""
+        name, info = message.table, self.hall.kept[message.table]
+        me = owner_name(conn.identity)
+        sat = any(seat.user == me or (seat.user is None and seat.kept_for == me) for seat in info.seats)
+        if not sat and conn.identity != os.geteuid():
+            raise Refusal("not_seated", f"only who sat at kept game {name} may fetch it")
+        if message.game != info.game:
+            raise Refusal("no_table", f"kept game {name} is game {info.game} of its table, not {message.game}")
+        try:
+            data = await self._run_io(partial(self.store.game_bytes, f"{name}.dvr"))
+        except (OSError, SaveError) as e:
+            raise Refusal("no_table", f"kept game {name} is gone: {e}") from None
+        lines = data.splitlines(keepends=True)
+        conn.send(encode(GameLines(table=name, game=message.game, lines=len(lines))) + b"".join(lines))
+
+    # -- decisions -------------------------------------------------------------------------------
+
+    async def _decide(self, conn: Conn, message: Place | Undo) -> None:
+        table, seat = conn.table, conn.seat
+        if table is None or seat is None:
+            raise Refusal("not_seated", "join a table's seat first")
+        try:
+            async with table.lock:
+                await self._decided(table, seat, message)
+        finally:
+            self._wake(table)
+
+    async def _decided(self, table: LiveTable, seat: int, message: Place | Undo) -> None:
+        """Check and play ``seat``'s decision (called with ``table.lock`` held)."""
+        if table.failed is not None:
+            raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
+        try:  # what another server decided first comes first
+            await table.held()
+        except (SaveError, OSError, GameFileError) as e:
+            raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
+        if message.seq != table.next_seq:
+            stale = {"next_seq": table.next_seq, "seq": message.seq}
+            raise Refusal.because("stale", "stale", stale, seq=table.next_seq)
+        if table.over:
+            raise Refusal.because("game_over", "game_over", {})
+        waiting = table.why_waiting()
+        if waiting is not None:
+            raise Refusal("illegal", waiting, seq=table.next_seq)
+        try:
+            if isinstance(message, Place):
+                placement = Placement(card=message.card, column=message.column)
+                game = table.session.game
+                try:  # the rules' own refusals, in the wire's words (theirs are the server's language)
+                    game.check_placement(placement, player=seat)
+                except WrongPlayer:
+                    raise Refusal.because("illegal", "not_your_turn", {"to_move": game.to_move, "seat": seat},
+                                          seq=table.next_seq) from None  # fmt: skip
+                except CardNotInHand:
+                    raise Refusal.because("illegal", "card_placed", {"seat": seat, "card": message.card},
+                                          seq=table.next_seq) from None  # fmt: skip
+                except NotPlacementPhase:
+                    raise Refusal.because("illegal", "resolving", {}, seq=table.next_seq) from None
+                table.placing(seat)
+                await table.commit(lambda session: session.place(placement, player=seat))
+            else:
+                if undos_this_round(table.session.events, seat) >= MAX_UNDOS_PER_ROUND:
+                    raise Refusal.because("undo_limit", "undo_limit", {"seat": seat, "most": MAX_UNDOS_PER_ROUND},
+                                          seq=table.next_seq)  # fmt: skip
+                begun = table.turn_begun(seat)
+                if begun is not None:
+                    raise Refusal.because("nothing_to_undo", "turn_begun", {"seat": begun}, seq=table.next_seq)
+                await table.commit(lambda session: session.undo(seat), undone=seat)
+        except RuleError as e:
+            code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
+            raise Refusal.ruled(code, e, seq=table.next_seq) from None
+
+    # -- bots ------------------------------------------------------------------------------------
+
+    def _wake(self, table: LiveTable) -> None:
+        """Start the bot to move at ``table`` if one is to, then let its files rest if nobody plays."""
+        if self.stopping.is_set():
+            return
+        self.moves.start(table)
+        self.hall.rest(table)
+
+    async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
+        seq = table.next_seq  # another server's bot may have made this move already
+        try:
+            await table.held()
+        except (SaveError, OSError, GameFileError) as e:
+            self._log(said(N_("table {table}: its bot's move waits: {error}")).format(table=table.name, error=e))
+            return
+        if table.next_seq != seq:
+            return  # the next wake asks for the move of the position now
+        stand_in = turn.level if turn.standing_in else None
+        table.placing(turn.seat)
+        with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
+            await table.commit(lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
+
+    def _bot_failed(self, table: LiveTable, error: Exception) -> None:
+        table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")
+        failed = said(N_("table {table} has stopped: its bot failed ({error})"))
+        self._log(failed.format(table=table.name, error=repr(error)))
+
+
+def serve(
+    place: ServerPlace,
+    *,
+    idle: float | None = None,
+    trust: Iterable[int] = (),
+    limits: Limits | None = None,
+    budget: MaxBudget | None = None,
+    table_limits: TableLimits | None = None,
+    store: GameStore | None = None,
+    peers: Peers | None = None,
+) -> int:
+    """Run the server in the foreground (``dvtui serve``); 0 once stopped. ``trust``: the uids
+    besides its own that may vouch for a person; ``budget``: the most its bots may think;
+    ``table_limits``: its rules for tables as a whole (how long it keeps a game put aside);
+    ``store``: where its tables are kept (None: files in its games directory), closed when it
+    stops; ``peers``: the other servers on that store (None: nobody else). The server speaks
+    English whatever its user's language: what it passes on (a seat's or a rule's words) goes to
+    clients that each say it in their own (each refusal of the rules also names its reason)."""
+    operator = language()
+    speak_to_operator(operator)  # its log and startup errors are its operator's (dvtui/server/operator.py)
+    set_language(ENGLISH)
+    try:
+        make_private_dir(place.directory)
+        server = Server(
+            place,
+            idle=idle,
+            trust=trust,
+            limits=limits,
+            budget=budget,
+            table_limits=table_limits,
+            store=store,
+            peers=peers,
+        )
+        asyncio.run(server.run())
+    finally:
+        set_language(operator)  # what the command says after the server (its error line) is the operator's
+    return 0
+
+
+__all__ = ["Server", "serve"]

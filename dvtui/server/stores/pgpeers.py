@@ -1,0 +1,100 @@
+"""The other servers on one PostgreSQL database, as a server's :class:`~dvtui.server.peers.Peers`.
+
+What they wrote comes as notifications on the store's channel (:data:`~.pg.CHANNEL`: a wake-up only,
+the rows are read from the ``seq`` a server has), who is at a table through them from the presence
+rows (:mod:`.pgpresence`), and a table is held again for a decision with the lines written since
+(the advisory lock of :meth:`~.pg.PgStore.take`). The store keeps the tables; these are only what
+several servers need of each other, over the store's connections, stopped with it
+(:meth:`~.pg.PgStore.close`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from ...play.session import PlaySession
+from ...store import GameLocked, SaveError
+from ..keptroom import KeptSize, recount
+from .base import Here
+from .pg import CHANNEL, RETRY, PgStore, connect
+from .pgerrors import DatabaseLost
+
+
+class PgPeers:
+    """The servers sharing ``store``'s database (see the module's docstring)."""
+
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
+
+    def follow(self, news: Callable[[str], None]) -> None:
+        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
+        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
+        listen are lost, and a follower then reads every table from the ``seq`` it has."""
+        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
+        thread.start()
+        self.store.listener = thread
+        self.store.presence.start(news)
+
+    def _listen(self, news: Callable[[str], None]) -> None:
+        import psycopg
+
+        store = self.store
+        while not store.stopping.is_set():
+            try:
+                conn = connect(store.conninfo)
+            except DatabaseLost:
+                store.stopping.wait(RETRY)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                news("*")
+                while not store.stopping.is_set():
+                    for notification in conn.notifies(timeout=0.5):
+                        own = notification.pid in store.pool.pids or notification.pid == store.presence.pid
+                        if not own:  # (this server knows its own news)
+                            news(notification.payload)
+            except psycopg.Error:
+                store.stopping.wait(RETRY)
+            finally:
+                conn.close()
+
+    def tell_presence(self, name: str, here: list[Here]) -> None:
+        self.store.presence.tell(name, here)
+
+    def presence_elsewhere(self, name: str) -> list[Here]:
+        store = self.store
+
+        def read() -> list[Here]:
+            with store.pool.conn() as conn:
+                return store.presence.elsewhere(conn, name)
+
+        return store.patiently(read)
+
+    def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
+        """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
+        lines other servers wrote since (for the caller to apply), and the session given a writer
+        that appends after them. Cheaper than :meth:`~.pg.PgStore.reopen` (the game is not read again)."""
+        store = self.store
+        found = store.find(name)
+        if found is None:
+            raise SaveError(f"table {name}: no such game in the database")
+        game_id = found[0]
+        if not store.take(game_id, name):
+            raise GameLocked(f"table {name}", None, "another server plays it")
+        try:
+            news = store.lines_since(name, seq)
+        except BaseException:
+            store.holds.release(game_id)
+            raise
+        session.write_again(seq + len(news))
+        return news
+
+    def recount(self, known: frozenset[str]) -> tuple[set[str], dict[str, KeptSize]]:
+        return recount(self.store, known)
+
+    def lost_holds(self) -> set[str]:
+        return self.store.lost_holds()
+
+
+__all__ = ["PgPeers"]

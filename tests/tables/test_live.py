@@ -1,0 +1,176 @@
+"""One table's authority without a socket: a :class:`LiveTable` over fake connections that note what
+they are sent, on a ``FileStore`` in ``tmp_path``. Its decisions are saved before anyone is told,
+its record is kept by the rule that changed it, its talk goes to those who read it, it stops at its
+log's bound or on a line another server wrote that the rules refuse, and what it does to the
+connections at it (closed, dealt again) it returns to the server instead of doing it."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+import pytest
+
+from dvtui.engine import Placement, new_game
+from dvtui.play.seats import parse_players
+from dvtui.server import live as live_module
+from dvtui.server.chat import Heard
+from dvtui.server.live import Backing, LiveTable
+from dvtui.server.peers import NoPeers
+from dvtui.server.stores.base import TableRecord, normal_record
+from dvtui.server.stores.files import FileStore
+from dvtui.server.table import Refusal
+from dvtui.tables.protocol import FEATURES, Error, Owner, encode
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class Visitor:
+    """A connection as the table sees it: who it is, what it understands, what it was sent."""
+
+    identity: Owner
+    person: str
+    bot: str | None = None
+    features: frozenset[str] = frozenset(FEATURES)
+    table: LiveTable | None = None
+    sent: list[bytes] = field(default_factory=list)
+    closed: bool = False
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def tell(self, error: Error) -> None:
+        self.send(encode(error))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def received(self) -> list[dict[str, object]]:
+        return [msgspec.json.decode(line) for data in self.sent for line in data.splitlines()]
+
+
+async def _now(fn: Callable[[], T]) -> T:
+    return fn()
+
+
+@pytest.fixture
+def logged() -> list[str]:
+    return []
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[FileStore]:
+    yield FileStore(tmp_path)
+
+
+def _table(store: FileStore, logged: list[str], players: str = "ana,bob,bot:random") -> LiveTable:
+    created = new_game(parse_players(players), seed=3)
+    n = len(players.split(","))
+    record = normal_record(TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=1), n)
+    session, lines = store.create("t", created, record)
+    return LiveTable("t", session, lines, record, Backing(store, NoPeers(), _now, logged.append), 0.0)
+
+
+def _seat(table: LiveTable, visitor: Visitor, seat: int) -> None:
+    table.join(visitor, seat)  # type: ignore[arg-type]
+    visitor.table = table
+
+
+async def test_a_decision_is_saved_then_sent_to_everyone_at_the_table(store: FileStore, logged: list[str]) -> None:
+    table = _table(store, logged, "ana,bob,carl")
+    ana, bob, away = Visitor(1, "ana"), Visitor(2, "bob"), Visitor(3, "carl")
+    _seat(table, ana, 0)
+    _seat(table, bob, 1)
+    table.join(away, 2)  # type: ignore[arg-type]  # (its joined not sent yet: told nothing)
+    seat = table.session.game.to_move
+    placement = table.session.game.legal_placements()[0]
+    await table.commit(lambda session: session.place(placement, player=seat))
+    assert table.next_seq == 2 and store.path("t").read_bytes() == b"".join(table.lines)
+    assert ana.sent[-1] == bob.sent[-1] == table.lines[1] and away.sent == []
+
+
+async def test_a_record_changed_by_a_rule_is_kept_and_the_rules_value_returned(
+    store: FileStore, logged: list[str]
+) -> None:
+    table = _table(store, logged)
+    ana = Visitor(1, "ana")
+
+    def sit(again: bool) -> tuple[int, bool]:
+        sat = table.join(ana, 0)  # type: ignore[arg-type]
+        return sat.seat, sat.changed
+
+    assert await table.change_record(sit) == 0
+    kept = store.record("t")
+    assert kept is not None and kept.owners[0] == 1
+    with pytest.raises(Refusal):  # a rule that says no keeps nothing
+        await table.change_record(lambda again: (table.join(Visitor(2, "bob"), 0), True))  # type: ignore[arg-type]
+    assert store.record("t") == kept
+
+
+async def test_closing_returns_everyone_at_the_table_without_forgetting_for_the_server(
+    store: FileStore, logged: list[str]
+) -> None:
+    table = _table(store, logged)
+    ana, watcher = Visitor(1, "ana"), Visitor(2, "bob")
+    _seat(table, ana, 0)
+    table.watch(watcher, 10)  # type: ignore[arg-type]
+    watcher.table = table
+    table.halt("closed", "ana closed table t")
+    assert set(table.evict()) == {ana, watcher}
+    assert table.here() == [] and ana.table is None and watcher.table is None
+    assert [m["code"] for m in ana.received() if m["type"] == "error"] == ["closed"]
+
+
+async def test_a_deal_tells_those_who_follow_and_returns_those_who_do_not(store: FileStore, logged: list[str]) -> None:
+    table = _table(store, logged)
+    follows, older = Visitor(1, "ana"), Visitor(2, "bob", features=frozenset())
+    _seat(table, follows, 0)
+    _seat(table, older, 1)
+    assert table.tell_dealt([b'{"type":"game_created"}\n']) == [older]
+    assert follows.received()[0]["type"] == "dealt" and older.sent == []
+
+
+async def test_the_table_stops_at_its_logs_bound(
+    store: FileStore, logged: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live_module, "MAX_LOG_LINES", 2)
+    table = _table(store, logged, "ana,bob,carl")
+    ana = Visitor(1, "ana")
+    _seat(table, ana, 0)
+    seat = table.session.game.to_move
+    await table.commit(lambda session: session.place(table.session.game.legal_placements()[0], player=seat))
+    assert table.failed is not None and table.failed.code == "log_full"
+    assert ana.received()[-1]["code"] == "log_full"
+
+
+async def test_lines_another_server_wrote_are_applied_and_a_refused_one_stops_the_table(
+    tmp_path: Path, logged: list[str]
+) -> None:
+    first, second = FileStore(tmp_path / "a"), FileStore(tmp_path / "b")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    here, there = _table(first, logged, "ana,bob,carl"), _table(second, logged, "ana,bob,carl")
+    ana = Visitor(1, "ana")
+    _seat(here, ana, 0)
+    seat = there.session.game.to_move
+    placement: Placement = there.session.game.legal_placements()[0]
+    await there.commit(lambda session: session.place(placement, player=seat))
+    here.apply_news(there.lines[1:])
+    assert here.lines[1:] == there.lines[1:] and ana.sent[-1] == there.lines[1]
+    here.apply_news([b'{"type":"card_placed","player":9}\n'])
+    assert here.failed is not None and here.failed.code == "server" and "refuses" in logged[-1]
+
+
+async def test_talk_goes_to_those_who_read_it(store: FileStore, logged: list[str]) -> None:
+    table = _table(store, logged)
+    reads, does_not = Visitor(1, "ana"), Visitor(2, "bob", features=frozenset())
+    _seat(table, reads, 0)
+    _seat(table, does_not, 1)
+    line = b'{"type":"said","table":"t","user":"ana","text":"hi"}\n'
+    table.tell_chat(Heard(deque([line]), 1))
+    assert reads.sent == [line] and does_not.sent == [] and list(table.chat) == [line] and table.chat_seen == 1
