@@ -58,8 +58,9 @@ def _placements(server: Served, table: str) -> list[CardPlaced]:
     return [ev for ev in read_game(server.game_file(table)).events if isinstance(ev, CardPlaced)]
 
 
-def _open(server: Served, table: str) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "6", "--start-now")
+def _open(server: Served, table: str, *invite: str) -> None:
+    invitations = [word for seat in invite for word in ("--invite", seat)]
+    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "6", "--start-now", *invitations)
     assert opened.returncode == 0, opened.stderr
 
 
@@ -118,7 +119,7 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     first = _place(sshd, "ana", server, "duo")
 
     sshd.open("bob", BOB, bob, "dvtui join duo --as Bob --no-bell")
-    _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
+    _wait_screen(sshd, "bob", "Bob at the table", lambda s: "Bob (you)" in s and f"Ana ({ANA}) (here)" in s)
     second = _place(sshd, "bob", server, "duo")
     name = f"Bob placed {second.card} under column {'ABCDEFG'[second.column]}"
     _wait_screen(sshd, "ana", "Bob's move on Ana's screen", lambda s: name in s)
@@ -133,9 +134,11 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
     host: tuple[Served, Sshd],
 ) -> None:
     """docs/SHARED_TABLES.md's ``authorized_keys`` lines, word for word: ``command="dvtui join friday --as
-    Ana",restrict,pty``. What the client asks to run is ignored; without ``pty`` there is no table."""
+    Ana",restrict,pty``. What the client asks to run is ignored; without ``pty`` there is no table.
+    The table keeps each seat for the shared account (``--invite``), as the page says: one account
+    takes no second seat kept for nobody."""
     server, sshd = host
-    _open(server, "friday")
+    _open(server, "friday", f"Ana={SHARED}", f"Bob={SHARED}")  # each seat kept for the one account
     ana, ana_public = sshd.new_key("ana")
     bob, bob_public = sshd.new_key("bob")
     bare, bare_public = sshd.new_key("bare")
@@ -150,8 +153,9 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
     assert said.startswith("dvtui: error: the table needs a terminal")
     sshd.open("ana", SHARED, ana, tty="")
     sshd.open("bob", SHARED, bob, "dvtui join friday --as Ana", tty="-t")  # asks for Ana's seat: gets his own
-    _wait_screen(sshd, "ana", "Ana's table", lambda s: "table friday" in s and "Ana (you)" in s and "Bob (here)" in s)
-    _wait_screen(sshd, "bob", "Bob's table", lambda s: "Bob (you)" in s and "Ana (here)" in s)
+    here = f"({SHARED}) (here)"  # the account beside each name that is not its own
+    _wait_screen(sshd, "ana", "Ana's table", lambda s: "table friday" in s and "Ana (you)" in s and f"Bob {here}" in s)
+    _wait_screen(sshd, "bob", "Bob's table", lambda s: "Bob (you)" in s and f"Ana {here}" in s)
     first = _place(sshd, "ana", server, "friday")
     second = _place(sshd, "bob", server, "friday")
     placed = _placements(server, "friday")
