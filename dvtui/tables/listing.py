@@ -41,13 +41,17 @@ def mine_first(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -
 
 
 def played_with(infos: list[TableInfo], me: str, trusted: Collection[str] = ()) -> frozenset[str]:
-    """``me`` and the people ``me`` plays with: those holding a seat at (or who opened) a table
-    where ``me`` holds one; and ``trusted`` (the server's own account, :func:`server_account`)."""
+    """``me`` and the people ``me`` plays with: who opened a table where ``me`` holds a seat, and
+    those holding a seat there when somebody else opened it; and ``trusted`` (the server's own
+    account, :func:`server_account`). At a table ``me`` opened, whoever took a free seat is not
+    counted: anybody may take a seat kept for nobody, and a squatter there must not make their own
+    tables look like ``me``'s (a person ``me`` asked along comes through their own tables' opener)."""
     known = {me, *trusted}
     for info in infos:
         if any(seat.user == me for seat in info.seats):
-            known.update(seat.user for seat in info.seats if seat.user is not None)
             known.update([info.opener] if info.opener is not None else [])
+            if info.opener != me:
+                known.update(seat.user for seat in info.seats if seat.user is not None)
     return frozenset(known)
 
 

@@ -141,3 +141,22 @@ def test_tables_mine_says_who_invited_one_to_a_table_of_a_stranger() -> None:
         assert listed.returncode == 0, listed.stderr
         assert listed.stdout.startswith("invited by web:mal: URGENT-your-turn  round 1/6, "), listed.stdout
         assert "your turn" not in listed.stdout
+
+
+def test_who_took_a_free_seat_at_ones_own_table_is_no_one_one_played_with() -> None:
+    """A squatter at a table one opened (a free seat kept for nobody, which anybody may take) does
+    not become somebody one plays with: their "your turn" table with a seat named after one stays an
+    invitation of theirs, listed last; the opener of a table one sat at, and its people, still are."""
+    mine = SeatState(seat=0, name="Me", kind="human", state="connected", user="me")
+    squatter = SeatState(seat=1, name="Cy", kind="human", state="connected", user="mal")
+    kept = SeatState(seat=0, name="Me", kind="human", state="free", kept_for="me")
+    bob = SeatState(seat=1, name="Bob", kind="human", state="away", user="bob")
+    carol = SeatState(seat=2, name="Carol", kind="human", state="connected", user="carol")
+    own = msgspec.structs.replace(_info("a-own", 1, mine, squatter), opener="me")
+    bobs = msgspec.structs.replace(_info("b-bobs", 1, mine, bob, carol), opener="bob")
+    urgent = msgspec.structs.replace(_info("URGENT", 0, kept, squatter), opener="mal")
+    infos = [own, bobs, urgent]
+    known = played_with(infos, "me")
+    assert known == {"me", "bob", "carol"}
+    assert invited_by(urgent, "me", known) == "mal" and not is_my_turn(urgent, "me", known)
+    assert [info.table for info in mine_first(infos, "me")][-1] == "URGENT"
