@@ -399,6 +399,8 @@ class Server:
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
             kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
+            time_bank=None if message.move_time is None else message.time_bank,
+            increment=0 if message.move_time is None else message.increment,
         )  # fmt: skip
         self.hall.opening.add(name)  # from here no other open_table takes the name
         try:

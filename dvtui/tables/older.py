@@ -53,6 +53,9 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
         move_left=presence.move_left if "clock" in features else None,
         rematch=presence.rematch if "rematch" in features else None,
         to_move=presence.to_move if "turn" in features else None,
+        time_bank=presence.time_bank if "bank" in features else None,
+        increment=presence.increment if "bank" in features else 0,
+        banks=presence.banks if "bank" in features else None,
         seats=presence.seats if "close" in features else [without_resigned(s) for s in presence.seats],
     )
 

@@ -24,14 +24,26 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
-FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow", "label")
+FEATURES: tuple[str, ...] = (
+    "waiting",
+    "clock",
+    "chat",
+    "close",
+    "rematch",
+    "turn",
+    "reasons",
+    "follow",
+    "label",
+    "bank",
+)
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
 it, and something of the first vocabulary instead, or nothing (:mod:`dvtui.tables.older`):
 ``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
 ``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
-``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``."""
+``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``; ``bank`` the time
+banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increment``/``banks``)."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -161,6 +173,11 @@ class OpenTable(Message, tag="open_table"):
     move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] | None = None
     """Seconds each turn may last before a stand-in plays it (the person keeps the seat); the
     waiting room is bounded the same way. None: no clock."""
+    time_bank: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``, with ``move_time``: seconds each seat's time bank holds, spent once a
+    turn's move time has run out (None: no bank)."""
+    increment: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] = 0
+    """Feature ``bank``, with ``move_time``: seconds a placement made in time adds to its seat's bank."""
     wait: bool = False
     """A waiting room: the first placement waits until every human seat has been taken once, or
     until the opener sends ``start`` (without the key, the table starts at once)."""
@@ -465,6 +482,13 @@ class Presence(Message, tag="presence"):
     to_move: int | None = None
     """The seat whose placement the table awaits after the lines sent before this presence (None:
     none is: the game over, a waiting room, a stopped table)."""
+    time_bank: int | None = None
+    """Feature ``bank``: the seconds each seat's bank held at the game's start (None: no bank)."""
+    increment: int = 0
+    """Feature ``bank``: the seconds a placement made in time adds to its seat's bank."""
+    banks: list[float] | None = None
+    """Feature ``bank``: each seat's bank as this is sent (seconds; the seat to move spends its own
+    once ``move_left`` is less than it); None: the table has no bank."""
 
 
 class Started(Message, tag="started"):

@@ -48,6 +48,13 @@ class TableRecord(msgspec.Struct, kw_only=True):
     :func:`~dvtui.server.registry.kept_for` decided at opening; empty: nobody's."""
     move_time: int | None = None
     """Seconds each turn (and the waiting room) may last before a stand-in plays it (None: no clock)."""
+    time_bank: int | None = None
+    """Seconds each seat's time bank holds at the start of a game, spent once a turn's move time
+    has run out (None: no bank; :mod:`dvtui.tables.clock`)."""
+    increment: int = 0
+    """Seconds a placement made in time adds to its seat's bank."""
+    banks: list[float] = msgspec.field(default_factory=list)
+    """Each seat's bank as the current turn began (empty: no bank, or none spent yet)."""
     started: bool = True
     """The first placement may be made: every human seat has been taken once, or the opener
     started the table (False: a waiting room; a record without the key is a table that started)."""

@@ -1,0 +1,141 @@
+"""The time bank beside the move clock: a turn spends its move time, then its seat's bank; a
+placement made in time earns the increment; an undo gives the bank back; a restart keeps it."""
+
+from __future__ import annotations
+
+import msgspec
+
+from dvtui.engine import new_game
+from dvtui.play.seats import parse_players
+from dvtui.play.session import PlaySession
+from dvtui.server.registry import kept_for
+from dvtui.server.stores.base import TableRecord
+from dvtui.server.table import STAND_IN, BotTurn, Table, record_bank
+from dvtui.tables.clock import MoveClock, bank_left
+from dvtui.tables.older import presence_for
+from dvtui.tables.protocol import FEATURES, Owner
+
+ANA_UID = 70001
+
+
+def test_the_move_time_is_spent_before_the_bank() -> None:
+    assert bank_left(60.0, 70.0) == 60.0  # 10 s of move time left: the bank untouched
+    assert bank_left(60.0, 45.0) == 45.0  # the move time gone, 15 s of the bank too
+    assert bank_left(60.0, 0.0) == 0.0
+
+
+def test_a_placement_in_time_keeps_what_is_left_of_the_bank_plus_the_increment() -> None:
+    clock = MoveClock(move_time=10, deadline=0.0, increment=5.0, banks=[60.0, 60.0])
+    clock.turn(100.0, 0)
+    assert clock.left(100.0) == 70.0  # the move time, then the bank
+    assert clock.banks_now(105.0, 0) == [60.0, 60.0]  # still within the move time
+    assert clock.banks_now(130.0, 0) == [40.0, 60.0]  # 20 s into the bank
+    before = clock.spend(0, 130.0, in_time=True)
+    assert before == 60.0 and clock.banks == [45.0, 60.0]
+    clock.turn(130.0, 1)
+    assert clock.left(130.0) == 70.0  # Bob's bank behind his move time
+
+
+def test_a_stand_ins_turn_empties_the_bank_and_earns_nothing() -> None:
+    clock = MoveClock(move_time=10, deadline=0.0, increment=5.0, banks=[3.0, 60.0])
+    clock.turn(0.0, 0)
+    assert clock.out(13.0)
+    clock.spend(0, 13.0, in_time=False)
+    assert clock.banks == [0.0, 60.0]
+    clock.turn(13.0, 0)
+    assert clock.left(13.0) == 10.0  # the move time alone, every turn from now on
+
+
+def test_an_undo_gives_back_the_bank_before_the_placement() -> None:
+    clock = MoveClock(move_time=10, deadline=0.0, increment=5.0, banks=[60.0, 60.0])
+    clock.turn(0.0, 0)
+    left = clock.left(30.0)
+    before = clock.spend(0, 30.0, in_time=True)
+    assert clock.banks == [45.0, 60.0]
+    clock.give_back(0, 50.0, left, before)
+    assert clock.banks == [60.0, 60.0] and clock.left(50.0) == 40.0  # as she had it, not a whole turn
+
+
+def test_a_clock_without_a_bank_is_the_move_clock_it_was() -> None:
+    clock = MoveClock.begin(10, 0.0)
+    clock.turn(5.0, 1)
+    assert clock.left(5.0) == 10.0 and clock.spend(1, 7.0, in_time=True) == 0.0 and clock.banks == []
+
+
+# -- at a table, without a socket ----------------------------------------------------------------
+
+
+class Guest(msgspec.Struct, eq=False):
+    identity: Owner
+    person: str
+    bot: str | None = None
+
+
+class Clock:
+    """A monotonic clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def banked(players: str = "Ana,Bob,bot:greedy", banks: list[float] | None = None) -> tuple[Table[Guest], Clock]:
+    seats = parse_players(players)
+    n = len(seats)
+    record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=ANA_UID, kept_for=kept_for(seats),
+                         move_time=10, time_bank=60, increment=5, banks=banks or [])  # fmt: skip
+    now = Clock()
+    session = PlaySession.start(new_game(seats, first_player=0, seed=5), None)
+    return Table("t", session, record, now=now), now
+
+
+def test_a_turn_runs_into_the_bank_before_a_stand_in_plays_it() -> None:
+    t, now = banked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    presence = t.presence()
+    assert (presence.move_left, presence.time_bank, presence.increment, presence.banks) == (70.0, 60, 5, [60.0] * 3)
+    now.t += 30
+    assert t.tick() is None and t.banks() == [40.0, 60.0, 60.0]  # her move time gone, 20 s of her bank
+    now.t += 40
+    assert t.tick() == "overdue"
+    assert t.bot_to_move() == BotTurn(0, STAND_IN, t.session.hint_seed(0), standing_in=True)
+    t.placing(0)
+    t.turned()
+    assert t.record.banks == [0.0, 60.0, 60.0]  # no increment for the stand-in's placement
+
+
+def test_a_placement_in_time_earns_the_increment_and_the_record_keeps_it() -> None:
+    t, now = banked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 25
+    t.placing(0)
+    t.session.place(t.session.game.legal_placements()[0], player=0)
+    t.turned()
+    assert t.record.banks == [50.0, 60.0, 60.0]  # 15 s of the bank spent, 5 s earned
+    assert t.move_left() == 70.0  # Bob's move time and his whole bank
+    now.t += 3
+    t.session.undo(0)
+    t.turned()
+    t.undone(0)
+    assert t.record.banks == [60.0, 60.0, 60.0] and t.move_left() == 45.0  # as she had them when she placed
+
+
+def test_a_reopened_table_gives_each_seat_its_kept_bank() -> None:
+    t, _ = banked(banks=[12.5, 30.0, 60.0])
+    assert t.presence().banks == [12.5, 30.0, 60.0] and t.move_left() == 22.5
+    assert record_bank(t.record, 1) == 30.0 and record_bank(t.record, None) == 0.0
+
+
+def test_a_rematch_fills_every_bank_again() -> None:
+    t, _ = banked(banks=[0.0, 30.0, 60.0])
+    t.deal(t.session, t.next_record("old.dvr"))
+    assert t.presence().banks == [60.0] * 3
+
+
+def test_an_older_client_is_told_nothing_of_banks() -> None:
+    t, _ = banked()
+    older = presence_for(t.presence(), frozenset(f for f in FEATURES if f != "bank"))
+    assert (older.time_bank, older.increment, older.banks) == (None, 0, None)
+    assert presence_for(t.presence(), frozenset(FEATURES)).banks == [60.0] * 3
