@@ -504,12 +504,14 @@ def _new_table(args: argparse.Namespace) -> int:
             raise UsageError(_("--as {seat}: {name} is a bot's seat").format(seat=args.as_seat, name=seats[seat].name))
     spec = _bot(args.bot) if args.bot is not None else None
     move_time = _move_time(args.move_time) if args.move_time is not None else None
+    time_bank, increment = _time_bank(args, move_time)
     entries = [e.strip() for e in args.players.split(",")]
     invite = _invitations(args.invite, seats) if args.invite else None
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite,
+        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite, time_bank=time_bank,
+        increment=increment,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:
@@ -564,6 +566,23 @@ def _move_time(text: str) -> int:
         return parse_duration(text)
     except ValueError as e:
         raise UsageError(_("--move-time {text}: {error}").format(text=printable(text), error=e)) from None
+
+
+def _time_bank(args: argparse.Namespace, move_time: int | None) -> tuple[int | None, int]:
+    """``--time-bank`` and ``--increment`` as seconds (None, 0: none given): a bank is spent after
+    a turn's move time, so either goes with ``--move-time`` only."""
+    given = [(flag, text) for flag, text in (("--time-bank", args.time_bank), ("--increment", args.increment)) if text]
+    if given and move_time is None:
+        raise UsageError(_("{flag} goes with --move-time DURATION").format(flag=given[0][0]))
+    seconds = {}
+    for flag, text in given:
+        try:
+            seconds[flag] = parse_duration(text)
+        except ValueError as e:
+            raise UsageError(_("{flag} {text}: {error}").format(flag=flag, text=printable(text), error=e)) from None
+    if not given:
+        return None, 0
+    return seconds.get("--time-bank", 0), seconds.get("--increment", 0)
 
 
 def _bot(text: str) -> BotSpec:

@@ -140,12 +140,13 @@ class MoveClock:
 
     def spend(self, seat: int, now: float, *, in_time: bool) -> float:
         """``seat`` places now: its bank becomes what its turn left of it, plus the increment for a
-        placement made ``in_time`` (a stand-in's earns nothing). Returns the bank it had before,
+        placement made ``in_time`` (a stand-in's earns nothing), never more than
+        :data:`MAX_MOVE_TIME`, so a clock stays one people can read. Returns the bank it had before,
         for an undo (:meth:`give_back`)."""
         before = self.bank(seat)
         if 0 <= seat < len(self.banks):
             kept = bank_left(before, self.left(now)) if in_time else 0.0
-            self.banks[seat] = kept + (self.increment if in_time else 0.0)
+            self.banks[seat] = min(kept + (self.increment if in_time else 0.0), MAX_MOVE_TIME)
         return before
 
     def give_back(self, seat: int, now: float, left: float, bank: float) -> None:

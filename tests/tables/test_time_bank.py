@@ -3,6 +3,8 @@ placement made in time earns the increment; an undo gives the bank back; a resta
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from dvtui.engine import new_game
@@ -14,6 +16,9 @@ from dvtui.server.table import STAND_IN, BotTurn, Table, record_bank
 from dvtui.tables.clock import MoveClock, bank_left
 from dvtui.tables.older import presence_for
 from dvtui.tables.protocol import FEATURES, Owner
+
+from ..support.raw import RawClient
+from ..support.servers import Served
 
 ANA_UID = 70001
 
@@ -139,3 +144,38 @@ def test_an_older_client_is_told_nothing_of_banks() -> None:
     older = presence_for(t.presence(), frozenset(f for f in FEATURES if f != "bank"))
     assert (older.time_bank, older.increment, older.banks) == (None, 0, None)
     assert presence_for(t.presence(), frozenset(FEATURES)).banks == [60.0] * 3
+
+
+# -- at a real server ----------------------------------------------------------------------------
+
+
+def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
+    """The next presence whose turn is Ana's (the bots' placements and presences before it skipped)."""
+    while True:
+        message = ana.receive()
+        assert message is not None and message["type"] != "error", message
+        if message["type"] == "presence" and message.get("to_move") == 0:
+            return message
+
+
+def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_in_play(served: Served) -> None:
+    players = "Ana,bot:random,bot:random"
+    opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
+                          "--move-time", "3s", "--time-bank", "2s", "--increment", "1s", "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    ana = RawClient(str(served.place.socket))
+    ana.hello(list(FEATURES))
+    ana.send({"type": "join", "table": "b", "seat": 0})
+    first = _presence_for_ana(ana)
+    assert (first["time_bank"], first["increment"], first["banks"]) == (2, 1, [2.0, 2.0, 2.0])
+    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=2), None).game
+    placement = game.legal_placements()[0]
+    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    second = _presence_for_ana(ana)  # placed within her move time (3 s): her bank and the increment
+    assert second["banks"][0] == 3.0, second
+    placed = ana.until("card_placed")  # she waits: her move time, then her bank, run out
+    assert (placed["player"], placed.get("stand_in")) == (0, STAND_IN), placed
+    third = _presence_for_ana(ana)
+    assert third["banks"][0] == 0.0 and third["move_left"] <= 3.0, third  # no increment for the stand-in's move
+    ana.close()
+    assert "ran out of time; a stand-in plays the turn" in served.log()
