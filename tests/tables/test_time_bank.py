@@ -3,20 +3,31 @@ placement made in time earns the increment; an undo gives the bank back; a resta
 
 from __future__ import annotations
 
+import asyncio
+import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
+from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord
 from dvtui.server.table import STAND_IN, BotTurn, Table, record_bank
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner
+from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState
+from dvtui.tables.received import BadServer, check_message
 
+from ..support.apps import table_app
+from ..support.pilot import text, until
+from ..support.processes import dvtui
 from ..support.raw import RawClient
 from ..support.servers import Served
 
@@ -179,3 +190,40 @@ def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_i
     assert third["banks"][0] == 0.0 and third["move_left"] <= 3.0, third  # no increment for the stand-in's move
     ana.close()
     assert "ran out of time; a stand-in plays the turn" in served.log()
+
+
+async def test_the_screen_shows_each_seats_bank_and_the_time_to_move_before_it(in_process: Server) -> None:
+    opening = open_table(in_process.place, "t", ["Ana", "Bob", "Cy"], first_player=1, seed=5, move_time=600,
+                         wait=False, time_bank=3600, increment=30)  # fmt: skip
+    await asyncio.to_thread(lambda: asyncio.run(opening))
+    session = await RemoteSession.open(in_process.place, "t", seat=0)
+    async with table_app(session).run_test(size=(100, 30)) as pilot:
+        bar = pilot.app.screen.query_one(RoundBar)
+        shown = r"Bob to play \(free seat.*\) · 9:5\d left · bank 1:00:00"
+        await until(pilot, "Bob's clock and bank", lambda: re.search(shown, text(bar)) is not None)
+        banner = text(pilot.app.screen.query_one(Banner))
+        assert "Ana (you, bank 1:00:00)" in banner, banner
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--time-bank", "10m"], "dvtui: error: --time-bank goes with --move-time DURATION\n"),
+        (["--increment", "30s"], "dvtui: error: --increment goes with --move-time DURATION\n"),
+        (["--move-time", "1m", "--time-bank", "10x"], "dvtui: error: --time-bank 10x: a move time is a number"),
+    ],
+)
+def test_a_bank_the_command_line_cannot_mean_is_refused_in_one_line(
+    tmp_path: Path, flags: list[str], said: str
+) -> None:
+    refused = dvtui("new", "--table", "t", "--players", "Ana,Bob,Cy", *flags, "--server", str(tmp_path / "srv"))
+    assert refused.returncode == 2 and refused.stderr.startswith(said), refused.stderr
+    assert not (tmp_path / "srv").exists()  # refused before a server was started
+
+
+def test_banks_no_server_could_mean_are_refused_before_they_are_drawn() -> None:
+    seats = [SeatState(seat=i, name=name, kind="human", state="free") for i, name in enumerate(["Ana", "Bob", "Cy"])]
+    check_message(Presence(table="t", seats=seats, move_time=10, move_left=9.5, time_bank=60, banks=[60.0, 5.0, 0.0]))
+    for wrong in ([60.0, 5.0], [60.0, 5.0, -1.0], [60.0, 5.0, 1e12]):
+        with pytest.raises(BadServer, match=r"presence\.banks"):
+            check_message(Presence(table="t", seats=seats, move_time=10, move_left=9.5, time_bank=60, banks=wrong))
