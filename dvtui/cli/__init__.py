@@ -206,6 +206,16 @@ def build_parser() -> argparse.ArgumentParser:
     clock.add_argument("--move-time", required=True, metavar="DURATION",
                        help=_("how long each turn may last (45s, 2m, 1h, 3d); then a bot plays the turn and the "
                        "person keeps the seat"))  # fmt: skip
+    clock.add_argument(
+        "--time-bank",
+        metavar="DURATION",
+        help=_("each seat's time bank, spent once a turn's move time has run out (or a lower one)"),
+    )
+    clock.add_argument(
+        "--increment",
+        metavar="DURATION",
+        help=_("what each placement made in time adds to its seat's bank (or a lower one)"),
+    )
     _server_option(clock, after=True)
     start = actions.add_parser("start", help=_("deal at a table you opened, without waiting for everyone"))
     start.add_argument("table", metavar="NAME", help=_("the table's name"))

@@ -284,16 +284,24 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _clock(args: argparse.Namespace) -> int:
-    """``dvtui tables clock NAME --move-time DURATION``: the table's opener sets or shortens its move time."""
-    place = server_place(args.server)
-    _table(place, args.table)
+    """``dvtui tables clock NAME --move-time DURATION [--time-bank DURATION] [--increment DURATION]``:
+    the table's opener sets or shortens its move time (and lowers its bank)."""
     seconds = _move_time(args.move_time)
-    asyncio.run(set_clock(place, args.table, seconds, user=vouched()))
-    print(
-        _("table {table}: each turn may last {time}; then a bot plays it").format(
-            table=printable(args.table), time=move_time_words(seconds)
-        )
-    )
+    time_bank, increment = _time_bank(args, seconds)
+    bank = time_bank if args.time_bank else None  # (None: as it is)
+    added = increment if args.increment else None
+    place = server_place(args.server)  # after the flags: a refused flag starts no server
+    _table(place, args.table)
+    asyncio.run(set_clock(place, args.table, seconds, user=vouched(), time_bank=bank, increment=added))
+    table = printable(args.table)
+    print(_("table {table}: each turn may last {time}; then a bot plays it").format(
+        table=table, time=move_time_words(seconds)))  # fmt: skip
+    if bank is not None:
+        said = _("table {table}: each seat's time bank is {time} at most")
+        print(said.format(table=table, time=move_time_words(bank)))
+    if added is not None:
+        said = _("table {table}: each placement made in time adds {time} to its seat's bank")
+        print(said.format(table=table, time=move_time_words(added)))
     return EXIT_OK
 
 

@@ -599,7 +599,8 @@ class Server:
         table = self.hall.table(message.table)
 
         def set_clock(again: bool) -> tuple[None, bool]:
-            table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
+            table.set_clock(conn.identity, message.move_time, operator=os.geteuid(), time_bank=message.time_bank,
+                            increment=message.increment)  # fmt: skip
             return None, True
 
         await table.change_record(set_clock)

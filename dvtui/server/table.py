@@ -488,10 +488,14 @@ class Table(Generic[G]):
         self.away_since.pop(seat, None)
         return held
 
-    def set_clock(self, by: Owner, move_time: int, *, operator: Owner) -> None:
+    def set_clock(
+        self, by: Owner, move_time: int, *, operator: Owner, time_bank: int | None = None, increment: int | None = None
+    ) -> None:  # fmt: skip
         """The table's opener (or ``operator``) gives it a move time, or a shorter one than it has:
         a stalled table (a seat taken and never played) gets a clock, and nobody makes a running
-        table slower for the others. The turn under way ends at the latest ``move_time`` from now."""
+        table slower for the others. The turn under way ends at the latest ``move_time`` from now
+        (and its seat's bank). ``time_bank``, ``increment``: a table without a clock gets them; a
+        clocked one may have them lowered (each seat's bank no more than the new one), never raised."""
         if by not in (self.record.opener, operator):
             opener = self.record.opener
             named = "nobody" if opener is None else owner_name(opener)
@@ -502,11 +506,29 @@ class Table(Generic[G]):
         if before is not None and move_time > before:
             raise Refusal("illegal", f"table {self.name} has a move time of {before} s: it may be shortened, "
                           "not lengthened")  # fmt: skip
+        if before is not None:
+            self._no_longer_bank(time_bank, increment)
         self.record.move_time = move_time
-        now = self.now()
-        left = move_time if self.clock is None else min(self.clock.left(now), move_time)
-        self.clock = MoveClock.begin(move_time, now, left)
+        if time_bank is not None:
+            self.record.time_bank = time_bank
+            self.record.banks = [min(bank, time_bank) for bank in self.record.banks]
+        if increment is not None:
+            self.record.increment = increment
+        now, old = self.now(), self.clock
+        self.clock = MoveClock.begin(move_time, now, 0.0)
         self._bank_clock(fresh=False)
+        whole = move_time + self.clock.bank(self._clocked_seat())
+        self.clock.deadline = now + (whole if old is None else min(old.left(now), whole))
+
+    def _no_longer_bank(self, time_bank: int | None, increment: int | None) -> None:
+        """Refuse a bank or increment that would make a clocked table slower for the others."""
+        record = self.record
+        if time_bank is not None and (record.time_bank is None or time_bank > record.time_bank):
+            had = "none" if record.time_bank is None else f"one of {record.time_bank} s"
+            raise Refusal("illegal", f"table {self.name} has a time bank of {had}: it may be lowered, not raised")
+        if increment is not None and increment > record.increment:
+            raise Refusal("illegal", f"table {self.name} has an increment of {record.increment} s: it may be "
+                          "lowered, not raised")  # fmt: skip
 
     def start(self, by: Owner, *, operator: Owner) -> bool:
         """The table's opener (or ``operator``) ends its waiting room: each human seat nobody has

@@ -248,6 +248,10 @@ class SetClock(Message, tag="set_clock"):
 
     table: TableName
     move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)]
+    time_bank: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``: each seat's time bank (a table without a clock), or a lower one (None: as it is)."""
+    increment: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``: the increment (a table without a clock), or a lower one (None: as it is)."""
 
 
 class Start(Message, tag="start"):

@@ -118,11 +118,16 @@ async def release_seat(
         await conn.request(Release(table=name, seat=seat, to=to, bot=bot), Released)
 
 
-async def set_clock(place: ServerPlace, name: str, move_time: int, *, user: str | None = None) -> None:
+async def set_clock(
+    place: ServerPlace, name: str, move_time: int, *, user: str | None = None, time_bank: int | None = None,
+    increment: int | None = None,
+) -> None:  # fmt: skip
     """Give table ``name`` a move time of ``move_time`` seconds, or a shorter one (Refused
-    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one)."""
+    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one); ``time_bank``
+    and ``increment`` likewise (None: as they are)."""
     async with _connection(place, user=user) as conn:
-        await conn.request(SetClock(table=name, move_time=move_time), Presence)
+        message = SetClock(table=name, move_time=move_time, time_bank=time_bank, increment=increment)
+        await conn.request(message, Presence)
 
 
 async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:

@@ -18,7 +18,7 @@ from dvtui.play.session import PlaySession
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord
-from dvtui.server.table import STAND_IN, BotTurn, Table, record_bank
+from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MoveClock, bank_left
 from dvtui.tables.older import presence_for
@@ -227,3 +227,36 @@ def test_banks_no_server_could_mean_are_refused_before_they_are_drawn() -> None:
     for wrong in ([60.0, 5.0], [60.0, 5.0, -1.0], [60.0, 5.0, 1e12]):
         with pytest.raises(BadServer, match=r"presence\.banks"):
             check_message(Presence(table="t", seats=seats, move_time=10, move_left=9.5, time_bank=60, banks=wrong))
+
+
+def test_the_opener_gives_a_table_without_a_clock_a_bank_and_lowers_it_never_raises_it() -> None:
+    t, now = banked()
+    t.record.move_time, t.record.time_bank, t.record.increment, t.clock = None, None, 0, None
+    t.set_clock(ANA_UID, 10, operator=0, time_bank=60, increment=5)
+    assert t.presence().banks == [60.0] * 3 and t.move_left() == 70.0
+    now.t += 30
+    t.set_clock(ANA_UID, 10, operator=0, time_bank=20)
+    assert t.presence().banks == [20.0] * 3 and t.move_left() == 30.0  # the turn under way no longer than that
+    for raised in ({"time_bank": 30}, {"increment": 6}):
+        with pytest.raises(Refusal, match="may be lowered, not raised"):
+            t.set_clock(ANA_UID, 10, operator=0, **raised)
+    t.set_clock(ANA_UID, 10, operator=0)  # the move time again: the bank behind it is kept
+    assert t.move_left() == 30.0
+
+
+def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(served: Served) -> None:
+    opened = served.dvtui("new", "--table", "c", "--players", "Ana,Bob,Cy", "--move-time", "1h", "--time-bank", "1h",
+                          "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    raised = served.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "2h")
+    assert raised.returncode == 1 and "has a time bank of one of 3600 s: it may be lowered, not raised" in raised.stderr
+    lowered = served.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "30m")
+    assert lowered.stdout == (
+        "table c: each turn may last 1h; then a bot plays it\ntable c: each seat's time bank is 30m at most\n"
+    ), lowered.stderr
+    watcher = RawClient(str(served.place.socket))
+    watcher.hello(list(FEATURES))
+    watcher.send({"type": "watch", "table": "c"})
+    presence = watcher.until("presence")
+    watcher.close()
+    assert presence["banks"] == [1800.0] * 3 and presence["time_bank"] == 1800, presence
