@@ -260,3 +260,28 @@ def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(served: Served
     presence = watcher.until("presence")
     watcher.close()
     assert presence["banks"] == [1800.0] * 3 and presence["time_bank"] == 1800, presence
+
+
+def test_each_bank_survives_a_kill_9_of_the_server(served: Served) -> None:
+    players = "Ana,Bob,Cy"
+    opened = served.dvtui("new", "--table", "r", "--players", players, "--seed", "4", "--first", "1",
+                          "--move-time", "1h", "--time-bank", "1h", "--increment", "1m", "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    ana = RawClient(str(served.place.socket))
+    ana.hello(list(FEATURES))
+    ana.send({"type": "join", "table": "r", "seat": 0})
+    ana.until("presence")
+    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=4), None).game
+    placement = game.legal_placements()[0]
+    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    assert ana.until("card_placed")["player"] == 0
+    ana.close()
+    served.kill9()
+    served.start()
+    watcher = RawClient(str(served.place.socket))
+    watcher.hello(list(FEATURES))
+    watcher.send({"type": "watch", "table": "r"})
+    presence = watcher.until("presence")
+    watcher.close()
+    assert presence["banks"] == [3660.0, 3600.0, 3600.0], presence  # Ana's increment kept
+    assert presence["move_left"] > 3600.0, presence  # Bob's bank behind his move time
