@@ -27,6 +27,7 @@ from dvtui.tables.received import BadServer, check_message
 
 from ..support.apps import table_app
 from ..support.pilot import text, until
+from ..support.plain import PlainPlayer, no_escape
 from ..support.processes import dvtui
 from ..support.raw import RawClient
 from ..support.servers import Served
@@ -285,3 +286,14 @@ def test_each_bank_survives_a_kill_9_of_the_server(served: Served) -> None:
     watcher.close()
     assert presence["banks"] == [3660.0, 3600.0, 3600.0], presence  # Ana's increment kept
     assert presence["move_left"] > 3600.0, presence  # Bob's bank behind his move time
+
+
+def test_the_plain_mode_says_each_seats_bank_at_each_turn(served: Served) -> None:
+    opened = served.dvtui("new", "--table", "p", "--players", "Ana,Bob,Cy", "--first", "2", "--move-time", "1h",
+                          "--time-bank", "10m", "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    watcher = PlainPlayer("watch", "p", "--plain", "--server", str(served.directory), data=served.directory.parent)
+    watcher.expect(r"Time banks \(spent once the move time has run out\): Ana 10:00, Bob 10:00, Cy 10:00\.")
+    watcher.send("quit")
+    assert watcher.finish() == 0
+    no_escape(watcher.said)
