@@ -704,7 +704,8 @@ class Table(Generic[G]):
         if self.clock is not None:
             now = self.now()
             self.left_at_placement[seat] = 0.0 if self.overdue else self.clock.left(now)
-            self.bank_at_placement[seat] = self.clock.spend(seat, now, in_time=not self.overdue)
+            if not self.session.is_bot(seat):  # a bot seat has no clock: its bank stays as it was
+                self.bank_at_placement[seat] = self.clock.spend(seat, now, in_time=not self.overdue)
 
     def undone(self, seat: int) -> None:
         """``seat`` took its placement back: its turn again, with the time it had left when it

@@ -297,3 +297,27 @@ def test_the_plain_mode_says_each_seats_bank_at_each_turn(served: Served) -> Non
     watcher.send("quit")
     assert watcher.finish() == 0
     no_escape(watcher.said)
+
+
+def test_a_bots_seat_has_no_bank_to_earn_nor_to_show() -> None:
+    t, now = banked("Ana,Bob,bot:greedy")
+    t.session.place(t.session.game.legal_placements()[0], player=0)
+    t.turned()
+    t.session.place(t.session.game.legal_placements()[0], player=1)
+    t.turned()
+    now.t += 20
+    t.placing(2)  # the bot's move: no increment for a seat without a clock
+    t.session.place(t.session.game.legal_placements()[0], player=2)
+    t.turned()
+    assert t.record.banks == [60.0, 60.0, 60.0]
+
+
+async def test_the_line_of_seats_shows_no_bank_for_a_bots_seat(in_process: Server) -> None:
+    opening = open_table(in_process.place, "t", ["Ana", "Bob", "bot:greedy"], first_player=1, seed=5, move_time=600,
+                         wait=False, time_bank=60)  # fmt: skip
+    await asyncio.to_thread(lambda: asyncio.run(opening))
+    session = await RemoteSession.open(in_process.place, "t", seat=0)
+    async with table_app(session).run_test(size=(100, 30)) as pilot:
+        banner = pilot.app.screen.query_one(Banner)
+        await until(pilot, "the banks", lambda: "Ana (you, bank 1:00)" in text(banner))
+        assert "bank" not in text(banner).split("Bot 1")[1], text(banner)

@@ -29,9 +29,7 @@ def presence_line(presence: Presence, game: Game) -> Text:
             _("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
             style=Style(color=ERROR),
         )
-    words = [
-        f"{seat_name(presence, s)} ({seat_words(presence, s)}{_bank_words(presence, s.seat)})" for s in presence.seats
-    ]
+    words = [f"{seat_name(presence, s)} ({seat_words(presence, s)}{_bank_words(presence, s)})" for s in presence.seats]
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
@@ -43,9 +41,10 @@ def presence_line(presence: Presence, game: Game) -> Text:
     return colour_names(line, [p.name for p in players], [p.color for p in players])
 
 
-def _bank_words(presence: Presence, seat: int) -> str:
-    """``, bank 10:00`` after a seat's state at a table with time banks (empty: none)."""
-    bank = presence.bank_left(seat, -1, None)
+def _bank_words(presence: Presence, seat: SeatInfo) -> str:
+    """``, bank 10:00`` after a person's seat's state at a table with time banks (empty: none, or
+    a bot's seat, which has no clock)."""
+    bank = None if seat.kind == "bot" else presence.bank_left(seat.seat, -1, None)
     return "" if bank is None else ", " + _("bank {time}").format(time=duration_words(bank))
 
 
