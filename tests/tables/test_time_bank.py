@@ -17,10 +17,10 @@ from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
-from dvtui.server.stores.base import TableRecord
+from dvtui.server.stores.base import TableRecord, normal_record
 from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
 from dvtui.tables import RemoteSession, open_table
-from dvtui.tables.clock import MoveClock, bank_left
+from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
 from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState
 from dvtui.tables.received import BadServer, check_message
@@ -321,3 +321,12 @@ async def test_the_line_of_seats_shows_no_bank_for_a_bots_seat(in_process: Serve
         banner = pilot.app.screen.query_one(Banner)
         await until(pilot, "the banks", lambda: "Ana (you, bank 1:00)" in text(banner))
         assert "bank" not in text(banner).split("Bot 1")[1], text(banner)
+
+
+def test_a_records_banks_are_brought_within_a_clocks_bounds() -> None:
+    record = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, move_time=10, time_bank=-4, increment=10**12,
+                         banks=[-1.0, 1e12, 5.0])  # fmt: skip
+    made = normal_record(record, 3)
+    assert (made.time_bank, made.increment, made.banks) == (0, MAX_MOVE_TIME, [0.0, MAX_MOVE_TIME, 5.0])
+    short = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, move_time=10, time_bank=60, banks=[1.0])
+    assert normal_record(short, 3).banks == []  # not one per seat: every bank full again

@@ -20,6 +20,7 @@ import msgspec
 from ...engine import GameCreated
 from ...play.session import PlaySession
 from ...store import LoadedGame, SaveError
+from ...tables.clock import MAX_MOVE_TIME
 from ..chat import Talk
 
 MAX_RECORD_BYTES = 4096
@@ -120,7 +121,16 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
         record.resigned = [False] * n
     if len(record.stand_in_by) != n:
         record.stand_in_by = [None] * n
+    record.banks = [_within(bank) for bank in record.banks] if len(record.banks) == n else []
+    record.time_bank = None if record.time_bank is None else int(_within(record.time_bank))
+    record.increment = int(_within(record.increment))
     return record
+
+
+def _within(seconds: float) -> float:
+    """A bank's seconds as a record may hold them, brought within a clock's bounds (a record
+    written by hand, or damaged, draws no negative nor endless clock)."""
+    return min(max(0.0, float(seconds)), float(MAX_MOVE_TIME))
 
 
 class GameStore(Protocol):
