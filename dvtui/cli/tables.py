@@ -397,6 +397,11 @@ def table_line(info: TableInfo) -> str:
             number=info.game, table=table))  # fmt: skip
     if info.move_time is not None:
         details.append(_("move time {time}").format(time=move_time_words(info.move_time)))
+    if info.time_bank is not None:
+        bank = _("time bank {time}").format(time=move_time_words(info.time_bank))
+        if info.increment:
+            bank += " " + _("+{time} a move").format(time=move_time_words(info.increment))
+        details.append(bank)
     said = _("{table}  {state}  [{seats}]  {details}")
     seats = _("; ").join(_seat_words(s) for s in info.seats)
     return printable(said.format(table=table, state=_state_words(info), seats=seats, details=_("; ").join(details)))

@@ -286,7 +286,7 @@ class Table(Generic[G]):
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=self.spectator_count(),
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
-            move_left=self.move_left(),
+            move_left=self.move_left(), time_bank=self.record.time_bank, increment=self.record.increment,
             opener=msgspec.UNSET if self.record.opener is None else owner_name(self.record.opener),
         )  # fmt: skip
 

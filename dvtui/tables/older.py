@@ -40,6 +40,8 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         move_left=info.move_left if "clock" in features else unset,
         game=info.game if "rematch" in features else unset,
         opener=info.opener if "close" in features else unset,
+        time_bank=info.time_bank if "bank" in features else unset,
+        increment=info.increment if "bank" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 

@@ -392,6 +392,10 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     opener: str | None = None
     """Who opened the table (as ``user`` names people; None: not said): a seat kept for someone
     is an invitation from them."""
+    time_bank: int | None = None
+    """Feature ``bank``: the seconds each seat's bank holds at a game's start (None: no bank)."""
+    increment: int = 0
+    """Feature ``bank``: the seconds a placement made in time adds to its seat's bank."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -407,6 +411,8 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     move_left: float | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
     opener: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    time_bank: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    increment: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):

@@ -166,6 +166,10 @@ def check_table_info(info: TableInfo) -> None:
     if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
         raise BadServer(f"{where}: to_move {info.to_move} is no seat")
     _move_time(f"table {info.table}", info.move_time, info.move_left)
+    if (
+        info.time_bank is not None and not 0 <= info.time_bank <= MAX_MOVE_TIME
+    ) or not 0 <= info.increment <= MAX_MOVE_TIME:
+        raise BadServer(f"{where}: time_bank or increment is out of bounds")
     if info.opener is not None:
         _user(f"{where}: opener", info.opener)
     if info.spectators < 0:

@@ -22,8 +22,8 @@ from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState
-from dvtui.tables.received import BadServer, check_message
+from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState, TableInfo
+from dvtui.tables.received import BadServer, check_message, check_table_info
 
 from ..support.apps import table_app
 from ..support.pilot import text, until
@@ -330,3 +330,20 @@ def test_a_records_banks_are_brought_within_a_clocks_bounds() -> None:
     assert (made.time_bank, made.increment, made.banks) == (0, MAX_MOVE_TIME, [0.0, MAX_MOVE_TIME, 5.0])
     short = TableRecord(owners=[None] * 3, stand_ins=[None] * 3, move_time=10, time_bank=60, banks=[1.0])
     assert normal_record(short, 3).banks == []  # not one per seat: every bank full again
+
+
+def test_dvtui_tables_lists_a_tables_bank_and_increment(served: Served) -> None:
+    opened = served.dvtui("new", "--table", "l", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--time-bank", "10m",
+                          "--increment", "30s")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    listed = served.dvtui("tables")
+    assert "move time 1m; time bank 10m +30s a move" in listed.stdout, listed.stdout
+
+
+def test_a_listed_bank_no_server_could_mean_is_refused() -> None:
+    seats = [SeatState(seat=i, name=name, kind="human", state="free") for i, name in enumerate(["Ana", "Bob", "Cy"])]
+    check_table_info(TableInfo(table="t", seats=seats, round=1, rounds=6, to_move=0, move_time=60, time_bank=600))
+    for wrong in ({"time_bank": -1}, {"increment": MAX_MOVE_TIME + 1}):
+        info = TableInfo(table="t", seats=seats, round=1, rounds=6, to_move=0, move_time=60, **wrong)  # type: ignore[arg-type]
+        with pytest.raises(BadServer, match="time_bank or increment is out of bounds"):
+            check_table_info(info)
