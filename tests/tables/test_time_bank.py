@@ -347,3 +347,12 @@ def test_a_listed_bank_no_server_could_mean_is_refused() -> None:
         info = TableInfo(table="t", seats=seats, round=1, rounds=6, to_move=0, move_time=60, **wrong)  # type: ignore[arg-type]
         with pytest.raises(BadServer, match="time_bank or increment is out of bounds"):
             check_table_info(info)
+
+
+def test_an_older_client_reads_no_more_time_left_than_a_move_time_may_be() -> None:
+    older = frozenset(f for f in FEATURES if f != "bank")
+    long = Presence(
+        table="t", seats=[], move_time=MAX_MOVE_TIME, move_left=2.0 * MAX_MOVE_TIME, time_bank=MAX_MOVE_TIME
+    )
+    assert presence_for(long, older).move_left == MAX_MOVE_TIME  # within the bound its checks hold a server to
+    assert presence_for(long, frozenset(FEATURES)).move_left == 2.0 * MAX_MOVE_TIME
