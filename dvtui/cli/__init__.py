@@ -81,6 +81,14 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--move-time", metavar="DURATION",
                      help=_("with --table: how long each turn may last (45s, 2m, 1h, 3d; default: no clock); "
                      "then a bot plays the turn and the person keeps the seat"))  # fmt: skip
+    new.add_argument("--time-bank", metavar="DURATION",
+                     help=_("with --move-time: each seat's time bank (10m, 1h, 2d), spent once a turn's move "
+                     "time has run out, before a bot plays it"))  # fmt: skip
+    new.add_argument(
+        "--increment",
+        metavar="DURATION",
+        help=_("with --move-time: what each placement made in time adds to its seat's bank (30s)"),
+    )
     new.add_argument("--invite", action="append", default=[], metavar="SEAT=USER",
                      help=_("with --table: keep SEAT (name or number) for USER alone, an account or web:NAME "
                      "(a person 'dvtui web' vouches for); repeatable"))  # fmt: skip
@@ -198,6 +206,16 @@ def build_parser() -> argparse.ArgumentParser:
     clock.add_argument("--move-time", required=True, metavar="DURATION",
                        help=_("how long each turn may last (45s, 2m, 1h, 3d); then a bot plays the turn and the "
                        "person keeps the seat"))  # fmt: skip
+    clock.add_argument(
+        "--time-bank",
+        metavar="DURATION",
+        help=_("each seat's time bank, spent once a turn's move time has run out (or a lower one)"),
+    )
+    clock.add_argument(
+        "--increment",
+        metavar="DURATION",
+        help=_("what each placement made in time adds to its seat's bank (or a lower one)"),
+    )
     _server_option(clock, after=True)
     start = actions.add_parser("start", help=_("deal at a table you opened, without waiting for everyone"))
     start.add_argument("table", metavar="NAME", help=_("the table's name"))
@@ -414,6 +432,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                 ("--wait", args.wait),
                 ("--start-now", args.start_now),
                 ("--move-time", args.move_time),
+                ("--time-bank", args.time_bank),
+                ("--increment", args.increment),
                 ("--invite", args.invite),
             )
             if v

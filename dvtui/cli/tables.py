@@ -284,16 +284,24 @@ def _release(args: argparse.Namespace) -> int:
 
 
 def _clock(args: argparse.Namespace) -> int:
-    """``dvtui tables clock NAME --move-time DURATION``: the table's opener sets or shortens its move time."""
-    place = server_place(args.server)
-    _table(place, args.table)
+    """``dvtui tables clock NAME --move-time DURATION [--time-bank DURATION] [--increment DURATION]``:
+    the table's opener sets or shortens its move time (and lowers its bank)."""
     seconds = _move_time(args.move_time)
-    asyncio.run(set_clock(place, args.table, seconds, user=vouched()))
-    print(
-        _("table {table}: each turn may last {time}; then a bot plays it").format(
-            table=printable(args.table), time=move_time_words(seconds)
-        )
-    )
+    time_bank, increment = _time_bank(args, seconds)
+    bank = time_bank if args.time_bank else None  # (None: as it is)
+    added = increment if args.increment else None
+    place = server_place(args.server)  # after the flags: a refused flag starts no server
+    _table(place, args.table)
+    asyncio.run(set_clock(place, args.table, seconds, user=vouched(), time_bank=bank, increment=added))
+    table = printable(args.table)
+    print(_("table {table}: each turn may last {time}; then a bot plays it").format(
+        table=table, time=move_time_words(seconds)))  # fmt: skip
+    if bank is not None:
+        said = _("table {table}: each seat's time bank is {time} at most")
+        print(said.format(table=table, time=move_time_words(bank)))
+    if added is not None:
+        said = _("table {table}: each placement made in time adds {time} to its seat's bank")
+        print(said.format(table=table, time=move_time_words(added)))
     return EXIT_OK
 
 
@@ -389,6 +397,11 @@ def table_line(info: TableInfo) -> str:
             number=info.game, table=table))  # fmt: skip
     if info.move_time is not None:
         details.append(_("move time {time}").format(time=move_time_words(info.move_time)))
+    if info.time_bank is not None:
+        bank = _("time bank {time}").format(time=move_time_words(info.time_bank))
+        if info.increment:
+            bank += " " + _("+{time} a move").format(time=move_time_words(info.increment))
+        details.append(bank)
     said = _("{table}  {state}  [{seats}]  {details}")
     seats = _("; ").join(_seat_words(s) for s in info.seats)
     return printable(said.format(table=table, state=_state_words(info), seats=seats, details=_("; ").join(details)))
@@ -504,12 +517,14 @@ def _new_table(args: argparse.Namespace) -> int:
             raise UsageError(_("--as {seat}: {name} is a bot's seat").format(seat=args.as_seat, name=seats[seat].name))
     spec = _bot(args.bot) if args.bot is not None else None
     move_time = _move_time(args.move_time) if args.move_time is not None else None
+    time_bank, increment = _time_bank(args, move_time)
     entries = [e.strip() for e in args.players.split(",")]
     invite = _invitations(args.invite, seats) if args.invite else None
     place = server_place(args.server)  # after the flags: a refused flag starts no server
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
-        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite,
+        user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite, time_bank=time_bank,
+        increment=increment,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:
@@ -564,6 +579,23 @@ def _move_time(text: str) -> int:
         return parse_duration(text)
     except ValueError as e:
         raise UsageError(_("--move-time {text}: {error}").format(text=printable(text), error=e)) from None
+
+
+def _time_bank(args: argparse.Namespace, move_time: int | None) -> tuple[int | None, int]:
+    """``--time-bank`` and ``--increment`` as seconds (None, 0: none given): a bank is spent after
+    a turn's move time, so either goes with ``--move-time`` only."""
+    given = [(flag, text) for flag, text in (("--time-bank", args.time_bank), ("--increment", args.increment)) if text]
+    if given and move_time is None:
+        raise UsageError(_("{flag} goes with --move-time DURATION").format(flag=given[0][0]))
+    seconds = {}
+    for flag, text in given:
+        try:
+            seconds[flag] = parse_duration(text)
+        except ValueError as e:
+            raise UsageError(_("{flag} {text}: {error}").format(flag=flag, text=printable(text), error=e)) from None
+    if not given:
+        return None, 0
+    return seconds.get("--time-bank", 0), seconds.get("--increment", 0)
 
 
 def _bot(text: str) -> BotSpec:

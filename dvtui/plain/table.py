@@ -204,6 +204,13 @@ class PlainTable:
                 self._clock = clock
                 said = _("{name} has {time} to move.").format(name=self.names[game.to_move], time=duration_words(left))
                 self.console.say(said)
+                if presence.banks is not None:
+                    banks = ", ".join(
+                        f"{name} {duration_words(bank)}" for name, bank in zip(self.names, presence.banks, strict=False)
+                    )
+                    self.console.say(
+                        _("Time banks (spent once the move time has run out): {banks}.").format(banks=banks)
+                    )
 
     def _game_over(self) -> None:
         self.console.say(_("The game at this table is over."))

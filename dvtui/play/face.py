@@ -171,6 +171,8 @@ class Presence:
     rematch: RematchVote | None = None
     """A rematch proposed at the finished table (None: none is)."""
     stopped: str | None = None
+    banks: Sequence[float] | None = None
+    """Each seat's time bank as the table said it with ``move_left`` (None: the table has none)."""
 
     def time_left(self, now: float) -> float | None:
         """The seconds left to the person to move at ``now`` (monotonic), counted down on this side."""
@@ -178,6 +180,15 @@ class Presence:
             return None
         left, said_at = self.move_left
         return max(0.0, left - (now - said_at))
+
+    def bank_left(self, seat: int, to_move: int, now: float | None) -> float | None:
+        """``seat``'s time bank at ``now`` (None: no bank): the seat to move spends its own once
+        its move time has run out, so it is never more than the turn's time left."""
+        if self.banks is None or not 0 <= seat < len(self.banks):
+            return None
+        bank = self.banks[seat]
+        left = None if now is None or seat != to_move else self.time_left(now)
+        return bank if left is None else min(bank, left)
 
     def awaited(self) -> list[str]:
         """The names of the people's seats a waiting room waits for (empty: it waits for nobody)."""

@@ -31,7 +31,7 @@ from .openings import Openings
 from .operator import said
 from .registry import TableLimits, expired, kept_info, put_aside_reason
 from .stores.base import normal_record
-from .table import Refusal, owner_name
+from .table import Refusal, owner_name, record_bank
 
 
 class Hall:
@@ -87,6 +87,7 @@ class Hall:
             # the turn began with the game's last line; the first one, when the record said the game began
             began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
             whole = record.move_time if record.started else waiting_time(record.move_time)
+            whole += record_bank(record, None if session.game.over or not record.started else session.game.to_move)
             left = resumed_left(whole, began, alive, time.time())
         table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick, left)
         table.relisted = self.followers.changed

@@ -310,6 +310,8 @@ class LiveTable(Table[Conn]):
             self.turned()
             if undone is not None:
                 self.undone(undone)
+            if self.record.banks:  # each seat's time bank as its turn began, kept for a restart
+                await self.save_record()
         self.broadcast(b"".join(lines))
         if lines:
             self.presence_soon()  # after the lines: whose turn they began (and its clock)

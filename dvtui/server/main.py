@@ -399,6 +399,8 @@ class Server:
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
             kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
+            time_bank=None if message.move_time is None else message.time_bank,
+            increment=0 if message.move_time is None else message.increment,
         )  # fmt: skip
         self.hall.opening.add(name)  # from here no other open_table takes the name
         try:
@@ -597,7 +599,8 @@ class Server:
         table = self.hall.table(message.table)
 
         def set_clock(again: bool) -> tuple[None, bool]:
-            table.set_clock(conn.identity, message.move_time, operator=os.geteuid())
+            table.set_clock(conn.identity, message.move_time, operator=os.geteuid(), time_bank=message.time_bank,
+                            increment=message.increment)  # fmt: skip
             return None, True
 
         await table.change_record(set_clock)

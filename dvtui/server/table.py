@@ -142,9 +142,12 @@ class Table(Generic[G]):
             if left is None and not record.started:  # a waiting room waits longer than a move
                 left = waiting_time(record.move_time)
             self.clock = MoveClock.begin(record.move_time, self.now(), left)
+            self._bank_clock(fresh=left is None)
         self.left_at_placement: dict[int, float] = {}
         """The time each seat had left when its latest placement was made (a clocked table): an
         undo gives that back, never a whole turn; a turn that ran out gives back nothing."""
+        self.bank_at_placement: dict[int, float] = {}
+        """Each seat's time bank before its latest placement (a table with a bank): an undo gives it back."""
         self.overdue = False
         """The current turn ran out: a :data:`STAND_IN` plays it (its person keeps the seat)."""
         self.seated: list[G | None] = [None] * session.game.n
@@ -261,7 +264,7 @@ class Table(Generic[G]):
         return Presence(
             table=self.name, seats=self.seat_states(), spectators=self.spectator_count(), waiting=self.waiting,
             move_time=self.record.move_time, move_left=self.move_left(), rematch=self.rematch_vote(),
-            to_move=to_move,
+            to_move=to_move, time_bank=self.record.time_bank, increment=self.record.increment, banks=self.banks(),
         )  # fmt: skip
 
     def spectator_count(self) -> int:
@@ -283,7 +286,7 @@ class Table(Generic[G]):
             table=self.name, seats=self.seat_states(), round=game.round, rounds=game.rounds,
             to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, spectators=self.spectator_count(),
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
-            move_left=self.move_left(),
+            move_left=self.move_left(), time_bank=self.record.time_bank, increment=self.record.increment,
             opener=msgspec.UNSET if self.record.opener is None else owner_name(self.record.opener),
         )  # fmt: skip
 
@@ -485,10 +488,14 @@ class Table(Generic[G]):
         self.away_since.pop(seat, None)
         return held
 
-    def set_clock(self, by: Owner, move_time: int, *, operator: Owner) -> None:
+    def set_clock(
+        self, by: Owner, move_time: int, *, operator: Owner, time_bank: int | None = None, increment: int | None = None
+    ) -> None:  # fmt: skip
         """The table's opener (or ``operator``) gives it a move time, or a shorter one than it has:
         a stalled table (a seat taken and never played) gets a clock, and nobody makes a running
-        table slower for the others. The turn under way ends at the latest ``move_time`` from now."""
+        table slower for the others. The turn under way ends at the latest ``move_time`` from now
+        (and its seat's bank). ``time_bank``, ``increment``: a table without a clock gets them; a
+        clocked one may have them lowered (each seat's bank no more than the new one), never raised."""
         if by not in (self.record.opener, operator):
             opener = self.record.opener
             named = "nobody" if opener is None else owner_name(opener)
@@ -499,10 +506,29 @@ class Table(Generic[G]):
         if before is not None and move_time > before:
             raise Refusal("illegal", f"table {self.name} has a move time of {before} s: it may be shortened, "
                           "not lengthened")  # fmt: skip
+        if before is not None:
+            self._no_longer_bank(time_bank, increment)
         self.record.move_time = move_time
-        now = self.now()
-        left = move_time if self.clock is None else min(self.clock.left(now), move_time)
-        self.clock = MoveClock.begin(move_time, now, left)
+        if time_bank is not None:
+            self.record.time_bank = time_bank
+            self.record.banks = [min(bank, time_bank) for bank in self.record.banks]
+        if increment is not None:
+            self.record.increment = increment
+        now, old = self.now(), self.clock
+        self.clock = MoveClock.begin(move_time, now, 0.0)
+        self._bank_clock(fresh=False)
+        whole = move_time + self.clock.bank(self._clocked_seat())
+        self.clock.deadline = now + (whole if old is None else min(old.left(now), whole))
+
+    def _no_longer_bank(self, time_bank: int | None, increment: int | None) -> None:
+        """Refuse a bank or increment that would make a clocked table slower for the others."""
+        record = self.record
+        if time_bank is not None and (record.time_bank is None or time_bank > record.time_bank):
+            had = "none" if record.time_bank is None else f"one of {record.time_bank} s"
+            raise Refusal("illegal", f"table {self.name} has a time bank of {had}: it may be lowered, not raised")
+        if increment is not None and increment > record.increment:
+            raise Refusal("illegal", f"table {self.name} has an increment of {record.increment} s: it may be "
+                          "lowered, not raised")  # fmt: skip
 
     def start(self, by: Owner, *, operator: Owner) -> bool:
         """The table's opener (or ``operator``) ends its waiting room: each human seat nobody has
@@ -626,6 +652,8 @@ class Table(Generic[G]):
         self.failed = None
         self.overdue = False
         self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), None)
+        self.record.banks = []  # a new game: every bank full again
+        self._bank_clock(fresh=True)
 
     def earlier_game(self, game: int) -> str | None:
         """The file (as the store named it) of this table's game number ``game``, one before the
@@ -635,22 +663,59 @@ class Table(Generic[G]):
 
     # -- the move clock --------------------------------------------------------------------------
 
+    def _bank_clock(self, *, fresh: bool) -> None:
+        """Give the clock the record's time banks (a table with one): each seat's as the record
+        kept it, or full; ``fresh``: the turn under way begins now, its bank behind its move time."""
+        record, clock = self.record, self.clock
+        if clock is None or (record.time_bank is None and not record.increment):
+            return
+        n = self.session.game.n
+        full = float(record.time_bank or 0)
+        clock.banks = list(record.banks) if len(record.banks) == n else [full] * n
+        clock.increment = float(record.increment)
+        if fresh and record.started:
+            clock.turn(self.now(), self._clocked_seat())
+
+    def _clocked_seat(self) -> int | None:
+        """Whose bank the turn under way spends (None: a waiting room's, the game over)."""
+        game = self.session.game
+        return None if self.waiting or game.over else game.to_move
+
+    def banks(self) -> list[float] | None:
+        """Each seat's time bank now, as ``presence`` says it (None: the table has none)."""
+        clock = self.clock
+        if clock is None or not clock.banks:
+            return None
+        running = self._clocked_seat() if self.move_left() is not None and not self.overdue else None
+        return [round(bank, 1) for bank in clock.banks_now(self.now(), running)]
+
     def turned(self) -> None:
-        """A line was written: the next turn has the whole move time."""
+        """A line was written: the next turn has the whole move time (and its seat's bank)."""
         if self.clock is not None:
-            self.clock.turn(self.now())
+            self.clock.turn(self.now(), self._clocked_seat())
+            if self.clock.banks:
+                self.record.banks = [round(bank, 1) for bank in self.clock.banks]
         self.overdue = False
 
     def placing(self, seat: int) -> None:
-        """``seat`` places now (or its stand-in does): keep the time it has left, for an undo."""
+        """``seat`` places now (or its stand-in does): keep the time it has left, and its bank
+        before the placement, for an undo; its bank is what the turn left of it, plus the
+        increment for a placement made in time."""
         if self.clock is not None:
-            self.left_at_placement[seat] = 0.0 if self.overdue else self.clock.left(self.now())
+            now = self.now()
+            self.left_at_placement[seat] = 0.0 if self.overdue else self.clock.left(now)
+            if not self.session.is_bot(seat):  # a bot seat has no clock: its bank stays as it was
+                self.bank_at_placement[seat] = self.clock.spend(seat, now, in_time=not self.overdue)
 
     def undone(self, seat: int) -> None:
         """``seat`` took its placement back: its turn again, with the time it had left when it
-        placed (nothing, if its time had run out: the stand-in plays it again)."""
+        placed (nothing, if its time had run out: the stand-in plays it again), and its bank as
+        it was before (the increment it earned taken back)."""
         if self.clock is not None:
-            self.clock.deadline = self.now() + self.left_at_placement.get(seat, 0.0)
+            bank = self.bank_at_placement.get(seat, self.clock.bank(seat))
+            self.clock.give_back(seat, self.now(), self.left_at_placement.get(seat, 0.0), bank)
+            if self.clock.banks:
+                self.record.banks = [round(bank, 1) for bank in self.clock.banks]
 
     def turn_begun(self, seat: int) -> int | None:
         """The person whose turn has begun on the clock, when not ``seat``: an undo by ``seat``
@@ -710,6 +775,13 @@ class Table(Generic[G]):
         return None
 
 
+def record_bank(record: TableRecord, seat: int | None) -> float:
+    """``seat``'s time bank as ``record`` kept it when its turn began (0: no bank, or no seat)."""
+    if seat is None or (record.time_bank is None and not record.increment):
+        return 0.0
+    return record.banks[seat] if seat < len(record.banks) else float(record.time_bank or 0)
+
+
 class BotTurn(NamedTuple):
     """A bot's move to make: its seat, level and seed, and whether it stands in for the seat's
     absent owner (noted on the placement)."""
@@ -724,4 +796,4 @@ def _whose(owner: Owner) -> str:
     return owner_name(owner) if isinstance(owner, str) else f"user {owner_name(owner)}"
 
 
-__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name"]
+__all__ = ["STAND_IN", "BotTurn", "Guest", "Refusal", "Sat", "Table", "owner_name", "record_bank"]

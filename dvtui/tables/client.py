@@ -335,6 +335,8 @@ class TableClient:
         self.move_left: tuple[float, float] | None = None
         """The seconds the server said were left to the person to move, and when that came (this
         process's monotonic clock): the time left now is counted down from it."""
+        self.banks: list[float] | None = None
+        """Each seat's time bank as the latest presence said it, with :attr:`move_left` (None: none)."""
         self.hints = True
         self.rematch_vote: RematchVote | None = None
         """The rematch proposed at the finished table (its latest presence says so)."""
@@ -481,6 +483,7 @@ class TableClient:
                 self.seat, self.watch = None, True  # the table made this side a spectator: it comes back as one
             self.move_time = message.move_time
             self.move_left = None if message.move_left is None else (message.move_left, time.monotonic())
+            self.banks = message.banks
             self.rematch_vote = message.rematch
             return Update(presence=True)
         if isinstance(message, Error):

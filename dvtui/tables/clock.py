@@ -11,6 +11,13 @@ clock, and only the time the server was running counts against anyone:
   every tick) says when it stopped running; the time in between was used, the time after was not.
   A turn's clock is never given back whole by a restart, nor taken by one.
 
+A table may also give each seat a *time bank* (a game clock, as lichess's correspondence and
+BGA's turn-based timers have): a turn first spends its move time, then its seat's bank, and a
+stand-in plays it only when both have run out. Each placement a person makes in time adds the
+table's *increment* to their bank; a turn a stand-in played leaves the bank empty and earns
+nothing. An undo gives the seat back its bank as it was before the placement, with the time the
+turn had left (never a whole turn); the record keeps each bank, so a restart gives it back.
+
 Nothing here reads a clock itself: every function is given ``now``, so the rules are tested
 without a socket or a sleep.
 """
@@ -18,7 +25,7 @@ without a socket or a sleep.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..i18n import _
 
@@ -87,22 +94,39 @@ def resumed_left(move_time: float, turn_began: float, alive: float | None, now: 
     return max(0.0, move_time - used)
 
 
+def bank_left(bank: float, left: float) -> float:
+    """What is left of a seat's ``bank`` with ``left`` seconds left on its turn (its move time and
+    its bank together): the move time is spent first, so the bank is untouched until the move
+    time has run out, then it runs down to nothing with the turn."""
+    return max(0.0, min(bank, left))
+
+
 @dataclass(slots=True)
 class MoveClock:
-    """One table's clock on the server's monotonic clock: the current turn's deadline."""
+    """One table's clock on the server's monotonic clock: the current turn's deadline, and each
+    seat's time bank when the table has one (``banks`` empty: none)."""
 
     move_time: float
     deadline: float
     """When the turn (or the waiting room) runs out (monotonic seconds)."""
+    increment: float = 0.0
+    """What a placement made in time adds to its seat's bank (seconds)."""
+    banks: list[float] = field(default_factory=list)
+    """Each seat's bank as its latest turn began (seconds; empty: the table has no bank)."""
 
     @classmethod
     def begin(cls, move_time: float, now: float, left: float | None = None) -> MoveClock:
         """A turn that begins at ``now`` with ``left`` seconds (None: the whole move time)."""
         return cls(move_time, now + (move_time if left is None else left))
 
-    def turn(self, now: float) -> None:
-        """A new turn began at ``now`` (a line was written): the whole move time again."""
-        self.deadline = now + self.move_time
+    def bank(self, seat: int | None) -> float:
+        """``seat``'s bank as its turn began (0: no bank, or no seat: a waiting room)."""
+        return self.banks[seat] if seat is not None and 0 <= seat < len(self.banks) else 0.0
+
+    def turn(self, now: float, seat: int | None = None) -> None:
+        """A new turn (``seat``'s) began at ``now`` (a line was written): the whole move time
+        again, and the seat's bank behind it."""
+        self.deadline = now + self.move_time + self.bank(seat)
 
     def left(self, now: float) -> float:
         return max(0.0, self.deadline - now)
@@ -113,6 +137,29 @@ class MoveClock:
     def lag(self, gap: float) -> None:
         """The server was stopped for ``gap`` seconds: the turn's time stands still meanwhile."""
         self.deadline += gap
+
+    def spend(self, seat: int, now: float, *, in_time: bool) -> float:
+        """``seat`` places now: its bank becomes what its turn left of it, plus the increment for a
+        placement made ``in_time`` (a stand-in's earns nothing), never more than
+        :data:`MAX_MOVE_TIME`, so a clock stays one people can read. Returns the bank it had before,
+        for an undo (:meth:`give_back`)."""
+        before = self.bank(seat)
+        if 0 <= seat < len(self.banks):
+            kept = bank_left(before, self.left(now)) if in_time else 0.0
+            self.banks[seat] = min(kept + (self.increment if in_time else 0.0), MAX_MOVE_TIME)
+        return before
+
+    def give_back(self, seat: int, now: float, left: float, bank: float) -> None:
+        """``seat`` took its placement back: its turn again with the ``left`` seconds it had when it
+        placed, and the ``bank`` it had before it (the increment it earned is taken back)."""
+        if 0 <= seat < len(self.banks):
+            self.banks[seat] = bank
+        self.deadline = now + left
+
+    def banks_now(self, now: float, seat: int | None) -> list[float]:
+        """Each seat's bank now: the seat to move (``seat``) spends its own once its move time has
+        run out; the others' stand still."""
+        return [bank_left(bank, self.left(now)) if i == seat else bank for i, bank in enumerate(self.banks)]
 
 
 def loop_gap(last_tick: float, now: float, tick: float = TICK) -> float:
@@ -128,6 +175,7 @@ __all__ = [
     "TICK",
     "WAITING_ROOM_TIME",
     "MoveClock",
+    "bank_left",
     "duration_words",
     "loop_gap",
     "move_time_words",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
+from .clock import MAX_MOVE_TIME
 from .protocol import Error, ListedTable, Presence, SeatState
 
 FIRST_CODES: frozenset[str] = frozenset({
@@ -37,9 +38,13 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         info,
         waiting=info.waiting if "waiting" in features else unset,
         move_time=info.move_time if "clock" in features else unset,
-        move_left=info.move_left if "clock" in features else unset,
+        move_left=(_left_for(info.move_left, features) if isinstance(info.move_left, float) else info.move_left)
+        if "clock" in features
+        else unset,
         game=info.game if "rematch" in features else unset,
         opener=info.opener if "close" in features else unset,
+        time_bank=info.time_bank if "bank" in features else unset,
+        increment=info.increment if "bank" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 
@@ -50,11 +55,20 @@ def presence_for(presence: Presence, features: frozenset[str]) -> Presence:
         presence,
         waiting=presence.waiting and "waiting" in features,
         move_time=presence.move_time if "clock" in features else None,
-        move_left=presence.move_left if "clock" in features else None,
+        move_left=_left_for(presence.move_left, features) if "clock" in features else None,
         rematch=presence.rematch if "rematch" in features else None,
         to_move=presence.to_move if "turn" in features else None,
+        time_bank=presence.time_bank if "bank" in features else None,
+        increment=presence.increment if "bank" in features else 0,
+        banks=presence.banks if "bank" in features else None,
         seats=presence.seats if "close" in features else [without_resigned(s) for s in presence.seats],
     )
+
+
+def _left_for(left: float | None, features: frozenset[str]) -> float | None:
+    """The time left as a client reads it: one that knows no bank reads no more than a move time
+    (its bound), though a move time and a bank together may be longer."""
+    return left if left is None or "bank" in features else min(left, float(MAX_MOVE_TIME))
 
 
 def without_resigned(seat: SeatState) -> SeatState:

@@ -24,14 +24,26 @@ PROTOCOL_VERSION = 1
 """Bumped for any change a version-1 client could misread; additions (a new optional field, a new
 message a client may ignore) keep it."""
 
-FEATURES: tuple[str, ...] = ("waiting", "clock", "chat", "close", "rematch", "turn", "reasons", "follow", "label")
+FEATURES: tuple[str, ...] = (
+    "waiting",
+    "clock",
+    "chat",
+    "close",
+    "rematch",
+    "turn",
+    "reasons",
+    "follow",
+    "label",
+    "bank",
+)
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
 it, and something of the first vocabulary instead, or nothing (:mod:`dvtui.tables.older`):
 ``waiting`` the waiting room's keys (``joined.waiting``, ``presence.waiting``); ``clock`` the move
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
 ``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
-``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``."""
+``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``; ``bank`` the time
+banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increment``/``banks``)."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -161,6 +173,11 @@ class OpenTable(Message, tag="open_table"):
     move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] | None = None
     """Seconds each turn may last before a stand-in plays it (the person keeps the seat); the
     waiting room is bounded the same way. None: no clock."""
+    time_bank: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``, with ``move_time``: seconds each seat's time bank holds, spent once a
+    turn's move time has run out (None: no bank)."""
+    increment: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] = 0
+    """Feature ``bank``, with ``move_time``: seconds a placement made in time adds to its seat's bank."""
     wait: bool = False
     """A waiting room: the first placement waits until every human seat has been taken once, or
     until the opener sends ``start`` (without the key, the table starts at once)."""
@@ -231,6 +248,10 @@ class SetClock(Message, tag="set_clock"):
 
     table: TableName
     move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)]
+    time_bank: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``: each seat's time bank (a table without a clock), or a lower one (None: as it is)."""
+    increment: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE_TIME)] | None = None
+    """Feature ``bank``: the increment (a table without a clock), or a lower one (None: as it is)."""
 
 
 class Start(Message, tag="start"):
@@ -371,6 +392,10 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     opener: str | None = None
     """Who opened the table (as ``user`` names people; None: not said): a seat kept for someone
     is an invitation from them."""
+    time_bank: int | None = None
+    """Feature ``bank``: the seconds each seat's bank holds at a game's start (None: no bank)."""
+    increment: int = 0
+    """Feature ``bank``: the seconds a placement made in time adds to its seat's bank."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -386,6 +411,8 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     kept: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     move_left: float | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
     opener: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    time_bank: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
+    increment: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 class Welcome(Message, tag="welcome"):
@@ -465,6 +492,13 @@ class Presence(Message, tag="presence"):
     to_move: int | None = None
     """The seat whose placement the table awaits after the lines sent before this presence (None:
     none is: the game over, a waiting room, a stopped table)."""
+    time_bank: int | None = None
+    """Feature ``bank``: the seconds each seat's bank held at the game's start (None: no bank)."""
+    increment: int = 0
+    """Feature ``bank``: the seconds a placement made in time adds to its seat's bank."""
+    banks: list[float] | None = None
+    """Feature ``bank``: each seat's bank as this is sent (seconds; the seat to move spends its own
+    once ``move_left`` is less than it); None: the table has no bank."""
 
 
 class Started(Message, tag="started"):

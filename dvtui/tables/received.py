@@ -91,6 +91,7 @@ def check_message(message: Incoming) -> None:
         if message.spectators < 0:
             raise BadServer("presence.spectators is negative")
         _move_time("presence", message.move_time, message.move_left)
+        _banks(message)
         if message.to_move is not None and not 0 <= message.to_move < len(message.seats):
             raise BadServer("presence.to_move names a seat the table has not")
         vote = message.rematch
@@ -136,8 +137,19 @@ def _move_time(where: str, move_time: int | None, left: float | None) -> None:
     a negative or endless one is a server's fault, never drawn)."""
     if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
         raise BadServer(f"{where}.move_time {move_time} is no move time")
-    if left is not None and not 0 <= left <= MAX_MOVE_TIME:
+    if left is not None and not 0 <= left <= 2 * MAX_MOVE_TIME:  # a move time and a bank
         raise BadServer(f"{where}.move_left is out of bounds")
+
+
+def _banks(message: Presence) -> None:
+    """A table's time banks as a server may say them: within a clock's bounds, one per seat."""
+    if message.time_bank is not None and not 0 <= message.time_bank <= MAX_MOVE_TIME:
+        raise BadServer("presence.time_bank is out of bounds")
+    if not 0 <= message.increment <= MAX_MOVE_TIME:
+        raise BadServer("presence.increment is out of bounds")
+    banks = message.banks
+    if banks is not None and (len(banks) != len(message.seats) or not all(0 <= b <= MAX_MOVE_TIME for b in banks)):
+        raise BadServer("presence.banks are not one bank per seat within a clock's bounds")
 
 
 def check_table_info(info: TableInfo) -> None:
@@ -154,6 +166,10 @@ def check_table_info(info: TableInfo) -> None:
     if info.to_move is not None and not 0 <= info.to_move < len(info.seats):
         raise BadServer(f"{where}: to_move {info.to_move} is no seat")
     _move_time(f"table {info.table}", info.move_time, info.move_left)
+    if (
+        info.time_bank is not None and not 0 <= info.time_bank <= MAX_MOVE_TIME
+    ) or not 0 <= info.increment <= MAX_MOVE_TIME:
+        raise BadServer(f"{where}: time_bank or increment is out of bounds")
     if info.opener is not None:
         _user(f"{where}: opener", info.opener)
     if info.spectators < 0:

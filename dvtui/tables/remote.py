@@ -372,7 +372,7 @@ class RemoteSession:
         rematch = None if vote is None else RematchVote(vote.by, vote.accepted, vote.awaited)
         return Presence(self.table_name, self.seat, list(client.seats), client.spectators, self._status,
                         self.left_why(), self.rejoin(), client.waiting, client.move_left, rematch,
-                        None if self.stopped is None else self.stopped.message)  # fmt: skip
+                        None if self.stopped is None else self.stopped.message, client.banks)  # fmt: skip
 
     def is_bot(self, player: int) -> bool:
         return self._view.is_bot(player)

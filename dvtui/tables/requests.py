@@ -118,11 +118,16 @@ async def release_seat(
         await conn.request(Release(table=name, seat=seat, to=to, bot=bot), Released)
 
 
-async def set_clock(place: ServerPlace, name: str, move_time: int, *, user: str | None = None) -> None:
+async def set_clock(
+    place: ServerPlace, name: str, move_time: int, *, user: str | None = None, time_bank: int | None = None,
+    increment: int | None = None,
+) -> None:  # fmt: skip
     """Give table ``name`` a move time of ``move_time`` seconds, or a shorter one (Refused
-    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one)."""
+    ``not_opener`` unless this is the table's opener, ``illegal`` for a longer one); ``time_bank``
+    and ``increment`` likewise (None: as they are)."""
     async with _connection(place, user=user) as conn:
-        await conn.request(SetClock(table=name, move_time=move_time), Presence)
+        message = SetClock(table=name, move_time=move_time, time_bank=time_bank, increment=increment)
+        await conn.request(message, Presence)
 
 
 async def start_table(place: ServerPlace, name: str, *, user: str | None = None) -> None:
@@ -220,7 +225,8 @@ async def _game_lines(conn: Connection, count: int | None) -> bytes:
 async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
     seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = True,
-    move_time: int | None = None, invite: list[str | None] | None = None,
+    move_time: int | None = None, invite: list[str | None] | None = None, time_bank: int | None = None,
+    increment: int = 0,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
@@ -228,13 +234,14 @@ async def open_table(
     (dvtui's default): the table is a waiting room until every human seat is taken once or its
     opener starts it; False: it deals at once;
     ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
-    the account or ``web:NAME`` it is kept for (None: as its name decides)."""
+    the account or ``web:NAME`` it is kept for (None: as its name decides); ``time_bank`` and
+    ``increment`` (with ``move_time``): each seat's bank and what a placement in time adds to it."""
     try:
         conn = await Connection.open(place, user=user)
         try:
             message = OpenTable(
                 table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
-                move_time=move_time, invite=invite,
+                move_time=move_time, invite=invite, time_bank=time_bank, increment=increment,
             )  # fmt: skip
             await conn.request(message, Opened)
         finally:

@@ -23,6 +23,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
+from dvtui.play.face import presence_of
 from dvtui.server import gateway as gateway_module
 from dvtui.server.main import Server
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
@@ -216,9 +217,13 @@ async def test_the_new_table_screen_offers_what_the_command_line_does(in_process
         bob.query_one(".seat-kind", Select).value = "human"
         await pilot.pause()
         bob.name_input.value = "Bob"
-        setup.query_one("#move-time", Input).value = "45s"
-        setup.query_one("#invite", Input).value = "3=bob"  # a bot's seat
+        setup.query_one("#time-bank", Input).value = "10m"
         error = setup.query_one("#setup-error", Static)
+        await pilot.press("ctrl+s")
+        await until(pilot, "the bank refused", lambda: "a time bank is spent after the move time" in text(error))
+        setup.query_one("#move-time", Input).value = "45s"
+        setup.query_one("#increment", Input).value = "30s"
+        setup.query_one("#invite", Input).value = "3=bob"  # a bot's seat
         await pilot.press("ctrl+s")
         await until(pilot, "the invitation refused", lambda: "invitation 3=bob: Bot 1 is a bot's seat" in text(error))
         setup.query_one("#invite", Input).value = "Bob=web:bob"
@@ -229,6 +234,10 @@ async def test_the_new_table_screen_offers_what_the_command_line_does(in_process
         info = await table_info(in_process.place, "opts")
         assert info is not None and info.move_time == 45 and not info.hints and not info.waiting
         assert info.seats[1].kept_for == "web:bob"
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await until(pilot, "the banks", lambda: (presence := presence_of(table.session)) is not None
+                    and presence.banks == [600.0] * 3)  # fmt: skip
 
 
 async def test_the_menu_shows_a_table_opened_as_the_server_pushes_it_without_reading_the_list_again(

@@ -82,12 +82,14 @@ class TableOptions:
     """What a table adds to a game's set-up, as ``dvtui new --table`` takes it: ``move_time`` in
     seconds (None: no clock), ``invite`` per seat the account it is kept for (None: as its name
     decides), ``hints`` (``--no-hints`` off), ``wait`` for everyone in a waiting room (``--start-now``
-    off)."""
+    off), ``time_bank`` and ``increment`` (``--time-bank``, ``--increment``: seconds)."""
 
     move_time: int | None = None
     invite: list[str | None] | None = None
     hints: bool = True
     wait: bool = True
+    time_bank: int | None = None
+    increment: int = 0
 
 
 def parse_move_time(text: str) -> int | None:
@@ -132,7 +134,7 @@ async def open_new_table(
     try:
         await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user,
                          hints=options.hints, wait=options.wait, move_time=options.move_time,
-                         invite=options.invite)  # fmt: skip
+                         invite=options.invite, time_bank=options.time_bank, increment=options.increment)  # fmt: skip
         return await RemoteSession.open(lobby.place, name, seat=None, user=lobby.user)
     except (Unreachable, Refused, Dropped, Diverged) as e:
         raise ValueError(str(e)) from None

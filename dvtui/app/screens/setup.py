@@ -192,6 +192,10 @@ class SetupScreen(SpokenScreen[None]):
         width: 12;
     }
 
+    #time-bank, #increment {
+        width: 8;
+    }
+
     #invite {
         width: 34;
     }
@@ -323,6 +327,12 @@ class SetupScreen(SpokenScreen[None]):
             yield Label(_("Move time") + " ", classes="setup-label")
             yield Input(placeholder=_("none"), compact=True, id="move-time", max_length=8, restrict=r"[0-9smhd ]*")
             yield Label("  " + _("45s, 2m or 1h; then a bot plays the turn"), classes="setup-note")
+        with Horizontal(classes="setup-line"):
+            yield Label(_("Time bank") + " ", classes="setup-label")
+            yield Input(placeholder=_("none"), compact=True, id="time-bank", max_length=8, restrict=r"[0-9smhd ]*")
+            yield Label(" + ", classes="setup-note")
+            yield Input(placeholder="0s", compact=True, id="increment", max_length=8, restrict=r"[0-9smhd ]*")
+            yield Label("  " + _("per move; spent after the move time"), classes="setup-note")
         with Horizontal(classes="setup-line"):
             yield Label(_("Invitations") + " ", classes="setup-label")
             yield Input(placeholder=_("e.g. Bob=bob, 3=web:cy"), compact=True, id="invite", max_length=400)
@@ -504,10 +514,26 @@ class SetupScreen(SpokenScreen[None]):
             move_time = parse_move_time(self.query_one("#move-time", Input).value)
         except ValueError as e:
             raise ValueError(_("move time: {error}").format(error=e)) from None
+        time_bank, increment = self._time_bank(move_time)
         invite = parse_invitations(self.query_one("#invite", Input).value, choice.seats)
         hints = self.query_one("#hints", Checkbox).value
         wait = not self.query_one("#start-now", Checkbox).value
-        return name, TableOptions(move_time=move_time, invite=invite, hints=hints, wait=wait)
+        return name, TableOptions(move_time=move_time, invite=invite, hints=hints, wait=wait, time_bank=time_bank,
+                                  increment=increment)  # fmt: skip
+
+    def _time_bank(self, move_time: int | None) -> tuple[int | None, int]:
+        """The time bank and its increment (seconds; None, 0: none), or ValueError: as
+        ``--time-bank`` and ``--increment``, they go with a move time."""
+        given = [self.query_one(f"#{key}", Input).value.strip() for key in ("time-bank", "increment")]
+        if not any(given):
+            return None, 0
+        if move_time is None:
+            raise ValueError(_("a time bank is spent after the move time: give a move time too"))
+        try:
+            bank, increment = (parse_move_time(text) or 0 for text in given)
+        except ValueError as e:
+            raise ValueError(_("time bank: {error}").format(error=e)) from None
+        return bank, increment
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:

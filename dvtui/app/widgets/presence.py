@@ -29,7 +29,7 @@ def presence_line(presence: Presence, game: Game) -> Text:
             _("Nobody plays on at table {table}: its game stays as it is.").format(table=presence.table),
             style=Style(color=ERROR),
         )
-    words = [f"{seat_name(presence, s)} ({seat_words(presence, s)})" for s in presence.seats]
+    words = [f"{seat_name(presence, s)} ({seat_words(presence, s)}{_bank_words(presence, s)})" for s in presence.seats]
     line = " · ".join(words)
     awaited = presence.awaited()
     if awaited:
@@ -39,6 +39,13 @@ def presence_line(presence: Presence, game: Game) -> Text:
         line += f" · {watching}"
     players = game.created.players
     return colour_names(line, [p.name for p in players], [p.color for p in players])
+
+
+def _bank_words(presence: Presence, seat: SeatInfo) -> str:
+    """``, bank 10:00`` after a person's seat's state at a table with time banks (empty: none, or
+    a bot's seat, which has no clock)."""
+    bank = None if seat.kind == "bot" else presence.bank_left(seat.seat, -1, None)
+    return "" if bank is None else ", " + _("bank {time}").format(time=duration_words(bank))
 
 
 def rematch_words(presence: Presence, names: list[str]) -> str | None:
@@ -106,7 +113,11 @@ def turn_status(
     gone = presence.left is not None or presence.stopped is not None
     left = None if now is None or game.over or gone else presence.time_left(now)
     if left is not None:
-        said = _("{time} left").format(time=duration_words(left))
+        bank = presence.bank_left(game.to_move, game.to_move, now)
+        move = left if bank is None else left - bank  # the move time is spent first, then the bank
+        said = _("{time} left").format(time=duration_words(move))
+        if bank is not None:
+            said += " · " + _("bank {time}").format(time=duration_words(bank))
         status.append(f" · {said}", style=Style(bold=left <= CLOCK_WARNING))
     return status
 

@@ -20,6 +20,7 @@ import msgspec
 from ...engine import GameCreated
 from ...play.session import PlaySession
 from ...store import LoadedGame, SaveError
+from ...tables.clock import MAX_MOVE_TIME
 from ..chat import Talk
 
 MAX_RECORD_BYTES = 4096
@@ -48,6 +49,13 @@ class TableRecord(msgspec.Struct, kw_only=True):
     :func:`~dvtui.server.registry.kept_for` decided at opening; empty: nobody's."""
     move_time: int | None = None
     """Seconds each turn (and the waiting room) may last before a stand-in plays it (None: no clock)."""
+    time_bank: int | None = None
+    """Seconds each seat's time bank holds at the start of a game, spent once a turn's move time
+    has run out (None: no bank; :mod:`dvtui.tables.clock`)."""
+    increment: int = 0
+    """Seconds a placement made in time adds to its seat's bank."""
+    banks: list[float] = msgspec.field(default_factory=list)
+    """Each seat's bank as the current turn began (empty: no bank, or none spent yet)."""
     started: bool = True
     """The first placement may be made: every human seat has been taken once, or the opener
     started the table (False: a waiting room; a record without the key is a table that started)."""
@@ -113,7 +121,16 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
         record.resigned = [False] * n
     if len(record.stand_in_by) != n:
         record.stand_in_by = [None] * n
+    record.banks = [_within(bank) for bank in record.banks] if len(record.banks) == n else []
+    record.time_bank = None if record.time_bank is None else int(_within(record.time_bank))
+    record.increment = int(_within(record.increment))
     return record
+
+
+def _within(seconds: float) -> float:
+    """A bank's seconds as a record may hold them, brought within a clock's bounds (a record
+    written by hand, or damaged, draws no negative nor endless clock)."""
+    return min(max(0.0, float(seconds)), float(MAX_MOVE_TIME))
 
 
 class GameStore(Protocol):
