@@ -20,7 +20,8 @@ from functools import partial
 from ..i18n import N_
 from ..store import GameFileError, SaveError
 from ..tables.clock import resumed_left, waiting_time
-from ..tables.protocol import ListedTable, Owner
+from ..tables.older import listed_for
+from ..tables.protocol import ListedTable, Owner, Tables, encode
 from .chat import RECENT, Talk
 from .clocks import AliveStamp
 from .followers import Followers
@@ -29,7 +30,7 @@ from .limits import Limits
 from .live import Backing, LiveTable
 from .openings import Openings
 from .operator import said
-from .registry import TableLimits, expired, kept_info, put_aside_reason
+from .registry import TableLimits, expired, kept_info, page, put_aside_reason
 from .stores.base import TableExists, normal_record
 from .table import Refusal, owner_name
 
@@ -190,6 +191,25 @@ class Hall:
         if table is not None:
             return table.info()
         return self.kept.get(name) if kept else None
+
+    def listing(
+        self, features: frozenset[str], name: str | None, *, kept: bool, after: str | None, limit: int | None
+    ) -> bytes:
+        """One page of the tables as a client of ``features`` reads it (``kept``: with the games
+        kept after them), or table ``name`` alone: a line of the protocol whatever their number."""
+        if name is not None:
+            table = self.tables.get(name)
+            return encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)]))
+        if not kept:
+            names = sorted(self.tables)
+            return page(names, lambda name: listed_for(self.tables[name].info(), features), after=after, limit=limit)
+
+        def info(name: str) -> ListedTable:
+            table = self.tables.get(name)
+            return listed_for(table.info() if table is not None else self.kept[name], features)
+
+        names = sorted({*self.tables, *self.kept})  # a table's kept games follow it: "t" < "t.2026-..."
+        return page(names, info, after=after, limit=limit)
 
     def room_to_keep(self, opener: Owner | None, user: str, what: str) -> None:
         """Refuse what would make one more kept game of ``opener``'s tables once its kept games, or

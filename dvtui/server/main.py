@@ -1,13 +1,14 @@
 """``dvtui serve``: tables that several people play from their own terminals, over a Unix socket.
 
 :class:`Server` wires the wing together and runs it: the lock on its directory, listening and
-stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and the handlers of the
-messages about a table (who sits where, decisions, chat, rematch); what the other servers wrote is
-followed by :class:`~.following.Following` (:mod:`.peers`). The connections are the
+stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and each message's handler,
+which checks what the message asks and hands it on; what the other servers wrote is followed by
+:class:`~.following.Following` (:mod:`.peers`). The connections are the
 :class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
 raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
-table's decisions, record and talk its :class:`~.live.LiveTable`'s, and the rules over who is
-there :class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
+table's decisions, record and talk its :class:`~.live.LiveTable`'s, whose verbs (:mod:`.verbs`)
+return what the server does of its connections, and the rules over who is there
+:class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
 every table; nothing slow runs on it:
 
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
@@ -35,15 +36,13 @@ import resource
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TypeVar
 
-from ..bots import parse_bot
 from ..engine import (
     RuleError,
-    Seat,
     SeatError,
     new_game,
     random_seed,
@@ -53,7 +52,6 @@ from ..play.seats import parse_players
 from ..printable import printable
 from ..rulewords import english_words
 from ..store import GameFileError, SaveError
-from ..tables.older import listed_for
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
     Bye,
@@ -65,12 +63,10 @@ from ..tables.protocol import (
     GameLines,
     Hello,
     Join,
-    Joined,
     ListedTable,
     ListTables,
     Opened,
     OpenTable,
-    Owner,
     Place,
     Release,
     Rematch,
@@ -79,7 +75,6 @@ from ..tables.protocol import (
     SetClock,
     StandIn,
     Start,
-    Tables,
     Undo,
     Watch,
     encode,
@@ -100,38 +95,18 @@ from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
     TableLimits,
-    kept_for,
+    invited,
     lookalike_of,
     owner_named,
-    page,
 )
 from .stores.base import GameStore, TableExists, TableRecord
 from .stores.files import FileStore
-from .table import Refusal, Sat
+from .table import Refusal
+from .watching import Watching
 
 T = TypeVar("T")
 
 MAX_TABLES = 10_000
-
-
-def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
-    """Whom each seat of a new table is kept for: its invitation (``open_table``'s ``invite``), else
-    as its name decides. An invitation nobody answers to, or to a bot's seat, is refused."""
-    kept = kept_for(seats)
-    if invite is None:
-        return kept
-    if len(invite) != len(seats):
-        raise Refusal("bad_setup", f"invite names {len(invite)} seats; the table has {len(seats)}")
-    for i, (seat, name) in enumerate(zip(seats, invite, strict=True)):
-        if name is None:
-            continue
-        if seat.kind != "human":
-            raise Refusal("bad_setup", f"seat {i + 1} ({seat.name}) is a bot's: nobody is invited to it")
-        owner = owner_named(name)
-        if owner is None:
-            raise Refusal("bad_setup", f"invite {name}: no such account here (a vouched person is web:NAME)")
-        kept[i] = owner
-    return kept
 
 
 class Server:
@@ -197,13 +172,13 @@ class Server:
         self.chats = self.store.talk()
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
         self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
-        self._watching: dict[Owner | None, set[Conn]] = {}
-        """The connections watching a table, per budget key (None: those bounded only in all)."""
+        self.watching = Watching(self.gateway.budget_key, self.limits.spectators_per_account)
+        """The connections watching a table, per account."""
         self.hall = Hall(self.backing, self.chats, self.followers, self.alive, self.limits, self.table_limits)
         """The tables by name and the games kept after them."""
         self.following = Following(
             self.hall, self.backing, self.chats, self.followers, self.stopping, self._limited, wake=self._wake,
-            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self._unwatch,
+            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self.watching.discard,
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
 
@@ -324,25 +299,9 @@ class Server:
     # -- tables ----------------------------------------------------------------------------------
 
     async def _list(self, conn: Conn, message: ListTables) -> None:
-        """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
-        features = conn.features
-        if message.table is not None:
-            table = self.hall.tables.get(message.table)
-            conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
-            return
-        if not message.all:
-            names = sorted(self.hall.tables)
-            listed = page(names, lambda name: listed_for(self.hall.tables[name].info(), features), after=message.after,
-                          limit=message.limit)  # fmt: skip
-            conn.send(listed)
-            return
-
-        def info(name: str) -> ListedTable:
-            table = self.hall.tables.get(name)
-            return listed_for(table.info() if table is not None else self.hall.kept[name], features)
-
-        names = sorted({*self.hall.tables, *self.hall.kept})  # a table's kept games follow it: "t" < "t.2026-..."
-        conn.send(page(names, info, after=message.after, limit=message.limit))
+        """One page of the tables (or the one asked for): :meth:`.hall.Hall.listing`."""
+        conn.send(self.hall.listing(conn.features, message.table, kept=message.all, after=message.after,
+                                    limit=message.limit))  # fmt: skip
 
     async def _follow_list(self, conn: Conn, message: FollowTables) -> None:
         """The list's first page, as ``list_tables`` sends it; then its changes (see :mod:`.followers`)."""
@@ -383,7 +342,7 @@ class Server:
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
-            kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
+            kept_for=invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
         )  # fmt: skip
         self.hall.opening.add(name)  # from here no other open_table takes the name
         try:
@@ -419,32 +378,11 @@ class Server:
     async def _join(self, conn: Conn, message: Join) -> None:
         table = self.hall.table(message.table)
         elsewhere = conn.table is not None and conn.table is not table
-        pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
-
-        def sit(again: bool) -> tuple[Sat[Conn], bool]:
-            nonlocal pushed
-            try:
-                sat = table.join(conn, message.seat)
-            except Refusal:
-                if again:  # the seat it took went to somebody else through another server
-                    table.leave(conn)
-                raise
-            pushed = sat.pushed if not again else pushed
-            return sat._replace(pushed=pushed), sat.changed
-
-        sat = await table.change_record(sit)
+        sat = await verbs.join(table, conn, message.seat)
         if elsewhere:
             self._leave(conn)
-        self._unwatch(conn)
-        if sat.pushed is not None:  # another connection of the same identity
-            sat.pushed.table = None
-            sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
-        if conn.bot is None:
-            sits = said(N_("{user} sits at {table} {seat}"))
-        else:
-            sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
-        self._log(sits.format(user=conn.user, table=table.name, seat=seat_said(table, sat.seat), level=conn.bot))
-        self._arrived(conn, table, message.since, sat.seat)
+        self.watching.discard(conn)
+        table.arrive(conn, message.since, sat.seat, self._label(conn, table))
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
                 with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
@@ -454,7 +392,7 @@ class Server:
     async def _watch(self, conn: Conn, message: Watch) -> None:
         table = self.hall.table(message.table)
         table.may_watch(conn, self.limits.spectators_per_table)
-        self._may_watch_more(conn)
+        self.watching.may_watch_more(conn)
         seat = conn.seat if conn.table is table else None
         if conn.table is not None and conn.table is not table:
             self._leave(conn)
@@ -462,46 +400,13 @@ class Server:
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
             self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
-        self._watching.setdefault(self.gateway.budget_key(conn), set()).add(conn)
-        self._arrived(conn, table, message.since, None)
+        self.watching.add(conn)
+        table.arrive(conn, message.since, None, self._label(conn, table))
         self._wake(table)
 
-    def _arrived(self, conn: Conn, table: LiveTable, since: int, seat: int | None) -> None:
-        """``conn`` is at ``table`` now: send it the game from ``since`` and tell the table."""
-        conn.table = table
-        table.active = time.time()
-        since = since if since <= table.next_seq else 0
-        waiting = table.waiting and "waiting" in conn.features
-        may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
-        label = str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
-        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
-                        may_close=may_close, label=label)  # fmt: skip
-        conn.send(encode(joined))
-        conn.send(b"".join(table.lines[since:]))
-        if table.failed is not None:
-            conn.tell(table.failed)
-        if "chat" in conn.features:
-            conn.send(b"".join(table.chat))
-        table.presence_soon()
-
-    def _may_watch_more(self, conn: Conn) -> None:
-        """Refuse ``conn`` a table more to watch past its account's bound, so a crowd of spectators
-        costs the tables' players nothing much."""
-        key = self.gateway.budget_key(conn)
-        most = self.limits.spectators_per_account
-        if key is None:
-            return
-        watchers = self._watching.get(key, set())
-        if len(watchers) - (conn in watchers) >= most:  # (conn leaves its table)
-            raise Refusal("busy", f"{conn.user} watches {most} tables already, as many as one may")
-
-    def _unwatch(self, conn: Conn) -> None:
-        key = self.gateway.budget_key(conn)
-        watchers = self._watching.get(key)
-        if watchers is not None:
-            watchers.discard(conn)
-            if not watchers:
-                del self._watching[key]
+    def _label(self, conn: Conn, table: LiveTable) -> str | None:
+        """What ``conn``'s client names the table's game by (its file here), if it reads labels."""
+        return str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
 
     def _leave(self, conn: Conn) -> None:
         """``conn`` is no longer at its table: its seat is away, or one spectator fewer (the table's
@@ -515,7 +420,7 @@ class Server:
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
             self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
-        self._unwatch(conn)
+        self.watching.discard(conn)
         table.presence_soon()
         self._wake(table)
         self._deal_soon(table)  # (everyone still there may have accepted)
@@ -535,7 +440,7 @@ class Server:
                           "web:NAME)")  # fmt: skip
         if to is not None and message.bot is not None:
             raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
-        bot = None if message.bot is None else self._level(message.bot)
+        bot = None if message.bot is None else verbs.bot_level(message.bot, self.bots.budget)
         await verbs.release(table, conn, message.seat, to=to, bot=bot)
         self._wake(table)
 
@@ -552,7 +457,7 @@ class Server:
         table = self.hall.table(message.table)
         gone, keep = await verbs.close(table, conn)
         for there in gone:
-            self._unwatch(there)
+            self.watching.discard(there)
         await self.hall.put_aside(table, f"closed by {conn.user}", keep=keep)
         conn.send(encode(Closed(table=table.name, kept=keep)))
 
@@ -565,20 +470,9 @@ class Server:
         table = conn.table
         if table is None:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
-        level = None if message.bot is None else self._level(message.bot)
+        level = None if message.bot is None else verbs.bot_level(message.bot, self.bots.budget)
         await verbs.stand_in(table, conn, message.seat, level, grace=self.limits.stand_in_grace)
         self._wake(table)
-
-    def _level(self, asked: str) -> str:
-        """Bot level ``asked`` as the server plays it, or refused (no such level, over the budget)."""
-        try:
-            level = str(parse_bot(asked))
-        except SeatError as e:
-            raise Refusal("bad_message", english_words(e)) from None
-        over = self.bots.budget.problem(level)
-        if over is not None:
-            raise Refusal("bad_message", over)
-        return level
 
     # -- chat --------------------------------------------------------------------------------------
 

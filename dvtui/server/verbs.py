@@ -18,8 +18,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 
-from ..engine import CardNotInHand, NotPlacementPhase, Placement, RuleError, WrongPlayer
+from ..bots import parse_bot
+from ..engine import CardNotInHand, NotPlacementPhase, Placement, RuleError, SeatError, WrongPlayer
 from ..i18n import N_
+from ..rulewords import english_words
 from ..store import GameFileError, SaveError
 from ..tables.protocol import ErrorCode, Owner, Place, Released, Said, Started, Undo, encode
 from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
@@ -28,7 +30,8 @@ from .gateway import Conn
 from .live import LiveTable, seat_said
 from .openings import worth_keeping
 from .operator import said
-from .table import BotTurn, Refusal, owner_name
+from .pool import MaxBudget
+from .table import BotTurn, Refusal, Sat, owner_name
 
 RESIGNED_BOT = "strong"
 """The bot that plays a resigned seat to the end."""
@@ -37,6 +40,47 @@ RESIGNED_BOT = "strong"
 def _operator() -> Owner:
     """The server's own account, which may do what a table's opener may."""
     return os.geteuid()
+
+
+def bot_level(asked: str, budget: MaxBudget) -> str:
+    """Bot level ``asked`` as the server plays it, or refused (no such level, over ``budget``)."""
+    try:
+        level = str(parse_bot(asked))
+    except SeatError as e:
+        raise Refusal("bad_message", english_words(e)) from None
+    over = budget.problem(level)
+    if over is not None:
+        raise Refusal("bad_message", over)
+    return level
+
+
+async def join(table: LiveTable, conn: Conn, seat: int | None) -> Sat[Conn]:
+    """``conn`` takes ``seat`` (None: the one :meth:`~.table.Table.join` picks) and the table's
+    record keeps it; another connection of the same identity sitting there is pushed off, told
+    why. Where it sat (the server then moves the connection there: :meth:`.live.LiveTable.arrive`)."""
+    pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
+
+    def sit(again: bool) -> tuple[Sat[Conn], bool]:
+        nonlocal pushed
+        try:
+            sat = table.join(conn, seat)
+        except Refusal:
+            if again:  # the seat it took went to somebody else through another server
+                table.leave(conn)
+            raise
+        pushed = sat.pushed if not again else pushed
+        return sat._replace(pushed=pushed), sat.changed
+
+    sat = await table.change_record(sit)
+    if sat.pushed is not None:  # another connection of the same identity
+        sat.pushed.table = None
+        sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
+    if conn.bot is None:
+        sits = said(N_("{user} sits at {table} {seat}"))
+    else:
+        sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
+    table.backing.log(sits.format(user=conn.user, table=table.name, seat=seat_said(table, sat.seat), level=conn.bot))
+    return sat
 
 
 async def release(table: LiveTable, conn: Conn, seat: int, *, to: Owner | None, bot: str | None) -> None:
@@ -255,8 +299,10 @@ async def play_bot(table: LiveTable, turn: BotTurn, placement: Placement) -> Non
 
 __all__ = [
     "RESIGNED_BOT",
+    "bot_level",
     "close",
     "decide",
+    "join",
     "play_bot",
     "release",
     "rematch",
