@@ -224,3 +224,25 @@ def test_a_bot_level_asked_is_the_servers_within_its_budget() -> None:
 
 def test_the_operator_is_the_servers_account() -> None:
     assert verbs._operator() == os.geteuid()
+
+
+async def test_a_turn_whose_time_ran_out_is_played_by_a_stand_in_and_the_seat_stays_its_persons(
+    store: FileStore, logged: list[str]
+) -> None:
+    table = live_table(store, logged, "ana,bob,carl", opener=ANA)
+    clock = [1000.0]
+    table.now = lambda: clock[0]
+    ana = Visitor(ANA, "ana")
+    to_move = table.session.game.to_move
+    seat(table, ana, to_move)
+    await verbs.set_clock(table, ana.conn, 30)
+    clock[0] += 29
+    assert table.tick() is None and table.bot_to_move() is None
+    clock[0] += 2
+    assert table.tick() == "overdue"
+    turn = table.bot_to_move()
+    assert turn is not None and turn.seat == to_move and turn.standing_in and turn.level == STAND_IN
+    async with table.lock:
+        await verbs.play_bot(table, turn, choose("greedy", table.session.game, to_move))
+    assert table.next_seq == 2 and b'"stand_in":"greedy"' in table.lines[1] and not table.overdue
+    assert table.seat_of(ana.conn) == to_move and ana.sent[-1] == table.lines[1]
