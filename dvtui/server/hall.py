@@ -20,7 +20,8 @@ from functools import partial
 from ..i18n import N_
 from ..store import GameFileError, SaveError
 from ..tables.clock import resumed_left, waiting_time
-from ..tables.protocol import ListedTable, Owner
+from ..tables.older import listed_for
+from ..tables.protocol import ListedTable, Owner, Tables, encode
 from .chat import RECENT, Talk
 from .clocks import AliveStamp
 from .followers import Followers
@@ -29,8 +30,8 @@ from .limits import Limits
 from .live import Backing, LiveTable
 from .openings import Openings
 from .operator import said
-from .registry import TableLimits, expired, kept_info, put_aside_reason
-from .stores.base import normal_record
+from .registry import TableLimits, expired, kept_info, page, put_aside_reason
+from .stores.base import TableExists, normal_record
 from .table import Refusal, owner_name, record_bank
 
 
@@ -192,6 +193,25 @@ class Hall:
             return table.info()
         return self.kept.get(name) if kept else None
 
+    def listing(
+        self, features: frozenset[str], name: str | None, *, kept: bool, after: str | None, limit: int | None
+    ) -> bytes:
+        """One page of the tables as a client of ``features`` reads it (``kept``: with the games
+        kept after them), or table ``name`` alone: a line of the protocol whatever their number."""
+        if name is not None:
+            table = self.tables.get(name)
+            return encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)]))
+        if not kept:
+            names = sorted(self.tables)
+            return page(names, lambda name: listed_for(self.tables[name].info(), features), after=after, limit=limit)
+
+        def info(name: str) -> ListedTable:
+            table = self.tables.get(name)
+            return listed_for(table.info() if table is not None else self.kept[name], features)
+
+        names = sorted({*self.tables, *self.kept})  # a table's kept games follow it: "t" < "t.2026-..."
+        return page(names, info, after=after, limit=limit)
+
     def room_to_keep(self, opener: Owner | None, user: str, what: str) -> None:
         """Refuse what would make one more kept game of ``opener``'s tables once its kept games, or
         the server's, are at their cap (:mod:`.keptroom`; the server's own account has none)."""
@@ -258,6 +278,80 @@ class Hall:
             said(N_("table {table} put aside ({why}): its game is {game}")).format(table=name, why=why, game=aside)
         )
         self.keep(kept, await self.run_io(partial(self.read_kept, kept)))
+
+    async def deal_again(self, table: LiveTable) -> tuple[list[bytes], str] | None:
+        """Deal the rematch at ``table`` if it is still this server's to deal: its finished game is
+        put aside and kept in its history, the next game is dealt with the same seats. The new
+        game's lines and the file its finished game is now (None: not dealt; if it could not be,
+        the table is stopped, saying why)."""
+        name = table.name
+        async with table.lock:
+            if not table.deals_here() or self.tables.get(name) is not table:
+                return None
+            created = table.next_game()
+            if table.playing:
+                self.store.rest(name, table.session)
+                table.playing = False
+            self.opening.add(name)  # no table of that name opens while its files move
+            try:
+                aside = await self.run_io(lambda: self.store.archive(name))
+                record = table.next_record(aside)
+                session, lines = await self.run_io(lambda: self.store.create(name, created, record))
+            except (TableExists, SaveError, OSError) as e:
+                table.halt("server", f"table {name} could not deal its rematch: {e}")
+                self.log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
+                return None
+            finally:
+                self.opening.discard(name)
+            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
+            table.deal(session, record)
+            table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
+            table.lines, table.playing, table.active = lines, True, time.time()
+        dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
+        self.log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
+        return lines, aside
+
+    async def keep_game(self, aside: str) -> None:
+        """The game put aside as file ``aside`` listed as a kept game, as after a restart."""
+        kept = aside.removesuffix(".dvr")
+        self.keep(kept, await self.run_io(partial(self.read_kept, kept)))
+
+    async def game_lines(self, identity: Owner, name: str, game: int) -> list[bytes]:
+        """Table ``name``'s game number ``game``, for ``identity``: the current one's lines as a
+        watch sends them, an earlier one's from the file the table's history names; a kept game's,
+        to who sat at it."""
+        if name in self.kept:
+            return await self._kept_lines(identity, name, game)
+        table = self.table(name)
+        current = table.record.game
+        if game == current:
+            return list(table.lines)
+        aside = table.earlier_game(game)
+        if aside is None:
+            kept = table.record.game - len(table.record.history)
+            raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {game}")
+        try:
+            data = await self.run_io(partial(self.store.game_bytes, aside))
+        except OSError as e:
+            raise Refusal("no_table", f"table {table.name}'s game {game} is gone: {e}") from None
+        return data.splitlines(keepends=True)
+
+    async def _kept_lines(self, identity: Owner, name: str, game: int) -> list[bytes]:
+        """Kept game ``name``'s lines, for the people who sat at it (a seat's owner, or whom a seat
+        nobody took was kept for) and the server's own account: a closed table's game is theirs
+        to replay, never anybody's who lists it."""
+        info = self.kept[name]
+        me = owner_name(identity)
+        sat = any(seat.user == me or (seat.user is None and seat.kept_for == me) for seat in info.seats)
+        if not sat and identity != os.geteuid():
+            raise Refusal("not_seated", f"only who sat at kept game {name} may fetch it")
+        if game != info.game:
+            raise Refusal("no_table", f"kept game {name} is game {info.game} of its table, not {game}")
+        try:
+            data = await self.run_io(partial(self.store.game_bytes, f"{name}.dvr"))
+        except (OSError, SaveError) as e:
+            raise Refusal("no_table", f"kept game {name} is gone: {e}") from None
+        return data.splitlines(keepends=True)
 
     def rest(self, table: LiveTable) -> None:
         """Close the table's files while nobody plays there (a listed table costs no descriptor),

@@ -15,6 +15,7 @@ and RETURNS what the server must do of its connections (those it let go: :meth:`
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -31,7 +32,7 @@ from ..rulewords import english_words, rule_words
 from ..store import GameFileError, SaveError
 from ..store.codec import line_decoder
 from ..tables.older import presence_for
-from ..tables.protocol import Bye, Dealt, ErrorCode, encode
+from ..tables.protocol import Bye, Dealt, ErrorCode, Joined, encode
 from ..tables.reasons import english
 from .chat import RECENT, Heard
 from .gateway import Conn
@@ -161,6 +162,24 @@ class LiveTable(Table[Conn]):
         """Who is at the table and has been sent its ``joined``: one whose seat is being kept (a
         write) hears nothing of the table before its ``joined``, which brings it all there is."""
         return [conn for conn in self.here() if conn.table is self]
+
+    def arrive(self, conn: Conn, since: int, seat: int | None, label: str | None) -> None:
+        """``conn`` is at the table now (at ``seat``, or watching): send it its ``joined`` and the
+        game from ``since`` (``label``: what its client names the game by), and tell the table."""
+        conn.table = self
+        self.active = time.time()
+        since = since if since <= self.next_seq else 0
+        waiting = self.waiting and "waiting" in conn.features
+        may_close = "close" in conn.features and self.may_close(conn.identity, operator=os.geteuid())
+        joined = Joined(table=self.name, seat=seat, hints=self.record.hints, next_seq=since, waiting=waiting,
+                        may_close=may_close, label=label)  # fmt: skip
+        conn.send(encode(joined))
+        conn.send(b"".join(self.lines[since:]))
+        if self.failed is not None:
+            conn.tell(self.failed)
+        if "chat" in conn.features:
+            conn.send(b"".join(self.chat))
+        self.presence_soon()
 
     def presence_line(self, conn: Conn) -> bytes:
         """The table's presence now, as ``conn`` reads it."""

@@ -1,13 +1,14 @@
 """``dvtui serve``: tables that several people play from their own terminals, over a Unix socket.
 
 :class:`Server` wires the wing together and runs it: the lock on its directory, listening and
-stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and the handlers of the
-messages about a table (who sits where, decisions, chat, rematch); what the other servers wrote is
-followed by :class:`~.following.Following` (:mod:`.peers`). The connections are the
+stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and each message's handler,
+which checks what the message asks and hands it on; what the other servers wrote is followed by
+:class:`~.following.Following` (:mod:`.peers`). The connections are the
 :class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
 raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
-table's decisions, record and talk its :class:`~.live.LiveTable`'s, and the rules over who is
-there :class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
+table's decisions, record and talk its :class:`~.live.LiveTable`'s, whose verbs (:mod:`.verbs`)
+return what the server does of its connections, and the rules over who is there
+:class:`~.table.Table`'s, over identities. One asyncio loop holds every connection and
 every table; nothing slow runs on it:
 
 - a decision goes to the table's :class:`~dvtui.play.session.PlaySession` (the rules, the file,
@@ -35,22 +36,14 @@ import resource
 import signal
 import sys
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from functools import partial
 from typing import TypeVar
 
-from ..bots import parse_bot
 from ..engine import (
-    CardNotInHand,
-    NotPlacementPhase,
-    Placement,
     RuleError,
-    Seat,
     SeatError,
-    WrongPlayer,
     new_game,
     random_seed,
 )
@@ -59,45 +52,35 @@ from ..play.seats import parse_players
 from ..printable import printable
 from ..rulewords import english_words
 from ..store import GameFileError, SaveError
-from ..tables.older import listed_for
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
     Bye,
     Closed,
     CloseTable,
     Error,
-    ErrorCode,
     FetchGame,
     FollowTables,
     GameLines,
     Hello,
     Join,
-    Joined,
     ListedTable,
     ListTables,
     Opened,
     OpenTable,
-    Owner,
     Place,
     Release,
-    Released,
     Rematch,
     Resign,
-    Said,
     Say,
     SetClock,
     StandIn,
     Start,
-    Started,
-    Tables,
     Undo,
     Watch,
     encode,
 )
-from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
-from . import AlreadyServed
-from .chat import Heard
+from . import AlreadyServed, verbs
 from .clocks import AliveStamp, background, run_clocks
 from .followers import Followers
 from .following import Following
@@ -107,46 +90,23 @@ from .holdwatch import watch_holds
 from .keptroom import KeptRoom
 from .limits import Acceptor, Budgets, Limits, Output, Throttled
 from .live import Backing, LiveTable, seat_said
-from .openings import worth_keeping
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
     TableLimits,
-    kept_for,
+    invited,
     lookalike_of,
     owner_named,
-    page,
 )
 from .stores.base import GameStore, TableExists, TableRecord
 from .stores.files import FileStore
-from .table import BotTurn, Refusal, Sat, owner_name
+from .table import Refusal
+from .watching import Watching
 
 T = TypeVar("T")
 
 MAX_TABLES = 10_000
-RESIGNED_BOT = "strong"
-"""The bot that plays a resigned seat to the end."""
-
-
-def _invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
-    """Whom each seat of a new table is kept for: its invitation (``open_table``'s ``invite``), else
-    as its name decides. An invitation nobody answers to, or to a bot's seat, is refused."""
-    kept = kept_for(seats)
-    if invite is None:
-        return kept
-    if len(invite) != len(seats):
-        raise Refusal("bad_setup", f"invite names {len(invite)} seats; the table has {len(seats)}")
-    for i, (seat, name) in enumerate(zip(seats, invite, strict=True)):
-        if name is None:
-            continue
-        if seat.kind != "human":
-            raise Refusal("bad_setup", f"seat {i + 1} ({seat.name}) is a bot's: nobody is invited to it")
-        owner = owner_named(name)
-        if owner is None:
-            raise Refusal("bad_setup", f"invite {name}: no such account here (a vouched person is web:NAME)")
-        kept[i] = owner
-    return kept
 
 
 class Server:
@@ -185,7 +145,7 @@ class Server:
         self.listening = asyncio.Event()
         self.bots = BotPool(self.workers, budget)
         """The bots' worker processes; ``budget``: the most a bot may think here."""
-        self.moves = BotMoves[LiveTable](self.bots, play=self._play_bot, failed=self._bot_failed, then=self._wake)
+        self.moves = BotMoves[LiveTable](self.bots, play=verbs.play_bot, failed=self._bot_failed, then=self._wake)
         self._limited = Throttled(self._log)
         """The log for what may happen many times a second (limits reached, failures of a peer)."""
         self.followers = Followers(lambda name, kept: self.hall.listed_info(name, kept), self.limits.presence_tick)
@@ -212,13 +172,13 @@ class Server:
         self.chats = self.store.talk()
         self._chat_per_conn = Budgets(self.limits.chat_rate, self.limits.chat_burst)
         self._chat_per_account = Budgets(self.limits.chat_account_rate, self.limits.chat_account_burst)
-        self._watching: dict[Owner | None, set[Conn]] = {}
-        """The connections watching a table, per budget key (None: those bounded only in all)."""
+        self.watching = Watching(self.gateway.budget_key, self.limits.spectators_per_account)
+        """The connections watching a table, per account."""
         self.hall = Hall(self.backing, self.chats, self.followers, self.alive, self.limits, self.table_limits)
         """The tables by name and the games kept after them."""
         self.following = Following(
             self.hall, self.backing, self.chats, self.followers, self.stopping, self._limited, wake=self._wake,
-            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self._unwatch,
+            deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self.watching.discard,
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
 
@@ -339,25 +299,9 @@ class Server:
     # -- tables ----------------------------------------------------------------------------------
 
     async def _list(self, conn: Conn, message: ListTables) -> None:
-        """One page of the tables (or the one asked for): a line of the protocol whatever their number."""
-        features = conn.features
-        if message.table is not None:
-            table = self.hall.tables.get(message.table)
-            conn.send(encode(Tables(tables=[] if table is None else [listed_for(table.info(), features)])))
-            return
-        if not message.all:
-            names = sorted(self.hall.tables)
-            listed = page(names, lambda name: listed_for(self.hall.tables[name].info(), features), after=message.after,
-                          limit=message.limit)  # fmt: skip
-            conn.send(listed)
-            return
-
-        def info(name: str) -> ListedTable:
-            table = self.hall.tables.get(name)
-            return listed_for(table.info() if table is not None else self.hall.kept[name], features)
-
-        names = sorted({*self.hall.tables, *self.hall.kept})  # a table's kept games follow it: "t" < "t.2026-..."
-        conn.send(page(names, info, after=message.after, limit=message.limit))
+        """One page of the tables (or the one asked for): :meth:`.hall.Hall.listing`."""
+        conn.send(self.hall.listing(conn.features, message.table, kept=message.all, after=message.after,
+                                    limit=message.limit))  # fmt: skip
 
     async def _follow_list(self, conn: Conn, message: FollowTables) -> None:
         """The list's first page, as ``list_tables`` sends it; then its changes (see :mod:`.followers`)."""
@@ -398,7 +342,7 @@ class Server:
         n = len(seats)
         record = TableRecord(
             hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
-            kept_for=_invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
+            kept_for=invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
             time_bank=None if message.move_time is None else message.time_bank,
             increment=0 if message.move_time is None else message.increment,
         )  # fmt: skip
@@ -436,32 +380,11 @@ class Server:
     async def _join(self, conn: Conn, message: Join) -> None:
         table = self.hall.table(message.table)
         elsewhere = conn.table is not None and conn.table is not table
-        pushed: Conn | None = None  # (pushed off by the first try only: a try again finds it gone)
-
-        def sit(again: bool) -> tuple[Sat[Conn], bool]:
-            nonlocal pushed
-            try:
-                sat = table.join(conn, message.seat)
-            except Refusal:
-                if again:  # the seat it took went to somebody else through another server
-                    table.leave(conn)
-                raise
-            pushed = sat.pushed if not again else pushed
-            return sat._replace(pushed=pushed), sat.changed
-
-        sat = await table.change_record(sit)
+        sat = await verbs.join(table, conn, message.seat)
         if elsewhere:
             self._leave(conn)
-        self._unwatch(conn)
-        if sat.pushed is not None:  # another connection of the same identity
-            sat.pushed.table = None
-            sat.pushed.fail("taken_over", "this seat was taken by another connection of the same user")
-        if conn.bot is None:
-            sits = said(N_("{user} sits at {table} {seat}"))
-        else:
-            sits = said(N_("{user} sits at {table} {seat}, a {level} bot client"))
-        self._log(sits.format(user=conn.user, table=table.name, seat=seat_said(table, sat.seat), level=conn.bot))
-        self._arrived(conn, table, message.since, sat.seat)
+        self.watching.discard(conn)
+        table.arrive(conn, message.since, sat.seat, self._label(conn, table))
         if not table.playing:  # a player sits: the files open now, not at their move
             async with table.lock:
                 with contextlib.suppress(GameFileError, SaveError, OSError):  # a decision says why
@@ -471,7 +394,7 @@ class Server:
     async def _watch(self, conn: Conn, message: Watch) -> None:
         table = self.hall.table(message.table)
         table.may_watch(conn, self.limits.spectators_per_table)
-        self._may_watch_more(conn)
+        self.watching.may_watch_more(conn)
         seat = conn.seat if conn.table is table else None
         if conn.table is not None and conn.table is not table:
             self._leave(conn)
@@ -479,46 +402,13 @@ class Server:
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
             self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
-        self._watching.setdefault(self.gateway.budget_key(conn), set()).add(conn)
-        self._arrived(conn, table, message.since, None)
+        self.watching.add(conn)
+        table.arrive(conn, message.since, None, self._label(conn, table))
         self._wake(table)
 
-    def _arrived(self, conn: Conn, table: LiveTable, since: int, seat: int | None) -> None:
-        """``conn`` is at ``table`` now: send it the game from ``since`` and tell the table."""
-        conn.table = table
-        table.active = time.time()
-        since = since if since <= table.next_seq else 0
-        waiting = table.waiting and "waiting" in conn.features
-        may_close = "close" in conn.features and table.may_close(conn.identity, operator=os.geteuid())
-        label = str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
-        joined = Joined(table=table.name, seat=seat, hints=table.record.hints, next_seq=since, waiting=waiting,
-                        may_close=may_close, label=label)  # fmt: skip
-        conn.send(encode(joined))
-        conn.send(b"".join(table.lines[since:]))
-        if table.failed is not None:
-            conn.tell(table.failed)
-        if "chat" in conn.features:
-            conn.send(b"".join(table.chat))
-        table.presence_soon()
-
-    def _may_watch_more(self, conn: Conn) -> None:
-        """Refuse ``conn`` a table more to watch past its account's bound, so a crowd of spectators
-        costs the tables' players nothing much."""
-        key = self.gateway.budget_key(conn)
-        most = self.limits.spectators_per_account
-        if key is None:
-            return
-        watchers = self._watching.get(key, set())
-        if len(watchers) - (conn in watchers) >= most:  # (conn leaves its table)
-            raise Refusal("busy", f"{conn.user} watches {most} tables already, as many as one may")
-
-    def _unwatch(self, conn: Conn) -> None:
-        key = self.gateway.budget_key(conn)
-        watchers = self._watching.get(key)
-        if watchers is not None:
-            watchers.discard(conn)
-            if not watchers:
-                del self._watching[key]
+    def _label(self, conn: Conn, table: LiveTable) -> str | None:
+        """What ``conn``'s client names the table's game by (its file here), if it reads labels."""
+        return str(self.games / f"{table.name}.dvr") if "label" in conn.features else None
 
     def _leave(self, conn: Conn) -> None:
         """``conn`` is no longer at its table: its seat is away, or one spectator fewer (the table's
@@ -532,7 +422,7 @@ class Server:
         if seat is not None:
             left = said(N_("{user} left {table} {seat}"))
             self._log(left.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
-        self._unwatch(conn)
+        self.watching.discard(conn)
         table.presence_soon()
         self._wake(table)
         self._deal_soon(table)  # (everyone still there may have accepted)
@@ -545,226 +435,82 @@ class Server:
             task.add_done_callback(self._dealing.discard)
 
     async def _release_seat(self, conn: Conn, message: Release) -> None:
-        """The table's opener (or the server's own account) frees a seat: its owner, and whom its
-        name kept it for, lose it; one connected there is pushed off (as a seat taken over)."""
         table = self.hall.table(message.table)
-        held: Conn | None = None  # (held by the first try only: a try again finds it gone)
         to = None if message.to is None else owner_named(message.to)
         if message.to is not None and to is None:
             raise Refusal("bad_message", f"release to {message.to}: no such account here (a vouched person is "
                           "web:NAME)")  # fmt: skip
         if to is not None and message.bot is not None:
             raise Refusal("bad_message", "release a seat to a person or to a bot, not both")
-        bot = None if message.bot is None else self._level(message.bot)
-
-        def release(again: bool) -> tuple[None, bool]:
-            nonlocal held
-            freed = table.release(conn.identity, message.seat, operator=os.geteuid(), to=to, bot=bot)
-            held = freed if not again else held
-            return None, True
-
-        await table.change_record(release)
-        if held is not None:
-            held.table = None
-            if held is not conn:
-                held.fail("taken_over", f"the opener of table {table.name} released this seat")
-        if to is not None:
-            released = said(N_("{user} released {table} seat {number} to {owner}"))
-        elif bot is not None:
-            released = said(N_("{user} released {table} seat {number} to a {level} bot"))
-        else:
-            released = said(N_("{user} released {table} seat {number}"))
-        owner = None if to is None else owner_name(to)
-        self._log(released.format(user=conn.user, table=table.name, number=message.seat + 1, owner=owner, level=bot))
-        table.presence_soon()
-        conn.send(encode(Released(table=table.name, seat=message.seat)))
+        bot = None if message.bot is None else verbs.bot_level(message.bot, self.bots.budget)
+        await verbs.release(table, conn, message.seat, to=to, bot=bot)
         self._wake(table)
 
     async def _start(self, conn: Conn, message: Start) -> None:
-        """The table's opener (or the server's own account) ends its waiting room: the free human
-        seats get a stand-in bot until their people come, and the first placement may be made."""
-        table = self.hall.table(message.table)
-
-        def start(again: bool) -> tuple[bool, bool]:
-            started = table.start(conn.identity, operator=os.geteuid())
-            return started, started
-
-        if await table.change_record(start):
-            self._log(said(N_("{user} started {table}")).format(user=conn.user, table=table.name))
-            table.presence_soon()
-        conn.send(encode(Started(table=table.name)))
+        await verbs.start(self.hall.table(message.table), conn)
 
     async def _set_clock(self, conn: Conn, message: SetClock) -> None:
-        """The table's opener (or the server's own account) sets or shortens its move time."""
         table = self.hall.table(message.table)
-
-        def set_clock(again: bool) -> tuple[None, bool]:
-            table.set_clock(conn.identity, message.move_time, operator=os.geteuid(), time_bank=message.time_bank,
-                            increment=message.increment)  # fmt: skip
-            return None, True
-
-        await table.change_record(set_clock)
-        clock = said(N_("{user} set {table}'s move time to {seconds} s"))
-        self._log(clock.format(user=conn.user, table=table.name, seconds=message.move_time))
-        table.presence_soon()
-        if conn.table is not table:
-            conn.send(table.presence_line(conn))
+        await verbs.set_clock(table, conn, message.move_time, time_bank=message.time_bank, increment=message.increment)
         self._wake(table)
 
     async def _close_table(self, conn: Conn, message: CloseTable) -> None:
-        """The table's opener (or the server's own account) ends an unfinished table: everyone at
-        it is told (``closed``: no more decisions), its game is put aside unfinished, its name freed."""
+        """Close the table (:func:`.verbs.close`): those it let go are forgotten, its game put aside."""
         table = self.hall.table(message.table)
-        if not table.may_close(conn.identity, operator=os.geteuid()):  # (a vouched person is not the account)
-            raise Refusal("not_opener", f"only the opener of table {table.name} may close it")
-        if table.over:
-            raise Refusal("game_over", f"table {table.name}'s game is over: there is nothing to end")
-        keep = worth_keeping(table.session.events)
-        what = "its game is kept, unfinished" if keep else "nobody had made a decision there: its game is not kept"
-        table.halt("closed", f"{conn.user} closed table {table.name}; {what}")
-        async with table.lock:  # a decision being saved finishes first; none follows (halted)
-            pass
-        for there in table.evict():
-            self._unwatch(there)
+        gone, keep = await verbs.close(table, conn)
+        for there in gone:
+            self.watching.discard(there)
         await self.hall.put_aside(table, f"closed by {conn.user}", keep=keep)
         conn.send(encode(Closed(table=table.name, kept=keep)))
 
     async def _resign(self, conn: Conn, message: Resign) -> None:
-        """The seat ``conn``'s identity owns at the table is given up to a stand-in for good."""
         table = self.hall.table(message.table)
-
-        def resign(again: bool) -> tuple[int, bool]:
-            return table.resign(conn.identity, RESIGNED_BOT)[0], True
-
-        seat = await table.change_record(resign)
-        resigned = said(N_("{user} resigned at {table} {seat}: a {level} bot plays it"))
-        self._log(resigned.format(user=conn.user, table=table.name, seat=seat_said(table, seat), level=RESIGNED_BOT))
-        table.presence_soon()
-        if conn.table is not table:
-            conn.send(table.presence_line(conn))
+        await verbs.resign(table, conn)
         self._wake(table)
 
     async def _stand_in(self, conn: Conn, message: StandIn) -> None:
         table = conn.table
         if table is None:
             raise Refusal("not_seated", "only a player seated at the table may let a bot stand in")
-        level = None if message.bot is None else self._level(message.bot)
-
-        def stand_in(again: bool) -> tuple[str | None, bool]:
-            return table.stand_in(conn, message.seat, level, grace=self.limits.stand_in_grace), True
-
-        level = await table.change_record(stand_in)
-        if level is not None:
-            lets = said(N_("{user} lets {level} stand in for {table} {seat}"))
-        else:
-            lets = said(N_("{user} lets no bot stand in for {table} {seat}"))
-        self._log(lets.format(user=conn.user, level=level, table=table.name, seat=seat_said(table, message.seat)))
-        table.presence_soon()
+        level = None if message.bot is None else verbs.bot_level(message.bot, self.bots.budget)
+        await verbs.stand_in(table, conn, message.seat, level, grace=self.limits.stand_in_grace)
         self._wake(table)
-
-    def _level(self, asked: str) -> str:
-        """Bot level ``asked`` as the server plays it, or refused (no such level, over the budget)."""
-        try:
-            level = str(parse_bot(asked))
-        except SeatError as e:
-            raise Refusal("bad_message", english_words(e)) from None
-        over = self.bots.budget.problem(level)
-        if over is not None:
-            raise Refusal("bad_message", over)
-        return level
 
     # -- chat --------------------------------------------------------------------------------------
 
     async def _say(self, conn: Conn, message: Say) -> None:
-        """Tell everyone at the table (and the speaker) what ``conn`` says, and keep it beside the
-        game. Who speaks, and for which seat, is who the connection is: the owner of a seat speaks
-        as that seat's player, anyone else as a spectator, whatever they ask."""
+        """What ``conn`` says at the table (:func:`.verbs.say`), within its budgets."""
         table = self.hall.table(message.table)
         text = printable(message.text.strip())[:MAX_CHAT_CHARS]
         if not text:
             raise Refusal("bad_message", "say something: the line is empty")
         if self._chat_per_conn.take(conn) > 0 or self._chat_per_account.take(conn.identity) > 0:
             raise Refusal("chat_limit", "too many chat lines too fast: wait a few seconds")
-        owners = table.record.owners
-        seat = owners.index(conn.identity) if conn.identity in owners else None
-        at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")  # as every stamp: UTC, Z
-        line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
-        async with table.chat_lock:
-            try:
-                heard, kept = await self._run_io(partial(self.chats.say, table.name, line, table.chat_seen))
-            except OSError as e:
-                unkept = said(N_("table {table}: cannot keep its chat: {error}"))
-                self._limited(f"chat {table.name}", unkept.format(table=table.name, error=e))
-                heard, kept = Heard(deque([line]), table.chat_seen), True
-            table.tell_chat(heard)
-        if conn.table is not table:
-            conn.send(line)
-        if not kept:
-            full = said(N_("table {table}: its chat file is full; lines go unkept"))
-            self._limited(f"chat {table.name}", full.format(table=table.name))
+        await verbs.say(table, conn, text, self.chats, self._limited)
 
     # -- a rematch ---------------------------------------------------------------------------------
 
     async def _rematch(self, conn: Conn, message: Rematch) -> None:
-        """A seated person proposes, accepts or turns down a rematch of the finished game; once
-        everyone seated has accepted, the table deals again (:meth:`_deal_again`)."""
+        """A vote for a rematch (:func:`.verbs.rematch`); once everyone seated has accepted, the
+        table deals again (:meth:`_deal_again`)."""
         table = self.hall.table(message.table)
-        if conn.table is not table:
-            raise Refusal("not_seated", f"only a player seated at table {table.name} may propose or accept a rematch")
-        if message.accept:  # a rematch keeps the finished game: counted against the table's opener
+        if message.accept and conn.table is table:  # a rematch keeps the finished game: counted against the opener
             self.hall.room_to_keep(table.record.opener, f"table {table.name}", "deal a rematch")
-
-        def vote(again: bool) -> tuple[bool, bool]:
-            # a rematch turned down is kept: every server withdraws its acceptances
-            return table.rematch(conn, message.accept), not message.accept
-
-        ready = await table.change_record(vote)
-        seat = conn.seat
-        assert seat is not None
-        if message.accept:
-            voted = said(N_("{user} accepts a rematch at {table} {seat}"))
-        else:
-            voted = said(N_("{user} turns the rematch down at {table} {seat}"))
-        self._log(voted.format(user=conn.user, table=table.name, seat=seat_said(table, seat)))
-        table.presence_soon()
-        if ready:
+        if await verbs.rematch(table, conn, message.accept):
             await self._deal_again(table)
 
     async def _deal_again(self, table: LiveTable) -> None:
-        """Deal the rematch at ``table``: its finished game is put aside and kept in its history,
-        the next game is dealt with the same seats, and everyone at the table follows into it
-        (``dealt`` and its lines; a client that did not say it knows ``rematch`` is sent ``bye``
-        and closed, and its reconnection joins the new game from its first line)."""
-        name = table.name
-        async with table.lock:
-            if not table.deals_here() or self.hall.tables.get(name) is not table:
-                return
-            created = table.next_game()
-            if table.playing:
-                self.store.rest(name, table.session)
-                table.playing = False
-            self.hall.opening.add(name)  # no table of that name opens while its files move
-            try:
-                aside = await self._run_io(lambda: self.store.archive(name))
-                record = table.next_record(aside)
-                session, lines = await self._run_io(lambda: self.store.create(name, created, record))
-            except (TableExists, SaveError, OSError) as e:
-                table.halt("server", f"table {name} could not deal its rematch: {e}")
-                self._log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
-                return
-            finally:
-                self.hall.opening.discard(name)
-            table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
-            table.deal(session, record)
-            table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
-            table.lines, table.playing, table.active = lines, True, time.time()
-        dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
-        self._log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
+        """Deal the rematch at ``table`` (:meth:`.hall.Hall.deal_again`); everyone at the table
+        follows into it (``dealt`` and its lines; a client that did not say it knows ``rematch`` is
+        sent ``bye`` and closed, and its reconnection joins the new game from its first line)."""
+        dealt = await self.hall.deal_again(table)
+        if dealt is None:
+            return
+        lines, aside = dealt
         self._tell_dealt(table, lines)
         await table.save_record()
         self._wake(table)
-        kept = aside.removesuffix(".dvr")  # listed as a kept game, as after a restart
-        self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
+        await self.hall.keep_game(aside)
 
     def _tell_dealt(self, table: LiveTable, lines: list[bytes]) -> None:
         """Everyone at ``table`` follows into its next game, whose ``lines`` these are."""
@@ -774,44 +520,9 @@ class Server:
         table.presence_soon()
 
     async def _fetch_game(self, conn: Conn, message: FetchGame) -> None:
-        """Table ``table``'s game number ``game``: the current one's lines as a watch sends them,
-        an earlier one's from the file the table's history names; a kept game's, to who sat at it."""
-        if message.table in self.hall.kept:
-            await self._fetch_kept(conn, message)
-            return
-        table = self.hall.table(message.table)
-        current = table.record.game
-        if message.game == current:
-            lines = list(table.lines)
-        else:
-            aside = table.earlier_game(message.game)
-            if aside is None:
-                kept = table.record.game - len(table.record.history)
-                raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {message.game}")
-            try:
-                data = await self._run_io(partial(self.store.game_bytes, aside))
-            except OSError as e:
-                raise Refusal("no_table", f"table {table.name}'s game {message.game} is gone: {e}") from None
-            lines = data.splitlines(keepends=True)
-        conn.send(encode(GameLines(table=table.name, game=message.game, lines=len(lines))) + b"".join(lines))
-
-    async def _fetch_kept(self, conn: Conn, message: FetchGame) -> None:
-        """Kept game ``table``'s lines, for the people who sat at it (a seat's owner, or whom a seat
-        nobody took was kept for) and the server's own account: a closed table's game is theirs
-        to replay, never anybody's who lists it."""
-        name, info = message.table, self.hall.kept[message.table]
-        me = owner_name(conn.identity)
-        sat = any(seat.user == me or (seat.user is None and seat.kept_for == me) for seat in info.seats)
-        if not sat and conn.identity != os.geteuid():
-            raise Refusal("not_seated", f"only who sat at kept game {name} may fetch it")
-        if message.game != info.game:
-            raise Refusal("no_table", f"kept game {name} is game {info.game} of its table, not {message.game}")
-        try:
-            data = await self._run_io(partial(self.store.game_bytes, f"{name}.dvr"))
-        except (OSError, SaveError) as e:
-            raise Refusal("no_table", f"kept game {name} is gone: {e}") from None
-        lines = data.splitlines(keepends=True)
-        conn.send(encode(GameLines(table=name, game=message.game, lines=len(lines))) + b"".join(lines))
+        """Table ``table``'s game number ``game`` (:meth:`.hall.Hall.game_lines`), as a watch sends it."""
+        lines = await self.hall.game_lines(conn.identity, message.table, message.game)
+        conn.send(encode(GameLines(table=message.table, game=message.game, lines=len(lines))) + b"".join(lines))
 
     # -- decisions -------------------------------------------------------------------------------
 
@@ -821,53 +532,9 @@ class Server:
             raise Refusal("not_seated", "join a table's seat first")
         try:
             async with table.lock:
-                await self._decided(table, seat, message)
+                await verbs.decide(table, seat, message)
         finally:
             self._wake(table)
-
-    async def _decided(self, table: LiveTable, seat: int, message: Place | Undo) -> None:
-        """Check and play ``seat``'s decision (called with ``table.lock`` held)."""
-        if table.failed is not None:
-            raise Refusal(table.failed.code, table.failed.message, seq=table.failed.seq)
-        try:  # what another server decided first comes first
-            await table.held()
-        except (SaveError, OSError, GameFileError) as e:
-            raise Refusal("server", f"table {table.name} cannot be played now: {e}") from None
-        if message.seq != table.next_seq:
-            stale = {"next_seq": table.next_seq, "seq": message.seq}
-            raise Refusal.because("stale", "stale", stale, seq=table.next_seq)
-        if table.over:
-            raise Refusal.because("game_over", "game_over", {})
-        waiting = table.why_waiting()
-        if waiting is not None:
-            raise Refusal("illegal", waiting, seq=table.next_seq)
-        try:
-            if isinstance(message, Place):
-                placement = Placement(card=message.card, column=message.column)
-                game = table.session.game
-                try:  # the rules' own refusals, in the wire's words (theirs are the server's language)
-                    game.check_placement(placement, player=seat)
-                except WrongPlayer:
-                    raise Refusal.because("illegal", "not_your_turn", {"to_move": game.to_move, "seat": seat},
-                                          seq=table.next_seq) from None  # fmt: skip
-                except CardNotInHand:
-                    raise Refusal.because("illegal", "card_placed", {"seat": seat, "card": message.card},
-                                          seq=table.next_seq) from None  # fmt: skip
-                except NotPlacementPhase:
-                    raise Refusal.because("illegal", "resolving", {}, seq=table.next_seq) from None
-                table.placing(seat)
-                await table.commit(lambda session: session.place(placement, player=seat))
-            else:
-                if undos_this_round(table.session.events, seat) >= MAX_UNDOS_PER_ROUND:
-                    raise Refusal.because("undo_limit", "undo_limit", {"seat": seat, "most": MAX_UNDOS_PER_ROUND},
-                                          seq=table.next_seq)  # fmt: skip
-                begun = table.turn_begun(seat)
-                if begun is not None:
-                    raise Refusal.because("nothing_to_undo", "turn_begun", {"seat": begun}, seq=table.next_seq)
-                await table.commit(lambda session: session.undo(seat), undone=seat)
-        except RuleError as e:
-            code: ErrorCode = "nothing_to_undo" if isinstance(message, Undo) else "illegal"
-            raise Refusal.ruled(code, e, seq=table.next_seq) from None
 
     # -- bots ------------------------------------------------------------------------------------
 
@@ -877,20 +544,6 @@ class Server:
             return
         self.moves.start(table)
         self.hall.rest(table)
-
-    async def _play_bot(self, table: LiveTable, turn: BotTurn, placement: Placement) -> None:
-        seq = table.next_seq  # another server's bot may have made this move already
-        try:
-            await table.held()
-        except (SaveError, OSError, GameFileError) as e:
-            self._log(said(N_("table {table}: its bot's move waits: {error}")).format(table=table.name, error=e))
-            return
-        if table.next_seq != seq:
-            return  # the next wake asks for the move of the position now
-        stand_in = turn.level if turn.standing_in else None
-        table.placing(turn.seat)
-        with contextlib.suppress(Refusal):  # (stale: the next wake asks for the move of the position now)
-            await table.commit(lambda session: session.place(placement, player=turn.seat, stand_in=stand_in))
 
     def _bot_failed(self, table: LiveTable, error: Exception) -> None:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")

@@ -28,6 +28,7 @@ from ..tables.protocol import (
 )
 from ..tables.vetting import person_problem
 from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
+from .table import Refusal
 
 TABLES_PER_OPENER = 20
 """Tables one account (or vouched person) may have listed at once, open or over."""
@@ -72,6 +73,26 @@ def owner_named(name: str) -> Owner | None:
         person = name[len(VOUCHED_PREFIX) :]
         return person if person_problem(person) is None else None
     return _account(name)
+
+
+def invited(seats: Sequence[Seat], invite: Sequence[str | None] | None) -> list[Owner | None]:
+    """Whom each seat of a new table is kept for: its invitation (``open_table``'s ``invite``), else
+    as its name decides. An invitation nobody answers to, or to a bot's seat, is refused."""
+    kept = kept_for(seats)
+    if invite is None:
+        return kept
+    if len(invite) != len(seats):
+        raise Refusal("bad_setup", f"invite names {len(invite)} seats; the table has {len(seats)}")
+    for i, (seat, name) in enumerate(zip(seats, invite, strict=True)):
+        if name is None:
+            continue
+        if seat.kind != "human":
+            raise Refusal("bad_setup", f"seat {i + 1} ({seat.name}) is a bot's: nobody is invited to it")
+        owner = owner_named(name)
+        if owner is None:
+            raise Refusal("bad_setup", f"invite {name}: no such account here (a vouched person is web:NAME)")
+        kept[i] = owner
+    return kept
 
 
 def lookalike_of(name: str) -> str | None:

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple
 
 import msgspec
 
-from ..engine import GameCreated, RuleError, new_game
 from ..play.session import PlaySession
 from ..printable import printable
-from ..rulewords import english_words
-from ..store import user_name
 from ..tables.clock import MoveClock, waiting_time
 from ..tables.protocol import (
     MAX_ERROR_CHARS,
@@ -32,98 +29,20 @@ from ..tables.protocol import (
     ListedTable,
     Owner,
     Presence,
-    RematchVote,
     SeatState,
-    shown_person,
 )
-from ..tables.reasons import english, wire_fields
 from ..tables.seats import pick_seat
 from .oneseat import second_seat
-from .stores.base import MAX_HISTORY, MAX_RELEASED, Here, TableRecord
+from .refusal import G, Guest, Refusal, Sat, owner_name
+from .rematches import TableRematch
+from .stores.base import MAX_RELEASED, Here, TableRecord
 
 STAND_IN = "greedy"
 """The bot that plays a seat nobody has come to once the opener starts the table, a turn whose time
 ran out, and a seat a co-player asks a stand-in for: the table's stand-in level, whoever asks."""
 
 
-class Refusal(Exception):
-    """A rule says no: ``code`` and ``message`` as the ``error`` the server answers with; ``seq``: the
-    table's line the refusal is about (a stale decision); ``close``: the connection ends after it;
-    ``reason`` and ``fields``: which refusal, for each client to say in its reader's language."""
-
-    def __init__(
-        self, code: ErrorCode, message: str, *, seq: int | None = None, close: bool = False,
-        reason: str | None = None, fields: dict[str, int] | None = None,
-    ) -> None:  # fmt: skip
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
-        self.seq = seq
-        self.close = close
-        self.reason = reason
-        self.fields = fields
-
-    @classmethod
-    def because(cls, code: ErrorCode, reason: str, fields: dict[str, int], *, seq: int | None = None) -> Refusal:
-        """The refusal ``reason`` (:data:`~dvtui.tables.reasons.REASONS`), its message the same English words
-        whatever language the server runs in."""
-        return cls(code, english(reason, fields), seq=seq, reason=reason, fields=fields)
-
-    @classmethod
-    def ruled(cls, code: ErrorCode, error: RuleError, *, seq: int | None = None) -> Refusal:
-        """The rules' (or a session's) refusal ``error``: its code and values as the ``reason`` and
-        ``fields``, for each client to say in its reader's language; its message the session's own
-        words (they name the seats' people), else the rule's in English whatever language the
-        server runs in."""
-        fields = wire_fields(error)
-        if error.code and fields is not None:
-            try:
-                english_said = english(error.code, fields)
-            except ValueError:
-                pass  # a code with no sentence: its English words alone
-            else:
-                message = str(error) if error.worded else english_said
-                return cls(code, message, seq=seq, reason=error.code, fields=fields)
-        return cls(code, english_words(error), seq=seq)
-
-
-class Guest(Protocol):
-    """One person (or bot client) at a table, as the rules see them."""
-
-    @property
-    def identity(self) -> Owner:
-        """What a seat they take belongs to: an account's uid, or a vouched person's name."""
-        ...
-
-    @property
-    def person(self) -> str:
-        """The name a seat is matched against when a join names none."""
-        ...
-
-    @property
-    def bot(self) -> str | None:
-        """The level of the bot this client is (None: a person at a screen)."""
-        ...
-
-
-G = TypeVar("G", bound=Guest)
-
-
-def owner_name(owner: Owner) -> str:
-    """An owner as the table shows it: the account's name, or ``web:NAME`` for a vouched person."""
-    return shown_person(owner) if isinstance(owner, str) else user_name(owner)
-
-
-class Sat(NamedTuple, Generic[G]):
-    """What a join did: the seat taken, the guest pushed off it (another connection of the same
-    identity), and whether the record changed (to be saved)."""
-
-    seat: int
-    pushed: G | None
-    changed: bool
-
-
-class Table(Generic[G]):
+class Table(TableRematch[G]):
     """A table's game, record and guests, and the rules between them (see the module's docstring)."""
 
     def __init__(
@@ -169,10 +88,6 @@ class Table(Generic[G]):
 
     # -- what it is ------------------------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        return self.session.game.over
-
     def awaited(self) -> list[int]:
         """The human seats a waiting room waits for: never taken (no owner), and the table not
         started (empty once it has)."""
@@ -206,13 +121,6 @@ class Table(Generic[G]):
             return f"table {self.name} has no seat {seat + 1} (its seats are 1 to {n})"
         if self.session.is_bot(seat):
             return f"{self.seat_words(seat)} is a bot's seat of table {self.name}, not a person's"
-        return None
-
-    def seat_of(self, guest: G) -> int | None:
-        """Where ``guest`` sits here (None: nowhere; watching, say)."""
-        for seat, there in enumerate(self.seated):
-            if there is guest:
-                return seat
         return None
 
     def connected(self, seat: int) -> bool:
@@ -549,101 +457,6 @@ class Table(Generic[G]):
             self.record.stand_ins[seat] = STAND_IN
         return bool(awaited)
 
-    # -- a rematch --------------------------------------------------------------------------------
-
-    def rematch(self, guest: G, accept: bool) -> bool:
-        """``guest``, seated here, proposes or accepts a rematch of the finished game (``accept``),
-        or withdraws and turns it down (the proposal is gone: a rematch needs everyone; the record
-        counts it, so the table's other servers withdraw theirs too). Returns whether the table is
-        to deal its next game now (see :meth:`rematch_ready`)."""
-        seat = self.seat_of(guest)
-        if seat is None:
-            raise Refusal("not_seated", f"only a player seated at table {self.name} may propose or accept a rematch")
-        if not self.over:
-            raise Refusal("illegal", f"the game at table {self.name} is not over: a rematch follows its end")
-        if self.failed is not None:
-            raise Refusal(self.failed.code, self.failed.message)
-        if not accept:  # (counted in the record: the other servers withdraw their acceptances too)
-            self.accepted = []
-            self.record.declined += 1
-        elif seat not in self.accepted:
-            self.accepted.append(seat)
-        return self.rematch_ready()
-
-    def _withdraw(self, seat: int) -> None:
-        if seat in self.accepted:
-            self.accepted.remove(seat)
-
-    def accepted_anywhere(self) -> list[int]:
-        """The seats that proposed or accepted the rematch, here (in that order) and through the
-        other servers (a game not over has no rematch proposed)."""
-        if not self.over:
-            return []
-        declined = self.record.declined  # (an acceptance made before the rematch was last turned down is gone)
-        there = [
-            seat for seat, h in sorted(self.elsewhere.items())
-            if h.accepts and h.declined == declined and seat not in self.accepted
-        ]  # fmt: skip
-        return [*self.accepted, *there]
-
-    def adopt(self, record: TableRecord) -> None:
-        """``record`` as another server kept it: a rematch turned down through it withdraws the
-        acceptances made here too, as a rematch turned down here withdraws every one."""
-        if record.declined != self.record.declined:
-            self.accepted = []
-        self.record = record
-
-    def rematch_awaited(self) -> list[int]:
-        """The seats whose people, at the table now (through any server), have not accepted the
-        rematch proposed (a bot client's seat is not awaited: it plays what the table deals)."""
-        accepted = self.accepted_anywhere()
-        if not accepted:
-            return []
-        people = {seat for seat, guest in enumerate(self.seated) if guest is not None and guest.bot is None}
-        people |= {seat for seat, h in self.elsewhere.items() if h.bot is None}
-        return sorted(people - set(accepted))
-
-    def rematch_ready(self) -> bool:
-        """A rematch is proposed and every person seated at the table has accepted it."""
-        return bool(self.accepted_anywhere()) and self.over and self.failed is None and not self.rematch_awaited()
-
-    def deals_here(self) -> bool:
-        """The rematch is ready and this server deals it: the one its lowest connected seat is at
-        (with people at the table through several servers, one deals and the others follow)."""
-        seats = [seat for seat, guest in enumerate(self.seated) if guest is not None]
-        return self.rematch_ready() and bool(seats) and min([*seats, *self.elsewhere]) in seats
-
-    def rematch_vote(self) -> RematchVote | None:
-        """The rematch proposed, as the table's presence says it (None: none is)."""
-        accepted = self.accepted_anywhere()
-        if not accepted:
-            return None
-        return RematchVote(by=accepted[0], accepted=accepted, awaited=self.rematch_awaited())
-
-    def next_game(self) -> GameCreated:
-        """The rematch's deal: the same seats, the next seed (the finished game's plus one, so a
-        table's games follow from its first seed), and the next first player. The rules (R7) move
-        the first player one seat clockwise at each round's end and say nothing of a new game; a
-        table carries that rotation on from game to game: its next game's first player is one seat
-        clockwise of the finished game's, so over as many rematches as seats each seat starts once."""
-        created = self.session.game.created
-        seed = ((created.seed or 0) + 1) % (1 << 63)
-        first = (created.first_player + 1) % len(created.players)
-        return new_game(list(created.players), first_player=first, seed=seed)
-
-    def next_record(self, finished: str) -> TableRecord:
-        """The table's record for its next game: the same owners, invitations, opener, hints and move
-        time; nobody resigned and no stand-in (everybody plays again); the game counted, and
-        ``finished``, the finished game's file as the store put it aside, kept in its history."""
-        record = self.record
-        n = self.session.game.n
-        history = [*record.history, finished][-MAX_HISTORY:]
-        return msgspec.structs.replace(
-            record, owners=list(record.owners), kept_for=list(record.kept_for), stand_ins=[None] * n,
-            resigned=[False] * n, started=True, game=record.game + 1, history=history, declined=0, released=[],
-            stand_in_by=[None] * n,
-        )  # fmt: skip
-
     def deal(self, session: PlaySession, record: TableRecord) -> None:
         """Play ``session`` (the rematch's game, :meth:`next_game`) with ``record`` (:meth:`next_record`)
         from now on: everybody stays where they sit, and its first turn has the whole move time."""
@@ -654,12 +467,6 @@ class Table(Generic[G]):
         self.clock = None if record.move_time is None else MoveClock.begin(record.move_time, self.now(), None)
         self.record.banks = []  # a new game: every bank full again
         self._bank_clock(fresh=True)
-
-    def earlier_game(self, game: int) -> str | None:
-        """The file (as the store named it) of this table's game number ``game``, one before the
-        current one; None: the table kept none so numbered (the current game is the store's own)."""
-        first = self.record.game - len(self.record.history)
-        return self.record.history[game - first] if first <= game < self.record.game else None
 
     # -- the move clock --------------------------------------------------------------------------
 

@@ -7,55 +7,18 @@ connections at it (closed, dealt again) it returns to the server instead of doin
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
-import msgspec
 import pytest
 
-from dvtui.engine import Placement, new_game
-from dvtui.play.seats import parse_players
+from dvtui.engine import Placement
 from dvtui.server import live as live_module
 from dvtui.server.chat import Heard
-from dvtui.server.live import Backing, LiveTable
-from dvtui.server.peers import NoPeers
-from dvtui.server.stores.base import TableRecord, normal_record
+from dvtui.server.live import LiveTable
 from dvtui.server.stores.files import FileStore
 from dvtui.server.table import Refusal
-from dvtui.tables.protocol import FEATURES, Error, Owner, encode
-
-T = TypeVar("T")
-
-
-@dataclass(eq=False)
-class Visitor:
-    """A connection as the table sees it: who it is, what it understands, what it was sent."""
-
-    identity: Owner
-    person: str
-    bot: str | None = None
-    features: frozenset[str] = frozenset(FEATURES)
-    table: LiveTable | None = None
-    sent: list[bytes] = field(default_factory=list)
-    closed: bool = False
-
-    def send(self, data: bytes) -> None:
-        self.sent.append(data)
-
-    def tell(self, error: Error) -> None:
-        self.send(encode(error))
-
-    def close(self) -> None:
-        self.closed = True
-
-    def received(self) -> list[dict[str, object]]:
-        return [msgspec.json.decode(line) for data in self.sent for line in data.splitlines()]
-
-
-async def _now(fn: Callable[[], T]) -> T:
-    return fn()
+from tests.support.visitors import Visitor, live_table, seat
 
 
 @pytest.fixture
@@ -69,16 +32,11 @@ def store(tmp_path: Path) -> Iterator[FileStore]:
 
 
 def _table(store: FileStore, logged: list[str], players: str = "ana,bob,bot:random") -> LiveTable:
-    created = new_game(parse_players(players), seed=3)
-    n = len(players.split(","))
-    record = normal_record(TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=1), n)
-    session, lines = store.create("t", created, record)
-    return LiveTable("t", session, lines, record, Backing(store, NoPeers(), _now, logged.append), 0.0)
+    return live_table(store, logged, players)
 
 
-def _seat(table: LiveTable, visitor: Visitor, seat: int) -> None:
-    table.join(visitor, seat)  # type: ignore[arg-type]
-    visitor.table = table
+def _seat(table: LiveTable, visitor: Visitor, at: int) -> None:
+    seat(table, visitor, at)
 
 
 async def test_a_decision_is_saved_then_sent_to_everyone_at_the_table(store: FileStore, logged: list[str]) -> None:

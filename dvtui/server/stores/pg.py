@@ -24,8 +24,7 @@ import contextlib
 import re
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,18 +32,21 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from ...engine import Event, Game, GameCreated
+from ...engine import Game, GameCreated
 from ...play.session import PlaySession
-from ...store import GameFileError, GameLocked, LoadedGame, SaveError, SaveFailed, encode_line, parse_game
+from ...store import GameFileError, GameLocked, LoadedGame, SaveError, encode_line, parse_game
 from ...store import writer as file_writer
 from ...tables.protocol import KEPT_GAME, TABLE_NAME
 from ...tables.stamps import last_stamp
-from .base import HoldLost, RecordChanged, TableExists, TableRecord
+from .base import RecordChanged, TableExists, TableRecord
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
+from .pgconn import CHANNEL, Pool, StoreUnavailable, check_conninfo, connect, why
 from .pgerrors import DatabaseError, DatabaseLost
+from .pgholds import Holds
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
+from .pgrows import RowWriter
 
 if TYPE_CHECKING:
     import psycopg
@@ -74,12 +76,6 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
 """The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
 together make it once)."""
 
-CHANNEL = "dvtui"
-"""The one channel every server listens on. A notification is a wake-up only, sent at commit:
-``lines NAME NEXT`` (the game has lines up to ``NEXT``), ``record NAME``, ``table NAME`` (a game
-of that name was made or put aside), ``want NAME`` (a server waits to decide there: the one that
-holds it lets it go once its decision is made); a follower reads the rows themselves, from the
-``seq`` it has."""
 LOCK_WAIT = 30.0
 """Seconds a server waits for a table another server holds (asked, it lets go once its decision is
 made; a server that died lets go with its connection) before it gives up."""
@@ -110,305 +106,6 @@ def _decoded(raw: bytes | None) -> TableRecord | None:
     return None
 
 
-_HELD = """SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-    AND granted AND classid = %s::bigint::oid AND objid = %s::bigint::oid AND objsubid = 1)"""
-"""Whether the session holds the advisory lock of a game (a bigint key is its high and low halves)."""
-_HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'
-    AND pid = pg_backend_pid() AND granted AND objsubid = 1"""
-"""The games whose advisory locks the session holds (a bigint key made whole again)."""
-
-
-class StoreUnavailable(Exception):
-    """``--store`` cannot be used: psycopg is missing, or the connection string does not parse."""
-
-
-def check_conninfo(conninfo: str) -> None:
-    """Refuse what is not a libpq connection string or URL (StoreUnavailable says why in one line)."""
-    try:
-        import psycopg.conninfo
-    except ImportError:
-        raise StoreUnavailable("a PostgreSQL store needs psycopg: pip install 'dvtui[postgresql]'") from None
-    try:
-        psycopg.conninfo.conninfo_to_dict(conninfo)
-    except psycopg.ProgrammingError as e:
-        raise StoreUnavailable(f"--store: not a PostgreSQL connection string or URL: {_why(e)}") from None
-
-
-def _why(e: BaseException) -> str:
-    """The first line of a database error (its message may quote what it was given: made printable
-    by whoever shows it)."""
-    text = str(e).strip().splitlines()
-    return text[0] if text else type(e).__name__
-
-
-def connect(conninfo: str) -> psycopg.Connection[Any]:
-    import psycopg
-
-    try:
-        conn = psycopg.connect(conninfo, autocommit=True, connect_timeout=10)
-        # a server's setting cannot weaken what is promised: a line is durable once committed
-        conn.execute("SET synchronous_commit TO on")
-    except psycopg.Error as e:
-        raise DatabaseLost(f"the database cannot be reached: {_why(e)}") from None
-    return conn
-
-
-class _Pool:
-    """A few connections, each used by one thread at a time; a broken one is replaced at next use."""
-
-    def __init__(self, conninfo: str, size: int) -> None:
-        self.conninfo = conninfo
-        self._idle: list[psycopg.Connection[Any]] = []
-        self._lock = threading.Lock()
-        self._slots = threading.BoundedSemaphore(size)
-        self.pids: set[int] = set()
-        """The backend process ids of the pool's connections: what they notify is this server's own news."""
-
-    @contextlib.contextmanager
-    def conn(self) -> Iterator[psycopg.Connection[Any]]:
-        import psycopg
-
-        with self._slots:
-            with self._lock:
-                conn = self._idle.pop() if self._idle else None
-            if conn is None or conn.closed or conn.broken:
-                if conn is not None:
-                    self.pids.discard(conn.info.backend_pid)
-                conn = connect(self.conninfo)
-                self.pids.add(conn.info.backend_pid)
-            try:
-                yield conn
-            except psycopg.Error as e:
-                if conn.broken or conn.closed:
-                    conn.close()
-                    raise DatabaseLost(f"the database: {_why(e)}") from None
-                self._put(conn)
-                raise DatabaseError(f"the database refused: {_why(e)}") from None
-            except BaseException:
-                conn.close()
-                raise
-            self._put(conn)
-
-    def _put(self, conn: psycopg.Connection[Any]) -> None:
-        if not conn.closed and not conn.broken:
-            with self._lock:
-                self._idle.append(conn)
-
-    def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-
-
-class _Holds:
-    """The advisory locks of the games this server plays, all on one connection of its own: they
-    last as long as it does, so a server that dies lets its tables go with its connection. A
-    connection lost while the server lives (PostgreSQL restarted, its session terminated) is made
-    again with every lock taken again, but each game held is :meth:`lost` all the same until held
-    anew (:meth:`take`): another server may have played it while nobody held it."""
-
-    def __init__(self, conninfo: str) -> None:
-        self.conninfo = conninfo
-        self._conn: psycopg.Connection[Any] | None = None
-        self._lock = threading.Lock()
-        self._held: Counter[int] = Counter()
-        self._lost: set[int] = set()
-
-    def _connection(self) -> psycopg.Connection[Any]:
-        """The holder's connection (called with the lock held); made again, locks and all, if lost."""
-        import psycopg
-
-        if self._conn is not None and not self._conn.closed and not self._conn.broken:
-            return self._conn
-        conn = connect(self.conninfo)
-        try:
-            for game_id in self._held:
-                conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,))  # (let go at its writer's close)
-            self._lost.update(self._held)
-        except psycopg.Error as e:
-            conn.close()
-            raise DatabaseLost(f"the database: {_why(e)}") from None
-        self._conn = conn
-        return conn
-
-    def _call(self, sql: str, key: int) -> bool:
-        import psycopg
-
-        conn = self._connection()
-        try:
-            row = conn.execute(sql, (key,)).fetchone()
-        except psycopg.Error as e:
-            conn.close()
-            raise DatabaseLost(f"the database: {_why(e)}") from None
-        return bool(row and row[0])
-
-    def take(self, game_id: int) -> bool:
-        with self._lock:
-            if self._call("SELECT pg_try_advisory_lock(%s)", game_id):
-                self._held[game_id] += 1
-                self._lost.discard(game_id)
-                return True
-            return False
-
-    def release(self, game_id: int) -> None:
-        with self._lock:
-            if self._held[game_id] <= 0:
-                return
-            self._held[game_id] -= 1
-            if not self._held[game_id]:
-                del self._held[game_id]
-            with contextlib.suppress(DatabaseError):  # a lost connection took the lock with it
-                self._call("SELECT pg_advisory_unlock(%s)", game_id)
-
-    def renew(self) -> None:
-        """Make sure the holder's connection is alive (made again, with its locks, if it was lost)."""
-        with self._lock:
-            self._call("SELECT %s::int = 1", 1)
-
-    def lost(self, game_id: int) -> bool:
-        """This server's hold on game ``game_id`` went with a connection lost since it took it."""
-        with self._lock:
-            return game_id in self._lost
-
-    def holding(self, game_id: int) -> bool:
-        """Whether this server holds game ``game_id`` now, as the database says on the holder's
-        connection (asked before each write): False once its session ended (terminated, timed
-        out, PostgreSQL restarted), and for every game it held then, until held anew."""
-        import psycopg
-
-        with self._lock:
-            if game_id in self._lost:
-                return False
-            conn = self._conn
-            try:
-                if conn is None or conn.closed or conn.broken:
-                    raise psycopg.OperationalError("the holder's connection is gone")
-                row = conn.execute(_HELD, (game_id >> 32, game_id & 0xFFFFFFFF)).fetchone()
-            except psycopg.Error:
-                if conn is not None:
-                    conn.close()
-                self._lost.update(self._held)
-                return False
-            if not (row and row[0]):
-                self._lost.add(game_id)
-                return False
-            return True
-
-    def check(self) -> set[int]:
-        """The games held whose hold is gone, as the database says now in one question on the
-        holder's connection (the server asks every few seconds, so a hold lost with its session
-        is noticed at once rather than at the table's next write): each is :meth:`lost` until
-        held anew."""
-        import psycopg
-
-        with self._lock:
-            if not self._held:
-                return set()
-            conn = self._conn
-            try:
-                if conn is None or conn.closed or conn.broken:
-                    raise psycopg.OperationalError("the holder's connection is gone")
-                held = {int(row[0]) for row in conn.execute(_HELD_ALL).fetchall()}
-            except psycopg.Error:
-                if conn is not None:
-                    conn.close()
-                held = set()
-            self._lost.update(game_id for game_id in self._held if game_id not in held)
-            return self._lost & set(self._held)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-
-
-class RowWriter:
-    """The one writer of one game in the database (what :class:`~dvtui.store.GameWriter` is to a file)."""
-
-    def __init__(self, store: PgStore, name: str, game_id: int, next_seq: int) -> None:
-        self.store = store
-        self.name = name
-        self.game_id = game_id
-        self.next_seq = next_seq
-        self.failed: SaveFailed | None = None
-        """Set when a save failed: the game has stopped here, every later append raises it again."""
-        self.notices: list[str] = []
-        self._closed = False
-
-    def append(self, events: Sequence[Event]) -> list[bytes]:
-        """Insert ``events`` (a decision and its derived events) in one transaction, committed
-        (synchronous commit) before it returns the lines, as the file store's lines are."""
-        if self.failed is not None:
-            raise self.failed
-        if self._closed:
-            raise SaveError(f"table {self.name}: its game is closed")
-        if not self.store.holds.holding(self.game_id):
-            raise HoldLost(f"table {self.name}: this server's hold on it was lost (its database session ended)")
-        at = file_writer.utc_stamp()  # the file writer's clock: the same lines either way
-        seq = self.next_seq
-        lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
-        try:
-            self._insert(seq, lines)
-        except DatabaseError as e:
-            why = str(e)
-            self.failed = SaveFailed(
-                f"table {self.name}: could not save the last move: {why}. The game has stopped here; "
-                "the database keeps every move up to the last one saved",
-                None,
-                why,
-            )
-            raise self.failed from None
-        self.next_seq = seq + len(events)
-        return lines
-
-    def _insert(self, seq: int, lines: list[bytes]) -> None:
-        """Commit ``lines`` from ``seq`` on. A connection lost meanwhile is tried again until the
-        store's patience is out: the lines found there already (committed just before the loss)
-        are done; anything else there is another writer's, and refused."""
-        store = self.store
-        deadline = time.monotonic() + store.patience
-        while True:
-            try:
-                if store.holds.lost(self.game_id):  # (the server holds it again, reading what was written)
-                    raise HoldLost(f"table {self.name}: this server's hold on it was lost while the database was away")
-                with store.pool.conn() as conn, conn.transaction(), conn.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, %s, %s)",
-                        [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
-                    )
-                    cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
-                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"lines {self.name} {seq + len(lines)}"))
-                store.database_back()
-                return
-            except DatabaseLost as e:
-                store.wait_for_database(e, deadline)
-            try:
-                store.holds.renew()
-                with store.pool.conn() as conn:
-                    there = [bytes(row[0]) for row in conn.execute(
-                        "SELECT line FROM dvtui_events WHERE game_id = %s AND seq >= %s ORDER BY seq",
-                        (self.game_id, seq),
-                    )]  # fmt: skip
-            except DatabaseLost:
-                continue
-            store.database_back()
-            if there == lines:
-                return
-            if there:
-                raise DatabaseError("another server wrote the table's next line")
-
-    def close(self) -> None:
-        """Let the game go (its lines are all committed already); the unlock runs off the caller's thread."""
-        if not self._closed:
-            self._closed = True
-            self.store.release(self.game_id)
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-
 class PgStore:
     """Tables in the PostgreSQL database ``conninfo`` (see the module's docstring); their talk is
     kept there too (:mod:`.pgchat`), and who is at them (:mod:`.pgpresence`). ``chats``: the
@@ -429,8 +126,8 @@ class PgStore:
         self._away = threading.Event()
         """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
-        self.pool = _Pool(conninfo, pool_size)
-        self.holds = _Holds(conninfo)
+        self.pool = Pool(conninfo, pool_size)
+        self.holds = Holds(conninfo)
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
         self.presence = Presence(lambda: connect(conninfo), CHANNEL)
@@ -634,7 +331,7 @@ class PgStore:
                 raise TableExists(f"table {name} is being played") from None
             raise
         except psycopg.Error as e:  # pragma: no cover - the pool turns these into DatabaseError
-            raise DatabaseError(_why(e)) from None
+            raise DatabaseError(why(e)) from None
         if not self.take(game_id):  # (only a session that died and is not yet gone holds a new game's id)
             raise GameLocked(f"table {name}", None, "another server")
         writer = RowWriter(self, name, game_id, 1)
@@ -812,3 +509,14 @@ class PgStore:
         with self.pool.conn() as conn:
             found = self._game(conn, name)
         return None if found is None or found[1] is None else bytes(found[1])
+
+
+__all__ = [
+    "CHANNEL",
+    "RETRY",
+    "PgStore",
+    "RowWriter",
+    "StoreUnavailable",
+    "check_conninfo",
+    "connect",
+]

@@ -1,0 +1,146 @@
+"""The advisory locks of the games a server plays, held on one connection of its own (:class:`Holds`)."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .pgconn import connect, why
+from .pgerrors import DatabaseError, DatabaseLost
+
+if TYPE_CHECKING:
+    import psycopg
+
+_HELD = """SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+    AND granted AND classid = %s::bigint::oid AND objid = %s::bigint::oid AND objsubid = 1)"""
+"""Whether the session holds the advisory lock of a game (a bigint key is its high and low halves)."""
+_HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'
+    AND pid = pg_backend_pid() AND granted AND objsubid = 1"""
+"""The games whose advisory locks the session holds (a bigint key made whole again)."""
+
+
+class Holds:
+    """The advisory locks of the games this server plays, all on one connection of its own: they
+    last as long as it does, so a server that dies lets its tables go with its connection. A
+    connection lost while the server lives (PostgreSQL restarted, its session terminated) is made
+    again with every lock taken again, but each game held is :meth:`lost` all the same until held
+    anew (:meth:`take`): another server may have played it while nobody held it."""
+
+    def __init__(self, conninfo: str) -> None:
+        self.conninfo = conninfo
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.Lock()
+        self._held: Counter[int] = Counter()
+        self._lost: set[int] = set()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The holder's connection (called with the lock held); made again, locks and all, if lost."""
+        import psycopg
+
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return self._conn
+        conn = connect(self.conninfo)
+        try:
+            for game_id in self._held:
+                conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,))  # (let go at its writer's close)
+            self._lost.update(self._held)
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {why(e)}") from None
+        self._conn = conn
+        return conn
+
+    def _call(self, sql: str, key: int) -> bool:
+        import psycopg
+
+        conn = self._connection()
+        try:
+            row = conn.execute(sql, (key,)).fetchone()
+        except psycopg.Error as e:
+            conn.close()
+            raise DatabaseLost(f"the database: {why(e)}") from None
+        return bool(row and row[0])
+
+    def take(self, game_id: int) -> bool:
+        with self._lock:
+            if self._call("SELECT pg_try_advisory_lock(%s)", game_id):
+                self._held[game_id] += 1
+                self._lost.discard(game_id)
+                return True
+            return False
+
+    def release(self, game_id: int) -> None:
+        with self._lock:
+            if self._held[game_id] <= 0:
+                return
+            self._held[game_id] -= 1
+            if not self._held[game_id]:
+                del self._held[game_id]
+            with contextlib.suppress(DatabaseError):  # a lost connection took the lock with it
+                self._call("SELECT pg_advisory_unlock(%s)", game_id)
+
+    def renew(self) -> None:
+        """Make sure the holder's connection is alive (made again, with its locks, if it was lost)."""
+        with self._lock:
+            self._call("SELECT %s::int = 1", 1)
+
+    def lost(self, game_id: int) -> bool:
+        """This server's hold on game ``game_id`` went with a connection lost since it took it."""
+        with self._lock:
+            return game_id in self._lost
+
+    def holding(self, game_id: int) -> bool:
+        """Whether this server holds game ``game_id`` now, as the database says on the holder's
+        connection (asked before each write): False once its session ended (terminated, timed
+        out, PostgreSQL restarted), and for every game it held then, until held anew."""
+        import psycopg
+
+        with self._lock:
+            if game_id in self._lost:
+                return False
+            conn = self._conn
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    raise psycopg.OperationalError("the holder's connection is gone")
+                row = conn.execute(_HELD, (game_id >> 32, game_id & 0xFFFFFFFF)).fetchone()
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                self._lost.update(self._held)
+                return False
+            if not (row and row[0]):
+                self._lost.add(game_id)
+                return False
+            return True
+
+    def check(self) -> set[int]:
+        """The games held whose hold is gone, as the database says now in one question on the
+        holder's connection (the server asks every few seconds, so a hold lost with its session
+        is noticed at once rather than at the table's next write): each is :meth:`lost` until
+        held anew."""
+        import psycopg
+
+        with self._lock:
+            if not self._held:
+                return set()
+            conn = self._conn
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    raise psycopg.OperationalError("the holder's connection is gone")
+                held = {int(row[0]) for row in conn.execute(_HELD_ALL).fetchall()}
+            except psycopg.Error:
+                if conn is not None:
+                    conn.close()
+                held = set()
+            self._lost.update(game_id for game_id in self._held if game_id not in held)
+            return self._lost & set(self._held)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+
+
+__all__ = ["Holds"]
