@@ -573,13 +573,16 @@ class TableClient:
         self.seat, self.watch, self._sitting = seat, False, True
         self._drop()
 
-    def leave(self) -> None:
+    def leave(self, unanswered: Message | None = None) -> None:
         """Close now, from outside a coroutine (the app's last act): the goodbye is written without
-        waiting for it to go (the transport sends what it holds before it closes)."""
+        waiting for it to go (the transport sends what it holds before it closes). ``unanswered``:
+        a decision sent and not yet answered, written again first, so that one made just before
+        leaving goes even when its own sending had not run yet (its seq makes it count once)."""
         self._closed = True
         if self._conn is not None:
             with contextlib.suppress(Exception):
-                self._conn.writer.write(encode(Bye(reason="done")))
+                before = b"" if unanswered is None else encode(unanswered)
+                self._conn.writer.write(before + encode(Bye(reason="done")))
             self._drop()
 
     async def close(self) -> None:

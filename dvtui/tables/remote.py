@@ -39,7 +39,7 @@ from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
 from .client import Refused as TableRefused
-from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Said
+from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Place, Said, Undo
 from .undos import undo_refusal
 from .where import ServerPlace
 
@@ -147,7 +147,14 @@ class RemoteSession:
             return
         if self._task is not None:
             self._task.cancel()
-        self.client.leave()
+        handed = self._handed
+        unanswered: Place | Undo | None = None
+        if handed is not None:
+            placed = handed.placed
+            unanswered = (
+                Undo(seq=handed.seq) if placed is None else Place(seq=handed.seq, card=placed[0], column=placed[1])
+            )
+        self.client.leave(unanswered)
 
     def attach(self, tell: Tell) -> None:
         self._tell = tell

@@ -387,3 +387,21 @@ async def test_the_table_names_its_game_and_the_longest_line_one_may_say(in_proc
         assert ana.abilities.chat == MAX_CHAT_CHARS
     finally:
         ana.close()
+
+
+async def test_a_placement_made_just_before_leaving_reaches_the_table(in_process: Server) -> None:
+    """Enter, then q before the loop has run the placement's sending (a loaded machine, a stopped
+    server): leaving writes the unanswered decision before its goodbye, so the move counts."""
+    await _open(in_process)
+    ana, _news = await _seat(in_process, 0)
+    card = ana.game.hands[0][0]
+    ana.place(Placement(card, 3))
+    ana.close()  # at once: the placement's own sending has not run yet
+    path = in_process.games / "t.dvr"
+
+    def placed() -> bool:
+        return any(isinstance(e, CardPlaced) and e.player == 0 for e in read_game(path).events)
+
+    await wait_until("Ana's placement in the table's file", placed)
+    [mine] = [e for e in read_game(path).events if isinstance(e, CardPlaced) and e.player == 0]
+    assert (mine.card, mine.column) == (card, 3)
