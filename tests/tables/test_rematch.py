@@ -33,7 +33,7 @@ from dvtui.plain.table import PlainTable
 from dvtui.play.face import News, Redealt, Spoken
 from dvtui.server.main import Server
 from dvtui.store import read_game
-from dvtui.tables import RemoteSession, open_table, table_info
+from dvtui.tables import RemoteSession, ServerPlace, open_table, table_info
 
 from ..support.pilot import WAIT, text, until
 from ..support.processes import dvtui
@@ -349,14 +349,12 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
         ana.close()
 
 
-async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_process: Server) -> None:
-    """Ana resigns, watches, and Bob's rematch is dealt: on her screen ``j`` takes her seat of the
-    new game in place (no leaving, no ``dvtui join``), and her next placement is hers, made with
-    her keys, not a stand-in's."""
-    place = in_process.place
-    await open_table(place, "sj", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
-    ana = await RemoteSession.open(place, "sj", seat=0)
-    bob = await RemoteSession.open(place, "sj", seat=1)
+async def _ana_and_bob(place: ServerPlace, table: str) -> tuple[RemoteSession, RemoteSession, list[RemoteSession]]:
+    """Ana and Bob seated at a new table ``table`` (a greedy bot third, Ana first); Bob's sessions,
+    his first and each the table deals him next, gathered in the list as they come."""
+    await open_table(place, table, ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
+    ana = await RemoteSession.open(place, table, seat=0)
+    bob = await RemoteSession.open(place, table, seat=1)
     bobs: list[RemoteSession] = [bob]
 
     def follow(news: News) -> None:
@@ -366,6 +364,14 @@ async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_proc
             news.session.attach(follow)
 
     bob.attach(follow)
+    return ana, bob, bobs
+
+
+async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_process: Server) -> None:
+    """Ana resigns, watches, and Bob's rematch is dealt: on her screen ``j`` takes her seat of the
+    new game in place (no leaving, no ``dvtui join``), and her next placement is hers, made with
+    her keys, not a stand-in's."""
+    ana, bob, bobs = await _ana_and_bob(in_process.place, "sj")
     app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -418,17 +424,7 @@ async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_proce
     """The plain mode's word for ``j``: Ana resigned, the rematch is dealt, and from ``dvtui watch
     --plain`` she types ``sit Ana``: her seat of the new game is hers again, played from these lines."""
     place = in_process.place
-    await open_table(place, "ps", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
-    ana = await RemoteSession.open(place, "ps", seat=0)
-    bob = await RemoteSession.open(place, "ps", seat=1)
-    bobs: list[RemoteSession] = [bob]
-
-    def follow(news: News) -> None:
-        if isinstance(news, Redealt):
-            assert isinstance(news.session, RemoteSession)
-            bobs.append(news.session)
-
-    bob.attach(follow)
+    ana, bob, bobs = await _ana_and_bob(place, "ps")
     ana.resign()
     async with asyncio.timeout(WAIT):
         while ana.seat is not None:
