@@ -19,7 +19,7 @@ from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 
 from ..support.pilot import until
-from ..support.servers import Served, short_dir, wait_for
+from ..support.servers import Served, short_dir, wait_until
 
 
 def placements_of_ana(server: Served) -> list[CardPlaced]:
@@ -95,4 +95,5 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
                     server.proc.send_signal(signal.SIGCONT)
         assert app.return_code == 0
         if not ana.game.over:  # the placement sent before quitting counts once the server goes on
-            wait_for("the last placement", lambda: len(placements_of_ana(server)) == sent + 2, server.log)
+            # on this loop, which the client's connection lives on (a blocking wait would hold its bytes)
+            await wait_until("the last placement", lambda: len(placements_of_ana(server)) == sent + 2)
