@@ -158,6 +158,10 @@ def warn_of_owner(place: ServerPlace) -> None:
     print(_("dvtui: warning: {message}").format(message=message), file=sys.stderr, flush=True)
 
 
+LINGER = 5.0
+"""Seconds a connection left with a decision on its way stays open for reading after its goodbye."""
+
+
 class Connection:
     """One connection to a server, greeted."""
 
@@ -579,11 +583,26 @@ class TableClient:
         a decision sent and not yet answered, written again first, so that one made just before
         leaving goes even when its own sending had not run yet (its seq makes it count once)."""
         self._closed = True
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                before = b"" if unanswered is None else encode(unanswered)
-                self._conn.writer.write(before + encode(Bye(reason="done")))
+        conn = self._conn
+        if conn is None:
+            return
+        with contextlib.suppress(Exception):
+            before = b"" if unanswered is None else encode(unanswered)
+            conn.writer.write(before + encode(Bye(reason="done")))
+        if unanswered is None:
             self._drop()
+            return
+        # A decision is on its way: end only this side's writing, so the server reads it before
+        # it meets the end, and what it writes meanwhile still has somewhere to go (closed both
+        # ways at once, its first write could fail and the rest of what was sent go unread).
+        self._conn = None
+        with contextlib.suppress(Exception):
+            if conn.writer.can_write_eof():
+                conn.writer.write_eof()
+        try:
+            asyncio.get_running_loop().call_later(LINGER, conn.close)
+        except RuntimeError:  # (no loop runs: nothing could read the answers anyway)
+            conn.close()
 
     async def close(self) -> None:
         self._closed = True
