@@ -4,6 +4,8 @@ the cards, the footer's keys without their words; a card is placed by keys and b
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from rich.cells import cell_len
 
@@ -75,3 +77,20 @@ async def test_on_a_phone_a_card_is_placed_by_touching_it_then_its_column() -> N
 @pytest.mark.parametrize("size", [(40, 30), (60, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_a_compact_table_mid_round(snap_compare, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
     assert snap_compare(table_app(new_session()), terminal_size=size, run_before=mid_round)
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_a_narrow_column_keeps_each_cards_value_when_somebody_would_take_it(size: tuple[int, int]) -> None:
+    """Once number cards are placed, a card that somebody would take carries their tag where there is
+    room; in the compact table's narrow columns there is none, and the card's value stays whole
+    (``WCH5``, never ``WCHB`` with the tag over its last cell)."""
+    app = table_app(new_session(None, players=PLAYERS, seed=4))
+    async with app.run_test(size=size) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        table(app)  # the table screen is up
+        await pilot.press("2", "c", "enter")
+        assert await next_decision(pilot, app) == HUMAN  # the bots have placed too: three columns are fought over
+        lines = screen_lines(app)
+        board = "\n".join(lines[2 : next(i for i, line in enumerate(lines) if line.startswith("Ana "))])
+        faces = re.findall(r"(HSE|CAR|BOA|HRS|JWL|WCH|HOL|\$\$\$)(.)", board)
+        assert faces and all(value.isdigit() for _code, value in faces), board

@@ -166,7 +166,9 @@ def _card_with_tag(card: str, width: int, rows: int, tags: tuple[Text, ...]) -> 
     """A card of the column, with the tag of whoever would take it (or gave it back) at its right,
     a space apart (``HOL 500 Ana``: the value never runs into the tag, colours or not). ``tags``:
     the tag, then shorter ones. A one-line card keeps its value whole: short of room, the tag
-    shortens first (``HOL 500 An``), then the label takes its shorter forms (``HOL500 An``)."""
+    shortens first (``HOL 500 An``), then the label takes its shorter forms (``HOL500 An``); with no
+    room for both (a compact table's narrow columns) the card alone, its value whole: the rows of
+    number cards below say who placed what."""
     tag = tags[0] if tags else None
     if rows > 1:
         return card_tile(card, width, rows, tag)
@@ -177,10 +179,10 @@ def _card_with_tag(card: str, width: int, rows: int, tags: tuple[Text, ...]) -> 
     compact = f"{code}{value}"
     labels = dict.fromkeys((card_label(card, width - lead_room), f"{code} {value}", compact))  # the column's first
     fits = ((text, chip) for text in labels for chip in tags if len(text) + 1 + chip.cell_len <= width)
-    text, chip = next(fits, (compact, tag))
-    if len(text) + 1 + chip.cell_len > width:  # narrower than any card of the game's layouts
-        chip = chip.copy()
-        chip.truncate(max(1, width - len(text) - 1))
+    found = next(fits, None)
+    if found is None:  # (the compact table's columns): the card's value, not a tag over its last cells
+        return [card_face(card, width, pad=lead_room)]
+    text, chip = found
     face_w = width - chip.cell_len - 1
     lead = " " if lead_room and len(text) + 2 <= face_w else ""
     face = styled(f"{lead}{text} ".ljust(face_w + 1)[: face_w + 1], card_style(card))
