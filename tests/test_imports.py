@@ -6,6 +6,7 @@ Each check runs in a fresh interpreter: in this one, other tests may already hav
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -120,3 +121,59 @@ def test_store_and_bots_import_neither_each_other_nor_the_app() -> None:
     assert not any(m.startswith(("dvtui.bots", "dvtui.app", "dvtui.cli")) for m in store)
     bots = modules_after("import dvtui.bots")
     assert not any(m.startswith(("dvtui.store", "dvtui.app", "dvtui.cli")) for m in bots)
+
+
+SCREENS = REPO / "dvtui" / "app" / "screens"
+
+
+def screen_imports(source: str) -> set[str]:
+    """The modules of ``dvtui.app.screens`` a screen's ``source`` imports: at module level, under
+    ``TYPE_CHECKING`` and inside functions alike (each ties the two modules together)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module} if node.module else {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dvtui.app.screens."):
+            found.add((node.module or "").removeprefix("dvtui.app.screens."))
+        elif isinstance(node, ast.Import):
+            found |= {
+                a.name.removeprefix("dvtui.app.screens.") for a in node.names if a.name.startswith("dvtui.app.screens.")
+            }
+    return {name.split(".")[0] for name in found}
+
+
+def import_cycle(imports: dict[str, set[str]]) -> list[str]:
+    """A cycle of ``imports`` (each module's, among them), as the modules along it; [] if none."""
+    done: set[str] = set()
+
+    def walk(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return []
+        for imported in sorted(imports.get(module, set())):
+            cycle = walk(imported, [*path, module])
+            if cycle:
+                return cycle
+        done.add(module)
+        return []
+
+    return next((c for m in sorted(imports) if (c := walk(m, []))), [])
+
+
+def test_the_cycle_check_finds_a_cycle_hidden_under_type_checking_or_in_a_function() -> None:
+    """The probe itself works: an import under ``TYPE_CHECKING`` or in a function counts."""
+    a = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n"
+    b = "def f() -> None:\n    from .c import C\n"
+    c = "from .a import A\n"
+    imports = {name: screen_imports(source) for name, source in (("a", a), ("b", b), ("c", c))}
+    assert import_cycle(imports) == ["a", "b", "c", "a"]
+    assert import_cycle({**imports, "c": set()}) == []
+
+
+def test_the_screens_import_each_other_in_one_direction_only() -> None:
+    """No two screens' modules need each other: the table screen's module imports its parts (its
+    bases, the shared table's part), and they see the screen through a protocol below them all."""
+    modules = {path.stem for path in SCREENS.glob("*.py")} - {"__init__"}
+    imports = {m: screen_imports((SCREENS / f"{m}.py").read_text(encoding="utf-8")) & modules for m in modules}
+    assert import_cycle(imports) == []

@@ -84,7 +84,7 @@ async def test_the_table_asks_for_a_notification_on_ones_turn_only_when_set(
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"notify": notify}))
     sent: list[str] = []
-    monkeypatch.setattr(TableScreen, "_notify_desktop", lambda self, sequence: sent.append(sequence))
+    monkeypatch.setattr(TableScreen, "notify_desktop", lambda self, sequence: sent.append(sequence))
     app = table_app(AtTable(new_session(tmp_path / "g.dvr")))  # type: ignore[arg-type]
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen))

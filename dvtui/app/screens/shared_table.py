@@ -4,13 +4,13 @@ a desktop notification, a browser tab's title).
 
 :class:`SharedTable` is made by :class:`~dvtui.app.screens.table.TableScreen` only for a session
 that has a :attr:`~dvtui.play.face.GameSession.table` side: a game of this machine has none, and
-none of this runs for it.
+none of this runs for it. It sees the screen through :class:`~.table_face.TableFace` (it imports
+nothing of the screen's module, which imports it).
 """
 
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
@@ -23,9 +23,7 @@ from ..textual_private import tell_page
 from ..widgets.panels import EventLog
 from .dialog import Confirm, SayLine
 from .end import EndScreen
-
-if TYPE_CHECKING:
-    from .table import TableScreen
+from .table_face import TableFace
 
 STAND_IN_LEVEL = "greedy"
 """The bot a seated player lets play an away seat: the table's own stand-in (the server plays no
@@ -36,7 +34,7 @@ class SharedTable:
     """The table side of ``screen``'s session (``table``); ``before``: the part of the game played
     before at this screen, whose seat (a rematch offers it again) and browser tab's title go on."""
 
-    def __init__(self, screen: TableScreen, table: TableSide, before: SharedTable | None = None) -> None:
+    def __init__(self, screen: TableFace, table: TableSide, before: SharedTable | None = None) -> None:
         self.screen = screen
         self.table = table
         self.seat_held: int | None = before.seat_held if before is not None else None
@@ -73,16 +71,6 @@ class SharedTable:
         if seat is not None:
             self.seat_held = seat
 
-    def tick_clock(self) -> None:
-        """Each second: the move clock counted down on this side, from the server's figure."""
-        screen = self.screen
-        if screen not in screen.app.screen_stack or self.presence().move_left is None:
-            return
-        if screen.flow.resolution is None:
-            screen._show_round_bar()
-        elif screen.flow.my_turn():  # the clock of a turn called over a resolution
-            screen._show_step_bar()
-
     def call_turn(self) -> None:
         """Call this side's turn the moment the table asks for it, whatever is on screen (a round's
         summary being read, a dialog, the help, the results): the bell, the desktop notification,
@@ -93,7 +81,7 @@ class SharedTable:
             if screen.bell:
                 screen.app.bell()
             if screen.notify_on_turn:
-                screen._notify_desktop(turn_notification(self.presence().table))
+                screen.notify_desktop(turn_notification(self.presence().table))
         if screen.in_browser:
             self._tell_page_turn(flow.my_turn())
 
@@ -115,7 +103,7 @@ class SharedTable:
         log = screen.query_one(EventLog)
         log.say(speaker, news.text, spectator=news.seat is None)
         panel = log.parent.region if isinstance(log.parent, Widget) else log.region  # (the log's rows past it are cut)
-        if screen.app.screen is not screen or not log.display or not log.region.intersection(panel).height:
+        if not screen.is_active or not log.display or not log.region.intersection(panel).height:
             screen.notify(f"{speaker}: {news.text}", title=_("Said at the table"), timeout=8, markup=False)
 
     def offer_seat_again(self, session: GameSession) -> None:

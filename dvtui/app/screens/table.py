@@ -132,8 +132,15 @@ class TableScreen(TableThinking):
             self.set_interval(1.0, self._tick_clock)
 
     def _tick_clock(self) -> None:
-        if self.shared is not None:
-            self.shared.tick_clock()
+        """Each second at a shared table: the move clock counted down on this side, from the
+        server's figure."""
+        shared = self.shared
+        if shared is None or self not in self.app.screen_stack or shared.presence().move_left is None:
+            return
+        if self.flow.resolution is None:
+            self._show_round_bar()
+        elif self.flow.my_turn():  # the clock of a turn called over a resolution
+            self._show_step_bar()
 
     def _listen(self) -> None:
         session = self.session
@@ -237,6 +244,17 @@ class TableScreen(TableThinking):
             return
         self.refresh_view()
         self.advance()
+
+    def refresh_view(self) -> None:
+        """Redraw the live position (its base's), then call this side's turn if it has just come."""
+        super().refresh_view()
+        self._call_turn()
+
+    def _call_turn(self) -> None:
+        """At a shared table, call this side's turn the moment the table asks for it
+        (:meth:`~.shared_table.SharedTable.call_turn`)."""
+        if self.shared is not None:
+            self.shared.call_turn()
 
     # -- turns -----------------------------------------------------------------------------------
 

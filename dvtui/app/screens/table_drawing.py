@@ -8,7 +8,6 @@ screen holds and decides nothing (the screen reacts to the session's news, keys 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from rich.style import Style
 from rich.text import Text
@@ -33,9 +32,6 @@ from ..widgets.presence import connection_words, presence_line, turn_status, wai
 from ..widgets.scoreboard import Scoreboard
 from ..widgets.table_view import TableLayout, apply_layout, moment_banner, moment_status, table_layout
 
-if TYPE_CHECKING:
-    from .shared_table import SharedTable
-
 
 class TableDrawing(SpokenScreen[None]):
     """What the table screen draws, from what it holds (set by the screen)."""
@@ -43,7 +39,6 @@ class TableDrawing(SpokenScreen[None]):
     session: GameSession
     flow: TableFlow
     pace: Pace
-    shared: SharedTable | None
     bell: bool
     notify_on_turn: bool
     in_browser: bool
@@ -117,15 +112,8 @@ class TableDrawing(SpokenScreen[None]):
             )
         self._show_round_bar()
         self._bindings_changed()
-        self._call_turn()
 
-    def _call_turn(self) -> None:
-        """At a shared table, call this side's turn the moment the table asks for it
-        (:meth:`~.shared_table.SharedTable.call_turn`)."""
-        if self.shared is not None:
-            self.shared.call_turn()
-
-    def _notify_desktop(self, sequence: str) -> None:
+    def notify_desktop(self, sequence: str) -> None:
         """Write a notification's escape sequence (:mod:`dvtui.app.notify`) to the terminal, as
         :meth:`App.bell` writes its BEL: straight to the driver, between two frames."""
         app = self.app
