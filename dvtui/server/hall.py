@@ -32,7 +32,8 @@ from .openings import Openings
 from .operator import said
 from .registry import TableLimits, expired, kept_info, page, put_aside_reason
 from .stores.base import TableExists, normal_record
-from .table import Refusal, owner_name, record_bank
+from .table import Refusal, owner_name
+from .tableclock import record_bank
 
 
 class Hall:

@@ -18,7 +18,8 @@ from dvtui.play.session import PlaySession
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord, normal_record
-from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
+from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table
+from dvtui.server.tableclock import record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
