@@ -20,16 +20,9 @@ import msgspec
 
 from ..play.session import PlaySession
 from ..printable import printable
-from ..tables.protocol import (
-    MAX_ERROR_CHARS,
-    Error,
-    ErrorCode,
-    ListedTable,
-    Owner,
-    Presence,
-    SeatState,
-)
+from ..tables.protocol import MAX_ERROR_CHARS, Error, ErrorCode, Owner, Presence
 from ..tables.seats import pick_seat
+from ..tables.tableinfo import ListedTable, SeatState
 from .oneseat import second_seat
 from .refusal import G, Guest, Refusal, Sat, owner_name
 from .rematches import TableRematch

@@ -52,7 +52,6 @@ from .protocol import (
     Resign,
     Said,
     Say,
-    SeatState,
     ServerMessage,
     StandIn,
     Start,
@@ -67,6 +66,7 @@ from .protocol import (
 )
 from .reasons import reason_words
 from .received import BadServer, check_game_bytes, check_line, check_message
+from .tableinfo import SeatState
 from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
 
 

@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 
 from .client import Connection, Dropped, Refused, Unreachable
 from .listing import lobby_order, server_account
-from .protocol import Error, FollowTables, ListTables, TableInfo, Tables, TablesChanged
+from .protocol import Error, FollowTables, ListTables, Tables, TablesChanged
 from .requests import MAX_LISTED
+from .tableinfo import TableInfo
 from .where import ServerPlace
 
 

@@ -32,11 +32,11 @@ from .protocol import (
     SetClock,
     Start,
     Started,
-    TableInfo,
     Tables,
     Watch,
 )
 from .received import BadServer, check_game_bytes, check_line
+from .tableinfo import TableInfo
 from .where import ServerPlace
 
 MAX_LISTED = 100_000

@@ -23,8 +23,9 @@ from dvtui.server.tableclock import record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState, TableInfo
+from dvtui.tables.protocol import FEATURES, Owner, Presence
 from dvtui.tables.received import BadServer, check_message, check_table_info
+from dvtui.tables.tableinfo import SeatState, TableInfo
 
 from ..support.apps import table_app
 from ..support.pilot import text, until
