@@ -2,7 +2,8 @@
 ``dvtui serve``, is :mod:`dvtui.server`).
 Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
 
-from .client import Backoff, Connection, Diverged, Dropped, Refused, TableClient, Unreachable, Update
+from .client import TableClient, Update
+from .connection import Backoff, Connection, Diverged, Dropped, Refused, Unreachable
 from .listing import has_seat, invited_by, is_my_turn, played_with, server_account
 from .lobbyfeed import NotFollowed, follow_lobby
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME
