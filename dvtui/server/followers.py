@@ -17,7 +17,8 @@ from typing import Protocol
 import msgspec
 
 from ..tables.older import listed_for
-from ..tables.protocol import MAX_LINE_BYTES, ListedTable, TablesChanged, encode
+from ..tables.protocol import MAX_LINE_BYTES, TablesChanged, encode
+from ..tables.tableinfo import ListedTable
 from .limits import Coalesced
 
 _OVERHEAD = len(encode(TablesChanged(tables=[], removed=[])))

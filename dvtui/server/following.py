@@ -45,10 +45,7 @@ class Following:
         let_go: Callable[[Conn], None],
     ) -> None:  # fmt: skip
         self.hall = hall
-        self.store = backing.store
-        self.peers = backing.peers
-        self.run_io = backing.run_io
-        self.log = backing.log
+        self.backing = backing
         self.chats = chats
         self.followers = followers
         self.stopping = stopping
@@ -63,7 +60,7 @@ class Following:
     async def chat_elsewhere(self, table: LiveTable) -> None:
         """What was said at ``table`` through the other servers, told here in the order kept."""
         async with table.chat_lock:
-            heard = await self.run_io(partial(self.chats.since, table.name, table.chat_seen))
+            heard = await self.backing.run_io(partial(self.chats.since, table.name, table.chat_seen))
             if self.hall.tables.get(table.name) is table:
                 table.tell_chat(heard)
 
@@ -76,7 +73,7 @@ class Following:
             with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
                 loop.call_soon_threadsafe(self.news, payload)
 
-        self.peers.follow(news)
+        self.backing.peers.follow(news)
 
     def news(self, payload: str) -> None:
         if self.stopping.is_set():
@@ -93,7 +90,7 @@ class Following:
         name, _, upto = rest.partition(" ")
         try:
             if kind == "*":
-                for name in await self.run_io(self.store.names):
+                for name in await self.backing.run_io(self.backing.store.names):
                     await self.follow_table(name, None)
                 for table in list(self.hall.tables.values()):
                     await self.record_elsewhere(table)
@@ -120,7 +117,7 @@ class Following:
         """``table``'s record read again, taken if another server kept a newer one (a seat taken, a
         rematch turned down: the acceptances here are withdrawn)."""
         async with table.record_lock:  # (a change being kept here is compared with it)
-            record, version = await self.run_io(partial(self.store.versioned_record, table.name))
+            record, version = await self.backing.run_io(partial(self.backing.store.versioned_record, table.name))
             if self.hall.tables.get(table.name) is table and version > table.record_version:
                 table.adopt_record(record, version)
                 self.deal_soon(table)
@@ -129,7 +126,7 @@ class Following:
         """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
         at each change, and a server that died is swept from it): counted as present here."""
         async with table.presence_lock:
-            here = await self.run_io(partial(self.peers.presence_elsewhere, table.name))
+            here = await self.backing.run_io(partial(self.backing.peers.presence_elsewhere, table.name))
             seats = {h.seat: h for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
             watching = sum(h.seat is None for h in here)
             if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
@@ -150,14 +147,14 @@ class Following:
 
     async def replaced_now(self, table: LiveTable) -> None:
         name = table.name
-        first = (await self.run_io(partial(self.store.lines_since, name, 0)))[:1]
+        first = (await self.backing.run_io(partial(self.backing.store.lines_since, name, 0)))[:1]
         if not first and table.over:  # a rematch puts the finished game aside, then deals the next
             await asyncio.sleep(REDEAL_WAIT)
-            first = (await self.run_io(partial(self.store.lines_since, name, 0)))[:1]
+            first = (await self.backing.run_io(partial(self.backing.store.lines_since, name, 0)))[:1]
         if first == table.lines[:1] or name in self.hall.opening or self.hall.tables.get(name) is not table:
             return
         if first and table.over:
-            fresh = await self.run_io(partial(self.hall.reopened, name, None))
+            fresh = await self.backing.run_io(partial(self.hall.reopened, name, None))
             if fresh is not None and fresh.record.game == table.record.game + 1:
                 await self.follow_deal(table, fresh)
                 return
@@ -166,7 +163,7 @@ class Following:
         else:  # as on one server, whoever is at the finished game goes on looking at it, told nothing
             self.hall.retire(table)
             aside = said(N_("table {table}: its finished game was put aside through another server"))
-            self.log(aside.format(table=name))
+            self.backing.log(aside.format(table=name))
         if first:
             await self.follow_table(name, None)
 
@@ -178,13 +175,13 @@ class Following:
             if self.hall.tables.get(name) is not table or table.lines[:1] == dealt.lines[:1]:
                 return
             if table.playing:
-                self.store.rest(name, table.session)
+                self.backing.store.rest(name, table.session)
             table.presence_soon.flush()  # (what is pending is the finished game's: before it goes)
             table.deal(dealt.session, dealt.record)
             table.lines, table.playing, table.active = dealt.lines, False, time.time()
             table.record_version, table.chat_seen = -1, dealt.chat_seen
         follows = said(N_("table {table} deals game {number} (a rematch, through another server)"))
-        self.log(follows.format(table=name, number=table.record.game))
+        self.backing.log(follows.format(table=name, number=table.record.game))
         self.dealt(table, dealt.lines)
         self.wake(table)
 
@@ -196,14 +193,14 @@ class Following:
         table.halt("closed", f"table {name} was closed through another server; its game is kept, unfinished")
         for there in table.evict():
             self.let_go(there)
-        self.log(said(N_("table {table} was closed through another server")).format(table=name))
+        self.backing.log(said(N_("table {table} was closed through another server")).format(table=name))
 
     async def follow_table(self, name: str, upto: int | None) -> None:
         """Table ``name`` caught up with what the others wrote (``upto``: its lines, as told)."""
         table = self.hall.tables.get(name)
         if table is None:  # opened through another server: listed here too
             if name not in self.hall.opening:
-                table = await self.run_io(partial(self.hall.reopened, name, None))
+                table = await self.backing.run_io(partial(self.hall.reopened, name, None))
                 if table is not None and name not in self.hall.tables:
                     self.hall.tables[name] = table
                     self.followers.changed(name)
@@ -212,7 +209,7 @@ class Following:
         if upto is not None and table.next_seq >= upto:
             return
         async with table.lock:
-            news = await self.run_io(partial(self.store.lines_since, name, table.next_seq))
+            news = await self.backing.run_io(partial(self.backing.store.lines_since, name, table.next_seq))
             if self.hall.tables.get(name) is not table:
                 return
             table.apply_news(news)

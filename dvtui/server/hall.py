@@ -21,7 +21,8 @@ from ..i18n import N_
 from ..store import GameFileError, SaveError
 from ..tables.clock import resumed_left, waiting_time
 from ..tables.older import listed_for
-from ..tables.protocol import ListedTable, Owner, Tables, encode
+from ..tables.protocol import Owner, Tables, encode
+from ..tables.tableinfo import ListedTable
 from .chat import RECENT, Talk
 from .clocks import AliveStamp
 from .followers import Followers
@@ -32,7 +33,8 @@ from .openings import Openings
 from .operator import said
 from .registry import TableLimits, expired, kept_info, page, put_aside_reason
 from .stores.base import TableExists, normal_record
-from .table import Refusal, owner_name, record_bank
+from .table import Refusal, owner_name
+from .tableclock import record_bank
 
 
 class Hall:
@@ -43,10 +45,6 @@ class Hall:
         table_limits: TableLimits,
     ) -> None:  # fmt: skip
         self.backing = backing
-        self.store = backing.store
-        self.peers = backing.peers
-        self.run_io = backing.run_io
-        self.log = backing.log
         self.chats = chats
         self.followers = followers
         self.alive = alive
@@ -68,7 +66,7 @@ class Hall:
         """Every table kept, over or not, each with its files closed until somebody plays there
         (opened once here, so a torn tail is repaired before any line is sent)."""
         alive = self.alive.last()
-        for name in self.store.names():
+        for name in self.backing.store.names():
             table = self.reopened(name, alive)
             if table is not None:
                 self.tables[name] = table
@@ -78,15 +76,15 @@ class Hall:
         """Table ``name`` read from the store, its files closed (None: it cannot be read, and is
         left alone). Blocks: off the loop once the server listens."""
         try:
-            session, lines, record = self.store.reopen(name)
+            session, lines, record = self.backing.store.reopen(name)
         except (GameFileError, SaveError, OSError) as e:
-            self.log(said(N_("table {name} not reopened: {error}")).format(name=name, error=e))
+            self.backing.log(said(N_("table {name} not reopened: {error}")).format(name=name, error=e))
             return None
         record = normal_record(record, session.game.n)
         left = None
         if record.move_time is not None:  # the turn's time used while a server ran is gone, never given back
             # the turn began with the game's last line; the first one, when the record said the game began
-            began = self.store.game_written(name) if len(lines) > 1 else self.store.last_active(name)
+            began = self.backing.store.game_written(name) if len(lines) > 1 else self.backing.store.last_active(name)
             whole = record.move_time if record.started else waiting_time(record.move_time)
             whole += record_bank(record, None if session.game.over or not record.started else session.game.to_move)
             left = resumed_left(whole, began, alive, time.time())
@@ -94,17 +92,17 @@ class Hall:
         table.relisted = self.followers.changed
         heard = self.chats.recent(name)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
-        table.active = self.store.last_active(name)
-        self.store.rest(name, session)
+        table.active = self.backing.store.last_active(name)
+        self.backing.store.rest(name, session)
         table.playing = False
         for notice in session.notices:
-            self.log(notice)
-        self.log(said(N_("table {name} reopened at line {line}")).format(name=name, line=table.next_seq))
+            self.backing.log(notice)
+        self.backing.log(said(N_("table {name} reopened at line {line}")).format(name=name, line=table.next_seq))
         return table
 
     def keep_all(self) -> None:
         """Every game kept after its table: listed (``all``) until its time is up, then removed."""
-        for kept in self.store.kept():
+        for kept in self.backing.store.kept():
             self.keep(kept, self.read_kept(kept))
         for kept in self.expired():
             if self.forget(kept):
@@ -117,18 +115,18 @@ class Hall:
         its opener (None: it does not read, and is left alone, unlisted). Blocks: off the loop once
         the server listens."""
         try:
-            loaded, last = self.store.read_kept(kept)
+            loaded, last = self.backing.store.read_kept(kept)
         except (GameFileError, SaveError, OSError) as e:  # (gone from a shared store meanwhile: SaveError)
-            self.log(said(N_("kept game {kept} cannot be read: {error}")).format(kept=kept, error=e))
+            self.backing.log(said(N_("kept game {kept} cannot be read: {error}")).format(kept=kept, error=e))
             return None
         try:  # its table's record, kept beside it: who sat where
-            record = self.store.record(kept)
+            record = self.backing.store.record(kept)
         except (SaveError, OSError):
             record = None
         users = [] if record is None else [None if o is None else owner_name(o) for o in record.owners]
         invited = [] if record is None else [None if o is None else owner_name(o) for o in record.kept_for]
         try:
-            size = KeptSize(None if record is None else record.opener, self.store.kept_size(kept))
+            size = KeptSize(None if record is None else record.opener, self.backing.store.kept_size(kept))
         except (SaveError, OSError):
             size = KeptSize(None if record is None else record.opener, 0)
         if record is None:
@@ -153,17 +151,17 @@ class Hall:
     def forget(self, kept: str) -> bool:
         """Remove kept game ``kept`` (blocks: called off the loop once the server listens)."""
         try:
-            self.store.forget(kept)
+            self.backing.store.forget(kept)
         except OSError as e:
-            self.log(said(N_("kept game {kept} could not be removed: {error}")).format(kept=kept, error=e))
+            self.backing.log(said(N_("kept game {kept} could not be removed: {error}")).format(kept=kept, error=e))
             return False
         removed = said(N_("kept game {kept} removed: its last line is over {days} days old"))
-        self.log(removed.format(kept=kept, days=f"{self.table_limits.keep_days:g}"))
+        self.backing.log(removed.format(kept=kept, days=f"{self.table_limits.keep_days:g}"))
         return True
 
     async def forget_expired(self) -> None:
         for kept in self.expired():
-            if await self.run_io(partial(self.forget, kept)):
+            if await self.backing.run_io(partial(self.forget, kept)):
                 self.kept.pop(kept, None)
                 self.kept_last.pop(kept, None)
                 self.followers.changed(kept)
@@ -183,7 +181,7 @@ class Hall:
                     await self.put_aside(table, why)
             await self.forget_expired()
             known = self.kept_room.names()  # the games kept through the other servers count too
-            self.kept_room.apply(*await self.run_io(partial(self.peers.recount, known)))
+            self.kept_room.apply(*await self.backing.run_io(partial(self.backing.peers.recount, known)))
             await asyncio.sleep(self.table_limits.sweep)
 
     def listed_info(self, name: str, kept: bool) -> ListedTable | None:
@@ -246,9 +244,9 @@ class Hall:
             del self.tables[table.name]
             table.told, table.listed = [], False
             self.followers.changed(table.name)
-            self.peers.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
+            self.backing.peers.tell_presence(table.name, [])  # (its name may be a new table's: nobody is there)
         if table.playing:
-            self.store.rest(table.name, table.session)
+            self.backing.store.rest(table.name, table.session)
             table.playing = False
 
     async def put_aside(self, table: LiveTable, why: str, *, keep: bool = True) -> None:
@@ -260,24 +258,24 @@ class Hall:
         self.retire(table)
         self.opening.add(name)  # no table of that name opens while its file moves
         try:
-            aside = await self.run_io(lambda: self.store.archive(name))
+            aside = await self.backing.run_io(lambda: self.backing.store.archive(name))
         except OSError as e:
             unmoved = said(N_("table {table} could not be put aside ({why}): {error}"))
-            self.log(unmoved.format(table=name, why=why, error=e))
+            self.backing.log(unmoved.format(table=name, why=why, error=e))
             return
         finally:
             self.opening.discard(name)
         kept = aside.removesuffix(".dvr")
         if not keep:
             with contextlib.suppress(OSError, ValueError):
-                await self.run_io(partial(self.store.forget, kept))
+                await self.backing.run_io(partial(self.backing.store.forget, kept))
                 removed = said(N_("table {table} removed ({why}): nobody made a decision there"))
-                self.log(removed.format(table=name, why=why))
+                self.backing.log(removed.format(table=name, why=why))
                 return
-        self.log(
+        self.backing.log(
             said(N_("table {table} put aside ({why}): its game is {game}")).format(table=name, why=why, game=aside)
         )
-        self.keep(kept, await self.run_io(partial(self.read_kept, kept)))
+        self.keep(kept, await self.backing.run_io(partial(self.read_kept, kept)))
 
     async def deal_again(self, table: LiveTable) -> tuple[list[bytes], str] | None:
         """Deal the rematch at ``table`` if it is still this server's to deal: its finished game is
@@ -290,16 +288,18 @@ class Hall:
                 return None
             created = table.next_game()
             if table.playing:
-                self.store.rest(name, table.session)
+                self.backing.store.rest(name, table.session)
                 table.playing = False
             self.opening.add(name)  # no table of that name opens while its files move
             try:
-                aside = await self.run_io(lambda: self.store.archive(name))
+                aside = await self.backing.run_io(lambda: self.backing.store.archive(name))
                 record = table.next_record(aside)
-                session, lines = await self.run_io(lambda: self.store.create(name, created, record))
+                session, lines = await self.backing.run_io(lambda: self.backing.store.create(name, created, record))
             except (TableExists, SaveError, OSError) as e:
                 table.halt("server", f"table {name} could not deal its rematch: {e}")
-                self.log(said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e))
+                self.backing.log(
+                    said(N_("table {table} could not deal its rematch: {error}")).format(table=name, error=e)
+                )
                 return None
             finally:
                 self.opening.discard(name)
@@ -308,13 +308,13 @@ class Hall:
             table.record_version = table.chat_seen = 0  # (the new game's, as the store made them)
             table.lines, table.playing, table.active = lines, True, time.time()
         dealt = said(N_("table {table} deals game {number} (a rematch); game {previous} is {game}"))
-        self.log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
+        self.backing.log(dealt.format(table=name, number=record.game, previous=record.game - 1, game=aside))
         return lines, aside
 
     async def keep_game(self, aside: str) -> None:
         """The game put aside as file ``aside`` listed as a kept game, as after a restart."""
         kept = aside.removesuffix(".dvr")
-        self.keep(kept, await self.run_io(partial(self.read_kept, kept)))
+        self.keep(kept, await self.backing.run_io(partial(self.read_kept, kept)))
 
     async def game_lines(self, identity: Owner, name: str, game: int) -> list[bytes]:
         """Table ``name``'s game number ``game``, for ``identity``: the current one's lines as a
@@ -331,7 +331,7 @@ class Hall:
             kept = table.record.game - len(table.record.history)
             raise Refusal("no_table", f"table {table.name} keeps games {kept} to {current}, not {game}")
         try:
-            data = await self.run_io(partial(self.store.game_bytes, aside))
+            data = await self.backing.run_io(partial(self.backing.store.game_bytes, aside))
         except OSError as e:
             raise Refusal("no_table", f"table {table.name}'s game {game} is gone: {e}") from None
         return data.splitlines(keepends=True)
@@ -348,7 +348,7 @@ class Hall:
         if game != info.game:
             raise Refusal("no_table", f"kept game {name} is game {info.game} of its table, not {game}")
         try:
-            data = await self.run_io(partial(self.store.game_bytes, f"{name}.dvr"))
+            data = await self.backing.run_io(partial(self.backing.store.game_bytes, f"{name}.dvr"))
         except (OSError, SaveError) as e:
             raise Refusal("no_table", f"kept game {name} is gone: {e}") from None
         return data.splitlines(keepends=True)
@@ -359,7 +359,7 @@ class Hall:
         resting = table.quiet() or (table.wanted and not table.lock.locked())
         if table.playing and resting and self.tables.get(table.name) is table:
             table.wanted = False
-            self.store.rest(table.name, table.session)
+            self.backing.store.rest(table.name, table.session)
             table.playing = False
 
     def table(self, name: str) -> LiveTable:

@@ -63,7 +63,6 @@ from ..tables.protocol import (
     GameLines,
     Hello,
     Join,
-    ListedTable,
     ListTables,
     Opened,
     OpenTable,
@@ -79,6 +78,7 @@ from ..tables.protocol import (
     Watch,
     encode,
 )
+from ..tables.tableinfo import ListedTable
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from . import AlreadyServed, verbs
 from .clocks import AliveStamp, background, run_clocks

@@ -2,10 +2,11 @@
 ``dvtui serve``, is :mod:`dvtui.server`).
 Textual-free; the screens stand above it (:class:`RemoteSession` wraps :class:`TableClient`)."""
 
-from .client import Backoff, Connection, Diverged, Dropped, Refused, TableClient, Unreachable, Update
+from .client import TableClient, Update
+from .connection import Backoff, Connection, Diverged, Dropped, Refused, Unreachable
 from .listing import has_seat, invited_by, is_my_turn, played_with, server_account
 from .lobbyfeed import NotFollowed, follow_lobby
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME, SeatState, TableInfo
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME
 from .remote import RemoteSession, TableStopped
 from .requests import (
     close_table,
@@ -23,6 +24,7 @@ from .requests import (
     start_table,
     table_info,
 )
+from .tableinfo import SeatState, TableInfo
 from .where import ENV, ServerPlace, server_place
 
 __all__ = [

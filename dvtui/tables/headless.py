@@ -10,7 +10,8 @@ from collections.abc import Callable
 from ..bots import BotSpec, choose
 from ..engine import Game
 from ..i18n import _
-from .client import Refused, TableClient
+from .client import TableClient
+from .connection import Refused
 from .protocol import STOPPING
 
 

@@ -1,6 +1,6 @@
 """Whose the listed tables are, and their order: one's own first (where it is one's turn first),
 then the others' unfinished tables, then their finished ones. Pure functions over the server's
-:class:`~.protocol.TableInfo` list, for the lobby, ``dvtui tables`` and the menu's history.
+:class:`~.tableinfo.TableInfo` list, for the lobby, ``dvtui tables`` and the menu's history.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pwd
 from collections.abc import Collection
 
-from .protocol import SeatState, TableInfo
+from .tableinfo import SeatState, TableInfo
 from .where import ServerPlace
 
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from .client import Connection, Dropped, Refused, Unreachable
+from .connection import Connection, Dropped, Refused, Unreachable
 from .listing import lobby_order, server_account
-from .protocol import Error, FollowTables, ListTables, TableInfo, Tables, TablesChanged
+from .protocol import Error, FollowTables, ListTables, Tables, TablesChanged
 from .requests import MAX_LISTED
+from .tableinfo import TableInfo
 from .where import ServerPlace
 
 
@@ -22,8 +23,8 @@ async def follow_lobby(place: ServerPlace, *, user: str | None = None) -> AsyncI
     """Who the server knows this side as and its tables in the lobby's order
     (:func:`~.listing.lobby_order`): once the whole list has come, then again after each change the
     server pushes, for as long as the connection lasts. A personal server that is not running is not
-    started for it (:class:`~.client.Unreachable`); :class:`NotFollowed` for a server that does not
-    push changes; :class:`~.client.Diverged` for one that sends what no sound server sends."""
+    started for it (:class:`~.connection.Unreachable`); :class:`NotFollowed` for a server that does not
+    push changes; :class:`~.connection.Diverged` for one that sends what no sound server sends."""
     try:
         conn = await Connection.open(place, user=user, start=False)
     except Dropped as e:

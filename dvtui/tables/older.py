@@ -8,7 +8,8 @@ from __future__ import annotations
 import msgspec
 
 from .clock import MAX_MOVE_TIME
-from .protocol import Error, ListedTable, Presence, SeatState
+from .protocol import Error, Presence
+from .tableinfo import ListedTable, SeatState
 
 FIRST_CODES: frozenset[str] = frozenset({
     "bad_message", "too_long", "flood", "version", "no_table", "table_exists", "bad_setup", "seat_taken", "no_seat",

@@ -38,13 +38,12 @@ from .protocol import (
     Opened,
     Presence,
     Said,
-    SeatState,
     Started,
-    TableInfo,
     Tables,
     TablesChanged,
     Welcome,
 )
+from .tableinfo import SeatState, TableInfo
 
 MAX_GAME_BYTES = MAX_FILE_BYTES
 """The most a client keeps of one table's lines: what the reader accepts of a game file. A server

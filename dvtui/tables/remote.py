@@ -37,8 +37,9 @@ from ..play.face import (
 )
 from ..play.session import PlaySession, Standing
 from ..store import LoadedGame, SaveFailed, encode_line, parse_game
-from .client import Backoff, Diverged, TableClient, Unreachable, Update, refusal_words
-from .client import Refused as TableRefused
+from .client import TableClient, Update
+from .connection import Backoff, Diverged, Unreachable, refusal_words
+from .connection import Refused as TableRefused
 from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Place, Said, Undo
 from .undos import undo_refusal
 from .where import ServerPlace

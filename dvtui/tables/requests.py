@@ -1,7 +1,7 @@
 """One request to the table server over a connection of its own, and its answer: the list of
 tables, a table's state, opening one, the requests of a table's owner or seat from a shell (release,
 clock, start, close, resign, say), and a game's lines (the current one, an earlier one, a kept one).
-A connection that ends before its answer is the server gone (:class:`~.client.Unreachable`).
+A connection that ends before its answer is the server gone (:class:`~.connection.Unreachable`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from .client import Connection, Dropped, Refused, lost
+from .connection import Connection, Dropped, Refused, lost
 from .listing import lobby_order, mine_first, server_account
 from .protocol import (
     Bye,
@@ -32,11 +32,11 @@ from .protocol import (
     SetClock,
     Start,
     Started,
-    TableInfo,
     Tables,
     Watch,
 )
 from .received import BadServer, check_game_bytes, check_line
+from .tableinfo import TableInfo
 from .where import ServerPlace
 
 MAX_LISTED = 100_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .protocol import SeatState
+from .tableinfo import SeatState
 
 
 def pick_seat(seats: Sequence[SeatState], identity: str, person: str) -> int | None:

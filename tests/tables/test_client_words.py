@@ -11,7 +11,7 @@ import pytest
 
 from dvtui import i18n
 from dvtui.server.main import Server
-from dvtui.tables.client import ERROR_WORDS, refusal_words
+from dvtui.tables.connection import ERROR_WORDS, refusal_words
 from dvtui.tables.protocol import FEATURES, Error, ErrorCode
 
 from ..support.processes import dvtui

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.server.limits import Budgets
-from dvtui.tables.client import Connection
+from dvtui.tables.connection import Connection
 
 from ..support.servers import Crowd, Served, short_dir
 

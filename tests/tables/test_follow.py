@@ -13,7 +13,8 @@ import pytest
 from dvtui.server import gateway as gateway_module
 from dvtui.server.followers import Followers
 from dvtui.tables import NotFollowed, ServerPlace, follow_lobby, open_table
-from dvtui.tables.protocol import FEATURES, ListedTable, SeatState, TablesChanged, incoming_decoder
+from dvtui.tables.protocol import FEATURES, TablesChanged, incoming_decoder
+from dvtui.tables.tableinfo import ListedTable, SeatState
 
 from ..support.raw import FEATURES as RAW_FEATURES
 from ..support.raw import RawClient, ask, speaking_for

@@ -34,8 +34,9 @@ from dvtui.tables.clock import (
     resumed_left,
     waiting_time,
 )
-from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState
+from dvtui.tables.protocol import FEATURES, Owner, Presence
 from dvtui.tables.received import BadServer, check_message
+from dvtui.tables.tableinfo import SeatState
 
 from ..support.apps import table_app
 from ..support.pilot import text, until

@@ -18,12 +18,14 @@ from dvtui.play.session import PlaySession
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord, normal_record
-from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
+from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table
+from dvtui.server.tableclock import record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState, TableInfo
+from dvtui.tables.protocol import FEATURES, Owner, Presence
 from dvtui.tables.received import BadServer, check_message, check_table_info
+from dvtui.tables.tableinfo import SeatState, TableInfo
 
 from ..support.apps import table_app
 from ..support.pilot import text, until

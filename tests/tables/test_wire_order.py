@@ -18,9 +18,10 @@ import pytest
 from dvtui import i18n
 from dvtui.server.stores.files import FileStore, TableRecord
 from dvtui.store import parse_game
-from dvtui.tables.client import refusal_words
-from dvtui.tables.protocol import FEATURES, Error, Presence, SeatState
+from dvtui.tables.connection import refusal_words
+from dvtui.tables.protocol import FEATURES, Error, Presence
 from dvtui.tables.received import BadServer, check_message
+from dvtui.tables.tableinfo import SeatState
 
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient, ask, speaking_for
