@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from dvtui.app.widgets.panels import Banner, RoundBar
@@ -22,10 +21,11 @@ from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table, record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner, Presence, SeatState, TableInfo
+from dvtui.tables.protocol import FEATURES, Presence, SeatState, TableInfo
 from dvtui.tables.received import BadServer, check_message, check_table_info
 
 from ..support.apps import table_app
+from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.plain import PlainPlayer, no_escape
 from ..support.processes import dvtui
@@ -82,28 +82,12 @@ def test_a_clock_without_a_bank_is_the_move_clock_it_was() -> None:
 # -- at a table, without a socket ----------------------------------------------------------------
 
 
-class Guest(msgspec.Struct, eq=False):
-    identity: Owner
-    person: str
-    bot: str | None = None
-
-
-class Clock:
-    """A monotonic clock a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def banked(players: str = "Ana,Bob,bot:greedy", banks: list[float] | None = None) -> tuple[Table[Guest], Clock]:
+def banked(players: str = "Ana,Bob,bot:greedy", banks: list[float] | None = None) -> tuple[Table[Guest], HandClock]:
     seats = parse_players(players)
     n = len(seats)
     record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=ANA_UID, kept_for=kept_for(seats),
                          move_time=10, time_bank=60, increment=5, banks=banks or [])  # fmt: skip
-    now = Clock()
+    now = HandClock()
     session = PlaySession.start(new_game(seats, first_player=0, seed=5), None)
     return Table("t", session, record, now=now), now
 
