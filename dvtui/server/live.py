@@ -39,7 +39,7 @@ from .gateway import Conn
 from .limits import Coalesced, Limits
 from .operator import said
 from .peers import Peers
-from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record
+from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record, record_copy
 from .table import Refusal, Table
 
 T = TypeVar("T")
@@ -215,13 +215,7 @@ class LiveTable(Table[Conn]):
         async with self.record_lock:
             value, changed = change(False)
             while changed:
-                record = msgspec.structs.replace(
-                    self.record,
-                    owners=list(self.record.owners),
-                    stand_ins=list(self.record.stand_ins),
-                    resigned=list(self.record.resigned),
-                    history=list(self.record.history),
-                )
+                record = record_copy(self.record)
                 version = self.record_version
                 try:
                     self.record_version = await self.backing.run_io(
