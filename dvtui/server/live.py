@@ -117,12 +117,12 @@ class LiveTable(Table[Conn]):
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
-        self.relisted: Callable[[str], None] = lambda name: None
-        """Told the table's name whenever its presence is sent (what the list says of it may have
-        changed): the server's :meth:`~.followers.Followers.changed`."""
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
         else sent to the table, so a line never arrives ahead of the presence it follows."""
+        self.relisted: Callable[[str], None] = lambda name: None
+        """Told the table's name whenever its presence is sent (what the list says of it may have
+        changed): the server's :meth:`~.followers.Followers.changed`."""
 
     @property
     def next_seq(self) -> int:
