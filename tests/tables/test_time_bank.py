@@ -145,6 +145,29 @@ def test_an_older_client_is_told_nothing_of_banks() -> None:
 # -- at a real server ----------------------------------------------------------------------------
 
 
+def _ana_places_first(served: Served, table: str, players: str, seed: int) -> RawClient:
+    """Ana, at seat 0 of ``table`` (``players`` dealt with ``seed``, she moves first), sends the
+    game's first legal placement; her connection, for what follows."""
+    ana = RawClient(str(served.place.socket))
+    ana.hello(list(FEATURES))
+    ana.send({"type": "join", "table": table, "seat": 0})
+    ana.until("presence")
+    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=seed), None).game
+    placement = game.legal_placements()[0]
+    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    return ana
+
+
+def _watched_presence(served: Served, table: str) -> dict[str, Any]:
+    """The presence a spectator of ``table`` is sent first."""
+    watcher = RawClient(str(served.place.socket))
+    watcher.hello(list(FEATURES))
+    watcher.send({"type": "watch", "table": table})
+    presence = watcher.until("presence")
+    watcher.close()
+    return presence
+
+
 def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
     """The next presence whose turn is Ana's (the bots' placements and presences before it skipped)."""
     while True:
@@ -239,11 +262,7 @@ def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(served: Served
     assert lowered.stdout == (
         "table c: each turn may last 1h; then a bot plays it\ntable c: each seat's time bank is 30m at most\n"
     ), lowered.stderr
-    watcher = RawClient(str(served.place.socket))
-    watcher.hello(list(FEATURES))
-    watcher.send({"type": "watch", "table": "c"})
-    presence = watcher.until("presence")
-    watcher.close()
+    presence = _watched_presence(served, "c")
     assert presence["banks"] == [1800.0] * 3 and presence["time_bank"] == 1800, presence
 
 
@@ -252,22 +271,12 @@ def test_each_bank_survives_a_kill_9_of_the_server(served: Served) -> None:
     opened = served.dvtui("new", "--table", "r", "--players", players, "--seed", "4", "--first", "1",
                           "--move-time", "1h", "--time-bank", "1h", "--increment", "1m", "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    ana = RawClient(str(served.place.socket))
-    ana.hello(list(FEATURES))
-    ana.send({"type": "join", "table": "r", "seat": 0})
-    ana.until("presence")
-    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=4), None).game
-    placement = game.legal_placements()[0]
-    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    ana = _ana_places_first(served, "r", players, seed=4)
     assert ana.until("card_placed")["player"] == 0
     ana.close()
     served.kill9()
     served.start()
-    watcher = RawClient(str(served.place.socket))
-    watcher.hello(list(FEATURES))
-    watcher.send({"type": "watch", "table": "r"})
-    presence = watcher.until("presence")
-    watcher.close()
+    presence = _watched_presence(served, "r")
     assert presence["banks"] == [3660.0, 3600.0, 3600.0], presence  # Ana's increment kept
     assert presence["move_left"] > 3600.0, presence  # Bob's bank behind his move time
 
