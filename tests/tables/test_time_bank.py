@@ -292,6 +292,16 @@ def test_the_plain_mode_says_each_seats_bank_at_each_turn(served: Served) -> Non
     no_escape(watcher.said)
 
 
+def test_the_plain_mode_names_no_bank_for_a_bots_seat(served: Served) -> None:
+    opened = served.dvtui("new", "--table", "q", "--players", "Ana,Bob,bot:greedy", "--first", "1", "--move-time",
+                          "1h", "--time-bank", "10m", "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    watcher = PlainPlayer("watch", "q", "--plain", "--server", str(served.directory), data=served.directory.parent)
+    watcher.expect(r"Time banks \(spent once the move time has run out\): Ana 10:00, Bob 10:00\.\r?\n")
+    watcher.send("quit")
+    assert watcher.finish() == 0
+
+
 def test_a_bots_seat_has_no_bank_to_earn_nor_to_show() -> None:
     t, now = banked("Ana,Bob,bot:greedy")
     t.session.place(t.session.game.legal_placements()[0], player=0)
