@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from ..describe import amount, bot_level_name, join_names, moment
@@ -21,6 +21,7 @@ from ..printable import printable
 from ..store import GameFileError, LoadedGame
 from ..store.saves import SavedGame
 from ..tables import TableInfo, has_seat
+from ..tables.stamps import stamp_time
 
 MAX_FETCHED = 20
 """The table server's games of a person fetched for their lines, newest first: each is a game's
@@ -155,11 +156,8 @@ def unfetched(entry: PastGame, why: str) -> PastGame:
 def _kept_time(stamp: str) -> datetime | None:
     """A time stamp as the server and game files write it (UTC, ISO 8601) in local time; None for
     one that does not read."""
-    try:
-        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone().replace(tzinfo=None)
+    when = stamp_time(stamp)
+    return None if when is None else when.astimezone().replace(tzinfo=None)
 
 
 def newest_first(entries: Sequence[PastGame]) -> list[PastGame]:

@@ -3,13 +3,12 @@ seat and who holds it, its clock and spectators, each part a whole sentence of t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from ..describe import bot_level_name, moment
 from ..i18n import N_, _
 from ..printable import printable
 from ..tables import SeatState, TableInfo
 from ..tables.clock import duration_words, move_time_words
+from ..tables.stamps import stamp_time
 
 SEAT_STATES = {
     "free": N_("free"),
@@ -55,13 +54,8 @@ def _kept_moment(stamp: str) -> str:
     """A kept game's last line's time stamp (UTC, ISO 8601, as the file has it) in local time, as
     the language writes a date (``6 déc. 2026, 22 h 56``); a stamp that does not read is shown as
     it is."""
-    try:
-        when = datetime.fromisoformat(stamp)
-    except ValueError:
-        return stamp
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return moment(when.astimezone())
+    when = stamp_time(stamp)
+    return stamp if when is None else moment(when.astimezone())
 
 
 def _state_words(info: TableInfo) -> str:

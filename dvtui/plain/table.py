@@ -204,13 +204,14 @@ class PlainTable:
                 self._clock = clock
                 said = _("{name} has {time} to move.").format(name=self.names[game.to_move], time=duration_words(left))
                 self.console.say(said)
-                if presence.banks is not None:
-                    banks = ", ".join(
-                        f"{name} {duration_words(bank)}" for name, bank in zip(self.names, presence.banks, strict=False)
-                    )
-                    self.console.say(
-                        _("Time banks (spent once the move time has run out): {banks}.").format(banks=banks)
-                    )
+                banks = [
+                    f"{self.names[seat]} {duration_words(bank)}"
+                    for seat, player in enumerate(game.created.players)
+                    if player.kind == "human" and (bank := presence.bank_left(seat)) is not None
+                ]  # a bot's seat has no clock, nor a bank
+                if banks:
+                    said = _("Time banks (spent once the move time has run out): {banks}.")
+                    self.console.say(said.format(banks=", ".join(banks)))
 
     def _game_over(self) -> None:
         self.console.say(_("The game at this table is over."))

@@ -181,13 +181,14 @@ class Presence:
         left, said_at = self.move_left
         return max(0.0, left - (now - said_at))
 
-    def bank_left(self, seat: int, to_move: int, now: float | None) -> float | None:
-        """``seat``'s time bank at ``now`` (None: no bank): the seat to move spends its own once
-        its move time has run out, so it is never more than the turn's time left."""
+    def bank_left(self, seat: int, now: float | None = None) -> float | None:
+        """``seat``'s time bank (None: no bank) as the table said it; given ``now`` (monotonic),
+        the bank of the seat to move at ``now``: it spends its own once its move time has run out,
+        so it is never more than the turn's time left."""
         if self.banks is None or not 0 <= seat < len(self.banks):
             return None
         bank = self.banks[seat]
-        left = None if now is None or seat != to_move else self.time_left(now)
+        left = None if now is None else self.time_left(now)
         return bank if left is None else min(bank, left)
 
     def awaited(self) -> list[str]:

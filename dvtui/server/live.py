@@ -39,7 +39,7 @@ from .gateway import Conn
 from .limits import Coalesced, Limits
 from .operator import said
 from .peers import Peers
-from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record
+from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record, record_copy
 from .table import Refusal, Table
 
 T = TypeVar("T")
@@ -117,12 +117,12 @@ class LiveTable(Table[Conn]):
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
         self.presence_soon = Coalesced(self._send_presence, presence_tick)
-        self.relisted: Callable[[str], None] = lambda name: None
-        """Told the table's name whenever its presence is sent (what the list says of it may have
-        changed): the server's :meth:`~.followers.Followers.changed`."""
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
         else sent to the table, so a line never arrives ahead of the presence it follows."""
+        self.relisted: Callable[[str], None] = lambda name: None
+        """Told the table's name whenever its presence is sent (what the list says of it may have
+        changed): the server's :meth:`~.followers.Followers.changed`."""
 
     @property
     def next_seq(self) -> int:
@@ -215,13 +215,7 @@ class LiveTable(Table[Conn]):
         async with self.record_lock:
             value, changed = change(False)
             while changed:
-                record = msgspec.structs.replace(
-                    self.record,
-                    owners=list(self.record.owners),
-                    stand_ins=list(self.record.stand_ins),
-                    resigned=list(self.record.resigned),
-                    history=list(self.record.history),
-                )
+                record = record_copy(self.record)
                 version = self.record_version
                 try:
                     self.record_version = await self.backing.run_io(

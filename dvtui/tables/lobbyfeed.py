@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from .connection import Connection, Dropped, Refused, Unreachable
 from .listing import lobby_order, server_account
 from .protocol import Error, FollowTables, ListTables, Tables, TablesChanged
-from .requests import MAX_LISTED
+from .requests import MAX_LISTED, next_page
 from .tableinfo import TableInfo
 from .where import ServerPlace
 
@@ -43,10 +43,8 @@ async def follow_lobby(place: ServerPlace, *, user: str | None = None) -> AsyncI
                 raise Refused(message)
             if isinstance(message, Tables) and not listed:
                 known.update((info.table, info) for info in message.tables)
-                if message.more and message.tables and len(known) < MAX_LISTED:
-                    if after is not None and message.tables[-1].table <= after:
-                        raise conn.refused("a list of tables whose pages do not move on")
-                    after = message.tables[-1].table
+                after = next_page(conn, message, after, len(known))
+                if after is not None:
                     await conn.send(ListTables(after=after))
                     continue
                 listed = True

@@ -43,6 +43,18 @@ MAX_LISTED = 100_000
 """The most tables a client takes from one server's list (a server's own bound is far below)."""
 
 
+def next_page(conn: Connection, page: Tables, after: str | None, count: int) -> str | None:
+    """The table after which the list's next page is asked for, once ``page`` (asked for after
+    ``after``) has come and ``count`` tables are listed; None: the list is whole (its last page, or
+    as many tables as a client takes). A page that does not move on is a server gone wrong."""
+    if not page.more or not page.tables or count >= MAX_LISTED:
+        return None
+    last = page.tables[-1].table
+    if after is not None and last <= after:
+        raise conn.refused("a list of tables whose pages do not move on")
+    return last
+
+
 @contextlib.asynccontextmanager
 async def _connection(place: ServerPlace, *, user: str | None = None, start: bool = True) -> AsyncIterator[Connection]:
     """A connection for one request and its answer; one that ends first is the server gone."""
@@ -93,11 +105,9 @@ async def _listed(
             reply = await conn.request(ListTables(after=after, all=kept), Tables)
             assert isinstance(reply, Tables)
             infos.extend(reply.tables)
-            if not reply.more or not reply.tables or len(infos) >= MAX_LISTED:
+            after = next_page(conn, reply, after, len(infos))
+            if after is None:
                 return conn.welcome.user, infos
-            if after is not None and reply.tables[-1].table <= after:
-                raise conn.refused("a list of tables whose pages do not move on")
-            after = reply.tables[-1].table
 
 
 async def table_info(place: ServerPlace, name: str, *, user: str | None = None) -> TableInfo | None:

@@ -1,5 +1,6 @@
-"""Guests at a table for the table's rules without a socket (tests/tables/test_table_rules.py and
-test_rematch_rules.py): plain values with an identity, and the refusal a rule raises."""
+"""Guests at a table for the table's rules without a socket (tests/tables/test_table_rules.py,
+test_rematch_rules.py, the clock tests): plain values with an identity, a clock moved by hand, and the
+refusal a rule raises."""
 
 from __future__ import annotations
 
@@ -22,6 +23,16 @@ class Guest:
     identity: Owner
     person: str
     bot: str | None = None
+
+
+class HandClock:
+    """A monotonic clock a test moves by hand (``now.t += 9.5``): a table's ``now`` without a sleep."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
 
 
 def ana() -> Guest:

@@ -222,6 +222,24 @@ def test_the_table_list_is_checked_and_the_command_says_why_in_one_line(
     assert why in said and "\x1b" not in said and RLO not in said
 
 
+def test_a_list_whose_pages_do_not_move_on_is_refused_not_asked_for_again_and_again() -> None:
+    """Each page of the list names the same last table and says there is more: the client stops
+    at the second page instead of asking for the next one until it holds as many as it takes."""
+    asked: list[dict[str, Any]] = []
+
+    def reply(message: dict[str, Any]) -> list[bytes]:
+        if message["type"] != "list_tables":
+            return []
+        asked.append(message)
+        info = {"table": "demo", "seats": seats("Ana", "Bob", "Cy"), "round": 1, "rounds": 6, "to_move": 0}
+        return [line({"type": "tables", "tables": [info], "more": True})]
+
+    refused = pytest.raises(Diverged, match="a list of tables whose pages do not move on")
+    with short_dir() as d, fake_server(d, reply) as place, refused:
+        asyncio.run(list_tables(place))
+    assert [message.get("after") for message in asked] == [None, "demo"]
+
+
 def test_a_line_longer_than_the_protocols_is_said_in_one_line_never_an_internal_error() -> None:
     info = {"table": "t", "seats": seats("Ana", "Bob", "Cy"), "round": 1, "rounds": 6, "to_move": 0}
     huge = [line({"type": "tables", "tables": [info] * 1000})]  # many tables in one line, unpaged

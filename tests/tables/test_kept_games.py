@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+
+import pytest
 
 from dvtui.server.registry import TableLimits
 from dvtui.store import read_game
 from dvtui.tables import close_table, list_tables, open_table
+from dvtui.tables.stamps import last_stamp, stamp_time
 
 from ..support.processes import dvtui
 from ..support.raw import ask, speaking_for
@@ -102,3 +106,19 @@ def test_a_closed_tables_game_is_fetched_by_who_sat_at_it_and_nobody_else(tmp_pa
         assert done.returncode == 0, done.stderr
         assert done.stdout == f"table {kept['table']}: its game (round 1 of 6) is saved in {out}\n"
         assert read_game(out).game.round == 1
+
+
+def test_a_stamp_without_a_zone_is_utc_wherever_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every stamp the files and the server write is UTC: one without its ``Z`` is read as UTC too,
+    by the kept games' times as by the lists' (never as the reader's local time)."""
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        zoned = last_stamp(b'{"type":"card_placed","at":"2026-12-06T22:56:00Z"}\n')
+        bare = last_stamp(b'{"type":"card_placed","at":"2026-12-06T22:56:00"}\n')
+        assert zoned == bare == datetime(2026, 12, 6, 22, 56, tzinfo=UTC).timestamp()
+        assert stamp_time("2026-12-06T22:56:00") == stamp_time("2026-12-06T22:56:00+00:00")
+        assert stamp_time("not a time") is None
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -16,6 +16,7 @@ from dvtui.engine import Placement
 from dvtui.server import live as live_module
 from dvtui.server.chat import Heard
 from dvtui.server.live import LiveTable
+from dvtui.server.stores.base import TableRecord
 from dvtui.server.stores.files import FileStore
 from dvtui.server.table import Refusal
 from tests.support.visitors import Visitor, live_table, seat
@@ -68,6 +69,35 @@ async def test_a_record_changed_by_a_rule_is_kept_and_the_rules_value_returned(
     with pytest.raises(Refusal):  # a rule that says no keeps nothing
         await table.change_record(lambda again: (table.join(Visitor(2, "bob"), 0), True))  # type: ignore[arg-type]
     assert store.record("t") == kept
+
+
+class KeepingStore(FileStore):
+    """A file store that keeps each record it is given to save, as given (a store on another
+    thread, or a database, reads it later)."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory)
+        self.given: list[TableRecord] = []
+
+    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+        self.given.append(record)
+        return super().replace_record(name, record, version)
+
+
+async def test_a_record_saved_shares_no_list_with_the_table_which_changes_on(tmp_path: Path, logged: list[str]) -> None:
+    """What a save reads off the loop is the record as it was: the table changing its own record
+    in place afterwards (a seat kept for somebody, a stand-in asked for) changes nothing of it."""
+    store = KeepingStore(tmp_path)
+    table = _table(store, logged)
+    await table.change_record(lambda again: (None, True))
+    given = store.given[-1]
+    assert given == table.record
+    for name in given.__struct_fields__:
+        value = getattr(given, name)
+        assert not isinstance(value, list) or value is not getattr(table.record, name), name
+    table.record.kept_for[0] = 7
+    table.record.stand_in_by[0] = 7
+    assert given.kept_for[0] is None and given.stand_in_by[0] is None
 
 
 async def test_closing_returns_everyone_at_the_table_without_forgetting_for_the_server(

@@ -86,6 +86,15 @@ def _prompts(options: OptionList) -> list[str]:
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
+async def _menu_read(pilot: Pilot[object], app: DvtuiApp) -> OptionList:
+    """The list of the menu on ``app``'s screen, once the lobby has been read."""
+    menu = app.screen
+    assert isinstance(menu, MenuScreen)
+    options = menu.query_one("#menu-choice", OptionList)
+    await until(pilot, "the lobby read", lambda: menu.reachable)
+    return options
+
+
 async def _enter_on(pilot: Pilot[object], options: OptionList, start: str) -> None:
     """Enter on the option that starts with ``start``, once the list has it (the list is read
     again meanwhile: it keeps the highlighted table highlighted)."""
@@ -249,10 +258,7 @@ async def test_the_menu_shows_a_table_opened_as_the_server_pushes_it_without_rea
     place = in_process.place
     app = _menu(Lobby(place, "Bob"))
     async with app.run_test(size=(80, 24)) as pilot:
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
-        options = menu.query_one("#menu-choice", OptionList)
-        await until(pilot, "the lobby read", lambda: menu.reachable)
+        options = await _menu_read(pilot, app)
         assert not any("pushed" in p for p in _prompts(options))
         await open_table(place, "pushed", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
         await until(pilot, "the new table listed", lambda: any("pushed" in p for p in _prompts(options)))
@@ -266,10 +272,7 @@ async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_a
     place = in_process.place
     app = _menu(Lobby(place, "Bob"))
     async with app.run_test(size=(80, 24)) as pilot:
-        menu = app.screen
-        assert isinstance(menu, MenuScreen)
-        options = menu.query_one("#menu-choice", OptionList)
-        await until(pilot, "the lobby read", lambda: menu.reachable)
+        options = await _menu_read(pilot, app)
         await open_table(place, "polled", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
         await until(pilot, "the new table listed", lambda: any("polled" in p for p in _prompts(options)))
         assert not in_process.followers  # nobody followed: the list was read again

@@ -10,7 +10,6 @@ import re
 import signal
 import time
 
-import msgspec
 import pytest
 
 from dvtui import i18n
@@ -34,11 +33,12 @@ from dvtui.tables.clock import (
     resumed_left,
     waiting_time,
 )
-from dvtui.tables.protocol import FEATURES, Owner, Presence
+from dvtui.tables.protocol import FEATURES, Presence
 from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.tableinfo import SeatState
 
 from ..support.apps import table_app
+from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
@@ -93,28 +93,14 @@ def test_a_late_tick_is_a_stopped_server_and_its_time_counts_for_nobody() -> Non
     assert not clock.out(131.0) and clock.left(131.0) == 10.0
 
 
-class Guest(msgspec.Struct, eq=False):
-    identity: Owner
-    person: str
-    bot: str | None = None
-
-
-class Clock:
-    """A monotonic clock a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def clocked(players: str = "Ana,Bob,bot:greedy", first: int = 0, *, started: bool = True) -> tuple[Table[Guest], Clock]:
+def clocked(
+    players: str = "Ana,Bob,bot:greedy", first: int = 0, *, started: bool = True
+) -> tuple[Table[Guest], HandClock]:
     seats = parse_players(players)
     n = len(seats)
     record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=ANA_UID, kept_for=kept_for(seats),
                          move_time=10, started=started)  # fmt: skip
-    now = Clock()
+    now = HandClock()
     session = PlaySession.start(new_game(seats, first_player=first, seed=5), None)
     return Table("t", session, record, now=now), now
 

@@ -330,23 +330,35 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
                         if session.human_to_move() is not None and not session.deciding:
                             session.place(choose("greedy", session.game.copy(), 1))
                     await pilot.pause(0.01)
-            ana.resign()
-            await until(pilot, "Ana to watch", lambda: ana.seat is None)
-            async with asyncio.timeout(WAIT):
-                while not bob.game.over:
-                    if bob.human_to_move() is not None and not bob.deciding:
-                        bob.place(choose("greedy", bob.game.copy(), 1))
-                    await pilot.pause(0.01)
-            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
-            bob.rematch(True)
-            await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
-            offer = "Ana's seat is yours again in this game: j takes it, here."
-            await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
+            await _ana_resigns_and_bob_ends(pilot, app, ana, bob)
+            await _rematch_offered_to_ana(pilot, app, bob)
     finally:
         if app.session is not None:
             app.session.close()
         bob.close()
         ana.close()
+
+
+async def _ana_resigns_and_bob_ends(
+    pilot: Pilot[object], app: DvtuiApp, ana: RemoteSession, bob: RemoteSession
+) -> None:
+    """Ana (on ``app``'s screen) resigns and watches; Bob plays the game out; the results show."""
+    ana.resign()
+    await until(pilot, "Ana to watch", lambda: ana.seat is None)
+    async with asyncio.timeout(WAIT):
+        while not bob.game.over:
+            if bob.human_to_move() is not None and not bob.deciding:
+                bob.place(choose("greedy", bob.game.copy(), 1))
+            await pilot.pause(0.01)
+    await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+
+
+async def _rematch_offered_to_ana(pilot: Pilot[object], app: DvtuiApp, bob: RemoteSession) -> None:
+    """Bob's rematch is dealt and Ana, watching on ``app``'s screen, is offered her seat again."""
+    bob.rematch(True)
+    await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
+    offer = "Ana's seat is yours again in this game: j takes it, here."
+    await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
 
 
 async def _ana_and_bob(place: ServerPlace, table: str) -> tuple[RemoteSession, RemoteSession, list[RemoteSession]]:
@@ -376,20 +388,10 @@ async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_proc
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
-            ana.resign()
-            await until(pilot, "Ana to watch", lambda: ana.seat is None)
-            async with asyncio.timeout(WAIT):
-                while not bob.game.over:
-                    if bob.human_to_move() is not None and not bob.deciding:
-                        bob.place(choose("greedy", bob.game.copy(), 1))
-                    await pilot.pause(0.01)
-            await until(pilot, "the results", lambda: isinstance(app.screen, EndScreen))
+            await _ana_resigns_and_bob_ends(pilot, app, ana, bob)
             under = next(s for s in app.screen_stack if isinstance(s, TableScreen))
             assert under.check_action("sit", ()) is False  # a game over has no seat to take
-            bob.rematch(True)
-            await until(pilot, "the next game", lambda: app.session is not None and not app.session.game.over)
-            offer = "Ana's seat is yours again in this game: j takes it, here."
-            await until(pilot, "the offer", lambda: offer in [n.message for n in notifications(app)])
+            await _rematch_offered_to_ana(pilot, app, bob)
             table = app.screen
             assert isinstance(table, TableScreen) and table.check_action("sit", ()) is True
             await pilot.press("j")

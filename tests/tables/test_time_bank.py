@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from dvtui.app.widgets.panels import Banner, RoundBar
@@ -23,11 +22,12 @@ from dvtui.server.tableclock import record_bank
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import MAX_MOVE_TIME, MoveClock, bank_left
 from dvtui.tables.older import presence_for
-from dvtui.tables.protocol import FEATURES, Owner, Presence
+from dvtui.tables.protocol import FEATURES, Presence
 from dvtui.tables.received import BadServer, check_message, check_table_info
 from dvtui.tables.tableinfo import SeatState, TableInfo
 
 from ..support.apps import table_app
+from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.plain import PlainPlayer, no_escape
 from ..support.processes import dvtui
@@ -84,28 +84,12 @@ def test_a_clock_without_a_bank_is_the_move_clock_it_was() -> None:
 # -- at a table, without a socket ----------------------------------------------------------------
 
 
-class Guest(msgspec.Struct, eq=False):
-    identity: Owner
-    person: str
-    bot: str | None = None
-
-
-class Clock:
-    """A monotonic clock a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def banked(players: str = "Ana,Bob,bot:greedy", banks: list[float] | None = None) -> tuple[Table[Guest], Clock]:
+def banked(players: str = "Ana,Bob,bot:greedy", banks: list[float] | None = None) -> tuple[Table[Guest], HandClock]:
     seats = parse_players(players)
     n = len(seats)
     record = TableRecord(owners=[None] * n, stand_ins=[None] * n, opener=ANA_UID, kept_for=kept_for(seats),
                          move_time=10, time_bank=60, increment=5, banks=banks or [])  # fmt: skip
-    now = Clock()
+    now = HandClock()
     session = PlaySession.start(new_game(seats, first_player=0, seed=5), None)
     return Table("t", session, record, now=now), now
 
@@ -161,6 +145,29 @@ def test_an_older_client_is_told_nothing_of_banks() -> None:
 
 
 # -- at a real server ----------------------------------------------------------------------------
+
+
+def _ana_places_first(served: Served, table: str, players: str, seed: int) -> RawClient:
+    """Ana, at seat 0 of ``table`` (``players`` dealt with ``seed``, she moves first), sends the
+    game's first legal placement; her connection, for what follows."""
+    ana = RawClient(str(served.place.socket))
+    ana.hello(list(FEATURES))
+    ana.send({"type": "join", "table": table, "seat": 0})
+    ana.until("presence")
+    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=seed), None).game
+    placement = game.legal_placements()[0]
+    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    return ana
+
+
+def _watched_presence(served: Served, table: str) -> dict[str, Any]:
+    """The presence a spectator of ``table`` is sent first."""
+    watcher = RawClient(str(served.place.socket))
+    watcher.hello(list(FEATURES))
+    watcher.send({"type": "watch", "table": table})
+    presence = watcher.until("presence")
+    watcher.close()
+    return presence
 
 
 def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
@@ -257,11 +264,7 @@ def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(served: Served
     assert lowered.stdout == (
         "table c: each turn may last 1h; then a bot plays it\ntable c: each seat's time bank is 30m at most\n"
     ), lowered.stderr
-    watcher = RawClient(str(served.place.socket))
-    watcher.hello(list(FEATURES))
-    watcher.send({"type": "watch", "table": "c"})
-    presence = watcher.until("presence")
-    watcher.close()
+    presence = _watched_presence(served, "c")
     assert presence["banks"] == [1800.0] * 3 and presence["time_bank"] == 1800, presence
 
 
@@ -270,22 +273,12 @@ def test_each_bank_survives_a_kill_9_of_the_server(served: Served) -> None:
     opened = served.dvtui("new", "--table", "r", "--players", players, "--seed", "4", "--first", "1",
                           "--move-time", "1h", "--time-bank", "1h", "--increment", "1m", "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    ana = RawClient(str(served.place.socket))
-    ana.hello(list(FEATURES))
-    ana.send({"type": "join", "table": "r", "seat": 0})
-    ana.until("presence")
-    game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=4), None).game
-    placement = game.legal_placements()[0]
-    ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
+    ana = _ana_places_first(served, "r", players, seed=4)
     assert ana.until("card_placed")["player"] == 0
     ana.close()
     served.kill9()
     served.start()
-    watcher = RawClient(str(served.place.socket))
-    watcher.hello(list(FEATURES))
-    watcher.send({"type": "watch", "table": "r"})
-    presence = watcher.until("presence")
-    watcher.close()
+    presence = _watched_presence(served, "r")
     assert presence["banks"] == [3660.0, 3600.0, 3600.0], presence  # Ana's increment kept
     assert presence["move_left"] > 3600.0, presence  # Bob's bank behind his move time
 
@@ -299,6 +292,16 @@ def test_the_plain_mode_says_each_seats_bank_at_each_turn(served: Served) -> Non
     watcher.send("quit")
     assert watcher.finish() == 0
     no_escape(watcher.said)
+
+
+def test_the_plain_mode_names_no_bank_for_a_bots_seat(served: Served) -> None:
+    opened = served.dvtui("new", "--table", "q", "--players", "Ana,Bob,bot:greedy", "--first", "1", "--move-time",
+                          "1h", "--time-bank", "10m", "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    watcher = PlainPlayer("watch", "q", "--plain", "--server", str(served.directory), data=served.directory.parent)
+    watcher.expect(r"Time banks \(spent once the move time has run out\): Ana 10:00, Bob 10:00\.\r?\n")
+    watcher.send("quit")
+    assert watcher.finish() == 0
 
 
 def test_a_bots_seat_has_no_bank_to_earn_nor_to_show() -> None:

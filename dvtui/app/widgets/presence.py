@@ -44,7 +44,7 @@ def presence_line(presence: Presence, game: Game) -> Text:
 def _bank_words(presence: Presence, seat: SeatInfo) -> str:
     """``, bank 10:00`` after a person's seat's state at a table with time banks (empty: none, or
     a bot's seat, which has no clock)."""
-    bank = None if seat.kind == "bot" else presence.bank_left(seat.seat, -1, None)
+    bank = None if seat.kind == "bot" else presence.bank_left(seat.seat)
     return "" if bank is None else ", " + _("bank {time}").format(time=duration_words(bank))
 
 
@@ -113,7 +113,7 @@ def turn_status(
     gone = presence.left is not None or presence.stopped is not None
     left = None if now is None or game.over or gone else presence.time_left(now)
     if left is not None:
-        bank = presence.bank_left(game.to_move, game.to_move, now)
+        bank = presence.bank_left(game.to_move, now)
         move = left if bank is None else left - bank  # the move time is spent first, then the bank
         said = _("{time} left").format(time=duration_words(move))
         if bank is not None:

@@ -140,13 +140,7 @@ def compose_table(
     """The table's widgets (round bar, board, hand, banner, scores, ``log``), laid out for
     ``layout`` before anything is styled, so nothing is restyled after mounting. The live table
     and the replay viewer both draw with these."""
-    screen.set_class(layout.wide, "-wide", update=False)
-    screen.set_class(not layout.wide, "-narrow", update=False)
-    screen.set_class(layout.too_small is not None, "-too-small", update=False)
-    screen.set_class(layout.compact, "-compact", update=False)
-    # Under 80 columns the footer needs the cells of the pace (and of the palette's key) for its keys' words (French
-    # ones are longer): see dvtui.tcss.
-    screen.set_class(screen.app.size.width < 80, "-short-footer", update=False)
+    _screen_classes(screen, layout, update=False)
     yield RoundBar()
     with Horizontal(id="main"):
         play = Vertical(id="play")
@@ -156,9 +150,7 @@ def compose_table(
             board.styles.height = layout.board_height
             yield board
             hand = HandBar(id="hand")
-            hand.set_class(layout.tall_hand, "-tall", update=False)
-            hand.set_class(layout.two_row_hand, "-two", update=False)
-            hand.set_class(layout.compact, "-compact", update=False)  # its advice under the cards
+            _hand_classes(hand, layout, update=False)
             yield hand
             banner = Banner()
             if hide_banner:
@@ -174,6 +166,25 @@ def compose_table(
             yield Static(_("LOG"), classes="side-title")
             yield log
     yield Static(too_small_text(layout.too_small, in_browser=_in_browser(screen)), id="too-small")
+
+
+def _screen_classes(screen: Screen[None], layout: TableLayout, *, update: bool) -> None:
+    """The screen's classes that say ``layout`` (``update``: False while it is composed), the same
+    at composing and after a resize."""
+    screen.set_class(layout.wide, "-wide", update=update)
+    screen.set_class(not layout.wide, "-narrow", update=update)
+    screen.set_class(layout.too_small is not None, "-too-small", update=update)
+    screen.set_class(layout.compact, "-compact", update=update)
+    # Under 80 columns the footer needs the cells of the pace (and of the palette's key) for its keys' words (French
+    # ones are longer): see dvtui.tcss.
+    screen.set_class(screen.app.size.width < 80, "-short-footer", update=update)
+
+
+def _hand_classes(hand: HandBar, layout: TableLayout, *, update: bool) -> None:
+    """The hand's classes that say ``layout``: tall, on two rows, compact (its advice under the cards)."""
+    hand.set_class(layout.tall_hand, "-tall", update=update)
+    hand.set_class(layout.two_row_hand, "-two", update=update)
+    hand.set_class(layout.compact, "-compact", update=update)
 
 
 def _in_browser(screen: Screen[None]) -> bool:
@@ -196,18 +207,12 @@ def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) ->
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
     """:func:`compose_table`'s layout again, after a resize."""
-    screen.set_class(layout.wide, "-wide")
-    screen.set_class(not layout.wide, "-narrow")
-    screen.set_class(layout.too_small is not None, "-too-small")
-    screen.set_class(layout.compact, "-compact")
-    screen.set_class(screen.app.size.width < 80, "-short-footer")
+    _screen_classes(screen, layout, update=True)
     screen.query_one(Scoreboard).set_compact(layout.compact)
     for footer in screen.query(KeysFooter):
         footer.terse = layout.compact
     screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
-    screen.query_one(HandBar).set_class(layout.tall_hand, "-tall")
-    screen.query_one(HandBar).set_class(layout.two_row_hand, "-two")
-    screen.query_one(HandBar).set_class(layout.compact, "-compact")
+    _hand_classes(screen.query_one(HandBar), layout, update=True)
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
     screen.query_one("#play").styles.height = layout.play_height

@@ -127,6 +127,14 @@ def normal_record(record: TableRecord | None, n: int) -> TableRecord:
     return record
 
 
+def record_copy(record: TableRecord) -> TableRecord:
+    """``record`` with lists of its own: what a save reads off the event loop while the loop may
+    change the table's record in place (a seat taken, a stand-in set). Every list is copied, so a
+    list the record gains is never shared by mistake."""
+    lists = {name: list(value) for name in record.__struct_fields__ if isinstance(value := getattr(record, name), list)}
+    return msgspec.structs.replace(record, **lists)
+
+
 def _within(seconds: float) -> float:
     """A bank's seconds as a record may hold them, brought within a clock's bounds (a record
     written by hand, or damaged, draws no negative nor endless clock)."""
