@@ -201,10 +201,14 @@ def test_two_servers_racing_for_one_table_exactly_one_holds_it(pg_database: str,
 
 
 @pytest.mark.postgresql
-def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp_path: Path) -> None:
+def test_a_writer_that_lost_its_hold_is_refused_by_the_key_and_holds_the_game_again(
+    pg_database: str, tmp_path: Path
+) -> None:
     """A server that lost its lock without knowing, and writes all the same (its hold's check
-    passed before another took the game over), fails its next append: the primary key refuses a
-    second line of the same seq, so the game never forks."""
+    passed before another took the game over), has its append refused by the primary key: nothing
+    of it is kept (the game never forks), and it is told its hold is lost rather than that the
+    game stopped, so that it holds the game again with the other's line and goes on from there."""
+    from dvtui.server.stores.base import HoldLost
     from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
@@ -214,10 +218,17 @@ def test_a_writer_that_lost_its_hold_is_refused_by_the_key(pg_database: str, tmp
         taker, _lines, _ = two.reopen("lost")
         _play(taker, 1)
         one.holds.holding = lambda game_id: True  # type: ignore[method-assign]  # as if checked just before
-        with pytest.raises(SaveError, match="could not save"):
+        with pytest.raises(HoldLost, match="another server wrote its next line first"):
             _play(stale, 1)
-        assert stale.save_failure is not None
+        assert stale.save_failure is None
         assert len(two.lines("lost")) == 2
+        stale.close()
+        taker.close()
+        again, lines, _ = one.reopen("lost")  # (held again, with the other's line)
+        assert len(lines) == 2
+        _play(again, 1)
+        assert len(two.lines("lost")) == 3
+        again.close()
     finally:
         one.close()
         two.close()

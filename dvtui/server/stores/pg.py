@@ -11,8 +11,10 @@ One writer per game: the server that plays a table holds an advisory lock on the
 connection of its own, for as long as it plays there), and asks the database that it still does
 before each append: a hold lost with its session (terminated, cut by a pooler or a timeout)
 raises :class:`HoldLost` and nothing is written until the server holds the game again, with what
-was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`). A second writer that got past it anyway is refused
-by the primary key on its next append: its game stops there, never forks.
+was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`). A writer whose hold went between its check
+and its insert is refused by the primary key: nothing of its transaction is kept, it raises
+:class:`HoldLost` too, and holds the game again with the other's line before deciding anew. The
+game never forks, and never stops for it.
 
 Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
 hands its unlock to a thread of its own, as the server closes a table on its loop).

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .pgerrors import DatabaseError, DatabaseLost
+from .pgerrors import DatabaseConflict, DatabaseError, DatabaseLost
 
 if TYPE_CHECKING:
     import psycopg
@@ -87,6 +87,8 @@ class Pool:
                     conn.close()
                     raise DatabaseLost(f"the database: {why(e)}") from None
                 self._put(conn)
+                if isinstance(e, psycopg.errors.UniqueViolation):
+                    raise DatabaseConflict(f"the database refused: {why(e)}") from None
                 raise DatabaseError(f"the database refused: {why(e)}") from None
             except BaseException:
                 conn.close()

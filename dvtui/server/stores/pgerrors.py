@@ -14,4 +14,9 @@ class DatabaseLost(DatabaseError):
     being done may or may not have been committed."""
 
 
-__all__ = ["DatabaseError", "DatabaseLost"]
+class DatabaseConflict(DatabaseError):
+    """The database refused a row another writer wrote first (a unique key): nothing of the
+    transaction was kept, and what the other wrote is there to be read."""
+
+
+__all__ = ["DatabaseConflict", "DatabaseError", "DatabaseLost"]

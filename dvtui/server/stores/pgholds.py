@@ -91,6 +91,13 @@ class Holds:
         with self._lock:
             return game_id in self._lost
 
+    def mark_lost(self, game_id: int) -> None:
+        """Another server wrote game ``game_id``'s next line: whatever the lock says, this server's
+        hold is not to be trusted until held anew (:meth:`take`), reading what was written."""
+        with self._lock:
+            if game_id in self._held:
+                self._lost.add(game_id)
+
     def holding(self, game_id: int) -> bool:
         """Whether this server holds game ``game_id`` now, as the database says on the holder's
         connection (asked before each write): False once its session ended (terminated, timed

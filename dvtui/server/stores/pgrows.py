@@ -12,7 +12,7 @@ from ...store import SaveError, SaveFailed, encode_line
 from ...store import writer as file_writer
 from .base import HoldLost
 from .pgconn import CHANNEL
-from .pgerrors import DatabaseError, DatabaseLost
+from .pgerrors import DatabaseConflict, DatabaseError, DatabaseLost
 
 if TYPE_CHECKING:
     from .pg import PgStore
@@ -45,6 +45,12 @@ class RowWriter:
         lines = [encode_line(ev, seq + i, at) for i, ev in enumerate(events)]
         try:
             self._insert(seq, lines)
+        except DatabaseConflict:
+            # another server holds the game now and wrote this seq first (this one's hold went
+            # between its check and its insert): nothing of ours was kept, so the game goes on
+            # there and this server holds it again, with that line, before deciding anew
+            self.store.holds.mark_lost(self.game_id)
+            raise HoldLost(f"table {self.name}: another server wrote its next line first") from None
         except DatabaseError as e:
             why = str(e)
             self.failed = SaveFailed(
@@ -60,7 +66,7 @@ class RowWriter:
     def _insert(self, seq: int, lines: list[bytes]) -> None:
         """Commit ``lines`` from ``seq`` on. A connection lost meanwhile is tried again until the
         store's patience is out: the lines found there already (committed just before the loss)
-        are done; anything else there is another writer's, and refused."""
+        are done; anything else there is another writer's: :class:`DatabaseConflict`."""
         store = self.store
         deadline = time.monotonic() + store.patience
         while True:
@@ -91,7 +97,7 @@ class RowWriter:
             if there == lines:
                 return
             if there:
-                raise DatabaseError("another server wrote the table's next line")
+                raise DatabaseConflict("another server wrote the table's next line")
 
     def close(self) -> None:
         """Let the game go (its lines are all committed already); the unlock runs off the caller's thread."""
