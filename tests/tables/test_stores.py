@@ -16,7 +16,7 @@ from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.server.stores.base import GameStore, TableExists, TableRecord
 from dvtui.server.stores.files import FileStore
-from dvtui.store import GameLocked, SaveError, parse_game
+from dvtui.store import GameLocked, parse_game
 from dvtui.store import writer as file_writer
 from dvtui.store.codec import line_decoder
 
