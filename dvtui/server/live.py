@@ -44,6 +44,10 @@ from .table import Refusal, Table
 
 T = TypeVar("T")
 
+HOLD_TRIES = 8
+"""Times a decision is tried when the table's hold goes again and again under it (each time held
+again first): a hold lost is a session cut, over in a moment; only a database that keeps cutting
+stops the table, rather than a decision going round for ever."""
 MAX_LOG_LINES = 20_000
 """A table's log stops taking decisions here (a real game has ~200 lines; a placement undone and
 made again forever would otherwise grow it past what a reader accepts)."""
@@ -301,18 +305,21 @@ class LiveTable(Table[Conn]):
         self.presence_soon.flush()  # what changed before the decision is said before its lines
         try:
             await self.play_here()
-            try:
-                lines = await self.backing.run_io(work)
-            except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
-                self.backing.log(said(N_("{error}: held again before its next line")).format(error=e))
-                self.backing.store.rest(self.name, self.session)
-                self.playing = False
-                seq = self.next_seq
-                await self.play_here()
-                if self.next_seq != seq:  # decided on a position another server has moved on from
-                    moved = f"table {self.name} moved on meanwhile: decide again"
-                    raise Refusal("stale", moved, seq=self.next_seq) from None
-                lines = await self.backing.run_io(work)
+            for attempt in range(1, HOLD_TRIES + 1):
+                try:
+                    lines = await self.backing.run_io(work)
+                    break
+                except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
+                    if attempt == HOLD_TRIES:
+                        raise
+                    self.backing.log(said(N_("{error}: held again before its next line")).format(error=e))
+                    self.backing.store.rest(self.name, self.session)
+                    self.playing = False
+                    seq = self.next_seq
+                    await self.play_here()
+                    if self.next_seq != seq:  # decided on a position another server has moved on from
+                        moved = f"table {self.name} moved on meanwhile: decide again"
+                        raise Refusal("stale", moved, seq=self.next_seq) from None
         except (SaveError, OSError, GameFileError) as e:
             self.halt("server", f"table {self.name} has stopped: {e}")
             self.backing.log(said(N_("table {table} has stopped: {error}")).format(table=self.name, error=e))

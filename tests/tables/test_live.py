@@ -162,3 +162,45 @@ async def test_talk_goes_to_those_who_read_it(store: FileStore, logged: list[str
     line = b'{"type":"said","table":"t","user":"ana","text":"hi"}\n'
     table.tell_chat(Heard(deque([line]), 1))
     assert reads.sent == [line] and does_not.sent == [] and list(table.chat) == [line] and table.chat_seen == 1
+
+
+@pytest.mark.parametrize("lost", [1, 3, live_module.HOLD_TRIES - 1])
+async def test_a_decision_under_a_hold_lost_again_and_again_is_held_again_each_time_and_written_once(
+    store: FileStore, logged: list[str], lost: int
+) -> None:
+    """A shared database that cuts the table's hold several times under one decision (its sessions
+    terminated in a row): each time nothing is written, the table is held again, and the decision
+    is made once the hold stays; the table never stops for it."""
+    from dvtui.server.stores.base import HoldLost
+
+    table = _table(store, logged, "ana,bob,carl")
+    ana = Visitor(1, "ana")
+    _seat(table, ana, 0)
+    seat = table.session.game.to_move
+    placement = table.session.game.legal_placements()[0]
+    cuts = iter(range(lost))
+
+    def decide(session):  # type: ignore[no-untyped-def]
+        if next(cuts, None) is not None:
+            raise HoldLost("table t: this server's hold on it was lost (its database session ended)")
+        return session.place(placement, player=seat)
+
+    await table.commit(decide)
+    assert table.failed is None, table.failed
+    assert table.next_seq == 2 and store.path("t").read_bytes() == b"".join(table.lines)
+    assert ana.sent[-1] == table.lines[1]
+    assert sum("held again before its next line" in line for line in logged) == lost
+
+
+async def test_a_hold_that_never_stays_stops_the_table_with_a_clear_line(store: FileStore, logged: list[str]) -> None:
+    """Only a database that cuts every hold, :data:`HOLD_TRIES` times in a row, stops the table."""
+    from dvtui.server.stores.base import HoldLost
+
+    table = _table(store, logged, "ana,bob,carl")
+
+    def decide(session):  # type: ignore[no-untyped-def]
+        raise HoldLost("table t: this server's hold on it was lost (its database session ended)")
+
+    await table.commit(decide)
+    assert table.failed is not None and "hold on it was lost" in table.failed.message
+    assert table.next_seq == 1

@@ -509,7 +509,7 @@ def test_a_table_goes_on_through_two_servers_whose_lock_sessions_are_terminated(
                     "objid = %s::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
                     (game,),
                 ).fetchall())  # fmt: skip
-                time.sleep(0.3)
+                time.sleep(0.05)
         assert terminated > 0
         for proc in (ana, bob):
             code, out, err = proc.finish()
