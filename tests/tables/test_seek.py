@@ -1,0 +1,193 @@
+"""Play now, end to end: real accounts (``useradd``, run with ``setpriv``, speaking the protocol from a
+Python that has nothing of dvtui) and ``dvtui seek`` as a process, against ``dvtui serve``. Three
+people seeking are seated together, each seat kept for its person; one alone gets bots of their
+level after the wait; one seek per account; leaving the pool (a ``leave_pool``, a dropped
+connection, Ctrl+C); the pool's bounds."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import pwd
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dvtui.engine import GameEnded
+from dvtui.store import read_game
+
+from ..support.raw import RawClient
+from ..support.servers import Player, Served, as_other, short_dir, wait_for
+from ..support.sshd import unix_account
+
+pytestmark = pytest.mark.root
+
+THIRD = "dvtuiseek"
+"""A third account of this host, for a table of three people."""
+HELLO = {"type": "hello", "version": 1, "features": ["seek", "reasons"], "expect": "welcome"}
+
+
+@contextlib.contextmanager
+def open_server(*extra: str) -> Iterator[Served]:
+    """A server every account may reach (its directory open to all)."""
+    with short_dir() as d, Served(d / "srv") as server:
+        d.chmod(0o755)
+        server.directory.mkdir(mode=0o755)
+        server.start(*extra)
+        yield server
+        assert server.stop() == 0, server.log()
+
+
+def seeker(sock: Path) -> RawClient:
+    client = RawClient(str(sock))
+    client.hello(["seek", "reasons"])
+    return client
+
+
+def in_thread(user: pwd.struct_passwd, sock: Path, script: list[dict[str, Any]]) -> tuple[threading.Thread, list[Any]]:
+    """:func:`as_other` in a thread of its own (its replies in the list once it ends)."""
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.extend(as_other(user, sock, script)), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def test_three_people_seeking_are_seated_together(other_user: pwd.struct_passwd) -> None:
+    third = unix_account(THIRD)
+    with open_server() as server:
+        sock = server.place.socket
+        script = [HELLO, {"type": "seek", "players": [3], "expect": "matched"}]
+        threads = [in_thread(user, sock, script) for user in (other_user, third)]
+        wait_for("two seekers", lambda: server.log().count("seeks a game") == 2, server.log)
+        root = Player(server.directory.parent, "seek", "--players", "3", "--bot", "greedy", "--server",
+                      str(server.directory))  # fmt: skip
+        for thread, _ in threads:
+            thread.join(60)
+        matched = [out[1] for _, out in threads]
+        assert all(m["type"] == "matched" and m["players"] == 3 and "bots" not in m for m in matched), matched
+        table = matched[0]["table"]
+        assert matched[1]["table"] == table and matched[0]["seat"] != matched[1]["seat"]
+        wait_for("root seated", lambda: "seated you at table" in root.out.read_text(), root.stderr)
+        said = root.out.read_text()
+        assert f"the pool seated you at table {table}, seat " in said and "of 3 (0 bots)" in said, said
+        root.kill9()
+        game = read_game(server.game_file(table))
+        players = game.events[0].players  # type: ignore[attr-defined]
+        assert sorted(p.name for p in players) == sorted(["root", other_user.pw_name, THIRD])
+        assert all(p.kind == "human" for p in players)
+        for m, user in zip(matched, (other_user, third), strict=True):
+            assert players[m["seat"]].name == user.pw_name
+        # each seat is kept for its person: another may not take it, its person may
+        seat = matched[0]["seat"]
+        taken, joined = as_other(third, sock, [
+            HELLO, {"type": "join", "table": table, "seat": seat, "expect": "error"},
+            {"type": "join", "table": table, "seat": matched[1]["seat"], "expect": "joined"},
+        ])[1:]  # fmt: skip
+        assert taken["code"] == "seat_taken", taken
+        assert joined["seat"] == matched[1]["seat"]
+        mine = as_other(other_user, sock, [HELLO, {"type": "join", "table": table, "expect": "joined"}])[1]
+        assert mine["seat"] == seat  # a join that names no seat finds the one kept
+
+
+def test_one_alone_gets_bots_of_their_level_after_the_wait() -> None:
+    with open_server() as server:
+        root = Player(server.directory.parent, "seek", "--players", "4", "--wait", "1s", "--bot", "greedy",
+                      "--server", str(server.directory))  # fmt: skip
+        code, out, err = root.finish()
+        assert code == 0, err
+        assert (
+            "seeking a table of 4 players (casual, 1m a move): 1 person seeks; bots fill the free seats in 1 s" in err
+        )
+        assert "seat " in out and "of 4 (3 bots)" in out and "Game over" in out, out
+        table = out.split("at table ", 1)[1].split(",", 1)[0]
+        game = read_game(server.game_file(table))
+        players = game.events[0].players  # type: ignore[attr-defined]
+        assert [p.name for p in players if p.kind == "human"] == ["root"]
+        assert [p.bot for p in players if p.kind == "bot"] == ["club"] * 3  # a newcomer's rung
+        assert isinstance(game.events[-1], GameEnded)
+        assert "root seeks a game (4 players, rating 1370, bots after 1 s)" in server.log()
+
+
+def test_one_seek_per_account(other_user: pwd.struct_passwd) -> None:
+    with open_server() as server:
+        sock = server.place.socket
+        first = seeker(sock)
+        first.send({"type": "seek", "players": [5]})
+        assert first.until("seeking")["pool"] == 1
+        second = seeker(sock)
+        second.send({"type": "seek", "players": [5]})
+        refused = second.until("seeking")
+        assert refused["type"] == "error" and refused["code"] == "busy" and refused["re"] == "seek", refused
+        assert "seeks a game already" in refused["message"]
+        first.send({"type": "seek", "players": [3]})  # the same connection again
+        assert first.until("seeking")["code"] == "busy"
+        theirs = as_other(other_user, sock, [HELLO, {"type": "seek", "players": [5], "expect": "seeking"}])[1]
+        assert theirs["type"] == "seeking" and theirs["pool"] == 2  # another account is not refused
+        first.close()
+        second.close()
+
+
+def test_leaving_the_pool() -> None:
+    with open_server() as server:
+        sock = server.place.socket
+        gone = seeker(sock)
+        gone.send({"type": "seek", "players": [3], "wait": 600})
+        gone.until("seeking")
+        gone.send({"type": "leave_pool"})
+        assert gone.until("pool_left") == {"type": "pool_left"}
+        gone.send({"type": "leave_pool"})  # not in it any more
+        assert gone.until("pool_left") == {"type": "pool_left", "seeking": False}
+        dropped = seeker(sock)
+        dropped.send({"type": "seek", "players": [3], "wait": 600})
+        dropped.until("seeking")
+        dropped.close()  # a dropped connection leaves the pool
+        wait_for("the dropped seeker to leave", lambda: server.log().count("left the pool") == 2, server.log)
+        stays = seeker(sock)
+        stays.send({"type": "seek", "players": [3], "wait": 600})
+        assert stays.until("seeking")["pool"] == 1  # nobody else seeks: neither is still in the pool
+        stays.close()
+
+        root = Player(server.directory.parent, "seek", "--server", str(server.directory))
+        wait_for("root to seek", lambda: server.log().count("root seeks a game") == 4, server.log)
+        root.proc.send_signal(signal.SIGINT)
+        code, _, err = root.finish()
+        assert code == 0 and err.rstrip().endswith("you left the pool"), err
+        wait_for("Ctrl+C to leave the pool", lambda: server.log().count("left the pool") == 4, server.log)
+
+
+def test_the_pools_bounds() -> None:
+    with open_server("--limit", "idle-seconds=1") as server:
+        sock = server.place.socket
+        client = seeker(sock)
+        for bad in ({"players": [6]}, {"players": [2, 3]}, {"players": []}, {"wait": 0}, {"wait": 601},
+                    {"players": [3, 4, 5, 3]}, {"move_time": 0}):  # fmt: skip
+            client.send({"type": "seek", **bad})
+            error = client.until("seeking")
+            assert error["type"] == "error" and error["code"] == "bad_message" and error["re"] == "seek", (bad, error)
+        # a seeker is not idle: seated after a wait longer than a silent connection is kept
+        client.send({"type": "seek", "players": [3], "wait": 3})
+        matched = client.until("matched")
+        assert matched["type"] == "matched" and matched["bots"] == 2, matched
+        client.close()
+
+
+def test_the_pool_holds_so_many_seekers(in_process: Any) -> None:
+    in_process.seeks.most = 1
+    sock = in_process.place.socket
+    first = RawClient(str(sock))
+    first.send(json.loads('{"type":"hello","version":1,"user":"ana","features":["seek"]}'))
+    first.until("welcome")
+    first.send({"type": "seek"})
+    assert first.until("seeking")["type"] == "seeking"
+    second = RawClient(str(sock))
+    second.send({"type": "hello", "version": 1, "user": "bob", "features": ["seek"]})
+    second.until("welcome")
+    second.send({"type": "seek"})
+    full = second.until("seeking")
+    assert full["code"] == "busy" and "the pool holds 1 seekers, as many as it may" in full["message"], full
+    first.close()
+    second.close()
