@@ -115,6 +115,9 @@ def test_one_alone_gets_bots_of_their_level_after_the_wait() -> None:
 def test_one_seek_per_account(other_user: pwd.struct_passwd) -> None:
     with open_server() as server:
         sock = server.place.socket
+        asks = RawClient(str(sock))  # the feature is negotiated: a client that names it hears it back
+        assert asks.hello(["seek", "nonsense"])["features"] == ["seek"]
+        asks.close()
         first = seeker(sock)
         first.send({"type": "seek", "players": [5]})
         assert first.until("seeking")["pool"] == 1
