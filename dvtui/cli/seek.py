@@ -20,9 +20,9 @@ from ..bots import BotSpec
 from ..i18n import _, ngettext
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, ServerPlace, Unreachable, server_place
-from ..tables.clock import move_time_words, parse_duration
+from ..tables.clock import parse_duration
 from ..tables.protocol import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Matched, Seeking
-from ..tables.seeking import NoSeeking, seek
+from ..tables.seeking import NoSeeking, seek, status_line
 from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError
 from .plain import wants_plain
@@ -55,18 +55,6 @@ def wait_seconds(text: str) -> int:
         said = _("--wait {text}: a number and a unit, from 1s to 10m (30s, 2m)")
         raise UsageError(said.format(text=printable(text)))
     return seconds
-
-
-def status_line(status: Seeking) -> str:
-    """Where a seeker stands, in one line: what they seek, how many seek alike, the countdown."""
-    first, last = status.players[0], status.players[-1]
-    size = str(first) if first == last else f"{first}-{last}"
-    kind = _("rated") if status.rated else _("casual")
-    seeking = ngettext("{count} person seeks", "{count} people seek", status.pool).format(count=status.pool)
-    said = _("seeking a table of {size} players ({kind}, {move_time} a move): {seeking}; bots fill the free seats "
-             "in {left} s · q or Ctrl+C leaves")  # fmt: skip
-    return said.format(size=size, kind=kind, move_time=move_time_words(status.move_time), seeking=seeking,
-                       left=int(status.wait_left + 0.999))  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,7 +112,7 @@ class _Countdown:
         self.shown = False
 
     def show(self, status: Seeking) -> None:
-        line = status_line(status)
+        line = _("{status} · q, Esc or Ctrl+C leaves").format(status=status_line(status))
         if self.terminal:
             print(f"\r\x1b[K{line}", end="", file=sys.stderr, flush=True)
         elif not self.shown:
@@ -159,4 +147,4 @@ def _leave_keys(loop: asyncio.AbstractEventLoop, leave: asyncio.Event) -> Iterat
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-__all__ = ["LEAVE_KEYS", "run", "sizes", "status_line", "wait_seconds"]
+__all__ = ["LEAVE_KEYS", "run", "sizes", "wait_seconds"]

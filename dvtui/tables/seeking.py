@@ -9,7 +9,8 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from ..i18n import _
+from ..i18n import _, ngettext
+from .clock import move_time_words
 from .connection import Connection, Dropped, Refused, lost
 from .protocol import SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Error, LeavePool, Matched, PoolLeft, Seek, Seeking
 from .where import ServerPlace
@@ -21,6 +22,18 @@ LEAVE_WAIT = 5.0
 
 class NoSeeking(Exception):
     """The server does not speak ``seek`` (an older one)."""
+
+
+def status_line(status: Seeking) -> str:
+    """Where a seeker stands, in one line: what they seek, how many seek alike, the countdown to the bots."""
+    first, last = status.players[0], status.players[-1]
+    size = str(first) if first == last else f"{first}-{last}"
+    kind = _("rated") if status.rated else _("casual")
+    seeking = ngettext("{count} person seeks", "{count} people seek", status.pool).format(count=status.pool)
+    said = _("seeking a table of {size} players ({kind}, {move_time} a move): {seeking}; bots fill the free seats "
+             "in {left} s")  # fmt: skip
+    return said.format(size=size, kind=kind, move_time=move_time_words(status.move_time), seeking=seeking,
+                       left=int(status.wait_left + 0.999))  # fmt: skip
 
 
 async def seek(
@@ -93,4 +106,4 @@ async def _leave(conn: Connection) -> Matched | None:
     return None
 
 
-__all__ = ["LEAVE_WAIT", "NoSeeking", "seek"]
+__all__ = ["LEAVE_WAIT", "NoSeeking", "seek", "status_line"]
