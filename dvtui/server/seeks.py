@@ -55,15 +55,18 @@ class PoolOpener:
 
 
 def seat_names(people: list[str]) -> list[str]:
-    """Each person's seat name at a table the pool opens: their name as the server shows it, cut to
-    a seat's length, made unique (case aside) with a number when two cut alike."""
+    """Each person's seat name at a table the pool opens: their name as the server shows it (a
+    vouched person's may hold what a seat's may not: a comma, which separates seats, is a space),
+    cut to a seat's length without spaces around, made unique (case aside) with a number when two
+    cut alike. Only a name: the seat is kept for its person by the table's invitation."""
     names: list[str] = []
     for person in people:
-        name = person[:MAX_SEAT_CHARS]
+        plain = " ".join(person.replace(",", " ").split())
+        name = plain[:MAX_SEAT_CHARS].strip()
         n = 2
         while name.casefold() in (taken.casefold() for taken in names):
             suffix = f" {n}"
-            name = person[: MAX_SEAT_CHARS - len(suffix)] + suffix
+            name = plain[: MAX_SEAT_CHARS - len(suffix)].strip() + suffix
             n += 1
         names.append(name)
     return names

@@ -106,3 +106,5 @@ def test_seat_names_are_unique_and_short() -> None:
     assert seat_names(["ana", "web:ana", "ANA"]) == ["ana", "web:ana", "ANA 2"]
     long = "x" * 30
     assert seat_names([long, long]) == ["x" * 24, "x" * 22 + " 2"]
+    # a vouched person's name may hold what a seat's may not: a comma, spaces where a cut falls
+    assert seat_names(["web:a,b", "web:" + "y" * 19 + " z"]) == ["web:a b", "web:" + "y" * 19]

@@ -194,3 +194,24 @@ def test_the_pool_holds_so_many_seekers(in_process: Any) -> None:
     assert full["code"] == "busy" and "the pool holds 1 seekers, as many as it may" in full["message"], full
     first.close()
     second.close()
+
+
+def test_a_hostile_persons_name_does_not_keep_the_others_from_their_table(in_process: Any) -> None:
+    """A vouched person's name is theirs to choose: one a seat's name may not be (a comma, which
+    separates seats) still seats everyone matched with them, each seat kept for its person."""
+    sock = in_process.place.socket
+    names = ["a,b", "x" * 19 + " " + "\u00e9" * 20, "cy"]
+    clients = []
+    for name in names:
+        client = RawClient(str(sock))
+        client.send({"type": "hello", "version": 1, "user": name, "features": ["seek"]})
+        client.until("welcome")
+        client.send({"type": "seek", "players": [3]})
+        clients.append(client)
+    matched = [client.until("matched") for client in clients]
+    assert all(m["type"] == "matched" and "bots" not in m for m in matched), matched
+    table = matched[0]["table"]
+    for client, m in zip(clients, matched, strict=True):
+        client.send({"type": "join", "table": table})  # the seat kept for them, named as it may be
+        assert client.until("joined")["seat"] == m["seat"]
+        client.close()
