@@ -27,6 +27,7 @@ from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError
 from .plain import wants_plain
 from .tables import _bot, _fail, _move_time, _on_screen, _play
+from .terminal import has_terminal
 
 LEAVE_KEYS = frozenset({"q", "Q", "\x1b"})
 """The keys that leave the pool on a terminal (Ctrl+C does anywhere)."""
@@ -62,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
     move_time = _move_time(args.move_time) if args.move_time is not None else SEEK_MOVE_TIME
     wait = wait_seconds(args.wait) if args.wait is not None else SEEK_WAIT
     spec = _bot(args.bot) if args.bot is not None else None
+    if spec is None and not wants_plain(args) and not has_terminal():  # said before seeking: nobody is seated
+        said = _("the table needs a terminal (stdin and stdout are not one); a bot can play the seat without one: "
+                 "dvtui seek --bot LEVEL")  # fmt: skip
+        raise UsageError(said)
     user = vouched()
     place = server_place(args.server)
     try:

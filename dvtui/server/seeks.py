@@ -145,15 +145,20 @@ class Seeks:
         )))  # fmt: skip
 
     async def run(self) -> None:
-        """Match the pool whenever somebody comes, and each second; tell those still waiting."""
+        """Match the pool whenever somebody comes, and each second; tell those still waiting. A
+        round that fails is logged, and the next one comes as usual: the pool never stops."""
         while True:
             try:
                 await asyncio.wait_for(self.arrived.wait(), TICK)
             except TimeoutError:
-                await self.round(tell=True)
+                tell = True
             else:
                 self.arrived.clear()
-                await self.round(tell=False)
+                tell = False
+            try:
+                await self.round(tell=tell)
+            except Exception as e:  # (a round's failure must not end the pool for everyone)
+                self.log(said(N_("the pool's round failed: {error}")).format(error=repr(e)))
 
     async def round(self, *, tell: bool) -> None:
         """One round of matching: each table it seats opened, its people told; then (``tell``) those
@@ -190,12 +195,13 @@ class Seeks:
         )  # fmt: skip
         try:
             await self.open_table(self.opener, message)
-        except Refusal as e:
+        except Exception as e:  # (a refusal, or a failure: those seated are told either way, never left waiting)
+            refusal = e if isinstance(e, Refusal) else Refusal("server", repr(e))
             unseated = said(N_("the pool could not open a table for {people}: {error}"))
-            self.log(unseated.format(people=", ".join(people), error=e.message))
+            self.log(unseated.format(people=", ".join(people), error=refusal.message))
             for seeker in match.people:
                 conn = _conn(seeker)
-                conn.error(e.code, f"the pool could not open your table: {e.message}", re="seek")
+                conn.error(refusal.code, f"the pool could not open your table: {refusal.message}", re="seek")
             return
         seated = said(N_("the pool seated {people} at {table} ({bots} bots)"))
         self.log(seated.format(people=", ".join(people), table=message.table, bots=len(match.bots)))

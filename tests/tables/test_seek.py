@@ -154,12 +154,19 @@ def test_leaving_the_pool() -> None:
         assert stays.until("seeking")["pool"] == 1  # nobody else seeks: neither is still in the pool
         stays.close()
 
-        root = Player(server.directory.parent, "seek", "--server", str(server.directory))
+        root = Player(server.directory.parent, "seek", "--bot", "greedy", "--server", str(server.directory))
         wait_for("root to seek", lambda: server.log().count("root seeks a game") == 4, server.log)
         root.proc.send_signal(signal.SIGINT)
         code, _, err = root.finish()
         assert code == 0 and err.rstrip().endswith("you left the pool"), err
         wait_for("Ctrl+C to leave the pool", lambda: server.log().count("left the pool") == 4, server.log)
+
+
+def test_a_seek_that_could_not_play_its_table_is_refused_before_it_seeks() -> None:
+    with open_server() as server:
+        refused = server.dvtui("seek", "--wait", "1s")  # no terminal, no --bot: it would leave its seat away
+        assert refused.returncode == 2 and refused.stderr.startswith("dvtui: error: the table needs a terminal")
+        assert "dvtui seek --bot LEVEL" in refused.stderr and "seeks a game" not in server.log()
 
 
 def test_the_pools_bounds() -> None:
@@ -215,3 +222,33 @@ def test_a_hostile_persons_name_does_not_keep_the_others_from_their_table(in_pro
         client.send({"type": "join", "table": table})  # the seat kept for them, named as it may be
         assert client.until("joined")["seat"] == m["seat"]
         client.close()
+
+
+def test_a_table_the_pool_cannot_open_is_said_and_the_pool_goes_on(in_process: Any) -> None:
+    opener = in_process.seeks.open_table
+    failed: list[str] = []
+
+    async def fails_once(who: Any, message: Any) -> Any:
+        if not failed:
+            failed.append(message.table)
+            raise OSError("the disk is full")
+        return await opener(who, message)
+
+    in_process.seeks.open_table = fails_once
+    sock = in_process.place.socket
+
+    def seeking(name: str) -> RawClient:
+        client = RawClient(str(sock))
+        client.send({"type": "hello", "version": 1, "user": name, "features": ["seek"]})
+        client.until("welcome")
+        client.send({"type": "seek", "players": [3], "wait": 1})
+        return client
+
+    first = seeking("ana")
+    error = first.until("matched")
+    assert error["type"] == "error" and error["code"] == "server" and error["re"] == "seek", error
+    assert "the disk is full" in error["message"]
+    second = seeking("ana")  # out of the pool: she may seek again, and the pool still seats people
+    assert second.until("matched")["type"] == "matched"
+    first.close()
+    second.close()
