@@ -252,3 +252,25 @@ def test_a_table_the_pool_cannot_open_is_said_and_the_pool_goes_on(in_process: A
     assert second.until("matched")["type"] == "matched"
     first.close()
     second.close()
+
+
+def test_people_are_seated_by_rating_and_kind(in_process: Any) -> None:
+    """The server asks the ratings it is given (one function, by the name it shows a person by):
+    the three close in rating are seated together, the far one and the rated one wait."""
+    ratings = {"web:ana": 1000, "web:bob": 1800, "web:cy": 1010, "web:dee": 1020, "web:eve": 1005}
+    in_process.seeks.rating_of = ratings.get
+    sock = in_process.place.socket
+    clients = {}
+    for name in ("ana", "bob", "eve", "cy", "dee"):
+        client = RawClient(str(sock))
+        client.send({"type": "hello", "version": 1, "user": name, "features": ["seek"]})
+        client.until("welcome")
+        client.send({"type": "seek", "players": [3], "rated": name == "eve"})
+        assert client.until("seeking")["type"] == "seeking"
+        clients[name] = client
+    tables = {name: clients[name].until("matched") for name in ("ana", "cy", "dee")}
+    assert len({m["table"] for m in tables.values()}) == 1 and all(m["players"] == 3 for m in tables.values())
+    assert len(in_process.seeks.pool) == 2  # bob, 800 points away; eve, who seeks a rated game
+    assert {str(s.key) for s in in_process.seeks.pool.seekers.values()} == {"bob", "eve"}
+    for client in clients.values():
+        client.close()
