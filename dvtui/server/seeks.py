@@ -203,7 +203,7 @@ class Seeks:
                 conn = _conn(seeker)
                 conn.error(refusal.code, f"the pool could not open your table: {refusal.message}", re="seek")
             return
-        seated = said(N_("the pool seated {people} at {table} ({bots} bots)"))
+        seated = said(N_("the pool seated {people} at {table} (bots: {bots})"))
         self.log(seated.format(people=", ".join(people), table=message.table, bots=len(match.bots)))
         invited = [who for _, who in entries]
         for seeker, person in zip(match.people, people, strict=True):

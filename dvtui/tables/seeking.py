@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, pgettext
 from .clock import move_time_words
 from .connection import Connection, Dropped, Refused, lost
 from .protocol import SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Error, LeavePool, Matched, PoolLeft, Seek, Seeking
@@ -28,7 +28,7 @@ def status_line(status: Seeking) -> str:
     """Where a seeker stands, in one line: what they seek, how many seek alike, the countdown to the bots."""
     first, last = status.players[0], status.players[-1]
     size = str(first) if first == last else f"{first}-{last}"
-    kind = _("rated") if status.rated else _("casual")
+    kind = pgettext("game", "rated") if status.rated else pgettext("game", "casual")
     seeking = ngettext("{count} person seeks", "{count} people seek", status.pool).format(count=status.pool)
     said = _("seeking a table of {size} players ({kind}, {move_time} a move): {seeking}; bots fill the free seats "
              "in {left} s")  # fmt: skip
