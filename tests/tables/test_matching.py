@@ -3,9 +3,14 @@ widens with the wait, the one who waited longest first, bots of the people's lev
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dvtui.ratings import level_rating
-from dvtui.server.matching import Pool, Seeker, bot_level, window
+from dvtui.server.matching import MOST_SEEKERS, WINDOW_GROWTH, WINDOW_START, Pool, Seeker, bot_level, window
 from dvtui.server.seeks import seat_names
+from dvtui.tables.protocol import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_WAIT
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def seeker(key: str, rating: int = 1370, sizes: tuple[int, ...] = (3, 4, 5), *, since: float = 0.0,
@@ -108,3 +113,14 @@ def test_seat_names_are_unique_and_short() -> None:
     assert seat_names([long, long]) == ["x" * 24, "x" * 22 + " 2"]
     # a vouched person's name may hold what a seat's may not: a comma, spaces where a cut falls
     assert seat_names(["web:a,b", "web:" + "y" * 19 + " z"]) == ["web:a b", "web:" + "y" * 19]
+
+
+def test_the_docs_state_the_pools_rule_as_the_code_has_it() -> None:
+    pools = " ".join((DOCS / "SHARED_TABLES.md").read_text().split())
+    protocol = " ".join((DOCS / "PROTOCOL.md").read_text().split())
+    assert f"a window is {WINDOW_START} points when you arrive and grows by {WINDOW_GROWTH} each second" in pools
+    assert f"{WINDOW_START} points when they arrive and {WINDOW_GROWTH} more for each second" in protocol
+    assert SEEK_WAIT == 60 and SEEK_MOST_WAIT == 600 and SEEK_MOVE_TIME == 60
+    assert "(default one minute, at most ten)" in pools and "one minute a move unless the seek says" in pools
+    assert "`wait`: seconds, 1 to 600 (optional, default 60)" in protocol
+    assert f"| people seeking at once, over all the pools | {MOST_SEEKERS:,} |" in protocol
