@@ -11,6 +11,7 @@ It holds no table: what it opens is the hall's, and the people seated join it as
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import secrets
@@ -146,15 +147,16 @@ class Seeks:
 
     async def run(self) -> None:
         """Match the pool whenever somebody comes, and each second; tell those still waiting. A
-        round that fails is logged, and the next one comes as usual: the pool never stops."""
+        round that fails is logged, and the next one comes as usual: the pool never stops. Those
+        waiting are told each second however often people come (arrivals do not put it off)."""
+        told = self.clock()
         while True:
-            try:
-                await asyncio.wait_for(self.arrived.wait(), TICK)
-            except TimeoutError:
-                tell = True
-            else:
-                self.arrived.clear()
-                tell = False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), max(0.0, told + TICK - self.clock()))
+            self.arrived.clear()
+            tell = self.clock() - told >= TICK
+            if tell:
+                told = self.clock()
             try:
                 await self.round(tell=tell)
             except Exception as e:  # (a round's failure must not end the pool for everyone)

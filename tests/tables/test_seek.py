@@ -11,6 +11,7 @@ import json
 import pwd
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -273,4 +274,30 @@ def test_people_are_seated_by_rating_and_kind(in_process: Any) -> None:
     assert len(in_process.seeks.pool) == 2  # bob, 800 points away; eve, who seeks a rated game
     assert {str(s.key) for s in in_process.seeks.pool.seekers.values()} == {"bob", "eve"}
     for client in clients.values():
+        client.close()
+
+
+def test_a_seeker_hears_the_countdown_each_second_however_often_others_come(in_process: Any) -> None:
+    sock = in_process.place.socket
+
+    def seeking(name: str, move_time: int) -> RawClient:
+        client = RawClient(str(sock))
+        client.send({"type": "hello", "version": 1, "user": name, "features": ["seek"]})
+        client.until("welcome")
+        client.send({"type": "seek", "players": [5], "move_time": move_time, "wait": 600})
+        return client
+
+    waiting = seeking("ana", 60)
+    assert waiting.until("seeking")["wait_left"] == 600.0
+    others = []
+    for i in range(12):  # one arrival every 0.25 s for 3 s, in a pool of their own
+        others.append(seeking(f"b{i}", 30))
+        time.sleep(0.25)
+    heard = []
+    waiting.sock.settimeout(0.5)
+    with contextlib.suppress(TimeoutError):
+        while (message := waiting.receive()) is not None:
+            heard.append(message["wait_left"])
+    assert len(heard) >= 2 and heard == sorted(heard, reverse=True) and heard[-1] <= 597.5, heard
+    for client in [waiting, *others]:
         client.close()
