@@ -12,7 +12,8 @@ Two ways, each saying what its time is:
   costs. Arrivals are a Poisson stream over ``--minute`` seconds; ratings are drawn around the
   newcomer's (``--sd`` points), table sizes and waits as people would ask them (half ``3-5``, the
   rest one size; the default wait). Time to a table is simulated seconds; the CPU time of the
-  matching rounds is measured too.
+  matching rounds is measured too, and that of one round over a full pool nobody can be seated
+  from (the worst a round costs the server's loop).
 - **The server** (``--server``): a ``dvtui serve`` process and the seekers over its socket (the
   server's own account vouching for each, as ``dvtui web`` does), arriving over ``--minute``
   seconds divided by ``--compress`` (default 10: the minute in 6 s, ten times as dense). Everyone is
@@ -39,7 +40,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from dvtui.ratings import NEWCOMER  # noqa: E402
-from dvtui.server.matching import Pool, Seeker  # noqa: E402
+from dvtui.server.matching import MOST_SEEKERS, Pool, Seeker  # noqa: E402
 from dvtui.tables.protocol import MAX_LINE_BYTES, SEEK_WAIT  # noqa: E402
 
 
@@ -156,6 +157,23 @@ def on_server(n: int, minute: float, compress: float, seed: int) -> None:
     print(f"  time to a table (seek sent to matched received): {percentiles(waits)}; {tables} tables opened")
 
 
+def full_pool() -> None:
+    """One round over a full pool nobody in can be seated from (the server holds its rounds on its
+    loop): 10,000 seekers, each alone in their kind of game, then all of one kind 250 points apart."""
+    for kind, make in (
+        ("each of a kind of their own", lambda i: Seeker(i, 1370, frozenset({5}), False, i + 1, 600.0, 0.0)),
+        ("one kind, 250 points apart", lambda i: Seeker(i, 1000 + 250 * i, frozenset({5}), False, 60, 600.0, 0.0)),
+    ):
+        pool = Pool()
+        for i in range(MOST_SEEKERS):
+            pool.add(make(i))
+        began = time.perf_counter()
+        seated = pool.match(1.0)
+        assert not seated
+        print(f"  a round over {MOST_SEEKERS:,} seekers who cannot sit together ({kind}): "
+              f"{(time.perf_counter() - began) * 1000:.1f} ms")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seekers", type=int, default=1000)
@@ -171,6 +189,7 @@ def main() -> None:
         on_server(args.seekers, args.minute, args.compress, args.seed)
     else:
         simulate(args.seekers, args.minute, args.sd, args.seed)
+        full_pool()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ docs/SHARED_TABLES.md ("Play now") says the rule in words.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
@@ -93,24 +95,48 @@ class Pool:
     def remove(self, key: Hashable) -> Seeker | None:
         return self.seekers.pop(key, None)
 
-    def size_of(self, pool: tuple[bool, int]) -> int:
-        """How many seek in ``pool``, as each seeker is told."""
-        return sum(1 for s in self.seekers.values() if s.pool() == pool)
+    def sizes(self) -> Counter[tuple[bool, int]]:
+        """How many seek each kind of game, as each seeker is told (counted once for everyone)."""
+        return Counter(s.pool() for s in self.seekers.values())
 
     def match(self, now: float, level: Callable[[list[Seeker]], str] | None = None) -> list[Match]:
         """The tables to seat now, their seekers taken out of the pool. The one who has waited
         longest is seated first: with the people nearest them in rating whom they and everyone
         already chosen accept (:func:`window`), as many as a size all of them asked for allows; or,
         once their wait is over, with whoever was chosen and bots (``level``: the bots' level for
-        those people, :func:`bot_level` of their ratings by default) in the seats left."""
+        those people, :func:`bot_level` of their ratings by default) in the seats left.
+
+        Each kind of game is matched apart, and a seeker's candidates are looked up by rating within
+        their window (a bisection), so a round costs about what the people who could sit together
+        cost, not the square of everyone waiting: it runs on the server's loop."""
         level = level or (lambda people: bot_level(p.rating for p in people))
+        kinds: dict[tuple[bool, int], list[Seeker]] = {}
+        for seeker in self.seekers.values():
+            kinds.setdefault(seeker.pool(), []).append(seeker)
         matches: list[Match] = []
-        queue = sorted(self.seekers.values(), key=lambda s: s.since)
+        for members in kinds.values():
+            if len(members) < min(SIZES) and all(s.left(now) > 0 for s in members):
+                continue  # too few for a table, and nobody's wait is over
+            matches += self._match_kind(members, now, level)
+        for match in matches:
+            for seeker in match.people:
+                del self.seekers[seeker.key]
+        return sorted(matches, key=lambda m: m.people[0].since)
+
+    @staticmethod
+    def _match_kind(members: list[Seeker], now: float, level: Callable[[list[Seeker]], str]) -> list[Match]:
+        """:meth:`match` among the seekers of one kind of game."""
+        ranked = sorted(members, key=lambda s: s.rating)
+        ratings = [s.rating for s in ranked]
         seated: set[int] = set()
-        for first in queue:
+        matches: list[Match] = []
+        for first in sorted(members, key=lambda s: s.since):
             if id(first) in seated:
                 continue
-            group, sizes = self._group(first, [s for s in queue if id(s) not in seated], now)
+            reach = window(now - first.since)  # nobody further than this is ever accepted by ``first``
+            lo, hi = bisect_left(ratings, first.rating - reach), bisect_right(ratings, first.rating + reach)
+            near = [s for s in ranked[lo:hi] if s is not first and id(s) not in seated]
+            group, sizes = Pool._group(first, near, now)
             fits = [n for n in sizes if n <= len(group)]
             if fits:
                 people = group[: max(fits)]
@@ -121,21 +147,16 @@ class Pool:
                 matches.append(Match(people, [level(people)] * (n - len(people))))
             else:
                 continue
-            for seeker in people:
-                seated.add(id(seeker))
-                del self.seekers[seeker.key]
+            seated.update(id(seeker) for seeker in people)
         return matches
 
     @staticmethod
-    def _group(first: Seeker, free: list[Seeker], now: float) -> tuple[list[Seeker], frozenset[int]]:
-        """``first`` and the free seekers nearest them in rating that fit with everyone chosen
-        before (the same pool, within each other's window, a size in common still to reach); the
-        sizes all of them accept."""
+    def _group(first: Seeker, near: list[Seeker], now: float) -> tuple[list[Seeker], frozenset[int]]:
+        """``first`` and the seekers ``near`` them (free, of the same kind) nearest them in rating
+        that fit with everyone chosen before (within each other's window, a size in common still to
+        reach); the sizes all of them accept."""
         group, sizes = [first], first.sizes
-        near = sorted(
-            (s for s in free if s is not first and s.pool() == first.pool()), key=lambda s: abs(s.rating - first.rating)
-        )
-        for other in near:
+        for other in sorted(near, key=lambda s: abs(s.rating - first.rating)):
             reach = sizes & other.sizes
             if not any(n > len(group) for n in reach):
                 continue

@@ -120,7 +120,7 @@ class Seeks:
         seeks = said(N_("{user} seeks a game ({sizes} players, rating {rating}, bots after {wait} s)"))
         sized = "/".join(str(n) for n in sorted(sizes))
         self.log(seeks.format(user=conn.user, sizes=sized, rating=seeker.rating, wait=wait))
-        self.tell(seeker, self.clock())
+        self.tell(seeker, self.clock(), self.pool.sizes()[seeker.pool()])
         self.arrived.set()
 
     def leave(self, conn: Conn) -> bool:
@@ -137,11 +137,11 @@ class Seeks:
         """Answer ``leave_pool``: ``pool_left``, saying whether it was seeking."""
         conn.send(encode(PoolLeft(seeking=self.leave(conn))))
 
-    def tell(self, seeker: Seeker, now: float) -> None:
-        """Tell ``seeker`` where they stand in the pool (``seeking``)."""
+    def tell(self, seeker: Seeker, now: float, alike: int) -> None:
+        """Tell ``seeker`` where they stand in the pool (``seeking``), ``alike`` seeking as they do."""
         _conn(seeker).send(encode(Seeking(
             players=sorted(seeker.sizes), rated=seeker.rated, move_time=seeker.move_time,
-            wait_left=round(seeker.left(now), 1), pool=self.pool.size_of(seeker.pool()),
+            wait_left=round(seeker.left(now), 1), pool=alike,
             window=window(now - seeker.since),
         )))  # fmt: skip
 
@@ -174,9 +174,9 @@ class Seeks:
                 conn.seeking = False
             await self.seat(match)
         if tell:
-            now = self.clock()
+            now, alike = self.clock(), self.pool.sizes()
             for seeker in list(self.pool.seekers.values()):
-                self.tell(seeker, now)
+                self.tell(seeker, now, alike[seeker.pool()])
 
     def _level(self, people: list[Seeker]) -> str:
         return bot_level((p.rating for p in people), self.level_allowed)
