@@ -188,6 +188,7 @@ class Server:
         self.seeks = Seeks(
             self._open_table, rating_of or _unrated, lambda level: self.bots.budget.problem(level) is None,
             lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
+            paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
         )  # fmt: skip
         """The pool that seats strangers together ("Play now": ``seek``)."""
 

@@ -79,17 +79,20 @@ class Seeks:
     ``open_table``: the server's way of opening a table, for ``opener``; ``rating_of``: a person's
     rating by the name the server shows them by (None: unrated, a newcomer); ``level_allowed``:
     whether the server's bots may play a level (its bound on thinking); ``taken``: whether a
-    table name is in use."""
+    table name is in use; ``paced``: the seconds before an identity may open a table again (0: now,
+    counted), since each seek may open one: a seek-and-leave loop is paced as opening tables is."""
 
     def __init__(
         self, open_table: Callable[[Opener, OpenTable], Awaitable[object]], rating_of: Callable[[str], int | None],
         level_allowed: Callable[[str], bool], taken: Callable[[str], bool], log: Callable[[str], None],
-        *, most: int = MOST_SEEKERS, clock: Callable[[], float] = time.monotonic,
+        *, paced: Callable[[Owner], float] = lambda identity: 0.0, most: int = MOST_SEEKERS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:  # fmt: skip
         self.open_table = open_table
         self.rating_of = rating_of
         self.level_allowed = level_allowed
         self.taken = taken
+        self.paced = paced
         self.log = log
         self.most = most
         self.clock = clock
@@ -109,6 +112,10 @@ class Seeks:
             raise Refusal("busy", f"{conn.person} seeks a game already: one seek at a time (leave the pool first)")
         if len(self.pool) >= self.most:
             raise Refusal("busy", f"the pool holds {self.most} seekers, as many as it may: try again soon")
+        wait_more = self.paced(identity)
+        if wait_more:
+            raise Refusal("busy", f"{conn.person} has sought (or opened) many tables lately, as many as one may in a "
+                          f"row: the next seek in {wait_more:.0f} s")  # fmt: skip
         rating = self.rating_of(owner_name(identity))
         seeker = Seeker(
             key=identity, rating=round(NEWCOMER.mu) if rating is None else rating, sizes=frozenset(sizes),

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from dvtui.engine import GameEnded
+from dvtui.server.openings import Openings
 from dvtui.store import read_game
 
 from ..support.raw import RawClient
@@ -301,3 +302,22 @@ def test_a_seeker_hears_the_countdown_each_second_however_often_others_come(in_p
     assert len(heard) >= 2 and heard == sorted(heard, reverse=True) and heard[-1] <= 597.5, heard
     for client in [waiting, *others]:
         client.close()
+
+
+def test_seeking_is_paced_as_opening_tables(in_process: Any) -> None:
+    """Each seek may open a table (with bots, for one alone): a seek-and-leave loop is paced as
+    opening tables is, against the same quota."""
+    in_process.hall.openings = Openings(at_once=2, per_hour=60)
+    client = RawClient(str(in_process.place.socket))
+    client.send({"type": "hello", "version": 1, "user": "ana", "features": ["seek"]})
+    client.until("welcome")
+    for _ in range(2):
+        client.send({"type": "seek", "wait": 600})
+        assert client.until("seeking")["type"] == "seeking"
+        client.send({"type": "leave_pool"})
+        assert client.until("pool_left") == {"type": "pool_left"}
+    client.send({"type": "seek"})
+    paced = client.until("seeking")
+    assert paced["type"] == "error" and paced["code"] == "busy" and "the next seek in 60 s" in paced["message"], paced
+    assert len(in_process.seeks.pool) == 0
+    client.close()
