@@ -262,6 +262,20 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--no-bell", action="store_true", help=_("no terminal bell when it is your turn"))
     _server_option(join)
 
+    seek = sub.add_parser("seek", help=_("play now: wait in the table server's pool to be seated with strangers "
+                          "of your level (bots fill the free seats after the wait)"))  # fmt: skip
+    seek.add_argument("--players", metavar="N", help=_("the table size: 3, 4, 5 or a range such as 3-5 (default 3-5)"))
+    kind = seek.add_mutually_exclusive_group()
+    kind.add_argument("--rated", action="store_true", help=_("a rated game (rated and casual seekers never mix)"))
+    kind.add_argument("--casual", action="store_true", help=_("a casual game, not rated (the default)"))
+    seek.add_argument("--move-time", metavar="DURATION", help=_("how long each turn may last (default 1m)"))
+    seek.add_argument("--wait", metavar="DURATION",
+                      help=_("how long to wait for people before bots fill the free seats (default 1m, at most "
+                      "10m)"))  # fmt: skip
+    seek.add_argument("--bot", metavar="LEVEL", help=_("once seated, play the seat with this bot, without a screen"))
+    seek.add_argument("--no-bell", action="store_true", help=_("no terminal bell when it is your turn"))
+    _server_option(seek)
+
     watch = sub.add_parser("watch", help=_("watch a shared table live (t: look back through the game)"))
     watch.add_argument("table", metavar="NAME", help=_("the table's name (see 'dvtui tables')"))
     _server_option(watch)
@@ -281,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _fetch_arguments(sub.add_parser("fetch", help=_("save a table's game (over or not) as a file of your own")))
     _plain_option(parser, top=True)
-    for command in (new, resume, replay, join, watch):
+    for command in (new, resume, replay, join, watch, seek):
         _plain_option(command, top=False)
     return parser
 
@@ -443,6 +457,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     fetching = args.command == "fetch" or getattr(args, "action", None) == "get"
     if getattr(args, "table", None) is not None and not (fetching and _is_kept_name(args.table)):
         _check_table_name(args.table, "--table" if args.command in ("new", "web") else "table")
+    if args.command == "seek":
+        from . import seek
+
+        return seek.run(args)
     shared = ("serve", "tables", "join", "watch", "say", "close", "resign", "fetch")
     if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables

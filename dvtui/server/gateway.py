@@ -87,6 +87,8 @@ class Conn:
         """What the client understands beyond the protocol's first vocabulary (its hello's
         ``features`` that this server speaks): nothing else of later versions is sent to it."""
         self.table: LiveTable | None = None
+        self.seeking = False
+        """It waits in the pool for a table (``seek``): not idle meanwhile."""
         self.closed = False
         self._tokens = limits.conn_burst
         self._at = time.monotonic()
@@ -292,7 +294,8 @@ class Gateway:
             if not conn.greeted:
                 wait: float | None = max(0.0, hello_by - time.monotonic())
             else:
-                wait = limits.idle_seconds if conn.table is None and conn not in self.followers else None
+                idle = conn.table is None and not conn.seeking and conn not in self.followers
+                wait = limits.idle_seconds if idle else None
             try:
                 line = await lines.line(wait)
             except TooLong:

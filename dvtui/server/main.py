@@ -63,6 +63,7 @@ from ..tables.protocol import (
     GameLines,
     Hello,
     Join,
+    LeavePool,
     ListTables,
     Opened,
     OpenTable,
@@ -71,6 +72,7 @@ from ..tables.protocol import (
     Rematch,
     Resign,
     Say,
+    Seek,
     SetClock,
     StandIn,
     Start,
@@ -99,6 +101,7 @@ from .registry import (
     lookalike_of,
     owner_named,
 )
+from .seeks import Opener, Seeks
 from .stores.base import GameStore, TableExists, TableRecord
 from .stores.files import FileStore
 from .table import Refusal
@@ -117,7 +120,7 @@ class Server:
         peers: Peers | None = None, workers: int | None = None, log: Callable[[str], None] | None = None,
         signals: bool = True,
         trust: Iterable[int] = (), limits: Limits | None = None, table_limits: TableLimits | None = None,
-        budget: MaxBudget | None = None,
+        budget: MaxBudget | None = None, rating_of: Callable[[str], int | None] | None = None,
     ) -> None:  # fmt: skip
         self.place = place
         self.limits = limits or Limits()
@@ -152,7 +155,7 @@ class Server:
         """The connections that follow the list of tables, told what changes in it."""
         self.gateway = Gateway(
             self.limits, self.trusted, self.followers, self.stopping, lambda line: self._log(line), self._limited,
-            left=self._leave,
+            left=self._gone,
         )  # fmt: skip
         """The connections: accepted, read, each message handed to its handler."""
         self.gateway.handle = {
@@ -165,6 +168,7 @@ class Server:
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
+            Seek: self._seek, LeavePool: self._leave_pool,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -181,6 +185,12 @@ class Server:
             deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self.watching.discard,
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
+        self.seeks = Seeks(
+            self._open_table, rating_of or _unrated, lambda level: self.bots.budget.problem(level) is None,
+            lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
+            paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
+        )  # fmt: skip
+        """The pool that seats strangers together ("Play now": ``seek``)."""
 
     @property
     def conns(self) -> set[Conn]:
@@ -256,7 +266,7 @@ class Server:
         try:
             async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
                 holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
-                for work in (idle, self.hall.sweep(), clocks, holds):
+                for work in (idle, self.hall.sweep(), clocks, holds, self.seeks.run()):
                     await running.enter_async_context(background(work))
                 try:
                     await self.stopping.wait()
@@ -309,6 +319,11 @@ class Server:
         await self._list(conn, ListTables(limit=message.limit, all=message.all))
 
     async def _open(self, conn: Conn, message: OpenTable) -> None:
+        await self._open_table(conn, message)
+        conn.send(encode(Opened(table=message.table)))
+
+    async def _open_table(self, conn: Opener, message: OpenTable) -> LiveTable:
+        """Open the table ``message`` asks for, ``conn``'s (a connection's, or the pool's), or refuse."""
         name = message.table
         before = self.hall.tables.get(name)
         if name in self.hall.opening or (before is not None and not before.over):
@@ -372,8 +387,21 @@ class Server:
                 if kept.startswith(f"{name}.") and kept not in self.hall.kept:
                     self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
         self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
-        conn.send(encode(Opened(table=name)))
         self._wake(table)
+        return table
+
+    # -- the pool --------------------------------------------------------------------------------
+
+    async def _seek(self, conn: Conn, message: Seek) -> None:
+        await self.seeks.seek(conn, message)
+
+    async def _leave_pool(self, conn: Conn, message: LeavePool) -> None:
+        await self.seeks.leave_pool(conn, message)
+
+    def _gone(self, conn: Conn) -> None:
+        """A connection ended: it leaves the pool, and its table (:meth:`_leave`)."""
+        self.seeks.leave(conn)
+        self._leave(conn)
 
     # -- who is at a table -----------------------------------------------------------------------
 
@@ -549,6 +577,11 @@ class Server:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")
         failed = said(N_("table {table} has stopped: its bot failed ({error})"))
         self._log(failed.format(table=table.name, error=repr(error)))
+
+
+def _unrated(account: str) -> int | None:
+    """No ratings on this server: everyone seeks as a newcomer."""
+    return None
 
 
 def serve(

@@ -32,9 +32,11 @@ from .protocol import (
     Incoming,
     Join,
     Joined,
+    Matched,
     Message,
     Opened,
     Place,
+    PoolLeft,
     Presence,
     Released,
     Rematch,
@@ -42,6 +44,7 @@ from .protocol import (
     Resign,
     Said,
     Say,
+    Seeking,
     StandIn,
     Start,
     Started,
@@ -273,6 +276,8 @@ class TableClient:
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
             return None
         if isinstance(message, TablesChanged):  # (sent only to a connection that follows the list)
+            return None
+        if isinstance(message, Seeking | Matched | PoolLeft):  # (sent only to a connection that seeks)
             return None
         event: Event = message
         check_line(event, self.next_seq)

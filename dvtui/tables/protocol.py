@@ -36,6 +36,7 @@ FEATURES: tuple[str, ...] = (
     "follow",
     "label",
     "bank",
+    "seek",
 )
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
@@ -44,13 +45,25 @@ it, and something of the first vocabulary instead, or nothing (:mod:`dvtui.table
 clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``close`` the error
 ``closed``; ``rematch`` ``presence.rematch`` and ``dealt``; ``turn`` ``presence.to_move``;
 ``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``; ``bank`` the time
-banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increment``/``banks``)."""
+banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increment``/``banks``);
+``seek`` the pool that seats strangers together (``seek``, ``leave_pool``, ``seeking``, ``matched``,
+``pool_left``: a server that says it back speaks them)."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
 
 MAX_ERROR_CHARS = 500
 """The longest ``error.message`` (a server cuts its own there; a client refuses a longer one)."""
+
+SEEK_SIZES = (3, 4, 5)
+"""The table sizes a ``seek`` may ask for (Dolce Vita is for 3 to 5 players)."""
+SEEK_WAIT = 60
+"""Seconds a seeker waits for people before bots fill the free seats, unless the seek says."""
+SEEK_MOST_WAIT = 600
+"""The longest wait a seek may ask for (ten minutes): past it, a pool would be a waiting room."""
+SEEK_MOVE_TIME = 60
+"""The move time of a table the pool opens when the seek names none: strangers may walk away, and a
+clock lets a bot play an absent person's turn so that the others are never kept waiting."""
 
 SOCKET_NAME = "dvtui.sock"
 """The server's socket in its directory."""
@@ -315,6 +328,26 @@ class FetchGame(Message, tag="fetch_game"):
     game: Annotated[int, msgspec.Meta(ge=1, le=1 << 31)]
 
 
+class Seek(Message, tag="seek"):
+    """Feature ``seek``: join the pool that seats strangers together ("Play now"). ``players``: the
+    table sizes one accepts; ``rated``: a rated game or a casual one (they never mix); ``move_time``:
+    the table's move clock (seekers of other move times are never seated together); ``wait``: the
+    seconds one waits for people before bots fill the free seats. Answered by ``seeking``, again
+    each second while one waits, then ``matched``."""
+
+    players: Annotated[
+        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
+        msgspec.Meta(min_length=1, max_length=3),
+    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
+    rated: bool = False
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
+    wait: Annotated[int, msgspec.Meta(ge=1, le=SEEK_MOST_WAIT)] = SEEK_WAIT
+
+
+class LeavePool(Message, tag="leave_pool"):
+    """Feature ``seek``: leave the pool (a connection that ends leaves it too). Answered by ``pool_left``."""
+
+
 ClientMessage = (
     Hello
     | ListTables
@@ -334,6 +367,8 @@ ClientMessage = (
     | Bye
     | SetClock
     | FollowTables
+    | Seek
+    | LeavePool
 )
 
 
@@ -470,6 +505,36 @@ class Said(Message, tag="said"):
     seat: int | None = None
 
 
+class Seeking(Message, tag="seeking"):
+    """Feature ``seek``: one is in the pool, as it stands: ``wait_left``, the seconds before bots fill
+    the free seats; ``pool``, how many people seek a game of the same kind (rated or not, the same
+    move time); ``window``, how far from one's rating others may be now (it widens each second)."""
+
+    players: list[int]
+    rated: bool
+    move_time: int
+    wait_left: float
+    pool: int
+    window: int
+
+
+class Matched(Message, tag="matched"):
+    """Feature ``seek``: the pool seated one at a new table: ``seat`` is kept for one there (``join``
+    it); ``players`` its size, ``bots`` how many of its seats bots play. One is out of the pool."""
+
+    table: str
+    seat: int
+    players: int
+    bots: int = 0
+    rated: bool = False
+
+
+class PoolLeft(Message, tag="pool_left"):
+    """Feature ``seek``: answers ``leave_pool``; ``seeking`` false: one was not in the pool (matched already)."""
+
+    seeking: bool = True
+
+
 ErrorCode = Literal[
     "bad_message",  # not JSON, not a message, a field out of range
     "too_long",  # a line over MAX_LINE_BYTES (the connection is closed)
@@ -532,6 +597,9 @@ ServerMessage = (
     | Error
     | Bye
     | TablesChanged
+    | Seeking
+    | Matched
+    | PoolLeft
 )
 
 Incoming = ServerMessage | AnyEvent

@@ -34,10 +34,12 @@ from .protocol import (
     GameLines,
     Incoming,
     Joined,
+    Matched,
     Message,
     Opened,
     Presence,
     Said,
+    Seeking,
     Started,
     Tables,
     TablesChanged,
@@ -114,6 +116,8 @@ def check_message(message: Incoming) -> None:
         _text("said.at", message.at, 40)
         if message.seat is not None and not 0 <= message.seat < MAX_PLAYERS:
             raise BadServer(f"said.seat {message.seat} is no seat")
+    elif isinstance(message, Seeking | Matched):
+        _seek(message)
     elif isinstance(message, Error):
         _text("error.message", message.message, MAX_ERROR_CHARS)
         if message.re is not None:
@@ -129,6 +133,22 @@ def check_message(message: Incoming) -> None:
             raise BadServer(e.message) from None
     if isinstance(message, Message):  # every string left, the fields a newer protocol adds included
         _strings(str(message.__struct_config__.tag), message)
+
+
+def _seek(message: Seeking | Matched) -> None:
+    """What the pool says of a seek (a countdown shown to a person, a table to join), in bounds."""
+    if isinstance(message, Matched):
+        _table("matched.table", message.table)
+        if not MIN_PLAYERS <= message.players <= MAX_PLAYERS or not 0 <= message.seat < message.players:
+            raise BadServer(f"matched.seat {message.seat} is no seat of a table of {message.players}")
+        if not 0 <= message.bots < message.players:
+            raise BadServer(f"matched.bots {message.bots} is no count of a table's bots")
+        return
+    if not message.players or any(not MIN_PLAYERS <= n <= MAX_PLAYERS for n in message.players):
+        raise BadServer("seeking.players names no table size")
+    _move_time("seeking", message.move_time, None)
+    if not 0 <= message.wait_left <= MAX_MOVE_TIME or message.pool < 0 or message.window < 0:
+        raise BadServer("seeking.wait_left, pool or window is out of bounds")
 
 
 def _move_time(where: str, move_time: int | None, left: float | None) -> None:

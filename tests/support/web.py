@@ -150,7 +150,7 @@ def start_and_place(tab: Tab, url: str, data: Path) -> Path:
     placed under column a; returns its file once the placement is in it."""
     tab.page.goto(url + "/")  # type: ignore[attr-defined]
     tab.wait_for(MENU)
-    tab.press("Enter")  # New game
+    tab.press("ArrowDown", "Enter")  # New game (after Play now)
     tab.wait_for(SETUP)
     tab.mark()
     tab.press("Control+s")  # start it, seats as offered

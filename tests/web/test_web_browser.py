@@ -42,7 +42,7 @@ def test_a_game_in_a_tab_is_saved_and_a_reload_offers_to_resume_it(browser: Brow
         page.reload()  # a new process for the tab; the old one quits with its game saved
         tab.wait_for(RESUME)
         tab.mark()
-        tab.press("ArrowDown", "Enter")  # resume it
+        tab.press("ArrowDown", "ArrowDown", "Enter")  # resume it (after Play now and New game)
         tab.wait_for(TABLE)
         assert placements(path)[0] == (0, 0, 1)
         page.close()
@@ -72,6 +72,7 @@ def test_a_key_typed_right_after_the_page_loads_reaches_the_app(browser: Browser
         tab.wait_for(MENU)
         assert page.evaluate("document.activeElement.className") == "xterm-helper-textarea"
         tab.mark()
-        page.keyboard.press("Enter")  # straight to the page, as a person types: New game
+        page.keyboard.press("ArrowDown")  # straight to the page, as a person types: past Play now,
+        page.keyboard.press("Enter")  # New game
         tab.wait_for(SETUP)
         page.close()

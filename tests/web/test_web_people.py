@@ -40,7 +40,7 @@ def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_p
         bob.page.goto(url + "/")
         bob.wait_for(REPLAY)  # the menu's options, in order: no "Resume" of Ana's game before this one
         assert RESUME not in bob.shown()
-        bob.press("ArrowDown", "Enter")  # Replay a game file
+        bob.press("ArrowDown", "ArrowDown", "Enter")  # Replay a game file (after Play now and New game)
         bob.wait_for("name of a saved game")  # never a path: what it refuses, tests/app/test_app_menu.py
         bob.page.context.close()
 
@@ -49,7 +49,7 @@ def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_p
         ana.wait_for(MENU)
         ana.wait_for(RESUME)  # her own game, still hers
         ana.mark()
-        ana.press("ArrowDown", "Enter")
+        ana.press("ArrowDown", "ArrowDown", "Enter")  # Resume (after Play now and New game)
         ana.wait_for("pick a card 1-6")
         assert placements(path)[0] == (0, 0, 1)
         ana.page.context.close()

@@ -37,7 +37,7 @@ def test_a_tab_as_narrow_as_a_phone_plays_a_card(browser: Browser, tmp_path: Pat
         tab = Tab(page)
         page.goto(url + "/")
         tab.wait_for(MENU)
-        tab.press("Enter")  # New game
+        tab.press("ArrowDown", "Enter")  # New game (after Play now)
         tab.wait_for(SETUP)
         tab.mark()
         tab.press("Control+s")  # you and two greedy bots

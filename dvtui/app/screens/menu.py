@@ -43,6 +43,7 @@ AROUND_LIST = 8
 """The menu's rows other than its list's: title, margins, the error and hint lines, the footer."""
 MIN_LIST_ROWS = 4
 NEW_TABLE = "new-table"
+PLAY_NOW = "play-now"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
@@ -98,6 +99,8 @@ class MenuScreen(SpokenScreen[None]):
         title = styled(" DOLCE VITA ", CHIP)
         title.append("  " + _("the card game, in the terminal"), style=Style(bold=True))
         self.choices = [(_("New game: choose the seats, then play"), "new")]
+        if self.lobby is not None:  # first of all: a table of people of one's level, at the table server
+            self.choices.insert(0, (_("Play now: a table with people of your level (bots after a minute)"), PLAY_NOW))
         if self.latest is not None:
             game = self.latest.loaded.game
             names = ", ".join(seat.name for seat in game.created.players)
@@ -208,7 +211,11 @@ class MenuScreen(SpokenScreen[None]):
         app = cast(GameHost, self.app)
         choice = message.option.id
         self._error("")
-        if choice == "new":
+        if choice == PLAY_NOW and self.lobby is not None:
+            from .seek import SeekScreen
+
+            self.app.push_screen(SeekScreen(self.lobby))
+        elif choice == "new":
             app.new_game_setup()
         elif choice == "resume" and self.latest is not None:
             self._resume(self.latest)
