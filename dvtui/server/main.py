@@ -54,6 +54,8 @@ from ..rulewords import english_words
 from ..store import GameFileError, SaveError
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
+    AskProfile,
+    AskRatings,
     Bye,
     Closed,
     CloseTable,
@@ -93,6 +95,7 @@ from .live import Backing, LiveTable, seat_said
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
+from .rated import Rater
 from .registry import (
     TableLimits,
     invited,
@@ -135,7 +138,9 @@ class Server:
         """The other servers on the store (none: a games directory is one server's)."""
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
-        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line))
+        self.rater = Rater(self.store, self._run_io, lambda line: self._log(line))
+        """The ratings: each rated game's end kept once, folded (:mod:`.rated`)."""
+        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self.rater.ended)
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
         self.alive = AliveStamp(place.directory)
@@ -165,6 +170,7 @@ class Server:
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
+            AskRatings: self._ratings, AskProfile: self._profile,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -224,6 +230,8 @@ class Server:
         try:
             self.hall.reopen_all()
             self.hall.keep_all()
+            self.rater.load()
+            self.rater.complete(list(self.hall.tables.values()), sorted(self.hall.kept))
             self.following.start()
             await self._listen()
         finally:
@@ -321,7 +329,7 @@ class Server:
             seats = parse_players(",".join(message.players))
             first = message.first_player or 0
             seed = message.seed if message.seed is not None else random_seed()
-            created = new_game(seats, first_player=first, seed=seed)
+            created = new_game(seats, first_player=first, seed=seed, rated=message.rated)
         except SeatError as e:
             raise Refusal("bad_setup", english_words(e)) from None
         except RuleError as e:
@@ -374,6 +382,16 @@ class Server:
         self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
         conn.send(encode(Opened(table=name)))
         self._wake(table)
+
+    # -- ratings ---------------------------------------------------------------------------------
+
+    async def _ratings(self, conn: Conn, message: AskRatings) -> None:
+        """The leaderboard's first lines (:meth:`.rated.Rater.leaderboard`)."""
+        conn.send(await self.rater.leaderboard(message))
+
+    async def _profile(self, conn: Conn, message: AskProfile) -> None:
+        """An account's rating and rated games (:meth:`.rated.Rater.profile`; none named: the asker's)."""
+        conn.send(await self.rater.profile(message, conn.user))
 
     # -- who is at a table -----------------------------------------------------------------------
 

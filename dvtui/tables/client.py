@@ -32,9 +32,11 @@ from .protocol import (
     Incoming,
     Join,
     Joined,
+    Leaderboard,
     Message,
     Opened,
     Place,
+    PlayerProfile,
     Presence,
     Released,
     Rematch,
@@ -272,7 +274,7 @@ class TableClient:
             return Update(dealt=message.game)
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
             return None
-        if isinstance(message, TablesChanged):  # (sent only to a connection that follows the list)
+        if isinstance(message, TablesChanged | Leaderboard | PlayerProfile):  # (only ever asked for: never at a table)
             return None
         event: Event = message
         check_line(event, self.next_seq)

@@ -24,6 +24,8 @@ _KEPT = re.compile(KEPT_GAME)
 _KEPT_BESIDE = (".table.json", ".chat")
 """What a kept game has beside it (its table's record, its talk), removed with it."""
 _record_decoder = msgspec.json.Decoder(TableRecord)
+RATED_FILE = "rated.jsonl"
+"""The rated games' ends, one record a line, in the games directory (no game's name ends so)."""
 
 
 class FileStore:
@@ -128,6 +130,28 @@ class FileStore:
             os.close(fd)
         os.replace(tmp, final)
         fsync_dir(self.games)
+
+    def rated_path(self) -> Path:
+        return self.games / RATED_FILE
+
+    def keep_rated(self, game: str, data: bytes) -> None:
+        """Appended to :data:`RATED_FILE` with fsync (one server writes here: a game's end is kept
+        once, and one kept twice is counted once by the ratings anyway)."""
+        fd = os.open(self.rated_path(), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, data + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(self.games)
+
+    def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        try:
+            data = self.rated_path().read_bytes()
+        except FileNotFoundError:
+            return [], 0
+        whole = data.splitlines()[: data.count(b"\n")]  # (a torn last line, written by a crash, is no record)
+        return whole[seen:], len(whole)
 
     def rest(self, name: str, session: PlaySession) -> None:
         session.close()

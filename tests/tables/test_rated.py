@@ -1,0 +1,128 @@
+"""Rated tables end to end, with three real accounts (the server's own and two more, run with
+``setpriv``): a rated game's end moves each person's rating once, the winner's up and the last's
+down, as ``dvtui ratings`` and ``dvtui profile`` show; a server killed with -9 after the game's last
+line, started again, neither loses the update (its record missing, it is made again from the game)
+nor doubles it (its record there, the game counts once); on files and on PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from dvtui.engine import GameEnded
+from dvtui.store import read_game
+
+from ..support.raw import RawClient
+from ..support.servers import Served, as_other, short_dir, wait_for
+from ..support.sshd import OTHER, unix_account
+
+pytestmark = pytest.mark.root
+
+THIRD = "dvtuirated"
+"""A third account on this host, made once and kept (as :data:`OTHER`)."""
+
+
+def _seat_people(server: Served, table: str) -> list[str]:
+    """Open rated ``table`` for three people, each seat taken by its own account, the other two
+    then away with a bot standing in; root's seat is played to the end by a greedy bot client.
+    The accounts in seat order."""
+    bob, cy = unix_account(OTHER), unix_account(THIRD)
+    opened = server.dvtui("new", "--table", table, "--players", "Ana,Bob,Cy", "--seed", "11", "--rated",
+                          "--start-now")  # fmt: skip
+    assert opened.returncode == 0, opened.stderr
+    sock = server.place.socket
+    for seat, user in ((1, bob), (2, cy)):
+        _hello, joined = as_other(user, sock, [
+            {"type": "hello", "version": 1, "expect": "welcome"},
+            {"type": "join", "table": table, "seat": seat, "expect": "joined"},
+        ])  # fmt: skip
+        assert joined["seat"] == seat, joined
+    ana = RawClient(str(sock))
+    ana.hello()
+    ana.send({"type": "join", "table": table, "seat": 0})
+    assert ana.until("joined")["seat"] == 0
+    for seat in (1, 2):
+        ana.send({"type": "stand_in", "seat": seat, "bot": "greedy"})
+    wait_for("the stand-ins", lambda: server.dvtui("tables").stdout.count("bot standing in") >= 2, server.log)
+    ana.close()
+    player = server.player(table, "Ana")
+    code, _out, err = player.finish()
+    assert code == 0, err
+    return [pwd.getpwuid(os.geteuid()).pw_name, bob.pw_name, cy.pw_name]
+
+
+def _standings(server: Served) -> dict[str, dict[str, Any]]:
+    done = server.dvtui("ratings", "--json")
+    assert done.returncode == 0, done.stderr
+    return {line["account"]: line for line in json.loads(done.stdout)["standings"]}
+
+
+def _places(scores: list[int]) -> list[int]:
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def _rated_game_moves_people_once(server: Served, forget_records: Callable[[], None]) -> None:
+    accounts = _seat_people(server, "rt")
+    first = _standings(server)
+    assert sorted(first) == sorted(accounts)
+    assert all(line["games"] == 1 for line in first.values())
+    end = server.dvtui("tables")
+    assert "rt  game over" in end.stdout and "rated" in end.stdout, end.stdout
+    fetched = server.directory.parent / "rt.dvr"
+    assert server.dvtui("fetch", "rt", "-o", str(fetched)).returncode == 0
+    ended = read_game(fetched).events[-1]
+    assert isinstance(ended, GameEnded)
+    places = _places(list(ended.scores))
+    newcomer = 1023
+    winner = accounts[places.index(1)]
+    last = accounts[places.index(max(places))]
+    assert first[winner]["shown"] > newcomer and first[winner]["mu"] > 1370
+    assert first[last]["mu"] < 1370  # (its sigma shrinks too: the shown number is the model's cautious one)
+    assert first[winner]["rank"] == 1
+
+    shown = server.dvtui("profile", winner)
+    assert shown.returncode == 0, shown.stderr
+    assert f"{winner}: rating {first[winner]['shown']}" in shown.stdout
+    assert "table rt game 1: place 1 of 3" in shown.stdout and "dvtui fetch rt --game 1" in shown.stdout
+    assert "\x1b" not in shown.stdout  # a chart of text, no colour
+
+    server.kill9()  # its record kept: started again, the game counts once
+    server.start()
+    assert _standings(server) == first
+    server.kill9()  # as if killed after the game's last line, before its record: made again from the game
+    forget_records()
+    server.start()
+    assert _standings(server) == first
+    assert "kept from its game at the start" in server.log()
+    assert server.stop() == 0
+
+
+def test_a_rated_game_moves_each_person_once_through_a_kill_9() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        os.chmod(d, 0o755)
+        server.directory.mkdir(mode=0o755)
+        os.chmod(server.directory, 0o755)  # who may enter the directory may reach the server
+        server.start("--limit", "stand-in-grace=0.001")
+        rated = server.directory / "games" / "rated.jsonl"
+        _rated_game_moves_people_once(server, lambda: rated.unlink())
+
+
+@pytest.mark.postgresql
+def test_a_rated_game_in_postgresql_moves_each_person_once_through_a_kill_9(pg_database: str) -> None:
+    import psycopg
+
+    def forget() -> None:
+        with psycopg.connect(pg_database, autocommit=True) as conn:
+            conn.execute("DELETE FROM dvtui_ratings")
+
+    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+        os.chmod(d, 0o755)
+        server.directory.mkdir(mode=0o755)
+        os.chmod(server.directory, 0o755)
+        server.start("--limit", "stand-in-grace=0.001")
+        _rated_game_moves_people_once(server, forget)
