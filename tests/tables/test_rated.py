@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
+from dvtui.cli.ratings import chart
 from dvtui.engine import GameEnded
 from dvtui.store import read_game
 
+from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
 from ..support.servers import Served, as_other, short_dir, wait_for
 from ..support.sshd import OTHER, unix_account
@@ -126,3 +128,36 @@ def test_a_rated_game_in_postgresql_moves_each_person_once_through_a_kill_9(pg_d
         os.chmod(server.directory, 0o755)
         server.start("--limit", "stand-in-grace=0.001")
         _rated_game_moves_people_once(server, forget)
+
+
+def test_bad_input_to_ratings_and_profile_is_one_line_and_no_server_is_asked(served: Served) -> None:
+    for args, about in (
+        (("ratings", "--top", "0"), "--top 0: give 1 to 1000"),
+        (("ratings", "--top", "1001"), "--top 1001: give 1 to 1000"),
+        (("profile", "ana\x1b[2Jb"), "'ana\\x1b[2Jb': not an account's name"),
+        (("profile", "a" * 45), f"'{'a' * 45}': not an account's name"),
+    ):
+        done = served.dvtui(*args)
+        assert done.returncode == 2, done.stderr
+        assert one_error_line(done.stderr).startswith(about), done.stderr
+    alone = dvtui("new", "--rated", "--players", "Ana,Bob,Cy")
+    assert alone.returncode == 2
+    assert one_error_line(alone.stderr) == "--rated goes with --table NAME"
+    assert "opened\n" not in served.log() and "ratings" not in served.log()
+
+
+def test_a_profile_without_rated_games_and_the_empty_leaderboard_say_so(served: Served) -> None:
+    board = served.dvtui("ratings")
+    assert board.returncode == 0 and board.stdout.startswith("no rated games at "), board.stderr
+    nobody = served.dvtui("profile", "web:nobody")
+    assert nobody.returncode == 0, nobody.stderr
+    assert nobody.stdout == "web:nobody has no rated game yet (a newcomer's rating: 1023, provisional)\n"
+    listed = json.loads(served.dvtui("profile", "web:nobody", "--json").stdout)
+    assert listed["standing"]["rank"] == 0 and listed["history"] == []
+
+
+def test_the_profiles_chart_is_text_with_its_numbers() -> None:
+    rows = chart([1023, 1100, 1060, 1180])
+    assert rows[0] == "1180 |   *" and rows[-3] == "1023 |*   "
+    assert rows[-2] == "     +----" and rows[-1].strip() == "the last 3 rated games"
+    assert all(row.isprintable() for row in rows)
