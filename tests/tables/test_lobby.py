@@ -276,3 +276,9 @@ async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_a
         await open_table(place, "polled", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
         await until(pilot, "the new table listed", lambda: any("polled" in p for p in _prompts(options)))
         assert not in_process.followers  # nobody followed: the list was read again
+
+
+def test_a_rated_tables_line_says_it_is_rated() -> None:
+    bob = SeatState(seat=1, name="Bob", kind="human", state="free")
+    rated = TableInfo(table="t", seats=[bob], round=1, rounds=6, to_move=0, rated=True)
+    assert str(table_label(rated, "me")) == "  t  rated  Bob to play · round 1 of 6"

@@ -148,6 +148,8 @@ def table_label(info: TableInfo, me: str, known: Collection[str] = ()) -> Text:
     mine = is_my_turn(info, me, known)
     line.append("▶ " if mine else "  ", style=Style(color=GOLD, bold=True))
     line.append(printable(info.table), style=Style(bold=True))
+    if info.rated:
+        line.append("  " + _("rated"), style=Style(color=MUTED))
     if info.over:
         line.append("  " + _("the game is over"))
         return line
