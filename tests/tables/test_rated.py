@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from dvtui.cli.ratings import chart
 from dvtui.engine import GameEnded
 from dvtui.store import read_game
+from dvtui.tables.ratingwords import chart
 
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient

@@ -43,6 +43,7 @@ AROUND_LIST = 8
 """The menu's rows other than its list's: title, margins, the error and hint lines, the footer."""
 MIN_LIST_ROWS = 4
 NEW_TABLE = "new-table"
+RATINGS = "ratings"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
@@ -187,6 +188,7 @@ class MenuScreen(SpokenScreen[None]):
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         if reachable:
             options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
+            options.append(Option(_("Ratings: the leaderboard and yours"), id=RATINGS))
         trusted = () if self.lobby is None else server_account(self.lobby.place)
         known = played_with(tables, me, trusted)  # (whose invitations are this person's tables)
         headed: set[str] = set()
@@ -223,6 +225,10 @@ class MenuScreen(SpokenScreen[None]):
             self.app.exit()
         elif choice == NEW_TABLE and self.lobby is not None:
             self._new_table(self.lobby)
+        elif choice == RATINGS and self.lobby is not None:
+            from .ratings import RatingsScreen
+
+            self.app.push_screen(RatingsScreen(self.lobby))
         elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
             from .seats import SeatScreen
 
