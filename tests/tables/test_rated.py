@@ -6,21 +6,28 @@ nor doubles it (its record there, the game counts once); on files and on Postgre
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
 import os
 import pwd
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 import pytest
 
+from dvtui.bots import choose
 from dvtui.engine import GameEnded
 from dvtui.store import read_game
+from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.ratingwords import chart
 
+from ..support.pilot import WAIT
+from ..support.postgres import on_database
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
-from ..support.servers import Served, as_other, short_dir, wait_for
+from ..support.servers import Served, as_other, in_thread, short_dir, wait_for, wait_until
 from ..support.sshd import OTHER, unix_account
 
 pytestmark = pytest.mark.root
@@ -116,8 +123,6 @@ def test_a_rated_game_moves_each_person_once_through_a_kill_9() -> None:
 
 @pytest.mark.postgresql
 def test_a_rated_game_in_postgresql_moves_each_person_once_through_a_kill_9(pg_database: str) -> None:
-    import psycopg
-
     def forget() -> None:
         with psycopg.connect(pg_database, autocommit=True) as conn:
             conn.execute("DELETE FROM dvtui_ratings")
@@ -161,3 +166,33 @@ def test_the_profiles_chart_is_text_with_its_numbers() -> None:
     assert rows[0] == "1180 |   *" and rows[-3] == "1023 |*   "
     assert rows[-2] == "     +----" and rows[-1].strip() == "the last 3 rated games"
     assert all(row.isprintable() for row in rows)
+
+
+@pytest.mark.postgresql
+async def test_a_rated_games_end_is_kept_by_a_server_that_follows_the_one_that_ended_it(pg_database: str) -> None:
+    """Server ``a`` keeps no rated game's end (as if killed right after the game's last line):
+    server ``b``, on the same database, follows the table's lines and keeps the end itself."""
+    with short_dir() as d:
+        for name in ("a", "b"):
+            (d / name).mkdir(mode=0o700)
+        with in_thread(d / "a", **on_database(pg_database, d / "a" / "games")) as a:
+            a.backing = dataclasses.replace(a.backing, ended=None)
+            a.hall.backing = a.following.backing = a.backing
+            with in_thread(d / "b", **on_database(pg_database, d / "b" / "games")) as b:
+                await open_table(a.place, "rr", ["Ana", "bot:club", "bot:greedy"], seed=3, wait=False, rated=True)
+                await wait_until("b to have the table", lambda: "rr" in b.hall.tables)
+                ana = await RemoteSession.open(a.place, "rr", seat=0)
+                try:
+                    async with asyncio.timeout(WAIT):
+                        while not ana.game.over:
+                            if ana.human_to_move() is not None and not ana.deciding:
+                                ana.place(choose("greedy", ana.game.copy(), 1))
+                            await asyncio.sleep(0.01)
+                finally:
+                    ana.close()
+                await wait_until("b to keep the game's end", lambda: b.rater.ledger.games() == 1)
+                assert a.rater.ledger.games() == 0
+                me = pwd.getpwuid(os.geteuid()).pw_name
+                assert b.rater.ledger.profile(me).standing.games == 1
+                with psycopg.connect(pg_database, autocommit=True) as conn:
+                    assert conn.execute("SELECT count(*) FROM dvtui_ratings").fetchone() == (1,)
