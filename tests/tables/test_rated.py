@@ -196,3 +196,20 @@ async def test_a_rated_games_end_is_kept_by_a_server_that_follows_the_one_that_e
                 assert b.rater.ledger.profile(me).standing.games == 1
                 with psycopg.connect(pg_database, autocommit=True) as conn:
                     assert conn.execute("SELECT count(*) FROM dvtui_ratings").fetchone() == (1,)
+
+
+@pytest.mark.postgresql
+def test_a_rated_row_committed_after_a_later_numbered_one_is_still_read(pg_database: str, tmp_path: Any) -> None:
+    from dvtui.server.stores.pg import PgStore
+
+    store = PgStore(pg_database, tmp_path)
+    try:
+        with psycopg.connect(pg_database, autocommit=True) as conn:
+            conn.execute("INSERT INTO dvtui_ratings (n, game, record) VALUES (5, 'b', 'B')")
+            assert store.rated_since(0) == ([b"B"], 5)
+            conn.execute("INSERT INTO dvtui_ratings (n, game, record) VALUES (3, 'a', 'A')")  # (drawn first, later)
+        assert b"A" in store.rated_since(5)[0]
+        store.keep_rated("b", b"other")  # one row per game: the first kept stays
+        assert sorted(store.rated_since(0)[0]) == [b"A", b"B"]
+    finally:
+        store.close()

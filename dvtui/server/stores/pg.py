@@ -100,6 +100,9 @@ save fails and its table stops: meanwhile the decision waits, and nobody is told
 RETRY = 0.25
 """Seconds between two tries."""
 
+RATED_AGAIN = 64
+"""How many rows of ``dvtui_ratings`` before the last one read a server reads again each time."""
+
 _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -237,11 +240,15 @@ class PgStore:
         self._patiently(write)
 
     def rated_since(self, seen: int) -> tuple[list[bytes], int]:
-        """The rows after row number ``seen`` (the cursor is the last row's ``n``)."""
+        """The rows after row number ``seen`` (the cursor is the last row's ``n``), and the
+        :data:`RATED_AGAIN` rows before it again: a row whose number was drawn before another's may be
+        committed after it, by another server (the ratings count a record given twice once)."""
 
         def read() -> tuple[list[bytes], int]:
             with self.pool.conn() as conn:
-                rows = conn.execute("SELECT n, record FROM dvtui_ratings WHERE n > %s ORDER BY n", (seen,)).fetchall()
+                rows = conn.execute(
+                    "SELECT n, record FROM dvtui_ratings WHERE n > %s ORDER BY n", (max(seen - RATED_AGAIN, 0),)
+                ).fetchall()
             return [bytes(row[1]) for row in rows], max([seen, *(int(row[0]) for row in rows)])
 
         return self._patiently(read)
