@@ -213,3 +213,35 @@ def test_a_rated_row_committed_after_a_later_numbered_one_is_still_read(pg_datab
         assert sorted(store.rated_since(0)[0]) == [b"A", b"B"]
     finally:
         store.close()
+
+
+def test_a_client_written_from_the_protocol_reads_the_leaderboard_and_a_profile(served: Served) -> None:
+    raw = RawClient(str(served.place.socket))
+    try:
+        assert "ratings" in raw.hello(["ratings"])["features"]
+        raw.send({"type": "ratings", "top": 5})
+        assert raw.until("leaderboard") == {"type": "leaderboard", "standings": []}  # (accounts: 0, left out)
+        raw.send({"type": "profile", "account": "web:eve\u202e"})
+        answer = raw.until("player_profile")
+        assert answer["standing"]["rank"] == 0 and answer["standing"]["games"] == 0 and answer["history"] == []
+        for bad in (
+            {"type": "ratings", "top": 0},
+            {"type": "ratings", "top": 1001},
+            {"type": "profile", "account": "a" * 45},
+        ):
+            raw.send(bad)
+            refused = raw.until("error")
+            assert refused["code"] == "bad_message", refused
+        raw.send({"type": "open_table", "table": "rt", "players": ["Ana", "Bob", "Cy"], "rated": True})
+        assert raw.until("opened")["table"] == "rt"
+        raw.send({"type": "list_tables"})
+        assert raw.until("tables")["tables"][0]["rated"] is True
+    finally:
+        raw.close()
+    older = RawClient(str(served.place.socket))
+    try:
+        older.hello()  # a client that did not name ``ratings`` reads no ``rated``
+        older.send({"type": "list_tables"})
+        assert "rated" not in older.until("tables")["tables"][0]
+    finally:
+        older.close()
