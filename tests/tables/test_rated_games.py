@@ -162,3 +162,16 @@ def test_a_table_info_says_rated_only_to_a_client_that_named_ratings() -> None:
     assert info.rated is True
     assert listed_for(info, frozenset(FEATURES)).rated is True
     assert listed_for(info, frozenset(FEATURES) - {"ratings"}).rated is msgspec.UNSET
+
+
+def test_a_record_kept_after_a_torn_line_is_read_and_each_read_goes_on_from_the_last(tmp_path: Path) -> None:
+    store = FileStore(tmp_path)
+    store.keep_rated("a", b'{"a":1}')
+    assert store.rated_since(0) == ([b'{"a":1}'], 1)
+    with open(tmp_path / RATED_FILE, "ab") as torn:
+        torn.write(b'{"game":"t/3/')  # a crash in the middle of a record
+    assert store.rated_since(1) == ([], 1)
+    store.keep_rated("b", b'{"b":2}')
+    assert store.rated_since(1) == ([b'{"game":"t/3/', b'{"b":2}'], 3)  # (the torn line, a record that does not read)
+    assert store.rated_since(3) == ([], 3)
+    assert FileStore(tmp_path).rated_since(0) == ([b'{"a":1}', b'{"game":"t/3/', b'{"b":2}'], 3)

@@ -36,6 +36,9 @@ class FileStore:
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
+        self._rated_read = (0, 0)
+        """How many whole records of :data:`RATED_FILE` were last read, and the byte after them:
+        the next read starts there (nobody else writes the file)."""
 
     def close(self) -> None:
         return None  # (every file is closed once a call returns; a table's game by :meth:`rest`)
@@ -137,21 +140,29 @@ class FileStore:
     def keep_rated(self, game: str, data: bytes) -> None:
         """Appended to :data:`RATED_FILE` with fsync (one server writes here: a game's end is kept
         once, and one kept twice is counted once by the ratings anyway)."""
-        fd = os.open(self.rated_path(), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        fd = os.open(self.rated_path(), os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         try:
-            os.write(fd, data + b"\n")
+            size = os.fstat(fd).st_size
+            torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a crash's torn line: ended, never glued on
+            os.write(fd, (b"\n" if torn else b"") + data + b"\n")
             os.fsync(fd)
         finally:
             os.close(fd)
         fsync_dir(self.games)
 
     def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        """Read from where the last read ended when it is asked to go on from there, else whole."""
+        count, offset = self._rated_read if seen == self._rated_read[0] else (0, 0)
         try:
-            data = self.rated_path().read_bytes()
+            with open(self.rated_path(), "rb") as kept:
+                kept.seek(offset)
+                data = kept.read()
         except FileNotFoundError:
             return [], 0
-        whole = data.splitlines()[: data.count(b"\n")]  # (a torn last line, written by a crash, is no record)
-        return whole[seen:], len(whole)
+        end = data.rfind(b"\n") + 1  # (a torn last line, written by a crash, is no record)
+        whole = data[:end].splitlines()
+        self._rated_read = (count + len(whole), offset + end)
+        return whole[seen - count :], count + len(whole)
 
     def rest(self, name: str, session: PlaySession) -> None:
         session.close()
