@@ -80,14 +80,24 @@ class Rater:
         """How far the store's records have been read (its cursor: :meth:`GameStore.rated_since`)."""
 
     def fold_new(self, data: list[bytes]) -> None:
-        """Fold the records ``data`` in (a record that does not read, or contradicts one folded under
-        its id, is left out and said in the log: a game ends once)."""
+        """Fold the records ``data`` in, all at once (each game in its place, those after it folded
+        again once); a record that does not read, or contradicts one folded under its id, is left
+        out and said in the log (a game ends once)."""
+        skipped = said(N_("a rated game's record is left out: {error}"))
+        games = []
         for raw in data:
             try:
-                self.ledger.add(_decoder.decode(raw))
+                games.append(_decoder.decode(raw))
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
-                skipped = said(N_("a rated game's record is left out: {error}"))
                 self.log(skipped.format(error=e))
+        try:
+            self.ledger.extend(games)
+        except ConflictingGame:  # (none is folded then: one by one, the damaged ones left out)
+            for game in games:
+                try:
+                    self.ledger.add(game)
+                except ConflictingGame as e:
+                    self.log(skipped.format(error=e))
 
     def load(self) -> None:
         """Every record the store keeps, folded (blocks: at the start)."""

@@ -175,3 +175,18 @@ def test_a_record_kept_after_a_torn_line_is_read_and_each_read_goes_on_from_the_
     assert store.rated_since(1) == ([b'{"game":"t/3/', b'{"b":2}'], 3)  # (the torn line, a record that does not read)
     assert store.rated_since(3) == ([], 3)
     assert FileStore(tmp_path).rated_since(0) == ([b'{"a":1}', b'{"game":"t/3/', b'{"b":2}'], 3)
+
+
+def test_records_are_folded_at_once_and_one_contradicting_another_is_left_out(tmp_path: Path) -> None:
+    seats = (Person("web:ana"), BotSeat("club"), BotSeat("novice"))
+    first = FinishedGame(game="t/1/a", ended=2, seats=seats, scores=(9, 5, 1))
+    other = FinishedGame(game="t/1/a", ended=2, seats=seats, scores=(1, 5, 9))  # the same id, another end
+    earlier = FinishedGame(game="t/0/b", ended=1, seats=seats, scores=(1, 5, 9))
+    with open(tmp_path / RATED_FILE, "wb") as kept:
+        kept.write(b"".join(msgspec.json.encode(game) + b"\n" for game in (first, other, earlier)))
+    logged: list[str] = []
+    rater = _rater(tmp_path, logged)
+    rater.load()
+    assert rater.ledger.games() == 2 and [e.game for e in rater.ledger.history("web:ana")] == ["t/0/b", "t/1/a"]
+    assert rater.ledger.history("web:ana")[-1].place == 1  # the first record kept, the other left out
+    assert len(logged) == 1 and "game t/1/a ended twice, differently" in logged[0]
