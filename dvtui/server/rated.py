@@ -154,8 +154,10 @@ class Rater:
             found += self._complete(table.name, table.record, table.lines, table.session.events)
         for name in kept:
             try:
-                record = self.store.record(name)
                 data = self.store.game_bytes(f"{name}.dvr")
+                if b'"rated":true' not in data[: data.find(b"\n")]:  # (a casual game is not read further)
+                    continue
+                record = self.store.record(name)
                 loaded = parse_game(data, name)
             except (GameFileError, SaveError, OSError):
                 continue  # (the hall says in its log which kept game does not read)

@@ -190,3 +190,18 @@ def test_records_are_folded_at_once_and_one_contradicting_another_is_left_out(tm
     assert rater.ledger.games() == 2 and [e.game for e in rater.ledger.history("web:ana")] == ["t/0/b", "t/1/a"]
     assert rater.ledger.history("web:ana")[-1].place == 1  # the first record kept, the other left out
     assert len(logged) == 1 and "game t/1/a ended twice, differently" in logged[0]
+
+
+def test_the_start_completes_a_kept_rated_games_record_and_reads_no_casual_one(tmp_path: Path) -> None:
+    logged: list[str] = []
+    rater = _rater(tmp_path, logged)
+    store = rater.store
+    assert isinstance(store, FileStore)
+    for kept, rated in (("t.2026-12-07T06-00-00", True), ("u.2026-12-07T06-00-00", False)):
+        session = _played(rated=rated)
+        (tmp_path / f"{kept}.dvr").write_bytes(b"".join(_lines(session.events)))
+        store.save_record(kept, _record(["ana", "bob", "cy"]))
+    assert rater.complete([], ["t.2026-12-07T06-00-00", "u.2026-12-07T06-00-00"]) == 1
+    (game,) = [step.game for step in (rater.ledger.step(g) for g in [rater.ledger.history("web:ana")[0].game]) if step]
+    assert id_parts(game.game) == ("t", 2)  # its table's name and number, not the kept game's name
+    assert rater.complete([], ["t.2026-12-07T06-00-00"]) == 0
