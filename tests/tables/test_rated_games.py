@@ -202,6 +202,6 @@ def test_the_start_completes_a_kept_rated_games_record_and_reads_no_casual_one(t
         (tmp_path / f"{kept}.dvr").write_bytes(b"".join(_lines(session.events)))
         store.save_record(kept, _record(["ana", "bob", "cy"]))
     assert rater.complete([], ["t.2026-12-07T06-00-00", "u.2026-12-07T06-00-00"]) == 1
-    (game,) = [step.game for step in (rater.ledger.step(g) for g in [rater.ledger.history("web:ana")[0].game]) if step]
-    assert id_parts(game.game) == ("t", 2)  # its table's name and number, not the kept game's name
+    (entry,) = rater.ledger.history("web:ana")
+    assert id_parts(entry.game) == ("t", 2)  # its table's name and number, not the kept game's name
     assert rater.complete([], ["t.2026-12-07T06-00-00"]) == 0
