@@ -306,3 +306,21 @@ async def test_the_menus_ratings_show_the_leaderboard_and_ones_own_rating(in_pro
         assert f"{ME}: rating" in said and "table t game 1: place 1 of 3" in said and " |*" in said
         await pilot.press("escape")
         await until(pilot, "the menu again", lambda: app.screen is menu)
+
+
+async def test_a_rated_table_opened_from_the_menu_is_rated(in_process: Server, data_dir: Path) -> None:
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 30)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await _enter_on(pilot, menu.query_one("#menu-choice", OptionList), "Open a new table at the table server")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        setup.query_one("#table-name", Input).value = "ranked"
+        setup.query_one("#rated", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.created.rated
+        info = await table_info(in_process.place, "ranked")
+        assert info is not None and info.rated
