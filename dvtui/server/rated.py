@@ -105,8 +105,13 @@ class Rater:
         self.fold_new(data)
 
     async def refresh(self) -> None:
-        """Fold in the records kept since the last read (those of the other servers on the store)."""
-        data, self.seen = await self.run_io(lambda: self.store.rated_since(self.seen))
+        """Fold in the records kept since the last read (those of the other servers on the store);
+        a store that cannot be read now leaves the ratings as they were folded (said in the log)."""
+        try:
+            data, self.seen = await self.run_io(lambda: self.store.rated_since(self.seen))
+        except (SaveError, OSError) as e:
+            self.log(said(N_("the rated games' records cannot be read now: {error}")).format(error=e))
+            return
         self.fold_new(data)
 
     def keep(self, game: FinishedGame) -> bool:

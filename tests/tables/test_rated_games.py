@@ -27,7 +27,7 @@ from dvtui.server.stores.files import RATED_FILE, FileStore
 from dvtui.server.table import Table
 from dvtui.store.codec import encode_line
 from dvtui.tables.older import listed_for
-from dvtui.tables.protocol import FEATURES
+from dvtui.tables.protocol import FEATURES, AskRatings
 
 
 def _played(players: str = "Ana,Bob,Cy", *, rated: bool = True, seed: int = 5, upto: int | None = None) -> PlaySession:
@@ -205,3 +205,17 @@ def test_the_start_completes_a_kept_rated_games_record_and_reads_no_casual_one(t
     (entry,) = rater.ledger.history("web:ana")
     assert id_parts(entry.game) == ("t", 2)  # its table's name and number, not the kept game's name
     assert rater.complete([], ["t.2026-12-07T06-00-00"]) == 0
+
+
+def test_a_request_while_the_store_cannot_be_read_answers_with_the_ratings_folded(tmp_path: Path) -> None:
+    logged: list[str] = []
+    rater = _rater(tmp_path, logged)
+    session = _played()
+    game = finished("t", _record(["ana", "bob", "cy"]), _lines(session.events), session.events)
+    assert game is not None and rater.keep(game)
+    (tmp_path / RATED_FILE).unlink()
+    (tmp_path / RATED_FILE).mkdir()  # (reading it now fails)
+    answer = msgspec.json.decode(asyncio.run(rater.leaderboard(AskRatings(top=5))))
+    assert [line["account"] for line in answer["standings"]] == sorted(["web:ana", "web:bob", "web:cy"],
+        key=lambda a: -rater.ledger.rating(a).shown)  # fmt: skip
+    assert "the rated games' records cannot be read now" in logged[-1]
