@@ -100,8 +100,13 @@ class Rater:
                     self.log(skipped.format(error=e))
 
     def load(self) -> None:
-        """Every record the store keeps, folded (blocks: at the start)."""
-        data, self.seen = self.store.rated_since(0)
+        """Every record the store keeps, folded (blocks: at the start). A store that cannot be read
+        leaves them to the next request (said in the log): the tables are served all the same."""
+        try:
+            data, self.seen = self.store.rated_since(0)
+        except (SaveError, OSError) as e:
+            self.log(said(N_("the rated games' records cannot be read now: {error}")).format(error=e))
+            return
         self.fold_new(data)
 
     async def refresh(self) -> None:
@@ -173,9 +178,13 @@ class Rater:
     def _complete(self, table: str, record: TableRecord, lines: Sequence[bytes], events: Sequence[Event]) -> int:
         try:
             game = finished(table, record, lines, events)
+            if game is None or not self.keep(game):
+                return 0
         except ValueError:
             return 0
-        if game is None or not self.keep(game):
+        except (SaveError, OSError) as e:  # (tried again at the next start)
+            unkept = said(N_("table {table}: its rated game's end is not kept yet: {error}"))
+            self.log(unkept.format(table=table, error=e))
             return 0
         self.log(said(N_("rated game {game} kept from its game at the start")).format(game=game.game))
         return 1

@@ -219,3 +219,15 @@ def test_a_request_while_the_store_cannot_be_read_answers_with_the_ratings_folde
     assert [line["account"] for line in answer["standings"]] == sorted(["web:ana", "web:bob", "web:cy"],
         key=lambda a: -rater.ledger.rating(a).shown)  # fmt: skip
     assert "the rated games' records cannot be read now" in logged[-1]
+
+
+def test_a_start_whose_records_cannot_be_read_or_kept_goes_on_and_says_why(tmp_path: Path) -> None:
+    logged: list[str] = []
+    (tmp_path / RATED_FILE).mkdir()  # (neither read nor appended to)
+    rater = _rater(tmp_path, logged)
+    rater.load()
+    session = _played()
+    backing = Backing(rater.store, NoPeers(), rater.run_io, logged.append)
+    table = LiveTable("t", session, _lines(session.events), _record(["ana", "bob", "cy"]), backing)
+    assert rater.complete([table], []) == 0
+    assert "records cannot be read now" in logged[0] and "its rated game's end is not kept yet" in logged[1]
