@@ -26,8 +26,10 @@ from dvtui.server.stores.base import TableRecord
 from dvtui.server.stores.files import RATED_FILE, FileStore
 from dvtui.server.table import Table
 from dvtui.store.codec import encode_line
+from dvtui.tables import Connection, ServerPlace
 from dvtui.tables.older import listed_for
-from dvtui.tables.protocol import FEATURES, AskRatings
+from dvtui.tables.protocol import FEATURES, AskRatings, Welcome
+from dvtui.tables.ratings import NoRatings, has_ratings
 
 
 def _played(players: str = "Ana,Bob,Cy", *, rated: bool = True, seed: int = 5, upto: int | None = None) -> PlaySession:
@@ -231,3 +233,11 @@ def test_a_start_whose_records_cannot_be_read_or_kept_goes_on_and_says_why(tmp_p
     table = LiveTable("t", session, _lines(session.events), _record(["ana", "bob", "cy"]), backing)
     assert rater.complete([table], []) == 0
     assert "records cannot be read now" in logged[0] and "its rated game's end is not kept yet" in logged[1]
+
+
+def test_a_server_that_speaks_no_ratings_is_asked_for_none(tmp_path: Path) -> None:
+    place = ServerPlace(tmp_path, personal=False)
+    older = Connection(None, None, Welcome(version=1, server="0.9", user="ana", features=["bank"]), place)  # type: ignore[arg-type]
+    with pytest.raises(NoRatings, match=r"has no ratings \(an older dvtui serve\): no rated tables there"):
+        has_ratings(older)
+    has_ratings(Connection(None, None, Welcome(version=1, server="1", user="ana", features=["ratings"]), place))  # type: ignore[arg-type]
