@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help=_("with --table: keep SEAT (name or number) for USER alone, an account or web:NAME "
                      "(a person 'dvtui web' vouches for); repeatable"))  # fmt: skip
     new.add_argument("--no-bell", action="store_true", help=_("with --table: no terminal bell when it is your turn"))
+    new.add_argument("--rated", action="store_true",
+                     help=_("with --table: a rated table, whose games move the ratings of the accounts at it "
+                     "('dvtui ratings')"))  # fmt: skip
     _server_option(new)
 
     resume = sub.add_parser("resume", help=_("continue an interrupted game"))
@@ -294,6 +297,15 @@ def build_parser() -> argparse.ArgumentParser:
     _server_option(say)
 
     _fetch_arguments(sub.add_parser("fetch", help=_("save a table's game (over or not) as a file of your own")))
+
+    ratings = sub.add_parser("ratings", help=_("the leaderboard of the table server's rated games"))
+    ratings.add_argument("--top", type=whole, default=None, metavar="N", help=_("the first N accounts (default 20)"))
+    ratings.add_argument("--json", action="store_true", help=_("print the leaderboard as JSON"))
+    _server_option(ratings)
+    profile = sub.add_parser("profile", help=_("an account's rating, its history and its rated games"))
+    profile.add_argument("account", nargs="?", metavar="ACCOUNT", help=_("whose (default: yours)"))
+    profile.add_argument("--json", action="store_true", help=_("print the profile as JSON"))
+    _server_option(profile)
     _plain_option(parser, top=True)
     for command in (new, resume, replay, join, watch, seek):
         _plain_option(command, top=False)
@@ -449,6 +461,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                 ("--time-bank", args.time_bank),
                 ("--increment", args.increment),
                 ("--invite", args.invite),
+                ("--rated", args.rated),
             )
             if v
         ]
@@ -466,6 +479,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import tables
 
         return tables.run(args)
+    if args.command in ("ratings", "profile"):
+        from .ratings import run_ratings
+
+        return run_ratings(args)
     if args.command == "web":
         from ..web import serve
 

@@ -33,6 +33,8 @@ def table_line(info: TableInfo) -> str:
         line = _kept_moment(info.kept)
         return printable(said.format(table=table, state=where, line=line, seats=_("; ").join(names)))
     details = [_("spectators: {count}").format(count=info.spectators)]
+    if info.rated:
+        details.insert(0, _("rated"))
     if not info.hints:
         details.append(_("no hints"))
     if info.game > 1:

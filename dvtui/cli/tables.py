@@ -55,6 +55,7 @@ from ..tables import (
 from ..tables.clock import move_time_words, parse_duration
 from ..tables.headless import play_seat
 from ..tables.protocol import MAX_CHAT_CHARS, is_kept_name
+from ..tables.ratings import NoRatings
 from ..tables.where import personal_idle
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
             print(said.format(table=printable(args.table)))
             return EXIT_OK
         return _new_table(args)
-    except (Unreachable, Refused, Diverged, Dropped, AlreadyServed) as e:
+    except (Unreachable, Refused, Diverged, Dropped, AlreadyServed, NoRatings) as e:
         return _fail(str(e))
 
 
@@ -424,7 +425,7 @@ def _new_table(args: argparse.Namespace) -> int:
     opening = open_table(
         place, args.table, entries, first_player=first_player(args), seed=args.seed, hints=not args.no_hints,
         user=vouched(), wait=not args.start_now, move_time=move_time, invite=invite, time_bank=time_bank,
-        increment=increment,
+        increment=increment, rated=args.rated,
     )  # fmt: skip
     asyncio.run(opening)
     if spec is None:

@@ -63,6 +63,7 @@ class GameCreated(Event, tag="game_created", kw_only=True):
     seed: int | None = None
     parent: str | None = None  # branch annotation: the file this game was branched from
     parent_seq: int | None = None  # ... and the last event of the parent it shares
+    rated: bool = False  # a table server's rated game: its end moves its people's ratings (absent: casual)
 
 
 StandIn = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{1,16}(@[0-9.]{1,12}s?)?$", max_length=32)]

@@ -47,8 +47,9 @@ def rounds_for(players: int) -> int:
     return ROUNDS[players]
 
 
-def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0) -> GameCreated:
-    """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it."""
+def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0, rated: bool = False) -> GameCreated:
+    """R2: a seeded deal for ``seats`` (clockwise), as the ``game_created`` event that records it
+    (``rated``: a table server's rated game, kept as ``rated: true``; a casual one has no such key)."""
     rounds = rounds_for(len(seats))
     if not 0 <= first_player < len(seats):
         raise BadSetup.of("first_player", last=len(seats) - 1, first=first_player)
@@ -61,6 +62,7 @@ def new_game(seats: Sequence[Seat], *, first_player: int = 0, seed: int = 0) -> 
         grid=grid,
         box=box,
         seed=seed,
+        rated=rated,
     )
 
 

@@ -99,6 +99,8 @@ class PlainTable:
             else:
                 self._held = presence.seat
                 say(_("You sit at table {table} as {name}.").format(table=table, name=self.names[presence.seat]))
+            if session.game.created.rated:
+                say(_("The table is rated: its game's end moves the ratings of the people at it."))
             self.console.say_all(self._who(presence))
             self._seen = {s.seat: seat_words(presence, s) for s in presence.seats}
         if session.game.over:

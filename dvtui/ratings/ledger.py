@@ -233,6 +233,14 @@ class Ledger:
         chosen = sorted(rows, key=order) if top is None else heapq.nsmallest(top, rows, key=order)
         return [Standing.of(account, rating, len(self._history[account])) for account, rating in chosen]
 
+    def rank(self, account: str) -> int:
+        """``account``'s place on the leaderboard, 1 for the first (0: it has no rated game)."""
+        mine = self._ratings.get(account)
+        if mine is None:
+            return 0
+        ahead = (-mine.shown, account)
+        return 1 + sum(1 for other, rating in self._ratings.items() if (-rating.shown, other) < ahead)
+
     def profile(self, account: str) -> Profile:
         """``account``'s standing, places and history (a newcomer's, with none, before any rated game)."""
         history = self.history(account)

@@ -88,8 +88,8 @@ def plan_branch(replay: Replay, moment: int, parent: str, parent_seq: int, playe
     if len(seats) != len(replay.created.players):
         raise BranchError("a branch keeps the number of players")
     created = msgspec.structs.replace(
-        replay.created, players=list(seats), parent=parent, parent_seq=parent_seq, seq=None
-    )
+        replay.created, players=list(seats), parent=parent, parent_seq=parent_seq, seq=None, rated=False
+    )  # (a branch is this machine's game: a table's rated game rates nothing once branched)
     return Branch(created, list(replay.events[1 : moment + 1]), moment)
 
 

@@ -213,6 +213,8 @@ class Following:
             if self.hall.tables.get(name) is not table:
                 return
             table.apply_news(news)
+            if news and table.over and self.backing.ended is not None:  # (the server that ended it may have died
+                await self.backing.ended(table)  # before keeping its end: kept here too, counted once)
         self.wake(table)
 
 

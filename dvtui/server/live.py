@@ -73,6 +73,9 @@ class Backing:
     peers: Peers
     run_io: RunsIO
     log: Callable[[str], None]
+    ended: Callable[[LiveTable], Awaitable[None]] | None = None
+    """Told each table whose game has just ended here, once its last line is written (the
+    server's ratings: :meth:`~.rated.Rater.ended`)."""
 
 
 class LiveTable(Table[Conn]):
@@ -336,6 +339,8 @@ class LiveTable(Table[Conn]):
         if lines:
             self.presence_soon()  # after the lines: whose turn they began (and its clock)
         self.stop_if_full()
+        if lines and self.over and self.backing.ended is not None:  # its end, written: rated once, now
+            await self.backing.ended(self)
 
     def stop_if_full(self) -> None:
         """Stop the table once its log holds as many lines as a table may: after the decision that

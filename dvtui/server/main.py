@@ -54,6 +54,8 @@ from ..rulewords import english_words
 from ..store import GameFileError, SaveError
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
+    AskProfile,
+    AskRatings,
     Bye,
     Closed,
     CloseTable,
@@ -95,6 +97,7 @@ from .live import Backing, LiveTable, seat_said
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
+from .rated import Rater
 from .registry import (
     TableLimits,
     invited,
@@ -138,7 +141,9 @@ class Server:
         """The other servers on the store (none: a games directory is one server's)."""
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
-        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line))
+        self.rater = Rater(self.store, self._run_io, lambda line: self._log(line))
+        """The ratings: each rated game's end kept once, folded (:mod:`.rated`)."""
+        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self.rater.ended)
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
         self.alive = AliveStamp(place.directory)
@@ -169,6 +174,7 @@ class Server:
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
             Seek: self._seek, LeavePool: self._leave_pool,
+            AskRatings: self._ratings, AskProfile: self._profile,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -186,7 +192,7 @@ class Server:
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
         self.seeks = Seeks(
-            self._open_table, rating_of or _unrated, lambda level: self.bots.budget.problem(level) is None,
+            self._open_table, rating_of or self._rating_of, lambda level: self.bots.budget.problem(level) is None,
             lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
             paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
         )  # fmt: skip
@@ -234,6 +240,8 @@ class Server:
         try:
             self.hall.reopen_all()
             self.hall.keep_all()
+            self.rater.load()
+            self.rater.complete(list(self.hall.tables.values()), sorted(self.hall.kept))
             self.following.start()
             await self._listen()
         finally:
@@ -336,7 +344,7 @@ class Server:
             seats = parse_players(",".join(message.players))
             first = message.first_player or 0
             seed = message.seed if message.seed is not None else random_seed()
-            created = new_game(seats, first_player=first, seed=seed)
+            created = new_game(seats, first_player=first, seed=seed, rated=message.rated)
         except SeatError as e:
             raise Refusal("bad_setup", english_words(e)) from None
         except RuleError as e:
@@ -402,6 +410,24 @@ class Server:
         """A connection ended: it leaves the pool, and its table (:meth:`_leave`)."""
         self.seeks.leave(conn)
         self._leave(conn)
+
+    # -- ratings ---------------------------------------------------------------------------------
+
+    def _rating_of(self, name: str) -> int | None:
+        """What the pool matches a person by: the mean of their rating from the rated games kept
+        here (its cautious shown number would read a newcomer far below the people of their
+        strength); None before their first rated game, a newcomer."""
+        if not self.rater.ledger.history(name):
+            return None
+        return round(self.rater.ledger.rating(name).mu)
+
+    async def _ratings(self, conn: Conn, message: AskRatings) -> None:
+        """The leaderboard's first lines (:meth:`.rated.Rater.leaderboard`)."""
+        conn.send(await self.rater.leaderboard(message))
+
+    async def _profile(self, conn: Conn, message: AskProfile) -> None:
+        """An account's rating and rated games (:meth:`.rated.Rater.profile`; none named: the asker's)."""
+        conn.send(await self.rater.profile(message, conn.user))
 
     # -- who is at a table -----------------------------------------------------------------------
 
@@ -577,11 +603,6 @@ class Server:
         table.halt("server", f"table {table.name} has stopped: its bot failed ({error!r})")
         failed = said(N_("table {table} has stopped: its bot failed ({error})"))
         self._log(failed.format(table=table.name, error=repr(error)))
-
-
-def _unrated(account: str) -> int | None:
-    """No ratings on this server: everyone seeks as a newcomer."""
-    return None
 
 
 def serve(

@@ -150,6 +150,7 @@ def kept_info(
         table=kept, seats=seats, round=game.round, rounds=game.rounds,
         to_move=msgspec.UNSET if game.over else game.to_move, over=game.over, kept=stamp, game=number, waiting=False,
         move_time=move_time, move_left=None, opener=msgspec.UNSET if opener is None else opener,
+        rated=game.created.rated,
     )  # fmt: skip
 
 

@@ -114,11 +114,12 @@ class TableRematch(Generic[G]):
         table's games follow from its first seed), and the next first player. The rules (R7) move
         the first player one seat clockwise at each round's end and say nothing of a new game; a
         table carries that rotation on from game to game: its next game's first player is one seat
-        clockwise of the finished game's, so over as many rematches as seats each seat starts once."""
+        clockwise of the finished game's, so over as many rematches as seats each seat starts once. A rated
+        table's rematch is rated too."""
         created = self.session.game.created
         seed = ((created.seed or 0) + 1) % (1 << 63)
         first = (created.first_player + 1) % len(created.players)
-        return new_game(list(created.players), first_player=first, seed=seed)
+        return new_game(list(created.players), first_player=first, seed=seed, rated=created.rated)
 
     def next_record(self, finished: str) -> TableRecord:
         """The table's record for its next game: the same owners, invitations, opener, hints and move

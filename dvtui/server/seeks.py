@@ -199,8 +199,7 @@ class Seeks:
         rated = match.people[0].rated
         message = OpenTable(
             table=self._name(), players=[name for name, _ in entries], invite=[who for _, who in entries],
-            move_time=match.people[0].move_time,
-            # MERGE (rated): pass rated=rated here once OpenTable carries it
+            move_time=match.people[0].move_time, rated=rated,
         )  # fmt: skip
         try:
             await self.open_table(self.opener, message)

@@ -164,6 +164,7 @@ class Table(TableRematch[G], TableClock):
             hints=self.record.hints, waiting=self.waiting, move_time=self.record.move_time, game=self.record.game,
             move_left=self.move_left(), time_bank=self.record.time_bank, increment=self.record.increment,
             opener=msgspec.UNSET if self.record.opener is None else owner_name(self.record.opener),
+            rated=game.created.rated,
         )  # fmt: skip
 
     def stop(self, code: ErrorCode, message: str, seq: int) -> Error:

@@ -32,10 +32,12 @@ from .protocol import (
     Incoming,
     Join,
     Joined,
+    Leaderboard,
     Matched,
     Message,
     Opened,
     Place,
+    PlayerProfile,
     PoolLeft,
     Presence,
     Released,
@@ -275,7 +277,7 @@ class TableClient:
             return Update(dealt=message.game)
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
             return None
-        if isinstance(message, TablesChanged):  # (sent only to a connection that follows the list)
+        if isinstance(message, TablesChanged | Leaderboard | PlayerProfile):  # (only ever asked for: never at a table)
             return None
         if isinstance(message, Seeking | Matched | PoolLeft):  # (sent only to a connection that seeks)
             return None

@@ -46,6 +46,7 @@ def listed_for(info: ListedTable, features: frozenset[str]) -> ListedTable:
         opener=info.opener if "close" in features else unset,
         time_bank=info.time_bank if "bank" in features else unset,
         increment=info.increment if "bank" in features else unset,
+        rated=info.rated if "ratings" in features else unset,
         seats=info.seats if "close" in features else [without_resigned(s) for s in info.seats],
     )
 

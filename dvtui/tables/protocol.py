@@ -37,6 +37,7 @@ FEATURES: tuple[str, ...] = (
     "label",
     "bank",
     "seek",
+    "ratings",
 )
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
@@ -47,7 +48,9 @@ clock's (``presence.move_time``, ``presence.move_left``); ``chat`` ``said``; ``c
 ``reasons`` ``error.reason`` and ``error.fields``; ``label`` ``joined.label``; ``bank`` the time
 banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increment``/``banks``);
 ``seek`` the pool that seats strangers together (``seek``, ``leave_pool``, ``seeking``, ``matched``,
-``pool_left``: a server that says it back speaks them)."""
+``pool_left``: a server that says it back speaks them);
+``ratings`` rated tables (``open_table.rated``, ``tables[].rated``) and the requests ``ratings`` and
+``profile``."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -197,6 +200,28 @@ class OpenTable(Message, tag="open_table"):
     invite: Annotated[list[Invitee | None], msgspec.Meta(max_length=5)] | None = None
     """An invitation per seat (as many as ``players``): the account or ``web:NAME`` the seat is kept
     for, whatever its name; null for a seat its name decides (the protocol's first version)."""
+    rated: bool = False
+    """Feature ``ratings``: a rated table, whose games' ends move the ratings of the accounts that own
+    its seats (kept in ``game_created`` as ``rated: true``; its rematches are rated too)."""
+
+
+MAX_TOP = 1000
+"""The most lines of the leaderboard one ``ratings`` request is answered with."""
+MAX_RECENT = 500
+"""The most rated games one ``profile`` answer lists (an account's latest)."""
+
+
+class AskRatings(Message, tag="ratings"):
+    """Feature ``ratings``: the leaderboard's first ``top`` lines; answered by ``leaderboard``."""
+
+    top: Annotated[int, msgspec.Meta(ge=1, le=MAX_TOP)] = 20
+
+
+class AskProfile(Message, tag="profile"):
+    """Feature ``ratings``: an account's rating and its rated games (None: the asker's own);
+    answered by ``player_profile``."""
+
+    account: Invitee | None = None
 
 
 class Join(Message, tag="join"):
@@ -369,6 +394,8 @@ ClientMessage = (
     | FollowTables
     | Seek
     | LeavePool
+    | AskRatings
+    | AskProfile
 )
 
 
@@ -567,6 +594,55 @@ STOPPING: frozenset[str] = frozenset({"server", "log_full", "closed"})
 """Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
 
 
+class RatedLine(msgspec.Struct, kw_only=True):
+    """An account's line of the leaderboard (docs/RATINGS.md): its ``rank`` (0: it has no rated
+    game), the ``shown`` rating, ``provisional``, the ladder's rung it plays like and by how much
+    (``like``, ``by``: ``club``, 40), its rated ``games``, and the model's ``mu`` and ``sigma``."""
+
+    rank: int
+    account: str
+    shown: int
+    provisional: bool
+    like: str
+    by: int
+    games: int
+    mu: float
+    sigma: float
+
+
+class Leaderboard(Message, tag="leaderboard"):
+    """The answer to ``ratings``: the first lines of the leaderboard, best first, and how many
+    accounts it has in all."""
+
+    standings: list[RatedLine]
+    accounts: int = 0
+
+
+class RatedGame(msgspec.Struct, kw_only=True):
+    """One rated game of a profile: its id, its ``table`` and ``number`` there (``fetch_game``, while
+    the table keeps it), when it ended (UTC, ISO 8601), the account's place among ``players``, and
+    its shown rating before and after."""
+
+    game: str
+    table: str
+    number: int
+    ended: str
+    place: int
+    players: int
+    before: int
+    after: int
+
+
+class PlayerProfile(Message, tag="player_profile"):
+    """The answer to ``profile``: the account's line (``rank`` 0 without a rated game), how many
+    rated games it finished first, second ... fifth (``places``), and its latest rated games, oldest
+    first (at most :data:`MAX_RECENT`; ``standing.games`` counts them all)."""
+
+    standing: RatedLine
+    places: list[int]
+    history: list[RatedGame]
+
+
 class Error(Message, tag="error"):
     code: ErrorCode
     message: str
@@ -600,6 +676,8 @@ ServerMessage = (
     | Seeking
     | Matched
     | PoolLeft
+    | Leaderboard
+    | PlayerProfile
 )
 
 Incoming = ServerMessage | AnyEvent

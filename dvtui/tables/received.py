@@ -25,6 +25,8 @@ from .protocol import (
     MAX_CHAT_CHARS,
     MAX_ERROR_CHARS,
     MAX_PERSON_CHARS,
+    MAX_RECENT,
+    MAX_TOP,
     TABLE_NAME,
     VOUCHED_PREFIX,
     Bye,
@@ -34,10 +36,14 @@ from .protocol import (
     GameLines,
     Incoming,
     Joined,
+    Leaderboard,
     Matched,
     Message,
     Opened,
+    PlayerProfile,
     Presence,
+    RatedGame,
+    RatedLine,
     Said,
     Seeking,
     Started,
@@ -100,6 +106,19 @@ def check_message(message: Incoming) -> None:
             seats = [vote.by, *vote.accepted, *vote.awaited]
             if not all(0 <= seat < len(message.seats) for seat in seats):
                 raise BadServer("presence.rematch names a seat the table has not")
+    elif isinstance(message, Leaderboard):
+        if len(message.standings) > MAX_TOP or message.accounts < len(message.standings):
+            raise BadServer("leaderboard has more lines than asked for or than accounts")
+        for line in message.standings:
+            _rated_line("leaderboard", line)
+    elif isinstance(message, PlayerProfile):
+        _rated_line("player_profile", message.standing)
+        if len(message.places) > MAX_PLAYERS or any(n < 0 for n in message.places):
+            raise BadServer("player_profile.places is not a count per place")
+        if len(message.history) > min(MAX_RECENT, message.standing.games):
+            raise BadServer("player_profile.history has more games than the account played")
+        for game in message.history:
+            _rated_game(game)
     elif isinstance(message, Dealt):
         _table("dealt.table", message.table)
         if not 1 <= message.game <= 1 << 31:
@@ -243,6 +262,32 @@ def _strings(where: str, value: object) -> None:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _strings(f"{where}[{i}]", item)
+
+
+_RATINGS = range(-100_000, 100_001)
+"""Far beyond any rating the model gives (a bound on what a leaderboard or a profile says)."""
+
+
+def _rated_line(where: str, line: RatedLine) -> None:
+    _user(f"{where}.account", line.account)
+    if line.rank < 0 or line.games < 0 or line.shown not in _RATINGS or line.by not in _RATINGS:
+        raise BadServer(f"{where} has a rank, a count or a rating out of range")
+    if not (abs(line.mu) < _RATINGS.stop and 0 <= line.sigma < _RATINGS.stop):
+        raise BadServer(f"{where} has a mean or an uncertainty out of range")
+    try:
+        parse_bot(line.like)
+    except SeatError:
+        raise BadServer(f"{where}.like is not a bot level") from None
+
+
+def _rated_game(game: RatedGame) -> None:
+    _table("player_profile.history.table", game.table)
+    _text("player_profile.history.game", game.game, 200)
+    _text("player_profile.history.ended", game.ended, 40)
+    if not (MIN_PLAYERS <= game.players <= MAX_PLAYERS and 1 <= game.place <= game.players and game.number >= 1):
+        raise BadServer("player_profile.history has a place or a game number out of range")
+    if game.before not in _RATINGS or game.after not in _RATINGS:
+        raise BadServer("player_profile.history has a rating out of range")
 
 
 def _table(where: str, name: str) -> None:

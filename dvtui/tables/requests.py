@@ -35,6 +35,7 @@ from .protocol import (
     Tables,
     Watch,
 )
+from .ratings import has_ratings
 from .received import BadServer, check_game_bytes, check_line
 from .tableinfo import TableInfo
 from .where import ServerPlace
@@ -236,7 +237,7 @@ async def open_table(
     place: ServerPlace, name: str, players: list[str], *, first_player: int | None = None,
     seed: int | None = None, hints: bool = True, user: str | None = None, wait: bool = True,
     move_time: int | None = None, invite: list[str | None] | None = None, time_bank: int | None = None,
-    increment: int = 0,
+    increment: int = 0, rated: bool = False,
 ) -> None:  # fmt: skip
     """Deal a new game at a new table ``name`` (Refused ``table_exists``, ``bad_setup`` ...).
     ``user``: the person who will sit there, vouched for already here, so that an account the
@@ -245,13 +246,16 @@ async def open_table(
     opener starts it; False: it deals at once;
     ``move_time``: the seconds each turn may last before a stand-in plays it; ``invite``: per seat,
     the account or ``web:NAME`` it is kept for (None: as its name decides); ``time_bank`` and
-    ``increment`` (with ``move_time``): each seat's bank and what a placement in time adds to it."""
+    ``increment`` (with ``move_time``): each seat's bank and what a placement in time adds to it;
+    ``rated``: a rated table (:class:`~.ratings.NoRatings` from a server that has no ratings)."""
     try:
         conn = await Connection.open(place, user=user)
         try:
+            if rated:
+                has_ratings(conn)
             message = OpenTable(
                 table=name, players=players, first_player=first_player, seed=seed, hints=hints, wait=wait,
-                move_time=move_time, invite=invite, time_bank=time_bank, increment=increment,
+                move_time=move_time, invite=invite, time_bank=time_bank, increment=increment, rated=rated,
             )  # fmt: skip
             await conn.request(message, Opened)
         finally:

@@ -71,6 +71,8 @@ class TableInfo(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Feature ``bank``: the seconds each seat's bank holds at a game's start (None: no bank)."""
     increment: int = 0
     """Feature ``bank``: the seconds a placement made in time adds to its seat's bank."""
+    rated: bool = False
+    """Feature ``ratings``: the table's games are rated."""
 
 
 class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
@@ -88,6 +90,7 @@ class ListedTable(TableInfo, kw_only=True, omit_defaults=False):
     opener: str | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
     time_bank: int | msgspec.UnsetType | None = msgspec.UNSET  # type: ignore[assignment]
     increment: int | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
+    rated: bool | msgspec.UnsetType = msgspec.UNSET  # type: ignore[assignment]
 
 
 __all__ = ["ListedTable", "SeatState", "SeatStateName", "TableInfo"]

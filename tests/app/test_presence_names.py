@@ -4,6 +4,8 @@ with or without a look-alike letter."""
 
 from __future__ import annotations
 
+import msgspec
+
 from dvtui.app.widgets.presence import presence_line
 from dvtui.engine import Game, Seat
 from dvtui.lookalike import MIXED_MARK
@@ -43,3 +45,12 @@ def test_the_banner_line_names_the_account() -> None:
     game = Game(created([Seat(name=n, kind="human", color=c) for n, c in zip(names, colors, strict=True)]))
     line = presence_line(presence(None), game).plain
     assert line.startswith("Ana (mal) (here) · Bob (here) · Cy (away) · "), line
+
+
+def test_the_banner_of_a_rated_table_says_it_is_rated() -> None:
+    colors = ("red", "yellow", "green", "blue", "purple")
+    players = [Seat(name=s.name, kind="human", color=c) for s, c in zip(seats(), colors, strict=True)]
+    casual = created(players)
+    rated = msgspec.structs.replace(casual, rated=True)
+    assert presence_line(presence(None), Game(rated)).plain.endswith(" · rated")
+    assert "rated" not in presence_line(presence(None), Game(casual)).plain

@@ -182,3 +182,14 @@ def test_a_table_closed_by_its_opener_ends_the_lines() -> None:
         ana.expect("closed")  # what the table said, as a line
         assert ana.finish() == 0  # no prompt waits for a move the table would refuse
         no_escape(ana.said)
+
+
+def test_a_plain_player_is_told_the_table_is_rated() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        _open(server, "ranked", "--rated")
+        ana = PlainPlayer("join", "ranked", "--as", "Ana", "--plain", "--server", str(server.directory), data=d)
+        ana.expect("You sit at table ranked as Ana.")
+        ana.expect("The table is rated: its game's end moves the ratings of the people at it.")
+        ana.send("quit")
+        assert ana.finish() == 0

@@ -10,6 +10,7 @@ import getpass
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, OptionList, Select, Static
@@ -20,12 +21,15 @@ from dvtui.app.options import AppOptions, Menu
 from dvtui.app.screens import menu as menu_module
 from dvtui.app.screens.lobby import Lobby, read_lobby, table_label
 from dvtui.app.screens.menu import MenuScreen
+from dvtui.app.screens.ratings import RatingsScreen
 from dvtui.app.screens.seats import SeatScreen
 from dvtui.app.screens.setup import SetupScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.play.face import presence_of
+from dvtui.ratings import BotSeat, FinishedGame, Person
 from dvtui.server import gateway as gateway_module
 from dvtui.server.main import Server
+from dvtui.server.stores.files import RATED_FILE
 from dvtui.tables import SeatState, ServerPlace, TableInfo, open_table, table_info
 from dvtui.tables.listing import lobby_order
 
@@ -276,3 +280,47 @@ async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_a
         await open_table(place, "polled", ["Ana", "Bob", "bot:greedy"], seed=5, wait=True)
         await until(pilot, "the new table listed", lambda: any("polled" in p for p in _prompts(options)))
         assert not in_process.followers  # nobody followed: the list was read again
+
+
+def test_a_rated_tables_line_says_it_is_rated() -> None:
+    bob = SeatState(seat=1, name="Bob", kind="human", state="free")
+    rated = TableInfo(table="t", seats=[bob], round=1, rounds=6, to_move=0, rated=True)
+    assert str(table_label(rated, "me")) == "  t  rated  Bob to play · round 1 of 6"
+
+
+async def test_the_menus_ratings_show_the_leaderboard_and_ones_own_rating(in_process: Server, data_dir: Path) -> None:
+    record = FinishedGame(game="t/1/0", ended=1, seats=(Person(ME), BotSeat("club"), BotSeat("novice")),
+                          scores=(90, 50, 10))  # fmt: skip
+    with open(in_process.place.games / RATED_FILE, "ab") as kept:  # as the server keeps a rated game's end
+        kept.write(msgspec.json.encode(record) + b"\n")
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await _enter_on(pilot, menu.query_one("#menu-choice", OptionList), "Ratings: the leaderboard and yours")
+        await until(pilot, "the ratings", lambda: isinstance(app.screen, RatingsScreen))
+        shown = app.screen.query_one("#ratings-text", Static)
+        await until(pilot, "the ratings read", lambda: "Your rating" in text(shown))
+        said = text(shown)
+        assert re.search(rf"  1  {ME}  +\d+\?  1 game", said), said
+        assert f"{ME}: rating" in said and "table t game 1: place 1 of 3" in said and " |*" in said
+        await pilot.press("escape")
+        await until(pilot, "the menu again", lambda: app.screen is menu)
+
+
+async def test_a_rated_table_opened_from_the_menu_is_rated(in_process: Server, data_dir: Path) -> None:
+    app = _menu(Lobby(in_process.place, "Cy"))
+    async with app.run_test(size=(80, 30)) as pilot:
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await _enter_on(pilot, menu.query_one("#menu-choice", OptionList), "Open a new table at the table server")
+        await until(pilot, "the set-up screen", lambda: isinstance(app.screen, SetupScreen))
+        setup = app.screen
+        setup.query_one("#table-name", Input).value = "ranked"
+        setup.query_one("#rated", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session.game.created.rated
+        info = await table_info(in_process.place, "ranked")
+        assert info is not None and info.rated

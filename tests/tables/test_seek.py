@@ -321,3 +321,32 @@ def test_seeking_is_paced_as_opening_tables(in_process: Any) -> None:
     assert paced["type"] == "error" and paced["code"] == "busy" and "the next seek in 60 s" in paced["message"], paced
     assert len(in_process.seeks.pool) == 0
     client.close()
+
+
+def test_a_rated_seek_opens_a_rated_table_and_the_pool_reads_the_ratings_kept_here(in_process: Any) -> None:
+    """The pool seats people by the ratings the server keeps (their mean: a newcomer before any
+    rated game), and the table it opens for a rated seek is rated: its game's end moves them."""
+    from dvtui.ratings.games import BotSeat, FinishedGame, Person
+
+    assert in_process.seeks.rating_of("web:ana") is None  # (no rated game yet: a newcomer)
+    in_process.rater.ledger.add(
+        FinishedGame(
+            game="old/1/x", ended=1, seats=(Person("web:ana"), Person("web:zed"), BotSeat("club")), scores=(9, 1, 5)
+        )
+    )
+    risen = in_process.seeks.rating_of("web:ana")
+    assert risen is not None and risen > in_process.rater.ledger.rating("web:zed").mu
+    sock = in_process.place.socket
+    clients = []
+    for name in ("ana", "bob", "cy"):
+        client = RawClient(str(sock))
+        client.send({"type": "hello", "version": 1, "user": name, "features": ["seek", "ratings"]})
+        client.until("welcome")
+        client.send({"type": "seek", "players": [3], "rated": True})
+        clients.append(client)
+    matched = [client.until("matched") for client in clients]
+    assert all(m["rated"] is True for m in matched), matched
+    game = read_game(in_process.place.games / f"{matched[0]['table']}.dvr")
+    assert game.events[0].rated is True  # type: ignore[attr-defined]
+    for client in clients:
+        client.close()

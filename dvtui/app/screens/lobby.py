@@ -33,6 +33,7 @@ from ...tables import (
     open_table,
 )
 from ...tables.clock import duration_words, parse_duration
+from ...tables.ratings import NoRatings
 from ..config import SetupChoice
 from ..theme import GOLD, MUTED
 from .seats import SeatChoice
@@ -82,7 +83,8 @@ class TableOptions:
     """What a table adds to a game's set-up, as ``dvtui new --table`` takes it: ``move_time`` in
     seconds (None: no clock), ``invite`` per seat the account it is kept for (None: as its name
     decides), ``hints`` (``--no-hints`` off), ``wait`` for everyone in a waiting room (``--start-now``
-    off), ``time_bank`` and ``increment`` (``--time-bank``, ``--increment``: seconds)."""
+    off), ``time_bank`` and ``increment`` (``--time-bank``, ``--increment``: seconds), ``rated``
+    (``--rated``)."""
 
     move_time: int | None = None
     invite: list[str | None] | None = None
@@ -90,6 +92,7 @@ class TableOptions:
     wait: bool = True
     time_bank: int | None = None
     increment: int = 0
+    rated: bool = False
 
 
 def parse_move_time(text: str) -> int | None:
@@ -134,9 +137,10 @@ async def open_new_table(
     try:
         await open_table(lobby.place, name, players, first_player=choice.first, seed=choice.seed, user=lobby.user,
                          hints=options.hints, wait=options.wait, move_time=options.move_time,
-                         invite=options.invite, time_bank=options.time_bank, increment=options.increment)  # fmt: skip
+                         invite=options.invite, time_bank=options.time_bank, increment=options.increment,
+                         rated=options.rated)  # fmt: skip
         return await RemoteSession.open(lobby.place, name, seat=None, user=lobby.user)
-    except (Unreachable, Refused, Dropped, Diverged) as e:
+    except (Unreachable, Refused, Dropped, Diverged, NoRatings) as e:
         raise ValueError(str(e)) from None
 
 
@@ -148,6 +152,8 @@ def table_label(info: TableInfo, me: str, known: Collection[str] = ()) -> Text:
     mine = is_my_turn(info, me, known)
     line.append("▶ " if mine else "  ", style=Style(color=GOLD, bold=True))
     line.append(printable(info.table), style=Style(bold=True))
+    if info.rated:
+        line.append("  " + _("rated"), style=Style(color=MUTED))
     if info.over:
         line.append("  " + _("the game is over"))
         return line

@@ -44,6 +44,7 @@ AROUND_LIST = 8
 MIN_LIST_ROWS = 4
 NEW_TABLE = "new-table"
 PLAY_NOW = "play-now"
+RATINGS = "ratings"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
@@ -190,6 +191,7 @@ class MenuScreen(SpokenScreen[None]):
         options = [Option(prompt, id=id) for prompt, id in self.choices]
         if reachable:
             options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
+            options.append(Option(_("Ratings: the leaderboard and yours"), id=RATINGS))
         trusted = () if self.lobby is None else server_account(self.lobby.place)
         known = played_with(tables, me, trusted)  # (whose invitations are this person's tables)
         headed: set[str] = set()
@@ -230,6 +232,10 @@ class MenuScreen(SpokenScreen[None]):
             self.app.exit()
         elif choice == NEW_TABLE and self.lobby is not None:
             self._new_table(self.lobby)
+        elif choice == RATINGS and self.lobby is not None:
+            from .ratings import RatingsScreen
+
+            self.app.push_screen(RatingsScreen(self.lobby))
         elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
             from .seats import SeatScreen
 

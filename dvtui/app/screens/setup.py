@@ -322,7 +322,7 @@ class SetupScreen(SpokenScreen[None]):
 
     def _table_fields(self) -> ComposeResult:
         """A table's options, as ``dvtui new --table`` takes them: the move clock, seats kept for
-        accounts, hints, and dealing at once instead of a waiting room."""
+        accounts, hints, dealing at once instead of a waiting room, and a rated table."""
         with Horizontal(classes="setup-line"):
             yield Label(_("Move time") + " ", classes="setup-label")
             yield Input(placeholder=_("none"), compact=True, id="move-time", max_length=8, restrict=r"[0-9smhd ]*")
@@ -341,6 +341,7 @@ class SetupScreen(SpokenScreen[None]):
             yield Label("", classes="setup-label")
             yield Checkbox(_("hints"), value=True, compact=True, id="hints")
             yield Checkbox(_("start now, no waiting room"), value=False, compact=True, id="start-now")
+            yield Checkbox(_("rated"), value=False, compact=True, id="rated")
 
     def on_mount(self) -> None:
         if cast(GameHost, self.app).in_browser:
@@ -518,8 +519,9 @@ class SetupScreen(SpokenScreen[None]):
         invite = parse_invitations(self.query_one("#invite", Input).value, choice.seats)
         hints = self.query_one("#hints", Checkbox).value
         wait = not self.query_one("#start-now", Checkbox).value
+        rated = self.query_one("#rated", Checkbox).value
         return name, TableOptions(move_time=move_time, invite=invite, hints=hints, wait=wait, time_bank=time_bank,
-                                  increment=increment)  # fmt: skip
+                                  increment=increment, rated=rated)  # fmt: skip
 
     def _time_bank(self, move_time: int | None) -> tuple[int | None, int]:
         """The time bank and its increment (seconds; None, 0: none), or ValueError: as

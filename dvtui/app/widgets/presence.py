@@ -37,6 +37,8 @@ def presence_line(presence: Presence, game: Game) -> Text:
     if presence.spectators:
         watching = ngettext("{n} watching", "{n} watching", presence.spectators).format(n=presence.spectators)
         line += f" · {watching}"
+    if game.created.rated:
+        line += " · " + _("rated")
     players = game.created.players
     return colour_names(line, [p.name for p in players], [p.color for p in players])
 

@@ -222,6 +222,16 @@ class GameStore(Protocol):
         """Table ``name``'s record as kept now."""
         ...
 
+    def keep_rated(self, game: str, data: bytes) -> None:
+        """Keep a rated game's end, its record ``data`` (one JSON line, ``\n`` excluded) under its id
+        ``game``, durably; a record kept under that id already stays as it is."""
+        ...
+
+    def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        """The rated games' records kept after the first ``seen`` (0: all of them), in the order kept,
+        and how many there are now (what to pass next time). A record torn by a crash is left out."""
+        ...
+
     def close(self) -> None:
         """The store is done with (the server has stopped): its connections closed, its threads
         stopped. Called once, when the server it was handed to stops."""

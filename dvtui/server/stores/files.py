@@ -24,6 +24,8 @@ _KEPT = re.compile(KEPT_GAME)
 _KEPT_BESIDE = (".table.json", ".chat")
 """What a kept game has beside it (its table's record, its talk), removed with it."""
 _record_decoder = msgspec.json.Decoder(TableRecord)
+RATED_FILE = "rated.jsonl"
+"""The rated games' ends, one record a line, in the games directory (no game's name ends so)."""
 
 
 class FileStore:
@@ -34,6 +36,9 @@ class FileStore:
 
     def __init__(self, directory: Path) -> None:
         self.games = directory
+        self._rated_read = (0, 0)
+        """How many whole records of :data:`RATED_FILE` were last read, and the byte after them:
+        the next read starts there (nobody else writes the file)."""
 
     def close(self) -> None:
         return None  # (every file is closed once a call returns; a table's game by :meth:`rest`)
@@ -128,6 +133,36 @@ class FileStore:
             os.close(fd)
         os.replace(tmp, final)
         fsync_dir(self.games)
+
+    def rated_path(self) -> Path:
+        return self.games / RATED_FILE
+
+    def keep_rated(self, game: str, data: bytes) -> None:
+        """Appended to :data:`RATED_FILE` with fsync (one server writes here: a game's end is kept
+        once, and one kept twice is counted once by the ratings anyway)."""
+        fd = os.open(self.rated_path(), os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            size = os.fstat(fd).st_size
+            torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"  # a crash's torn line: ended, never glued on
+            os.write(fd, (b"\n" if torn else b"") + data + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        fsync_dir(self.games)
+
+    def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        """Read from where the last read ended when it is asked to go on from there, else whole."""
+        count, offset = self._rated_read if seen == self._rated_read[0] else (0, 0)
+        try:
+            with open(self.rated_path(), "rb") as kept:
+                kept.seek(offset)
+                data = kept.read()
+        except FileNotFoundError:
+            return [], 0
+        end = data.rfind(b"\n") + 1  # (a torn last line, written by a crash, is no record)
+        whole = data[:end].splitlines()
+        self._rated_read = (count + len(whole), offset + end)
+        return whole[seen - count :], count + len(whole)
 
     def rest(self, name: str, session: PlaySession) -> None:
         session.close()

@@ -71,6 +71,11 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
     at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS dvtui_ratings (
+    n bigserial PRIMARY KEY,
+    game text NOT NULL UNIQUE,
+    record bytea NOT NULL
+);
 """
     + PRESENCE_SCHEMA
     + CHAT_SCHEMA
@@ -94,6 +99,9 @@ PATIENCE = 120.0
 save fails and its table stops: meanwhile the decision waits, and nobody is told of it."""
 RETRY = 0.25
 """Seconds between two tries."""
+
+RATED_AGAIN = 64
+"""How many rows of ``dvtui_ratings`` before the last one read a server reads again each time."""
 
 _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
@@ -218,6 +226,32 @@ class PgStore:
         with contextlib.suppress(msgspec.DecodeError):
             return None if raw is None else _record_decoder.decode(raw)
         return None
+
+    def keep_rated(self, game: str, data: bytes) -> None:
+        """One row per game id (a second server keeping the same game's end adds nothing)."""
+
+        def write() -> None:
+            with self.pool.conn() as conn:
+                conn.execute(
+                    "INSERT INTO dvtui_ratings (game, record) VALUES (%s, %s) ON CONFLICT (game) DO NOTHING",
+                    (game, data),
+                )
+
+        self._patiently(write)
+
+    def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        """The rows after row number ``seen`` (the cursor is the last row's ``n``), and the
+        :data:`RATED_AGAIN` rows before it again: a row whose number was drawn before another's may be
+        committed after it, by another server (the ratings count a record given twice once)."""
+
+        def read() -> tuple[list[bytes], int]:
+            with self.pool.conn() as conn:
+                rows = conn.execute(
+                    "SELECT n, record FROM dvtui_ratings WHERE n > %s ORDER BY n", (max(seen - RATED_AGAIN, 0),)
+                ).fetchall()
+            return [bytes(row[1]) for row in rows], max([seen, *(int(row[0]) for row in rows)])
+
+        return self._patiently(read)
 
     def close(self) -> None:
         """Close the store's connections (its holds go with them), and stop following the others."""
