@@ -59,7 +59,7 @@ class SeekScreen(SpokenScreen[None]):
 
     def compose(self) -> ComposeResult:
         title = styled(" DOLCE VITA ", CHIP)
-        title.append("  " + _("Play now"), style=Style(bold=True))
+        title.append("  " + _("play now"), style=Style(bold=True))
         with Vertical(id="seek-body"):
             yield Static(title)
             yield Static(Text(_("asking the table server for a table…"), style=Style(color=MUTED)), id="seek-status")
