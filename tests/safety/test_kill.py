@@ -25,11 +25,13 @@ from ..support.positions import BOTS3
 from ..support.processes import dvtui_cmd, env
 
 KILLS = 100
-"""Cases; ~0.5 s each on the CI machine (a Python start, a partial game, an in-process resume)."""
+"""Cases; ~0.35 s each on the CI machine (a Python start, a partial game, an in-process resume)."""
 SEED = 20261121
-PACE = 0.003
+PACE = 0.001
 """Seconds the bots wait between decisions (--bot-delay): without it a fast machine plays several
-decisions between two looks at the file, and a kill meant for mid-game lands after its end."""
+decisions between two looks at the file (every half millisecond), and a kill meant for mid-game
+lands after its end. A millisecond keeps them apart; more only makes each case longer (a game is
+140 lines: at 3 ms its pacing alone was 0.4 s, most of a case)."""
 
 
 def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
