@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from dvtui.cli import main
 from dvtui.store import read_game
 
@@ -56,6 +58,7 @@ def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
     return path.read_bytes().count(b"\n")
 
 
+@pytest.mark.long
 def test_kill_minus_nine_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     full = reference(BOTS3, seed=5)

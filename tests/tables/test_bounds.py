@@ -90,6 +90,7 @@ def test_a_full_server_says_so_at_once_and_serves_again_once_connections_end() -
         assert server.log().count("refused a connection") == 1
 
 
+@pytest.mark.long
 def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_flooding_its_log() -> None:
     with shared_server() as server:
         assert server.proc is not None
@@ -108,6 +109,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
 
 
 @pytest.mark.root
+@pytest.mark.long
 def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answered(
     other_user: pwd.struct_passwd,
 ) -> None:

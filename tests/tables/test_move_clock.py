@@ -237,6 +237,7 @@ def test_a_server_gives_no_fresh_clock_to_an_undo_after_a_timeout() -> None:
 # -- a real server -------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(served: Served) -> None:
     players = "Ana,Bob,bot:greedy,bot:greedy"
     opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "1s",
@@ -266,6 +267,7 @@ def _move_left(served: Served, table: str) -> float:
     return left
 
 
+@pytest.mark.long
 def test_the_clock_survives_a_kill_9_of_the_server(served: Served) -> None:
     """The turn's time used while the server ran stays used; the time it was down is nobody's."""
     opened = served.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--start-now")
@@ -294,6 +296,7 @@ async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_proces
         assert shown is not None and shown < 600  # counted down here, from the server's figure
 
 
+@pytest.mark.long
 def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> None:
     """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
     had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""

@@ -323,6 +323,7 @@ def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones
     assert said[-1] == "Left table fq (your seat stays yours); come back: dvtui join fq", said
 
 
+@pytest.mark.long
 async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_the_rematch(in_process: Server) -> None:
     """Ana resigns in the last round and watches the bot play her seat out; Bob's rematch is dealt
     without asking her (she resigned). Her screen follows into the next game, where her seat is hers
@@ -386,6 +387,7 @@ async def _ana_and_bob(place: ServerPlace, table: str) -> tuple[RemoteSession, R
     return ana, bob, bobs
 
 
+@pytest.mark.long
 async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_process: Server) -> None:
     """Ana resigns, watches, and Bob's rematch is dealt: on her screen ``j`` takes her seat of the
     new game in place (no leaving, no ``dvtui join``), and her next placement is hers, made with

@@ -100,6 +100,7 @@ def _to_end_screen(terms: Terminals, name: str) -> None:
     terms.wait(name, "the end screen", ended)
 
 
+@pytest.mark.long
 def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_comes_back_after_kill9() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

@@ -179,6 +179,7 @@ def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.long
 def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_in_play(served: Served) -> None:
     players = "Ana,bot:random,bot:random"
     opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
