@@ -97,7 +97,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
         pid = server.proc.pid
         room = len(os.listdir(f"/proc/{pid}/fd")) + 5
         subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={room}:{room}"], check=True)
-        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "seconds": 5})  # (then lets go)
+        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "seconds": 2.5})  # (then lets go)
         wait_for("the server to run out of descriptors", lambda: len(os.listdir(f"/proc/{pid}/fd")) >= room)
         wait_for("the server to find it cannot accept", lambda: "cannot accept a connection" in server.log())
         received, _ = crowd.result()
