@@ -23,7 +23,6 @@ def test_two_processes_give_the_reviews_of_one() -> None:
     assert analyse(events, 20, jobs=2) == analyse(events, 20, jobs=1)
 
 
-@pytest.mark.long
 def test_a_stop_drops_the_searches_not_yet_started(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped after its second review, the analysis hands back at once: every search not yet
     under way is cancelled, not run for nothing while the viewer is gone."""

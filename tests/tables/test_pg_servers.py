@@ -308,6 +308,7 @@ async def _both_follow(bob_told: list[News], ana_told: list[News]) -> tuple[Game
     return bob_next, ana_next
 
 
+@pytest.mark.long
 async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the_other(pg_database: str) -> None:
     """Ana through one server, Bob through the other, finish a game: Ana proposes a rematch, Bob
     sees it and accepts, and both sessions follow into game 2 by themselves (a ``dealt``, no join
@@ -490,6 +491,7 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
                 session.close()
 
 
+@pytest.mark.long
 def test_a_table_goes_on_through_two_servers_whose_lock_sessions_are_terminated(
     pg_database: str, tmp_path: Path
 ) -> None:
