@@ -9,6 +9,7 @@ import asyncio
 import re
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from dvtui.app.widgets.panels import RoundBar
 from dvtui.engine import CardPlaced, Placement, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server import clocks
 from dvtui.server.clocks import SOONEST, next_look
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
@@ -151,6 +153,25 @@ def test_the_clock_loop_wakes_when_a_turn_runs_out_not_at_its_next_whole_tick() 
     assert t.due_in() is None and next_look([t]) == TICK  # the stand-in plays: nothing to wait for
     bots, _ = clocked(first=2)
     assert bots.due_in() is None and next_look([bots]) == next_look([]) == TICK  # a bot's turn has no clock
+
+
+async def test_the_server_clock_loop_sleeps_until_the_turn_runs_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The loop itself (not only :func:`next_look`): with 0.3 s left on Ana's turn, it sleeps 0.3 s."""
+    t, now = clocked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 9.7
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        raise asyncio.CancelledError  # one turn of the loop is enough
+
+    monkeypatch.setattr(clocks.asyncio, "sleep", sleep)
+    with pytest.raises(asyncio.CancelledError):
+        await clocks.run_clocks(lambda: [t], clocks.AliveStamp(tmp_path), lambda line: None, lambda table: None)  # type: ignore[list-item]
+    assert slept == [pytest.approx(0.3)]
 
 
 def test_a_clocked_waiting_room_waits_longer_than_a_move() -> None:
