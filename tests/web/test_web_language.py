@@ -51,7 +51,6 @@ async def test_each_tab_speaks_its_browsers_language(tmp_path: Path) -> None:
 
 
 @pytest.mark.usefixtures("no_chosen_language")
-@pytest.mark.long
 async def test_a_language_the_person_chose_wins_over_the_browsers(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
