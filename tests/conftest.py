@@ -62,8 +62,17 @@ in pyproject.toml."""
 _DESELECTED = pytest.StashKey[str]()
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an ordinary account, deselect the tests whose need is not met; as root, none."""
+    """The tests marked ``long`` first; then, on an ordinary account, deselect the tests whose need
+    is not met (as root, none).
+
+    On two workers a test of half a minute begun near the end makes the run that much longer:
+    begun first, the other worker meanwhile takes the many short ones, and the two end together
+    (pyproject.toml's ``--maxschedchunk=1`` hands out the tests one by one, in this order). Before
+    the other hooks (tryfirst): tests/web/conftest.py then moves the browser's tests behind all the
+    others, keeping this order among them."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # (stable: otherwise as collected)
     if os.geteuid() == 0:
         return
     unmet = {name: why for name, need in NEEDS.items() if (why := need()) is not None}

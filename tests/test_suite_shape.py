@@ -6,6 +6,7 @@ an ordinary account's plain ``pytest`` leaves it out instead of failing it (test
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,9 +51,11 @@ def _imports(path: Path, tree: ast.Module) -> Iterator[tuple[int, str]]:
                 yield from ((node.lineno, f"{base}.{alias.name}") for alias in node.names)
 
 
-def _modules(where: Path) -> Iterator[tuple[Path, ast.Module]]:
-    for path in sorted(where.rglob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+@functools.cache
+def _modules(where: Path) -> tuple[tuple[Path, ast.Module], ...]:
+    """Each module under ``where`` and its syntax tree, parsed once for every test of this file
+    (each only reads them): the suite's three hundred modules take seconds to parse."""
+    return tuple((path, ast.parse(path.read_text(encoding="utf-8"), str(path))) for path in sorted(where.rglob("*.py")))
 
 
 def _is_test_module(name: str) -> bool:

@@ -11,9 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.long
 def test_mypy_reports_nothing() -> None:
     cache = ROOT / ".mypy_cache"  # gitignored: a later run checks only what changed
     run = subprocess.run(

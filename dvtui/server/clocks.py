@@ -18,6 +18,7 @@ from ..i18n import N_
 from ..tables.clock import TICK, loop_gap
 from .live import LiveTable, seat_said
 from .operator import said
+from .tableclock import TableClock
 
 
 @contextlib.asynccontextmanager
@@ -55,6 +56,17 @@ class AliveStamp:
             pass
 
 
+SOONEST = 0.01
+"""The shortest pause of the clock loop (seconds): a deadline a hair away is looked at just after it."""
+
+
+def next_look(tables: Iterable[TableClock]) -> float:
+    """Seconds until the clock loop looks again: at the next tick, or sooner when a table's turn
+    (or waiting room) runs out before it, so that its stand-in plays on time."""
+    due = (left for table in tables if (left := table.due_in()) is not None)
+    return max(SOONEST, min([TICK, *due]))
+
+
 async def run_clocks(
     tables: Callable[[], Iterable[LiveTable]], stamp: AliveStamp, log: Callable[[str], None],
     wake: Callable[[LiveTable], None],
@@ -66,9 +78,10 @@ async def run_clocks(
     last = time.monotonic()
     while True:
         stamp.touch()
-        await asyncio.sleep(TICK)
+        pause = next_look(tables())
+        await asyncio.sleep(pause)
         now = time.monotonic()
-        gap = loop_gap(last, now)
+        gap = loop_gap(last, now, pause)
         last = now
         if gap:
             log(said(N_("the server did not run for {seconds} s: no clock ran meanwhile")).format(seconds=f"{gap:.1f}"))
@@ -92,4 +105,4 @@ async def run_clocks(
             wake(table)
 
 
-__all__ = ["AliveStamp", "background", "run_clocks"]
+__all__ = ["SOONEST", "AliveStamp", "background", "next_look", "run_clocks"]

@@ -74,6 +74,18 @@ class TableClock:
             return None
         return round(clock.left(self.now()), 1)
 
+    def due_in(self) -> float | None:
+        """Seconds until :meth:`tick` has something to say (the turn or the waiting room runs out),
+        None when it has nothing to wait for: no clock, the game over or stopped, a bot's seat to
+        move, or the turn already played by a stand-in. The server's clock loop wakes then rather
+        than at its next whole tick, so a turn runs out on time, not up to a tick late."""
+        clock, game = self.clock, self.session.game
+        if clock is None or game.over or self.failed is not None or self.overdue:
+            return None
+        if not self.waiting and self.session.is_bot(game.to_move):
+            return None
+        return clock.left(self.now())
+
     def set_clock(
         self, by: Owner, move_time: int, *, operator: Owner, time_bank: int | None = None, increment: int | None = None
     ) -> None:  # fmt: skip

@@ -34,7 +34,8 @@ MIN_MOVE_TIME = 1
 MAX_MOVE_TIME = 30 * 86400
 """The longest move time: 30 days (``3d`` is correspondence play, a game over about a week)."""
 TICK = 1.0
-"""How often the server looks at its clocks (seconds): a turn runs out at most this late."""
+"""How often at least the server looks at its clocks (seconds); it looks sooner when a turn runs out
+before then, so a turn runs out on time (at most this late only after an undo gave back less)."""
 LAG = 0.5
 """A tick this much later than due is the server having been stopped: the gap counts for nobody."""
 WAITING_ROOM_TIME = 600

@@ -338,6 +338,7 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.long
 async def test_every_players_line_is_on_screen_at_every_size_or_it_says_too_small(players: int) -> None:
     """People at one keyboard (the banner says whose turn it is under the hand), placing, then at
     the round's summary; the scoreboard's lines and the summary's are each seen whole."""

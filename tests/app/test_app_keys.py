@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from dvtui.app.app import DvtuiApp
@@ -78,6 +79,7 @@ async def test_the_tables_palette_offers_what_its_keys_may_do_now() -> None:
         assert "Undo Ana's latest placement" not in palette(app)
 
 
+@pytest.mark.long
 async def test_the_viewers_palette_offers_back_first_and_each_round(tmp_path: Path) -> None:
     created = new_game(parse_players("Ana,bot:greedy,bot:greedy"), first_player=0, seed=3)
     app = DvtuiApp(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from dvtui.app.screens.end import EndScreen
 from dvtui.engine import CardPlaced, PlacementUndone
 from dvtui.play.local import LocalSession
@@ -30,6 +32,7 @@ def strip_seq(events: list) -> list:
     return events
 
 
+@pytest.mark.long
 async def test_a_whole_game_with_keys_only(tmp_path: Path) -> None:
     session = new_session(tmp_path / "keys.dvr")
     created = session.game.created

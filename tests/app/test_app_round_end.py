@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.events import Key, MouseScrollUp
 
 from dvtui.app.app import DvtuiApp
@@ -89,6 +90,7 @@ async def test_bots_alone_go_on_past_the_summary() -> None:
         await until(pilot, "round 2", lambda: "Round 2 of 6" in screen_lines(app)[0])
 
 
+@pytest.mark.long
 async def test_the_log_can_be_focused_and_scrolled_at_80x24(make_created: Callable[..., GameCreated]) -> None:
     app = table_app(hot_seat_session(make_created))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -74,6 +74,7 @@ def test_the_documents_give_the_command_this_test_runs() -> None:
         assert f"`{DOCUMENTED}`" in (ROOT / page).read_text(encoding="utf-8"), page
 
 
+@pytest.mark.long
 def test_the_documented_command_installs_a_compiled_build_that_chooses_the_pure_moves(tmp_path: Path) -> None:
     tree = tmp_path / "source"
     tree.mkdir()

@@ -32,6 +32,7 @@ def _settled(server: Served, table: str) -> Game:
     return server.game(table)
 
 
+@pytest.mark.long
 def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
     """Ana opens the table and sits at it, Bob joins in French, a spectator watches; each hears
     every move, the arrivals, a chat line and the clock."""
@@ -83,6 +84,7 @@ def _asking(game: Game, name: str) -> object:
 
 
 @pytest.mark.tmux
+@pytest.mark.long
 def test_a_plain_player_and_a_full_screen_player_share_a_table() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

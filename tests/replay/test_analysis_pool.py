@@ -46,7 +46,7 @@ def test_a_stop_drops_the_searches_not_yet_started(monkeypatch: pytest.MonkeyPat
             raise Stop
 
     with pytest.raises(Stop):
-        analyse(events, 20_000, jobs=2, progress=progress)
+        analyse(events, 3_000, jobs=2, progress=progress)  # (each search a few tenths of a second)
     assert seen == [0, 1, 2]
     assert len(futures) > 80  # one search a placement
     # at most the 2 done, those under way and those already handed to a process

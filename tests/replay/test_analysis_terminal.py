@@ -15,6 +15,7 @@ from ..support.terminals import Terminals
 pytestmark = pytest.mark.tmux
 
 
+@pytest.mark.long
 def test_a_in_the_viewer_analyses_on_processes_and_shows_the_chart() -> None:
     with short_dir() as d:
         game = d / "game.dvr"

@@ -13,6 +13,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def test_every_byte_offset_truncation_recovers_every_complete_line() -> None:
     assert counts["clean"] == len(ends)
 
 
+@pytest.mark.long
 def test_resuming_a_truncated_game_keeps_the_original_and_ends_as_the_uninterrupted_game(tmp_path: Path) -> None:
     """A sample of cut points across the whole file, torn and clean, through the command line."""
     data = GAMES[3]

@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from dvtui.cli import main
 from dvtui.store import read_game
 
@@ -25,11 +27,13 @@ from ..support.positions import BOTS3
 from ..support.processes import dvtui_cmd, env
 
 KILLS = 100
-"""Cases; ~0.5 s each on the CI machine (a Python start, a partial game, an in-process resume)."""
+"""Cases; ~0.35 s each on the CI machine (a Python start, a partial game, an in-process resume)."""
 SEED = 20261121
-PACE = 0.003
+PACE = 0.001
 """Seconds the bots wait between decisions (--bot-delay): without it a fast machine plays several
-decisions between two looks at the file, and a kill meant for mid-game lands after its end."""
+decisions between two looks at the file (every half millisecond), and a kill meant for mid-game
+lands after its end. A millisecond keeps them apart; more only makes each case longer (a game is
+140 lines: at 3 ms its pacing alone was 0.4 s, most of a case)."""
 
 
 def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
@@ -54,6 +58,7 @@ def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
     return path.read_bytes().count(b"\n")
 
 
+@pytest.mark.long
 def test_kill_minus_nine_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     full = reference(BOTS3, seed=5)

@@ -90,13 +90,14 @@ def test_a_full_server_says_so_at_once_and_serves_again_once_connections_end() -
         assert server.log().count("refused a connection") == 1
 
 
+@pytest.mark.long
 def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_flooding_its_log() -> None:
     with shared_server() as server:
         assert server.proc is not None
         pid = server.proc.pid
         room = len(os.listdir(f"/proc/{pid}/fd")) + 5
         subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={room}:{room}"], check=True)
-        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "seconds": 5})  # (then lets go)
+        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "seconds": 2.5})  # (then lets go)
         wait_for("the server to run out of descriptors", lambda: len(os.listdir(f"/proc/{pid}/fd")) >= room)
         wait_for("the server to find it cannot accept", lambda: "cannot accept a connection" in server.log())
         received, _ = crowd.result()
@@ -108,6 +109,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
 
 
 @pytest.mark.root
+@pytest.mark.long
 def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answered(
     other_user: pwd.struct_passwd,
 ) -> None:

@@ -15,6 +15,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from dvtui.server.limits import Limits
 from dvtui.server.main import Server
 
@@ -146,6 +148,7 @@ def _messages(chunk: bytes) -> Iterator[dict[str, object]]:
             yield message
 
 
+@pytest.mark.long
 def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

@@ -9,6 +9,7 @@ import asyncio
 import re
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ from dvtui.app.widgets.panels import RoundBar
 from dvtui.engine import CardPlaced, Placement, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
+from dvtui.server import clocks
+from dvtui.server.clocks import SOONEST, next_look
 from dvtui.server.main import Server
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord
@@ -24,6 +27,7 @@ from dvtui.server.table import STAND_IN, BotTurn, Table
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.clock import (
+    TICK,
     WAITING_ROOM_TIME,
     MoveClock,
     duration_words,
@@ -136,6 +140,40 @@ def test_a_stopped_server_makes_nobody_lose_on_time() -> None:
     assert t.tick() is None and t.move_left() == 1.0
 
 
+def test_the_clock_loop_wakes_when_a_turn_runs_out_not_at_its_next_whole_tick() -> None:
+    """A turn with less than a tick left is looked at when it runs out: a stand-in plays on time,
+    and a one-second move time is one second, not two."""
+    t, now = clocked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    assert t.due_in() == 10.0 and next_look([t]) == TICK  # (a whole tick first)
+    now.t += 9.7
+    assert t.due_in() == pytest.approx(0.3) and next_look([t]) == pytest.approx(0.3)
+    now.t += 0.3
+    assert next_look([t]) == SOONEST and t.tick() == "overdue"
+    assert t.due_in() is None and next_look([t]) == TICK  # the stand-in plays: nothing to wait for
+    bots, _ = clocked(first=2)
+    assert bots.due_in() is None and next_look([bots]) == next_look([]) == TICK  # a bot's turn has no clock
+
+
+async def test_the_server_clock_loop_sleeps_until_the_turn_runs_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The loop itself (not only :func:`next_look`): with 0.3 s left on Ana's turn, it sleeps 0.3 s."""
+    t, now = clocked()
+    t.join(Guest(ANA_UID, "ana"), 0)
+    now.t += 9.7
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        raise asyncio.CancelledError  # one turn of the loop is enough
+
+    monkeypatch.setattr(clocks.asyncio, "sleep", sleep)
+    with pytest.raises(asyncio.CancelledError):
+        await clocks.run_clocks(lambda: [t], clocks.AliveStamp(tmp_path), lambda line: None, lambda table: None)  # type: ignore[list-item]
+    assert slept == [pytest.approx(0.3)]
+
+
 def test_a_clocked_waiting_room_waits_longer_than_a_move() -> None:
     """Friends need longer to come than a player needs for a move: ten minutes at least."""
     assert (waiting_time(10), waiting_time(3600)) == (WAITING_ROOM_TIME, 3600) and WAITING_ROOM_TIME == 600
@@ -220,12 +258,13 @@ def test_a_server_gives_no_fresh_clock_to_an_undo_after_a_timeout() -> None:
 # -- a real server -------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_clock(served: Served) -> None:
     players = "Ana,Bob,bot:greedy,bot:greedy"
-    opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "2s",
+    opened = served.dvtui("new", "--table", "t", "--players", players, "--seed", "3", "--move-time", "1s",
                           "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    assert "; move time 2s" in served.dvtui("tables").stdout
+    assert "; move time 1s" in served.dvtui("tables").stdout
     code, _out, err = served.player("t", "Ana").finish()
     assert code == 0, err
     path = served.game_file("t")
@@ -249,6 +288,7 @@ def _move_left(served: Served, table: str) -> float:
     return left
 
 
+@pytest.mark.long
 def test_the_clock_survives_a_kill_9_of_the_server(served: Served) -> None:
     """The turn's time used while the server ran stays used; the time it was down is nobody's."""
     opened = served.dvtui("new", "--table", "k", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--start-now")
@@ -277,10 +317,11 @@ async def test_the_round_bar_shows_the_time_left_to_the_player_to_move(in_proces
         assert shown is not None and shown < 600  # counted down here, from the server's figure
 
 
+@pytest.mark.long
 def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> None:
     """SIGSTOP longer than Ana's move time: once the server runs again, her turn has the time it
     had when it stopped (the loop's lag says how long it did not run), not a stand-in's move."""
-    opened = served.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "10s", "--start-now")
+    opened = served.dvtui("new", "--table", "s", "--players", "Ana,Bob,Cy", "--move-time", "4s", "--start-now")
     assert opened.returncode == 0, opened.stderr
     bob = RawClient(str(served.place.socket))
     bob.hello()
@@ -288,7 +329,7 @@ def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> Non
     assert bob.until("presence")["type"] == "presence"
     assert served.proc is not None
     served.proc.send_signal(signal.SIGSTOP)
-    time.sleep(12)
+    time.sleep(5)  # longer than her move time
     served.proc.send_signal(signal.SIGCONT)
     wait_for("the server to see it was stopped", lambda: "the server did not run for" in served.log(), served.log)
     watcher = RawClient(str(served.place.socket))
@@ -298,7 +339,7 @@ def test_a_stopped_server_never_makes_anyone_lose_on_time(served: Served) -> Non
     while (message := watcher.receive()) is not None and message["type"] != "presence":
         seen.append(message["type"])
     assert message is not None and seen == ["joined", "game_created"]  # nobody has placed for Ana
-    assert message["move_left"] > 2  # her turn has what it had when the server stopped
+    assert message["move_left"] > 1  # her turn has what it had when the server stopped
     watcher.close()
     bob.close()
 

@@ -50,6 +50,7 @@ def two_servers(database: str) -> Iterator[tuple[Served, Served]]:
         yield a, b
 
 
+@pytest.mark.long
 def test_a_table_is_played_through_two_servers_and_survives_one_killed(pg_database: str, tmp_path: Path) -> None:
     with two_servers(pg_database) as (a, b):
         opened = a.dvtui("new", "--table", "two", "--players", PLAYERS, "--seed", "8", "--first", "1", "--start-now")
@@ -307,6 +308,7 @@ async def _both_follow(bob_told: list[News], ana_told: list[News]) -> tuple[Game
     return bob_next, ana_next
 
 
+@pytest.mark.long
 async def test_a_rematch_and_a_close_through_one_server_are_followed_through_the_other(pg_database: str) -> None:
     """Ana through one server, Bob through the other, finish a game: Ana proposes a rematch, Bob
     sees it and accepts, and both sessions follow into game 2 by themselves (a ``dealt``, no join
@@ -354,6 +356,7 @@ async def _ana_and_bob(a: Served, b: Served, name: str) -> AsyncIterator[tuple[R
             session.close()
 
 
+@pytest.mark.long
 async def test_a_rematch_turned_down_through_one_server_is_withdrawn_through_every_server(pg_database: str) -> None:
     """Ana proposes a rematch through one server and Bob turns it down through the other: the
     proposal is gone for everyone, as on one server (Ana's session is told it is withdrawn, her
@@ -381,6 +384,7 @@ def _vote(session: RemoteSession) -> tuple[list[int], list[int]] | None:
     return None if vote is None else (sorted(vote.accepted), list(vote.awaited))
 
 
+@pytest.mark.long
 async def test_a_rematch_vote_through_a_server_killed_and_started_again_stays_one_vote(pg_database: str) -> None:
     """Ana proposes a rematch through one server and Bob, through the other, sees it; Ana's server
     killed with -9, her acceptance goes with her connection (as when she leaves a table on one
@@ -487,6 +491,7 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
                 session.close()
 
 
+@pytest.mark.long
 def test_a_table_goes_on_through_two_servers_whose_lock_sessions_are_terminated(
     pg_database: str, tmp_path: Path
 ) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,18 @@ async def _play_out(*sessions: RemoteSession) -> None:
                 if session.human_to_move() is not None and not session.deciding:
                     session.place(choose("greedy", session.game.copy(), 1))
             await asyncio.sleep(0.01)
+
+
+async def _to_the_last_round(pause: Callable[[], Awaitable[object]], *sessions: RemoteSession) -> None:
+    """Play every seat of ``sessions`` (greedy, as their keys would) until the game's last round,
+    ``pause()`` between looks: a resignation there leaves the server's stand-in a round to play,
+    not a whole game (which it plays at a bot's pace)."""
+    async with asyncio.timeout(WAIT):
+        while (game := sessions[0].game).round < game.rounds:
+            for session in sessions:
+                if session.human_to_move() is not None and not session.deciding:
+                    session.place(choose("greedy", session.game.copy(), 1))
+            await pause()
 
 
 async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_table(
@@ -311,6 +323,7 @@ def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones
     assert said[-1] == "Left table fq (your seat stays yours); come back: dvtui join fq", said
 
 
+@pytest.mark.long
 async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_the_rematch(in_process: Server) -> None:
     """Ana resigns in the last round and watches the bot play her seat out; Bob's rematch is dealt
     without asking her (she resigned). Her screen follows into the next game, where her seat is hers
@@ -324,12 +337,7 @@ async def test_who_resigned_and_watches_is_told_their_seat_is_theirs_again_in_th
     )  # resolutions go by
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            async with asyncio.timeout(WAIT):
-                while ana.game.round < ana.game.rounds:  # to the last round (as their keys would)
-                    for session in (ana, bob):
-                        if session.human_to_move() is not None and not session.deciding:
-                            session.place(choose("greedy", session.game.copy(), 1))
-                    await pilot.pause(0.01)
+            await _to_the_last_round(lambda: pilot.pause(0.01), ana, bob)
             await _ana_resigns_and_bob_ends(pilot, app, ana, bob)
             await _rematch_offered_to_ana(pilot, app, bob)
     finally:
@@ -379,6 +387,7 @@ async def _ana_and_bob(place: ServerPlace, table: str) -> tuple[RemoteSession, R
     return ana, bob, bobs
 
 
+@pytest.mark.long
 async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_process: Server) -> None:
     """Ana resigns, watches, and Bob's rematch is dealt: on her screen ``j`` takes her seat of the
     new game in place (no leaving, no ``dvtui join``), and her next placement is hers, made with
@@ -388,6 +397,7 @@ async def test_who_resigned_takes_their_seat_again_in_the_rematch_with_j(in_proc
     try:
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
+            await _to_the_last_round(lambda: pilot.pause(0.01), ana, bob)
             await _ana_resigns_and_bob_ends(pilot, app, ana, bob)
             under = next(s for s in app.screen_stack if isinstance(s, TableScreen))
             assert under.check_action("sit", ()) is False  # a game over has no seat to take
@@ -427,6 +437,7 @@ async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_proce
     --plain`` she types ``sit Ana``: her seat of the new game is hers again, played from these lines."""
     place = in_process.place
     ana, bob, bobs = await _ana_and_bob(place, "ps")
+    await _to_the_last_round(lambda: asyncio.sleep(0.01), ana, bob)
     ana.resign()
     async with asyncio.timeout(WAIT):
         while ana.seat is not None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import signal
 
+import pytest
+
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.options import AppOptions
@@ -27,6 +29,7 @@ def placements_of_ana(server: Served) -> list[CardPlaced]:
     return [e for e in events if isinstance(e, CardPlaced) and e.player == 0]
 
 
+@pytest.mark.long
 async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

@@ -153,6 +153,7 @@ def test_one_writer_per_game(pg_database: str, tmp_path: Path) -> None:
     from dvtui.server.stores.pg import PgStore
 
     one, two = PgStore(pg_database, tmp_path), PgStore(pg_database, tmp_path)
+    two.lock_wait = 0.5  # nothing here answers its ask to let go: the refusal, without half a minute's wait
     try:
         session, _ = one.create("held", _created(), _record())
         with pytest.raises(GameLocked):

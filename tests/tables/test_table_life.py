@@ -202,7 +202,8 @@ def test_tables_nobody_comes_to_are_put_aside_and_the_rest_hold_no_file_open() -
             # no longer listed, then its file moves: kept, under another name
             wait_for("the lonely table to be put aside", lambda: len(list(server.games.glob("lonely.*.dvr"))) == 1)
             assert sorted(server.tables) == ["busy", "kept"]  # a seat was taken there
-            assert _game_fds(server) == []
+            # (the put-aside file is renamed while still open, and closed just after)
+            wait_for("the put-aside file to close", lambda: _game_fds(server) == [])
             me = _client(server)
             assert _open(me, "lonely", "Ana,Bob,Cy")["type"] == "opened"  # the name is free again
         with in_thread(d / "srv", table_limits=TableLimits(idle=0.0, sweep=0.05)) as server:

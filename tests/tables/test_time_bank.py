@@ -179,25 +179,26 @@ def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.long
 def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_in_play(served: Served) -> None:
     players = "Ana,bot:random,bot:random"
     opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
-                          "--move-time", "3s", "--time-bank", "2s", "--increment", "1s", "--start-now")  # fmt: skip
+                          "--move-time", "2s", "--time-bank", "1s", "--increment", "1s", "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
     ana = RawClient(str(served.place.socket))
     ana.hello(list(FEATURES))
     ana.send({"type": "join", "table": "b", "seat": 0})
     first = _presence_for_ana(ana)
-    assert (first["time_bank"], first["increment"], first["banks"]) == (2, 1, [2.0, 2.0, 2.0])
+    assert (first["time_bank"], first["increment"], first["banks"]) == (1, 1, [1.0, 1.0, 1.0])
     game = PlaySession.start(new_game(parse_players(players), first_player=0, seed=2), None).game
     placement = game.legal_placements()[0]
     ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
-    second = _presence_for_ana(ana)  # placed within her move time (3 s): her bank and the increment
-    assert second["banks"][0] == 3.0, second
+    second = _presence_for_ana(ana)  # placed within her move time (2 s): her bank and the increment
+    assert second["banks"][0] == 2.0, second
     placed = ana.until("card_placed")  # she waits: her move time, then her bank, run out
     assert (placed["player"], placed.get("stand_in")) == (0, STAND_IN), placed
     third = _presence_for_ana(ana)
-    assert third["banks"][0] == 0.0 and third["move_left"] <= 3.0, third  # no increment for the stand-in's move
+    assert third["banks"][0] == 0.0 and third["move_left"] <= 2.0, third  # no increment for the stand-in's move
     ana.close()
     assert "ran out of time; a stand-in plays the turn" in served.log()
 

@@ -26,6 +26,7 @@ from ..support.web import (
 pytestmark = pytest.mark.chromium
 
 
+@pytest.mark.long
 def test_a_game_in_a_tab_is_saved_and_a_reload_offers_to_resume_it(browser: Browser, tmp_path: Path) -> None:
     data = tmp_path / "data"
     with web_server(data) as (_, url):
@@ -48,6 +49,7 @@ def test_a_game_in_a_tab_is_saved_and_a_reload_offers_to_resume_it(browser: Brow
         page.close()
 
 
+@pytest.mark.long
 def test_a_closed_tab_ends_its_process_and_loses_nothing(browser: Browser, tmp_path: Path) -> None:
     data = tmp_path / "data"
     with web_server(data) as (server, url):

@@ -30,6 +30,7 @@ def page_status(url: str, user: str) -> int:
         return e.code
 
 
+@pytest.mark.long
 def test_tabs_beyond_the_caps_are_refused_in_the_page(browser: Browser, tmp_path: Path) -> None:
     args = ("--user-header", HEADER, "--max-tabs", "2", "--max-tabs-per-person", "1")
     with web_server(tmp_path / "data", *args) as (_, url):

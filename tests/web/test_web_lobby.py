@@ -25,6 +25,7 @@ def placements(path: Path) -> list[tuple[int, int]]:
     return [(e["player"], e["card"]) for e in lines if e["type"] == "card_placed"]
 
 
+@pytest.mark.long
 def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)

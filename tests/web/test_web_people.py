@@ -26,6 +26,7 @@ def person_tab(browser: Browser, user: str) -> Tab:
     return Tab(context.new_page())
 
 
+@pytest.mark.long
 def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_path: Path) -> None:
     data = tmp_path / "data"
     people = data / PEOPLE

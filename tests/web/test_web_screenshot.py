@@ -33,6 +33,7 @@ def delivery(seen: str) -> str:
     return str(json.loads(seen[start : seen.index("]", start) + 1])[1])
 
 
+@pytest.mark.long
 async def test_a_screenshot_is_the_browsers_download_and_no_file_of_the_web_account(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

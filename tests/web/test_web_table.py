@@ -46,6 +46,7 @@ def _said(server: Served, table: str, name: str) -> str:
     return f"placed {placed.card} under column {'ABCDEFG'[placed.column]}"
 
 
+@pytest.mark.long
 def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Browser, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

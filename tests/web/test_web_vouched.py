@@ -26,6 +26,7 @@ def placements(path: Path) -> list[tuple[int, int]]:
     return [(e["player"], e["card"]) for e in lines if e["type"] == "card_placed"]
 
 
+@pytest.mark.long
 def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Browser, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
