@@ -110,13 +110,13 @@ def run(
             raise WebError(problem)
     path = None if socket_path is None else Path(socket_path).expanduser().absolute()
     where = f"http://{host}:{port}" if path is None else f"unix:{path}"
-    listener: socket.socket | None = None
+    listeners: list[socket.socket] = []
     bound: os.stat_result | None = None
-    try:  # before the server announces an address it cannot have
+    try:  # listening before the server announces the address, which then answers at once
         if path is None:
-            _check_free(host, port)
+            listeners = _tcp_listeners(host, port)
         else:
-            listener = _unix_listener(path)
+            listeners = [_unix_listener(path)]
             bound = path.stat()
     except OSError as e:
         raise _cannot_serve(where, e, on_socket=path is not None) from None
@@ -125,7 +125,7 @@ def run(
               f"itself in {printable(user_header)}: on a host with other users, serve on --socket PATH",
               file=sys.stderr)  # fmt: skip
     url = public_url or f"http://{host}:{port}"
-    web_server = server_class(user_header, listener, caps)(
+    web_server = server_class(user_header, listeners, caps)(
         shlex.join(tab_command(table, server, language)),
         host=host,
         port=port,
@@ -138,8 +138,9 @@ def run(
     except OSError as e:
         raise _cannot_serve(where, e, on_socket=path is not None) from None
     finally:
-        if listener is not None and path is not None and bound is not None:
+        for listener in listeners:
             listener.close()
+        if path is not None and bound is not None:
             _remove_socket(path, bound)
 
 
@@ -199,6 +200,7 @@ def _unix_listener(path: Path) -> socket.socket:
     os.umask(umask | (0o777 & ~SOCKET_MODE))  # (the process has one thread yet: nothing else creates files)
     try:
         listener.bind(str(path))
+        listener.listen(128)  # (listening before the address is announced)
     except OSError:
         listener.close()
         raise
@@ -218,9 +220,28 @@ def _remove_socket(path: Path, bound: os.stat_result) -> None:
         pass
 
 
-def _check_free(host: str, port: int) -> None:
-    """Raise the system's error if ``host:port`` cannot be listened on (taken, or not this machine's)."""
-    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
-        probe.bind(address)
+def _tcp_listeners(host: str, port: int) -> list[socket.socket]:
+    """Sockets listening on every address of ``host`` at ``port`` (as aiohttp would bind them:
+    each address once, an IPv6 one for IPv6 only), or the system's error (the port taken, or the
+    host not this machine's), with nothing left open."""
+    listeners: list[socket.socket] = []
+    seen: set[tuple[int, object]] = set()
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
+            if (family, address) in seen:
+                continue
+            seen.add((family, address))
+            listener = socket.socket(family, kind, proto)
+            listeners.append(listener)
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                listener.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            listener.bind(address)
+            listener.listen(128)
+    except OSError:
+        for listener in listeners:
+            listener.close()
+        raise
+    return listeners

@@ -77,10 +77,12 @@ def without_player(environment: dict[str, str]) -> dict[str, str]:
 
 
 def server_class(
-    user_header: str | None, listener: socket.socket | None = None, caps: TabCaps | None = None,
+    user_header: str | None, listeners: list[socket.socket] | None = None, caps: TabCaps | None = None,
 ) -> type[Server]:  # fmt: skip
     """textual-serve's server, announcing itself in one line instead of its banner; listening on
-    ``listener`` (a bound Unix socket) when given, instead of its host and port; with
+    ``listeners`` (sockets already listening: a Unix socket, or the host's addresses) when given,
+    so that the address it announces answers from the moment it is announced (aiohttp would
+    start listening only after the start-up that announces it); with
     ``user_header``, each tab's dvtui named after the user the proxy vouches for in that header,
     and a connection without it refused (it did not come through the proxy), each in a data
     directory of their own; a tab beyond ``caps`` refused, in the page; and a tab's dvtui always
@@ -201,8 +203,8 @@ def server_class(
                 tabs.closed(user)
 
         def serve(self, debug: bool = False) -> None:
-            """textual-serve's ``serve`` (its logging, its signal handlers), on ``listener``."""
-            if listener is None:
+            """textual-serve's ``serve`` (its logging, its signal handlers), on ``listeners``."""
+            if not listeners:
                 super().serve(debug)
                 return
             self.debug = debug
@@ -210,11 +212,12 @@ def server_class(
             loop = asyncio.new_event_loop()
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(signum, self.request_exit)
-            web.run_app(make_app(self), sock=listener, handle_signals=False, loop=loop, print=lambda *_: None)
+            web.run_app(make_app(self), sock=listeners, handle_signals=False, loop=loop, print=lambda *_: None)
 
         async def on_startup(self, app: web.Application) -> None:
             await start_spare(self.command)  # the first tab's
-            through = "" if listener is None else f" through unix:{printable(str(listener.getsockname()))}"
+            unix = [s for s in listeners or () if s.family == socket.AF_UNIX]
+            through = f" through unix:{printable(str(unix[0].getsockname()))}" if unix else ""
             print(f"Dolce Vita in the browser: {self.public_url}/{through} (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: web.Application) -> None:

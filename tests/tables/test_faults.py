@@ -15,7 +15,7 @@ import pytest
 from ..support.postgres import Cluster
 from ..support.processes import REPO, env
 
-pytestmark = pytest.mark.postgresql
+pytestmark = [pytest.mark.postgresql, pytest.mark.long]
 
 
 def test_three_servers_play_on_through_kills_a_database_restart_terminated_sessions_and_a_pause(

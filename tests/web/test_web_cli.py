@@ -158,3 +158,26 @@ def test_a_proxys_header_on_a_port_warns_that_every_account_reaches_it(tmp_path:
         f"dvtui: warning: every account on this machine can reach 127.0.0.1:{port} and name "
         "itself in X-User: on a host with other users, serve on --socket PATH\n"
     ), log
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_the_announced_address_answers_from_the_moment_it_is_announced(host: str) -> None:
+    """``dvtui web`` announces its address at start-up, before aiohttp would start listening on a
+    host and port of its own: the server listens on sockets bound before it starts, so a browser
+    (or a script) that connects as soon as it reads the address is answered, not refused."""
+    listeners = serve._tcp_listeners(host, 0)
+    port = listeners[0].getsockname()[1]
+    answered: list[str] = []
+
+    class Probe(server.server_class(None, listeners)):  # type: ignore[misc]
+        async def on_startup(self, app: object) -> None:  # where the address is announced
+            with socket.create_connection((host, port), timeout=5):
+                answered.append(host)
+            self.request_exit()
+
+    try:
+        Probe("true", host=host, port=port).serve()
+    finally:
+        for listener in listeners:
+            listener.close()
+    assert answered == [host]

@@ -24,7 +24,7 @@ async def test_the_proxys_user_names_the_first_seat(tmp_path: Path) -> None:
         async with aiohttp.ClientSession() as http:
             async with http.ws_connect(ws_url, headers={HEADER: "gianna"}) as ws:
                 await shown_until(ws, "New game: choose the seats")
-                await ws.send_str(json.dumps(["stdin", "\r"]))
+                await ws.send_str(json.dumps(["stdin", "\x1b[B\r"]))  # New game (after Play now)
                 assert "Gianna" in await shown_until(ws, "Start the game")
             async with http.get(url + "/ws") as refused:
                 assert refused.status == 403
@@ -53,7 +53,7 @@ async def test_a_tab_never_takes_the_operators_dvtui_player(tmp_path: Path, monk
         ws_url = url.replace("http:", "ws:") + "/ws?width=100&height=30"
         async with aiohttp.ClientSession() as http, http.ws_connect(ws_url) as ws:
             await shown_until(ws, "New game: choose the seats")
-            await ws.send_str(json.dumps(["stdin", "\r"]))
+            await ws.send_str(json.dumps(["stdin", "\x1b[B\r"]))  # New game (after Play now)
             assert "Zed" not in await shown_until(ws, "Start the game")
 
 
