@@ -1,0 +1,117 @@
+"""Tournaments end to end: ``dvtui serve`` and ``dvtui tournament`` as processes. A short arena with
+three bot participants (three people ``DVTUI_PLAYER`` names, vouched for by the server's own
+account) runs to its final standings, each of its games counted once, the points those of the
+places; the standings outlive the server; the bounds (names, times, quotas) refused in one line."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+
+from dvtui.server.arenas import MOST_PER_ACCOUNT, points
+from dvtui.store import read_game
+
+from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.servers import Served, short_dir
+
+PEOPLE = ("ana", "bo", "cy")
+
+
+@contextlib.contextmanager
+def served() -> Iterator[Served]:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        yield server
+        assert server.stop() == 0, server.log()
+
+
+def joiner(server: Served, name: str, person: str) -> subprocess.Popen[str]:
+    """``dvtui tournament join NAME --bot greedy`` for ``person``."""
+    return subprocess.Popen(
+        dvtui_cmd("tournament", "join", name, "--bot", "greedy", "--server", str(server.directory)),
+        env={**env(), "DVTUI_PLAYER": person}, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def joined(server: Served, name: str, person: str) -> tuple[int, str, str]:
+    """``person``'s ``dvtui tournament join NAME --bot greedy``, to its end: its exit code and output."""
+    proc = joiner(server, name, person)
+    out, err = proc.communicate(timeout=180)
+    return proc.returncode, out, err
+
+
+def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> None:
+    with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        opened = dvtui("tournament", "new", "cup", "--minutes", "0.2", "--players", "3", "--server",
+                       str(server.directory))  # fmt: skip
+        assert opened.returncode == 0, opened.stderr
+        assert "tournament cup (3 players, casual, 1m a move): running" in opened.stdout
+        procs = [joiner(server, "cup", person) for person in PEOPLE]
+        outs = [p.communicate(timeout=180) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], outs
+        for out, _err in outs:
+            assert "tournament cup seated you at table play-" in out
+            assert "over, final standings" in out, out
+        shown = dvtui("tournament", "show", "cup", "--json", "--server", str(server.directory))
+        standings = json.loads(shown.stdout)
+        assert standings["state"] == "over" and standings["tables"] == 0 and standings["ended"], standings
+        lines = standings["standings"]
+        assert sorted(line["account"] for line in lines) == [f"web:{p}" for p in PEOPLE]
+        assert [line["points"] for line in lines] == sorted((line["points"] for line in lines), reverse=True)
+        log = server.log()
+        seated = re.findall(r"the pool seated .* at (play-[0-9a-f]{8}) \(bots: 0\)", log)
+        ended = re.findall(r"tournament cup: table (play-[0-9a-f]{8}) ended \((.*)\)", log)
+        assert seated and sorted(seated) == sorted(table for table, _ in ended)  # every game counted, once
+        assert all(line["games"] == len(seated) for line in lines)  # the three of them sat at each
+        earned: Counter[str] = Counter()
+        for table, said in ended:
+            game = read_game(server.game_file(table))
+            scores = game.events[-1].scores  # type: ignore[attr-defined]
+            names = [p.name for p in game.events[0].players]  # type: ignore[attr-defined]
+            for name, score in zip(names, scores, strict=True):
+                place = 1 + sum(1 for other in scores if other > score)
+                assert f"{name} +{points(place, 3)}" in said, (said, scores)
+                earned[name] += points(place, 3)
+        assert {line["account"]: line["points"] for line in lines} == earned
+        assert log.index("tournament cup is over") > log.rindex("ended (")  # over once its last game ended
+        assert server.stop() == 0  # the same directory, a new server: the standings are kept
+        again = server.start()
+        listed = dvtui("tournament", "list", "--server", str(again.directory))
+        leader = lines[0]["account"]
+        assert listed.returncode == 0 and f"cup: over, 3 people, led by {leader}" in listed.stdout, listed
+        shown_again = dvtui("tournament", "show", "cup", "--json", "--server", str(again.directory))
+        assert json.loads(shown_again.stdout)["standings"] == lines
+        code, out, _err = joined(again, "cup", "di")
+        assert code == 0 and "over, final standings" in out and "web:di" not in out  # nobody joins it after
+        assert again.stop() == 0
+
+
+def test_the_bounds_are_one_clear_line() -> None:
+    with served() as server:
+        where = ("--server", str(server.directory))
+
+        def error(*args: str) -> str:
+            run = dvtui("tournament", *args, *where)
+            assert run.returncode != 0 and run.stdout == "", run
+            lines = run.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("dvtui: error: "), run.stderr
+            return lines[0]
+
+        assert "1 to 32 letters" in error("new", "no good", "--minutes", "5")
+        assert "from 0.1 to 1440 minutes" in error("new", "cup", "--minutes", "0.05")
+        assert "from 0.1 to 1440 minutes" in error("new", "cup", "--minutes", "nan")
+        assert "--players 6" in error("new", "cup", "--minutes", "5", "--players", "6")
+        assert "no tournament nope here" in error("show", "nope")
+        assert "no tournament nope here" in error("join", "nope", "--bot", "greedy")
+        for n in range(MOST_PER_ACCOUNT):
+            assert dvtui("tournament", "new", f"cup{n}", "--minutes", "5", *where).returncode == 0
+        assert "exists already" in error("new", "CUP0", "--minutes", "5")  # names alike but for case are one
+        assert f"runs {MOST_PER_ACCOUNT} tournaments already" in error("new", "more", "--minutes", "5")
+        running = dvtui("tournament", "list", *where).stdout
+        assert "cup0: running, 0 people" in running and "cup1: running, 0 people" in running

@@ -1,0 +1,134 @@
+"""The tournaments' rules, without I/O (dvtui/server/arenas.py): the points a place earns at each
+table size, who sits with whom (by the standings, at the sizes that seat everyone they can), when
+bots fill a table, a game counted once; and the room's round (dvtui/server/arenaroom.py): a game
+still running when time is up keeps the tournament open until it ends, and none starts after."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from dvtui.server.arenaroom import ArenaRoom
+from dvtui.server.arenas import (
+    BOT_WAIT,
+    ArenaRecord,
+    Participant,
+    bots_for,
+    points,
+    seating,
+    sizes_that_fill,
+)
+
+T = TypeVar("T")
+
+
+def test_points_by_place_at_each_table_size() -> None:
+    assert [points(p, 3) for p in (1, 2, 3)] == [5, 3, 1]
+    assert [points(p, 4) for p in (1, 2, 3, 4)] == [5, 4, 2, 1]
+    assert [points(p, 5) for p in (1, 2, 3, 4, 5)] == [5, 4, 3, 2, 1]
+
+
+def test_a_table_of_any_size_pays_the_same_on_average() -> None:
+    """No table size is worth seeking out: each pays 3 points a seat, first 5 and last 1 anywhere."""
+    for size in (3, 4, 5):
+        assert sum(points(p, size) for p in range(1, size + 1)) == 3 * size
+
+
+def test_a_resigned_seat_earns_nothing() -> None:
+    assert points(3, 3, resigned=True) == 0
+    assert points(1, 5, resigned=True) == 0
+
+
+def test_shared_places_share_their_points() -> None:
+    record = ArenaRecord(name="cup", opener="ana", started=0, ends=60, tables={"t": ["ana", "bo", "cy", "di"]})
+    record.score("t", [1, 1, 3, 4], [False] * 4)
+    assert [(p.account, p.points) for p in record.ranked()] == [("ana", 5), ("bo", 5), ("cy", 2), ("di", 1)]
+    assert [line.rank for line in record.lines()] == [1, 1, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("free", "sizes", "tables"),
+    [
+        (2, [3, 4, 5], []),
+        (3, [3, 4, 5], [3]),
+        (6, [3, 4, 5], [3, 3]),
+        (7, [3, 4, 5], [4, 3]),
+        (8, [3, 4, 5], [5, 3]),
+        (11, [3, 4, 5], [5, 3, 3]),
+        (6, [4], [4]),
+        (9, [4, 5], [5, 4]),
+        (7, [3], [3, 3]),
+    ],
+)
+def test_the_free_are_split_into_tables_as_large_as_leave_nobody_out(free: int, sizes: list[int],
+                                                                       tables: list[int]) -> None:  # fmt: skip
+    assert sizes_that_fill(free, sizes) == tables
+
+
+def test_those_near_each_other_in_the_standings_sit_together() -> None:
+    record = ArenaRecord(name="cup", opener="ana", started=0, ends=60, players=[3])
+    record.participants = [
+        Participant(account=name, points=pts, since=i + 1)
+        for i, (name, pts) in enumerate([("a", 1), ("b", 9), ("c", 4), ("d", 8), ("e", 3), ("f", 7)])
+    ]
+    free = ["a", "b", "c", "d", "e", "f"]  # in the order they came: not the standings'
+    assert seating(free, record) == [["b", "d", "f"], ["c", "e", "a"]]
+    assert seating(["a", "c", "e", "f"], record) == [["f", "c", "e"]]  # the last waits (3s only)
+
+
+def test_a_newcomer_sits_after_those_with_points() -> None:
+    record = ArenaRecord(name="cup", opener="ana", started=0, ends=60, players=[3])
+    record.participants = [Participant(account=n, points=p, since=i + 1) for i, (n, p) in enumerate([("x", 5)])]
+    assert seating(["new", "x", "y", "z"], record)[0][0] == "x"
+
+
+def test_bots_only_once_someone_has_waited_the_bound() -> None:
+    assert bots_for(["a"], BOT_WAIT - 1, [3, 4, 5]) == ([], 0)
+    assert bots_for(["a"], BOT_WAIT, [3, 4, 5]) == (["a"], 2)
+    assert bots_for(["a", "b"], BOT_WAIT, [4, 5]) == (["a", "b"], 2)
+    assert bots_for([], BOT_WAIT * 10, [3]) == ([], 0)
+
+
+def test_a_game_counts_once() -> None:
+    record = ArenaRecord(name="cup", opener="ana", started=0, ends=60, tables={"t": ["ana", None, "bo"]})
+    assert record.score("t", [2, 1, 3], [False, False, False]) == [("ana", 3), ("bo", 1)]
+    assert record.score("t", [2, 1, 3], [False, False, False]) == []
+    assert [(p.account, p.points, p.games) for p in record.ranked()] == [("ana", 3, 1), ("bo", 1, 1)]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _run_io(fn: Callable[[], T]) -> T:
+    return fn()
+
+
+def test_a_game_running_when_time_is_up_keeps_the_tournament_until_it_ends(tmp_path: Path) -> None:
+    clock = _Clock()
+    playing = {"t1"}
+    seeks: Any = None  # (no one is free: nothing is seated)
+    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: name in playing, lambda name: None, _run_io,
+                     lambda line: None, clock=clock)  # fmt: skip
+    record = ArenaRecord(name="cup", opener="ana", started=940, ends=1010, tables={"t1": ["ana", "bo", "cy"]})
+    room.records["cup"] = record
+    clock.now = 1020  # time is up; t1 still plays
+    asyncio.run(room.round())
+    assert record.state(clock.now) == "finishing" and record.ended is None
+    record.score("t1", [1, 2, 3], [False] * 3)  # it ends: it counts
+    playing.clear()
+    clock.now = 1030
+    asyncio.run(room.round())
+    assert record.state(clock.now) == "over" and record.ended == 1030
+    assert [(p.account, p.points) for p in record.ranked()] == [("ana", 5), ("bo", 3), ("cy", 1)]
+    room.records.clear()
+    room.load()  # kept: read again as it ended
+    assert room.records["cup"] == record
