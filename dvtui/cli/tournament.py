@@ -12,7 +12,7 @@ import sys
 
 import msgspec
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, Unreachable, server_place
 from ..tables.arena import NoArena, listing, new, show, standings_lines, wait_seat
@@ -101,8 +101,9 @@ def _list(args: argparse.Namespace) -> int:
     states = {"running": _("running"), "finishing": _("finishing"), "over": _("over")}
     for arena in found.arenas:
         leader = _(", led by {account}").format(account=arena.leader) if arena.leader else ""
-        said = _("{name}: {state}, {count} people{leader}")
-        line = said.format(name=arena.name, state=states[arena.state], count=arena.participants, leader=leader)
+        people = ngettext("{count} person", "{count} people", arena.participants).format(count=arena.participants)
+        line = _("{name}: {state}, {people}{leader}").format(name=arena.name, state=states[arena.state], people=people,
+                                                              leader=leader)  # fmt: skip
         print(printable(line))
     return EXIT_OK
 

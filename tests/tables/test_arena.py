@@ -11,6 +11,7 @@ import re
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 from dvtui.server.arenas import MOST_PER_ACCOUNT, points
 from dvtui.store import read_game
@@ -115,3 +116,34 @@ def test_the_bounds_are_one_clear_line() -> None:
         assert f"runs {MOST_PER_ACCOUNT} tournaments already" in error("new", "more", "--minutes", "5")
         running = dvtui("tournament", "list", *where).stdout
         assert "cup0: running, 0 people" in running and "cup1: running, 0 people" in running
+
+
+def test_the_documented_commands_run_as_written() -> None:
+    """docs/SHARED_TABLES.md's commands, as written (the server named by ``DVTUI_SERVER_DIR``)."""
+    shared = (Path(__file__).resolve().parents[2] / "docs" / "SHARED_TABLES.md").read_text()
+    block = shared.split("## Tournaments", 1)[1].split("```", 2)[1]
+    commands = [line.split("#", 1)[0].split() for line in block.strip().splitlines()]
+    assert [c[:3] for c in commands] == [["dvtui", "tournament", a] for a in ("new", "join", "join", "show", "list")]
+    with served() as server:
+        where = {**env(), "DVTUI_SERVER_DIR": str(server.directory)}
+
+        def run(words: list[str]) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(dvtui_cmd(*words[1:]), env=where, capture_output=True, text=True, timeout=60,
+                                  stdin=subprocess.DEVNULL)  # fmt: skip
+
+        opened = run(commands[0])
+        assert opened.returncode == 0 and "tournament friday (3-4 players" in opened.stdout, opened
+        refused = run(commands[1])  # no terminal here: said before anything is joined
+        assert refused.returncode != 0 and "dvtui tournament join NAME --bot LEVEL" in refused.stderr, refused
+        bot = subprocess.Popen(dvtui_cmd(*commands[2][1:]), env=where, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        try:
+            assert bot.stderr is not None
+            assert "tournament friday (3-4 players, casual, 1m a move): running" in bot.stderr.readline()
+            shown = run(commands[3])
+            assert shown.returncode == 0 and "1. web:" not in shown.stdout and " 0 pts, 0 games" in shown.stdout
+            listed = run(commands[4])
+            assert listed.returncode == 0 and "friday: running, 1 person" in listed.stdout, listed
+        finally:
+            bot.terminate()
+            bot.communicate(timeout=60)

@@ -15,6 +15,9 @@ import pytest
 from dvtui.server.arenaroom import ArenaRoom
 from dvtui.server.arenas import (
     BOT_WAIT,
+    MOST_PARTICIPANTS,
+    MOST_PER_ACCOUNT,
+    MOST_RUNNING,
     ArenaRecord,
     Participant,
     bots_for,
@@ -22,6 +25,7 @@ from dvtui.server.arenas import (
     seating,
     sizes_that_fill,
 )
+from dvtui.tables.protocol import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS
 
 T = TypeVar("T")
 
@@ -132,3 +136,17 @@ def test_a_game_running_when_time_is_up_keeps_the_tournament_until_it_ends(tmp_p
     room.records.clear()
     room.load()  # kept: read again as it ended
     assert room.records["cup"] == record
+
+
+def test_the_documents_say_the_rules_as_they_are() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    shared = " ".join((docs / "SHARED_TABLES.md").read_text().split())
+    protocol = " ".join((docs / "PROTOCOL.md").read_text().split())
+    by_size = {n: "/".join(str(points(p, n)) for p in range(1, n + 1)) for n in (3, 4, 5)}
+    assert f"3 players {by_size[3]}, 4 players {by_size[4]}, 5 players {by_size[5]}" in shared
+    assert f"(3 players: {by_size[3]}; 4: {by_size[4]}; 5: {by_size[5]})" in protocol
+    assert f"has waited {BOT_WAIT:g} seconds" in protocol and f"has waited {BOT_WAIT:g} seconds" in shared
+    bounds = f"{MOST_PARTICIPANTS} people a tournament, {MOST_RUNNING} running on a server, {MOST_PER_ACCOUNT} running"
+    assert bounds in protocol and bounds in shared
+    assert f"`seconds`: how long it runs, {ARENA_LEAST_SECONDS} to {ARENA_MOST_SECONDS:,}" in protocol
+    assert f"from {ARENA_LEAST_SECONDS / 60:g} to {ARENA_MOST_SECONDS // 60} minutes" in shared
