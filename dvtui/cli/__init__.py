@@ -335,6 +335,7 @@ def _tournament_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
     showing = arenas.add_parser("show", help=_("a tournament's standings, running or over"))
     showing.add_argument("name", metavar="NAME", help=_("the tournament's name"))
     showing.add_argument("--json", action="store_true", help=_("print the standings as JSON"))
+    showing.add_argument("--follow", action="store_true", help=_("again at each change, until it is over"))
     _server_option(showing, after=True)
     _server_option(arenas.add_parser("list", help=_("the tournaments: running, then the latest over")), after=True)
     _server_option(tournament)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 
 import msgspec
@@ -15,7 +16,7 @@ import msgspec
 from ..i18n import _, ngettext
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, Unreachable, server_place
-from ..tables.arena import NoArena, listing, new, show, standings_lines, wait_seat
+from ..tables.arena import NoArena, follow, listing, new, show, standings_lines, wait_seat
 from ..tables.protocol import (
     ARENA_LEAST_SECONDS,
     ARENA_MOST_SECONDS,
@@ -85,11 +86,20 @@ def _new(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    standings = asyncio.run(show(server_place(args.server), arena_name(args.name), user=vouched()))
-    if args.json:
-        print(msgspec.json.encode(standings).decode())
-    else:
-        _print(standings)
+    """The standings; ``--follow``: each time they change, until it is over (Ctrl+C stops)."""
+    place, name = server_place(args.server), arena_name(args.name)
+
+    def shown(standings: ArenaStandings) -> None:
+        if args.json:
+            print(msgspec.json.encode(standings).decode(), flush=True)
+        else:
+            _print(standings)
+
+    if not args.follow:
+        shown(asyncio.run(show(place, name, user=vouched())))
+        return EXIT_OK
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(follow(place, name, shown, user=vouched()))
     return EXIT_OK
 
 

@@ -83,6 +83,8 @@ class ArenaRoom:
         """Every tournament, by its name folded to lower case (two names alike but for case are one)."""
         self.waiting: dict[str, dict[str, tuple[Conn, float]]] = {}
         """Who is free to be seated, per tournament: account -> its connection, and since when."""
+        self.watching: dict[str, set[Conn]] = {}
+        """Who follows each tournament's standings (``arena_show`` with ``follow``) until it is over."""
         self.arrived = asyncio.Event()
 
     # -- the store ---------------------------------------------------------------------------------
@@ -180,7 +182,12 @@ class ArenaRoom:
         conn.send(self.standings(record))
 
     async def show(self, conn: Conn, message: ArenaShow) -> None:
-        conn.send(self.standings(self._record(message.name)))
+        """The standings; with ``follow``, again at each change until it is over (not idle meanwhile)."""
+        record = self._record(message.name)
+        if message.follow and record.ended is None:
+            self.watching.setdefault(record.name.casefold(), set()).add(conn)
+            conn.seeking = True
+        conn.send(self.standings(record))
 
     async def listing(self, conn: Conn, message: ArenaList) -> None:
         """The tournaments running (or finishing), then those over, the latest ended first."""
@@ -201,11 +208,15 @@ class ArenaRoom:
                 if there is conn:
                     del waiting[account]
                     conn.seeking = False
+        for watching in self.watching.values():
+            watching.discard(conn)
 
     def tell(self, record: ArenaRecord) -> None:
-        """Those waiting in ``record``'s tournament hear its standings."""
+        """Those waiting in ``record``'s tournament, and those following it, hear its standings."""
         line = self.standings(record)
         for conn, _since in self.waiting.get(record.name.casefold(), {}).values():
+            conn.send(line)
+        for conn in self.watching.get(record.name.casefold(), set()):
             conn.send(line)
 
     # -- the games ---------------------------------------------------------------------------------
@@ -259,6 +270,8 @@ class ArenaRoom:
             self.log(said(N_("tournament {name} is over")).format(name=record.name))
             self.tell(record)
             for conn, _since in self.waiting.pop(record.name.casefold(), {}).values():
+                conn.seeking = False
+            for conn in self.watching.pop(record.name.casefold(), set()):
                 conn.seeking = False
 
     async def _seat(self, record: ArenaRecord, now: float) -> None:

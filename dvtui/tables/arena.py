@@ -71,6 +71,28 @@ async def show(place: ServerPlace, name: str, *, user: str | None = None) -> Are
     return await _ask(place, ArenaShow(name=name), ArenaStandings, user)
 
 
+async def follow(
+    place: ServerPlace, name: str, told: Callable[[ArenaStandings], None], *, user: str | None = None
+) -> ArenaStandings:
+    """Follow tournament ``name``'s standings: ``told`` hears each, until it is over (the last)."""
+    try:
+        conn = await _open(place, user)
+        try:
+            await conn.send(ArenaShow(name=name, follow=True))
+            while True:
+                message = await conn.receive()
+                if isinstance(message, Error):
+                    raise Refused(message)
+                if isinstance(message, ArenaStandings):
+                    told(message)
+                    if message.state == "over":
+                        return message
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise lost(place, e) from None
+
+
 async def listing(place: ServerPlace, *, user: str | None = None) -> Arenas:
     """The tournaments, running first, then the latest over."""
     return await _ask(place, ArenaList(), Arenas, user)
@@ -132,4 +154,4 @@ def standings_lines(standings: ArenaStandings) -> list[str]:
     return lines
 
 
-__all__ = ["NoArena", "listing", "new", "show", "standings_lines", "wait_seat"]
+__all__ = ["NoArena", "follow", "listing", "new", "show", "standings_lines", "wait_seat"]

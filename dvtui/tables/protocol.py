@@ -403,9 +403,12 @@ class ArenaJoin(Message, tag="arena_join"):
 
 
 class ArenaShow(Message, tag="arena_show"):
-    """Feature ``arena``: tournament ``name``'s standings, running or over. Answered by ``arena``."""
+    """Feature ``arena``: tournament ``name``'s standings, running or over. Answered by ``arena``;
+    ``follow``: then again each time they change, until it is over (the connection is not idle
+    meanwhile)."""
 
     name: TableName
+    follow: bool = False
 
 
 class ArenaList(Message, tag="arena_list"):

@@ -53,8 +53,22 @@ def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> No
                        str(server.directory))  # fmt: skip
         assert opened.returncode == 0, opened.stderr
         assert "tournament cup (3 players, casual, 1m a move): running" in opened.stdout
+        spectator = subprocess.Popen(
+            dvtui_cmd("tournament", "show", "cup", "--follow", "--json", "--server", str(server.directory)),
+            env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
         procs = [joiner(server, "cup", person) for person in PEOPLE]
         outs = [p.communicate(timeout=180) for p in procs]
+        followed = [json.loads(line) for line in spectator.communicate(timeout=60)[0].splitlines()]
+        assert spectator.returncode == 0 and followed[-1]["state"] == "over", followed
+        assert followed[0]["state"] == "running" and len(followed) > 3  # pushed live: people came, games ended
+        assert any(f["standings"] != followed[-1]["standings"] for f in followed[:-1])
+        assert (
+            followed[-1]["standings"]
+            == json.loads(dvtui("tournament", "show", "cup", "--json", "--server", str(server.directory)).stdout)[
+                "standings"
+            ]
+        )
         assert [p.returncode for p in procs] == [0, 0, 0], outs
         for out, _err in outs:
             assert "tournament cup seated you at table play-" in out
@@ -123,7 +137,8 @@ def test_the_documented_commands_run_as_written() -> None:
     shared = (Path(__file__).resolve().parents[2] / "docs" / "SHARED_TABLES.md").read_text()
     block = shared.split("## Tournaments", 1)[1].split("```", 2)[1]
     commands = [line.split("#", 1)[0].split() for line in block.strip().splitlines()]
-    assert [c[:3] for c in commands] == [["dvtui", "tournament", a] for a in ("new", "join", "join", "show", "list")]
+    actions = ("new", "join", "join", "show", "show", "list")
+    assert [c[:3] for c in commands] == [["dvtui", "tournament", a] for a in actions]
     with served() as server:
         where = {**env(), "DVTUI_SERVER_DIR": str(server.directory)}
 
@@ -142,7 +157,12 @@ def test_the_documented_commands_run_as_written() -> None:
             assert "tournament friday (3-4 players, casual, 1m a move): running" in bot.stderr.readline()
             shown = run(commands[3])
             assert shown.returncode == 0 and "1. web:" not in shown.stdout and " 0 pts, 0 games" in shown.stdout
-            listed = run(commands[4])
+            following = subprocess.Popen(dvtui_cmd(*commands[4][1:]), env=where, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, text=True)  # fmt: skip
+            assert following.stdout is not None and "running" in following.stdout.readline()
+            following.terminate()
+            following.communicate(timeout=60)
+            listed = run(commands[5])
             assert listed.returncode == 0 and "friday: running, 1 person" in listed.stdout, listed
         finally:
             bot.terminate()
