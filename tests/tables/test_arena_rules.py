@@ -25,7 +25,8 @@ from dvtui.server.arenas import (
     seating,
     sizes_that_fill,
 )
-from dvtui.tables.protocol import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS
+from dvtui.server.table import Refusal
+from dvtui.tables.protocol import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, ArenaJoin, ArenaNew, ArenaShow
 
 T = TypeVar("T")
 
@@ -150,3 +151,58 @@ def test_the_documents_say_the_rules_as_they_are() -> None:
     assert bounds in protocol and bounds in shared
     assert f"`seconds`: how long it runs, {ARENA_LEAST_SECONDS} to {ARENA_MOST_SECONDS:,}" in protocol
     assert f"from {ARENA_LEAST_SECONDS / 60:g} to {ARENA_MOST_SECONDS // 60} minutes" in shared
+
+
+class _Conn:
+    """A connection as the room sees one: whom it speaks for, and what it was sent."""
+
+    def __init__(self, person: str) -> None:
+        self.identity = person
+        self.user = f"web:{person}"
+        self.seeking = False
+        self.sent: list[bytes] = []
+
+    def send(self, data: bytes) -> None:
+        self.sent.append(data)
+
+
+def _room(tmp_path: Path, playing: set[str] | None = None) -> ArenaRoom:
+    seeks: Any = None
+    live = playing if playing is not None else set()
+    return ArenaRoom(tmp_path / "arenas", seeks, lambda name: name in live, lambda name: None, _run_io,
+                     lambda line: None, clock=_Clock())  # fmt: skip
+
+
+def _refused(call: Any) -> Refusal:
+    with pytest.raises(Refusal) as caught:
+        asyncio.run(call)
+    return caught.value
+
+
+def test_the_bounds_of_tournaments_and_their_people(tmp_path: Path) -> None:
+    room = _room(tmp_path)
+    conn: Any = _Conn("ana")
+    for n in range(MOST_RUNNING):
+        room.records[f"a{n}"] = ArenaRecord(name=f"a{n}", opener="someone", started=0, ends=10_000)
+    refused = _refused(room.new(conn, ArenaNew(name="one-more", seconds=60)))
+    assert refused.code == "busy" and f"{MOST_RUNNING} tournaments are running here" in refused.message
+    full = room.records["a0"]
+    full.participants = [Participant(account=f"p{n}", since=n + 1) for n in range(MOST_PARTICIPANTS)]
+    refused = _refused(room.join(conn, ArenaJoin(name="A0")))  # (a name alike but for case is the same)
+    assert refused.code == "busy" and f"has {MOST_PARTICIPANTS} people" in refused.message
+    full.participants.pop()
+    asyncio.run(room.join(conn, ArenaJoin(name="a0")))  # one place left: taken
+    assert conn.seeking and b'"type":"arena"' in conn.sent[-1]
+    refused = _refused(room.join(conn, ArenaJoin(name="a1")))
+    assert refused.code == "busy" and "one wait at a time" in refused.message
+    assert _refused(room.show(conn, ArenaShow(name="nope"))).code == "no_arena"
+
+
+def test_nobody_is_seated_again_while_their_table_plays(tmp_path: Path) -> None:
+    room = _room(tmp_path, playing={"play-1"})
+    room.records["cup"] = ArenaRecord(name="cup", opener="x", started=0, ends=10_000,
+                                      tables={"play-1": ["web:ana", "web:bo", None]})  # fmt: skip
+    conn: Any = _Conn("ana")
+    refused = _refused(room.join(conn, ArenaJoin(name="cup")))
+    assert refused.code == "busy" and "plays at table play-1 of tournament cup" in refused.message
+    assert not conn.seeking and "cup" not in room.waiting
