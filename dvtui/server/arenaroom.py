@@ -161,6 +161,9 @@ class ArenaRoom:
         ``matched`` once seated (or, once it is over, its final standings)."""
         record = self._record(message.name)
         account = owner_name(conn.identity)
+        if record.state(self.clock()) == "finishing":  # no table starts: one hears the end, as a spectator
+            await self.show(conn, ArenaShow(name=record.name, follow=True))
+            return
         if record.ended is None:
             for table, seated in record.tables.items():
                 if account in seated and self.playing(table):

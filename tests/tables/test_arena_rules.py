@@ -206,3 +206,48 @@ def test_nobody_is_seated_again_while_their_table_plays(tmp_path: Path) -> None:
     refused = _refused(room.join(conn, ArenaJoin(name="cup")))
     assert refused.code == "busy" and "plays at table play-1 of tournament cup" in refused.message
     assert not conn.seeking and "cup" not in room.waiting
+
+
+class _Seeks:
+    """The pool's way of seating a table, as the room calls it: each table asked for, kept."""
+
+    def __init__(self) -> None:
+        self.seated: list[tuple[list[str], list[str], str | None]] = []
+
+    def level_allowed(self, level: str) -> bool:
+        return True
+
+    async def seat(self, match: Any, *, arena: str | None = None) -> tuple[str, list[str | None]]:
+        people = [f"web:{s.key}" for s in match.people]
+        self.seated.append((people, list(match.bots), arena))
+        return f"play-{len(self.seated)}", [*people, *([None] * len(match.bots))]
+
+
+def test_the_room_seats_by_the_standings_and_bots_only_after_the_bound(tmp_path: Path) -> None:
+    seeks = _Seeks()
+    clock = _Clock()
+    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
+                     lambda line: None, clock=clock)  # fmt: skip
+    record = ArenaRecord(name="cup", opener="x", started=clock.now, ends=clock.now + 600, players=[3])
+    record.participants = [Participant(account=f"web:{p}", points=pts, since=i + 1)
+                           for i, (p, pts) in enumerate([("a", 2), ("b", 9), ("c", 5), ("d", 7)])]  # fmt: skip
+    room.records["cup"] = record
+    conns: dict[str, Any] = {p: _Conn(p) for p in "abcd"}
+    for p in "abcd":
+        asyncio.run(room.join(conns[p], ArenaJoin(name="cup")))
+    asyncio.run(room.round())
+    assert seeks.seated == [(["web:b", "web:d", "web:c"], [], "cup")]  # the leaders together; a waits
+    assert record.tables == {"play-1": ["web:b", "web:d", "web:c"]}
+    clock.now += BOT_WAIT - 1
+    asyncio.run(room.round())
+    assert len(seeks.seated) == 1  # not yet
+    clock.now += 1
+    asyncio.run(room.round())
+    assert seeks.seated[1] == (["web:a"], ["club", "club"], "cup")  # a newcomer's rung, for a newcomer
+    assert room.waiting["cup"] == {}
+    clock.now = record.ends  # time is up: nobody is seated any more
+    asyncio.run(room.join(_Conn("e"), ArenaJoin(name="cup")))  # type: ignore[arg-type]
+    clock.now += BOT_WAIT
+    asyncio.run(room.round())
+    assert len(seeks.seated) == 2 and record.ended is None  # its tables still play
+    assert "web:e" not in [p.account for p in record.participants]  # come too late: nobody to play with
