@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, pgettext
 from .clock import move_time_words
 from .connection import Connection, Dropped, Refused, lost
 from .protocol import (
@@ -127,7 +127,7 @@ async def wait_seat(
 def standings_lines(standings: ArenaStandings) -> list[str]:
     """A tournament in words: its state, its rules, then a line per participant."""
     sizes = "-".join(str(n) for n in sorted({standings.players[0], standings.players[-1]}))
-    kind = _("rated") if standings.rated else _("casual")
+    kind = pgettext("game", "rated") if standings.rated else pgettext("game", "casual")
     rules = _("{size} players, {kind}, {move_time} a move").format(
         size=sizes, kind=kind, move_time=move_time_words(standings.move_time)
     )
@@ -148,8 +148,8 @@ def standings_lines(standings: ArenaStandings) -> list[str]:
     for line in standings.standings:
         games = ngettext("{count} game", "{count} games", line.games).format(count=line.games)
         playing = _(" (playing)") if line.playing else ""
-        said = _("{rank:>3}. {account}  {points} pts, {games}{playing}")
-        lines.append(said.format(rank=line.rank, account=line.account, points=line.points, games=games,
+        said = _("{rank}. {account}  {points} pts, {games}{playing}")
+        lines.append(said.format(rank=f"{line.rank:>3}", account=line.account, points=line.points, games=games,
                                  playing=playing))  # fmt: skip
     return lines
 
