@@ -32,6 +32,7 @@ from ..tables.protocol import (
     ArenaStandings,
     ArenaSummary,
     encode,
+    is_table_name,
 )
 from .arenas import (
     BOT_WAIT,
@@ -96,7 +97,9 @@ class ArenaRoom:
             for path in sorted(self.directory.glob("*.json")):
                 try:
                     record = _decoder.decode(path.read_bytes())
-                except (OSError, msgspec.DecodeError, msgspec.ValidationError) as e:
+                    if record.name != path.stem or not is_table_name(record.name):  # (it names the file it is kept in)
+                        raise ValueError(f"it names tournament {record.name!r}")
+                except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError) as e:
                     self.log(said(N_("tournament file {file} is left out: {error}")).format(file=path.name, error=e))
                     continue
                 self.records[record.name.casefold()] = record
@@ -105,7 +108,8 @@ class ArenaRoom:
         self.directory.mkdir(mode=0o700, exist_ok=True)
         path = self.directory / f"{record.name}.json"
         part = path.with_suffix(".part")
-        with open(part, "wb") as f:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        with open(fd, "wb") as f:
             f.write(_encoder.encode(record))
             f.flush()
             os.fsync(f.fileno())

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 import pytest
 
 from dvtui.server.arenaroom import ArenaRoom
@@ -139,6 +140,21 @@ def test_a_game_running_when_time_is_up_keeps_the_tournament_until_it_ends(tmp_p
     assert room.records["cup"] == record
 
 
+def test_a_tournament_file_that_names_another_place_is_left_out(tmp_path: Path) -> None:
+    """A file is read as a tournament only under its own name, one a table's rule allows: the
+    record's name is where it is written again (never ``../``)."""
+    said: list[str] = []
+    seeks: Any = None
+    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: False, lambda name: None, _run_io, said.append)
+    (tmp_path / "arenas").mkdir()
+    for stem, name in (("cup", "../cup"), ("fine", "other"), ("ok", "ok")):
+        data = msgspec.json.encode(ArenaRecord(name=name, opener="x", started=0, ends=1))
+        (tmp_path / "arenas" / f"{stem}.json").write_bytes(data)
+    room.load()
+    assert list(room.records) == ["ok"]
+    assert len(said) == 2 and all("is left out" in line for line in said), said
+
+
 def test_the_documents_say_the_rules_as_they_are() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs"
     shared = " ".join((docs / "SHARED_TABLES.md").read_text().split())
@@ -219,6 +235,7 @@ class _Seeks:
 
     async def seat(self, match: Any, *, arena: str | None = None) -> tuple[str, list[str | None]]:
         people = [f"web:{s.key}" for s in match.people]
+        assert all((s.rated, s.move_time) == (True, 30) for s in match.people)  # the tournament's kind of game
         self.seated.append((people, list(match.bots), arena))
         return f"play-{len(self.seated)}", [*people, *([None] * len(match.bots))]
 
@@ -228,7 +245,8 @@ def test_the_room_seats_by_the_standings_and_bots_only_after_the_bound(tmp_path:
     clock = _Clock()
     room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
                      lambda line: None, clock=clock)  # fmt: skip
-    record = ArenaRecord(name="cup", opener="x", started=clock.now, ends=clock.now + 600, players=[3])
+    record = ArenaRecord(name="cup", opener="x", started=clock.now, ends=clock.now + 600, players=[3], rated=True,
+                         move_time=30)  # fmt: skip
     record.participants = [Participant(account=f"web:{p}", points=pts, since=i + 1)
                            for i, (p, pts) in enumerate([("a", 2), ("b", 9), ("c", 5), ("d", 7)])]  # fmt: skip
     room.records["cup"] = record
