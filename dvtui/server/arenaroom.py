@@ -282,6 +282,9 @@ class ArenaRoom:
                 conn.seeking = False
 
     async def _seat(self, record: ArenaRecord, now: float) -> None:
+        """Seat ``record``'s free people (:func:`.arenas.seating`, then :func:`.arenas.bots_for`):
+        every table's people taken out of the wait first, before any is opened (one who leaves
+        meanwhile is seated all the same: the seat is kept for them)."""
         waiting = self.waiting.get(record.name.casefold(), {})
         if not waiting:
             return
@@ -289,6 +292,7 @@ class ArenaRoom:
         seated = {account for table in tables for account in table}
         left = sorted((a for a in waiting if a not in seated), key=lambda a: waiting[a][1])
         people, bots = bots_for(left, now - waiting[left[0]][1] if left else 0.0, record.players, self.bot_wait)
+        matches = []
         for table, n in [*((t, 0) for t in tables), *([(people, bots)] if people else [])]:
             conns = [waiting.pop(account)[0] for account in table]
             for conn in conns:
@@ -296,18 +300,17 @@ class ArenaRoom:
             ratings = [self.rating_of(account) for account in table]
             mean = [round(NEWCOMER.mu) if r is None else r for r in ratings]
             level = bot_level(mean, self.seeks.level_allowed)
-            match = Match(
+            matches.append(Match(
                 people=[Seeker(key=c.identity, rating=r, sizes=frozenset(record.players), rated=record.rated,
                                move_time=record.move_time, wait=0.0, since=now, ticket=c)
                         for c, r in zip(conns, mean, strict=True)],
                 bots=[level] * n,
-            )  # fmt: skip
+            ))  # fmt: skip
+        for match in matches:
             opened = await self.seeks.seat(match, arena=record.name)
             if opened is not None:
                 name, invited = opened
                 record.tables[name] = invited
-                for account in table:
-                    record.participant(account)
                 await self.save(record)
                 self.tell(record)
 

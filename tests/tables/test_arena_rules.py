@@ -269,3 +269,29 @@ def test_the_room_seats_by_the_standings_and_bots_only_after_the_bound(tmp_path:
     asyncio.run(room.round())
     assert len(seeks.seated) == 2 and record.ended is None  # its tables still play
     assert "web:e" not in [p.account for p in record.participants]  # come too late: nobody to play with
+
+
+def test_one_who_leaves_while_tables_are_being_opened_is_seated_all_the_same(tmp_path: Path) -> None:
+    """Every table of a round takes its people out of the wait before any is opened: opening one
+    lets the loop run, and a connection may end meanwhile."""
+    seeks = _Seeks()
+    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
+                     lambda line: None, clock=_Clock())  # fmt: skip
+    record = ArenaRecord(name="cup", opener="x", started=0, ends=10_000, players=[3], rated=True, move_time=30)
+    room.records["cup"] = record
+    conns: dict[str, Any] = {p: _Conn(p) for p in "abcdef"}
+    for p in "abcdef":
+        asyncio.run(room.join(conns[p], ArenaJoin(name="cup")))
+    first = seeks.seat
+
+    async def seat(match: Any, *, arena: str | None = None) -> tuple[str, list[str | None]]:
+        for conn in conns.values():
+            room.leave(conn)  # (everyone's connection ends while the first table is opened)
+        return await first(match, arena=arena)
+
+    seeks.seat = seat  # type: ignore[method-assign]
+    asyncio.run(room.round())
+    assert [sorted(people) for people, _bots, _arena in seeks.seated] == [
+        ["web:a", "web:b", "web:c"], ["web:d", "web:e", "web:f"],
+    ]  # fmt: skip
+    assert len(record.tables) == 2
