@@ -22,7 +22,6 @@ from ..tables.protocol import (
     ARENA_MOST_SECONDS,
     SEEK_MOVE_TIME,
     SEEK_SIZES,
-    TABLE_NAME_RULE,
     ArenaStandings,
     is_table_name,
 )
@@ -50,7 +49,9 @@ def seconds_of(text: str) -> int:
 def arena_name(text: str) -> str:
     """``NAME``: a tournament's name follows a table's rule."""
     if not is_table_name(text):
-        raise UsageError(_("tournament {name}: {rule}").format(name=printable(repr(text)), rule=_(TABLE_NAME_RULE)))
+        rule = _("a tournament's name is 1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter "
+                 "or digit")  # fmt: skip
+        raise UsageError(_("tournament {name}: {rule}").format(name=printable(repr(text)), rule=rule))
     return text
 
 
