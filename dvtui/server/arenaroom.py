@@ -173,7 +173,8 @@ class ArenaRoom:
                 if account in seated and self.playing(table):
                     raise Refusal("busy", f"{account} plays at table {table} of tournament {record.name}: "
                                   f"finish it first (dvtui join {table})")  # fmt: skip
-            if conn.seeking or any(account in waiting for waiting in self.waiting.values()):
+            elsewhere = conn.identity in self.seeks.conns  # (in the pool, from another connection)
+            if conn.seeking or elsewhere or any(account in waiting for waiting in self.waiting.values()):
                 raise Refusal("busy", f"{account} waits to be seated already: one wait at a time")
             known = any(p.account == account for p in record.participants)
             if not known and len(record.participants) >= MOST_PARTICIPANTS:

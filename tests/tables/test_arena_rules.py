@@ -183,7 +183,7 @@ class _Conn:
 
 
 def _room(tmp_path: Path, playing: set[str] | None = None) -> ArenaRoom:
-    seeks: Any = None
+    seeks: Any = _Seeks()
     live = playing if playing is not None else set()
     return ArenaRoom(tmp_path / "arenas", seeks, lambda name: name in live, lambda name: None, _run_io,
                      lambda line: None, clock=_Clock())  # fmt: skip
@@ -211,6 +211,9 @@ def test_the_bounds_of_tournaments_and_their_people(tmp_path: Path) -> None:
     assert conn.seeking and b'"type":"arena"' in conn.sent[-1]
     refused = _refused(room.join(conn, ArenaJoin(name="a1")))
     assert refused.code == "busy" and "one wait at a time" in refused.message
+    room.seeks.conns["bo"] = object()  # bo seeks a game in the pool, on another connection
+    refused = _refused(room.join(_Conn("bo"), ArenaJoin(name="a1")))  # type: ignore[arg-type]
+    assert refused.code == "busy" and "web:bo waits to be seated already" in refused.message
     assert _refused(room.show(conn, ArenaShow(name="nope"))).code == "no_arena"
 
 
@@ -229,6 +232,8 @@ class _Seeks:
 
     def __init__(self) -> None:
         self.seated: list[tuple[list[str], list[str], str | None]] = []
+        self.conns: dict[object, object] = {}
+        """Who seeks in the pool itself."""
 
     def level_allowed(self, level: str) -> bool:
         return True
