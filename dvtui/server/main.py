@@ -180,8 +180,6 @@ class Server:
             FollowTables: self._follow_list,
             Seek: self._seek, LeavePool: self._leave_pool,
             AskRatings: self._ratings, AskProfile: self._profile,
-            ArenaNew: self._arena_new, ArenaJoin: self._arena_join, ArenaShow: self._arena_show,
-            ArenaList: self._arena_list,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -209,6 +207,10 @@ class Server:
             lambda line: self._log(line),
         )  # fmt: skip
         """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""
+        self.gateway.handle.update({
+            ArenaNew: self.arenas.new, ArenaJoin: self.arenas.join, ArenaShow: self.arenas.show,
+            ArenaList: self.arenas.listing,
+        })  # fmt: skip
 
     @property
     def conns(self) -> set[Conn]:
@@ -436,18 +438,6 @@ class Server:
         """Whether table ``name`` is being played here (neither over nor closed)."""
         table = self.hall.tables.get(name)
         return table is not None and not table.over and table.failed is None
-
-    async def _arena_new(self, conn: Conn, message: ArenaNew) -> None:
-        await self.arenas.new(conn, message)
-
-    async def _arena_join(self, conn: Conn, message: ArenaJoin) -> None:
-        await self.arenas.join(conn, message)
-
-    async def _arena_show(self, conn: Conn, message: ArenaShow) -> None:
-        await self.arenas.show(conn, message)
-
-    async def _arena_list(self, conn: Conn, message: ArenaList) -> None:
-        await self.arenas.listing(conn, message)
 
     # -- ratings ---------------------------------------------------------------------------------
 
