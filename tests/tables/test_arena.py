@@ -17,6 +17,7 @@ from dvtui.server.arenas import MOST_PER_ACCOUNT, points
 from dvtui.store import read_game
 
 from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.raw import RawClient
 from ..support.servers import Served, short_dir
 
 PEOPLE = ("ana", "bo", "cy")
@@ -128,6 +129,12 @@ def test_the_bounds_are_one_clear_line() -> None:
             assert dvtui("tournament", "new", f"cup{n}", "--minutes", "5", *where).returncode == 0
         assert "exists already" in error("new", "CUP0", "--minutes", "5")  # names alike but for case are one
         assert f"runs {MOST_PER_ACCOUNT} tournaments already" in error("new", "more", "--minutes", "5")
+        for features, code in ((["arena"], "arena_exists"), ([], "table_exists")):  # a code the client reads
+            raw = RawClient(str(server.place.socket))
+            raw.hello(features)
+            raw.send({"type": "arena_new", "name": "cup0", "seconds": 60})
+            assert raw.receive()["code"] == code
+            raw.close()
         running = dvtui("tournament", "list", *where).stdout
         assert "cup0: running, 0 people" in running and "cup1: running, 0 people" in running
 
