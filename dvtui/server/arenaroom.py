@@ -3,25 +3,25 @@
 waits on its connection, as a seeker does), seats them each second and whenever somebody comes, by
 the standings, through the pool's own way of opening a table (:meth:`.seeks.Seeks.seat`), scores
 each of its tables once its game ends (:meth:`ArenaRoom.ended`), tells those waiting the standings
-each time they change, and keeps each tournament in a file of its own (``arenas/NAME.json`` in the
-server's directory), so its standings outlive it: listed and shown after the event.
+each time they change, and keeps each tournament in the server's store (files, or PostgreSQL: one
+record a tournament), so its standings outlive the server: listed and shown after the event. A
+tournament is the server's that opened it (the others on a shared store read it as they start).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import msgspec
 
 from ..engine import GameEnded
 from ..i18n import N_
 from ..ratings import NEWCOMER, places
+from ..store import SaveError
 from ..tables.clock import TICK
 from ..tables.protocol import (
     ArenaJoin,
@@ -50,6 +50,7 @@ from .matching import Match, Seeker, bot_level
 from .operator import said
 from .refusal import owner_name
 from .seeks import Seeks
+from .stores.base import GameStore
 from .table import Refusal
 
 _decoder = msgspec.json.Decoder(ArenaRecord)
@@ -68,11 +69,11 @@ class ArenaRoom:
     over, not closed); ``rating_of``: a person's rating (None: a newcomer), for the bots' level."""
 
     def __init__(
-        self, directory: Path, seeks: Seeks, playing: Callable[[str], bool], rating_of: Callable[[str], int | None],
+        self, store: GameStore, seeks: Seeks, playing: Callable[[str], bool], rating_of: Callable[[str], int | None],
         run_io: RunsIO, log: Callable[[str], None], *, clock: Callable[[], float] = time.time,
         bot_wait: float = BOT_WAIT,
     ) -> None:  # fmt: skip
-        self.directory = directory
+        self.store = store
         self.seeks = seeks
         self.playing = playing
         self.rating_of = rating_of
@@ -91,35 +92,31 @@ class ArenaRoom:
     # -- the store ---------------------------------------------------------------------------------
 
     def load(self) -> None:
-        """Every tournament kept in the directory (blocks: at the start); one that does not read is
-        said in the log and left out."""
-        with contextlib.suppress(FileNotFoundError):
-            for path in sorted(self.directory.glob("*.json")):
-                try:
-                    record = _decoder.decode(path.read_bytes())
-                    if record.name != path.stem or not is_table_name(record.name):  # (it names the file it is kept in)
-                        raise ValueError(f"it names tournament {record.name!r}")
-                except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError) as e:
-                    self.log(said(N_("tournament file {file} is left out: {error}")).format(file=path.name, error=e))
-                    continue
-                self.records[record.name.casefold()] = record
-
-    def _write(self, record: ArenaRecord) -> None:
-        self.directory.mkdir(mode=0o700, exist_ok=True)
-        path = self.directory / f"{record.name}.json"
-        part = path.with_suffix(".part")
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        with open(fd, "wb") as f:
-            f.write(_encoder.encode(record))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(part, path)
+        """Every tournament the store keeps (blocks: at the start); one that does not read, or
+        names another than the one it is kept as, is said in the log and left out (a store that
+        cannot be read now leaves them all out, said too: the tables are served all the same)."""
+        left_out = said(N_("tournament {name} is left out: {error}"))
+        try:
+            kept = self.store.arenas()
+        except (SaveError, OSError) as e:
+            self.log(said(N_("the tournaments cannot be read now: {error}")).format(error=e))
+            return
+        for name, data in kept:
+            try:
+                record = _decoder.decode(data)
+                if record.name != name or not is_table_name(record.name):  # (where it is kept again)
+                    raise ValueError(f"it names tournament {record.name!r}")
+            except (ValueError, msgspec.DecodeError, msgspec.ValidationError) as e:
+                self.log(left_out.format(name=name, error=e))
+                continue
+            self.records[record.name.casefold()] = record
 
     async def save(self, record: ArenaRecord) -> None:
         """Keep ``record`` (a failure is said in the log: it is kept again at its next change)."""
+        data = _encoder.encode(record)
         try:
-            await self.run_io(lambda: self._write(record))
-        except OSError as e:
+            await self.run_io(lambda: self.store.keep_arena(record.name, data))
+        except (SaveError, OSError) as e:
             self.log(said(N_("tournament {name} is not kept now: {error}")).format(name=record.name, error=e))
 
     # -- requests ----------------------------------------------------------------------------------

@@ -203,7 +203,7 @@ class Server:
         )  # fmt: skip
         """The pool that seats strangers together ("Play now": ``seek``)."""
         self.arenas = ArenaRoom(
-            place.directory / "arenas", self.seeks, self._playing, self.seeks.rating_of, self._run_io,
+            self.store, self.seeks, self._playing, self.seeks.rating_of, self._run_io,
             lambda line: self._log(line),
         )  # fmt: skip
         """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""

@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from dvtui.server.arenas import MOST_PER_ACCOUNT, points
 from dvtui.store import read_game
 
@@ -174,3 +176,16 @@ def test_the_documented_commands_run_as_written() -> None:
         finally:
             bot.terminate()
             bot.communicate(timeout=60)
+
+
+@pytest.mark.postgresql
+def test_a_tournament_on_a_postgresql_store_is_kept_in_the_database(pg_database: str) -> None:
+    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+        server.start()
+        assert server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3").returncode == 0
+        assert not (d / "srv" / "games" / "arenas").exists()  # in the database, not in a file
+        assert server.stop() == 0
+        server.start()  # started again: read from the database
+        shown = server.dvtui("tournament", "show", "cup", "--json")
+        assert shown.returncode == 0 and json.loads(shown.stdout)["name"] == "cup", shown
+        assert server.stop() == 0

@@ -26,6 +26,7 @@ from dvtui.server.arenas import (
     seating,
     sizes_that_fill,
 )
+from dvtui.server.stores.files import FileStore
 from dvtui.server.table import Refusal
 from dvtui.tables.protocol import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, ArenaJoin, ArenaNew, ArenaShow
 
@@ -122,7 +123,7 @@ def test_a_game_running_when_time_is_up_keeps_the_tournament_until_it_ends(tmp_p
     clock = _Clock()
     playing = {"t1"}
     seeks: Any = None  # (no one is free: nothing is seated)
-    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: name in playing, lambda name: None, _run_io,
+    room = ArenaRoom(FileStore(tmp_path), seeks, lambda name: name in playing, lambda name: None, _run_io,
                      lambda line: None, clock=clock)  # fmt: skip
     record = ArenaRecord(name="cup", opener="ana", started=940, ends=1010, tables={"t1": ["ana", "bo", "cy"]})
     room.records["cup"] = record
@@ -145,7 +146,7 @@ def test_a_tournament_file_that_names_another_place_is_left_out(tmp_path: Path) 
     record's name is where it is written again (never ``../``)."""
     said: list[str] = []
     seeks: Any = None
-    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: False, lambda name: None, _run_io, said.append)
+    room = ArenaRoom(FileStore(tmp_path), seeks, lambda name: False, lambda name: None, _run_io, said.append)
     (tmp_path / "arenas").mkdir()
     for stem, name in (("cup", "../cup"), ("fine", "other"), ("ok", "ok")):
         data = msgspec.json.encode(ArenaRecord(name=name, opener="x", started=0, ends=1))
@@ -185,7 +186,7 @@ class _Conn:
 def _room(tmp_path: Path, playing: set[str] | None = None) -> ArenaRoom:
     seeks: Any = _Seeks()
     live = playing if playing is not None else set()
-    return ArenaRoom(tmp_path / "arenas", seeks, lambda name: name in live, lambda name: None, _run_io,
+    return ArenaRoom(FileStore(tmp_path), seeks, lambda name: name in live, lambda name: None, _run_io,
                      lambda line: None, clock=_Clock())  # fmt: skip
 
 
@@ -248,7 +249,7 @@ class _Seeks:
 def test_the_room_seats_by_the_standings_and_bots_only_after_the_bound(tmp_path: Path) -> None:
     seeks = _Seeks()
     clock = _Clock()
-    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
+    room = ArenaRoom(FileStore(tmp_path), seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
                      lambda line: None, clock=clock)  # fmt: skip
     record = ArenaRecord(name="cup", opener="x", started=clock.now, ends=clock.now + 600, players=[3], rated=True,
                          move_time=30)  # fmt: skip
@@ -280,7 +281,7 @@ def test_one_who_leaves_while_tables_are_being_opened_is_seated_all_the_same(tmp
     """Every table of a round takes its people out of the wait before any is opened: opening one
     lets the loop run, and a connection may end meanwhile."""
     seeks = _Seeks()
-    room = ArenaRoom(tmp_path / "arenas", seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
+    room = ArenaRoom(FileStore(tmp_path), seeks, lambda name: True, lambda name: None, _run_io,  # type: ignore[arg-type]
                      lambda line: None, clock=_Clock())  # fmt: skip
     record = ArenaRecord(name="cup", opener="x", started=0, ends=10_000, players=[3], rated=True, move_time=30)
     room.records["cup"] = record
