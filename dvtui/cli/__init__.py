@@ -306,10 +306,39 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("account", nargs="?", metavar="ACCOUNT", help=_("whose (default: yours)"))
     profile.add_argument("--json", action="store_true", help=_("print the profile as JSON"))
     _server_option(profile)
+    _tournament_parser(sub)
     _plain_option(parser, top=True)
     for command in (new, resume, replay, join, watch, seek):
         _plain_option(command, top=False)
     return parser
+
+
+def _tournament_parser(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """``dvtui tournament new|join|show|list``."""
+    tournament = sub.add_parser("tournament", help=_("the table server's tournaments: play 3-5 player tables for a set "
+                           "time, seated again by the standings after each game"))  # fmt: skip
+    arenas = tournament.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser, required=True)
+    arena_new = arenas.add_parser("new", help=_("open a tournament now, for a set time"))
+    arena_new.add_argument("name", metavar="NAME", help=_("its name (as a table's: letters, digits, - and _)"))
+    arena_new.add_argument("--minutes", metavar="M", required=True, help=_("how long it runs (fractions allowed)"))
+    arena_new.add_argument("--players", metavar="N", help=_("the table size: 3, 4, 5 or a range such as 3-5 (default "
+                         "3-5)"))  # fmt: skip
+    arena_new.add_argument("--rated", action="store_true", help=_("its games are rated"))
+    arena_new.add_argument("--move-time", metavar="DURATION", help=_("how long each turn may last (default 1m)"))
+    _server_option(arena_new, after=True)
+    joining = arenas.add_parser("join", help=_("take part: seated at a table after each game until it is over"))
+    joining.add_argument("name", metavar="NAME", help=_("the tournament's name"))
+    joining.add_argument("--bot", metavar="LEVEL", help=_("play your seats with this bot, without a screen"))
+    joining.add_argument("--no-bell", action="store_true", help=_("no terminal bell when it is your turn"))
+    _plain_option(joining, top=False)
+    _server_option(joining, after=True)
+    showing = arenas.add_parser("show", help=_("a tournament's standings, running or over"))
+    showing.add_argument("name", metavar="NAME", help=_("the tournament's name"))
+    showing.add_argument("--json", action="store_true", help=_("print the standings as JSON"))
+    showing.add_argument("--follow", action="store_true", help=_("again at each change, until it is over"))
+    _server_option(showing, after=True)
+    _server_option(arenas.add_parser("list", help=_("the tournaments: running, then the latest over")), after=True)
+    _server_option(tournament)
 
 
 def _plain_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -479,6 +508,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import tables
 
         return tables.run(args)
+    if args.command == "tournament":
+        from . import tournament
+
+        return tournament.run(args)
     if args.command in ("ratings", "profile"):
         from .ratings import run_ratings
 

@@ -54,6 +54,10 @@ from ..rulewords import english_words
 from ..store import GameFileError, SaveError
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
+    ArenaJoin,
+    ArenaList,
+    ArenaNew,
+    ArenaShow,
     AskProfile,
     AskRatings,
     Bye,
@@ -85,6 +89,7 @@ from ..tables.protocol import (
 from ..tables.tableinfo import ListedTable
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from . import AlreadyServed, verbs
+from .arenaroom import ArenaRoom
 from .clocks import AliveStamp, background, run_clocks
 from .followers import Followers
 from .following import Following
@@ -143,7 +148,7 @@ class Server:
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
         self.rater = Rater(self.store, self._run_io, lambda line: self._log(line))
         """The ratings: each rated game's end kept once, folded (:mod:`.rated`)."""
-        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self.rater.ended)
+        self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self._ended)
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
         self.alive = AliveStamp(place.directory)
@@ -197,6 +202,15 @@ class Server:
             paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
         )  # fmt: skip
         """The pool that seats strangers together ("Play now": ``seek``)."""
+        self.arenas = ArenaRoom(
+            self.store, self.seeks, self._playing, self.seeks.rating_of, self._run_io,
+            lambda line: self._log(line),
+        )  # fmt: skip
+        """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""
+        self.gateway.handle.update({
+            ArenaNew: self.arenas.new, ArenaJoin: self.arenas.join, ArenaShow: self.arenas.show,
+            ArenaList: self.arenas.listing,
+        })  # fmt: skip
 
     @property
     def conns(self) -> set[Conn]:
@@ -241,6 +255,7 @@ class Server:
             self.hall.reopen_all()
             self.hall.keep_all()
             self.rater.load()
+            self.arenas.load()
             self.rater.complete(list(self.hall.tables.values()), sorted(self.hall.kept))
             self.following.start()
             await self._listen()
@@ -274,7 +289,7 @@ class Server:
         try:
             async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
                 holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
-                for work in (idle, self.hall.sweep(), clocks, holds, self.seeks.run()):
+                for work in (idle, self.hall.sweep(), clocks, holds, self.seeks.run(), self.arenas.run()):
                     await running.enter_async_context(background(work))
                 try:
                     await self.stopping.wait()
@@ -407,9 +422,22 @@ class Server:
         await self.seeks.leave_pool(conn, message)
 
     def _gone(self, conn: Conn) -> None:
-        """A connection ended: it leaves the pool, and its table (:meth:`_leave`)."""
+        """A connection ended: it leaves the pool, its tournament's wait, and its table (:meth:`_leave`)."""
         self.seeks.leave(conn)
+        self.arenas.leave(conn)
         self._leave(conn)
+
+    # -- tournaments -----------------------------------------------------------------------------
+
+    async def _ended(self, table: LiveTable) -> None:
+        """A game has just ended here: rated once (:meth:`.rated.Rater.ended`), scored in its tournament."""
+        await self.rater.ended(table)
+        await self.arenas.ended(table)
+
+    def _playing(self, name: str) -> bool:
+        """Whether table ``name`` is being played here (neither over nor closed)."""
+        table = self.hall.tables.get(name)
+        return table is not None and not table.over and table.failed is None
 
     # -- ratings ---------------------------------------------------------------------------------
 

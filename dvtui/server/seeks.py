@@ -188,9 +188,11 @@ class Seeks:
     def _level(self, people: list[Seeker]) -> str:
         return bot_level((p.rating for p in people), self.level_allowed)
 
-    async def seat(self, match: Match) -> None:
+    async def seat(self, match: Match, *, arena: str | None = None) -> tuple[str, list[str | None]] | None:
         """Open the table ``match`` seats, its seats in a random order, each person's kept for them,
-        and tell each where they sit; a table that cannot be opened is said to them as an error."""
+        and tell each where they sit (``arena``: the tournament that seats them, said in ``matched``);
+        the table and whom each seat is kept for (None: a bot's). A table that cannot be opened is
+        said to them as an error (None)."""
         people = [owner_name(_conn(s).identity) for s in match.people]
         entries: list[tuple[str, str | None]] = [
             *zip(seat_names(people), people, strict=True), *((f"bot:{level}", None) for level in match.bots),
@@ -210,15 +212,16 @@ class Seeks:
             for seeker in match.people:
                 conn = _conn(seeker)
                 conn.error(refusal.code, f"the pool could not open your table: {refusal.message}", re="seek")
-            return
+            return None
         seated = said(N_("the pool seated {people} at {table} (bots: {bots})"))
         self.log(seated.format(people=", ".join(people), table=message.table, bots=len(match.bots)))
         invited = [who for _, who in entries]
         for seeker, person in zip(match.people, people, strict=True):
             _conn(seeker).send(encode(Matched(
                 table=message.table, seat=invited.index(person), players=match.size, bots=len(match.bots),
-                rated=rated,
+                rated=rated, arena=arena,
             )))  # fmt: skip
+        return message.table, invited
 
     def _name(self) -> str:
         """A table name nobody uses: ``play-`` and eight hex digits."""

@@ -23,6 +23,8 @@ from ..engine import Event, Game, GameCreated, Placement, RuleError
 from ..rulewords import english_words
 from .connection import LINGER, Backoff, Connection, Diverged, Dropped, Refused, Unreachable, lost
 from .protocol import (
+    Arenas,
+    ArenaStandings,
     Bye,
     Closed,
     CloseTable,
@@ -277,7 +279,7 @@ class TableClient:
             return Update(dealt=message.game)
         if isinstance(message, Bye | Joined | Welcome | Tables | Opened | Released | Started | Closed | GameLines):
             return None
-        if isinstance(message, TablesChanged | Leaderboard | PlayerProfile):  # (only ever asked for: never at a table)
+        if isinstance(message, TablesChanged | Leaderboard | PlayerProfile | ArenaStandings | Arenas):  # (asked for)
             return None
         if isinstance(message, Seeking | Matched | PoolLeft):  # (sent only to a connection that seeks)
             return None

@@ -17,9 +17,14 @@ FIRST_CODES: frozenset[str] = frozenset({
     "taken_over", "not_trusted", "not_opener", "shutdown", "busy", "timeout",
 })  # fmt: skip
 """The error codes of the protocol's first vocabulary: a client that named no feature decodes no other."""
-NEWER_CODES: dict[str, tuple[str, str]] = {"closed": ("close", "server")}
+NEWER_CODES: dict[str, tuple[str, str]] = {
+    "closed": ("close", "server"),
+    "no_arena": ("arena", "no_table"),
+    "arena_exists": ("arena", "table_exists"),
+}
 """Each later error code: the feature that brings it, and the first vocabulary's code a client
-without that feature gets instead (``closed`` is ``server`` to it: the table takes no more decisions)."""
+without that feature gets instead (``closed`` is ``server`` to it: the table takes no more decisions;
+a tournament's name is a table's, so its refusals read as a table's)."""
 
 
 def downgraded(error: Error, features: frozenset[str]) -> Error:

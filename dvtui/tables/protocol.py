@@ -38,6 +38,7 @@ FEATURES: tuple[str, ...] = (
     "bank",
     "seek",
     "ratings",
+    "arena",
 )
 """What this side of the protocol speaks beyond version 1 as it first was (``hello.features``,
 ``welcome.features``). The server sends a client what belongs to a feature only if its hello named
@@ -50,7 +51,8 @@ banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increme
 ``seek`` the pool that seats strangers together (``seek``, ``leave_pool``, ``seeking``, ``matched``,
 ``pool_left``: a server that says it back speaks them);
 ``ratings`` rated tables (``open_table.rated``, ``tables[].rated``) and the requests ``ratings`` and
-``profile``."""
+``profile``; ``arena`` the tournaments (``arena_new``, ``arena_join``, ``arena_show``, ``arena_list``,
+``arena``, ``arenas``, ``matched.arena``)."""
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
@@ -67,6 +69,11 @@ SEEK_MOST_WAIT = 600
 SEEK_MOVE_TIME = 60
 """The move time of a table the pool opens when the seek names none: strangers may walk away, and a
 clock lets a bot play an absent person's turn so that the others are never kept waiting."""
+
+ARENA_LEAST_SECONDS = 6
+"""The shortest tournament (a tenth of a minute): short enough for a test, long enough to seat once."""
+ARENA_MOST_SECONDS = 24 * 3600
+"""The longest tournament (a day): an arena is an event, not a standing room."""
 
 SOCKET_NAME = "dvtui.sock"
 """The server's socket in its directory."""
@@ -373,6 +380,41 @@ class LeavePool(Message, tag="leave_pool"):
     """Feature ``seek``: leave the pool (a connection that ends leaves it too). Answered by ``pool_left``."""
 
 
+class ArenaNew(Message, tag="arena_new"):
+    """Feature ``arena``: open tournament ``name`` now, for ``seconds``; its tables of ``players``
+    (sizes), ``rated`` or casual, ``move_time`` a move. Answered by ``arena``."""
+
+    name: TableName
+    seconds: Annotated[int, msgspec.Meta(ge=ARENA_LEAST_SECONDS, le=ARENA_MOST_SECONDS)]
+    players: Annotated[
+        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
+        msgspec.Meta(min_length=1, max_length=3),
+    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
+    rated: bool = False
+    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
+
+
+class ArenaJoin(Message, tag="arena_join"):
+    """Feature ``arena``: take part in tournament ``name``, free to be seated now: answered by
+    ``arena`` (its standings), then ``matched`` (with ``arena``) once seated, and ``arena`` each time
+    the standings change while one waits. One comes back with ``arena_join`` once one's game ends."""
+
+    name: TableName
+
+
+class ArenaShow(Message, tag="arena_show"):
+    """Feature ``arena``: tournament ``name``'s standings, running or over. Answered by ``arena``;
+    ``follow``: then again each time they change, until it is over (the connection is not idle
+    meanwhile)."""
+
+    name: TableName
+    follow: bool = False
+
+
+class ArenaList(Message, tag="arena_list"):
+    """Feature ``arena``: the tournaments, running first, then the latest over. Answered by ``arenas``."""
+
+
 ClientMessage = (
     Hello
     | ListTables
@@ -396,6 +438,10 @@ ClientMessage = (
     | LeavePool
     | AskRatings
     | AskProfile
+    | ArenaNew
+    | ArenaJoin
+    | ArenaShow
+    | ArenaList
 )
 
 
@@ -554,6 +600,8 @@ class Matched(Message, tag="matched"):
     players: int
     bots: int = 0
     rated: bool = False
+    arena: str | None = None
+    """Feature ``arena``: the tournament that seated one (None: the pool)."""
 
 
 class PoolLeft(Message, tag="pool_left"):
@@ -589,6 +637,8 @@ ErrorCode = Literal[
     "closed",  # the table was closed by its opener or the server's operator (it takes no more decisions)
     "chat_limit",  # say: too many lines too fast, from this connection or account (the line is dropped)
     "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
+    "no_arena",  # arena_join, arena_show: no such tournament
+    "arena_exists",  # arena_new: the name is taken (by a tournament running or kept)
 ]
 STOPPING: frozenset[str] = frozenset({"server", "log_full", "closed"})
 """Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
@@ -643,6 +693,50 @@ class PlayerProfile(Message, tag="player_profile"):
     history: list[RatedGame]
 
 
+class ArenaLine(msgspec.Struct, kw_only=True):
+    """A participant's line of a tournament's standings: ``rank`` (equal points share one),
+    ``account``, ``points``, ``games`` finished there, and ``playing``: at one of its tables now."""
+
+    rank: int
+    account: str
+    points: int
+    games: int
+    playing: bool = False
+
+
+class ArenaStandings(Message, tag="arena"):
+    """Feature ``arena``: a tournament as it stands: ``state`` ``running`` (``ends_in`` seconds
+    left) or ``over`` (``finishing``: time is up, its last games still counting); its rules
+    (``players``, ``rated``, ``move_time``), ``tables`` of it being played, and its standings."""
+
+    name: str
+    state: Literal["running", "finishing", "over"]
+    ends_in: float
+    players: list[int]
+    rated: bool
+    move_time: int
+    tables: int
+    standings: list[ArenaLine]
+    ended: str | None = None
+    """When it ended (UTC, ISO 8601), once over."""
+
+
+class ArenaSummary(msgspec.Struct, kw_only=True):
+    """One tournament of ``arenas``: its name, state, participants, and who leads (None: no points yet)."""
+
+    name: str
+    state: Literal["running", "finishing", "over"]
+    participants: int
+    leader: str | None = None
+    ended: str | None = None
+
+
+class Arenas(Message, tag="arenas"):
+    """Feature ``arena``: the answer to ``arena_list``."""
+
+    arenas: list[ArenaSummary]
+
+
 class Error(Message, tag="error"):
     code: ErrorCode
     message: str
@@ -678,6 +772,8 @@ ServerMessage = (
     | PoolLeft
     | Leaderboard
     | PlayerProfile
+    | ArenaStandings
+    | Arenas
 )
 
 Incoming = ServerMessage | AnyEvent

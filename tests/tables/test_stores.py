@@ -278,3 +278,11 @@ def test_a_server_whose_hold_was_terminated_writes_nothing_until_it_holds_the_ga
     finally:
         one.close()
         two.close()
+
+
+def test_a_tournament_is_kept_and_replaced_by_name(store: GameStore) -> None:
+    assert store.arenas() == []
+    store.keep_arena("friday", b'{"name":"friday","v":1}')
+    store.keep_arena("cup", b'{"name":"cup"}')
+    store.keep_arena("friday", b'{"name":"friday","v":2}')  # its next change, in its place
+    assert store.arenas() == [("cup", b'{"name":"cup"}'), ("friday", b'{"name":"friday","v":2}')]

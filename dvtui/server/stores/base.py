@@ -232,6 +232,14 @@ class GameStore(Protocol):
         and how many there are now (what to pass next time). A record torn by a crash is left out."""
         ...
 
+    def keep_arena(self, name: str, data: bytes) -> None:
+        """Keep tournament ``name``'s record ``data`` (JSON), durably, in place of the one kept."""
+        ...
+
+    def arenas(self) -> list[tuple[str, bytes]]:
+        """Every tournament kept: its name and its record (the server reads them as it starts)."""
+        ...
+
     def close(self) -> None:
         """The store is done with (the server has stopped): its connections closed, its threads
         stopped. Called once, when the server it was handed to stops."""

@@ -24,6 +24,8 @@ _KEPT = re.compile(KEPT_GAME)
 _KEPT_BESIDE = (".table.json", ".chat")
 """What a kept game has beside it (its table's record, its talk), removed with it."""
 _record_decoder = msgspec.json.Decoder(TableRecord)
+ARENAS_DIR = "arenas"
+"""The tournaments' records, one ``NAME.json`` each, in this directory of the games directory."""
 RATED_FILE = "rated.jsonl"
 """The rated games' ends, one record a line, in the games directory (no game's name ends so)."""
 
@@ -163,6 +165,30 @@ class FileStore:
         whole = data[:end].splitlines()
         self._rated_read = (count + len(whole), offset + end)
         return whole[seen - count :], count + len(whole)
+
+    def arena_dir(self) -> Path:
+        return self.games / ARENAS_DIR
+
+    def keep_arena(self, name: str, data: bytes) -> None:
+        """Written aside, then put in place of the one kept (a crash leaves one or the other whole)."""
+        directory = self.arena_dir()
+        directory.mkdir(mode=0o700, exist_ok=True)
+        part, final = directory / f"{name}.part", directory / f"{name}.json"
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        with open(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(part, final)
+        fsync_dir(directory)
+
+    def arenas(self) -> list[tuple[str, bytes]]:
+        """Each ``arenas/NAME.json`` whose NAME is a tournament's (a table's) name."""
+        found = []
+        for path in sorted(self.arena_dir().glob("*.json")):
+            if _NAME.fullmatch(path.stem):
+                found.append((path.stem, path.read_bytes()))
+        return found
 
     def rest(self, name: str, session: PlaySession) -> None:
         session.close()

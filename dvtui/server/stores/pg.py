@@ -76,6 +76,10 @@ CREATE TABLE IF NOT EXISTS dvtui_ratings (
     game text NOT NULL UNIQUE,
     record bytea NOT NULL
 );
+CREATE TABLE IF NOT EXISTS dvtui_arenas (
+    name text PRIMARY KEY,
+    record bytea NOT NULL
+);
 """
     + PRESENCE_SCHEMA
     + CHAT_SCHEMA
@@ -250,6 +254,27 @@ class PgStore:
                     "SELECT n, record FROM dvtui_ratings WHERE n > %s ORDER BY n", (max(seen - RATED_AGAIN, 0),)
                 ).fetchall()
             return [bytes(row[1]) for row in rows], max([seen, *(int(row[0]) for row in rows)])
+
+        return self._patiently(read)
+
+    def keep_arena(self, name: str, data: bytes) -> None:
+        """One row per tournament, replaced at each change."""
+
+        def write() -> None:
+            with self.pool.conn() as conn:
+                conn.execute(
+                    "INSERT INTO dvtui_arenas (name, record) VALUES (%s, %s) "
+                    "ON CONFLICT (name) DO UPDATE SET record = EXCLUDED.record",
+                    (name, data),
+                )
+
+        self._patiently(write)
+
+    def arenas(self) -> list[tuple[str, bytes]]:
+        def read() -> list[tuple[str, bytes]]:
+            with self.pool.conn() as conn:
+                rows = conn.execute("SELECT name, record FROM dvtui_arenas ORDER BY name").fetchall()
+            return [(str(row[0]), bytes(row[1])) for row in rows]
 
         return self._patiently(read)
 

@@ -1,0 +1,316 @@
+"""Tournaments at the server: the connections behind :mod:`.arenas`' rules. It opens a tournament
+(``arena_new``, within its bounds), holds who is free to be seated in each (``arena_join``: one
+waits on its connection, as a seeker does), seats them each second and whenever somebody comes, by
+the standings, through the pool's own way of opening a table (:meth:`.seeks.Seeks.seat`), scores
+each of its tables once its game ends (:meth:`ArenaRoom.ended`), tells those waiting the standings
+each time they change, and keeps each tournament in the server's store (files, or PostgreSQL: one
+record a tournament), so its standings outlive the server: listed and shown after the event. A
+tournament is the server's that opened it (the others on a shared store read it as they start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import msgspec
+
+from ..engine import GameEnded
+from ..i18n import N_
+from ..ratings import NEWCOMER, places
+from ..store import SaveError
+from ..tables.clock import TICK
+from ..tables.protocol import (
+    ArenaJoin,
+    ArenaList,
+    ArenaNew,
+    Arenas,
+    ArenaShow,
+    ArenaStandings,
+    ArenaSummary,
+    encode,
+    is_table_name,
+)
+from .arenas import (
+    BOT_WAIT,
+    MOST_LISTED,
+    MOST_PARTICIPANTS,
+    MOST_PER_ACCOUNT,
+    MOST_RUNNING,
+    ArenaRecord,
+    bots_for,
+    seating,
+)
+from .gateway import Conn
+from .live import LiveTable, RunsIO
+from .matching import Match, Seeker, bot_level
+from .operator import said
+from .refusal import owner_name
+from .seeks import Seeks
+from .stores.base import GameStore
+from .table import Refusal
+
+_decoder = msgspec.json.Decoder(ArenaRecord)
+_encoder = msgspec.json.Encoder()
+
+
+def _iso(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+class ArenaRoom:
+    """The server's tournaments (see the module's docstring). ``seeks``: the pool, whose way of
+    seating a table is used; ``playing``: whether a table of that name is being played here (not
+    over, not closed); ``rating_of``: a person's rating (None: a newcomer), for the bots' level."""
+
+    def __init__(
+        self, store: GameStore, seeks: Seeks, playing: Callable[[str], bool], rating_of: Callable[[str], int | None],
+        run_io: RunsIO, log: Callable[[str], None], *, clock: Callable[[], float] = time.time,
+        bot_wait: float = BOT_WAIT,
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.seeks = seeks
+        self.playing = playing
+        self.rating_of = rating_of
+        self.run_io = run_io
+        self.log = log
+        self.clock = clock
+        self.bot_wait = bot_wait
+        self.records: dict[str, ArenaRecord] = {}
+        """Every tournament, by its name folded to lower case (two names alike but for case are one)."""
+        self.waiting: dict[str, dict[str, tuple[Conn, float]]] = {}
+        """Who is free to be seated, per tournament: account -> its connection, and since when."""
+        self.watching: dict[str, set[Conn]] = {}
+        """Who follows each tournament's standings (``arena_show`` with ``follow``) until it is over."""
+        self.arrived = asyncio.Event()
+
+    # -- the store ---------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Every tournament the store keeps (blocks: at the start); one that does not read, or
+        names another than the one it is kept as, is said in the log and left out (a store that
+        cannot be read now leaves them all out, said too: the tables are served all the same)."""
+        left_out = said(N_("tournament {name} is left out: {error}"))
+        try:
+            kept = self.store.arenas()
+        except (SaveError, OSError) as e:
+            self.log(said(N_("the tournaments cannot be read now: {error}")).format(error=e))
+            return
+        for name, data in kept:
+            try:
+                record = _decoder.decode(data)
+                if record.name != name or not is_table_name(record.name):  # (where it is kept again)
+                    raise ValueError(f"it names tournament {record.name!r}")
+            except (ValueError, msgspec.DecodeError, msgspec.ValidationError) as e:
+                self.log(left_out.format(name=name, error=e))
+                continue
+            self.records[record.name.casefold()] = record
+
+    async def save(self, record: ArenaRecord) -> None:
+        """Keep ``record`` (a failure is said in the log: it is kept again at its next change)."""
+        data = _encoder.encode(record)
+        try:
+            await self.run_io(lambda: self.store.keep_arena(record.name, data))
+        except (SaveError, OSError) as e:
+            self.log(said(N_("tournament {name} is not kept now: {error}")).format(name=record.name, error=e))
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def _record(self, name: str) -> ArenaRecord:
+        record = self.records.get(name.casefold())
+        if record is None:
+            raise Refusal("no_arena", f"no tournament {name} here (see 'dvtui tournament list')")
+        return record
+
+    def standings(self, record: ArenaRecord) -> bytes:
+        now = self.clock()
+        return encode(ArenaStandings(
+            name=record.name, state=record.state(now), ends_in=round(max(0.0, record.ends - now), 1),
+            players=record.players, rated=record.rated, move_time=record.move_time, tables=len(record.tables),
+            standings=record.lines(), ended=_iso(record.ended),
+        ))  # fmt: skip
+
+    async def new(self, conn: Conn, message: ArenaNew) -> None:
+        """Open tournament ``message.name`` now, within the bounds: a name nobody used, so many
+        running on the server and per account."""
+        if message.name.casefold() in self.records:
+            raise Refusal("arena_exists", f"tournament {message.name} exists already: choose another name")
+        running = [r for r in self.records.values() if r.ended is None]
+        if len(running) >= MOST_RUNNING:
+            raise Refusal("busy", f"{MOST_RUNNING} tournaments are running here, as many as may: try again later")
+        mine = sum(1 for r in running if r.opener == conn.user)
+        if mine >= MOST_PER_ACCOUNT:
+            raise Refusal("busy", f"{conn.user} runs {mine} tournaments already, as many as one may at once")
+        now = self.clock()
+        record = ArenaRecord(
+            name=message.name, opener=conn.user, started=now, ends=now + message.seconds,
+            players=sorted(set(message.players)), rated=message.rated, move_time=message.move_time,
+        )  # fmt: skip
+        self.records[record.name.casefold()] = record
+        await self.save(record)
+        opened = said(N_("{user} opened tournament {name} ({seconds} s)"))
+        self.log(opened.format(user=conn.user, name=record.name, seconds=message.seconds))
+        conn.send(self.standings(record))
+
+    async def join(self, conn: Conn, message: ArenaJoin) -> None:
+        """``conn``'s person is free to be seated in the tournament: the standings now, then
+        ``matched`` once seated (or, once it is over, its final standings)."""
+        record = self._record(message.name)
+        account = owner_name(conn.identity)
+        if record.state(self.clock()) == "finishing":  # no table starts: one hears the end, as a spectator
+            await self.show(conn, ArenaShow(name=record.name, follow=True))
+            return
+        if record.ended is None:
+            for table, seated in record.tables.items():
+                if account in seated and self.playing(table):
+                    raise Refusal("busy", f"{account} plays at table {table} of tournament {record.name}: "
+                                  f"finish it first (dvtui join {table})")  # fmt: skip
+            elsewhere = conn.identity in self.seeks.conns  # (in the pool, from another connection)
+            if conn.seeking or elsewhere or any(account in waiting for waiting in self.waiting.values()):
+                raise Refusal("busy", f"{account} waits to be seated already: one wait at a time")
+            known = any(p.account == account for p in record.participants)
+            if not known and len(record.participants) >= MOST_PARTICIPANTS:
+                raise Refusal("busy", f"tournament {record.name} has {MOST_PARTICIPANTS} people, as many as it may")
+            if not known:
+                record.participant(account)
+                await self.save(record)
+                self.log(said(N_("{user} joined tournament {name}")).format(user=conn.user, name=record.name))
+                self.tell(record)
+            self.waiting.setdefault(record.name.casefold(), {})[account] = (conn, self.clock())
+            conn.seeking = True
+            self.arrived.set()
+        conn.send(self.standings(record))
+
+    async def show(self, conn: Conn, message: ArenaShow) -> None:
+        """The standings; with ``follow``, again at each change until it is over (not idle meanwhile)."""
+        record = self._record(message.name)
+        if message.follow and record.ended is None:
+            self.watching.setdefault(record.name.casefold(), set()).add(conn)
+            conn.seeking = True
+        conn.send(self.standings(record))
+
+    async def listing(self, conn: Conn, message: ArenaList) -> None:
+        """The tournaments running (or finishing), then those over, the latest ended first."""
+        now = self.clock()
+        ordered = sorted(self.records.values(), key=lambda r: (r.ended is not None, -(r.ended or r.started)))
+        listed = []
+        for record in ordered[:MOST_LISTED]:
+            ranked = record.ranked()
+            leader = ranked[0].account if ranked and ranked[0].points else None
+            listed.append(ArenaSummary(name=record.name, state=record.state(now), participants=len(record.participants),
+                                       leader=leader, ended=_iso(record.ended)))  # fmt: skip
+        conn.send(encode(Arenas(arenas=listed)))
+
+    def leave(self, conn: Conn) -> None:
+        """``conn`` ended: it waits in no tournament any more (its points stay)."""
+        for waiting in self.waiting.values():
+            for account, (there, _since) in list(waiting.items()):
+                if there is conn:
+                    del waiting[account]
+                    conn.seeking = False
+        for watching in self.watching.values():
+            watching.discard(conn)
+
+    def tell(self, record: ArenaRecord) -> None:
+        """Those waiting in ``record``'s tournament, and those following it, hear its standings."""
+        line = self.standings(record)
+        for conn, _since in self.waiting.get(record.name.casefold(), {}).values():
+            conn.send(line)
+        for conn in self.watching.get(record.name.casefold(), set()):
+            conn.send(line)
+
+    # -- the games ---------------------------------------------------------------------------------
+
+    async def ended(self, table: LiveTable) -> None:
+        """``table``'s game has just ended: if it is a tournament's, each person there earns the
+        points of their place, kept, and told to those waiting."""
+        record = next((r for r in self.records.values() if table.name in r.tables), None)
+        events = table.session.events
+        if record is None or not events:
+            return
+        if not isinstance(events[-1], GameEnded):
+            return
+        scores = events[-1].scores
+        resigned = list(table.record.resigned)
+        earned = record.score(table.name, places(tuple(scores), tuple(i for i, r in enumerate(resigned) if r)),
+                              resigned)  # fmt: skip
+        scored = said(N_("tournament {name}: table {table} ended ({earned})"))
+        words = ", ".join(f"{account} +{won}" for account, won in earned)
+        self.log(scored.format(name=record.name, table=table.name, earned=words))
+        await self.save(record)
+        self.tell(record)
+
+    async def run(self) -> None:
+        """Seat those free each second and whenever somebody comes; a round that fails is logged."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), TICK)
+            self.arrived.clear()
+            try:
+                await self.round()
+            except Exception as e:  # (a round's failure must not end the tournaments)
+                self.log(said(N_("the tournaments' round failed: {error}")).format(error=repr(e)))
+
+    async def round(self) -> None:
+        """One round: each running tournament seats those free; one whose time is up and whose
+        tables have all ended is over (its final standings kept and told)."""
+        now = self.clock()
+        for record in list(self.records.values()):
+            if record.ended is not None:
+                continue
+            if now < record.ends:
+                await self._seat(record, now)
+                continue
+            for table in [t for t in record.tables if not self.playing(t)]:  # closed unfinished: no points
+                del record.tables[table]
+            if record.tables:
+                continue
+            record.ended = now
+            await self.save(record)
+            self.log(said(N_("tournament {name} is over")).format(name=record.name))
+            self.tell(record)
+            for conn, _since in self.waiting.pop(record.name.casefold(), {}).values():
+                conn.seeking = False
+            for conn in self.watching.pop(record.name.casefold(), set()):
+                conn.seeking = False
+
+    async def _seat(self, record: ArenaRecord, now: float) -> None:
+        """Seat ``record``'s free people (:func:`.arenas.seating`, then :func:`.arenas.bots_for`):
+        every table's people taken out of the wait first, before any is opened (one who leaves
+        meanwhile is seated all the same: the seat is kept for them)."""
+        waiting = self.waiting.get(record.name.casefold(), {})
+        if not waiting:
+            return
+        tables = seating(list(waiting), record)
+        seated = {account for table in tables for account in table}
+        left = sorted((a for a in waiting if a not in seated), key=lambda a: waiting[a][1])
+        people, bots = bots_for(left, now - waiting[left[0]][1] if left else 0.0, record.players, self.bot_wait)
+        matches = []
+        for table, n in [*((t, 0) for t in tables), *([(people, bots)] if people else [])]:
+            conns = [waiting.pop(account)[0] for account in table]
+            for conn in conns:
+                conn.seeking = False
+            ratings = [self.rating_of(account) for account in table]
+            mean = [round(NEWCOMER.mu) if r is None else r for r in ratings]
+            level = bot_level(mean, self.seeks.level_allowed)
+            matches.append(Match(
+                people=[Seeker(key=c.identity, rating=r, sizes=frozenset(record.players), rated=record.rated,
+                               move_time=record.move_time, wait=0.0, since=now, ticket=c)
+                        for c, r in zip(conns, mean, strict=True)],
+                bots=[level] * n,
+            ))  # fmt: skip
+        for match in matches:
+            opened = await self.seeks.seat(match, arena=record.name)
+            if opened is not None:
+                name, invited = opened
+                record.tables[name] = invited
+                await self.save(record)
+                self.tell(record)
+
+
+__all__ = ["ArenaRoom"]

@@ -1,0 +1,157 @@
+"""Tournaments over the wire, the client's side: open one (``arena_new``), its standings
+(``arena_show``), the list (``arena_list``), each one request on a connection of its own, and
+waiting to be seated (:func:`wait_seat`: ``arena_join`` held open until ``matched``, or until the
+tournament is over). A server whose welcome does not name ``arena`` has none (:class:`NoArena`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..i18n import _, ngettext, pgettext
+from .clock import move_time_words
+from .connection import Connection, Dropped, Refused, lost
+from .protocol import (
+    SEEK_MOVE_TIME,
+    SEEK_SIZES,
+    ArenaJoin,
+    ArenaList,
+    ArenaNew,
+    Arenas,
+    ArenaShow,
+    ArenaStandings,
+    Error,
+    Matched,
+)
+from .where import ServerPlace
+
+A = TypeVar("A", ArenaStandings, Arenas)
+
+
+class NoArena(Exception):
+    """The server speaks no ``arena``: an older dvtui, which runs no tournaments."""
+
+    def __init__(self, place: ServerPlace) -> None:
+        said = _("the table server at {directory} runs no tournaments (an older dvtui serve)")
+        super().__init__(said.format(directory=place.directory))
+
+
+async def _open(place: ServerPlace, user: str | None, bot: str | None = None) -> Connection:
+    conn = await Connection.open(place, user=user, bot=bot)
+    if "arena" not in conn.welcome.features:
+        conn.close()
+        raise NoArena(place)
+    return conn
+
+
+async def _ask(place: ServerPlace, message: ArenaNew | ArenaShow | ArenaList, answer: type[A], user: str | None) -> A:
+    try:
+        conn = await _open(place, user)
+        try:
+            reply = await conn.request(message, answer)
+            assert isinstance(reply, answer)
+            return reply
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise lost(place, e) from None
+
+
+async def new(
+    place: ServerPlace, name: str, seconds: int, *, players: list[int] | None = None, rated: bool = False,
+    move_time: int = SEEK_MOVE_TIME, user: str | None = None,
+) -> ArenaStandings:  # fmt: skip
+    """Open tournament ``name`` now, for ``seconds``."""
+    message = ArenaNew(name=name, seconds=seconds, players=players or [*SEEK_SIZES], rated=rated, move_time=move_time)
+    return await _ask(place, message, ArenaStandings, user)
+
+
+async def show(place: ServerPlace, name: str, *, user: str | None = None) -> ArenaStandings:
+    """Tournament ``name``'s standings."""
+    return await _ask(place, ArenaShow(name=name), ArenaStandings, user)
+
+
+async def follow(
+    place: ServerPlace, name: str, told: Callable[[ArenaStandings], None], *, user: str | None = None
+) -> ArenaStandings:
+    """Follow tournament ``name``'s standings: ``told`` hears each, until it is over (the last)."""
+    try:
+        conn = await _open(place, user)
+        try:
+            await conn.send(ArenaShow(name=name, follow=True))
+            while True:
+                message = await conn.receive()
+                if isinstance(message, Error):
+                    raise Refused(message)
+                if isinstance(message, ArenaStandings):
+                    told(message)
+                    if message.state == "over":
+                        return message
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise lost(place, e) from None
+
+
+async def listing(place: ServerPlace, *, user: str | None = None) -> Arenas:
+    """The tournaments, running first, then the latest over."""
+    return await _ask(place, ArenaList(), Arenas, user)
+
+
+async def wait_seat(
+    place: ServerPlace, name: str, *, user: str | None = None, bot: str | None = None,
+    told: Callable[[ArenaStandings], None] = lambda standings: None,
+) -> Matched | ArenaStandings:  # fmt: skip
+    """Be free to be seated in tournament ``name`` and wait: the table one is seated at
+    (``matched``), or the final standings once it is over. ``told`` hears each standings meanwhile."""
+    try:
+        conn = await _open(place, user, bot)
+        try:
+            await conn.send(ArenaJoin(name=name))
+            while True:
+                message = await conn.receive()
+                if isinstance(message, Error):
+                    raise Refused(message)
+                if isinstance(message, Matched):
+                    return message
+                if isinstance(message, ArenaStandings):
+                    if message.state == "over":
+                        return message
+                    told(message)
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise lost(place, e) from None
+
+
+def standings_lines(standings: ArenaStandings) -> list[str]:
+    """A tournament in words: its state, its rules, then a line per participant."""
+    sizes = "-".join(str(n) for n in sorted({standings.players[0], standings.players[-1]}))
+    kind = pgettext("game", "rated") if standings.rated else pgettext("game", "casual")
+    rules = _("{size} players, {kind}, {move_time} a move").format(
+        size=sizes, kind=kind, move_time=move_time_words(standings.move_time)
+    )
+    if standings.state == "running":
+        head = _("tournament {name} ({rules}): running, {minutes} min left").format(
+            name=standings.name, rules=rules, minutes=f"{standings.ends_in / 60:.1f}"
+        )
+    elif standings.state == "finishing":
+        playing = ngettext("{count} table still playing", "{count} tables still playing", standings.tables)
+        head = _("tournament {name} ({rules}): time is up, {playing}").format(
+            name=standings.name, rules=rules, playing=playing.format(count=standings.tables)
+        )
+    else:
+        head = _("tournament {name} ({rules}): over, final standings").format(name=standings.name, rules=rules)
+    lines = [head]
+    if not standings.standings:
+        lines.append(_("nobody has joined yet"))
+    for line in standings.standings:
+        games = ngettext("{count} game", "{count} games", line.games).format(count=line.games)
+        playing = _(" (playing)") if line.playing else ""
+        said = _("{rank}. {account}  {points} pts, {games}{playing}")
+        lines.append(said.format(rank=f"{line.rank:>3}", account=line.account, points=line.points, games=games,
+                                 playing=playing))  # fmt: skip
+    return lines
+
+
+__all__ = ["NoArena", "follow", "listing", "new", "show", "standings_lines", "wait_seat"]
