@@ -79,7 +79,7 @@ async def test_a_tab_is_served_on_the_socket_and_on_no_port() -> None:
                     assert "wss://example.org/dolcevita/ws" in await page.text()  # through the proxy
                 async with http.ws_connect("http://localhost/ws?width=100&height=30", headers={HEADER: "ana"}) as ws:
                     await shown_until(ws, "New game: choose the seats")
-                    await ws.send_str(json.dumps(["stdin", "\r"]))
+                    await ws.send_str(json.dumps(["stdin", "\x1b[B\r"]))  # New game (after Play now)
                     assert "Ana" in await shown_until(ws, "Start the game")
                 async with http.get("http://localhost/ws") as refused:
                     assert refused.status == 403
