@@ -10,9 +10,11 @@ off by how much, or not measured. The placements of one game are far from indepe
 standard error is counted by game (a cluster-robust one, and at least the binomial one of as many
 independent outcomes as games); a tenth whose standard error is above
 :data:`MEASURED` points is not measured, whatever its gap. Then the same for the raw value, the
-Brier scores, and the ``FIT`` table to paste into ``dvtui/bots/calibration.py``. Asserts nothing.
+Brier scores, and the ``FIT`` table to paste into ``dvtui/bots/calibration.py``. With ``--cross``,
+each part of the games is held out in turn and checked by the fit on the others (so every game is
+checked, by a fit that never saw it), and ``FIT`` is fitted on all of them. Asserts nothing.
 
-    python bench/fit_calibration.py calibration.jsonl
+    python bench/fit_calibration.py calibration.jsonl --cross
 """
 
 from __future__ import annotations
@@ -112,24 +114,32 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("samples", type=Path)
     ap.add_argument("--hold-out", type=int, default=2, help="games numbered a multiple of this are held out")
+    ap.add_argument("--cross", action="store_true",
+                    help="every part of the games in turn held out (game %% HOLD_OUT), each checked by the fit on "
+                         "the others and the checks pooled; FIT is then fitted on all the games")  # fmt: skip
     args = ap.parse_args()
+    k = args.hold_out
     by_size: dict[int, list[dict[str, float]]] = {}
     for line in args.samples.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         by_size.setdefault(row["players"], []).append(row)
     fitted = {}
     for n, rows in sorted(by_size.items()):
-        train = [(r["played"], r["won"]) for r in rows if r["game"] % args.hold_out]
-        test = [(r["played"], r["won"], int(r["game"])) for r in rows if not r["game"] % args.hold_out]
-        games = (len({r["game"] for r in rows if r["game"] % args.hold_out}),
-                 len({r["game"] for r in rows if not r["game"] % args.hold_out}))  # fmt: skip
-        a, b = fitted[n] = fit(train)
-        calibrated = [(sigmoid(a + b * logit(x)), y, g) for x, y, g in test]
-        raw = [(min(1.0, max(0.0, x)), y, g) for x, y, g in test]
-        print(f"\n{n} players: fitted on {len(train)} placements of {games[0]} games, "
-              f"held out {len(test)} of {games[1]}: a={a:.3f} b={b:.3f}")  # fmt: skip
+        calibrated: list[Said] = []
+        raw: list[Said] = []
+        for part in range(k) if args.cross else [0]:
+            train = [(r["played"], r["won"]) for r in rows if r["game"] % k != part]
+            test = [(r["played"], r["won"], int(r["game"])) for r in rows if r["game"] % k == part]
+            a, b = fit(train)
+            games = (len({r["game"] for r in rows if r["game"] % k != part}),
+                     len({r["game"] for r in rows if r["game"] % k == part}))  # fmt: skip
+            print(f"\n{n} players: fitted on {len(train)} placements of {games[0]} games, "
+                  f"held out {len(test)} of {games[1]} (game % {k} == {part}): a={a:.3f} b={b:.3f}")  # fmt: skip
+            calibrated += [(sigmoid(a + b * logit(x)), y, g) for x, y, g in test]
+            raw += [(min(1.0, max(0.0, x)), y, g) for x, y, g in test]
+        fitted[n] = fit([(r["played"], r["won"]) for r in rows]) if args.cross else (a, b)
         print(f"held-out Brier: raw {brier(raw):.4f}, calibrated {brier(calibrated):.4f}, "
-              f"always 1/{n} {brier([(1 / n, y, g) for _, y, g in test]):.4f}")  # fmt: skip
+              f"always 1/{n} {brier([(1 / n, y, g) for _, y, g in raw]):.4f}")  # fmt: skip
         for name, pairs in (("calibrated", calibrated), ("raw", raw)):
             print(f"\n{name}:\n")
             print("| chance said | mean said | share who won | placements | games | gap (points) | error | verdict |")
