@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dvtui.app.widgets.patterns import PATTERNS
 from dvtui.app.widgets.win_chart import BAND, EIGHTHS, series, win_chart_lines
 from dvtui.engine import Outcome
 from dvtui.replay.analysis import Review
@@ -35,7 +36,8 @@ def test_every_round_is_drawn_at_every_width(width: int) -> None:
         assert all(segments)  # and every round has columns of its own, the last one included
         # the last column is the game's last point (round 6's level), not one from its middle
         last = round(ROUNDS / (ROUNDS + 1) * BAND * 8)
-        assert [row[-1] for row in rows] == [EIGHTHS[max(0, min(8, last - (BAND - 1 - k) * 8))] for k in range(BAND)]
+        fills = [max(0, min(8, last - (BAND - 1 - k) * 8)) for k in range(BAND)]
+        assert [row[-1] for row in rows] == [PATTERNS[band] if f == 8 else EIGHTHS[f] for f in fills]
 
 
 def test_a_finished_game_ends_on_its_result() -> None:
@@ -47,8 +49,8 @@ def test_a_finished_game_ends_on_its_result() -> None:
     assert [chances[-1] for chances in tied] == [0.5, 0.5, 0.0]
     lines = [line.plain for line in win_chart_lines(reviews, ["Ana", "Bea", "Cy"], ["red", "blue", "green"], 80,
                                                     Outcome.of([4_400_000, 4_200_000, 3_000_000]))]  # fmt: skip
-    assert lines[0] == "1 Ana  won" and lines[BAND + 1] == "2 Bea  lost"
-    assert lines[2 * (BAND + 1)] == "3 Cy  lost"
+    assert lines[0] == "██ 1 Ana  won" and lines[BAND + 1] == "▒▒ 2 Bea  lost"
+    assert lines[2 * (BAND + 1)] == "▌▌ 3 Cy  lost"
     assert lines[BAND][-1] == "█"  # the winner's last column is full: the result, not a chance
     assert lines[2 * BAND + 1][-1] == " "
 
@@ -56,4 +58,4 @@ def test_a_finished_game_ends_on_its_result() -> None:
 def test_a_game_under_way_ends_on_its_last_judgement() -> None:
     reviews = _reviews(15)
     lines = [line.plain for line in win_chart_lines(reviews, ["Ana", "Bea", "Cy"], ["red", "blue", "green"], 80)]
-    assert lines[0] == "1 Ana  now 86%"
+    assert lines[0] == "██ 1 Ana  now 86%"

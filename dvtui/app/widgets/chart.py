@@ -11,6 +11,7 @@ from textual.widget import Widget
 from ...describe import short_amount
 from ...i18n import _
 from ..theme import MUTED, seat_color, seat_shade
+from .patterns import legend_key, seat_pattern
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 
@@ -19,7 +20,9 @@ def chart_lines(
     round_scores: Sequence[Sequence[int]], colors: Sequence[str], tags: Sequence[str], width: int, height: int
 ) -> list[Text]:
     """The chart in ``width`` x ``height`` cells: y labels, one group of bars per round, round
-    labels and a legend of tags (so the bars are not told apart by colour alone)."""
+    labels and a legend of tags. Each seat's bars are filled with its own pattern
+    (:func:`~.patterns.seat_pattern`), shown before its tag in the legend, so the bars are told
+    apart without colour too."""
     n = len(colors)
     rounds = len(round_scores)
     if not rounds or height < 4 or width < 12:
@@ -46,7 +49,8 @@ def chart_lines(
             for p in range(n):
                 eighths = round(scores[p] / top * plot_h * 8)
                 fill = max(0, min(8, eighths - (level_top - 8)))
-                line.append(EIGHTHS[fill] * bar, style=Style(color=seat_shade(colors[p])))
+                glyph = seat_pattern(p) if fill == 8 else EIGHTHS[fill]
+                line.append(glyph * bar, style=Style(color=seat_shade(colors[p])))
             line.append(" " * (group - bar * n))
         lines.append(line)
     axis = Text(" " * label_w, style=Style(color=MUTED))
@@ -55,7 +59,7 @@ def chart_lines(
     lines.append(axis)
     legend = Text(" " * label_w)
     for p in range(n):
-        legend.append("█ ", style=Style(color=seat_shade(colors[p])))
+        legend.append(legend_key(p) + " ", style=Style(color=seat_shade(colors[p])))
         legend.append(f"{tags[p]}  ", style=Style(color=seat_color(colors[p]), bold=True))
     lines.append(legend)
     return [line[:width] for line in lines]

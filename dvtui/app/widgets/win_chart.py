@@ -14,6 +14,7 @@ from ...i18n import _
 from ...printable import printable
 from ...replay.analysis import Review
 from ..theme import MUTED, seat_color, seat_shade
+from .patterns import legend_key, seat_pattern
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 BAND = 3
@@ -56,7 +57,9 @@ def win_chart_lines(
     result: Outcome | None = None,
 ) -> list[Text]:
     """The chart in ``width`` cells: for each player a label row then :data:`BAND` rows of bars;
-    ``│`` marks where a round starts. ``result``: the game's, when it is over (its last point)."""
+    ``│`` marks where a round starts. Each band is filled with its seat's pattern
+    (:func:`~.patterns.seat_pattern`), shown before the name in its label, as in the totals chart.
+    ``result``: the game's, when it is over (its last point)."""
     n = len(names)
     if not reviews:
         return [Text(_("no placement to chart"), style=Style(color=MUTED))]
@@ -75,11 +78,12 @@ def win_chart_lines(
             said = _("shared the victory")
         else:
             said = _("lost")
+        shade = Style(color=seat_shade(colors[p]))
         lines.append(Text.assemble(
+            (legend_key(p) + " ", shade),
             (f"{p + 1} {printable(names[p])}", Style(color=seat_color(colors[p]), bold=True)),
             ("  " + said, Style(color=MUTED)),
         ))  # fmt: skip
-        shade = Style(color=seat_shade(colors[p]))
         rule = Style(color=MUTED)
         for row in range(BAND):
             level_top = (BAND - row) * 8
@@ -90,7 +94,7 @@ def win_chart_lines(
                     continue
                 level = round(values[p][i] * BAND * 8)
                 fill = max(0, min(8, level - (level_top - 8)))
-                text.append(EIGHTHS[fill], shade)
+                text.append(seat_pattern(p) if fill == 8 else EIGHTHS[fill], shade)
             lines.append(text)
     rounds = sorted(set(rounds_of))
     said = _("rounds {first}–{last}, each starting at a │; 100% at the top of a band")
