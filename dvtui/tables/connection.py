@@ -50,6 +50,8 @@ ERROR_WORDS: dict[str, str] = {
     "version": N_("the table server does not speak this dvtui's protocol"),
     "no_table": N_("there is no such table"),
     "table_exists": N_("a table of that name is already open"),
+    "no_arena": N_("there is no such tournament"),
+    "arena_exists": N_("a tournament of that name is already kept here"),
     "bad_setup": N_("the table server refuses these players or this first player"),
     "seat_taken": N_("that seat is someone else's"),
     "no_seat": N_("there is no such seat free for a person"),

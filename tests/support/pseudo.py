@@ -15,7 +15,7 @@ DATA = [
     re.compile(r"dvtui( [a-z]+)*"),  # a command to type
     re.compile(r"\S*[/.@:_]\S*"),  # a path, a file name, a budget, bot:LEVEL
     re.compile(r"%\(\w+\)\w|\{\w+\}"),  # a placeholder argparse fills
-    re.compile(r"^ {4}[a-z]+ "),  # a command's name in the help's list of them
+    re.compile(r"^ {4}[a-z]+( |$)"),  # a command's name in the help's list (alone on its line when long)
 ]
 """What a message says as it is, in any language: options, commands, paths, values typed back."""
 KEPT_WORDS = {*BOT_LEVELS, "dvtui", *i18n.available()}
