@@ -178,7 +178,6 @@ class Server:
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
-            Seek: self._seek, LeavePool: self._leave_pool,
             AskRatings: self._ratings, AskProfile: self._profile,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
@@ -197,11 +196,13 @@ class Server:
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
         self.seeks = Seeks(
-            self._open_table, rating_of or self._rating_of, lambda level: self.bots.budget.problem(level) is None,
+            self._open_table, rating_of or self.rater.matched_rating,
+            lambda level: self.bots.budget.problem(level) is None,
             lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
             paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
         )  # fmt: skip
         """The pool that seats strangers together ("Play now": ``seek``)."""
+        self.gateway.handle.update({Seek: self.seeks.seek, LeavePool: self.seeks.leave_pool})
         self.arenas = ArenaRoom(
             self.store, self.seeks, self._playing, self.seeks.rating_of, self._run_io,
             lambda line: self._log(line),
@@ -415,12 +416,6 @@ class Server:
 
     # -- the pool --------------------------------------------------------------------------------
 
-    async def _seek(self, conn: Conn, message: Seek) -> None:
-        await self.seeks.seek(conn, message)
-
-    async def _leave_pool(self, conn: Conn, message: LeavePool) -> None:
-        await self.seeks.leave_pool(conn, message)
-
     def _gone(self, conn: Conn) -> None:
         """A connection ended: it leaves the pool, its tournament's wait, and its table (:meth:`_leave`)."""
         self.seeks.leave(conn)
@@ -440,14 +435,6 @@ class Server:
         return table is not None and not table.over and table.failed is None
 
     # -- ratings ---------------------------------------------------------------------------------
-
-    def _rating_of(self, name: str) -> int | None:
-        """What the pool matches a person by: the mean of their rating from the rated games kept
-        here (its cautious shown number would read a newcomer far below the people of their
-        strength); None before their first rated game, a newcomer."""
-        if not self.rater.ledger.history(name):
-            return None
-        return round(self.rater.ledger.rating(name).mu)
 
     async def _ratings(self, conn: Conn, message: AskRatings) -> None:
         """The leaderboard's first lines (:meth:`.rated.Rater.leaderboard`)."""

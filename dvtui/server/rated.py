@@ -189,6 +189,14 @@ class Rater:
         self.log(said(N_("rated game {game} kept from its game at the start")).format(game=game.game))
         return 1
 
+    def matched_rating(self, account: str) -> int | None:
+        """What the pool and the tournaments match a person by: the mean of their rating from the
+        rated games kept here (its cautious shown number would read a newcomer far below the people
+        of their strength); None before their first rated game, a newcomer."""
+        if not self.ledger.history(account):
+            return None
+        return round(self.ledger.rating(account).mu)
+
     async def leaderboard(self, message: AskRatings) -> bytes:
         await self.refresh()
         standings = self.ledger.leaderboard(message.top)
