@@ -96,7 +96,12 @@ async def play_with_keys(pilot: Pilot[int], app: DvtuiApp, stop_after: int | Non
             await press(pilot, *(["right"] * steps))
         else:
             await press(pilot, "abcdefg"[column])
-        assert screen.flow.cursor.card == card and screen.flow.cursor.column == column
+        cursor = screen.flow.cursor
+        assert (cursor.card, cursor.column) == (card, column), (
+            f"the cursor is at card {cursor.card}, column {cursor.column} after the keys for {card}, {column}; "
+            f"screen {app.screen!r}, focus {app.focused!r}, placer {screen.flow.placer()}, "
+            f"resolution {screen.flow.resolution is not None}, move {len(moves)}"
+        )
         await press(pilot, "enter")
         moves.append(Placement(card, column))
 
