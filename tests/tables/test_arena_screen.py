@@ -127,3 +127,16 @@ def test_the_tournaments_at_80x24(snap_compare, in_process: Server, data_dir: Pa
         await _listed(pilot, app)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
+
+
+def test_an_over_tournaments_final_standings_at_80x24(snap_compare, in_process: Server, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Enter on one over: its rules, state and a line per person, under the tournament's name."""
+    _two_tournaments(in_process)
+    app = _menu(Lobby(in_process.place, "Cy", user="cy"))
+
+    async def shown(pilot: Pilot[object]) -> None:
+        await _listed(pilot, app)
+        await pilot.press("down", "enter")
+        await until(pilot, "the standings", lambda: isinstance(app.screen, ArenaScreen) and "over" in _said(app.screen))
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=shown)

@@ -129,12 +129,12 @@ class ArenaScreen(SpokenScreen[None]):
         padding: 1 2 0 2;
     }
 
-    #arena-status, #arena-standings {
+    #arena-status, #arena-standings, #arena-hint {
         margin: 1 0 0 0;
     }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave", N_("leave the tournament"), key_display="esc"),
+        Binding("escape", "leave", N_("back"), key_display="esc"),
     ]
 
     def __init__(self, lobby: Lobby, name: str) -> None:
@@ -150,7 +150,7 @@ class ArenaScreen(SpokenScreen[None]):
             yield Static(Text(_("asking the table server to seat you…"), style=Style(color=MUTED)), id="arena-status")
             yield Static(id="arena-standings")
             yield Static(Text(_("esc: leave the wait, your points stay · the same as: dvtui tournament join NAME"),
-                              style=Style(color=MUTED)))  # fmt: skip
+                              style=Style(color=MUTED)), id="arena-hint")  # fmt: skip
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -173,6 +173,8 @@ class ArenaScreen(SpokenScreen[None]):
             if isinstance(got, ArenaStandings):
                 self._standings(got)
                 self._status(Text(_("the tournament is over (esc goes back)"), style=Style(color=MUTED)))
+                said = _("esc: back to the list · the same as: dvtui tournament show NAME")
+                self.query_one("#arena-hint", Static).update(Text(said, style=Style(color=MUTED)))
                 return
             said = _("seated at table {table}: joining…").format(table=printable(got.table))
             self._status(Text(said, style=Style(color=MUTED)))
