@@ -15,6 +15,7 @@ from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.options import AppOptions, Menu
 from dvtui.app.screens.arenas import ArenaScreen, ArenasScreen
+from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.lobby import Lobby
 from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.table import TableScreen
@@ -24,10 +25,9 @@ from dvtui.server.main import Server
 from ..support.pilot import until
 
 
-def _menu(lobby: Lobby) -> DvtuiApp:
-    app = DvtuiApp(
-        Menu(), AppOptions(setup=SetupDefaults(default_name="Cy"), pace=Pace(bot_delay=0.0, step_delay=None))
-    )
+def _menu(lobby: Lobby, pace: Pace | None = None) -> DvtuiApp:
+    pace = pace or Pace(bot_delay=0.0, step_delay=None)
+    app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Cy"), pace=pace))
     app.lobby = lobby
     return app
 
@@ -140,3 +140,25 @@ def test_an_over_tournaments_final_standings_at_80x24(snap_compare, in_process: 
         await until(pilot, "the standings", lambda: isinstance(app.screen, ArenaScreen) and "over" in _said(app.screen))
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
+
+
+async def test_after_a_game_the_person_is_seated_again_from_the_wait(in_process: Server, data_dir: Path) -> None:
+    """Resigned (bots play the game out), the end screen's ``q`` comes back to the wait, not out of
+    dvtui, and the tournament seats the person at a new table."""
+    _two_tournaments(in_process)
+    in_process.arenas.bot_wait = 0.0
+    app = _menu(Lobby(in_process.place, "Cy", user="cy"), Pace(bot_delay=0.0, step_delay=0.01, hold_round_end=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ArenaScreen(Lobby(in_process.place, "Cy", user="cy"), "cup"))
+        await until(pilot, "the table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        first = app.screen
+        assert isinstance(first, TableScreen)
+        name = first.session.abilities.table
+        await pilot.press("r", "y")  # resign: bots play the game to its end
+        await until(pilot, "the end screen", lambda: isinstance(app.screen, EndScreen))
+        await pilot.press("q")
+        await until(pilot, "a new table", lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted)
+        again = app.screen
+        assert isinstance(again, TableScreen) and again.session.abilities.table != name
+        assert isinstance(app.screen_stack[-2], ArenaScreen)
+        assert in_process.arenas.records["cup"].participants[0].games == 1
