@@ -5,6 +5,7 @@ then plays the table the tournament seats this person at, and leaving it comes b
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from dvtui.app.screens.menu import MenuScreen
 from dvtui.app.screens.table import TableScreen
 from dvtui.server.arenas import ArenaRecord, Participant
 from dvtui.server.main import Server
+from dvtui.tables.arena import wait_seat
 
 from ..support.pilot import until
 
@@ -162,3 +164,27 @@ async def test_after_a_game_the_person_is_seated_again_from_the_wait(in_process:
         assert isinstance(again, TableScreen) and again.session.abilities.table != name
         assert isinstance(app.screen_stack[-2], ArenaScreen)
         assert in_process.arenas.records["cup"].participants[0].games == 1
+
+
+async def test_the_wait_shows_the_standings_live_and_esc_leaves_it(in_process: Server, data_dir: Path) -> None:
+    """Someone else joining while this person waits is on screen at once (the server pushes it)."""
+    _two_tournaments(in_process)
+    app = _menu(Lobby(in_process.place, "Cy", user="cy"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ArenaScreen(Lobby(in_process.place, "Cy", user="cy"), "cup"))
+        await until(
+            pilot,
+            "the wait",
+            lambda: isinstance(app.screen, ArenaScreen) and app.screen.is_mounted and "cy" in _said(app.screen),
+        )
+        wait = app.screen
+        assert isinstance(wait, ArenaScreen)
+        assert "waiting to be seated" in _said(wait) and "bo" not in _said(wait)
+        other = asyncio.ensure_future(wait_seat(in_process.place, "cup", user="bo"))
+        try:
+            await until(pilot, "bo in the standings", lambda: "bo  0 pts" in _said(wait))
+        finally:
+            other.cancel()
+        await pilot.press("escape")
+        await until(pilot, "out of the wait", lambda: "cy" not in str(in_process.arenas.waiting.get("cup", {})))
+        assert app.screen is not wait
