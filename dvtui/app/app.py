@@ -66,6 +66,14 @@ def screenshot_dir() -> Path:
     return downloads if downloads.is_dir() else Path.cwd()
 
 
+def _comes_back(screen: Screen[object]) -> bool:
+    """A screen a table is pushed over, and comes back to when left (not replaced by it): a
+    tournament's, which seats its person again after each game."""
+    from .screens.arenas import ArenaScreen
+
+    return isinstance(screen, ArenaScreen)
+
+
 class DvtuiApp(App[ExitState]):
     """The app, opening on ``first`` (a game to play, the set-up screen, the start menu, the replay
     viewer or a shared table's seat to choose: :mod:`dvtui.app.options`) and run as ``options``
@@ -222,7 +230,8 @@ class DvtuiApp(App[ExitState]):
         """The table, playing ``session``, in place of the screen asking for it (the set-up, the
         menu, a viewer it opened); over the app's first screen, which cannot be switched away.
         ``recap``: see :class:`TableScreen`. With a table already under it (a viewer opened from
-        the end screen), that table plays ``session``: a second table would take the first's id."""
+        the end screen), that table plays ``session``: a second table would take the first's id.
+        Over a tournament's screen, which the table comes back to when left."""
         old = self._table
         if old is not None and old in self.screen_stack:
             while self.screen is not old:
@@ -230,18 +239,18 @@ class DvtuiApp(App[ExitState]):
             old.adopt(session)
             return
         table = self._new_table(session, recap=recap)
-        if len(self.screen_stack) > 1:
+        if len(self.screen_stack) > 1 and not _comes_back(self.screen):
             self.switch_screen(table)
         else:
             self.push_screen(table)
 
     def back_to_menu(self) -> bool:
-        """Leave the table on screen for the start menu under it, when there is one: the table's
+        """Leave the table on screen for the start menu (or the tournament) under it, when there is one: the table's
         session is let go (a shared table keeps the seat for ``dvtui join``), and the menu's lobby
         is read again."""
         from .screens.menu import MenuScreen
 
-        menu = next((s for s in reversed(self.screen_stack) if isinstance(s, MenuScreen)), None)
+        menu = next((s for s in reversed(self.screen_stack) if isinstance(s, MenuScreen) or _comes_back(s)), None)
         table = self._table
         if menu is None or table is None:
             return False

@@ -13,10 +13,10 @@ import sys
 
 import msgspec
 
-from ..i18n import _, ngettext
+from ..i18n import _
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, Unreachable, server_place
-from ..tables.arena import NoArena, follow, listing, new, show, standings_lines, wait_seat
+from ..tables.arena import NoArena, follow, listing, new, show, standings_lines, summary_line, wait_seat
 from ..tables.protocol import (
     ARENA_LEAST_SECONDS,
     ARENA_MOST_SECONDS,
@@ -109,12 +109,8 @@ def _list(args: argparse.Namespace) -> int:
     found = asyncio.run(listing(place, user=vouched()))
     if not found.arenas:
         print(_("no tournaments at {directory}").format(directory=printable(str(place.directory))))
-    states = {"running": _("running"), "finishing": _("finishing"), "over": _("over")}
     for arena in found.arenas:
-        leader = _(", led by {account}").format(account=arena.leader) if arena.leader else ""
-        people = ngettext("{count} person", "{count} people", arena.participants).format(count=arena.participants)
-        line = _("{name}: {state}, {people}{leader}").format(name=arena.name, state=states[arena.state], people=people,
-                                                              leader=leader)  # fmt: skip
+        line = summary_line(arena)
         print(printable(line))
     return EXIT_OK
 

@@ -20,6 +20,7 @@ from .protocol import (
     Arenas,
     ArenaShow,
     ArenaStandings,
+    ArenaSummary,
     Error,
     Matched,
 )
@@ -124,6 +125,16 @@ async def wait_seat(
         raise lost(place, e) from None
 
 
+def summary_line(arena: ArenaSummary) -> str:
+    """A tournament of the list in words: its name, state, people and leader (``dvtui tournament
+    list``'s line, and the start menu's)."""
+    states = {"running": _("running"), "finishing": _("finishing"), "over": _("over")}
+    leader = _(", led by {account}").format(account=arena.leader) if arena.leader else ""
+    people = ngettext("{count} person", "{count} people", arena.participants).format(count=arena.participants)
+    return _("{name}: {state}, {people}{leader}").format(name=arena.name, state=states[arena.state], people=people,
+                                                         leader=leader)  # fmt: skip
+
+
 def standings_lines(standings: ArenaStandings) -> list[str]:
     """A tournament in words: its state, its rules, then a line per participant."""
     sizes = "-".join(str(n) for n in sorted({standings.players[0], standings.players[-1]}))
@@ -154,4 +165,4 @@ def standings_lines(standings: ArenaStandings) -> list[str]:
     return lines
 
 
-__all__ = ["NoArena", "follow", "listing", "new", "show", "standings_lines", "wait_seat"]
+__all__ = ["NoArena", "follow", "listing", "new", "show", "standings_lines", "summary_line", "wait_seat"]

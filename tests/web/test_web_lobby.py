@@ -42,8 +42,9 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser
             tab.wait_for("your turn")  # Ana's tables, hers to play first
             tab.wait_for("Other tables")
             tab.mark()
-            # past New game, Replay, Your games, Open a new table, Ratings and the heading
-            tab.press("ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "Enter")
+            # past New game, Replay, Your games, Open a new table, Ratings, Tournaments and the heading
+            tab.press("ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown", "ArrowDown",
+                      "Enter")  # fmt: skip
             tab.wait_for("table fri: choose your seat")
             tab.wait_for("Ana: free, take this seat")  # kept for web:ana, so hers to take
             tab.mark()

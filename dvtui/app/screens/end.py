@@ -246,4 +246,8 @@ class EndScreen(SpokenScreen[None]):
         self.app.push_screen(HelpScreen())
 
     def action_quit(self) -> None:
+        """``q``: as the table's (a shared table reached from the start menu, or from a tournament
+        that seats its person again, is left for it); anything else leaves dvtui."""
+        if self.table is not None and cast(GameHost, self.app).back_to_menu():
+            return
         self.app.exit()

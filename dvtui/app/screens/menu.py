@@ -45,6 +45,7 @@ MIN_LIST_ROWS = 4
 NEW_TABLE = "new-table"
 PLAY_NOW = "play-now"
 RATINGS = "ratings"
+TOURNAMENTS = "tournaments"
 TABLE = "table-"
 """The start of a listed table's option id (then its place in :attr:`MenuScreen.tables`)."""
 
@@ -192,6 +193,7 @@ class MenuScreen(SpokenScreen[None]):
         if reachable:
             options.append(Option(_("Open a new table at the table server"), id=NEW_TABLE))
             options.append(Option(_("Ratings: the leaderboard and yours"), id=RATINGS))
+            options.append(Option(_("Tournaments: join one, or see its standings"), id=TOURNAMENTS))
         trusted = () if self.lobby is None else server_account(self.lobby.place)
         known = played_with(tables, me, trusted)  # (whose invitations are this person's tables)
         headed: set[str] = set()
@@ -236,6 +238,10 @@ class MenuScreen(SpokenScreen[None]):
             from .ratings import RatingsScreen
 
             self.app.push_screen(RatingsScreen(self.lobby))
+        elif choice == TOURNAMENTS and self.lobby is not None:
+            from .arenas import ArenasScreen
+
+            self.app.push_screen(ArenasScreen(self.lobby))
         elif choice is not None and choice.startswith(TABLE) and self.lobby is not None:
             from .seats import SeatScreen
 
