@@ -6,11 +6,10 @@ tournament is over). A server whose welcome does not name ``arena`` has none (:c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 from ..i18n import _, ngettext, pgettext
 from .clock import move_time_words
-from .connection import Connection, Dropped, Refused, lost
+from .connection import Connection, Dropped, Refused, ask_once, lost
 from .protocol import (
     SEEK_MOVE_TIME,
     SEEK_SIZES,
@@ -26,8 +25,6 @@ from .protocol import (
 )
 from .where import ServerPlace
 
-A = TypeVar("A", ArenaStandings, Arenas)
-
 
 class NoArena(Exception):
     """The server speaks no ``arena``: an older dvtui, which runs no tournaments."""
@@ -37,25 +34,20 @@ class NoArena(Exception):
         super().__init__(said.format(directory=place.directory))
 
 
+def _speaks_arena(conn: Connection) -> None:
+    """Raise :class:`NoArena` unless ``conn``'s server speaks ``arena``."""
+    if "arena" not in conn.welcome.features:
+        raise NoArena(conn.place)
+
+
 async def _open(place: ServerPlace, user: str | None, bot: str | None = None) -> Connection:
     conn = await Connection.open(place, user=user, bot=bot)
-    if "arena" not in conn.welcome.features:
-        conn.close()
-        raise NoArena(place)
-    return conn
-
-
-async def _ask(place: ServerPlace, message: ArenaNew | ArenaShow | ArenaList, answer: type[A], user: str | None) -> A:
     try:
-        conn = await _open(place, user)
-        try:
-            reply = await conn.request(message, answer)
-            assert isinstance(reply, answer)
-            return reply
-        finally:
-            conn.close()
-    except Dropped as e:
-        raise lost(place, e) from None
+        _speaks_arena(conn)
+    except NoArena:
+        conn.close()
+        raise
+    return conn
 
 
 async def new(
@@ -64,12 +56,12 @@ async def new(
 ) -> ArenaStandings:  # fmt: skip
     """Open tournament ``name`` now, for ``seconds``."""
     message = ArenaNew(name=name, seconds=seconds, players=players or [*SEEK_SIZES], rated=rated, move_time=move_time)
-    return await _ask(place, message, ArenaStandings, user)
+    return await ask_once(place, message, ArenaStandings, user=user, speaks=_speaks_arena)
 
 
 async def show(place: ServerPlace, name: str, *, user: str | None = None) -> ArenaStandings:
     """Tournament ``name``'s standings."""
-    return await _ask(place, ArenaShow(name=name), ArenaStandings, user)
+    return await ask_once(place, ArenaShow(name=name), ArenaStandings, user=user, speaks=_speaks_arena)
 
 
 async def follow(
@@ -96,7 +88,7 @@ async def follow(
 
 async def listing(place: ServerPlace, *, user: str | None = None) -> Arenas:
     """The tournaments, running first, then the latest over."""
-    return await _ask(place, ArenaList(), Arenas, user)
+    return await ask_once(place, ArenaList(), Arenas, user=user, speaks=_speaks_arena)
 
 
 async def wait_seat(

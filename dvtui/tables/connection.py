@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import msgspec
 
@@ -264,6 +266,29 @@ class Backoff:
     give_up: float = 600.0
 
 
+Answer = TypeVar("Answer", bound=Message)
+
+
+async def ask_once(
+    place: ServerPlace, message: Message, answer: type[Answer], *, user: str | None = None,
+    speaks: Callable[[Connection], None] = lambda conn: None,
+) -> Answer:  # fmt: skip
+    """One request on a connection of its own, and its answer of type ``answer`` (an ``error``
+    raises Refused); ``speaks`` raises, before anything is asked, when the server does not speak
+    the feature the request needs (an older dvtui)."""
+    try:
+        conn = await Connection.open(place, user=user)
+        try:
+            speaks(conn)
+            reply = await conn.request(message, answer)
+            assert isinstance(reply, answer)
+            return reply
+        finally:
+            conn.close()
+    except Dropped as e:
+        raise lost(place, e) from None
+
+
 __all__ = [
     "ERROR_WORDS",
     "LINGER",
@@ -273,6 +298,7 @@ __all__ = [
     "Dropped",
     "Refused",
     "Unreachable",
+    "ask_once",
     "lost",
     "refusal_words",
     "warn_of_owner",

@@ -4,14 +4,10 @@ name the feature ``ratings`` has none (:class:`NoRatings`, said before anything 
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from ..i18n import _
-from .connection import Connection, Dropped, lost
+from .connection import Connection, ask_once
 from .protocol import AskProfile, AskRatings, Leaderboard, PlayerProfile
 from .where import ServerPlace
-
-A = TypeVar("A", Leaderboard, PlayerProfile)
 
 
 class NoRatings(Exception):
@@ -30,26 +26,12 @@ def has_ratings(conn: Connection) -> None:
 
 async def leaderboard(place: ServerPlace, top: int, *, user: str | None = None) -> Leaderboard:
     """The leaderboard's first ``top`` lines (the server caps them), best first."""
-    return await _ask(place, AskRatings(top=top), Leaderboard, user)
+    return await ask_once(place, AskRatings(top=top), Leaderboard, user=user, speaks=has_ratings)
 
 
 async def profile(place: ServerPlace, account: str | None, *, user: str | None = None) -> PlayerProfile:
     """``account``'s rating, places and latest rated games (None: this connection's own person)."""
-    return await _ask(place, AskProfile(account=account), PlayerProfile, user)
-
-
-async def _ask(place: ServerPlace, message: AskRatings | AskProfile, answer: type[A], user: str | None) -> A:
-    try:
-        conn = await Connection.open(place, user=user)
-        try:
-            has_ratings(conn)
-            reply = await conn.request(message, answer)
-            assert isinstance(reply, answer)
-            return reply
-        finally:
-            conn.close()
-    except Dropped as e:
-        raise lost(place, e) from None
+    return await ask_once(place, AskProfile(account=account), PlayerProfile, user=user, speaks=has_ratings)
 
 
 __all__ = ["NoRatings", "has_ratings", "leaderboard", "profile"]
