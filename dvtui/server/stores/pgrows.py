@@ -5,23 +5,36 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ...engine import Event
 from ...store import SaveError, SaveFailed, encode_line
 from ...store import writer as file_writer
 from .base import HoldLost
-from .pgconn import CHANNEL
+from .pgconn import CHANNEL, Pool
 from .pgerrors import DatabaseConflict, DatabaseError, DatabaseLost
+from .pgholds import Holds
 
-if TYPE_CHECKING:
-    from .pg import PgStore
+
+class RowStore(Protocol):
+    """What a game's writer needs of the store it writes through (:class:`~.pg.PgStore`): its
+    connections, its holds, and its patience with a database that went away."""
+
+    pool: Pool
+    holds: Holds
+    patience: float
+
+    def database_back(self) -> None: ...
+
+    def wait_for_database(self, lost: DatabaseLost, deadline: float) -> None: ...
+
+    def release(self, game_id: int) -> None: ...
 
 
 class RowWriter:
     """The one writer of one game in the database (what :class:`~dvtui.store.GameWriter` is to a file)."""
 
-    def __init__(self, store: PgStore, name: str, game_id: int, next_seq: int) -> None:
+    def __init__(self, store: RowStore, name: str, game_id: int, next_seq: int) -> None:
         self.store = store
         self.name = name
         self.game_id = game_id
@@ -110,4 +123,4 @@ class RowWriter:
         return self._closed
 
 
-__all__ = ["RowWriter"]
+__all__ = ["RowStore", "RowWriter"]
