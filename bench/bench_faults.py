@@ -20,9 +20,11 @@ Checked afterwards, whatever the faults:
 
 - every game's lines have the ``seq`` 0, 1, 2, ... and are the game its seats play uninterrupted
   (the bots are deterministic): no decision missing, none applied twice;
-- every line a spectator was sent (a line is sent only once committed: an acknowledgement) is the
-  database's line at its ``seq``, byte for byte with its time stamp: nothing acknowledged lost, and
-  no table written by two holders (a second holder's line would differ from one already sent);
+- every line a spectator was sent (a line is sent only once committed: an acknowledgement), and
+  every line sent to it again (a server that has fewer lines than it watches again from line 0, as
+  the protocol says), is the database's line at its ``seq``, byte for byte with its time stamp:
+  nothing acknowledged lost, and no table written by two holders (a second holder's line would
+  differ from one already sent);
 - every client ends its game and says so.
 
 The failover time is, for each fault and each table playing across it, the seconds from the
@@ -197,8 +199,13 @@ class Spectator:
     def _heard(self, line: bytes) -> None:
         message = json.loads(line)
         if "seq" in message and "at" in message:  # a line of the game (protocol messages carry no "at")
-            if message["seq"] != len(self.lines):
-                self.errors.append(f"{self.table}: sent line {message['seq']} after {len(self.lines)} lines")
+            seq = message["seq"]
+            if seq < len(self.lines):  # sent again (a server behind the others starts from line 0):
+                if self.lines[seq] != line:  # the same line, byte for byte, or the game forked
+                    self.errors.append(f"{self.table}: line {seq} sent again differs from the first sent")
+                return
+            if seq != len(self.lines):
+                self.errors.append(f"{self.table}: sent line {seq} after {len(self.lines)} lines")
                 return
             self.lines.append(line)
             if message["type"] == "game_ended":
