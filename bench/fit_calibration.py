@@ -117,11 +117,16 @@ def main() -> None:
     ap.add_argument("--cross", action="store_true",
                     help="every part of the games in turn held out (game %% HOLD_OUT), each checked by the fit on "
                          "the others and the checks pooled; FIT is then fitted on all the games")  # fmt: skip
+    ap.add_argument(
+        "--only", choices=("aimed", "uniform"), help="the placements of bench_calibration's --aim, or the others"
+    )
     args = ap.parse_args()
     k = args.hold_out
     by_size: dict[int, list[dict[str, float]]] = {}
     for line in args.samples.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
+        if args.only is not None and row.get("aimed", False) != (args.only == "aimed"):
+            continue
         by_size.setdefault(row["players"], []).append(row)
     fitted = {}
     for n, rows in sorted(by_size.items()):
