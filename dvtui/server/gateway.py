@@ -22,25 +22,19 @@ from ..store import user_name
 from ..tables.older import downgraded
 from ..tables.protocol import (
     FEATURES,
-    MAX_ERROR_CHARS,
-    MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
     Bye,
     ClientMessage,
-    Error,
-    ErrorCode,
     FollowTables,
     Hello,
     ListTables,
-    Owner,
     Place,
     Resign,
     Undo,
     Welcome,
     client_decoder,
-    encode,
 )
 from ..tables.vetting import bot_problem, person_problem, request_type
+from ..tables.wire import MAX_ERROR_CHARS, MAX_LINE_BYTES, PROTOCOL_VERSION, Error, ErrorCode, Owner, encode
 from .followers import Followers
 from .limits import (
     MOST_WAIT,

@@ -32,8 +32,9 @@ from ..rulewords import english_words, rule_words
 from ..store import GameFileError, SaveError
 from ..store.codec import line_decoder
 from ..tables.older import presence_for
-from ..tables.protocol import Bye, Dealt, ErrorCode, Joined, encode
+from ..tables.protocol import Bye, Dealt, Joined
 from ..tables.reasons import english
+from ..tables.wire import ErrorCode, encode
 from .chat import RECENT, Heard
 from .gateway import Conn
 from .limits import Coalesced, Limits

@@ -52,24 +52,17 @@ from ..play.seats import parse_players
 from ..printable import printable
 from ..rulewords import english_words
 from ..store import GameFileError, SaveError
+from ..tables.clubwire import ArenaJoin, ArenaList, ArenaNew, ArenaShow, AskProfile, AskRatings, LeavePool, Seek
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
-    ArenaJoin,
-    ArenaList,
-    ArenaNew,
-    ArenaShow,
-    AskProfile,
-    AskRatings,
     Bye,
     Closed,
     CloseTable,
-    Error,
     FetchGame,
     FollowTables,
     GameLines,
     Hello,
     Join,
-    LeavePool,
     ListTables,
     Opened,
     OpenTable,
@@ -78,16 +71,15 @@ from ..tables.protocol import (
     Rematch,
     Resign,
     Say,
-    Seek,
     SetClock,
     StandIn,
     Start,
     Undo,
     Watch,
-    encode,
 )
 from ..tables.tableinfo import ListedTable
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
+from ..tables.wire import Error, encode
 from . import AlreadyServed, verbs
 from .arenaroom import ArenaRoom
 from .clocks import AliveStamp, background, run_clocks

@@ -23,17 +23,9 @@ from ..engine import Event, GameCreated
 from ..i18n import N_
 from ..ratings import ConflictingGame, FinishedGame, Ledger, Standing, from_events, unrated
 from ..store import GameFileError, SaveError, parse_game
-from ..tables.protocol import (
-    MAX_RECENT,
-    AskProfile,
-    AskRatings,
-    Leaderboard,
-    PlayerProfile,
-    RatedGame,
-    RatedLine,
-    encode,
-)
+from ..tables.clubwire import MAX_RECENT, AskProfile, AskRatings, Leaderboard, PlayerProfile, RatedGame, RatedLine
 from ..tables.stamps import last_stamp
+from ..tables.wire import encode
 from .live import LiveTable, RunsIO
 from .operator import said
 from .refusal import owner_name

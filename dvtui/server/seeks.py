@@ -23,7 +23,9 @@ from typing import Protocol
 from ..i18n import N_
 from ..ratings import NEWCOMER
 from ..tables.clock import TICK
-from ..tables.protocol import LeavePool, Matched, OpenTable, Owner, PoolLeft, Seek, Seeking, encode
+from ..tables.clubwire import LeavePool, Matched, PoolLeft, Seek, Seeking
+from ..tables.protocol import OpenTable
+from ..tables.wire import Owner, encode
 from .gateway import Conn
 from .matching import MOST_SEEKERS, Match, Pool, Seeker, bot_level, window
 from .operator import said

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..tables.protocol import Owner
+from ..tables.wire import Owner
 from .gateway import Conn
 from .table import Refusal
 

@@ -27,8 +27,9 @@ from dvtui.server.stores.files import RATED_FILE, FileStore
 from dvtui.server.table import Table
 from dvtui.store.codec import encode_line
 from dvtui.tables import Connection, ServerPlace
+from dvtui.tables.clubwire import AskRatings
 from dvtui.tables.older import listed_for
-from dvtui.tables.protocol import FEATURES, AskRatings, Welcome
+from dvtui.tables.protocol import FEATURES, Welcome
 from dvtui.tables.ratings import NoRatings, has_ratings
 
 
