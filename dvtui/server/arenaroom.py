@@ -35,8 +35,7 @@ from .arenas import (
     bots_for,
     seating,
 )
-from .gateway import Conn
-from .live import LiveTable, RunsIO
+from .live import Conn, LiveTable, RunsIO
 from .matching import Match, Seeker, bot_level
 from .operator import said
 from .refusal import owner_name

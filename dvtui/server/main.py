@@ -85,12 +85,12 @@ from .arenaroom import ArenaRoom
 from .clocks import AliveStamp, background, run_clocks
 from .followers import Followers
 from .following import Following
-from .gateway import Conn, Gateway
+from .gateway import Gateway
 from .hall import Hall
 from .holdwatch import watch_holds
 from .keptroom import KeptRoom
 from .limits import Acceptor, Budgets, Limits, Output, Throttled
-from .live import Backing, LiveTable, seat_said
+from .live import Backing, Conn, LiveTable, seat_said
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
@@ -155,7 +155,7 @@ class Server:
         """The log for what may happen many times a second (limits reached, failures of a peer)."""
         self.followers = Followers(lambda name, kept: self.hall.listed_info(name, kept), self.limits.presence_tick)
         """The connections that follow the list of tables, told what changes in it."""
-        self.gateway = Gateway(
+        self.gateway: Gateway[LiveTable] = Gateway(
             self.limits, self.trusted, self.followers, self.stopping, lambda line: self._log(line), self._limited,
             left=self._gone,
         )  # fmt: skip

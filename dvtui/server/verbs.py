@@ -27,8 +27,7 @@ from ..tables.protocol import Place, Released, Said, Started, Undo
 from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
 from ..tables.wire import ErrorCode, Owner, encode
 from .chat import Heard, Talk
-from .gateway import Conn
-from .live import LiveTable, seat_said
+from .live import Conn, LiveTable, seat_said
 from .openings import worth_keeping
 from .operator import said
 from .pool import MaxBudget

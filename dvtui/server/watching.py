@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..tables.wire import Owner
-from .gateway import Conn
+from .live import Conn
 from .table import Refusal
 
 
