@@ -4,7 +4,8 @@
 stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and each message's handler,
 which checks what the message asks and hands it on; what the other servers wrote is followed by
 :class:`~.following.Following` (:mod:`.peers`). A new table is :class:`~.newtable.NewTables`'
-to open. The connections are the
+to open; the ratings, the pool and the tournaments are the :class:`~.club.Club`'s (whose ratings
+are folded in the background while the server already serves). The connections are the
 :class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
 raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
 table's decisions, record and talk its :class:`~.live.LiveTable`'s, whose verbs (:mod:`.verbs`)
@@ -44,7 +45,6 @@ from typing import TypeVar
 from ..i18n import ENGLISH, N_, language, set_language
 from ..printable import printable
 from ..store import GameFileError, SaveError
-from ..tables.clubwire import ArenaJoin, ArenaList, ArenaNew, ArenaShow, AskProfile, AskRatings, LeavePool, Seek
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
     Bye,
@@ -73,8 +73,8 @@ from ..tables.tableinfo import ListedTable
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
 from ..tables.wire import Error, encode
 from . import AlreadyServed, verbs
-from .arenaroom import ArenaRoom
 from .clocks import AliveStamp, background, run_clocks
+from .club import Club
 from .followers import Followers
 from .following import Following
 from .gateway import Gateway
@@ -87,12 +87,10 @@ from .newtable import NewTables
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
-from .rated import Rater
 from .registry import (
     TableLimits,
     owner_named,
 )
-from .seeks import Seeks
 from .stores.base import GameStore
 from .stores.files import FileStore
 from .table import Refusal
@@ -127,8 +125,6 @@ class Server:
         """The other servers on the store (none: a games directory is one server's)."""
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
-        self.rater = Rater(self.store, self._run_io, lambda line: self._log(line))
-        """The ratings: each rated game's end kept once, folded (:mod:`.rated`)."""
         self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self._ended)
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
@@ -159,7 +155,6 @@ class Server:
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
-            AskRatings: self._ratings, AskProfile: self._profile,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -181,23 +176,13 @@ class Server:
             self.limits.presence_tick, self._run_io, lambda line: self._log(line), self._wake,
         )  # fmt: skip
         """How a table is opened (``open_table``, and the pool's and the tournaments' tables)."""
-        self.seeks = Seeks(
-            self.new_tables.open, rating_of or self.rater.matched_rating,
-            lambda level: self.bots.budget.problem(level) is None,
-            lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
-            paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
+        self.club = Club(
+            self.store, self.hall, self.bots, self.new_tables.open, self._run_io, lambda line: self._log(line),
+            rating_of=rating_of,
         )  # fmt: skip
-        """The pool that seats strangers together ("Play now": ``seek``)."""
-        self.gateway.handle.update({Seek: self.seeks.seek, LeavePool: self.seeks.leave_pool})
-        self.arenas = ArenaRoom(
-            self.store, self.seeks, self._playing, self.seeks.rating_of, self._run_io,
-            lambda line: self._log(line),
-        )  # fmt: skip
-        """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""
-        self.gateway.handle.update({
-            ArenaNew: self.arenas.new, ArenaJoin: self.arenas.join, ArenaShow: self.arenas.show,
-            ArenaList: self.arenas.listing,
-        })  # fmt: skip
+        """The ratings, the pool that seats strangers and the tournaments (:mod:`.club`)."""
+        self.rater, self.seeks, self.arenas = self.club.rater, self.club.seeks, self.club.arenas
+        self.gateway.handle.update(self.club.handlers())
 
     @property
     def conns(self) -> set[Conn]:
@@ -241,9 +226,7 @@ class Server:
         try:
             self.hall.reopen_all()
             self.hall.keep_all()
-            self.rater.load()
-            self.arenas.load()
-            self.rater.complete(list(self.hall.tables.values()), sorted(self.hall.kept))
+            self.club.start(list(self.hall.tables.values()), sorted(self.hall.kept))
             self.following.start()
             await self._listen()
         finally:
@@ -276,7 +259,7 @@ class Server:
         try:
             async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
                 holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
-                for work in (idle, self.hall.sweep(), clocks, holds, self.seeks.run(), self.arenas.run()):
+                for work in (idle, self.hall.sweep(), clocks, holds, *self.club.works()):
                     await running.enter_async_context(background(work))
                 try:
                     await self.stopping.wait()
@@ -335,32 +318,13 @@ class Server:
     # -- the pool --------------------------------------------------------------------------------
 
     def _gone(self, conn: Conn) -> None:
-        """A connection ended: it leaves the pool, its tournament's wait, and its table (:meth:`_leave`)."""
-        self.seeks.leave(conn)
-        self.arenas.leave(conn)
+        """A connection ended: it leaves the club's waits (:meth:`.club.Club.gone`), and its table (:meth:`_leave`)."""
+        self.club.gone(conn)
         self._leave(conn)
 
-    # -- tournaments -----------------------------------------------------------------------------
-
     async def _ended(self, table: LiveTable) -> None:
-        """A game has just ended here: rated once (:meth:`.rated.Rater.ended`), scored in its tournament."""
-        await self.rater.ended(table)
-        await self.arenas.ended(table)
-
-    def _playing(self, name: str) -> bool:
-        """Whether table ``name`` is being played here (neither over nor closed)."""
-        table = self.hall.tables.get(name)
-        return table is not None and not table.over and table.failed is None
-
-    # -- ratings ---------------------------------------------------------------------------------
-
-    async def _ratings(self, conn: Conn, message: AskRatings) -> None:
-        """The leaderboard's first lines (:meth:`.rated.Rater.leaderboard`)."""
-        conn.send(await self.rater.leaderboard(message))
-
-    async def _profile(self, conn: Conn, message: AskProfile) -> None:
-        """An account's rating and rated games (:meth:`.rated.Rater.profile`; none named: the asker's)."""
-        conn.send(await self.rater.profile(message, conn.user))
+        """A game has just ended here: the club is told (:meth:`.club.Club.ended`)."""
+        await self.club.ended(table)
 
     # -- who is at a table -----------------------------------------------------------------------
 
