@@ -7,9 +7,12 @@ in the list (a client that named ``ratings``). End to end, with real accounts: t
 from __future__ import annotations
 
 import asyncio
+import os
+import pwd
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 import pytest
@@ -18,7 +21,7 @@ from dvtui.bots import choose
 from dvtui.engine import Event, GameCreated, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.ratings import BotSeat, FinishedGame, Ledger, Person
+from dvtui.ratings import NEWCOMER, BotSeat, FinishedGame, Ledger, Person
 from dvtui.replay.branch import plan_branch
 from dvtui.replay.timeline import Replay
 from dvtui.server.live import Backing, LiveTable
@@ -35,6 +38,7 @@ from dvtui.tables.protocol import FEATURES, Welcome
 from dvtui.tables.ratings import NoRatings, has_ratings, leaderboard
 from dvtui.tables.where import make_private_dir
 
+from ..support.raw import RawClient
 from ..support.servers import WAIT, in_thread, short_dir
 
 
@@ -265,9 +269,9 @@ class HeldStore(FileStore):
         return super().rated_since(seen)
 
 
-def _club(games: Path) -> list[FinishedGame]:
-    """Three rated games kept in ``games``' store before the server starts."""
-    people = (Person("web:ana"), Person("web:bob"), BotSeat("club"))
+def _club(games: Path, first: str = "web:ana") -> list[FinishedGame]:
+    """Three rated games kept in ``games``' store before the server starts (``first`` won the first)."""
+    people = (Person(first), Person("web:bob"), BotSeat("club"))
     club = [FinishedGame(game=f"old/{i}/x", ended=i, seats=people, scores=(9 - i, 5, i)) for i in range(3)]
     store = FileStore(games)
     for game in club:
@@ -327,3 +331,40 @@ def test_the_server_serves_tables_during_the_start_fold_and_answers_ratings_once
     assert [(line.account, line.shown, line.games) for line in board.standings] == [
         (standing.account, standing.shown, standing.games) for standing in folded
     ]
+
+
+class NotedEvent(asyncio.Event):
+    """An event that notes, for a test's thread, that somebody waits for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = threading.Event()
+
+    async def wait(self) -> Literal[True]:
+        self.waited.set()
+        return await super().wait()
+
+
+def test_a_seek_during_the_start_fold_waits_for_it_and_is_placed_by_the_folded_rating() -> None:
+    """A seek asked while the ratings are folded waits for the fold: its seeker enters the pool with
+    the rating the fold gives them, not a newcomer's."""
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    with short_dir() as directory:
+        place = ServerPlace(directory, personal=False)
+        make_private_dir(place.games)
+        club = _club(place.games, me)
+        store = HeldStore(place.games)
+        with in_thread(directory, store=store) as srv:
+            srv.rater.ready = ready = NotedEvent()  # (not set: the fold is held)
+            asks = RawClient(str(place.socket))
+            try:
+                asks.hello(["seek"])
+                asks.send({"type": "seek", "players": [5], "wait": 600})
+                assert ready.waited.wait(WAIT)
+                assert len(srv.seeks.pool) == 0  # (the seek waits for the fold)
+            finally:
+                store.go.set()
+            assert asks.until("seeking")["pool"] == 1
+            asks.close()
+            (seeker,) = srv.seeks.pool.seekers.values()
+    assert seeker.rating == round(Ledger(club).rating(me).mu) != round(NEWCOMER.mu)
