@@ -172,7 +172,7 @@ class Server:
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
         self.new_tables = NewTables(
-            self.hall, self.store, self.backing, self.bots.budget, self.table_limits, self.followers,
+            self.hall, self.store, self.bots.budget, self.table_limits, self.followers,
             self.limits.presence_tick, self._run_io, lambda line: self._log(line), self._wake,
         )  # fmt: skip
         """How a table is opened (``open_table``, and the pool's and the tournaments' tables)."""

@@ -18,7 +18,7 @@ from ..store import SaveError
 from ..tables.protocol import OpenTable
 from .followers import Followers
 from .hall import Hall
-from .live import Backing, LiveTable, RunsIO
+from .live import LiveTable, RunsIO
 from .operator import said
 from .pool import MaxBudget
 from .registry import TableLimits, invited, lookalike_of
@@ -32,16 +32,16 @@ MAX_TABLES = 10_000
 
 class NewTables:
     """The server's way of opening a table (see the module's docstring); ``wake``: a new table's
-    first bot is started so (the server's own)."""
+    first bot is started so (the server's own). A new table stands on what the hall's tables stand
+    on (:attr:`.hall.Hall.backing`, as it is when the table is opened)."""
 
     def __init__(
-        self, hall: Hall, store: GameStore, backing: Backing, budget: MaxBudget, table_limits: TableLimits,
+        self, hall: Hall, store: GameStore, budget: MaxBudget, table_limits: TableLimits,
         followers: Followers, presence_tick: float, run_io: RunsIO, log: Callable[[str], None],
         wake: Callable[[LiveTable], None],
     ) -> None:  # fmt: skip
         self.hall = hall
         self.store = store
-        self.backing = backing
         self.budget = budget
         self.table_limits = table_limits
         self.followers = followers
@@ -104,7 +104,7 @@ class NewTables:
             raise Refusal("server", f"cannot save the new table: {e}") from None
         finally:
             self.hall.opening.discard(name)
-        self.hall.tables[name] = table = LiveTable(name, session, lines, record, self.backing, self.presence_tick)
+        self.hall.tables[name] = table = LiveTable(name, session, lines, record, self.hall.backing, self.presence_tick)
         table.record_version = 0  # (a new game's record, as the store made it)
         table.relisted = self.followers.changed
         self.followers.changed(name)
