@@ -191,8 +191,9 @@ class Rater:
         for game in meanwhile:
             self.fold(game)
         self.ready.set()
-        folded = said(N_("the rated games are read and folded ({seconds} s)"))
-        self.log(folded.format(seconds=f"{time.monotonic() - start:.1f}"))
+        if self.ledger.games():  # (a server without rated games says nothing of them)
+            folded = said(N_("the rated games are read and folded ({seconds} s)"))
+            self.log(folded.format(seconds=f"{time.monotonic() - start:.1f}"))
 
     def complete(self, tables: Sequence[LiveTable], kept: Sequence[str]) -> int:
         """Keep the record of every rated game over whose record is missing: one ended just before the
