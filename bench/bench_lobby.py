@@ -29,7 +29,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dvtui.tables.protocol import FEATURES, MAX_LINE_BYTES  # noqa: E402
+from dvtui.tables.protocol import FEATURES  # noqa: E402
+from dvtui.tables.wire import MAX_LINE_BYTES  # noqa: E402
 
 POLL = 5.0
 """The lobby's polling period (the menu's ``POLL``)."""

@@ -34,7 +34,7 @@ from bench_ratings import club_games
 
 from dvtui.server.rated import Rater
 from dvtui.server.stores.files import RATED_FILE, FileStore
-from dvtui.tables.protocol import AskProfile, AskRatings
+from dvtui.tables.clubwire import AskProfile, AskRatings
 
 T = TypeVar("T")
 

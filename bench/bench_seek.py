@@ -41,7 +41,8 @@ sys.path.insert(0, str(REPO))
 
 from dvtui.ratings import NEWCOMER  # noqa: E402
 from dvtui.server.matching import MOST_SEEKERS, Pool, Seeker  # noqa: E402
-from dvtui.tables.protocol import MAX_LINE_BYTES, SEEK_WAIT  # noqa: E402
+from dvtui.tables.clubwire import SEEK_WAIT  # noqa: E402
+from dvtui.tables.wire import MAX_LINE_BYTES  # noqa: E402
 
 
 def asked(rng: random.Random) -> frozenset[int]:

@@ -54,8 +54,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from dvtui.engine import CardPlaced, Game, GameCreated  # noqa: E402
-from dvtui.tables.protocol import FEATURES, MAX_LINE_BYTES  # noqa: E402
+from dvtui.tables.protocol import FEATURES  # noqa: E402
 from dvtui.tables.protocol import incoming_decoder as decoder  # noqa: E402
+from dvtui.tables.wire import MAX_LINE_BYTES  # noqa: E402
 
 HELLO = json.dumps({"type": "hello", "version": 1, "features": list(FEATURES)}).encode() + b"\n"
 """Every feature, as today's dvtui client says: the clients are sent what today's are (chat lines, clocks)."""

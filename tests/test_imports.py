@@ -126,19 +126,18 @@ def test_store_and_bots_import_neither_each_other_nor_the_app() -> None:
 SCREENS = REPO / "dvtui" / "app" / "screens"
 
 
-def screen_imports(source: str) -> set[str]:
-    """The modules of ``dvtui.app.screens`` a screen's ``source`` imports: at module level, under
-    ``TYPE_CHECKING`` and inside functions alike (each ties the two modules together)."""
+def screen_imports(source: str, package: str = "dvtui.app.screens") -> set[str]:
+    """The modules of ``package`` (a screen's by default) its module's ``source`` imports: at module
+    level, under ``TYPE_CHECKING`` and inside functions alike (each ties the two modules together)."""
     found: set[str] = set()
+    inside = f"{package}."
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             found |= {node.module} if node.module else {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dvtui.app.screens."):
-            found.add((node.module or "").removeprefix("dvtui.app.screens."))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(inside):
+            found.add((node.module or "").removeprefix(inside))
         elif isinstance(node, ast.Import):
-            found |= {
-                a.name.removeprefix("dvtui.app.screens.") for a in node.names if a.name.startswith("dvtui.app.screens.")
-            }
+            found |= {a.name.removeprefix(inside) for a in node.names if a.name.startswith(inside)}
     return {name.split(".")[0] for name in found}
 
 
@@ -176,4 +175,18 @@ def test_the_screens_import_each_other_in_one_direction_only() -> None:
     bases, the shared table's part), and they see the screen through a protocol below them all."""
     modules = {path.stem for path in SCREENS.glob("*.py")} - {"__init__"}
     imports = {m: screen_imports((SCREENS / f"{m}.py").read_text(encoding="utf-8")) & modules for m in modules}
+    assert import_cycle(imports) == []
+
+
+SERVER = REPO / "dvtui" / "server"
+
+
+def test_the_server_modules_import_each_other_in_one_direction_only() -> None:
+    """No two of the table server's modules need each other, even for typing: the connections and
+    the tables they sit at both stand on ``connection.py``, which names what a connection needs of
+    a table, so the gateway and a live table never import one another."""
+    modules = {path.stem for path in SERVER.glob("*.py")} - {"__init__"}
+    imports = {
+        m: screen_imports((SERVER / f"{m}.py").read_text(encoding="utf-8"), "dvtui.server") & modules for m in modules
+    }
     assert import_cycle(imports) == []

@@ -545,7 +545,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _is_kept_name(name: str) -> bool:
     """``dvtui fetch`` also takes a kept game's name (a closed table's game, for who sat at it)."""
-    from ..tables.protocol import is_kept_name
+    from ..tables.wire import is_kept_name
 
     return is_kept_name(name)
 
@@ -553,7 +553,7 @@ def _is_kept_name(name: str) -> bool:
 def _check_table_name(name: str, given_as: str) -> None:
     """A name the table server would refuse is refused here first, in words, before any server
     is asked or started."""
-    from ..tables.protocol import is_table_name
+    from ..tables.wire import is_table_name
 
     if not is_table_name(name):
         rule = _(

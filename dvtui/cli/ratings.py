@@ -13,9 +13,10 @@ import msgspec
 from ..i18n import _
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, Unreachable, server_place
-from ..tables.protocol import MAX_PERSON_CHARS, MAX_TOP, VOUCHED_PREFIX
+from ..tables.clubwire import MAX_TOP
 from ..tables.ratings import NoRatings, leaderboard, profile
 from ..tables.ratingwords import leaderboard_lines, profile_lines
+from ..tables.wire import MAX_PERSON_CHARS, VOUCHED_PREFIX
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 

@@ -21,7 +21,7 @@ from ..i18n import _, ngettext
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, ServerPlace, Unreachable, server_place
 from ..tables.clock import parse_duration
-from ..tables.protocol import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Matched, Seeking
+from ..tables.clubwire import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Matched, Seeking
 from ..tables.seeking import NoSeeking, seek, status_line
 from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError

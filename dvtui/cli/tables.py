@@ -54,9 +54,10 @@ from ..tables import (
 )
 from ..tables.clock import move_time_words, parse_duration
 from ..tables.headless import play_seat
-from ..tables.protocol import MAX_CHAT_CHARS, is_kept_name
+from ..tables.protocol import MAX_CHAT_CHARS
 from ..tables.ratings import NoRatings
 from ..tables.where import personal_idle
+from ..tables.wire import is_kept_name
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
 from .plain import wants_plain

@@ -17,14 +17,8 @@ from ..i18n import _
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, Unreachable, server_place
 from ..tables.arena import NoArena, follow, listing, new, show, standings_lines, summary_line, wait_seat
-from ..tables.protocol import (
-    ARENA_LEAST_SECONDS,
-    ARENA_MOST_SECONDS,
-    SEEK_MOVE_TIME,
-    SEEK_SIZES,
-    ArenaStandings,
-    is_table_name,
-)
+from ..tables.clubwire import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, SEEK_MOVE_TIME, SEEK_SIZES, ArenaStandings
+from ..tables.wire import is_table_name
 from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError
 from .plain import wants_plain

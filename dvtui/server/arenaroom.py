@@ -23,17 +23,8 @@ from ..i18n import N_
 from ..ratings import NEWCOMER, places
 from ..store import SaveError
 from ..tables.clock import TICK
-from ..tables.protocol import (
-    ArenaJoin,
-    ArenaList,
-    ArenaNew,
-    Arenas,
-    ArenaShow,
-    ArenaStandings,
-    ArenaSummary,
-    encode,
-    is_table_name,
-)
+from ..tables.clubwire import ArenaJoin, ArenaList, ArenaNew, Arenas, ArenaShow, ArenaStandings, ArenaSummary
+from ..tables.wire import encode, is_table_name
 from .arenas import (
     BOT_WAIT,
     MOST_LISTED,
@@ -44,8 +35,7 @@ from .arenas import (
     bots_for,
     seating,
 )
-from .gateway import Conn
-from .live import LiveTable, RunsIO
+from .live import Conn, LiveTable, RunsIO
 from .matching import Match, Seeker, bot_level
 from .operator import said
 from .refusal import owner_name

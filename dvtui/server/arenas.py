@@ -15,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from ..tables.protocol import SEEK_SIZES, ArenaLine
+from ..tables.clubwire import SEEK_SIZES, ArenaLine
 
 MOST_POINTS = 5
 """What a first place earns, at any table size."""

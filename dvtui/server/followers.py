@@ -17,8 +17,9 @@ from typing import Protocol
 import msgspec
 
 from ..tables.older import listed_for
-from ..tables.protocol import MAX_LINE_BYTES, TablesChanged, encode
+from ..tables.protocol import TablesChanged
 from ..tables.tableinfo import ListedTable
+from ..tables.wire import MAX_LINE_BYTES, encode
 from .limits import Coalesced
 
 _OVERHEAD = len(encode(TablesChanged(tables=[], removed=[])))

@@ -22,9 +22,8 @@ from ..i18n import N_
 from ..store import GameFileError, SaveError
 from .chat import Talk
 from .followers import Followers
-from .gateway import Conn
 from .hall import Hall
-from .live import Backing, LiveTable
+from .live import Backing, Conn, LiveTable
 from .operator import said
 
 REDEAL_WAIT = 1.0

@@ -1,6 +1,4 @@
-"""The server's connections: :class:`Conn`, who a client is (its uid, or the person a trusted
-account vouches for), where it sits, its budget of messages, and the one way bytes go to its socket
-(queued, never waited for: a client that lets too much pile up is dropped); and :class:`Gateway`,
+"""The server's connections (each a :class:`~.connection.Connection`): the :class:`Gateway`,
 which accepts them (within the caps per account and in all), reads each line within its deadline
 and its account's budget, greets, and hands each message to its handler (a :class:`~.table.Refusal`
 it raises is the ``error`` answering it)."""
@@ -12,35 +10,28 @@ import socket
 import time
 import traceback
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic
 
 import msgspec
 
 from ..i18n import N_
-from ..printable import printable
 from ..store import user_name
-from ..tables.older import downgraded
 from ..tables.protocol import (
     FEATURES,
-    MAX_ERROR_CHARS,
-    MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
     Bye,
     ClientMessage,
-    Error,
-    ErrorCode,
     FollowTables,
     Hello,
     ListTables,
-    Owner,
     Place,
     Resign,
     Undo,
     Welcome,
     client_decoder,
-    encode,
 )
 from ..tables.vetting import bot_problem, person_problem, request_type
+from ..tables.wire import MAX_LINE_BYTES, PROTOCOL_VERSION, Error, Owner, encode
+from .connection import CLOSE_GRACE, Connection, T
 from .followers import Followers
 from .limits import (
     MOST_WAIT,
@@ -58,129 +49,18 @@ from .limits import (
 from .operator import said
 from .table import Refusal, owner_name
 
-if TYPE_CHECKING:
-    from .live import LiveTable
-
-CLOSE_GRACE = 2.0
-"""Seconds a closing connection has to read what is queued for it before it is cut off."""
 DECISIONS = (Place, Undo, Resign)
 """What a person decides at a table: never dropped with a connection closed while it waited its turn."""
 
 
-class Conn:
-    """One client connection: who it is, where it sits, and its budget of messages."""
-
-    def __init__(self, writer: asyncio.StreamWriter, uid: int, limits: Limits, output: Output) -> None:
-        self.writer = writer
-        self.limits = limits
-        self.output = output
-        """The bound on what all connections leave unread, told of this one's at each send."""
-        self.uid = uid
-        self.vouched: str | None = None
-        """The person this connection speaks for (its hello's ``user``, from a trusted account)."""
-        self.user = user_name(uid)
-        """Who it is, as logs and ``welcome`` say it."""
-        self.bot: str | None = None
-        """The level of the bot this client is, as its hello said (None: a person at a screen)."""
-        self.greeted = False
-        self.features: frozenset[str] = frozenset()
-        """What the client understands beyond the protocol's first vocabulary (its hello's
-        ``features`` that this server speaks): nothing else of later versions is sent to it."""
-        self.table: LiveTable | None = None
-        self.seeking = False
-        """It waits in the pool for a table (``seek``): not idle meanwhile."""
-        self.closed = False
-        self._tokens = limits.conn_burst
-        self._at = time.monotonic()
-
-    def send(self, data: bytes) -> None:
-        """Queue ``data``, never waiting: a client that lets too much pile up is dropped (so is
-        one among those with most unread, when all of them together leave too much)."""
-        transport = self.writer.transport
-        if self.closed or transport.is_closing():  # (writing to a lost peer: a log line per write)
-            return
-        self.writer.write(data)
-        unsent = transport.get_write_buffer_size()
-        if unsent > self.limits.queued_per_conn:
-            self.abort()
-        else:
-            self.output.note(self, unsent)
-
-    def unsent(self) -> int:
-        return self.writer.transport.get_write_buffer_size()
-
-    @property
-    def identity(self) -> Owner:
-        """What a seat it takes belongs to: the vouched person, else the account."""
-        return self.uid if self.vouched is None else self.vouched
-
-    @property
-    def person(self) -> str:
-        """The name a seat is matched against when a join names none."""
-        return user_name(self.uid) if self.vouched is None else self.vouched
-
-    @property
-    def seat(self) -> int | None:
-        return None if self.table is None else self.table.seat_of(self)
-
-    def error(
-        self, code: ErrorCode, message: str, *, seq: int | None = None, re: str | None = None,
-        reason: str | None = None, fields: dict[str, int] | None = None,
-    ) -> None:  # fmt: skip
-        """Say ``message``; ``re``: the type of the message it answers (None: nobody asked);
-        ``reason`` and ``fields``: which refusal, for the client to say in its own words."""
-        message = printable(message)[:MAX_ERROR_CHARS]
-        self.tell(Error(code=code, message=message, seq=seq, re=re, reason=reason, fields=fields))
-
-    def tell(self, error: Error) -> None:
-        """Send ``error`` in a code this client reads (:func:`~dvtui.tables.older.downgraded`)."""
-        self.send(encode(downgraded(error, self.features)))
-
-    def fail(self, code: ErrorCode, message: str) -> None:
-        """Say why, then close (the error is sent if the client still reads)."""
-        self.error(code, message)
-        self.close()
-
-    def close(self) -> None:
-        """Close once what is queued is sent; a client that does not read it within
-        :data:`CLOSE_GRACE` seconds is cut off (a closing transport would otherwise wait forever)."""
-        if not self.closed:
-            self.closed = True
-            self.writer.close()
-            transport = self.writer.transport
-            if transport.get_write_buffer_size():
-                asyncio.get_running_loop().call_later(CLOSE_GRACE, _cut_off, transport)
-
-    def abort(self) -> None:
-        self.closed = True
-        self.output.forget(self)
-        self.writer.transport.abort()
-
-    def allowed(self) -> bool:
-        """One more message within the connection's rate (a token bucket)."""
-        now = time.monotonic()
-        self._tokens = min(self.limits.conn_burst, self._tokens + (now - self._at) * self.limits.conn_rate)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
-
-
-def _cut_off(transport: asyncio.WriteTransport) -> None:
-    """Abort a closing transport that still has data to send. Only then: one that sent it all has
-    closed already, and aborting it again fails inside asyncio."""
-    if transport.get_write_buffer_size():
-        transport.abort()
-
-
-class Gateway:
-    """The server's connections (see the module's docstring). ``handle``: each client message's
+class Gateway(Generic[T]):
+    """The server's connections (see the module's docstring), each at a table of type ``T`` or at
+    none (the gateway asks a table nothing but a connection's seat there). ``handle``: each client message's
     handler, set by the server; ``left``: told when a connection ends, to let its seat go."""
 
     def __init__(
         self, limits: Limits, trusted: frozenset[int], followers: Followers, stopping: asyncio.Event,
-        log: Callable[[str], None], limited: Callable[[str, str], None], *, left: Callable[[Conn], None],
+        log: Callable[[str], None], limited: Callable[[str, str], None], *, left: Callable[[Connection[T]], None],
     ) -> None:  # fmt: skip
         self.limits = limits
         self.trusted = trusted
@@ -189,8 +69,8 @@ class Gateway:
         self.log = log
         self.limited = limited
         self.left = left
-        self.handle: dict[type[Any], Callable[[Conn, Any], Awaitable[None]]] = {}
-        self.conns: set[Conn] = set()
+        self.handle: dict[type[Any], Callable[[Connection[T], Any], Awaitable[None]]] = {}
+        self.conns: set[Connection[T]] = set()
         self.handlers: set[asyncio.Future[None]] = set()
         """One per connection being read, done once it ends (the server waits for them to stop)."""
         self.output = Output(limits.queued_total, self.dropped_readers)
@@ -255,7 +135,7 @@ class Gateway:
             sock.close()
             self.connection_ended(uid)
             return
-        conn = Conn(writer, uid, self.limits, self.output)
+        conn: Connection[T] = Connection(writer, uid, self.limits, self.output)
         self.conns.add(conn)
         done = asyncio.get_running_loop().create_future()
         self.handlers.add(done)
@@ -282,11 +162,11 @@ class Gateway:
             else:
                 del self.per_account[uid]
 
-    def budget_key(self, conn: Conn) -> Owner | None:
+    def budget_key(self, conn: Connection[T]) -> Owner | None:
         """Whose budget ``conn``'s messages spend (None: bounded only in all)."""
         return None if conn.vouched is None and not self.bound(conn.uid) else conn.identity
 
-    async def read(self, conn: Conn, reader: asyncio.StreamReader) -> None:
+    async def read(self, conn: Connection[T], reader: asyncio.StreamReader) -> None:
         limits = self.limits
         lines = LineReader(reader, MAX_LINE_BYTES, limits.line_seconds)
         hello_by = time.monotonic() + limits.hello_seconds
@@ -338,7 +218,7 @@ class Gateway:
                         return
             await self.answer(conn, message)
 
-    def late(self, conn: Conn, late: Late) -> str:
+    def late(self, conn: Connection[T], late: Late) -> str:
         """Why a connection that sent nothing in time is closed."""
         limits = self.limits
         if late.unfinished:
@@ -347,7 +227,7 @@ class Gateway:
             return f"no hello within {limits.hello_seconds:g} s"
         return f"nothing asked for {limits.idle_seconds:g} s at no table"
 
-    async def answer(self, conn: Conn, message: ClientMessage) -> None:
+    async def answer(self, conn: Connection[T], message: ClientMessage) -> None:
         """Hand ``message`` to its handler; a :class:`~.table.Refusal` is the error answering it."""
         asked: str = type(message).__struct_config__.tag  # type: ignore[assignment]
         try:
@@ -362,10 +242,10 @@ class Gateway:
             conn.error("bad_message", "the server could not handle that message", re=asked)
             conn.close()
 
-    async def bye(self, conn: Conn, message: Bye) -> None:
+    async def bye(self, conn: Connection[T], message: Bye) -> None:
         conn.close()
 
-    async def greet(self, conn: Conn, message: Hello) -> None:
+    async def greet(self, conn: Connection[T], message: Hello) -> None:
         """``welcome``, once the version is this server's and the person vouched for (if any) may be."""
         if message.version != PROTOCOL_VERSION:
             speaks = f"this server speaks version {PROTOCOL_VERSION}, not {message.version}"
@@ -396,4 +276,4 @@ class Gateway:
         conn.send(encode(Welcome(version=PROTOCOL_VERSION, server=__version__, user=conn.user, features=spoken)))
 
 
-__all__ = ["CLOSE_GRACE", "Conn", "Gateway"]
+__all__ = ["Gateway"]

@@ -21,8 +21,9 @@ from ..i18n import N_
 from ..store import GameFileError, SaveError
 from ..tables.clock import resumed_left, waiting_time
 from ..tables.older import listed_for
-from ..tables.protocol import Owner, Tables, encode
+from ..tables.protocol import Tables
 from ..tables.tableinfo import ListedTable
+from ..tables.wire import Owner, encode
 from .chat import RECENT, Talk
 from .clocks import AliveStamp
 from .followers import Followers

@@ -7,7 +7,7 @@ decisions checked and saved off the loop (:meth:`LiveTable.commit`), its record 
 and kept (:meth:`LiveTable.change_record`, made again on what another server kept meanwhile),
 the lines the other servers wrote applied (:meth:`LiveTable.apply_news`), and who is here told
 to everyone at it. It stands on a :class:`Backing` (the store, the peers, the server's threads
-and log) and on its guests' :meth:`~.gateway.Conn.send`: it says what happened to those at it,
+and log) and on its guests' :meth:`~.connection.Connection.send`: it says what happened to those at it,
 and RETURNS what the server must do of its connections (those it let go: :meth:`LiveTable.evict`,
 :meth:`LiveTable.tell_dealt`); it never changes what the server keeps per connection.
 """
@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 import msgspec
 
@@ -32,10 +32,11 @@ from ..rulewords import english_words, rule_words
 from ..store import GameFileError, SaveError
 from ..store.codec import line_decoder
 from ..tables.older import presence_for
-from ..tables.protocol import Bye, Dealt, ErrorCode, Joined, encode
+from ..tables.protocol import Bye, Dealt, Joined
 from ..tables.reasons import english
+from ..tables.wire import ErrorCode, encode
 from .chat import RECENT, Heard
-from .gateway import Conn
+from .connection import Connection
 from .limits import Coalesced, Limits
 from .operator import said
 from .peers import Peers
@@ -76,6 +77,10 @@ class Backing:
     ended: Callable[[LiveTable], Awaitable[None]] | None = None
     """Told each table whose game has just ended here, once its last line is written (the
     server's ratings: :meth:`~.rated.Rater.ended`)."""
+
+
+Conn: TypeAlias = Connection["LiveTable"]
+"""A connection as the server's tables hold it: at a :class:`LiveTable`, or at none."""
 
 
 class LiveTable(Table[Conn]):

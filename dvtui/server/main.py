@@ -3,7 +3,9 @@
 :class:`Server` wires the wing together and runs it: the lock on its directory, listening and
 stopping, the background tasks (idle, sweep, clocks: :mod:`.clocks`), and each message's handler,
 which checks what the message asks and hands it on; what the other servers wrote is followed by
-:class:`~.following.Following` (:mod:`.peers`). The connections are the
+:class:`~.following.Following` (:mod:`.peers`). A new table is :class:`~.newtable.NewTables`'
+to open; the ratings, the pool and the tournaments are the :class:`~.club.Club`'s (whose ratings
+are folded in the background while the server already serves). The connections are the
 :class:`~.gateway.Gateway`'s (accept, read, greet, dispatch: a :class:`~.table.Refusal` a handler
 raises is the ``error`` answering the message), the tables by name the :class:`~.hall.Hall`'s, one
 table's decisions, record and talk its :class:`~.live.LiveTable`'s, whose verbs (:mod:`.verbs`)
@@ -38,38 +40,21 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import TypeVar
 
-from ..engine import (
-    RuleError,
-    SeatError,
-    new_game,
-    random_seed,
-)
 from ..i18n import ENGLISH, N_, language, set_language
-from ..play.seats import parse_players
 from ..printable import printable
-from ..rulewords import english_words
 from ..store import GameFileError, SaveError
 from ..tables.protocol import (
     MAX_CHAT_CHARS,
-    ArenaJoin,
-    ArenaList,
-    ArenaNew,
-    ArenaShow,
-    AskProfile,
-    AskRatings,
     Bye,
     Closed,
     CloseTable,
-    Error,
     FetchGame,
     FollowTables,
     GameLines,
     Hello,
     Join,
-    LeavePool,
     ListTables,
     Opened,
     OpenTable,
@@ -78,46 +63,40 @@ from ..tables.protocol import (
     Rematch,
     Resign,
     Say,
-    Seek,
     SetClock,
     StandIn,
     Start,
     Undo,
     Watch,
-    encode,
 )
 from ..tables.tableinfo import ListedTable
 from ..tables.where import ServerPlace, check_socket_path, make_private_dir
+from ..tables.wire import Error, encode
 from . import AlreadyServed, verbs
-from .arenaroom import ArenaRoom
 from .clocks import AliveStamp, background, run_clocks
+from .club import Club
 from .followers import Followers
 from .following import Following
-from .gateway import Conn, Gateway
+from .gateway import Gateway
 from .hall import Hall
 from .holdwatch import watch_holds
 from .keptroom import KeptRoom
 from .limits import Acceptor, Budgets, Limits, Output, Throttled
-from .live import Backing, LiveTable, seat_said
+from .live import Backing, Conn, LiveTable, seat_said
+from .newtable import NewTables
 from .operator import said, speak_to_operator
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
-from .rated import Rater
 from .registry import (
     TableLimits,
-    invited,
-    lookalike_of,
     owner_named,
 )
-from .seeks import Opener, Seeks
-from .stores.base import GameStore, TableExists, TableRecord
+from .stores.base import GameStore
 from .stores.files import FileStore
 from .table import Refusal
 from .watching import Watching
 
 T = TypeVar("T")
-
-MAX_TABLES = 10_000
 
 
 class Server:
@@ -146,8 +125,6 @@ class Server:
         """The other servers on the store (none: a games directory is one server's)."""
         self._io = ThreadPoolExecutor(max_workers=32, thread_name_prefix="dvtui-io")
         self._log = log or (lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True))
-        self.rater = Rater(self.store, self._run_io, lambda line: self._log(line))
-        """The ratings: each rated game's end kept once, folded (:mod:`.rated`)."""
         self.backing = Backing(self.store, self.peers, self._run_io, lambda line: self._log(line), self._ended)
         """What every table stands on (the log as it is when a line is said: a test may replace it)."""
         self.workers = workers or len(os.sched_getaffinity(0))
@@ -163,7 +140,7 @@ class Server:
         """The log for what may happen many times a second (limits reached, failures of a peer)."""
         self.followers = Followers(lambda name, kept: self.hall.listed_info(name, kept), self.limits.presence_tick)
         """The connections that follow the list of tables, told what changes in it."""
-        self.gateway = Gateway(
+        self.gateway: Gateway[LiveTable] = Gateway(
             self.limits, self.trusted, self.followers, self.stopping, lambda line: self._log(line), self._limited,
             left=self._gone,
         )  # fmt: skip
@@ -178,7 +155,6 @@ class Server:
             Start: self._start,
             SetClock: self._set_clock,
             FollowTables: self._follow_list,
-            AskRatings: self._ratings, AskProfile: self._profile,
         }  # fmt: skip
         """Each client message's handler: it answers, or raises a :class:`~.table.Refusal`."""
         self._dealing: set[asyncio.Task[None]] = set()
@@ -195,23 +171,18 @@ class Server:
             deal_soon=self._deal_soon, dealt=self._tell_dealt, let_go=self.watching.discard,
         )  # fmt: skip
         """What the other servers on the store wrote, followed here."""
-        self.seeks = Seeks(
-            self._open_table, rating_of or self.rater.matched_rating,
-            lambda level: self.bots.budget.problem(level) is None,
-            lambda name: name in self.hall.tables or name in self.hall.opening, lambda line: self._log(line),
-            paced=lambda identity: 0.0 if identity == os.geteuid() else self.hall.openings.spend(identity),
+        self.new_tables = NewTables(
+            self.hall, self.store, self.bots.budget, self.table_limits, self.followers,
+            self.limits.presence_tick, self._run_io, lambda line: self._log(line), self._wake,
         )  # fmt: skip
-        """The pool that seats strangers together ("Play now": ``seek``)."""
-        self.gateway.handle.update({Seek: self.seeks.seek, LeavePool: self.seeks.leave_pool})
-        self.arenas = ArenaRoom(
-            self.store, self.seeks, self._playing, self.seeks.rating_of, self._run_io,
-            lambda line: self._log(line),
+        """How a table is opened (``open_table``, and the pool's and the tournaments' tables)."""
+        self.club = Club(
+            self.store, self.hall, self.bots, self.new_tables.open, self._run_io, lambda line: self._log(line),
+            rating_of=rating_of,
         )  # fmt: skip
-        """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""
-        self.gateway.handle.update({
-            ArenaNew: self.arenas.new, ArenaJoin: self.arenas.join, ArenaShow: self.arenas.show,
-            ArenaList: self.arenas.listing,
-        })  # fmt: skip
+        """The ratings, the pool that seats strangers and the tournaments (:mod:`.club`)."""
+        self.rater, self.seeks, self.arenas = self.club.rater, self.club.seeks, self.club.arenas
+        self.gateway.handle.update(self.club.handlers())
 
     @property
     def conns(self) -> set[Conn]:
@@ -255,9 +226,7 @@ class Server:
         try:
             self.hall.reopen_all()
             self.hall.keep_all()
-            self.rater.load()
-            self.arenas.load()
-            self.rater.complete(list(self.hall.tables.values()), sorted(self.hall.kept))
+            self.club.start(list(self.hall.tables.values()), sorted(self.hall.kept))
             self.following.start()
             await self._listen()
         finally:
@@ -290,7 +259,7 @@ class Server:
         try:
             async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
                 holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
-                for work in (idle, self.hall.sweep(), clocks, holds, self.seeks.run(), self.arenas.run()):
+                for work in (idle, self.hall.sweep(), clocks, holds, *self.club.works()):
                     await running.enter_async_context(background(work))
                 try:
                     await self.stopping.wait()
@@ -343,106 +312,19 @@ class Server:
         await self._list(conn, ListTables(limit=message.limit, all=message.all))
 
     async def _open(self, conn: Conn, message: OpenTable) -> None:
-        await self._open_table(conn, message)
+        await self.new_tables.open(conn, message)
         conn.send(encode(Opened(table=message.table)))
-
-    async def _open_table(self, conn: Opener, message: OpenTable) -> LiveTable:
-        """Open the table ``message`` asks for, ``conn``'s (a connection's, or the pool's), or refuse."""
-        name = message.table
-        before = self.hall.tables.get(name)
-        if name in self.hall.opening or (before is not None and not before.over):
-            raise Refusal("table_exists", f"table {name} is being played; choose another name")
-        if len(self.hall.tables) >= MAX_TABLES:
-            raise Refusal("bad_setup", f"the server holds {MAX_TABLES} tables already")
-        if any("," in entry for entry in message.players):
-            raise Refusal("bad_setup", "a seat is one name or bot:LEVEL (no commas)")
-        try:
-            seats = parse_players(",".join(message.players))
-            first = message.first_player or 0
-            seed = message.seed if message.seed is not None else random_seed()
-            created = new_game(seats, first_player=first, seed=seed, rated=message.rated)
-        except SeatError as e:
-            raise Refusal("bad_setup", english_words(e)) from None
-        except RuleError as e:
-            raise Refusal.ruled("bad_setup", e) from None
-        for i, seat in enumerate(seats):
-            over = None if seat.bot is None else self.bots.budget.problem(seat.bot)
-            if over is not None:
-                raise Refusal("bad_setup", f"{seat.name}: {over}")
-            like = lookalike_of(seat.name) if seat.kind == "human" else None
-            if like is not None:
-                raise Refusal("bad_setup", f"seat {i + 1} ({printable(seat.name)}) reads as {like} without being "
-                              "them: name the seat otherwise (or as they are named, to keep it for them)")  # fmt: skip
-        self.hall.room_to_keep(conn.identity, conn.user, "open another table")
-        wait = 0.0 if conn.identity == os.geteuid() else self.hall.openings.spend(conn.identity)
-        if wait:
-            raise Refusal("busy", f"{conn.user} has opened {self.table_limits.opens_at_once:g} tables lately, as "
-                          f"many as one may in a row: the next one in {wait:.0f} s")  # fmt: skip
-        n = len(seats)
-        record = TableRecord(
-            hints=message.hints, owners=[None] * n, stand_ins=[None] * n, opener=conn.identity,
-            kept_for=invited(seats, message.invite), started=not message.wait, move_time=message.move_time,
-            time_bank=None if message.move_time is None else message.time_bank,
-            increment=0 if message.move_time is None else message.increment,
-        )  # fmt: skip
-        self.hall.opening.add(name)  # from here no other open_table takes the name
-        try:
-            await self.hall.room_for(conn.identity, conn.user, before)
-            if before is not None:  # a finished game whose name is used again: its file is moved aside
-                self.hall.retire(before)
-            session, lines = await self._run_io(lambda: self.store.create(name, created, record))
-        except (TableExists, SaveError, OSError) as e:
-            if before is not None and self.hall.tables.setdefault(name, before) is before:  # nothing took its name
-                before.listed = True
-                before.presence_soon()  # (who is at it, told the store again)
-            if isinstance(e, TableExists):
-                raise Refusal("table_exists", str(e)) from None
-            raise Refusal("server", f"cannot save the new table: {e}") from None
-        finally:
-            self.hall.opening.discard(name)
-        self.hall.tables[name] = table = LiveTable(
-            name, session, lines, record, self.backing, self.limits.presence_tick
-        )
-        table.record_version = 0  # (a new game's record, as the store made it)
-        table.relisted = self.followers.changed
-        self.followers.changed(name)
-        if before is not None:  # the finished game it replaced was moved aside: a kept game now
-            for kept in await self._run_io(self.store.kept):
-                if kept.startswith(f"{name}.") and kept not in self.hall.kept:
-                    self.hall.keep(kept, await self._run_io(partial(self.hall.read_kept, kept)))
-        self._log(said(N_("{user} opened table {table}")).format(user=conn.user, table=name))
-        self._wake(table)
-        return table
 
     # -- the pool --------------------------------------------------------------------------------
 
     def _gone(self, conn: Conn) -> None:
-        """A connection ended: it leaves the pool, its tournament's wait, and its table (:meth:`_leave`)."""
-        self.seeks.leave(conn)
-        self.arenas.leave(conn)
+        """A connection ended: it leaves the club's waits (:meth:`.club.Club.gone`), and its table (:meth:`_leave`)."""
+        self.club.gone(conn)
         self._leave(conn)
 
-    # -- tournaments -----------------------------------------------------------------------------
-
     async def _ended(self, table: LiveTable) -> None:
-        """A game has just ended here: rated once (:meth:`.rated.Rater.ended`), scored in its tournament."""
-        await self.rater.ended(table)
-        await self.arenas.ended(table)
-
-    def _playing(self, name: str) -> bool:
-        """Whether table ``name`` is being played here (neither over nor closed)."""
-        table = self.hall.tables.get(name)
-        return table is not None and not table.over and table.failed is None
-
-    # -- ratings ---------------------------------------------------------------------------------
-
-    async def _ratings(self, conn: Conn, message: AskRatings) -> None:
-        """The leaderboard's first lines (:meth:`.rated.Rater.leaderboard`)."""
-        conn.send(await self.rater.leaderboard(message))
-
-    async def _profile(self, conn: Conn, message: AskProfile) -> None:
-        """An account's rating and rated games (:meth:`.rated.Rater.profile`; none named: the asker's)."""
-        conn.send(await self.rater.profile(message, conn.user))
+        """A game has just ended here: the club is told (:meth:`.club.Club.ended`)."""
+        await self.club.ended(table)
 
     # -- who is at a table -----------------------------------------------------------------------
 

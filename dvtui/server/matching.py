@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from ..ratings import MARKS
-from ..tables.protocol import SEEK_SIZES as SIZES
+from ..tables.clubwire import SEEK_SIZES as SIZES
 
 WINDOW_START = 100
 """A seeker's rating window when they arrive: others within this many points of them."""

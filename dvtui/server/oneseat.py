@@ -12,7 +12,7 @@ fill with friends who come later: it is theirs to stall or to close).
 
 from __future__ import annotations
 
-from ..tables.protocol import Owner
+from ..tables.wire import Owner
 from .stores.base import TableRecord
 
 

@@ -9,13 +9,23 @@ the two finds the game over and rated but its record missing when it starts agai
 records (:class:`~dvtui.ratings.Ledger`, which counts a game id once), so a record kept twice,
 by a restart or by two servers on one database, doubles nothing. Each ``ratings`` or ``profile``
 request first folds in what the store gained since (another server's games).
+
+A club's records take seconds to fold (100,000 accounts: over ten), so the server folds them at
+the start in the background (:meth:`Rater.fold_in_background`) and serves its tables meanwhile.
+Until the fold is done (:attr:`Rater.ready`) the ledger is the fold's alone: a rated game that ends
+meanwhile is kept in the store at once and folded once the fold is done (a record the fold read
+already is counted once all the same), and what reads the ratings waits for it (a ``ratings`` or
+``profile`` request here; a seek, an arena's seating: the server's club).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import msgspec
 
@@ -23,17 +33,9 @@ from ..engine import Event, GameCreated
 from ..i18n import N_
 from ..ratings import ConflictingGame, FinishedGame, Ledger, Standing, from_events, unrated
 from ..store import GameFileError, SaveError, parse_game
-from ..tables.protocol import (
-    MAX_RECENT,
-    AskProfile,
-    AskRatings,
-    Leaderboard,
-    PlayerProfile,
-    RatedGame,
-    RatedLine,
-    encode,
-)
+from ..tables.clubwire import MAX_RECENT, AskProfile, AskRatings, Leaderboard, PlayerProfile, RatedGame, RatedLine
 from ..tables.stamps import last_stamp
+from ..tables.wire import encode
 from .live import LiveTable, RunsIO
 from .operator import said
 from .refusal import owner_name
@@ -78,6 +80,13 @@ class Rater:
         self.ledger = Ledger()
         self.seen = 0
         """How far the store's records have been read (its cursor: :meth:`GameStore.rated_since`)."""
+        self.ready = asyncio.Event()
+        """Set while no fold runs in the background: what reads the ledger waits for it. (A rater
+        that folds as it is asked, :meth:`load`, is ready at once.)"""
+        self.ready.set()
+        self._meanwhile: list[FinishedGame] | None = None
+        """The rated games that ended during the background fold, kept already, folded after it
+        (None: no fold runs)."""
 
     def fold_new(self, data: list[bytes]) -> None:
         """Fold the records ``data`` in, all at once (each game in its place, those after it folded
@@ -153,15 +162,61 @@ class Rater:
             unkept = said(N_("table {table}: its rated game's end is not kept yet: {error}"))
             self.log(unkept.format(table=table.name, error=e))
             return
+        if self._meanwhile is not None:  # the start's fold owns the ledger: folded after it
+            self._meanwhile.append(game)
+            return
         self.fold(game)
+
+    def fold_in_background(self, tables: Sequence[LiveTable], kept: Sequence[str]) -> Coroutine[Any, Any, None]:
+        """What :meth:`load` and :meth:`complete` do at the start, as work to run in a task while the
+        server serves: not :attr:`ready` from now until it is done. The tables' games over are read
+        now, on the loop (their tables go on meanwhile); the store is read, folded and completed in
+        a thread; the games that ended meanwhile are folded last."""
+        self.ready.clear()
+        self._meanwhile = []
+        return self._fold_all(self._ended_games([table for table in tables if table.over]), list(kept))
+
+    async def _fold_all(self, games: list[tuple[str, FinishedGame]], kept: list[str]) -> None:
+        start = time.monotonic()
+
+        def fold() -> None:
+            self.load()
+            self._keep_missing(games, kept)
+
+        try:
+            await self.run_io(fold)
+        except Exception as e:  # a bug must not leave every request waiting for ratings forever
+            self.log(said(N_("the rated games' records cannot be read now: {error}")).format(error=repr(e)))
+        meanwhile, self._meanwhile = self._meanwhile or [], None
+        for game in meanwhile:
+            self.fold(game)
+        self.ready.set()
+        if self.ledger.games():  # (a server without rated games says nothing of them)
+            folded = said(N_("the rated games are read and folded ({seconds} s)"))
+            self.log(folded.format(seconds=f"{time.monotonic() - start:.1f}"))
 
     def complete(self, tables: Sequence[LiveTable], kept: Sequence[str]) -> int:
         """Keep the record of every rated game over whose record is missing: one ended just before the
         server stopped (or was killed) without it. From ``tables`` and the ``kept`` games; how many
         (blocks: at the start)."""
-        found = 0
+        return self._keep_missing(self._ended_games(tables), kept)
+
+    @staticmethod
+    def _ended_games(tables: Sequence[LiveTable]) -> list[tuple[str, FinishedGame]]:
+        """The rated record of each of ``tables``' games over, with its table's name."""
+        found = []
         for table in tables:
-            found += self._complete(table.name, table.record, table.lines, table.session.events)
+            try:
+                game = finished(table.name, table.record, table.lines, table.session.events)
+            except ValueError:
+                continue
+            if game is not None:
+                found.append((table.name, game))
+        return found
+
+    def _keep_missing(self, games: Sequence[tuple[str, FinishedGame]], kept: Sequence[str]) -> int:
+        """:meth:`complete` over the tables' rated ``games`` and the ``kept`` games' names."""
+        found = sum(self._kept_at_start(table, game) for table, game in games)
         for name in kept:
             try:
                 data = self.store.game_bytes(f"{name}.dvr")
@@ -171,17 +226,22 @@ class Rater:
                 loaded = parse_game(data, name)
             except (GameFileError, SaveError, OSError):
                 continue  # (the hall says in its log which kept game does not read)
-            if record is not None and loaded.game.over and loaded.game.created.rated:
-                found += self._complete(name.partition(".")[0], record, data.splitlines(keepends=True), loaded.events)
+            if record is None or not loaded.game.over or not loaded.game.created.rated:
+                continue
+            table = name.partition(".")[0]
+            try:
+                game = finished(table, record, data.splitlines(keepends=True), loaded.events)
+            except ValueError:
+                continue
+            if game is not None:
+                found += self._kept_at_start(table, game)
         return found
 
-    def _complete(self, table: str, record: TableRecord, lines: Sequence[bytes], events: Sequence[Event]) -> int:
+    def _kept_at_start(self, table: str, game: FinishedGame) -> int:
+        """Keep ``game``, table ``table``'s, unless it is folded already; 1 if it was kept."""
         try:
-            game = finished(table, record, lines, events)
-            if game is None or not self.keep(game):
+            if not self.keep(game):
                 return 0
-        except ValueError:
-            return 0
         except (SaveError, OSError) as e:  # (tried again at the next start)
             unkept = said(N_("table {table}: its rated game's end is not kept yet: {error}"))
             self.log(unkept.format(table=table, error=e))
@@ -198,12 +258,14 @@ class Rater:
         return round(self.ledger.rating(account).mu)
 
     async def leaderboard(self, message: AskRatings) -> bytes:
+        await self.ready.wait()
         await self.refresh()
         standings = self.ledger.leaderboard(message.top)
         lines = [_line(i + 1, standing) for i, standing in enumerate(standings)]
         return encode(Leaderboard(standings=lines, accounts=self.ledger.accounts()))
 
     async def profile(self, message: AskProfile, user: str) -> bytes:
+        await self.ready.wait()
         await self.refresh()
         account = user if message.account is None else message.account.strip()
         found = self.ledger.profile(account)

@@ -11,8 +11,8 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 from ..engine import RuleError
 from ..rulewords import english_words
 from ..store import user_name
-from ..tables.protocol import ErrorCode, Owner, shown_person
 from ..tables.reasons import english, wire_fields
+from ..tables.wire import ErrorCode, Owner, shown_person
 
 
 class Refusal(Exception):

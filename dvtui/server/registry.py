@@ -16,9 +16,10 @@ import msgspec
 
 from ..engine import Game, Seat
 from ..lookalike import skeleton
-from ..tables.protocol import MAX_LINE_BYTES, MAX_PAGE, VOUCHED_PREFIX, Owner, Tables, encode
+from ..tables.protocol import MAX_PAGE, Tables
 from ..tables.tableinfo import ListedTable, SeatState
 from ..tables.vetting import person_problem
+from ..tables.wire import MAX_LINE_BYTES, VOUCHED_PREFIX, Owner, encode
 from .openings import OPENS_AT_ONCE, OPENS_PER_HOUR
 from .table import Refusal
 

@@ -10,7 +10,8 @@ import msgspec
 
 from ..engine import GameCreated, new_game
 from ..play.session import PlaySession
-from ..tables.protocol import Error, RematchVote
+from ..tables.protocol import RematchVote
+from ..tables.wire import Error
 from .refusal import G, Refusal
 from .stores.base import MAX_HISTORY, Here, TableRecord
 

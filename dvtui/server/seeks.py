@@ -23,8 +23,11 @@ from typing import Protocol
 from ..i18n import N_
 from ..ratings import NEWCOMER
 from ..tables.clock import TICK
-from ..tables.protocol import LeavePool, Matched, OpenTable, Owner, PoolLeft, Seek, Seeking, encode
-from .gateway import Conn
+from ..tables.clubwire import LeavePool, Matched, PoolLeft, Seek, Seeking
+from ..tables.protocol import OpenTable
+from ..tables.wire import Owner, encode
+from .connection import Connection
+from .live import Conn
 from .matching import MOST_SEEKERS, Match, Pool, Seeker, bot_level, window
 from .operator import said
 from .refusal import owner_name
@@ -234,7 +237,7 @@ class Seeks:
 def _conn(seeker: Seeker) -> Conn:
     """The connection a seeker of the server's pool seeks on."""
     conn = seeker.ticket
-    assert isinstance(conn, Conn)
+    assert isinstance(conn, Connection)
     return conn
 
 

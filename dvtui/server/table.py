@@ -20,9 +20,10 @@ import msgspec
 
 from ..play.session import PlaySession
 from ..printable import printable
-from ..tables.protocol import MAX_ERROR_CHARS, Error, ErrorCode, Owner, Presence
+from ..tables.protocol import Presence
 from ..tables.seats import pick_seat
 from ..tables.tableinfo import ListedTable, SeatState
+from ..tables.wire import MAX_ERROR_CHARS, Error, ErrorCode, Owner
 from .oneseat import second_seat
 from .refusal import G, Guest, Refusal, Sat, owner_name
 from .rematches import TableRematch

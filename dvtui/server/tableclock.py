@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..play.session import PlaySession
 from ..tables.clock import MoveClock, waiting_time
-from ..tables.protocol import Error, Owner
+from ..tables.wire import Error, Owner
 from .refusal import Refusal, owner_name
 from .stores.base import TableRecord
 

@@ -23,11 +23,11 @@ from ..engine import CardNotInHand, NotPlacementPhase, Placement, RuleError, Sea
 from ..i18n import N_
 from ..rulewords import english_words
 from ..store import GameFileError, SaveError
-from ..tables.protocol import ErrorCode, Owner, Place, Released, Said, Started, Undo, encode
+from ..tables.protocol import Place, Released, Said, Started, Undo
 from ..tables.undos import MAX_UNDOS_PER_ROUND, undos_this_round
+from ..tables.wire import ErrorCode, Owner, encode
 from .chat import Heard, Talk
-from .gateway import Conn
-from .live import LiveTable, seat_said
+from .live import Conn, LiveTable, seat_said
 from .openings import worth_keeping
 from .operator import said
 from .pool import MaxBudget

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..tables.protocol import Owner
-from .gateway import Conn
+from ..tables.wire import Owner
+from .live import Conn
 from .table import Refusal
 
 

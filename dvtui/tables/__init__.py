@@ -6,7 +6,6 @@ from .client import TableClient, Update
 from .connection import Backoff, Connection, Diverged, Dropped, Refused, Unreachable
 from .listing import has_seat, invited_by, is_my_turn, played_with, server_account
 from .lobbyfeed import NotFollowed, follow_lobby
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME
 from .remote import RemoteSession, TableStopped
 from .requests import (
     close_table,
@@ -26,6 +25,7 @@ from .requests import (
 )
 from .tableinfo import SeatState, TableInfo
 from .where import ENV, ServerPlace, server_place
+from .wire import MAX_LINE_BYTES, PROTOCOL_VERSION, SOCKET_NAME
 
 __all__ = [
     "ENV",

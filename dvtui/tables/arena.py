@@ -9,8 +9,7 @@ from collections.abc import Callable
 
 from ..i18n import _, ngettext, pgettext
 from .clock import move_time_words
-from .connection import Connection, Dropped, Refused, ask_once, lost
-from .protocol import (
+from .clubwire import (
     SEEK_MOVE_TIME,
     SEEK_SIZES,
     ArenaJoin,
@@ -20,10 +19,11 @@ from .protocol import (
     ArenaShow,
     ArenaStandings,
     ArenaSummary,
-    Error,
     Matched,
 )
+from .connection import Connection, Dropped, Refused, ask_once, lost
 from .where import ServerPlace
+from .wire import Error
 
 
 class NoArena(Exception):

@@ -21,26 +21,19 @@ from dataclasses import dataclass, field
 from ..bots import bot_seed
 from ..engine import Event, Game, GameCreated, Placement, RuleError
 from ..rulewords import english_words
+from .clubwire import Arenas, ArenaStandings, Leaderboard, Matched, PlayerProfile, PoolLeft, Seeking
 from .connection import LINGER, Backoff, Connection, Diverged, Dropped, Refused, Unreachable, lost
 from .protocol import (
-    Arenas,
-    ArenaStandings,
     Bye,
     Closed,
     CloseTable,
     Dealt,
-    Error,
     GameLines,
     Incoming,
     Join,
     Joined,
-    Leaderboard,
-    Matched,
-    Message,
     Opened,
     Place,
-    PlayerProfile,
-    PoolLeft,
     Presence,
     Released,
     Rematch,
@@ -48,7 +41,6 @@ from .protocol import (
     Resign,
     Said,
     Say,
-    Seeking,
     StandIn,
     Start,
     Started,
@@ -57,11 +49,11 @@ from .protocol import (
     Undo,
     Watch,
     Welcome,
-    encode,
 )
 from .received import BadServer, check_game_bytes, check_line
 from .tableinfo import SeatState
 from .where import ServerPlace
+from .wire import Error, Message, encode
 
 
 @dataclass(slots=True)

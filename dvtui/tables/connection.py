@@ -23,22 +23,11 @@ from ..i18n import ENGLISH, N_, _, language
 from ..printable import printable
 from ..store import SaveError
 from .dial import Crowded, dial
-from .protocol import (
-    FEATURES,
-    MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
-    Error,
-    Hello,
-    Incoming,
-    Message,
-    ServerMessage,
-    Welcome,
-    encode,
-    incoming_decoder,
-)
+from .protocol import FEATURES, Hello, Incoming, ServerMessage, Welcome, incoming_decoder
 from .reasons import reason_words
 from .received import BadServer, check_message
 from .where import ServerPlace, check_socket_path, connect_error, ensure_personal_server, foreign_owner
+from .wire import MAX_LINE_BYTES, PROTOCOL_VERSION, Error, Message, encode
 
 
 class Unreachable(Exception):

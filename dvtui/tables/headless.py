@@ -12,7 +12,7 @@ from ..engine import Game
 from ..i18n import _
 from .client import TableClient
 from .connection import Refused
-from .protocol import STOPPING
+from .wire import STOPPING
 
 
 async def play_seat(

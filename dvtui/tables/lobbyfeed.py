@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator
 
 from .connection import Connection, Dropped, Refused, Unreachable
 from .listing import lobby_order, server_account
-from .protocol import Error, FollowTables, ListTables, Tables, TablesChanged
+from .protocol import FollowTables, ListTables, Tables, TablesChanged
 from .requests import MAX_LISTED, next_page
 from .tableinfo import TableInfo
 from .where import ServerPlace
+from .wire import Error
 
 
 class NotFollowed(Exception):

@@ -1,15 +1,16 @@
 """What a client that named fewer features reads: the server sends each client only the keys and
 error codes of the features its hello named (:data:`~dvtui.tables.protocol.FEATURES`), and
 something of the protocol's first vocabulary instead, so a client of version 1 as it first was
-still plays. The wire itself is typed in :mod:`dvtui.tables.protocol`."""
+still plays. The wire itself is typed in :mod:`dvtui.tables.protocol` (and :mod:`~dvtui.tables.clubwire`)."""
 
 from __future__ import annotations
 
 import msgspec
 
 from .clock import MAX_MOVE_TIME
-from .protocol import Error, Presence
+from .protocol import Presence
 from .tableinfo import ListedTable, SeatState
+from .wire import Error
 
 FIRST_CODES: frozenset[str] = frozenset({
     "bad_message", "too_long", "flood", "version", "no_table", "table_exists", "bad_setup", "seat_taken", "no_seat",

@@ -5,25 +5,55 @@ server sends a table's game as the very lines of its ``.dvr`` file (``game_creat
 ``card_placed``, ..., each with its ``seq``), so a client folds a table exactly as a reader folds a
 file; the few other messages are the control messages below, told apart by ``type`` like events.
 
-Every message a client may send is typed here with its bounds (``msgspec.Meta``), so one decoder
-refuses anything malformed, oversized or out of range before the server looks at it; a line is
-refused for its length before it is decoded at all (:data:`MAX_LINE_BYTES`).
+Every message a client may send is typed with its bounds (``msgspec.Meta``), here and in
+:mod:`.clubwire`, so one decoder refuses anything malformed, oversized or out of range before the
+server looks at it; a line is refused for its length before it is decoded at all
+(:data:`~.wire.MAX_LINE_BYTES`).
+
+What every message stands on (:class:`~.wire.Message`, :func:`~.wire.encode`, ``error``, the
+shared bounds) is :mod:`.wire`; the club's messages (the pool, the ratings, the tournaments) are
+:mod:`.clubwire`; this module holds a table's messages and the unions the decoders read.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 
 from ..engine import AnyEvent
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
+from .clubwire import (
+    ArenaJoin,
+    ArenaList,
+    ArenaNew,
+    Arenas,
+    ArenaShow,
+    ArenaStandings,
+    AskProfile,
+    AskRatings,
+    Leaderboard,
+    LeavePool,
+    Matched,
+    PlayerProfile,
+    PoolLeft,
+    Seek,
+    Seeking,
+)
 from .tableinfo import Level, SeatState, TableInfo
-
-PROTOCOL_VERSION = 1
-"""Bumped for any change a version-1 client could misread; additions (a new optional field, a new
-message a client may ignore) keep it."""
+from .wire import (
+    KEPT_GAME,
+    TABLE_NAME,
+    Entry,
+    Error,
+    Invitee,
+    Message,
+    Person,
+    SeatIndex,
+    Seq,
+    TableName,
+    Text,
+)
 
 FEATURES: tuple[str, ...] = (
     "waiting",
@@ -54,84 +84,6 @@ banks' (``open_table.time_bank``/``increment``, ``presence.time_bank``/``increme
 ``profile``; ``arena`` the tournaments (``arena_new``, ``arena_join``, ``arena_show``, ``arena_list``,
 ``arena``, ``arenas``, ``matched.arena``)."""
 
-MAX_LINE_BYTES = 64 * 1024
-"""The longest line either side sends or accepts (a ``.dvr`` line is at most this long too)."""
-
-MAX_ERROR_CHARS = 500
-"""The longest ``error.message`` (a server cuts its own there; a client refuses a longer one)."""
-
-SEEK_SIZES = (3, 4, 5)
-"""The table sizes a ``seek`` may ask for (Dolce Vita is for 3 to 5 players)."""
-SEEK_WAIT = 60
-"""Seconds a seeker waits for people before bots fill the free seats, unless the seek says."""
-SEEK_MOST_WAIT = 600
-"""The longest wait a seek may ask for (ten minutes): past it, a pool would be a waiting room."""
-SEEK_MOVE_TIME = 60
-"""The move time of a table the pool opens when the seek names none: strangers may walk away, and a
-clock lets a bot play an absent person's turn so that the others are never kept waiting."""
-
-ARENA_LEAST_SECONDS = 6
-"""The shortest tournament (a tenth of a minute): short enough for a test, long enough to seat once."""
-ARENA_MOST_SECONDS = 24 * 3600
-"""The longest tournament (a day): an arena is an event, not a standing room."""
-
-SOCKET_NAME = "dvtui.sock"
-"""The server's socket in its directory."""
-
-TABLE_NAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\Z"
-"""A table's name: letters, digits, ``_`` and ``-``, 1 to 32 characters (it names the game's file).
-Anchored with ``\\A`` and ``\\Z``: the pattern is searched (msgspec), and ``$`` would also match
-before a final newline."""
-TABLE_NAME_RULE = "1 to 32 letters (a-z, A-Z), digits (0-9), '-' or '_', starting with a letter or digit"
-"""The rule in words, for whoever typed a name that breaks it."""
-_TABLE_NAME = re.compile(TABLE_NAME)
-
-
-def is_table_name(text: str) -> bool:
-    """``text`` may name a table (the protocol's own check, for a command line to make first)."""
-    return _TABLE_NAME.search(text) is not None
-
-
-TableName = Annotated[str, msgspec.Meta(pattern=TABLE_NAME)]
-KEPT_GAME = r"\A[A-Za-z0-9][A-Za-z0-9_-]{0,31}\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(-\d{1,6})?\Z"
-"""The name of a game kept after its table: the table's name, a dot, and when it was put aside
-(UTC, ``2026-11-26T21-04-05``, with ``-2``... when two were put aside in the same second); its
-file is that name and ``.dvr``."""
-_KEPT_GAME = re.compile(KEPT_GAME)
-
-
-def is_kept_name(text: str) -> bool:
-    """``text`` names a game kept after its table (``friday.2026-11-20T10-00-00``)."""
-    return _KEPT_GAME.search(text) is not None
-
-
-Owner = int | str
-"""Who a seat belongs to: a uid, or a person a trusted account vouched for (never equal to a uid)."""
-
-SeatIndex = Annotated[int, msgspec.Meta(ge=0, le=4)]
-Seq = Annotated[int, msgspec.Meta(ge=0, le=1 << 31)]
-Text = Annotated[str, msgspec.Meta(max_length=200)]
-Entry = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
-"""A seat as ``--players`` writes one: a person's name or ``bot:LEVEL``."""
-MAX_PERSON_CHARS = 40
-Person = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PERSON_CHARS)]
-"""A person a trusted account vouches for (``hello.user``); see :func:`~.vetting.person_problem`."""
-VOUCHED_PREFIX = "web:"
-"""How the server shows a vouched person (``web:ana``): never an account's name, since no account
-name holds a ``:`` (the field separator of ``/etc/passwd``)."""
-Invitee = Annotated[str, msgspec.Meta(min_length=1, max_length=len(VOUCHED_PREFIX) + MAX_PERSON_CHARS)]
-"""Whom a seat is kept for: an account's name or ``web:NAME``."""
-
-
-def shown_person(person: str) -> str:
-    """A vouched person as the server shows them (``welcome.user``, ``SeatState.user``)."""
-    return f"{VOUCHED_PREFIX}{person}"
-
-
-class Message(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
-    """Every control message: ``type`` first, unknown keys ignored (a newer peer may add some)."""
-
-
 # -- client to server ----------------------------------------------------------------------------
 
 
@@ -150,7 +102,9 @@ class Hello(Message, tag="hello"):
     client: Text = ""
     user: Person | None = None
     bot: Level | None = None
-    features: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = []
+    features: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]], msgspec.Meta(max_length=32)] = msgspec.field(
+        default_factory=list
+    )
     """What this client understands beyond the protocol's first vocabulary (see :data:`FEATURES`;
     names the server does not know are ignored). Without it the server sends this client only the
     messages, keys and error codes of version 1 as it first was."""
@@ -210,25 +164,6 @@ class OpenTable(Message, tag="open_table"):
     rated: bool = False
     """Feature ``ratings``: a rated table, whose games' ends move the ratings of the accounts that own
     its seats (kept in ``game_created`` as ``rated: true``; its rematches are rated too)."""
-
-
-MAX_TOP = 1000
-"""The most lines of the leaderboard one ``ratings`` request is answered with."""
-MAX_RECENT = 500
-"""The most rated games one ``profile`` answer lists (an account's latest)."""
-
-
-class AskRatings(Message, tag="ratings"):
-    """Feature ``ratings``: the leaderboard's first ``top`` lines; answered by ``leaderboard``."""
-
-    top: Annotated[int, msgspec.Meta(ge=1, le=MAX_TOP)] = 20
-
-
-class AskProfile(Message, tag="profile"):
-    """Feature ``ratings``: an account's rating and its rated games (None: the asker's own);
-    answered by ``player_profile``."""
-
-    account: Invitee | None = None
 
 
 class Join(Message, tag="join"):
@@ -360,61 +295,6 @@ class FetchGame(Message, tag="fetch_game"):
     game: Annotated[int, msgspec.Meta(ge=1, le=1 << 31)]
 
 
-class Seek(Message, tag="seek"):
-    """Feature ``seek``: join the pool that seats strangers together ("Play now"). ``players``: the
-    table sizes one accepts; ``rated``: a rated game or a casual one (they never mix); ``move_time``:
-    the table's move clock (seekers of other move times are never seated together); ``wait``: the
-    seconds one waits for people before bots fill the free seats. Answered by ``seeking``, again
-    each second while one waits, then ``matched``."""
-
-    players: Annotated[
-        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
-        msgspec.Meta(min_length=1, max_length=3),
-    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
-    rated: bool = False
-    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
-    wait: Annotated[int, msgspec.Meta(ge=1, le=SEEK_MOST_WAIT)] = SEEK_WAIT
-
-
-class LeavePool(Message, tag="leave_pool"):
-    """Feature ``seek``: leave the pool (a connection that ends leaves it too). Answered by ``pool_left``."""
-
-
-class ArenaNew(Message, tag="arena_new"):
-    """Feature ``arena``: open tournament ``name`` now, for ``seconds``; its tables of ``players``
-    (sizes), ``rated`` or casual, ``move_time`` a move. Answered by ``arena``."""
-
-    name: TableName
-    seconds: Annotated[int, msgspec.Meta(ge=ARENA_LEAST_SECONDS, le=ARENA_MOST_SECONDS)]
-    players: Annotated[
-        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
-        msgspec.Meta(min_length=1, max_length=3),
-    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
-    rated: bool = False
-    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
-
-
-class ArenaJoin(Message, tag="arena_join"):
-    """Feature ``arena``: take part in tournament ``name``, free to be seated now: answered by
-    ``arena`` (its standings), then ``matched`` (with ``arena``) once seated, and ``arena`` each time
-    the standings change while one waits. One comes back with ``arena_join`` once one's game ends."""
-
-    name: TableName
-
-
-class ArenaShow(Message, tag="arena_show"):
-    """Feature ``arena``: tournament ``name``'s standings, running or over. Answered by ``arena``;
-    ``follow``: then again each time they change, until it is over (the connection is not idle
-    meanwhile)."""
-
-    name: TableName
-    follow: bool = False
-
-
-class ArenaList(Message, tag="arena_list"):
-    """Feature ``arena``: the tournaments, running first, then the latest over. Answered by ``arenas``."""
-
-
 ClientMessage = (
     Hello
     | ListTables
@@ -454,7 +334,7 @@ class Welcome(Message, tag="welcome"):
     user: str
     """Who the server knows the connection as: the account from the socket, or the person a trusted
     account vouched for (shown ``web:NAME``, as in a seat's ``user``)."""
-    features: list[str] = []
+    features: list[str] = msgspec.field(default_factory=list)
     """What the server speaks of what the hello named (absent for a hello that named nothing)."""
 
 
@@ -470,8 +350,10 @@ class TablesChanged(Message, tag="tables_changed"):
     the last batch, each as ``tables`` lists it, and the names of those removed. At most one batch
     a tick, a table at most once in it (its latest state)."""
 
-    tables: list[TableInfo] = []
-    removed: list[Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")]] = []
+    tables: list[TableInfo] = msgspec.field(default_factory=list)
+    removed: list[Annotated[str, msgspec.Meta(pattern=f"{TABLE_NAME}|{KEPT_GAME}")]] = msgspec.field(
+        default_factory=list
+    )
 
 
 class Opened(Message, tag="opened"):
@@ -578,180 +460,6 @@ class Said(Message, tag="said"):
     seat: int | None = None
 
 
-class Seeking(Message, tag="seeking"):
-    """Feature ``seek``: one is in the pool, as it stands: ``wait_left``, the seconds before bots fill
-    the free seats; ``pool``, how many people seek a game of the same kind (rated or not, the same
-    move time); ``window``, how far from one's rating others may be now (it widens each second)."""
-
-    players: list[int]
-    rated: bool
-    move_time: int
-    wait_left: float
-    pool: int
-    window: int
-
-
-class Matched(Message, tag="matched"):
-    """Feature ``seek``: the pool seated one at a new table: ``seat`` is kept for one there (``join``
-    it); ``players`` its size, ``bots`` how many of its seats bots play. One is out of the pool."""
-
-    table: str
-    seat: int
-    players: int
-    bots: int = 0
-    rated: bool = False
-    arena: str | None = None
-    """Feature ``arena``: the tournament that seated one (None: the pool)."""
-
-
-class PoolLeft(Message, tag="pool_left"):
-    """Feature ``seek``: answers ``leave_pool``; ``seeking`` false: one was not in the pool (matched already)."""
-
-    seeking: bool = True
-
-
-ErrorCode = Literal[
-    "bad_message",  # not JSON, not a message, a field out of range
-    "too_long",  # a line over MAX_LINE_BYTES (the connection is closed)
-    "flood",  # too many messages too fast (the connection is closed)
-    "version",  # no hello first, or a version the server does not speak (closed)
-    "no_table",  # no such table
-    "table_exists",  # open_table: the name is taken
-    "bad_setup",  # open_table: players or first player not allowed, or the opener's quota reached
-    "seat_taken",  # the seat belongs to another user
-    "no_seat",  # no free human seat / not a human seat / no such seat
-    "not_seated",  # place, undo or stand_in without a seat
-    "stale",  # the seq given is not the table's next one (``seq`` says which is)
-    "illegal",  # the rules refuse it: not your turn, a card not in hand, ...
-    "nothing_to_undo",
-    "undo_limit",  # undo: this seat has taken back as many placements this round as a table allows
-    "not_away",  # stand_in: that seat's owner is connected
-    "game_over",
-    "log_full",  # the table's log has reached its bound
-    "server",  # the server could not save; the table has stopped
-    "taken_over",  # the seat was taken by another connection of the same user (closed)
-    "not_trusted",  # hello: this account may not vouch for a person (closed)
-    "not_opener",  # release, start: only the table's opener may ask
-    "shutdown",  # the server is stopping (closed; reconnect later)
-    "busy",  # a limit is reached: connections (closed), spectators
-    "closed",  # the table was closed by its opener or the server's operator (it takes no more decisions)
-    "chat_limit",  # say: too many lines too fast, from this connection or account (the line is dropped)
-    "timeout",  # no hello, an unfinished line, or idle at no table, for too long (closed)
-    "no_arena",  # arena_join, arena_show: no such tournament
-    "arena_exists",  # arena_new: the name is taken (by a tournament running or kept)
-]
-STOPPING: frozenset[str] = frozenset({"server", "log_full", "closed"})
-"""Errors after which a table takes no more decisions: waiting for a turn would wait forever."""
-
-
-class RatedLine(msgspec.Struct, kw_only=True):
-    """An account's line of the leaderboard (docs/RATINGS.md): its ``rank`` (0: it has no rated
-    game), the ``shown`` rating, ``provisional``, the ladder's rung it plays like and by how much
-    (``like``, ``by``: ``club``, 40), its rated ``games``, and the model's ``mu`` and ``sigma``."""
-
-    rank: int
-    account: str
-    shown: int
-    provisional: bool
-    like: str
-    by: int
-    games: int
-    mu: float
-    sigma: float
-
-
-class Leaderboard(Message, tag="leaderboard"):
-    """The answer to ``ratings``: the first lines of the leaderboard, best first, and how many
-    accounts it has in all."""
-
-    standings: list[RatedLine]
-    accounts: int = 0
-
-
-class RatedGame(msgspec.Struct, kw_only=True):
-    """One rated game of a profile: its id, its ``table`` and ``number`` there (``fetch_game``, while
-    the table keeps it), when it ended (UTC, ISO 8601), the account's place among ``players``, and
-    its shown rating before and after."""
-
-    game: str
-    table: str
-    number: int
-    ended: str
-    place: int
-    players: int
-    before: int
-    after: int
-
-
-class PlayerProfile(Message, tag="player_profile"):
-    """The answer to ``profile``: the account's line (``rank`` 0 without a rated game), how many
-    rated games it finished first, second ... fifth (``places``), and its latest rated games, oldest
-    first (at most :data:`MAX_RECENT`; ``standing.games`` counts them all)."""
-
-    standing: RatedLine
-    places: list[int]
-    history: list[RatedGame]
-
-
-class ArenaLine(msgspec.Struct, kw_only=True):
-    """A participant's line of a tournament's standings: ``rank`` (equal points share one),
-    ``account``, ``points``, ``games`` finished there, and ``playing``: at one of its tables now."""
-
-    rank: int
-    account: str
-    points: int
-    games: int
-    playing: bool = False
-
-
-class ArenaStandings(Message, tag="arena"):
-    """Feature ``arena``: a tournament as it stands: ``state`` ``running`` (``ends_in`` seconds
-    left) or ``over`` (``finishing``: time is up, its last games still counting); its rules
-    (``players``, ``rated``, ``move_time``), ``tables`` of it being played, and its standings."""
-
-    name: str
-    state: Literal["running", "finishing", "over"]
-    ends_in: float
-    players: list[int]
-    rated: bool
-    move_time: int
-    tables: int
-    standings: list[ArenaLine]
-    ended: str | None = None
-    """When it ended (UTC, ISO 8601), once over."""
-
-
-class ArenaSummary(msgspec.Struct, kw_only=True):
-    """One tournament of ``arenas``: its name, state, participants, and who leads (None: no points yet)."""
-
-    name: str
-    state: Literal["running", "finishing", "over"]
-    participants: int
-    leader: str | None = None
-    ended: str | None = None
-
-
-class Arenas(Message, tag="arenas"):
-    """Feature ``arena``: the answer to ``arena_list``."""
-
-    arenas: list[ArenaSummary]
-
-
-class Error(Message, tag="error"):
-    code: ErrorCode
-    message: str
-    seq: int | None = None
-    re: str | None = None
-    """The ``type`` of the client's message this error answers (``place``, ``stand_in``...); None
-    for an error nobody asked for (a table that stops, a seat taken over, the server stopping)."""
-    reason: Annotated[str, msgspec.Meta(max_length=32)] | None = None
-    """Which refusal of its ``code`` this is (:data:`~dvtui.tables.reasons.REASONS`, or the code of
-    a rule's own error, :data:`dvtui.rulewords.RULE_WORDS`), for a client to say in its reader's
-    language with ``fields``; None: ``code`` says all there is."""
-    fields: Annotated[dict[Annotated[str, msgspec.Meta(max_length=32)], int], msgspec.Meta(max_length=8)] | None = None
-    """The values ``reason``'s sentence names (a seat counted from 0, as everywhere on the wire)."""
-
-
 ServerMessage = (
     Welcome
     | Tables
@@ -780,11 +488,5 @@ Incoming = ServerMessage | AnyEvent
 """What a client reads: a control message or a line of the game."""
 
 
-_encoder = msgspec.json.Encoder()
 client_decoder: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 incoming_decoder: msgspec.json.Decoder[Incoming] = msgspec.json.Decoder(Incoming)
-
-
-def encode(message: Message) -> bytes:
-    """One line of the protocol, ``\\n`` included."""
-    return _encoder.encode(message) + b"\n"

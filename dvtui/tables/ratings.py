@@ -5,8 +5,8 @@ name the feature ``ratings`` has none (:class:`NoRatings`, said before anything 
 from __future__ import annotations
 
 from ..i18n import _
+from .clubwire import AskProfile, AskRatings, Leaderboard, PlayerProfile
 from .connection import Connection, ask_once
-from .protocol import AskProfile, AskRatings, Leaderboard, PlayerProfile
 from .where import ServerPlace
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..i18n import _, ngettext
 from ..printable import printable
-from .protocol import Leaderboard, PlayerProfile, RatedGame, RatedLine
+from .clubwire import Leaderboard, PlayerProfile, RatedGame, RatedLine
 
 CHART_ROWS = 8
 """The chart's height in lines."""

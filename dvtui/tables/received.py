@@ -20,38 +20,25 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, Event, GameCreated, Seat, SeatErr
 from ..rulewords import english_words
 from ..store import MAX_FILE_BYTES, GameFileError, check_created
 from .clock import MAX_MOVE_TIME, MIN_MOVE_TIME
+from .clubwire import MAX_RECENT, MAX_TOP, Leaderboard, Matched, PlayerProfile, RatedGame, RatedLine, Seeking
 from .protocol import (
-    KEPT_GAME,
     MAX_CHAT_CHARS,
-    MAX_ERROR_CHARS,
-    MAX_PERSON_CHARS,
-    MAX_RECENT,
-    MAX_TOP,
-    TABLE_NAME,
-    VOUCHED_PREFIX,
     Bye,
     Closed,
     Dealt,
-    Error,
     GameLines,
     Incoming,
     Joined,
-    Leaderboard,
-    Matched,
-    Message,
     Opened,
-    PlayerProfile,
     Presence,
-    RatedGame,
-    RatedLine,
     Said,
-    Seeking,
     Started,
     Tables,
     TablesChanged,
     Welcome,
 )
 from .tableinfo import SeatState, TableInfo
+from .wire import KEPT_GAME, MAX_ERROR_CHARS, MAX_PERSON_CHARS, TABLE_NAME, VOUCHED_PREFIX, Error, Message
 
 MAX_GAME_BYTES = MAX_FILE_BYTES
 """The most a client keeps of one table's lines: what the reader accepts of a game file. A server

@@ -40,9 +40,10 @@ from ..store import LoadedGame, SaveFailed, encode_line, parse_game
 from .client import TableClient, Update
 from .connection import Backoff, Diverged, Unreachable, refusal_words
 from .connection import Refused as TableRefused
-from .protocol import MAX_CHAT_CHARS, STOPPING, Error, Place, Said, Undo
+from .protocol import MAX_CHAT_CHARS, Place, Said, Undo
 from .undos import undo_refusal
 from .where import ServerPlace
+from .wire import STOPPING, Error
 
 TAKEN_OVER = "taken over elsewhere"
 """Why a seat's client stops when another connection of its owner takes the seat."""

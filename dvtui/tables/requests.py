@@ -15,12 +15,10 @@ from .protocol import (
     Bye,
     Closed,
     CloseTable,
-    Error,
     FetchGame,
     GameLines,
     Joined,
     ListTables,
-    Message,
     Opened,
     OpenTable,
     Presence,
@@ -39,6 +37,7 @@ from .ratings import has_ratings
 from .received import BadServer, check_game_bytes, check_line
 from .tableinfo import TableInfo
 from .where import ServerPlace
+from .wire import Error, Message
 
 MAX_LISTED = 100_000
 """The most tables a client takes from one server's list (a server's own bound is far below)."""

@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from ..i18n import _, ngettext, pgettext
 from .clock import move_time_words
+from .clubwire import SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, LeavePool, Matched, PoolLeft, Seek, Seeking
 from .connection import Connection, Dropped, Refused, lost
-from .protocol import SEEK_MOVE_TIME, SEEK_SIZES, SEEK_WAIT, Error, LeavePool, Matched, PoolLeft, Seek, Seeking
 from .where import ServerPlace
+from .wire import Error
 
 LEAVE_WAIT = 5.0
 """Seconds a seek that is given up waits for the server's ``pool_left`` before it just hangs up

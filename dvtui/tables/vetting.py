@@ -1,7 +1,7 @@
 """What the table server checks of what a client says beyond the protocol's types: the names it
 shows to everyone (a bot client's level, a vouched person's name) and, for a line that is not a
 valid message, what it says it is, so that the refusal answers the request it was meant to be.
-The types themselves, and their bounds, are :mod:`dvtui.tables.protocol`'s."""
+The types themselves, and their bounds, are those of :mod:`dvtui.tables.wire` and the messages' modules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 import msgspec
 
 from ..printable import printable
-from .protocol import MAX_PERSON_CHARS
+from .wire import MAX_PERSON_CHARS
 
 
 def bot_problem(level: str) -> str | None:

@@ -23,7 +23,7 @@ import platformdirs
 
 from ..i18n import _
 from ..store import SaveError, make_private_dirs, not_own, user_name
-from .protocol import SOCKET_NAME
+from .wire import SOCKET_NAME
 
 ENV = "DVTUI_SERVER_DIR"
 PERSONAL_IDLE = 300.0

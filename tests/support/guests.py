@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from dvtui.server.table import Refusal
-from dvtui.tables.protocol import Owner
+from dvtui.tables.wire import Owner
 
 ANA_UID = 70001
 BOB_UID = 70002

@@ -20,12 +20,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from dvtui.bots import bot_fn, bot_seed, parse_bot
+from dvtui.bots import bot_fn, bot_seed, choose, parse_bot
 from dvtui.engine import Event, Game, Placement, fold, new_game
 from dvtui.play.seats import parse_players
 from dvtui.server.main import Server
 from dvtui.store import GameWriter, read_game
-from dvtui.tables import ServerPlace, TableClient
+from dvtui.tables import RemoteSession, ServerPlace, TableClient
 
 from .processes import dvtui, dvtui_cmd, env
 from .raw import RawClient
@@ -53,6 +53,17 @@ async def wait_until(what: str, check: Callable[[], bool]) -> None:
     """Let the running loop go on (clients read there) until ``check()``: :func:`wait_for` for
     code on an event loop."""
     await poll(what, check, lambda: asyncio.sleep(0.01), WAIT)
+
+
+async def play_out(*sessions: RemoteSession) -> None:
+    """Play every seat of ``sessions`` greedily (as their keys would) until each of them sees the
+    game over; the server's bots answer meanwhile, and the sessions read on this loop."""
+    async with asyncio.timeout(WAIT):
+        while not all(session.game.over for session in sessions):
+            for session in sessions:
+                if session.human_to_move() is not None and not session.deciding:
+                    session.place(choose("greedy", session.game.copy(), 1))
+            await asyncio.sleep(0.01)
 
 
 @contextlib.contextmanager

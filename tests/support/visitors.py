@@ -12,12 +12,12 @@ import msgspec
 
 from dvtui.engine import new_game
 from dvtui.play.seats import parse_players
-from dvtui.server.gateway import Conn
-from dvtui.server.live import Backing, LiveTable
+from dvtui.server.live import Backing, Conn, LiveTable
 from dvtui.server.peers import NoPeers
 from dvtui.server.stores.base import TableRecord, normal_record
 from dvtui.server.stores.files import FileStore
-from dvtui.tables.protocol import FEATURES, Error, ErrorCode, Owner, encode
+from dvtui.tables.protocol import FEATURES
+from dvtui.tables.wire import Error, ErrorCode, Owner, encode
 
 T = TypeVar("T")
 

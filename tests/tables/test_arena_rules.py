@@ -28,7 +28,7 @@ from dvtui.server.arenas import (
 )
 from dvtui.server.stores.files import FileStore
 from dvtui.server.table import Refusal
-from dvtui.tables.protocol import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, ArenaJoin, ArenaNew, ArenaShow
+from dvtui.tables.clubwire import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, ArenaJoin, ArenaNew, ArenaShow
 
 T = TypeVar("T")
 

@@ -12,7 +12,8 @@ import pytest
 from dvtui import i18n
 from dvtui.server.main import Server
 from dvtui.tables.connection import ERROR_WORDS, refusal_words
-from dvtui.tables.protocol import FEATURES, Error, ErrorCode
+from dvtui.tables.protocol import FEATURES
+from dvtui.tables.wire import Error, ErrorCode
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask

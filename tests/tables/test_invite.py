@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import pwd
 
-from dvtui.tables.protocol import MAX_PERSON_CHARS
+from dvtui.tables.wire import MAX_PERSON_CHARS
 
 from ..support.raw import RawClient
 from ..support.servers import Served, short_dir

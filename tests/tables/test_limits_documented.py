@@ -10,8 +10,8 @@ from pathlib import Path
 from dvtui.server.limits import Limits
 from dvtui.server.live import MAX_LOG_LINES
 from dvtui.server.registry import IDLE_SECONDS, TABLES_PER_OPENER, UNJOINED_SECONDS
-from dvtui.tables.protocol import MAX_ERROR_CHARS, MAX_LINE_BYTES
 from dvtui.tables.undos import MAX_UNDOS_PER_ROUND
+from dvtui.tables.wire import MAX_ERROR_CHARS, MAX_LINE_BYTES
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(MiB|KiB)?")

@@ -8,7 +8,7 @@ from pathlib import Path
 from dvtui.ratings import level_rating
 from dvtui.server.matching import MOST_SEEKERS, WINDOW_GROWTH, WINDOW_START, Pool, Seeker, bot_level, window
 from dvtui.server.seeks import seat_names
-from dvtui.tables.protocol import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_WAIT
+from dvtui.tables.clubwire import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_WAIT
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

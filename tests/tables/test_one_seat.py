@@ -11,7 +11,7 @@ from dvtui.play.session import PlaySession
 from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord
 from dvtui.server.table import Table, owner_name
-from dvtui.tables.protocol import Owner
+from dvtui.tables.wire import Owner
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, bob, refused
 

@@ -16,7 +16,6 @@ import msgspec
 import psycopg
 import pytest
 
-from dvtui.bots import choose
 from dvtui.engine import Game, new_game
 from dvtui.play.face import GameSession, News, Redealt
 from dvtui.play.seats import parse_players
@@ -28,7 +27,7 @@ from ..support.pilot import WAIT
 from ..support.postgres import db_lines
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask, speaking_for
-from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for, wait_until
+from ..support.servers import Served, Watcher, play_out, short_dir, uninterrupted, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -278,12 +277,7 @@ def test_what_is_said_through_one_server_is_heard_through_the_other_in_one_order
 
 async def _play_out(ana: RemoteSession, bob: RemoteSession) -> None:
     """Ana and Bob play their seats greedily to the game's end, and each sees the other there."""
-    async with asyncio.timeout(WAIT):
-        while not (ana.game.over and bob.game.over):
-            for session in (ana, bob):
-                if session.human_to_move() is not None and not session.deciding:
-                    session.place(choose("greedy", session.game.copy(), 1))
-            await asyncio.sleep(0.01)
+    await play_out(ana, bob)
     for session in (ana, bob):
         await wait_until("both seats connected", partial(_both_seated, session))
 
@@ -461,11 +455,7 @@ async def test_the_people_left_at_a_finished_game_are_not_counted_at_the_new_tab
         ana = await RemoteSession.open(a.place, "re", seat=0)
         spectator = await RemoteSession.open(a.place, "re", watch=True)
         try:
-            async with asyncio.timeout(WAIT):
-                while not ana.game.over:
-                    if ana.human_to_move() is not None and not ana.deciding:
-                        ana.place(choose("greedy", ana.game.copy(), 1))
-                    await asyncio.sleep(0.01)
+            await play_out(ana)
             await wait_until("Ana to see the spectator", lambda: ana.presence().spectators == 1)
             again = await asyncio.to_thread(
                 b.dvtui, "new", "--table", "re", "--players", "Ana,Bob,Cy", "--seed", "2", "--start-now"

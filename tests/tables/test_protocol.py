@@ -21,8 +21,8 @@ from dvtui.server.main import Server
 from dvtui.server.stores.files import FileStore
 from dvtui.tables import Refused, TableClient
 from dvtui.tables.headless import play_seat
-from dvtui.tables.protocol import is_table_name
 from dvtui.tables.tableinfo import SeatState, TableInfo
+from dvtui.tables.wire import is_table_name
 
 from ..support.files import strip_at
 from ..support.raw import RawClient

@@ -6,7 +6,6 @@ nor doubles it (its record there, the game counts once); on files and on Postgre
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import os
@@ -17,17 +16,15 @@ from typing import Any
 import psycopg
 import pytest
 
-from dvtui.bots import choose
 from dvtui.engine import GameEnded
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.ratingwords import chart
 
-from ..support.pilot import WAIT
 from ..support.postgres import on_database
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
-from ..support.servers import Served, as_other, in_thread, short_dir, wait_for, wait_until
+from ..support.servers import Served, as_other, in_thread, play_out, short_dir, wait_for, wait_until
 from ..support.sshd import OTHER, unix_account
 
 pytestmark = pytest.mark.root
@@ -183,11 +180,7 @@ async def test_a_rated_games_end_is_kept_by_a_server_that_follows_the_one_that_e
                 await wait_until("b to have the table", lambda: "rr" in b.hall.tables)
                 ana = await RemoteSession.open(a.place, "rr", seat=0)
                 try:
-                    async with asyncio.timeout(WAIT):
-                        while not ana.game.over:
-                            if ana.human_to_move() is not None and not ana.deciding:
-                                ana.place(choose("greedy", ana.game.copy(), 1))
-                            await asyncio.sleep(0.01)
+                    await play_out(ana)
                 finally:
                     ana.close()
                 await wait_until("b to keep the game's end", lambda: b.rater.ledger.games() == 1)

@@ -7,7 +7,12 @@ in the list (a client that named ``ratings``). End to end, with real accounts: t
 from __future__ import annotations
 
 import asyncio
+import os
+import pwd
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 import pytest
@@ -16,7 +21,7 @@ from dvtui.bots import choose
 from dvtui.engine import Event, GameCreated, new_game
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
-from dvtui.ratings import BotSeat, FinishedGame, Person
+from dvtui.ratings import NEWCOMER, BotSeat, FinishedGame, Ledger, Person
 from dvtui.replay.branch import plan_branch
 from dvtui.replay.timeline import Replay
 from dvtui.server.live import Backing, LiveTable
@@ -26,10 +31,15 @@ from dvtui.server.stores.base import TableRecord
 from dvtui.server.stores.files import RATED_FILE, FileStore
 from dvtui.server.table import Table
 from dvtui.store.codec import encode_line
-from dvtui.tables import Connection, ServerPlace
+from dvtui.tables import Connection, ServerPlace, list_tables, open_table
+from dvtui.tables.clubwire import AskRatings
 from dvtui.tables.older import listed_for
-from dvtui.tables.protocol import FEATURES, AskRatings, Welcome
-from dvtui.tables.ratings import NoRatings, has_ratings
+from dvtui.tables.protocol import FEATURES, Welcome
+from dvtui.tables.ratings import NoRatings, has_ratings, leaderboard
+from dvtui.tables.where import make_private_dir
+
+from ..support.raw import RawClient
+from ..support.servers import WAIT, in_thread, short_dir
 
 
 def _played(players: str = "Ana,Bob,Cy", *, rated: bool = True, seed: int = 5, upto: int | None = None) -> PlaySession:
@@ -241,3 +251,120 @@ def test_a_server_that_speaks_no_ratings_is_asked_for_none(tmp_path: Path) -> No
     with pytest.raises(NoRatings, match=r"has no ratings \(an older dvtui serve\): no rated tables there"):
         has_ratings(older)
     has_ratings(Connection(None, None, Welcome(version=1, server="1", user="ana", features=["ratings"]), place))  # type: ignore[arg-type]
+
+
+class HeldStore(FileStore):
+    """A file store whose first read of the rated games' records (the start's fold) waits for
+    ``go``: the test decides when the fold may go on."""
+
+    def __init__(self, games: Path) -> None:
+        super().__init__(games)
+        self.go = threading.Event()
+        self.reads = 0
+
+    def rated_since(self, seen: int) -> tuple[list[bytes], int]:
+        self.reads += 1
+        if self.reads == 1:
+            assert self.go.wait(WAIT), "the test never let the fold go on"
+        return super().rated_since(seen)
+
+
+def _club(games: Path, first: str = "web:ana") -> list[FinishedGame]:
+    """Three rated games kept in ``games``' store before the server starts (``first`` won the first)."""
+    people = (Person(first), Person("web:bob"), BotSeat("club"))
+    club = [FinishedGame(game=f"old/{i}/x", ended=i, seats=people, scores=(9 - i, 5, i)) for i in range(3)]
+    store = FileStore(games)
+    for game in club:
+        store.keep_rated(game.game, msgspec.json.encode(game))
+    return club
+
+
+def test_a_rated_game_ending_during_the_start_fold_is_folded_after_it_once(tmp_path: Path) -> None:
+    """The fold owns the ledger until it is done: a game that ends meanwhile is kept in the store at
+    once and folded after the fold, once, though the fold read its record too."""
+    club = _club(tmp_path)
+    store = HeldStore(tmp_path)
+    logged: list[str] = []
+    rater = Rater(store, asyncio.to_thread, logged.append)
+    session = _played()
+    backing = Backing(store, NoPeers(), rater.run_io, logged.append)
+    table = LiveTable("t", session, _lines(session.events), _record(["ana", "bob", "cy"]), backing)
+
+    async def start() -> None:
+        folding = asyncio.create_task(rater.fold_in_background([], []))
+        try:
+            assert not rater.ready.is_set()
+            await rater.ended(table)  # its record kept now, before the fold reads the store
+            assert (tmp_path / RATED_FILE).read_bytes().count(b"\n") == len(club) + 1
+            assert rater.ledger.games() == 0  # (the fold, held, owns the ledger)
+        finally:
+            store.go.set()
+        await folding
+
+    asyncio.run(start())
+    assert rater.ready.is_set()
+    assert rater.ledger.games() == len(club) + 1
+    assert rater.ledger.profile("web:ana").standing.games == len(club) + 1
+    assert (tmp_path / RATED_FILE).read_bytes().count(b"\n") == len(club) + 1
+    assert "the rated games are read and folded" in logged[-1]
+
+
+def test_the_server_serves_tables_during_the_start_fold_and_answers_ratings_once_it_is_done() -> None:
+    """A server with ratings to fold listens at once: a table is opened and listed while the fold
+    waits; a ``ratings`` request asked meanwhile is answered with the ratings folded."""
+    with short_dir() as directory:
+        place = ServerPlace(directory, personal=False)
+        make_private_dir(place.games)
+        club = _club(place.games)
+        store = HeldStore(place.games)
+        with in_thread(directory, store=store) as srv, ThreadPoolExecutor(1) as asker:
+            try:  # (a server stopping waits for its fold)
+                asyncio.run(open_table(place, "now", ["Ana", "bot:novice", "bot:novice"]))
+                assert [info.table for info in asyncio.run(list_tables(place))] == ["now"]
+                assert not srv.rater.ready.is_set()  # (the tables were served while it folds)
+                asked = asker.submit(asyncio.run, leaderboard(place, 10))
+            finally:
+                store.go.set()
+            board = asked.result(WAIT)
+    folded = Ledger(club).leaderboard()
+    assert board.accounts == 2
+    assert [(line.account, line.shown, line.games) for line in board.standings] == [
+        (standing.account, standing.shown, standing.games) for standing in folded
+    ]
+
+
+class NotedEvent(asyncio.Event):
+    """An event that notes, for a test's thread, that somebody waits for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = threading.Event()
+
+    async def wait(self) -> Literal[True]:
+        self.waited.set()
+        return await super().wait()
+
+
+def test_a_seek_during_the_start_fold_waits_for_it_and_is_placed_by_the_folded_rating() -> None:
+    """A seek asked while the ratings are folded waits for the fold: its seeker enters the pool with
+    the rating the fold gives them, not a newcomer's."""
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    with short_dir() as directory:
+        place = ServerPlace(directory, personal=False)
+        make_private_dir(place.games)
+        club = _club(place.games, me)
+        store = HeldStore(place.games)
+        with in_thread(directory, store=store) as srv:
+            srv.rater.ready = ready = NotedEvent()  # (not set: the fold is held)
+            asks = RawClient(str(place.socket))
+            try:
+                asks.hello(["seek"])
+                asks.send({"type": "seek", "players": [5], "wait": 600})
+                assert ready.waited.wait(WAIT)
+                assert len(srv.seeks.pool) == 0  # (the seek waits for the fold)
+            finally:
+                store.go.set()
+            assert asks.until("seeking")["pool"] == 1
+            asks.close()
+            (seeker,) = srv.seeks.pool.seekers.values()
+    assert seeker.rating == round(Ledger(club).rating(me).mu) != round(NEWCOMER.mu)

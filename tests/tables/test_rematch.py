@@ -38,17 +38,7 @@ from dvtui.tables import RemoteSession, ServerPlace, open_table, table_info
 from ..support.pilot import WAIT, text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask, speaking_for
-from ..support.servers import Served
-
-
-async def _play_out(*sessions: RemoteSession) -> None:
-    """Play every seat of ``sessions`` (greedy) until the game is over (the server's bots answer)."""
-    async with asyncio.timeout(WAIT):
-        while not all(session.game.over for session in sessions):
-            for session in sessions:
-                if session.human_to_move() is not None and not session.deciding:
-                    session.place(choose("greedy", session.game.copy(), 1))
-            await asyncio.sleep(0.01)
+from ..support.servers import Served, play_out
 
 
 async def _to_the_last_round(pause: Callable[[], Awaitable[object]], *sessions: RemoteSession) -> None:
@@ -72,7 +62,7 @@ async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_tabl
     bob = await RemoteSession.open(place, "rm", seat=1)
     told: list[News] = []
     bob.attach(told.append)
-    await _play_out(ana, bob)
+    await play_out(ana, bob)
     app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -211,7 +201,7 @@ async def test_a_client_of_the_first_vocabulary_gets_nothing_newer_and_follows_a
     _until(old, "presence", got)
     ana = await RemoteSession.open(in_process.place, "v1", seat=0)
     ana.say("hello [b]there[/b]")  # a chat line: never to the old client
-    await _play_out(ana)
+    await play_out(ana)
     ana.rematch(True)  # Ana is the only person at the table: the rematch is dealt at once
     got += await asyncio.to_thread(_until_closed, old)  # the old client is told bye and closed
     assert got[-1]["type"] == "bye" and "deals a new game" in got[-1]["reason"]
@@ -262,7 +252,7 @@ async def test_once_the_one_awaited_leaves_the_rematch_is_dealt_and_a_spectator_
     told_eve: list[News] = []
     ana.attach(told_ana.append)
     eve.attach(told_eve.append)
-    await _play_out(ana, bob)
+    await play_out(ana, bob)
     assert not eve.abilities.table_rematch and ana.abilities.table_rematch
     ana.rematch(True)
     await _eventually(lambda: bob.presence().rematch is not None)
@@ -291,7 +281,7 @@ def test_leaving_during_the_rematch_says_the_game_being_played_not_the_last_ones
     async def first_game() -> None:
         await open_table(place, "fq", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0, wait=False)
         ana, bob = await RemoteSession.open(place, "fq", seat=0), await RemoteSession.open(place, "fq", seat=1)
-        await _play_out(ana, bob)
+        await play_out(ana, bob)
         ana.close()
         bob.close()
 
@@ -443,7 +433,7 @@ async def test_a_plain_spectator_takes_its_seat_of_the_rematch_with_sit(in_proce
         while ana.seat is not None:
             await asyncio.sleep(0.01)
         ana.close()
-    await _play_out(bob)
+    await play_out(bob)
     bob.rematch(True)
     async with asyncio.timeout(WAIT):
         while len(bobs) < 2:

@@ -20,8 +20,9 @@ from dvtui.server.main import Server
 from dvtui.store import read_game
 from dvtui.tables import open_table
 from dvtui.tables.client import TableClient
-from dvtui.tables.protocol import MAX_CHAT_CHARS, Error
+from dvtui.tables.protocol import MAX_CHAT_CHARS
 from dvtui.tables.remote import RemoteSession, TableStopped
+from dvtui.tables.wire import Error
 
 from ..support.servers import WAIT, wait_for, wait_until
 

@@ -14,9 +14,9 @@ from dvtui.server.registry import kept_for, lookalike_of
 from dvtui.server.stores.base import TableRecord
 from dvtui.server.table import BotTurn, Table
 from dvtui.store import user_name
-from dvtui.tables.protocol import Owner
 from dvtui.tables.seats import pick_seat
 from dvtui.tables.tableinfo import SeatState
+from dvtui.tables.wire import Owner
 
 from ..support.guests import ANA_UID, BOB_UID, Guest, ana, bob, refused
 

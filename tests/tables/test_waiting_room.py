@@ -20,7 +20,7 @@ from dvtui.server.registry import kept_for
 from dvtui.server.stores.base import TableRecord
 from dvtui.server.table import STAND_IN, BotTurn, Refusal, Table
 from dvtui.tables import RemoteSession, open_table, table_info
-from dvtui.tables.protocol import Owner
+from dvtui.tables.wire import Owner
 
 from ..support.apps import table_app
 from ..support.pilot import text, until

@@ -19,9 +19,10 @@ from dvtui import i18n
 from dvtui.server.stores.files import FileStore, TableRecord
 from dvtui.store import parse_game
 from dvtui.tables.connection import refusal_words
-from dvtui.tables.protocol import FEATURES, Error, Presence
+from dvtui.tables.protocol import FEATURES, Presence
 from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.tableinfo import SeatState
+from dvtui.tables.wire import Error
 
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient, ask, speaking_for

@@ -22,7 +22,7 @@ from ...i18n import N_, _
 from ...printable import printable
 from ...tables import Diverged, Dropped, Refused, RemoteSession, Unreachable
 from ...tables.arena import NoArena, listing, standings_lines, summary_line, wait_seat
-from ...tables.protocol import ArenaStandings, ArenaSummary
+from ...tables.clubwire import ArenaStandings, ArenaSummary
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED

@@ -39,8 +39,8 @@ from ...tables import (
     TableInfo,
     Unreachable,
 )
-from ...tables.protocol import shown_person
 from ...tables.seats import pick_seat
+from ...tables.wire import shown_person
 from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 from ...i18n import N_, _
 from ...printable import printable
 from ...tables import Diverged, Dropped, Refused, RemoteSession, Unreachable
-from ...tables.protocol import SEEK_WAIT, Seeking
+from ...tables.clubwire import SEEK_WAIT, Seeking
 from ...tables.seeking import NoSeeking, seek, status_line
 from ..host import GameHost
 from ..spoken import SpokenScreen

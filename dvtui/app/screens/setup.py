@@ -24,7 +24,7 @@ from ...play.face import GameSession
 from ...play.seats import seat_message
 from ...printable import printable
 from ...store import SaveError
-from ...tables.protocol import is_table_name
+from ...tables.wire import is_table_name
 from ..config import SetupChoice, SetupDefaults, save_azerty
 from ..host import GameHost
 from ..spoken import SpokenScreen

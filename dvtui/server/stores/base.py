@@ -192,7 +192,7 @@ class GameStore(Protocol):
         ...
 
     def kept(self) -> list[str]:
-        """The names of the games kept after their tables (:data:`~dvtui.tables.protocol.KEPT_GAME`)."""
+        """The names of the games kept after their tables (:data:`~dvtui.tables.wire.KEPT_GAME`)."""
         ...
 
     def read_kept(self, kept: str) -> tuple[LoadedGame, float]:

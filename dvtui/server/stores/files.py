@@ -14,8 +14,8 @@ import msgspec
 from ...engine import GameCreated
 from ...play.session import PlaySession
 from ...store import GameFileError, LoadedGame, SaveError, fsync_dir, read_game
-from ...tables.protocol import KEPT_GAME, TABLE_NAME
 from ...tables.stamps import last_stamp
+from ...tables.wire import KEPT_GAME, TABLE_NAME
 from ..chat import ChatLog, Talk
 from .base import MAX_RECORD_BYTES, TableExists, TableRecord
 

@@ -38,8 +38,8 @@ from ...engine import Game, GameCreated
 from ...play.session import PlaySession
 from ...store import GameFileError, GameLocked, LoadedGame, SaveError, encode_line, parse_game
 from ...store import writer as file_writer
-from ...tables.protocol import KEPT_GAME, TABLE_NAME
 from ...tables.stamps import last_stamp
+from ...tables.wire import KEPT_GAME, TABLE_NAME
 from .base import RecordChanged, TableExists, TableRecord
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...store import GameFileError, SaveError, fsync_dir, write_whole
 from ...store.reader import read_bytes
-from ...tables.protocol import KEPT_GAME, TABLE_NAME
+from ...tables.wire import KEPT_GAME, TABLE_NAME
 from .. import AlreadyServed
 from .pg import PgStore
 
