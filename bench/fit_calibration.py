@@ -1,16 +1,18 @@
 """Fit the analysis's calibration (:mod:`dvtui.bots.calibration`) and check it on held-out games.
 
 Reads the JSON lines of ``bench/bench_calibration.py``. Per table size, the games whose number is
-not a multiple of ``--hold-out`` are fitted (the default 2: the odd deals, half of them):
-``sigmoid(a + b * logit(value))`` to the mover's share of the victory, by maximum likelihood
-(Newton's method on the two numbers); the others are held out. On the held-out games it prints,
+not a multiple of ``--hold-out`` are fitted (the default 2: the odd deals, half of them): a beta
+calibration, ``sigmoid(c + a * ln(value) - b * ln(1 - value))``, to the mover's share of the
+victory, by maximum likelihood (scikit-learn's unpenalised logistic regression on the two logs, a
+tie's share as weights); the others are held out. On the held-out games it prints,
 per tenth of the calibrated chance, the mean chance said, the share who won, the placements and the
 games they come from, the gap in points and its standard error, and a verdict: within 5 points,
 off by how much, or not measured. The placements of one game are far from independent, so the
 standard error is counted by game (a cluster-robust one, and at least the binomial one of as many
 independent outcomes as games); a tenth whose standard error is above
-:data:`MEASURED` points is not measured, whatever its gap. Then the same for the raw value, the
-Brier scores, and the ``FIT`` table to paste into ``dvtui/bots/calibration.py``. With ``--cross``,
+:data:`MEASURED` points is not measured, whatever its gap. Then the same for the map of the logit
+alone (``a == b``, the two-number fit used before) and for the raw value, the Brier scores, and
+the ``FIT`` table to paste into ``dvtui/bots/calibration.py``. With ``--cross``,
 each part of the games is held out in turn and checked by the fit on the others (so every game is
 checked, by a fit that never saw it), and ``FIT`` is fitted on all of them. Asserts nothing.
 
@@ -27,8 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
 from dvtui.bots.calibration import EDGE
 
+Fit = tuple[float, float, float]
+"""``(c, a, b)``: see :mod:`dvtui.bots.calibration`."""
 Sample = tuple[float, float]
 """(value, share of the victory)."""
 Said = tuple[float, float, int]
@@ -40,41 +47,29 @@ MEASURED = 2.5
 bound, so a tenth just within it is told from one just outside it by two standard errors."""
 
 
-def logit(x: float) -> float:
-    x = min(1.0 - EDGE, max(EDGE, x))
-    return math.log(x / (1.0 - x))
+def clipped(x: float) -> float:
+    return min(1.0 - EDGE, max(EDGE, x))
 
 
-def sigmoid(z: float) -> float:
+def fit(samples: list[Sample], *, logit_only: bool = False) -> Fit:
+    """``(c, a, b)`` of the most likely beta calibration (or of the logit's map, ``a == b``, the one
+    used before). scikit-learn fits it: a logistic regression on ``ln x`` and ``-ln(1 - x)``, without
+    a penalty, each placement counted once as a win and once as a loss, weighted by its share."""
+    x = np.array([clipped(v) for v, _ in samples])
+    y = np.array([won for _, won in samples])
+    features = np.log(x / (1 - x))[:, None] if logit_only else np.column_stack([np.log(x), -np.log(1 - x)])
+    model = LogisticRegression(C=np.inf, max_iter=1000)
+    model.fit(np.vstack([features, features]), np.r_[np.ones(len(y)), np.zeros(len(y))], sample_weight=np.r_[y, 1 - y])
+    c = float(model.intercept_[0])
+    if logit_only:
+        return c, float(model.coef_[0][0]), float(model.coef_[0][0])
+    return c, float(model.coef_[0][0]), float(model.coef_[0][1])
+
+
+def calibrate(fitted: Fit, x: float) -> float:
+    c, a, b = fitted
+    z = c + a * math.log(clipped(x)) - b * math.log(1 - clipped(x))
     return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
-
-
-def fit(samples: list[Sample]) -> tuple[float, float]:
-    """(a, b) of the most likely ``sigmoid(a + b * logit(value))`` (a whisker of ridge keeps Newton's
-    steps finite on a sample that separates)."""
-    a, b = 0.0, 1.0
-    for _ in range(100):
-        ga = gb = haa = hab = hbb = 0.0
-        for x, y in samples:
-            f = logit(x)
-            p = sigmoid(a + b * f)
-            w = p * (1.0 - p)
-            ga += p - y
-            gb += (p - y) * f
-            haa += w
-            hab += w * f
-            hbb += w * f * f
-        ridge = 1e-6 * len(samples)
-        haa += ridge
-        hbb += ridge
-        det = haa * hbb - hab * hab
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a -= da
-        b -= db
-        if abs(da) + abs(db) < 1e-10:
-            break
-    return a, b
 
 
 def table(pairs: list[Said]) -> list[tuple[int, float, float, int, int, float]]:
@@ -128,31 +123,35 @@ def main() -> None:
         if args.only is not None and row.get("aimed", False) != (args.only == "aimed"):
             continue
         by_size.setdefault(row["players"], []).append(row)
-    fitted = {}
+    fitted: dict[int, Fit] = {}
     for n, rows in sorted(by_size.items()):
         calibrated: list[Said] = []
+        logit_only: list[Said] = []
         raw: list[Said] = []
         for part in range(k) if args.cross else [0]:
             train = [(r["played"], r["won"]) for r in rows if r["game"] % k != part]
             test = [(r["played"], r["won"], int(r["game"])) for r in rows if r["game"] % k == part]
-            a, b = fit(train)
+            beta, logit = fit(train), fit(train, logit_only=True)
             games = (len({r["game"] for r in rows if r["game"] % k != part}),
                      len({r["game"] for r in rows if r["game"] % k == part}))  # fmt: skip
             print(f"\n{n} players: fitted on {len(train)} placements of {games[0]} games, "
-                  f"held out {len(test)} of {games[1]} (game % {k} == {part}): a={a:.3f} b={b:.3f}")  # fmt: skip
-            calibrated += [(sigmoid(a + b * logit(x)), y, g) for x, y, g in test]
+                  f"held out {len(test)} of {games[1]} (game % {k} == {part}): "
+                  f"c={beta[0]:.3f} a={beta[1]:.3f} b={beta[2]:.3f}")  # fmt: skip
+            calibrated += [(calibrate(beta, x), y, g) for x, y, g in test]
+            logit_only += [(calibrate(logit, x), y, g) for x, y, g in test]
             raw += [(min(1.0, max(0.0, x)), y, g) for x, y, g in test]
-        fitted[n] = fit([(r["played"], r["won"]) for r in rows]) if args.cross else (a, b)
-        print(f"held-out Brier: raw {brier(raw):.4f}, calibrated {brier(calibrated):.4f}, "
-              f"always 1/{n} {brier([(1 / n, y, g) for _, y, g in raw]):.4f}")  # fmt: skip
-        for name, pairs in (("calibrated", calibrated), ("raw", raw)):
+        fitted[n] = fit([(r["played"], r["won"]) for r in rows]) if args.cross else beta
+        always = brier([(1 / n, y, g) for _, y, g in raw])
+        print(f"held-out Brier: raw {brier(raw):.4f}, the logit's map {brier(logit_only):.4f}, "
+              f"calibrated {brier(calibrated):.4f}, always 1/{n} {always:.4f}")  # fmt: skip
+        for name, pairs in (("calibrated", calibrated), ("the logit's map (a == b)", logit_only), ("raw", raw)):
             print(f"\n{name}:\n")
             print("| chance said | mean said | share who won | placements | games | gap (points) | error | verdict |")
             print("|---|---|---|---|---|---|---|---|")
             for tenth, said, won, count, among, error in table(pairs):
                 print(f"| {tenth / 10:.1f}–{(tenth + 1) / 10:.1f} | {said:.3f} | {won:.3f} | {count} | {among} "
                       f"| {100 * (won - said):+.1f} | {error:.1f} | {verdict(said, won, error)} |")  # fmt: skip
-    print("\nFIT = {" + ", ".join(f"{n}: ({a:.3f}, {b:.3f})" for n, (a, b) in fitted.items()) + "}")
+    print("\nFIT = {" + ", ".join(f"{n}: ({c:.3f}, {a:.3f}, {b:.3f})" for n, (c, a, b) in fitted.items()) + "}")
 
 
 if __name__ == "__main__":
