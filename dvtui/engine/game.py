@@ -82,6 +82,35 @@ _PLACEMENTS: dict[int, tuple[Placement, ...]] = {
 }
 """Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
 
+_Unwatched = tuple[tuple[dict[int, CardPlaced], ...], ...]
+"""``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
+_UNWATCHED: dict[tuple[int, int], _Unwatched] = {}
+"""The ``card_placed`` events of games nobody watches, by number of players and round, made the
+first time such a round is played (see :func:`_unwatched`)."""
+
+
+def _unwatched(players: int, round_: int) -> _Unwatched:
+    """Round ``round_``'s ``card_placed`` events at a table of ``players``, shared by every game
+    nobody watches.
+
+    :meth:`Game.play` without a sink records each placement as the rules do (the movers read
+    ``placements``), but the event goes nowhere else: building one per card was a tenth of a
+    simulated game. These are shared, so nothing may change them; :meth:`Game.play` gives a game
+    it hands back mid-round copies of its own. A ``dict`` by card, so a card given as an equal
+    value (``3.0``, ``True``) finds its event as ``list.remove`` found it in the hand."""
+    try:
+        return _UNWATCHED[players, round_]
+    except KeyError:
+        placed = tuple(
+            tuple(
+                {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
+                for c in range(COLUMNS)
+            )
+            for p in range(players)
+        )
+        return _UNWATCHED.setdefault((players, round_), placed)
+
+
 Mover = Callable[["Game", int], Placement]
 """Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> placement, e.g. a bot."""
 EventSink = Callable[[list[Event]], object]
@@ -286,6 +315,17 @@ class Game:
                 sink(owed)
         chooses = [_hand_over if m is None else m[0] for m in movers]
         seeds = [0 if m is None else m[1] for m in movers]
+        try:
+            self._play_rounds(chooses, seeds, sink)
+        finally:
+            if sink is None and self.placements:  # handed back mid-round: events of its own
+                self.placements = [
+                    CardPlaced(round=e.round, player=e.player, column=e.column, card=e.card) for e in self.placements
+                ]
+
+    def _play_rounds(self, chooses: list[Mover], seeds: list[int], sink: EventSink | None) -> None:
+        """:meth:`play`'s loop over rounds, the events of a game nobody watches shared
+        (:func:`_unwatched`)."""
         while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
             hands = self.hands
             totals = self.totals
@@ -293,6 +333,7 @@ class Game:
             round_length = self.round_length
             successor = _SUCCESSORS[self.n]
             round_ = self.round
+            unwatched = _unwatched(self.n, round_) if sink is None else None
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
@@ -305,7 +346,10 @@ class Game:
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
                 except ValueError:
                     self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
-                event = CardPlaced(round=round_, player=p, column=column, card=card)
+                if unwatched is None:
+                    event = CardPlaced(round=round_, player=p, column=column, card=card)
+                else:
+                    event = unwatched[p][column][card]
                 totals[column][p] += card
                 placements.append(event)
                 if sink is not None and len(placements) < round_length:
