@@ -34,7 +34,7 @@ from .events import (
     PlacementUndone,
     RoundEnded,
 )
-from .rules import Outcome, resolve_columns, winners
+from .rules import Outcome, resolve_columns, settle_columns, winners
 from .setup import PLACEMENTS_PER_PLAYER, ROUNDS, check_setup
 
 
@@ -411,12 +411,10 @@ class Game:
 
     def _settle(self) -> None:
         """:meth:`derive_all` for a game nobody watches (:meth:`play` without a sink): the same
-        state, without the column_resolved events and their awards, whose building would be the
-        larger part of resolving the round."""
-        resolve_columns(
-            self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, COLUMNS, False
-        )
-        self._end_round()  # (its one small event is dropped: a second copy of R7 would cost more)
+        state, without the events (:func:`settle_columns`)."""
+        settle_columns(self.totals, self.columns, self.goods, self.money, self.worth)
+        self.totals = list(map(list.copy, repeat([0] * self.n, COLUMNS)))
+        self._next_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
 
@@ -433,11 +431,17 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        nxt = _SUCCESSORS[self.n][self.first_player]  # R7
-        event = RoundEnded(round=self.round, next_first_player=nxt)
+        event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
+        self._next_round()
+        return event
+
+    def _next_round(self) -> None:
+        """R7: the round's scores kept, every card back in hand, the next player starts the next
+        round (or the game's end is owed)."""
+        nxt = _SUCCESSORS[self.n][self.first_player]
         self.round_scores.append(self.worth[:])
         self.placements = []
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
+        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))
         self.first_player = nxt
         self.to_move = nxt
         if self.round == self.rounds:
@@ -445,7 +449,6 @@ class Game:
         else:
             self.round += 1
             self.phase = PLACEMENT
-        return event
 
     def _end_game(self) -> GameEnded:
         scores = self.worth[:]
