@@ -82,33 +82,34 @@ _PLACEMENTS: dict[int, tuple[Placement, ...]] = {
 }
 """Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
 
-_Unwatched = tuple[tuple[dict[int, CardPlaced], ...], ...]
+_Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
 """``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
-_UNWATCHED: dict[tuple[int, int], _Unwatched] = {}
-"""The ``card_placed`` events of games nobody watches, by number of players and round, made the
-first time such a round is played (see :func:`_unwatched`)."""
+_PLACED: dict[tuple[int, int], _Placed] = {}
+"""Every ``card_placed`` event a round may hold, by number of players and round, made the first
+time such a round is played (see :func:`_placed`)."""
 
 
-def _unwatched(players: int, round_: int) -> _Unwatched:
-    """Round ``round_``'s ``card_placed`` events at a table of ``players``, shared by every game
-    nobody watches.
+def _placed(players: int, round_: int) -> _Placed:
+    """Every ``card_placed`` event of round ``round_`` at a table of ``players``, shared by every
+    game :meth:`Game.play` plays.
 
-    :meth:`Game.play` without a sink records each placement as the rules do (the movers read
-    ``placements``), but the event goes nowhere else: building one per card was a tenth of a
-    simulated game. These are shared, so nothing may change them; :meth:`Game.play` gives a game
-    it hands back mid-round copies of its own. A ``dict`` by card, so a card given as an equal
-    value (``3.0``, ``True``) finds its event as ``list.remove`` found it in the hand."""
+    Looking a decision up here is :meth:`Game.play`'s test that its column and card are ones the
+    rules know (dicts: nothing else is a key; a value equal to one, ``3.0`` or ``True``, finds it
+    as ``list.remove`` finds it in the hand). A game nobody watches records the event found: it
+    goes nowhere but ``placements``, where the movers read it, and building one per card was a
+    tenth of a simulated game. So nothing may change these; :meth:`Game.play` gives a game it
+    hands back mid-round copies of its own, and a watched game gets new ones for its sink."""
     try:
-        return _UNWATCHED[players, round_]
+        return _PLACED[players, round_]
     except KeyError:
         placed = tuple(
-            tuple(
-                {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
+            {
+                c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
                 for c in range(COLUMNS)
-            )
+            }
             for p in range(players)
         )
-        return _UNWATCHED.setdefault((players, round_), placed)
+        return _PLACED.setdefault((players, round_), placed)
 
 
 Mover = Callable[["Game", int], Placement]
@@ -325,7 +326,7 @@ class Game:
 
     def _play_rounds(self, chooses: list[Mover], seeds: list[int], sink: EventSink | None) -> None:
         """:meth:`play`'s loop over rounds, the events of a game nobody watches shared
-        (:func:`_unwatched`)."""
+        (:func:`_placed`)."""
         while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
             hands = self.hands
             totals = self.totals
@@ -333,7 +334,7 @@ class Game:
             round_length = self.round_length
             successor = _SUCCESSORS[self.n]
             round_ = self.round
-            unwatched = _unwatched(self.n, round_) if sink is None else None
+            placed = _placed(self.n, round_)
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
@@ -341,20 +342,19 @@ class Game:
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
                 try:
-                    if column not in _COLUMN_SET:
-                        raise ValueError
+                    event = placed[p][column][card]  # a column and a card the rules know
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
-                except ValueError:
+                except (KeyError, ValueError):
                     self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
-                if unwatched is None:
-                    event = CardPlaced(round=round_, player=p, column=column, card=card)
-                else:
-                    event = unwatched[p][column][card]
                 totals[column][p] += card
-                placements.append(event)
-                if sink is not None and len(placements) < round_length:
-                    self.to_move = successor[p]  # as place() leaves the game, should the sink fail
-                    sink([event])
+                if sink is None:
+                    placements.append(event)
+                else:
+                    event = CardPlaced(round=round_, player=p, column=column, card=card)
+                    placements.append(event)
+                    if len(placements) < round_length:
+                        self.to_move = successor[p]  # as place() leaves the game, should the sink fail
+                        sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0
             if sink is None:
