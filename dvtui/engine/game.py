@@ -411,9 +411,13 @@ class Game:
 
     def _settle(self) -> None:
         """:meth:`derive_all` for a game nobody watches (:meth:`play` without a sink): the same
-        state, without the events (:func:`settle_columns`)."""
+        state, without the events (:func:`settle_columns`), and the lists of the round that ended
+        refilled in place (the totals zeroed, every card back in each hand), as no event or screen
+        holds them: a list made and one freed cost more than one refilled."""
         settle_columns(self.totals, self.columns, self.goods, self.money, self.worth)
-        self.totals = list(map(list.copy, repeat([0] * self.n, COLUMNS)))
+        self.placements.clear()
+        for hand in self.hands:
+            hand[:] = _FULL_HAND  # R7
         self._next_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
@@ -432,16 +436,16 @@ class Game:
 
     def _end_round(self) -> RoundEnded:
         event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
+        self.placements = []
+        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
         self._next_round()
         return event
 
     def _next_round(self) -> None:
-        """R7: the round's scores kept, every card back in hand, the next player starts the next
-        round (or the game's end is owed)."""
+        """R7 once the hands are full again: the round's scores kept, the next player starts the
+        next round (or the game's end is owed)."""
         nxt = _SUCCESSORS[self.n][self.first_player]
         self.round_scores.append(self.worth[:])
-        self.placements = []
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))
         self.first_player = nxt
         self.to_move = nxt
         if self.round == self.rounds:

@@ -157,18 +157,20 @@ def settle_columns(
 ) -> None:
     """Resolve every column of a round (R5, R6) as :func:`resolve_columns` does, for a game nobody
     watches: the same changes to the state, and no events (building them, some fifty a game, was
-    the larger part of resolving one). The totals are left as they were: the caller zeroes them
-    all at once, as the round ends.
+    the larger part of resolving one). Each column's totals list is zeroed in place (no event
+    takes it away).
 
     MIRROR of :func:`resolve_columns` (see there).
     """
     rankings = _RANKINGS
     card_info = _CARD_INFO
+    zeros = [0] * len(worth)
     for totals, column in zip(all_totals, columns, strict=True):
         try:
             order, cancelled = rankings[tuple(totals)]
         except KeyError:
             order, cancelled = _ranked_and_kept(totals)
+        totals[:] = zeros
         if order:
             for p in order:  # R5.3: highest total first, each takes the current bottom card
                 if not column:  # R5.4
