@@ -34,7 +34,7 @@ from .events import (
     PlacementUndone,
     RoundEnded,
 )
-from .rules import Outcome, resolve_columns, winners
+from .rules import Outcome, resolve_columns, settle_columns, winners
 from .setup import PLACEMENTS_PER_PLAYER, ROUNDS, check_setup
 
 
@@ -81,6 +81,36 @@ _PLACEMENTS: dict[int, tuple[Placement, ...]] = {
     card: tuple(Placement(card, column) for column in range(COLUMNS)) for card in NUMBER_CARDS
 }
 """Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
+
+_Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
+"""``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
+_PLACED: dict[tuple[int, int], _Placed] = {}
+"""Every ``card_placed`` event a round may hold, by number of players and round, made the first
+time such a round is played (see :func:`_placed`)."""
+
+
+def _placed(players: int, round_: int) -> _Placed:
+    """Every ``card_placed`` event of round ``round_`` at a table of ``players``, shared by every
+    game :meth:`Game.play` plays.
+
+    Looking a decision up here is :meth:`Game.play`'s test that its column and card are ones the
+    rules know (dicts: nothing else is a key; a value equal to one, ``3.0`` or ``True``, finds it
+    as ``list.remove`` finds it in the hand). A game nobody watches records the event found: it
+    goes nowhere but ``placements``, where the movers read it, and building one per card was a
+    tenth of a simulated game. So nothing may change these; :meth:`Game.play` gives a game it
+    hands back mid-round copies of its own, and a watched game gets new ones for its sink."""
+    try:
+        return _PLACED[players, round_]
+    except KeyError:
+        placed = tuple(
+            {
+                c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
+                for c in range(COLUMNS)
+            }
+            for p in range(players)
+        )
+        return _PLACED.setdefault((players, round_), placed)
+
 
 Mover = Callable[["Game", int], Placement]
 """Whoever decides for a seat in :meth:`Game.play`: (state, seed) -> placement, e.g. a bot."""
@@ -286,6 +316,17 @@ class Game:
                 sink(owed)
         chooses = [_hand_over if m is None else m[0] for m in movers]
         seeds = [0 if m is None else m[1] for m in movers]
+        try:
+            self._play_rounds(chooses, seeds, sink)
+        finally:
+            if sink is None and self.placements:  # handed back mid-round: events of its own
+                self.placements = [
+                    CardPlaced(round=e.round, player=e.player, column=e.column, card=e.card) for e in self.placements
+                ]
+
+    def _play_rounds(self, chooses: list[Mover], seeds: list[int], sink: EventSink | None) -> None:
+        """:meth:`play`'s loop over rounds, the events of a game nobody watches shared
+        (:func:`_placed`)."""
         while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
             hands = self.hands
             totals = self.totals
@@ -293,6 +334,7 @@ class Game:
             round_length = self.round_length
             successor = _SUCCESSORS[self.n]
             round_ = self.round
+            placed = _placed(self.n, round_)
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
@@ -300,17 +342,19 @@ class Game:
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
                 try:
-                    if column not in _COLUMN_SET:
-                        raise ValueError
+                    event = placed[p][column][card]  # a column and a card the rules know
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
-                except ValueError:
+                except (KeyError, ValueError):
                     self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
-                event = CardPlaced(round=round_, player=p, column=column, card=card)
                 totals[column][p] += card
-                placements.append(event)
-                if sink is not None and len(placements) < round_length:
-                    self.to_move = successor[p]  # as place() leaves the game, should the sink fail
-                    sink([event])
+                if sink is None:
+                    placements.append(event)
+                else:
+                    event = CardPlaced(round=round_, player=p, column=column, card=card)
+                    placements.append(event)
+                    if len(placements) < round_length:
+                        self.to_move = successor[p]  # as place() leaves the game, should the sink fail
+                        sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0
             if sink is None:
@@ -367,12 +411,14 @@ class Game:
 
     def _settle(self) -> None:
         """:meth:`derive_all` for a game nobody watches (:meth:`play` without a sink): the same
-        state, without the column_resolved events and their awards, whose building would be the
-        larger part of resolving the round."""
-        resolve_columns(
-            self.totals, self.columns, self.goods, self.money, self.worth, self.round, self.next_column, COLUMNS, False
-        )
-        self._end_round()  # (its one small event is dropped: a second copy of R7 would cost more)
+        state, without the events (:func:`settle_columns`), and the lists of the round that ended
+        refilled in place (the totals zeroed, every card back in each hand), as no event or screen
+        holds them: a list made and one freed cost more than one refilled."""
+        settle_columns(self.totals, self.columns, self.goods, self.money, self.worth)
+        self.placements.clear()
+        for hand in self.hands:
+            hand[:] = _FULL_HAND  # R7
+        self._next_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
 
@@ -389,11 +435,17 @@ class Game:
         return events
 
     def _end_round(self) -> RoundEnded:
-        nxt = _SUCCESSORS[self.n][self.first_player]  # R7
-        event = RoundEnded(round=self.round, next_first_player=nxt)
-        self.round_scores.append(self.worth[:])
+        event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
         self.placements = []
         self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
+        self._next_round()
+        return event
+
+    def _next_round(self) -> None:
+        """R7 once the hands are full again: the round's scores kept, the next player starts the
+        next round (or the game's end is owed)."""
+        nxt = _SUCCESSORS[self.n][self.first_player]
+        self.round_scores.append(self.worth[:])
         self.first_player = nxt
         self.to_move = nxt
         if self.round == self.rounds:
@@ -401,7 +453,6 @@ class Game:
         else:
             self.round += 1
             self.phase = PLACEMENT
-        return event
 
     def _end_game(self) -> GameEnded:
         scores = self.worth[:]

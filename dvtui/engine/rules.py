@@ -81,7 +81,6 @@ def resolve_columns(
     round_: int,
     start: int,
     stop: int,
-    record: bool = True,
 ) -> list[ColumnResolved]:
     """Resolve columns ``start`` .. ``stop - 1`` left to right (R5, R6), changing the lists given
     (a game's state: totals by column, the columns bottom first, each player's goods by category,
@@ -89,9 +88,8 @@ def resolve_columns(
 
     One loop for a whole round with everything it touches in locals: resolving is most of a
     simulated game's work. A resolved column's totals list goes into its event, and the column
-    gets a fresh list of zeros. ``record=False`` changes the state alike but builds no event (and
-    returns none): a game nobody watches, the sim's, would build and drop some fifty a game, the
-    larger part of resolving it.
+    gets a fresh list of zeros. MIRROR of :func:`settle_columns`, which changes the state alike
+    without the events (a change to one is a change to both; tests/engine compares them).
     """
     events: list[ColumnResolved] = []
     zeros = [0] * len(worth)
@@ -104,7 +102,7 @@ def resolve_columns(
             order, cancelled = rankings[tuple(totals)]
         except KeyError:
             order, cancelled = _ranked_and_kept(totals)
-        all_totals[c] = zeros[:]  # a fresh list: the event (if any) owns the old one
+        all_totals[c] = zeros[:]  # a fresh list: the event owns the old one
         if order:
             awards: list[Award] = []
             for p in order:  # R5.3: highest total first, each takes the current bottom card
@@ -115,8 +113,7 @@ def resolve_columns(
                 if k < 0:  # R6.3: money is never exchanged
                     money[p].append(card)
                     worth[p] += value
-                    if record:
-                        awards.append(Award(p, card, None))
+                    awards.append(Award(p, card, None))
                     continue
                 held = goods[p]
                 old = held[k]
@@ -126,35 +123,74 @@ def resolve_columns(
                 else:  # R6.1: the old good goes at once on top of this column
                     column.append(old)
                     worth[p] += value - VALUE_OF[old]
-                if record:
-                    awards.append(Award(p, card, old))
-            if record:
-                events.append(
-                    ColumnResolved(
-                        round=round_,
-                        column=c,
-                        totals=totals,
-                        cancelled=list(cancelled) if cancelled else [],
-                        awards=awards,
-                        rotated=False,
-                    )
+                awards.append(Award(p, card, old))
+            events.append(
+                ColumnResolved(
+                    round=round_,
+                    column=c,
+                    totals=totals,
+                    cancelled=list(cancelled) if cancelled else [],
+                    awards=awards,
+                    rotated=False,
                 )
+            )
         elif cancelled:  # R5.2: everyone who played here tied; nobody takes a card
-            if record:
-                events.append(
-                    ColumnResolved(
-                        round=round_, column=c, totals=totals, cancelled=list(cancelled), awards=[], rotated=False
-                    )
+            events.append(
+                ColumnResolved(
+                    round=round_, column=c, totals=totals, cancelled=list(cancelled), awards=[], rotated=False
                 )
+            )
         elif column:  # R5.5: nobody played here, the bottom card goes to the top
             column.append(column.pop(0))
-            if record:
-                events.append(
-                    ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=True)
-                )
-        elif record:
+            events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=True))
+        else:
             events.append(ColumnResolved(round=round_, column=c, totals=totals, cancelled=[], awards=[], rotated=False))
     return events
+
+
+def settle_columns(
+    all_totals: list[list[int]],
+    columns: list[list[str]],
+    goods: list[list[str | None]],
+    money: list[list[str]],
+    worth: list[int],
+) -> None:
+    """Resolve every column of a round (R5, R6) as :func:`resolve_columns` does, for a game nobody
+    watches: the same changes to the state, and no events (building them, some fifty a game, was
+    the larger part of resolving one). Each column's totals list is zeroed in place (no event
+    takes it away).
+
+    MIRROR of :func:`resolve_columns` (see there).
+    """
+    rankings = _RANKINGS
+    card_info = _CARD_INFO
+    zeros = [0] * len(worth)
+    for totals, column in zip(all_totals, columns, strict=True):
+        try:
+            order, cancelled = rankings[tuple(totals)]
+        except KeyError:
+            order, cancelled = _ranked_and_kept(totals)
+        totals[:] = zeros
+        if order:
+            for p in order:  # R5.3: highest total first, each takes the current bottom card
+                if not column:  # R5.4
+                    break
+                card = column.pop(0)
+                value, k = card_info[card]
+                if k < 0:  # R6.3: money is never exchanged
+                    money[p].append(card)
+                    worth[p] += value
+                    continue
+                held = goods[p]
+                old = held[k]
+                held[k] = card
+                if old is None:
+                    worth[p] += value
+                else:  # R6.1: the old good goes at once on top of this column
+                    column.append(old)
+                    worth[p] += value - card_info[old][0]
+        elif column and not cancelled:  # R5.5: nobody played here, the bottom card goes to the top
+            column.append(column.pop(0))
 
 
 def winners(scores: Sequence[int]) -> list[int]:

@@ -461,6 +461,51 @@ def test_play_stops_where_a_seat_has_no_mover() -> None:
     assert (game.to_move, len(game.placements)) == (1, 4)
 
 
+def test_play_without_a_sink_shows_its_movers_the_placements_a_watched_game_records() -> None:
+    """A game nobody watches records each placement as the rules do: every mover reads the same
+    ``placements`` as in a game whose events go to a sink, in every round."""
+
+    def seen_by(sink: Callable[[list[Event]], object] | None) -> list[list[CardPlaced]]:
+        seen: list[list[CardPlaced]] = []
+        movers = bots(4, ["random"], 9)
+
+        def mover(game: Game, seed: int) -> Placement:
+            seen.append(list(game.placements))
+            choose = movers[game.to_move]
+            assert choose is not None
+            return choose[0](game, seed)
+
+        Game(created(4, 9)).play([(mover, m[1]) for m in movers if m is not None], sink)  # type: ignore[arg-type]
+        return seen
+
+    watched = seen_by(lambda events: None)
+    assert len(watched) == 4 * 5 * 4 and watched[-1]
+    assert seen_by(None) == watched
+
+
+def test_play_without_a_sink_hands_back_placements_of_the_games_own() -> None:
+    """Handed back mid-round (a person's turn, or a refused choice), a game nobody watched holds
+    ``card_placed`` events no other game shares: changing one (a store numbers the events it
+    writes) changes no other game's."""
+    movers = bots(3, ["random"], 7)
+    movers[2] = None
+    first, second = Game(created(3, 7)), Game(created(3, 7))  # type: ignore[arg-type]
+    first.play(movers)
+    second.play(movers)
+    assert first.placements == second.placements and len(first.placements) == 2
+    first.placements[0].seq = 1
+    assert second.placements[0].seq is None
+    refused = Game(created(3, 7))  # type: ignore[arg-type]
+    with pytest.raises(ColumnOutOfRange):
+        refused.play([(lambda g, s: (6, 9) if g.placements else (g.hands[g.to_move][0], 0), 0)] * 3)  # type: ignore[list-item, return-value]
+    (placed,) = refused.placements
+    placed.seq = 2
+    again = Game(created(3, 7))  # type: ignore[arg-type]
+    with pytest.raises(ColumnOutOfRange):
+        again.play([(lambda g, s: (6, 9) if g.placements else (g.hands[g.to_move][0], 0), 0)] * 3)  # type: ignore[list-item, return-value]
+    assert again.placements[0].seq is None and again.placements[0] is not placed
+
+
 def test_play_first_delivers_derived_events_owed() -> None:
     """A game whose round is placed but not resolved (a file cut after a round's last placement):
     the owed resolution comes first, as one unit, then the game goes on as it would have."""
