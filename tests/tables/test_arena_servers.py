@@ -1,0 +1,127 @@
+"""A tournament run through two ``dvtui serve --store`` processes on one PostgreSQL database, as
+through one: people joining through different servers are seated together, the standings move
+through each server whichever server a game ended through, the final standings are the same
+through both, and the server pairing it killed with -9 mid-event, the other pairs on."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import pytest
+
+from dvtui.server.stores.pgarenas import PAIRS
+
+from ..support.processes import dvtui_cmd, env
+from ..support.servers import Served, short_dir, wait_for
+
+pytestmark = pytest.mark.postgresql
+
+SEATED = re.compile(r"tournament cup seated you at table (play-[0-9a-f]{8})")
+
+
+@contextmanager
+def servers(database: str, *names: str) -> Iterator[list[Served]]:
+    with short_dir() as d:
+        served = [Served(d / name, {"DVTUI_STORE": database}) for name in names]
+        try:
+            yield served
+        finally:
+            for server in served:
+                server.__exit__()
+
+
+def joiner(server: Served, person: str) -> subprocess.Popen[str]:
+    """``dvtui tournament join cup --bot greedy`` for ``person``, through ``server``."""
+    return subprocess.Popen(
+        dvtui_cmd("tournament", "join", "cup", "--bot", "greedy", "--server", str(server.directory)),
+        env={**env(), "DVTUI_PLAYER": person}, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def follower(server: Served) -> subprocess.Popen[str]:
+    """``dvtui tournament show cup --follow --json`` through ``server``."""
+    return subprocess.Popen(
+        dvtui_cmd("tournament", "show", "cup", "--follow", "--json", "--server", str(server.directory)),
+        env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def shown(server: Served) -> dict[str, Any]:
+    run = server.dvtui("tournament", "show", "cup", "--json")
+    assert run.returncode == 0, run.stderr
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def open_cup(server: Served, minutes: str) -> None:
+    opened = server.dvtui("tournament", "new", "cup", "--minutes", minutes, "--players", "3", "--move-time", "1s")
+    assert opened.returncode == 0, opened.stderr
+
+
+def pairing(database: str) -> int:
+    """How many sessions hold a tournament's pairing lock."""
+    with psycopg.connect(database, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = %s AND objsubid = 2",
+            (PAIRS,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_people_through_two_servers_play_one_tournament(pg_database: str) -> None:
+    """Ana through one server, Bo and Cy through the other: seated together at every table, each
+    game counted once, the standings pushed through both, and the same final standings."""
+    with servers(pg_database, "a", "b") as (a, b):
+        a.start()
+        b.start()
+        open_cup(a, "0.2")
+        wait_for("the other server to know it", lambda: b.dvtui("tournament", "show", "cup").returncode == 0)
+        followers = [follower(a), follower(b)]
+        people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
+        outs = [p.communicate(timeout=180) for p in people]
+        assert [p.returncode for p in people] == [0, 0, 0], outs
+        tables = [SEATED.findall(out) for out, _err in outs]
+        assert tables[0] and tables[0] == tables[1] == tables[2], tables  # seated together, every time
+        followed = [[json.loads(line) for line in f.communicate(timeout=60)[0].splitlines()] for f in followers]
+        for lines in followed:
+            assert lines[-1]["state"] == "over", lines
+            assert any(line["standings"] != lines[-1]["standings"] for line in lines[:-1])  # moved as games ended
+        final = followed[0][-1]["standings"]
+        assert followed[1][-1]["standings"] == final == shown(a)["standings"] == shown(b)["standings"]
+        assert sorted(line["account"] for line in final) == ["web:ana", "web:bo", "web:cy"]
+        assert all(line["games"] == len(tables[0]) for line in final), (final, tables)  # each game counted once
+        assert sum(line["points"] for line in final) == 9 * len(tables[0])  # 5 + 3 + 1 a table
+        assert a.stop() == 0 and b.stop() == 0
+
+
+def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
+    """The server that pairs (it opened the tournament, the other was started after) is killed with
+    -9 once it has seated the people waiting through the other: their game ends through the other,
+    which takes over the pairing and seats them again; the standings shown through the first,
+    started again, are the final ones."""
+    with servers(pg_database, "a", "b") as (a, b):
+        a.start()
+        open_cup(a, "0.3")
+        wait_for("the server that opened it to pair it", lambda: pairing(pg_database) == 1)
+        b.start()
+        people = [joiner(b, person) for person in ("bo", "cy", "di")]
+        wait_for("a first table", lambda: "the pool seated" in a.log(), a.log)
+        a.kill9()
+        outs = [p.communicate(timeout=180) for p in people]
+        assert [p.returncode for p in people] == [0, 0, 0], outs
+        tables = [SEATED.findall(out) for out, _err in outs]
+        assert len(tables[0]) >= 2 and tables[0] == tables[1] == tables[2], tables  # seated again after the kill
+        assert "the pool seated" in b.log()  # by the other server
+        final = shown(b)
+        assert final["state"] == "over"
+        assert all(line["games"] == len(tables[0]) for line in final["standings"]), (final, tables)
+        a.start()
+        assert shown(a)["standings"] == final["standings"]
+        assert a.stop() == 0 and b.stop() == 0
