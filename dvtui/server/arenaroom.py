@@ -234,6 +234,13 @@ class ArenaRoom:
 
     # -- requests ----------------------------------------------------------------------------------
 
+    async def _known(self, name: str) -> ArenaRecord:
+        """Tournament ``name``; on a shared store, read again first if it is not known here yet
+        (opened through another server within the second)."""
+        if self.board is not None and name.casefold() not in self.records:
+            await self.sync()
+        return self._record(name)
+
     def _record(self, name: str) -> ArenaRecord:
         record = self.records.get(name.casefold())
         if record is None:
@@ -280,7 +287,7 @@ class ArenaRoom:
     async def join(self, conn: Conn, message: ArenaJoin) -> None:
         """``conn``'s person is free to be seated in the tournament: the standings now, then
         ``matched`` once seated (or, once it is over, its final standings)."""
-        record = self._record(message.name)
+        record = await self._known(message.name)
         account = owner_name(conn.identity)
         if record.state(self.clock()) == "finishing":  # no table starts: one hears the end, as a spectator
             await self.show(conn, ArenaShow(name=record.name, follow=True))
@@ -312,7 +319,7 @@ class ArenaRoom:
 
     async def show(self, conn: Conn, message: ArenaShow) -> None:
         """The standings; with ``follow``, again at each change until it is over (not idle meanwhile)."""
-        record = self._record(message.name)
+        record = await self._known(message.name)
         if message.follow and record.ended is None:
             self.watching.setdefault(record.name.casefold(), set()).add(conn)
             conn.seeking = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,8 +16,11 @@ from typing import Any
 import psycopg
 import pytest
 
+from dvtui.server.arenas import points
 from dvtui.server.stores.pgarenas import PAIRS
+from dvtui.store import parse_game
 
+from ..support.postgres import db_lines
 from ..support.processes import dvtui_cmd, env
 from ..support.servers import Served, short_dir, wait_for
 
@@ -82,7 +86,8 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
         a.start()
         b.start()
         open_cup(a, "0.2")
-        wait_for("the other server to know it", lambda: b.dvtui("tournament", "show", "cup").returncode == 0)
+        known = b.dvtui("tournament", "show", "cup")  # known through the other at once
+        assert known.returncode == 0 and "cup" in known.stdout, known.stderr
         followers = [follower(a), follower(b)]
         people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
         outs = [p.communicate(timeout=180) for p in people]
@@ -97,7 +102,13 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
         assert followed[1][-1]["standings"] == final == shown(a)["standings"] == shown(b)["standings"]
         assert sorted(line["account"] for line in final) == ["web:ana", "web:bo", "web:cy"]
         assert all(line["games"] == len(tables[0]) for line in final), (final, tables)  # each game counted once
-        assert sum(line["points"] for line in final) == 9 * len(tables[0])  # 5 + 3 + 1 a table
+        earned: Counter[str] = Counter()  # the points of each game's places, once
+        for table in tables[0]:
+            game = parse_game(b"".join(db_lines(pg_database, table)))
+            scores = game.events[-1].scores  # type: ignore[attr-defined]
+            for player, score in zip(game.events[0].players, scores, strict=True):  # type: ignore[attr-defined]
+                earned[player.name] += points(1 + sum(1 for other in scores if other > score), 3)
+        assert {line["account"]: line["points"] for line in final} == earned
         assert a.stop() == 0 and b.stop() == 0
 
 

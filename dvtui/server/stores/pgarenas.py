@@ -147,7 +147,9 @@ class PgArenas:
         ))  # fmt: skip
 
     def waiting(self, name: str) -> list[tuple[str, float]]:
-        """Who waits in tournament ``name`` through a server alive now, and since when."""
+        """Who waits in tournament ``name`` through a server alive now, and since when (a wait
+        through a server that died is left out, not deleted: a server whose life lock went with a
+        lost connection takes it again, and its people's waits count again)."""
         rows = self._run(lambda conn: conn.execute(
             f"SELECT account, since FROM dvtui_arena_waiting WHERE arena = %(arena)s AND server IN ({_LIVE}) "
             "ORDER BY since, account",
