@@ -17,6 +17,7 @@ import psycopg
 import pytest
 
 from dvtui.server.arenas import points
+from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgarenas import PAIRS
 from dvtui.store import parse_game
 
@@ -136,3 +137,31 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
         a.start()
         assert shown(a)["standings"] == final["standings"]
         assert a.stop() == 0 and b.stop() == 0
+
+
+def test_a_shared_tournament_is_changed_only_in_place_of_the_version_read(pg_database: str) -> None:
+    """Two servers' sides of the shared tournaments: a change made on a version another replaced is
+    not kept (nor a name taken twice), a seating is kept only while its people all wait (so nobody
+    is seated twice), and one server at a time pairs, the other once the first is gone."""
+    stores = [PgStore(pg_database), PgStore(pg_database)]
+    try:
+        for store in stores:
+            store.presence.start(lambda payload: None)
+        one, two = (store.arena_board() for store in stores)
+        assert one.swap("cup", b"{}", 0) == 1
+        assert two.swap("cup", b"{}", 0) is None  # the name is taken
+        assert one.swap("cup", b"[1]", 1) == 2
+        assert two.swap("cup", b"[2]", 1) is None  # made on a version replaced meanwhile
+        assert two.read("cup") == (b"[1]", 2)
+        two.wait("cup", "web:bo", 1.0)
+        assert one.waiting("cup") == [("web:bo", 1.0)]
+        assert one.swap("cup", b"[3]", 2, seated=["web:bo"]) == 3
+        assert two.swap("cup", b"[4]", 3, seated=["web:bo"]) is None  # seated already: nothing kept
+        assert one.read("cup") == (b"[3]", 3) and one.waiting("cup") == []
+        assert one.pairs("cup") and one.pairs("cup") and not two.pairs("cup")
+        one.close()
+        assert two.pairs("cup")  # the one pairing gone, the other takes over
+        two.close()
+    finally:
+        for store in stores:
+            store.close()
