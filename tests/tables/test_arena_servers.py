@@ -114,17 +114,20 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
 
 
 def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
-    """The server that pairs (it opened the tournament, the other was started after) is killed with
-    -9 once it has seated the people waiting through the other: their game ends through the other,
-    which takes over the pairing and seats them again; the standings shown through the first,
-    started again, are the final ones."""
+    """The server that pairs (it opened the tournament, the other was started after) seats the
+    people waiting through the other; their game, played and ended through the other, moves the
+    standings shown through it; it is then killed with -9 mid-event, and the other takes over the
+    pairing and seats them again; the standings shown through the first, started again, are the
+    final ones."""
     with servers(pg_database, "a", "b") as (a, b):
         a.start()
-        open_cup(a, "0.3")
+        open_cup(a, "0.5")
         wait_for("the server that opened it to pair it", lambda: pairing(pg_database) == 1)
         b.start()
         people = [joiner(b, person) for person in ("bo", "cy", "di")]
         wait_for("a first table", lambda: "the pool seated" in a.log(), a.log)
+        wait_for("its game, played through the other, counted through this one", lambda: any(
+            line["games"] for line in shown(a)["standings"]))  # fmt: skip
         a.kill9()
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
