@@ -49,7 +49,11 @@ class Club:
             paced=lambda identity: 0.0 if identity == os.geteuid() else hall.openings.spend(identity),
         )  # fmt: skip
         """The pool that seats strangers together ("Play now": ``seek``)."""
-        self.arenas = ArenaRoom(store, self.seeks, self._playing, self.seeks.rating_of, run_io, log)
+        shared = getattr(store, "arena_board", None)  # (a store several servers share: PostgreSQL)
+        self.arenas = ArenaRoom(
+            store, self.seeks, self._playing, self.seeks.rating_of, run_io, log,
+            board=shared() if shared is not None else None, table_of=hall.tables.get,
+        )  # fmt: skip
         """The tournaments, whose tables the pool's way opens (``arena_new``, ``arena_join``...)."""
         self._folding: Coroutine[Any, Any, None] | None = None
 

@@ -226,6 +226,33 @@ class Seeks:
             )))  # fmt: skip
         return message.table, invited
 
+    async def open_for(
+        self, people: list[str], bots: list[str], *, rated: bool, move_time: int
+    ) -> tuple[str, list[str | None]] | None:
+        """Open a table for the accounts ``people`` and bots of ``bots``' levels, as :meth:`seat`
+        does (seats in a random order, each person's kept for them), telling nobody: a
+        tournament shared by several servers tells its people through whichever server they wait
+        on. The table and whom each seat is kept for (None: a bot's); None if it cannot be opened
+        (said in the log)."""
+        entries: list[tuple[str, str | None]] = [
+            *zip(seat_names(people), people, strict=True), *((f"bot:{level}", None) for level in bots),
+        ]  # fmt: skip
+        random.shuffle(entries)
+        message = OpenTable(
+            table=self._name(), players=[name for name, _ in entries], invite=[who for _, who in entries],
+            move_time=move_time, rated=rated,
+        )  # fmt: skip
+        try:
+            await self.open_table(self.opener, message)
+        except Exception as e:  # (a refusal, or a failure: they wait on, to be seated at the next round)
+            refusal = e if isinstance(e, Refusal) else Refusal("server", repr(e))
+            unseated = said(N_("the pool could not open a table for {people}: {error}"))
+            self.log(unseated.format(people=", ".join(people), error=refusal.message))
+            return None
+        seated = said(N_("the pool seated {people} at {table} (bots: {bots})"))
+        self.log(seated.format(people=", ".join(people), table=message.table, bots=len(bots)))
+        return message.table, [who for _, who in entries]
+
     def _name(self) -> str:
         """A table name nobody uses: ``play-`` and eight hex digits."""
         while True:

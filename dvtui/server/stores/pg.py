@@ -41,6 +41,8 @@ from ...store import writer as file_writer
 from ...tables.stamps import last_stamp
 from ...tables.wire import KEPT_GAME, TABLE_NAME
 from .base import RecordChanged, TableExists, TableRecord
+from .pgarenas import SCHEMA as ARENAS_SCHEMA
+from .pgarenas import PgArenas
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
 from .pgconn import CHANNEL, Pool, StoreUnavailable, check_conninfo, connect, why
@@ -83,6 +85,7 @@ CREATE TABLE IF NOT EXISTS dvtui_arenas (
 """
     + PRESENCE_SCHEMA
     + CHAT_SCHEMA
+    + ARENAS_SCHEMA
 )
 """The schema, made on first use (``IF NOT EXISTS``, under a transaction lock, so servers starting
 together make it once)."""
@@ -149,6 +152,10 @@ class PgStore:
 
     def talk(self) -> PgChat:
         return PgChat(self, CHANNEL)
+
+    def arena_board(self) -> PgArenas:
+        """The tournaments as every server on the database shares them (:mod:`.pgarenas`)."""
+        return PgArenas(self.conninfo, self.pool, lambda: self.presence.id, self._patiently)
 
     def patiently(self, what: Callable[[], _T]) -> _T:
         """``what()``, tried again while the database is away (see :meth:`_patiently`)."""

@@ -1,0 +1,170 @@
+"""A tournament run through two ``dvtui serve --store`` processes on one PostgreSQL database, as
+through one: people joining through different servers are seated together, the standings move
+through each server whichever server a game ended through, the final standings are the same
+through both, and the server pairing it killed with -9 mid-event, the other pairs on."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+import pytest
+
+from dvtui.server.arenas import points
+from dvtui.server.stores.pg import PgStore
+from dvtui.server.stores.pgarenas import PAIRS
+from dvtui.store import parse_game
+
+from ..support.postgres import db_lines
+from ..support.processes import dvtui_cmd, env
+from ..support.servers import Served, short_dir, wait_for
+
+pytestmark = pytest.mark.postgresql
+
+SEATED = re.compile(r"tournament cup seated you at table (play-[0-9a-f]{8})")
+
+
+@contextmanager
+def servers(database: str, *names: str) -> Iterator[list[Served]]:
+    with short_dir() as d:
+        served = [Served(d / name, {"DVTUI_STORE": database}) for name in names]
+        try:
+            yield served
+        finally:
+            for server in served:
+                server.__exit__()
+
+
+def joiner(server: Served, person: str) -> subprocess.Popen[str]:
+    """``dvtui tournament join cup --bot greedy`` for ``person``, through ``server``."""
+    return subprocess.Popen(
+        dvtui_cmd("tournament", "join", "cup", "--bot", "greedy", "--server", str(server.directory)),
+        env={**env(), "DVTUI_PLAYER": person}, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def follower(server: Served) -> subprocess.Popen[str]:
+    """``dvtui tournament show cup --follow --json`` through ``server``."""
+    return subprocess.Popen(
+        dvtui_cmd("tournament", "show", "cup", "--follow", "--json", "--server", str(server.directory)),
+        env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def shown(server: Served) -> dict[str, Any]:
+    run = server.dvtui("tournament", "show", "cup", "--json")
+    assert run.returncode == 0, run.stderr
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def open_cup(server: Served, minutes: str) -> None:
+    opened = server.dvtui("tournament", "new", "cup", "--minutes", minutes, "--players", "3", "--move-time", "1s")
+    assert opened.returncode == 0, opened.stderr
+
+
+def pairing(database: str) -> int:
+    """How many sessions hold a tournament's pairing lock."""
+    with psycopg.connect(database, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = %s AND objsubid = 2",
+            (PAIRS,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_people_through_two_servers_play_one_tournament(pg_database: str) -> None:
+    """Ana through one server, Bo and Cy through the other: seated together at every table, each
+    game counted once, the standings pushed through both, and the same final standings."""
+    with servers(pg_database, "a", "b") as (a, b):
+        a.start()
+        b.start()
+        open_cup(a, "0.2")
+        known = b.dvtui("tournament", "show", "cup")  # known through the other at once
+        assert known.returncode == 0 and "cup" in known.stdout, known.stderr
+        followers = [follower(a), follower(b)]
+        people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
+        outs = [p.communicate(timeout=180) for p in people]
+        assert [p.returncode for p in people] == [0, 0, 0], outs
+        tables = [SEATED.findall(out) for out, _err in outs]
+        assert tables[0] and tables[0] == tables[1] == tables[2], tables  # seated together, every time
+        followed = [[json.loads(line) for line in f.communicate(timeout=60)[0].splitlines()] for f in followers]
+        for lines in followed:
+            assert lines[-1]["state"] == "over", lines
+            assert any(line["standings"] != lines[-1]["standings"] for line in lines[:-1])  # moved as games ended
+        final = followed[0][-1]["standings"]
+        assert followed[1][-1]["standings"] == final == shown(a)["standings"] == shown(b)["standings"]
+        assert sorted(line["account"] for line in final) == ["web:ana", "web:bo", "web:cy"]
+        assert all(line["games"] == len(tables[0]) for line in final), (final, tables)  # each game counted once
+        earned: Counter[str] = Counter()  # the points of each game's places, once
+        for table in tables[0]:
+            game = parse_game(b"".join(db_lines(pg_database, table)))
+            scores = game.events[-1].scores  # type: ignore[attr-defined]
+            for player, score in zip(game.events[0].players, scores, strict=True):  # type: ignore[attr-defined]
+                earned[player.name] += points(1 + sum(1 for other in scores if other > score), 3)
+        assert {line["account"]: line["points"] for line in final} == earned
+        assert a.stop() == 0 and b.stop() == 0
+
+
+def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
+    """The server that pairs (it opened the tournament, the other was started after) seats the
+    people waiting through the other; their game, played and ended through the other, moves the
+    standings shown through it; it is then killed with -9 mid-event, and the other takes over the
+    pairing and seats them again; the standings shown through the first, started again, are the
+    final ones."""
+    with servers(pg_database, "a", "b") as (a, b):
+        a.start()
+        open_cup(a, "0.5")
+        wait_for("the server that opened it to pair it", lambda: pairing(pg_database) == 1)
+        b.start()
+        people = [joiner(b, person) for person in ("bo", "cy", "di")]
+        wait_for("a first table", lambda: "the pool seated" in a.log(), a.log)
+        wait_for("its game, played through the other, counted through this one", lambda: any(
+            line["games"] for line in shown(a)["standings"]))  # fmt: skip
+        a.kill9()
+        outs = [p.communicate(timeout=180) for p in people]
+        assert [p.returncode for p in people] == [0, 0, 0], outs
+        tables = [SEATED.findall(out) for out, _err in outs]
+        assert len(tables[0]) >= 2 and tables[0] == tables[1] == tables[2], tables  # seated again after the kill
+        assert "the pool seated" in b.log()  # by the other server
+        final = shown(b)
+        assert final["state"] == "over"
+        assert all(line["games"] == len(tables[0]) for line in final["standings"]), (final, tables)
+        a.start()
+        assert shown(a)["standings"] == final["standings"]
+        assert a.stop() == 0 and b.stop() == 0
+
+
+def test_a_shared_tournament_is_changed_only_in_place_of_the_version_read(pg_database: str) -> None:
+    """Two servers' sides of the shared tournaments: a change made on a version another replaced is
+    not kept (nor a name taken twice), a seating is kept only while its people all wait (so nobody
+    is seated twice), and one server at a time pairs, the other once the first is gone."""
+    stores = [PgStore(pg_database), PgStore(pg_database)]
+    try:
+        for store in stores:
+            store.presence.start(lambda payload: None)
+        one, two = (store.arena_board() for store in stores)
+        assert one.swap("cup", b"{}", 0) == 1
+        assert two.swap("cup", b"{}", 0) is None  # the name is taken
+        assert one.swap("cup", b"[1]", 1) == 2
+        assert two.swap("cup", b"[2]", 1) is None  # made on a version replaced meanwhile
+        assert two.read("cup") == (b"[1]", 2)
+        two.wait("cup", "web:bo", 1.0)
+        assert one.waiting("cup") == [("web:bo", 1.0)]
+        assert one.swap("cup", b"[3]", 2, seated=["web:bo"]) == 3
+        assert two.swap("cup", b"[4]", 3, seated=["web:bo"]) is None  # seated already: nothing kept
+        assert one.read("cup") == (b"[3]", 3) and one.waiting("cup") == []
+        assert one.pairs("cup") and one.pairs("cup") and not two.pairs("cup")
+        one.close()
+        assert two.pairs("cup")  # the one pairing gone, the other takes over
+        two.close()
+    finally:
+        for store in stores:
+            store.close()
