@@ -92,7 +92,9 @@ class RowWriter:
                         [(self.game_id, seq + i, line) for i, line in enumerate(lines)],
                     )
                     cur.execute("UPDATE dvtui_games SET written_at = now() WHERE id = %s", (self.game_id,))
-                    cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"lines {self.name} {seq + len(lines)}"))
+                    cur.execute(
+                        "SELECT pg_notify(%s, %s)", (CHANNEL, f"lines {self.name} {self.game_id} {seq + len(lines)}")
+                    )
                 store.database_back()
                 return
             except DatabaseLost as e:
