@@ -8,13 +8,14 @@ the fsync makes it with files. The lines are stored as the bytes the file store 
 game read back (``dvtui serve --export``) is byte for byte its ``.dvr``.
 
 One writer per game: the server that plays a table holds an advisory lock on the game (on one
-connection of its own, for as long as it plays there), and asks the database that it still does
-before each append: a hold lost with its session (terminated, cut by a pooler or a timeout)
-raises :class:`HoldLost` and nothing is written until the server holds the game again, with what
-was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`). A writer whose hold went between its check
-and its insert is refused by the primary key: nothing of its transaction is kept, it raises
-:class:`HoldLost` too, and holds the game again with the other's line before deciding anew. The
-game never forks, and never stops for it.
+connection of its own, for as long as it plays there), and writes its lines on that connection,
+in a statement that writes only the games whose locks that session holds (the decisions of the
+moment of every table in one transaction: :mod:`.pggroup`): a hold lost with its session
+(terminated, cut by a pooler or a timeout) raises :class:`HoldLost` and nothing is written until
+the server holds the game again, with what was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`).
+A writer behind the game (another wrote its ``seq`` first) is refused by the primary key: nothing
+of its decision is kept, it raises :class:`HoldLost` too, and holds the game again with the other's
+line before deciding anew. The game never forks, and never stops for it.
 
 Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
 hands its unlock to a thread of its own, as the server closes a table on its loop).
@@ -45,6 +46,7 @@ from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
 from .pgconn import CHANNEL, Pool, StoreUnavailable, check_conninfo, connect, why
 from .pgerrors import DatabaseError, DatabaseLost
+from .pggroup import GroupCommit
 from .pgholds import Holds
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
@@ -142,6 +144,8 @@ class PgStore:
         self.chats = chats
         self.pool = Pool(conninfo, pool_size)
         self.holds = Holds(conninfo)
+        self.group = GroupCommit(self)
+        """The decisions of the moment, of every table, committed together (:mod:`.pggroup`)."""
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
         self.presence = Presence(lambda: connect(conninfo), CHANNEL)

@@ -51,7 +51,10 @@ class PgPeers:
                 news("*")
                 while not store.stopping.is_set():
                     for notification in conn.notifies(timeout=0.5):
-                        own = notification.pid in store.pool.pids or notification.pid == store.presence.pid
+                        own = notification.pid in store.pool.pids or notification.pid in (
+                            store.presence.pid,
+                            store.holds.pid,
+                        )
                         if not own:  # (this server knows its own news)
                             news(notification.payload)
             except psycopg.Error:

@@ -1,0 +1,247 @@
+"""Group commit: the decisions of several tables saved in one transaction (:class:`GroupCommit`).
+
+A server on PostgreSQL saves each decision before anyone hears of it; one transaction per decision
+costs a commit (a flush of PostgreSQL's log) and its round trips each, and that is what bounds the
+moves a server makes per second. So the decisions that arrive while a commit is under way wait for
+it to end and are then committed together, in one transaction, each still committed before its
+``append`` returns (before its lines are sent): a queue, and whichever writer finds no commit under
+way leads the next one, with every decision queued by then.
+
+The transaction runs on the connection that holds the tables' advisory locks
+(:class:`~.pgholds.Holds`), and its one statement writes only the lines of the games that session
+holds at that moment: the hold's check and the write are one, with no round trip of its own. A
+game whose lock that session no longer holds, or whose ``seq`` another server wrote first (the
+primary key ``(game_id, seq)``), is kept out of the batch (nothing of it is kept, the batch is
+committed without it) and its writer told :class:`~.base.HoldLost`; the others' lines stand.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .base import HoldLost
+from .pgconn import CHANNEL, Pool
+from .pgerrors import DatabaseLost
+from .pgholds import Holds
+
+if TYPE_CHECKING:
+    import psycopg
+
+APPEND = """WITH held AS (
+    SELECT (classid::bigint << 32) | objid::bigint AS game_id FROM pg_locks
+    WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
+), ins AS (
+    INSERT INTO dvtui_events (game_id, seq, line)
+    SELECT r.game_id, r.seq, r.line FROM unnest(%(games)s::bigint[], %(seqs)s::integer[], %(lines)s::bytea[])
+        AS r (game_id, seq, line)
+    WHERE r.game_id IN (SELECT game_id FROM held)
+    ON CONFLICT DO NOTHING RETURNING game_id
+), touched AS (
+    UPDATE dvtui_games SET written_at = now() WHERE id IN (SELECT game_id FROM ins)
+), told AS (
+    SELECT pg_notify(%(channel)s, payload) FROM unnest(%(told)s::text[]) AS payload
+)
+SELECT b.game_id, (SELECT count(*) FROM ins WHERE ins.game_id = b.game_id), b.game_id IN (SELECT game_id FROM held),
+    (SELECT count(*) FROM told)
+FROM unnest(%(batch)s::bigint[]) AS b (game_id)"""
+"""A batch in one statement, on the session holding the games' locks: the lines of the games it
+holds inserted (none of a ``seq`` another wrote first), their ``written_at`` set, every game's
+``lines NAME GAME NEXT`` notified (sent at commit only); then, per game of the batch, how many of
+its lines went in and whether its lock is held. A batch short of any line is rolled back whole,
+and committed again without the games that fell short."""
+
+
+class Committing(Protocol):
+    """What a group commit needs of its store (:class:`~.pg.PgStore`): the holder's session to
+    write on, connections to read what a lost commit left, and patience with a database away."""
+
+    pool: Pool
+    holds: Holds
+    patience: float
+
+    def database_back(self) -> None: ...
+
+    def wait_for_database(self, lost: DatabaseLost, deadline: float) -> None: ...
+
+
+@dataclass(eq=False)
+class Append:
+    """One decision's lines, for game ``game_id`` (table ``name``) from line ``seq`` on, waiting
+    for its commit: ``error`` once it has failed (None: committed)."""
+
+    game_id: int
+    name: str
+    seq: int
+    lines: list[bytes]
+    error: BaseException | None = None
+    leads: bool = False
+    """Woken to lead the next commit (the one that led the last found it queued)."""
+    woken: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def told(self) -> str:
+        return f"lines {self.name} {self.game_id} {self.seq + len(self.lines)}"
+
+
+class GroupCommit:
+    """The commits of a store's writers, grouped (see the module's docstring)."""
+
+    def __init__(self, store: Committing) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._queue: list[Append] = []
+        self._leading = False
+        self.commits = 0
+        """Transactions committed (for a bench: the decisions saved per commit)."""
+
+    @property
+    def waiting(self) -> int:
+        """How many decisions wait for the next commit."""
+        with self._lock:
+            return len(self._queue)
+
+    def append(self, request: Append) -> None:
+        """Commit ``request`` with whatever else is queued when its turn comes; returns once it is
+        committed, or raises its error (nothing of it kept)."""
+        with self._lock:
+            self._queue.append(request)
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            request.woken.wait()
+        if lead or request.leads:
+            self._lead()
+        if request.error is not None:
+            raise request.error
+
+    def _lead(self) -> None:
+        """Commit everything queued, then hand the lead to the first queued meanwhile, if any."""
+        with self._lock:
+            batch, self._queue = self._queue, []
+        try:
+            self.write(batch)
+        finally:
+            with self._lock:
+                if self._queue:
+                    self._queue[0].leads = True
+                    self._queue[0].woken.set()
+                else:
+                    self._leading = False
+            for request in batch:
+                request.woken.set()
+
+    def write(self, batch: list[Append]) -> None:
+        """Commit ``batch`` (one transaction, or a few: one without each game that fell short);
+        each request's ``error`` says how it ended. A connection lost meanwhile is tried again
+        until the store's patience is out: a request whose lines are found there already was
+        committed just before the loss; one that is not, is not written (its hold went with the
+        session: :class:`HoldLost`)."""
+        store = self.store
+        deadline = time.monotonic() + store.patience
+        pending = list(batch)
+        while pending:
+            try:
+                pending = self._commit(pending)
+                store.database_back()
+            except DatabaseLost as e:
+                self._after_loss(pending, e, deadline)
+                return
+            except Exception as e:  # (a refusal of the batch: each request raises it)
+                for request in pending:
+                    request.error = e
+                return
+
+    def _commit(self, batch: list[Append]) -> list[Append]:
+        """One transaction: the batch committed if every line of it went in; else rolled back,
+        each game that fell short told why, and the rest returned to be committed again."""
+        import psycopg
+
+        holds = self.store.holds
+        short: list[Append] = []
+        now: list[Append] = []
+        later: list[Append] = []  # (one decision per game and commit)
+        for request in batch:
+            (later if any(request.game_id == other.game_id for other in now) else now).append(request)
+        batch = now
+        with holds.session() as (conn, lost):
+            for request in batch:
+                if request.game_id in lost:
+                    request.error = HoldLost(
+                        f"table {request.name}: this server's hold on it was lost (its database session ended)"
+                    )
+            batch = [request for request in batch if request.error is None]
+            if not batch:
+                return later
+            with conn.transaction():
+                rows = conn.execute(APPEND, _params(batch)).fetchall()
+                went = {int(row[0]): (int(row[1]), bool(row[2])) for row in rows}
+                for request in batch:
+                    count, held = went[request.game_id]
+                    if count != len(request.lines):
+                        short.append(request)
+                        request.error = HoldLost(
+                            f"table {request.name}: another server wrote its next line first"
+                            if held
+                            else f"table {request.name}: this server's hold on it was lost (its database session ended)"
+                        )
+                if short:
+                    raise psycopg.Rollback()
+            if not short:
+                self.commits += 1
+        for request in short:
+            holds.mark_lost(request.game_id)
+        return [*(request for request in batch if request.error is None and short), *later]
+
+    def _after_loss(self, batch: list[Append], lost: DatabaseLost, deadline: float) -> None:
+        """The batch's commit may or may not have happened: each request's lines are looked for
+        once the database is back (there: committed; another's there, or none: not written,
+        its hold gone with the session)."""
+        store = self.store
+        while True:
+            try:
+                store.wait_for_database(lost, deadline)
+            except DatabaseLost as e:
+                for request in batch:
+                    request.error = e
+                return
+            try:
+                store.holds.renew()
+                with store.pool.conn() as conn:
+                    there = {request.game_id: _lines_from(conn, request) for request in batch}
+            except DatabaseLost as e:
+                lost = e
+                continue
+            store.database_back()
+            for request in batch:
+                found = there[request.game_id]
+                if found == request.lines:
+                    continue
+                store.holds.mark_lost(request.game_id)  # (gone with the session: another may have written since)
+                request.error = HoldLost(
+                    f"table {request.name}: this server's hold on it was lost (its database session ended)"
+                )
+            return
+
+
+def _lines_from(conn: psycopg.Connection[Any], request: Append) -> list[bytes]:
+    rows = conn.execute(
+        "SELECT line FROM dvtui_events WHERE game_id = %s AND seq >= %s ORDER BY seq", (request.game_id, request.seq)
+    )
+    return [bytes(row[0]) for row in rows]
+
+
+def _params(batch: list[Append]) -> dict[str, object]:
+    return {
+        "games": [request.game_id for request in batch for _ in request.lines],
+        "seqs": [request.seq + i for request in batch for i in range(len(request.lines))],
+        "lines": [line for request in batch for line in request.lines],
+        "channel": CHANNEL,
+        "told": [request.told for request in batch],
+        "batch": [request.game_id for request in batch],
+    }
+
+
+__all__ = ["APPEND", "Append", "Committing", "GroupCommit"]

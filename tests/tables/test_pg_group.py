@@ -1,0 +1,94 @@
+"""Group commit on PostgreSQL: the decisions of several tables that arrive while a commit is under
+way are committed together, in one transaction, each before its append returns; a game of the
+batch refused by the primary key (another server wrote its ``seq`` first) keeps nothing of its
+decision, and the others' lines stand."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from dvtui.engine import GameCreated, new_game
+from dvtui.play.seats import parse_players
+from dvtui.server.stores.base import HoldLost, TableRecord
+from dvtui.server.stores.pg import PgStore
+from dvtui.server.stores.pggroup import Append
+
+from ..support.postgres import db_lines
+from ..support.servers import wait_for
+
+pytestmark = pytest.mark.postgresql
+
+LINE = b'{"type":"card_placed","seq":%d}\n'
+
+
+def _created(seed: int) -> GameCreated:
+    return new_game(parse_players("bot:random,bot:greedy,bot:random"), seed=seed)
+
+
+def _record() -> TableRecord:
+    return TableRecord(owners=[None] * 3, stand_ins=[None] * 3, opener=1000)
+
+
+@pytest.fixture
+def store(pg_database: str, tmp_path: Path) -> Iterator[PgStore]:
+    pg = PgStore(pg_database, tmp_path)
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
+def test_a_game_refused_by_the_key_keeps_nothing_and_the_other_games_lines_of_the_batch_stand(
+    pg_database: str, store: PgStore
+) -> None:
+    ids: dict[str, int] = {}
+    for name, seed in (("a", 1), ("b", 2)):
+        session, _ = store.create(name, _created(seed), _record())
+        ids[name] = store.game_id(session) or 0
+    with psycopg.connect(pg_database, autocommit=True) as other:
+        # another writer wrote game a's line 1 first (its decision was one line, ours two)
+        other.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 1, %s)", (ids["a"], LINE % 1))
+        other.execute("LISTEN dvtui")
+        a = Append(ids["a"], "a", 1, [LINE % 1 + b" ours", LINE % 2])
+        b = Append(ids["b"], "b", 1, [LINE % 1, LINE % 2])
+        store.group.write([a, b])  # one batch
+        told = [n.payload for n in other.notifies(timeout=0.5)]
+    assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
+    assert b.error is None and store.group.commits == 1
+    assert db_lines(pg_database, "a")[1:] == [LINE % 1]  # nothing of ours, not even the line that had no rival
+    assert db_lines(pg_database, "b")[1:] == [LINE % 1, LINE % 2]
+    assert told == [f"lines b {ids['b']} 3"]
+    assert store.holds.lost(ids["a"]) and not store.holds.lost(ids["b"])  # a is held again before its next decision
+
+
+def test_decisions_that_arrive_during_a_commit_are_committed_together_each_before_it_returns(
+    pg_database: str, store: PgStore
+) -> None:
+    names = [f"t{i}" for i in range(5)]
+    ids: dict[str, int] = {}
+    for i, name in enumerate(names):
+        session, _ = store.create(name, _created(i), _record())
+        ids[name] = store.game_id(session) or 0
+    committed_before_return: dict[str, bool] = {}
+
+    def decide(name: str) -> None:
+        store.group.append(Append(ids[name], name, 1, [LINE % 1]))
+        committed_before_return[name] = db_lines(pg_database, name)[1:] == [LINE % 1]
+
+    with store.holds.session():  # a commit under way: nobody writes until it ends
+        first = threading.Thread(target=decide, args=(names[0],))
+        first.start()
+        wait_for("the first decision to lead", lambda: store.group.waiting == 0)
+        rest = [threading.Thread(target=decide, args=(name,)) for name in names[1:]]
+        for thread in rest:
+            thread.start()
+        wait_for("the others to queue behind it", lambda: store.group.waiting == len(rest))
+    for thread in [first, *rest]:
+        thread.join(30)
+    assert committed_before_return == dict.fromkeys(names, True)
+    assert store.group.commits == 2  # the first alone, then the four that arrived meanwhile
