@@ -14,6 +14,7 @@ import pytest
 
 from dvtui.engine import GameCreated, new_game
 from dvtui.play.seats import parse_players
+from dvtui.server.stores import pggroup
 from dvtui.server.stores.base import HoldLost, TableRecord
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pggroup import Append
@@ -43,9 +44,19 @@ def store(pg_database: str, tmp_path: Path) -> Iterator[PgStore]:
         pg.close()
 
 
+UNGUARDED = pggroup.APPEND.replace(
+    "AND NOT EXISTS (SELECT 1 FROM dvtui_events e WHERE e.game_id = b.game_id AND e.seq >= b.seq)", ""
+)
+"""The statement without its own look at the game's lines: the primary key alone refuses the game
+that is behind (the whole batch, then committed again one game at a time)."""
+
+
+@pytest.mark.parametrize("statement", [pggroup.APPEND, UNGUARDED], ids=["checked", "key-only"])
 def test_a_game_refused_by_the_key_keeps_nothing_and_the_other_games_lines_of_the_batch_stand(
-    pg_database: str, store: PgStore
+    pg_database: str, store: PgStore, statement: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    assert UNGUARDED != pggroup.APPEND  # (the clause taken out is there)
+    monkeypatch.setattr(pggroup, "APPEND", statement)
     ids: dict[str, int] = {}
     for name, seed in (("a", 1), ("b", 2)):
         session, _ = store.create(name, _created(seed), _record())
@@ -59,7 +70,7 @@ def test_a_game_refused_by_the_key_keeps_nothing_and_the_other_games_lines_of_th
         store.group.write([a, b])  # one batch
         told = [n.payload for n in other.notifies(timeout=0.5)]
     assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
-    assert b.error is None and store.group.commits == 1
+    assert b.error is None
     assert db_lines(pg_database, "a")[1:] == [LINE % 1]  # nothing of ours, not even the line that had no rival
     assert db_lines(pg_database, "b")[1:] == [LINE % 1, LINE % 2]
     assert told == [f"lines b {ids['b']} 3"]
@@ -92,3 +103,25 @@ def test_decisions_that_arrive_during_a_commit_are_committed_together_each_befor
         thread.join(30)
     assert committed_before_return == dict.fromkeys(names, True)
     assert store.group.commits == 2  # the first alone, then the four that arrived meanwhile
+
+
+def test_a_decision_after_the_holders_connection_was_lost_is_refused_not_kept_waiting(store: PgStore) -> None:
+    """The holder's connection gone while no commit was under way: the next commit makes it again
+    (every game held then is lost until held anew), and the decision is refused with HoldLost."""
+    session, _ = store.create("gone", _created(1), _record())
+    game_id = store.game_id(session) or 0
+    store.holds.close()
+    outcome: list[BaseException | None] = []
+
+    def decide() -> None:
+        try:
+            store.group.append(Append(game_id, "gone", 1, [LINE % 1]))
+            outcome.append(None)
+        except HoldLost as e:
+            outcome.append(e)
+
+    thread = threading.Thread(target=decide, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], HoldLost), outcome
+    assert store.holds.lost(game_id)

@@ -10,9 +10,9 @@ way leads the next one, with every decision queued by then.
 The transaction runs on the connection that holds the tables' advisory locks
 (:class:`~.pgholds.Holds`), and its one statement writes only the lines of the games that session
 holds at that moment: the hold's check and the write are one, with no round trip of its own. A
-game whose lock that session no longer holds, or whose ``seq`` another server wrote first (the
-primary key ``(game_id, seq)``), is kept out of the batch (nothing of it is kept, the batch is
-committed without it) and its writer told :class:`~.base.HoldLost`; the others' lines stand.
+game whose lock that session no longer holds, or whose ``seq`` another server wrote first, is
+kept out of the batch (nothing of it is kept) and its writer told :class:`~.base.HoldLost`; the
+other games' lines stand. BEGIN, the statement and COMMIT go in one round trip (a pipeline).
 """
 
 from __future__ import annotations
@@ -33,25 +33,33 @@ if TYPE_CHECKING:
 APPEND = """WITH held AS (
     SELECT (classid::bigint << 32) | objid::bigint AS game_id FROM pg_locks
     WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
+), batch AS (
+    SELECT * FROM unnest(%(batch)s::bigint[], %(firsts)s::integer[], %(told)s::text[]) AS b (game_id, seq, payload)
+), fit AS (
+    SELECT b.game_id FROM batch b WHERE b.game_id IN (SELECT game_id FROM held)
+        AND NOT EXISTS (SELECT 1 FROM dvtui_events e WHERE e.game_id = b.game_id AND e.seq >= b.seq)
 ), ins AS (
     INSERT INTO dvtui_events (game_id, seq, line)
     SELECT r.game_id, r.seq, r.line FROM unnest(%(games)s::bigint[], %(seqs)s::integer[], %(lines)s::bytea[])
         AS r (game_id, seq, line)
-    WHERE r.game_id IN (SELECT game_id FROM held)
-    ON CONFLICT DO NOTHING RETURNING game_id
+    WHERE r.game_id IN (SELECT game_id FROM fit)
+    RETURNING game_id
 ), touched AS (
-    UPDATE dvtui_games SET written_at = now() WHERE id IN (SELECT game_id FROM ins)
+    UPDATE dvtui_games SET written_at = now() WHERE id IN (SELECT game_id FROM fit)
 ), told AS (
-    SELECT pg_notify(%(channel)s, payload) FROM unnest(%(told)s::text[]) AS payload
+    SELECT pg_notify(%(channel)s, b.payload) FROM batch b WHERE b.game_id IN (SELECT game_id FROM fit)
 )
-SELECT b.game_id, (SELECT count(*) FROM ins WHERE ins.game_id = b.game_id), b.game_id IN (SELECT game_id FROM held),
-    (SELECT count(*) FROM told)
-FROM unnest(%(batch)s::bigint[]) AS b (game_id)"""
-"""A batch in one statement, on the session holding the games' locks: the lines of the games it
-holds inserted (none of a ``seq`` another wrote first), their ``written_at`` set, every game's
-``lines NAME GAME NEXT`` notified (sent at commit only); then, per game of the batch, how many of
-its lines went in and whether its lock is held. A batch short of any line is rolled back whole,
-and committed again without the games that fell short."""
+SELECT b.game_id, b.game_id IN (SELECT game_id FROM fit), b.game_id IN (SELECT game_id FROM held),
+    (SELECT count(*) FROM ins), (SELECT count(*) FROM told)
+FROM batch b"""
+"""A batch in one statement, on the session holding the games' locks: the lines of each game that
+session holds and that no line is written at or past the decision's ``seq`` (another server's,
+written while it held the game) are inserted, its ``written_at`` set and its ``lines NAME GAME
+NEXT`` notified (sent at commit); the other games keep nothing. Then, per game of the batch,
+whether it was written and whether its lock is held. Nobody else writes a game while this session
+holds its lock, so what the statement sees of it is all there is: a game goes in whole or not at
+all, and the primary key stands guard besides (a batch it refuses is committed again one game at
+a time)."""
 
 
 class Committing(Protocol):
@@ -134,66 +142,68 @@ class GroupCommit:
                 request.woken.set()
 
     def write(self, batch: list[Append]) -> None:
-        """Commit ``batch`` (one transaction, or a few: one without each game that fell short);
+        """Commit ``batch`` in one transaction (one game at a time if the primary key refuses it);
         each request's ``error`` says how it ended. A connection lost meanwhile is tried again
         until the store's patience is out: a request whose lines are found there already was
         committed just before the loss; one that is not, is not written (its hold went with the
         session: :class:`HoldLost`)."""
         store = self.store
         deadline = time.monotonic() + store.patience
-        pending = list(batch)
-        while pending:
+        later = list(batch)
+        while later:
+            now, later = _one_per_game(later)
             try:
-                pending = self._commit(pending)
+                if not self._commit(now):
+                    for request in now:  # (one game at a time: the one refused is told so alone)
+                        if not self._commit([request]):
+                            self._refused(request, held=True)
                 store.database_back()
             except DatabaseLost as e:
-                self._after_loss(pending, e, deadline)
+                self._after_loss([*now, *later], e, deadline)
                 return
             except Exception as e:  # (a refusal of the batch: each request raises it)
-                for request in pending:
+                for request in [*now, *later]:
                     request.error = e
                 return
 
-    def _commit(self, batch: list[Append]) -> list[Append]:
-        """One transaction: the batch committed if every line of it went in; else rolled back,
-        each game that fell short told why, and the rest returned to be committed again."""
+    def _commit(self, batch: list[Append]) -> bool:
+        """One transaction, one round trip (BEGIN, the statement, COMMIT in one pipeline): the
+        batch's games that this session holds, each whole; the others told why they kept nothing.
+        False: the primary key refused the batch (nothing of it kept)."""
         import psycopg
 
-        holds = self.store.holds
-        short: list[Append] = []
-        now: list[Append] = []
-        later: list[Append] = []  # (one decision per game and commit)
-        for request in batch:
-            (later if any(request.game_id == other.game_id for other in now) else now).append(request)
-        batch = now
-        with holds.session() as (conn, lost):
+        with self.store.holds.session() as (conn, lost):
             for request in batch:
-                if request.game_id in lost:
+                if request.game_id in lost:  # (lost already: told so here, the holds' lock being held)
                     request.error = HoldLost(
                         f"table {request.name}: this server's hold on it was lost (its database session ended)"
                     )
             batch = [request for request in batch if request.error is None]
             if not batch:
-                return later
-            with conn.transaction():
-                rows = conn.execute(APPEND, _params(batch)).fetchall()
-                went = {int(row[0]): (int(row[1]), bool(row[2])) for row in rows}
-                for request in batch:
-                    count, held = went[request.game_id]
-                    if count != len(request.lines):
-                        short.append(request)
-                        request.error = HoldLost(
-                            f"table {request.name}: another server wrote its next line first"
-                            if held
-                            else f"table {request.name}: this server's hold on it was lost (its database session ended)"
-                        )
-                if short:
-                    raise psycopg.Rollback()
-            if not short:
-                self.commits += 1
-        for request in short:
-            holds.mark_lost(request.game_id)
-        return [*(request for request in batch if request.error is None and short), *later]
+                return True
+            try:
+                with conn.pipeline(), conn.transaction():
+                    cur = conn.execute(APPEND, _params(batch))
+            except psycopg.errors.UniqueViolation:
+                return False
+            went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in cur.fetchall()}
+        self.commits += 1
+        for request in batch:
+            written, held = went[request.game_id]
+            if not written:
+                self._refused(request, held=held)
+        return True
+
+    def _refused(self, request: Append, *, held: bool) -> None:
+        """``request`` kept nothing: another server wrote the game's next line first (``held``:
+        the lock is this session's all the same), or the session no longer holds its lock. Either
+        way the game is held again, reading what was written, before its next decision."""
+        self.store.holds.mark_lost(request.game_id)
+        request.error = HoldLost(
+            f"table {request.name}: another server wrote its next line first"
+            if held
+            else f"table {request.name}: this server's hold on it was lost (its database session ended)"
+        )
 
     def _after_loss(self, batch: list[Append], lost: DatabaseLost, deadline: float) -> None:
         """The batch's commit may or may not have happened: each request's lines are looked for
@@ -233,14 +243,26 @@ def _lines_from(conn: psycopg.Connection[Any], request: Append) -> list[bytes]:
     return [bytes(row[0]) for row in rows]
 
 
+def _one_per_game(batch: list[Append]) -> tuple[list[Append], list[Append]]:
+    """``batch`` as two: one decision per game, then the rest (a game's next, for the next commit)."""
+    now: list[Append] = []
+    later: list[Append] = []
+    games: set[int] = set()
+    for request in batch:
+        (later if request.game_id in games else now).append(request)
+        games.add(request.game_id)
+    return now, later
+
+
 def _params(batch: list[Append]) -> dict[str, object]:
     return {
+        "batch": [request.game_id for request in batch],
+        "firsts": [request.seq for request in batch],
+        "told": [request.told for request in batch],
         "games": [request.game_id for request in batch for _ in request.lines],
         "seqs": [request.seq + i for request in batch for i in range(len(request.lines))],
         "lines": [line for request in batch for line in request.lines],
         "channel": CHANNEL,
-        "told": [request.told for request in batch],
-        "batch": [request.game_id for request in batch],
     }
 
 
