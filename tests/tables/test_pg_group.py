@@ -17,6 +17,7 @@ from dvtui.play.seats import parse_players
 from dvtui.server.stores import pggroup
 from dvtui.server.stores.base import HoldLost, TableRecord
 from dvtui.server.stores.pg import PgStore
+from dvtui.server.stores.pgerrors import DatabaseError, DatabaseLost
 from dvtui.server.stores.pggroup import Append
 
 from ..support.postgres import db_lines
@@ -125,3 +126,17 @@ def test_a_decision_after_the_holders_connection_was_lost_is_refused_not_kept_wa
     thread.join(30)
     assert len(outcome) == 1 and isinstance(outcome[0], HoldLost), outcome
     assert store.holds.lost(game_id)
+
+
+def test_an_error_on_the_holders_session_is_a_refusal_only_when_the_database_says_so(store: PgStore) -> None:
+    """A statement the database refuses (a SQLSTATE of its own) stops what was being written; an
+    error of the connection itself (psycopg's own, as a pipeline cut by a connection lost raises
+    it, with no SQLSTATE) is the database lost: the session is made again and the decision held
+    again, never the table stopped for it."""
+    with pytest.raises(DatabaseError) as refused, store.holds.session() as (conn, _lost):
+        conn.execute("SELECT 1 / 0")
+    assert not isinstance(refused.value, DatabaseLost)
+    with pytest.raises(DatabaseLost), store.holds.session():
+        raise psycopg.OperationalError("cannot exit pipeline mode while busy")
+    with store.holds.session() as (conn, _lost):  # made again
+        assert conn.execute("SELECT 1").fetchone() == (1,)

@@ -17,6 +17,7 @@ other games' lines stand. BEGIN, the statement and COMMIT go in one round trip (
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,6 +30,10 @@ from .pgholds import Holds
 
 if TYPE_CHECKING:
     import psycopg
+
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
+"""A pipeline cut by a connection lost makes psycopg log what it ignored as it ends it; the store
+says what happened itself (the decision held again, or the database away), in one line."""
 
 APPEND = """WITH held AS (
     SELECT (classid::bigint << 32) | objid::bigint AS game_id FROM pg_locks
@@ -207,33 +212,31 @@ class GroupCommit:
 
     def _after_loss(self, batch: list[Append], lost: DatabaseLost, deadline: float) -> None:
         """The batch's commit may or may not have happened: each request's lines are looked for
-        once the database is back (there: committed; another's there, or none: not written,
-        its hold gone with the session)."""
+        (there: committed; another's there, or none: not written, its hold gone with the
+        session). At once first, since what went is often the session alone (terminated, cut by
+        a pooler), then again while the database is away."""
         store = self.store
         while True:
+            try:
+                store.holds.renew()
+                with store.pool.conn() as conn:
+                    there = {request.game_id: _lines_from(conn, request) for request in batch}
+                break
+            except DatabaseLost as e:
+                lost = e
             try:
                 store.wait_for_database(lost, deadline)
             except DatabaseLost as e:
                 for request in batch:
                     request.error = e
                 return
-            try:
-                store.holds.renew()
-                with store.pool.conn() as conn:
-                    there = {request.game_id: _lines_from(conn, request) for request in batch}
-            except DatabaseLost as e:
-                lost = e
-                continue
-            store.database_back()
-            for request in batch:
-                found = there[request.game_id]
-                if found == request.lines:
-                    continue
+        store.database_back()
+        for request in batch:
+            if there[request.game_id] != request.lines:
                 store.holds.mark_lost(request.game_id)  # (gone with the session: another may have written since)
                 request.error = HoldLost(
                     f"table {request.name}: this server's hold on it was lost (its database session ended)"
                 )
-            return
 
 
 def _lines_from(conn: psycopg.Connection[Any], request: Append) -> list[bytes]:

@@ -19,6 +19,14 @@ _HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHER
 """The games whose advisory locks the session holds (a bigint key made whole again)."""
 
 
+def _refusal(error: psycopg.Error) -> bool:
+    """``error`` is the database refusing a statement, its session alive: a SQLSTATE of its own,
+    not a connection's (class 08) nor an administrator's or a shutdown's (class 57); an error
+    psycopg raises itself (a pipeline left by a connection lost) has none."""
+    state = error.sqlstate
+    return state is not None and not state.startswith(("08", "57"))
+
+
 class Holds:
     """The advisory locks of the games this server plays, all on one connection of its own: they
     last as long as it does, so a server that dies lets its tables go with its connection. A
@@ -93,7 +101,7 @@ class Holds:
             try:
                 yield conn, frozenset(self._lost)
             except psycopg.Error as e:
-                if conn.broken or conn.closed:
+                if conn.broken or conn.closed or not _refusal(e):  # (its state is not to be trusted: made again)
                     conn.close()
                     raise DatabaseLost(f"the database: {why(e)}") from None
                 raise DatabaseError(f"the database refused: {why(e)}") from None
