@@ -155,20 +155,25 @@ class GroupCommit:
         store = self.store
         deadline = time.monotonic() + store.patience
         later = list(batch)
+        settled: list[Append] = []
         while later:
             now, later = _one_per_game(later)
             try:
-                if not self._commit(now):
+                if self._commit(now):
+                    settled += now
+                else:
                     for request in now:  # (one game at a time: the one refused is told so alone)
                         if not self._commit([request]):
                             self._refused(request, held=True)
+                        settled.append(request)
                 store.database_back()
             except DatabaseLost as e:
-                self._after_loss([*now, *later], e, deadline)
+                self._after_loss([r for r in [*now, *later] if r not in settled], e, deadline)
                 return
-            except Exception as e:  # (a refusal of the batch: each request raises it)
+            except Exception as e:  # (a refusal: each request not yet committed raises it)
                 for request in [*now, *later]:
-                    request.error = e
+                    if request not in settled:
+                        request.error = e
                 return
 
     def _commit(self, batch: list[Append]) -> bool:
