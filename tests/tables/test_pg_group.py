@@ -140,3 +140,25 @@ def test_an_error_on_the_holders_session_is_a_refusal_only_when_the_database_say
         raise psycopg.OperationalError("cannot exit pipeline mode while busy")
     with store.holds.session() as (conn, _lost):  # made again
         assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_a_batch_retried_one_game_at_a_time_reports_a_failure_only_to_the_decisions_it_did_not_commit(
+    pg_database: str, store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key refuses the batch (its statement's own look left out): it is committed again one
+    game at a time; one of those the database refuses for another reason: that decision fails, the
+    one committed before it stands, and the one refused by the key is told so (held again)."""
+    monkeypatch.setattr(pggroup, "APPEND", UNGUARDED)
+    ids: dict[str, int] = {}
+    for name, seed in (("a", 1), ("b", 2), ("c", 3)):
+        session, _ = store.create(name, _created(seed), _record())
+        ids[name] = store.game_id(session) or 0
+    with psycopg.connect(pg_database, autocommit=True) as other:
+        other.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 1, %s)", (ids["a"], LINE % 1))
+    a = Append(ids["a"], "a", 1, [LINE % 1])
+    c = Append(ids["c"], "c", 1, [LINE % 1])
+    b = Append(ids["b"], "b", 1, [None])  # type: ignore[list-item]  # (a line the database refuses: NOT NULL)
+    store.group.write([a, c, b])
+    assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
+    assert c.error is None and db_lines(pg_database, "c")[1:] == [LINE % 1]
+    assert isinstance(b.error, DatabaseError) and not isinstance(b.error, HoldLost)
