@@ -26,7 +26,8 @@ three strong bots, the pool pinned to one core with the server).
 
 With ``--store CONNINFO`` the servers keep their tables in that PostgreSQL database (emptied before
 each size: the bench's tables are made anew), and the durability check asks the database (the
-move's row is committed before any client receives it). ``--servers 2`` runs two server processes
+move's row is committed before any client receives it; through 16 connections in turn, so that the
+check's own round trips are not what bounds the rate measured). ``--servers 2`` runs two server processes
 on that one database, pinned to two cores, table i opened and played through server i mod 2:
 
     python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench"
@@ -62,6 +63,8 @@ HELLO = json.dumps({"type": "hello", "version": 1, "features": list(FEATURES)}).
 """Every feature, as today's dvtui client says: the clients are sent what today's are (chat lines, clocks)."""
 
 SEATS = ["Ana", "Bob", "Cy"]
+CHECKERS = 16
+"""Connections the durability check asks through (with a store)."""
 
 
 @dataclass
@@ -101,7 +104,12 @@ class Bench:
         self.chat_refused = 0
         self.store = store
         self.database: Any = None
-        """With a store: the connection the durability check asks."""
+        """With a store: a connection the durability check asks (the first of :attr:`checkers`)."""
+        self.checkers: list[Any] = []
+        """With a store: the connections the durability check asks, in turn: each move is asked
+        as it is received, and one connection (one question at a time) would bound the rate
+        measured by its round trips rather than by the server's."""
+        self.asked = 0
         self.tables = [TableState(f"t{i}") for i in range(tables)]
         self.latencies: list[float] = []
         self.moves = 0
@@ -118,7 +126,8 @@ class Bench:
             path = self.directories[int(table.name[1:]) % len(self.directories)] / "games" / f"{table.name}.dvr"
             with open(path, "rb") as f:
                 return f.read().count(b"\n") > seq
-        cur = await self.database.execute(
+        self.asked += 1
+        cur = await self.checkers[self.asked % len(self.checkers)].execute(
             "SELECT 1 FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id WHERE g.name = %s AND e.seq = %s",
             (table.name, seq),
         )
@@ -137,7 +146,10 @@ class Bench:
         if self.store is not None:
             import psycopg
 
-            self.database = await psycopg.AsyncConnection.connect(self.store, autocommit=True)
+            self.checkers = [
+                await psycopg.AsyncConnection.connect(self.store, autocommit=True) for _ in range(CHECKERS)
+            ]
+            self.database = self.checkers[0]
         writer: asyncio.StreamWriter | None = None
         sent, through = 0, ""
         for table in sorted(self.tables, key=self.sock):  # each table opened through its own server
@@ -300,8 +312,8 @@ async def run_size(
             "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
         }  # fmt: skip
     finally:
-        if bench.database is not None:
-            await bench.database.close()
+        for checker in bench.checkers:
+            await checker.close()
         for proc in procs:
             proc.terminate()
             proc.wait(timeout=60)

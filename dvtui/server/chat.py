@@ -34,17 +34,19 @@ class Talk(Protocol):
     """Where a server keeps its tables' talk: :class:`ChatLog` (files beside the games), or the
     database several servers share (:mod:`.pgchat`). Every method may block: off the loop."""
 
-    def recent(self, name: str) -> Heard:
-        """The latest :data:`RECENT` lines kept for table ``name``."""
+    def recent(self, name: str, game: int | None = None) -> Heard:
+        """The latest :data:`RECENT` lines kept for table ``name`` (``game``: the store's identity
+        of the table's game, :meth:`~.stores.base.GameStore.game_id`: that game's talk, whatever
+        game has the table's name now; None: the talk of the game at ``name`` now)."""
         ...
 
-    def say(self, name: str, line: bytes, seen: int) -> tuple[Heard, bool]:
+    def say(self, name: str, line: bytes, seen: int, game: int | None = None) -> tuple[Heard, bool]:
         """Keep ``line`` for table ``name`` (whose server has told the lines up to ``seen``): the
         lines to tell now, in the order every server tells them (the line among them), and
         whether it was kept (False: the table's talk is full; the line is told here, unkept)."""
         ...
 
-    def since(self, name: str, seen: int) -> Heard:
+    def since(self, name: str, seen: int, game: int | None = None) -> Heard:
         """What the other servers kept for table ``name`` after line ``seen``."""
         ...
 
@@ -58,7 +60,7 @@ class ChatLog:
     def path(self, name: str) -> Path:
         return self.games / f"{name}.chat"
 
-    def recent(self, name: str) -> Heard:
+    def recent(self, name: str, game: int | None = None) -> Heard:
         """The latest :data:`RECENT` lines kept for table ``name`` (none: no file, or not readable)."""
         lines: deque[bytes] = deque(maxlen=RECENT)
         with contextlib.suppress(OSError):
@@ -70,10 +72,10 @@ class ChatLog:
             lines.extend(line + b"\n" for line in data.split(b"\n") if line.startswith(b"{"))
         return Heard(lines, 0)
 
-    def say(self, name: str, line: bytes, seen: int) -> tuple[Heard, bool]:
+    def say(self, name: str, line: bytes, seen: int, game: int | None = None) -> tuple[Heard, bool]:
         return Heard(deque([line]), seen), self.append(name, line)
 
-    def since(self, name: str, seen: int) -> Heard:
+    def since(self, name: str, seen: int, game: int | None = None) -> Heard:
         return Heard(deque(), seen)  # (nobody else keeps talk here)
 
     def append(self, name: str, line: bytes) -> bool:

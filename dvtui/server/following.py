@@ -1,13 +1,14 @@
 """What the other servers on one database wrote, followed here (:class:`Following`).
 
-The peers (:mod:`.peers`) say that something changed (a wake-up: ``lines NAME NEXT``, ``record
-NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, ``want NAME``, or ``*``); what changed is
-read from the store, from what this server has: the lines applied to the table
-(:meth:`~.live.LiveTable.apply_news`), a record taken if it is newer, who is at a table through the
-others counted as present, a rematch dealt elsewhere followed into, a table closed elsewhere closed
-here too. A server alone has peers that say nothing, and this never runs. What it does to the
-connections here it says through what the server hands it (``wake``, ``deal_soon``, ``dealt``,
-``let_go``), never through the server itself.
+The peers (:mod:`.peers`) say that something changed (a wake-up: ``lines NAME GAME NEXT``, ``record
+NAME GAME``, ``table NAME``, ``presence NAME``, ``chat NAME GAME``, ``want NAME``, or ``*``); what
+changed is read from the store, from what this server has, of the game it holds (by the store's
+identity of the game, never by the table's name, which may be another game's by then): the lines
+applied to the table (:meth:`~.live.LiveTable.apply_news`), a record taken if it is newer, who is at
+a table through the others counted as present, a rematch dealt elsewhere followed into, a table
+closed elsewhere closed here too. A server alone has peers that say nothing, and this never runs.
+What it does to the connections here it says through what the server hands it (``wake``,
+``deal_soon``, ``dealt``, ``let_go``), never through the server itself.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class Following:
     async def chat_elsewhere(self, table: LiveTable) -> None:
         """What was said at ``table`` through the other servers, told here in the order kept."""
         async with table.chat_lock:
-            heard = await self.backing.run_io(partial(self.chats.since, table.name, table.chat_seen))
+            heard = await self.backing.run_io(partial(self.chats.since, table.name, table.chat_seen, table.game_id))
             if self.hall.tables.get(table.name) is table:
                 table.tell_chat(heard)
 
@@ -82,11 +83,15 @@ class Following:
         task.add_done_callback(self.reading.discard)
 
     async def follow(self, payload: str) -> None:
-        """``lines NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, or ``*``
-        (notifications may have been missed: every table is read again from its ``seq``, and who
-        is at it through the others)."""
-        kind, _, rest = payload.partition(" ")
-        name, _, upto = rest.partition(" ")
+        """``lines NAME GAME NEXT``, ``record NAME GAME``, ``table NAME``, ``presence NAME``, ``chat
+        NAME GAME``, or ``*`` (notifications may have been missed: every table is read again from
+        its ``seq``, and who is at it through the others). What is read is the game held here
+        (``GAME``, the store's identity of a game, is news of that game only): a name may have
+        been given to another game meanwhile, which ``table NAME`` says."""
+        kind, name, game, upto = _parsed(payload)
+        there = self.hall.tables.get(name)
+        if there is not None and None not in (game, there.game_id) and game != there.game_id:
+            return  # (news of another game given the table's name: `table NAME` says so)
         try:
             if kind == "*":
                 for name in await self.backing.run_io(self.backing.store.names):
@@ -108,7 +113,7 @@ class Following:
             elif kind == "table" and name in self.hall.tables:
                 await self.replaced(self.hall.tables[name])
             elif kind in ("lines", "table"):
-                await self.follow_table(name, int(upto) if upto.isdigit() else None)
+                await self.follow_table(name, upto)
         except (GameFileError, SaveError, OSError) as e:
             self.limited("follow", said(N_("could not follow {news}: {error}")).format(news=repr(payload), error=e))
 
@@ -116,7 +121,8 @@ class Following:
         """``table``'s record read again, taken if another server kept a newer one (a seat taken, a
         rematch turned down: the acceptances here are withdrawn)."""
         async with table.record_lock:  # (a change being kept here is compared with it)
-            record, version = await self.backing.run_io(partial(self.backing.store.versioned_record, table.name))
+            store = self.backing.store
+            record, version = await self.backing.run_io(partial(store.versioned_record, table.name, table.game_id))
             if self.hall.tables.get(table.name) is table and version > table.record_version:
                 table.adopt_record(record, version)
                 self.deal_soon(table)
@@ -125,7 +131,8 @@ class Following:
         """Who is at ``table`` through the other servers, read again (they notify ``presence NAME``
         at each change, and a server that died is swept from it): counted as present here."""
         async with table.presence_lock:
-            here = await self.backing.run_io(partial(self.backing.peers.presence_elsewhere, table.name))
+            peers = self.backing.peers
+            here = await self.backing.run_io(partial(peers.presence_elsewhere, table.name, table.game_id))
             seats = {h.seat: h for h in here if h.seat is not None and 0 <= h.seat < table.session.game.n}
             watching = sum(h.seat is None for h in here)
             if (seats, watching) != (table.elsewhere, table.watching_elsewhere):
@@ -208,13 +215,28 @@ class Following:
         if upto is not None and table.next_seq >= upto:
             return
         async with table.lock:
-            news = await self.backing.run_io(partial(self.backing.store.lines_since, name, table.next_seq))
+            news = await self.backing.run_io(
+                partial(self.backing.store.lines_since, name, table.next_seq, table.game_id)
+            )
             if self.hall.tables.get(name) is not table:
                 return
             table.apply_news(news)
             if news and table.over and self.backing.ended is not None:  # (the server that ended it may have died
                 await self.backing.ended(table)  # before keeping its end: kept here too, counted once)
         self.wake(table)
+
+
+def _parsed(payload: str) -> tuple[str, str, int | None, int | None]:
+    """A notification's kind, table name, game (the store's identity of the game it is news of;
+    None: not said) and, for ``lines``, how many lines the game has now (None: not said).
+    ``lines NAME GAME NEXT``; ``record``, ``chat`` and ``presence``: ``KIND NAME [GAME]``."""
+    kind, *rest = payload.split(" ")
+    name = rest[0] if rest else ""
+    numbers = [int(word) for word in rest[1:3] if word.isdigit()]
+    if kind == "lines":
+        game, upto = (numbers[0], numbers[1]) if len(numbers) == 2 else (None, numbers[0] if numbers else None)
+        return kind, name, game, upto
+    return kind, name, numbers[0] if numbers and kind in ("record", "chat", "presence") else None, None
 
 
 __all__ = ["REDEAL_WAIT", "Following"]

@@ -91,7 +91,7 @@ class Hall:
             left = resumed_left(whole, began, alive, time.time())
         table = LiveTable(name, session, lines, record, self.backing, self.limits.presence_tick, left)
         table.relisted = self.followers.changed
-        heard = self.chats.recent(name)
+        heard = self.chats.recent(name, table.game_id)
         table.chat, table.chat_seen = deque(heard.lines, maxlen=RECENT), heard.seen
         table.active = self.backing.store.last_active(name)
         self.backing.store.rest(name, session)

@@ -140,6 +140,13 @@ class LiveTable(Table[Conn]):
     def next_seq(self) -> int:
         return len(self.lines)
 
+    @property
+    def game_id(self) -> int | None:
+        """The store's identity of the game played here (:meth:`~.stores.base.GameStore.game_id`):
+        what is read and changed of it through a shared store is that game's, whatever game has
+        the table's name there now."""
+        return self.backing.store.game_id(self.session)
+
     def quiet(self) -> bool:
         """Nobody plays here now: no seat is connected, no bot thinks, no decision is being saved."""
         return self.bot_task is None and not self.lock.locked() and not any(self.seated)
@@ -168,7 +175,7 @@ class LiveTable(Table[Conn]):
         here += sorted((Here(None, guest.bot) for guest in self.spectators), key=lambda h: h.bot or "")
         if here != self.told:
             self.told = here
-            self.backing.peers.tell_presence(self.name, here)
+            self.backing.peers.tell_presence(self.name, here, self.game_id)
 
     def told_here(self) -> list[Conn]:
         """Who is at the table and has been sent its ``joined``: one whose seat is being kept (a
@@ -231,7 +238,7 @@ class LiveTable(Table[Conn]):
                 version = self.record_version
                 try:
                     self.record_version = await self.backing.run_io(
-                        partial(self.backing.store.replace_record, self.name, record, version)
+                        partial(self.backing.store.replace_record, self.name, record, version, self.game_id)
                     )
                     return value
                 except RecordChanged as e:

@@ -30,13 +30,15 @@ class Peers(Protocol):
         or ``*`` (something may have been missed: read every table again)."""
         ...
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
+    def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:
         """This server's people at table ``name`` are ``here`` now, for the others (it only queues:
-        the server calls it on its event loop)."""
+        the server calls it on its event loop); ``game``: the store's identity of the table's game
+        (:meth:`~.stores.base.GameStore.game_id`), which the others count them at."""
         ...
 
-    def presence_elsewhere(self, name: str) -> list[Here]:
-        """The people at table ``name`` through the other servers alive."""
+    def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
+        """The people at table ``name`` through the other servers alive (``game``: at that game,
+        never at another given the table's name meanwhile)."""
         ...
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:
@@ -64,10 +66,10 @@ class NoPeers:
     def follow(self, news: Callable[[str], None]) -> None:
         return None
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
+    def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:
         return None
 
-    def presence_elsewhere(self, name: str) -> list[Here]:
+    def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
         return []
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:

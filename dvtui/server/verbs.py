@@ -203,7 +203,9 @@ async def say(table: LiveTable, conn: Conn, text: str, chats: Talk, limited: Cal
     line = encode(Said(table=table.name, user=conn.user, text=text, at=at, seat=seat))
     async with table.chat_lock:
         try:
-            heard, kept = await table.backing.run_io(partial(chats.say, table.name, line, table.chat_seen))
+            heard, kept = await table.backing.run_io(
+                partial(chats.say, table.name, line, table.chat_seen, table.game_id)
+            )
         except OSError as e:
             unkept = said(N_("table {table}: cannot keep its chat: {error}"))
             limited(f"chat {table.name}", unkept.format(table=table.name, error=e))

@@ -79,9 +79,9 @@ class KeepingStore(FileStore):
         super().__init__(directory)
         self.given: list[TableRecord] = []
 
-    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+    def replace_record(self, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
         self.given.append(record)
-        return super().replace_record(name, record, version)
+        return super().replace_record(name, record, version, game)
 
 
 async def test_a_record_saved_shares_no_list_with_the_table_which_changes_on(tmp_path: Path, logged: list[str]) -> None:

@@ -44,7 +44,7 @@ class Listening(NoPeers):
     def follow(self, news: Callable[[str], None]) -> None:
         self.followed.append(news)
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
+    def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:
         self.told.append((name, list(here)))
 
 

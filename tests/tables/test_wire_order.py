@@ -103,9 +103,9 @@ def test_two_joining_at_once_each_gets_joined_before_any_presence(monkeypatch: p
     table tells the one who joined first who is there, but never the one still joining."""
     slow = FileStore.replace_record
 
-    def replace_record(self: FileStore, name: str, record: TableRecord, version: int) -> int:
+    def replace_record(self: FileStore, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
         time.sleep(0.3)
-        return slow(self, name, record, version)
+        return slow(self, name, record, version, game)
 
     monkeypatch.setattr(FileStore, "replace_record", replace_record)
     with short_dir() as d, in_thread(d) as server:

@@ -172,15 +172,25 @@ class GameStore(Protocol):
         """Keep ``record`` durably (it replaces the previous one whole)."""
         ...
 
-    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+    def replace_record(self, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
         """Keep ``record`` in place of version ``version`` of the table's record; its new version.
         A shared store raises :class:`RecordChanged` when the record kept is another version (a
         change made through another server meanwhile is never overwritten); one server's store
-        has nobody else changing it, and keeps ``record`` as :meth:`save_record` does."""
+        has nobody else changing it, and keeps ``record`` as :meth:`save_record` does. ``game``:
+        the game the record is changed for (:meth:`game_id`): a shared store changes that game's
+        record only, never another game's that was given the table's name meanwhile."""
         ...
 
-    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
-        """Table ``name``'s record as kept now, and its version."""
+    def versioned_record(self, name: str, game: int | None = None) -> tuple[TableRecord | None, int]:
+        """Table ``name``'s record as kept now, and its version (``game``: that game's, as for
+        :meth:`lines_since`)."""
+        ...
+
+    def game_id(self, session: PlaySession) -> int | None:
+        """The store's own identity of the game ``session`` plays (a shared store's row), which
+        the other servers' news names it by and a follower reads it by: a table's name may be
+        given to another game (its game put aside, a new table opened at its name) while a server
+        still holds the first. None: the store knows games by name alone (one server on its files)."""
         ...
 
     def talk(self) -> Talk:
@@ -214,8 +224,9 @@ class GameStore(Protocol):
         Raises OSError."""
         ...
 
-    def lines_since(self, name: str, seq: int) -> list[bytes]:
-        """Table ``name``'s game's lines from ``seq`` on."""
+    def lines_since(self, name: str, seq: int, game: int | None = None) -> list[bytes]:
+        """Table ``name``'s game's lines from ``seq`` on; ``game`` (:meth:`game_id`): that game's,
+        whatever name it has now (None: the game at ``name`` now)."""
         ...
 
     def record(self, name: str) -> TableRecord | None:

@@ -206,17 +206,20 @@ class FileStore:
             raise FileNotFoundError(f"{aside}: not a kept game's name")
         return (self.games / aside).read_bytes()
 
-    def lines_since(self, name: str, seq: int) -> list[bytes]:
+    def lines_since(self, name: str, seq: int, game: int | None = None) -> list[bytes]:
         return self._lines(name)[seq:]
+
+    def game_id(self, session: PlaySession) -> int | None:
+        return None  # (one server: nobody else gives a name to another game under its tables)
 
     def record(self, name: str) -> TableRecord | None:
         return self._read_record(name)
 
-    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+    def replace_record(self, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
         self.save_record(name, record)
         return 0  # (nobody else writes it: there is nothing to compare)
 
-    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
+    def versioned_record(self, name: str, game: int | None = None) -> tuple[TableRecord | None, int]:
         return self._read_record(name), 0
 
     def talk(self) -> Talk:

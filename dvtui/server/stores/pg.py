@@ -8,13 +8,14 @@ the fsync makes it with files. The lines are stored as the bytes the file store 
 game read back (``dvtui serve --export``) is byte for byte its ``.dvr``.
 
 One writer per game: the server that plays a table holds an advisory lock on the game (on one
-connection of its own, for as long as it plays there), and asks the database that it still does
-before each append: a hold lost with its session (terminated, cut by a pooler or a timeout)
-raises :class:`HoldLost` and nothing is written until the server holds the game again, with what
-was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`). A writer whose hold went between its check
-and its insert is refused by the primary key: nothing of its transaction is kept, it raises
-:class:`HoldLost` too, and holds the game again with the other's line before deciding anew. The
-game never forks, and never stops for it.
+connection of its own, for as long as it plays there), and writes its lines on that connection,
+in a statement that writes only the games whose locks that session holds (the decisions of the
+moment of every table in one transaction: :mod:`.pggroup`): a hold lost with its session
+(terminated, cut by a pooler or a timeout) raises :class:`HoldLost` and nothing is written until
+the server holds the game again, with what was written meanwhile (:meth:`~.pgpeers.PgPeers.hold`).
+A writer behind the game (another wrote its ``seq`` first) is refused by the primary key: nothing
+of its decision is kept, it raises :class:`HoldLost` too, and holds the game again with the other's
+line before deciding anew. The game never forks, and never stops for it.
 
 Every method may block on the database: the server calls them off its event loop (:meth:`RowWriter.close`
 hands its unlock to a thread of its own, as the server closes a table on its loop).
@@ -47,6 +48,7 @@ from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
 from .pgconn import CHANNEL, Pool, StoreUnavailable, check_conninfo, connect, why
 from .pgerrors import DatabaseError, DatabaseLost
+from .pggroup import GroupCommit
 from .pgholds import Holds
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
@@ -145,6 +147,8 @@ class PgStore:
         self.chats = chats
         self.pool = Pool(conninfo, pool_size)
         self.holds = Holds(conninfo)
+        self.group = GroupCommit(self)
+        """The decisions of the moment, of every table, committed together (:mod:`.pggroup`)."""
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
         self._schema()
         self.presence = Presence(lambda: connect(conninfo), CHANNEL)
@@ -217,17 +221,37 @@ class PgStore:
 
         self._patiently(send)
 
-    def lines_since(self, name: str, seq: int) -> list[bytes]:
-        """Game ``name``'s lines from ``seq`` on (none: no such game, or none yet)."""
+    def lines_since(self, name: str, seq: int, game: int | None = None) -> list[bytes]:
+        """Game ``game``'s lines from ``seq`` on, whatever its name now (None: the game named
+        ``name`` now); none: no such game, or none yet."""
 
         def read() -> list[bytes]:
             with self.pool.conn() as conn:
-                rows = conn.execute(
-                    "SELECT e.line FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id "
-                    "WHERE g.name = %s AND e.seq >= %s ORDER BY e.seq",
-                    (name, seq),
-                )
+                if game is not None:
+                    rows = conn.execute(
+                        "SELECT line FROM dvtui_events WHERE game_id = %s AND seq >= %s ORDER BY seq", (game, seq)
+                    )
+                else:
+                    rows = conn.execute(
+                        "SELECT e.line FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id "
+                        "WHERE g.name = %s AND e.seq >= %s ORDER BY e.seq",
+                        (name, seq),
+                    )
                 return [bytes(row[0]) for row in rows]
+
+        return self._patiently(read)
+
+    def game_id(self, session: PlaySession) -> int | None:
+        writer = session.writer
+        return writer.game_id if isinstance(writer, RowWriter) else None
+
+    def name_of(self, game: int) -> str | None:
+        """The name game ``game`` has now (a table's, or a kept game's once put aside; None: gone)."""
+
+        def read() -> str | None:
+            with self.pool.conn() as conn:
+                row = conn.execute("SELECT name FROM dvtui_games WHERE id = %s", (game,)).fetchone()
+            return None if row is None else str(row[0])
 
         return self._patiently(read)
 
@@ -452,45 +476,51 @@ class PgStore:
 
         def write() -> None:
             with self.pool.conn() as conn, conn.transaction():
-                conn.execute(
+                row = conn.execute(
                     "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
-                    "WHERE name = %s",
+                    "WHERE name = %s RETURNING id",
                     (data, name),
-                )
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
+                ).fetchone()
+                if row is not None:
+                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name} {row[0]}"))
 
         self._patiently(write)
 
-    def replace_record(self, name: str, record: TableRecord, version: int) -> int:
+    def replace_record(self, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
         """Keep ``record`` if the record kept is still version ``version`` (a compare-and-swap: two
         servers seating two people at once never lose either seat); else :class:`RecordChanged`.
         A commit whose answer was lost and is tried again finds its own version moved on, and
-        the caller makes its change again on what is kept: the same change, found made."""
+        the caller makes its change again on what is kept: the same change, found made. ``game``:
+        only that game's record, while it is the table's (another game given the name meanwhile
+        keeps its own)."""
         data = msgspec.json.encode(record)
+        which = "name = %s" if game is None else "name = %s AND id = %s"
+        keys = (name,) if game is None else (name, game)
 
         def write() -> int:
             with self.pool.conn() as conn, conn.transaction():
                 row = conn.execute(
                     "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
-                    "WHERE name = %s AND record_version = %s RETURNING record_version",
-                    (data, name, version),
+                    f"WHERE {which} AND record_version = %s RETURNING id, record_version",
+                    (data, *keys, version),
                 ).fetchone()
                 if row is not None:
-                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name}"))
-                    return int(row[0])
-                kept = conn.execute(
-                    "SELECT record, record_version FROM dvtui_games WHERE name = %s", (name,)
-                ).fetchone()
+                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name} {row[0]}"))
+                    return int(row[1])
+                kept = conn.execute(f"SELECT record, record_version FROM dvtui_games WHERE {which}", keys).fetchone()
             if kept is None:  # (the table is gone: put aside meanwhile)
                 return version
             raise RecordChanged(_decoded(kept[0]), int(kept[1]))
 
         return self._patiently(write)
 
-    def versioned_record(self, name: str) -> tuple[TableRecord | None, int]:
+    def versioned_record(self, name: str, game: int | None = None) -> tuple[TableRecord | None, int]:
+        which = "name = %s" if game is None else "name = %s AND id = %s"
+        keys = (name,) if game is None else (name, game)
+
         def read() -> tuple[TableRecord | None, int]:
             with self.pool.conn() as conn:
-                row = conn.execute("SELECT record, record_version FROM dvtui_games WHERE name = %s", (name,)).fetchone()
+                row = conn.execute(f"SELECT record, record_version FROM dvtui_games WHERE {which}", keys).fetchone()
             return (None, -1) if row is None else (_decoded(row[0]), int(row[1]))
 
         return self._patiently(read)

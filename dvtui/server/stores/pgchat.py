@@ -54,6 +54,10 @@ CREATE TABLE IF NOT EXISTS dvtui_chat (
 """
 """Made with the store's schema (:data:`~.pg.SCHEMA` runs it)."""
 
+_GAME = "g.name = %s AND (%s::bigint IS NULL OR g.id = %s)"
+"""The game whose talk is read or kept: the one named (the table's name), and the table's own game
+when the caller names it (a name given to another game meanwhile never reads or keeps its talk)."""
+
 TRIES = 20
 """Two servers keeping a line of the same table at once both pick the next ``n``: the one refused
 by the primary key picks again (as many times at most)."""
@@ -66,56 +70,56 @@ class PgChat:
         self.store = store
         self.channel = channel
 
-    def recent(self, name: str) -> Heard:
+    def recent(self, name: str, game: int | None = None) -> Heard:
         def read() -> Heard:
             with self.store.pool.conn() as conn:
                 rows = conn.execute(
                     "SELECT c.n, c.line FROM dvtui_chat c JOIN dvtui_games g ON g.id = c.game_id "
-                    "WHERE g.name = %s ORDER BY c.n DESC LIMIT %s",
-                    (name, RECENT),
+                    f"WHERE {_GAME} ORDER BY c.n DESC LIMIT %s",
+                    (name, game, game, RECENT),
                 ).fetchall()
             return Heard(deque(bytes(row[1]) for row in reversed(rows)), rows[0][0] + 1 if rows else 0)
 
         return self.store.patiently(read)
 
-    def say(self, name: str, line: bytes, seen: int) -> tuple[Heard, bool]:
-        kept = self.store.patiently(lambda: self._keep(name, line))
-        heard = self.since(name, seen)
+    def say(self, name: str, line: bytes, seen: int, game: int | None = None) -> tuple[Heard, bool]:
+        kept = self.store.patiently(lambda: self._keep(name, line, game))
+        heard = self.since(name, seen, game)
         if not kept:
             heard.lines.append(line)
         return heard, kept
 
-    def _keep(self, name: str, line: bytes) -> bool:
+    def _keep(self, name: str, line: bytes, game: int | None) -> bool:
         import psycopg
 
         for _ in range(TRIES):
             try:
                 with self.store.pool.conn() as conn, conn.transaction():
-                    return self._insert(conn, name, line)
+                    return self._insert(conn, name, line, game)
             except DatabaseError as e:
                 if not isinstance(e.__context__, psycopg.errors.UniqueViolation) and "dvtui_chat_pkey" not in str(e):
                     raise
         raise DatabaseError(f"table {name}: its chat line could not be numbered")
 
-    def _insert(self, conn: psycopg.Connection[Any], name: str, line: bytes) -> bool:
+    def _insert(self, conn: psycopg.Connection[Any], name: str, line: bytes, game: int | None) -> bool:
         row = conn.execute(
             "SELECT g.id, coalesce(max(c.n) + 1, 0), coalesce(sum(length(c.line)), 0) FROM dvtui_games g "
-            "LEFT JOIN dvtui_chat c ON c.game_id = g.id WHERE g.name = %s GROUP BY g.id",
-            (name,),
+            f"LEFT JOIN dvtui_chat c ON c.game_id = g.id WHERE {_GAME} GROUP BY g.id",
+            (name, game, game),
         ).fetchone()
         if row is None or row[2] + len(line) > MAX_CHAT_BYTES:
             return False
         conn.execute("INSERT INTO dvtui_chat (game_id, n, line) VALUES (%s, %s, %s)", (row[0], row[1], line))
-        conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"chat {name}"))
+        conn.execute("SELECT pg_notify(%s, %s)", (self.channel, f"chat {name} {row[0]}"))
         return True
 
-    def since(self, name: str, seen: int) -> Heard:
+    def since(self, name: str, seen: int, game: int | None = None) -> Heard:
         def read() -> Heard:
             with self.store.pool.conn() as conn:
                 rows = conn.execute(
                     "SELECT c.n, c.line FROM dvtui_chat c JOIN dvtui_games g ON g.id = c.game_id "
-                    "WHERE g.name = %s AND c.n >= %s ORDER BY c.n",
-                    (name, seen),
+                    f"WHERE {_GAME} AND c.n >= %s ORDER BY c.n",
+                    (name, game, game, seen),
                 ).fetchall()
             return Heard(deque(bytes(row[1]) for row in rows), rows[-1][0] + 1 if rows else seen)
 

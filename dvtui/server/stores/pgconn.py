@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 CHANNEL = "dvtui"
 """The one channel every server listens on. A notification is a wake-up only, sent at commit:
-``lines NAME NEXT`` (the game has lines up to ``NEXT``), ``record NAME``, ``table NAME`` (a game
-of that name was made or put aside), ``want NAME`` (a server waits to decide there: the one that
-holds it lets it go once its decision is made); a follower reads the rows themselves, from the
-``seq`` it has."""
+``lines NAME GAME NEXT`` (game ``GAME``, a row of ``dvtui_games``, at table ``NAME`` has lines up
+to ``NEXT``), ``record NAME GAME``, ``chat NAME GAME``, ``table NAME`` (a game of that name was made
+or put aside), ``want NAME`` (a server waits to decide there: the one that holds it lets it go once
+its decision is made); a follower reads the rows themselves, of the game it holds (by its id, never
+by the name, which may be another game's by then), from the ``seq`` it has."""
 
 
 class StoreUnavailable(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .pgconn import connect, why
@@ -13,12 +14,17 @@ from .pgerrors import DatabaseError, DatabaseLost
 if TYPE_CHECKING:
     import psycopg
 
-_HELD = """SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-    AND granted AND classid = %s::bigint::oid AND objid = %s::bigint::oid AND objsubid = 1)"""
-"""Whether the session holds the advisory lock of a game (a bigint key is its high and low halves)."""
 _HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHERE locktype = 'advisory'
     AND pid = pg_backend_pid() AND granted AND objsubid = 1"""
 """The games whose advisory locks the session holds (a bigint key made whole again)."""
+
+
+def _refusal(error: psycopg.Error) -> bool:
+    """``error`` is the database refusing a statement, its session alive: a SQLSTATE of its own,
+    not a connection's (class 08) nor an administrator's or a shutdown's (class 57); an error
+    psycopg raises itself (a pipeline left by a connection lost) has none."""
+    state = error.sqlstate
+    return state is not None and not state.startswith(("08", "57"))
 
 
 class Holds:
@@ -81,6 +87,32 @@ class Holds:
             with contextlib.suppress(DatabaseError):  # a lost connection took the lock with it
                 self._call("SELECT pg_advisory_unlock(%s)", game_id)
 
+    @contextlib.contextmanager
+    def session(self) -> Iterator[tuple[psycopg.Connection[Any], frozenset[int]]]:
+        """The holder's connection, to write on (nothing else uses it meanwhile), and the games
+        held whose hold is not to be trusted (:meth:`lost`): what is written there is written by
+        the session that holds the games' locks, and a statement can check them itself. A
+        connection lost raises :class:`DatabaseLost` (it is made again at next use, every game
+        held then lost until held anew); a refusal, :class:`DatabaseError`."""
+        import psycopg
+
+        with self._lock:
+            conn = self._connection()
+            try:
+                yield conn, frozenset(self._lost)
+            except psycopg.Error as e:
+                if conn.broken or conn.closed or not _refusal(e):  # (its state is not to be trusted: made again)
+                    conn.close()
+                    raise DatabaseLost(f"the database: {why(e)}") from None
+                raise DatabaseError(f"the database refused: {why(e)}") from None
+
+    @property
+    def pid(self) -> int | None:
+        """The backend process id of the holder's connection: what it notifies (the lines it
+        writes) is this server's own news."""
+        conn = self._conn
+        return None if conn is None or conn.closed else conn.info.backend_pid
+
     def renew(self) -> None:
         """Make sure the holder's connection is alive (made again, with its locks, if it was lost)."""
         with self._lock:
@@ -97,30 +129,6 @@ class Holds:
         with self._lock:
             if game_id in self._held:
                 self._lost.add(game_id)
-
-    def holding(self, game_id: int) -> bool:
-        """Whether this server holds game ``game_id`` now, as the database says on the holder's
-        connection (asked before each write): False once its session ended (terminated, timed
-        out, PostgreSQL restarted), and for every game it held then, until held anew."""
-        import psycopg
-
-        with self._lock:
-            if game_id in self._lost:
-                return False
-            conn = self._conn
-            try:
-                if conn is None or conn.closed or conn.broken:
-                    raise psycopg.OperationalError("the holder's connection is gone")
-                row = conn.execute(_HELD, (game_id >> 32, game_id & 0xFFFFFFFF)).fetchone()
-            except psycopg.Error:
-                if conn is not None:
-                    conn.close()
-                self._lost.update(self._held)
-                return False
-            if not (row and row[0]):
-                self._lost.add(game_id)
-                return False
-            return True
 
     def check(self) -> set[int]:
         """The games held whose hold is gone, as the database says now in one question on the

@@ -51,7 +51,10 @@ class PgPeers:
                 news("*")
                 while not store.stopping.is_set():
                     for notification in conn.notifies(timeout=0.5):
-                        own = notification.pid in store.pool.pids or notification.pid == store.presence.pid
+                        own = notification.pid in store.pool.pids or notification.pid in (
+                            store.presence.pid,
+                            store.holds.pid,
+                        )
                         if not own:  # (this server knows its own news)
                             news(notification.payload)
             except psycopg.Error:
@@ -59,31 +62,34 @@ class PgPeers:
             finally:
                 conn.close()
 
-    def tell_presence(self, name: str, here: list[Here]) -> None:
-        self.store.presence.tell(name, here)
+    def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:
+        self.store.presence.tell(name, here, game)
 
-    def presence_elsewhere(self, name: str) -> list[Here]:
+    def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
         store = self.store
 
         def read() -> list[Here]:
             with store.pool.conn() as conn:
-                return store.presence.elsewhere(conn, name)
+                return store.presence.elsewhere(conn, name, game)
 
         return store.patiently(read)
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
         """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
         lines other servers wrote since (for the caller to apply), and the session given a writer
-        that appends after them. Cheaper than :meth:`~.pg.PgStore.reopen` (the game is not read again)."""
+        that appends after them. Cheaper than :meth:`~.pg.PgStore.reopen` (the game is not read again).
+        The game held is ``session``'s, never another that was given the table's name meanwhile:
+        if its game has been put aside, it is not held (:class:`SaveError`)."""
         store = self.store
-        found = store.find(name)
-        if found is None:
-            raise SaveError(f"table {name}: no such game in the database")
-        game_id = found[0]
+        game_id = store.game_id(session)
+        if game_id is None:
+            raise SaveError(f"table {name}: its game is not one of the database's")
         if not store.take(game_id, name):
             raise GameLocked(f"table {name}", None, "another server plays it")
         try:
-            news = store.lines_since(name, seq)
+            if store.name_of(game_id) != name:
+                raise SaveError(f"table {name}: its game was put aside through another server")
+            news = store.lines_since(name, seq, game_id)
         except BaseException:
             store.holds.release(game_id)
             raise

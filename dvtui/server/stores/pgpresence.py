@@ -1,7 +1,8 @@
 """Who is at a table through the other servers on one database (a :class:`~.pg.PgStore`).
 
 Each server writes the people connected through it, table by table, as rows of ``dvtui_presence``
-(its server id, the table, the seat -- none for a spectator --, the level of a bot client, and a
+(its server id, the table and its game -- the game's id, as a name may be given to another game
+while a server still holds the first --, the seat -- none for a spectator --, the level of a bot client, and a
 rematch accepted, with how many times the table's record says one was turned down before it),
 and notifies ``presence NAME`` on the store's channel; the others read the rows of that table.
 
@@ -50,6 +51,7 @@ CREATE TABLE IF NOT EXISTS dvtui_presence (
     accepts boolean NOT NULL DEFAULT false
 );
 ALTER TABLE dvtui_presence ADD COLUMN IF NOT EXISTS declined integer NOT NULL DEFAULT 0;
+ALTER TABLE dvtui_presence ADD COLUMN IF NOT EXISTS game_id bigint;
 CREATE INDEX IF NOT EXISTS dvtui_presence_table ON dvtui_presence (table_name);
 """
 """Made with the store's schema (:data:`~.pg.SCHEMA` runs it)."""
@@ -71,7 +73,7 @@ class Presence:
         self._conn: psycopg.Connection[Any] | None = None
         self.id: int | None = None
         """This server's id (its row of ``dvtui_servers``), once it has one."""
-        self._mine: dict[str, list[Here]] = {}
+        self._mine: dict[str, tuple[int | None, list[Here]]] = {}
         """What this server last told of each table (written again after a lost connection)."""
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-presence")
         self._stopping = threading.Event()
@@ -94,34 +96,35 @@ class Presence:
                 raise DatabaseLost("this server's presence lock is still held by its lost connection")
             with conn.transaction():  # (another server may have swept them while the lock was gone)
                 conn.execute("DELETE FROM dvtui_presence WHERE server = %s", (self.id,))
-                for name, here in self._mine.items():
-                    self._insert(conn, name, here)
+                for name, (game, here) in self._mine.items():
+                    self._insert(conn, name, game, here)
         except BaseException:
             conn.close()
             raise
         self._conn = conn
         return conn
 
-    def _insert(self, conn: psycopg.Connection[Any], name: str, here: list[Here]) -> None:
+    def _insert(self, conn: psycopg.Connection[Any], name: str, game: int | None, here: list[Here]) -> None:
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO dvtui_presence (server, table_name, seat, bot, accepts, declined) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                [(self.id, name, h.seat, h.bot, h.accepts, h.declined) for h in here],
+                "INSERT INTO dvtui_presence (server, table_name, game_id, seat, bot, accepts, declined) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                [(self.id, name, game, h.seat, h.bot, h.accepts, h.declined) for h in here],
             )
-        conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"presence {name}"))
+        said = f"presence {name}" if game is None else f"presence {name} {game}"
+        conn.execute("SELECT pg_notify(%s, %s)", (self._channel, said))
 
-    def _write(self, name: str, here: list[Here]) -> None:
+    def _write(self, name: str, game: int | None, here: list[Here]) -> None:
         if here:
-            self._mine[name] = here
+            self._mine[name] = (game, here)
         else:
             self._mine.pop(name, None)
-        self._try(lambda conn: self._replace(conn, name, here))
+        self._try(lambda conn: self._replace(conn, name, game, here))
 
-    def _replace(self, conn: psycopg.Connection[Any], name: str, here: list[Here]) -> None:
+    def _replace(self, conn: psycopg.Connection[Any], name: str, game: int | None, here: list[Here]) -> None:
         with conn.transaction():
             conn.execute("DELETE FROM dvtui_presence WHERE server = %s AND table_name = %s", (self.id, name))
-            self._insert(conn, name, here)
+            self._insert(conn, name, game, here)
 
     def _try(self, what: Callable[[psycopg.Connection[Any]], object]) -> None:
         """``what`` on the connection; a database away is not waited for here: the rows are
@@ -168,11 +171,12 @@ class Presence:
         self._thread.submit(self._try, lambda conn: None).result()
         threading.Thread(target=self._sweeping, name="dvtui-presence-sweep", daemon=True).start()
 
-    def tell(self, name: str, here: list[Here]) -> None:
-        """This server's people at table ``name`` are ``here`` now (written in order, off the caller's thread)."""
+    def tell(self, name: str, here: list[Here], game: int | None = None) -> None:
+        """This server's people at table ``name`` (at its game ``game``) are ``here`` now (written
+        in order, off the caller's thread)."""
         if not self._stopping.is_set():
             with contextlib.suppress(RuntimeError):  # (closed meanwhile: its rows go with it)
-                self._thread.submit(self._write, name, list(here))
+                self._thread.submit(self._write, name, game, list(here))
 
     @property
     def pid(self) -> int | None:
@@ -180,12 +184,13 @@ class Presence:
         conn = self._conn
         return None if conn is None or conn.closed else conn.info.backend_pid
 
-    def elsewhere(self, conn: psycopg.Connection[Any], name: str) -> list[Here]:
-        """The people at table ``name`` through the other servers alive (on the caller's connection)."""
+    def elsewhere(self, conn: psycopg.Connection[Any], name: str, game: int | None = None) -> list[Here]:
+        """The people at table ``name`` through the other servers alive (on the caller's
+        connection); ``game``: at that game of the table only (a row that names no game counts)."""
         rows = conn.execute(
             f"SELECT seat, bot, accepts, declined FROM dvtui_presence WHERE table_name = %(name)s AND server <> %(me)s "
-            f"AND server IN ({_LIVE})",
-            {"name": name, "me": -1 if self.id is None else self.id, "alive": ALIVE},
+            f"AND (%(game)s::bigint IS NULL OR game_id IS NULL OR game_id = %(game)s) AND server IN ({_LIVE})",
+            {"name": name, "me": -1 if self.id is None else self.id, "alive": ALIVE, "game": game},
         ).fetchall()
         return [Here(row[0], row[1], row[2], row[3]) for row in rows]
 

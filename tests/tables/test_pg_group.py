@@ -1,0 +1,164 @@
+"""Group commit on PostgreSQL: the decisions of several tables that arrive while a commit is under
+way are committed together, in one transaction, each before its append returns; a game of the
+batch refused by the primary key (another server wrote its ``seq`` first) keeps nothing of its
+decision, and the others' lines stand."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from dvtui.engine import GameCreated, new_game
+from dvtui.play.seats import parse_players
+from dvtui.server.stores import pggroup
+from dvtui.server.stores.base import HoldLost, TableRecord
+from dvtui.server.stores.pg import PgStore
+from dvtui.server.stores.pgerrors import DatabaseError, DatabaseLost
+from dvtui.server.stores.pggroup import Append
+
+from ..support.postgres import db_lines
+from ..support.servers import wait_for
+
+pytestmark = pytest.mark.postgresql
+
+LINE = b'{"type":"card_placed","seq":%d}\n'
+
+
+def _created(seed: int) -> GameCreated:
+    return new_game(parse_players("bot:random,bot:greedy,bot:random"), seed=seed)
+
+
+def _record() -> TableRecord:
+    return TableRecord(owners=[None] * 3, stand_ins=[None] * 3, opener=1000)
+
+
+@pytest.fixture
+def store(pg_database: str, tmp_path: Path) -> Iterator[PgStore]:
+    pg = PgStore(pg_database, tmp_path)
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
+UNGUARDED = pggroup.APPEND.replace(
+    "AND NOT EXISTS (SELECT 1 FROM dvtui_events e WHERE e.game_id = b.game_id AND e.seq >= b.seq)", ""
+)
+"""The statement without its own look at the game's lines: the primary key alone refuses the game
+that is behind (the whole batch, then committed again one game at a time)."""
+
+
+@pytest.mark.parametrize("statement", [pggroup.APPEND, UNGUARDED], ids=["checked", "key-only"])
+def test_a_game_refused_by_the_key_keeps_nothing_and_the_other_games_lines_of_the_batch_stand(
+    pg_database: str, store: PgStore, statement: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert UNGUARDED != pggroup.APPEND  # (the clause taken out is there)
+    monkeypatch.setattr(pggroup, "APPEND", statement)
+    ids: dict[str, int] = {}
+    for name, seed in (("a", 1), ("b", 2)):
+        session, _ = store.create(name, _created(seed), _record())
+        ids[name] = store.game_id(session) or 0
+    with psycopg.connect(pg_database, autocommit=True) as other:
+        # another writer wrote game a's line 1 first (its decision was one line, ours two)
+        other.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 1, %s)", (ids["a"], LINE % 1))
+        other.execute("LISTEN dvtui")
+        a = Append(ids["a"], "a", 1, [LINE % 1 + b" ours", LINE % 2])
+        b = Append(ids["b"], "b", 1, [LINE % 1, LINE % 2])
+        store.group.write([a, b])  # one batch
+        told = [n.payload for n in other.notifies(timeout=0.5)]
+    assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
+    assert b.error is None
+    assert db_lines(pg_database, "a")[1:] == [LINE % 1]  # nothing of ours, not even the line that had no rival
+    assert db_lines(pg_database, "b")[1:] == [LINE % 1, LINE % 2]
+    assert told == [f"lines b {ids['b']} 3"]
+    assert store.holds.lost(ids["a"]) and not store.holds.lost(ids["b"])  # a is held again before its next decision
+
+
+def test_decisions_that_arrive_during_a_commit_are_committed_together_each_before_it_returns(
+    pg_database: str, store: PgStore
+) -> None:
+    names = [f"t{i}" for i in range(5)]
+    ids: dict[str, int] = {}
+    for i, name in enumerate(names):
+        session, _ = store.create(name, _created(i), _record())
+        ids[name] = store.game_id(session) or 0
+    committed_before_return: dict[str, bool] = {}
+
+    def decide(name: str) -> None:
+        store.group.append(Append(ids[name], name, 1, [LINE % 1]))
+        committed_before_return[name] = db_lines(pg_database, name)[1:] == [LINE % 1]
+
+    with store.holds.session():  # a commit under way: nobody writes until it ends
+        first = threading.Thread(target=decide, args=(names[0],))
+        first.start()
+        wait_for("the first decision to lead", lambda: store.group.waiting == 0)
+        rest = [threading.Thread(target=decide, args=(name,)) for name in names[1:]]
+        for thread in rest:
+            thread.start()
+        wait_for("the others to queue behind it", lambda: store.group.waiting == len(rest))
+    for thread in [first, *rest]:
+        thread.join(30)
+    assert committed_before_return == dict.fromkeys(names, True)
+    assert store.group.commits == 2  # the first alone, then the four that arrived meanwhile
+
+
+def test_a_decision_after_the_holders_connection_was_lost_is_refused_not_kept_waiting(store: PgStore) -> None:
+    """The holder's connection gone while no commit was under way: the next commit makes it again
+    (every game held then is lost until held anew), and the decision is refused with HoldLost."""
+    session, _ = store.create("gone", _created(1), _record())
+    game_id = store.game_id(session) or 0
+    store.holds.close()
+    outcome: list[BaseException | None] = []
+
+    def decide() -> None:
+        try:
+            store.group.append(Append(game_id, "gone", 1, [LINE % 1]))
+            outcome.append(None)
+        except HoldLost as e:
+            outcome.append(e)
+
+    thread = threading.Thread(target=decide, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], HoldLost), outcome
+    assert store.holds.lost(game_id)
+
+
+def test_an_error_on_the_holders_session_is_a_refusal_only_when_the_database_says_so(store: PgStore) -> None:
+    """A statement the database refuses (a SQLSTATE of its own) stops what was being written; an
+    error of the connection itself (psycopg's own, as a pipeline cut by a connection lost raises
+    it, with no SQLSTATE) is the database lost: the session is made again and the decision held
+    again, never the table stopped for it."""
+    with pytest.raises(DatabaseError) as refused, store.holds.session() as (conn, _lost):
+        conn.execute("SELECT 1 / 0")
+    assert not isinstance(refused.value, DatabaseLost)
+    with pytest.raises(DatabaseLost), store.holds.session():
+        raise psycopg.OperationalError("cannot exit pipeline mode while busy")
+    with store.holds.session() as (conn, _lost):  # made again
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_a_batch_retried_one_game_at_a_time_reports_a_failure_only_to_the_decisions_it_did_not_commit(
+    pg_database: str, store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key refuses the batch (its statement's own look left out): it is committed again one
+    game at a time; one of those the database refuses for another reason: that decision fails, the
+    one committed before it stands, and the one refused by the key is told so (held again)."""
+    monkeypatch.setattr(pggroup, "APPEND", UNGUARDED)
+    ids: dict[str, int] = {}
+    for name, seed in (("a", 1), ("b", 2), ("c", 3)):
+        session, _ = store.create(name, _created(seed), _record())
+        ids[name] = store.game_id(session) or 0
+    with psycopg.connect(pg_database, autocommit=True) as other:
+        other.execute("INSERT INTO dvtui_events (game_id, seq, line) VALUES (%s, 1, %s)", (ids["a"], LINE % 1))
+    a = Append(ids["a"], "a", 1, [LINE % 1])
+    c = Append(ids["c"], "c", 1, [LINE % 1])
+    b = Append(ids["b"], "b", 1, [None])  # type: ignore[list-item]  # (a line the database refuses: NOT NULL)
+    store.group.write([a, c, b])
+    assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
+    assert c.error is None and db_lines(pg_database, "c")[1:] == [LINE % 1]
+    assert isinstance(b.error, DatabaseError) and not isinstance(b.error, HoldLost)
