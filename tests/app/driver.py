@@ -35,12 +35,16 @@ HUMAN, RESOLVING, OVER = "human", "resolving", "over"
 
 
 async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> str:
-    """Wait (for bots) until the human is asked, a resolution is on screen, or the game is over."""
+    """Wait (for bots) until the human is asked, a resolution is on screen, or the game is over.
+
+    Asked once the screen has taken in every news the session told it: the session moves on as
+    soon as a bot's move is saved, before its screen shows it (a round's resolution, say), and keys
+    typed in between would choose for a position nobody saw."""
     for _ in range(limit):
         screen = app.screen
         if isinstance(screen, EndScreen):
             return OVER
-        if isinstance(screen, TableScreen):
+        if isinstance(screen, TableScreen) and not screen.message_queue_size:
             if screen.flow.resolution is not None:
                 return RESOLVING
             if screen.flow.placer() is not None:  # (not while a decision is being saved)

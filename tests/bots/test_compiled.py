@@ -53,20 +53,25 @@ ITERATIONS = 1000
 """Enough for a tree several placements deep, memo hits and rollouts in every search."""
 
 
-def search(python: Path | str, path: Path) -> dict[str, list]:
-    """The moves of the dvtui ``python`` imports, with ``path`` in front of its own (the tests'
-    helpers from this checkout)."""
+def searching(python: Path | str, path: Path) -> subprocess.Popen[str]:
+    """Start searching with the dvtui ``python`` imports, with ``path`` in front of its own (the
+    tests' helpers from this checkout): :func:`searched` gives its moves."""
     env = {**os.environ, "PYTHONPATH": str(path)}
-    run = subprocess.run(
+    return subprocess.Popen(
         [python, "-c", SEARCH, str(POSITIONS), str(ITERATIONS)],
         cwd=path,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=600,
     )
-    assert run.returncode == 0, run.stderr[-3000:]
-    return json.loads(run.stdout)
+
+
+def searched(search: subprocess.Popen[str]) -> dict[str, list]:
+    """The moves a search started by :func:`searching` chose."""
+    out, err = search.communicate(timeout=600)
+    assert search.returncode == 0, err[-3000:]
+    return json.loads(out)
 
 
 def test_the_documents_give_the_command_this_test_runs() -> None:
@@ -76,6 +81,22 @@ def test_the_documents_give_the_command_this_test_runs() -> None:
 
 @pytest.mark.long
 def test_the_documented_command_installs_a_compiled_build_that_chooses_the_pure_moves(tmp_path: Path) -> None:
+    pure_search = searching(sys.executable, ROOT)  # meanwhile: the build waits on downloads much of its time
+    try:
+        compiled, pure = _built_and_searched(tmp_path), searched(pure_search)
+    finally:
+        pure_search.kill()
+        pure_search.wait()
+
+    assert all(Path(f).suffix == ".so" and Path(f).is_relative_to(tmp_path / "venv") for f in compiled["modules"])
+    assert all(Path(f).suffix == ".py" and Path(f).is_relative_to(ROOT) for f in pure["modules"])
+    assert len(pure["moves"]) == POSITIONS
+    assert compiled["moves"] == pure["moves"]
+
+
+def _built_and_searched(tmp_path: Path) -> dict[str, list]:
+    """The documented command run in a fresh virtual environment (``tmp_path / "venv"``) on a copy
+    of the source; then the moves of the build it installed."""
     tree = tmp_path / "source"
     tree.mkdir()
     for name in SOURCE:
@@ -103,9 +124,4 @@ def test_the_documented_command_installs_a_compiled_build_that_chooses_the_pure_
     checkout.mkdir()
     (checkout / "tests").symlink_to(ROOT / "tests")
 
-    compiled, pure = search(fresh / "bin" / "python", checkout), search(sys.executable, ROOT)
-
-    assert all(Path(f).suffix == ".so" and Path(f).is_relative_to(fresh) for f in compiled["modules"])
-    assert all(Path(f).suffix == ".py" and Path(f).is_relative_to(ROOT) for f in pure["modules"])
-    assert len(pure["moves"]) == POSITIONS
-    assert compiled["moves"] == pure["moves"]
+    return searched(searching(fresh / "bin" / "python", checkout))

@@ -10,6 +10,7 @@ file is even locked). Then the same command, run again, finishes the game.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import subprocess
@@ -45,8 +46,9 @@ def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
         stderr=subprocess.DEVNULL,
     )
     try:
-        if rng.random() < 0.2:
-            time.sleep(rng.uniform(0.0, 0.8))  # any moment, start-up included
+        if rng.random() < 0.2:  # any moment, start-up included (a game over sooner has nothing to kill)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=rng.uniform(0.0, 0.8))
         else:
             target = rng.randrange(1, total_lines)
             while proc.poll() is None and path.read_bytes().count(b"\n") < target:

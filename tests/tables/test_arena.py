@@ -49,6 +49,7 @@ def joined(server: Served, name: str, person: str) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
+@pytest.mark.long
 def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()

@@ -9,6 +9,7 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -144,6 +145,7 @@ def test_an_over_tournaments_final_standings_at_80x24(snap_compare, in_process: 
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
 
 
+@pytest.mark.long
 async def test_after_a_game_the_person_is_seated_again_from_the_wait(in_process: Server, data_dir: Path) -> None:
     """Resigned (bots play the game out), the end screen's ``q`` comes back to the wait, not out of
     dvtui, and the tournament seats the person at a new table."""

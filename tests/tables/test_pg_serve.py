@@ -56,6 +56,7 @@ def test_a_table_kept_in_postgresql_survives_its_server_killed_mid_round(pg_data
         assert server.stop() == 0
 
 
+@pytest.mark.long
 def test_postgresql_stopped_hard_and_started_again_loses_nothing_and_nobody_has_to_come_back(
     pg_cluster: Cluster, pg_database: str, tmp_path: Path
 ) -> None:
