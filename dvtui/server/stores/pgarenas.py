@@ -17,6 +17,7 @@ Every method may block on the database: the server calls them off its event loop
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -198,6 +199,12 @@ class PgArenas:
 
     def _drop(self) -> None:
         if self._conn is not None:
+            if not (self._conn.closed or self._conn.broken):
+                # let go of the pairing locks before the connection goes: the session's end lets go of
+                # them too, but only once the database has seen it end, which the next server to ask
+                # may come before
+                with contextlib.suppress(Exception):
+                    self._conn.execute("SELECT pg_advisory_unlock_all()")
             self._conn.close()
         self._conn = None
         self._pairing.clear()
