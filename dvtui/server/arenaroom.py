@@ -10,8 +10,10 @@ On a store several servers share (PostgreSQL, :mod:`.stores.pgarenas`), a tourna
 all of them alike: its record is changed only in place of the version it was read at (a
 compare-and-swap: a game's points, taken off its table's entry, count once), who waits through
 each server is kept there, one server at a time pairs it (the one holding its lock; another takes
-over if it dies), and each server reads the tournaments' versions each second, telling its own
-people the standings when they change and ``matched`` when they are seated through another.
+over if it dies, and the one that opens it pairs it first), and each server reads the tournaments'
+versions as soon as it is told of a change through another (``arena NAME``, :meth:`ArenaRoom.heard`),
+telling its own people the standings when they change and ``matched`` when they are seated through
+another; the pairing server is told so of each wait through another server, and pairs at once.
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ if TYPE_CHECKING:
     from .stores.pgarenas import PgArenas
 
 _T = TypeVar("_T")
+ROUNDS = TICK
+"""Seconds between the rounds when nothing is told: what no message or notification says is seen
+within it (a tournament's time up, the bots' wait, a pairing server gone and its lock free, a
+notification missed while the database was away). A second: a round costs two short reads."""
 TRIES = 5
 """Times a change of a shared tournament is made again on the record another server changed first."""
 _decoder = msgspec.json.Decoder(ArenaRecord)
@@ -271,9 +277,12 @@ class ArenaRoom:
             name=message.name, opener=conn.user, started=now, ends=now + message.seconds,
             players=sorted(set(message.players)), rated=message.rated, move_time=message.move_time,
         )  # fmt: skip
-        if self.board is not None:  # (kept only if no server has one of that name)
+        if self.board is not None:  # (kept only if no server has one of that name; paired here first)
+            first = await self.run_io(partial(self.board.pairs, record.name))
             version = await self.run_io(partial(self.board.swap, record.name, _encoder.encode(record), 0))
             if version is None:
+                if first:
+                    await self.run_io(partial(self.board.done, record.name))
                 raise Refusal("arena_exists", f"tournament {message.name} exists already: choose another name")
             self.versions[record.name.casefold()] = version
             self.records[record.name.casefold()] = record
@@ -381,11 +390,18 @@ class ArenaRoom:
         self.log(scored.format(name=record.name, table=table.name, earned=words))
         self.tell(record)
 
+    def heard(self, name: str) -> None:
+        """Tournament ``name`` changed through another server (its ``arena NAME`` notification): a
+        round at once, whose read tells the people here what changed (new standings, a seating,
+        the end), and on the server that pairs it seats who came through another server."""
+        self.arrived.set()
+
     async def run(self) -> None:
-        """Seat those free each second and whenever somebody comes; a round that fails is logged."""
+        """Seat those free each :data:`ROUNDS` seconds, whenever somebody comes, and whenever another
+        server changes a tournament (:meth:`heard`); a round that fails is logged."""
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), TICK)
+                await asyncio.wait_for(self.arrived.wait(), ROUNDS)
             self.arrived.clear()
             try:
                 await self.round()

@@ -56,6 +56,8 @@ class Following:
         self.let_go = let_go
         self.reading: set[asyncio.Future[None]] = set()
         """What another server wrote, being read."""
+        self.arena: Callable[[str], None] = lambda name: None
+        """Told ``arena NAME``: tournament NAME changed through another server (the club's, once made)."""
 
     async def chat_elsewhere(self, table: LiveTable) -> None:
         """What was said at ``table`` through the other servers, told here in the order kept."""
@@ -112,6 +114,8 @@ class Following:
                 self.hall.rest(table)
             elif kind == "table" and name in self.hall.tables:
                 await self.replaced(self.hall.tables[name])
+            elif kind == "arena":  # (tournament NAME changed: told to the club's tournaments)
+                self.arena(name)
             elif kind in ("lines", "table"):
                 await self.follow_table(name, upto)
         except (GameFileError, SaveError, OSError) as e:

@@ -182,6 +182,7 @@ class Server:
         )  # fmt: skip
         """The ratings, the pool that seats strangers and the tournaments (:mod:`.club`)."""
         self.rater, self.seeks, self.arenas = self.club.rater, self.club.seeks, self.club.arenas
+        self.following.arena = self.arenas.heard
         self.gateway.handle.update(self.club.handlers())
 
     @property

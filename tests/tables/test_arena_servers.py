@@ -1,29 +1,36 @@
 """A tournament run through two ``dvtui serve --store`` processes on one PostgreSQL database, as
 through one: people joining through different servers are seated together, the standings move
-through each server whichever server a game ended through, the final standings are the same
-through both, and the server pairing it killed with -9 mid-event, the other pairs on."""
+through each server whichever server a game ended through, at once (told, not read at the next
+round), the final standings are the same through both, and the server pairing it killed with -9
+mid-event, the other pairs on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 import pytest
 
+from dvtui.server import arenaroom
 from dvtui.server.arenas import points
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgarenas import PAIRS
 from dvtui.store import parse_game
+from dvtui.tables import ServerPlace
+from dvtui.tables.arena import follow, new, wait_seat
+from dvtui.tables.clubwire import ArenaStandings
 
-from ..support.postgres import db_lines
+from ..support.postgres import db_lines, on_database
 from ..support.processes import dvtui_cmd, env
-from ..support.servers import Served, short_dir, wait_for
+from ..support.servers import Served, in_thread, short_dir, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -41,6 +48,12 @@ def servers(database: str, *names: str) -> Iterator[list[Served]]:
                 server.__exit__()
 
 
+def started(*served: Served) -> None:
+    """Each server started, all at once (each one's start is a process's start: they overlap)."""
+    with ThreadPoolExecutor(len(served)) as pool:
+        list(pool.map(lambda server: server.start(), served))
+
+
 def joiner(server: Served, person: str) -> subprocess.Popen[str]:
     """``dvtui tournament join cup --bot greedy`` for ``person``, through ``server``."""
     return subprocess.Popen(
@@ -56,6 +69,18 @@ def follower(server: Served) -> subprocess.Popen[str]:
         dvtui_cmd("tournament", "show", "cup", "--follow", "--json", "--server", str(server.directory)),
         env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+
+
+def counted(lines: Iterator[str]) -> bool:
+    """Whether a follower's lines (``--json``) show a game counted before the tournament is over:
+    read until one does, or the end."""
+    for line in lines:
+        standings = json.loads(line)
+        if standings["state"] == "over":
+            return False
+        if any(person["games"] for person in standings["standings"]):
+            return True
+    return False
 
 
 def shown(server: Served) -> dict[str, Any]:
@@ -84,13 +109,12 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
     """Ana through one server, Bo and Cy through the other: seated together at every table, each
     game counted once, the standings pushed through both, and the same final standings."""
     with servers(pg_database, "a", "b") as (a, b):
-        a.start()
-        b.start()
-        open_cup(a, "0.2")
-        known = b.dvtui("tournament", "show", "cup")  # known through the other at once
-        assert known.returncode == 0 and "cup" in known.stdout, known.stderr
+        started(a, b)
+        open_cup(a, "0.1")
         followers = [follower(a), follower(b)]
         people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
+        known = b.dvtui("tournament", "show", "cup")  # known through the other at once
+        assert known.returncode == 0 and "cup" in known.stdout, known.stderr
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
@@ -99,8 +123,11 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
         for lines in followed:
             assert lines[-1]["state"] == "over", lines
             assert any(line["standings"] != lines[-1]["standings"] for line in lines[:-1])  # moved as games ended
+            assert any(any(person["games"] for person in line["standings"]) for line in lines[:-1]), lines  # live
         final = followed[0][-1]["standings"]
-        assert followed[1][-1]["standings"] == final == shown(a)["standings"] == shown(b)["standings"]
+        with ThreadPoolExecutor(2) as pool:
+            through = [result["standings"] for result in pool.map(shown, (a, b))]
+        assert followed[1][-1]["standings"] == final == through[0] == through[1]
         assert sorted(line["account"] for line in final) == ["web:ana", "web:bo", "web:cy"]
         assert all(line["games"] == len(tables[0]) for line in final), (final, tables)  # each game counted once
         earned: Counter[str] = Counter()  # the points of each game's places, once
@@ -114,32 +141,66 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
 
 
 def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
-    """The server that pairs (it opened the tournament, the other was started after) seats the
-    people waiting through the other; their game, played and ended through the other, moves the
-    standings shown through it; it is then killed with -9 mid-event, and the other takes over the
-    pairing and seats them again; the standings shown through the first, started again, are the
+    """The server that pairs (it opened the tournament: it pairs from its opening) seats the people
+    waiting through the other; their game, played and ended through the other, moves the standings
+    shown through it; it is then killed with -9 mid-event, and the other takes over the pairing and
+    seats them again; the standings shown through the first, started again meanwhile, are the
     final ones."""
     with servers(pg_database, "a", "b") as (a, b):
-        a.start()
-        open_cup(a, "0.5")
-        wait_for("the server that opened it to pair it", lambda: pairing(pg_database) == 1)
-        b.start()
+        started(a, b)
+        open_cup(a, "0.12")  # (7 s: a game, the kill and a seating again take 2 to 3 s here; more when busy)
+        assert pairing(pg_database) == 1  # by the server that opened it, from its opening
+        through_a = follower(a)
         people = [joiner(b, person) for person in ("bo", "cy", "di")]
-        wait_for("a first table", lambda: "the pool seated" in a.log(), a.log)
-        wait_for("its game, played through the other, counted through this one", lambda: any(
-            line["games"] for line in shown(a)["standings"]))  # fmt: skip
+        assert through_a.stdout is not None
+        assert counted(through_a.stdout), a.log()  # its game, played through the other, counted through this one
+        assert "the pool seated" in a.log()  # the first table, by this server
         a.kill9()
+        through_a.communicate(timeout=60)
+        wait_for("the other to seat them again", lambda: "the pool seated" in b.log(), b.log, every=0.1)
+        a.start()  # (while the tournament runs: it reads the standings, then follows them)
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
         assert len(tables[0]) >= 2 and tables[0] == tables[1] == tables[2], tables  # seated again after the kill
-        assert "the pool seated" in b.log()  # by the other server
-        final = shown(b)
+        with ThreadPoolExecutor(2) as pool:
+            final, through_a_again = pool.map(shown, (b, a))
         assert final["state"] == "over"
         assert all(line["games"] == len(tables[0]) for line in final["standings"]), (final, tables)
-        a.start()
-        assert shown(a)["standings"] == final["standings"]
+        assert through_a_again["standings"] == final["standings"]
         assert a.stop() == 0 and b.stop() == 0
+
+
+def test_a_change_through_one_server_is_told_through_the_other_at_once(
+    pg_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The servers' rounds an hour apart, so none reads the tournaments meanwhile: Bo joining
+    through one server is in the standings followed through the other all the same, told by the
+    change's notification."""
+    monkeypatch.setattr(arenaroom, "ROUNDS", 3600.0)
+    with short_dir() as d:
+        for name in ("a", "b"):
+            (d / name).mkdir(mode=0o700)
+        with (
+            in_thread(d / "a", **on_database(pg_database, d / "a" / "games")),
+            in_thread(d / "b", **on_database(pg_database, d / "b" / "games")),
+        ):
+            a, b = (ServerPlace(d / name, personal=False) for name in ("a", "b"))
+
+            async def main() -> None:
+                await new(a, "cup", 60, players=[3])
+                told: list[ArenaStandings] = []
+                following = asyncio.ensure_future(follow(a, "cup", told.append))
+                joining = asyncio.ensure_future(wait_seat(b, "cup", user="bo"))
+                try:
+                    await wait_until("bo's join told through the other server", lambda: any(
+                        line.account == "web:bo" for standings in told for line in standings.standings))  # fmt: skip
+                finally:
+                    following.cancel()
+                    joining.cancel()
+                    await asyncio.gather(following, joining, return_exceptions=True)
+
+            asyncio.run(main())
 
 
 def test_a_shared_tournament_is_changed_only_in_place_of_the_version_read(pg_database: str) -> None:
@@ -162,8 +223,8 @@ def test_a_shared_tournament_is_changed_only_in_place_of_the_version_read(pg_dat
         assert two.swap("cup", b"[4]", 3, seated=["web:bo"]) is None  # seated already: nothing kept
         assert one.read("cup") == (b"[3]", 3) and one.waiting("cup") == []
         assert one.pairs("cup") and one.pairs("cup") and not two.pairs("cup")
-        one.close()
-        assert two.pairs("cup")  # the one pairing gone, the other takes over
+        one.close()  # (its session, and the lock, end a moment after: its backend ends on its own)
+        wait_for("the other to take over the pairing", lambda: two.pairs("cup"))  # the one pairing gone
         two.close()
     finally:
         for store in stores:

@@ -133,12 +133,19 @@ class PgArenas:
     # -- who waits ---------------------------------------------------------------------------------
 
     def wait(self, name: str, account: str, since: float) -> None:
-        """``account`` waits to be seated in tournament ``name``, through this server."""
-        self._run(lambda conn: conn.execute(
-            "INSERT INTO dvtui_arena_waiting (arena, account, server, since) VALUES (%s, %s, %s, %s) "
-            "ON CONFLICT (arena, account) DO UPDATE SET server = EXCLUDED.server, since = EXCLUDED.since",
-            (name.casefold(), account, self._server() or 0, since),
-        ))  # fmt: skip
+        """``account`` waits to be seated in tournament ``name``, through this server (notified as
+        ``arena NAME``: the server pairing it seats them at once)."""
+
+        def write(conn: psycopg.Connection[Any]) -> None:
+            with conn.transaction():
+                conn.execute(
+                    "INSERT INTO dvtui_arena_waiting (arena, account, server, since) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (arena, account) DO UPDATE SET server = EXCLUDED.server, since = EXCLUDED.since",
+                    (name.casefold(), account, self._server() or 0, since),
+                )
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"arena {name}"))
+
+        self._run(write)
 
     def unwait(self, name: str, account: str) -> None:
         """``account`` waits no more in tournament ``name`` through this server."""
