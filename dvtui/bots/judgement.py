@@ -76,8 +76,7 @@ class _Forced:
         self.placement = placement
         self.search = search = _Search(game, seed)
         if sibling is not None:
-            search.judged = sibling.search.judged
-            search.placements = sibling.search.placements
+            search.share(sibling.search)
         search.force(placement.card, placement.column)
         self.total = 0.0
         self.squares = 0.0

@@ -170,7 +170,16 @@ class _Search:
         # (ties in column order, the order the policy breaks them in)
         self.wanted = [sorted((k for k in self.live if row[k] > 0), key=lambda k: -row[k]) for row in self.prize]
         self.root = _Node(self.me, n)
-        self.judged: dict[compact.Outcomes, tuple[list[float], int]] = {}
+        self.judged: dict[tuple[int, ...], tuple[list[float], int]] = {}
+        """By the number of each column's outcome (:meth:`evaluate`): the round's end judged."""
+        # every total of a column is below this (a player adds at most their hand to any column), so
+        # a column's totals read as digits in this base are one small int, cheaper to look up than a tuple
+        self.base = 1 + max(max(t) for t in self.tot0) + max(sum(h) for h in self.hands0)
+        self.outcome_of: dict[int, int] = {}
+        """By a column's totals in :attr:`base`: the number of its outcome in :attr:`outcomes`."""
+        self.outcome_ids: dict[tuple[int, ...], int] = {}
+        self.outcomes: list[tuple[int, ...]] = []
+        """Every column outcome (:data:`compact.Outcomes`'s entries) met so far, numbered by :attr:`outcome_ids`."""
         self.placements: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[_Move]] = {}
         """By (column, its totals, player, hand): the placements there (see :meth:`moves`)."""
         self.iterations = 0
@@ -188,10 +197,23 @@ class _Search:
 
         Judgements are memoised by the columns' outcomes: many simulations of a round end alike,
         more as the round goes on."""
-        orders = compact.outcomes(tot)
-        found = self.judged.get(orders)
+        outcome_of = self.outcome_of
+        base = self.base
+        ids: list[int] = []
+        for t in tot:
+            code = 0
+            for x in t:
+                code = code * base + x
+            i = outcome_of.get(code)
+            if i is None:
+                i = outcome_of[code] = self._outcome_id(t)
+            ids.append(i)
+        key = tuple(ids)
+        found = self.judged.get(key)
         if found is not None:
             return found
+        known = self.outcomes
+        orders = tuple([known[i] for i in ids])
         last = self.last_round
         worth, own, rest = self.state.resolve(orders, not last)
         gain = worth[self.me] - self.worth[self.me]
@@ -202,8 +224,27 @@ class _Search:
             pots = V.potentials(own, rest, self.gains)
             est = [worth[p] + pw * pots[p] for p in range(self.n)]
             found = V.estimate(est, self.temp, self.rank_w), gain
-        self.judged[orders] = found
+        self.judged[key] = found
         return found
+
+    def _outcome_id(self, t: list[int]) -> int:
+        """The number of the outcome of a column with these totals (see :func:`compact.outcomes`)."""
+        order, cancelled = rank(t)
+        entry = compact.CANCELLED if cancelled and not order else order
+        i = self.outcome_ids.get(entry)
+        if i is None:
+            i = self.outcome_ids[entry] = len(self.outcomes)
+            self.outcomes.append(entry)
+        return i
+
+    def share(self, other: _Search) -> None:
+        """Use the memos of ``other``, a search from the same position: they are functions of the
+        position alone (the judgement of each end of the round, the placements of each column)."""
+        self.judged = other.judged
+        self.placements = other.placements
+        self.outcome_of = other.outcome_of
+        self.outcome_ids = other.outcome_ids
+        self.outcomes = other.outcomes
 
     # -- moves ----------------------------------------------------------------------------------
 
