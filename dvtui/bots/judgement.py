@@ -83,10 +83,9 @@ class _Forced:
 
     def run(self, iterations: int, stop: threading.Event | None) -> None:
         search = self.search
-        me = search.me
         for i in range(iterations):
             search.iterate()
-            w = search.root.kids[0].w[me]
+            w = search.root.kids[0].w  # judged by the root's mover: me
             value = w - self.total
             self.total = w
             self.squares += value * value

@@ -127,8 +127,10 @@ class _Node:
         self.kids: list[_Node] = []
         self.n = 0
         self.root_n = 0.0  # sqrt(n), kept by the backup: the selection reads it for every child it weighs
-        self.w = [0.0] * players
-        self.mean = 0.0  # w[judge] / n, kept by the backup: what the selection weighs for the parent's mover
+        # the sum of the values its simulations gave its judge, the only player whose sum is ever read
+        # (the selection weighs a child for its parent's mover; the root's children are judged by the bot)
+        self.w = 0.0
+        self.mean = 0.0  # w / n, kept by the backup: what the selection weighs for the parent's mover
         self.gain = 0.0  # sum over simulations of the root player's score rise this round
 
 
@@ -406,10 +408,8 @@ class _Search:
         for node in path:
             node.n += 1
             node.root_n = math.sqrt(node.n)
-            w = node.w
-            for q in range(n):
-                w[q] += values[q]
-            node.mean = w[node.judge] / node.n
+            node.w += values[node.judge]
+            node.mean = node.w / node.n
             node.gain += gain
         self.iterations += 1
 
@@ -429,17 +429,17 @@ class _Search:
         """The root's placements with their visit counts, in :meth:`best`'s order (so the first is its move)."""
         root = self.root
         assert root.moves is not None and root.kids
-        order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w[self.me]))
+        order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w))
         return tuple((Placement(card=root.moves[j][1], column=root.moves[j][2]), root.kids[j].n) for j in order)
 
     def best(self) -> tuple[Placement, float, float]:
         """The most visited move at the root, with its mean win value and mean score rise."""
         root = self.root
         assert root.moves is not None and root.kids
-        i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
+        i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w))
         kid = root.kids[i]
         _, card, column = root.moves[i]
-        return Placement(card=card, column=column), kid.w[self.me] / kid.n, kid.gain / kid.n
+        return Placement(card=card, column=column), kid.w / kid.n, kid.gain / kid.n
 
 
 def candidates(game: Game) -> list[Placement]:
