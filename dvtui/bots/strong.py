@@ -307,7 +307,7 @@ class _Search:
         wanted = self.wanted
         prize = self.prize
         eps = self.eps
-        tops = [max(t) for t in tot]  # each column's highest total, kept as the placements go
+        tops = [_top(t) for t in tot]  # each column's highest total, kept as the placements go
         while left:
             hand = hands[p]
             choice_c = 0
@@ -327,7 +327,7 @@ class _Search:
                     top = tops[k]
                     if mine < top:
                         need = top - mine + 1
-                    elif t.count(top) > 1:
+                    elif _level(t, p, top):
                         need = 1  # level with the first
                     else:
                         continue  # already first here
@@ -342,7 +342,7 @@ class _Search:
             if choice_k < 0:
                 choice_c = hand[int(rng() * len(hand))] if rng() < eps else hand[0]
                 choice_k = self.dead[0] if self.dead and rng() >= eps else int(rng() * COLUMNS)
-            hand.remove(choice_c)
+            _take(hand, choice_c)
             t = tot[choice_k]
             t[p] += choice_c
             if t[p] > tops[choice_k]:
@@ -379,7 +379,7 @@ class _Search:
                 child = _Node((p + 1) % n, n)
                 kids.append(child)
                 _, c, k = moves[i]
-                hands[p].remove(c)
+                _take(hands[p], c)
                 tot[k][p] += c
                 p = (p + 1) % n
                 left -= 1
@@ -396,7 +396,7 @@ class _Search:
                     best = s
                     pick = i
             _, c, k = moves[pick]
-            hands[p].remove(c)
+            _take(hands[p], c)
             tot[k][p] += c
             p = (p + 1) % n
             left -= 1
@@ -440,6 +440,32 @@ class _Search:
         kid = root.kids[i]
         _, card, column = root.moves[i]
         return Placement(card=card, column=column), kid.w / kid.n, kid.gain / kid.n
+
+
+# The rollouts' and the tree's small list work as plain loops over ints: the compiled build makes them
+# machine comparisons, where list.count, list.remove and max compare Python objects one by one.
+
+
+def _take(hand: list[int], card: int) -> None:
+    """``hand.remove(card)``: the first such card leaves the hand."""
+    i = 0
+    while hand[i] != card:
+        i += 1
+    hand.pop(i)
+
+
+def _level(t: list[int], p: int, top: int) -> bool:
+    """Whether another player than p has ``top`` in these totals (p has it: ``t.count(top) > 1``)."""
+    return any(q != p and t[q] == top for q in range(len(t)))
+
+
+def _top(t: list[int]) -> int:
+    """``max(t)``."""
+    top = t[0]
+    for x in t:
+        if x > top:
+            top = x
+    return top
 
 
 def candidates(game: Game) -> list[Placement]:
