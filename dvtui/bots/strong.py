@@ -177,13 +177,14 @@ class _Search:
         # every total of a column is below this (a player adds at most their hand to any column), so
         # a column's totals read as digits in this base are one small int, cheaper to look up than a tuple
         self.base = 1 + max(max(t) for t in self.tot0) + max(sum(h) for h in self.hands0)
+        self.span = self.base**n
+        self.placements: dict[int, list[_Move]] = {}
+        """By hand, player, column and its totals, as one int (see :meth:`moves`): the placements there."""
         self.outcome_of: dict[int, int] = {}
         """By a column's totals in :attr:`base`: the number of its outcome in :attr:`outcomes`."""
         self.outcome_ids: dict[tuple[int, ...], int] = {}
         self.outcomes: list[tuple[int, ...]] = []
         """Every column outcome (:data:`compact.Outcomes`'s entries) met so far, numbered by :attr:`outcome_ids`."""
-        self.placements: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[_Move]] = {}
-        """By (column, its totals, player, hand): the placements there (see :meth:`moves`)."""
         self.iterations = 0
 
     def _use(self, p: int, code: int) -> int:
@@ -256,20 +257,29 @@ class _Search:
         A placement's prior depends only on its column's cards and totals, the player and the
         card, and sibling nodes differ in one column: so each column's placements are kept by
         its state, the player and the hand."""
-        seen: set[tuple[int, tuple[int, ...]]] = set()
+        seen: set[int] = set()
         scored: list[_Move] = []
         same = self.same
         kept = self.placements
-        held = tuple(hand)
+        base = self.base
+        span = self.span
+        held = 0  # the hand as digits in base (cards are 1 and up, so no two hands read alike)
+        for c in hand:
+            held = held * base + c
+        held = held * self.n + p
         for k in self.live:
-            t = tuple(tot[k])
-            key = (same[k], t)
-            if key in seen:
+            t = tot[k]
+            code = 0  # the column's totals as digits in base, below span
+            for x in t:
+                code = code * base + x
+            alike = same[k] * span + code
+            if alike in seen:
                 continue  # a column with the same cards and the same totals as one already listed
-            seen.add(key)
-            found = kept.get((k, t, p, held))
+            seen.add(alike)
+            key = (held * COLUMNS + k) * span + code
+            found = kept.get(key)
             if found is None:
-                found = kept[k, t, p, held] = [(-self._prior(tot[k], self.cols[k], p, c), c, k) for c in hand]
+                found = kept[key] = [(-self._prior(t, self.cols[k], p, c), c, k) for c in hand]
             scored += found
         if self.dead:
             k = self.dead[0]
