@@ -76,18 +76,16 @@ class _Forced:
         self.placement = placement
         self.search = search = _Search(game, seed)
         if sibling is not None:
-            search.judged = sibling.search.judged
-            search.placements = sibling.search.placements
+            search.share(sibling.search)
         search.force(placement.card, placement.column)
         self.total = 0.0
         self.squares = 0.0
 
     def run(self, iterations: int, stop: threading.Event | None) -> None:
         search = self.search
-        me = search.me
         for i in range(iterations):
             search.iterate()
-            w = search.root.kids[0].w[me]
+            w = search.root.kids[0].w  # judged by the root's mover: me
             value = w - self.total
             self.total = w
             self.squares += value * value

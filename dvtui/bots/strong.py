@@ -127,8 +127,10 @@ class _Node:
         self.kids: list[_Node] = []
         self.n = 0
         self.root_n = 0.0  # sqrt(n), kept by the backup: the selection reads it for every child it weighs
-        self.w = [0.0] * players
-        self.mean = 0.0  # w[judge] / n, kept by the backup: what the selection weighs for the parent's mover
+        # the sum of the values its simulations gave its judge, the only player whose sum is ever read
+        # (the selection weighs a child for its parent's mover; the root's children are judged by the bot)
+        self.w = 0.0
+        self.mean = 0.0  # w / n, kept by the backup: what the selection weighs for the parent's mover
         self.gain = 0.0  # sum over simulations of the root player's score rise this round
 
 
@@ -170,9 +172,19 @@ class _Search:
         # (ties in column order, the order the policy breaks them in)
         self.wanted = [sorted((k for k in self.live if row[k] > 0), key=lambda k: -row[k]) for row in self.prize]
         self.root = _Node(self.me, n)
-        self.judged: dict[compact.Outcomes, tuple[list[float], int]] = {}
-        self.placements: dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], list[_Move]] = {}
-        """By (column, its totals, player, hand): the placements there (see :meth:`moves`)."""
+        self.judged: dict[tuple[int, ...], tuple[list[float], int]] = {}
+        """By the number of each column's outcome (:meth:`evaluate`): the round's end judged."""
+        # every total of a column is below this (a player adds at most their hand to any column), so
+        # a column's totals read as digits in this base are one small int, cheaper to look up than a tuple
+        self.base = 1 + max(max(t) for t in self.tot0) + max(sum(h) for h in self.hands0)
+        self.span = self.base**n
+        self.placements: dict[int, list[_Move]] = {}
+        """By hand, player, column and its totals, as one int (see :meth:`moves`): the placements there."""
+        self.outcome_of: dict[int, int] = {}
+        """By a column's totals in :attr:`base`: the number of its outcome in :attr:`outcomes`."""
+        self.outcome_ids: dict[tuple[int, ...], int] = {}
+        self.outcomes: list[tuple[int, ...]] = []
+        """Every column outcome (:data:`compact.Outcomes`'s entries) met so far, numbered by :attr:`outcome_ids`."""
         self.iterations = 0
 
     def _use(self, p: int, code: int) -> int:
@@ -188,10 +200,23 @@ class _Search:
 
         Judgements are memoised by the columns' outcomes: many simulations of a round end alike,
         more as the round goes on."""
-        orders = compact.outcomes(tot)
-        found = self.judged.get(orders)
+        outcome_of = self.outcome_of
+        base = self.base
+        ids: list[int] = []
+        for t in tot:
+            code = 0
+            for x in t:
+                code = code * base + x
+            i = outcome_of.get(code)
+            if i is None:
+                i = outcome_of[code] = self._outcome_id(t)
+            ids.append(i)
+        key = tuple(ids)
+        found = self.judged.get(key)
         if found is not None:
             return found
+        known = self.outcomes
+        orders = tuple([known[i] for i in ids])
         last = self.last_round
         worth, own, rest = self.state.resolve(orders, not last)
         gain = worth[self.me] - self.worth[self.me]
@@ -202,8 +227,27 @@ class _Search:
             pots = V.potentials(own, rest, self.gains)
             est = [worth[p] + pw * pots[p] for p in range(self.n)]
             found = V.estimate(est, self.temp, self.rank_w), gain
-        self.judged[orders] = found
+        self.judged[key] = found
         return found
+
+    def _outcome_id(self, t: list[int]) -> int:
+        """The number of the outcome of a column with these totals (see :func:`compact.outcomes`)."""
+        order, cancelled = rank(t)
+        entry = compact.CANCELLED if cancelled and not order else order
+        i = self.outcome_ids.get(entry)
+        if i is None:
+            i = self.outcome_ids[entry] = len(self.outcomes)
+            self.outcomes.append(entry)
+        return i
+
+    def share(self, other: _Search) -> None:
+        """Use the memos of ``other``, a search from the same position: they are functions of the
+        position alone (the judgement of each end of the round, the placements of each column)."""
+        self.judged = other.judged
+        self.placements = other.placements
+        self.outcome_of = other.outcome_of
+        self.outcome_ids = other.outcome_ids
+        self.outcomes = other.outcomes
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -213,20 +257,29 @@ class _Search:
         A placement's prior depends only on its column's cards and totals, the player and the
         card, and sibling nodes differ in one column: so each column's placements are kept by
         its state, the player and the hand."""
-        seen: set[tuple[int, tuple[int, ...]]] = set()
+        seen: set[int] = set()
         scored: list[_Move] = []
         same = self.same
         kept = self.placements
-        held = tuple(hand)
+        base = self.base
+        span = self.span
+        held = 0  # the hand as digits in base (cards are 1 and up, so no two hands read alike)
+        for c in hand:
+            held = held * base + c
+        held = held * self.n + p
         for k in self.live:
-            t = tuple(tot[k])
-            key = (same[k], t)
-            if key in seen:
+            t = tot[k]
+            code = 0  # the column's totals as digits in base, below span
+            for x in t:
+                code = code * base + x
+            alike = same[k] * span + code
+            if alike in seen:
                 continue  # a column with the same cards and the same totals as one already listed
-            seen.add(key)
-            found = kept.get((k, t, p, held))
+            seen.add(alike)
+            key = (held * COLUMNS + k) * span + code
+            found = kept.get(key)
             if found is None:
-                found = kept[k, t, p, held] = [(-self._prior(tot[k], self.cols[k], p, c), c, k) for c in hand]
+                found = kept[key] = [(-self._prior(t, self.cols[k], p, c), c, k) for c in hand]
             scored += found
         if self.dead:
             k = self.dead[0]
@@ -264,7 +317,7 @@ class _Search:
         wanted = self.wanted
         prize = self.prize
         eps = self.eps
-        tops = [max(t) for t in tot]  # each column's highest total, kept as the placements go
+        tops = [_top(t) for t in tot]  # each column's highest total, kept as the placements go
         while left:
             hand = hands[p]
             choice_c = 0
@@ -284,7 +337,7 @@ class _Search:
                     top = tops[k]
                     if mine < top:
                         need = top - mine + 1
-                    elif t.count(top) > 1:
+                    elif _level(t, p, top):
                         need = 1  # level with the first
                     else:
                         continue  # already first here
@@ -299,7 +352,7 @@ class _Search:
             if choice_k < 0:
                 choice_c = hand[int(rng() * len(hand))] if rng() < eps else hand[0]
                 choice_k = self.dead[0] if self.dead and rng() >= eps else int(rng() * COLUMNS)
-            hand.remove(choice_c)
+            _take(hand, choice_c)
             t = tot[choice_k]
             t[p] += choice_c
             if t[p] > tops[choice_k]:
@@ -336,7 +389,7 @@ class _Search:
                 child = _Node((p + 1) % n, n)
                 kids.append(child)
                 _, c, k = moves[i]
-                hands[p].remove(c)
+                _take(hands[p], c)
                 tot[k][p] += c
                 p = (p + 1) % n
                 left -= 1
@@ -353,7 +406,7 @@ class _Search:
                     best = s
                     pick = i
             _, c, k = moves[pick]
-            hands[p].remove(c)
+            _take(hands[p], c)
             tot[k][p] += c
             p = (p + 1) % n
             left -= 1
@@ -365,10 +418,8 @@ class _Search:
         for node in path:
             node.n += 1
             node.root_n = math.sqrt(node.n)
-            w = node.w
-            for q in range(n):
-                w[q] += values[q]
-            node.mean = w[node.judge] / node.n
+            node.w += values[node.judge]
+            node.mean = node.w / node.n
             node.gain += gain
         self.iterations += 1
 
@@ -388,17 +439,43 @@ class _Search:
         """The root's placements with their visit counts, in :meth:`best`'s order (so the first is its move)."""
         root = self.root
         assert root.moves is not None and root.kids
-        order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w[self.me]))
+        order = sorted(range(len(root.kids)), key=lambda j: (-root.kids[j].n, -root.kids[j].w))
         return tuple((Placement(card=root.moves[j][1], column=root.moves[j][2]), root.kids[j].n) for j in order)
 
     def best(self) -> tuple[Placement, float, float]:
         """The most visited move at the root, with its mean win value and mean score rise."""
         root = self.root
         assert root.moves is not None and root.kids
-        i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w[self.me]))
+        i = max(range(len(root.kids)), key=lambda j: (root.kids[j].n, root.kids[j].w))
         kid = root.kids[i]
         _, card, column = root.moves[i]
-        return Placement(card=card, column=column), kid.w[self.me] / kid.n, kid.gain / kid.n
+        return Placement(card=card, column=column), kid.w / kid.n, kid.gain / kid.n
+
+
+# The rollouts' and the tree's small list work as plain loops over ints: the compiled build makes them
+# machine comparisons, where list.count, list.remove and max compare Python objects one by one.
+
+
+def _take(hand: list[int], card: int) -> None:
+    """``hand.remove(card)``: the first such card leaves the hand."""
+    i = 0
+    while hand[i] != card:
+        i += 1
+    hand.pop(i)
+
+
+def _level(t: list[int], p: int, top: int) -> bool:
+    """Whether another player than p has ``top`` in these totals (p has it: ``t.count(top) > 1``)."""
+    return any(q != p and t[q] == top for q in range(len(t)))
+
+
+def _top(t: list[int]) -> int:
+    """``max(t)``."""
+    top = t[0]
+    for x in t:
+        if x > top:
+            top = x
+    return top
 
 
 def candidates(game: Game) -> list[Placement]:
