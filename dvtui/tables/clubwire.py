@@ -36,6 +36,15 @@ MAX_RECENT = 500
 """The most rated games one ``profile`` answer lists (an account's latest)."""
 
 
+TableSizes = Annotated[
+    list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
+    msgspec.Meta(min_length=1, max_length=3),
+]
+"""The table sizes a seek or a tournament's tables accept: one to three of 3, 4 and 5."""
+MoveTime = Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)]
+"""A move's time in seconds at a table the pool or a tournament opens."""
+
+
 class AskRatings(Message, tag="ratings"):
     """Feature ``ratings``: the leaderboard's first ``top`` lines; answered by ``leaderboard``."""
 
@@ -56,12 +65,9 @@ class Seek(Message, tag="seek"):
     seconds one waits for people before bots fill the free seats. Answered by ``seeking``, again
     each second while one waits, then ``matched``."""
 
-    players: Annotated[
-        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
-        msgspec.Meta(min_length=1, max_length=3),
-    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
+    players: TableSizes = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
     rated: bool = False
-    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
+    move_time: MoveTime = SEEK_MOVE_TIME
     wait: Annotated[int, msgspec.Meta(ge=1, le=SEEK_MOST_WAIT)] = SEEK_WAIT
 
 
@@ -75,12 +81,9 @@ class ArenaNew(Message, tag="arena_new"):
 
     name: TableName
     seconds: Annotated[int, msgspec.Meta(ge=ARENA_LEAST_SECONDS, le=ARENA_MOST_SECONDS)]
-    players: Annotated[
-        list[Annotated[int, msgspec.Meta(ge=SEEK_SIZES[0], le=SEEK_SIZES[-1])]],
-        msgspec.Meta(min_length=1, max_length=3),
-    ] = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
+    players: TableSizes = msgspec.field(default_factory=lambda: [*SEEK_SIZES])
     rated: bool = False
-    move_time: Annotated[int, msgspec.Meta(ge=MIN_MOVE_TIME, le=MAX_MOVE_TIME)] = SEEK_MOVE_TIME
+    move_time: MoveTime = SEEK_MOVE_TIME
 
 
 class ArenaJoin(Message, tag="arena_join"):
