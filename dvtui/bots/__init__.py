@@ -17,6 +17,7 @@ from ..engine import parse_bot as _parse_bot
 from .base import BotSpec, Mover, Stopped, UnknownBot, mix
 from .calibration import chance as win_chance
 from .calibration import chance_error as win_chance_error
+from .calibration import identity as win_chance_identity
 from .greedy import choose as greedy
 from .judgement import Judgement, advise, judge
 from .ladder import LADDER, MOVERS, Level, StoppableMover
@@ -127,4 +128,5 @@ __all__ = [
     "think",
     "win_chance",
     "win_chance_error",
+    "win_chance_identity",
 ]

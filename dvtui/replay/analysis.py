@@ -15,10 +15,11 @@ error, measured from the spread of those simulations' values. A placement is mar
 loss passes the mark's threshold *and* is more than :data:`NOISE_SIGMAS` standard errors: a mark says
 "this was worse", never "the dice of the search fell this way".
 
-Results are a pure function of (file, budget, dvtui's version): every search is seeded from the
-game's seed, the mover and the position, the budget is iterations (never the clock), and the worker
-pool returns results in the game's order. They are kept beside the game, in ``FILE.analysis.json``,
-keyed by the file's SHA-256, the budget and the version, and reused when those match.
+Results are a pure function of (file, budget, dvtui's version, the win chance's calibration): every
+search is seeded from the game's seed, the mover and the position, the budget is iterations (never
+the clock), and the worker pool returns results in the game's order. They are kept beside the game,
+in ``FILE.analysis.json``, keyed by the file's SHA-256, the budget and what made them (the version
+and the calibration: :func:`made_by`), and reused when those match.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as, win_chance, win_chance_error
+from ..bots import DEFAULT_ITERATIONS, bot_seed, judge, searched_as, win_chance, win_chance_error, win_chance_identity
 from ..engine import COLUMNS, CardPlaced, Event, Game, Placement
 from ..i18n import N_, _, ngettext
 from ..store.decode_words import validation_words
@@ -332,14 +333,12 @@ def kept(
     """The analysis of the game in ``game_file`` (``data``: its bytes, ``events``: their canonical
     log): the one kept beside it when it matches, else made now and kept. Returns it with why it
     could not be kept (None when it was, or was already)."""
-    from .. import __version__
-
     digest = file_digest(data)
     where = analysis_path(game_file)
-    found, unread = load(where, digest, budget, __version__, events)
+    found, unread = load(where, digest, budget, made_by(), events)
     if found is not None:
         return found, None
-    analysis = Analysis(digest, budget, __version__, analyse(events, budget, jobs, progress))
+    analysis = Analysis(digest, budget, made_by(), analyse(events, budget, jobs, progress))
     try:
         save(where, analysis)
     except OSError as e:
@@ -350,13 +349,20 @@ def kept(
 def load_kept(game_file: Path, events: Sequence[Event], budget: int = BUDGET) -> tuple[Analysis | None, str | None]:
     """The analysis kept beside ``game_file`` for its present bytes (``events``: its canonical
     log), if there is one; with why a file there was not read (see :func:`load`)."""
-    from .. import __version__
-
     try:
         data = read_bytes(game_file)
     except GameFileError:
         return None, None
-    return load(analysis_path(game_file), file_digest(data), budget, __version__, events)
+    return load(analysis_path(game_file), file_digest(data), budget, made_by(), events)
+
+
+def made_by() -> str:
+    """What made an analysis, as kept beside the game: dvtui's version and the calibration in use.
+    The file keeps calibrated chances, so a map refitted without a new version must not show the
+    chances of the old one."""
+    from .. import __version__
+
+    return f"{__version__} calibration {win_chance_identity()}"
 
 
 def mark_counts(reviews: Sequence[Review], player: int) -> str:

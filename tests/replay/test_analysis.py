@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dvtui.bots import advise, judge
+from dvtui.bots import advise, calibration, judge
 from dvtui.bots.strong import candidates
 from dvtui.engine import Game, Placement
-from dvtui.replay.analysis import analyse, analysis_path, mark_for, review
+from dvtui.replay.analysis import analyse, analysis_path, kept, mark_for, review
 from dvtui.store import read_game
 
 from ..support.files import PLAYERS, write_game
@@ -131,3 +131,21 @@ def test_the_analysis_judges_as_the_hint_does() -> None:
         assert judged.best.placement == advise(game, 9, iterations=300).placement
         assert {w.placement for w in judged.weighed} == set(candidates(game))  # each distinct placement
         assert all(w.error >= 0 and 1 <= w.iterations <= judged.best.iterations for w in judged.weighed)
+
+
+def test_a_kept_analysis_made_under_another_calibration_is_made_again(
+    game_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept analysis holds calibrated chances: a map refitted without a new version of dvtui must
+    not show the old map's chances."""
+    path = tmp_path / game_file.name
+    path.write_bytes(game_file.read_bytes())
+    data, events = path.read_bytes(), read_game(path).events
+    first, _ = kept(path, data, events, budget=30)
+    assert kept(path, data, events, budget=30)[0] == first  # the same map: reused as it is
+    c, slopes = calibration.FIT[3]
+    monkeypatch.setitem(calibration.FIT, 3, (c + 1.0, slopes))  # a refit: every chance higher
+    again, _ = kept(path, data, events, budget=30)
+    assert again.version != first.version
+    assert all(b.before > a.before for a, b in zip(first.reviews, again.reviews, strict=True))
+    assert json.loads(analysis_path(path).read_text())["version"] == again.version

@@ -85,9 +85,10 @@ def test_the_calibrated_chance_rises_with_the_value_and_stays_a_chance(players: 
     values = [k / 100 for k in range(-5, 106)]
     chances = [win_chance(v, players) for v in values]
     assert all(0.0 < c < 1.0 for c in chances)
-    assert all(a <= b for a, b in pairwise(chances))  # a better placement never says less
-    assert chances[-1] > chances[0]
-    for v in (0.1, 0.3, 0.5, 0.8):  # the error carried over is the map's slope times the value's
+    inside = chances[6:-6]  # values kept inside 0..1 (EDGE) read alike beyond it
+    assert all(a < b for a, b in pairwise(inside))  # a better placement always says more
+    assert all(a <= b for a, b in pairwise(chances))
+    for v in (0.05, 0.15, 0.35, 0.55, 0.85, 0.95):  # the error carried over is the map's slope times the value's
         slope = (win_chance(v + 1e-6, players) - win_chance(v - 1e-6, players)) / 2e-6
         assert win_chance_error(v, 0.01, players) == pytest.approx(0.01 * slope, rel=1e-4)
 

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dvtui import __version__
 from dvtui.app.textual_private import notifications
-from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, save
+from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, made_by, save
 from dvtui.replay.sidecar import MAX_SIDECAR_BYTES, SidecarError, read_sidecar
 from dvtui.store import read_game
 
@@ -32,7 +31,7 @@ def _game(tmp_path: Path) -> Path:
 
 
 def _load(game: Path) -> tuple[Analysis | None, str | None]:
-    return load(analysis_path(game), file_digest(game.read_bytes()), BUDGET, __version__, read_game(game).events)
+    return load(analysis_path(game), file_digest(game.read_bytes()), BUDGET, made_by(), read_game(game).events)
 
 
 def _kept_text(game: Path, change: dict[str, object] | None = None) -> str:
@@ -40,7 +39,7 @@ def _kept_text(game: Path, change: dict[str, object] | None = None) -> str:
     reviews = analyse(read_game(game).events, BUDGET)
     if change:
         reviews[0] = dataclasses.replace(reviews[0], **change)  # type: ignore[arg-type]
-    save(analysis_path(game), Analysis(file_digest(game.read_bytes()), BUDGET, __version__, reviews))
+    save(analysis_path(game), Analysis(file_digest(game.read_bytes()), BUDGET, made_by(), reviews))
     return analysis_path(game).read_text()
 
 

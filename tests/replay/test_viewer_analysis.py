@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from dvtui import __version__
 from dvtui.app.app import DvtuiApp
 from dvtui.app.config import Pace
 from dvtui.app.options import AppOptions
@@ -18,7 +17,7 @@ from dvtui.app.screens.replay import ReplayScreen
 from dvtui.app.textual_private import notifications
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.play.local import LocalSession
-from dvtui.replay.analysis import BUDGET, Analysis, analyse, analysis_path, file_digest, save
+from dvtui.replay.analysis import BUDGET, Analysis, analyse, analysis_path, file_digest, made_by, save
 from dvtui.store import read_game
 
 from ..support.pilot import text, until
@@ -39,7 +38,7 @@ async def test_a_kept_analysis_shows_its_marks_in_the_log_and_b_before_a_blunder
     reviews = [dataclasses.replace(r, mark=None) for r in analyse(read_game(path).events, 20)]
     marked = dataclasses.replace(reviews[4], mark="blunder")
     reviews[4] = marked
-    save(analysis_path(path), Analysis(file_digest(path.read_bytes()), BUDGET, __version__, reviews))
+    save(analysis_path(path), Analysis(file_digest(path.read_bytes()), BUDGET, made_by(), reviews))
     app = replay_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()

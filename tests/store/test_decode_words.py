@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dvtui import __version__
 from dvtui.i18n import set_language
-from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, save
+from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, made_by, save
 from dvtui.store import read_game
 from dvtui.store.decode_words import malformed_words, validation_words
 from dvtui.store.errors import GameFileError
@@ -76,11 +75,11 @@ def test_a_kept_analysis_of_another_layout_is_said_in_french(tmp_path: Path) -> 
     shutil.copyfile(REPLAYS / "game.dvr", game)
     events = read_game(game).events
     digest = file_digest(game.read_bytes())
-    save(analysis_path(game), Analysis(digest, 5, __version__, analyse(events, 5)))
+    save(analysis_path(game), Analysis(digest, 5, made_by(), analyse(events, 5)))
     body = json.loads(analysis_path(game).read_text())
     body["reviews"][0]["played"] = "beaucoup"
     analysis_path(game).write_text(json.dumps(body))
-    found, why = load(analysis_path(game), digest, 5, __version__, events)
+    found, why = load(analysis_path(game), digest, 5, made_by(), events)
     assert found is None and why is not None
     assert "on attendait un nombre décimal ou null, pas un texte, à $.reviews[0].played)" in why, why
     assert not ENGLISH.search(why), why
