@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import textual.constants
 
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.analysis import AnalysisScreen
@@ -24,6 +23,7 @@ from dvtui.play.session import PlaySession
 from dvtui.replay.analysis import Review
 
 from ..support.apps import table_app
+from ..support.colours import terminal
 from ..support.pilot import until
 
 TAGS = ["B1", "B2", "B3", "B4", "B5"]
@@ -34,13 +34,7 @@ SETTINGS = [("truecolor", True), ("standard", True), ("standard", False), ("256"
 
 @pytest.fixture(params=SETTINGS, ids=lambda p: f"{p[0]}{'-NO_COLOR' if p[1] else ''}")
 def colours(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> tuple[str, bool]:
-    system, off = request.param
-    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", system)
-    if off:
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return system, off
+    return terminal(monkeypatch, *request.param)
 
 
 def screen_lines(app: DvtuiApp) -> list[str]:

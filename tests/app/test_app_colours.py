@@ -11,7 +11,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import textual.constants
 from rich.color import Color, ColorSystem
 from rich.style import Style
 from textual.pilot import Pilot
@@ -34,6 +33,7 @@ from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 
 from ..support.apps import new_session, table_app
+from ..support.colours import terminal
 from ..support.pilot import until
 from ..support.servers import watch_until
 from .driver import table, travel_after_a_move
@@ -41,17 +41,6 @@ from .driver import table, travel_after_a_move
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 SYSTEMS = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}
 """The colour systems Textual draws in (``TEXTUAL_COLOR_SYSTEM``; ``auto`` picks one of them)."""
-
-
-def terminal(monkeypatch: pytest.MonkeyPatch, system: str, off: bool) -> tuple[str, bool]:
-    """A colour system, with colours on or off, set as a terminal's environment sets them (read
-    when the app is made)."""
-    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", system)
-    if off:
-        monkeypatch.setenv("NO_COLOR", "1")
-    else:
-        monkeypatch.delenv("NO_COLOR", raising=False)
-    return system, off
 
 
 @pytest.fixture(
