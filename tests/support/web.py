@@ -36,14 +36,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def web_server(data_dir: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``dvtui web`` on a free port of localhost: the process and the page's address (no slash
-    at the end). Its log goes to a file beside the data, which nobody has to keep reading."""
+def web_server(data_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``dvtui web`` on ``port`` (a free one of localhost when None): the process and the page's
+    address (no slash at the end). Its log goes to a file beside the data, which nobody has to keep
+    reading."""
     data_dir.mkdir(parents=True, exist_ok=True)
     log = data_dir.parent / "web.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            dvtui_cmd("web", "--port", str(free_port()), *args),
+            dvtui_cmd("web", "--port", str(port or free_port()), *args),
             stdout=out, stderr=subprocess.STDOUT, env=env(data_dir),
         )  # fmt: skip
     try:

@@ -3,6 +3,10 @@ from a terminal; a reload offers to resume it; a closed tab ends its process and
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,7 @@ from ..support.web import (
     TABLE,
     Tab,
     descendants,
+    free_port,
     placements,
     start_and_place,
     wait_until,
@@ -76,5 +81,64 @@ def test_a_key_typed_right_after_the_page_loads_reaches_the_app(browser: Browser
         tab.mark()
         page.keyboard.press("ArrowDown")  # straight to the page, as a person types: past Play now,
         page.keyboard.press("Enter")  # New game
+        tab.wait_for(SETUP)
+        page.close()
+
+
+@contextmanager
+def slow_answers(server_port: int, delay: float) -> Iterator[int]:
+    """A proxy on a free port of localhost to ``server_port`` that holds back what the server says on
+    each connection for ``delay`` seconds (what the browser says goes through at once): the tab's
+    socket stays connecting that long, as on a busy machine."""
+    port = free_port()
+    loop = asyncio.new_event_loop()
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, wait: float) -> None:
+        await asyncio.sleep(wait)
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+        writer.close()
+
+    async def serve(client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
+        server_in, server_out = await asyncio.open_connection("127.0.0.1", server_port)
+        await asyncio.gather(pipe(client_in, server_out, 0.0), pipe(server_in, client_out, delay),
+                             return_exceptions=True)  # fmt: skip
+
+    listening = threading.Event()
+
+    def run() -> None:  # its own loop in its own thread: the browser's driver has the main one
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(asyncio.start_server(serve, "127.0.0.1", port))
+        listening.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    listening.wait()
+    try:
+        yield port
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+
+
+def test_keys_typed_while_the_tab_connects_reach_the_app(browser: Browser, tmp_path: Path) -> None:
+    """A person who types as soon as the page is there, before its socket is open (a busy machine,
+    a slow network), loses no key: they reach the game, in order, once the socket opens."""
+    port = free_port()
+    with (
+        slow_answers(port, delay=0.0) as page_port,
+        slow_answers(port, delay=2.0) as socket_port,
+        web_server(tmp_path / "data", "--public-url", f"http://127.0.0.1:{socket_port}", port=port),
+    ):
+        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        tab = Tab(page)
+        page.goto(f"http://127.0.0.1:{page_port}/")
+        page.wait_for_function("document.activeElement.className === 'xterm-helper-textarea'")
+        assert page.evaluate("document.querySelector('.textual-terminal.-connected') === null")
+        page.keyboard.press("ArrowDown")  # past Play now,
+        page.keyboard.press("Enter")  # New game, typed before the socket is open
+        assert page.evaluate("document.querySelector('.textual-terminal.-connected') === null")
         tab.wait_for(SETUP)
         page.close()
