@@ -86,8 +86,9 @@ class Following:
 
     async def follow(self, payload: str) -> None:
         """``lines NAME GAME NEXT``, ``record NAME GAME``, ``table NAME``, ``presence NAME``, ``chat
-        NAME GAME``, or ``*`` (notifications may have been missed: every table is read again from
-        its ``seq``, and who is at it through the others). What is read is the game held here
+        NAME GAME``, or ``*`` (notifications may have been missed: every table here is checked for
+        its name given to another game, as ``table NAME`` would have said, then read again from its
+        ``seq``, with who is at it through the others). What is read is the game held here
         (``GAME``, the store's identity of a game, is news of that game only): a name may have
         been given to another game meanwhile, which ``table NAME`` says."""
         kind, name, game, upto = _parsed(payload)
@@ -95,7 +96,8 @@ class Following:
         if there is not None and None not in (game, there.game_id) and game != there.game_id:
             return  # (news of another game given the table's name: `table NAME` says so)
         try:
-            if kind == "*":
+            if kind == "*":  # a name given to another game meanwhile was said by a `table NAME` missed too
+                await asyncio.gather(*(self.replaced(table) for table in list(self.hall.tables.values())))
                 for name in await self.backing.run_io(self.backing.store.names):
                     await self.follow_table(name, None)
                 for table in list(self.hall.tables.values()):

@@ -98,10 +98,37 @@ async def test_a_follower_reads_the_game_it_holds_after_its_name_is_given_to_ano
     for payload in told:  # what b is woken for before it hears `table n` (notifications are read concurrently)
         if not payload.startswith("table "):
             await following.follow(payload)
-    await following.follow("*")  # (and every table read again, as after notifications missed)
     assert table.failed is None, table.failed
     assert table.lines == first == a.lines(aside.removesuffix(".dvr"))
     assert list(table.chat) == [] and table.record == record and table.elsewhere == {}
     with pytest.raises(SaveError, match="put aside"):  # held again for a decision: never on the other game
         PgPeers(b).hold("n", table.session, table.next_seq)
     assert table.lines == first
+
+
+async def test_a_follower_that_missed_every_notification_notices_the_name_given_to_another_game(
+    pg_database: str, stores: tuple[PgStore, PgStore], tmp_path: Path
+) -> None:
+    """Notifications missed (the follower's listening was down): ``*`` alone must tell it what
+    ``table NAME`` would have, that its unfinished game was put aside and another dealt at the
+    name, and list the new game; never keep showing the old one as the table's."""
+    a, b = stores
+    session, _lines = a.create("n", _created(3), _record(opener=1))
+    a.rest("n", session)
+    logged: list[str] = []
+    hall, following = _following(b, tmp_path / "b", logged)
+    table = hall.reopened("n", None)
+    assert table is not None
+    hall.tables["n"] = table
+    first = list(table.lines)
+    a.archive("n")
+    again, _ = a.create("n", _created(4), _record(opener=2))
+    _play(again, 3)
+    a.rest("n", again)  # (a server holds a game only while it decides)
+    await following.follow("*")
+    assert table.failed is not None and table.failed.code == "closed", table.failed
+    assert table.lines == first  # never the other game's
+    assert "n" in hall.tables, logged
+    listed = hall.tables["n"]
+    assert listed is not table and listed.game_id == a.game_id(again)
+    assert listed.lines == a.lines("n") != table.lines
