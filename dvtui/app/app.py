@@ -18,7 +18,7 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
-from textual.events import DeliveryComplete, DeliveryFailed
+from textual.events import DeliveryComplete, DeliveryFailed, Event
 from textual.markup import escape
 from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
@@ -39,6 +39,7 @@ from ..signals import HangupGuard
 from ..store import GameFileError, LoadedGame, SaveError, new_save_path
 from .config import SetupChoice, SetupDefaults, default_player_name, load_azerty, load_notify, load_pace
 from .exit_state import ExitState, exit_state_of
+from .first_keys import FirstKeys
 from .keys import azerty_keymap, qwerty_keymap
 from .messages import STATE_TITLE, BranchRequested
 from .options import AppOptions, ChooseSeat, Menu, Setup, Watch
@@ -93,6 +94,7 @@ class DvtuiApp(App[ExitState]):
         """The game the app opens on, until the table takes it."""
         self._table: TableScreen | None = None
         """The table, once there is one: it owns the game being played (see :attr:`session`)."""
+        self._first_keys = FirstKeys()
         self.watched: LoadedGame | None = None
         self.menu = False
         """Without a game: the start menu first (plain ``dvtui``), else the set-up screen."""
@@ -152,26 +154,36 @@ class DvtuiApp(App[ExitState]):
         given = super().return_value
         return given if given is not None else self._outcome
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.call_after_refresh(self.freeze_long_lived)
         self.use_azerty(load_azerty())
         if self.handle_hangup:
             self._guard = HangupGuard(self._hang_up)
             self._guard.install()
-        if self._opening is not None or self.watched is not None:
-            return
+        if self._opening is None and self.watched is None:
+            await self.push_screen(self._first_screen())
+        self.call_after_refresh(self._open_keys)  # (once the first screen has its focus)
+
+    def _first_screen(self) -> Screen[Any]:
         if self.choose_seat is not None:
             from .screens.seats import SeatScreen
 
-            self.push_screen(SeatScreen(self.choose_seat))
-        elif self.menu:
+            return SeatScreen(self.choose_seat)
+        if self.menu:
             from .screens.menu import MenuScreen
 
-            self.push_screen(MenuScreen(self.lobby))
-        else:
-            from .screens.setup import SetupScreen  # only when there is no --players: a faster start
+            return MenuScreen(self.lobby)
+        from .screens.setup import SetupScreen  # only when there is no --players: a faster start
 
-            self.push_screen(SetupScreen(self.setup_defaults, self.create_session, self.start_game))
+        return SetupScreen(self.setup_defaults, self.create_session, self.start_game)
+
+    async def on_event(self, event: Event) -> None:
+        if not self._first_keys.hold(event):  # (typed before the first screen could take it)
+            await super().on_event(event)
+
+    async def _open_keys(self) -> None:
+        for event in self._first_keys.release():
+            await super().on_event(event)
 
     def on_notify(self, event: Notify) -> None:
         """Before Textual shows ``event``'s notification: it replaces one saying the same thing

@@ -86,10 +86,10 @@ def test_a_key_typed_right_after_the_page_loads_reaches_the_app(browser: Browser
 
 
 @contextmanager
-def slow_answers(server_port: int, delay: float) -> Iterator[int]:
-    """A proxy on a free port of localhost to ``server_port`` that holds back what the server says on
-    each connection for ``delay`` seconds (what the browser says goes through at once): the tab's
-    socket stays connecting that long, as on a busy machine."""
+def slow_sockets(server_port: int, delay: float) -> Iterator[int]:
+    """A proxy on a free port of localhost to ``server_port`` that holds back the server's answer to
+    each WebSocket's opening for ``delay`` seconds (the rest goes through at once): the tab's socket
+    stays connecting that long, as on a busy machine."""
     port = free_port()
     loop = asyncio.new_event_loop()
 
@@ -102,7 +102,10 @@ def slow_answers(server_port: int, delay: float) -> Iterator[int]:
 
     async def serve(client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
         server_in, server_out = await asyncio.open_connection("127.0.0.1", server_port)
-        await asyncio.gather(pipe(client_in, server_out, 0.0), pipe(server_in, client_out, delay),
+        request = await client_in.read(65536)
+        server_out.write(request)
+        wait = delay if b"upgrade: websocket" in request.lower() else 0.0
+        await asyncio.gather(pipe(client_in, server_out, 0.0), pipe(server_in, client_out, wait),
                              return_exceptions=True)  # fmt: skip
 
     listening = threading.Event()
@@ -128,13 +131,12 @@ def test_keys_typed_while_the_tab_connects_reach_the_app(browser: Browser, tmp_p
     a slow network), loses no key: they reach the game, in order, once the socket opens."""
     port = free_port()
     with (
-        slow_answers(port, delay=0.0) as page_port,
-        slow_answers(port, delay=2.0) as socket_port,
-        web_server(tmp_path / "data", "--public-url", f"http://127.0.0.1:{socket_port}", port=port),
+        slow_sockets(port, delay=2.0) as proxy,
+        web_server(tmp_path / "data", "--public-url", f"http://127.0.0.1:{proxy}", port=port),
     ):
         page = browser.new_page(viewport={"width": 1100, "height": 700})
         tab = Tab(page)
-        page.goto(f"http://127.0.0.1:{page_port}/")
+        page.goto(f"http://127.0.0.1:{proxy}/")
         page.wait_for_function("document.activeElement.className === 'xterm-helper-textarea'")
         assert page.evaluate("document.querySelector('.textual-terminal.-connected') === null")
         page.keyboard.press("ArrowDown")  # past Play now,
