@@ -154,6 +154,19 @@ class Bench:
         )
         return await cur.fetchone() is not None
 
+    async def everyone_told(self) -> None:
+        """Wait until the servers have written everyone's presence row (one per client): the rows
+        of the 4N arrivals are written after the joins are answered, and written while moves are
+        made they would be counted as the moves' work."""
+        deadline = time.monotonic() + 300
+        while True:
+            cur = await self.checkers[0].execute("SELECT count(*) FROM dvtui_presence")
+            row = await cur.fetchone()
+            if row is not None and row[0] >= 4 * len(self.tables):
+                return
+            assert time.monotonic() < deadline, "the servers did not write everyone's presence"
+            await asyncio.sleep(0.2)
+
     async def connect(self, table: TableState, seat: int | None) -> Client:
         reader, writer = await asyncio.open_unix_connection(self.sock(table, seat), limit=MAX_LINE_BYTES)
         writer.write(HELLO)
@@ -349,6 +362,8 @@ async def run_size(
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
             await asyncio.sleep(0.05)
+        if store is not None:
+            await bench.everyone_told()
         database = await database_pids(bench) if store is not None else []
         before = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
         await bench.drive(rate, seconds)

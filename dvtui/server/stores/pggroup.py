@@ -13,7 +13,8 @@ holds (the games it took, and a check that the statement runs on that session): 
 and the write are one, with no round trip of its own, and no read of the lock table. A
 game whose lock that session no longer holds, or whose ``seq`` another server wrote first, is
 kept out of the batch (nothing of it is kept) and its writer told :class:`~.base.HoldLost`; the
-other games' lines stand. BEGIN, the statement and COMMIT go in one round trip (a pipeline).
+other games' lines stand. The statement is its own transaction (the session is in autocommit), in
+one round trip.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
     import psycopg
 
 logging.getLogger("psycopg").addHandler(logging.NullHandler())
-"""A pipeline cut by a connection lost makes psycopg log what it ignored as it ends it; the store
-says what happened itself (the decision held again, or the database away), in one line."""
+"""What psycopg may log of a connection lost is not shown: the store says what happened itself
+(the decision held again, or the database away), in one line."""
 
 APPEND = """WITH batch AS (
     SELECT * FROM unnest(%(batch)s::bigint[], %(firsts)s::integer[], %(told)s::text[]) AS b (game_id, seq, payload)
@@ -180,7 +181,8 @@ class GroupCommit:
                 return
 
     def _commit(self, batch: list[Append]) -> bool:
-        """One transaction, one round trip (BEGIN, the statement, COMMIT in one pipeline): the
+        """One transaction, one round trip (the statement alone, which the session's autocommit
+        commits as it ends: no BEGIN, no COMMIT, no pipeline to pay for in the server's CPU): the
         batch's games that this session holds, each whole; the others told why they kept nothing.
         False: the primary key refused the batch (nothing of it kept)."""
         import psycopg
@@ -194,12 +196,11 @@ class GroupCommit:
             batch = [request for request in batch if request.error is None]
             if not batch:
                 return True
-            try:
-                with conn.pipeline(), conn.transaction():
-                    cur = conn.execute(APPEND, statement_params(batch, pid))
+            try:  # (one statement on a session in autocommit: a transaction of its own, committed as it returns)
+                rows = conn.execute(APPEND, statement_params(batch, pid)).fetchall()
             except psycopg.errors.UniqueViolation:
                 return False
-            went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in cur.fetchall()}
+            went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in rows}
         self.commits += 1
         for request in batch:
             written, held = went[request.game_id]

@@ -37,7 +37,7 @@ class HolderSession(NamedTuple):
 def _refusal(error: psycopg.Error) -> bool:
     """``error`` is the database refusing a statement, its session alive: a SQLSTATE of its own,
     not a connection's (class 08) nor an administrator's or a shutdown's (class 57); an error
-    psycopg raises itself (a pipeline left by a connection lost) has none."""
+    psycopg raises itself (a connection lost as it read the answer) has none."""
     state = error.sqlstate
     return state is not None and not state.startswith(("08", "57"))
 
