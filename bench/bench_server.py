@@ -36,6 +36,9 @@ on that one database, pinned to two cores, table i opened and played through ser
 ``--seats-across`` (with ``--servers 2`` or more) connects a table's seats through different
 servers (seat s of table i through server (i + s) mod N): each turn passed to a seat of another
 server is a decision made through a server that does not hold the table (a hand-over).
+``--others-follow`` (with ``--servers 2`` or more) opens and plays every table through the first
+server: the others only follow its moves (read each one's lines as it is notified), and their CPU
+is given per move followed.
 
 After each row, the CPU each move cost, from ``/proc`` (user + system time of the processes over
 the moves' seconds, the idle server's work of those seconds included): the server's, per move
@@ -129,12 +132,16 @@ class Bench:
         self.errors: list[str] = []
         self.across = False
         """Each table's seats through different servers (``--seats-across``)."""
+        self.first_only = False
+        """Every table through the first server, the others following (``--others-follow``)."""
         self.through = [0] * len(directories)
         """Moves sent through each server."""
 
     def server(self, table: TableState, seat: int | None = None) -> int:
         """The server ``table`` is opened and watched through (table i: server i mod N), or its
         seat ``seat``'s (the same, or with :attr:`across` server (i + seat) mod N)."""
+        if self.first_only:
+            return 0
         return (int(table.name[1:]) + ((seat or 0) if self.across else 0)) % len(self.directories)
 
     def sock(self, table: TableState, seat: int | None = None) -> str:
@@ -346,7 +353,7 @@ def empty(store: str) -> None:
 
 async def run_size(
     tables: int, rate: float, seconds: float, core: int, move_time: int | None = None, chat_every: int = 0,
-    store: str | None = None, servers: int = 1, across: bool = False,
+    store: str | None = None, servers: int = 1, across: bool = False, others_follow: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     if store is not None:
         empty(store)
@@ -357,7 +364,7 @@ async def run_size(
     ]
     try:
         bench = Bench(directories, tables, move_time, chat_every, store)
-        bench.across = across
+        bench.across, bench.first_only = across, others_follow
         await bench.setup()
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
@@ -369,6 +376,7 @@ async def run_size(
         await bench.drive(rate, seconds)
         after = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
         used = [b - a if a is not None and b is not None else None for a, b in zip(before[0], after[0], strict=True)]
+        moves = [n or others_follow * bench.moves for n in bench.through]  # (a follower's: the moves it followed)
         db_used = after[1] - before[1] if before[1] is not None and after[1] is not None else None
         rss = max(rss_mib(proc.pid) for proc in procs)
         for task in readers:
@@ -380,7 +388,7 @@ async def run_size(
             "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
             "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
             "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
-            "server_cpu": [per_move(u, n) for u, n in zip(used, bench.through, strict=True)],
+            "server_cpu": [per_move(u, n) for u, n in zip(used, moves, strict=True)],
             "database_cpu": per_move(db_used, bench.moves) if store is not None else None,
         }  # fmt: skip
     finally:
@@ -443,11 +451,18 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1, help="server processes on the database (needs --store)")
     parser.add_argument("--seats-across", action="store_true",
                         help="a table's seats through different servers (needs --servers 2 or more)")  # fmt: skip
+    parser.add_argument(
+        "--others-follow",
+        action="store_true",
+        help="every table through the first server, the others following it (needs --servers 2)",
+    )
     args = parser.parse_args()
     if args.servers != 1 and args.store is None:
         parser.error("--servers needs --store (server processes share tables through a database)")
     if args.seats_across and args.servers < 2:
         parser.error("--seats-across needs --servers 2 or more")
+    if args.others_follow and (args.servers < 2 or args.seats_across):
+        parser.error("--others-follow needs --servers 2 or more, and no --seats-across")
     clocks = f"; a {args.move_time} s move clock on every table" if args.move_time is not None else ""
     chat = f"; a chat line every {args.chat_every} moves" if args.chat_every else ""
     where = f"; tables in PostgreSQL, {args.servers} server process(es)" if args.store else "; tables in files"
@@ -458,7 +473,7 @@ def main() -> None:
         for rate in args.rate:
             r = asyncio.run(
                 run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every, args.store, args.servers,
-                         args.seats_across)
+                         args.seats_across, args.others_follow)
             )  # fmt: skip
             errors = f"{r['errors']}" + (f" +{r['chat_refused']} chat" if r["chat_refused"] else "")
             print(f"{n:>7} {4 * n:>6} {rate:>7g} {r['moves']:>6} {r['said']:>5} {r['p50_ms']:>7.1f} "
