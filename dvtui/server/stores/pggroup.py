@@ -187,9 +187,9 @@ class GroupCommit:
         False: the primary key refused the batch (nothing of it kept)."""
         import psycopg
 
-        with self.store.holds.session() as (conn, held, pid):
+        with self.store.holds.session() as (conn, taken, pid):
             for request in batch:
-                if request.game_id not in held:  # (lost already: told so here, the holds' lock being held)
+                if request.game_id not in taken:  # (lost already: told so here, the holds' lock being held)
                     request.error = HoldLost(
                         f"table {request.name}: this server's hold on it was lost (its database session ended)"
                     )
