@@ -32,6 +32,19 @@ on that one database, pinned to two cores, table i opened and played through ser
 
     python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench"
     python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench" --servers 2
+
+``--seats-across`` (with ``--servers 2`` or more) connects a table's seats through different
+servers (seat s of table i through server (i + s) mod N): each turn passed to a seat of another
+server is a decision made through a server that does not hold the table (a hand-over).
+``--others-follow`` (with ``--servers 2`` or more) opens and plays every table through the first
+server: the others only follow its moves (read each one's lines as it is notified), and their CPU
+is given per move followed.
+
+After each row, the CPU each move cost, from ``/proc`` (user + system time of the processes over
+the moves' seconds, the idle server's work of those seconds included): the server's, per move
+made through it (each server's when there are several), and with ``--store`` the database's (every
+PostgreSQL process of the cluster but the bench's own connections, when it runs on this machine).
+A shared machine's latency says little, its CPU per move far more.
 """
 
 from __future__ import annotations
@@ -89,6 +102,8 @@ class Client:
     seat: int | None
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
+    server: int = 0
+    """Which of the bench's servers it is connected through."""
     seen: int = 0
 
 
@@ -115,10 +130,23 @@ class Bench:
         self.moves = 0
         self.not_durable = 0
         self.errors: list[str] = []
+        self.across = False
+        """Each table's seats through different servers (``--seats-across``)."""
+        self.first_only = False
+        """Every table through the first server, the others following (``--others-follow``)."""
+        self.through = [0] * len(directories)
+        """Moves sent through each server."""
 
-    def sock(self, table: TableState) -> str:
-        """The socket of the server that ``table`` is played through (table i: server i mod N)."""
-        return str(self.directories[int(table.name[1:]) % len(self.directories)] / "dvtui.sock")
+    def server(self, table: TableState, seat: int | None = None) -> int:
+        """The server ``table`` is opened and watched through (table i: server i mod N), or its
+        seat ``seat``'s (the same, or with :attr:`across` server (i + seat) mod N)."""
+        if self.first_only:
+            return 0
+        return (int(table.name[1:]) + ((seat or 0) if self.across else 0)) % len(self.directories)
+
+    def sock(self, table: TableState, seat: int | None = None) -> str:
+        """The socket of :meth:`server`."""
+        return str(self.directories[self.server(table, seat)] / "dvtui.sock")
 
     async def durable(self, table: TableState, seq: int) -> bool:
         """Line ``seq`` of ``table``'s game is in its file, or committed in the database."""
@@ -133,14 +161,27 @@ class Bench:
         )
         return await cur.fetchone() is not None
 
+    async def everyone_told(self) -> None:
+        """Wait until the servers have written everyone's presence row (one per client): the rows
+        of the 4N arrivals are written after the joins are answered, and written while moves are
+        made they would be counted as the moves' work."""
+        deadline = time.monotonic() + 300
+        while True:
+            cur = await self.checkers[0].execute("SELECT count(*) FROM dvtui_presence")
+            row = await cur.fetchone()
+            if row is not None and row[0] >= 4 * len(self.tables):
+                return
+            assert time.monotonic() < deadline, "the servers did not write everyone's presence"
+            await asyncio.sleep(0.2)
+
     async def connect(self, table: TableState, seat: int | None) -> Client:
-        reader, writer = await asyncio.open_unix_connection(self.sock(table), limit=MAX_LINE_BYTES)
+        reader, writer = await asyncio.open_unix_connection(self.sock(table, seat), limit=MAX_LINE_BYTES)
         writer.write(HELLO)
         await reader.readuntil(b"\n")
         message = {"type": "join", "table": table.name, "seat": seat} if seat is not None else {
             "type": "watch", "table": table.name}  # fmt: skip
         writer.write(json.dumps(message).encode() + b"\n")
-        return Client(table, seat, reader, writer)
+        return Client(table, seat, reader, writer, self.server(table, seat))
 
     async def setup(self) -> None:
         if self.store is not None:
@@ -234,6 +275,7 @@ class Bench:
                 mover.writer.write(json.dumps({"type": "place", "seq": seq, "card": card, "column": column}).encode()
                                    + b"\n")  # fmt: skip
                 self.moves += 1
+                self.through[mover.server] += 1
                 if self.chat_every and self.moves % self.chat_every == 0:
                     line = {"type": "say", "table": table.name, "text": f"move {self.moves}: nice one, <b>[bold]"}
                     mover.writer.write(json.dumps(line).encode() + b"\n")
@@ -241,6 +283,33 @@ class Bench:
             next_at += interval
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
         await asyncio.sleep(1.0)  # the last moves' broadcasts
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of processes ``pids`` so far, each process's threads all
+    counted (None: one is not on this machine, or was gone)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+async def database_pids(bench: Bench) -> list[int]:
+    """PostgreSQL's processes but the bench's own connections (its durability check's)."""
+    own = {checker.info.backend_pid for checker in bench.checkers}
+    cur = await bench.checkers[0].execute("SELECT pid FROM pg_stat_activity")
+    return [pid for (pid,) in await cur.fetchall() if pid not in own]
+
+
+def per_move(seconds: float | None, moves: int) -> str:
+    return f"{1e6 * seconds / moves:,.0f} µs" if seconds is not None and moves else "not measured"
 
 
 def rss_mib(pid: int) -> float:
@@ -284,8 +353,8 @@ def empty(store: str) -> None:
 
 async def run_size(
     tables: int, rate: float, seconds: float, core: int, move_time: int | None = None, chat_every: int = 0,
-    store: str | None = None, servers: int = 1,
-) -> dict[str, float]:  # fmt: skip
+    store: str | None = None, servers: int = 1, across: bool = False, others_follow: bool = False,
+) -> dict[str, Any]:  # fmt: skip
     if store is not None:
         empty(store)
     directories = [Path(tempfile.mkdtemp(prefix="dvb-", dir="/tmp")) for _ in range(servers)]
@@ -295,11 +364,20 @@ async def run_size(
     ]
     try:
         bench = Bench(directories, tables, move_time, chat_every, store)
+        bench.across, bench.first_only = across, others_follow
         await bench.setup()
         readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
         while any(t.game is None for t in bench.tables):
             await asyncio.sleep(0.05)
+        if store is not None:
+            await bench.everyone_told()
+        database = await database_pids(bench) if store is not None else []
+        before = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
         await bench.drive(rate, seconds)
+        after = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
+        used = [b - a if a is not None and b is not None else None for a, b in zip(before[0], after[0], strict=True)]
+        moves = [n or others_follow * bench.moves for n in bench.through]  # (a follower's: the moves it followed)
+        db_used = after[1] - before[1] if before[1] is not None and after[1] is not None else None
         rss = max(rss_mib(proc.pid) for proc in procs)
         for task in readers:
             task.cancel()
@@ -310,6 +388,8 @@ async def run_size(
             "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
             "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
             "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
+            "server_cpu": [per_move(u, n) for u, n in zip(used, moves, strict=True)],
+            "database_cpu": per_move(db_used, bench.moves) if store is not None else None,
         }  # fmt: skip
     finally:
         for checker in bench.checkers:
@@ -369,9 +449,20 @@ def main() -> None:
     parser.add_argument("--no-strong", action="store_true", help="leave out the strong bot's rate")
     parser.add_argument("--store", metavar="CONNINFO", help="the servers keep their tables in this PostgreSQL database")
     parser.add_argument("--servers", type=int, default=1, help="server processes on the database (needs --store)")
+    parser.add_argument("--seats-across", action="store_true",
+                        help="a table's seats through different servers (needs --servers 2 or more)")  # fmt: skip
+    parser.add_argument(
+        "--others-follow",
+        action="store_true",
+        help="every table through the first server, the others following it (needs --servers 2)",
+    )
     args = parser.parse_args()
     if args.servers != 1 and args.store is None:
         parser.error("--servers needs --store (server processes share tables through a database)")
+    if args.seats_across and args.servers < 2:
+        parser.error("--seats-across needs --servers 2 or more")
+    if args.others_follow and (args.servers < 2 or args.seats_across):
+        parser.error("--others-follow needs --servers 2 or more, and no --seats-across")
     clocks = f"; a {args.move_time} s move clock on every table" if args.move_time is not None else ""
     chat = f"; a chat line every {args.chat_every} moves" if args.chat_every else ""
     where = f"; tables in PostgreSQL, {args.servers} server process(es)" if args.store else "; tables in files"
@@ -381,11 +472,16 @@ def main() -> None:
     for n in args.tables:
         for rate in args.rate:
             r = asyncio.run(
-                run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every, args.store, args.servers)
-            )
+                run_size(n, rate, args.seconds, args.core, args.move_time, args.chat_every, args.store, args.servers,
+                         args.seats_across, args.others_follow)
+            )  # fmt: skip
             errors = f"{r['errors']}" + (f" +{r['chat_refused']} chat" if r["chat_refused"] else "")
             print(f"{n:>7} {4 * n:>6} {rate:>7g} {r['moves']:>6} {r['said']:>5} {r['p50_ms']:>7.1f} "
                   f"{r['p99_ms']:>7.1f} {r['rss_mib']:>8.1f} {errors:>6}", flush=True)  # fmt: skip
+            cpu = f"server CPU per move: {'; '.join(r['server_cpu'])}"
+            if r["database_cpu"] is not None:
+                cpu += f"; database CPU per move: {r['database_cpu']}"
+            print(f"{'':>7} {cpu}", flush=True)
     print(f"every move was in its {'database row' if args.store else 'file'} before any client received it")
     if args.no_strong:
         return

@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -133,12 +134,12 @@ def test_an_error_on_the_holders_session_is_a_refusal_only_when_the_database_say
     error of the connection itself (psycopg's own, as a pipeline cut by a connection lost raises
     it, with no SQLSTATE) is the database lost: the session is made again and the decision held
     again, never the table stopped for it."""
-    with pytest.raises(DatabaseError) as refused, store.holds.session() as (conn, _lost):
+    with pytest.raises(DatabaseError) as refused, store.holds.session() as (conn, _held, _pid):
         conn.execute("SELECT 1 / 0")
     assert not isinstance(refused.value, DatabaseLost)
     with pytest.raises(DatabaseLost), store.holds.session():
         raise psycopg.OperationalError("cannot exit pipeline mode while busy")
-    with store.holds.session() as (conn, _lost):  # made again
+    with store.holds.session() as (conn, _held, _pid):  # made again
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
@@ -162,3 +163,55 @@ def test_a_batch_retried_one_game_at_a_time_reports_a_failure_only_to_the_decisi
     assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
     assert c.error is None and db_lines(pg_database, "c")[1:] == [LINE % 1]
     assert isinstance(b.error, DatabaseError) and not isinstance(b.error, HoldLost)
+
+
+def _plan_nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", []):
+        yield from _plan_nodes(child)
+
+
+def test_a_commits_work_does_not_grow_with_the_tables_the_server_holds(pg_database: str, store: PgStore) -> None:
+    """A commit's statement reads only its batch's games: not the lock table, whose every read
+    copies each lock of the cluster (one per table held), so that with a thousand tables held the
+    hold's check cost the database more than the write. With 40 tables held, no step of the
+    statement's plan (executed, then rolled back) reads the lock table, and no set of rows it
+    makes up (the batch's, unnested) is larger than the batch."""
+    held = 40
+    ids = []
+    for i in range(held):
+        session, _ = store.create(f"t{i}", _created(i), _record())
+        ids.append(store.game_id(session) or 0)
+    batch = [Append(ids[0], "t0", 1, [LINE % 1])]
+    with store.holds.session() as (conn, games, pid):
+        assert set(ids) <= games
+        with conn.transaction(force_rollback=True):
+            row = conn.execute(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + pggroup.APPEND, pggroup.statement_params(batch, pid)
+            ).fetchone()
+    assert row is not None
+    nodes = [node for top in row[0] for node in _plan_nodes(top["Plan"])]
+    functions = [node for node in nodes if node["Node Type"] == "Function Scan"]  # (what is not a table's rows)
+    assert functions and not any(node.get("Function Name") == "pg_lock_status" for node in functions)
+    assert all(node["Actual Rows"] + node.get("Rows Removed by Filter", 0) <= len(batch) for node in functions), [
+        (node.get("Function Name"), node["Actual Rows"]) for node in functions
+    ]
+
+
+def test_the_commits_statement_writes_nothing_on_a_session_other_than_the_one_that_holds_the_games(
+    pg_database: str, store: PgStore
+) -> None:
+    """The statement is run on the holder's session with that session's pid: run elsewhere (as
+    a pooler handing the connection to another session would), it keeps nothing and says the game
+    is not held."""
+    session, _ = store.create("a", _created(1), _record())
+    game_id = store.game_id(session) or 0
+    batch = [Append(game_id, "a", 1, [LINE % 1])]
+    with psycopg.connect(pg_database, autocommit=True) as other, other.transaction():
+        rows = other.execute(pggroup.APPEND, pggroup.statement_params(batch, store.holds.pid or 0)).fetchall()
+    assert [(row[0], row[1], row[2]) for row in rows] == [(game_id, False, False)]
+    assert db_lines(pg_database, "a")[1:] == []
+    with store.holds.session() as (conn, _games, pid), conn.transaction():
+        rows = conn.execute(pggroup.APPEND, pggroup.statement_params(batch, pid)).fetchall()
+    assert [(row[0], row[1], row[2]) for row in rows] == [(game_id, True, True)]
+    assert db_lines(pg_database, "a")[1:] == [LINE % 1]

@@ -46,6 +46,8 @@ from .pgarenas import SCHEMA as ARENAS_SCHEMA
 from .pgarenas import PgArenas
 from .pgchat import SCHEMA as CHAT_SCHEMA
 from .pgchat import PgChat
+from .pgclub import SCHEMA as CLUB_SCHEMA
+from .pgclub import PgClub
 from .pgconn import CHANNEL, Pool, StoreUnavailable, check_conninfo, connect, why
 from .pgerrors import DatabaseError, DatabaseLost
 from .pggroup import GroupCommit
@@ -75,16 +77,8 @@ CREATE TABLE IF NOT EXISTS dvtui_events (
     at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (game_id, seq)
 );
-CREATE TABLE IF NOT EXISTS dvtui_ratings (
-    n bigserial PRIMARY KEY,
-    game text NOT NULL UNIQUE,
-    record bytea NOT NULL
-);
-CREATE TABLE IF NOT EXISTS dvtui_arenas (
-    name text PRIMARY KEY,
-    record bytea NOT NULL
-);
 """
+    + CLUB_SCHEMA
     + PRESENCE_SCHEMA
     + CHAT_SCHEMA
     + ARENAS_SCHEMA
@@ -108,9 +102,6 @@ PATIENCE = 120.0
 save fails and its table stops: meanwhile the decision waits, and nobody is told of it."""
 RETRY = 0.25
 """Seconds between two tries."""
-
-RATED_AGAIN = 64
-"""How many rows of ``dvtui_ratings`` before the last one read a server reads again each time."""
 
 _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
@@ -150,6 +141,8 @@ class PgStore:
         self.group = GroupCommit(self)
         """The decisions of the moment, of every table, committed together (:mod:`.pggroup`)."""
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
+        self.club = PgClub(self.pool, self._patiently)
+        """The rated games' ends and the tournaments' records (:mod:`.pgclub`)."""
         self._schema()
         self.presence = Presence(lambda: connect(conninfo), CHANNEL)
         """Who is at each table through this server, for the others (:mod:`.pgpresence`)."""
@@ -263,51 +256,16 @@ class PgStore:
         return None
 
     def keep_rated(self, game: str, data: bytes) -> None:
-        """One row per game id (a second server keeping the same game's end adds nothing)."""
-
-        def write() -> None:
-            with self.pool.conn() as conn:
-                conn.execute(
-                    "INSERT INTO dvtui_ratings (game, record) VALUES (%s, %s) ON CONFLICT (game) DO NOTHING",
-                    (game, data),
-                )
-
-        self._patiently(write)
+        self.club.keep_rated(game, data)
 
     def rated_since(self, seen: int) -> tuple[list[bytes], int]:
-        """The rows after row number ``seen`` (the cursor is the last row's ``n``), and the
-        :data:`RATED_AGAIN` rows before it again: a row whose number was drawn before another's may be
-        committed after it, by another server (the ratings count a record given twice once)."""
-
-        def read() -> tuple[list[bytes], int]:
-            with self.pool.conn() as conn:
-                rows = conn.execute(
-                    "SELECT n, record FROM dvtui_ratings WHERE n > %s ORDER BY n", (max(seen - RATED_AGAIN, 0),)
-                ).fetchall()
-            return [bytes(row[1]) for row in rows], max([seen, *(int(row[0]) for row in rows)])
-
-        return self._patiently(read)
+        return self.club.rated_since(seen)
 
     def keep_arena(self, name: str, data: bytes) -> None:
-        """One row per tournament, replaced at each change."""
-
-        def write() -> None:
-            with self.pool.conn() as conn:
-                conn.execute(
-                    "INSERT INTO dvtui_arenas (name, record) VALUES (%s, %s) "
-                    "ON CONFLICT (name) DO UPDATE SET record = EXCLUDED.record",
-                    (name, data),
-                )
-
-        self._patiently(write)
+        self.club.keep_arena(name, data)
 
     def arenas(self) -> list[tuple[str, bytes]]:
-        def read() -> list[tuple[str, bytes]]:
-            with self.pool.conn() as conn:
-                rows = conn.execute("SELECT name, record FROM dvtui_arenas ORDER BY name").fetchall()
-            return [(str(row[0]), bytes(row[1])) for row in rows]
-
-        return self._patiently(read)
+        return self.club.arenas()
 
     def close(self) -> None:
         """Close the store's connections (its holds go with them), and stop following the others."""

@@ -9,10 +9,12 @@ way leads the next one, with every decision queued by then.
 
 The transaction runs on the connection that holds the tables' advisory locks
 (:class:`~.pgholds.Holds`), and its one statement writes only the lines of the games that session
-holds at that moment: the hold's check and the write are one, with no round trip of its own. A
+holds (the games it took, and a check that the statement runs on that session): the hold's check
+and the write are one, with no round trip of its own, and no read of the lock table. A
 game whose lock that session no longer holds, or whose ``seq`` another server wrote first, is
 kept out of the batch (nothing of it is kept) and its writer told :class:`~.base.HoldLost`; the
-other games' lines stand. BEGIN, the statement and COMMIT go in one round trip (a pipeline).
+other games' lines stand. The statement is its own transaction (the session is in autocommit), in
+one round trip.
 """
 
 from __future__ import annotations
@@ -32,14 +34,13 @@ if TYPE_CHECKING:
     import psycopg
 
 logging.getLogger("psycopg").addHandler(logging.NullHandler())
-"""A pipeline cut by a connection lost makes psycopg log what it ignored as it ends it; the store
-says what happened itself (the decision held again, or the database away), in one line."""
+"""What psycopg may log of a connection lost is not shown: the store says what happened itself
+(the decision held again, or the database away), in one line."""
 
-APPEND = """WITH held AS (
-    SELECT (classid::bigint << 32) | objid::bigint AS game_id FROM pg_locks
-    WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
-), batch AS (
+APPEND = """WITH batch AS (
     SELECT * FROM unnest(%(batch)s::bigint[], %(firsts)s::integer[], %(told)s::text[]) AS b (game_id, seq, payload)
+), held AS (
+    SELECT b.game_id FROM batch b WHERE pg_backend_pid() = %(pid)s
 ), fit AS (
     SELECT b.game_id FROM batch b WHERE b.game_id IN (SELECT game_id FROM held)
         AND NOT EXISTS (SELECT 1 FROM dvtui_events e WHERE e.game_id = b.game_id AND e.seq >= b.seq)
@@ -58,13 +59,16 @@ SELECT b.game_id, b.game_id IN (SELECT game_id FROM fit), b.game_id IN (SELECT g
     (SELECT count(*) FROM ins), (SELECT count(*) FROM told)
 FROM batch b"""
 """A batch in one statement, on the session holding the games' locks: the lines of each game that
-session holds and that no line is written at or past the decision's ``seq`` (another server's,
-written while it held the game) are inserted, its ``written_at`` set and its ``lines NAME GAME
-NEXT`` notified (sent at commit); the other games keep nothing. Then, per game of the batch,
-whether it was written and whether its lock is held. Nobody else writes a game while this session
-holds its lock, so what the statement sees of it is all there is: a game goes in whole or not at
-all, and the primary key stands guard besides (a batch it refuses is committed again one game at
-a time)."""
+no line is written at or past the decision's ``seq`` of (another server's, written while it held
+the game) are inserted, its ``written_at`` set and its ``lines NAME GAME NEXT`` notified (sent at
+commit); the other games keep nothing. Then, per game of the batch, whether it was written and
+whether its lock is held. The batch holds only games this session took
+(:class:`~.pgholds.HolderSession`), and the statement writes nothing unless it runs on that very session (its
+backend's pid): it never reads the lock table, whose every read copies each lock of the cluster
+(one per table held, by every server) and cost the database more than the write itself. Nobody
+else writes a game while this session holds its lock, so what the statement sees of it is all
+there is: a game goes in whole or not at all, and the primary key stands guard besides (a batch
+it refuses is committed again one game at a time)."""
 
 
 class Committing(Protocol):
@@ -177,26 +181,26 @@ class GroupCommit:
                 return
 
     def _commit(self, batch: list[Append]) -> bool:
-        """One transaction, one round trip (BEGIN, the statement, COMMIT in one pipeline): the
+        """One transaction, one round trip (the statement alone, which the session's autocommit
+        commits as it ends: no BEGIN, no COMMIT, no pipeline to pay for in the server's CPU): the
         batch's games that this session holds, each whole; the others told why they kept nothing.
         False: the primary key refused the batch (nothing of it kept)."""
         import psycopg
 
-        with self.store.holds.session() as (conn, lost):
+        with self.store.holds.session() as (conn, taken, pid):
             for request in batch:
-                if request.game_id in lost:  # (lost already: told so here, the holds' lock being held)
+                if request.game_id not in taken:  # (lost already: told so here, the holds' lock being held)
                     request.error = HoldLost(
                         f"table {request.name}: this server's hold on it was lost (its database session ended)"
                     )
             batch = [request for request in batch if request.error is None]
             if not batch:
                 return True
-            try:
-                with conn.pipeline(), conn.transaction():
-                    cur = conn.execute(APPEND, _params(batch))
+            try:  # (one statement on a session in autocommit: a transaction of its own, committed as it returns)
+                rows = conn.execute(APPEND, statement_params(batch, pid)).fetchall()
             except psycopg.errors.UniqueViolation:
                 return False
-            went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in cur.fetchall()}
+            went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in rows}
         self.commits += 1
         for request in batch:
             written, held = went[request.game_id]
@@ -262,8 +266,11 @@ def _one_per_game(batch: list[Append]) -> tuple[list[Append], list[Append]]:
     return now, later
 
 
-def _params(batch: list[Append]) -> dict[str, object]:
+def statement_params(batch: list[Append], pid: int) -> dict[str, object]:
+    """:data:`APPEND`'s parameters for ``batch`` (one decision per game, each of a game held), on
+    the session whose backend's pid is ``pid``."""
     return {
+        "pid": pid,
         "batch": [request.game_id for request in batch],
         "firsts": [request.seq for request in batch],
         "told": [request.told for request in batch],
@@ -274,4 +281,4 @@ def _params(batch: list[Append]) -> dict[str, object]:
     }
 
 
-__all__ = ["APPEND", "Append", "Committing", "GroupCommit"]
+__all__ = ["APPEND", "Append", "Committing", "GroupCommit", "statement_params"]

@@ -6,7 +6,7 @@ import contextlib
 import threading
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .pgconn import connect, why
 from .pgerrors import DatabaseError, DatabaseLost
@@ -19,10 +19,25 @@ _HELD_ALL = """SELECT (classid::bigint << 32) | objid::bigint FROM pg_locks WHER
 """The games whose advisory locks the session holds (a bigint key made whole again)."""
 
 
+class HolderSession(NamedTuple):
+    """The holder's connection lent for a write (:meth:`Holds.session`)."""
+
+    conn: psycopg.Connection[Any]
+    held: frozenset[int]
+    """The games this very session took and holds, each to be trusted: the locks a session takes
+    are its own until it lets them go or ends (no other session can take them from it), so what
+    the server took on this connection, never let go nor lost since, is held, without asking the
+    lock table (whose every read copies each lock of the cluster, a thousand and more)."""
+    pid: int
+    """The session's backend process id, as the database gave it when it was connected: a
+    statement that checks ``pg_backend_pid()`` against it runs on that session and no other (a
+    pooler that handed the connection to another session would hold none of the locks)."""
+
+
 def _refusal(error: psycopg.Error) -> bool:
     """``error`` is the database refusing a statement, its session alive: a SQLSTATE of its own,
     not a connection's (class 08) nor an administrator's or a shutdown's (class 57); an error
-    psycopg raises itself (a pipeline left by a connection lost) has none."""
+    psycopg raises itself (a connection lost as it read the answer) has none."""
     state = error.sqlstate
     return state is not None and not state.startswith(("08", "57"))
 
@@ -37,6 +52,8 @@ class Holds:
     def __init__(self, conninfo: str) -> None:
         self.conninfo = conninfo
         self._conn: psycopg.Connection[Any] | None = None
+        self._pid = 0
+        """The backend process id of :attr:`_conn`'s session, asked of the database itself."""
         self._lock = threading.Lock()
         self._held: Counter[int] = Counter()
         self._lost: set[int] = set()
@@ -49,6 +66,8 @@ class Holds:
             return self._conn
         conn = connect(self.conninfo)
         try:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+            self._pid = int(row[0]) if row else 0
             for game_id in self._held:
                 conn.execute("SELECT pg_try_advisory_lock(%s)", (game_id,))  # (let go at its writer's close)
             self._lost.update(self._held)
@@ -88,18 +107,18 @@ class Holds:
                 self._call("SELECT pg_advisory_unlock(%s)", game_id)
 
     @contextlib.contextmanager
-    def session(self) -> Iterator[tuple[psycopg.Connection[Any], frozenset[int]]]:
-        """The holder's connection, to write on (nothing else uses it meanwhile), and the games
-        held whose hold is not to be trusted (:meth:`lost`): what is written there is written by
-        the session that holds the games' locks, and a statement can check them itself. A
-        connection lost raises :class:`DatabaseLost` (it is made again at next use, every game
-        held then lost until held anew); a refusal, :class:`DatabaseError`."""
+    def session(self) -> Iterator[HolderSession]:
+        """The holder's connection, to write on (nothing else uses it meanwhile), with the games
+        that session holds (not :meth:`lost`) and its backend's pid: what is written there is
+        written by the session that holds the games' locks, and a statement can check that it runs
+        on it. A connection lost raises :class:`DatabaseLost` (it is made again at next use, every
+        game held then lost until held anew); a refusal, :class:`DatabaseError`."""
         import psycopg
 
         with self._lock:
             conn = self._connection()
             try:
-                yield conn, frozenset(self._lost)
+                yield HolderSession(conn, frozenset(self._held.keys() - self._lost), self._pid)
             except psycopg.Error as e:
                 if conn.broken or conn.closed or not _refusal(e):  # (its state is not to be trusted: made again)
                     conn.close()
@@ -158,4 +177,4 @@ class Holds:
                 self._conn.close()
 
 
-__all__ = ["Holds"]
+__all__ = ["HolderSession", "Holds"]
