@@ -3,7 +3,12 @@
 A terminal (or a browser tab, whose keys reach dvtui as soon as its socket opens) may send keys
 while the app is still starting: Textual hands each to the focused widget or the screen, and before
 the first screen is mounted and focused there is none that wants it, so the key is dropped. A
-person who types ahead of a slow start (a busy machine, a remote terminal) must lose nothing."""
+person who types ahead of a slow start (a busy machine, a remote terminal) must lose nothing.
+
+A terminal's keys typed before dvtui took it over were read by the terminal's line discipline,
+which turns Enter's carriage return into a line feed (``ICRNL``): Textual reads that as ctrl+j, a
+key nothing here is bound to. Kept keys are those of that moment, so a line feed among them is
+handed over as the Enter it was typed as."""
 
 from __future__ import annotations
 
@@ -28,6 +33,13 @@ class FirstKeys:
         return True
 
     def release(self) -> list[Typed]:
-        """What was kept, oldest first; from now on nothing is."""
+        """What was kept, oldest first (a line feed as Enter: see the module's docstring); from
+        now on nothing is."""
         held, self.held = self.held or [], None
-        return held
+        return [_as_typed(event) for event in held]
+
+
+def _as_typed(event: Typed) -> Typed:
+    if isinstance(event, events.Key) and event.key == "ctrl+j" and event.character == "\n":
+        return events.Key("enter", "\r")
+    return event
