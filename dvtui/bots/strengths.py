@@ -20,7 +20,7 @@ RATINGS: dict[str, int] = {
     "club": -152,
     "strong": 0,
     "expert": 0,  # strong's: see SAME_PLAYER
-    "master": 131,
+    "master": 133,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
 each the sum of the rungs between it and ``strong``, each rung pooled over two sets of deals (0-19
