@@ -31,6 +31,15 @@ it does not hold yet: a run can be stopped and resumed, or extended (the same co
 deals plays only the new ones; the fit covers every game of the run). A file written at another
 commit is refused, since its games were played by other bots (uncommitted changes to the bots
 are not seen: commit them first).
+
+``--records FILE ...`` plays nothing: it fits the games the given ``--record`` files hold, at whatever
+commit each was played (the caller vouches that the bots' moves were the same), every whole deal of the
+rungs and sizes asked for, resampling whole deals across all the files. ``--earlier FILE`` pools the
+fit, rung by rung, with the rungs of a set of games no longer kept (a JSON file of each rung's
+games, Plackett-Luce Elo and share ahead with its 95% interval, as once published; see
+:func:`pooled`)::
+
+    python bench/bench_ladder.py --records ladder500.jsonl --earlier bench/ladder_deals_0_19.json --resamples 500
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ import random
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import date
 from pathlib import Path
 
@@ -117,6 +126,96 @@ def recorded(path: Path | None, head: str) -> dict[Task, Result]:
     return found
 
 
+def loaded(paths: list[Path]) -> tuple[dict[Task, Result], set[str]]:
+    """Every game the record files hold, at any commit, and those commits; exits on a game two lines hold."""
+    found: dict[Task, Result] = {}
+    commits: set[str] = set()
+    for path in paths:
+        if not path.exists():
+            sys.exit(f"bench_ladder: error: {path}: no such record")
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            row = json.loads(line)
+            players, deal, rotation, levels = row["task"]
+            task = (players, deal, rotation, tuple(levels))
+            if task in found:
+                sys.exit(
+                    f"bench_ladder: error: {path} line {n}: deal {deal} at {players} players, rotation {rotation} again"
+                )
+            found[task] = (task, row["order"], row["times"])
+            commits.add(row["commit"])
+    return found, commits
+
+
+def spans(numbers: list[int]) -> str:
+    """Deal numbers as runs (``0-19, 500-519``)."""
+    runs: list[list[int]] = []
+    for k in sorted(set(numbers)):
+        if runs and k == runs[-1][1] + 1:
+            runs[-1][1] = k
+        else:
+            runs.append([k, k])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs)
+
+
+Estimate = tuple[int, float, float, float, float]
+"""A rung's (games, Plackett-Luce Elo, its standard error, share ahead, its standard error)."""
+
+
+def from_interval(low: float, high: float) -> float:
+    """A standard error read from a 95% interval (its width over 2 x 1.96)."""
+    return (high - low) / (2 * 1.96)
+
+
+def earlier(path: Path) -> dict[tuple[str, str], Estimate]:
+    """The rungs of a set of games no longer kept, from its JSON file.
+
+    Each rung gives its games, its Plackett-Luce Elo (the upper level's rating less the lower's) and
+    the share ahead with its 95% interval; only the share's interval was published for every rung,
+    so the Elo's standard error is read from it through the slope of the logistic Elo curve (on
+    games that are kept, the two agree within a few Elo)."""
+    rungs: dict[tuple[str, str], Estimate] = {}
+    for name, row in json.loads(path.read_text())["rungs"].items():
+        lower, _, upper = name.partition(":")
+        share, low, high = row["ahead"]
+        error = from_interval(low, high)
+        rungs[(lower, upper)] = (row["games"], float(row["elo"]), ELO * error / (share * (1 - share)), share, error)
+    return rungs
+
+
+def pooled(a: Estimate, b: Estimate) -> Estimate:
+    """Two sets' estimates of one rung pooled with their games as weights.
+
+    The pooled Elo and share are the games-weighted means; the sets' games are independent, so the
+    variance of a weighted mean is the weighted sum of their variances (what resampling whole deals
+    within each set would give), read as a normal 95% interval."""
+    games = a[0] + b[0]
+    wa, wb = a[0] / games, b[0] / games
+    return (
+        games,
+        wa * a[1] + wb * b[1],
+        math.hypot(wa * a[2], wb * b[2]),
+        wa * a[3] + wb * b[3],
+        math.hypot(wa * a[4], wb * b[4]),
+    )
+
+
+def chained(rungs: dict[tuple[str, str], Estimate], anchor: str) -> dict[str, tuple[float, float]]:
+    """Each level's Elo against the anchor as the sum of the rungs between them, with its standard
+    error (the rungs' games are independent, so their variances add)."""
+    levels = {anchor: (0.0, 0.0)}
+    while True:
+        grown = False
+        for (lower, upper), (_, elo, error, _, _) in rungs.items():
+            if upper in levels and lower not in levels:
+                levels[lower] = (levels[upper][0] - elo, math.hypot(levels[upper][1], error))
+                grown = True
+            elif lower in levels and upper not in levels:
+                levels[upper] = (levels[lower][0] + elo, math.hypot(levels[lower][1], error))
+                grown = True
+        if not grown:
+            return levels
+
+
 def ahead(order: list[str], a: str, b: str) -> float | None:
     """The share of (a seat, b seat) pairs of one game where ``a`` finished ahead; None if they did not meet."""
     pairs = [i < j for i, x in enumerate(order) if x == a for j, y in enumerate(order) if y == b]
@@ -144,6 +243,24 @@ def play(task: Task) -> Result:
     return task, [seated[q] for q in order], dict(times)
 
 
+def played(
+    todo: list[Task], done: dict[Task, Result], path: Path | None, jobs: int, head: str
+) -> tuple[list[Task], float]:
+    """Plays the games of ``todo`` that ``done`` lacks into it (and the record): those games, and the seconds taken."""
+    missing = [t for t in todo if t not in done]
+    start = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        record = stack.enter_context(path.open("a")) if path else None
+        workers = stack.enter_context(multiprocessing.Pool(jobs)) if jobs > 1 else None
+        for result in workers.imap_unordered(play, missing) if workers else map(play, missing):
+            done[result[0]] = result
+            if record is not None:
+                task, order, moved = result
+                record.write(json.dumps({"commit": head, "task": task, "order": order, "times": moved}) + "\n")
+                record.flush()
+    return missing, time.perf_counter() - start
+
+
 def fit(rankings: list[list[int]], items: int) -> np.ndarray:
     """Plackett-Luce log-strengths (a little regularised, so a level that never won stays finite)."""
     return np.asarray(choix.ilsr_rankings(items, [tuple(r) for r in rankings], alpha=0.01), dtype=float)
@@ -167,6 +284,10 @@ def main() -> None:
     ap.add_argument("--resamples", type=int, default=200, help="bootstrap resamples of whole deals")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--record", type=Path, help="a JSON-lines file of played games to resume and extend")
+    ap.add_argument(
+        "--records", type=Path, nargs="+", metavar="FILE", help="fit the games of these records, playing none"
+    )
+    ap.add_argument("--earlier", type=Path, metavar="FILE", help="pool the rungs with those of a set no longer kept")
     args = ap.parse_args()
     rungs = (
         [(r.partition(":")[0], r.partition(":")[2]) for r in args.rungs.split(",")] if args.design == "rungs" else None
@@ -178,21 +299,20 @@ def main() -> None:
     for level in pool:
         parse_bot(level)
     sizes = [int(p) for p in args.players.split(",")]
-    todo = tasks(rungs, pool, sizes, range(args.first_deal, args.first_deal + args.deals))
-    head = commit()
-    done = recorded(args.record, head)
-    missing = [t for t in todo if t not in done]
-    start = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        record = stack.enter_context(args.record.open("a")) if args.record else None
-        workers = stack.enter_context(multiprocessing.Pool(args.jobs)) if args.jobs > 1 else None
-        for result in workers.imap_unordered(play, missing) if workers else map(play, missing):
-            done[result[0]] = result
-            if record is not None:
-                task, order, moved = result
-                record.write(json.dumps({"commit": head, "task": task, "order": order, "times": moved}) + "\n")
-                record.flush()
-    wall = time.perf_counter() - start
+    if args.earlier is not None and rungs is None:
+        sys.exit("bench_ladder: error: --earlier pools rungs: it needs the rung design")
+    if args.records:
+        done, commits = loaded(args.records)
+        tables = {rung(size, lo, up) for lo, up in rungs for size in sizes} if rungs is not None else None
+        asked = [t for t in done if t[0] in sizes and (set(t[3]) <= set(pool) if tables is None else t[3] in tables)]
+        rotations = Counter((players, deal, levels) for players, deal, _, levels in asked)
+        todo = sorted(t for t in asked if rotations[(t[0], t[1], t[3])] == t[0])  # whole deals only
+        head, missing, wall = ", ".join(sorted(commits)), [], 0.0
+    else:
+        todo = tasks(rungs, pool, sizes, range(args.first_deal, args.first_deal + args.deals))
+        head = commit()
+        done = recorded(args.record, head)
+        missing, wall = played(todo, done, args.record, args.jobs, head)
     results = [done[t] for t in todo]
 
     index = {level: i for i, level in enumerate(pool)}
@@ -216,7 +336,7 @@ def main() -> None:
 
     print(
         f"{date.today()} commit {head}: {args.design} design, {len(results)} games ({len(deals)} deals at "
-        f"{args.players} players, deals {args.first_deal}-{args.first_deal + args.deals - 1}, every rotation; "
+        f"{args.players} players, deals {spans([t[1] for t in todo])}, every rotation; "
         f"{len(missing)} played now in {wall / 60:.1f} min), {args.resamples} resamples of whole deals"
     )
     print(f"{'level':<10} {'Elo':>6} {'95% interval':>16} {'p95 s/move':>11}")
@@ -246,6 +366,46 @@ def main() -> None:
                     f"{pair:<20} {size or 'all':>7} {games:>6} {share:>6.3f} {f'{lo:.3f} .. {hi:.3f}':>16} "
                     f"{as_elo(share):>+7.0f}"
                 )
+
+    if args.earlier is not None and rungs is not None:
+        mine = {
+            pair: measured(pair, by_deal, point[index[pair[1]]] - point[index[pair[0]]], spread, index, args.resamples)
+            for pair in rungs
+        }
+        before = earlier(args.earlier)
+        both = {pair: pooled(before[pair], mine[pair]) if pair in before else mine[pair] for pair in rungs}
+        print(f"\npooled with {args.earlier}, rung by rung (games as weights, normal 95% intervals)")
+        print(f"{'level':<10} {'Elo':>6} {'95% interval':>16}")
+        levels = chained(both, args.anchor)
+        for level, (elo, error) in sorted(levels.items(), key=lambda item: -item[1][0]):
+            print(f"{level:<10} {elo:>6.0f} {f'{elo - 1.96 * error:.0f} .. {elo + 1.96 * error:.0f}':>16}")
+        print(f"\n{'rung':<20} {'games':>6} {'Elo':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
+        for (lower, upper), (games, elo, _, share, error) in both.items():
+            pair = f"{upper} > {lower}"
+            interval = f"{share - 1.96 * error:.3f} .. {share + 1.96 * error:.3f}"
+            print(f"{pair:<20} {games:>6} {elo:>+6.0f} {share:>6.3f} {interval:>16} {as_elo(share):>+7.0f}")
+
+
+def measured(
+    pair: tuple[str, str],
+    by_deal: dict[tuple[int, int, tuple[str, ...]], list[list[str]]],
+    elo: float,
+    spread: np.ndarray,
+    index: dict[str, int],
+    resamples: int,
+) -> Estimate:
+    """One rung's estimate from this run's games: its Elo (the fit's, with the standard error its
+    resamples of whole deals give) and the share of games its upper level finished ahead."""
+    lower, upper = pair
+    per_deal = [
+        [s for order in orders if (s := ahead(order, upper, lower)) is not None]
+        for (players, _, levels), orders in by_deal.items()
+        if levels == rung(players, lower, upper)
+    ]
+    share, low, high = resampled(per_deal, resamples, random.Random(0))
+    differences = spread[:, index[upper]] - spread[:, index[lower]]
+    error = from_interval(*np.percentile(differences, [2.5, 97.5]))
+    return sum(map(len, per_deal)), float(elo), float(error), share, from_interval(low, high)
 
 
 if __name__ == "__main__":

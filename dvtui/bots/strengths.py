@@ -14,17 +14,18 @@ from ..i18n import N_, _
 from .ladder import LADDER
 
 RATINGS: dict[str, int] = {
-    "novice": -402,
-    "casual": -260,
-    "greedy": -238,
-    "club": -130,
+    "novice": -400,
+    "casual": -277,
+    "greedy": -252,
+    "club": -152,
     "strong": 0,
     "expert": 0,  # strong's: see SAME_PLAYER
-    "master": 134,
+    "master": 133,
 }
 """Elo against ``strong`` by level, from ``python bench/bench_ladder.py`` (docs/PLAYING.md, "The ladder"):
-each the sum of the rungs between it and ``strong``. ``expert`` is ``strong`` under a ladder name
-(the same search, budget and moves), so its rating is strong's."""
+each the sum of the rungs between it and ``strong``, each rung pooled over two sets of deals (0-19
+and 500-519), since one set alone put a rung up to 40 Elo from the other. ``expert`` is ``strong``
+under a ladder name (the same search, budget and moves), so its rating is strong's."""
 
 SAME_PLAYER: frozenset[str] = frozenset({"expert"})
 """Ladder names for ``strong`` itself (the same search, budget and moves; tests/bots/test_ladder.py

@@ -45,8 +45,9 @@ PROVISIONAL = BETA
 """A rating is provisional while its ``sigma`` is above this: until the player is known better than
 the spread of one game's luck (20 to 30 games at first, as sigma halves from :data:`SIGMA0`)."""
 BOT_SIGMA = 25.0
-"""The uncertainty a bot's strength is seated with: about the ladder's 95% intervals (±30 to ±50 Elo)
-over two. A bot never moves; this only tells a person's update how much one game with it says."""
+"""The uncertainty a bot's strength is seated with: about the ladder's 95% intervals (±30 to ±50 Elo
+on one set of deals, ±21 to ±43 pooled over two) over two. A bot never moves; this only tells a
+person's update how much one game with it says."""
 
 
 def level_rating(level: str) -> float | None:

@@ -88,7 +88,7 @@ def test_five_people_a_resign_is_last_whatever_its_score() -> None:
 def test_a_bot_seat_counts_with_its_level_and_never_moves() -> None:
     beaten = fold([game("t/1", 1, "ann bot:master bot:master", (50, 30, 10))])
     step = beaten.step("t/1")
-    assert step is not None and step.seated[1:] == (Rating(1634.0, BOT_SIGMA),) * 2
+    assert step is not None and step.seated[1:] == (Rating(level_rating("master") or 0.0, BOT_SIGMA),) * 2
     assert beaten.accounts() == 1 and [a for a, _ in step.entries] == ["ann"]
     # the same result against weaker bots says less: beating masters lifts a person more
     easy = fold([game("t/1", 1, "ann bot:novice bot:novice", (50, 30, 10))])

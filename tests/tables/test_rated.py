@@ -17,6 +17,7 @@ import psycopg
 import pytest
 
 from dvtui.engine import GameEnded
+from dvtui.ratings import NEWCOMER
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 from dvtui.tables.ratingwords import chart
@@ -84,11 +85,11 @@ def _rated_game_moves_people_once(server: Served, forget_records: Callable[[], N
     ended = read_game(fetched).events[-1]
     assert isinstance(ended, GameEnded)
     places = _places(list(ended.scores))
-    newcomer = 1023
+    newcomer = NEWCOMER.shown
     winner = accounts[places.index(1)]
     last = accounts[places.index(max(places))]
-    assert first[winner]["shown"] > newcomer and first[winner]["mu"] > 1370
-    assert first[last]["mu"] < 1370  # (its sigma shrinks too: the shown number is the model's cautious one)
+    assert first[winner]["shown"] > newcomer and first[winner]["mu"] > NEWCOMER.mu
+    assert first[last]["mu"] < NEWCOMER.mu  # (its sigma shrinks too: the shown number is the model's cautious one)
     assert first[winner]["rank"] == 1
 
     shown = server.dvtui("profile", winner)
@@ -153,7 +154,7 @@ def test_a_profile_without_rated_games_and_the_empty_leaderboard_say_so(served: 
     assert board.returncode == 0 and board.stdout.startswith("no rated games at "), board.stderr
     nobody = served.dvtui("profile", "web:nobody")
     assert nobody.returncode == 0, nobody.stderr
-    assert nobody.stdout == "web:nobody has no rated game yet (a newcomer's rating: 1023, provisional)\n"
+    assert nobody.stdout == f"web:nobody has no rated game yet (a newcomer's rating: {NEWCOMER.shown}, provisional)\n"
     listed = json.loads(served.dvtui("profile", "web:nobody", "--json").stdout)
     assert listed["standing"]["rank"] == 0 and listed["history"] == []
 

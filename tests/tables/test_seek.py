@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from dvtui.engine import GameEnded
+from dvtui.ratings import MU0
 from dvtui.server.openings import Openings
 from dvtui.store import read_game
 
@@ -111,7 +112,7 @@ def test_one_alone_gets_bots_of_their_level_after_the_wait() -> None:
         assert [p.name for p in players if p.kind == "human"] == ["root"]
         assert [p.bot for p in players if p.kind == "bot"] == ["club"] * 3  # a newcomer's rung
         assert isinstance(game.events[-1], GameEnded)
-        assert "root seeks a game (4 players, rating 1370, bots after 1 s)" in server.log()
+        assert f"root seeks a game (4 players, rating {round(MU0)}, bots after 1 s)" in server.log()
 
 
 def test_one_seek_per_account(other_user: pwd.struct_passwd) -> None:
