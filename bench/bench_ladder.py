@@ -141,7 +141,7 @@ def loaded(paths: list[Path]) -> tuple[dict[Task, Result], set[str]]:
                 sys.exit(
                     f"bench_ladder: error: {path} line {n}: deal {deal} at {players} players, rotation {rotation} again"
                 )
-            found[task] = (task, row["order"], row["times"])
+            found[task] = (task, row["order"], row.get("times", {}))  # (a slim copy keeps no times)
             commits.add(row["commit"])
     return found, commits
 
@@ -345,8 +345,8 @@ def main() -> None:
         i = index[level]
         lo, hi = np.percentile(spread[:, i], [2.5, 97.5]) if len(spread) else (math.nan, math.nan)
         spent = sorted(times[level])
-        p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))] if spent else 0.0
-        print(f"{level:<10} {point[i]:>6.0f} {f'{lo:.0f} .. {hi:.0f}':>16} {p95:>11.3f}")
+        p95 = f"{spent[min(len(spent) - 1, int(0.95 * len(spent)))]:.3f}" if spent else "-"  # (a slim record: none)
+        print(f"{level:<10} {point[i]:>6.0f} {f'{lo:.0f} .. {hi:.0f}':>16} {p95:>11}")
 
     pairs_rng = random.Random(0)
     print(f"\n{'pair':<20} {'players':>7} {'games':>6} {'ahead':>6} {'95% interval':>16} {'as Elo':>7}")
