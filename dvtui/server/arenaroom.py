@@ -400,8 +400,9 @@ class ArenaRoom:
         """Seat those free each :data:`ROUNDS` seconds, whenever somebody comes, and whenever another
         server changes a tournament (:meth:`heard`); a round that fails is logged."""
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), ROUNDS)
+            with contextlib.suppress(TimeoutError):  # (no task of its own: none is left pending at the end)
+                async with asyncio.timeout(ROUNDS):
+                    await self.arrived.wait()
             self.arrived.clear()
             try:
                 await self.round()

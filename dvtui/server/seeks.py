@@ -161,8 +161,9 @@ class Seeks:
         waiting are told each second however often people come (arrivals do not put it off)."""
         told = self.clock()
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), max(0.0, told + TICK - self.clock()))
+            with contextlib.suppress(TimeoutError):  # (no task of its own: none is left pending at the end)
+                async with asyncio.timeout(max(0.0, told + TICK - self.clock())):
+                    await self.arrived.wait()
             self.arrived.clear()
             tell = self.clock() - told >= TICK
             if tell:
