@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.events import Key, MouseDown, MouseUp, Resize
 from textual.geometry import Size
+from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -54,7 +55,11 @@ async def press(pilot: Pilot[object], *keys: str) -> None:
     next, without Pilot's idle waits: those take tens of milliseconds a key, most of a whole game's
     time in the tests, where this takes a millisecond or two."""
     for key in keys:
-        pilot.app.post_message(Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
+        if len(key) == 1:  # a character, named as Pilot.press names it ("space" for " ")
+            name, character = (key if key.isalnum() else _character_to_key(key)), key
+        else:
+            name, character = key, CHARACTERS.get(key)
+        pilot.app.post_message(Key(name, character))
         await settled(pilot)
 
 
