@@ -13,7 +13,6 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.events import Key, MouseDown, MouseUp, Resize
 from textual.geometry import Size
-from textual.keys import _character_to_key
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -33,6 +32,8 @@ async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> N
 CHARACTERS = {"space": " ", "tab": "\t", "escape": "\x1b", "minus": "-", "plus": "+", "question_mark": "?"}
 """The character a named key types (one of one character types itself; the others, such as enter,
 the arrows or ctrl+s, type none), as Textual's Pilot gives it."""
+NAMES = {character: name for name, character in CHARACTERS.items()}
+"""The name of the key that types each of those characters (a name typed as ``" "`` is ``space``)."""
 
 
 async def settled(pilot: Pilot[object]) -> None:
@@ -56,7 +57,7 @@ async def press(pilot: Pilot[object], *keys: str) -> None:
     time in the tests, where this takes a millisecond or two."""
     for key in keys:
         if len(key) == 1:  # a character, named as Pilot.press names it ("space" for " ")
-            name, character = (key if key.isalnum() else _character_to_key(key)), key
+            name, character = NAMES.get(key, key), key
         else:
             name, character = key, CHARACTERS.get(key)
         pilot.app.post_message(Key(name, character))
