@@ -58,6 +58,8 @@ class PlainPlayer:
         """Wait for the end of output and the exit; the exit code."""
         self.child.expect(pexpect.EOF)
         self.said += self.child.before or ""
+        self.child.wait()  # its exit, rather than the tenth of a second close() gives it to exit
+        self.child.ptyproc.delayafterclose = 0
         self.child.close()
         assert self.child.exitstatus is not None, self.said[-2000:]
         return self.child.exitstatus
