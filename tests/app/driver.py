@@ -26,7 +26,7 @@ from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
 from dvtui.store import GameWriter, read_game
 
-from ..support.pilot import click, press
+from ..support.pilot import click, press, settled
 
 Move = Placement
 """A placement as the human chose it."""
@@ -219,7 +219,7 @@ async def mid_round(pilot: Pilot[int]) -> None:
         await press(pilot, *keys)
     assert await next_decision(pilot, app) == HUMAN
     await press(pilot, "6", "f")  # chosen, not placed: the preview line and the faint +6
-    await pilot.pause()
+    await settled(pilot)
 
 
 def finished_session() -> LocalSession:
@@ -233,8 +233,8 @@ async def open_help(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, DvtuiApp)
     assert await next_decision(pilot, app) == HUMAN
-    await pilot.press("question_mark")
-    await pilot.pause()
+    await press(pilot, "question_mark")
+    await settled(pilot)
 
 
 async def play_exchange_and_tie(pilot: Pilot[int]) -> DvtuiApp:
@@ -255,4 +255,4 @@ async def round_summary(pilot: Pilot[int]) -> None:
     await press(pilot, "s")  # past the columns, to the summary, which waits for a key
     screen = table(app)
     assert screen.flow.resolution and screen.flow.resolution.index == len(screen.flow.resolution.steps) - 1
-    await pilot.pause()
+    await settled(pilot)

@@ -21,6 +21,7 @@ from dvtui.play.session import PlaySession
 from dvtui.store import SaveFailed, read_game
 
 from ..support.apps import new_session, table_app
+from ..support.pilot import press, settled
 from ..support.replays import REPLAYS
 
 
@@ -28,8 +29,8 @@ async def test_quitting_a_game_returns_its_file_unfinished(tmp_path: Path) -> No
     path = tmp_path / "game.dvr"
     app = table_app(new_session(path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("q")
+        await settled(pilot)
+        await press(pilot, "q")
     assert app.return_value == Played(path, over=False)
 
 
@@ -43,14 +44,14 @@ async def test_a_rematch_returns_the_rematch(tmp_path: Path) -> None:
     )
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(50):
-            await pilot.pause()
+            await settled(pilot)
             if isinstance(app.screen, EndScreen):
                 break
         assert isinstance(app.screen, EndScreen)
-        await pilot.press("r")
-        await pilot.pause()
+        await press(pilot, "r")
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
-        await pilot.press("q")
+        await press(pilot, "q")
     assert app.return_value == Played(tmp_path / "rematch.dvr", over=False)
 
 
@@ -60,14 +61,14 @@ async def test_a_branch_made_in_the_viewer_returns_the_branch_and_its_parent(tmp
     out = tmp_path / "branch.dvr"
     app = DvtuiApp(Watch(read_game(parent)), AppOptions(pace=Pace(0.0, None), branch_path=lambda created: out))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("2", "b")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "2", "b")
+        await settled(pilot)
         assert isinstance(app.screen, BranchScreen)
-        await pilot.press("end", "enter")  # keep the seats
-        await pilot.pause()
+        await press(pilot, "end", "enter")  # keep the seats
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
-        await pilot.press("q")
+        await press(pilot, "q")
     assert app.return_value == Played(out, over=False, branched_from=str(parent.resolve()))
 
 
@@ -78,12 +79,12 @@ async def test_a_branch_resumed_is_not_a_branch_of_this_run(tmp_path: Path) -> N
     out = tmp_path / "branch.dvr"
     viewer = DvtuiApp(Watch(read_game(parent)), AppOptions(pace=Pace(0.0, None), branch_path=lambda created: out))
     async with viewer.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("2", "b", "end", "enter", "q")
+        await settled(pilot)
+        await press(pilot, "2", "b", "end", "enter", "q")
     app = table_app(LocalSession.resume(read_game(out)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("q")
+        await settled(pilot)
+        await press(pilot, "q")
     assert read_game(out).created.parent == str(parent.resolve())
     assert app.return_value == Played(out, over=False)
 
@@ -91,8 +92,8 @@ async def test_a_branch_resumed_is_not_a_branch_of_this_run(tmp_path: Path) -> N
 async def test_leaving_the_set_up_screen_returns_no_game() -> None:
     app = DvtuiApp(Setup(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+c")
+        await settled(pilot)
+        await press(pilot, "ctrl+c")
     assert app.return_value == NoGameFile(0)
 
 
@@ -101,9 +102,9 @@ async def test_a_hang_up_returns_its_exit_status(tmp_path: Path) -> None:
     session = new_session(path)
     app = table_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         app._hang_up(1)  # what the guard calls on SIGHUP (the signal itself: tests/safety)
-        await pilot.pause()
+        await settled(pilot)
     assert app.return_value == HungUp(129)
     assert session.play.writer is not None and session.play.writer.closed
 

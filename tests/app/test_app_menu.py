@@ -23,7 +23,7 @@ from dvtui.store import data_dir as saves_dir
 from dvtui.tables import SeatState, TableInfo
 
 from ..support.apps import new_session
-from ..support.pilot import screen_lines, until
+from ..support.pilot import press, screen_lines, settled, until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,7 @@ async def test_an_app_prepared_ahead_parses_no_style_when_it_starts(monkeypatch:
 
     monkeypatch.setattr(stylesheet, "parse", counted)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         assert isinstance(app.screen, MenuScreen)
         assert app.screen.query_one(OptionList).option_count >= 3
     assert parsed == []
@@ -72,25 +72,25 @@ async def _choose(pilot, option: str) -> None:  # type: ignore[no-untyped-def]
     assert isinstance(menu, MenuScreen)
     choice = menu.query_one(OptionList)
     choice.highlighted = next(i for i in range(choice.option_count) if choice.get_option_at_index(i).id == option)
-    await pilot.press("enter")
-    await pilot.pause()
+    await press(pilot, "enter")
+    await settled(pilot)
 
 
 async def test_new_game_from_the_menu_and_back() -> None:
     app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         await _choose(pilot, "new")
         assert isinstance(app.screen, SetupScreen)
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
+        await settled(pilot)
         assert isinstance(app.screen, LeaveSetup)
-        await pilot.press("y")
-        await pilot.pause()
+        await press(pilot, "y")
+        await settled(pilot)
         assert isinstance(app.screen, MenuScreen)
         await _choose(pilot, "new")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.path is not None
         assert app.session.path.parent == saves_dir() and app.session.names[0] == "Ana"
@@ -101,7 +101,7 @@ async def test_resume_the_latest_game_from_the_menu() -> None:
     new_session(saves_dir() / "half.dvr").close()
     app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         await _choose(pilot, "resume")
         assert isinstance(app.screen, TableScreen)
         assert app.session is not None and app.session.path == saves_dir() / "half.dvr"
@@ -115,24 +115,24 @@ async def test_replay_a_file_from_the_menu(tmp_path: Path) -> None:
     shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "game.dvr")
     app = menu_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         assert not _offers_back(app)  # the top menu: nothing to go back to
         await _choose(pilot, "replay")
-        await pilot.pause()
+        await settled(pilot)
         assert _offers_back(app)  # from the path, back to the choices
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
+        await settled(pilot)
         assert not _offers_back(app) and not app.screen.query_one("#replay-path", Input).display
         await _choose(pilot, "replay")
         path = app.screen.query_one("#replay-path", Input)
         path.value = "missing.dvr"
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
+        await settled(pilot)
         assert isinstance(app.screen, MenuScreen)
         assert "missing.dvr" in str(app.screen.query_one("#menu-error").render())
         path.value = str(tmp_path / "game.dvr")
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
+        await settled(pilot)
         assert isinstance(app.screen, ReplayScreen) and app.screen.moment == 0
 
 
@@ -146,14 +146,14 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
     shutil.copy(REPO / "replays" / "game.dvr", tmp_path / "game.dvr")
     app = menu_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         await _choose(pilot, "replay")
         app.screen.query_one("#replay-path", Input).value = str(tmp_path / "game.dvr")
-        await pilot.press("enter")
+        await press(pilot, "enter")
         await until(pilot, "the viewer", lambda: isinstance(app.screen, ReplayScreen))
-        await pilot.press("3", "b")  # the start of round 3
+        await press(pilot, "3", "b")  # the start of round 3
         await until(pilot, "whose seats", lambda: isinstance(app.screen, BranchScreen))
-        await pilot.press("end", "enter")  # keep the seats
+        await press(pilot, "end", "enter")  # keep the seats
         await until(
             pilot,
             "the table, its resolution on",
@@ -168,7 +168,7 @@ async def test_a_branch_from_the_menus_viewer_is_played_as_from_dvtui_replay(tmp
         assert resolution is not None and not resolution.recap
         assert all(step.event.round == 3 for step in resolution.steps)
         assert any(n.title == "Playing from here" and str(session.path) in n.message for n in notifications(app))
-        await pilot.press("q")
+        await press(pilot, "q")
     assert app.return_value is not None and app.return_value.code == 0
 
 
@@ -191,11 +191,11 @@ def _lobby_tables() -> list[TableInfo]:
 async def test_a_long_lobby_scrolls_in_its_list_down_to_the_smallest_terminal() -> None:
     app = menu_app()
     async with app.run_test(size=(73, 16)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         menu = app.screen
         assert isinstance(menu, MenuScreen)
         menu.show_tables("ana", _lobby_tables())
-        await pilot.pause()
+        await settled(pilot)
         lines = screen_lines(app)
         assert any("▶ friday  your turn, 2d 22h left" in line for line in lines), lines
         assert any(line.strip().startswith("↑↓ then ⏎") for line in lines), lines  # the hint stays on screen
@@ -211,7 +211,7 @@ def test_start_menu_with_tables_at_80x24(snap_compare) -> None:
         menu = pilot.app.screen
         assert isinstance(menu, MenuScreen)
         menu.show_tables("ana", tables)
-        await pilot.pause()
+        await settled(pilot)
 
     app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24), run_before=listed)
@@ -228,7 +228,7 @@ def test_a_new_table_set_up_at_80x24(snap_compare) -> None:
         app = pilot.app
         app.push_screen(SetupScreen(SetupDefaults(default_name="Ana"), app.create_session, app.start_game,
                                     leave=app.pop_screen, open_table=never))  # fmt: skip
-        await pilot.pause()
+        await settled(pilot)
 
     app = DvtuiApp(Menu(), AppOptions(setup=SetupDefaults(default_name="Ana"), pace=Pace(0.0, None)))
     assert snap_compare(app, terminal_size=(80, 24), run_before=shown)
@@ -257,9 +257,9 @@ async def test_a_browser_tabs_replay_prompt_opens_only_its_own_saved_games(tmp_p
             ("out.dvr", "out.dvr: leads out of your saved games"),
         ]:
             path.value = typed
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, said, lambda said=said: said in str(error.render()))
             assert isinstance(app.screen, MenuScreen)
         path.value = "mine.dvr"
-        await pilot.press("enter")
+        await press(pilot, "enter")
         await until(pilot, "the viewer", lambda: isinstance(app.screen, ReplayScreen))

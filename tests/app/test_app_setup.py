@@ -17,7 +17,7 @@ from dvtui.bots import LADDER, LEVELS, RATINGS, about
 from dvtui.engine import Seat
 from dvtui.store import read_game
 
-from ..support.pilot import text, until
+from ..support.pilot import press, settled, text, until
 
 
 def setup_app(tmp_path: Path) -> DvtuiApp:
@@ -35,21 +35,21 @@ def setup_app(tmp_path: Path) -> DvtuiApp:
 async def test_seats_are_set_up_and_the_game_starts(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         assert isinstance(app.screen, SetupScreen)
-        await pilot.press("ctrl+u", *"Zoe")
-        await pilot.press("ctrl+n")  # a fourth seat: a greedy bot in blue
-        await pilot.pause()
+        await press(pilot, "ctrl+u", *"Zoe")
+        await press(pilot, "ctrl+n")  # a fourth seat: a greedy bot in blue
+        await settled(pilot)
         rows = list(app.screen.query(SeatRow))
         assert len(rows) == 4 and rows[3].color == "blue"
         rows[1].query_one(".seat-kind", Select).value = "bot:random"
         rows[2].query_one(".seat-kind", Select).value = "human"
-        await pilot.pause()
+        await settled(pilot)
         rows[2].name_input.value = "Ben"
         app.screen.query_one("#first", Select).value = 2
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
     created = read_game(tmp_path / "set-up.dvr").created
     assert [(s.name, s.kind, s.bot, s.color) for s in created.players] == [
@@ -64,23 +64,23 @@ async def test_seats_are_set_up_and_the_game_starts(tmp_path: Path) -> None:
 async def test_mistakes_are_said_on_the_screen(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+u")  # no name
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "ctrl+u")  # no name
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         error = app.screen.query_one("#setup-error", Static)
         assert "seat 1: the name is empty" in str(error.render())
-        await pilot.press(*"Ana")
+        await press(pilot, *"Ana")
         rows = list(app.screen.query(SeatRow))
         rows[1].query_one(".seat-color", Select).value = "red"  # two reds
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert "each seat has its own colour" in str(app.screen.query_one("#setup-error", Static).render())
         rows[1].query_one(".seat-color", Select).value = "yellow"
         app.screen.query_one("#seed", Input).value = "1234"
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
     assert read_game(tmp_path / "set-up.dvr").created.seed == 1234
 
@@ -90,23 +90,23 @@ async def test_a_typed_name_is_kept_and_the_seat_rules_are_said(tmp_path: Path) 
     refuse a name are those of the command line and the file reader, in their words."""
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+u", *"Bot 12")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "ctrl+u", *"Bot 12")
+        await settled(pilot)
         rows = list(app.screen.query(SeatRow))
         assert rows[0].name_input.value == "Bot 12"
-        await pilot.press("ctrl+u", *"bot:strong")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await press(pilot, "ctrl+u", *"bot:strong")
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         error = str(app.screen.query_one("#setup-error", Static).render())
         assert "seat 1: the name 'bot:strong' is how a bot is written" in error
-        await pilot.press("ctrl+u", *"Bot 1")  # the name of the bot in seat 2
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await press(pilot, "ctrl+u", *"Bot 1")  # the name of the bot in seat 2
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert "seat 2: two seats are called 'Bot 1'" in str(app.screen.query_one("#setup-error", Static).render())
-        await pilot.press("ctrl+u", *"Bot 12")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
+        await press(pilot, "ctrl+u", *"Bot 12")
+        await press(pilot, "ctrl+s")
+        await settled(pilot)
         assert isinstance(app.screen, TableScreen)
     assert read_game(tmp_path / "set-up.dvr").created.players[0].name == "Bot 12"
 
@@ -114,25 +114,25 @@ async def test_a_typed_name_is_kept_and_the_seat_rules_are_said(tmp_path: Path) 
 async def test_a_bot_seat_turned_human_drops_the_bot_name(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         rows = list(app.screen.query(SeatRow))
         assert rows[1].name_input.value == "Bot 1"
         rows[1].query_one(".seat-kind", Select).value = "human"
-        await pilot.pause()
+        await settled(pilot)
         assert rows[1].name_input.value == ""
 
 
 async def test_minus_seat_removes_the_seat_you_were_on(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("ctrl+n")  # 4 seats: Ana, Bot 1, Bot 2, Bot 3
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "ctrl+n")  # 4 seats: Ana, Bot 1, Bot 2, Bot 3
+        await settled(pilot)
         rows = list(app.screen.query(SeatRow))
         rows[1].query_one(".seat-color", Select).focus()  # working on seat 2 (Bot 1, yellow)
-        await pilot.pause()
+        await settled(pilot)
         await pilot.click("#remove-seat")
-        await pilot.pause()
+        await settled(pilot)
         rows = list(app.screen.query(SeatRow))
         assert [row.color for row in rows] == ["red", "green", "blue"]
         assert [str(row.query_one(".seat-number", Label).render()) for row in rows] == ["1.", "2.", "3."]
@@ -141,16 +141,16 @@ async def test_minus_seat_removes_the_seat_you_were_on(tmp_path: Path) -> None:
 async def test_enter_in_a_name_moves_on_and_a_sixth_seat_says_why_not(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         name = app.screen.focused
         assert isinstance(name, Input)
-        await pilot.press("enter")
-        await pilot.pause()
+        await press(pilot, "enter")
+        await settled(pilot)
         assert app.screen.focused is not name
-        await pilot.press("ctrl+n", "ctrl+n")
-        await pilot.pause()
-        await pilot.press("ctrl+n")  # a sixth
-        await pilot.pause()
+        await press(pilot, "ctrl+n", "ctrl+n")
+        await settled(pilot)
+        await press(pilot, "ctrl+n")  # a sixth
+        await settled(pilot)
         assert len(app.screen.query(SeatRow)) == 5
         assert any("5 seats at most" in n.message for n in notifications(app))
         help_line = str(app.screen.query_one("#level-help", Static).render())
@@ -160,15 +160,15 @@ async def test_enter_in_a_name_moves_on_and_a_sixth_seat_says_why_not(tmp_path: 
 async def test_escape_asks_before_the_set_up_is_thrown_away(tmp_path: Path) -> None:
     app = setup_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "escape")
+        await settled(pilot)
         assert isinstance(app.screen, LeaveSetup)
-        await pilot.press("escape")  # stay
-        await pilot.pause()
+        await press(pilot, "escape")  # stay
+        await settled(pilot)
         assert isinstance(app.screen, SetupScreen) and app.is_running
-        await pilot.press("escape", "y")
-        await pilot.pause()
+        await press(pilot, "escape", "y")
+        await settled(pilot)
     assert app.return_code == 0 and not list(tmp_path.glob("*.dvr"))
 
 

@@ -19,6 +19,7 @@ from dvtui.app.widgets.panels import Banner, RoundBar
 from dvtui.app.widgets.replay_log import ReplayLog
 from dvtui.app.widgets.timeline_bar import TimelineBar, cell_of, moment_at
 
+from ..support.pilot import press, settled
 from ..support.replays import EXAMPLES, REPLAYS, assert_at, cut_copies, replay_app, viewer
 
 
@@ -32,74 +33,74 @@ def screen_cells(app: DvtuiApp) -> tuple[tuple[str, object], ...]:
 async def test_every_key_moves_to_its_moment() -> None:
     app = replay_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         replay = screen.replay
         starts = replay.round_starts
         assert_at(screen, 0)
 
-        async def press(key: str, moment: int) -> None:
-            await pilot.press(key)
+        async def step(key: str, moment: int) -> None:
+            await press(pilot, key)
             assert_at(screen, moment)
 
-        await press("left", 0)  # nothing before the deal
-        await press("right", 1)
-        await press("right", 2)
-        await press("left", 1)
-        await press("shift+right", 3)  # one turn: each of the 3 players once
-        await press("down", 6)
-        await press("up", 3)
-        await press("shift+left", 0)
-        await press("pagedown", starts[1])
-        await press("right_square_bracket", starts[2])
-        await press("right", starts[2] + 1)
-        await press("pageup", starts[2])  # back to this round's start first
-        await press("left_square_bracket", starts[1])
-        await press("5", starts[4])
-        await press("1", 0)
-        await press("end", replay.last)
-        await press("right", replay.last)
-        await press("home", 0)
-        await press("9", 0)  # no round 9: a warning, no move
+        await step("left", 0)  # nothing before the deal
+        await step("right", 1)
+        await step("right", 2)
+        await step("left", 1)
+        await step("shift+right", 3)  # one turn: each of the 3 players once
+        await step("down", 6)
+        await step("up", 3)
+        await step("shift+left", 0)
+        await step("pagedown", starts[1])
+        await step("right_square_bracket", starts[2])
+        await step("right", starts[2] + 1)
+        await step("pageup", starts[2])  # back to this round's start first
+        await step("left_square_bracket", starts[1])
+        await step("5", starts[4])
+        await step("1", 0)
+        await step("end", replay.last)
+        await step("right", replay.last)
+        await step("home", 0)
+        await step("9", 0)  # no round 9: a warning, no move
         assert any("no round 9" in n.message for n in notifications(app))
 
 
 async def test_space_plays_and_pauses_and_the_speed_changes() -> None:
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         for _ in range(len(SPEEDS)):
-            await pilot.press("plus")
+            await press(pilot, "plus")
         assert SPEEDS[screen.speed] == max(SPEEDS)
-        await pilot.press("space")
+        await press(pilot, "space")
         assert screen.playing and "▶" in screen.query_one(TimelineBar).status
         for _ in range(200):
             if screen.moment >= 3:
                 break
             await asyncio.sleep(0.02)
         assert screen.moment >= 3
-        await pilot.press("space")
+        await press(pilot, "space")
         assert not screen.playing and "‖" in screen.query_one(TimelineBar).status
         stopped = screen.moment
         await asyncio.sleep(0.3)
         assert screen.moment == stopped
         assert_at(screen, stopped)
-        await pilot.press("minus", "minus")
+        await press(pilot, "minus", "minus")
         assert SPEEDS[screen.speed] == max(SPEEDS) / 4
-        await pilot.press("end", "space")  # at the end, play starts over from the deal
+        await press(pilot, "end", "space")  # at the end, play starts over from the deal
         assert screen.playing and screen.moment == 0
-        await pilot.press("space")
+        await press(pilot, "space")
 
 
 async def test_playback_stops_at_the_end() -> None:
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         screen.go(screen.replay.last - 2)
         screen.speed = len(SPEEDS) - 1
-        await pilot.press("space")
+        await press(pilot, "space")
         for _ in range(200):
             if not screen.playing:
                 break
@@ -111,7 +112,7 @@ async def test_playback_stops_at_the_end() -> None:
 async def test_clicking_the_bar_jumps_there(size: tuple[int, int]) -> None:
     app = replay_app()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         bar = screen.query_one(TimelineBar)
         replay = screen.replay
@@ -142,18 +143,18 @@ async def test_clicking_the_bar_jumps_there(size: tuple[int, int]) -> None:
 async def test_clicking_a_line_of_the_log_jumps_there(size: tuple[int, int]) -> None:
     app = replay_app()
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         log = screen.query_one(ReplayLog)
-        await pilot.press("3")
+        await press(pilot, "3")
         start = screen.moment
-        await pilot.pause()
+        await settled(pilot)
         assert log.region.height >= 3
         later = log.shown()[-1]
         assert later > start  # what comes next is in view, below the moment
         assert await pilot.click(log, offset=(4, len(log.shown()) - 1))
         assert_at(screen, later)
-        await pilot.pause()
+        await settled(pilot)
         earlier = log.shown()[0]
         assert earlier < later
         assert await pilot.click(log, offset=(4, 0))
@@ -163,11 +164,11 @@ async def test_clicking_a_line_of_the_log_jumps_there(size: tuple[int, int]) -> 
 async def test_the_log_scrolls_with_the_wheel_and_comes_back_to_the_moment() -> None:
     app = replay_app()
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         log = screen.query_one(ReplayLog)
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
+        await settled(pilot)
         bottom = list(log.shown())
         await pilot.mouse_down(log)  # bring the pointer over the log, then scroll it
         for _ in range(5):
@@ -176,21 +177,21 @@ async def test_the_log_scrolls_with_the_wheel_and_comes_back_to_the_moment() -> 
                     log, 2, 2, 0, 0, 0, False, False, False
                 )
             )
-        await pilot.pause()
+        await settled(pilot)
         assert log.shown()[0] < bottom[0]  # older events in view
         assert screen.moment == screen.replay.last
-        await pilot.press("home")
-        await pilot.pause()
+        await press(pilot, "home")
+        await settled(pilot)
         assert log.shown()[0] == 0
 
 
 async def test_a_banner_click_steps_on() -> None:
     app = replay_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         screen.go(16)  # column A of round 1
-        await pilot.pause()
+        await settled(pilot)
         banner = screen.query_one(Banner)
         assert banner.display and not screen.query_one(HandBar).display
         assert "Column A" in banner.text.plain
@@ -203,10 +204,10 @@ async def test_a_resolution_step_is_drawn_as_live_play_draws_it() -> None:
     after column E's tie (R5.2). The focus, the results so far and the banner are the live step's."""
     app = replay_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         screen.go(22)
-        await pilot.pause()
+        await settled(pilot)
         step = screen.replay.resolution_step(22)
         assert step is not None
         models = screen.query_one(Board).models
@@ -218,8 +219,8 @@ async def test_a_resolution_step_is_drawn_as_live_play_draws_it() -> None:
         assert "Column G" in banner and "Bot 1 takes house 400, returns house 300" in banner
         bar = screen.query_one(RoundBar).render().plain
         assert "Resolving column G" in bar and "Round 1 of 6" in bar
-        await pilot.press("right")
-        await pilot.pause()
+        await press(pilot, "right")
+        await settled(pilot)
         assert "Round 1 is over" in screen.query_one(Banner).text.plain
         assert "Round 2 of 6" in screen.query_one(RoundBar).render().plain
 
@@ -229,7 +230,7 @@ async def test_scrubbing_forward_and_back_gives_identical_screens() -> None:
     at each moment, and at each the state of the engine's fold. (Keys are the other tests'.)"""
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         last = screen.replay.last
         forward: list[tuple[tuple[str, object], ...]] = []
@@ -245,8 +246,8 @@ async def test_scrubbing_forward_and_back_gives_identical_screens() -> None:
             await settle(pilot)
             assert screen_cells(app) == forward[k], f"moment {k} differs on the way back"
         assert len(set(forward)) > last * 0.9  # the moments do look different
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
+        await settled(pilot)
         assert screen_cells(app) == forward[last]  # and a key press gives the same picture
 
 
@@ -255,16 +256,16 @@ async def test_jumps_give_the_screens_of_steps() -> None:
     (compared as SVG screenshots, the snapshot tests' own pictures)."""
     app = replay_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         target = screen.replay.round_starts[2] + 7
         for _ in range(target):
             screen.action_step(1)
             await settle(pilot)
-        await pilot.pause()
+        await settled(pilot)
         stepped = app.export_screenshot()
-        await pilot.press("home", "3", "shift+right", "shift+right", "right")
-        await pilot.pause()
+        await press(pilot, "home", "3", "shift+right", "shift+right", "right")
+        await settled(pilot)
         assert screen.moment == target
         assert app.export_screenshot() == stepped
 
@@ -273,14 +274,14 @@ async def test_jumps_give_the_screens_of_steps() -> None:
 async def test_every_example_opens_on_a_drawn_table(name: str) -> None:
     app = replay_app(REPLAYS / name)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         assert_at(screen, 0)
         assert "Round 1 of" in screen.query_one(RoundBar).render().plain
         board = screen.query_one(Board)
         assert len(board.models) == 7 and board.region.height >= 12
         assert not screen.query_one("#replay-notice").display
-        await pilot.press("end")
+        await press(pilot, "end")
         assert screen.game.over and "GAME OVER" in screen.query_one(Banner).text.plain
 
 
@@ -293,12 +294,12 @@ async def test_every_kind_of_file_opens_and_scrubs(tmp_path: Path, kind: str) ->
     files["new"].write_bytes((REPLAYS / "game.dvr").read_bytes().split(b"\n")[0] + b"\n")
     app = replay_app(files[kind])
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         assert_at(screen, 0)
-        await pilot.press("end")
+        await press(pilot, "end")
         assert_at(screen, screen.replay.last)
-        await pilot.press("left", "pageup", "down", "3")
+        await press(pilot, "left", "pageup", "down", "3")
         assert_at(screen, screen.moment)
         assert await pilot.click("#timeline", offset=(30, 0))
         assert_at(screen, screen.moment)
@@ -310,12 +311,12 @@ async def test_a_torn_file_opens_with_a_visible_notice(tmp_path: Path) -> None:
     before = torn.read_bytes()
     app = replay_app(torn)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         notice = screen.query_one("#replay-notice")
         assert notice.display and notice.region.height >= 1
         assert "torn last line" in str(notice.render())
-        await pilot.press("end")
+        await press(pilot, "end")
         assert_at(screen, screen.replay.last)
         assert not screen.game.over
     assert torn.read_bytes() == before
@@ -325,13 +326,13 @@ async def test_an_unfinished_file_ends_where_it_stops(tmp_path: Path) -> None:
     unfinished = cut_copies(tmp_path)["unfinished"]
     app = replay_app(unfinished)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
+        await settled(pilot)
         assert screen.query_one(HandBar).display
         assert "end of the file" in screen.query_one(HandBar).info.plain
-        await pilot.press("4")  # the file stops in round 2
+        await press(pilot, "4")  # the file stops in round 2
         assert screen.moment == screen.replay.last
         assert any("stops in round 2" in n.message for n in notifications(app))
 
@@ -339,25 +340,25 @@ async def test_an_unfinished_file_ends_where_it_stops(tmp_path: Path) -> None:
 async def test_help_and_quit() -> None:
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("escape")  # not time travel: nothing to go back to
+        await settled(pilot)
+        await press(pilot, "escape")  # not time travel: nothing to go back to
         assert isinstance(app.screen, ReplayScreen)
-        await pilot.press("question_mark")
-        await pilot.pause()
+        await press(pilot, "question_mark")
+        await settled(pilot)
         assert isinstance(app.screen, ReplayHelp)
         assert "play from here" in "".join(text for text, _ in screen_cells(app))
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
+        await settled(pilot)
         assert isinstance(app.screen, ReplayScreen)
-        await pilot.press("q")
-        await pilot.pause()
+        await press(pilot, "q")
+        await settled(pilot)
     assert app.return_code == 0
 
 
 async def test_the_palette_offers_the_rounds() -> None:
     app = replay_app()
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Round 4" in titles and "Play from here" in titles and "Play / pause" in titles
 
@@ -392,8 +393,8 @@ async def test_viewing_never_writes_the_file(tmp_path: Path) -> None:
     before = (path.read_bytes(), path.stat().st_mtime_ns)
     app = replay_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("end", "home", "3", "space", "space", "q")
+        await settled(pilot)
+        await press(pilot, "end", "home", "3", "space", "space", "q")
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dvr"]  # no lock, no copy left behind
 
@@ -401,9 +402,9 @@ async def test_viewing_never_writes_the_file(tmp_path: Path) -> None:
 async def test_the_viewers_help_lists_only_the_viewers_keys() -> None:
     app = replay_app()
     async with app.run_test(size=(120, 70)) as pilot:  # tall enough to show the whole help
-        await pilot.pause()
-        await pilot.press("question_mark")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "question_mark")
+        await settled(pilot)
         assert isinstance(app.screen, ReplayHelp)
         text = "".join(text for text, _ in screen_cells(app))
         assert "Equal totals cancel" in text  # the rules are all there
@@ -416,9 +417,9 @@ async def test_at_the_end_the_viewer_names_the_last_rounds_first_player() -> Non
     """replays/game.dvr: round 6 was started by Bot 3 (the text export says so too)."""
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("end")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "end")
+        await settled(pilot)
         assert "Game over  ·  Round 6 of 6  ·  first Bot 3" in app.screen.query_one(RoundBar).render().plain
 
 
@@ -428,9 +429,9 @@ async def test_the_branch_choice_leaves_the_board_in_sight() -> None:
 
     app = replay_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("2", "down", "down", "b")
-        await pilot.pause()
+        await settled(pilot)
+        await press(pilot, "2", "down", "down", "b")
+        await settled(pilot)
         assert isinstance(app.screen, BranchScreen)
         box = app.screen.query_one("#branch-box").region
         board = app.screen_stack[-2].query_one(Board).region

@@ -26,6 +26,7 @@ from dvtui.replay import Replay
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 
+from ..support.pilot import press, settled
 from ..support.replays import assert_at, fold_prefix, picture, replay_app, viewer, write_undo_loop
 
 pytestmark = pytest.mark.usefixtures("data_dir")  # saves and the working directory: the test's own
@@ -79,17 +80,17 @@ async def test_the_largest_file_opens_and_end_then_q_shows_the_last_event_and_qu
     app = replay_app(path)
     last = count - 1
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         assert screen.moment == 0 and screen.replay.last == last  # every line read
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
+        await settled(pilot)
         log = screen.query_one(ReplayLog)
         assert screen.moment == last and log.cursor == last and screen.query_one(TimelineBar).moment == last
         assert log.shown()[-1] == last  # the last event is the log's last line on screen
         assert f"{last}/{last}" in screen.query_one(TimelineBar).status
         assert picture(screen.game) == picture(app.watched.game)  # type: ignore[union-attr]
-        await pilot.press("q")
+        await press(pilot, "q")
         assert app.return_code == 0  # the app is leaving
 
 
@@ -101,7 +102,7 @@ async def test_jumps_in_a_long_file_word_only_the_events_near_the_screen(
     app = replay_app(path)
     worded = count_words(monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         log = screen.query_one(ReplayLog)
         height = log.size.height
@@ -116,14 +117,14 @@ async def test_jumps_in_a_long_file_word_only_the_events_near_the_screen(
         ]
         for key, moment in jumps:
             worded[0] = 0
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
+            await settled(pilot)
             assert_at(screen, moment)
             assert worded[0] <= height, key  # at most a screenful of new lines
             assert moment in log.shown()
         worded[0] = 0
         screen.query_one(TimelineBar).post_message(TimelineBar.Jump(count // 2))
-        await pilot.pause()
+        await settled(pilot)
         assert_at(screen, count // 2)
         assert worded[0] <= height and count // 2 in log.shown()
 
@@ -133,12 +134,12 @@ async def test_the_wheel_scrolls_a_long_log_within_its_ends(tmp_path: Path) -> N
     count = write_undo_loop(path, LONG)
     app = replay_app(path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         screen = viewer(app)
         log = screen.query_one(ReplayLog)
         wheel: Callable[[int], None] = log._scroll_by  # what a notch of the wheel does, 3 lines a notch
-        await pilot.press("end")
-        await pilot.pause()
+        await press(pilot, "end")
+        await settled(pilot)
         bottom = log.shown()
         assert bottom[-1] == count - 1
         wheel(-3)
@@ -147,8 +148,8 @@ async def test_the_wheel_scrolls_a_long_log_within_its_ends(tmp_path: Path) -> N
         for _ in range(10):
             wheel(3)
         assert log.shown() == bottom  # no further than the end
-        await pilot.press("home")
-        await pilot.pause()
+        await press(pilot, "home")
+        await settled(pilot)
         deal = log.shown().count(0)  # the deal's lines; every other event is one line
         wheel(-3)
         assert log.shown()[0] == 0  # nor above the start
@@ -166,11 +167,11 @@ async def test_time_travel_over_a_long_resumed_game_jumps_to_either_end(
     app = DvtuiApp(LocalSession.resume(read_game(path)), AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     worded = count_words(monkeypatch)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
+        await settled(pilot)
         table = app.screen
         assert isinstance(table, TableScreen) and table.session.human_to_move() == 0  # Ana's turn: nothing moves
-        await pilot.press("t")
-        await pilot.pause()
+        await press(pilot, "t")
+        await settled(pilot)
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.live and screen.moment == count - 1
         log = screen.query_one(ReplayLog)
@@ -178,10 +179,10 @@ async def test_time_travel_over_a_long_resumed_game_jumps_to_either_end(
         assert worded[0] <= log.size.height  # opened at the end: only what is on screen
         for key, moment in (("home", 0), ("end", count - 1)):
             worded[0] = 0
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
+            await settled(pilot)
             assert screen.moment == moment and moment in log.shown()
             assert worded[0] <= log.size.height
-        await pilot.press("escape")
-        await pilot.pause()
+        await press(pilot, "escape")
+        await settled(pilot)
         assert app.screen is table

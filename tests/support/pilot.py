@@ -32,6 +32,8 @@ async def until(pilot: Pilot[object], what: str, check: Callable[[], bool]) -> N
 CHARACTERS = {"space": " ", "tab": "\t", "escape": "\x1b", "minus": "-", "plus": "+", "question_mark": "?"}
 """The character a named key types (one of one character types itself; the others, such as enter,
 the arrows or ctrl+s, type none), as Textual's Pilot gives it."""
+NAMES = {character: name for name, character in CHARACTERS.items()}
+"""The name of the key that types each of those characters (a name typed as ``" "`` is ``space``)."""
 
 
 async def settled(pilot: Pilot[object]) -> None:
@@ -54,7 +56,11 @@ async def press(pilot: Pilot[object], *keys: str) -> None:
     next, without Pilot's idle waits: those take tens of milliseconds a key, most of a whole game's
     time in the tests, where this takes a millisecond or two."""
     for key in keys:
-        pilot.app.post_message(Key(key, CHARACTERS.get(key, key if len(key) == 1 else None)))
+        if len(key) == 1:  # a character, named as Pilot.press names it ("space" for " ")
+            name, character = NAMES.get(key, key), key
+        else:
+            name, character = key, CHARACTERS.get(key)
+        pilot.app.post_message(Key(name, character))
         await settled(pilot)
 
 

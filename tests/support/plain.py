@@ -27,6 +27,10 @@ class PlainPlayer:
         environment["TERM"] = "xterm-256color"  # a terminal that could take colour: none is sent anyway
         self.child = pexpect.spawn(command[0], command[1:], env=environment, encoding="utf-8", timeout=60,
                                    dimensions=(24, 80))  # fmt: skip
+        # pexpect waits 50 ms before each send (for programs that turn echo off only after their
+        # prompt): the plain mode reads cooked lines and never changes the echo, and a whole game's
+        # placements made those waits most of a test's time
+        self.child.delaybeforesend = None
         self.said = ""
 
     def expect(self, pattern: str | re.Pattern[str]) -> re.Match[str]:
@@ -54,6 +58,8 @@ class PlainPlayer:
         """Wait for the end of output and the exit; the exit code."""
         self.child.expect(pexpect.EOF)
         self.said += self.child.before or ""
+        self.child.wait()  # its exit, rather than the tenth of a second close() gives it to exit
+        self.child.ptyproc.delayafterclose = 0
         self.child.close()
         assert self.child.exitstatus is not None, self.said[-2000:]
         return self.child.exitstatus
