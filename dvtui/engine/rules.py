@@ -163,7 +163,9 @@ def settle_columns(
     rankings = _RANKINGS
     card_info = _CARD_INFO
     zeros = [0] * len(worth)
-    for totals, column in zip(all_totals, columns, strict=True):
+    for c in range(len(columns)):  # (a zip with strict=True costs more, a round, than the two look-ups)
+        totals = all_totals[c]
+        column = columns[c]
         key = tuple(totals)
         try:
             order, cancelled = rankings[key]
