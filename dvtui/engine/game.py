@@ -310,12 +310,19 @@ class Game:
         it). A change to one is a change to both; ``tests/engine/test_r4_placement.py`` plays
         games both ways and compares them.
         """
-        if self.derived_pending:
+        if self.phase and self.phase != OVER:  # derived_pending, without a property call a game
             owed = self.derive_all()
             if sink is not None:
                 sink(owed)
-        chooses = [_hand_over if m is None else m[0] for m in movers]
-        seeds = [0 if m is None else m[1] for m in movers]
+        chooses: list[Mover] = []  # one loop rather than two comprehensions: the sim plays a game a call
+        seeds: list[int] = []
+        for mover in movers:
+            if mover is None:
+                chooses.append(_hand_over)
+                seeds.append(0)
+            else:
+                chooses.append(mover[0])
+                seeds.append(mover[1])
         try:
             self._play_rounds(chooses, seeds, sink)
         finally:
