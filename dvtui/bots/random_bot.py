@@ -25,7 +25,10 @@ def choose(game: Game, seed: int) -> Placement:
 
 _SPLIT: tuple[tuple[int, int], ...] = tuple(divmod(i, COLUMNS) for i in range(6 * COLUMNS))
 """Move number -> (index in hand, column): a look-up instead of two divisions, per move."""
-_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
-    card: tuple(Placement(card=card, column=column) for column in range(COLUMNS)) for card in NUMBER_CARDS
-}
-"""``_PLACEMENTS[card][column]``: made once, so a move costs two look-ups rather than a new value."""
+_PLACEMENTS: tuple[tuple[Placement, ...], ...] = tuple(
+    tuple(Placement(card=card, column=column) for column in range(COLUMNS)) if card in NUMBER_CARDS else ()
+    for card in range(max(NUMBER_CARDS) + 1)
+)
+"""``_PLACEMENTS[card][column]``: made once, so a move costs two look-ups rather than a new value
+(a tuple by card rather than a dict: the card comes from the hand, and a tuple's look-up is the
+cheaper)."""
