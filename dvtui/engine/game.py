@@ -341,7 +341,7 @@ class Game:
             round_length = self.round_length
             successor = _SUCCESSORS[self.n]
             round_ = self.round
-            placed = _placed(self.n, round_)
+            placed = _PLACED.get((self.n, round_)) or _placed(self.n, round_)  # (no call once made)
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
