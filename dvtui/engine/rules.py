@@ -182,10 +182,7 @@ def settle_columns(
         totals = all_totals[c]
         column = columns[c]
         key = tuple(totals)
-        try:
-            order, cancelled = rankings[key]
-        except KeyError:
-            order, cancelled = _ranked_and_kept(key)
+        order, cancelled = rankings.get(key) or _ranked_and_kept(key)  # (no KeyError raised on a miss)
         totals[:] = zeros
         if order:
             for p in order:  # R5.3: highest total first, each takes the current bottom card
