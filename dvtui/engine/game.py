@@ -338,8 +338,6 @@ class Game:
             hands = self.hands
             totals = self.totals
             placements = self.placements
-            round_length = self.round_length
-            successor = _SUCCESSORS[self.n]
             round_ = self.round
             placed = _PLACED.get((self.n, round_)) or _placed(self.n, round_)  # (no call once made)
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
@@ -359,8 +357,8 @@ class Game:
                 else:
                     event = CardPlaced(round=round_, player=p, column=column, card=card)
                     placements.append(event)
-                    if len(placements) < round_length:
-                        self.to_move = successor[p]  # as place() leaves the game, should the sink fail
+                    if len(placements) < self.round_length:  # (looked up here: a watched game only)
+                        self.to_move = _SUCCESSORS[self.n][p]  # as place() leaves the game, should the sink fail
                         sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0

@@ -201,7 +201,7 @@ def settle_columns(
                     worth[p] += value
                 else:  # R6.1: the old good goes at once on top of this column
                     column.append(old)
-                    worth[p] += value - card_info[old][0]
+                    worth[p] += value - VALUE_OF[old]
         elif column and not cancelled:  # R5.5: nobody played here, the bottom card goes to the top
             column.append(column.pop(0))
 
