@@ -209,6 +209,8 @@ def settle_columns(
 def winners(scores: Sequence[int]) -> list[int]:
     """R8: the seats with the highest score, in seat order (more than one share the victory)."""
     best = max(scores)
+    if scores.count(best) == 1:  # the usual case, found by two C scans (a game ends a call)
+        return [scores.index(best)]
     return [p for p, s in enumerate(scores) if s == best]
 
 
