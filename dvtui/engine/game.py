@@ -188,7 +188,7 @@ class Game:
         self.n = n
         self.rounds = created.rounds
         # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
-        self.columns = list(map(list, created.grid))
+        self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
         self.hands = list(map(list.copy, repeat(_FULL_HAND, n)))
         self.totals = list(map(list.copy, repeat([0] * n, COLUMNS)))
         self.placements = []
