@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import COLUMNS, NUMBER_CARDS, Game, Placement
+from ..engine import COLUMNS, NUMBER_CARDS, ROUNDS, Game, Placement
 
 _rng = random.Random(0x5EED)
 _TABLE: list[int] = [_rng.getrandbits(30) for _ in range(4096)]
@@ -18,14 +18,23 @@ def choose(game: Game, seed: int) -> Placement:
     # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game (hence the
     # brackets: the move number is summed in small ints before the one sum with the 64-bit seed).
     hand = game.hands[game.to_move]
-    i = (_TABLE[(seed + (game.round * 64 + len(game.placements))) & 4095] ^ seed) % (len(hand) * COLUMNS)
+    i = (_TABLE[(seed + (_ROUND_MOVES[game.round] + len(game.placements))) & 4095] ^ seed) % _CHOICES[len(hand)]
     card_index, column = _SPLIT[i]
     return _PLACEMENTS[hand[card_index]][column]
 
 
+_ROUND_MOVES: tuple[int, ...] = tuple(round_ * 64 for round_ in range(max(ROUNDS.values()) + 1))
+"""``round * 64`` (the move number's base) by round, and ``len(hand) * COLUMNS`` (the placements
+to choose from) by hand size, below: a tuple's look-up costs less than a multiplication, per move."""
+_CHOICES: tuple[int, ...] = tuple(size * COLUMNS for size in range(len(NUMBER_CARDS) + 1))
+
+
 _SPLIT: tuple[tuple[int, int], ...] = tuple(divmod(i, COLUMNS) for i in range(6 * COLUMNS))
 """Move number -> (index in hand, column): a look-up instead of two divisions, per move."""
-_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
-    card: tuple(Placement(card=card, column=column) for column in range(COLUMNS)) for card in NUMBER_CARDS
-}
-"""``_PLACEMENTS[card][column]``: made once, so a move costs two look-ups rather than a new value."""
+_PLACEMENTS: tuple[tuple[Placement, ...], ...] = tuple(
+    tuple(Placement(card=card, column=column) for column in range(COLUMNS)) if card in NUMBER_CARDS else ()
+    for card in range(max(NUMBER_CARDS) + 1)
+)
+"""``_PLACEMENTS[card][column]``: made once, so a move costs two look-ups rather than a new value
+(a tuple by card rather than a dict: the card comes from the hand, and a tuple's look-up is the
+cheaper)."""

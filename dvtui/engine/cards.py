@@ -8,6 +8,7 @@ about a card is looked up in tables built once at import.
 from __future__ import annotations
 
 import struct
+import threading
 from operator import itemgetter
 from random import Random
 
@@ -70,25 +71,40 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     since 3.9, which is what makes "same seed, same file" hold across machines.
 
     Sorting the (key, deck index) pairs is that stable sort, and done as floats it is a C loop:
-    each pair is written into the bytes of the double ``2**52 + key * 256 + index`` (an integer, so
-    exact, and one that orders as its pair), the doubles are sorted, and the lowest byte of each
+    each pair is written into the bytes of the double ``2**52 + key * 65536 + index`` (an integer,
+    so exact, and one that orders as its pair), the doubles are sorted, and the lowest byte of each
     sorted double is the index of the next card. Sorting 66 Python ints by a key costs four times
     as many instructions, and a deal per game is a tenth of a simulated game.
+
+    The generator is the thread's own, seeded again for each deal (what ``Random(seed)`` does,
+    without making and freeing a generator and its 2.5 KB of state a game), and the keys are
+    ``getrandbits`` as bytes, which is all ``randbytes`` does.
     """
+    try:
+        generator = _LOCAL.generator
+    except AttributeError:
+        generator = _LOCAL.generator = Random()
+    generator.seed(seed)
+    keys = generator.getrandbits(32 * len(DECK)).to_bytes(4 * len(DECK), "little")
     words = bytearray(_WORDS)
-    keys = Random(seed).randbytes(4 * len(DECK))
-    words[1::8] = keys[0::4]  # key byte b of card i -> byte b + 1 of double i (little-endian, both)
-    words[2::8] = keys[1::4]
-    words[3::8] = keys[2::4]
-    words[4::8] = keys[3::4]
+    halves = memoryview(words).cast("H")  # copied two bytes at a time, as they are: no byte order
+    pairs = memoryview(keys).cast("H")
+    halves[1::4] = pairs[0::2]  # key bytes 0-1 of card i -> bytes 2-3 of double i
+    halves[2::4] = pairs[1::2]  # key bytes 2-3 -> bytes 4-5
     order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]
     cards = list(itemgetter(*order)(DECK))
-    return [cards[s] for s in _COLUMN_SLICES], cards[COLUMNS * COLUMN_HEIGHT :]
+    *grid, box = _COLUMNS_AND_BOX(cards)
+    return grid, box
 
 
+_LOCAL = threading.local()
+"""Each thread's generator for :func:`deal` (two threads dealing at once must not share one)."""
 _DOUBLES = struct.Struct(f"<{len(DECK)}d")
 """One little-endian IEEE double per card of DECK (struct's ``<`` format is IEEE on every machine)."""
 _WORDS = bytes(b for i in range(len(DECK)) for b in (i, 0, 0, 0, 0, 0, 0x30, 0x43))
 """Each card's double before its key is written in: exponent 0x433 (bytes 6-7: 2**52, so the 52
-bits below are an integer), its deck index in byte 0, the key's four bytes (1-4) still zero."""
-_COLUMN_SLICES = tuple(slice(c * COLUMN_HEIGHT, (c + 1) * COLUMN_HEIGHT) for c in range(COLUMNS))
+bits below are an integer), its deck index in byte 0, the key's four bytes (2-5) still zero."""
+_COLUMNS_AND_BOX = itemgetter(
+    *(slice(c * COLUMN_HEIGHT, (c + 1) * COLUMN_HEIGHT) for c in range(COLUMNS)), slice(COLUMNS * COLUMN_HEIGHT, None)
+)
+"""The dealt cards -> each column's 9, bottom first, then the box's 3 (slices taken in one C call)."""

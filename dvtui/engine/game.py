@@ -188,7 +188,7 @@ class Game:
         self.n = n
         self.rounds = created.rounds
         # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
-        self.columns = list(map(list, created.grid))
+        self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
         self.hands = list(map(list.copy, repeat(_FULL_HAND, n)))
         self.totals = list(map(list.copy, repeat([0] * n, COLUMNS)))
         self.placements = []
@@ -310,12 +310,19 @@ class Game:
         it). A change to one is a change to both; ``tests/engine/test_r4_placement.py`` plays
         games both ways and compares them.
         """
-        if self.derived_pending:
+        if self.phase and self.phase != OVER:  # derived_pending, without a property call a game
             owed = self.derive_all()
             if sink is not None:
                 sink(owed)
-        chooses = [_hand_over if m is None else m[0] for m in movers]
-        seeds = [0 if m is None else m[1] for m in movers]
+        chooses: list[Mover] = []  # one loop rather than two comprehensions: the sim plays a game a call
+        seeds: list[int] = []
+        for mover in movers:
+            if mover is None:
+                chooses.append(_hand_over)
+                seeds.append(0)
+            else:
+                chooses.append(mover[0])
+                seeds.append(mover[1])
         try:
             self._play_rounds(chooses, seeds, sink)
         finally:
@@ -331,10 +338,8 @@ class Game:
             hands = self.hands
             totals = self.totals
             placements = self.placements
-            round_length = self.round_length
-            successor = _SUCCESSORS[self.n]
             round_ = self.round
-            placed = _placed(self.n, round_)
+            placed = _PLACED.get((self.n, round_)) or _placed(self.n, round_)  # (no call once made)
             for p in _TURNS[self.n][self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
@@ -352,8 +357,8 @@ class Game:
                 else:
                     event = CardPlaced(round=round_, player=p, column=column, card=card)
                     placements.append(event)
-                    if len(placements) < round_length:
-                        self.to_move = successor[p]  # as place() leaves the game, should the sink fail
+                    if len(placements) < self.round_length:  # (looked up here: a watched game only)
+                        self.to_move = _SUCCESSORS[self.n][p]  # as place() leaves the game, should the sink fail
                         sink([event])
             self.phase = RESOLVING  # the round's turns are all played
             self.next_column = 0

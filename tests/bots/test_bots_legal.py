@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dvtui.bots import LADDER, LEVELS, bot_seed, choose, parse_bot
+from dvtui.bots import LADDER, LEVELS, bot_seed, bot_seeds, choose, parse_bot
 from dvtui.engine import COLORS, Game, Placement, Seat, new_game
 
 from ..support.positions import playing_states
@@ -91,3 +91,9 @@ def test_the_rules_name_the_levels_the_bots_play() -> None:
     from dvtui.engine import BOT_LEVELS
 
     assert sorted(LEVELS) == sorted(BOT_LEVELS)
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70), st.sampled_from([3, 4, 5]))
+def test_bot_seeds_are_each_seats_bot_seed(game_seed: int, players: int) -> None:
+    """A tournament's seeds for a whole table (splitmix written out) are the seats' own seeds."""
+    assert bot_seeds(game_seed, players) == [bot_seed(game_seed, seat) for seat in range(players)]

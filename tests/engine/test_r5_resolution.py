@@ -255,3 +255,15 @@ def test_projected_after_a_placement_is_the_projection_once_it_is_made(make_game
         placed_after.money,
         placed_after.columns,
     )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=26), min_size=3, max_size=5))
+def test_r5_a_memo_miss_ranks_by_the_totals_shape_as_the_totals_rank(totals: list[int]) -> None:
+    """A miss of the rankings' memo is answered by the totals' shape (order, ties and zeros kept);
+    that answer is the ranking of the totals themselves, whatever they are."""
+    from dvtui.engine import rules
+
+    key = tuple(totals)
+    rules._RANKINGS.pop(key, None)
+    assert rules._ranked_and_kept(key) == rules._ranked(key)
