@@ -365,6 +365,6 @@ def test_a_seek_during_the_start_fold_waits_for_it_and_is_placed_by_the_folded_r
             finally:
                 store.go.set()
             assert asks.until("seeking")["pool"] == 1
+            (seeker,) = srv.seeks.pool.seekers.values()  # (before the seeker leaves: closing drops it)
             asks.close()
-            (seeker,) = srv.seeks.pool.seekers.values()
     assert seeker.rating == round(Ledger(club).rating(me).mu) != round(NEWCOMER.mu)
