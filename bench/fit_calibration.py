@@ -38,10 +38,8 @@ from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 
 from dvtui.bots import calibration
-from dvtui.bots.calibration import EDGE, KNOTS, LEAST_SLOPE
+from dvtui.bots.calibration import EDGE, KNOTS, LEAST_SLOPE, Fit
 
-Fit = tuple[float, tuple[float, ...]]
-"""``(c, slopes)``: see :mod:`dvtui.bots.calibration`."""
 Beta = tuple[float, float, float]
 """``(c, a, b)`` of a beta calibration."""
 Sample = tuple[float, float]
@@ -93,19 +91,6 @@ def fit(samples: list[Sample], smooth: float) -> Fit:
     found = minimize(loss, np.r_[0.0, np.ones(k)], jac=True, method="L-BFGS-B",
                      bounds=[(None, None)] + [(LEAST_SLOPE, None)] * k)  # fmt: skip
     return float(found.x[0]), tuple(float(s) for s in found.x[1:])
-
-
-def calibrate(fitted: Fit, x: float, players: int) -> float:
-    """The chance ``fitted`` says for ``x``: the shipped map's own code, given these numbers."""
-    kept = calibration.FIT.get(players)
-    calibration.FIT[players] = fitted
-    try:
-        return calibration.chance(x, players)
-    finally:
-        if kept is None:
-            del calibration.FIT[players]
-        else:
-            calibration.FIT[players] = kept
 
 
 def fit_beta(samples: list[Sample]) -> Beta:
@@ -193,7 +178,7 @@ def main() -> None:
                      len({r["game"] for r in rows if r["game"] % k == part}))  # fmt: skip
             print(f"\n{n} players: fitted on {len(train)} placements of {games[0]} games, "
                   f"held out {len(test)} of {games[1]} (game % {k} == {part}): {written(spline)}")  # fmt: skip
-            calibrated += [(calibrate(spline, x, n), y, g) for x, y, g in test]
+            calibrated += [(calibration.chance_by(spline, x), y, g) for x, y, g in test]
             beta_said += [(calibrate_beta(beta, x), y, g) for x, y, g in test]
             raw += [(min(1.0, max(0.0, x)), y, g) for x, y, g in test]
         fitted[n] = fit([(r["played"], r["won"]) for r in rows], args.smooth) if args.cross else spline

@@ -29,7 +29,9 @@ KNOTS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 last)."""
 LEAST_SLOPE = 0.1
 """The least slope of a piece, in logit of the chance per logit of the value (the fit's bound)."""
-FIT: dict[int, tuple[float, tuple[float, ...]]] = {
+Fit = tuple[float, tuple[float, ...]]
+"""``(c, slopes)``: see :data:`FIT`."""
+FIT: dict[int, Fit] = {
     3: (-3.294, (1.282, 1.162, 1.479, 2.266, 2.138, 1.373, 0.989, 0.787, 0.956, 1.131)),
     4: (-3.215, (0.953, 1.251, 1.772, 1.682, 1.111, 0.972, 1.027, 0.924, 0.441, 0.750)),
     5: (-3.126, (1.309, 1.323, 1.492, 1.114, 1.103, 1.101, 0.897, 0.724, 0.342, 0.777)),
@@ -60,13 +62,18 @@ _KNOT_LOGITS = tuple(math.log(k / (1.0 - k)) for k in KNOTS)
 def chance(value: float, players: int) -> float:
     """The chance to win that a judgement's ``value`` stands for, at a table of ``players`` (the
     value itself, kept inside 0..1, at a size no fit was made for)."""
-    z, _ = _mapped(value, players)
+    return chance_by(FIT.get(players), value)
+
+
+def chance_by(fit: Fit | None, value: float) -> float:
+    """The chance ``fit`` says for ``value`` (the bench checks fits of its own through this)."""
+    z, _ = _mapped(value, fit)
     return _sigmoid(z)
 
 
 def chance_error(value: float, error: float, players: int) -> float:
     """A standard error of ``value`` as one of its :func:`chance` (the map's slope there times it)."""
-    z, slope = _mapped(value, players)
+    z, slope = _mapped(value, FIT.get(players))
     p = _sigmoid(z)
     x = _inside(value)
     return error * p * (1.0 - p) * slope / (x * (1.0 - x))
@@ -79,11 +86,11 @@ def identity() -> str:
     return hashlib.sha256(numbers.encode()).hexdigest()[:12]
 
 
-def _mapped(value: float, players: int) -> tuple[float, float]:
-    """The logit of the chance for ``value`` and its slope there (per logit of the value)."""
+def _mapped(value: float, fit: Fit | None) -> tuple[float, float]:
+    """The logit of the chance ``fit`` says for ``value`` and its slope there (per logit of the
+    value); without a fit, the value's own."""
     x = _inside(value)
     z = math.log(x / (1.0 - x))
-    fit = FIT.get(players)
     if fit is None:
         return z, 1.0
     c, slopes = fit

@@ -333,12 +333,12 @@ def kept(
     """The analysis of the game in ``game_file`` (``data``: its bytes, ``events``: their canonical
     log): the one kept beside it when it matches, else made now and kept. Returns it with why it
     could not be kept (None when it was, or was already)."""
-    digest = file_digest(data)
+    digest, maker = file_digest(data), made_by()
     where = analysis_path(game_file)
-    found, unread = load(where, digest, budget, made_by(), events)
+    found, unread = load(where, digest, budget, maker, events)
     if found is not None:
         return found, None
-    analysis = Analysis(digest, budget, made_by(), analyse(events, budget, jobs, progress))
+    analysis = Analysis(digest, budget, maker, analyse(events, budget, jobs, progress))
     try:
         save(where, analysis)
     except OSError as e:
