@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..engine import BUDGETED, Game, Placement
 from ..engine import parse_bot as _parse_bot
-from .base import BotSpec, Mover, Stopped, UnknownBot, mix
+from .base import BotSpec, Mover, Stopped, UnknownBot, bot_seed, bot_seeds, mix
 from .calibration import chance as win_chance
 from .calibration import chance_error as win_chance_error
 from .calibration import identity as win_chance_identity
@@ -87,35 +87,6 @@ def bot_fn(spec: BotSpec, stop: threading.Event | None = None, within: float | N
 def _least(seconds: float, within: float | None) -> float:
     return seconds if within is None else min(seconds, within)
 
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each seat's bot gets its own stream of chance from the game's seed."""
-    return mix(mix(game_seed, _BOTS), seat)
-
-
-def bot_seeds(game_seed: int, players: int) -> list[int]:
-    """``bot_seed`` of every seat, sharing the first step (a tournament asks for every game it deals).
-
-    :func:`mix`'s splitmix64 steps written out (its loop over ``*keys`` and a call per seat were a
-    third of the cost, and ``dvtui sim`` asks once a game); tests/bots checks it against ``bot_seed``."""
-    z = ((game_seed & _M64) + _GOLDEN + _BOTS) & _M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-    base = (z ^ (z >> 31)) + _GOLDEN  # mix(game_seed, _BOTS), and the next step's constant
-    seeds = []
-    for seat in range(players):
-        z = (base + seat) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        seeds.append(z ^ (z >> 31))
-    return seeds
-
-
-_BOTS = 0xB07
-"""The key that separates the bots' chance from anything else drawn from a game's seed."""
-_M64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-"""splitmix64's increment (as in :func:`mix`)."""
 
 __all__ = [
     "DEFAULT_ITERATIONS",
