@@ -134,13 +134,13 @@ def test_an_error_on_the_holders_session_is_a_refusal_only_when_the_database_say
     error of the connection itself (psycopg's own, as a pipeline cut by a connection lost raises
     it, with no SQLSTATE) is the database lost: the session is made again and the decision held
     again, never the table stopped for it."""
-    with pytest.raises(DatabaseError) as refused, store.holds.session() as (conn, _held, _pid):
-        conn.execute("SELECT 1 / 0")
+    with pytest.raises(DatabaseError) as refused, store.holds.session() as holder:
+        holder.conn.execute("SELECT 1 / 0")
     assert not isinstance(refused.value, DatabaseLost)
     with pytest.raises(DatabaseLost), store.holds.session():
         raise psycopg.OperationalError("cannot exit pipeline mode while busy")
-    with store.holds.session() as (conn, _held, _pid):  # made again
-        assert conn.execute("SELECT 1").fetchone() == (1,)
+    with store.holds.session() as holder:  # made again
+        assert holder.conn.execute("SELECT 1").fetchone() == (1,)
 
 
 def test_a_batch_retried_one_game_at_a_time_reports_a_failure_only_to_the_decisions_it_did_not_commit(
@@ -183,11 +183,11 @@ def test_a_commits_work_does_not_grow_with_the_tables_the_server_holds(pg_databa
         session, _ = store.create(f"t{i}", _created(i), _record())
         ids.append(store.game_id(session) or 0)
     batch = [Append(ids[0], "t0", 1, [LINE % 1])]
-    with store.holds.session() as (conn, games, pid):
-        assert set(ids) <= games
-        with conn.transaction(force_rollback=True):
-            row = conn.execute(
-                "EXPLAIN (ANALYZE, FORMAT JSON) " + pggroup.APPEND, pggroup.statement_params(batch, pid)
+    with store.holds.session() as holder:
+        assert all(map(holder.holds, ids))
+        with holder.conn.transaction(force_rollback=True):
+            row = holder.conn.execute(
+                "EXPLAIN (ANALYZE, FORMAT JSON) " + pggroup.APPEND, pggroup.statement_params(batch, holder.pid)
             ).fetchone()
     assert row is not None
     nodes = [node for top in row[0] for node in _plan_nodes(top["Plan"])]
@@ -211,7 +211,7 @@ def test_the_commits_statement_writes_nothing_on_a_session_other_than_the_one_th
         rows = other.execute(pggroup.APPEND, pggroup.statement_params(batch, store.holds.pid or 0)).fetchall()
     assert [(row[0], row[1], row[2]) for row in rows] == [(game_id, False, False)]
     assert db_lines(pg_database, "a")[1:] == []
-    with store.holds.session() as (conn, _games, pid), conn.transaction():
-        rows = conn.execute(pggroup.APPEND, pggroup.statement_params(batch, pid)).fetchall()
+    with store.holds.session() as holder, holder.conn.transaction():
+        rows = holder.conn.execute(pggroup.APPEND, pggroup.statement_params(batch, holder.pid)).fetchall()
     assert [(row[0], row[1], row[2]) for row in rows] == [(game_id, True, True)]
     assert db_lines(pg_database, "a")[1:] == [LINE % 1]

@@ -187,9 +187,9 @@ class GroupCommit:
         False: the primary key refused the batch (nothing of it kept)."""
         import psycopg
 
-        with self.store.holds.session() as (conn, taken, pid):
+        with self.store.holds.session() as holder:
             for request in batch:
-                if request.game_id not in taken:  # (lost already: told so here, the holds' lock being held)
+                if not holder.holds(request.game_id):  # (lost already: told so here, the holds' lock being held)
                     request.error = HoldLost(
                         f"table {request.name}: this server's hold on it was lost (its database session ended)"
                     )
@@ -197,7 +197,7 @@ class GroupCommit:
             if not batch:
                 return True
             try:  # (one statement on a session in autocommit: a transaction of its own, committed as it returns)
-                rows = conn.execute(APPEND, statement_params(batch, pid)).fetchall()
+                rows = holder.conn.execute(APPEND, statement_params(batch, holder.pid)).fetchall()
             except psycopg.errors.UniqueViolation:
                 return False
             went = {int(row[0]): (bool(row[1]), bool(row[2])) for row in rows}
