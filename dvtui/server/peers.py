@@ -41,6 +41,12 @@ class Peers(Protocol):
         never at another given the table's name meanwhile)."""
         ...
 
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        """The lines the others wrote to each game from its ``seq`` on (``since``: the store's
+        identity of a game -> seq), read at once for every table to catch up (a game with none:
+        left out)."""
+        ...
+
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:
         """Table ``name`` held again for a decision, ``session`` being its game at line ``seq``: the
         lines the others wrote since (to apply), the session able to write after them. None:
@@ -71,6 +77,9 @@ class NoPeers:
 
     def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
         return []
+
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        return {}
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:
         return None

@@ -74,6 +74,9 @@ class PgPeers:
 
         return store.patiently(read)
 
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        return self.store.lines_since_many(since)
+
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
         """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
         lines other servers wrote since (for the caller to apply), and the session given a writer
