@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 
@@ -73,10 +74,21 @@ class Following:
         """Hear from the peers what the other servers wrote (a wake-up each time; what was
         written is read from the store, from the ``seq`` this server has)."""
         loop = asyncio.get_running_loop()
+        heard: deque[str] = deque()
 
         def news(payload: str) -> None:  # in the store's thread
-            with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
-                loop.call_soon_threadsafe(self.news, payload)
+            heard.append(payload)
+            if len(heard) == 1:  # (the loop is woken once for all it has not taken yet, not once each)
+                with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
+                    loop.call_soon_threadsafe(take)
+
+        def take() -> None:
+            try:
+                while heard:
+                    self.news(heard.popleft())
+            finally:  # (one that raised leaves the others to be taken still)
+                if heard:
+                    loop.call_soon(take)
 
         self.backing.peers.follow(news)
 

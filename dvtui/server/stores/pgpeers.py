@@ -10,8 +10,10 @@ several servers need of each other, over the store's connections, stopped with i
 
 from __future__ import annotations
 
+import select
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...play.session import PlaySession
 from ...store import GameLocked, SaveError
@@ -19,6 +21,9 @@ from ..keptroom import KeptSize, recount
 from .base import Here
 from .pg import CHANNEL, RETRY, PgStore, connect
 from .pgerrors import DatabaseLost
+
+if TYPE_CHECKING:
+    import psycopg
 
 
 class PgPeers:
@@ -49,15 +54,8 @@ class PgPeers:
             try:
                 conn.execute(f"LISTEN {CHANNEL}")
                 news("*")
-                while not store.stopping.is_set():
-                    for notification in conn.notifies(timeout=0.5):
-                        own = notification.pid in store.pool.pids or notification.pid in (
-                            store.presence.pid,
-                            store.holds.pid,
-                        )
-                        if not own:  # (this server knows its own news)
-                            news(notification.payload)
-            except psycopg.Error:
+                _heard(conn, store, news)
+            except (psycopg.Error, OSError):
                 store.stopping.wait(RETRY)
             finally:
                 conn.close()
@@ -104,6 +102,23 @@ class PgPeers:
 
     def lost_holds(self) -> set[str]:
         return self.store.lost_holds()
+
+
+def _heard(conn: psycopg.Connection[Any], store: PgStore, news: Callable[[str], None]) -> None:
+    """Tell ``news`` each notification ``conn`` (listening) receives until the store stops.
+    Read from its socket as it comes, each batch of them at once: the connection's own
+    ``notifies()`` costs each notification a wait of its own, and a follower is told of every
+    move of every server."""
+    pgconn = conn.pgconn
+    while not store.stopping.is_set():
+        ready, _, _ = select.select([pgconn.socket], [], [], 0.5)
+        if not ready:
+            continue
+        pgconn.consume_input()  # (a connection lost raises: listened to again)
+        while (notification := pgconn.notifies()) is not None:
+            pid = notification.be_pid
+            if pid not in store.pool.pids and pid not in (store.presence.pid, store.holds.pid):  # (its own news
+                news(notification.extra.decode("utf-8", "replace"))  # this server knows)
 
 
 __all__ = ["PgPeers"]
