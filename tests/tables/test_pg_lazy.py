@@ -7,6 +7,7 @@ together are read in one query."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,13 +79,15 @@ def stores(pg_database: str, tmp_path: Path) -> Iterator[tuple[PgStore, CountedS
         b.close()
 
 
-def _following(store: PgStore, directory: Path) -> tuple[Hall, Following, CountedPeers, Followers]:
+def _following(
+    store: PgStore, directory: Path, limits: TableLimits | None = None
+) -> tuple[Hall, Following, CountedPeers, Followers]:
     """Server ``store``'s hall and what follows the others into it, without a socket."""
     peers = CountedPeers(store)
     backing = Backing(store, peers, now, lambda line: None)
     followers = Followers(lambda name, kept: None, 0.0)
     directory.mkdir(parents=True, exist_ok=True)
-    hall = Hall(backing, store.talk(), followers, AliveStamp(directory), Limits(), TableLimits())
+    hall = Hall(backing, store.talk(), followers, AliveStamp(directory), Limits(), limits or TableLimits())
     following = Following(
         hall, backing, store.talk(), followers, asyncio.Event(), lambda kind, line: None,
         wake=lambda table: None, deal_soon=lambda table: None, dealt=lambda table, lines: None,
@@ -232,3 +235,22 @@ async def test_a_rematch_dealt_elsewhere_at_a_table_read_late_is_followed_into(
     assert table.failed is None, table.failed
     assert hall.tables["m"] is table and table.record.game == 2
     assert table.lines == a.lines("m")
+
+
+async def test_a_table_played_through_another_server_is_not_swept_where_nobody_reads_it(
+    pg_database: str, stores: tuple[PgStore, CountedStore], tmp_path: Path
+) -> None:
+    """The sweep puts aside a table nobody took a seat at for a while; one whose moves are told,
+    not read, was played meanwhile, and stays."""
+    a, b = stores
+    hall, following, _peers, _followers = _following(b, tmp_path / "b", TableLimits(unjoined=50, sweep=0.01))
+    session = _opened(a, hall, "s", _created(9), _record())
+    table = hall.tables["s"]
+    table.active = time.time() - 100  # nobody was at it for 100 s, as far as b knew
+    told = _told(pg_database, lambda: _play(session, 2))
+    a.rest("s", session)
+    await _heard(following, told)
+    sweeping = asyncio.ensure_future(hall.sweep())
+    await asyncio.sleep(0.5)
+    sweeping.cancel()
+    assert hall.tables.get("s") is table and b.find("s") is not None  # (listed, and not put aside)
