@@ -1,8 +1,8 @@
 """What the other servers wrote at a table, read when someone here looks at it (:class:`CatchUp`).
 
-A server used to read every notified move's lines at every table, whether anyone was at it through
-it or not: each server paid for every move of every server, and two servers held no more than
-one. Now it reads a table's lines when the table is looked at here: somebody at it through this
+A server that read every notified move's lines at every table, whether anyone was at it through
+it or not, would pay for every move of every server, and two servers would hold no more than one.
+So a server reads a table's lines as they are told only while the table is looked at here: somebody at it through this
 server (a seat, a spectator, a bot played here), a lobby following the list, or a tournament's
 table being played (its end is counted by whichever server reads it, :mod:`.arenaroom`). For any
 other table it only remembers what it was told (``lines NAME GAME NEXT``: how many lines the game
