@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -75,10 +76,15 @@ class Following:
         written is read from the store, from the ``seq`` this server has)."""
         loop = asyncio.get_running_loop()
         heard: deque[str] = deque()
+        here = threading.get_ident()
 
-        def news(payload: str) -> None:  # in the store's thread
+        def news(payload: str) -> None:  # on the loop, or in a thread of the store's
             heard.append(payload)
-            if len(heard) == 1:  # (the loop is woken once for all it has not taken yet, not once each)
+            if len(heard) > 1:  # (the loop is woken once for all it has not taken yet, not once each)
+                return
+            if threading.get_ident() == here:
+                loop.call_soon(take)
+            else:
                 with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
                     loop.call_soon_threadsafe(take)
 

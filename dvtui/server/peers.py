@@ -25,9 +25,9 @@ class Peers(Protocol):
     """What a server asks of the other servers on its storage (see the module's docstring)."""
 
     def follow(self, news: Callable[[str], None]) -> None:
-        """Tell ``news`` (from another thread) what the other servers wrote, from now on: ``lines
-        NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, ``want NAME``,
-        or ``*`` (something may have been missed: read every table again)."""
+        """Tell ``news`` (on the event loop, or from another thread) what the other servers wrote,
+        from now on: ``lines NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat
+        NAME``, ``want NAME``, or ``*`` (something may have been missed: read every table again)."""
         ...
 
     def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:

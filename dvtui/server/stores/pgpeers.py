@@ -10,7 +10,7 @@ several servers need of each other, over the store's connections, stopped with i
 
 from __future__ import annotations
 
-import select
+import asyncio
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -33,15 +33,17 @@ class PgPeers:
         self.store = store
 
     def follow(self, news: Callable[[str], None]) -> None:
-        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
-        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
-        listen are lost, and a follower then reads every table from the ``seq`` it has."""
-        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
+        """Call ``news(payload)`` for each notification on :data:`CHANNEL` (on the running event
+        loop, which reads the listening connection's socket), and ``news("*")`` (in a thread of
+        the store's) each time listening (re)starts: notifications sent while it did not listen are
+        lost, and a follower then reads every table from the ``seq`` it has."""
+        loop = asyncio.get_running_loop()
+        thread = threading.Thread(target=self._listen, args=(news, loop), name="dvtui-listen", daemon=True)
         thread.start()
         self.store.listener = thread
         self.store.presence.start(news)
 
-    def _listen(self, news: Callable[[str], None]) -> None:
+    def _listen(self, news: Callable[[str], None], loop: asyncio.AbstractEventLoop) -> None:
         import psycopg
 
         store = self.store
@@ -54,8 +56,8 @@ class PgPeers:
             try:
                 conn.execute(f"LISTEN {CHANNEL}")
                 news("*")
-                _heard(conn, store, news)
-            except (psycopg.Error, OSError):
+                _heard(conn, store, news, loop)
+            except (psycopg.Error, OSError, RuntimeError):  # (RuntimeError: the loop is closed)
                 store.stopping.wait(RETRY)
             finally:
                 conn.close()
@@ -104,21 +106,45 @@ class PgPeers:
         return self.store.lost_holds()
 
 
-def _heard(conn: psycopg.Connection[Any], store: PgStore, news: Callable[[str], None]) -> None:
-    """Tell ``news`` each notification ``conn`` (listening) receives until the store stops.
-    Read from its socket as it comes, each batch of them at once: the connection's own
-    ``notifies()`` costs each notification a wait of its own, and a follower is told of every
-    move of every server."""
+def _heard(
+    conn: psycopg.Connection[Any], store: PgStore, news: Callable[[str], None], loop: asyncio.AbstractEventLoop
+) -> None:
+    """Tell ``news`` each notification ``conn`` (listening) receives, until the store stops or the
+    connection is lost. Its socket is read by ``loop`` as data comes, every notification that came
+    at once at once: a follower is told of every move of every server, and a thread of its own
+    waiting for each (then handing it to the loop) cost more than what the loop does with it."""
+    import psycopg
+
     pgconn = conn.pgconn
-    while not store.stopping.is_set():
-        ready, _, _ = select.select([pgconn.socket], [], [], 0.5)
-        if not ready:
-            continue
-        pgconn.consume_input()  # (a connection lost raises: listened to again)
+    fd = pgconn.socket
+    lost = threading.Event()
+
+    def readable() -> None:  # (on the loop)
+        try:
+            pgconn.consume_input()
+        except psycopg.Error:
+            loop.remove_reader(fd)
+            lost.set()
+            return
         while (notification := pgconn.notifies()) is not None:
             pid = notification.be_pid
             if pid not in store.pool.pids and pid not in (store.presence.pid, store.holds.pid):  # (its own news
                 news(notification.extra.decode("utf-8", "replace"))  # this server knows)
+
+    removed = threading.Event()
+
+    def remove() -> None:
+        loop.remove_reader(fd)
+        removed.set()
+
+    loop.call_soon_threadsafe(loop.add_reader, fd, readable)
+    try:
+        while not store.stopping.is_set() and not lost.wait(0.5):
+            pass
+    finally:
+        loop.call_soon_threadsafe(remove)
+        if not store.stopping.is_set():  # (the socket is the loop's until it lets it go: then closed)
+            removed.wait(5)
 
 
 __all__ = ["PgPeers"]
