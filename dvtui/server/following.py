@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 
 from ..i18n import N_
 from ..store import GameFileError, SaveError
+from .catchup import CatchUp
 from .chat import Talk
 from .followers import Followers
 from .hall import Hall
@@ -54,6 +57,8 @@ class Following:
         self.deal_soon = deal_soon
         self.dealt = dealt
         self.let_go = let_go
+        self.reads = CatchUp(hall, backing, followers, wake)
+        """What the others wrote, read when someone here looks at the table (:mod:`.catchup`)."""
         self.reading: set[asyncio.Future[None]] = set()
         """What another server wrote, being read."""
         self.arena: Callable[[str], None] = lambda name: None
@@ -70,19 +75,45 @@ class Following:
         """Hear from the peers what the other servers wrote (a wake-up each time; what was
         written is read from the store, from the ``seq`` this server has)."""
         loop = asyncio.get_running_loop()
+        heard: deque[str] = deque()
+        here = threading.get_ident()
 
-        def news(payload: str) -> None:  # in the store's thread
-            with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
-                loop.call_soon_threadsafe(self.news, payload)
+        def news(payload: str) -> None:  # on the loop, or in a thread of the store's
+            heard.append(payload)
+            if len(heard) > 1:  # (the loop is woken once for all it has not taken yet, not once each)
+                return
+            if threading.get_ident() == here:
+                loop.call_soon(take)
+            else:
+                with contextlib.suppress(RuntimeError):  # (the loop is closed: the server has stopped)
+                    loop.call_soon_threadsafe(take)
+
+        def take() -> None:
+            try:
+                while heard:
+                    self.news(heard.popleft())
+            finally:  # (one that raised leaves the others to be taken still)
+                if heard:
+                    loop.call_soon(take)
 
         self.backing.peers.follow(news)
 
     def news(self, payload: str) -> None:
-        if self.stopping.is_set():
+        if self.stopping.is_set() or self.remembered(payload):
             return
         task = asyncio.ensure_future(self.follow(payload))
         self.reading.add(task)
         task.add_done_callback(self.reading.discard)
+
+    def remembered(self, payload: str) -> bool:
+        """``lines NAME GAME NEXT`` of a table nobody here looks at: remembered, not read (True)."""
+        if not payload.startswith("lines "):
+            return False
+        _kind, name, game, upto = _parsed(payload)
+        table = self.hall.tables.get(name)
+        if table is None or game is None or upto is None or game != table.game_id:
+            return False
+        return self.reads.remember(table, game, upto)
 
     async def follow(self, payload: str) -> None:
         """``lines NAME GAME NEXT``, ``record NAME GAME``, ``table NAME``, ``presence NAME``, ``chat
@@ -97,9 +128,11 @@ class Following:
             return  # (news of another game given the table's name: `table NAME` says so)
         try:
             if kind == "*":  # a name given to another game meanwhile was said by a `table NAME` missed too
+                await self.reads.read(list(self.hall.tables.values()))  # (every table from its seq, in one read)
                 await asyncio.gather(*(self.replaced(table) for table in list(self.hall.tables.values())))
                 for name in await self.backing.run_io(self.backing.store.names):
-                    await self.follow_table(name, None)
+                    if name not in self.hall.tables:
+                        await self.follow_table(name, None)
                 for table in list(self.hall.tables.values()):
                     await self.record_elsewhere(table)
                     await self.presence_elsewhere(table)
@@ -155,6 +188,7 @@ class Following:
         a new table, say) is no longer listed, and those at it stay there, as on one server. The
         table is then listed as the store has it."""
         async with table.replacing:
+            await self.reads.catch_up(table)  # (whether its game ended, before it is judged closed or dealt)
             await self.replaced_now(table)
 
     async def replaced_now(self, table: LiveTable) -> None:
@@ -192,6 +226,7 @@ class Following:
             table.deal(dealt.session, dealt.record)
             table.lines, table.playing, table.active = dealt.lines, False, time.time()
             table.record_version, table.chat_seen = -1, dealt.chat_seen
+            self.reads.missed.pop(table, None)  # (what was told of the finished game)
         follows = said(N_("table {table} deals game {number} (a rematch, through another server)"))
         self.backing.log(follows.format(table=name, number=table.record.game))
         self.dealt(table, dealt.lines)
@@ -220,16 +255,7 @@ class Following:
             return
         if upto is not None and table.next_seq >= upto:
             return
-        async with table.lock:
-            news = await self.backing.run_io(
-                partial(self.backing.store.lines_since, name, table.next_seq, table.game_id)
-            )
-            if self.hall.tables.get(name) is not table:
-                return
-            table.apply_news(news)
-            if news and table.over and self.backing.ended is not None:  # (the server that ended it may have died
-                await self.backing.ended(table)  # before keeping its end: kept here too, counted once)
-        self.wake(table)
+        await self.reads.read([table])  # (with every table told of meanwhile)
 
 
 def _parsed(payload: str) -> tuple[str, str, int | None, int | None]:

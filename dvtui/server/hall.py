@@ -15,6 +15,7 @@ import contextlib
 import os
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from functools import partial
 
 from ..i18n import N_
@@ -62,6 +63,9 @@ class Hall:
         """How fast each account opens tables (closing one frees its place in the quota, not its pace)."""
         self.opening: set[str] = set()
         """The names of the tables being opened or moved: no other table takes them meanwhile."""
+        self.catch_up: Callable[[LiveTable], Awaitable[None]] = _read_already
+        """A table read up to what the other servers wrote there (:mod:`.catchup`; on one server,
+        it has read it all already)."""
 
     def reopen_all(self) -> None:
         """Every table kept, over or not, each with its files closed until somebody plays there
@@ -171,19 +175,25 @@ class Hall:
     async def sweep(self) -> None:
         """Put aside, now and then, the tables nobody comes to (see :func:`put_aside_reason`)."""
         while True:
-            now = time.time()
             for table in list(self.tables.values()):
-                why = put_aside_reason(
-                    present=table.anyone_here() or not table.quiet(),
-                    taken=any(owner is not None for owner in table.record.owners),
-                    quiet_for=now - table.active, limits=self.table_limits,
-                )  # fmt: skip
+                if self._aside_why(table) is None:
+                    continue
+                await self.catch_up(table)  # (what another server wrote there: its game ended, say)
+                why = self._aside_why(table)
                 if why is not None:
                     await self.put_aside(table, why)
             await self.forget_expired()
             known = self.kept_room.names()  # the games kept through the other servers count too
             self.kept_room.apply(*await self.backing.run_io(partial(self.backing.peers.recount, known)))
             await asyncio.sleep(self.table_limits.sweep)
+
+    def _aside_why(self, table: LiveTable) -> str | None:
+        """Why the sweep puts ``table`` aside now (None: it does not)."""
+        return put_aside_reason(
+            present=table.anyone_here() or not table.quiet(),
+            taken=any(owner is not None for owner in table.record.owners),
+            quiet_for=time.time() - table.active, limits=self.table_limits,
+        )  # fmt: skip
 
     def listed_info(self, name: str, kept: bool) -> ListedTable | None:
         """Table ``name`` as listed (``kept``: or kept game ``name``); None: there is none."""
@@ -368,6 +378,10 @@ class Hall:
         if table is None:
             raise Refusal("no_table", f"no table {name} (see 'dvtui tables')")
         return table
+
+
+async def _read_already(table: LiveTable) -> None:
+    return None
 
 
 __all__ = ["Hall"]

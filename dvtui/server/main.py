@@ -183,7 +183,12 @@ class Server:
         """The ratings, the pool that seats strangers and the tournaments (:mod:`.club`)."""
         self.rater, self.seeks, self.arenas = self.club.rater, self.club.seeks, self.club.arenas
         self.following.arena = self.arenas.heard
+        self.following.reads.looking = self._in_tournament
         self.gateway.handle.update(self.club.handlers())
+        self.gateway.handle = {
+            kind: self.following.reads.caught_up(handle) for kind, handle in self.gateway.handle.items()
+        }
+        """(Each with the tables it names read first, up to what the other servers wrote there.)"""
 
     @property
     def conns(self) -> set[Conn]:
@@ -297,6 +302,11 @@ class Server:
 
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
+
+    def _in_tournament(self, name: str) -> bool:
+        """Whether table ``name`` is a tournament's, being played (its end is counted by whichever
+        server reads it first: every server reads its lines as they are written)."""
+        return any(name in record.tables for record in self.arenas.records.values() if record.ended is None)
 
     # -- a connection ----------------------------------------------------------------------------
 

@@ -25,9 +25,9 @@ class Peers(Protocol):
     """What a server asks of the other servers on its storage (see the module's docstring)."""
 
     def follow(self, news: Callable[[str], None]) -> None:
-        """Tell ``news`` (from another thread) what the other servers wrote, from now on: ``lines
-        NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat NAME``, ``want NAME``,
-        or ``*`` (something may have been missed: read every table again)."""
+        """Tell ``news`` (on the event loop, or from another thread) what the other servers wrote,
+        from now on: ``lines NAME NEXT``, ``record NAME``, ``table NAME``, ``presence NAME``, ``chat
+        NAME``, ``want NAME``, or ``*`` (something may have been missed: read every table again)."""
         ...
 
     def tell_presence(self, name: str, here: list[Here], game: int | None = None) -> None:
@@ -39,6 +39,12 @@ class Peers(Protocol):
     def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
         """The people at table ``name`` through the other servers alive (``game``: at that game,
         never at another given the table's name meanwhile)."""
+        ...
+
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        """The lines the others wrote to each game from its ``seq`` on (``since``: the store's
+        identity of a game -> seq), read at once for every table to catch up (a game with none:
+        left out)."""
         ...
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:
@@ -71,6 +77,9 @@ class NoPeers:
 
     def presence_elsewhere(self, name: str, game: int | None = None) -> list[Here]:
         return []
+
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        return {}
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes] | None:
         return None

@@ -234,6 +234,26 @@ class PgStore:
 
         return self._patiently(read)
 
+    def lines_since_many(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        """Each game's lines from its ``seq`` on (``since``: game id -> seq), in one query: a
+        follower reads every table it was told of meanwhile at once, not one query (and one hop
+        to a thread) per table. A game with no line there yet is left out."""
+
+        def read() -> dict[int, list[bytes]]:
+            with self.pool.conn() as conn:
+                rows = conn.execute(
+                    "SELECT w.game_id, e.seq, e.line FROM unnest(%s::bigint[], %s::integer[]) AS w (game_id, seq) "
+                    "CROSS JOIN LATERAL (SELECT seq, line FROM dvtui_events "
+                    "WHERE game_id = w.game_id AND seq >= w.seq) AS e ORDER BY w.game_id, e.seq",
+                    (list(since), list(since.values())),
+                )
+                found: dict[int, list[bytes]] = {}
+                for game, _seq, line in rows:
+                    found.setdefault(int(game), []).append(bytes(line))
+                return found
+
+        return self._patiently(read) if since else {}
+
     def game_id(self, session: PlaySession) -> int | None:
         writer = session.writer
         return writer.game_id if isinstance(writer, RowWriter) else None

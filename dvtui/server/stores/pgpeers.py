@@ -10,8 +10,10 @@ several servers need of each other, over the store's connections, stopped with i
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...play.session import PlaySession
 from ...store import GameLocked, SaveError
@@ -19,6 +21,9 @@ from ..keptroom import KeptSize, recount
 from .base import Here
 from .pg import CHANNEL, RETRY, PgStore, connect
 from .pgerrors import DatabaseLost
+
+if TYPE_CHECKING:
+    import psycopg
 
 
 class PgPeers:
@@ -28,15 +33,17 @@ class PgPeers:
         self.store = store
 
     def follow(self, news: Callable[[str], None]) -> None:
-        """Call ``news(payload)`` (in a thread of the store's) for each notification on :data:`CHANNEL`,
-        and ``news("*")`` each time listening (re)starts: notifications sent while it did not
-        listen are lost, and a follower then reads every table from the ``seq`` it has."""
-        thread = threading.Thread(target=self._listen, args=(news,), name="dvtui-listen", daemon=True)
+        """Call ``news(payload)`` for each notification on :data:`CHANNEL` (on the running event
+        loop, which reads the listening connection's socket), and ``news("*")`` (in a thread of
+        the store's) each time listening (re)starts: notifications sent while it did not listen are
+        lost, and a follower then reads every table from the ``seq`` it has."""
+        loop = asyncio.get_running_loop()
+        thread = threading.Thread(target=self._listen, args=(news, loop), name="dvtui-listen", daemon=True)
         thread.start()
         self.store.listener = thread
         self.store.presence.start(news)
 
-    def _listen(self, news: Callable[[str], None]) -> None:
+    def _listen(self, news: Callable[[str], None], loop: asyncio.AbstractEventLoop) -> None:
         import psycopg
 
         store = self.store
@@ -49,15 +56,8 @@ class PgPeers:
             try:
                 conn.execute(f"LISTEN {CHANNEL}")
                 news("*")
-                while not store.stopping.is_set():
-                    for notification in conn.notifies(timeout=0.5):
-                        own = notification.pid in store.pool.pids or notification.pid in (
-                            store.presence.pid,
-                            store.holds.pid,
-                        )
-                        if not own:  # (this server knows its own news)
-                            news(notification.payload)
-            except psycopg.Error:
+                _heard(conn, store, news, loop)
+            except (psycopg.Error, OSError, RuntimeError):  # (RuntimeError: the loop is closed)
                 store.stopping.wait(RETRY)
             finally:
                 conn.close()
@@ -73,6 +73,9 @@ class PgPeers:
                 return store.presence.elsewhere(conn, name, game)
 
         return store.patiently(read)
+
+    def news(self, since: dict[int, int]) -> dict[int, list[bytes]]:
+        return self.store.lines_since_many(since)
 
     def hold(self, name: str, session: PlaySession, seq: int) -> list[bytes]:
         """Hold table ``name`` again for a decision, ``session`` being its game at line ``seq``: the
@@ -101,6 +104,47 @@ class PgPeers:
 
     def lost_holds(self) -> set[str]:
         return self.store.lost_holds()
+
+
+def _heard(
+    conn: psycopg.Connection[Any], store: PgStore, news: Callable[[str], None], loop: asyncio.AbstractEventLoop
+) -> None:
+    """Tell ``news`` each notification ``conn`` (listening) receives, until the store stops or the
+    connection is lost. Its socket is read by ``loop`` as data comes, every notification that came
+    at once at once: a follower is told of every move of every server, and a thread of its own
+    waiting for each (then handing it to the loop) cost more than what the loop does with it."""
+    import psycopg
+
+    pgconn = conn.pgconn
+    fd = pgconn.socket
+    lost = threading.Event()
+
+    def readable() -> None:  # (on the loop)
+        try:
+            pgconn.consume_input()
+        except psycopg.Error:
+            loop.remove_reader(fd)
+            lost.set()
+            return
+        while (notification := pgconn.notifies()) is not None:
+            pid = notification.be_pid
+            if pid not in store.pool.pids and pid not in (store.presence.pid, store.holds.pid):  # (its own news
+                news(notification.extra.decode("utf-8", "replace"))  # this server knows)
+
+    removed = threading.Event()
+
+    def remove() -> None:
+        loop.remove_reader(fd)
+        removed.set()
+
+    loop.call_soon_threadsafe(loop.add_reader, fd, readable)
+    try:
+        while not store.stopping.is_set() and not lost.wait(0.5):
+            pass
+    finally:
+        loop.call_soon_threadsafe(remove)
+        if not store.stopping.is_set():  # (the socket is the loop's until it lets it go: then closed)
+            removed.wait(5)
 
 
 __all__ = ["PgPeers"]
