@@ -20,6 +20,7 @@ from dvtui.server.stores.base import HoldLost, TableRecord
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgerrors import DatabaseError, DatabaseLost
 from dvtui.server.stores.pggroup import Append
+from dvtui.server.stores.pgrows import RowWriter
 
 from ..support.postgres import db_lines
 from ..support.servers import wait_for
@@ -244,3 +245,28 @@ def test_the_batches_go_through_one_cursor_kept_with_the_holders_connection(
     store.group.append(Append(game_id, "a", 4, [LINE % 4]))
     assert used[-1] is not used[0] and used[0].connection.closed and not used[-1].connection.closed
     assert db_lines(pg_database, "a")[1:] == [LINE % seq for seq in (1, 2, 3, 4)]
+
+
+def test_a_decision_made_while_a_commit_is_under_way_queues_without_waiting_for_the_holds_lock(
+    pg_database: str, store: PgStore
+) -> None:
+    """A commit keeps the holds' lock for its whole round trip: a decision that arrives meanwhile
+    asks whether its game's hold was lost without that lock, and is queued for the next commit
+    at once (it does not sleep until the commit ends, to be woken only to queue)."""
+    sessions = [store.create(name, _created(seed), _record())[0] for name, seed in (("a", 1), ("b", 2))]
+    threads = []
+    for session in sessions:
+        game = session.game
+        place = {"player": game.to_move}
+        threads.append(threading.Thread(target=session.place, args=(game.legal_placements()[0],), kwargs=place))
+    with store.holds.session():  # a commit under way: one decision leads the next (waiting for it), one queues
+        for thread in threads:
+            thread.start()
+        wait_for("a decision to queue for the next commit", lambda: store.group.waiting == 1)
+    for thread in threads:
+        thread.join(30)
+    assert store.group.commits == 2
+    for name, session in zip(("a", "b"), sessions, strict=True):
+        writer = session.writer
+        assert isinstance(writer, RowWriter) and writer.next_seq > 1
+        assert len(db_lines(pg_database, name)) == writer.next_seq
