@@ -20,6 +20,7 @@ from dvtui.server.stores.base import HoldLost, TableRecord
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgerrors import DatabaseError, DatabaseLost
 from dvtui.server.stores.pggroup import Append
+from dvtui.server.stores.pgrows import RowWriter
 
 from ..support.postgres import db_lines
 from ..support.servers import wait_for
@@ -215,3 +216,57 @@ def test_the_commits_statement_writes_nothing_on_a_session_other_than_the_one_th
         rows = holder.conn.execute(pggroup.APPEND, pggroup.statement_params(batch, holder.pid)).fetchall()
     assert [(row[0], row[1], row[2]) for row in rows] == [(game_id, True, True)]
     assert db_lines(pg_database, "a")[1:] == [LINE % 1]
+
+
+def test_the_batches_go_through_one_cursor_kept_with_the_holders_connection(
+    pg_database: str, store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cursor keeps the dumpers it found for each parameter's type (a fresh one looks them up
+    again, lists element by element): the holder's batches are written through one cursor, made
+    once per holder's connection, and anew on the connection made again after one was lost."""
+    session, _ = store.create("a", _created(1), _record())
+    game_id = store.game_id(session) or 0
+    used: list[psycopg.Cursor[Any]] = []
+    execute = psycopg.Cursor.execute
+
+    def noted(self: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> psycopg.Cursor[Any]:
+        if query == pggroup.APPEND:
+            used.append(self)
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", noted)
+    for seq in (1, 2, 3):
+        store.group.append(Append(game_id, "a", seq, [LINE % seq]))
+    assert len(used) == 3 and all(cursor is used[0] for cursor in used)
+    store.holds.close()  # the holder's connection lost: made again, the game held anew
+    with pytest.raises(HoldLost):
+        store.group.append(Append(game_id, "a", 4, [LINE % 4]))
+    assert store.take(game_id)
+    store.group.append(Append(game_id, "a", 4, [LINE % 4]))
+    assert used[-1] is not used[0] and used[0].connection.closed and not used[-1].connection.closed
+    assert db_lines(pg_database, "a")[1:] == [LINE % seq for seq in (1, 2, 3, 4)]
+
+
+def test_a_decision_made_while_a_commit_is_under_way_queues_without_waiting_for_the_holds_lock(
+    pg_database: str, store: PgStore
+) -> None:
+    """A commit keeps the holds' lock for its whole round trip: a decision that arrives meanwhile
+    asks whether its game's hold was lost without that lock, and is queued for the next commit
+    at once (it does not sleep until the commit ends, to be woken only to queue)."""
+    sessions = [store.create(name, _created(seed), _record())[0] for name, seed in (("a", 1), ("b", 2))]
+    threads = []
+    for session in sessions:
+        game = session.game
+        place = {"player": game.to_move}
+        threads.append(threading.Thread(target=session.place, args=(game.legal_placements()[0],), kwargs=place))
+    with store.holds.session():  # a commit under way: one decision leads the next (waiting for it), one queues
+        for thread in threads:
+            thread.start()
+        wait_for("a decision to queue for the next commit", lambda: store.group.waiting == 1)
+    for thread in threads:
+        thread.join(30)
+    assert store.group.commits == 2
+    for name, session in zip(("a", "b"), sessions, strict=True):
+        writer = session.writer
+        assert isinstance(writer, RowWriter) and writer.next_seq > 1
+        assert len(db_lines(pg_database, name)) == writer.next_seq

@@ -145,9 +145,13 @@ class Holds:
             self._call("SELECT %s::int = 1", 1)
 
     def lost(self, game_id: int) -> bool:
-        """This server's hold on game ``game_id`` went with a connection lost since it took it."""
-        with self._lock:
-            return game_id in self._lost
+        """This server's hold on game ``game_id`` went with a connection lost since it took it.
+        Asked before each decision, without the holds' lock: a commit keeps that lock for its
+        whole round trip, and a decision waiting for it would be a thread put to sleep and woken
+        again at every move. The set is only changed under the lock, and a look into it is
+        whole; a hold lost just after the look is the commit's to find (it writes only the games
+        its session holds)."""
+        return game_id in self._lost
 
     def mark_lost(self, game_id: int) -> None:
         """Another server wrote game ``game_id``'s next line: whatever the lock says, this server's
