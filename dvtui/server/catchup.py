@@ -3,8 +3,9 @@
 A server that read every notified move's lines at every table, whether anyone was at it through
 it or not, would pay for every move of every server, and two servers would hold no more than one.
 So a server reads a table's lines as they are told only while the table is looked at here: somebody at it through this
-server (a seat, a spectator, a bot played here), a lobby following the list, or a tournament's
-table being played (its end is counted by whichever server reads it, :mod:`.arenaroom`). For any
+server (a seat, a spectator, a bot played here), a lobby following the list, a rated game being
+played or a tournament's table (its end is rated and scored by whichever server reads it first,
+:mod:`.rated`, :mod:`.arenaroom`). For any
 other table it only remembers what it was told (``lines NAME GAME NEXT``: how many lines the game
 has, and when it was told), at no query; what it missed is read when it is needed: the table
 listed, joined, watched, fetched, decided at or named by any request (:meth:`CatchUp.caught_up`),
@@ -58,8 +59,8 @@ class CatchUp:
         self.missed: dict[LiveTable, Missed] = {}
         """The tables told of and not read (nobody here looked at them)."""
         self.looking: Callable[[str], bool] = lambda name: False
-        """Whether table NAME is looked at for something else than who is here (a tournament's
-        table being played: the server that ended it may die before counting it)."""
+        """Whether table NAME is looked at for something else than who is here (a rated game, a
+        tournament's table being played: the server that ended it may die before counting it)."""
         self._wanted: dict[int, int] = {}
         """The games to read at the next read, each from its ``seq``."""
         self._batch: asyncio.Future[dict[int, tuple[int, list[bytes]]]] | None = None

@@ -183,7 +183,7 @@ class Server:
         """The ratings, the pool that seats strangers and the tournaments (:mod:`.club`)."""
         self.rater, self.seeks, self.arenas = self.club.rater, self.club.seeks, self.club.arenas
         self.following.arena = self.arenas.heard
-        self.following.reads.looking = self._in_tournament
+        self.following.reads.looking = self._counted_at_its_end
         self.gateway.handle.update(self.club.handlers())
         self.gateway.handle = {
             kind: self.following.reads.caught_up(handle) for kind, handle in self.gateway.handle.items()
@@ -303,9 +303,13 @@ class Server:
     async def _run_io(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._io, fn)
 
-    def _in_tournament(self, name: str) -> bool:
-        """Whether table ``name`` is a tournament's, being played (its end is counted by whichever
-        server reads it first: every server reads its lines as they are written)."""
+    def _counted_at_its_end(self, name: str) -> bool:
+        """Whether table ``name``'s end is counted by whichever server reads it first (a rated game,
+        a tournament's table being played): every server reads its lines as they are written, so the
+        end is counted even when the server that ended it dies before counting it."""
+        table = self.hall.tables.get(name)
+        if table is not None and not table.over and table.session.game.created.rated:
+            return True
         return any(name in record.tables for record in self.arenas.records.values() if record.ended is None)
 
     # -- a connection ----------------------------------------------------------------------------
