@@ -34,10 +34,12 @@ NUMBER_CARDS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 """R1.3: the five colours of number cards, in seat order by default."""
 
-CATEGORY_OF: dict[str, int] = {f"{c}-{v}": i for i, c in enumerate(CATEGORIES) for v in GOOD_VALUES}
-"""Card name -> category index, for goods only: ``card in CATEGORY_OF`` is "is a good"."""
+CATEGORY_OF: dict[str, int] = {card: i // len(GOOD_VALUES) for i, card in enumerate(GOODS)}
+"""Card name -> category index, for goods only: ``card in CATEGORY_OF`` is "is a good". Keyed by
+GOODS' own strings, as VALUE_OF is: a dealt card is then the very key a look-up finds (an identity
+test), not an equal string compared byte by byte."""
 
-VALUE_OF: dict[str, int] = {f"{c}-{v}": v * 1000 for c in CATEGORIES for v in GOOD_VALUES}
+VALUE_OF: dict[str, int] = {card: GOOD_VALUES[i % len(GOOD_VALUES)] * 1000 for i, card in enumerate(GOODS)}
 VALUE_OF[MONEY_100] = 100_000
 VALUE_OF[MONEY_200] = 200_000
 """Card name -> value in full units (R8 scores are sums of these)."""
