@@ -84,14 +84,14 @@ _PLACEMENTS: dict[int, tuple[Placement, ...]] = {
 
 _Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
 """``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
-_PLACED: dict[tuple[int, int], _Placed] = {}
-"""Every ``card_placed`` event a round may hold, by number of players and round, made the first
-time such a round is played (see :func:`_placed`)."""
+_PLACED: dict[int, tuple[_Placed, ...]] = {}
+"""Every ``card_placed`` event a game may hold, by number of players, then by round (index 0
+unused), made the first time a game at such a table is played (see :func:`_placed`)."""
 
 
-def _placed(players: int, round_: int) -> _Placed:
-    """Every ``card_placed`` event of round ``round_`` at a table of ``players``, shared by every
-    game :meth:`Game.play` plays.
+def _placed(players: int) -> tuple[_Placed, ...]:
+    """Every ``card_placed`` event of every round at a table of ``players``, by round, shared by
+    every game :meth:`Game.play` plays (one look-up a game, then a tuple's index a round).
 
     Looking a decision up here is :meth:`Game.play`'s test that its column and card are ones the
     rules know (dicts: nothing else is a key; a value equal to one, ``3.0`` or ``True``, finds it
@@ -100,16 +100,19 @@ def _placed(players: int, round_: int) -> _Placed:
     tenth of a simulated game. So nothing may change these; :meth:`Game.play` gives a game it
     hands back mid-round copies of its own, and a watched game gets new ones for its sink."""
     try:
-        return _PLACED[players, round_]
+        return _PLACED[players]
     except KeyError:
         placed = tuple(
-            {
-                c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
-                for c in range(COLUMNS)
-            }
-            for p in range(players)
+            tuple(
+                {
+                    c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
+                    for c in range(COLUMNS)
+                }
+                for p in range(players)
+            )
+            for round_ in range(ROUNDS[players] + 1)
         )
-        return _PLACED.setdefault((players, round_), placed)
+        return _PLACED.setdefault(players, placed)
 
 
 Mover = Callable[["Game", int], Placement]
@@ -334,13 +337,15 @@ class Game:
     def _play_rounds(self, chooses: list[Mover], seeds: list[int], sink: EventSink | None) -> None:
         """:meth:`play`'s loop over rounds, the events of a game nobody watches shared
         (:func:`_placed`)."""
+        by_round = _placed(self.n)
+        turns = _TURNS[self.n]
         while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
             hands = self.hands
             totals = self.totals
             placements = self.placements
             round_ = self.round
-            placed = _PLACED.get((self.n, round_)) or _placed(self.n, round_)  # (no call once made)
-            for p in _TURNS[self.n][self.first_player][len(placements) :]:
+            placed = by_round[round_]
+            for p in turns[self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
                     card, column = chooses[p](self, seeds[p])
