@@ -58,6 +58,10 @@ PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot l
 _FULL_HAND = list(NUMBER_CARDS)
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
+_EMPTY = {n: ((_FULL_HAND,) * n, ([0] * n,) * COLUMNS, (_NO_GOODS,) * n, ([],) * n) for n in ROUNDS}
+"""A new game's lists by table size, for :class:`Game` to copy (hands, totals, goods, money): a
+tuple of the list to copy, once per copy, made once (``itertools.repeat`` parses its arguments
+the slow way, four times a game)."""
 _SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
 """R4.1: ``_SUCCESSORS[players][p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 _TURNS = {
@@ -192,11 +196,12 @@ class Game:
         self.rounds = created.rounds
         # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
         self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, n)))
-        self.totals = list(map(list.copy, repeat([0] * n, COLUMNS)))
+        hands, totals, goods, money = _EMPTY[n]
+        self.hands = list(map(list.copy, hands))
+        self.totals = list(map(list.copy, totals))
         self.placements = []
-        self.goods = list(map(list.copy, repeat(_NO_GOODS, n)))
-        self.money = list(map(list.copy, repeat([], n)))
+        self.goods = list(map(list.copy, goods))
+        self.money = list(map(list.copy, money))
         self.round = 1
         self.first_player = created.first_player
         self.phase = PLACEMENT
