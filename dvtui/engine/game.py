@@ -353,9 +353,11 @@ class Game:
             for p in turns[self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
-                    card, column = chooses[p](self, seeds[p])
+                    placement = chooses[p](self, seeds[p])
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
+                card = placement[0]  # (indexed: unpacking a NamedTuple, not an exact tuple, walks an iterator)
+                column = placement[1]
                 try:
                     event = placed[p][column][card]  # a column and a card the rules know
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
