@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from itertools import repeat
 from typing import NamedTuple, NoReturn
 
 from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
@@ -454,7 +453,7 @@ class Game:
     def _end_round(self) -> RoundEnded:
         event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
         self.placements = []
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
+        self.hands = list(map(list.copy, _EMPTY[self.n][0]))  # R7: every card back in hand
         self._next_round()
         return event
 
