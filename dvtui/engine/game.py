@@ -57,7 +57,8 @@ PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot l
 _FULL_HAND = list(NUMBER_CARDS)
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
-_EMPTY = {n: ((_FULL_HAND,) * n, ([0] * n,) * COLUMNS, (_NO_GOODS,) * n, ([],) * n) for n in ROUNDS}
+_Empty = tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[list[str | None], ...], tuple[list[str], ...]]
+_EMPTY: dict[int, _Empty] = {n: ((_FULL_HAND,) * n, ([0] * n,) * COLUMNS, (_NO_GOODS,) * n, ([],) * n) for n in ROUNDS}
 """A new game's lists by table size, for :class:`Game` to copy (hands, totals, goods, money): a
 tuple of the list to copy, once per copy, made once (``itertools.repeat`` parses its arguments
 the slow way, four times a game)."""
