@@ -19,8 +19,7 @@ def choose(game: Game, seed: int) -> Placement:
     # brackets: the move number is summed in small ints before the one sum with the 64-bit seed).
     hand = game.hands[game.to_move]
     i = (_TABLE[(seed + (_ROUND_MOVES[game.round] + len(game.placements))) & 4095] ^ seed) % _CHOICES[len(hand)]
-    card_index, column = _SPLIT[i]
-    return _PLACEMENTS[hand[card_index]][column]
+    return _PICKS[hand[_ROW[i]]][i]
 
 
 _ROUND_MOVES: tuple[int, ...] = tuple(round_ * 64 for round_ in range(max(ROUNDS.values()) + 1))
@@ -29,12 +28,14 @@ to choose from) by hand size, below: a tuple's look-up costs less than a multipl
 _CHOICES: tuple[int, ...] = tuple(size * COLUMNS for size in range(len(NUMBER_CARDS) + 1))
 
 
-_SPLIT: tuple[tuple[int, int], ...] = tuple(divmod(i, COLUMNS) for i in range(6 * COLUMNS))
-"""Move number -> (index in hand, column): a look-up instead of two divisions, per move."""
-_PLACEMENTS: tuple[tuple[Placement, ...], ...] = tuple(
-    tuple(Placement(card=card, column=column) for column in range(COLUMNS)) if card in NUMBER_CARDS else ()
+_ROW: tuple[int, ...] = tuple(i // COLUMNS for i in range(len(NUMBER_CARDS) * COLUMNS))
+"""Move number -> its card's index in hand (``i // COLUMNS``): a look-up instead of a division."""
+_PICKS: tuple[tuple[Placement, ...], ...] = tuple(
+    tuple(Placement(card=card, column=i % COLUMNS) for i in range(len(NUMBER_CARDS) * COLUMNS))
+    if card in NUMBER_CARDS
+    else ()
     for card in range(max(NUMBER_CARDS) + 1)
 )
-"""``_PLACEMENTS[card][column]``: made once, so a move costs two look-ups rather than a new value
-(a tuple by card rather than a dict: the card comes from the hand, and a tuple's look-up is the
-cheaper)."""
+"""``_PICKS[card][i]``: the placement of ``card`` under column ``i % COLUMNS``, made once, so a move
+costs look-ups rather than a new value or a pair to unpack (a tuple by card rather than a dict: the
+card comes from the hand, and a tuple's look-up is the cheaper)."""

@@ -34,10 +34,12 @@ NUMBER_CARDS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 """R1.3: the five colours of number cards, in seat order by default."""
 
-CATEGORY_OF: dict[str, int] = {f"{c}-{v}": i for i, c in enumerate(CATEGORIES) for v in GOOD_VALUES}
-"""Card name -> category index, for goods only: ``card in CATEGORY_OF`` is "is a good"."""
+CATEGORY_OF: dict[str, int] = {card: i // len(GOOD_VALUES) for i, card in enumerate(GOODS)}
+"""Card name -> category index, for goods only: ``card in CATEGORY_OF`` is "is a good". Keyed by
+GOODS' own strings, as VALUE_OF is: a dealt card is then the very key a look-up finds (an identity
+test), not an equal string compared byte by byte."""
 
-VALUE_OF: dict[str, int] = {f"{c}-{v}": v * 1000 for c in CATEGORIES for v in GOOD_VALUES}
+VALUE_OF: dict[str, int] = {card: GOOD_VALUES[i % len(GOOD_VALUES)] * 1000 for i, card in enumerate(GOODS)}
 VALUE_OF[MONEY_100] = 100_000
 VALUE_OF[MONEY_200] = 200_000
 """Card name -> value in full units (R8 scores are sums of these)."""
@@ -76,6 +78,9 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     sorted double is the index of the next card. Sorting 66 Python ints by a key costs four times
     as many instructions, and a deal per game is a tenth of a simulated game.
 
+    The keys go into the doubles in one strided copy of four bytes each, as they are (no byte
+    order: a view of the doubles' bytes from byte 2 on, every other four-byte word of it).
+
     The generator is the thread's own, seeded again for each deal (what ``Random(seed)`` does,
     without making and freeing a generator and its 2.5 KB of state a game), and the keys are
     ``getrandbits`` as bytes, which is all ``randbytes`` does.
@@ -87,10 +92,7 @@ def deal(seed: int) -> tuple[list[list[str]], list[str]]:
     generator.seed(seed)
     keys = generator.getrandbits(32 * len(DECK)).to_bytes(4 * len(DECK), "little")
     words = bytearray(_WORDS)
-    halves = memoryview(words).cast("H")  # copied two bytes at a time, as they are: no byte order
-    pairs = memoryview(keys).cast("H")
-    halves[1::4] = pairs[0::2]  # key bytes 0-1 of card i -> bytes 2-3 of double i
-    halves[2::4] = pairs[1::2]  # key bytes 2-3 -> bytes 4-5
+    memoryview(words)[2:-2].cast("I")[::2] = memoryview(keys).cast("I")  # key i -> bytes 2-5 of double i
     order = _DOUBLES.pack(*sorted(_DOUBLES.unpack(words)))[::8]
     cards = list(itemgetter(*order)(DECK))
     *grid, box = _COLUMNS_AND_BOX(cards)

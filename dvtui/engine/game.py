@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from itertools import repeat
 from typing import NamedTuple, NoReturn
 
 from .cards import CATEGORIES, COLUMNS, NUMBER_CARDS
@@ -58,6 +57,11 @@ PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot l
 _FULL_HAND = list(NUMBER_CARDS)
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
+_Empty = tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[list[str | None], ...], tuple[list[str], ...]]
+_EMPTY: dict[int, _Empty] = {n: ((_FULL_HAND,) * n, ([0] * n,) * COLUMNS, (_NO_GOODS,) * n, ([],) * n) for n in ROUNDS}
+"""A new game's lists by table size, for :class:`Game` to copy (hands, totals, goods, money): a
+tuple of the list to copy, once per copy, made once (``itertools.repeat`` parses its arguments
+the slow way, four times a game)."""
 _SUCCESSORS = {n: tuple((p + 1) % n for p in range(n)) for n in ROUNDS}
 """R4.1: ``_SUCCESSORS[players][p]`` is the seat after p, clockwise (a look-up: ``%`` is a slow opcode)."""
 _TURNS = {
@@ -84,14 +88,14 @@ _PLACEMENTS: dict[int, tuple[Placement, ...]] = {
 
 _Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
 """``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
-_PLACED: dict[tuple[int, int], _Placed] = {}
-"""Every ``card_placed`` event a round may hold, by number of players and round, made the first
-time such a round is played (see :func:`_placed`)."""
+_PLACED: dict[int, tuple[_Placed, ...]] = {}
+"""Every ``card_placed`` event a game may hold, by number of players, then by round (index 0
+unused), made the first time a game at such a table is played (see :func:`_placed`)."""
 
 
-def _placed(players: int, round_: int) -> _Placed:
-    """Every ``card_placed`` event of round ``round_`` at a table of ``players``, shared by every
-    game :meth:`Game.play` plays.
+def _placed(players: int) -> tuple[_Placed, ...]:
+    """Every ``card_placed`` event of every round at a table of ``players``, by round, shared by
+    every game :meth:`Game.play` plays (one look-up a game, then a tuple's index a round).
 
     Looking a decision up here is :meth:`Game.play`'s test that its column and card are ones the
     rules know (dicts: nothing else is a key; a value equal to one, ``3.0`` or ``True``, finds it
@@ -100,16 +104,19 @@ def _placed(players: int, round_: int) -> _Placed:
     tenth of a simulated game. So nothing may change these; :meth:`Game.play` gives a game it
     hands back mid-round copies of its own, and a watched game gets new ones for its sink."""
     try:
-        return _PLACED[players, round_]
+        return _PLACED[players]
     except KeyError:
         placed = tuple(
-            {
-                c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
-                for c in range(COLUMNS)
-            }
-            for p in range(players)
+            tuple(
+                {
+                    c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
+                    for c in range(COLUMNS)
+                }
+                for p in range(players)
+            )
+            for round_ in range(ROUNDS[players] + 1)
         )
-        return _PLACED.setdefault((players, round_), placed)
+        return _PLACED.setdefault(players, placed)
 
 
 Mover = Callable[["Game", int], Placement]
@@ -189,11 +196,12 @@ class Game:
         self.rounds = created.rounds
         # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
         self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, n)))
-        self.totals = list(map(list.copy, repeat([0] * n, COLUMNS)))
+        hands, totals, goods, money = _EMPTY[n]
+        self.hands = list(map(list.copy, hands))
+        self.totals = list(map(list.copy, totals))
         self.placements = []
-        self.goods = list(map(list.copy, repeat(_NO_GOODS, n)))
-        self.money = list(map(list.copy, repeat([], n)))
+        self.goods = list(map(list.copy, goods))
+        self.money = list(map(list.copy, money))
         self.round = 1
         self.first_player = created.first_player
         self.phase = PLACEMENT
@@ -334,18 +342,22 @@ class Game:
     def _play_rounds(self, chooses: list[Mover], seeds: list[int], sink: EventSink | None) -> None:
         """:meth:`play`'s loop over rounds, the events of a game nobody watches shared
         (:func:`_placed`)."""
+        by_round = _placed(self.n)
+        turns = _TURNS[self.n]
         while not self.phase:  # a round: PLACEMENT is 0, and after a round it is PLACEMENT or OVER
             hands = self.hands
             totals = self.totals
             placements = self.placements
             round_ = self.round
-            placed = _PLACED.get((self.n, round_)) or _placed(self.n, round_)  # (no call once made)
-            for p in _TURNS[self.n][self.first_player][len(placements) :]:
+            placed = by_round[round_]
+            for p in turns[self.first_player][len(placements) :]:
                 self.to_move = p
                 try:
-                    card, column = chooses[p](self, seeds[p])
+                    placement = chooses[p](self, seeds[p])
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
+                card = placement[0]  # (indexed: unpacking a NamedTuple, not an exact tuple, walks an iterator)
+                column = placement[1]
                 try:
                     event = placed[p][column][card]  # a column and a card the rules know
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
@@ -442,7 +454,7 @@ class Game:
     def _end_round(self) -> RoundEnded:
         event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
         self.placements = []
-        self.hands = list(map(list.copy, repeat(_FULL_HAND, self.n)))  # R7: every card back in hand
+        self.hands = list(map(list.copy, _EMPTY[self.n][0]))  # R7: every card back in hand
         self._next_round()
         return event
 

@@ -97,3 +97,17 @@ def test_the_rules_name_the_levels_the_bots_play() -> None:
 def test_bot_seeds_are_each_seats_bot_seed(game_seed: int, players: int) -> None:
     """A tournament's seeds for a whole table (splitmix written out) are the seats' own seeds."""
     assert bot_seeds(game_seed, players) == [bot_seed(game_seed, seat) for seat in range(players)]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=playing_states(), seed=st.integers(0, 2**64 - 1))
+def test_the_random_bot_is_its_tabulation_hash(game: Game, seed: int) -> None:
+    """random's move, written plainly: entry ``(seed + move) & 4095`` of the table, masked by the
+    seed, picks placement ``i`` of the hand's cards by columns (card ``i // 7``, column ``i % 7``).
+    The bot reads it from tables made once; every simulated game depends on the two agreeing."""
+    from dvtui.bots import random_bot
+
+    hand = game.hands[game.to_move]
+    move = game.round * 64 + len(game.placements)
+    i = (random_bot._TABLE[(seed + move) & 4095] ^ seed) % (7 * len(hand))
+    assert random_bot.choose(game, seed) == Placement(card=hand[i // 7], column=i % 7)

@@ -91,6 +91,15 @@ def test_r1_card_values_and_categories(card: str, cat: str | None, worth: int, g
         assert card not in CATEGORY_OF
 
 
+def test_a_dealt_card_is_the_tables_own_key() -> None:
+    """A dealt card is the very string VALUE_OF and CATEGORY_OF are keyed by (and a file's card, as
+    msgspec reads it from the Card literal), so the engine's look-ups find it by identity."""
+    keys = {id(card) for card in VALUE_OF}
+    grid, box = deal(7)
+    assert all(id(card) in keys for card in [*DECK, *box, *(card for col in grid for card in col)])
+    assert [id(card) for card in CATEGORY_OF] == [id(card) for card in GOODS]
+
+
 def test_unknown_card_has_no_value() -> None:
     assert category("yacht-900") is None
     assert not is_good("yacht-900")
