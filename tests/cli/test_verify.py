@@ -12,7 +12,7 @@ from dvtui.cli import main
 from dvtui.engine import Game, Placement, fold
 
 from ..support.files import Games, file_bytes, strip_at
-from ..support.processes import dvtui, in_process, one_error_line
+from ..support.processes import dvtui, one_error_line, run_main
 
 
 def scores_text(game: Game) -> str:
@@ -86,7 +86,7 @@ def test_a_file_that_is_no_game_file_says_so_in_words(
     """Not msgspec's "Expected `object`, got `str`" for someone's script given by mistake."""
     path = tmp_path / "notes.dvr"
     path.write_text(first_line + "\nmore\n")
-    run = in_process(capsys, "verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 1 and one_error_line(run.stderr).startswith(f"{path} line 1: {words}")
 
 
@@ -95,7 +95,7 @@ def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported
 ) -> None:
     bad, line = make_bad(tmp_path, games)
     good = games.complete[5][0]
-    run = in_process(capsys, "verify", good, bad, games.script)
+    run = run_main(capsys, "verify", good, bad, games.script)
     assert run.returncode == 1
     assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
     assert [line.split(": ok, ")[0] for line in run.stdout.splitlines()] == [str(good), str(games.script)]
@@ -105,7 +105,7 @@ def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path, capsys: 
     (tmp_path / "notes.txt").write_text("not a game\n")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "deeper.dvr").write_text("{}\n")  # verify does not descend
-    run = in_process(capsys, "verify", tmp_path)
+    run = run_main(capsys, "verify", tmp_path)
     assert run.returncode == 2
     assert run.stdout == ""
     message = one_error_line(run.stderr)
@@ -131,7 +131,7 @@ def test_files_that_are_not_games_are_one_error_line_and_exit_1(
         path.write_bytes(data.replace(b'"Bot 2"', b'"Bot \xe9"', 1))
     elif content is not None:
         path.write_bytes(content)
-    run = in_process(capsys, "verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 1
     message = one_error_line(run.stderr)
     assert message.startswith(f"{path}")
@@ -145,7 +145,7 @@ def test_a_torn_file_is_not_consistent_as_it_stands(
     torn = tmp_path / "torn.dvr"
     torn.write_bytes(data[: len(data) - 30])
     lines = data[: len(data) - 30].count(b"\n")
-    run = in_process(capsys, "verify", torn)
+    run = run_main(capsys, "verify", torn)
     assert run.returncode == 1
     message = one_error_line(run.stderr)
     assert message.startswith(f"{torn} line {lines + 1}: torn")
@@ -171,22 +171,22 @@ def test_canonical_of_a_game_script_is_the_engines_own_file(games: Games) -> Non
 
 def test_canonical_of_a_complete_file_drops_only_the_stamps(games: Games, capsys: pytest.CaptureFixture[str]) -> None:
     path, events = games.complete[5]
-    run = in_process(capsys, "verify", "--canonical", path)
+    run = run_main(capsys, "verify", "--canonical", path)
     assert run.returncode == 0
     assert run.stdout.encode() == strip_at(path.read_bytes()) == file_bytes(events)
 
 
 def test_canonical_of_a_bad_file_is_an_error(tmp_path: Path, games: Games, capsys: pytest.CaptureFixture[str]) -> None:
     bad, line = make_bad(tmp_path, games)
-    run = in_process(capsys, "verify", "--canonical", bad)
+    run = run_main(capsys, "verify", "--canonical", bad)
     assert run.returncode == 1 and run.stdout == ""
     assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
-    missing = in_process(capsys, "verify", "--canonical", tmp_path / "nope.dvr")
+    missing = run_main(capsys, "verify", "--canonical", tmp_path / "nope.dvr")
     assert missing.returncode == 1 and "no such file" in one_error_line(missing.stderr)
 
 
 def test_canonical_takes_exactly_one_file(games: Games, capsys: pytest.CaptureFixture[str]) -> None:
-    run = in_process(capsys, "verify", "--canonical", games.script, games.complete[3][0])
+    run = run_main(capsys, "verify", "--canonical", games.script, games.complete[3][0])
     assert run.returncode == 2 and run.stdout == ""
     assert "--canonical" in one_error_line(run.stderr)
 
@@ -204,8 +204,8 @@ def test_a_game_saved_in_its_first_round_is_not_called_a_script(
     with GameWriter.create(path, game.created) as writer:
         writer.append(game.place(Placement(4, 3)))
         writer.append(game.place(Placement(1, 1)))
-    run = in_process(capsys, "verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 0 and "unfinished: round 1" in run.stdout
     assert "game script" not in run.stdout
-    script = in_process(capsys, "verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
+    script = run_main(capsys, "verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
     assert script.returncode == 0 and script.stdout.rstrip().endswith("game script")

@@ -73,7 +73,7 @@ def one_error_line(stderr: str, about: str | Path | None = None) -> str:
     return lines[0][len("dvtui: error: ") :]
 
 
-def in_process(capsys: pytest.CaptureFixture[str], *args: str | Path) -> subprocess.CompletedProcess[str]:
+def run_main(capsys: pytest.CaptureFixture[str], *args: str | Path) -> subprocess.CompletedProcess[str]:
     """``dvtui ARGS`` run by :func:`dvtui.cli.main` in this process, its output taken from
     ``capsys``: the exit code, stdout and stderr a real process would give (argparse's refusals
     end in ``SystemExit``, whose code is the exit code), without a Python start-up a run. For what
