@@ -11,8 +11,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pytest
+if TYPE_CHECKING:  # only run_main's annotation: the processes this module starts need no pytest
+    import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
