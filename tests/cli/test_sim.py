@@ -198,16 +198,12 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path, capsys: pytest.Capt
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """In this process (argparse's refusals end in ``SystemExit``, as they end a real run); the real
-    process's exit code and stderr: :func:`test_bad_input_in_a_real_process_is_one_line_and_exit_2`."""
-    try:
-        code = main(["sim", *args])
-    except SystemExit as ended:
-        code = ended.code
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert out == ""
-    assert words in one_error_line(err)
+    """In this process; a real process's exit code and stderr:
+    :func:`test_bad_input_in_a_real_process_is_one_line_and_exit_2`."""
+    run = run_main(capsys, "sim", *args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert words in one_error_line(run.stderr)
 
 
 def test_bad_input_in_a_real_process_is_one_line_and_exit_2() -> None:
