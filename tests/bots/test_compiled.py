@@ -9,6 +9,7 @@ day chose another move because of it) fails here, not in a game."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -106,8 +107,7 @@ def _built_and_searched(tmp_path: Path) -> dict[str, list]:
             )
         else:
             shutil.copy(ROOT / name, tree / name)
-    fresh = tmp_path / "venv"
-    venv.create(fresh, with_pip=True)
+    fresh = _fresh_venv(tmp_path / "venv")
     env = {
         key: value
         for key, value in os.environ.items()
@@ -116,12 +116,49 @@ def _built_and_searched(tmp_path: Path) -> dict[str, list]:
     env["PATH"] = os.pathsep.join([str(fresh / "bin"), env.get("PATH", "")])
     built = subprocess.run(DOCUMENTED, shell=True, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
     assert built.returncode == 0, (built.stdout + built.stderr)[-3000:]
-    helpers = subprocess.run(  # what tests.support.positions needs besides dvtui
-        [fresh / "bin" / "pip", "install", "hypothesis"], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert helpers.returncode == 0, helpers.stderr[-3000:]
     checkout = tmp_path / "checkout"  # the tests' helpers, without this checkout's dvtui beside them
     checkout.mkdir()
     (checkout / "tests").symlink_to(ROOT / "tests")
+    _link(HELPERS, checkout)
 
     return searched(searching(fresh / "bin" / "python", checkout))
+
+
+PIP = ("pip",)
+"""What the fresh environment's ``pip`` is: this interpreter's own, linked rather than installed."""
+HELPERS = ("hypothesis", "_hypothesis_globals", "_hypothesis_ftz_detector", "sortedcontainers")
+"""What tests.support.positions needs besides dvtui (hypothesis, which it imports, and what
+hypothesis imports): linked beside the tests' helpers rather than installed in the fresh
+environment, where they would be installed for the search alone."""
+
+
+def _fresh_venv(where: Path) -> Path:
+    """A new virtual environment with nothing installed but ``pip``: the pip this test runs with
+    (ensurepip's, as in any environment ``python -m venv`` makes), linked into its site-packages
+    with its record and started by a ``bin/pip`` as pip's own console script, rather than unpacked
+    and compiled again (ensurepip: over 5 s of CPU)."""
+    venv.create(where, with_pip=False)
+    (site,) = where.glob("lib/python*/site-packages")
+    (pip,) = _link(PIP, site)
+    for record in pip.parent.glob("pip-*.dist-info"):
+        (site / record.name).symlink_to(record)
+    script = where / "bin" / "pip"
+    script.write_text(
+        f"#!{where / 'bin' / 'python'}\nimport sys\nfrom pip._internal.cli.main import main\nsys.exit(main())\n"
+    )
+    script.chmod(0o755)
+    return where
+
+
+def _link(modules: tuple[str, ...], into: Path) -> list[Path]:
+    """Link each of ``modules`` (a package or a module of this interpreter's) into ``into``; returns
+    where each was found."""
+    linked = []
+    for name in modules:
+        spec = importlib.util.find_spec(name)
+        assert spec is not None and spec.origin is not None, name
+        found = Path(spec.origin)
+        found = found.parent if found.name == "__init__.py" else found
+        (into / found.name).symlink_to(found)
+        linked.append(found)
+    return linked

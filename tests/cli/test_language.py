@@ -17,7 +17,7 @@ from dvtui.server.main import Server
 from dvtui.server.registry import MAX_KEEP_DAYS
 from dvtui.tables import close_table, open_table
 
-from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line
+from ..support.processes import REPO, dvtui, dvtui_cmd, env, one_error_line, run_main
 from ..support.raw import ask, speaking_for
 
 GAME = REPO / "replays" / "game.dvr"
@@ -93,18 +93,18 @@ def test_what_programs_read_is_the_same_in_every_language(tmp_path: Path) -> Non
     assert said["en"] == said["fr"]
 
 
-def test_help_and_argparses_own_words_in_french() -> None:
+def test_help_and_argparses_own_words_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     helped = dvtui("--lang", "fr", "replay", "--help")
     assert helped.returncode == 0, helped.stderr
     assert helped.stdout.startswith("utilisation : dvtui replay [-h] [--text] [--plain] [--lang CODE] file\n")
     assert "arguments positionnels :" in helped.stdout and "affiche cette aide et quitte" in helped.stdout
     assert "fichier de partie (.dvr)" in helped.stdout and "affiche plutôt la partie en texte" in helped.stdout
-    refused = dvtui("--lang", "fr", "sim")
+    refused = run_main(capsys, "--lang", "fr", "sim")
     assert refused.returncode == 2
     assert refused.stderr == (
         "dvtui : erreur : les arguments suivants sont requis : --players (voir « dvtui sim --help »)\n"
     )
-    english = dvtui("sim")
+    english = run_main(capsys, "sim")
     assert english.stderr == "dvtui: error: the following arguments are required: --players (see 'dvtui sim --help')\n"
 
 
@@ -143,7 +143,9 @@ def test_a_bad_file_is_one_line_in_french(tmp_path: Path) -> None:
     ]
 
 
-def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> None:
+def test_the_tables_listing_in_french(
+    in_process: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     place = in_process.place
     asyncio.run(open_table(place, "salle", ["Ana", "Bob", "bot:greedy"], hints=False, move_time=300))
     asyncio.run(open_table(place, "jeu", ["Ana", "Bob", "bot:greedy"], first_player=0, seed=5, wait=False))
@@ -156,21 +158,24 @@ def test_the_tables_listing_in_french(in_process: Server, tmp_path: Path) -> Non
     waiting = "salle  salle d’attente, en attente : Ana, Bob (ou « dvtui tables start salle »), reste "
     assert listed["salle"].startswith(waiting), listed["salle"]
     assert listed["salle"].endswith("  spectateurs : 0 ; sans conseils ; temps par coup 5m")
-    english = dvtui("tables", "--server", srv, data=tmp_path).stdout
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))  # the runs below: in this process
+    english = run_main(capsys, "tables", "--server", srv).stdout
     assert "jeu  round 1/6, Ana to move  [Ana: free; Bob: free; Bot 1: bot]  spectators: 0\n" in english
     ana = speaking_for(str(place.socket), "ana")
     ana.send({"type": "join", "table": "jeu", "seat": 0})
     assert ask(ana, {"type": "place", "seq": 1, "card": 1, "column": 0}, "card_placed")["type"] == "card_placed"
     ana.close()
     asyncio.run(close_table(place, "jeu"))  # its game kept (a person decided there): what --all lists after the tables
-    kept = dvtui("--lang", "fr", "tables", "--all", "--server", srv, data=tmp_path).stdout.splitlines()
+    kept = run_main(capsys, "--lang", "fr", "tables", "--all", "--server", srv).stdout.splitlines()
     (line,) = [line for line in kept if line.startswith("jeu.")]
     when = r"\d+ [a-zéû]+\.? 20\d\d, \d\d h \d\d"  # as French writes a date: 6 déc. 2026, 21 h 56
     stopped = rf"jeu\.\S+  conservée : arrêtée à la manche 1/6, dernière ligne {when}  \[Ana ; Bob ; Bot 1\]"
     assert re.fullmatch(stopped, line), line
 
 
-def test_the_analysis_report_in_french(tmp_path: Path) -> None:
+def test_the_analysis_report_in_french(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = tmp_path / GAME.name
     game.write_bytes(GAME.read_bytes())
     done = dvtui("--lang", "fr", "analyse", str(game), "--budget", "30", data=tmp_path)
@@ -184,7 +189,8 @@ def test_the_analysis_report_in_french(tmp_path: Path) -> None:
     assert any(line.endswith("  gaffe") for line in lines[2:-4])
     for english in ("blunder", "mistake", "inaccurac", "round", "Analysis"):
         assert english not in done.stdout
-    refused = dvtui("--lang", "fr", "analyse", str(game), "--budget", "0", data=tmp_path)
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))
+    refused = run_main(capsys, "--lang", "fr", "analyse", str(game), "--budget", "0")
     assert (refused.returncode, refused.stderr) == (2, "dvtui : erreur : --budget vaut 1 itération ou plus, pas 0\n")
 
 
@@ -198,9 +204,12 @@ def test_the_analysis_report_in_french(tmp_path: Path) -> None:
         ),
     ],
 )
-def test_the_table_commands_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
+def test_the_table_commands_errors_in_french(
+    args: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     d = tmp_path / "nobody"
-    done = dvtui("--lang", "fr", *args, "--server", str(d), data=tmp_path)
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))
+    done = run_main(capsys, "--lang", "fr", *args, "--server", str(d))
     assert done.returncode != 0 and done.stdout == ""
     assert done.stderr == "dvtui : erreur : " + said.format(d=d) + "\n"
 
@@ -213,8 +222,11 @@ def test_the_table_commands_errors_in_french(args: list[str], said: str, tmp_pat
         (["--keep-days", "0"], f"--keep-days 0 : donnez de 1 à {MAX_KEEP_DAYS} jours"),
     ],
 )
-def test_the_servers_usage_errors_in_french(args: list[str], said: str, tmp_path: Path) -> None:
-    done = dvtui("--lang", "fr", "serve", "--dir", str(tmp_path / "srv"), *args, data=tmp_path)
+def test_the_servers_usage_errors_in_french(
+    args: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))
+    done = run_main(capsys, "--lang", "fr", "serve", "--dir", str(tmp_path / "srv"), *args)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "dvtui : erreur : " + said + "\n")
 
 

@@ -16,7 +16,7 @@ from dvtui.play.seats import parse_players
 from dvtui.store import read_game
 
 from ..support.files import file_bytes, strip_at
-from ..support.processes import dvtui, one_error_line
+from ..support.processes import dvtui, one_error_line, run_main
 
 THREE = "bot:random,bot:greedy,bot:greedy"
 FOUR = "bot:greedy,bot:random,bot:random,bot:greedy"
@@ -151,20 +151,20 @@ def test_the_same_seed_gives_the_same_results(capsys: pytest.CaptureFixture[str]
     assert a["seats"] == b["seats"] and a["bots"] == b["bots"]
 
 
-def test_out_never_overwrites_an_earlier_run(tmp_path: Path) -> None:
-    first = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
+def test_out_never_overwrites_an_earlier_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_main(capsys, "sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
     assert first.returncode == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    again = dvtui("sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
+    again = run_main(capsys, "sim", "--players", THREE, "--games", "2", "--seed", "1", "--out", tmp_path)
     assert again.returncode == 1
     assert "already exists" in one_error_line(again.stderr)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
-def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
+def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "results.txt"
     target.write_text("keep me\n")
-    run = dvtui("sim", "--players", THREE, "--games", "1", "--out", target)
+    run = run_main(capsys, "sim", "--players", THREE, "--games", "1", "--out", target)
     assert run.returncode == 2 and run.stdout == ""
     assert "not a directory" in one_error_line(run.stderr)
     assert target.read_text() == "keep me\n"
@@ -197,11 +197,20 @@ def test_out_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
         "no-players",
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str) -> None:
-    run = dvtui("sim", *args)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process; a real process's exit code and stderr:
+    :func:`test_bad_input_in_a_real_process_is_one_line_and_exit_2`."""
+    run = run_main(capsys, "sim", *args)
     assert run.returncode == 2
     assert run.stdout == ""
     assert words in one_error_line(run.stderr)
+
+
+def test_bad_input_in_a_real_process_is_one_line_and_exit_2() -> None:
+    run = dvtui("sim", "--players", "bot:random,bot:genius,bot:greedy", "--games", "3")
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "unknown bot level" in one_error_line(run.stderr)
 
 
 def test_a_shared_victory_splits_the_win() -> None:

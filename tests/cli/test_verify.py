@@ -12,7 +12,7 @@ from dvtui.cli import main
 from dvtui.engine import Game, Placement, fold
 
 from ..support.files import Games, file_bytes, strip_at
-from ..support.processes import dvtui, one_error_line
+from ..support.processes import dvtui, one_error_line, run_main
 
 
 def scores_text(game: Game) -> str:
@@ -80,28 +80,32 @@ def test_a_bad_file_is_one_error_line_naming_file_and_line(tmp_path: Path, games
     ("first_line", "words"),
     [('"""A Python docstring', "not valid JSON"), ('["a", "list"]', "not a JSON object"), ("{}", 'no "type"')],
 )
-def test_a_file_that_is_no_game_file_says_so_in_words(tmp_path: Path, first_line: str, words: str) -> None:
+def test_a_file_that_is_no_game_file_says_so_in_words(
+    tmp_path: Path, first_line: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Not msgspec's "Expected `object`, got `str`" for someone's script given by mistake."""
     path = tmp_path / "notes.dvr"
     path.write_text(first_line + "\nmore\n")
-    run = dvtui("verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 1 and one_error_line(run.stderr).startswith(f"{path} line 1: {words}")
 
 
-def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(tmp_path: Path, games: Games) -> None:
+def test_a_bad_file_among_good_ones_fails_the_run_but_the_good_ones_are_reported(
+    tmp_path: Path, games: Games, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad, line = make_bad(tmp_path, games)
     good = games.complete[5][0]
-    run = dvtui("verify", good, bad, games.script)
+    run = run_main(capsys, "verify", good, bad, games.script)
     assert run.returncode == 1
     assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
     assert [line.split(": ok, ")[0] for line in run.stdout.splitlines()] == [str(good), str(games.script)]
 
 
-def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "notes.txt").write_text("not a game\n")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "deeper.dvr").write_text("{}\n")  # verify does not descend
-    run = dvtui("verify", tmp_path)
+    run = run_main(capsys, "verify", tmp_path)
     assert run.returncode == 2
     assert run.stdout == ""
     message = one_error_line(run.stderr)
@@ -119,7 +123,7 @@ def test_a_directory_with_no_game_file_is_a_usage_error(tmp_path: Path) -> None:
     ids=["missing", "empty", "binary", "invalid-utf8"],
 )
 def test_files_that_are_not_games_are_one_error_line_and_exit_1(
-    tmp_path: Path, games: Games, name: str, content: bytes | None, words: str
+    tmp_path: Path, games: Games, name: str, content: bytes | None, words: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / name
     if name == "latin1.dvr":
@@ -127,19 +131,21 @@ def test_files_that_are_not_games_are_one_error_line_and_exit_1(
         path.write_bytes(data.replace(b'"Bot 2"', b'"Bot \xe9"', 1))
     elif content is not None:
         path.write_bytes(content)
-    run = dvtui("verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 1
     message = one_error_line(run.stderr)
     assert message.startswith(f"{path}")
     assert words in message
 
 
-def test_a_torn_file_is_not_consistent_as_it_stands(tmp_path: Path, games: Games) -> None:
+def test_a_torn_file_is_not_consistent_as_it_stands(
+    tmp_path: Path, games: Games, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = games.complete[3][0].read_bytes()
     torn = tmp_path / "torn.dvr"
     torn.write_bytes(data[: len(data) - 30])
     lines = data[: len(data) - 30].count(b"\n")
-    run = dvtui("verify", torn)
+    run = run_main(capsys, "verify", torn)
     assert run.returncode == 1
     message = one_error_line(run.stderr)
     assert message.startswith(f"{torn} line {lines + 1}: torn")
@@ -163,29 +169,31 @@ def test_canonical_of_a_game_script_is_the_engines_own_file(games: Games) -> Non
     assert run.stdout.encode() == file_bytes(games.script_events)
 
 
-def test_canonical_of_a_complete_file_drops_only_the_stamps(games: Games) -> None:
+def test_canonical_of_a_complete_file_drops_only_the_stamps(games: Games, capsys: pytest.CaptureFixture[str]) -> None:
     path, events = games.complete[5]
-    run = dvtui("verify", "--canonical", path)
+    run = run_main(capsys, "verify", "--canonical", path)
     assert run.returncode == 0
     assert run.stdout.encode() == strip_at(path.read_bytes()) == file_bytes(events)
 
 
-def test_canonical_of_a_bad_file_is_an_error(tmp_path: Path, games: Games) -> None:
+def test_canonical_of_a_bad_file_is_an_error(tmp_path: Path, games: Games, capsys: pytest.CaptureFixture[str]) -> None:
     bad, line = make_bad(tmp_path, games)
-    run = dvtui("verify", "--canonical", bad)
+    run = run_main(capsys, "verify", "--canonical", bad)
     assert run.returncode == 1 and run.stdout == ""
     assert one_error_line(run.stderr).startswith(f"{bad} line {line}: ")
-    missing = dvtui("verify", "--canonical", tmp_path / "nope.dvr")
+    missing = run_main(capsys, "verify", "--canonical", tmp_path / "nope.dvr")
     assert missing.returncode == 1 and "no such file" in one_error_line(missing.stderr)
 
 
-def test_canonical_takes_exactly_one_file(games: Games) -> None:
-    run = dvtui("verify", "--canonical", games.script, games.complete[3][0])
+def test_canonical_takes_exactly_one_file(games: Games, capsys: pytest.CaptureFixture[str]) -> None:
+    run = run_main(capsys, "verify", "--canonical", games.script, games.complete[3][0])
     assert run.returncode == 2 and run.stdout == ""
     assert "--canonical" in one_error_line(run.stderr)
 
 
-def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) -> None:
+def test_a_game_saved_in_its_first_round_is_not_called_a_script(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """No round resolved yet means no derived event yet: still a full log, not a game script."""
     from dvtui.engine import Game, new_game
     from dvtui.play.seats import parse_players
@@ -196,8 +204,8 @@ def test_a_game_saved_in_its_first_round_is_not_called_a_script(tmp_path: Path) 
     with GameWriter.create(path, game.created) as writer:
         writer.append(game.place(Placement(4, 3)))
         writer.append(game.place(Placement(1, 1)))
-    run = dvtui("verify", path)
+    run = run_main(capsys, "verify", path)
     assert run.returncode == 0 and "unfinished: round 1" in run.stdout
     assert "game script" not in run.stdout
-    script = dvtui("verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
+    script = run_main(capsys, "verify", Path(__file__).resolve().parents[2] / "replays" / "script-3p.dvr")
     assert script.returncode == 0 and script.stdout.rstrip().endswith("game script")

@@ -25,7 +25,7 @@ from dvtui.store import GameLocked, GameWriter, SaveError, list_games, lock_path
 
 from ..support.files import reference, start_game, strip_at
 from ..support.positions import BOTS3, created
-from ..support.processes import dvtui, dvtui_cmd, env, one_error_line
+from ..support.processes import dvtui, dvtui_cmd, env, one_error_line, run_main
 from ..support.sshd import OTHER
 
 SPOOF = b'{"host": "build-server", "pid": 1, "since": "2020-01-01T00:00:00Z", "user": "admin"}\n'
@@ -299,31 +299,44 @@ def test_a_games_directory_made_by_another_user_is_refused(shared_dir: Path, oth
     assert sorted(os.listdir(games)) == ["planted.dvr"]  # nothing new saved in it
 
 
+def _main_in(
+    data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> subprocess.CompletedProcess[str]:
+    """:func:`_dvtui_in` in this process (:func:`run_main`): where a real process adds nothing to
+    what is checked, the refusals of a command that needs no terminal."""
+    monkeypatch.setenv("DVTUI_DATA_DIR", str(data))
+    return run_main(capsys, *args)
+
+
 @pytest.mark.parametrize("mode", [0o777, 0o770, 0o702])
-def test_a_games_directory_others_may_write_to_is_refused(tmp_path: Path, mode: int) -> None:
+def test_a_games_directory_others_may_write_to_is_refused(
+    tmp_path: Path, mode: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = tmp_path / "data"
     _plant_game(data / "games")
     os.chmod(data / "games", mode)
     why = "not a safe saves directory: other users can write to it"
-    _refused(_dvtui_in(data, "resume", "--list"), data / "games", why)
-    _refused(_dvtui_in(data, "resume", "--headless"), data / "games", why)
+    _refused(_main_in(data, capsys, monkeypatch, "resume", "--list"), data / "games", why)
+    _refused(_main_in(data, capsys, monkeypatch, "resume", "--headless"), data / "games", why)
     os.chmod(data / "games", 0o700)
-    listed = _dvtui_in(data, "resume", "--list")
+    listed = _main_in(data, capsys, monkeypatch, "resume", "--list")
     assert listed.returncode == 0 and "planted.dvr" in listed.stdout
 
 
-def test_a_data_directory_others_may_write_to_is_refused(tmp_path: Path) -> None:
+def test_a_data_directory_others_may_write_to_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whoever may write to the data directory may put their own ``games`` in place of the user's."""
     data = tmp_path / "data"
     _plant_game(data / "games")
     os.chmod(data, 0o777)
     _refused(
-        _dvtui_in(data, "resume", "--list"),
+        _main_in(data, capsys, monkeypatch, "resume", "--list"),
         data / "games",
         f"{data} can be written by other users (mode 777), who could put another directory in its place",
     )
     os.chmod(data, 0o1777)  # sticky, like /tmp: others cannot replace games/
-    assert _dvtui_in(data, "resume", "--list").returncode == 0
+    assert _main_in(data, capsys, monkeypatch, "resume", "--list").returncode == 0
 
 
 @pytest.mark.root

@@ -11,6 +11,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only run_main's annotation: the processes this module starts need no pytest
+    import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -69,3 +73,20 @@ def one_error_line(stderr: str, about: str | Path | None = None) -> str:
     assert lines[0].startswith(prefix), stderr
     assert "Traceback" not in stderr and "internal error" not in stderr, stderr
     return lines[0][len("dvtui: error: ") :]
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``dvtui ARGS`` run by :func:`dvtui.cli.main` in this process, its output taken from
+    ``capsys``: the exit code, stdout and stderr a real process would give (argparse's refusals
+    end in ``SystemExit``, whose code is the exit code), without a Python start-up a run. For what
+    only a real process shows (a traceback that escapes ``main``, the interpreter's own exit, a
+    terminal), :func:`dvtui`."""
+    from dvtui.cli import main
+
+    capsys.readouterr()  # what came before is not this run's
+    try:
+        code = main([os.fspath(a) for a in args])
+    except SystemExit as ended:
+        code = ended.code if isinstance(ended.code, int) else 1
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["dvtui", *map(os.fspath, args)], code, out, err)
