@@ -146,6 +146,54 @@ def test_a_frame_settles_as_pilot_pause_settles_it() -> None:
     reads(Pilot.pause, "_wait_for_screen", "Pilot.pause")
 
 
+def test_a_message_taken_off_the_queue_to_look_ahead_still_waits() -> None:
+    """``MessagePump._pending_message``: while a node handles one message, the next is out of its
+    queue (``message_queue_size`` says 0); :func:`messages_waiting` still counts it."""
+    from textual.message import Message
+
+    reads(member(Widget, "_peek_message", TEXTUAL), "_pending_message", "MessagePump._peek_message")
+    reads(member(Widget, "_get_message", TEXTUAL), "_pending_message", "MessagePump._get_message")
+
+    class Slow(Message):
+        """Handled until the test lets it go."""
+
+    class Next(Message):
+        """Posted right behind Slow."""
+
+    class Node(Static):
+        def __init__(self) -> None:
+            super().__init__()
+            self.handling = asyncio.Event()
+            self.release = asyncio.Event()
+            self.handled: list[str] = []
+
+        async def on_slow(self) -> None:
+            self.handling.set()
+            await self.release.wait()
+
+        def on_next(self) -> None:
+            self.handled.append("next")
+
+    class Holder(App[None]):
+        def compose(self) -> Any:
+            yield Node()
+
+    async def run() -> tuple[int, int, int, list[str]]:
+        app = Holder()
+        async with app.run_test():
+            node = app.query_one(Node)
+            node.post_message(Slow())
+            node.post_message(Next())
+            await asyncio.wait_for(node.handling.wait(), 60)
+            held = node.message_queue_size, textual_private.messages_waiting(node)
+            node.release.set()
+            while textual_private.messages_waiting(node):
+                await asyncio.sleep(0.01)
+            return *held, textual_private.messages_waiting(node), node.handled
+
+    assert asyncio.run(run()) == (0, 1, 0, ["next"])
+
+
 def test_textual_and_rich_cut_lines_with_their_module_patterns() -> None:
     """``textual._wrap.re_chunk`` and ``rich._wrap.re_word``: compiled patterns that the functions
     cutting a line look up as globals each time, so that ``keep_no_break_spaces`` can replace them."""

@@ -20,6 +20,9 @@ its shape, so an upgrade that moves one fails there, in one place, rather than i
   beside the screen (the turn's, which the page shows in its title and icon: :func:`tell_page`).
 - ``Pilot._wait_for_screen()``, ``Screen._on_timer_update()``: what ``Pilot.pause`` does after its
   idle wait; a test that steps hundreds of times settles each frame with them alone.
+- ``MessagePump._pending_message``: the message a node has taken off its queue to see whether the
+  one it is handling supersedes it; its queue no longer counts it while that one is handled (idle
+  handlers included, which may let other tasks run). :func:`messages_waiting` counts it.
 - ``textual._wrap.re_chunk`` and Rich's ``rich._wrap.re_word``: the patterns that cut a line into
   the pieces Textual and Rich wrap between. Both take any Unicode whitespace for a gap, the no-break
   spaces included, so ``3 400 000`` or ``gagné !`` could be cut at a space that exists to forbid
@@ -39,6 +42,7 @@ from textual.binding import BindingsMap
 from textual.css.types import CSSLocation
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.message_pump import MessagePump
 from textual.notifications import Notification
 from textual.screen import Screen
 from textual.widgets._footer import FooterKey
@@ -57,6 +61,7 @@ __all__ = [
     "default_css",
     "driver",
     "keep_no_break_spaces",
+    "messages_waiting",
     "notifications",
     "settle",
     "tell_page",
@@ -114,6 +119,14 @@ async def settle(pilot: Pilot[Any]) -> None:
     idle wait (tens of milliseconds a step)."""
     await pilot._wait_for_screen()
     pilot.app.screen._on_timer_update()
+
+
+def messages_waiting(node: MessagePump) -> int:
+    """The messages ``node`` has yet to handle: those in its queue and the one it took off to look
+    ahead. A test that waits until no message waits anywhere must count that one: a message posted
+    while ``node`` handles another (a worker's news told on) can sit there, out of the queue, while
+    ``node``'s idle handlers let the test run."""
+    return node.message_queue_size + (node._pending_message is not None)
 
 
 NO_BREAK_SPACES = "\u00a0\u2007\u202f"

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from dvtui.app.app import DvtuiApp
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.table import TableScreen
-from dvtui.app.textual_private import FooterKey
+from dvtui.app.textual_private import FooterKey, messages_waiting
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.hand import HandBar
 from dvtui.engine import Event, Game, GameCreated, Placement, RoundEnded, Seat, new_game
@@ -44,7 +44,7 @@ async def next_decision(pilot: Pilot[int], app: DvtuiApp, limit: int = 5000) -> 
         screen = app.screen
         if isinstance(screen, EndScreen):
             return OVER
-        if isinstance(screen, TableScreen) and not screen.message_queue_size:
+        if isinstance(screen, TableScreen) and not messages_waiting(screen):
             if screen.flow.resolution is not None:
                 return RESOLVING
             if screen.flow.placer() is not None:  # (not while a decision is being saved)

@@ -20,6 +20,7 @@ from dvtui.play.local import LocalSession
 from dvtui.play.seats import parse_players
 
 from ..support.apps import new_session, table_app
+from ..support.pilot import settled
 from .driver import HUMAN, next_decision, table
 
 SYSTEM = ["Quit", "Keys", "Screenshot"]
@@ -31,11 +32,14 @@ def palette(app: DvtuiApp) -> list[str]:
 
 
 async def run_from_palette(pilot: Pilot[int], query: str) -> None:
-    """Ctrl+P, type ``query``, wait for the search (it runs in the background), Enter."""
+    """Ctrl+P, type ``query``, wait for the search (a worker of the palette's) to end and its hits
+    to be listed, Enter."""
     await pilot.press("ctrl+p")
     await pilot.pause()
     await pilot.press(*query)
-    await pilot.pause(0.3)
+    await settled(pilot)  # the last key's search started
+    await pilot.app.workers.wait_for_complete()
+    await settled(pilot)  # its hits listed
     await pilot.press("enter")
     await pilot.pause()
 

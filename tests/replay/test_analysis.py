@@ -10,6 +10,7 @@ import pytest
 
 from dvtui.bots import advise, calibration, judge
 from dvtui.bots.strong import candidates
+from dvtui.cli import main
 from dvtui.engine import Game, Placement
 from dvtui.replay.analysis import analyse, analysis_path, kept, mark_for, review
 from dvtui.store import read_game
@@ -84,7 +85,16 @@ def test_the_help_says_what_the_win_chance_is() -> None:
     assert "a model" in run.stdout and "bots" in run.stdout and "noise" in run.stdout
 
 
-def test_the_command_keeps_its_result_beside_the_game_and_reuses_it(game_file: Path, tmp_path: Path) -> None:
+def test_the_command_keeps_its_result_beside_the_game_and_reuses_it(
+    game_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first run is the command end to end; the others run it in this process (its main), which
+    reads and keeps the file the same way without a fresh interpreter's start each time."""
+
+    def again_here(*args: str) -> tuple[int, str]:
+        code = main(["analyse", str(path), *args])
+        return code, capsys.readouterr().out
+
     path = tmp_path / game_file.name
     path.write_bytes(game_file.read_bytes())
     run = dvtui("analyse", path, "--budget", "30")
@@ -97,17 +107,17 @@ def test_the_command_keeps_its_result_beside_the_game_and_reuses_it(game_file: P
     # reused: a tampered mark shows, so the second run did not search again
     body["reviews"][0]["mark"] = "blunder"
     kept.write_text(json.dumps(body))
-    again = dvtui("analyse", path, "--budget", "30")
-    assert again.returncode == 0 and again.stdout != run.stdout
+    code, again = again_here("--budget", "30")
+    assert code == 0 and again != run.stdout
     # a kept file that does not fit the game (anyone may write it) is made again, never shown
     body["reviews"][0]["mark"] = "\x1b[31mgotcha"
     body["reviews"][1]["player"] = 9
     kept.write_text(json.dumps(body))
-    remade = dvtui("analyse", path, "--budget", "30")
-    assert remade.returncode == 0 and remade.stdout == run.stdout and "gotcha" not in remade.stdout
+    code, remade = again_here("--budget", "30")
+    assert code == 0 and remade == run.stdout and "gotcha" not in remade
     # another budget is another analysis
-    other = dvtui("analyse", path, "--budget", "31")
-    assert other.returncode == 0 and json.loads(kept.read_text())["budget"] == 31
+    code, _ = again_here("--budget", "31")
+    assert code == 0 and json.loads(kept.read_text())["budget"] == 31
 
 
 def test_bad_input_is_one_error_line(tmp_path: Path) -> None:

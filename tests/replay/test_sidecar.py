@@ -5,6 +5,7 @@ line saying why, never a hang, an exhausted memory or a crash of whoever opens t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dvtui.app.textual_private import notifications
-from dvtui.replay.analysis import Analysis, analyse, analysis_path, file_digest, load, made_by, save
+from dvtui.replay.analysis import Analysis, Review, analyse, analysis_path, file_digest, load, made_by, save
 from dvtui.replay.sidecar import MAX_SIDECAR_BYTES, SidecarError, read_sidecar
 from dvtui.store import read_game
 
@@ -34,9 +35,18 @@ def _load(game: Path) -> tuple[Analysis | None, str | None]:
     return load(analysis_path(game), file_digest(game.read_bytes()), BUDGET, made_by(), read_game(game).events)
 
 
+@functools.cache
+def _reviews() -> tuple[Review, ...]:
+    """The analysis of game.dvr, made once for the module: every game here is a copy of it, and an
+    analysis of a file is the same each time it is made."""
+    return tuple(analyse(read_game(REPLAYS / "game.dvr").events, BUDGET))
+
+
 def _kept_text(game: Path, change: dict[str, object] | None = None) -> str:
-    """A valid kept analysis of ``game`` as text, its first review's values changed by ``change``."""
-    reviews = analyse(read_game(game).events, BUDGET)
+    """A valid kept analysis of ``game`` (a copy of game.dvr) as text, its first review's values
+    changed by ``change``."""
+    assert game.read_bytes() == (REPLAYS / "game.dvr").read_bytes()
+    reviews = list(_reviews())
     if change:
         reviews[0] = dataclasses.replace(reviews[0], **change)  # type: ignore[arg-type]
     save(analysis_path(game), Analysis(file_digest(game.read_bytes()), BUDGET, made_by(), reviews))

@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from dvtui.app.textual_private import compositor, settle
+from dvtui.app.textual_private import compositor, messages_waiting, settle
 
 from .waits import poll
 
@@ -41,13 +41,15 @@ async def settled(pilot: Pilot[object]) -> None:
     the last frame drawn: each round lets every one of them handle what it held, and a key that
     bubbles up from the focused widget to the app, or an action that posts more, takes a few
     rounds. Unlike :meth:`Pilot.pause`, which guesses from the CPU time the process used, this
-    holds whatever the machine's load (a worker's result still waits for its thread, though)."""
+    holds whatever the machine's load (a worker's result still waits for its thread, though). A
+    message a node took off its queue to look ahead counts as waiting: on a busy machine the news
+    the table tells the timeline can sit there while the timeline's idle handlers let this run."""
     app = pilot.app
     while True:
         await settle(pilot)
         await app.animator.wait_until_complete()
         nodes = [app, *(node for screen in app.screen_stack for node in screen.walk_children(with_self=True))]
-        if not any(node.message_queue_size for node in nodes):
+        if not any(messages_waiting(node) for node in nodes):
             return
 
 
