@@ -256,7 +256,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
              ])],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
-        wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.dvtui("tables").stdout)
+        wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.listed())
         released = server.dvtui("tables", "release", "sat", "--seat", "3")
         assert released.returncode == 0, released.stderr
         assert released.stdout.strip() == (
@@ -291,7 +291,7 @@ def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_fetched(
         server.start()
         assert server.dvtui("new", "--table", "done", "--players", "bot:random,bot:random,bot:random").returncode == 0
         watch_until(server.place, "done", None)  # (a table nobody is at plays no bots)
-        wait_for("the game to end", lambda: "game over" in server.dvtui("tables").stdout)
+        wait_for("the game to end", lambda: "game over" in server.listed())
         assert server.stop() == 0
         server.start()
         listed = server.dvtui("tables")
