@@ -11,10 +11,6 @@ from pathlib import Path
 from .processes import REPO, dvtui_cmd, env
 from .servers import SLOW, wait_for
 
-TURN = 0.04
-"""Seconds between looks at a screen on which a game waits for a player's turn: half the wait of
-:data:`~.servers.SLOW` after each of a game's hundred moves, for a few percent of a core."""
-
 
 class Terminals:
     """A private tmux server; each session one terminal running one dvtui command."""
@@ -51,10 +47,8 @@ class Terminals:
                              text=True, check=False)  # fmt: skip
         return out.stdout.strip() == "1"
 
-    def wait(self, name: str, what: str, check: Callable[[str], bool], every: float = SLOW) -> None:
-        """Until ``check`` holds for ``name``'s screen, read every ``every`` seconds (each look a
-        ``tmux capture-pane``, about 2 ms of CPU: :data:`TURN` where a game waits on every look)."""
-        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}", every)
+    def wait(self, name: str, what: str, check: Callable[[str], bool]) -> None:
+        wait_for(what, lambda: check(self.screen(name)), lambda: f"{name}'s screen:\n{self.screen(name)}", SLOW)
 
     def _tmux(self, *args: str) -> None:
         subprocess.run([*self.tmux, *args], env=self.env, check=True, capture_output=True)

@@ -22,7 +22,7 @@ from dvtui.store import read_game
 from ..support.files import strip_at
 from ..support.processes import dvtui
 from ..support.servers import SLOW, Served, short_dir, uninterrupted, wait_for
-from ..support.terminals import TURN, Terminals
+from ..support.terminals import Terminals
 
 pytestmark = pytest.mark.tmux
 
@@ -53,7 +53,7 @@ def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str])
         go_on(screen)
         return False
 
-    terms.wait(name, f"{name}'s turn", asked, TURN)
+    terms.wait(name, f"{name}'s turn", asked)
     terms.keys(name, str(card), "abcdefg"[column], "Enter")
     # A count of the file's lines is cheap: looked at often, the next turn is not kept waiting.
     wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name))
