@@ -15,7 +15,7 @@ from dvtui.engine import Game
 
 from ..support.plain import PlainPlayer, no_escape
 from ..support.processes import dvtui
-from ..support.servers import SLOW, Served, short_dir, wait_for
+from ..support.servers import Served, short_dir, wait_for
 from ..support.terminals import Terminals
 
 PLAYERS = "Ana,Bob,bot:greedy"
@@ -27,8 +27,9 @@ def _open(server: Served, table: str, *more: str) -> None:
 
 
 def _settled(server: Served, table: str) -> Game:
-    """The table's game once it waits for a person (or is over): the bots have answered."""
-    wait_for("the bots' answers", lambda: (g := server.game(table)).over or g.to_move != 2, every=SLOW)
+    """The table's game once it waits for a person (or is over): the bots have answered (looked at
+    every 20 ms: folding a whole game's file takes under a millisecond)."""
+    wait_for("the bots' answers", lambda: (g := server.game(table)).over or g.to_move != 2)
     return server.game(table)
 
 

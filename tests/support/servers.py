@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from dvtui.bots import bot_fn, bot_seed, choose, parse_bot
+from dvtui.cli.table_lines import table_line
 from dvtui.engine import Event, Game, Placement, fold, new_game
 from dvtui.play.seats import parse_players
 from dvtui.server.main import Server
 from dvtui.store import GameWriter, read_game
-from dvtui.tables import RemoteSession, ServerPlace, TableClient
+from dvtui.tables import RemoteSession, ServerPlace, TableClient, list_tables
 
 from .processes import dvtui, dvtui_cmd, env
 from .raw import RawClient
@@ -167,6 +168,14 @@ class Served:
     def dvtui(self, *args: str) -> subprocess.CompletedProcess[str]:
         """``dvtui ARGS --server DIR``, to its end."""
         return dvtui(*args, "--server", str(self.directory))
+
+    def listed(self) -> str:
+        """The tables as ``dvtui tables`` lists them, each by the command's own line maker, asked
+        from this process: a wait that looks again and again starts no process a look (half a
+        second of CPU each, taken from the server it waits for); its end is checked once with the
+        command itself. Not from a running event loop."""
+        infos = asyncio.run(list_tables(self.place))
+        return "".join(table_line(info) + "\n" for info in infos)
 
     def player(self, table: str, seat: str, level: str = "greedy") -> Player:
         server = str(self.directory)

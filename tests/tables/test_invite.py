@@ -37,7 +37,7 @@ def test_an_invited_seat_is_kept_for_its_guest_alone() -> None:
         assert refused["code"] == "seat_taken" and eve in refused["message"], refused
         squat = server.dvtui("join", "inv", "--as", "Bob", "--bot", "random")
         assert squat.returncode == 1 and "kept for" in squat.stderr and eve in squat.stderr, squat.stderr
-        assert f"Bob: free, kept for {eve}" in server.dvtui("tables").stdout
+        assert f"Bob: free, kept for {eve}" in server.listed()
 
 
 def test_an_invitation_to_a_bot_or_to_nobody_is_refused() -> None:

@@ -61,9 +61,10 @@ def test_a_player_killed_mid_round_joins_again_and_the_game_is_as_if_nothing_hap
     ana, bob = served.player("drop", "Ana"), served.player("drop", "Bob", "random")
     wait_for("Ana's and Bob's first placements", lambda: served.lines("drop") == 3)  # Cy has nobody yet
     ana.kill9()  # no bye: the socket just closes
-    wait_for("Ana to be shown away", lambda: "Ana: away" in served.dvtui("tables").stdout)
-    assert "Bob: connected (" in served.dvtui("tables").stdout  # waiting for Cy, who has nobody yet
-    assert ", bot random; Cy: free]" in served.dvtui("tables").stdout  # a program, not a person
+    wait_for("Ana to be shown away", lambda: "Ana: away" in served.listed())
+    listed = served.dvtui("tables").stdout
+    assert "Ana: away" in listed and "Bob: connected (" in listed  # waiting for Cy, who has nobody yet
+    assert ", bot random; Cy: free]" in listed  # a program, not a person
     cy = served.player("drop", "Cy")
     wait_for("the game to wait for Ana", lambda: served.lines("drop") == 4)
     assert "Ana to move" in served.dvtui("tables").stdout

@@ -55,7 +55,7 @@ def _seat_people(server: Served, table: str) -> list[str]:
     assert ana.until("joined")["seat"] == 0
     for seat in (1, 2):
         ana.send({"type": "stand_in", "seat": seat, "bot": "greedy"})
-    wait_for("the stand-ins", lambda: server.dvtui("tables").stdout.count("bot standing in") >= 2, server.log)
+    wait_for("the stand-ins", lambda: server.listed().count("bot standing in") >= 2, server.log)
     ana.close()
     player = server.player(table, "Ana")
     code, _out, err = player.finish()

@@ -20,7 +20,7 @@ from dvtui.engine import CardPlaced
 from dvtui.store import read_game
 from dvtui.tables import RemoteSession, open_table
 
-from ..support.pilot import until
+from ..support.pilot import press, until
 from ..support.servers import Served, short_dir, wait_until
 
 
@@ -45,11 +45,9 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
             for turn in range(10):  # a few rounds' worth of lines, so the log has something to scroll
                 await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0)
                 hand = ana.game.hands[0]
-                await pilot.press(str(hand[turn % len(hand)]), "abcdefg"[turn % 7], "enter")
-                await pilot.pause()
+                await press(pilot, str(hand[turn % len(hand)]), "abcdefg"[turn % 7], "enter")
                 while screen.flow.resolution is not None:
-                    await pilot.press("s")
-                    await pilot.pause()
+                    await press(pilot, "s")
             await until(pilot, "Ana's turn", lambda: screen.flow.placer() == 0)
             sent = len(placements_of_ana(server))
             card = ana.game.hands[0][0]

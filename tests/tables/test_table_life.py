@@ -256,7 +256,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
              ])],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
-        wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.dvtui("tables").stdout)
+        wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.listed())
         released = server.dvtui("tables", "release", "sat", "--seat", "3")
         assert released.returncode == 0, released.stderr
         assert released.stdout.strip() == (
@@ -265,7 +265,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         out, _ = squat.communicate(timeout=60)
         told = [json.loads(line) for line in out.splitlines()][-1]
         assert told["code"] == "taken_over" and "released" in told["message"]
-        assert "Cy: free" in server.dvtui("tables").stdout
+        assert "Cy: free" in server.listed()
         back = _ask(_client(server, "mal"), {"type": "join", "table": "sat", "seat": 2}, "joined")
         assert back["code"] == "no_seat" and "released you from its seats for this game" in back["message"]
         handed = server.dvtui("tables", "release", "sat", "--seat", "3", "--to", "web:bob")
@@ -273,10 +273,10 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         assert _ask(mine, {"type": "join", "table": "sat", "seat": 2}, "joined")["code"] == "seat_taken"
         botted = server.dvtui("tables", "release", "sat", "--seat", "Cy", "--bot", "greedy")
         assert botted.stdout == "table sat: a greedy bot plays seat 3 (Cy) to the end of the game\n", botted.stderr
-        assert "Cy: free, greedy bot standing in, resigned" in server.dvtui("tables").stdout
+        assert "Cy: free, greedy bot standing in, resigned" in server.listed()
         clock = server.dvtui("tables", "clock", "sat", "--move-time", "2h")
         assert clock.stdout == "table sat: each turn may last 2h; then a bot plays it\n", clock.stderr
-        assert "move time 2h" in server.dvtui("tables").stdout
+        assert "move time 2h" in server.listed()
         longer = server.dvtui("tables", "clock", "sat", "--move-time", "3h")
         assert longer.returncode == 1 and "may be shortened, not lengthened" in one_error_line(longer.stderr)
         bad = server.dvtui("tables", "release", "sat", "--seat", "9")
@@ -291,7 +291,7 @@ def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_fetched(
         server.start()
         assert server.dvtui("new", "--table", "done", "--players", "bot:random,bot:random,bot:random").returncode == 0
         watch_until(server.place, "done", None)  # (a table nobody is at plays no bots)
-        wait_for("the game to end", lambda: "game over" in server.dvtui("tables").stdout)
+        wait_for("the game to end", lambda: "game over" in server.listed())
         assert server.stop() == 0
         server.start()
         listed = server.dvtui("tables")

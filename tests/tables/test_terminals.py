@@ -55,7 +55,8 @@ def _play_one(terms: Terminals, server: Served, table: str, sessions: list[str])
 
     terms.wait(name, f"{name}'s turn", asked)
     terms.keys(name, str(card), "abcdefg"[column], "Enter")
-    wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name), SLOW)
+    # A count of the file's lines is cheap: looked at often, the next turn is not kept waiting.
+    wait_for(f"{name}'s move", lambda: server.lines(table) > lines, lambda: terms.screen(name))
     return game.to_move, Placement(card, column)
 
 

@@ -174,7 +174,7 @@ def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits
     listed = served.dvtui("tables")
     assert "waiting room, waiting for Ana, Bob (or 'dvtui tables start w')" in listed.stdout, listed.stdout
     ana = served.player("w", "Ana")
-    wait_for("Ana's bot client to sit", lambda: "Ana: connected" in served.dvtui("tables").stdout, served.log)
+    wait_for("Ana's bot client to sit", lambda: "Ana: connected" in served.listed(), served.log)
     assert served.lines("w") == 1  # the deal only: nobody has moved, the bot neither
     started = served.dvtui("tables", "start", "w")
     assert started.returncode == 0, started.stderr
