@@ -166,7 +166,8 @@ class CatchUp:
                 batch.set_exception(e)
                 batch.exception()  # (retrieved: its waiters may have gone)
             except BaseException:
-                batch.cancel()
+                if not batch.get_loop().is_closed():  # (a server stopped with the read under way: nobody waits)
+                    batch.cancel()
                 raise
             else:
                 batch.set_result({game: (seq, news.get(game, [])) for game, seq in since.items()})
