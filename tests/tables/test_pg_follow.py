@@ -26,6 +26,7 @@ from dvtui.server.stores.base import Here, TableRecord
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgpeers import PgPeers
 from dvtui.store import SaveError
+from tests.support.pgstores import two_stores
 from tests.support.servers import wait_for
 from tests.support.visitors import now
 
@@ -49,12 +50,8 @@ def _play(session: PlaySession, decisions: int) -> None:
 
 @pytest.fixture
 def stores(pg_database: str, tmp_path: Path) -> Iterator[tuple[PgStore, PgStore]]:
-    a, b = PgStore(pg_database, tmp_path / "a"), PgStore(pg_database, tmp_path / "b")
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
+    with two_stores(pg_database, tmp_path, PgStore) as both:
+        yield both
 
 
 def _following(store: PgStore, directory: Path, logged: list[str]) -> tuple[Hall, Following]:

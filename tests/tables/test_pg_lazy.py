@@ -29,6 +29,7 @@ from dvtui.server.stores.base import TableRecord
 from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgpeers import PgPeers
 from dvtui.tables.protocol import ListTables
+from tests.support.pgstores import two_stores
 from tests.support.visitors import now
 
 pytestmark = pytest.mark.postgresql
@@ -71,12 +72,8 @@ class CountedStore(PgStore):
 
 @pytest.fixture
 def stores(pg_database: str, tmp_path: Path) -> Iterator[tuple[PgStore, CountedStore]]:
-    a, b = PgStore(pg_database, tmp_path / "a"), CountedStore(pg_database, tmp_path / "b")
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
+    with two_stores(pg_database, tmp_path, CountedStore) as both:
+        yield both
 
 
 def _following(
