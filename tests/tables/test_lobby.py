@@ -282,6 +282,20 @@ async def test_against_a_server_that_pushes_no_changes_the_menu_reads_the_list_a
         assert not in_process.followers  # nobody followed: the list was read again
 
 
+async def test_a_list_read_as_the_app_closes_is_dropped_without_an_error(in_process: Server) -> None:
+    """The menu's list is read in a worker, and an app that closes takes the screen's widgets away
+    before it stops the screen's workers: a read ending then has nowhere to show and is dropped
+    (it raised, and the app ended on that error)."""
+    app = _menu(Lobby(in_process.place, "Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _menu_read(pilot, app)
+        menu = app.screen
+        assert isinstance(menu, MenuScreen)
+        await menu.query_one("#menu-choice", OptionList).remove()
+        menu.show_tables("Bob", [])
+        assert menu.reachable
+
+
 def test_a_rated_tables_line_says_it_is_rated() -> None:
     bob = SeatState(seat=1, name="Bob", kind="human", state="free")
     rated = TableInfo(table="t", seats=[bob], round=1, rounds=6, to_move=0, rated=True)

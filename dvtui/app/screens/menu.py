@@ -15,6 +15,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -181,8 +182,11 @@ class MenuScreen(SpokenScreen[None]):
         """List ``tables`` (``me``: who the server knows this person as) between the menu's own
         choices and Quit, after a way to open a new table while a server answers (``reachable``);
         the highlighted option stays highlighted (a table by its name), wherever it moved."""
+        try:
+            menu = self.query_one("#menu-choice", OptionList)
+        except NoMatches:  # (a read that ends as the app closes: the screen's widgets go before its workers)
+            return
         self.reachable = reachable
-        menu = self.query_one("#menu-choice", OptionList)
         kept = menu.highlighted_option
         kept_id = None if kept is None else kept.id
         if kept_id is not None and kept_id.startswith(TABLE):
