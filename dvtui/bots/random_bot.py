@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import COLUMNS, NUMBER_CARDS, ROUNDS, Game, Placement
+from ..engine import COLUMNS, NUMBER_CARDS, PLACEMENTS, ROUNDS, Game, Placement
 
 _rng = random.Random(0x5EED)
 _TABLE: list[int] = [_rng.getrandbits(30) for _ in range(4096)]
@@ -31,11 +31,10 @@ _CHOICES: tuple[int, ...] = tuple(size * COLUMNS for size in range(len(NUMBER_CA
 _ROW: tuple[int, ...] = tuple(i // COLUMNS for i in range(len(NUMBER_CARDS) * COLUMNS))
 """Move number -> its card's index in hand (``i // COLUMNS``): a look-up instead of a division."""
 _PICKS: tuple[tuple[Placement, ...], ...] = tuple(
-    tuple(Placement(card=card, column=i % COLUMNS) for i in range(len(NUMBER_CARDS) * COLUMNS))
-    if card in NUMBER_CARDS
-    else ()
+    tuple(PLACEMENTS[card][i % COLUMNS] for i in range(len(NUMBER_CARDS) * COLUMNS)) if card in NUMBER_CARDS else ()
     for card in range(max(NUMBER_CARDS) + 1)
 )
 """``_PICKS[card][i]``: the placement of ``card`` under column ``i % COLUMNS``, made once, so a move
 costs look-ups rather than a new value or a pair to unpack (a tuple by card rather than a dict: the
-card comes from the hand, and a tuple's look-up is the cheaper)."""
+card comes from the hand, and a tuple's look-up is the cheaper). They are the engine's own
+:data:`~dvtui.engine.PLACEMENTS`, which :meth:`Game.play` finds by identity."""

@@ -81,13 +81,16 @@ class Placement(NamedTuple):
     column: int
 
 
-_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
+PLACEMENTS: dict[int, tuple[Placement, ...]] = {
     card: tuple(Placement(card, column) for column in range(COLUMNS)) for card in NUMBER_CARDS
 }
-"""Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
+"""Every card's placements by column, made once: :meth:`Game.legal_placements` hands out these,
+and a mover that returns one of them is looked up in :meth:`Game.play` by identity (a key the
+dict holds), not by comparing two tuples."""
 
-_Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
-"""``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
+_Placed = tuple[dict[Placement, CardPlaced], ...]
+"""``placed[player][placement]``: a round's ``card_placed`` events, one for every decision, keyed
+by the placements :data:`PLACEMENTS` holds."""
 _PLACED: dict[int, tuple[_Placed, ...]] = {}
 """Every ``card_placed`` event a game may hold, by number of players, then by round (index 0
 unused), made the first time a game at such a table is played (see :func:`_placed`)."""
@@ -109,8 +112,9 @@ def _placed(players: int) -> tuple[_Placed, ...]:
         placed = tuple(
             tuple(
                 {
-                    c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
-                    for c in range(COLUMNS)
+                    placement: CardPlaced(round=round_, player=p, column=placement[1], card=placement[0])
+                    for card in NUMBER_CARDS
+                    for placement in PLACEMENTS[card]
                 }
                 for p in range(players)
             )
@@ -239,7 +243,7 @@ class Game:
         card in hand order, each card's columns from the left."""
         if self.phase != PLACEMENT:
             return []
-        return [placement for card in self.hands[self.to_move] for placement in _PLACEMENTS[card]]
+        return [placement for card in self.hands[self.to_move] for placement in PLACEMENTS[card]]
 
     def owned_cards(self, player: int) -> list[str]:
         """Every card the player owns: goods, then money (R8 scores these)."""
@@ -356,13 +360,16 @@ class Game:
                     placement = chooses[p](self, seeds[p])
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
-                card = placement[0]  # (indexed: unpacking a NamedTuple, not an exact tuple, walks an iterator)
-                column = placement[1]
                 try:
-                    event = placed[p][column][card]  # a column and a card the rules know
+                    event = placed[p][placement]  # a column and a card the rules know
+                except (KeyError, TypeError):  # (TypeError: unhashable, no placement at all)
+                    self._refuse(CardPlaced(round=round_, player=p, column=placement[1], card=placement[0]))
+                card = event.card  # (the event's fields: a NamedTuple, not an exact tuple, indexes slowly)
+                column = event.column
+                try:
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
-                except (KeyError, ValueError):
-                    self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
+                except ValueError:
+                    self._refuse(event)  # as place() raises
                 totals[column][p] += card
                 if sink is None:
                     placements.append(event)
