@@ -55,6 +55,9 @@ class Phase(IntEnum):
 PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot loops look up once
 
 _FULL_HAND = list(NUMBER_CARDS)
+_WHOLE = slice(None)
+"""``[:]`` made once: :meth:`Game._settle` refills every hand in place each round, and a slice in
+the code is a new slice object each time."""
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
 _Empty = tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[list[str | None], ...], tuple[list[str], ...]]
@@ -440,8 +443,9 @@ class Game:
         holds them: a list made and one freed cost more than one refilled."""
         settle_columns(self.totals, self.columns, self.goods, self.money, self.worth)
         self.placements.clear()
+        whole = _WHOLE
         for hand in self.hands:
-            hand[:] = _FULL_HAND  # R7
+            hand[whole] = _FULL_HAND  # R7 (hand[:] would build a slice a hand)
         self._next_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
