@@ -18,7 +18,7 @@ def choose(game: Game, seed: int) -> Placement:
     # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game (hence the
     # brackets: the move number is summed in small ints before the one sum with the 64-bit seed).
     hand = game.hands[game.to_move]
-    i = (_TABLE[(seed + (_ROUND_MOVES[game.round] + len(game.placements))) & 4095] ^ seed) % _CHOICES[len(hand)]
+    i = (_WINDOW[(seed & 4095) + _ROUND_MOVES[game.round] + len(game.placements)] ^ seed) % _CHOICES[len(hand)]
     return _PICKS[hand[_ROW[i]]][i]
 
 
@@ -26,6 +26,11 @@ _ROUND_MOVES: tuple[int, ...] = tuple(round_ * 64 for round_ in range(max(ROUNDS
 """``round * 64`` (the move number's base) by round, and ``len(hand) * COLUMNS`` (the placements
 to choose from) by hand size, below: a tuple's look-up costs less than a multiplication, per move."""
 _CHOICES: tuple[int, ...] = tuple(size * COLUMNS for size in range(len(NUMBER_CARDS) + 1))
+_WINDOW: tuple[int, ...] = (*_TABLE, *_TABLE[: _ROUND_MOVES[-1] + 64])
+"""The table, its start repeated after its end: entry ``(seed & 4095) + move`` is entry
+``(seed + move) & 4095`` of the table, for every move number a round can reach (below
+``_ROUND_MOVES[-1] + 64``), so the 64-bit seed takes one ``&`` a move rather than a sum with the
+move number first (a new 64-bit int) and then the ``&``."""
 
 
 _ROW: tuple[int, ...] = tuple(i // COLUMNS for i in range(len(NUMBER_CARDS) * COLUMNS))
