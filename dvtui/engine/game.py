@@ -201,14 +201,15 @@ class Game:
         self.created = created
         self.n = n
         self.rounds = created.rounds
-        # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
-        self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
+        # copies made by C loops (map) rather than comprehensions, unpacked into a list display rather
+        # than handed to list() (a call of a type, the slow way): the sim starts a game per deal
+        self.columns = [*map(list.copy if trusted else list, created.grid)]  # new_game deals lists
         hands, totals, goods, money = _EMPTY[n]
-        self.hands = list(map(list.copy, hands))
-        self.totals = list(map(list.copy, totals))
+        self.hands = [*map(list.copy, hands)]
+        self.totals = [*map(list.copy, totals)]
         self.placements = []
-        self.goods = list(map(list.copy, goods))
-        self.money = list(map(list.copy, money))
+        self.goods = [*map(list.copy, goods)]
+        self.money = [*map(list.copy, money)]
         self.round = 1
         self.first_player = created.first_player
         self.phase = PLACEMENT
@@ -258,17 +259,17 @@ class Game:
         g.created = self.created
         g.n = self.n
         g.rounds = self.rounds
-        g.columns = list(map(list.copy, self.columns))
-        g.hands = list(map(list.copy, self.hands))
-        g.totals = list(map(list.copy, self.totals))
+        g.columns = [*map(list.copy, self.columns)]
+        g.hands = [*map(list.copy, self.hands)]
+        g.totals = [*map(list.copy, self.totals)]
         g.placements = self.placements[:]
-        g.goods = list(map(list.copy, self.goods))
-        g.money = list(map(list.copy, self.money))
+        g.goods = [*map(list.copy, self.goods)]
+        g.money = [*map(list.copy, self.money)]
         g.round = self.round
         g.first_player = self.first_player
         g.phase = self.phase
         g.next_column = self.next_column
-        g.round_scores = list(map(list.copy, self.round_scores))
+        g.round_scores = [*map(list.copy, self.round_scores)]
         g.to_move = self.to_move
         g.worth = self.worth[:]
         g.round_length = self.round_length
@@ -465,7 +466,7 @@ class Game:
     def _end_round(self) -> RoundEnded:
         event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
         self.placements = []
-        self.hands = list(map(list.copy, _EMPTY[self.n][0]))  # R7: every card back in hand
+        self.hands = [*map(list.copy, _EMPTY[self.n][0])]  # R7: every card back in hand
         self._next_round()
         return event
 
