@@ -16,9 +16,9 @@ def choose(game: Game, seed: int) -> Placement:
     # A tabulation hash rather than base.mix: the seat's seed (bots.bot_seed, already a full
     # splitmix64 hash) picks a window of the table and masks the entry the move picks. It costs a
     # fraction of a 64-bit mix, and it runs once per move of every `dvtui sim` game (hence the
-    # brackets: the move number is summed in small ints before the one sum with the 64-bit seed).
+    # round's window of the table, below: the 64-bit seed is masked once, and the sum is small).
     hand = game.hands[game.to_move]
-    i = (_WINDOW[(seed & 4095) + _ROUND_MOVES[game.round] + len(game.placements)] ^ seed) % _CHOICES[len(hand)]
+    i = (_WINDOWS[game.round][(seed & 4095) + len(game.placements)] ^ seed) % _CHOICES[len(hand)]
     return _PICKS[hand[_ROW[i]]][i]
 
 
@@ -26,11 +26,15 @@ _ROUND_MOVES: tuple[int, ...] = tuple(round_ * 64 for round_ in range(max(ROUNDS
 """``round * 64`` (the move number's base) by round, and ``len(hand) * COLUMNS`` (the placements
 to choose from) by hand size, below: a tuple's look-up costs less than a multiplication, per move."""
 _CHOICES: tuple[int, ...] = tuple(size * COLUMNS for size in range(len(NUMBER_CARDS) + 1))
-_WINDOW: tuple[int, ...] = (*_TABLE, *_TABLE[: _ROUND_MOVES[-1] + 64])
-"""The table, its start repeated after its end: entry ``(seed & 4095) + move`` is entry
-``(seed + move) & 4095`` of the table, for every move number a round can reach (below
-``_ROUND_MOVES[-1] + 64``), so the 64-bit seed takes one ``&`` a move rather than a sum with the
-move number first (a new 64-bit int) and then the ``&``."""
+_TWICE = _TABLE * 2
+_WINDOWS: tuple[tuple[int, ...], ...] = tuple(tuple(_TWICE[moves : moves + 4096 + 64]) for moves in _ROUND_MOVES)
+del _TWICE
+"""The table as each round's moves see it: ``_WINDOWS[round][(seed & 4095) + placed]`` is entry
+``(seed + round * 64 + placed) & 4095`` of the table (``placed`` below 64, the placements standing),
+so a move costs one operation on the 64-bit seed and one small sum, not a sum of the 64-bit seed
+with the move number (a new 64-bit int) and the mask, nor the round's base looked up and added
+(each sum a new int above 256). Seven tuples of 4,160 entries, the table's own ints, made by
+slicing once at import."""
 
 
 _ROW: tuple[int, ...] = tuple(i // COLUMNS for i in range(len(NUMBER_CARDS) * COLUMNS))

@@ -113,6 +113,17 @@ def test_the_random_bot_is_its_tabulation_hash(game: Game, seed: int) -> None:
     assert random_bot.choose(game, seed) == Placement(card=hand[i // 7], column=i % 7)
 
 
+def test_the_random_bots_round_windows_are_its_table_from_each_rounds_first_move() -> None:
+    """Every entry a move can read through a round's window, for every seed's low bits and every
+    count of placements standing (fewer than 64), is the table's entry for that move number."""
+    from dvtui.bots import random_bot
+
+    for round_, window in enumerate(random_bot._WINDOWS):
+        for low in range(4096):
+            for placed in range(64):
+                assert window[low + placed] == random_bot._TABLE[(low + round_ * 64 + placed) & 4095]
+
+
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=playing_states(), seed=st.integers(0, 2**64 - 1))
 def test_the_random_bot_hands_out_the_engines_own_placements(game: Game, seed: int) -> None:
