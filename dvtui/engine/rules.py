@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from .cards import CATEGORY_OF, VALUE_OF
+from .cards import CATEGORY_OF, COLUMNS, VALUE_OF
 from .events import Award, ColumnResolved
 
 Ranking = tuple[tuple[int, ...], tuple[int, ...]]
@@ -164,6 +164,10 @@ def resolve_columns(
 _WHOLE = slice(None)
 """``[:]`` made once: :func:`settle_columns` refills a list in place per column, and a slice in the
 code is a new slice object each time."""
+_COLUMN_INDEXES = range(COLUMNS)
+"""R2.2: the grid's columns, left to right, made once: :func:`settle_columns` walks them a round, and
+``range(len(columns))`` is two calls to make it again (every grid has ``COLUMNS``, as
+:func:`~dvtui.engine.setup.check_setup` makes sure)."""
 
 
 def settle_columns(
@@ -184,7 +188,7 @@ def settle_columns(
     card_info = _CARD_INFO
     zeros = [0] * len(worth)
     whole = _WHOLE
-    for c in range(len(columns)):  # (a zip with strict=True costs more, a round, than the two look-ups)
+    for c in _COLUMN_INDEXES:  # (a zip with strict=True costs more, a round, than the two look-ups)
         totals = all_totals[c]
         column = columns[c]
         key = tuple(totals)
