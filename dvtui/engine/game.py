@@ -358,7 +358,8 @@ class Game:
             placements = self.placements
             round_ = self.round
             placed = by_round[round_]
-            for p in turns[self.first_player][len(placements) :]:
+            order = turns[self.first_player]
+            for p in order[len(placements) :] if placements else order:  # (a round begun: no slice)
                 self.to_move = p
                 try:
                     placement = chooses[p](self, seeds[p])
