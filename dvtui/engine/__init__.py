@@ -52,7 +52,7 @@ from .events import (
     type_name,
 )
 from .folding import CHECKPOINT_EVERY, Folded, fold
-from .game import EventSink, Game, Mover, Phase, Placement
+from .game import PLACEMENTS, EventSink, Game, Mover, Phase, Placement
 from .rules import Outcome, Ranking, rank
 from .seating import (
     BOT_LEVELS,
@@ -100,6 +100,7 @@ __all__ = [
     "MAX_SECONDS",
     "MIN_PLAYERS",
     "NUMBER_CARDS",
+    "PLACEMENTS",
     "PLACEMENTS_PER_PLAYER",
     "ROUNDS",
     "SEED_LIMIT",

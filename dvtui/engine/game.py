@@ -55,6 +55,9 @@ class Phase(IntEnum):
 PLACEMENT, RESOLVING, ROUND_ENDING, GAME_ENDING, OVER = Phase  # names the hot loops look up once
 
 _FULL_HAND = list(NUMBER_CARDS)
+_WHOLE = slice(None)
+"""``[:]`` made once: :meth:`Game._settle` refills every hand in place each round, and a slice in
+the code is a new slice object each time."""
 _NO_GOODS: list[str | None] = [None] * len(CATEGORIES)
 _COLUMN_SET = frozenset(range(COLUMNS))
 _Empty = tuple[tuple[list[int], ...], tuple[list[int], ...], tuple[list[str | None], ...], tuple[list[str], ...]]
@@ -81,13 +84,16 @@ class Placement(NamedTuple):
     column: int
 
 
-_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
+PLACEMENTS: dict[int, tuple[Placement, ...]] = {
     card: tuple(Placement(card, column) for column in range(COLUMNS)) for card in NUMBER_CARDS
 }
-"""Every card's placements, made once: :meth:`Game.legal_placements` hands out these."""
+"""Every card's placements by column, made once: :meth:`Game.legal_placements` hands out these,
+and a mover that returns one of them is looked up in :meth:`Game.play` by identity (a key the
+dict holds), not by comparing two tuples."""
 
-_Placed = tuple[dict[int, dict[int, CardPlaced]], ...]
-"""``placed[player][column][card]``: a round's ``card_placed`` events, one for every decision."""
+_Placed = tuple[dict[Placement, CardPlaced], ...]
+"""``placed[player][placement]``: a round's ``card_placed`` events, one for every decision, keyed
+by the placements :data:`PLACEMENTS` holds."""
 _PLACED: dict[int, tuple[_Placed, ...]] = {}
 """Every ``card_placed`` event a game may hold, by number of players, then by round (index 0
 unused), made the first time a game at such a table is played (see :func:`_placed`)."""
@@ -109,8 +115,9 @@ def _placed(players: int) -> tuple[_Placed, ...]:
         placed = tuple(
             tuple(
                 {
-                    c: {card: CardPlaced(round=round_, player=p, column=c, card=card) for card in NUMBER_CARDS}
-                    for c in range(COLUMNS)
+                    placement: CardPlaced(round=round_, player=p, column=placement[1], card=placement[0])
+                    for card in NUMBER_CARDS
+                    for placement in PLACEMENTS[card]
                 }
                 for p in range(players)
             )
@@ -194,14 +201,15 @@ class Game:
         self.created = created
         self.n = n
         self.rounds = created.rounds
-        # copies made by C loops (map) rather than comprehensions: the sim starts a game per deal
-        self.columns = list(map(list.copy if trusted else list, created.grid))  # new_game deals lists
+        # copies made by C loops (map) rather than comprehensions, unpacked into a list display rather
+        # than handed to list() (a call of a type, the slow way): the sim starts a game per deal
+        self.columns = [*map(list.copy if trusted else list, created.grid)]  # new_game deals lists
         hands, totals, goods, money = _EMPTY[n]
-        self.hands = list(map(list.copy, hands))
-        self.totals = list(map(list.copy, totals))
+        self.hands = [*map(list.copy, hands)]
+        self.totals = [*map(list.copy, totals)]
         self.placements = []
-        self.goods = list(map(list.copy, goods))
-        self.money = list(map(list.copy, money))
+        self.goods = [*map(list.copy, goods)]
+        self.money = [*map(list.copy, money)]
         self.round = 1
         self.first_player = created.first_player
         self.phase = PLACEMENT
@@ -239,7 +247,7 @@ class Game:
         card in hand order, each card's columns from the left."""
         if self.phase != PLACEMENT:
             return []
-        return [placement for card in self.hands[self.to_move] for placement in _PLACEMENTS[card]]
+        return [placement for card in self.hands[self.to_move] for placement in PLACEMENTS[card]]
 
     def owned_cards(self, player: int) -> list[str]:
         """Every card the player owns: goods, then money (R8 scores these)."""
@@ -251,17 +259,17 @@ class Game:
         g.created = self.created
         g.n = self.n
         g.rounds = self.rounds
-        g.columns = list(map(list.copy, self.columns))
-        g.hands = list(map(list.copy, self.hands))
-        g.totals = list(map(list.copy, self.totals))
+        g.columns = [*map(list.copy, self.columns)]
+        g.hands = [*map(list.copy, self.hands)]
+        g.totals = [*map(list.copy, self.totals)]
         g.placements = self.placements[:]
-        g.goods = list(map(list.copy, self.goods))
-        g.money = list(map(list.copy, self.money))
+        g.goods = [*map(list.copy, self.goods)]
+        g.money = [*map(list.copy, self.money)]
         g.round = self.round
         g.first_player = self.first_player
         g.phase = self.phase
         g.next_column = self.next_column
-        g.round_scores = list(map(list.copy, self.round_scores))
+        g.round_scores = [*map(list.copy, self.round_scores)]
         g.to_move = self.to_move
         g.worth = self.worth[:]
         g.round_length = self.round_length
@@ -350,19 +358,23 @@ class Game:
             placements = self.placements
             round_ = self.round
             placed = by_round[round_]
-            for p in turns[self.first_player][len(placements) :]:
+            order = turns[self.first_player]
+            for p in order[len(placements) :] if placements else order:  # (a round begun: no slice)
                 self.to_move = p
                 try:
                     placement = chooses[p](self, seeds[p])
                 except _HandOver:
                     return  # a seat with nobody to decide for it: a person's turn
-                card = placement[0]  # (indexed: unpacking a NamedTuple, not an exact tuple, walks an iterator)
-                column = placement[1]
                 try:
-                    event = placed[p][column][card]  # a column and a card the rules know
+                    event = placed[p][placement]  # a column and a card the rules know
+                except (KeyError, TypeError):  # (TypeError: unhashable, no placement at all)
+                    self._refuse(CardPlaced(round=round_, player=p, column=placement[1], card=placement[0]))
+                card = event.card  # (the event's fields: a NamedTuple, not an exact tuple, indexes slowly)
+                column = event.column
+                try:
                     hands[p].remove(card)  # the test "card in hand" and the move, in one scan
-                except (KeyError, ValueError):
-                    self._refuse(CardPlaced(round=round_, player=p, column=column, card=card))  # as place() raises
+                except ValueError:
+                    self._refuse(event)  # as place() raises
                 totals[column][p] += card
                 if sink is None:
                     placements.append(event)
@@ -433,8 +445,9 @@ class Game:
         holds them: a list made and one freed cost more than one refilled."""
         settle_columns(self.totals, self.columns, self.goods, self.money, self.worth)
         self.placements.clear()
+        whole = _WHOLE
         for hand in self.hands:
-            hand[:] = _FULL_HAND  # R7
+            hand[whole] = _FULL_HAND  # R7 (hand[:] would build a slice a hand)
         self._next_round()
         if self.phase == GAME_ENDING:
             self.phase = OVER  # what _end_game leaves, without its event
@@ -454,7 +467,7 @@ class Game:
     def _end_round(self) -> RoundEnded:
         event = RoundEnded(round=self.round, next_first_player=_SUCCESSORS[self.n][self.first_player])
         self.placements = []
-        self.hands = list(map(list.copy, _EMPTY[self.n][0]))  # R7: every card back in hand
+        self.hands = [*map(list.copy, _EMPTY[self.n][0])]  # R7: every card back in hand
         self._next_round()
         return event
 

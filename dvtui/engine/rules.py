@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from .cards import CATEGORY_OF, VALUE_OF
+from .cards import CATEGORY_OF, COLUMNS, VALUE_OF
 from .events import Award, ColumnResolved
 
 Ranking = tuple[tuple[int, ...], tuple[int, ...]]
@@ -161,6 +161,15 @@ def resolve_columns(
     return events
 
 
+_WHOLE = slice(None)
+"""``[:]`` made once: :func:`settle_columns` refills a list in place per column, and a slice in the
+code is a new slice object each time."""
+_COLUMN_INDEXES = range(COLUMNS)
+"""R2.2: the grid's columns, left to right, made once: :func:`settle_columns` walks them a round, and
+``range(len(columns))`` is two calls to make it again (every grid has ``COLUMNS``, as
+:func:`~dvtui.engine.setup.check_setup` makes sure)."""
+
+
 def settle_columns(
     all_totals: list[list[int]],
     columns: list[list[str]],
@@ -178,12 +187,13 @@ def settle_columns(
     rankings = _RANKINGS
     card_info = _CARD_INFO
     zeros = [0] * len(worth)
-    for c in range(len(columns)):  # (a zip with strict=True costs more, a round, than the two look-ups)
+    whole = _WHOLE
+    for c in _COLUMN_INDEXES:  # (a zip with strict=True costs more, a round, than the two look-ups)
         totals = all_totals[c]
         column = columns[c]
         key = tuple(totals)
         order, cancelled = rankings.get(key) or _ranked_and_kept(key)  # (no KeyError raised on a miss)
-        totals[:] = zeros
+        totals[whole] = zeros  # (totals[:] would build a slice a column)
         if order:
             for p in order:  # R5.3: highest total first, each takes the current bottom card
                 if not column:  # R5.4

@@ -111,3 +111,26 @@ def test_the_random_bot_is_its_tabulation_hash(game: Game, seed: int) -> None:
     move = game.round * 64 + len(game.placements)
     i = (random_bot._TABLE[(seed + move) & 4095] ^ seed) % (7 * len(hand))
     assert random_bot.choose(game, seed) == Placement(card=hand[i // 7], column=i % 7)
+
+
+def test_the_random_bots_round_windows_are_its_table_from_each_rounds_first_move() -> None:
+    """Every entry a move can read through a round's window, for every seed's low bits and every
+    count of placements standing (fewer than 64), is the table's entry for that move number."""
+    from dvtui.bots import random_bot
+
+    for round_, window in enumerate(random_bot._WINDOWS):
+        for low in range(4096):
+            for placed in range(64):
+                assert window[low + placed] == random_bot._TABLE[(low + round_ * 64 + placed) & 4095]
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=playing_states(), seed=st.integers(0, 2**64 - 1))
+def test_the_random_bot_hands_out_the_engines_own_placements(game: Game, seed: int) -> None:
+    """Its placement is the very object the engine keeps for that card and column, which
+    Game.play finds in its events by identity rather than by comparing two tuples."""
+    from dvtui.bots import random_bot
+    from dvtui.engine import PLACEMENTS
+
+    placement = random_bot.choose(game, seed)
+    assert placement is PLACEMENTS[placement.card][placement.column]

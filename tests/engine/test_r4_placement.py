@@ -583,6 +583,26 @@ def test_play_and_place_refuse_a_column_that_is_not_one_with_a_rule_error(column
         assert state(game) == before
 
 
+def test_play_keeps_the_rules_ints_whatever_equal_values_a_mover_names_a_placement_with() -> None:
+    """A mover's ``(3.0, True)`` is the placement (3, 1): the totals and the placements standing
+    hold the rules' own ints, not the mover's floats and bools, as a file would."""
+    game = Game(created(3, 5))  # type: ignore[arg-type]
+    mover = (lambda g, s: (float(g.hands[g.to_move][-1 - g.to_move]), True), 0)
+    game.play([mover, mover, None])  # type: ignore[list-item]
+    assert game.totals[1] == [6, 5, 0] and {type(t) for column in game.totals for t in column} == {int}
+    assert [(type(e.card), type(e.column)) for e in game.placements] == [(int, int)] * 2
+
+
+@pytest.mark.parametrize("choice", [[3, 0], [3, 9]])
+def test_play_refuses_a_choice_that_is_no_placement_with_a_rule_error(choice: object) -> None:
+    """A list is not a placement (a mover returns one): refused as an illegal one is, not a raw TypeError."""
+    game = Game(created(3, 5))  # type: ignore[arg-type]
+    before = state(game)
+    with pytest.raises(RuleError):
+        game.play([(lambda g, s: choice, 0)] * 3)  # type: ignore[list-item, return-value]
+    assert state(game) == before
+
+
 @pytest.mark.parametrize("player", [1.0, True])
 def test_place_records_the_seat_as_an_int_whatever_equal_value_names_it(player: object) -> None:
     game = Game(created(3, 5, first=1))  # type: ignore[arg-type]
