@@ -3,13 +3,19 @@ that can be killed, signalled or locked out."""
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import contextlib
 import functools
+import io
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import traceback
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,3 +96,83 @@ def run_main(capsys: pytest.CaptureFixture[str], *args: str | Path) -> subproces
         code = ended.code if isinstance(ended.code, int) else 1
     out, err = capsys.readouterr()
     return subprocess.CompletedProcess(["dvtui", *map(os.fspath, args)], code, out, err)
+
+
+BY_ITSELF = frozenset({"serve", "web", "seek", "--plain"})
+"""Words of a command line that :func:`in_process` cannot run as a process would: a server in the
+foreground (it runs until signalled), the seek pool (its keys and Ctrl-C come from the terminal), and
+the plain mode (it reads its lines from stdin)."""
+
+
+def runs_in_process(args: tuple[str, ...]) -> bool:
+    """Whether ``dvtui ARGS`` run by :func:`in_process` is the same as in a process of its own: not
+    from a running event loop (the command runs its own with ``asyncio.run``), not from another
+    thread than the main one (the output is taken from ``sys.stdout``, which all threads share),
+    and not a command that takes the terminal or stdin (:data:`BY_ITSELF`, or the plain mode
+    asked by its variable)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        return False
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    from dvtui.cli.plain import ENV
+
+    return not (BY_ITSELF.intersection(args) or os.environ.get(ENV))
+
+
+@contextlib.contextmanager
+def _as_a_process() -> Iterator[tuple[io.BytesIO, io.BytesIO]]:
+    """What the command sees while it runs: :func:`env`'s variables that matter to it (no
+    ``DVTUI_DEBUG``: an error stays one line), no stdin (as ``subprocess.DEVNULL``), stdout and
+    stderr written to memory (returned as bytes, to be read as a text-mode pipe is); then the
+    process as it was, the language spoken before included."""
+    from dvtui import i18n
+
+    debug = os.environ.pop("DVTUI_DEBUG", None)
+    spoken = i18n.language()
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = sys.stdin, sys.stdout, sys.stderr
+    sys.stdin = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+    try:
+        yield out, err
+    finally:
+        for wrapper in (sys.stdin, sys.stdout, sys.stderr):
+            wrapper.detach()  # (flushed; a wrapper collected would close its buffer, before it is read)
+        sys.stdin, sys.stdout, sys.stderr = streams
+        i18n.set_language(spoken)
+        if debug is not None:
+            os.environ["DVTUI_DEBUG"] = debug
+
+
+def _text(data: bytes) -> str:
+    """Bytes read as ``subprocess.run(text=True)`` reads a pipe: UTF-8, universal newlines."""
+    return data.decode().replace("\r\n", "\n").replace("\r", "\n")
+
+
+def in_process(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """``dvtui ARGS`` run by :func:`dvtui.cli.main` in this process, without a fixture: the exit
+    code, stdout and stderr a process would give (argparse's ``SystemExit`` as the interpreter ends
+    with it; an exception that escapes ``main`` as exit 1 and its traceback on stderr), without the
+    half second of Python start-up and imports a process costs. Only where
+    :func:`runs_in_process` says it is the same."""
+    from dvtui.cli import main
+
+    argv = [os.fspath(a) for a in args]
+    with _as_a_process() as (out, err):
+        try:
+            code = main(argv)
+        except SystemExit as ended:
+            if ended.code is None or isinstance(ended.code, int):
+                code = ended.code or 0
+            else:
+                print(ended.code, file=sys.stderr)
+                code = 1
+        except Exception:
+            traceback.print_exc()
+            code = 1
+    return subprocess.CompletedProcess(["dvtui", *argv], code, _text(out.getvalue()), _text(err.getvalue()))

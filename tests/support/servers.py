@@ -28,7 +28,7 @@ from dvtui.server.main import Server
 from dvtui.store import GameWriter, read_game
 from dvtui.tables import RemoteSession, ServerPlace, TableClient, list_tables
 
-from .processes import dvtui, dvtui_cmd, env
+from .processes import dvtui, dvtui_cmd, env, in_process, runs_in_process
 from .raw import RawClient
 from .waits import poll
 
@@ -165,9 +165,13 @@ class Served:
         path = self.game_file(table)
         return path.read_bytes().count(b"\n") if path.exists() else 0
 
-    def dvtui(self, *args: str) -> subprocess.CompletedProcess[str]:
-        """``dvtui ARGS --server DIR``, to its end."""
-        return dvtui(*args, "--server", str(self.directory))
+    def dvtui(self, *args: str, real: bool = False) -> subprocess.CompletedProcess[str]:
+        """``dvtui ARGS --server DIR``, to its end: run by this process (the client needs no
+        process of its own: the server is one), or a real process when ``real`` (what a user types
+        as written, exit codes a shell sees, a traceback never printed) or where this process
+        cannot run it the same (:func:`~.processes.runs_in_process`)."""
+        full = (*args, "--server", str(self.directory))
+        return dvtui(*full) if real or not runs_in_process(full) else in_process(*full)
 
     def listed(self) -> str:
         """The tables as ``dvtui tables`` lists them, each by the command's own line maker, asked

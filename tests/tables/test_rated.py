@@ -140,7 +140,7 @@ def test_bad_input_to_ratings_and_profile_is_one_line_and_no_server_is_asked(ser
         (("profile", "ana\x1b[2Jb"), "'ana\\x1b[2Jb': not an account's name"),
         (("profile", "a" * 45), f"'{'a' * 45}': not an account's name"),
     ):
-        done = served.dvtui(*args)
+        done = served.dvtui(*args, real=True)  # the exit code and the one line a shell gets
         assert done.returncode == 2, done.stderr
         assert one_error_line(done.stderr).startswith(about), done.stderr
     alone = dvtui("new", "--rated", "--players", "Ana,Bob,Cy")
@@ -150,7 +150,7 @@ def test_bad_input_to_ratings_and_profile_is_one_line_and_no_server_is_asked(ser
 
 
 def test_a_profile_without_rated_games_and_the_empty_leaderboard_say_so(served: Served) -> None:
-    board = served.dvtui("ratings")
+    board = served.dvtui("ratings", real=True)
     assert board.returncode == 0 and board.stdout.startswith("no rated games at "), board.stderr
     nobody = served.dvtui("profile", "web:nobody")
     assert nobody.returncode == 0, nobody.stderr

@@ -257,7 +257,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         wait_for("the squatter to sit", lambda: "Cy: connected (web:mal)" in server.listed())
-        released = server.dvtui("tables", "release", "sat", "--seat", "3")
+        released = server.dvtui("tables", "release", "sat", "--seat", "3", real=True)  # (one real run of each)
         assert released.returncode == 0, released.stderr
         assert released.stdout.strip() == (
             "table sat: seat 3 (Cy) is free for anyone else; whoever held it takes no seat of this game again"
@@ -274,7 +274,7 @@ def test_a_seat_named_for_somebody_is_kept_for_them_and_the_opener_releases_a_sq
         botted = server.dvtui("tables", "release", "sat", "--seat", "Cy", "--bot", "greedy")
         assert botted.stdout == "table sat: a greedy bot plays seat 3 (Cy) to the end of the game\n", botted.stderr
         assert "Cy: free, greedy bot standing in, resigned" in server.listed()
-        clock = server.dvtui("tables", "clock", "sat", "--move-time", "2h")
+        clock = server.dvtui("tables", "clock", "sat", "--move-time", "2h", real=True)
         assert clock.stdout == "table sat: each turn may last 2h; then a bot plays it\n", clock.stderr
         assert "move time 2h" in server.listed()
         longer = server.dvtui("tables", "clock", "sat", "--move-time", "3h")
@@ -308,5 +308,5 @@ def test_a_finished_table_is_listed_after_a_restart_and_its_game_can_be_fetched(
         missing = server.dvtui("fetch", "nosuch", "-o", str(tmp_path / "x.dvr"))
         assert missing.returncode == 1 and "no table nosuch" in missing.stderr
         older = tmp_path / "older.dvr"
-        spelled = server.dvtui("tables", "get", "done", "-o", str(older))  # the older spelling still works
+        spelled = server.dvtui("tables", "get", "done", "-o", str(older), real=True)  # the older spelling still works
         assert spelled.returncode == 0 and older.read_bytes() == out.read_bytes(), spelled.stderr

@@ -176,7 +176,7 @@ def test_the_opener_starts_a_waiting_table_from_the_shell_and_a_bot_client_waits
     ana = served.player("w", "Ana")
     wait_for("Ana's bot client to sit", lambda: "Ana: connected" in served.listed(), served.log)
     assert served.lines("w") == 1  # the deal only: nobody has moved, the bot neither
-    started = served.dvtui("tables", "start", "w")
+    started = served.dvtui("tables", "start", "w", real=True)  # from the shell
     assert started.returncode == 0, started.stderr
     assert "table w has started" in started.stdout
     code, _out, err = ana.finish()
