@@ -66,8 +66,9 @@ class PlainTable:
 
         def read_lines() -> None:
             for line in iter(source.readline, ""):
-                loop.call_soon_threadsafe(lines.put_nowait, line.rstrip("\r\n"))
-            loop.call_soon_threadsafe(lines.put_nowait, None)
+                if not handed(loop, lines, line.rstrip("\r\n")):
+                    return
+            handed(loop, lines, None)
 
         threading.Thread(target=read_lines, name="plain stdin", daemon=True).start()
         self._start()
@@ -325,4 +326,15 @@ class PlainTable:
         say(hint_words(suggestion))
 
 
-__all__ = ["PlainTable"]
+def handed(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None], line: str | None) -> bool:
+    """``line`` handed to the run's loop from the thread that reads what is typed; False once the
+    loop is closed (the run is over and nobody reads: a line typed as the table ended printed the
+    thread's traceback)."""
+    try:
+        loop.call_soon_threadsafe(lines.put_nowait, line)
+    except RuntimeError:
+        return False
+    return True
+
+
+__all__ = ["PlainTable", "handed"]

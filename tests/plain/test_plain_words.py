@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from dvtui.engine import Game, Outcome, Placement, new_game
 from dvtui.plain.commands import Command, Place, Wrong, read
 from dvtui.plain.console import Console, plain_text
 from dvtui.plain.local import LocalPlay
+from dvtui.plain.table import handed
 from dvtui.plain.words import board_lines, column_line, hint_words, standings_lines
 from dvtui.play.seats import parse_players
 from dvtui.play.session import PlaySession
@@ -122,3 +124,16 @@ def test_the_plain_hint_is_the_judgements_advice_as_the_screens_hint_and_the_ana
     advice = advise(session.game.copy(), session.hint_seed(0))
     card, column = advice.placement
     assert said == hint_words(advice) and f"Hint: {card} under column {'ABCDEFG'[column]};" in said
+
+
+def test_a_line_typed_once_the_table_has_ended_is_dropped_without_a_traceback() -> None:
+    """The thread reading what is typed hands each line to the run's loop; once the run is over
+    its loop is closed, and a line typed then is dropped (the thread stops) instead of raising in
+    the thread, which printed a traceback to the person."""
+    loop = asyncio.new_event_loop()
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    assert handed(loop, lines, "1a")
+    loop.run_until_complete(asyncio.sleep(0))
+    assert lines.get_nowait() == "1a"
+    loop.close()
+    assert not handed(loop, lines, "2b")
