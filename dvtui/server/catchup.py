@@ -186,8 +186,7 @@ class CatchUp:
                     table.active = missed.wall
                 if table.next_seq >= missed.upto:
                     del self.missed[table]
-            if news and table.over and self.backing.ended is not None:  # (the server that ended it may have died
-                await self.backing.ended(table)  # before keeping its end: kept here too, counted once)
+            await table.told_if_ended(news)
         self.wake(table)
 
 

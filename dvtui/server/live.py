@@ -351,7 +351,13 @@ class LiveTable(Table[Conn]):
         if lines:
             self.presence_soon()  # after the lines: whose turn they began (and its clock)
         self.stop_if_full()
-        if lines and self.over and self.backing.ended is not None:  # its end, written: rated once, now
+        await self.told_if_ended(lines)
+
+    async def told_if_ended(self, lines: list[bytes]) -> None:
+        """The server told of this table's end if ``lines``, just written here or read from another
+        server (which may have died before keeping it), ended its game: rated and scored once, by
+        whoever sees it first."""
+        if lines and self.over and self.backing.ended is not None:
             await self.backing.ended(self)
 
     def stop_if_full(self) -> None:
