@@ -83,6 +83,25 @@ Conn: TypeAlias = Connection["LiveTable"]
 """A connection as the server's tables hold it: at a :class:`LiveTable`, or at none."""
 
 
+class HereSoon(Coalesced):
+    """The table's presence, sent soon (:class:`~.limits.Coalesced`), and whether who is here may
+    have changed since the store was last told (:meth:`LiveTable.tell_here`): every call but
+    :meth:`moved` says it may (a seat taken or left, a spectator, a bot standing in, a rematch
+    accepted or declined), so no change of who is here goes untold."""
+
+    def __init__(self, fn: Callable[[], None], tick: float) -> None:
+        super().__init__(fn, tick)
+        self.changed = True
+
+    def __call__(self) -> None:
+        self.changed = True
+        super().__call__()
+
+    def moved(self) -> None:
+        """The presence sent soon after a decision's lines: the turn and its clock changed, who is here did not."""
+        super().__call__()
+
+
 class LiveTable(Table[Conn]):
     """One table's authority (see the module's docstring): the rules' :class:`~.table.Table` over
     its connections, with its lines as written, its locks, its bot's move and its files."""
@@ -128,10 +147,11 @@ class LiveTable(Table[Conn]):
         looked at: the notifications of one rematch (its game put aside, the next made) are one change."""
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
-        self.presence_soon = Coalesced(self._send_presence, presence_tick)
+        self.presence_soon = HereSoon(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
-        else sent to the table, so a line never arrives ahead of the presence it follows."""
+        else sent to the table, so a line never arrives ahead of the presence it follows. Its
+        :meth:`~HereSoon.moved` after a decision's lines: whose turn it is changed, not who is here."""
         self.relisted: Callable[[str], None] = lambda name: None
         """Told the table's name whenever its presence is sent (what the list says of it may have
         changed): the server's :meth:`~.followers.Followers.changed`."""
@@ -164,9 +184,16 @@ class LiveTable(Table[Conn]):
             conn.send(line)
 
     def tell_here(self) -> None:
-        """Tell the store who is here, if that changed (the other servers count them as present)."""
+        """Tell the store who is here, if that changed (the other servers count them as present).
+        Looked at only when something may have changed it (:attr:`HereSoon.changed`): after a
+        move, the presence sent is the turn's, and rebuilding who is here to find it the same
+        was a good part of the server's work per move. (``told`` empty: never told, or told
+        anew since the table was listed again.)"""
         if not self.listed:
             return
+        if not self.presence_soon.changed and self.told:
+            return
+        self.presence_soon.changed = False
         declined = self.record.declined
         here = [
             Here(seat, guest.bot, True, declined) if seat in self.accepted else Here(seat, guest.bot)
@@ -349,7 +376,7 @@ class LiveTable(Table[Conn]):
                 await self.save_record()
         self.broadcast(b"".join(lines))
         if lines:
-            self.presence_soon()  # after the lines: whose turn they began (and its clock)
+            self.presence_soon.moved()  # after the lines: whose turn they began (and its clock)
         self.stop_if_full()
         await self.told_if_ended(lines)
 
@@ -389,7 +416,7 @@ class LiveTable(Table[Conn]):
         self.active = time.time()
         self.turned()
         self.broadcast(b"".join(news))
-        self.presence_soon()  # after the lines, as for a decision made here
+        self.presence_soon.moved()  # after the lines, as for a decision made here
         self.stop_if_full()
 
     def tell_chat(self, heard: Heard) -> None:
