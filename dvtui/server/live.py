@@ -40,7 +40,16 @@ from .connection import Connection
 from .limits import Coalesced, Limits
 from .operator import said
 from .peers import Peers
-from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record, record_copy
+from .stores.base import (
+    GameStore,
+    Here,
+    HoldLost,
+    RecordChanged,
+    SavesLater,
+    TableRecord,
+    normal_record,
+    record_copy,
+)
 from .table import Refusal, Table
 
 T = TypeVar("T")
@@ -349,7 +358,10 @@ class LiveTable(Table[Conn]):
             await self.play_here()
             for attempt in range(1, HOLD_TRIES + 1):
                 try:
-                    lines = await self.backing.run_io(work)
+                    if isinstance(self.session.writer, SavesLater):
+                        lines = await self.decided_here(decide)
+                    else:
+                        lines = await self.backing.run_io(work)
                     break
                 except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
                     if attempt == HOLD_TRIES:
@@ -379,6 +391,25 @@ class LiveTable(Table[Conn]):
             self.presence_soon.moved()  # after the lines: whose turn they began (and its clock)
         self.stop_if_full()
         await self.told_if_ended(lines)
+
+    async def decided_here(self, decide: Callable[[PlaySession], PlayedMove]) -> list[bytes]:
+        """``decide`` made on the loop, its lines' commit awaited here (a writer that saves later:
+        :class:`~.stores.base.SavesLater`): no thread waits for the commit, no hop to the
+        server's threads for a decision that blocks on nothing else. A commit that fails puts the
+        game back as it was before the decision (the retry holds the table again on it, with
+        what another server wrote) and raises as the save would have."""
+        session = self.session
+        writer = session.writer
+        assert isinstance(writer, SavesLater)
+        events = len(session.events)
+        played, pending = writer.deciding(lambda: decide(session))
+        try:
+            await writer.settled(pending)
+        except BaseException:
+            session.game = played.before
+            del session.events[events:]
+            raise
+        return played.lines
 
     async def told_if_ended(self, lines: list[bytes]) -> None:
         """The server told of this table's end if ``lines``, just written here or read from another
