@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .base import HoldLost
@@ -99,7 +99,8 @@ class Append:
     error: BaseException | None = None
     leads: bool = False
     """Woken to lead the next commit (the one that led the last found it queued)."""
-    woken: threading.Event = field(default_factory=threading.Event)
+    woken: threading.Event | None = None
+    """What its writer's thread waits on (:meth:`GroupCommit.append`; None: submitted, nobody waits)."""
     done: Callable[[Append], None] | None = None
     """Told once the request is committed or has failed (:meth:`GroupCommit.submit`): no thread
     waits for it (None: its writer's thread waits, :meth:`GroupCommit.append`)."""
@@ -135,12 +136,13 @@ class GroupCommit:
     def append(self, request: Append) -> None:
         """Commit ``request`` with whatever else is queued when its turn comes; returns once it is
         committed, or raises its error (nothing of it kept)."""
+        woken = request.woken = threading.Event()
         with self._lock:
             self._queue.append(request)
             lead = not self._leading
             self._leading = True
         if not lead:
-            request.woken.wait()
+            woken.wait()
         if lead or request.leads:
             self._lead()
         if request.error is not None:
@@ -184,7 +186,7 @@ class GroupCommit:
             with self._lock:
                 if not self._queue:
                     self._leading = False
-                elif self._queue[0].done is None:
+                elif self._queue[0].woken is not None:
                     self._queue[0].leads = True
                     self._queue[0].woken.set()
                 else:
@@ -192,10 +194,10 @@ class GroupCommit:
             if committer:
                 self._hand_to_committer()
             for request in batch:
-                if request.done is None:
-                    request.woken.set()
-                else:
+                if request.done is not None:
                     request.done(request)
+                elif request.woken is not None:
+                    request.woken.set()
 
     def write(self, batch: list[Append]) -> None:
         """Commit ``batch`` in one transaction (one game at a time if the primary key refuses it);

@@ -12,7 +12,7 @@ from typing import Protocol, TypeVar
 from ...engine import Event
 from ...store import SaveError, SaveFailed, encode_line
 from ...store import writer as file_writer
-from .base import HoldLost
+from .base import HoldLost, SavesLater
 from .pgerrors import DatabaseError
 from .pggroup import Append, GroupCommit
 from .pgholds import Holds
@@ -30,7 +30,7 @@ class RowStore(Protocol):
     def release(self, game_id: int) -> None: ...
 
 
-class RowWriter:
+class RowWriter(SavesLater):
     """The one writer of one game in the database (what :class:`~dvtui.store.GameWriter` is to a file)."""
 
     def __init__(self, store: RowStore, name: str, game_id: int, next_seq: int) -> None:
