@@ -376,3 +376,24 @@ def test_a_decision_whose_commit_is_refused_is_made_again_on_the_game_as_it_was(
     assert refused == [1] and any("held again before its next line" in line for line in logged)
     assert table.failed is None and table.next_seq == 2 and len(table.session.events) == 2
     assert db_lines(pg_database, "t") == table.lines and table.lines[1] in ana.sent
+
+
+def test_the_store_closes_after_the_commit_under_way_not_under_it(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision is committed by the store's committer thread, which no thread of the server waits
+    for: closing the store waits for the commit under way (its row is there), not cut under it."""
+    store = PgStore(pg_database, tmp_path)
+    session = store.create("a", _created(1), _record())[0]
+    game_id = store.game_id(session) or 0
+    slow_commit = pggroup.GroupCommit._commit
+
+    def commit(self: pggroup.GroupCommit, batch: list[Append]) -> bool:
+        threading.Event().wait(0.5)
+        return slow_commit(self, batch)
+
+    monkeypatch.setattr(pggroup.GroupCommit, "_commit", commit)
+    outcome: list[BaseException | None] = []
+    store.group.submit(Append(game_id, "a", 1, [LINE % 1]), lambda request: outcome.append(request.error))
+    store.close()
+    assert outcome == [None] and db_lines(pg_database, "a")[1:] == [LINE % 1]

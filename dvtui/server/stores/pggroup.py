@@ -161,6 +161,19 @@ class GroupCommit:
         if lead:
             self._hand_to_committer()
 
+    def settle(self, timeout: float) -> bool:
+        """Wait (up to ``timeout`` seconds) for the commits under way and queued to end: the store
+        closes its connections after, not under, a decision's commit (no thread of the server's
+        waits for one, so stopping the server's threads does not). Whether none is left."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._leading:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
     def _hand_to_committer(self) -> None:
         """The next commit led by the committer thread (started at the first submission)."""
         if self._committer is None:
