@@ -26,8 +26,11 @@ three strong bots, the pool pinned to one core with the server).
 
 With ``--store CONNINFO`` the servers keep their tables in that PostgreSQL database (emptied before
 each size: the bench's tables are made anew), and the durability check asks the database (the
-move's row is committed before any client receives it; through 16 connections in turn, so that the
-check's own round trips are not what bounds the rate measured). ``--servers 2`` runs two server processes
+move's row is committed before any client receives it): the moves received since its last question
+in one question, issued after each of them was received (a row not committed by then is counted
+not durable), through 16 connections in turn, so that neither the check's round trips nor its own
+CPU (a question per move cost the client and the database as much as a third of the server's
+work) is what bounds the rate measured. ``--servers 2`` runs two server processes
 on that one database, pinned to two cores, table i opened and played through server i mod 2:
 
     python bench/bench_server.py --tables 1000 --rate 200 500 1000 --store "host=/tmp/pg dbname=bench"
@@ -44,6 +47,9 @@ After each row, the CPU each move cost, from ``/proc`` (user + system time of th
 the moves' seconds, the idle server's work of those seconds included): the server's, per move
 made through it (each server's when there are several), and with ``--store`` the database's (every
 PostgreSQL process of the cluster but the bench's own connections, when it runs on this machine).
+Then the bench client's own CPU per move (this process: the clients, the moves' choice, the check),
+and with ``--store`` what its durability check's questions cost the database: on a machine of two
+cores the bench shares them with the server and the database, and where the knee lies depends on it.
 A shared machine's latency says little, its CPU per move far more.
 """
 
@@ -51,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -125,6 +132,14 @@ class Bench:
         as it is received, and one connection (one question at a time) would bound the rate
         measured by its round trips rather than by the server's."""
         self.asked = 0
+        self.unchecked: list[tuple[str, int]] = []
+        """With a store: the moves received (table, seq) whose row is yet to be asked for."""
+        self.received_some = asyncio.Event()
+        self.queries = 0
+        """Questions the durability check asked the database."""
+        self.checked_rows = 0
+        """Moves whose row the durability check asked for."""
+        self.asking: set[asyncio.Task[None]] = set()
         self.tables = [TableState(f"t{i}") for i in range(tables)]
         self.latencies: list[float] = []
         self.moves = 0
@@ -148,18 +163,46 @@ class Bench:
         """The socket of :meth:`server`."""
         return str(self.directories[self.server(table, seat)] / "dvtui.sock")
 
-    async def durable(self, table: TableState, seq: int) -> bool:
-        """Line ``seq`` of ``table``'s game is in its file, or committed in the database."""
-        if self.database is None:
-            path = self.directories[int(table.name[1:]) % len(self.directories)] / "games" / f"{table.name}.dvr"
-            with open(path, "rb") as f:
-                return f.read().count(b"\n") > seq
-        self.asked += 1
-        cur = await self.checkers[self.asked % len(self.checkers)].execute(
-            "SELECT 1 FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id WHERE g.name = %s AND e.seq = %s",
-            (table.name, seq),
+    def durable(self, table: TableState, seq: int) -> bool:
+        """Line ``seq`` of ``table``'s game is in its file (the files' check, at once)."""
+        path = self.directories[int(table.name[1:]) % len(self.directories)] / "games" / f"{table.name}.dvr"
+        with open(path, "rb") as f:
+            return f.read().count(b"\n") > seq
+
+    async def check_rows(self) -> None:
+        """With a store: the moves received since the last question, asked for in one question
+        (issued after each was received: a row not committed by then is counted not durable),
+        through :attr:`checkers` in turn, each connection's next question once its last is answered."""
+        asking = self.asking
+        while True:
+            await self.received_some.wait()
+            self.received_some.clear()
+            if not self.unchecked:
+                continue
+            batch, self.unchecked = self.unchecked, []
+            self.asked += 1
+            task = asyncio.create_task(self.ask_rows(self.checkers[self.asked % len(self.checkers)], batch))
+            asking.add(task)
+            task.add_done_callback(asking.discard)
+            if len(asking) >= len(self.checkers):  # every connection asking: the next batch waits for one
+                await asyncio.wait(asking, return_when=asyncio.FIRST_COMPLETED)
+
+    async def rows_checked(self) -> None:
+        """Every move received asked for and answered."""
+        while self.unchecked or self.asking:
+            self.received_some.set()
+            await asyncio.sleep(0.01)
+
+    async def ask_rows(self, conn: Any, batch: list[tuple[str, int]]) -> None:
+        self.queries += 1
+        cur = await conn.execute(
+            "SELECT count(*) FROM unnest(%s::text[], %s::integer[]) AS m (name, seq) WHERE EXISTS (SELECT 1"
+            " FROM dvtui_events e JOIN dvtui_games g ON g.id = e.game_id WHERE g.name = m.name AND e.seq = m.seq)",
+            ([name for name, _ in batch], [seq for _, seq in batch]),
         )
-        return await cur.fetchone() is not None
+        row = await cur.fetchone()
+        self.not_durable += len(batch) - (row[0] if row is not None else 0)
+        self.checked_rows += len(batch)
 
     async def everyone_told(self) -> None:
         """Wait until the servers have written everyone's presence row (one per client): the rows
@@ -240,8 +283,11 @@ class Bench:
             if isinstance(message, CardPlaced) and seq in table.pending:
                 # durable before anyone hears of it (the first to hear of it is asked of the database)
                 first = table.pending[seq] == 3 and table.checked < seq
-                if (self.database is None or first) and not await self.durable(table, seq):
-                    self.not_durable += 1
+                if self.database is None:
+                    self.not_durable += not self.durable(table, seq)
+                elif first:
+                    self.unchecked.append((table.name, seq))
+                    self.received_some.set()
                 table.checked = max(table.checked, seq)
                 if client.seat != message.player:
                     table.pending[seq] -= 1
@@ -299,6 +345,15 @@ def cpu_seconds(pids: list[int]) -> float | None:
             return None
         total += (int(fields[11]) + int(fields[12])) / TICKS
     return total
+
+
+def _used(before: float | None, after: float | None) -> float | None:
+    return after - before if before is not None and after is not None else None
+
+
+async def checker_pids(bench: Bench) -> list[int]:
+    """PostgreSQL's processes serving the bench's own connections (its durability check's)."""
+    return [checker.info.backend_pid for checker in bench.checkers]
 
 
 async def database_pids(bench: Bench) -> list[int]:
@@ -371,10 +426,20 @@ async def run_size(
             await asyncio.sleep(0.05)
         if store is not None:
             await bench.everyone_told()
+        gc.collect()  # the bench's own 4N clients never looked at again by its collector: its pauses
+        gc.freeze()  # (a full collection of them took as long as the p99 measured) are not the server's
         database = await database_pids(bench) if store is not None else []
+        checking = await checker_pids(bench) if store is not None else []
+        checks = asyncio.create_task(bench.check_rows()) if store is not None else None
         before = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
+        client_before, check_before = cpu_seconds([os.getpid()]), cpu_seconds(checking)
         await bench.drive(rate, seconds)
+        await bench.rows_checked()
         after = [cpu_seconds([proc.pid]) for proc in procs], cpu_seconds(database)
+        client_used = _used(client_before, cpu_seconds([os.getpid()]))
+        check_used = _used(check_before, cpu_seconds(checking))
+        if checks is not None:
+            checks.cancel()
         used = [b - a if a is not None and b is not None else None for a, b in zip(before[0], after[0], strict=True)]
         moves = [n or others_follow * bench.moves for n in bench.through]  # (a follower's: the moves it followed)
         db_used = after[1] - before[1] if before[1] is not None and after[1] is not None else None
@@ -390,8 +455,12 @@ async def run_size(
             "rss_mib": rss, "errors": len(bench.errors), "said": bench.said, "chat_refused": bench.chat_refused,
             "server_cpu": [per_move(u, n) for u, n in zip(used, moves, strict=True)],
             "database_cpu": per_move(db_used, bench.moves) if store is not None else None,
+            "client_cpu": per_move(client_used, bench.moves),
+            "check_cpu": per_move(check_used, bench.moves) if store is not None else None,
+            "queries": bench.queries,
         }  # fmt: skip
     finally:
+        gc.unfreeze()
         for checker in bench.checkers:
             await checker.close()
         for proc in procs:
@@ -482,6 +551,10 @@ def main() -> None:
             if r["database_cpu"] is not None:
                 cpu += f"; database CPU per move: {r['database_cpu']}"
             print(f"{'':>7} {cpu}", flush=True)
+            bench_cpu = f"bench client CPU per move: {r['client_cpu']}"
+            if r["check_cpu"] is not None:
+                bench_cpu += f"; its durability check's in the database: {r['check_cpu']} ({r['queries']:,} questions)"
+            print(f"{'':>7} {bench_cpu}", flush=True)
     print(f"every move was in its {'database row' if args.store else 'file'} before any client received it")
     if args.no_strong:
         return

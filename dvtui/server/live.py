@@ -40,7 +40,16 @@ from .connection import Connection
 from .limits import Coalesced, Limits
 from .operator import said
 from .peers import Peers
-from .stores.base import GameStore, Here, HoldLost, RecordChanged, TableRecord, normal_record, record_copy
+from .stores.base import (
+    GameStore,
+    Here,
+    HoldLost,
+    RecordChanged,
+    SavesLater,
+    TableRecord,
+    normal_record,
+    record_copy,
+)
 from .table import Refusal, Table
 
 T = TypeVar("T")
@@ -81,6 +90,25 @@ class Backing:
 
 Conn: TypeAlias = Connection["LiveTable"]
 """A connection as the server's tables hold it: at a :class:`LiveTable`, or at none."""
+
+
+class HereSoon(Coalesced):
+    """The table's presence, sent soon (:class:`~.limits.Coalesced`), and whether who is here may
+    have changed since the store was last told (:meth:`LiveTable.tell_here`): every call but
+    :meth:`moved` says it may (a seat taken or left, a spectator, a bot standing in, a rematch
+    accepted or declined), so no change of who is here goes untold."""
+
+    def __init__(self, fn: Callable[[], None], tick: float) -> None:
+        super().__init__(fn, tick)
+        self.changed = True
+
+    def __call__(self) -> None:
+        self.changed = True
+        super().__call__()
+
+    def moved(self) -> None:
+        """The presence sent soon after a decision's lines: the turn and its clock changed, who is here did not."""
+        super().__call__()
 
 
 class LiveTable(Table[Conn]):
@@ -128,10 +156,11 @@ class LiveTable(Table[Conn]):
         looked at: the notifications of one rematch (its game put aside, the next made) are one change."""
         self.presence_lock = asyncio.Lock()
         """Held while who is here through the other servers is read: one read at a time, the last one read last."""
-        self.presence_soon = Coalesced(self._send_presence, presence_tick)
+        self.presence_soon = HereSoon(self._send_presence, presence_tick)
         """Tell everyone at the table who is there: at most once a tick (a crowd joining costs one
         message per person per tick, not one per person per arrival), and always before anything
-        else sent to the table, so a line never arrives ahead of the presence it follows."""
+        else sent to the table, so a line never arrives ahead of the presence it follows. Its
+        :meth:`~HereSoon.moved` after a decision's lines: whose turn it is changed, not who is here."""
         self.relisted: Callable[[str], None] = lambda name: None
         """Told the table's name whenever its presence is sent (what the list says of it may have
         changed): the server's :meth:`~.followers.Followers.changed`."""
@@ -164,9 +193,16 @@ class LiveTable(Table[Conn]):
             conn.send(line)
 
     def tell_here(self) -> None:
-        """Tell the store who is here, if that changed (the other servers count them as present)."""
+        """Tell the store who is here, if that changed (the other servers count them as present).
+        Looked at only when something may have changed it (:attr:`HereSoon.changed`): after a
+        move, the presence sent is the turn's, and rebuilding who is here to find it the same
+        was a good part of the server's work per move. (``told`` empty: never told, or told
+        anew since the table was listed again.)"""
         if not self.listed:
             return
+        if not self.presence_soon.changed and self.told:
+            return
+        self.presence_soon.changed = False
         declined = self.record.declined
         here = [
             Here(seat, guest.bot, True, declined) if seat in self.accepted else Here(seat, guest.bot)
@@ -322,7 +358,10 @@ class LiveTable(Table[Conn]):
             await self.play_here()
             for attempt in range(1, HOLD_TRIES + 1):
                 try:
-                    lines = await self.backing.run_io(work)
+                    if isinstance(self.session.writer, SavesLater):
+                        lines = await self.decided_here(decide)
+                    else:
+                        lines = await self.backing.run_io(work)
                     break
                 except HoldLost as e:  # nothing written: held again, with what was written meanwhile, then decided
                     if attempt == HOLD_TRIES:
@@ -349,9 +388,28 @@ class LiveTable(Table[Conn]):
                 await self.save_record()
         self.broadcast(b"".join(lines))
         if lines:
-            self.presence_soon()  # after the lines: whose turn they began (and its clock)
+            self.presence_soon.moved()  # after the lines: whose turn they began (and its clock)
         self.stop_if_full()
         await self.told_if_ended(lines)
+
+    async def decided_here(self, decide: Callable[[PlaySession], PlayedMove]) -> list[bytes]:
+        """``decide`` made on the loop, its lines' commit awaited here (a writer that saves later:
+        :class:`~.stores.base.SavesLater`): no thread waits for the commit, no hop to the
+        server's threads for a decision that blocks on nothing else. A commit that fails puts the
+        game back as it was before the decision (the retry holds the table again on it, with
+        what another server wrote) and raises as the save would have."""
+        session = self.session
+        writer = session.writer
+        assert isinstance(writer, SavesLater)
+        events = len(session.events)
+        played, pending = writer.deciding(lambda: decide(session))
+        try:
+            await writer.settled(pending)
+        except BaseException:
+            session.game = played.before
+            del session.events[events:]
+            raise
+        return played.lines
 
     async def told_if_ended(self, lines: list[bytes]) -> None:
         """The server told of this table's end if ``lines``, just written here or read from another
@@ -389,7 +447,7 @@ class LiveTable(Table[Conn]):
         self.active = time.time()
         self.turned()
         self.broadcast(b"".join(news))
-        self.presence_soon()  # after the lines, as for a decision made here
+        self.presence_soon.moved()  # after the lines, as for a decision made here
         self.stop_if_full()
 
     def tell_chat(self, heard: Heard) -> None:

@@ -85,6 +85,7 @@ from .limits import Acceptor, Budgets, Limits, Output, Throttled
 from .live import Backing, Conn, LiveTable, seat_said
 from .newtable import NewTables
 from .operator import said, speak_to_operator
+from .pauses import FrozenAfterFull
 from .peers import NoPeers, Peers
 from .pool import BotMoves, BotPool, MaxBudget
 from .registry import (
@@ -550,7 +551,12 @@ def serve(
             store=store,
             peers=peers,
         )
-        asyncio.run(server.run())
+        pauses = FrozenAfterFull()
+        pauses.install()  # (the process's collector: the server's alone here)
+        try:
+            asyncio.run(server.run())
+        finally:
+            pauses.uninstall()
     finally:
         set_language(operator)  # what the command says after the server (its error line) is the operator's
     return 0

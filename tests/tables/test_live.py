@@ -204,3 +204,36 @@ async def test_a_hold_that_never_stays_stops_the_table_with_a_clear_line(store: 
     await table.commit(decide)
     assert table.failed is not None and "hold on it was lost" in table.failed.message
     assert table.next_seq == 1
+
+
+async def test_who_is_here_is_looked_at_again_only_when_it_may_have_changed(
+    store: FileStore, logged: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The presence sent after each move tells the turn: who is here is not rebuilt for it (it was,
+    at every move, to find it the same); a seat taken is told the store as before."""
+    from dvtui.server.stores.base import Here
+
+    made: list[Here] = []
+
+    def counted(*args: object) -> Here:
+        made.append(Here(*args))  # type: ignore[arg-type]
+        return made[-1]
+
+    monkeypatch.setattr(live_module, "Here", counted)
+    table = _table(store, logged, "ana,bob,carl")
+    ana, bob = Visitor(1, "ana"), Visitor(2, "bob")
+    _seat(table, ana, 0)
+    table.presence_soon()  # (as the verbs do after a seat is taken)
+    table.presence_soon.flush()
+    assert [h.seat for h in table.told] == [0]
+    made.clear()
+    for _move in range(3):
+        seat = table.session.game.to_move
+        placement = table.session.game.legal_placements()[0]
+        await table.commit(lambda session, p=placement, s=seat: session.place(p, player=s))
+        table.presence_soon.flush()
+    assert made == [] and ana.received()[-1]["type"] == "presence"  # the turn told, who is here not rebuilt
+    _seat(table, bob, 1)
+    table.presence_soon()
+    table.presence_soon.flush()
+    assert [h.seat for h in table.told] == [0, 1]

@@ -270,3 +270,130 @@ def test_a_decision_made_while_a_commit_is_under_way_queues_without_waiting_for_
         writer = session.writer
         assert isinstance(writer, RowWriter) and writer.next_seq > 1
         assert len(db_lines(pg_database, name)) == writer.next_seq
+
+
+def test_decisions_in_flight_are_not_bounded_by_the_servers_threads(
+    pg_database: str, store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """40 tables deciding at once through a server of 4 threads, whose commits are slow: no thread
+    waits for a commit (each table awaits its own on the loop), so the decisions that arrive while
+    a commit is under way are all in the next one, and each is committed before anyone hears of it."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from dvtui.server.live import Backing, LiveTable
+    from dvtui.server.peers import NoPeers
+    from dvtui.server.stores.base import normal_record
+    from tests.support.visitors import Visitor, seat
+
+    batches: list[int] = []
+    slow_commit = pggroup.GroupCommit._commit
+
+    def commit(self: pggroup.GroupCommit, batch: list[Append]) -> bool:
+        batches.append(len(batch))
+        threading.Event().wait(0.3)
+        return slow_commit(self, batch)
+
+    monkeypatch.setattr(pggroup.GroupCommit, "_commit", commit)
+    pool = ThreadPoolExecutor(max_workers=4)
+
+    async def run_io(fn: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    backing = Backing(store, NoPeers(), run_io, lambda line: None)
+    tables: list[LiveTable] = []
+    watchers: list[Visitor] = []
+    for i in range(40):
+        record = normal_record(_record(), 3)
+        session, lines = store.create(f"t{i}", new_game(parse_players("ana,bob,cy"), seed=i), record)
+        table = LiveTable(f"t{i}", session, lines, record, backing, 0.0)
+        watcher = Visitor(1, "ana")
+        seat(table, watcher, 0)
+        tables.append(table)
+        watchers.append(watcher)
+
+    async def decide(table: LiveTable) -> None:
+        game = table.session.game
+        placement, player = game.legal_placements()[0], game.to_move
+        async with table.lock:
+            await table.commit(lambda session: session.place(placement, player=player))
+
+    async def all_at_once() -> None:
+        await asyncio.gather(*(decide(table) for table in tables))
+
+    try:
+        asyncio.run(all_at_once())
+    finally:
+        pool.shutdown()
+    assert max(batches) > 4, batches  # more decisions in one commit than the server has threads
+    for table, watcher in zip(tables, watchers, strict=True):
+        assert table.failed is None and table.next_seq == 2
+        assert db_lines(pg_database, table.name) == table.lines and table.lines[1] in watcher.sent
+
+
+def test_a_decision_whose_commit_is_refused_is_made_again_on_the_game_as_it_was(
+    pg_database: str, store: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table decides on its loop and awaits the commit: one refused (the hold found lost) puts
+    the game back as it was before the decision, the table is held again with what was written
+    meanwhile (nothing), and the decision is made again and written once."""
+    import asyncio
+
+    from dvtui.server.live import Backing, LiveTable
+    from dvtui.server.stores.base import normal_record
+    from dvtui.server.stores.pgpeers import PgPeers
+    from tests.support.visitors import Visitor, seat
+
+    refused: list[int] = []
+    commit_as_usual = pggroup.GroupCommit._commit
+
+    def commit(self: pggroup.GroupCommit, batch: list[Append]) -> bool:
+        if not refused:
+            refused.append(batch[0].seq)
+            self._refused(batch[0], held=True)
+            return True
+        return commit_as_usual(self, batch)
+
+    monkeypatch.setattr(pggroup.GroupCommit, "_commit", commit)
+
+    async def run_io(fn: Any) -> Any:
+        return fn()
+
+    logged: list[str] = []
+    record = normal_record(_record(), 3)
+    session, lines = store.create("t", new_game(parse_players("ana,bob,cy"), seed=4), record)
+    table = LiveTable("t", session, lines, record, Backing(store, PgPeers(store), run_io, logged.append), 0.0)
+    ana = Visitor(1, "ana")
+    seat(table, ana, 0)
+    game = table.session.game
+    placement, player = game.legal_placements()[0], game.to_move
+
+    async def decide() -> None:
+        async with table.lock:
+            await table.commit(lambda session: session.place(placement, player=player))
+
+    asyncio.run(decide())
+    assert refused == [1] and any("held again before its next line" in line for line in logged)
+    assert table.failed is None and table.next_seq == 2 and len(table.session.events) == 2
+    assert db_lines(pg_database, "t") == table.lines and table.lines[1] in ana.sent
+
+
+def test_the_store_closes_after_the_commit_under_way_not_under_it(
+    pg_database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision is committed by the store's committer thread, which no thread of the server waits
+    for: closing the store waits for the commit under way (its row is there), not cut under it."""
+    store = PgStore(pg_database, tmp_path)
+    session = store.create("a", _created(1), _record())[0]
+    game_id = store.game_id(session) or 0
+    slow_commit = pggroup.GroupCommit._commit
+
+    def commit(self: pggroup.GroupCommit, batch: list[Append]) -> bool:
+        threading.Event().wait(0.5)
+        return slow_commit(self, batch)
+
+    monkeypatch.setattr(pggroup.GroupCommit, "_commit", commit)
+    outcome: list[BaseException | None] = []
+    store.group.submit(Append(game_id, "a", 1, [LINE % 1]), lambda request: outcome.append(request.error))
+    store.close()
+    assert outcome == [None] and db_lines(pg_database, "a")[1:] == [LINE % 1]

@@ -13,7 +13,9 @@ Every method may block (file system calls, fsync): the server calls them off its
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+import asyncio
+from collections.abc import Callable
+from typing import NamedTuple, Protocol, TypeVar
 
 import msgspec
 
@@ -22,6 +24,8 @@ from ...play.session import PlaySession
 from ...store import LoadedGame, SaveError
 from ...tables.clock import MAX_MOVE_TIME
 from ..chat import Talk
+
+T = TypeVar("T")
 
 MAX_RECORD_BYTES = 4096
 MAX_HISTORY = 20
@@ -139,6 +143,21 @@ def _within(seconds: float) -> float:
     """A bank's seconds as a record may hold them, brought within a clock's bounds (a record
     written by hand, or damaged, draws no negative nor endless clock)."""
     return min(max(0.0, float(seconds)), float(MAX_MOVE_TIME))
+
+
+class SavesLater:
+    """A game's writer whose saves a table may decide on its loop and await (a database's
+    :class:`~.pgrows.RowWriter`): during :meth:`deciding`, an append queues the decision's lines
+    for their commit and returns them at once, and :meth:`settled` awaits those commits, raising
+    what the append would have raised. No thread waits for a commit; a writer that is not one
+    (the file store's, which fsyncs) is called off the loop. A base class, not a protocol: the
+    table asks at every decision, and a protocol's ``isinstance`` costs tens of microseconds."""
+
+    def deciding(self, decide: Callable[[], T]) -> tuple[T, list[asyncio.Future[BaseException | None]]]:
+        raise NotImplementedError
+
+    async def settled(self, pending: list[asyncio.Future[BaseException | None]]) -> None:
+        raise NotImplementedError
 
 
 class GameStore(Protocol):

@@ -103,6 +103,10 @@ save fails and its table stops: meanwhile the decision waits, and nobody is told
 RETRY = 0.25
 """Seconds between two tries."""
 
+SETTLE = 10.0
+"""Seconds the store waits, as it closes, for the commits under way to end (their tables' people
+are told nothing more: the rows are what a restart reads)."""
+
 _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
@@ -289,6 +293,7 @@ class PgStore:
 
     def close(self) -> None:
         """Close the store's connections (its holds go with them), and stop following the others."""
+        self.group.settle(SETTLE)
         self.stopping.set()
         self.presence.close()
         if self.listener is not None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .base import HoldLost
@@ -98,7 +99,11 @@ class Append:
     error: BaseException | None = None
     leads: bool = False
     """Woken to lead the next commit (the one that led the last found it queued)."""
-    woken: threading.Event = field(default_factory=threading.Event)
+    woken: threading.Event | None = None
+    """What its writer's thread waits on (:meth:`GroupCommit.append`; None: submitted, nobody waits)."""
+    done: Callable[[Append], None] | None = None
+    """Told once the request is committed or has failed (:meth:`GroupCommit.submit`): no thread
+    waits for it (None: its writer's thread waits, :meth:`GroupCommit.append`)."""
 
     @property
     def told(self) -> str:
@@ -118,6 +123,9 @@ class GroupCommit:
         made on (used only under the holds' lock, as that connection is)."""
         self.commits = 0
         """Transactions committed (for a bench: the decisions saved per commit)."""
+        self._committer: threading.Thread | None = None
+        self._wake = threading.Event()
+        """Wakes the committer thread to lead the next commit (:meth:`submit`)."""
 
     @property
     def waiting(self) -> int:
@@ -128,32 +136,81 @@ class GroupCommit:
     def append(self, request: Append) -> None:
         """Commit ``request`` with whatever else is queued when its turn comes; returns once it is
         committed, or raises its error (nothing of it kept)."""
+        woken = request.woken = threading.Event()
         with self._lock:
             self._queue.append(request)
             lead = not self._leading
             self._leading = True
         if not lead:
-            request.woken.wait()
+            woken.wait()
         if lead or request.leads:
             self._lead()
         if request.error is not None:
             raise request.error
 
+    def submit(self, request: Append, done: Callable[[Append], None]) -> None:
+        """Queue ``request`` for the next commit and return at once; ``done`` is told (on another
+        thread) once it is committed or has failed (its ``error``). No thread is held while it
+        waits: the server's decisions in flight are not bounded by its threads, only by the
+        tables deciding (each awaits its own commit on the loop)."""
+        request.done = done
+        with self._lock:
+            self._queue.append(request)
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            self._hand_to_committer()
+
+    def settle(self, timeout: float) -> bool:
+        """Wait (up to ``timeout`` seconds) for the commits under way and queued to end: the store
+        closes its connections after, not under, a decision's commit (no thread of the server's
+        waits for one, so stopping the server's threads does not). Whether none is left."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._leading:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+    def _hand_to_committer(self) -> None:
+        """The next commit led by the committer thread (started at the first submission)."""
+        if self._committer is None:
+            self._committer = threading.Thread(target=self._commit_forever, name="dvtui-commit", daemon=True)
+            self._committer.start()
+        self._wake.set()
+
+    def _commit_forever(self) -> None:
+        while True:
+            self._wake.wait()
+            self._wake.clear()
+            self._lead()
+
     def _lead(self) -> None:
-        """Commit everything queued, then hand the lead to the first queued meanwhile, if any."""
+        """Commit everything queued, then hand the lead to the first queued meanwhile, if any
+        (its own thread if one waits for it, else the committer thread)."""
         with self._lock:
             batch, self._queue = self._queue, []
         try:
             self.write(batch)
         finally:
+            committer = False
             with self._lock:
-                if self._queue:
+                if not self._queue:
+                    self._leading = False
+                elif self._queue[0].woken is not None:
                     self._queue[0].leads = True
                     self._queue[0].woken.set()
                 else:
-                    self._leading = False
+                    committer = True
+            if committer:
+                self._hand_to_committer()
             for request in batch:
-                request.woken.set()
+                if request.done is not None:
+                    request.done(request)
+                elif request.woken is not None:
+                    request.woken.set()
 
     def write(self, batch: list[Append]) -> None:
         """Commit ``batch`` in one transaction (one game at a time if the primary key refuses it);

@@ -1,0 +1,50 @@
+"""A server's garbage collections stay short: what a full collection kept is frozen (never looked
+at again), and thawed once the frozen have doubled, so that the cycles among them are freed."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from dvtui.server.pauses import FrozenAfterFull
+
+
+class Node:
+    """An object in a cycle (a table's callbacks refer to the table)."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def pauses() -> Iterator[FrozenAfterFull]:
+    hook = FrozenAfterFull(growth=2.0, floor=0)
+    gc.collect()
+    hook.install()
+    try:
+        yield hook
+    finally:
+        hook.uninstall()
+
+
+def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_have_doubled(
+    pauses: FrozenAfterFull,
+) -> None:
+    kept = [Node() for _ in range(1000)]
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    assert frozen >= 1000 and pauses.kept >= 1000  # the next full collection looks only at what came since
+    gone = Node()
+    watch = weakref.ref(gone)
+    gc.collect()  # (it is frozen now)
+    del gone
+    gc.collect()
+    assert watch() is not None  # a cycle among the frozen: not looked at
+    grown = [Node() for _ in range(2 * frozen)]
+    gc.collect()  # the frozen have doubled: thawed
+    assert pauses.thawed == 1
+    gc.collect()  # everything looked at: the cycle freed, what lives frozen again
+    assert watch() is None and gc.get_freeze_count() >= len(kept) + len(grown)
