@@ -103,6 +103,9 @@ class Limits:
     tables and rematches are refused until some are removed (:mod:`.keptroom`) ..."""
     kept_bytes_total: int = KEPT_BYTES_TOTAL
     """... and of all the server's kept games; at it, everyone's (but the server's own account's)."""
+    hold_check: float = 2.0
+    """Seconds between two questions of a server on a shared database: which tables does it hold
+    no more (:mod:`.holdwatch`)? A hold lost is noticed by then though nobody moves."""
 
     @classmethod
     def option_names(cls) -> list[str]:
