@@ -59,7 +59,7 @@ def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: p
 
 
 def test_connections_that_say_nothing_or_never_end_a_line_are_closed() -> None:
-    with shared_server("hello-seconds=1", "idle-seconds=2", "line-seconds=1") as server:
+    with shared_server("hello-seconds=0.5", "idle-seconds=1", "line-seconds=0.5") as server:
         assert server.dvtui("new", "--table", "t", "--players", "Ana,Bob,Cy").returncode == 0
         sock = server.place.socket
         silent = Crowd(sock, {"n": 5, "seconds": 60})
