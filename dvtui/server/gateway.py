@@ -34,7 +34,6 @@ from ..tables.wire import MAX_LINE_BYTES, PROTOCOL_VERSION, Error, Owner, encode
 from .connection import CLOSE_GRACE, Connection, T
 from .followers import Followers
 from .limits import (
-    MOST_WAIT,
     PAGE_COST,
     Budgets,
     Late,
@@ -205,8 +204,10 @@ class Gateway(Generic[T]):
                 paged = isinstance(message, FollowTables) or (isinstance(message, ListTables) and message.table is None)
                 cost = PAGE_COST if paged else 1.0
                 # a hello waits its turn whatever the debt (refused, the connection would end)
-                delay = self.budgets.take_within(key, cost, MOST_WAIT) if conn.greeted else self.budgets.take(key)
-                if delay is None:  # (the account's debt is bounded: see MOST_WAIT)
+                delay = (
+                    self.budgets.take_within(key, cost, limits.account_wait) if conn.greeted else self.budgets.take(key)
+                )
+                if delay is None:  # (the account's debt is bounded: see Limits.account_wait)
                     conn.error("busy", f"account {conn.person} asks more than {limits.account_rate:g} things a second "
                                "over its connections: wait a moment", re=request_type(line))  # fmt: skip
                     continue

@@ -4,9 +4,9 @@ A server holds each table it plays by an advisory lock on a session of its own. 
 end while the server lives (an administrator's ``pg_terminate_backend``, a pooler, an
 ``idle_session_timeout``): every write asks first, so nothing is ever written unheld, but a table
 nobody moves at would look held for as long as nobody moved. So the server also asks, for all its
-tables in one question, every :data:`HOLD_CHECK` seconds: a hold lost is let go at once, the
-table's people are told, and the table is held again (with what another server wrote meanwhile)
-before anything more is written there.
+tables in one question, every :attr:`~.limits.Limits.hold_check` seconds (2 s; ``--limit
+hold-check=SECONDS``): a hold lost is let go at once, the table's people are told, and the table
+is held again (with what another server wrote meanwhile) before anything more is written there.
 """
 
 from __future__ import annotations
@@ -16,20 +16,18 @@ from collections.abc import Callable
 
 from .live import Backing, LiveTable
 
-HOLD_CHECK = 2.0
-"""Seconds between two questions (one query on the holder's connection, and only while it holds a table)."""
-
 
 async def watch_holds(
     table: Callable[[str], LiveTable | None], backing: Backing, wake: Callable[[LiveTable], None],
-    limited: Callable[[str, str], None],
+    limited: Callable[[str, str], None], every: float,
 ) -> None:  # fmt: skip
-    """Every :data:`HOLD_CHECK` seconds, the tables whose hold the peers say this server lost are
-    let go and held again (:meth:`~.live.LiveTable.hold_again`), their bot woken once they are.
+    """Every ``every`` seconds (one query on the holder's connection, and only while it holds a
+    table), the tables whose hold the peers say this server lost are let go and held again
+    (:meth:`~.live.LiveTable.hold_again`), their bot woken once they are.
     ``table``: a table by name (None: not played here); ``limited``: the log, a line per kind at most
     so often (the database away for good: each decision says so too)."""
     while True:
-        await asyncio.sleep(HOLD_CHECK)
+        await asyncio.sleep(every)
         try:
             lost = await backing.run_io(backing.peers.lost_holds)
         except OSError as e:
@@ -41,4 +39,4 @@ async def watch_holds(
                 wake(found)
 
 
-__all__ = ["HOLD_CHECK", "watch_holds"]
+__all__ = ["watch_holds"]

@@ -36,8 +36,9 @@ messages: what it sends is bounded (a page holds at most ``MAX_PAGE`` tables), s
 too, however many tables the server holds; a lookup of one table costs one, as any message. (A
 cost that grew with the tables made a whole listing, page after page, cost their square.)"""
 MOST_WAIT = 3.0
-"""Seconds at most an account's message waits for its budget: past it, the message is answered
-``busy`` and spends nothing, so an account's debt is bounded and a storm ended is soon forgotten."""
+"""Seconds at most an account's message waits for its budget by default (:attr:`Limits.account_wait`):
+past it, the message is answered ``busy`` and spends nothing, so an account's debt is bounded and a
+storm ended is soon forgotten."""
 ACCEPT_PAUSE = 0.5
 """Seconds the server stops accepting when the system has no descriptor or memory for one more."""
 ACCEPT_BACKLOG = 128
@@ -80,6 +81,8 @@ class Limits:
     account_rate: float = 50.0
     """Messages a second one account may send over all its connections; past it, its messages wait."""
     account_burst: float = 200.0
+    account_wait: float = MOST_WAIT
+    """Seconds at most one account's message waits for its budget; past it, ``busy`` (see :data:`MOST_WAIT`)."""
     spectators_per_table: int = 100
     spectators_per_account: int = 16
     """Tables one account (or vouched person) watches at once, over its connections."""
@@ -100,6 +103,9 @@ class Limits:
     tables and rematches are refused until some are removed (:mod:`.keptroom`) ..."""
     kept_bytes_total: int = KEPT_BYTES_TOTAL
     """... and of all the server's kept games; at it, everyone's (but the server's own account's)."""
+    hold_check: float = 2.0
+    """Seconds between two questions of a server on a shared database: which tables does it hold
+    no more (:mod:`.holdwatch`)? A hold lost is noticed by then though nobody moves."""
 
     @classmethod
     def option_names(cls) -> list[str]:
@@ -158,7 +164,7 @@ class Throttled:
 class Budgets:
     """A token bucket per key (an account, a vouched person): the rate of all its connections
     together. A message over budget waits its turn, so an account's flood slows that account
-    alone; for at most :data:`MOST_WAIT` seconds (:meth:`take_within`), past which it is refused
+    alone; for at most :attr:`Limits.account_wait` seconds (:meth:`take_within`), past which it is refused
     and spends nothing, so the debt of an account, however many connections it floods from, is
     bounded and soon paid once it stops."""
 

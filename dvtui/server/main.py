@@ -265,7 +265,9 @@ class Server:
         clocks = run_clocks(self.hall.tables.values, self.alive, self._log, self._wake)
         try:
             async with contextlib.AsyncExitStack() as running:  # each stopped once the connections are
-                holds = watch_holds(self.hall.tables.get, self.backing, self._wake, self._limited)
+                holds = watch_holds(
+                    self.hall.tables.get, self.backing, self._wake, self._limited, self.limits.hold_check
+                )
                 for work in (idle, self.hall.sweep(), clocks, holds, *self.club.works()):
                     await running.enter_async_context(background(work))
                 try:

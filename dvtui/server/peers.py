@@ -61,7 +61,7 @@ class Peers(Protocol):
     def lost_holds(self) -> set[str]:
         """The tables this server held against the others and holds no more (its hold's session
         ended: a terminated backend, a pooler, a timeout), asked every
-        :data:`~.holdwatch.HOLD_CHECK` seconds so that a table nobody moves at is not thought held."""
+        :attr:`~.limits.Limits.hold_check` seconds so that a table nobody moves at is not thought held."""
         ...
 
 

@@ -5,7 +5,9 @@ user, whose Python has nothing of dvtui), as a co-user attacking the server woul
 ``hello``), then ``send`` (a list of messages, each an object, or a string sent as it is, such
 as a line never ended), then watches them all for ``seconds`` (less if every one is closed),
 sending ``list_tables`` on each every ``keepalive`` seconds if given, and ends early once its
-standard input closes if ``hold`` (so a test holds the connections as long as it needs). Prints ``{"ready": true}``
+standard input closes if ``hold`` (so a test holds the connections as long as it needs), or once
+every connection was answered and ``until_closed`` of them (if given) were closed by the server
+(so a test that expects that many refusals need not wait ``seconds``). Prints ``{"ready": true}``
 once each connection's ``hello`` is answered (or at once without ``hello``), then at the end one
 JSON line: for each connection, the types (errors as ``error:CODE``) it received, and whether the
 server closed it.
@@ -43,7 +45,13 @@ def main() -> None:
     keepalive = spec.get("keepalive")
     next_keepalive = time.monotonic() + keepalive if keepalive else float("inf")
     held = bool(spec.get("hold"))
-    while time.monotonic() < end and not all(closed):
+    until_closed = spec.get("until_closed", len(socks))
+
+    def done() -> bool:
+        answered = all(closed[i] or received[i] for i in range(len(socks)))
+        return all(closed) or (answered and sum(closed) >= until_closed)
+
+    while time.monotonic() < end and not done():
         open_socks: list[Any] = [s for i, s in enumerate(socks) if not closed[i]]
         readable, _, _ = select.select([*open_socks, sys.stdin] if held else open_socks, [], [], 0.1)
         if sys.stdin in readable:

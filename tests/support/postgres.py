@@ -119,6 +119,28 @@ def db_lines(conninfo: str, name: str) -> list[bytes]:
     return [bytes(row[0]) for row in rows]
 
 
+TOLD_ALL = "dvtui_tests_told_all"
+"""A channel of the tests' own, notified last by :func:`told_so_far`."""
+
+
+def told_so_far(listener: Any) -> list[str]:
+    """The payloads of the notifications ``listener`` (a connection in autocommit that LISTENs
+    ``dvtui``) was sent for all that was committed before this call, without waiting for a silence:
+    PostgreSQL delivers notifications in the order their transactions committed, so a notification
+    sent now on :data:`TOLD_ALL` comes after every one of them, and ends the reading."""
+    listener.execute(f"LISTEN {TOLD_ALL}")
+    listener.execute(f"NOTIFY {TOLD_ALL}")
+    told: list[str] = []
+    for notify in listener.notifies(timeout=120.0):
+        if notify.channel == TOLD_ALL:
+            break
+        told.append(notify.payload)
+    else:
+        raise AssertionError("the database never told the listener its own notification")
+    listener.execute(f"UNLISTEN {TOLD_ALL}")  # (once out of notifies(), which holds the connection)
+    return told
+
+
 def on_database(conninfo: str, games: Path) -> dict[str, Any]:
     """A server's options to keep its tables in the database ``conninfo`` and follow the other
     servers there (its store and its peers), as ``dvtui serve --store`` gives them."""

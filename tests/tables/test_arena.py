@@ -53,7 +53,8 @@ def joined(server: Served, name: str, person: str) -> tuple[int, str, str]:
 def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
-        opened = dvtui("tournament", "new", "cup", "--minutes", "0.2", "--players", "3", "--server",
+        # the shortest tournament (6 s): the games begun in it are played to their end, and counted
+        opened = dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3", "--server",
                        str(server.directory))  # fmt: skip
         assert opened.returncode == 0, opened.stderr
         assert "tournament cup (3 players, casual, 1m a move): running" in opened.stdout

@@ -59,7 +59,7 @@ def test_one_account_at_its_cap_leaves_the_server_to_everyone_else(other_user: p
 
 
 def test_connections_that_say_nothing_or_never_end_a_line_are_closed() -> None:
-    with shared_server("hello-seconds=1", "idle-seconds=2", "line-seconds=1") as server:
+    with shared_server("hello-seconds=0.5", "idle-seconds=1", "line-seconds=0.5") as server:
         assert server.dvtui("new", "--table", "t", "--players", "Ana,Bob,Cy").returncode == 0
         sock = server.place.socket
         silent = Crowd(sock, {"n": 5, "seconds": 60})
@@ -97,11 +97,13 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
         pid = server.proc.pid
         room = len(os.listdir(f"/proc/{pid}/fd")) + 5
         subprocess.run(["prlimit", f"--pid={pid}", f"--nofile={room}:{room}"], check=True)
-        crowd = Crowd(server.place.socket, {"n": 40, "hello": True, "seconds": 2.5})  # (then lets go)
+        # five more than its room, and five in the backlog twice over: each turn of accepting after
+        # the crowd lets go meets the limit again, and waits its pause
+        crowd = Crowd(server.place.socket, {"n": 15, "hello": True, "hold": True, "seconds": 60})
         wait_for("the server to run out of descriptors", lambda: len(os.listdir(f"/proc/{pid}/fd")) >= room)
         wait_for("the server to find it cannot accept", lambda: "cannot accept a connection" in server.log())
-        received, _ = crowd.result()
-        assert 0 < received.count(["welcome"]) < 40  # the rest waited in the backlog
+        received, _ = crowd.result()  # (it lets go now)
+        assert 0 < received.count(["welcome"]) < 15  # the rest waited in the backlog
         wait_for("the server to serve again", lambda: server.dvtui("tables").returncode == 0)
         # retried every half second meanwhile, said once (asyncio's own loop retries at once, for
         # each connection waiting, and logs a traceback each time)
@@ -113,7 +115,7 @@ def test_out_of_descriptors_the_server_pauses_accepting_without_spinning_or_floo
 def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answered(
     other_user: pwd.struct_passwd,
 ) -> None:
-    with shared_server("account-rate=2", "account-burst=4") as server:
+    with shared_server("account-rate=4", "account-burst=4", "account-wait=1") as server:
         flood = [{"type": "list_tables"}] * 10  # each connection well within its own rate
         crowd = Crowd(server.place.socket, {"n": 10, "hello": True, "send": flood, "hold": True, "seconds": 60},
                       other_user)  # fmt: skip
@@ -123,9 +125,9 @@ def test_a_flood_spread_over_connections_waits_its_turn_and_the_others_are_answe
         assert listed.returncode == 0, listed.stderr
         received, closed = crowd.result()
         answered = sum(got.count("tables") for got in received)
-        # at 2 a second after a burst of 4 (the hellos spent some): far from the 100 asked, unless
-        # the test itself took most of a minute
-        assert answered <= 4 + 2 * (time.monotonic() - started + 10) < 100, answered
+        # at 4 a second after a burst of 4 (the hellos spent some), each waiting 1 s at most: far
+        # from the 100 asked, unless the test itself took most of 15 s
+        assert answered <= 4 + 4 * (time.monotonic() - started + 10) < 100, answered
         assert not any(closed)  # paced, not refused
 
 

@@ -22,14 +22,15 @@ def _carol(sock: Path) -> RawClient:
 
 
 def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothing() -> None:
-    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=1.0, account_burst=4.0)) as srv:
+    limits = Limits(account_rate=2.0, account_burst=4.0, account_wait=1.0)
+    with short_dir() as d, in_thread(d / "srv", limits=limits) as srv:
         clients = [_carol(srv.place.socket) for _ in range(6)]  # (a hello, before it, is no one's yet)
         for client in clients:  # each connection one page at once: PAGE_COST each, over one budget
             client.send({"type": "list_tables"})
         answers = [client.receive() for client in clients]
         kinds = [a["type"] if a["type"] != "error" else a["code"] for a in answers if a is not None]
         assert PAGE_COST == 2.0
-        # two at once, a third after 2 s; the next would wait 4 s or more, past the bound: refused at
+        # two at once, a third after 1 s; the next would wait 2 s or more, past the bound: refused at
         # once, spending nothing (a debt that grew with every connection's waiting message was unbounded)
         assert sorted(kinds) == ["busy"] * 3 + ["tables"] * 3, kinds
         clients[0].send({"type": "list_tables", "table": "none"})  # the debt was not run up: answered
@@ -39,9 +40,9 @@ def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothin
 
 
 def test_what_a_closed_connection_left_queued_is_dropped() -> None:
-    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=0.5, account_burst=1.0)) as srv:
+    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=1.0, account_burst=1.0)) as srv:
         carol = _carol(srv.place.socket)
-        for name in ("t1", "t2", "t3"):  # t1 at once; t2 waits 2 s; t3 after it
+        for name in ("t1", "t2", "t3"):  # t1 at once; t2 waits 1 s; t3 after it
             carol.send({"type": "open_table", "table": name, "players": ["carol", "Bob", "Cy"], "seed": 1})
         opened = carol.until("opened")
         assert opened["type"] == "opened", opened

@@ -79,7 +79,7 @@ def test_an_account_that_connects_too_often_is_refused_at_once_and_others_are_se
         os.chmod(d, 0o755)
         server.directory.mkdir(mode=0o755)
         server.start("--limit", "connect-burst=5", "--limit", "connect-rate=0.01")
-        crowd = Crowd(server.place.socket, {"n": 10, "hello": True, "seconds": 5}, other_user)
+        crowd = Crowd(server.place.socket, {"n": 10, "hello": True, "seconds": 5, "until_closed": 5}, other_user)
         received, closed = crowd.result()
         assert received[:5] == [["welcome"]] * 5
         assert received[5:] == [["error:busy"]] * 5 and all(closed[5:])

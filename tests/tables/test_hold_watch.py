@@ -11,6 +11,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from dvtui.server.limits import Limits
+
 from ..support.pilot import WAIT
 from ..support.postgres import on_database
 from ..support.raw import FEATURES, RawClient
@@ -35,7 +37,8 @@ def _next_error(client: RawClient) -> dict[str, object]:
 
 
 def test_a_lost_hold_is_noticed_without_a_move_told_and_taken_again(pg_database: str, tmp_path: Path) -> None:
-    with short_dir() as d, in_thread(d, **on_database(pg_database, d / "games")) as server:
+    limits = Limits(hold_check=0.2)  # asked five times a second (every 2 s by default)
+    with short_dir() as d, in_thread(d, limits=limits, **on_database(pg_database, d / "games")) as server:
         client = RawClient(str(server.place.socket))
         client.hello([*FEATURES, "reasons"])
         client.send({"type": "open_table", "table": "t", "players": ["Ana", "Bob", "bot:greedy"], "seed": 4,

@@ -27,6 +27,7 @@ from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgpeers import PgPeers
 from dvtui.store import SaveError
 from tests.support.pgstores import two_stores
+from tests.support.postgres import told_so_far
 from tests.support.servers import wait_for
 from tests.support.visitors import now
 
@@ -90,7 +91,7 @@ async def test_a_follower_reads_the_game_it_holds_after_its_name_is_given_to_ano
         a.presence.start(lambda payload: None)
         PgPeers(a).tell_presence("n", [Here(0, None)], a.game_id(again))  # somebody at the new game through a
         wait_for("a's presence row", lambda: PgPeers(b).presence_elsewhere("n") != [])
-        told = [n.payload for n in listener.notifies(timeout=1.0)]
+        told = told_so_far(listener)
     assert any(payload.startswith("lines n ") for payload in told)
     for payload in told:  # what b is woken for before it hears `table n` (notifications are read concurrently)
         if not payload.startswith("table "):

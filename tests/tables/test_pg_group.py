@@ -22,7 +22,7 @@ from dvtui.server.stores.pgerrors import DatabaseError, DatabaseLost
 from dvtui.server.stores.pggroup import Append
 from dvtui.server.stores.pgrows import RowWriter
 
-from ..support.postgres import db_lines
+from ..support.postgres import db_lines, told_so_far
 from ..support.servers import wait_for
 
 pytestmark = pytest.mark.postgresql
@@ -71,7 +71,7 @@ def test_a_game_refused_by_the_key_keeps_nothing_and_the_other_games_lines_of_th
         a = Append(ids["a"], "a", 1, [LINE % 1 + b" ours", LINE % 2])
         b = Append(ids["b"], "b", 1, [LINE % 1, LINE % 2])
         store.group.write([a, b])  # one batch
-        told = [n.payload for n in other.notifies(timeout=0.5)]
+        told = told_so_far(other)
     assert isinstance(a.error, HoldLost) and "another server wrote its next line first" in str(a.error)
     assert b.error is None
     assert db_lines(pg_database, "a")[1:] == [LINE % 1]  # nothing of ours, not even the line that had no rival

@@ -30,6 +30,7 @@ from dvtui.server.stores.pg import PgStore
 from dvtui.server.stores.pgpeers import PgPeers
 from dvtui.tables.protocol import ListTables
 from tests.support.pgstores import two_stores
+from tests.support.postgres import told_so_far
 from tests.support.visitors import now
 
 pytestmark = pytest.mark.postgresql
@@ -115,7 +116,7 @@ def _told(pg_database: str, work: object) -> list[str]:
         listener.execute("LISTEN dvtui")
         assert callable(work)
         work()
-        return [n.payload for n in listener.notifies(timeout=1.0)]
+        return told_so_far(listener)
 
 
 async def _heard(following: Following, told: list[str]) -> None:

@@ -173,7 +173,7 @@ def test_a_seek_that_could_not_play_its_table_is_refused_before_it_seeks() -> No
 
 
 def test_the_pools_bounds() -> None:
-    with open_server("--limit", "idle-seconds=1") as server:
+    with open_server("--limit", "idle-seconds=0.5") as server:
         sock = server.place.socket
         client = seeker(sock)
         for bad in ({"players": [6]}, {"players": [2, 3]}, {"players": []}, {"wait": 0}, {"wait": 601},
@@ -182,7 +182,7 @@ def test_the_pools_bounds() -> None:
             error = client.until("seeking")
             assert error["type"] == "error" and error["code"] == "bad_message" and error["re"] == "seek", (bad, error)
         # a seeker is not idle: seated after a wait longer than a silent connection is kept
-        client.send({"type": "seek", "players": [3], "wait": 3})
+        client.send({"type": "seek", "players": [3], "wait": 1})  # (the shortest wait: 1 s)
         matched = client.until("matched")
         assert matched["type"] == "matched" and matched["bots"] == 2, matched
         client.close()
