@@ -1,6 +1,7 @@
 """What a key leaves as it was is neither mounted nor laid out again: choosing a card or a column
 redraws the board and the hand, not the whole screen, and the footer keeps its keys while they
-are the same. Every key a person presses pays for what the screen does again."""
+are the same; a card drawn does not look its words up again. Every key a person presses pays for
+what the screen does again."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from textual.screen import Screen
 
 from dvtui.app.textual_private import FooterKey
+from dvtui.app.widgets import faces
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner
 from dvtui.app.widgets.scoreboard import Scoreboard
@@ -52,3 +54,18 @@ async def test_the_footer_keeps_its_keys_while_they_are_the_same() -> None:
         await press(pilot, "c", "enter")  # the bots' turn, then this side's again, with undo
         assert await next_decision(pilot, app) == HUMAN
         assert "undo" in [key.action for key in screen.query(FooterKey)]
+
+
+@pytest.mark.usefixtures("french")
+def test_the_goods_names_are_looked_up_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    looked_up = faces.pgettext
+
+    def counted(context: str, message: str) -> str:
+        asked.append(message)
+        return looked_up(context, message)
+
+    monkeypatch.setattr(faces, "pgettext", counted)
+    labels = {faces.card_label(card, 20) for card in ["house-300", "holiday-700", "money-100"] * 20}
+    assert labels == {"maison 300", "vacances 700", "argent 100"}
+    assert len(asked) <= 8  # (none once the French names are known: a language's eight names at most)
