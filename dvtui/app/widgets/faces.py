@@ -14,7 +14,7 @@ from rich.text import Text
 
 from ...describe import card_category, card_code, card_value_label, seat_tags
 from ...engine import CATEGORIES
-from ...i18n import pgettext
+from ...i18n import language, pgettext
 from ..theme import CARD_COLORS, GOLD, MUTED, no_color, seat_color, seat_ink
 
 GOLD_BOLD = Style(bold=True, color=GOLD)
@@ -35,18 +35,33 @@ def card_style(card: str, *, dim: bool = False, bold: bool = False) -> Style:
 
 def good_name(category: str) -> str:
     """A category's name in the language spoken now (the rules' words: maison, voiture...)."""
-    names = {
-        "house": pgettext("good", "house"), "car": pgettext("good", "car"), "boat": pgettext("good", "boat"),
-        "horse": pgettext("good", "horse"), "jewel": pgettext("good", "jewel"), "watch": pgettext("good", "watch"),
-        "holiday": pgettext("good", "holiday"), "money": pgettext("good", "money"),
-    }  # fmt: skip
-    return names.get(category, category)
+    return _good_names()[0].get(category, category)
 
 
 def full_names() -> int:
     """The cells a card's full name needs: cards show their category's full name only where the
     longest one fits, in the language spoken now (``holiday 700``, ``vacances 700``)."""
-    return max(cell_len(good_name(category)) for category in (*CATEGORIES, "money")) + len(" 700")
+    return _good_names()[1]
+
+
+_GOOD_NAMES: dict[str, tuple[dict[str, str], int]] = {}
+"""Per language: each category's name, and the cells a card's full name needs."""
+
+
+def _good_names() -> tuple[dict[str, str], int]:
+    """The goods' names in the language spoken now, looked up once per language: every card drawn
+    asks for its name and the longest one (a board is some fifty cards, drawn at each key)."""
+    code = language()
+    known = _GOOD_NAMES.get(code)
+    if known is None:
+        names = {
+            "house": pgettext("good", "house"), "car": pgettext("good", "car"), "boat": pgettext("good", "boat"),
+            "horse": pgettext("good", "horse"), "jewel": pgettext("good", "jewel"), "watch": pgettext("good", "watch"),
+            "holiday": pgettext("good", "holiday"), "money": pgettext("good", "money"),
+        }  # fmt: skip
+        longest = max(cell_len(names[category]) for category in (*CATEGORIES, "money")) + len(" 700")
+        known = _GOOD_NAMES[code] = (names, longest)
+    return known
 
 
 def card_label(card: str, width: int) -> str:

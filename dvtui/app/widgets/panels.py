@@ -117,6 +117,8 @@ class Banner(Widget):
     def show(self, text: Text, *, summary: bool = False) -> None:
         """``summary``: each line of ``text`` is a list (``Ana +600k → 1.2M: JWL 300, HSE 300``),
         wrapped between its items, never inside one."""
+        if (text, summary) == (self.text, self.summary):
+            return  # (the table is redrawn at each key: the banner is laid out again only when it changes)
         self.text = text
         self.summary = summary
         self.set_class(summary, "-summary")

@@ -90,6 +90,20 @@ SHORT_REST = 2 + 1 + 11 + 1 + 7 + 1 + 5
 """A compact line besides the name: the marker, the hand, the seven goods in a cell each, the total."""
 
 
+def _shown(game: Game, turn: int | None) -> tuple[object, ...]:
+    """Everything of ``game`` the scoreboard draws (the game changes in place, so a copy): the
+    seats, whose turn, the hands (played out once the last round has ended), goods, money, totals."""
+    return (
+        game.created,
+        turn,
+        after_last_round(game),
+        tuple(map(tuple, game.hands)),
+        tuple(map(tuple, game.goods)),
+        tuple(map(tuple, game.money)),
+        tuple(game.worth),
+    )
+
+
 class Scoreboard(Widget):
     """The players' holdings; ``show(game)`` redraws it."""
 
@@ -102,6 +116,8 @@ class Scoreboard(Widget):
         self.game: Game | None = None
         self.turn: int | None = None
         self._rendered: tuple[int, Text] | None = None
+        self._shown: tuple[object, ...] | None = None
+        """What the lines drawn are made of (see :func:`_shown`), to draw them again only when it changes."""
         self.compact = False
         """A short line per player, for a table narrower than :data:`LINE_WIDTH` (a phone's tab)."""
 
@@ -112,11 +128,21 @@ class Scoreboard(Widget):
             self.refresh(layout=True)
 
     def show(self, game: Game, *, turn: int | None = None) -> None:
-        """``turn``: the seat to mark as moving (defaults to the player to move, if placing)."""
+        """``turn``: the seat to mark as moving (defaults to the player to move, if placing).
+
+        The screen is laid out again only when the number of players changes: the lines drawn
+        depend on it, the width and :attr:`compact` alone (a line or a block per player), not on
+        what the players hold, and a layout of the whole screen at every move is most of a move's
+        cost to draw."""
+        players = None if self.game is None else self.game.n
         self.game = game
         self.turn = turn if turn is not None else (game.to_move if game.phase == Phase.PLACEMENT else None)
+        shown = _shown(game, self.turn)
+        if shown == self._shown:
+            return  # (a card or a column chosen: the table is redrawn, the holdings are the same)
+        self._shown = shown
         self._rendered = None
-        self.refresh(layout=True)
+        self.refresh(layout=game.n != players)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The lines drawn at ``width`` (a line or a block per player): measured at the width

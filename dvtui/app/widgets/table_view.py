@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.compose import compose
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -37,7 +38,11 @@ many rows as at its normal width: narrower than the scoreboard's line, it is dra
 
 class KeysFooter(Footer):
     """The table's footer, whose keys go without their words when the table is compact (``terse``):
-    ``1-6 ←→ a-g ⏎ h ? q`` fits 40 columns, and ``?`` says what each key does."""
+    ``1-6 ←→ a-g ⏎ h ? q`` fits 40 columns, and ``?`` says what each key does.
+
+    Textual's footer removes and mounts every key again whenever the screen's keys may have changed,
+    and the whole screen is laid out again for it; about half the time, at the table, the keys shown
+    are the same (a key the footer does not show turned on or off): this footer keeps them then."""
 
     terse: reactive[bool] = reactive(False, recompose=True)
 
@@ -50,6 +55,31 @@ class KeysFooter(Footer):
             if self.terse and isinstance(widget, FooterKey):
                 widget.description = ""
             yield widget
+
+    async def recompose(self) -> None:
+        if not self.is_attached:
+            return
+        if not _same_keys(list(self.children), compose(self)):
+            await super().recompose()
+
+
+def _same_keys(shown: Sequence[Widget], fresh: Sequence[Widget]) -> bool:
+    """The footer's keys ``fresh`` are those ``shown``: the same keys, words, places and states
+    (anything but keys, such as a group's label, counts as a change)."""
+    if len(shown) != len(fresh):
+        return False
+    for key, new in zip(shown, fresh, strict=True):
+        if not isinstance(key, FooterKey) or not isinstance(new, FooterKey):
+            return False
+        if (key.key, key.key_display, key.description, key.action, key.tooltip) != (
+            new.key,
+            new.key_display,
+            new.description,
+            new.action,
+            new.tooltip,
+        ) or any(key.has_class(name) != new.has_class(name) for name in ("-disabled", "-command-palette")):
+            return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,71 @@
+"""What a key leaves as it was is neither mounted nor laid out again: choosing a card or a column
+redraws the board and the hand, not the whole screen, and the footer keeps its keys while they
+are the same; a card drawn does not look its words up again. Every key a person presses pays for
+what the screen does again."""
+
+from __future__ import annotations
+
+import pytest
+from textual.screen import Screen
+
+from dvtui.app.textual_private import FooterKey
+from dvtui.app.widgets import faces
+from dvtui.app.widgets.board import Board
+from dvtui.app.widgets.panels import Banner
+from dvtui.app.widgets.scoreboard import Scoreboard
+
+from ..support.apps import PLAYERS, new_session, table_app
+from ..support.pilot import press, settled, text
+from .driver import HUMAN, next_decision, table
+
+
+@pytest.mark.parametrize("players", [PLAYERS, "Ana,Bea,Cid"])  # with bots; people at one keyboard (a banner)
+async def test_choosing_a_card_and_a_column_lays_nothing_out_again(players: str) -> None:
+    app = table_app(new_session(None, players))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+        await press(pilot, "4")  # a card chosen: the footer offers to place it
+        assert screen.query_one(Banner).display == (players != PLAYERS)  # whose turn it is, under the hand
+        layouts: list[Screen[object]] = []
+        screen.screen_layout_refresh_signal.subscribe(app, layouts.append, immediate=True)
+        scores = text(screen.query_one(Scoreboard))
+        board = screen.query_one(Board).board_lines(78, 10)
+        await press(pilot, "c", "right", "5")
+        assert screen.query_one(Board).board_lines(78, 10) != board  # the card is shown under the column
+        assert text(screen.query_one(Scoreboard)) == scores
+        assert layouts == []
+        await press(pilot, "enter")  # placed: the hand on the scoreboard has lost the 5
+        assert await next_decision(pilot, app) == HUMAN
+        assert text(screen.query_one(Scoreboard)) != scores
+
+
+async def test_the_footer_keeps_its_keys_while_they_are_the_same() -> None:
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+        await press(pilot, "4")
+        keys = list(screen.query(FooterKey))
+        assert [key.action for key in keys][:3] == ["pick(1)", "step(-1)", "place"]
+        screen.refresh_bindings()  # (as when a key the footer does not show turns on or off)
+        await settled(pilot)
+        assert all(now is key for now, key in zip(screen.query(FooterKey), keys, strict=True))
+        await press(pilot, "c", "enter")  # the bots' turn, then this side's again, with undo
+        assert await next_decision(pilot, app) == HUMAN
+        assert "undo" in [key.action for key in screen.query(FooterKey)]
+
+
+@pytest.mark.usefixtures("french")
+def test_the_goods_names_are_looked_up_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    looked_up = faces.pgettext
+
+    def counted(context: str, message: str) -> str:
+        asked.append(message)
+        return looked_up(context, message)
+
+    monkeypatch.setattr(faces, "pgettext", counted)
+    labels = {faces.card_label(card, 20) for card in ["house-300", "holiday-700", "money-100"] * 20}
+    assert labels == {"maison 300", "vacances 700", "argent 100"}
+    assert len(asked) <= 8  # (none once the French names are known: a language's eight names at most)
