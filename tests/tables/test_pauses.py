@@ -68,3 +68,16 @@ def test_a_full_collection_below_the_thawing_mark_does_not_walk_the_frozen(
     kept += [Node() for _ in range(2 * real())]
     gc.collect()  # past the mark: asked, and thawed
     assert walked == [1] and pauses.thawed == 1
+
+
+def test_the_youngest_generation_is_collected_every_7000_objects_while_installed() -> None:
+    """A move's few dozen objects die before a collection rather than being carried into the older
+    generations, collected more often and at more cost; the collector is as it was once taken out."""
+    before = gc.get_threshold()
+    hook = FrozenAfterFull(floor=0)
+    hook.install()
+    try:
+        assert gc.get_threshold() == (7000, *before[1:])
+    finally:
+        hook.uninstall()
+    assert gc.get_threshold() == before
