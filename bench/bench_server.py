@@ -516,7 +516,7 @@ async def run_size(
         bench = Bench(directories, tables, move_time, chat_every, store)
         bench.across, bench.first_only = across, others_follow
         await bench.setup()
-        while any(t.game is None for t in bench.tables):
+        while any(t.game is None for t in bench.tables) or not all(c.greeted for c in bench.clients):
             await asyncio.sleep(0.05)
         if store is not None:
             await bench.everyone_told()
