@@ -7,7 +7,11 @@
 
 For each size: a ``dvtui serve`` process pinned to one core (``taskset``), N tables of 3 seats and
 1 spectator each (4N connections from this process), moves sent at up to ``--rate`` per second in
-all, each by the seat to move, with the ``seq`` it saw. Measured:
+all, each by the seat to move, with the ``seq`` it saw. The clients are lean, since they share the
+machine with what they measure: each connection an ``asyncio`` protocol whose lines are split as
+they come (no task nor future per line), a line's type and ``seq`` read and the rest left alone
+(only seat 0, which keeps the game the moves are chosen from, decodes the events), the tables ready
+for a move kept as they change, one timer for all the sends. Measured:
 
 - latency: from a move's send to its receipt by every other client of its table (p50 / p99);
 - durability: when any client receives a move, its line is already in the game's file (the server
@@ -71,6 +75,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
@@ -81,6 +87,18 @@ from dvtui.tables.wire import MAX_LINE_BYTES  # noqa: E402
 
 HELLO = json.dumps({"type": "hello", "version": 1, "features": list(FEATURES)}).encode() + b"\n"
 """Every feature, as today's dvtui client says: the clients are sent what today's are (chat lines, clocks)."""
+
+
+class Head(msgspec.Struct):
+    """What the bench reads of most lines: a line's type, and a game event's ``seq`` and ``player``
+    (the rest left undecoded: only the seat that keeps the game decodes its events in full)."""
+
+    type: str
+    seq: int | None = None
+    player: int | None = None
+
+
+head_decoder = msgspec.json.Decoder(Head)
 
 SEATS = ["Ana", "Bob", "Cy"]
 CHECKERS = 16
@@ -101,17 +119,51 @@ class TableState:
     busy: bool = False
     checked: int = -1
     """The last seq whose durability was checked (asked of the database once per move)."""
+    ready_at: int = -1
+    """Its index in :attr:`Bench.ready` (-1: not there)."""
 
 
-@dataclass
-class Client:
-    table: TableState
-    seat: int | None
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    server: int = 0
-    """Which of the bench's servers it is connected through."""
-    seen: int = 0
+RECEIVED = memoryview(bytearray(1 << 16))
+"""Where every client's bytes are received (one buffer for all: each read is handled before the
+next; asyncio's own reads allocate 256 KiB for each, which cost more than the lines read)."""
+
+
+class Client(asyncio.BufferedProtocol):
+    """One simulated connection: the lines it is sent, split as they arrive and handed to
+    :meth:`Bench.receive` (no reader task nor future per line: with 4N connections in one process
+    on the server's machine, the bench's own CPU per move bounds what it can measure)."""
+
+    def __init__(self, bench: Bench, table: TableState, seat: int | None, server: int) -> None:
+        self.bench = bench
+        self.table = table
+        self.seat = seat
+        self.server = server
+        """Which of the bench's servers it is connected through."""
+        self.transport: asyncio.WriteTransport | None = None
+        self.rest = b""
+        self.greeted = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        self.transport = transport
+        transport.write(HELLO)
+
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return RECEIVED
+
+    def buffer_updated(self, nbytes: int) -> None:
+        data = RECEIVED[:nbytes].tobytes()
+        if self.rest:
+            data = self.rest + data
+        lines = data.split(b"\n")
+        self.rest = lines.pop()
+        receive = self.bench.receive
+        for line in lines:
+            receive(self, line)
+
+    def write(self, data: bytes) -> None:
+        assert self.transport is not None
+        self.transport.write(data)
 
 
 class Bench:
@@ -141,6 +193,10 @@ class Bench:
         """Moves whose row the durability check asked for."""
         self.asking: set[asyncio.Task[None]] = set()
         self.tables = [TableState(f"t{i}") for i in range(tables)]
+        self.ready: list[TableState] = []
+        """The tables whose player to move may be sent a move (dealt, not waiting on one, not over),
+        kept as they change rather than looked for among all tables at each move."""
+        self.clients: list[Client] = []
         self.latencies: list[float] = []
         self.moves = 0
         self.not_durable = 0
@@ -218,13 +274,27 @@ class Bench:
             await asyncio.sleep(0.2)
 
     async def connect(self, table: TableState, seat: int | None) -> Client:
-        reader, writer = await asyncio.open_unix_connection(self.sock(table, seat), limit=MAX_LINE_BYTES)
-        writer.write(HELLO)
-        await reader.readuntil(b"\n")
-        message = {"type": "join", "table": table.name, "seat": seat} if seat is not None else {
-            "type": "watch", "table": table.name}  # fmt: skip
-        writer.write(json.dumps(message).encode() + b"\n")
-        return Client(table, seat, reader, writer, self.server(table, seat))
+        """A client of ``table`` (its seat ``seat``, or its spectator): it says hello, and joins
+        or watches once answered."""
+        client = Client(self, table, seat, self.server(table, seat))
+        await asyncio.get_running_loop().create_unix_connection(lambda: client, self.sock(table, seat))
+        self.clients.append(client)
+        return client
+
+    def make_ready(self, table: TableState) -> None:
+        if table.ready_at < 0 and table.game is not None and not table.busy and not table.game.over:
+            table.ready_at = len(self.ready)
+            self.ready.append(table)
+
+    def unready(self, table: TableState) -> None:
+        at = table.ready_at
+        if at < 0:
+            return
+        last = self.ready.pop()
+        if last is not table:
+            self.ready[at] = last
+            last.ready_at = at
+        table.ready_at = -1
 
     async def setup(self) -> None:
         if self.store is not None:
@@ -257,78 +327,103 @@ class Bench:
             table.seats = [await self.connect(table, s) for s in range(3)]
             table.spectator = await self.connect(table, None)
 
-    async def read(self, client: Client) -> None:
+    def receive(self, client: Client, line: bytes) -> None:
+        """A line ``client`` was sent: its type and seq read (a whole event decoded only by the seat
+        that keeps the game), the move's receipt counted, its durability checked."""
         table = client.table
-        while True:
-            try:
-                line = await client.reader.readuntil(b"\n")
-            except (asyncio.IncompleteReadError, ConnectionError):
+        if not client.greeted:  # the answer to its hello
+            client.greeted = True
+            message = {"type": "join", "table": table.name, "seat": client.seat} if client.seat is not None else {
+                "type": "watch", "table": table.name}  # fmt: skip
+            client.write(json.dumps(message).encode() + b"\n")
+            return
+        head = head_decoder.decode(line)
+        kind = head.type
+        if kind == "game_created":
+            if client.seat == 0:
+                created = decoder.decode(line)
+                assert isinstance(created, GameCreated)
+                table.game = Game(created)
+                table.lines = 1
+                self.make_ready(table)
+            return
+        if kind == "error":
+            error: Any = decoder.decode(line)
+            if error.re == "say":
+                self.chat_refused += 1  # (the move it followed stands)
                 return
+            self.errors.append(error.message)
+            table.busy = False
+            self.make_ready(table)
+            return
+        seq = head.seq
+        if seq is None:
+            return
+        pending = table.pending
+        if kind == "card_placed" and seq in pending:
+            # durable before anyone hears of it (the first to hear of it is asked of the database)
+            first = pending[seq] == 3 and table.checked < seq
+            if self.database is None:
+                self.not_durable += not self.durable(table, seq)
+            elif first:
+                self.unchecked.append((table.name, seq))
+                self.received_some.set()
+            if seq > table.checked:
+                table.checked = seq
+            if client.seat != head.player:
+                left = pending[seq] - 1
+                if left:
+                    pending[seq] = left
+                else:
+                    self.latencies.append(time.perf_counter() - table.sent_at.pop(seq))
+                    del pending[seq]
+        game = table.game
+        if client.seat == 0 and game is not None:
             message = decoder.decode(line)
-            if isinstance(message, GameCreated):
-                if client.seat == 0:
-                    table.game = Game(message)
-                    table.lines = 1
-                continue
-            if not isinstance(message, CardPlaced) and type(message).__name__ in ("Error",):
-                if message.re == "say":  # type: ignore[attr-defined]
-                    self.chat_refused += 1  # (the move it followed stands)
-                    continue
-                self.errors.append(message.message)  # type: ignore[attr-defined]
+            message.seq = None  # type: ignore[union-attr]
+            game.apply(message)  # type: ignore[arg-type]
+            table.lines = seq + 1
+            if not game.derived_pending:
                 table.busy = False
-                continue
-            seq = getattr(message, "seq", None)
-            if seq is None:
-                continue
-            if isinstance(message, CardPlaced) and seq in table.pending:
-                # durable before anyone hears of it (the first to hear of it is asked of the database)
-                first = table.pending[seq] == 3 and table.checked < seq
-                if self.database is None:
-                    self.not_durable += not self.durable(table, seq)
-                elif first:
-                    self.unchecked.append((table.name, seq))
-                    self.received_some.set()
-                table.checked = max(table.checked, seq)
-                if client.seat != message.player:
-                    table.pending[seq] -= 1
-                    if table.pending[seq] == 0:
-                        self.latencies.append(time.perf_counter() - table.sent_at.pop(seq))
-                        del table.pending[seq]
-            if client.seat == 0 and table.game is not None:
-                message.seq = None
-                table.game.apply(message)
-                table.lines = seq + 1
-                if not table.game.derived_pending:
-                    table.busy = False
+                self.make_ready(table)
 
     async def drive(self, rate: float, seconds: float) -> None:
+        """Moves at ``rate`` a second for ``seconds``, one timer for them all: at each wake-up, the
+        moves due by then (a tick with no table ready is a move not made, as it was one at a time)."""
         rng = random.Random(1)
         interval = 1.0 / rate
         start = time.perf_counter()
+        end = start + seconds
         next_at = start
-        while time.perf_counter() - start < seconds:
-            ready = [t for t in self.tables if t.game is not None and not t.busy and not t.game.over]
-            if ready:
-                table = rng.choice(ready)
-                game = table.game
-                assert game is not None
-                card, column = rng.choice(game.legal_placements())
-                seq = table.lines
-                table.busy = True
-                table.pending[seq] = 3  # the two other seats and the spectator
-                table.sent_at[seq] = time.perf_counter()
-                mover = table.seats[game.to_move]
-                mover.writer.write(json.dumps({"type": "place", "seq": seq, "card": card, "column": column}).encode()
-                                   + b"\n")  # fmt: skip
-                self.moves += 1
-                self.through[mover.server] += 1
-                if self.chat_every and self.moves % self.chat_every == 0:
-                    line = {"type": "say", "table": table.name, "text": f"move {self.moves}: nice one, <b>[bold]"}
-                    mover.writer.write(json.dumps(line).encode() + b"\n")
-                    self.said += 1
-            next_at += interval
-            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        now = start
+        while now < end:
+            while next_at <= now:
+                next_at += interval
+                if self.ready:
+                    self.send_move(rng)
+            await asyncio.sleep(next_at - now)
+            now = time.perf_counter()
         await asyncio.sleep(1.0)  # the last moves' broadcasts
+
+    def send_move(self, rng: random.Random) -> None:
+        """A move at a ready table, by the seat to move, with the seq it saw."""
+        table = rng.choice(self.ready)
+        game = table.game
+        assert game is not None
+        card, column = rng.choice(game.legal_placements())
+        seq = table.lines
+        table.busy = True
+        self.unready(table)
+        table.pending[seq] = 3  # the two other seats and the spectator
+        table.sent_at[seq] = time.perf_counter()
+        mover = table.seats[game.to_move]
+        mover.write(b'{"type":"place","seq":%d,"card":%d,"column":%d}\n' % (seq, card, column))
+        self.moves += 1
+        self.through[mover.server] += 1
+        if self.chat_every and self.moves % self.chat_every == 0:
+            line = {"type": "say", "table": table.name, "text": f"move {self.moves}: nice one, <b>[bold]"}
+            mover.write(json.dumps(line).encode() + b"\n")
+            self.said += 1
 
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -421,8 +516,7 @@ async def run_size(
         bench = Bench(directories, tables, move_time, chat_every, store)
         bench.across, bench.first_only = across, others_follow
         await bench.setup()
-        readers = [asyncio.create_task(bench.read(c)) for t in bench.tables for c in [*t.seats, t.spectator] if c]
-        while any(t.game is None for t in bench.tables):
+        while any(t.game is None for t in bench.tables) or not all(c.greeted for c in bench.clients):
             await asyncio.sleep(0.05)
         if store is not None:
             await bench.everyone_told()
@@ -444,8 +538,9 @@ async def run_size(
         moves = [n or others_follow * bench.moves for n in bench.through]  # (a follower's: the moves it followed)
         db_used = after[1] - before[1] if before[1] is not None and after[1] is not None else None
         rss = max(rss_mib(proc.pid) for proc in procs)
-        for task in readers:
-            task.cancel()
+        for client in bench.clients:
+            if client.transport is not None:
+                client.transport.close()
         lat = sorted(bench.latencies)
         assert bench.not_durable == 0, f"{bench.not_durable} moves were received before they were in the file"
         return {

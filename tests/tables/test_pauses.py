@@ -48,3 +48,36 @@ def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_hav
     assert pauses.thawed == 1
     gc.collect()  # everything looked at: the cycle freed, what lives frozen again
     assert watch() is None and gc.get_freeze_count() >= len(kept) + len(grown)
+
+
+def test_a_full_collection_below_the_thawing_mark_does_not_walk_the_frozen(
+    pauses: FrozenAfterFull, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asking the collector how many are frozen walks every frozen object (a million for a thousand
+    tables): the callback counts them as it freezes them, and asks only once its count passes the
+    mark that thaws them (what died since is not in its count)."""
+    kept = [Node() for _ in range(1000)]
+    gc.collect()  # everything looked at: the kept frozen
+    walked: list[int] = []
+    real = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: walked.append(1) or real())
+    for _ in range(3):
+        kept += [Node() for _ in range(100)]
+        gc.collect()
+    assert walked == [] and pauses.thawed == 0 and pauses.frozen >= real()
+    kept += [Node() for _ in range(2 * real())]
+    gc.collect()  # past the mark: asked, and thawed
+    assert walked == [1] and pauses.thawed == 1
+
+
+def test_the_youngest_generation_is_collected_every_7000_objects_while_installed() -> None:
+    """A move's few dozen objects die before a collection rather than being carried into the older
+    generations, collected more often and at more cost; the collector is as it was once taken out."""
+    before = gc.get_threshold()
+    hook = FrozenAfterFull(floor=0)
+    hook.install()
+    try:
+        assert gc.get_threshold() == (7000, *before[1:])
+    finally:
+        hook.uninstall()
+    assert gc.get_threshold() == before
