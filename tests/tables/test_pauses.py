@@ -1,5 +1,5 @@
 """A server's garbage collections stay short: what a full collection kept is frozen (never looked
-at again), and thawed once the frozen have doubled, so that the cycles among them are freed."""
+at again), and thawed once the frozen have grown past a mark, so that the cycles among them are freed."""
 
 from __future__ import annotations
 
@@ -21,16 +21,28 @@ class Node:
 
 @pytest.fixture
 def pauses() -> Iterator[FrozenAfterFull]:
-    hook = FrozenAfterFull(growth=2.0, floor=0)
+    """The hook, thawing once the frozen grew by a twentieth (the test process may hold millions of
+    objects: doubling them would take seconds), with no collection but the test's own: one started
+    by the test's allocations would freeze or thaw between the steps it checks."""
+    hook = FrozenAfterFull(growth=1.05, floor=0)
     gc.collect()
     hook.install()
+    automatic = gc.isenabled()
+    gc.disable()
     try:
         yield hook
     finally:
+        if automatic:
+            gc.enable()
         hook.uninstall()
 
 
-def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_have_doubled(
+def past_the_mark(hook: FrozenAfterFull, frozen: int) -> list[Node]:
+    """Enough new objects for the ``frozen`` to pass the mark that thaws them."""
+    return [Node() for _ in range(int(hook.growth * hook.kept) - frozen + 1)]
+
+
+def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_have_grown(
     pauses: FrozenAfterFull,
 ) -> None:
     kept = [Node() for _ in range(1000)]
@@ -43,8 +55,8 @@ def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_hav
     del gone
     gc.collect()
     assert watch() is not None  # a cycle among the frozen: not looked at
-    grown = [Node() for _ in range(2 * frozen)]
-    gc.collect()  # the frozen have doubled: thawed
+    grown = past_the_mark(pauses, gc.get_freeze_count())
+    gc.collect()  # the frozen have grown past the mark: thawed
     assert pauses.thawed == 1
     gc.collect()  # everything looked at: the cycle freed, what lives frozen again
     assert watch() is None and gc.get_freeze_count() >= len(kept) + len(grown)
@@ -65,7 +77,7 @@ def test_a_full_collection_below_the_thawing_mark_does_not_walk_the_frozen(
         kept += [Node() for _ in range(100)]
         gc.collect()
     assert walked == [] and pauses.thawed == 0 and pauses.frozen >= real()
-    kept += [Node() for _ in range(2 * real())]
+    kept += past_the_mark(pauses, real())
     gc.collect()  # past the mark: asked, and thawed
     assert walked == [1] and pauses.thawed == 1
 
