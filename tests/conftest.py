@@ -109,6 +109,20 @@ def pytest_testnodedown(node: object, error: object) -> None:
         node.config.stash[_DESELECTED] = line  # type: ignore[attr-defined]
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A pytest-xdist worker ends within the 5 seconds its controller gives it: after its last test,
+    pytest collects the garbage five times over (to report what finalizers raised), and a worker
+    holding the whole suite's leftovers took longer than that for it, to be interrupted (a
+    ``KeyboardInterrupt`` printed in whatever collector callback ran). What is garbage goes in the
+    first two collections, as pytest's would (what they free raises there, and is reported); what
+    lives on is frozen, so the five look only at what came since."""
+    if hasattr(session.config, "workerinput"):
+        gc.collect()
+        gc.collect()
+        gc.freeze()
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     line = config.stash.get(_DESELECTED, None)
     if line:
