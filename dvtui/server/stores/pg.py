@@ -41,7 +41,7 @@ from ...store import GameFileError, GameLocked, LoadedGame, SaveError, encode_li
 from ...store import writer as file_writer
 from ...tables.stamps import last_stamp
 from ...tables.wire import KEPT_GAME, TABLE_NAME
-from .base import RecordChanged, TableExists, TableRecord
+from .base import TableExists, TableRecord
 from .pgarenas import SCHEMA as ARENAS_SCHEMA
 from .pgarenas import PgArenas
 from .pgchat import SCHEMA as CHAT_SCHEMA
@@ -54,6 +54,7 @@ from .pggroup import GroupCommit
 from .pgholds import Holds
 from .pgpresence import SCHEMA as PRESENCE_SCHEMA
 from .pgpresence import Presence
+from .pgrecords import PgRecords, decoded
 from .pgrows import RowWriter
 
 if TYPE_CHECKING:
@@ -110,14 +111,6 @@ are told nothing more: the rows are what a restart reads)."""
 _T = TypeVar("_T")
 _NAME = re.compile(TABLE_NAME)
 _KEPT = re.compile(KEPT_GAME)
-_record_decoder = msgspec.json.Decoder(TableRecord)
-
-
-def _decoded(raw: bytes | None) -> TableRecord | None:
-    """A record as stored (None: none, or one that does not read)."""
-    with contextlib.suppress(msgspec.DecodeError):
-        return None if raw is None else _record_decoder.decode(bytes(raw))
-    return None
 
 
 class PgStore:
@@ -145,6 +138,8 @@ class PgStore:
         self.group = GroupCommit(self)
         """The decisions of the moment, of every table, committed together (:mod:`.pggroup`)."""
         self._unlocks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dvtui-unlock")
+        self.records = PgRecords(self.pool, self._patiently)
+        """The tables' records, versioned (:mod:`.pgrecords`)."""
         self.club = PgClub(self.pool, self._patiently)
         """The rated games' ends and the tournaments' records (:mod:`.pgclub`)."""
         self._schema()
@@ -274,10 +269,7 @@ class PgStore:
 
     def record(self, name: str) -> TableRecord | None:
         """Table ``name``'s record as kept now (None: none, or one that does not read)."""
-        raw = self._patiently(lambda: self.record_bytes(name))
-        with contextlib.suppress(msgspec.DecodeError):
-            return None if raw is None else _record_decoder.decode(raw)
-        return None
+        return self.records.record(name)
 
     def keep_rated(self, game: str, data: bytes) -> None:
         self.club.keep_rated(game, data)
@@ -446,67 +438,20 @@ class PgStore:
         except BaseException:
             self.holds.release(game_id)
             raise
-        record = None
-        if raw is not None:
-            with contextlib.suppress(msgspec.DecodeError):
-                record = _record_decoder.decode(bytes(raw))
+        record = decoded(raw)
         session = PlaySession(loaded.game, writer, None, list(loaded.events), [*loaded.notices, *writer.notices],
                               rewriter=lambda lines: RowWriter(self, name, game_id, lines))  # fmt: skip
         return session, lines, record
 
     def save_record(self, name: str, record: TableRecord) -> None:
-        data = msgspec.json.encode(record)
-
-        def write() -> None:
-            with self.pool.conn() as conn, conn.transaction():
-                row = conn.execute(
-                    "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
-                    "WHERE name = %s RETURNING id",
-                    (data, name),
-                ).fetchone()
-                if row is not None:
-                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name} {row[0]}"))
-
-        self._patiently(write)
+        self.records.save(name, record)
 
     def replace_record(self, name: str, record: TableRecord, version: int, game: int | None = None) -> int:
-        """Keep ``record`` if the record kept is still version ``version`` (a compare-and-swap: two
-        servers seating two people at once never lose either seat); else :class:`RecordChanged`.
-        A commit whose answer was lost and is tried again finds its own version moved on, and
-        the caller makes its change again on what is kept: the same change, found made. ``game``:
-        only that game's record, while it is the table's (another game given the name meanwhile
-        keeps its own)."""
-        data = msgspec.json.encode(record)
-        which = "name = %s" if game is None else "name = %s AND id = %s"
-        keys = (name,) if game is None else (name, game)
-
-        def write() -> int:
-            with self.pool.conn() as conn, conn.transaction():
-                row = conn.execute(
-                    "UPDATE dvtui_games SET record = %s, record_at = now(), record_version = record_version + 1 "
-                    f"WHERE {which} AND record_version = %s RETURNING id, record_version",
-                    (data, *keys, version),
-                ).fetchone()
-                if row is not None:
-                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"record {name} {row[0]}"))
-                    return int(row[1])
-                kept = conn.execute(f"SELECT record, record_version FROM dvtui_games WHERE {which}", keys).fetchone()
-            if kept is None:  # (the table is gone: put aside meanwhile)
-                return version
-            raise RecordChanged(_decoded(kept[0]), int(kept[1]))
-
-        return self._patiently(write)
+        """:meth:`.pgrecords.PgRecords.replace` (a compare-and-swap of the record)."""
+        return self.records.replace(name, record, version, game)
 
     def versioned_record(self, name: str, game: int | None = None) -> tuple[TableRecord | None, int]:
-        which = "name = %s" if game is None else "name = %s AND id = %s"
-        keys = (name,) if game is None else (name, game)
-
-        def read() -> tuple[TableRecord | None, int]:
-            with self.pool.conn() as conn:
-                row = conn.execute(f"SELECT record, record_version FROM dvtui_games WHERE {which}", keys).fetchone()
-            return (None, -1) if row is None else (_decoded(row[0]), int(row[1]))
-
-        return self._patiently(read)
+        return self.records.versioned(name, game)
 
     def rest(self, name: str, session: PlaySession) -> None:
         session.close()
@@ -587,9 +532,7 @@ class PgStore:
 
     def record_bytes(self, name: str) -> bytes | None:
         """Game ``name``'s table record as stored (None: it has none)."""
-        with self.pool.conn() as conn:
-            found = self._game(conn, name)
-        return None if found is None or found[1] is None else bytes(found[1])
+        return self.records.raw(name)
 
 
 __all__ = [
