@@ -397,3 +397,18 @@ def test_the_store_closes_after_the_commit_under_way_not_under_it(
     store.group.submit(Append(game_id, "a", 1, [LINE % 1]), lambda request: outcome.append(request.error))
     store.close()
     assert outcome == [None] and db_lines(pg_database, "a")[1:] == [LINE % 1]
+
+
+def test_a_closed_store_leaves_no_committer_thread_behind(pg_database: str, tmp_path: Path) -> None:
+    """The committer thread, started at a store's first submitted decision, ends with the store: a
+    process that opens and closes stores (a test run, a tool) does not keep one idle thread each."""
+    store = PgStore(pg_database, tmp_path)
+    session = store.create("a", _created(1), _record())[0]
+    game_id = store.game_id(session) or 0
+    committed = threading.Event()
+    store.group.submit(Append(game_id, "a", 1, [LINE % 1]), lambda request: committed.set())
+    assert committed.wait(10)
+    committer = store.group._committer
+    assert committer is not None and committer.is_alive()
+    store.close()
+    assert not committer.is_alive()

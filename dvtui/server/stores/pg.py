@@ -286,6 +286,7 @@ class PgStore:
     def close(self) -> None:
         """Close the store's connections (its holds go with them), and stop following the others."""
         self.group.settle(SETTLE)
+        self.group.close(SETTLE)
         self.stopping.set()
         self.presence.close()
         if self.listener is not None:

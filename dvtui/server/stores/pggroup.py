@@ -126,6 +126,8 @@ class GroupCommit:
         self._committer: threading.Thread | None = None
         self._wake = threading.Event()
         """Wakes the committer thread to lead the next commit (:meth:`submit`)."""
+        self._closed = False
+        """Set by :meth:`close`: the committer thread ends at its next waking."""
 
     @property
     def waiting(self) -> int:
@@ -174,6 +176,14 @@ class GroupCommit:
                 return False
             time.sleep(0.005)
 
+    def close(self, timeout: float) -> None:
+        """End the committer thread once what is queued is committed (:meth:`settle` first): a
+        process that makes and closes stores keeps no idle thread per store."""
+        self._closed = True
+        self._wake.set()
+        if self._committer is not None:
+            self._committer.join(timeout)
+
     def _hand_to_committer(self) -> None:
         """The next commit led by the committer thread (started at the first submission)."""
         if self._committer is None:
@@ -185,6 +195,8 @@ class GroupCommit:
         while True:
             self._wake.wait()
             self._wake.clear()
+            if self._closed:
+                return
             self._lead()
 
     def _lead(self) -> None:
