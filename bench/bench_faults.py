@@ -13,8 +13,9 @@ spectator per table that watches again through the next server when its own goes
 faults strike one after another, one of each kind first, then drawn with ``--seed``: a server killed
 with -9 and started again after a moment, PostgreSQL restarted immediately (``pg_ctl stop -m
 immediate``, then ``start``: a crash and its recovery), every server's database session terminated
-(``pg_terminate_backend``), a server stopped (SIGSTOP) for 2.5 to 4 seconds, past the others' hold
-checks, and continued. Faults stop when every game has ended.
+(``pg_terminate_backend``), a server stopped (SIGSTOP) for 1.25 to 2 times the servers' hold check
+(``--hold-check``, the server's 2 s by default: 2.5 to 4 seconds), past the others' hold checks, and
+continued. Faults stop when every game has ended.
 
 Checked afterwards, whatever the faults:
 
@@ -34,6 +35,7 @@ fault's start to the table's next line (a pause's own seconds included).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
@@ -50,6 +52,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -58,7 +61,9 @@ import psycopg
 from dvtui.bots import bot_fn, bot_seed, parse_bot
 from dvtui.engine import Game, new_game
 from dvtui.play.seats import parse_players
+from dvtui.server.limits import Limits
 from dvtui.store import parse_game
+from dvtui.tables import ServerPlace, list_tables
 from dvtui.tables.where import SOCKET_NAME
 
 PLAYERS = "Ana,Bob,bot:greedy"
@@ -108,25 +113,44 @@ def dvtui_cmd(*args: str) -> list[str]:
 class Served:
     """``dvtui serve --dir DIR --store CONNINFO`` as a process of its own, killed and started again at will."""
 
-    def __init__(self, directory: Path, conninfo: str) -> None:
+    def __init__(self, directory: Path, conninfo: str, hold_check: float) -> None:
         self.directory = directory
         self.env = {**os.environ, "DVTUI_STORE": conninfo}
+        self.options = ["--limit", f"hold-check={hold_check:g}"]
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def start(self) -> None:
+        self.launch()
+        self.listening()
+
+    def launch(self) -> None:
+        """The process started, not waited for (servers launched together start together)."""
         self.starts += 1
-        log = self.directory.parent / f"{self.directory.name}-{self.starts}.log"
-        with open(log, "wb") as out:
+        with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
-                dvtui_cmd("serve", "--dir", str(self.directory)), env=self.env,
+                dvtui_cmd("serve", "--dir", str(self.directory), *self.options), env=self.env,
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
+
+    @property
+    def log(self) -> Path:
+        return self.directory.parent / f"{self.directory.name}-{self.starts}.log"
+
+    def listening(self) -> None:
+        """Once the server launched last listens."""
+        assert self.proc is not None
         deadline = time.monotonic() + WAIT
-        while b"listening on" not in log.read_bytes():
+        while b"listening on" not in self.log.read_bytes():
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: {log.read_text(errors='replace')[-500:]}")
-            time.sleep(0.05)
+                raise RuntimeError(f"the server did not start: {self.log.read_text(errors='replace')[-500:]}")
+            time.sleep(0.02)
+
+    def listed(self, table: str) -> bool:
+        """Whether the server lists ``table``, asked from this process (a ``dvtui tables`` process a
+        look would take half a second of CPU from the servers)."""
+        place = ServerPlace(self.directory, personal=False)
+        return any(info.table == table for info in asyncio.run(list_tables(place)))
 
     @property
     def socket(self) -> Path:
@@ -287,16 +311,20 @@ def _wait(what: str, check: Callable[[], bool]) -> None:
         time.sleep(0.05)
 
 
-def run(db: Database, work: Path, *, tables: int, faults: int, seed: int, say: Callable[[str], None]) -> Report:
+def run(
+    db: Database, work: Path, *, tables: int, faults: int, seed: int, say: Callable[[str], None], hold_check: float
+) -> Report:
     rng = random.Random(seed)
     report = Report(tables)
     names = [f"f{i}" for i in range(tables)]
     started = time.time()
-    servers = [Served(work / f"s{i}", db.conninfo) for i in range(3)]
+    servers = [Served(work / f"s{i}", db.conninfo, hold_check) for i in range(3)]
     players: list[tuple[str, subprocess.Popen[bytes], Path]] = []
     try:
         for server in servers:
-            server.start()
+            server.launch()
+        for server in servers:
+            server.listening()
         for i, name in enumerate(names):
             opened = servers[i % 3].dvtui(
                 "new", "--table", name, "--players", PLAYERS, "--seed", str(seed + i), "--first", "1", "--start-now"
@@ -305,7 +333,7 @@ def run(db: Database, work: Path, *, tables: int, faults: int, seed: int, say: C
                 raise RuntimeError(opened.stderr.strip())
         for i, name in enumerate(names):
             other = servers[(i + 2) % 3]
-            _wait(f"{name} listed", lambda n=name, s=other: f"\n{n}  " in "\n" + s.dvtui("tables").stdout)
+            _wait(f"{name} listed", partial(other.listed, name))
         spectators = [Spectator(servers, i, name) for i, name in enumerate(names)]
         for i, name in enumerate(names):
             for seat, who in enumerate(("Ana", "Bob")):
@@ -324,7 +352,7 @@ def run(db: Database, work: Path, *, tables: int, faults: int, seed: int, say: C
             if all(proc.poll() is not None for _, proc, _ in players):
                 break
             time.sleep(rng.uniform(0.2, 0.6))
-            report.faults.append(_strike(kind, servers, db, rng, say))
+            report.faults.append(_strike(kind, servers, db, rng, say, hold_check))
         for who, proc, out in players:
             try:
                 code = proc.wait(WAIT)
@@ -349,7 +377,9 @@ def run(db: Database, work: Path, *, tables: int, faults: int, seed: int, say: C
     return report
 
 
-def _strike(kind: str, servers: list[Served], db: Database, rng: random.Random, say: Callable[[str], None]) -> Fault:
+def _strike(
+    kind: str, servers: list[Served], db: Database, rng: random.Random, say: Callable[[str], None], hold_check: float
+) -> Fault:
     """One fault, over by the time it returns (a killed server started again, a paused one continued)."""
     index = rng.randrange(len(servers))
     fault = Fault(kind, time.time(), index if kind in ("kill", "pause") else None)
@@ -364,7 +394,7 @@ def _strike(kind: str, servers: list[Served], db: Database, rng: random.Random, 
         db.terminate_all()
     else:
         servers[index].signal(signal.SIGSTOP)
-        time.sleep(rng.uniform(2.5, 4.0))
+        time.sleep(rng.uniform(1.25, 2.0) * hold_check)  # past at least one hold check of each other server
         servers[index].signal(signal.SIGCONT)
     return fault
 
@@ -406,6 +436,10 @@ def main() -> int:
     parser.add_argument("--faults", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="the report as one JSON object")
+    parser.add_argument(
+        "--hold-check", type=float, default=Limits.hold_check,
+        help="the servers' --limit hold-check (seconds; a pause lasts 1.25 to 2 times it)",
+    )  # fmt: skip
     args = parser.parse_args()
     try:
         db = Database(args.store, args.pgdata)
@@ -413,7 +447,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="dvf-") as work:  # (short: the servers' sockets are in it)
             report = run(
                 db, Path(work), tables=args.tables, faults=args.faults, seed=args.seed,
-                say=(lambda line: None) if args.json else print,
+                say=(lambda line: None) if args.json else print, hold_check=args.hold_check,
             )  # fmt: skip
     except (RuntimeError, OSError, psycopg.Error, subprocess.SubprocessError) as e:
         print(f"bench_faults: {e}", file=sys.stderr)

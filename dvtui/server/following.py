@@ -32,7 +32,8 @@ from .operator import said
 
 REDEAL_WAIT = 1.0
 """Seconds a server waits, when another put a finished table's game aside, for the rematch it may
-be dealing there (its next game is made just after), before it takes the table for gone."""
+be dealing there (its next game is made just after, and said by a ``table NAME`` of its own: the
+wait ends with it), before it takes the table for gone."""
 
 
 class Following:
@@ -63,6 +64,8 @@ class Following:
         """What another server wrote, being read."""
         self.arena: Callable[[str], None] = lambda name: None
         """Told ``arena NAME``: tournament NAME changed through another server (the club's, once made)."""
+        self.table_news: dict[str, asyncio.Event] = {}
+        """Set by each ``table NAME`` heard, for a table whose rematch is awaited (:meth:`replaced_now`)."""
 
     async def chat_elsewhere(self, table: LiveTable) -> None:
         """What was said at ``table`` through the other servers, told here in the order kept."""
@@ -148,6 +151,8 @@ class Following:
                 table.wanted = True  # (taken meanwhile, or about to be: let go after the decision)
                 self.hall.rest(table)
             elif kind == "table" and name in self.hall.tables:
+                if (news := self.table_news.get(name)) is not None:
+                    news.set()
                 await self.replaced(self.hall.tables[name])
             elif kind == "arena":  # (tournament NAME changed: told to the club's tournaments)
                 self.arena(name)
@@ -193,10 +198,14 @@ class Following:
 
     async def replaced_now(self, table: LiveTable) -> None:
         name = table.name
-        first = (await self.backing.run_io(partial(self.backing.store.lines_since, name, 0)))[:1]
-        if not first and table.over:  # a rematch puts the finished game aside, then deals the next
-            await asyncio.sleep(REDEAL_WAIT)
+        news = self.table_news[name] = asyncio.Event()  # (before the read: no later deal goes unheard)
+        try:
             first = (await self.backing.run_io(partial(self.backing.store.lines_since, name, 0)))[:1]
+            if not first and table.over:  # a rematch puts the finished game aside, then deals the next
+                first = await self.redealt(name, news)
+        finally:
+            if self.table_news.get(name) is news:
+                del self.table_news[name]
         if first == table.lines[:1] or name in self.hall.opening or self.hall.tables.get(name) is not table:
             return
         if first and table.over:
@@ -212,6 +221,21 @@ class Following:
             self.backing.log(aside.format(table=name))
         if first:
             await self.follow_table(name, None)
+
+    async def redealt(self, name: str, news: asyncio.Event) -> list[bytes]:
+        """The first line of table ``name``'s next game once another server has dealt it (empty:
+        none within :data:`REDEAL_WAIT`): read again at each ``table NAME`` heard (the deal says
+        one as it commits), not after a fixed wait, so that the people here follow a rematch as
+        soon as those there."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + REDEAL_WAIT
+        first: list[bytes] = []
+        while not first and (left := deadline - loop.time()) > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(news.wait(), left)
+            news.clear()
+            first = (await self.backing.run_io(partial(self.backing.store.lines_since, name, 0)))[:1]
+        return first
 
     async def follow_deal(self, table: LiveTable, dealt: LiveTable) -> None:
         """The rematch another server dealt at ``table`` (read as the table ``dealt``): everyone here

@@ -22,7 +22,7 @@ from ..engine import AnyEvent
 from ..i18n import ENGLISH, N_, _, language
 from ..printable import printable
 from ..store import SaveError
-from .dial import Crowded, dial
+from .dial import MOST_WAIT, Crowded, dial
 from .protocol import FEATURES, Hello, Incoming, ServerMessage, Welcome, incoming_decoder
 from .reasons import reason_words
 from .received import BadServer, check_message
@@ -248,10 +248,16 @@ def lost(place: ServerPlace, e: Dropped) -> Unreachable:
 class Backoff:
     """Waits between attempts to reconnect: from ``first`` doubling up to ``most`` (each drawn at
     random in its upper half, so clients dropped together do not come back together); after
-    ``give_up`` seconds without a server, :class:`Unreachable`."""
+    ``give_up`` seconds without a server, :class:`Unreachable`.
+
+    The server is always a Unix socket of this host: an attempt while it is down costs one
+    ``connect()`` that fails at once, so the ceiling is the dial's own (half a second), not the few
+    seconds a remote server would call for: a player is back within half a second of the server's
+    restart, and those dropped together still come back spread over a quarter of a second, which
+    the server's backlog and its accept loop take without turning anyone away."""
 
     first: float = 0.05
-    most: float = 2.0
+    most: float = MOST_WAIT
     give_up: float = 600.0
 
 

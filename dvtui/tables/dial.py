@@ -59,4 +59,4 @@ async def dial(path: str) -> socket.socket:
         wait = min(MOST_WAIT, wait * 2)
 
 
-__all__ = ["QUEUE_PATIENCE", "RESTART_PATIENCE", "Crowded", "dial"]
+__all__ = ["MOST_WAIT", "QUEUE_PATIENCE", "RESTART_PATIENCE", "Crowded", "dial"]

@@ -125,6 +125,13 @@ class Served:
         self.logs: list[Path] = []
 
     def start(self, *extra: str) -> Served:
+        self.launch(*extra)
+        wait_for("the server to listen", self.listening, self.log)
+        return self
+
+    def launch(self, *extra: str) -> None:
+        """The server's process started, not waited for: servers launched one after another then
+        waited for (:meth:`listening`) start together, each on a core of its own."""
         log = self.directory.parent / f"{self.directory.name}-serve-{len(self.logs)}.log"
         self.logs.append(log)
         with open(log, "wb") as out:
@@ -132,8 +139,6 @@ class Served:
                 dvtui_cmd("serve", "--dir", str(self.directory), *extra), env=self.environment,
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
-        wait_for("the server to listen", self.listening, self.log)
-        return self
 
     def listening(self) -> bool:
         assert self.proc is not None and self.proc.poll() is None, self.log()

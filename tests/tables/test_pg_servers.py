@@ -20,7 +20,7 @@ from dvtui.engine import Game, new_game
 from dvtui.play.face import GameSession, News, Redealt
 from dvtui.play.seats import parse_players
 from dvtui.store import encode_line, parse_game
-from dvtui.tables import Backoff, RemoteSession, close_table
+from dvtui.tables import RemoteSession, close_table
 
 from ..support.files import strip_at
 from ..support.pilot import WAIT
@@ -44,8 +44,9 @@ def two_servers(database: str) -> Iterator[tuple[Served, Served]]:
         Served(d / "a", {"DVTUI_STORE": database}) as a,
         Served(d / "b", {"DVTUI_STORE": database}) as b,
     ):
-        a.start()
-        b.start()
+        a.launch()
+        b.launch()
+        wait_for("both servers to listen", lambda: a.listening() and b.listening(), lambda: a.log() + b.log())
         yield a, b
 
 
@@ -338,7 +339,7 @@ async def _ana_and_bob(a: Served, b: Served, name: str) -> AsyncIterator[tuple[R
     """Table ``name`` opened, Ana seated through ``a`` and Bob through ``b`` (a greedy bot plays the
     third seat): their sessions, and what each was told (``told["Ana"]``, ``told["Bob"]``)."""
     await asyncio.to_thread(_opened_on_both, a, b, name, ["Ana", "Bob", "bot:greedy"])
-    ana = await RemoteSession.open(a.place, name, seat=0, backoff=Backoff(first=0.05, most=0.5))
+    ana = await RemoteSession.open(a.place, name, seat=0)
     bob = await RemoteSession.open(b.place, name, seat=1)
     told: Told = {"Ana": [], "Bob": []}
     ana.attach(told["Ana"].append)
