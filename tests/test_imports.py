@@ -73,21 +73,30 @@ def test_all_headless_modules_together_do_not_import_textual() -> None:
     assert textual_in(modules_after("\n".join(f"import {m}" for m in HEADLESS))) == []
 
 
-def test_running_verify_and_sim_does_not_import_textual(tmp_path: Path) -> None:
-    """Not only importing: running the commands (sim writing files, verify reading them) too."""
+def test_running_verify_sim_and_a_headless_resume_does_not_import_textual(tmp_path: Path) -> None:
+    """Not only importing: running the commands (sim writing files, verify reading them, a resume
+    finishing a game with no one but bots) too. Nor asyncio, which none of them runs: a sixth of
+    the start of a process that only plays a game out."""
+    game = tmp_path / "game-0.dvr"
+    started = tmp_path / "started.dvr"
     code = f"""
-import contextlib, io
+import contextlib, io, pathlib
 from dvtui.cli import main
 with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):  # --canonical writes bytes
     assert main(["sim", "--players", "bot:random,bot:greedy,bot:greedy", "--games", "2",
                  "--out", {str(tmp_path)!r}]) == 0
     assert main(["verify", {str(tmp_path)!r}]) == 0
-    assert main(["verify", "--canonical", {str(tmp_path / "game-0.dvr")!r}]) == 0
+    assert main(["verify", "--canonical", {str(game)!r}]) == 0
+    first = pathlib.Path({str(game)!r}).read_bytes().partition(b"\\n")[0]
+    pathlib.Path({str(started)!r}).write_bytes(first + b"\\n")  # the game as created, not a move yet
+    assert main(["resume", {str(started)!r}, "--headless"]) == 0
 """
     modules = modules_after(code)
-    assert "dvtui.cli.sim" in modules and "dvtui.cli.verify" in modules
+    assert {"dvtui.cli.sim", "dvtui.cli.verify", "dvtui.cli.resume_headless"} <= modules
     assert textual_in(modules) == []
     assert not any(m == "dvtui.app" or m.startswith("dvtui.app.") for m in modules)
+    assert "asyncio" not in modules
+    assert started.read_bytes().count(b"\n") == game.read_bytes().count(b"\n")  # played to its end
 
 
 @pytest.mark.parametrize("args", [["--help"], ["verify", "--help"], ["sim", "--help"]])
