@@ -8,7 +8,8 @@ process with ``os._exit(128 + signum)`` if it is not gone after ``grace`` second
 a write to a terminal that will never drain). Ending that way is as safe as kill -9, which the
 store is built for; the game's lock dies with the process.
 
-No Textual here: the headless commands use it too.
+No Textual here: the headless commands use it too; nor asyncio, which they need not load either (a
+tenth of a headless resume's start): a loop can be running only where it was imported.
 
 Wiring it into a Textual app (in the App subclass)::
 
@@ -24,10 +25,10 @@ The callback is run on the event loop (``call_soon_threadsafe``), not inside the
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from types import FrameType
@@ -114,8 +115,9 @@ class HangupGuard:
         self._watchdog.start()
         if self.on_signal is None:
             raise SystemExit(128 + signum)
+        asyncio = sys.modules.get("asyncio")
         try:
-            loop = asyncio.get_running_loop()
+            loop = asyncio.get_running_loop() if asyncio is not None else None
         except RuntimeError:
             loop = None
         if loop is not None:

@@ -13,12 +13,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from packaging.requirements import Requirement
 
 from .support.processes import REPO
 
@@ -93,3 +95,19 @@ def test_the_checkout_under_test_runs_its_own_sources() -> None:
         f"{compiled} imported from a compiled build's leftovers: delete them "
         "(find dvtui -name '*.so' -delete; rm -f ./*__mypyc*.so)"
     )
+
+
+def test_the_compiled_builds_environment_pins_dvtuis_dependencies_as_dvtui_does() -> None:
+    """The mypyc hook's build environment holds, of dvtui's dependencies, only those mypy reaches
+    from the compiled modules (tests/bots/test_compiled.py builds in it, so one missing fails
+    there): each with the very requirement ``[project]`` gives it, so that mypy types the
+    compiled modules against the version they run with."""
+    with (REPO / "pyproject.toml").open("rb") as handle:
+        config = tomllib.load(handle)
+    runtime = {Requirement(spec).name: spec for spec in config["project"]["dependencies"]}
+    hook = config["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]
+    shared = {Requirement(spec).name: spec for spec in hook["dependencies"] if Requirement(spec).name in runtime}
+
+    assert "require-runtime-dependencies" not in hook
+    assert set(shared) == {"msgspec", "babel"}
+    assert shared == {name: runtime[name] for name in shared}
