@@ -22,6 +22,7 @@ from textual.widget import Widget
 from ...describe import decimal, describe_event, round_first_player
 from ...engine import Event, Game
 from ...i18n import N_, _
+from ..textual_private import resize_contents
 from ..theme import ERROR, MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -257,7 +258,9 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             for line in entry.wrap(console, width):
                 self._lines.append(Strip(list(line.render(console)), line.cell_len).adjust_cell_length(width))
         self._wrapped = len(self.entries)
-        self.virtual_size = Size(width, len(self._lines))
+        size = Size(width, len(self._lines))
+        if size != self.virtual_size:  # (a line added lays nothing out: the log's rows are its 1fr)
+            resize_contents(self, size)
         if self.following:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()
