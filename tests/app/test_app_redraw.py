@@ -1,12 +1,14 @@
 """What a key leaves as it was is neither mounted nor laid out again: choosing a card or a column
 redraws the board and the hand, not the whole screen, the footer keeps its keys while they are the
 same (and those at the same places when they change in part), a line added to the log lays nothing
-out; a card drawn does not look its words up again. Every key a person presses pays for what the
+out; a resize matches the styles once and sets the too-small notice only when it changes; a card
+drawn does not look its words up again. Every key a person presses pays for what the
 screen does again."""
 
 from __future__ import annotations
 
 import pytest
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from dvtui.app.textual_private import FooterKey
@@ -14,9 +16,10 @@ from dvtui.app.widgets import faces
 from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
+from dvtui.app.widgets.table_view import TooSmall
 
 from ..support.apps import PLAYERS, new_session, table_app
-from ..support.pilot import press, screen_lines, settled, text
+from ..support.pilot import press, resize, screen_lines, settled, text
 from .driver import HUMAN, RESOLVING, choose, next_decision, table
 
 
@@ -102,6 +105,38 @@ async def test_a_line_added_to_the_log_lays_nothing_out() -> None:
         assert "the newest line" in rows[-1] and "line 0" not in "".join(rows)
         assert log.scroll_y == log.max_scroll_y == log.virtual_size.height - log.size.height
         assert log.vertical_scrollbar.window_virtual_size == log.virtual_size.height
+
+
+async def test_a_resize_matches_the_styles_once_and_words_the_notice_only_when_it_changes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From 80x24 to a side panel the screen's ``-narrow`` goes and ``-wide`` comes: one pass of
+    the styles over the screen, not one per class. The too-small notice's words are set (a layout)
+    only when the size it asks for changes."""
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+        passes: list[DOMNode] = []
+        styled = app.update_styles
+
+        def counted(node: DOMNode, animate: bool = True) -> None:
+            passes.append(node)
+            styled(node, animate)
+
+        monkeypatch.setattr(app, "update_styles", counted)
+        notice = screen.query_one(TooSmall)
+        worded: list[object] = []
+        monkeypatch.setattr(notice, "update", lambda content: worded.append(content))
+        await resize(pilot, 110, 30)
+        assert screen.has_class("-wide") and not screen.has_class("-narrow")
+        assert passes.count(screen) == 1
+        await resize(pilot, 100, 30)
+        await resize(pilot, 80, 24)
+        assert passes.count(screen) == 2 and worded == []  # (100x30: stacked as at 80x24)
+        await resize(pilot, 40, 12)
+        await resize(pilot, 41, 12)
+        assert len(worded) == 1 and "terminal too small" in str(worded[0])
 
 
 @pytest.mark.usefixtures("french")

@@ -238,7 +238,7 @@ def compose_table(
             yield scores
             yield Static(_("LOG"), classes="side-title")
             yield log
-    yield Static(too_small_text(layout.too_small, in_browser=_in_browser(screen)), id="too-small")
+    yield TooSmall(layout.too_small, in_browser=_in_browser(screen))
 
 
 def _screen_classes(screen: Screen[None], layout: TableLayout, *, update: bool) -> None:
@@ -265,6 +265,22 @@ def _in_browser(screen: Screen[None]) -> bool:
     return bool(getattr(screen.app, "in_browser", False))
 
 
+class TooSmall(Static):
+    """What replaces a table that does not fit (:func:`too_small_text`), shown by the screen's
+    ``-too-small`` class; its words are set again only when the size needed changes, since setting
+    them lays the screen out again (a resize does it once already)."""
+
+    def __init__(self, need: tuple[int, int] | None, *, in_browser: bool) -> None:
+        super().__init__(too_small_text(need, in_browser=in_browser), id="too-small")
+        self.need = need
+        self.in_browser = in_browser
+
+    def show(self, need: tuple[int, int] | None) -> None:
+        if need != self.need:
+            self.need = need
+            self.update(too_small_text(need, in_browser=self.in_browser))
+
+
 def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) -> Text:
     """What replaces a table that does not fit: the cells it needs, and what to do; in a browser
     tab, the window (or the page's zoom), since a person there sees no terminal."""
@@ -279,13 +295,21 @@ def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) ->
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
-    """:func:`compose_table`'s layout again, after a resize."""
-    _screen_classes(screen, layout, update=True)
+    """:func:`compose_table`'s layout again, after a resize. The classes that changed are matched
+    against the styles once, not once each (a pass over every widget of the screen): from 80x24 to
+    a side panel, ``-wide`` and ``-narrow`` change together."""
+    hand = screen.query_one(HandBar)
+    before = (set(screen.classes), set(hand.classes))
+    _screen_classes(screen, layout, update=False)
+    _hand_classes(hand, layout, update=False)
+    if set(screen.classes) != before[0]:
+        screen.update_node_styles()
+    elif set(hand.classes) != before[1]:
+        hand.update_node_styles()
     screen.query_one(Scoreboard).set_compact(layout.compact)
     for footer in screen.query(KeysFooter):
         footer.terse = layout.compact
-    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
-    _hand_classes(screen.query_one(HandBar), layout, update=True)
+    screen.query_one(TooSmall).show(layout.too_small)
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
     screen.query_one("#play").styles.height = layout.play_height
