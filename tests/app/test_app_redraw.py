@@ -1,9 +1,9 @@
 """What a key leaves as it was is neither mounted nor laid out again: choosing a card or a column
 redraws the board and the hand, not the whole screen, the footer keeps its keys while they are the
 same (and those at the same places when they change in part), a line added to the log lays nothing
-out; a resize matches the styles once and sets the too-small notice only when it changes; a card
-drawn does not look its words up again. Every key a person presses pays for what the
-screen does again."""
+out, nor does a resolution's next step while the banner keeps its rows; a resize matches the styles
+once and sets the too-small notice only when it changes; a card drawn does not look its words up
+again. Every key a person presses pays for what the screen does again."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from dvtui.app.widgets.board import Board
 from dvtui.app.widgets.panels import Banner, EventLog
 from dvtui.app.widgets.scoreboard import Scoreboard
 from dvtui.app.widgets.table_view import TooSmall
+from dvtui.engine import RoundEnded
 
 from ..support.apps import PLAYERS, new_session, table_app
 from ..support.pilot import press, resize, screen_lines, settled, text
@@ -75,6 +76,7 @@ async def test_footer_keys_changed_in_part_are_given_their_new_words_in_place() 
         assert [key.action for key in keys] == ["next_step", "skip", "help", "quit"]
         await press(pilot, "s", "space")  # to the round's summary, then the next round
         assert await next_decision(pilot, app) == HUMAN
+        await settled(pilot)  # (the footer follows the keys after the frame that changed them)
         now = list(screen.query(FooterKey))
         assert [key.action for key in now] == ["pick(1)", "step(-1)", "place", "hint", "help", "quit"]
         assert now[0] is keys[0] and now[1] is keys[1]  # the same widgets, with the new words
@@ -105,6 +107,30 @@ async def test_a_line_added_to_the_log_lays_nothing_out() -> None:
         assert "the newest line" in rows[-1] and "line 0" not in "".join(rows)
         assert log.scroll_y == log.max_scroll_y == log.virtual_size.height - log.size.height
         assert log.vertical_scrollbar.window_virtual_size == log.virtual_size.height
+
+
+async def test_a_resolutions_steps_lay_nothing_out_while_the_banner_keeps_its_rows() -> None:
+    """Each column of a resolution says what was taken in the banner, on a row at 80x24: its words
+    change, its rows do not, and the screen is drawn again, not laid out."""
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        while (state := await next_decision(pilot, app)) == HUMAN:
+            card, column = choose(table(app).session.game)
+            await press(pilot, str(card), "abcdefg"[column], "enter")
+        assert state == RESOLVING
+        screen = table(app)
+        banner = screen.query_one(Banner)
+        layouts: list[Screen[object]] = []
+        screen.screen_layout_refresh_signal.subscribe(app, layouts.append, immediate=True)
+        said: list[str] = []
+        while (resolution := screen.flow.resolution) and not isinstance(resolution.step.event, RoundEnded):
+            rows, words = banner.size.height, text(banner)
+            await press(pilot, "space")
+            if banner.size.height == rows == 1:
+                assert layouts == [] and text(banner) != words
+                said.append(text(banner))
+            layouts.clear()
+        assert len(said) >= 3 and any("Column" in line for line in screen_lines(app))
 
 
 async def test_a_resize_matches_the_styles_once_and_words_the_notice_only_when_it_changes(

@@ -120,10 +120,14 @@ class Banner(Widget):
         wrapped between its items, never inside one."""
         if (text, summary) == (self.text, self.summary):
             return  # (the table is redrawn at each key: the banner is laid out again only when it changes)
+        width = self.size.width
+        rows = self.get_content_height(self.size, self.size, width) if width and summary == self.summary else None
         self.text = text
         self.summary = summary
         self.set_class(summary, "-summary")
-        self.refresh(layout=True)
+        self.refresh()  # (which forgets the rows measured for the words before)
+        if rows is None or self.get_content_height(self.size, self.size, width) != rows:
+            self.refresh(layout=True)  # the screen laid out again only when the banner's rows change
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if self.summary:
