@@ -23,6 +23,9 @@ its shape, so an upgrade that moves one fails there, in one place, rather than i
 - ``MessagePump._pending_message``: the message a node has taken off its queue to see whether the
   one it is handling supersedes it; its queue no longer counts it while that one is handled (idle
   handlers included, which may let other tasks run). :func:`messages_waiting` counts it.
+- ``App._check_resize()``: what the short timer an app starts at a terminal's resize calls, to hand
+  the new size to its screens (a terminal reports a resize as a burst of sizes); a test that
+  resizes hundreds of times calls it at once (:func:`hand_on_size`) rather than wait for it.
 - ``Widget._scroll_update(virtual_size)``: what a layout does to a scrolling widget whose virtual
   size changed (its scrollbars shown or hidden, their extent, the scroll kept in range).
   :func:`resize_contents` calls it alone when the widget's own region does not depend on what it
@@ -66,6 +69,7 @@ __all__ = [
     "compositor",
     "default_css",
     "driver",
+    "hand_on_size",
     "keep_no_break_spaces",
     "messages_waiting",
     "notifications",
@@ -126,6 +130,12 @@ async def settle(pilot: Pilot[Any]) -> None:
     idle wait (tens of milliseconds a step)."""
     await pilot._wait_for_screen()
     pilot.app.screen._on_timer_update()
+
+
+def hand_on_size(app: App[Any]) -> None:
+    """Hand the size the terminal last reported to ``app``'s screens now, as the timer its resize
+    started will (then it has nothing left to hand on)."""
+    app._check_resize()
 
 
 def messages_waiting(node: MessagePump) -> int:
