@@ -194,6 +194,23 @@ def test_a_message_taken_off_the_queue_to_look_ahead_still_waits() -> None:
     assert asyncio.run(run()) == (0, 1, 0, ["next"])
 
 
+def test_an_app_hands_a_resize_to_its_screens_from_its_timer() -> None:
+    """``App._check_resize()``: what the timer ``App._on_resize`` starts calls, taking no argument."""
+    takes(member(App, "_check_resize", TEXTUAL), ["self"], "App._check_resize")
+    reads(App._on_resize, "_check_resize", "App._on_resize")
+    reads(App._check_resize, "_resize_event", "App._check_resize")
+
+
+def test_a_scrolling_widgets_scrollbars_follow_its_virtual_size_as_a_layout_makes_them() -> None:
+    """``Widget._scroll_update(virtual_size)``: what a layout calls for a scrolling widget whose
+    virtual size changed (``ScrollView._size_updated``); :func:`resize_contents` calls it alone."""
+    from textual.scroll_view import ScrollView
+
+    takes(member(Widget, "_scroll_update", TEXTUAL), ["self", "virtual_size"], "Widget._scroll_update")
+    reads(Widget._scroll_update, "_refresh_scrollbars", "Widget._scroll_update")
+    reads(ScrollView._size_updated, "_scroll_update", "ScrollView._size_updated")
+
+
 def test_textual_and_rich_cut_lines_with_their_module_patterns() -> None:
     """``textual._wrap.re_chunk`` and ``rich._wrap.re_word``: compiled patterns that the functions
     cutting a line look up as globals each time, so that ``keep_no_break_spaces`` can replace them."""

@@ -23,6 +23,13 @@ its shape, so an upgrade that moves one fails there, in one place, rather than i
 - ``MessagePump._pending_message``: the message a node has taken off its queue to see whether the
   one it is handling supersedes it; its queue no longer counts it while that one is handled (idle
   handlers included, which may let other tasks run). :func:`messages_waiting` counts it.
+- ``App._check_resize()``: what the short timer an app starts at a terminal's resize calls, to hand
+  the new size to its screens (a terminal reports a resize as a burst of sizes); a test that
+  resizes hundreds of times calls it at once (:func:`hand_on_size`) rather than wait for it.
+- ``Widget._scroll_update(virtual_size)``: what a layout does to a scrolling widget whose virtual
+  size changed (its scrollbars shown or hidden, their extent, the scroll kept in range).
+  :func:`resize_contents` calls it alone when the widget's own region does not depend on what it
+  holds: setting ``virtual_size`` lays the whole screen out again, twice.
 - ``textual._wrap.re_chunk`` and Rich's ``rich._wrap.re_word``: the patterns that cut a line into
   the pieces Textual and Rich wrap between. Both take any Unicode whitespace for a gap, the no-break
   spaces included, so ``3 400 000`` or ``gagné !`` could be cut at a space that exists to forbid
@@ -42,9 +49,11 @@ from textual.binding import BindingsMap
 from textual.css.types import CSSLocation
 from textual.dom import DOMNode
 from textual.driver import Driver
+from textual.geometry import Size
 from textual.message_pump import MessagePump
 from textual.notifications import Notification
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 from textual.widgets._select import SelectCurrent
 from textual.widgets._toast import Toast
@@ -60,9 +69,11 @@ __all__ = [
     "compositor",
     "default_css",
     "driver",
+    "hand_on_size",
     "keep_no_break_spaces",
     "messages_waiting",
     "notifications",
+    "resize_contents",
     "settle",
     "tell_page",
     "unnotify",
@@ -121,12 +132,27 @@ async def settle(pilot: Pilot[Any]) -> None:
     pilot.app.screen._on_timer_update()
 
 
+def hand_on_size(app: App[Any]) -> None:
+    """Hand the size the terminal last reported to ``app``'s screens now, as the timer its resize
+    started will (then it has nothing left to hand on)."""
+    app._check_resize()
+
+
 def messages_waiting(node: MessagePump) -> int:
     """The messages ``node`` has yet to handle: those in its queue and the one it took off to look
     ahead. A test that waits until no message waits anywhere must count that one: a message posted
     while ``node`` handles another (a worker's news told on) can sit there, out of the queue, while
     ``node``'s idle handlers let the test run."""
     return node.message_queue_size + (node._pending_message is not None)
+
+
+def resize_contents(view: Widget, size: Size) -> None:
+    """Give the scrolling ``view`` the virtual size ``size`` (the lines it holds) without laying the
+    screen out: only for a view whose region its styles fix (``1fr``), whatever it holds. Its
+    scrollbar's extent and the scroll's range follow; a scrollbar that appears or goes asks for the
+    layout it needs itself (``show_vertical_scrollbar`` is a reactive that lays out)."""
+    view.set_reactive(Widget.virtual_size, size)
+    view._scroll_update(size)
 
 
 NO_BREAK_SPACES = "\u00a0\u2007\u202f"

@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from dvtui.app.textual_private import compositor, messages_waiting, settle
+from dvtui.app.textual_private import compositor, hand_on_size, messages_waiting, settle
 
 from .waits import poll
 
@@ -85,7 +85,8 @@ async def click(pilot: Pilot[object], widget: Widget | str, offset: tuple[int, i
 async def resize(pilot: Pilot[object], width: int, height: int) -> None:
     """The terminal resized to ``width`` x ``height`` as :meth:`Pilot.resize_terminal` does, and
     the screen laid out and drawn at that size, without Pilot's idle wait: the app hands the size
-    to its screen after a short timer, which this waits for by looking every few milliseconds."""
+    to its screen after a short timer (a terminal reports a resize as a burst of sizes), which this
+    does at once, once the app has taken the size."""
     app = pilot.app
     size = Size(width, height)
     app.post_message(Resize(size, size))
@@ -93,6 +94,9 @@ async def resize(pilot: Pilot[object], width: int, height: int) -> None:
     def laid_out() -> bool:  # (the screen's own size is the app's at once: what it draws is not)
         return compositor(app.screen).size == size
 
+    await settled(pilot)
+    if not laid_out():
+        hand_on_size(app)
     await poll(f"the screen laid out at {width}x{height}", laid_out, lambda: asyncio.sleep(0.005), WAIT)
     await settled(pilot)
 

@@ -22,6 +22,7 @@ from textual.widget import Widget
 from ...describe import decimal, describe_event, round_first_player
 from ...engine import Event, Game
 from ...i18n import N_, _
+from ..textual_private import resize_contents
 from ..theme import ERROR, MUTED, seat_color
 from .faces import CHIP, fit_names, styled
 
@@ -119,10 +120,14 @@ class Banner(Widget):
         wrapped between its items, never inside one."""
         if (text, summary) == (self.text, self.summary):
             return  # (the table is redrawn at each key: the banner is laid out again only when it changes)
+        width = self.size.width
+        rows = self.get_content_height(self.size, self.size, width) if width and summary == self.summary else None
         self.text = text
         self.summary = summary
         self.set_class(summary, "-summary")
-        self.refresh(layout=True)
+        self.refresh()  # (which forgets the rows measured for the words before)
+        if rows is None or self.get_content_height(self.size, self.size, width) != rows:
+            self.refresh(layout=True)  # the screen laid out again only when the banner's rows change
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if self.summary:
@@ -257,7 +262,9 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
             for line in entry.wrap(console, width):
                 self._lines.append(Strip(list(line.render(console)), line.cell_len).adjust_cell_length(width))
         self._wrapped = len(self.entries)
-        self.virtual_size = Size(width, len(self._lines))
+        size = Size(width, len(self._lines))
+        if size != self.virtual_size:  # (a line added lays nothing out: the log's rows are its 1fr)
+            resize_contents(self, size)
         if self.following:
             self.scroll_end(animate=False, immediate=False, x_axis=False)
         self.refresh()

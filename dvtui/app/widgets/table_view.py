@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -42,7 +43,10 @@ class KeysFooter(Footer):
 
     Textual's footer removes and mounts every key again whenever the screen's keys may have changed,
     and the whole screen is laid out again for it; about half the time, at the table, the keys shown
-    are the same (a key the footer does not show turned on or off): this footer keeps them then."""
+    are the same (a key the footer does not show turned on or off): this footer keeps them then.
+    The other times the keys change in part (a card chosen: ``place``; the bots' turn: ``undo``,
+    ``help`` and ``quit`` alone): the keys shown take the words of the new ones at their places,
+    and only the keys beyond those are removed or mounted."""
 
     terse: reactive[bool] = reactive(False, recompose=True)
 
@@ -59,8 +63,20 @@ class KeysFooter(Footer):
     async def recompose(self) -> None:
         if not self.is_attached:
             return
-        if not _same_keys(list(self.children), compose(self)):
+        shown, fresh = list(self.children), compose(self)
+        if _same_keys(shown, fresh):
+            return
+        kept = _kept_places(shown, fresh)
+        if not kept:
             await super().recompose()
+            return
+        async with self.batch():
+            for key, new in zip(shown[:kept], fresh[:kept], strict=True):
+                _take_words(key, new)  # type: ignore[arg-type]
+            if shown[kept:]:
+                await self.remove_children(shown[kept:])
+            if fresh[kept:]:
+                await self.mount_all(fresh[kept:])
 
 
 def _same_keys(shown: Sequence[Widget], fresh: Sequence[Widget]) -> bool:
@@ -80,6 +96,33 @@ def _same_keys(shown: Sequence[Widget], fresh: Sequence[Widget]) -> bool:
         ) or any(key.has_class(name) != new.has_class(name) for name in ("-disabled", "-command-palette")):
             return False
     return True
+
+
+KEY_CLASSES = ("-disabled", "-command-palette", "-grouped")
+"""A footer key's classes that its place and look depend on (the palette's key is docked right)."""
+
+
+def _kept_places(shown: Sequence[Widget], fresh: Sequence[Widget]) -> int:
+    """How many of the footer's keys ``shown``, from the first, are each as the key of ``fresh`` at
+    its place is (enabled or not, the palette's, in a group), whatever their words and actions:
+    those can take the new words in place."""
+    kept = 0
+    for key, new in zip(shown, fresh, strict=False):
+        if not (isinstance(key, FooterKey) and isinstance(new, FooterKey)):
+            break
+        if any(key.has_class(name) != new.has_class(name) for name in KEY_CLASSES):
+            break
+        kept += 1
+    return kept
+
+
+def _take_words(key: FooterKey, new: FooterKey) -> None:
+    """``key`` becomes ``new`` (see :func:`_kept_places`): its key, words, action and tooltip; laid
+    out again only when its words' width changed."""
+    width = cell_len(key.key_display) + cell_len(key.description)
+    key.key, key.key_display, key.description, key.action = new.key, new.key_display, new.description, new.action
+    key.tooltip = new.tooltip
+    key.refresh(layout=cell_len(key.key_display) + cell_len(key.description) != width)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +238,7 @@ def compose_table(
             yield scores
             yield Static(_("LOG"), classes="side-title")
             yield log
-    yield Static(too_small_text(layout.too_small, in_browser=_in_browser(screen)), id="too-small")
+    yield TooSmall(layout.too_small, in_browser=_in_browser(screen))
 
 
 def _screen_classes(screen: Screen[None], layout: TableLayout, *, update: bool) -> None:
@@ -222,6 +265,22 @@ def _in_browser(screen: Screen[None]) -> bool:
     return bool(getattr(screen.app, "in_browser", False))
 
 
+class TooSmall(Static):
+    """What replaces a table that does not fit (:func:`too_small_text`), shown by the screen's
+    ``-too-small`` class; its words are set again only when the size needed changes, since setting
+    them lays the screen out again (a resize does it once already)."""
+
+    def __init__(self, need: tuple[int, int] | None, *, in_browser: bool) -> None:
+        super().__init__(too_small_text(need, in_browser=in_browser), id="too-small")
+        self.need = need
+        self.in_browser = in_browser
+
+    def show(self, need: tuple[int, int] | None) -> None:
+        if need != self.need:
+            self.need = need
+            self.update(too_small_text(need, in_browser=self.in_browser))
+
+
 def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) -> Text:
     """What replaces a table that does not fit: the cells it needs, and what to do; in a browser
     tab, the window (or the page's zoom), since a person there sees no terminal."""
@@ -236,13 +295,21 @@ def too_small_text(need: tuple[int, int] | None, *, in_browser: bool = False) ->
 
 
 def apply_layout(screen: Screen[None], layout: TableLayout) -> None:
-    """:func:`compose_table`'s layout again, after a resize."""
-    _screen_classes(screen, layout, update=True)
+    """:func:`compose_table`'s layout again, after a resize. The classes that changed are matched
+    against the styles once, not once each (a pass over every widget of the screen): from 80x24 to
+    a side panel, ``-wide`` and ``-narrow`` change together."""
+    hand = screen.query_one(HandBar)
+    before = (set(screen.classes), set(hand.classes))
+    _screen_classes(screen, layout, update=False)
+    _hand_classes(hand, layout, update=False)
+    if set(screen.classes) != before[0]:
+        screen.update_node_styles()
+    elif set(hand.classes) != before[1]:
+        hand.update_node_styles()
     screen.query_one(Scoreboard).set_compact(layout.compact)
     for footer in screen.query(KeysFooter):
         footer.terse = layout.compact
-    screen.query_one("#too-small", Static).update(too_small_text(layout.too_small, in_browser=_in_browser(screen)))
-    _hand_classes(screen.query_one(HandBar), layout, update=True)
+    screen.query_one(TooSmall).show(layout.too_small)
     screen.query_one(Board).styles.height = layout.board_height
     screen.query_one("#side").styles.width = layout.side_width
     screen.query_one("#play").styles.height = layout.play_height
