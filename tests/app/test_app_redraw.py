@@ -168,3 +168,22 @@ def test_the_goods_names_are_looked_up_once_per_language(monkeypatch: pytest.Mon
     labels = {faces.card_label(card, 20) for card in ["house-300", "holiday-700", "money-100"] * 20}
     assert labels == {"maison 300", "vacances 700", "argent 100"}
     assert len(asked) <= 8  # (none once the French names are known: a language's eight names at most)
+
+
+async def test_the_palettes_key_comes_and_goes_with_the_side_panel_at_once() -> None:
+    """Wide enough for the side panel, the footer offers the command palette's key; back at 80x24,
+    not, and "q quit" is whole: each at the resize, not at the footer's next change of keys."""
+    app = table_app(new_session(None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await next_decision(pilot, app) == HUMAN
+        screen = table(app)
+
+        def palette() -> bool:
+            return any(key.has_class("-command-palette") for key in screen.query(FooterKey))
+
+        assert not palette()
+        for width, height in ((40, 20), (160, 50), (80, 24), (160, 50), (80, 24)):
+            await resize(pilot, width, height)
+            await settled(pilot)
+            assert palette() == (width == 160), (width, height)
+            assert (width == 40) or "q quit" in screen_lines(app)[-1]
