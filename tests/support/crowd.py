@@ -8,7 +8,9 @@ sending ``list_tables`` on each every ``keepalive`` seconds if given, and ends e
 standard input closes if ``hold`` (so a test holds the connections as long as it needs), or once
 every connection was answered and ``until_closed`` of them (if given) were closed by the server
 (so a test that expects that many refusals need not wait ``seconds``). Prints ``{"ready": true}``
-once each connection's ``hello`` is answered (or at once without ``hello``), then at the end one
+once each connection's ``hello`` is answered (or at once without ``hello``), ``{"first": true}``
+once any connection received a line (if ``first``: a test that holds more connections than the
+server accepts knows then that those it accepted are being answered), then at the end one
 JSON line: for each connection, the types (errors as ``error:CODE``) it received, and whether the
 server closed it.
 """
@@ -46,6 +48,7 @@ def main() -> None:
     next_keepalive = time.monotonic() + keepalive if keepalive else float("inf")
     held = bool(spec.get("hold"))
     until_closed = spec.get("until_closed", len(socks))
+    first = not spec.get("first")
 
     def done() -> bool:
         answered = all(closed[i] or received[i] for i in range(len(socks)))
@@ -73,6 +76,9 @@ def main() -> None:
                 message: dict[str, Any] = json.loads(line)
                 kind = message["type"]
                 received[i].append(f"error:{message['code']}" if kind == "error" else kind)
+        if not first and any(received):
+            first = True
+            print(json.dumps({"first": True}), flush=True)
         if not ready and all(closed[i] or received[i] for i in range(len(socks))):
             ready = True
             print(json.dumps({"ready": True}), flush=True)

@@ -236,9 +236,16 @@ class Crowd:
 
     def ready(self) -> None:
         """Until every connection's hello is answered."""
+        self._told("ready")
+
+    def first(self) -> None:
+        """Until one of the connections received a line (a crowd started with ``first``)."""
+        self._told("first")
+
+    def _told(self, what: str) -> None:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
-        assert json.loads(line or "null") == {"ready": True}, line + self.proc.communicate(timeout=WAIT)[1]
+        assert json.loads(line or "null") == {what: True}, line + self.proc.communicate(timeout=WAIT)[1]
 
     def result(self) -> tuple[list[list[str]], list[bool]]:
         """What each connection received (errors as ``error:CODE``), and whether the server closed it
