@@ -54,13 +54,8 @@ class TableDrawing(SpokenScreen[None]):
     def _relayout(self, width: int, height: int) -> None:
         """Side panel when there is room, everything stacked at 80x24; cards grow with height."""
         layout = self._layout(width, height)
-        footer = self.query_one(Footer)
-        if footer.show_command_palette != layout.wide:
-            # (a reactive that does not compose the keys again: the palette's key came or went only
-            # at the footer's next change, and back at 80x24 it covered "quit" until then)
-            footer.show_command_palette = layout.wide
-            footer.refresh(recompose=True)
         apply_layout(self, layout)
+        self.query_one(Footer).show_command_palette = layout.wide
 
     def refresh_view(self) -> None:
         """Redraw the live position (not a resolution step)."""

@@ -49,6 +49,9 @@ class KeysFooter(Footer):
     and only the keys beyond those are removed or mounted."""
 
     terse: reactive[bool] = reactive(False, recompose=True)
+    show_command_palette: reactive[bool] = reactive(True, recompose=True)
+    """Textual's own, which composes nothing again when it changes: the palette's key came or went
+    only at the footer's next change of keys (back at 80x24 from a side panel, it covered "quit")."""
 
     def __init__(self, *, compact: bool = False, show_command_palette: bool = True, terse: bool = False) -> None:
         super().__init__(compact=compact, show_command_palette=show_command_palette)
