@@ -285,7 +285,6 @@ class PgStore:
 
     def close(self) -> None:
         """Close the store's connections (its holds go with them), and stop following the others."""
-        self.group.settle(SETTLE)
         self.group.close(SETTLE)
         self.stopping.set()
         self.presence.close()

@@ -177,8 +177,10 @@ class GroupCommit:
             time.sleep(0.005)
 
     def close(self, timeout: float) -> None:
-        """End the committer thread once what is queued is committed (:meth:`settle` first): a
-        process that makes and closes stores keeps no idle thread per store."""
+        """What is under way and queued committed (:meth:`settle`, up to ``timeout`` seconds), then
+        the committer thread ended: a process that makes and closes stores keeps no idle thread
+        per store."""
+        self.settle(timeout)
         self._closed = True
         self._wake.set()
         if self._committer is not None:
