@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,12 +24,16 @@ REPO = Path(__file__).resolve().parents[1]
 def modules_after(code: str) -> set[str]:
     """The names in ``sys.modules`` after running ``code`` in a fresh interpreter (with the bytecode
     the others compiled: compiling what it imports took more of its CPU than importing it)."""
-    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    return set(printed(code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"))
+
+
+def printed(script: str) -> Any:
+    """What ``script``, run in a fresh interpreter, printed last (a line of JSON)."""
     proc = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO, env=env(), timeout=60
     )
     assert proc.returncode == 0, proc.stderr
-    return set(json.loads(proc.stdout.splitlines()[-1]))
+    return json.loads(proc.stdout.splitlines()[-1])
 
 
 def textual_in(modules: set[str]) -> list[str]:
@@ -77,10 +82,8 @@ def textual_in_turn() -> dict[str, list[str]]:
         code += (
             f"import {module}\nloaded[{module!r}] = sorted(m for m in sys.modules if m.split('.')[0] == 'textual')\n"
         )
-    code += "print(json.dumps(loaded))\n"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env(), timeout=60)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.splitlines()[-1])
+    loaded: dict[str, list[str]] = printed(code + "print(json.dumps(loaded))\n")
+    return loaded
 
 
 @pytest.mark.parametrize("module", HEADLESS)
