@@ -1,7 +1,8 @@
-"""Torn and damaged files: a file cut at any byte gives back every complete line before the
-cut, and resuming it cuts the torn tail (keeping the original) and ends the game as if never cut;
-random damage (hypothesis) always ends in a one-line error or a recovered prefix, never a
-traceback, never a complete line dropped."""
+"""Torn and damaged files: resuming a file cut anywhere cuts the torn tail (keeping the original) and
+ends the game as if never cut; random damage (hypothesis) always ends in a one-line error or a
+recovered prefix, never a traceback, never a complete line dropped. (That a file cut at every byte
+gives back every complete line before the cut, and the events they hold, is tests/store/test_reader.py's
+``test_torn_tail_at_every_byte_offset``.)"""
 
 from __future__ import annotations
 
@@ -28,30 +29,6 @@ GAMES = {3: reference(BOTS3, seed=5), 4: reference(BOTS4, seed=9, first=2)}
 
 def _line_ends(data: bytes) -> list[int]:
     return [i + 1 for i, b in enumerate(data) if b == 0x0A]
-
-
-def test_every_byte_offset_truncation_recovers_every_complete_line() -> None:
-    data = GAMES[3]
-    ends = _line_ends(data)
-    full = parse_game(data, "g.dvr").events
-    counts = {"error": 0, "torn": 0, "clean": 0}
-    for k in range(len(data) + 1):
-        cut = data[:k]
-        complete = sum(1 for e in ends if e <= k)
-        try:
-            loaded = parse_game(cut, "g.dvr")
-        except GameFileError as e:
-            assert complete == 0, k  # only a file with no complete line is an error
-            assert (e.line, "empty" in e.message) == ((None, True) if k == 0 else (1, False)), k
-            counts["error"] += 1
-            continue
-        assert loaded.file_lines == complete, k  # never a complete line dropped
-        assert loaded.good_bytes == (ends[complete - 1]), k
-        assert (loaded.torn is None) == (k == loaded.good_bytes), k
-        assert loaded.events == full[: len(loaded.events)], k
-        counts["torn" if loaded.torn else "clean"] += 1
-    print(f"\ntruncation test: {len(data) + 1} offsets, {counts}")
-    assert counts["clean"] == len(ends)
 
 
 @pytest.mark.long
