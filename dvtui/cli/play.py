@@ -37,7 +37,7 @@ from ..store import (
     read_game,
     saves_dir,
 )
-from ..tables import RemoteSession, ServerPlace, server_place
+from ..tables import ServerPlace, server_place
 from ..web.errors import WebUsageError
 from ..web.tab import is_spare, vouched, wait_for_tab
 from .errors import UsageError
@@ -46,6 +46,7 @@ from .terminal import has_terminal, served_to_browser
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
+    from ..tables import RemoteSession  # (and a table's session only when one opens)
 
 
 def checked_bot_delay(value: float | None) -> float | None:
@@ -348,6 +349,8 @@ def run_table(
         session.close()
         close_loop(loop)
     shown = printable(table)
+    from ..tables import RemoteSession
+
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
     game = last.game if isinstance(last, RemoteSession) and last.table_name == session.table_name else session.game
     with contextlib.suppress(OSError):  # (a terminal gone with its window: nobody to tell)
@@ -373,6 +376,8 @@ def open_on_a_loop(
 ) -> tuple[asyncio.AbstractEventLoop, RemoteSession]:
     """A session at a shared table, opened on a new loop that the front then runs on: its client
     reads the table there, with no thread of its own (the loop is closed if the table refuses)."""
+    from ..tables import RemoteSession
+
     loop = asyncio.new_event_loop()
     try:
         return loop, loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
