@@ -1,5 +1,6 @@
 """``dvtui`` command line. Headless commands (verify, sim) never import Textual, so they start fast;
-the play and replay commands import the app only when they run."""
+the play and replay commands import the app only when they run; the table server's clients (tables,
+join, say...) never import the server, which only ``dvtui serve`` runs (:mod:`.table_server`)."""
 
 from __future__ import annotations
 
