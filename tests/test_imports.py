@@ -62,6 +62,7 @@ HEADLESS = [
     "dvtui.cli.resume_headless",
     "dvtui.app.exit_state",  # what the command line matches the app's run on
     "dvtui.cli.tables",
+    "dvtui.cli.table_server",
     "dvtui.tables",
     "dvtui.server.main",
     "dvtui.tables.client",
@@ -121,6 +122,97 @@ with contextlib.redirect_stdout(io.TextIOWrapper(io.BytesIO())):  # --canonical 
     assert not any(m == "dvtui.app" or m.startswith("dvtui.app.") for m in modules)
     assert "asyncio" not in modules
     assert started.read_bytes().count(b"\n") == game.read_bytes().count(b"\n")  # played to its end
+
+
+ASKING = [
+    ["tables"],
+    ["tables", "--mine", "--all"],
+    ["tables", "release", "t", "--seat", "1"],
+    ["tables", "start", "t"],
+    ["tables", "clock", "t", "--move-time", "1m"],
+    ["say", "t", "hello"],
+    ["fetch", "t", "-o", "t.dvr"],
+    ["close", "t"],
+    ["resign", "t"],
+    ["join", "t"],  # without a terminal: the table is looked up before any screen
+    ["watch", "t"],
+    ["ratings"],
+    ["profile"],
+    ["tournament", "list"],
+    ["tournament", "show", "x"],
+]
+"""Client commands that ask the table server something and show no app: they need the requests and
+the wire, not the server, a screen, the plain front, the bots or the session a screen plays through."""
+WITH_BOTS = [
+    ["new", "--table", "t", "--players", "Ana,Bob,bot:greedy"],  # the bots, to read bot:greedy
+    ["join", "t", "--bot", "greedy"],
+    ["seek", "--bot", "greedy"],
+    ["tournament", "join", "x", "--bot", "greedy"],
+]
+"""Client commands that read a bot's level (or play one): the bots too, and still no server or screen."""
+NO_CLIENT_NEEDS = (
+    "dvtui.server",
+    "textual",
+    "psycopg",
+    "dvtui.web.serve",
+    "dvtui.web.server",
+    "dvtui.app",
+    "dvtui.plain",
+)
+ASKING_NEEDS_NONE_OF = (*NO_CLIENT_NEEDS, "dvtui.bots", "dvtui.tables.remote", "dvtui.tables.client")
+
+
+def among(modules: set[str] | list[str], packages: tuple[str, ...]) -> list[str]:
+    """The ``modules`` that are one of ``packages`` or inside one."""
+    return sorted(m for m in modules if any(m == p or m.startswith(f"{p}.") for p in packages))
+
+
+def client_runs(directory: str) -> dict[str, Any]:
+    """Each of :data:`ASKING`, then each of :data:`WITH_BOTS`, then ``dvtui serve`` with a refused
+    flag, run in one fresh interpreter against a directory where no server listens (each goes as
+    far as asking it: exit 1): their exit codes and the modules loaded after each group."""
+    code = f"""
+import contextlib, io, json, os, sys
+from dvtui.cli import main
+os.chdir({directory!r})
+seen = {{"codes": [], "modules": []}}
+for group in ({ASKING!r}, {WITH_BOTS!r}, [["serve", "--keep-days", "0"]]):
+    for args in group:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            seen["codes"].append(main([*args, "--dir" if args[0] == "serve" else "--server", {directory!r}]))
+    seen["modules"].append(sorted(sys.modules))
+print(json.dumps(seen))
+"""
+    seen: dict[str, Any] = printed(code)
+    return seen
+
+
+def test_client_commands_load_neither_the_server_nor_a_screen(tmp_path: Path) -> None:
+    """``dvtui tables``, ``say``, ``fetch``, ``join`` and the other commands a person types at a
+    shell are short processes: they load what asks a server, never the server itself (only ``dvtui
+    serve`` does), Textual, PostgreSQL's driver or the web front; those that only ask, not the
+    bots either. The last run, ``dvtui serve``, shows the check sees the server when it is loaded."""
+    seen = client_runs(str(tmp_path))
+    assert seen["codes"] == [1] * (len(ASKING) + len(WITH_BOTS)) + [2]  # each asked the server (serve: refused)
+    asking, with_bots, serving = (set(modules) for modules in seen["modules"])
+    assert among(asking, ASKING_NEEDS_NONE_OF) == []
+    assert among(with_bots, NO_CLIENT_NEEDS) == []
+    assert "dvtui.bots" in with_bots and "dvtui.tables.requests" in asking
+    assert "dvtui.server.main" in serving and "dvtui.server.main" in among(serving, NO_CLIENT_NEEDS)
+
+
+def test_dvtui_without_a_terminal_loads_no_front(tmp_path: Path) -> None:
+    """``dvtui`` alone in a script prints its usage: whether it was asked for lines (``--plain``)
+    is read without loading the plain front, and nothing of a table or a game is loaded."""
+    code = """
+import contextlib, io, sys
+from dvtui.cli import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    assert main([]) == 2
+assert "usage: dvtui" in out.getvalue()
+"""
+    modules = modules_after(code)
+    assert among(modules, (*ASKING_NEEDS_NONE_OF, "dvtui.tables", "dvtui.store", "dvtui.engine", "asyncio")) == []
 
 
 @pytest.mark.parametrize("args", [["--help"], ["verify", "--help"], ["sim", "--help"]])

@@ -1,5 +1,6 @@
 """``dvtui`` command line. Headless commands (verify, sim) never import Textual, so they start fast;
-the play and replay commands import the app only when they run."""
+the play and replay commands import the app only when they run; the table server's clients (tables,
+join, say...) never import the server, which only ``dvtui serve`` runs (:mod:`.table_server`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ..settings import saved_language
 from ..web.errors import WebError, WebUsageError
 from .errors import EXIT_BAD_FILE, EXIT_OK, EXIT_USAGE, UsageError
 from .numbers import decimal, whole
-from .terminal import has_terminal
+from .terminal import has_terminal, wants_plain
 
 ARGPARSE_WORDS = (
     N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
@@ -415,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     _add_language_option(parser, top=True)
     args = parser.parse_args(args_given)
-    if args.command is None and not has_terminal() and not _plain_asked(args):
+    if args.command is None and not has_terminal() and not wants_plain(args):
         parser.print_help()  # a script or a pipe: the usage, as before
         return EXIT_USAGE
     try:
@@ -444,12 +445,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fail(clean(f"{where}{e.strerror}"), EXIT_BAD_FILE)
         said = _("internal error: {kind}: {error} (set DVTUI_DEBUG=1 for details)")
         return _fail(said.format(kind=type(e).__name__, error=e), 3)
-
-
-def _plain_asked(args: argparse.Namespace) -> bool:
-    from .plain import wants_plain
-
-    return wants_plain(args)
 
 
 def _fail(message: str, code: int) -> int:
@@ -503,7 +498,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from . import seek
 
         return seek.run(args)
-    shared = ("serve", "tables", "join", "watch", "say", "close", "resign", "fetch")
+    if args.command == "serve":  # the one command that imports the table server
+        from .table_server import run_serve
+
+        return run_serve(args)
+    shared = ("tables", "join", "watch", "say", "close", "resign", "fetch")
     if args.command in shared or (args.command == "new" and args.table is not None):
         from . import tables
 
@@ -527,11 +526,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .export import run_text_export
 
         return run_text_export(args)
-    if args.command in (None, "new", "resume", "replay"):
-        from . import plain
+    if args.command in (None, "new", "resume", "replay") and wants_plain(args):
+        from . import plain  # lines of text: no terminal needed, Textual never imported
 
-        if plain.wants_plain(args):  # lines of text: no terminal needed, Textual never imported
-            return plain.run(args)
+        return plain.run(args)
     from . import play  # Textual is imported only from here on
 
     if args.command is None:  # plain dvtui in a terminal: the start menu

@@ -9,35 +9,17 @@ never refused for want of one, and it never imports Textual.
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from ..engine import new_game, random_seed
 from ..plain import Console, LocalPlay, PlainReplay, PlainTable, ask_players, plain_menu
 from ..printable import printable
 from ..replay import Replay
-from ..settings import saved_plain
 from ..store import new_save_path, read_game, saves_dir
 from ..tables import ServerPlace
 from .play import close_loop, open_on_a_loop, say_left
-from .terminal import served_to_browser
-
-ENV = "DVTUI_PLAIN"
-YES = ("1", "yes", "true", "on")
-
-
-def wants_plain(args: argparse.Namespace) -> bool:
-    """``--plain``, else ``DVTUI_PLAIN`` (``1``: on, ``0``: off, whatever the settings say), else
-    the settings file. Never in a browser tab (``dvtui web``): its pipes carry the screen's protocol,
-    not lines, whatever the person's settings say."""
-    if served_to_browser():
-        return False
-    if getattr(args, "plain", None):
-        return True
-    env = os.environ.get(ENV, "").strip().lower()
-    if env:
-        return env in YES
-    return saved_plain()
+from .terminal import PLAIN_ENV as ENV
+from .terminal import wants_plain
 
 
 def run(args: argparse.Namespace) -> int:

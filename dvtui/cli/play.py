@@ -22,10 +22,9 @@ from ..app.config import MAX_BOT_DELAY, SetupDefaults, default_player_name, load
 from ..app.exit_state import HungUp, NoGameFile, NotSaved, Played
 from ..app.options import AppOptions, ChooseSeat, Menu, Watch
 from ..describe import describe_result, join_names, moment
-from ..engine import SEED_LIMIT, Game, Seat, new_game, random_seed
+from ..engine import Game, Seat, new_game, random_seed
 from ..i18n import _, ngettext
 from ..play.local import LocalSession
-from ..play.seats import SeatError, parse_players
 from ..printable import printable
 from ..store import (
     GameWriter,
@@ -38,14 +37,16 @@ from ..store import (
     read_game,
     saves_dir,
 )
-from ..tables import RemoteSession, ServerPlace, server_place
+from ..tables import ServerPlace, server_place
 from ..web.errors import WebUsageError
 from ..web.tab import is_spare, vouched, wait_for_tab
 from .errors import UsageError
+from .setup import checked_setup, first_player
 from .terminal import has_terminal, served_to_browser
 
 if TYPE_CHECKING:  # Textual is imported only when an app really starts (flag errors stay fast)
     from ..app.app import DvtuiApp
+    from ..tables import RemoteSession  # (and a table's session only when one opens)
 
 
 def checked_bot_delay(value: float | None) -> float | None:
@@ -163,33 +164,6 @@ def _run_app(build: Callable[[], DvtuiApp], without: str = "", *, loop: asyncio.
             return code
         case _:  # (Textual's type allows None; the app always says how it ended)
             return app.return_code or 0
-
-
-def checked_setup(args: argparse.Namespace) -> list[Seat] | None:
-    """The seats of ``--players`` (None without it), once ``--players``, ``--first`` and ``--seed``
-    are each known to be allowed: a refused flag is refused before anything starts, for a local
-    game and a table alike."""
-    seats = None
-    if args.players:
-        try:
-            seats = parse_players(args.players)
-        except SeatError as e:
-            raise UsageError(str(e)) from None
-    if args.first is not None:
-        count = len(seats) if seats else 5
-        if not 1 <= args.first <= count:
-            said = _("--first must be a seat from 1 to {last}, not {first}")
-            raise UsageError(said.format(last=count, first=args.first))
-    if args.seed is not None and not 0 <= args.seed < SEED_LIMIT:  # what a game file can hold
-        said = _("--seed must be a whole number from 0 to {last}, not {seed}")
-        raise UsageError(said.format(last=SEED_LIMIT - 1, seed=str(args.seed)[:30]))
-    return seats
-
-
-def first_player(args: argparse.Namespace) -> int:
-    """``--first`` (a seat as people count them, from 1; checked by :func:`checked_setup`) as the
-    seat index the game and the protocol hold (from 0); the first seat without it."""
-    return 0 if args.first is None else args.first - 1
 
 
 def run_new(args: argparse.Namespace) -> int:
@@ -375,6 +349,8 @@ def run_table(
         session.close()
         close_loop(loop)
     shown = printable(table)
+    from ..tables import RemoteSession
+
     last = built[-1].session if built else None  # the table's next game, when the app followed a rematch
     game = last.game if isinstance(last, RemoteSession) and last.table_name == session.table_name else session.game
     with contextlib.suppress(OSError):  # (a terminal gone with its window: nobody to tell)
@@ -400,6 +376,8 @@ def open_on_a_loop(
 ) -> tuple[asyncio.AbstractEventLoop, RemoteSession]:
     """A session at a shared table, opened on a new loop that the front then runs on: its client
     reads the table there, with no thread of its own (the loop is closed if the table refuses)."""
+    from ..tables import RemoteSession
+
     loop = asyncio.new_event_loop()
     try:
         return loop, loop.run_until_complete(RemoteSession.open(place, table, seat=seat, watch=watch, user=user))
@@ -444,6 +422,7 @@ __all__ = [
     "close_loop",
     "default_player_name",
     "finished_refusal",
+    "first_player",
     "game_to_resume",
     "open_on_a_loop",
     "output_path",

@@ -15,8 +15,8 @@ import sys
 import termios
 import tty
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from ..bots import BotSpec
 from ..i18n import _, ngettext
 from ..printable import printable
 from ..tables import Diverged, Dropped, Refused, ServerPlace, Unreachable, server_place
@@ -25,9 +25,11 @@ from ..tables.clubwire import SEEK_MOST_WAIT, SEEK_MOVE_TIME, SEEK_SIZES, SEEK_W
 from ..tables.seeking import NoSeeking, seek, status_line
 from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError
-from .plain import wants_plain
 from .tables import _bot, _fail, _move_time, _on_screen, _play
-from .terminal import has_terminal
+from .terminal import has_terminal, wants_plain
+
+if TYPE_CHECKING:
+    from ..bots import BotSpec
 
 LEAVE_KEYS = frozenset({"q", "Q", "\x1b"})
 """The keys that leave the pool on a terminal (Ctrl+C does anywhere)."""

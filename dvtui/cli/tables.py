@@ -1,36 +1,28 @@
-"""``dvtui serve``, ``dvtui tables``, ``dvtui join NAME --bot LEVEL`` and ``dvtui new --table NAME``:
-shared tables from the command line, without a screen (Textual is never imported here)."""
+"""``dvtui tables``, ``dvtui join``, ``watch``, ``say``, ``fetch``, ``close``, ``resign`` and ``dvtui new
+--table NAME``: a table server's client from the command line. Each is a short process that asks a
+server over its socket (and starts a personal one as a process of its own), so it imports neither
+the server (``dvtui serve``'s, :mod:`.table_server`) nor Textual (the live table's screen does, once it opens)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import os
-import pwd
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bots import BotSpec, parse_bot
-from ..describe import bot_level_name, describe_result
-from ..engine import MAX_ITERATIONS, MAX_SECONDS, Game, GameEnded, Seat, SeatError
+from ..describe import bot_level_name
 from ..i18n import _
 from ..printable import printable
 from ..rulewords import rule_words
-from ..server import AlreadyServed
-from ..server.limits import Limits
-from ..server.main import serve
-from ..server.pool import MaxBudget
-from ..server.registry import KEEP_DAYS, MAX_KEEP_DAYS, TableLimits
-from ..store import GameFileError, SaveError, parse_game
+from ..store import GameFileError, parse_game
 from ..tables import (
     Diverged,
     Dropped,
     Refused,
     ServerPlace,
-    TableClient,
     TableInfo,
     Unreachable,
     close_table,
@@ -53,38 +45,23 @@ from ..tables import (
     table_info,
 )
 from ..tables.clock import move_time_words, parse_duration
-from ..tables.headless import play_seat
 from ..tables.protocol import MAX_CHAT_CHARS
 from ..tables.ratings import NoRatings
-from ..tables.where import personal_idle
 from ..tables.wire import is_kept_name
 from ..web.tab import vouched
 from .errors import EXIT_BAD_FILE, EXIT_OK, UsageError
-from .plain import wants_plain
-from .play import checked_setup, first_player
 from .table_lines import table_line
+from .terminal import wants_plain
 
 if TYPE_CHECKING:
-    from ..server.stores.pg import PgStore
-    from ..server.stores.pgpeers import PgPeers
+    from ..bots import BotSpec
+    from ..engine import Game, Seat
 
 
 def run(args: argparse.Namespace) -> int:
     if args.command in ("join", "watch", "new", "say", "close", "resign"):
         vouched()  # a person the table cannot take stops the command before any table is opened
     try:
-        if args.command == "serve":
-            conninfo = args.store if args.store is not None else os.environ.get("DVTUI_STORE") or None
-            if args.import_dir is not None or args.export_dir is not None:
-                return _move_store(conninfo, args.import_dir, args.export_dir)
-            place = server_place(args.dir)
-            idle = args.idle if args.idle is not None else (personal_idle() if place.personal else None)
-            trust = [_account(name) for name in args.trust]
-            kept = TableLimits(keep_days=_keep_days(args.keep_days))
-            store = None if conninfo is None else _database(conninfo, place.games)
-            peers = None if store is None else _peers(store)
-            return serve(place, idle=idle, trust=trust, limits=_limits(args.limit), budget=_max_budget(args.max_budget),
-                         table_limits=kept, store=store, peers=peers)  # fmt: skip
         if args.command == "tables":
             if args.action == "release":
                 return _release(args)
@@ -118,107 +95,8 @@ def run(args: argparse.Namespace) -> int:
             print(said.format(table=printable(args.table)))
             return EXIT_OK
         return _new_table(args)
-    except (Unreachable, Refused, Diverged, Dropped, AlreadyServed, NoRatings) as e:
+    except (Unreachable, Refused, Diverged, Dropped, NoRatings) as e:
         return _fail(str(e))
-
-
-def _keep_days(days: float | None) -> float:
-    """``--keep-days N``: how long a game put aside is kept after its last line (default 30)."""
-    if days is None:
-        return KEEP_DAYS
-    if not 1 <= days <= MAX_KEEP_DAYS:
-        raise UsageError(_("--keep-days {days}: give 1 to {most} days").format(days=f"{days:g}", most=MAX_KEEP_DAYS))
-    return days
-
-
-def _limits(options: list[str]) -> Limits:
-    """``--limit NAME=VALUE``s over the defaults."""
-    try:
-        return Limits().with_options(options)
-    except ValueError as e:
-        raise UsageError(_("--limit {error}").format(error=e)) from None
-
-
-def _database(conninfo: str, chats: Path | None) -> PgStore:
-    """The PostgreSQL store ``conninfo`` names (its schema made on first use); a bad one is a usage
-    error, one that cannot be reached a one-line failure."""
-    from ..server.stores.pg import PgStore, StoreUnavailable
-    from ..server.stores.pgerrors import DatabaseError
-
-    def log(line: str) -> None:  # as the server's own lines are said
-        print(f"dvtui serve: {printable(line)}", file=sys.stderr, flush=True)
-
-    try:
-        return PgStore(conninfo, chats, log=log)
-    except StoreUnavailable as e:
-        raise UsageError(str(e)) from None
-    except DatabaseError as e:
-        raise SaveError(_("--store: {why}").format(why=e)) from None
-
-
-def _peers(store: PgStore) -> PgPeers:
-    """The other servers on ``store``'s database, whom a server there follows."""
-    from ..server.stores.pgpeers import PgPeers
-
-    return PgPeers(store)
-
-
-def _move_store(conninfo: str | None, import_dir: str | None, export_dir: str | None) -> int:
-    """``serve --import DIR`` / ``--export DIR``: copy the games between a server directory's files
-    and the database, say what was done, and leave."""
-    from ..server.stores.pgmove import export_files, import_files
-
-    if conninfo is None:
-        raise UsageError(_("--import and --export need --store (or DVTUI_STORE)"))
-    store = _database(conninfo, None)
-    from ..server.stores.pgerrors import DatabaseError
-
-    say = lambda line: print(f"dvtui serve: {printable(line)}", file=sys.stderr)  # noqa: E731
-    try:
-        if import_dir is not None:
-            done = import_files(store, Path(import_dir), say)
-            print(_("imported {moved} games into the database ({there} there already, {bad} unreadable)").format(
-                moved=len(done.moved), there=len(done.there), bad=len(done.unreadable)))  # fmt: skip
-        else:
-            assert export_dir is not None
-            done = export_files(store, Path(export_dir), say)
-            games = printable(str(Path(export_dir) / "games"))
-            print(_("exported {moved} games into {games} ({there} there already)").format(
-                moved=len(done.moved), games=games, there=len(done.there)))  # fmt: skip
-    except DatabaseError as e:
-        raise SaveError(_("--store: {why}").format(why=e)) from None
-    except OSError as e:
-        raise SaveError(f"{e.filename or import_dir or export_dir}: {e.strerror or e}") from None
-    finally:
-        store.close()
-    return EXIT_BAD_FILE if done.unreadable else EXIT_OK
-
-
-def _account(name: str) -> int:
-    """``--trust ACCOUNT``: its uid."""
-    try:
-        return pwd.getpwnam(name).pw_uid
-    except KeyError:
-        raise UsageError(f"--trust {name}: no such account on this host") from None
-
-
-def _max_budget(given: Sequence[str]) -> MaxBudget | None:
-    """``--max-budget``: a bot budget's number (iterations) and/or one in seconds, each within the
-    largest a bot may have anywhere."""
-    if not given:
-        return None
-    budget = MaxBudget()
-    for text in given:
-        try:
-            spec = parse_bot(f"strong@{text}")
-        except SeatError:
-            raise UsageError(f"--max-budget {printable(text)}: a budget is a number of iterations (up to "
-                             f"{MAX_ITERATIONS}) or of seconds (up to {MAX_SECONDS:g}s)") from None  # fmt: skip
-        if spec.seconds is not None:
-            budget = dataclasses.replace(budget, seconds=spec.seconds)
-        elif spec.iterations is not None:
-            budget = dataclasses.replace(budget, iterations=spec.iterations)
-    return budget
 
 
 def _fail(message: str) -> int:
@@ -408,6 +286,8 @@ def _join(args: argparse.Namespace) -> int:
 def _new_table(args: argparse.Namespace) -> int:
     if not args.players:
         raise UsageError(_('--table needs --players (e.g. --players "Ana,Bob,bot:strong")'))
+    from .setup import checked_setup, first_player  # (the bots, to read --players' bot:LEVEL)
+
     seats = checked_setup(args)
     assert seats is not None
     if args.output is not None:
@@ -465,11 +345,11 @@ def _on_screen(place: ServerPlace, table: str, seat: int | None, *, watch: bool 
         from .plain import run_table
 
         return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
-    from .play import run_table
     from .terminal import has_terminal
 
     if not has_terminal():
         _table(place, table)
+    from .play import run_table
 
     # a spectator owns nothing: it watches as the account, which needs no trust
     return run_table(place, table, seat, watch=watch, bell=bell, user=None if watch else vouched())
@@ -501,6 +381,11 @@ def _time_bank(args: argparse.Namespace, move_time: int | None) -> tuple[int | N
 
 
 def _bot(text: str) -> BotSpec:
+    """``--bot LEVEL``, checked before any table is asked (the bots are imported only now: a command
+    without a bot does not load their search)."""
+    from ..bots import parse_bot
+    from ..engine import SeatError
+
     try:
         return parse_bot(text)
     except SeatError as e:
@@ -509,6 +394,11 @@ def _bot(text: str) -> BotSpec:
 
 def _play(place: ServerPlace, table: str, seat: int | None, spec: BotSpec) -> int:
     """A bot plays a seat, without a screen: a line once it sits there, one with the result."""
+    from ..describe import describe_result
+    from ..engine import GameEnded
+    from ..tables import TableClient
+    from ..tables.headless import play_seat
+
     shown = printable(table)
 
     def say(line: str) -> None:

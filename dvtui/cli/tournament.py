@@ -21,10 +21,9 @@ from ..tables.clubwire import ARENA_LEAST_SECONDS, ARENA_MOST_SECONDS, SEEK_MOVE
 from ..tables.wire import is_table_name
 from ..web.tab import vouched
 from .errors import EXIT_OK, UsageError
-from .plain import wants_plain
 from .seek import sizes
 from .tables import _bot, _fail, _move_time, _on_screen, _play
-from .terminal import has_terminal
+from .terminal import has_terminal, wants_plain
 
 
 def seconds_of(text: str) -> int:
