@@ -7,13 +7,12 @@ client and stand-ins for Bob's turns, and a turn's time survives a ``kill -9`` o
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
-import msgspec
 import pytest
 
 from dvtui import i18n
@@ -50,7 +49,7 @@ from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import Served, in_thread, short_dir, uninterrupted, wait_for
+from ..support.servers import Served, in_thread, short_dir, table_on_disk, wait_for
 
 ANA_UID = 70001
 
@@ -300,20 +299,9 @@ BOBS_LEFT = 2
 after a stand-in's placement, and few, so that the game's end comes a second or two later."""
 
 
-def _near_its_end(games: Path, table: str, players: str, seed: int) -> int:
-    """``table``'s files in a server's ``games`` directory before it starts: a clocked game (1 s a
-    move) that the same greedy bots played at every seat up to Bob's turn, :data:`BOBS_LEFT` of his
-    turns before its end, as a server stopped there would have left it. Returns its lines."""
-    played = uninterrupted(players, seed, 0, ["greedy"] * 4, games.parent)
-    lines = played.splitlines(keepends=True)
-    events = [json.loads(line) for line in lines]
-    bobs = [i for i, event in enumerate(events) if event["type"] == "card_placed" and event["player"] == 1]
-    cut = bobs[-BOBS_LEFT]
-    (games / f"{table}.dvr").write_bytes(b"".join(lines[:cut]))
-    record = TableRecord(owners=[None] * 4, stand_ins=[None] * 4, kept_for=kept_for(parse_players(players)),
-                         move_time=1, started=True)  # fmt: skip
-    (games / f"{table}.table.json").write_bytes(msgspec.json.encode(record) + b"\n")
-    return cut
+def _bobs_turn(lines: list[dict[str, Any]]) -> int:
+    """Where Bob has :data:`BOBS_LEFT` turns left."""
+    return [i for i, line in enumerate(lines) if line["type"] == "card_placed" and line["player"] == 1][-BOBS_LEFT]
 
 
 @pytest.mark.long
@@ -324,8 +312,8 @@ def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_
     it, on a hand clock: :func:`test_a_seat_nobody_takes_is_played_to_the_end_by_its_stand_in`)."""
     players = "Ana,Bob,bot:greedy,bot:greedy"
     with short_dir() as d, Served(d / "srv") as served:
-        (d / "srv" / "games").mkdir(mode=0o700, parents=True)
-        before = _near_its_end(d / "srv" / "games", "t", players, seed=3)
+        d.joinpath("srv").mkdir(mode=0o700)
+        before = table_on_disk(served.directory / "games", "t", players, 3, _bobs_turn, move_time=1, started=True)
         served.start()
         assert "; move time 1s" in served.dvtui("tables").stdout
         code, _out, err = served.player("t", "Ana").finish()
