@@ -65,9 +65,8 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
 
             server.proc.send_signal(signal.SIGSTOP)
             try:
-                await press(
-                    pilot, str(card), "c", "enter"
-                )  # sent (each key handled): the server, stopped, cannot answer
+                # sent, each key handled: the server, stopped, cannot answer, however long one waits
+                await press(pilot, str(card), "c", "enter")
                 assert ana.deciding and screen.flow.placer() is None
                 assert "on its way" in screen.query_one(HandBar).render().plain
                 await press(pilot, "question_mark")  # the help opens...
