@@ -293,15 +293,17 @@ def test_a_seeker_hears_the_countdown_each_second_however_often_others_come(in_p
     waiting = seeking("ana", 60)
     assert waiting.until("seeking")["wait_left"] == 600.0
     others = []
-    for i in range(12):  # one arrival every 0.25 s for 3 s, in a pool of their own
+    # one arrival every 0.2 s for 1.6 s, in a pool of their own: were each to put the count off,
+    # the first would come a second after the last arrival, past the half second read below
+    for i in range(8):
         others.append(seeking(f"b{i}", 30))
-        time.sleep(0.25)
+        time.sleep(0.2)
     heard = []
     waiting.sock.settimeout(0.5)
     with contextlib.suppress(TimeoutError):
         while (message := waiting.receive()) is not None:
             heard.append(message["wait_left"])
-    assert len(heard) >= 2 and heard == sorted(heard, reverse=True) and heard[-1] <= 597.5, heard
+    assert len(heard) >= 1 and heard == sorted(heard, reverse=True) and heard[-1] <= 599.0, heard
     for client in [waiting, *others]:
         client.close()
 
