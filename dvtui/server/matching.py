@@ -95,6 +95,12 @@ class Pool:
     def remove(self, key: Hashable) -> Seeker | None:
         return self.seekers.pop(key, None)
 
+    def soonest_over(self, now: float) -> float | None:
+        """Seconds until the first wait still running is over, when bots may fill its seeker's
+        seats (None: no wait is running; a wait over already is matched by the next round or, its
+        table not opened, the one after)."""
+        return min((left for s in self.seekers.values() if (left := s.left(now)) > 0), default=None)
+
     def sizes(self) -> Counter[tuple[bool, int]]:
         """How many seek each kind of game, as each seeker is told (counted once for everyone)."""
         return Counter(s.pool() for s in self.seekers.values())

@@ -156,13 +156,16 @@ class Seeks:
         )))  # fmt: skip
 
     async def run(self) -> None:
-        """Match the pool whenever somebody comes, and each second; tell those still waiting. A
-        round that fails is logged, and the next one comes as usual: the pool never stops. Those
-        waiting are told each second however often people come (arrivals do not put it off)."""
+        """Match the pool whenever somebody comes, each second, and as a seeker's wait runs out
+        (bots fill their seats then, not up to a second later); tell those still waiting. A round
+        that fails is logged, and the next one comes as usual: the pool never stops. Those waiting
+        are told each second however often people come (arrivals do not put it off)."""
         told = self.clock()
         while True:
+            now = self.clock()
+            pause = min(told + TICK - now, self.pool.soonest_over(now) or TICK)
             with contextlib.suppress(TimeoutError):  # (no task of its own: none is left pending at the end)
-                async with asyncio.timeout(max(0.0, told + TICK - self.clock())):
+                async with asyncio.timeout(max(0.0, pause)):
                     await self.arrived.wait()
             self.arrived.clear()
             tell = self.clock() - told >= TICK

@@ -20,11 +20,15 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from dvtui.bots import bot_fn, bot_seed, choose, parse_bot
 from dvtui.cli.table_lines import table_line
 from dvtui.engine import Event, Game, Placement, fold, new_game
 from dvtui.play.seats import parse_players
 from dvtui.server.main import Server
+from dvtui.server.registry import kept_for
+from dvtui.server.stores.base import TableRecord
 from dvtui.store import GameWriter, read_game
 from dvtui.tables import RemoteSession, ServerPlace, TableClient, list_tables
 
@@ -354,6 +358,25 @@ def uninterrupted(
     data = path.read_bytes()
     os.unlink(path)
     return data
+
+
+def table_on_disk(games: Path, table: str, players: str, seed: int, cut: Callable[[list[dict[str, Any]]], int],
+                  **record: Any) -> int:  # fmt: skip
+    """``table``'s files in a server's ``games`` directory (made if need be), before the server
+    starts: the game greedy bots play at every seat of ``players`` (dealt with ``seed``, the first
+    seat first) up to the line ``cut`` picks among its lines (read as JSON), and a record of free
+    seats with ``record``'s fields, as a server stopped there would have left them: a test that is
+    about the end of a game goes on from there rather than playing all of it. Returns the lines
+    kept (the events before the cut)."""
+    games.mkdir(parents=True, mode=0o700, exist_ok=True)
+    played = uninterrupted(players, seed, 0, ["greedy"] * len(parse_players(players)), games.parent)
+    lines = played.splitlines(keepends=True)
+    kept = cut([json.loads(line) for line in lines])
+    (games / f"{table}.dvr").write_bytes(b"".join(lines[:kept]))
+    seats = parse_players(players)
+    made = TableRecord(owners=[None] * len(seats), stand_ins=[None] * len(seats), kept_for=kept_for(seats), **record)
+    (games / f"{table}.table.json").write_bytes(msgspec.json.encode(made) + b"\n")
+    return kept
 
 
 LONG = ["Annabella Maria Lucia", "Bartolomeo Giacomo", "Cristoforo Emanuele", "Donatella Ginevra", "Ermenegildo Paolo"]

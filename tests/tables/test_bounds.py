@@ -22,7 +22,7 @@ import pytest
 from dvtui.server.limits import Budgets, Limits
 from dvtui.server.main import Server
 
-from ..support.processes import dvtui
+from ..support.processes import dvtui, in_process
 from ..support.raw import RawClient
 from ..support.servers import Crowd, Served, in_thread, short_dir, wait_for
 
@@ -248,8 +248,10 @@ def test_the_budget_of_an_account_is_shared_by_its_connections() -> None:
 
 
 def test_a_limit_given_wrong_is_a_usage_error() -> None:
-    for option, said in (("nope=3", "NAME one of"), ("conns-total=many", "not a number"),
-                         ("hello-seconds=0", "above 0")):  # fmt: skip
-        done = dvtui("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
+    """The first as a shell runs it; the others in this process (refused before any server starts,
+    so ``serve`` returns as a process would, without an interpreter's start each)."""
+    for run, option, said in ((dvtui, "nope=3", "NAME one of"), (in_process, "conns-total=many", "not a number"),
+                              (in_process, "hello-seconds=0", "above 0")):  # fmt: skip
+        done = run("serve", "--dir", "/tmp/nowhere-dvtui", "--limit", option)
         assert done.returncode == 2 and said in done.stderr, done.stderr
         assert len(done.stderr.splitlines()) == 1

@@ -56,7 +56,7 @@ def test_a_placement_sent_before_its_connection_closed_counts_though_it_waited_i
     decision, sent before they left (their screen said it was on its way): it is made. The server
     is stopped meanwhile, so that the connection has closed by the time the placement's turn comes."""
     with short_dir() as d, Served(d / "srv") as server:
-        server.start("--limit", "account-rate=0.5", "--limit", "account-burst=2")
+        server.start("--limit", "account-rate=1", "--limit", "account-burst=2")  # (the placement: 1 s)
         assert server.proc is not None
         carol = speaking_for(str(server.place.socket), "carol")
         players = ["Carol", "Bob", "bot:random"]

@@ -4,25 +4,29 @@
 stale ``seq``, no hello, wrong versions, fields out of range) go to a real server while another
 table plays a whole game; the game's file is the uninterrupted one and the server still answers.
 A client that stops reading is dropped once its unsent data passes the bound (an in-process server
-with a small bound, so the test need not push megabytes).
+with a small bound, so the test need not push megabytes), and one that reads nothing as its
+connection is closed is cut off after a grace (a short one here: the fuzzer reads as it writes, so
+it never waits that grace out).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import select
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from dvtui.server import connection
 from dvtui.server.limits import Limits
 from dvtui.server.main import Server
 
 from ..support.files import strip_at
 from ..support.raw import RawClient
-from ..support.servers import Served, in_thread, short_dir, uninterrupted, wait_for
+from ..support.servers import WAIT, Served, in_thread, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "greedy", "greedy"]
@@ -89,12 +93,29 @@ class Fuzzer:
             if self.rng.random() < 0.02:  # a flood: far past the rate, in one go
                 message = b'{"type":"list_tables"}\n' * 400
             try:
-                self._client().send(message if isinstance(message, bytes) else json.dumps(message).encode() + b"\n")
+                self._write(message if isinstance(message, bytes) else json.dumps(message).encode() + b"\n")
                 if self.rng.random() < 0.3:
                     self._drain()
             except (BrokenPipeError, ConnectionResetError, ConnectionError):
                 self._drop()  # (ConnectionError: closed before its hello was answered)
             self.sent += 1
+
+    def _write(self, data: bytes) -> None:
+        """Send ``data``, reading what the server says whenever it cannot take more: a server that
+        closes the connection (a line too long, a flood) while this client still writes is seen to
+        at once, as by a client that reads while it writes; one that reads only between its writes
+        waits until the server gives up on it (:func:`test_a_client_that_reads_nothing_as_it_is_closed_is_cut_off`)."""
+        client = self._client()
+        rest = memoryview(data)
+        while rest:
+            readable, writable, _ = select.select([client.sock], [client.sock], [], WAIT)
+            assert readable or writable, "the server neither read nor wrote for two minutes"
+            if writable:
+                rest = rest[client.sock.send(rest) :]
+            elif readable:
+                self._drain()
+                if self.client is None:
+                    raise ConnectionError("closed while it wrote")
 
     def _drain(self) -> None:
         assert self.client is not None
@@ -211,6 +232,33 @@ def _slow_reader_dropped(in_process: Server) -> None:
     owner.send({"type": "list_tables"})
     assert owner.until("tables")["tables"][0]["table"] == "big"  # the others never noticed
     owner.close()
+
+
+def test_a_client_that_reads_nothing_as_it_is_closed_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that floods and reads nothing, not even the answers queued for it when its
+    connection is closed for the flood, is cut off once the grace to read them is over (a tenth of
+    a second here): the closing connection does not wait for it forever, and the others are served."""
+    monkeypatch.setattr(connection, "CLOSE_GRACE", 0.1)
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv", limits=Limits(conn_burst=300)) as in_process:
+            sock = str(in_process.place.socket)
+            other = RawClient(sock)
+            other.hello()
+            other.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "Cy"], "seed": 1})
+            assert other.until("opened")["table"] == "big"
+            deaf = RawClient(sock, timeout=WAIT)
+            deaf.hello()
+            deaf.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            # 300 answered (~1.5 KiB each, more than the buffers on the way hold), then a flood
+            with pytest.raises((BrokenPipeError, ConnectionResetError)):
+                for _ in range(1000):  # until cut off: the server reads no more of it once it closes
+                    deaf.sock.sendall(b'{"type":"watch","table":"big"}\n' * 2000)
+            wait_for("the deaf client to be gone", lambda: len(in_process.conns) == 1)
+            other.send({"type": "list_tables"})
+            assert other.until("tables")["type"] == "tables"
+            for client in (other, deaf):
+                client.close()
 
 
 def test_every_answer_to_a_request_names_it_even_a_field_out_of_range() -> None:

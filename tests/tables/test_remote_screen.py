@@ -46,7 +46,7 @@ from dvtui.store.lock import user_name
 from dvtui.tables import RemoteSession, TableClient, list_tables, open_table
 from dvtui.tables.headless import play_seat
 
-from ..support.pilot import WAIT, text, until
+from ..support.pilot import WAIT, press, text, until
 from ..support.servers import watch_until
 
 ME = user_name(os.getuid())
@@ -100,32 +100,33 @@ async def test_a_seat_plays_its_turns_and_hears_the_others_moves(in_process: Ser
             assert "Your turn, Ana" in text(bar) and "table t" in text(bar)
             assert f"Ana (you) · Bob ({ME}) (here) · Bot 1 (bot)" in text(banner)
             assert bells.count == 1  # it is her turn as she sits down
-            await pilot.press("5", "a", "enter")
+            await press(pilot, "5", "a", "enter")
             await until(pilot, "Ana's move in the file", lambda: _lines(in_process) == 3)
             last = read_game(in_process.games / "t.dvr").events[-1]
             assert isinstance(last, CardPlaced) and (last.player, last.card, last.column) == (0, 5, 0)
-            assert "Bob to play" in text(bar) and bells.count == 1
-            await pilot.press("4", "b", "enter")  # not Ana's turn: nothing is sent
+            await until(pilot, "Bob's turn on screen", lambda: "Bob to play" in text(bar))  # (the move came back)
+            assert bells.count == 1
+            await press(pilot, "4", "b", "enter")  # not Ana's turn: nothing is sent
             await pilot.pause()
             assert _lines(in_process) == 3
             assert screen.check_action("undo", ()) is True
-            await pilot.press("u")  # Ana's move goes (no other person has placed since)
+            await press(pilot, "u")  # Ana's move goes (no other person has placed since)
             await until(pilot, "the undo in the file", lambda: _lines(in_process) == 4)
             await until(pilot, "the undo on screen", lambda: "Your turn, Ana" in text(bar))
             assert ana.human_to_move() == 0 and bells.count == 1  # her own undo: no bell
-            await pilot.press("enter")  # her choice came back to the cursor
+            await press(pilot, "enter")  # her choice came back to the cursor
             await until(pilot, "Ana's move again", lambda: _lines(in_process) == 5)
             await _decide(bob, 6, 3)  # once Bob's session has heard of Ana's move
             await until(pilot, "Bob's move and the bot's to arrive", lambda: ana.human_to_move() == 0)
             await until(pilot, "them on screen", lambda: "Your turn, Ana" in text(bar))  # (the session tells first)
             assert bells.count == 2
-            await pilot.press("6", "d", "enter")
+            await press(pilot, "6", "d", "enter")
             await until(pilot, "Ana's second move", lambda: _lines(in_process) == 8)
             bob.close()  # Bob leaves: away
             await until(pilot, "Bob to be away", lambda: f"Bob ({ME}) (away)" in text(banner))
             assert "Bob to play (away" in text(bar)
             assert screen.check_action("stand_in", ()) is True
-            await pilot.press("a")
+            await press(pilot, "a")
             await until(pilot, "a bot to play for Bob", lambda: ana.human_to_move() == 0 and _lines(in_process) > 9)
             assert "standing in" in text(banner)
             events = read_game(in_process.games / "t.dvr").events
@@ -151,15 +152,15 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert "1 watching" in text(screen.query_one(Banner))
             await until(pilot, "both bots' moves", lambda: _lines(in_process, "q") == 3 and len(watcher.events) == 3)
             assert screen.check_action("pick", ()) is False and screen.check_action("stand_in", ()) is False
-            await pilot.press("6", "d", "enter")
+            await press(pilot, "6", "d", "enter")
             assert _lines(in_process, "q") == 3
-            await pilot.press("t")  # the viewer over the game so far, followed live
+            await press(pilot, "t")  # the viewer over the game so far, followed live
             viewer = app.screen
             assert isinstance(viewer, ReplayScreen) and len(viewer.replay.events) == 3
             await _decide(ana, 6, 3)
             await until(pilot, "Ana's move to reach the spectator", lambda: len(watcher.events) >= 4)
             await until(pilot, "the viewer to hear of it", lambda: len(viewer.replay.events) == len(watcher.events))
-            await pilot.press("escape")
+            await press(pilot, "escape")
             assert app.screen is screen
             assert bells.count == 0  # a spectator has no turn
             assert list(watcher.events) == read_game(in_process.games / "q.dvr").events[: len(watcher.events)]
@@ -169,7 +170,7 @@ async def test_a_spectator_sees_the_moves_and_a_table_without_hints_offers_none(
             assert isinstance(table, TableScreen)
             await until(pilot, "Ana's turn", lambda: ana.human_to_move() == 0)
             assert table.check_action("pick", ()) is True and table.check_action("hint", ()) is False
-            await pilot.press("h")  # a player used to h hears why nothing comes
+            await press(pilot, "h")  # a player used to h hears why nothing comes
             await pilot.pause()
             assert [str(n.message) for n in hinted._notifications] == ["Hints are off at this table."]
             assert "hint" not in [key.action for key in table.query(FooterKey)]
@@ -213,20 +214,20 @@ async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
             await until(pilot, "the table's five lines", lambda: len(ana.events) == 5)
             before = table_file.read_bytes()
             table_events = read_game(table_file).events
-            await pilot.press("t", "left", "left")  # moment 2: Ana's placement; Bob is to play
+            await press(pilot, "t", "left", "left")  # moment 2: Ana's placement; Bob is to play
             viewer = app.screen
             assert isinstance(viewer, ReplayScreen) and viewer.moment == 2
-            await pilot.press("b")
+            await press(pilot, "b")
             assert isinstance(app.screen, BranchScreen)  # a bot at the table: whose seats play on?
-            await pilot.press("home", "enter")  # keep the seats (Ana plays Bob's too, at this keyboard)
+            await press(pilot, "home", "enter")  # keep the seats (Ana plays Bob's too, at this keyboard)
             await pilot.pause()
             question = app.screen
             assert isinstance(question, LeaveForBranch)
             assert "dvtui join b" in " ".join(text(w) for w in question.query("Static"))
-            await pilot.press("n")  # stays: nothing happens
+            await press(pilot, "n")  # stays: nothing happens
             await pilot.pause()
             assert app.screen is viewer and app.session is ana
-            await pilot.press("b", "home", "enter", "y")
+            await press(pilot, "b", "home", "enter", "y")
             await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
             branch = app.session
             assert isinstance(branch, LocalSession) and branch.path is not None
@@ -239,12 +240,12 @@ async def test_play_from_here_at_a_shared_table_leaves_the_table_as_it_was(
             assert table_file.read_bytes() == before  # the table never heard of it
             await until(pilot, "Ana's seat to be away", lambda: _away(bob, 0))
             assert branch.human_to_move() == 1  # the app plays the branch: Bob's turn, here
-            await pilot.press("6", "d", "enter")
+            await press(pilot, "6", "d", "enter")
             await until(pilot, "Bob's move in the branch", lambda: read_game(branch.path).file_lines >= 4)
             placed = read_game(branch.path).events[3]
             assert isinstance(placed, CardPlaced) and (placed.player, placed.card, placed.column) == (1, 6, 3)
             assert table_file.read_bytes() == before
-            await pilot.press("q")
+            await press(pilot, "q")
         assert app.return_value == Played(branch.path, over=False, branched_from=str(table_file.resolve()))
     finally:
         bob.close()
@@ -263,10 +264,10 @@ async def test_a_spectator_plays_from_here_without_being_asked(
     app = DvtuiApp(watcher, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
     try:
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.press("t", "left")  # moment 3: Bob's placement; the bot is to play
-            await pilot.press("b")
+            await press(pilot, "t", "left")  # moment 3: Bob's placement; the bot is to play
+            await press(pilot, "b")
             assert isinstance(app.screen, BranchScreen)
-            await pilot.press("home", "down", "enter")  # the bot's seat, played here too
+            await press(pilot, "home", "down", "enter")  # the bot's seat, played here too
             await until(pilot, "the branch's table", lambda: type(app.screen) is TableScreen)
             branch = app.session
             assert isinstance(branch, LocalSession) and branch.path is not None
@@ -274,7 +275,7 @@ async def test_a_spectator_plays_from_here_without_being_asked(
             assert loaded.events[1:] == read_game(table_file).events[1:4]
             assert [p.kind for p in loaded.created.players] == ["human", "human", "human"]
             assert branch.human_to_move() == 2 and table_file.read_bytes() == before
-            await pilot.press("q")
+            await press(pilot, "q")
     finally:
         for session in (ana, bob, watcher):
             session.close()
@@ -319,7 +320,7 @@ async def test_the_help_at_a_shared_table_lists_every_key_it_binds(in_process: S
             in_map = [commands.get((b.key, b.action)) for b in bound]
             assert None not in in_map, [b for b, c in zip(bound, in_map, strict=True) if c is None]
             assert STAND_IN in in_map
-            await pilot.press("question_mark")
+            await press(pilot, "question_mark")
             shown = app.screen
             assert isinstance(shown, HelpScreen)
             help_text = " ".join(_plain(shown.query_one("#help-text", Static).content).split())
@@ -417,7 +418,7 @@ async def test_a_seat_taken_over_elsewhere_says_so_and_offers_no_play_keys(in_pr
             assert "quit" in _footer_actions(screen)
             hand = text(screen.query_one(HandBar))
             assert "back here: dvtui join o --as Ana" in hand
-            await pilot.press("5", "a", "enter")
+            await press(pilot, "5", "a", "enter")
             await pilot.pause()
             assert _lines(in_process, "o") == 2  # nothing was sent, nor tried
     finally:
@@ -506,17 +507,17 @@ async def test_the_end_of_a_shared_tables_game_offers_the_tables_rematch_and_no_
             assert {"back", "help", "quit", "rematch", "analyse"} <= set(offered)
             note = text(end.query_one("#end-note", Static))
             assert note == "The table server keeps this game · t: the table (t again: time travel)"
-            await pilot.press("a")  # the analysis, as at a game of this machine (kept nowhere: no file here)
+            await press(pilot, "a")  # the analysis, as at a game of this machine (kept nowhere: no file here)
             await until(pilot, "the analysis", lambda: isinstance(app.screen, AnalysisScreen))
             viewer = app.screen_stack[-2]
             assert isinstance(viewer, ReplayScreen) and viewer.analysis is not None and viewer.game_file is None
             assert list(viewer.replay.events) == list(ana.events)
-            await pilot.press("escape", "escape")  # the analysis, then the viewer: back to the results
+            await press(pilot, "escape", "escape")  # the analysis, then the viewer: back to the results
             await until(pilot, "the results again", lambda: app.screen is end)
-            await pilot.press("n")
+            await press(pilot, "n")
             await pilot.pause()
             assert app.screen is end and not app._notifications  # not even a toast
-            await pilot.press("t")
+            await press(pilot, "t")
             table = app.screen
             assert isinstance(table, TableScreen)
             await until(pilot, "Bob to be away", lambda: _away(ana, 1))
@@ -561,14 +562,14 @@ async def test_the_opener_ends_the_table_from_its_screen_once_asked_and_a_player
             screen = app.screen
             await until(pilot, "end table offered", lambda: "End the table" in _palette(screen))
             await _decide(ana, 1, 0)  # a person's decision: the game is worth keeping
-            await pilot.press("x")
+            await press(pilot, "x")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
-            await pilot.press("n")
+            await press(pilot, "n")
             await until(pilot, "back at the table", lambda: app.screen is screen)
             assert [info.table for info in await list_tables(place)] == ["x"]
-            await pilot.press("x")
+            await press(pilot, "x")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
-            await pilot.press("y")
+            await press(pilot, "y")
             await until(pilot, "the table to stop", lambda: ana.presence().stopped is not None)
             await until(pilot, "no end table offered", lambda: "End the table" not in _palette(screen))
             assert await list_tables(place) == []
@@ -595,14 +596,14 @@ async def test_a_player_resigns_from_the_screen_once_asked_and_a_bot_plays_the_s
             assert isinstance(screen, TableScreen)
             await until(pilot, "resign offered", lambda: "Resign" in _palette(screen))
             assert "End the table" not in _palette(screen) and not screen.check_action("close_table", ())  # not hers
-            await pilot.press("r")
+            await press(pilot, "r")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await until(pilot, "back at the table", lambda: app.screen is screen)
             assert ana.presence() is not None and ana.abilities.resign
-            await pilot.press("r")
+            await press(pilot, "r")
             await until(pilot, "the question", lambda: isinstance(app.screen, Confirm))
-            await pilot.press("y")
+            await press(pilot, "y")
             await until(pilot, "Ana to watch", lambda: ana.abilities.resign is False)
             await until(pilot, "no resign offered", lambda: "Resign" not in _palette(screen))
             banner = screen.query_one(Banner)
@@ -659,7 +660,7 @@ async def test_a_closed_table_says_so_for_good_and_offers_no_play_keys(in_proces
             assert not plays & {action.partition("(")[0] for action in _footer_actions(screen)}
             assert not any(screen.check_action(action, ()) for action in plays)
             assert "quit" in _footer_actions(screen)
-            await pilot.press("5", "a", "enter", "u")
+            await press(pilot, "5", "a", "enter", "u")
             await pilot.pause()
             assert bob.human_to_move() is None and not bob.deciding  # nothing was sent, nor tried
     finally:
@@ -700,7 +701,7 @@ async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_on
                         placed += 1
                     await pilot.pause(0.01)
             await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
-            await pilot.press("s")  # to the summary, which waits to be read
+            await press(pilot, "s")  # to the summary, which waits to be read
             await pilot.pause()
             resolution = screen.flow.resolution
             assert resolution is not None and resolution.at_summary  # still reading round 1's summary
@@ -709,7 +710,7 @@ async def test_a_turn_that_comes_while_the_round_summary_is_read_is_called_at_on
             assert "▶ Your turn, Ana" in bar and "Round 2 of 6" in bar
             assert bells.count == placed + 1  # each of her turns in round 1, and round 2's at once
             assert told[-1] == {"type": PAGE_TURN, "turn": True}
-            await pilot.press("enter")  # the summary read: her turn, already called, is not called again
+            await press(pilot, "enter")  # the summary read: her turn, already called, is not called again
             await until(pilot, "the table again", lambda: screen.flow.resolution is None)
             assert screen.flow.placer() == 1 and bells.count == placed + 1
     finally:
@@ -738,7 +739,7 @@ async def test_a_table_closed_while_the_round_summary_is_read_says_so_over_it(in
                             session.place(choose("greedy", session.game.copy(), 1))
                     await pilot.pause(0.01)
             await until(pilot, "round 1's resolution on screen", lambda: screen.flow.resolution is not None)
-            await pilot.press("s")  # to the summary, which waits to be read
+            await press(pilot, "s")  # to the summary, which waits to be read
             ana.close_table()
             bar = screen.query_one(RoundBar)
             await until(pilot, "the header to say so", lambda: "Table stopped: web:ana closed table cs" in text(bar))

@@ -20,6 +20,7 @@ import pytest
 
 from dvtui.engine import GameEnded
 from dvtui.ratings import MU0
+from dvtui.server.matching import Pool, Seeker
 from dvtui.server.openings import Openings
 from dvtui.store import read_game
 
@@ -292,15 +293,17 @@ def test_a_seeker_hears_the_countdown_each_second_however_often_others_come(in_p
     waiting = seeking("ana", 60)
     assert waiting.until("seeking")["wait_left"] == 600.0
     others = []
-    for i in range(12):  # one arrival every 0.25 s for 3 s, in a pool of their own
+    # one arrival every 0.2 s for 1.6 s, in a pool of their own: were each to put the count off,
+    # the first would come a second after the last arrival, past the half second read below
+    for i in range(8):
         others.append(seeking(f"b{i}", 30))
-        time.sleep(0.25)
+        time.sleep(0.2)
     heard = []
     waiting.sock.settimeout(0.5)
     with contextlib.suppress(TimeoutError):
         while (message := waiting.receive()) is not None:
             heard.append(message["wait_left"])
-    assert len(heard) >= 2 and heard == sorted(heard, reverse=True) and heard[-1] <= 597.5, heard
+    assert len(heard) >= 1 and heard == sorted(heard, reverse=True) and heard[-1] <= 599.0, heard
     for client in [waiting, *others]:
         client.close()
 
@@ -351,3 +354,16 @@ def test_a_rated_seek_opens_a_rated_table_and_the_pool_reads_the_ratings_kept_he
     assert game.events[0].rated is True  # type: ignore[attr-defined]
     for client in clients:
         client.close()
+
+
+def test_the_pool_looks_again_when_the_first_wait_still_running_is_over() -> None:
+    """The pool's loop sleeps until the next second or this, whichever comes first: bots fill the
+    seats of one who said 1 s after 1 s, not up to a second later. A wait over already is no
+    reason to look again at once (a table that could not be opened waits for the next second)."""
+    pool = Pool()
+    assert pool.soonest_over(100.0) is None
+    for key, wait, since in (("ana", 5.0, 100.0), ("bob", 1.0, 100.5), ("cy", 1.0, 90.0)):
+        pool.add(Seeker(key, 1370, frozenset({3}), False, 60, wait, since))
+    assert pool.soonest_over(100.75) == 0.75  # bob's, not cy's (over) nor ana's (later)
+    assert pool.soonest_over(102.0) == 3.0
+    assert pool.soonest_over(105.0) is None

@@ -65,21 +65,20 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
 
             server.proc.send_signal(signal.SIGSTOP)
             try:
-                await pilot.press(str(card), "c", "enter")  # sent: the server, stopped, cannot answer
-                await pilot.pause(0.3)
+                # sent, each key handled: the server, stopped, cannot answer, however long one waits
+                await press(pilot, str(card), "c", "enter")
                 assert ana.deciding and screen.flow.placer() is None
                 assert "on its way" in screen.query_one(HandBar).render().plain
-                await pilot.press("question_mark")  # the help opens...
+                await press(pilot, "question_mark")  # the help opens...
                 await until(pilot, "the help", lambda: isinstance(app.screen, HelpScreen))
-                await pilot.press("escape")  # ... and closes
+                await press(pilot, "escape")  # ... and closes
                 await until(pilot, "the table again", lambda: app.screen is screen)
-                await pilot.press("tab")  # the log is read
+                await press(pilot, "tab")  # the log is read
                 await until(pilot, "the log focused", lambda: log.has_focus)
                 assert log.max_scroll_y > 0
-                await pilot.press("home")
+                await press(pilot, "home")
                 await until(pilot, "the log at its top", lambda: log.scroll_offset.y == 0)
-                await pilot.press("escape")
-                await pilot.pause()
+                await press(pilot, "escape")
                 assert len(placements_of_ana(server)) == sent  # nothing reached the file meanwhile
             finally:
                 server.proc.send_signal(signal.SIGCONT)
@@ -98,8 +97,7 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
                 card = ana.game.hands[0][0]
                 server.proc.send_signal(signal.SIGSTOP)
                 try:
-                    await pilot.press(str(card), "d", "enter")
-                    await pilot.pause(0.3)
+                    await press(pilot, str(card), "d", "enter")
                     assert ana.deciding
                     await pilot.press("q")  # quit works while the server is stopped
                     await pilot.pause()

@@ -9,19 +9,21 @@ game's. Needs ``tmux``."""
 from __future__ import annotations
 
 import getpass
+import os
 import subprocess
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from dvtui.bots import Placement, choose
-from dvtui.engine import Game
+from dvtui.engine import CardPlaced, Game
 from dvtui.store import read_game
 
 from ..support.files import strip_at
 from ..support.processes import dvtui
-from ..support.servers import SLOW, Served, short_dir, uninterrupted, wait_for
+from ..support.servers import SLOW, Served, short_dir, table_on_disk, uninterrupted, wait_for
 from ..support.terminals import Terminals
 
 pytestmark = pytest.mark.tmux
@@ -101,15 +103,24 @@ def _to_end_screen(terms: Terminals, name: str) -> None:
     terms.wait(name, "the end screen", ended)
 
 
+def _late_in_round_5(lines: list[dict[str, Any]]) -> int:
+    """Three placements before round 5 ends: a round's end, then the last round, are left to play."""
+    return max(i for i, line in enumerate(lines) if line["type"] == "card_placed" and line["round"] == 5) - 2
+
+
 @pytest.mark.long
 def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_comes_back_after_kill9() -> None:
+    """The table is one a server stopped late in its game left (the same people typing ninety
+    placements would show no more): they type the last placements of a round, go on past its end to
+    the last round, one is killed there and comes back, and they play it to the game's end."""
     with short_dir() as d, Served(d / "srv") as server:
+        d.joinpath("srv").mkdir(mode=0o700)
+        games = server.directory / "games"  # (opened by this account: its seats are its to take)
+        before = table_on_disk(games, "fri", ",".join(PLAYERS), 8, _late_in_round_5, opener=os.geteuid())
         server.start()
         terms = Terminals(d)
         srv = str(server.directory)
         try:
-            opened = server.dvtui("new", "--table", "fri", "--players", ",".join(PLAYERS), "--seed", "8")
-            assert opened.returncode == 0, opened.stderr  # no terminal: it says how to join
             terms.run("watch", "watch", "fri", "--server", srv)
             for name in PLAYERS:
                 terms.run(name, "join", "fri", "--as", name, "--server", srv, "--no-bell")
@@ -122,13 +133,14 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             )
             sessions = list(PLAYERS)
             _play_one(terms, server, "fri", sessions)
-            first = read_game(server.game_file("fri")).events[1]
+            first = read_game(server.game_file("fri")).events[before]
+            assert isinstance(first, CardPlaced)
             terms.wait(
                 "watch",
                 "the spectator to see the first move",
-                lambda s: f"Ana placed {first.card} under column {'ABCDEFG'[first.column]}" in s,
-            )  # type: ignore[attr-defined]
-            while server.game("fri").round < 2 or len(server.game("fri").placements) < 4:
+                lambda s: f"{PLAYERS[first.player]} placed {first.card} under column {'ABCDEFG'[first.column]}" in s,
+            )
+            while server.game("fri").round < 6 or len(server.game("fri").placements) < 4:
                 _play_one(terms, server, "fri", sessions)
             lines = server.lines("fri")
             subprocess.run(["kill", "-9", str(terms.pid("Bob"))], check=True)  # mid-round

@@ -179,8 +179,13 @@ def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
             return message
 
 
-@pytest.mark.long
-def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_in_play(served: Served) -> None:
+def test_a_placement_in_time_earns_the_increment_at_a_real_server(served: Served) -> None:
+    """The bank on the wire: a clocked table's presences name its bank and increment, and the
+    placement Ana makes in time adds the increment to her bank. What follows when a turn spends its
+    move time and then its bank (a stand-in plays it, and its seat's bank is empty) is the same
+    clock's rule on a hand clock (:func:`test_a_turn_runs_into_the_bank_before_a_stand_in_plays_it`),
+    and a real server's stand-in on a clock is test_move_clock's: waiting out both here took four
+    seconds of nothing."""
     players = "Ana,bot:random,bot:random"
     opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
                           "--move-time", "2s", "--time-bank", "1s", "--increment", "1s", "--start-now")  # fmt: skip
@@ -194,13 +199,8 @@ def test_a_placement_in_time_earns_the_increment_and_a_spent_bank_lets_a_stand_i
     placement = game.legal_placements()[0]
     ana.send({"type": "place", "seq": 1, "card": placement.card, "column": placement.column})
     second = _presence_for_ana(ana)  # placed within her move time (2 s): her bank and the increment
-    assert second["banks"][0] == 2.0, second
-    placed = ana.until("card_placed")  # she waits: her move time, then her bank, run out
-    assert (placed["player"], placed.get("stand_in")) == (0, STAND_IN), placed
-    third = _presence_for_ana(ana)
-    assert third["banks"][0] == 0.0 and third["move_left"] <= 2.0, third  # no increment for the stand-in's move
+    assert second["banks"][0] == 2.0 and second["move_left"] > 2.0, second  # her next turn: its bank behind it
     ana.close()
-    assert "ran out of time; a stand-in plays the turn" in served.log()
 
 
 async def test_the_screen_shows_each_seats_bank_and_the_time_to_move_before_it(in_process: Server) -> None:

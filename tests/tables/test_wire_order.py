@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import time
 from typing import Any
 
 import pytest
 
 from dvtui import i18n
+from dvtui.server.limits import Limits
 from dvtui.server.stores.files import FileStore, TableRecord
 from dvtui.store import parse_game
 from dvtui.tables.connection import refusal_words
@@ -24,7 +24,7 @@ from dvtui.tables.received import BadServer, check_message
 from dvtui.tables.tableinfo import SeatState
 from dvtui.tables.wire import Error
 
-from ..support.processes import dvtui, one_error_line
+from ..support.processes import in_process, one_error_line
 from ..support.raw import RawClient, ask, speaking_for
 from ..support.servers import in_thread, short_dir
 
@@ -38,7 +38,10 @@ def _to_move(lines: list[dict[str, Any]]) -> int | None:
 
 
 def test_a_decisions_presence_follows_its_lines_and_names_whose_turn_they_began() -> None:
-    with short_dir() as d, in_thread(d) as server:
+    """(Presences a hundredth of a second apart at most, not a tenth: Ana places as each of her
+    turns' presence comes, a whole game and a rematch's start of them, and every decision's lines
+    have one of their own to be checked against.)"""
+    with short_dir() as d, in_thread(d, limits=Limits(presence_tick=0.01)) as server:
         me = RawClient(str(server.place.socket))
         me.send({"type": "hello", "version": 1, "features": list(FEATURES)})
         me.until("welcome")
@@ -129,7 +132,7 @@ def test_dvtui_join_at_a_full_table_names_the_command_that_watches_it() -> None:
         assert ask(ana, opened, "opened")["type"] == "opened"
         for seat, client in enumerate((ana, bob)):
             assert ask(client, {"type": "join", "table": "full", "seat": seat}, "joined")["seat"] == seat
-        done = dvtui("join", "full", "--bot", "greedy", "--server", d, stdin=subprocess.DEVNULL)
+        done = in_process("join", "full", "--bot", "greedy", "--server", d)  # (no process: its words are the same)
         assert done.returncode == 1 and done.stdout == ""
         assert one_error_line(done.stderr) == ("every human seat of table full is taken or kept for somebody else: "
                                                "watch it with 'dvtui watch full'")  # fmt: skip
