@@ -389,8 +389,6 @@ class ArenaRoom:
         words = ", ".join(f"{account} +{won}" for account, won in earned)
         self.log(scored.format(name=record.name, table=table.name, earned=words))
         self.tell(record)
-        if self.clock() >= record.ends:  # (its time is up: this may have been its last table, a round says)
-            self.arrived.set()
 
     def heard(self, name: str) -> None:
         """Tournament ``name`` changed through another server (its ``arena NAME`` notification): a
@@ -400,9 +398,8 @@ class ArenaRoom:
 
     async def run(self) -> None:
         """Seat those free each :data:`ROUNDS` seconds, whenever somebody comes, whenever another
-        server changes a tournament (:meth:`heard`), as a running tournament's time is up, and as
-        a game of one whose time is up ends (:meth:`ended`): its end is told then, not at the next
-        round; a round that fails is logged."""
+        server changes a tournament (:meth:`heard`), and as a running tournament's time is up (one
+        with no game left is over then, not at the next round); a round that fails is logged."""
         while True:
             with contextlib.suppress(TimeoutError):  # (no task of its own: none is left pending at the end)
                 async with asyncio.timeout(self._until_round()):
