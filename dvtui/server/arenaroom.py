@@ -397,17 +397,25 @@ class ArenaRoom:
         self.arrived.set()
 
     async def run(self) -> None:
-        """Seat those free each :data:`ROUNDS` seconds, whenever somebody comes, and whenever another
-        server changes a tournament (:meth:`heard`); a round that fails is logged."""
+        """Seat those free each :data:`ROUNDS` seconds, whenever somebody comes, whenever another
+        server changes a tournament (:meth:`heard`), and as a running tournament's time is up (one
+        with no game left is over then, not at the next round); a round that fails is logged."""
         while True:
             with contextlib.suppress(TimeoutError):  # (no task of its own: none is left pending at the end)
-                async with asyncio.timeout(ROUNDS):
+                async with asyncio.timeout(self._until_round()):
                     await self.arrived.wait()
             self.arrived.clear()
             try:
                 await self.round()
             except Exception as e:  # (a round's failure must not end the tournaments)
                 self.log(said(N_("the tournaments' round failed: {error}")).format(error=repr(e)))
+
+    def _until_round(self) -> float:
+        """Seconds until the next round unasked: :data:`ROUNDS`, or less if a running tournament's
+        time is up sooner."""
+        now = self.clock()
+        ends = [r.ends - now for r in self.records.values() if r.ended is None and r.ends > now]
+        return max(0.0, min([ROUNDS, *ends]))
 
     async def round(self) -> None:
         """One round: each running tournament seats those free; one whose time is up and whose

@@ -18,7 +18,7 @@ import pytest
 from dvtui.server.arenas import MOST_PER_ACCOUNT, points
 from dvtui.store import read_game
 
-from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.processes import dvtui_cmd, env
 from ..support.raw import RawClient
 from ..support.servers import Served, short_dir
 
@@ -42,20 +42,12 @@ def joiner(server: Served, name: str, person: str) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
-def joined(server: Served, name: str, person: str) -> tuple[int, str, str]:
-    """``person``'s ``dvtui tournament join NAME --bot greedy``, to its end: its exit code and output."""
-    proc = joiner(server, name, person)
-    out, err = proc.communicate(timeout=180)
-    return proc.returncode, out, err
-
-
 @pytest.mark.long
-def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> None:
+def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         # the shortest tournament (6 s): the games begun in it are played to their end, and counted
-        opened = dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3", "--server",
-                       str(server.directory))  # fmt: skip
+        opened = server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3")
         assert opened.returncode == 0, opened.stderr
         assert "tournament cup (3 players, casual, 1m a move): running" in opened.stdout
         spectator = subprocess.Popen(
@@ -70,15 +62,13 @@ def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> No
         assert any(f["standings"] != followed[-1]["standings"] for f in followed[:-1])
         assert (
             followed[-1]["standings"]
-            == json.loads(dvtui("tournament", "show", "cup", "--json", "--server", str(server.directory)).stdout)[
-                "standings"
-            ]
+            == json.loads(server.dvtui("tournament", "show", "cup", "--json").stdout)["standings"]
         )
         assert [p.returncode for p in procs] == [0, 0, 0], outs
         for out, _err in outs:
             assert "tournament cup seated you at table play-" in out
             assert "over, final standings" in out, out
-        shown = dvtui("tournament", "show", "cup", "--json", "--server", str(server.directory))
+        shown = server.dvtui("tournament", "show", "cup", "--json")
         standings = json.loads(shown.stdout)
         assert standings["state"] == "over" and standings["tables"] == 0 and standings["ended"], standings
         lines = standings["standings"]
@@ -102,22 +92,23 @@ def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server() -> No
         assert log.index("tournament cup is over") > log.rindex("ended (")  # over once its last game ended
         assert server.stop() == 0  # the same directory, a new server: the standings are kept
         again = server.start()
-        listed = dvtui("tournament", "list", "--server", str(again.directory))
+        listed = again.dvtui("tournament", "list")
         leader = lines[0]["account"]
         assert listed.returncode == 0 and f"cup: over, 3 people, led by {leader}" in listed.stdout, listed
-        shown_again = dvtui("tournament", "show", "cup", "--json", "--server", str(again.directory))
+        shown_again = again.dvtui("tournament", "show", "cup", "--json")
         assert json.loads(shown_again.stdout)["standings"] == lines
-        code, out, _err = joined(again, "cup", "di")
+        monkeypatch.setenv("DVTUI_PLAYER", "di")  # (one more person, asked by this process: it is over)
+        late = again.dvtui("tournament", "join", "cup", "--bot", "greedy")
+        code, out = late.returncode, late.stdout
         assert code == 0 and "over, final standings" in out and "web:di" not in out  # nobody joins it after
         assert again.stop() == 0
 
 
 def test_the_bounds_are_one_clear_line() -> None:
     with served() as server:
-        where = ("--server", str(server.directory))
 
         def error(*args: str) -> str:
-            run = dvtui("tournament", *args, *where)
+            run = server.dvtui("tournament", *args)  # (run by this process: each refusal is one line all the same)
             assert run.returncode != 0 and run.stdout == "", run
             lines = run.stderr.strip().splitlines()
             assert len(lines) == 1 and lines[0].startswith("dvtui: error: "), run.stderr
@@ -130,7 +121,7 @@ def test_the_bounds_are_one_clear_line() -> None:
         assert "no tournament nope here" in error("show", "nope")
         assert "no tournament nope here" in error("join", "nope", "--bot", "greedy")
         for n in range(MOST_PER_ACCOUNT):
-            assert dvtui("tournament", "new", f"cup{n}", "--minutes", "5", *where).returncode == 0
+            assert server.dvtui("tournament", "new", f"cup{n}", "--minutes", "5").returncode == 0
         assert "exists already" in error("new", "CUP0", "--minutes", "5")  # names alike but for case are one
         assert f"runs {MOST_PER_ACCOUNT} tournaments already" in error("new", "more", "--minutes", "5")
         for features, code in ((["arena"], "arena_exists"), ([], "table_exists")):  # a code the client reads
@@ -139,7 +130,7 @@ def test_the_bounds_are_one_clear_line() -> None:
             raw.send({"type": "arena_new", "name": "cup0", "seconds": 60})
             assert raw.receive()["code"] == code
             raw.close()
-        running = dvtui("tournament", "list", *where).stdout
+        running = server.dvtui("tournament", "list").stdout
         assert "cup0: running, 0 people" in running and "cup1: running, 0 people" in running
 
 

@@ -125,8 +125,7 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
             assert any(line["standings"] != lines[-1]["standings"] for line in lines[:-1])  # moved as games ended
             assert any(any(person["games"] for person in line["standings"]) for line in lines[:-1]), lines  # live
         final = followed[0][-1]["standings"]
-        with ThreadPoolExecutor(2) as pool:
-            through = [result["standings"] for result in pool.map(shown, (a, b))]
+        through = [shown(server)["standings"] for server in (a, b)]  # (asked by this process: no start-up each)
         assert followed[1][-1]["standings"] == final == through[0] == through[1]
         assert sorted(line["account"] for line in final) == ["web:ana", "web:bo", "web:cy"]
         assert all(line["games"] == len(tables[0]) for line in final), (final, tables)  # each game counted once
@@ -163,8 +162,7 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
         assert len(tables[0]) >= 2 and tables[0] == tables[1] == tables[2], tables  # seated again after the kill
-        with ThreadPoolExecutor(2) as pool:
-            final, through_a_again = pool.map(shown, (b, a))
+        final, through_a_again = shown(b), shown(a)
         assert final["state"] == "over"
         assert all(line["games"] == len(tables[0]) for line in final["standings"]), (final, tables)
         assert through_a_again["standings"] == final["standings"]

@@ -31,6 +31,7 @@ from dvtui.server.stores.pgpeers import PgPeers
 from dvtui.tables.protocol import ListTables
 from tests.support.pgstores import two_stores
 from tests.support.postgres import told_so_far
+from tests.support.servers import wait_until
 from tests.support.visitors import now
 
 pytestmark = pytest.mark.postgresql
@@ -248,7 +249,16 @@ async def test_a_table_played_through_another_server_is_not_swept_where_nobody_r
     told = _told(pg_database, lambda: _play(session, 2))
     a.rest("s", session)
     await _heard(following, told)
+    passes = 0
+    forget = hall.forget_expired
+
+    async def counted() -> None:  # (the end of each pass of the sweep, every table looked at)
+        nonlocal passes
+        await forget()
+        passes += 1
+
+    hall.forget_expired = counted  # type: ignore[method-assign]
     sweeping = asyncio.ensure_future(hall.sweep())
-    await asyncio.sleep(0.5)
+    await wait_until("two passes of the sweep", lambda: passes >= 2)
     sweeping.cancel()
     assert hall.tables.get("s") is table and b.find("s") is not None  # (listed, and not put aside)

@@ -13,7 +13,7 @@ from dvtui.store import parse_game
 
 from ..support.files import strip_at
 from ..support.postgres import Cluster, db_lines
-from ..support.processes import dvtui, one_error_line
+from ..support.processes import dvtui, in_process, one_error_line
 from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for
 
 pytestmark = pytest.mark.postgresql
@@ -51,7 +51,7 @@ def test_a_table_kept_in_postgresql_survives_its_server_killed_mid_round(pg_data
         fetched = tmp_path / "crash.dvr"
         assert server.dvtui("fetch", "crash", "-o", str(fetched)).returncode == 0
         assert fetched.read_bytes() == played  # byte for byte what the database holds
-        verified = dvtui("verify", fetched)
+        verified = in_process("verify", fetched)
         assert verified.returncode == 0, verified.stdout + verified.stderr
         assert server.stop() == 0
 
@@ -107,22 +107,23 @@ def test_a_store_that_cannot_be_used_is_one_error_line(tmp_path: Path, conninfo:
 
 
 def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, tmp_path: Path) -> None:
+    """(``serve --import`` and ``--export`` run once and end: run by this process, as a process would.)"""
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         for table, players in (("one", "bot:random,bot:random,bot:random"), ("two", PLAYERS)):
             assert server.dvtui("new", "--table", table, "--players", players, "--seed", "3").returncode == 0
         Watcher(server.place, "one").result()  # (a table nobody is at plays no bots)
-        nothing = dvtui("serve", "--store", pg_database, "--import", str(d))
+        nothing = in_process("serve", "--store", pg_database, "--import", str(d))
         assert nothing.returncode == 1 and "no games directory in it" in one_error_line(nothing.stderr)
-        refused = dvtui("serve", "--store", pg_database, "--import", str(d / "srv"))
+        refused = in_process("serve", "--store", pg_database, "--import", str(d / "srv"))
         assert refused.returncode == 1 and "stop it first" in one_error_line(refused.stderr)
         assert server.stop() == 0
         files = {name: server.game_file(name).read_bytes() for name in ("one", "two")}
 
-        moved = dvtui("serve", "--store", pg_database, "--import", str(d / "srv"))
+        moved = in_process("serve", "--store", pg_database, "--import", str(d / "srv"))
         assert moved.returncode == 0, moved.stderr
         assert moved.stdout == "imported 2 games into the database (0 there already, 0 unreadable)\n"
-        again = dvtui("serve", "--store", pg_database, "--import", str(d / "srv"))
+        again = in_process("serve", "--store", pg_database, "--import", str(d / "srv"))
         assert again.stdout == "imported 0 games into the database (2 there already, 0 unreadable)\n"
         assert {name: b"".join(db_lines(pg_database, name)) for name in files} == files
         with Served(d / "pg", {"DVTUI_STORE": pg_database}) as from_database:  # served from the database
@@ -134,7 +135,7 @@ def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, t
             ]
             assert from_database.stop() == 0
 
-        back = dvtui("serve", "--store", pg_database, "--export", str(d / "back"))
+        back = in_process("serve", "--store", pg_database, "--export", str(d / "back"))
         assert back.returncode == 0, back.stderr
         assert {name: (d / "back" / "games" / f"{name}.dvr").read_bytes() for name in files} == files
         assert (d / "back" / "games" / "two.table.json").read_bytes() == (
