@@ -68,7 +68,8 @@ async def test_a_seek_the_pool_seats_is_played_at_its_table(in_process: Server, 
         assert sum(p.kind == "bot" for p in table.session.game.created.players) == 2
 
 
-def test_the_start_menu_with_play_now_at_80x24(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    """With a table server to ask, Play now comes first (highlighted), before a new game."""
+def test_the_start_menu_with_play_now_at_80x24(snap_compare, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """With a table server to ask, Play now comes first (highlighted), before a new game (no saved
+    game of the machine's own offered: the saves are the test's)."""
     app = _menu(Lobby(ServerPlace(Path("/nonexistent/dvtui-server"), personal=False), "Ana"))
     assert snap_compare(app, terminal_size=(80, 24))
