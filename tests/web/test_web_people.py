@@ -20,37 +20,35 @@ HEADER = "X-User"
 REPLAY = "Replay a game file"
 
 
-def person_tab(browser: Browser, user: str) -> Tab:
-    """A page of a browser context of its own, whose every request names ``user`` (as the proxy would)."""
-    context = browser.new_context(viewport={"width": 1100, "height": 700}, extra_http_headers={HEADER: user})
-    return Tab(context.new_page())
-
-
 @pytest.mark.long
 def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_path: Path) -> None:
+    """One page, whose every request names the person (as the proxy would) until the next person
+    takes it: each navigation is a new tab, the last one's dvtui ending with it."""
     data = tmp_path / "data"
     people = data / PEOPLE
     with web_server(data, "--user-header", HEADER) as (_, url):
-        ana = person_tab(browser, "ana")
-        path = start_and_place(ana, url, people)
+        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        tab = Tab(page)
+        page.set_extra_http_headers({HEADER: "ana"})
+        path = start_and_place(tab, url, people)
         assert path.parent == people / person_dir_name("ana") / "games"  # under the web account's data dir
         assert (people / person_dir_name("ana")).stat().st_mode & 0o077 == 0  # private to that account
-        ana.page.context.close()
 
-        bob = person_tab(browser, "bob")
-        bob.page.goto(url + "/")
-        bob.wait_for(REPLAY)  # the menu's options, in order: no "Resume" of Ana's game before this one
-        assert RESUME not in bob.shown()
-        bob.press("ArrowDown", "ArrowDown", "Enter")  # Replay a game file (after Play now and New game)
-        bob.wait_for("name of a saved game")  # never a path: what it refuses, tests/app/test_app_menu.py
-        bob.page.context.close()
+        page.set_extra_http_headers({HEADER: "bob"})
+        tab.mark()
+        page.goto(url + "/")
+        tab.wait_for(REPLAY)  # the menu's options, in order: no "Resume" of Ana's game before this one
+        assert RESUME not in tab.shown()
+        tab.press("ArrowDown", "ArrowDown", "Enter")  # Replay a game file (after Play now and New game)
+        tab.wait_for("name of a saved game")  # never a path: what it refuses, tests/app/test_app_menu.py
 
-        ana = person_tab(browser, "ana")
-        ana.page.goto(url + "/")
-        ana.wait_for(MENU)
-        ana.wait_for(RESUME)  # her own game, still hers
-        ana.mark()
-        ana.press("ArrowDown", "ArrowDown", "Enter")  # Resume (after Play now and New game)
-        ana.wait_for("pick a card 1-6")
+        page.set_extra_http_headers({HEADER: "ana"})
+        tab.mark()
+        page.goto(url + "/")
+        tab.wait_for(MENU)
+        tab.wait_for(RESUME)  # her own game, still hers
+        tab.mark()
+        tab.press("ArrowDown", "ArrowDown", "Enter")  # Resume (after Play now and New game)
+        tab.wait_for("pick a card 1-6")
         assert placements(path)[0] == (0, 0, 1)
-        ana.page.context.close()
+        page.close()
