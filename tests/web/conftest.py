@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
-from ..support.web import CHROMIUM
+from ..support.web import CHROMIUM, Pages
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -28,3 +28,17 @@ def browser() -> Iterator[Browser]:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def free_pages(browser: Browser) -> list[Page]:
+    """The pages of the run's browser that no test uses now (:class:`Pages`)."""
+    return []
+
+
+@pytest.fixture
+def pages(browser: Browser, free_pages: list[Page]) -> Iterator[Pages]:
+    """This test's pages of the run's browser, each taken again by a test after it."""
+    lent = Pages(browser, free_pages)
+    yield lent
+    lent.give_back()

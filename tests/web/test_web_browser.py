@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from dvtui.store import read_game
 
@@ -21,6 +20,7 @@ from ..support.web import (
     RESUME,
     SETUP,
     TABLE,
+    Pages,
     Tab,
     descendants,
     free_port,
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.chromium
 
 @pytest.mark.long
 def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_loses_nothing(
-    browser: Browser, tmp_path: Path
+    pages: Pages, tmp_path: Path
 ) -> None:
     """One tab's life: keys typed straight at the page (no click first) reach the start menu; the
     game set up and played there is saved as from a terminal; a reload is a new process for the
@@ -45,7 +45,7 @@ def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_
     data = tmp_path / "data"
     with web_server(data) as (server, url):
         first = set(wait_until(lambda: descendants(server.pid), "the spare dvtui"))  # type: ignore[arg-type]
-        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        page = pages.new()
         tab = Tab(page)
         page.goto(url + "/")
         tab.wait_for(MENU)
@@ -79,7 +79,7 @@ def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_
         before = placements(path)
         assert before[0] == (0, 0, 1)
 
-        page.close()
+        pages.close(page)
         wait_until(lambda: not second & set(descendants(server.pid)), "the closed tab's process to end")
         assert server.poll() is None  # the server serves on
         assert placements(path) == before
@@ -144,7 +144,7 @@ def held_sockets(server_port: int) -> Iterator[HeldSockets]:
         thread.join()
 
 
-def test_keys_typed_while_the_tab_connects_reach_the_app(browser: Browser, tmp_path: Path) -> None:
+def test_keys_typed_while_the_tab_connects_reach_the_app(pages: Pages, tmp_path: Path) -> None:
     """A person who types as soon as the page is there, before its socket is open (a busy machine,
     a slow network), loses no key: they reach the game, in order, once the socket opens."""
     port = free_port()
@@ -152,7 +152,7 @@ def test_keys_typed_while_the_tab_connects_reach_the_app(browser: Browser, tmp_p
         held_sockets(port) as proxy,
         web_server(tmp_path / "data", "--public-url", f"http://127.0.0.1:{proxy.port}", port=port),
     ):
-        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        page = pages.new()
         tab = Tab(page)
         page.goto(f"http://127.0.0.1:{proxy.port}/")
         page.wait_for_function("document.activeElement.className === 'xterm-helper-textarea'")
@@ -163,4 +163,4 @@ def test_keys_typed_while_the_tab_connects_reach_the_app(browser: Browser, tmp_p
         assert page.evaluate("document.querySelector('.textual-terminal.-connected') === null")
         proxy.release()
         tab.wait_for(SETUP)
-        page.close()
+        pages.close(page)

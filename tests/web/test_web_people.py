@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from dvtui.store.saves import PEOPLE, person_dir_name
 
-from ..support.web import MENU, RESUME, Tab, placements, start_and_place, web_server
+from ..support.web import MENU, RESUME, Pages, Tab, placements, start_and_place, web_server
 
 pytestmark = pytest.mark.chromium
 
@@ -21,15 +20,14 @@ REPLAY = "Replay a game file"
 
 
 @pytest.mark.long
-def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_path: Path) -> None:
+def test_each_person_sees_and_opens_only_their_own_games(pages: Pages, tmp_path: Path) -> None:
     """One page, whose every request names the person (as the proxy would) until the next person
     takes it: each navigation is a new tab, the last one's dvtui ending with it."""
     data = tmp_path / "data"
     people = data / PEOPLE
     with web_server(data, "--user-header", HEADER) as (_, url):
-        page = browser.new_page(viewport={"width": 1100, "height": 700})
+        page = pages.new({HEADER: "ana"})
         tab = Tab(page)
-        page.set_extra_http_headers({HEADER: "ana"})
         path = start_and_place(tab, url, people)
         assert path.parent == people / person_dir_name("ana") / "games"  # under the web account's data dir
         assert (people / person_dir_name("ana")).stat().st_mode & 0o077 == 0  # private to that account
@@ -51,4 +49,4 @@ def test_each_person_sees_and_opens_only_their_own_games(browser: Browser, tmp_p
         tab.press("ArrowDown", "ArrowDown", "Enter")  # Resume (after Play now and New game)
         tab.wait_for("pick a card 1-6")
         assert placements(path)[0] == (0, 0, 1)
-        page.close()
+        pages.close(page)

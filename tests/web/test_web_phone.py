@@ -7,9 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
-from ..support.web import MENU, SETUP, Tab, placements, saved_game, wait_until, web_server
+from ..support.web import MENU, SETUP, Pages, Tab, placements, saved_game, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
@@ -29,10 +28,10 @@ class Sizes:
         self.widths += [int(width) for width in re.findall(r'"resize",\s*\{"width":\s*(\d+)', text)]
 
 
-def test_a_tab_as_narrow_as_a_phone_plays_a_card(browser: Browser, tmp_path: Path) -> None:
+def test_a_tab_as_narrow_as_a_phone_plays_a_card(pages: Pages, tmp_path: Path) -> None:
     data = tmp_path / "data"
     with web_server(data) as (_, url):
-        page = browser.new_page(viewport=PHONE)
+        page = pages.new(viewport=PHONE)
         sizes = Sizes(page)
         tab = Tab(page)
         page.goto(url + "/")
@@ -47,4 +46,4 @@ def test_a_tab_as_narrow_as_a_phone_plays_a_card(browser: Browser, tmp_path: Pat
         tab.press("1", "a", "Enter")
         path = saved_game(data)
         wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
-        page.close()
+        pages.close(page)
