@@ -60,3 +60,5 @@ def test_tabs_beyond_the_caps_are_refused_in_the_page(pages: Pages, tmp_path: Pa
         pages.close(first.page)  # Ana's tab closes (its dvtui ends): her place, and one in all, are free again
         wait_until(lambda: page_status(url, "ana") == 200, "Ana's place to be free")
         assert page_status(url, "cy") == 200
+        for page in (second, waiting, bobs.page, cy):
+            pages.close(page)
