@@ -243,10 +243,10 @@ def server_class(
             print(f"Dolce Vita in the browser: {self.public_url}/{through} (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: web.Application) -> None:
-            """Every open tab closed, as aiohttp asks of a server's websockets: its page says the
-            session ended, and its dvtui is asked to quit (every move is saved) and waited for.
-            Left open, a tab would hold the server's stop until aiohttp's grace ran out (some
-            twenty seconds), then lose its dvtui without a word."""
+            """Every open tab closed, as aiohttp asks of a server's websockets: its page says that
+            ``dvtui web`` stopped (:data:`SERVER_STOPPED`), and its dvtui is asked to quit (every
+            move is saved) and waited for. Left open, a tab held the server's stop until aiohttp's
+            grace ran out, some twenty seconds, its page saying nothing of why."""
             nonlocal stopping
             stopping = True
             going = WSCloseCode.GOING_AWAY

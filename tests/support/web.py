@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, WebSocket
 
 from dvtui.store import read_game
 
@@ -138,14 +138,14 @@ class Pages:
 class Tab:
     """One browser tab on the page, and what the server has sent it since ``mark()``."""
 
-    def __init__(self, page: object) -> None:
+    def __init__(self, page: Page) -> None:
         self.page = page
         self.frames: list[bytes] = []
         self.start = 0
-        page.on("websocket", self._watch)  # type: ignore[attr-defined]
+        page.on("websocket", self._watch)
 
-    def _watch(self, ws: object) -> None:
-        ws.on("framereceived", self._frame)  # type: ignore[attr-defined]
+    def _watch(self, ws: WebSocket) -> None:
+        ws.on("framereceived", self._frame)
 
     def _frame(self, payload: bytes | str) -> None:
         self.frames.append(payload if isinstance(payload, bytes) else payload.encode())
@@ -163,13 +163,13 @@ class Tab:
         while text not in self.shown():
             if time.monotonic() > deadline:
                 raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{self.shown()[-3000:]!r}")
-            self.page.wait_for_timeout(20)  # type: ignore[attr-defined]
+            self.page.wait_for_timeout(20)
 
     def press(self, *keys: str) -> None:
         """Keys typed into the terminal (its input field takes them, as after a click on the page)."""
-        self.page.focus(".xterm-helper-textarea")  # type: ignore[attr-defined]
+        self.page.focus(".xterm-helper-textarea")
         for key in keys:
-            self.page.keyboard.press(key)  # type: ignore[attr-defined]
+            self.page.keyboard.press(key)
 
 
 MENU = "New game: choose the seats, then play"
@@ -193,7 +193,7 @@ def placements(path: Path) -> list[tuple[int, int, int]]:
 def start_and_place(tab: Tab, url: str, data: Path) -> Path:
     """From the start menu: a new game with the set-up's seats (you and two greedy bots), card 1
     placed under column a; returns its file once the placement is in it."""
-    tab.page.goto(url + "/")  # type: ignore[attr-defined]
+    tab.page.goto(url + "/")
     tab.wait_for(MENU)
     tab.press("ArrowDown", "Enter")  # New game (after Play now)
     tab.wait_for(SETUP)

@@ -1,5 +1,5 @@
-"""The browser the web tests drive: the system's Chromium, one for the whole run (each test opens
-its own pages in it).
+"""The browser the web tests drive: the system's Chromium, one for the whole run; each test takes
+pages of it that the tests before it left (:class:`Pages`), or new ones.
 
 While Playwright's sync API is up, its event loop counts as running in this thread, and an asyncio
 test (``asyncio.run``, pytest-asyncio) refuses to start: the tests that use the browser run last,

@@ -44,7 +44,9 @@ def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_
     unused spare would stay), and it ends with its page."""
     data = tmp_path / "data"
     with web_server(data) as (server, url):
-        first = set(wait_until(lambda: descendants(server.pid), "the spare dvtui"))  # type: ignore[arg-type]
+        spare = wait_until(lambda: descendants(server.pid), "the spare dvtui")
+        assert isinstance(spare, list)
+        first = set(spare)
         page = pages.new()
         tab = Tab(page)
         page.goto(url + "/")
@@ -61,7 +63,7 @@ def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_
         path = saved_game(data)
         wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
         assert page.title() == "Dolce Vita"
-        assert "data:image/svg+xml" in page.get_attribute("link[rel=icon]", "href")
+        assert "data:image/svg+xml" in (page.get_attribute("link[rel=icon]", "href") or "")
         created = read_game(path).game.created
         assert [p.kind for p in created.players] == ["human", "bot", "bot"]
         assert placements(path)[0] == (0, 0, 1)

@@ -7,12 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import ViewportSize
 
 from ..support.web import MENU, SETUP, Pages, Tab, placements, saved_game, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
-PHONE = {"width": 430, "height": 900}
+PHONE: ViewportSize = {"width": 430, "height": 900}
 """A phone's screen held upright, in CSS pixels: some 45 characters by 45 rows in the tab."""
 
 
