@@ -38,7 +38,9 @@ def test_each_person_sees_and_opens_only_their_own_games(pages: Pages, tmp_path:
         tab.wait_for(REPLAY)  # the menu's options, in order: no "Resume" of Ana's game before this one
         assert RESUME not in tab.shown()
         tab.press("ArrowDown", "ArrowDown", "Enter")  # Replay a game file (after Play now and New game)
-        tab.wait_for("name of a saved game")  # never a path: what it refuses, tests/app/test_app_menu.py
+        # its placeholder, never a path (what it refuses: tests/app/test_app_menu.py), as first
+        # drawn: the input's cursor on its n (in one piece only once the cursor blinks)
+        tab.wait_for("ame of a saved game")
 
         page.set_extra_http_headers({HEADER: "ana"})
         tab.mark()
