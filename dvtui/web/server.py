@@ -12,10 +12,11 @@ import shlex
 import signal
 import socket
 from asyncio.subprocess import PIPE, Process
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 from textual_serve.server import Server
 
 from ..printable import printable
@@ -42,6 +43,9 @@ PAGE_TURN = "dvtui_turn"
 """The message by which a tab's dvtui tells its page whether it is its person's turn at a shared
 table (the app's ``dvtui.app.notify.PAGE_TURN``); the page (page/app_index.html) changes its title
 and icon."""
+SERVER_STOPPED = "dvtui web has stopped; every move is saved. Reload once it is back."
+"""The reason a tab's page is told when ``dvtui web`` stops with the tab open (the page shows it in
+place of "session ended"; as the page, in English)."""
 TAB_REFUSED = 4000
 """The websocket close code of a tab refused for the caps (an application's own, 4000-4999); the
 page shows the close's reason in place of its "session ended"."""
@@ -92,12 +96,17 @@ def server_class(
     tabs = caps or TabCaps(DEFAULT_MAX_TABS, DEFAULT_MAX_TABS_PER_PERSON)
     spares: list[Process] = []
     starting = False
+    serving: set[TabService] = set()
+    """The tabs whose dvtui is started and not yet stopped, which a stopping server closes."""
+    stopping = False
+    """Set once the server stops: no tab will take a spare any more."""
 
     async def start_spare(command: str) -> None:
         """One spare at a time, in the environment textual-serve gives a tab's process (its web
-        driver, its colours), at a size the tab replaces."""
+        driver, its colours), at a size the tab replaces; none once the server stops (a tab that
+        closes as it stops would otherwise have one started for its successor)."""
         nonlocal starting
-        if starting or spares:
+        if starting or spares or stopping:
             return
         starting = True
         try:
@@ -145,7 +154,20 @@ def server_class(
                     break
             await start_spare(command)
 
+        def __init__(self, command: str, *, close: Callable[..., Awaitable[None]], **given: Any) -> None:
+            super().__init__(command, close=close, **given)
+            self.close_websocket = close
+            """The tab's websocket's ``close`` (textual-serve's ``remote_close``), which takes a
+            code and a reason too."""
+
+        async def stop(self) -> None:
+            try:
+                await super().stop()
+            finally:
+                serving.discard(self)
+
         async def open_process(self, width: int, height: int) -> Process:
+            serving.add(self)
             player = _tab_player.get()
             live = [p for p in spares if p.returncode is None and p.stdin is not None]
             spares.clear()
@@ -221,6 +243,14 @@ def server_class(
             print(f"Dolce Vita in the browser: {self.public_url}/{through} (Ctrl+C to stop)", flush=True)
 
         async def on_shutdown(self, app: web.Application) -> None:
+            """Every open tab closed, as aiohttp asks of a server's websockets: its page says that
+            ``dvtui web`` stopped (:data:`SERVER_STOPPED`), and its dvtui is asked to quit (every
+            move is saved) and waited for. Left open, a tab held the server's stop until aiohttp's
+            grace ran out, some twenty seconds, its page saying nothing of why."""
+            nonlocal stopping
+            stopping = True
+            going = WSCloseCode.GOING_AWAY
+            await asyncio.gather(*(tab.close_websocket(code=going, message=SERVER_STOPPED.encode()) for tab in serving))
             for process in spares:  # a spare leaves when its standard input closes
                 if process.stdin is not None:
                     process.stdin.close()

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
+from playwright.sync_api import Browser, Page, ViewportSize, WebSocket
 
 from dvtui.store import read_game
 
@@ -91,17 +92,60 @@ def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT) ->
         time.sleep(0.05)
 
 
+VIEWPORT: ViewportSize = {"width": 1100, "height": 700}
+"""A page's size unless a test says otherwise: a laptop's window, some 120 columns by 36 rows."""
+
+
+class Pages:
+    """Browser pages for one test, taken again from the tests before where one is free: a new page
+    costs Chromium about a second of processor more than a used one (2.3 s against 1.2 s to show the
+    start menu, measured), and a page navigated to ``about:blank`` keeps nothing of the tab it
+    showed: its document, its websocket and so its tab's dvtui are gone. What a page is given
+    (its size, the headers of its requests) is given again to each test. The listeners a test
+    before set on it stay, and hear this test's tabs too: each test reads only its own."""
+
+    def __init__(self, browser: Browser, free: list[Page]) -> None:
+        self.browser = browser
+        self.free = free
+        """Pages no test uses now, at ``about:blank`` (one list for the whole run)."""
+        self.lent: list[Page] = []
+
+    def new(self, headers: dict[str, str] | None = None, viewport: ViewportSize = VIEWPORT) -> Page:
+        """A page of ``viewport``'s size whose every request, the websocket's opening too, carries
+        ``headers`` (as a login proxy would add them)."""
+        page = self.free.pop() if self.free else self.browser.new_page()
+        page.set_viewport_size(viewport)
+        page.set_extra_http_headers(headers or {})
+        self.lent.append(page)
+        return page
+
+    def close(self, page: Page) -> None:
+        """The tab closes, as when its page closes (its websocket closes; its dvtui ends); the page
+        waits for the next test."""
+        page.goto("about:blank")
+        self.lent.remove(page)
+        self.free.append(page)
+
+    def give_back(self) -> None:
+        """Each page the test still has closes its tab, then waits for the next test."""
+        for page in list(self.lent):
+            if page.is_closed():
+                self.lent.remove(page)
+            else:
+                self.close(page)
+
+
 class Tab:
     """One browser tab on the page, and what the server has sent it since ``mark()``."""
 
-    def __init__(self, page: object) -> None:
+    def __init__(self, page: Page) -> None:
         self.page = page
         self.frames: list[bytes] = []
         self.start = 0
-        page.on("websocket", self._watch)  # type: ignore[attr-defined]
+        page.on("websocket", self._watch)
 
-    def _watch(self, ws: object) -> None:
-        ws.on("framereceived", self._frame)  # type: ignore[attr-defined]
+    def _watch(self, ws: WebSocket) -> None:
+        ws.on("framereceived", self._frame)
 
     def _frame(self, payload: bytes | str) -> None:
         self.frames.append(payload if isinstance(payload, bytes) else payload.encode())
@@ -119,13 +163,13 @@ class Tab:
         while text not in self.shown():
             if time.monotonic() > deadline:
                 raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{self.shown()[-3000:]!r}")
-            self.page.wait_for_timeout(20)  # type: ignore[attr-defined]
+            self.page.wait_for_timeout(20)
 
     def press(self, *keys: str) -> None:
         """Keys typed into the terminal (its input field takes them, as after a click on the page)."""
-        self.page.focus(".xterm-helper-textarea")  # type: ignore[attr-defined]
+        self.page.focus(".xterm-helper-textarea")
         for key in keys:
-            self.page.keyboard.press(key)  # type: ignore[attr-defined]
+            self.page.keyboard.press(key)
 
 
 MENU = "New game: choose the seats, then play"
@@ -149,7 +193,7 @@ def placements(path: Path) -> list[tuple[int, int, int]]:
 def start_and_place(tab: Tab, url: str, data: Path) -> Path:
     """From the start menu: a new game with the set-up's seats (you and two greedy bots), card 1
     placed under column a; returns its file once the placement is in it."""
-    tab.page.goto(url + "/")  # type: ignore[attr-defined]
+    tab.page.goto(url + "/")
     tab.wait_for(MENU)
     tab.press("ArrowDown", "Enter")  # New game (after Play now)
     tab.wait_for(SETUP)

@@ -10,9 +10,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
-from ..support.web import MENU, Tab, wait_until, web_server
+from ..support.web import MENU, Pages, Tab, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
@@ -31,27 +30,25 @@ def page_status(url: str, user: str) -> int:
 
 
 @pytest.mark.long
-def test_tabs_beyond_the_caps_are_refused_in_the_page(browser: Browser, tmp_path: Path) -> None:
+def test_tabs_beyond_the_caps_are_refused_in_the_page(pages: Pages, tmp_path: Path) -> None:
     args = ("--user-header", HEADER, "--max-tabs", "2", "--max-tabs-per-person", "1")
     with web_server(tmp_path / "data", *args) as (_, url):
-        ana = browser.new_context(extra_http_headers={HEADER: "ana"})
-        first = Tab(ana.new_page())
+        first = Tab(pages.new({HEADER: "ana"}))
         first.page.goto(url + "/")
         first.wait_for(MENU)
 
-        second = ana.new_page()  # Ana's second tab: over her cap
+        second = pages.new({HEADER: "ana"})  # Ana's second tab: over her cap
         response = second.goto(url + "/")
         assert response is not None and response.status == 503
         assert second.inner_text("body").strip() == ANA_FULL
 
-        bob = browser.new_context(extra_http_headers={HEADER: "bob"})
-        waiting = bob.new_page()
+        waiting = pages.new({HEADER: "bob"})
         waiting.goto(url + "/?delay=1")  # a page served while there is room, its tab not yet opened
-        bobs = Tab(bob.new_page())
+        bobs = Tab(pages.new({HEADER: "bob"}))
         bobs.page.goto(url + "/")  # Bob's tab takes the last place
         bobs.wait_for(MENU)
 
-        cy = browser.new_context(extra_http_headers={HEADER: "cy"}).new_page()
+        cy = pages.new({HEADER: "cy"})
         response = cy.goto(url + "/")
         assert response is not None and response.status == 503
         assert cy.inner_text("body").strip() == ALL_FULL
@@ -60,8 +57,8 @@ def test_tabs_beyond_the_caps_are_refused_in_the_page(browser: Browser, tmp_path
         waiting.evaluate("new WebSocket(document.querySelector('#terminal').dataset.sessionWebsocketUrl)")
         wait_until(lambda: waiting.inner_text(".closed-dialog .message") == ALL_FULL, "the refusal in the page")
 
-        first.page.close()  # Ana's tab closes (its dvtui ends): her place, and one in all, are free again
+        pages.close(first.page)  # Ana's tab closes (its dvtui ends): her place, and one in all, are free again
         wait_until(lambda: page_status(url, "ana") == 200, "Ana's place to be free")
         assert page_status(url, "cy") == 200
-        for context in (ana, bob, cy.context):
-            context.close()
+        for page in (second, waiting, bobs.page, cy):
+            pages.close(page)

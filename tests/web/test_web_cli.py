@@ -9,6 +9,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from dvtui.cli import main
@@ -18,7 +19,7 @@ from dvtui.tables import open_table
 from dvtui.web import serve, server
 
 from ..support.processes import dvtui
-from ..support.web import web_server
+from ..support.web import WAIT, descendants, shown_until, wait_until, web_server
 
 
 def test_a_taken_port_is_one_line_and_nothing_is_announced(tmp_path: Path) -> None:
@@ -181,3 +182,30 @@ def test_the_announced_address_answers_from_the_moment_it_is_announced(host: str
         for listener in listeners:
             listener.close()
     assert answered == [host]
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is there and not ended (a zombie, not yet reaped, has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_a_stop_closes_each_open_tab_saying_why_and_ends_its_dvtui(tmp_path: Path) -> None:
+    """``dvtui web`` stopped (SIGTERM, as a service manager stops it) with a tab open: the tab is
+    told why (its page shows it) and its dvtui quits, with every move saved. (Left open, the tab
+    held the stop for some twenty seconds, until aiohttp's grace ran out.)"""
+    with web_server(tmp_path / "data") as (web, url):
+        tab = wait_until(lambda: descendants(web.pid), "the spare dvtui that the tab takes")
+        assert isinstance(tab, list)
+        ws_url = url.replace("http:", "ws:") + "/ws?width=100&height=30"
+        async with aiohttp.ClientSession() as http, http.ws_connect(ws_url) as ws:
+            await shown_until(ws, "New game: choose the seats")
+            web.terminate()
+            async with asyncio.timeout(WAIT):
+                while (message := await ws.receive()).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                    pass
+            assert (message.data, message.extra) == (aiohttp.WSCloseCode.GOING_AWAY, server.SERVER_STOPPED)
+            assert await asyncio.to_thread(web.wait, WAIT) == 0
+    wait_until(lambda: not any(running(pid) for pid in tab), "the tab's dvtui to end")

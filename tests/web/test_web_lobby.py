@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from ..support.servers import Served, short_dir
-from ..support.web import MENU, Tab, wait_until, web_server
+from ..support.web import MENU, Pages, Tab, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
@@ -26,7 +25,7 @@ def placements(path: Path) -> list[tuple[int, int]]:
 
 
 @pytest.mark.long
-def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser, tmp_path: Path) -> None:
+def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(pages: Pages, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
         server.start()
@@ -35,8 +34,7 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser
                                   "--start-now")  # fmt: skip
             assert opened.returncode == 0, opened.stderr
         with web_server(tmp_path / "data", "--server", str(server.directory), "--user-header", HEADER) as (web, url):
-            context = browser.new_context(viewport={"width": 1100, "height": 700}, extra_http_headers={HEADER: "ana"})
-            tab = Tab(context.new_page())
+            tab = Tab(pages.new({HEADER: "ana"}))
             tab.page.goto(url + "/")
             tab.wait_for(MENU)
             tab.wait_for("your turn")  # Ana's tables, hers to play first
@@ -60,6 +58,6 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(browser: Browser
             assert "fill='%230e2a1f'" in page.evaluate(icon)
             listed = server.dvtui("tables").stdout
             assert "Ana: connected (web:ana)" in listed, listed
-            context.close()
+            pages.close(page)
             assert web.poll() is None
         assert server.stop() == 0

@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import ViewportSize
 
-from ..support.web import MENU, SETUP, Tab, placements, saved_game, wait_until, web_server
+from ..support.web import MENU, SETUP, Pages, Tab, placements, saved_game, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
-PHONE = {"width": 430, "height": 900}
+PHONE: ViewportSize = {"width": 430, "height": 900}
 """A phone's screen held upright, in CSS pixels: some 45 characters by 45 rows in the tab."""
 
 
@@ -29,10 +29,10 @@ class Sizes:
         self.widths += [int(width) for width in re.findall(r'"resize",\s*\{"width":\s*(\d+)', text)]
 
 
-def test_a_tab_as_narrow_as_a_phone_plays_a_card(browser: Browser, tmp_path: Path) -> None:
+def test_a_tab_as_narrow_as_a_phone_plays_a_card(pages: Pages, tmp_path: Path) -> None:
     data = tmp_path / "data"
     with web_server(data) as (_, url):
-        page = browser.new_page(viewport=PHONE)
+        page = pages.new(viewport=PHONE)
         sizes = Sizes(page)
         tab = Tab(page)
         page.goto(url + "/")
@@ -47,4 +47,4 @@ def test_a_tab_as_narrow_as_a_phone_plays_a_card(browser: Browser, tmp_path: Pat
         tab.press("1", "a", "Enter")
         path = saved_game(data)
         wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
-        page.close()
+        pages.close(page)

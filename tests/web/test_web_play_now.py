@@ -7,23 +7,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from ..support.servers import Served, short_dir, wait_for
-from ..support.web import MENU, Tab, web_server
+from ..support.web import MENU, Pages, Tab, web_server
 
 pytestmark = pytest.mark.chromium
 
 HEADER = "X-User"
 
 
-def test_play_now_seeks_as_the_tabs_person_and_esc_leaves_the_pool(browser: Browser, tmp_path: Path) -> None:
+def test_play_now_seeks_as_the_tabs_person_and_esc_leaves_the_pool(pages: Pages, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
         server.start()
         with web_server(tmp_path / "data", "--server", str(server.directory), "--user-header", HEADER) as (_, url):
-            context = browser.new_context(viewport={"width": 1100, "height": 700}, extra_http_headers={HEADER: "ana"})
-            tab = Tab(context.new_page())
+            tab = Tab(pages.new({HEADER: "ana"}))
             tab.page.goto(url + "/")
             tab.wait_for(MENU)
             tab.wait_for("Play now: a table with people of your level")
@@ -35,5 +33,5 @@ def test_play_now_seeks_as_the_tabs_person_and_esc_leaves_the_pool(browser: Brow
             tab.press("Escape")
             tab.wait_for(MENU)
             wait_for("ana to leave the pool", lambda: "web:ana left the pool" in server.log(), server.log)
-            context.close()
+            pages.close(tab.page)
         assert server.stop() == 0, server.log()

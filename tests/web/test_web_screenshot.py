@@ -16,12 +16,16 @@ from dvtui.app.app import MAX_SCREENSHOTS_WAITING
 from ..support.web import shown_until, web_server
 
 PALETTE = "\x10"  # Ctrl+P
+OPEN_PALETTE = "earch for commands"
+"""The palette's input as it is first drawn: its placeholder, the input's cursor on the S (in a
+style of its own, so the whole placeholder shows in one piece only once the cursor blinks, half a
+second to a second later)."""
 
 
 async def screenshot(ws: aiohttp.ClientWebSocketResponse) -> None:
     """The palette's Screenshot, typed."""
     await ws.send_str(json.dumps(["stdin", PALETTE]))
-    await shown_until(ws, "Search for commands")
+    await shown_until(ws, OPEN_PALETTE)
     await ws.send_str(json.dumps(["stdin", "Screenshot"]))
     await shown_until(ws, "download it from the browser")
     await ws.send_str(json.dumps(["stdin", "\r"]))

@@ -9,7 +9,6 @@ import getpass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from dvtui.bots import choose
 from dvtui.engine import CardPlaced
@@ -18,7 +17,7 @@ from dvtui.store import read_game
 from ..support.processes import dvtui
 from ..support.servers import SLOW, Served, short_dir, wait_for
 from ..support.terminals import Terminals
-from ..support.web import Tab, web_server
+from ..support.web import Pages, Tab, web_server
 
 pytestmark = [pytest.mark.chromium, pytest.mark.tmux]
 
@@ -47,7 +46,7 @@ def _said(server: Served, table: str, name: str) -> str:
 
 
 @pytest.mark.long
-def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Browser, tmp_path: Path) -> None:
+def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(pages: Pages, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.start()
         srv = str(server.directory)
@@ -59,7 +58,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
             terms.run("Ana", "join", "fri", "--as", "Ana", "--server", srv, "--no-bell")
             terms.wait("Ana", "Ana at the table", lambda s: "Your turn" in s)
             with web_server(tmp_path / "data", "--table", "fri", "--server", srv) as (_, url):
-                page = browser.new_page(viewport={"width": 1100, "height": 700})
+                page = pages.new()
                 tab = Tab(page)
                 page.goto(url + "/")
                 tab.wait_for("choose your seat")
@@ -80,7 +79,7 @@ def test_a_browser_tab_chooses_its_seat_and_plays_with_a_terminal(browser: Brows
                 tab.press(*_greedy(server, "fri"), "Enter")  # the browser's move...
                 bob = f"Bob {_said(server, 'fri', 'Bob')}"
                 terms.wait("Ana", "Bob's move on the terminal", lambda s: bob in s)  # ... on the terminal's
-                page.close()
+                pages.close(page)
             placed = [e for e in read_game(server.game_file("fri")).events if isinstance(e, CardPlaced)]
             assert [e.player for e in placed[:2]] == [0, 1]
             verified = dvtui("verify", str(server.game_file("fri")))

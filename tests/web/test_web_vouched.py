@@ -1,7 +1,7 @@
 """A shared table from browsers behind a login proxy (``dvtui web --table T --user-header H``): every
 tab's dvtui runs as the one account of ``dvtui web``, yet each user the proxy names owns their own
 seat, because the tab's dvtui vouches for them to the table server (which trusts its own account).
-Two browser contexts stand for two people, each sending its proxy header on every request, the
+Two pages stand for two people, each sending its proxy header on every request, the
 websocket's upgrade included (without it the tab is refused)."""
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
 
 from ..support.servers import Served, short_dir
-from ..support.web import Tab, wait_until, web_server
+from ..support.web import Pages, Tab, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
 
@@ -27,7 +26,7 @@ def placements(path: Path) -> list[tuple[int, int]]:
 
 
 @pytest.mark.long
-def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Browser, tmp_path: Path) -> None:
+def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(pages: Pages, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
         server.start()
@@ -38,9 +37,7 @@ def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Brows
         with web_server(tmp_path / "data", *args) as (web, url):
             tabs = {}
             for user in ("bob", "ana"):  # Bob first: the seat he gets is his name's, not the first free one
-                context = browser.new_context(viewport={"width": 1100, "height": 700},
-                                              extra_http_headers={HEADER: user})  # fmt: skip
-                tab = tabs[user] = Tab(context.new_page())
+                tab = tabs[user] = Tab(pages.new({HEADER: user}))
                 tab.page.goto(url + "/")
                 tab.wait_for("choose your seat")
                 tab.wait_for("Ana: ")  # the seats as the table has them: the one named like the person is offered
@@ -57,6 +54,6 @@ def test_each_proxy_user_sits_at_their_own_seat_of_a_shared_table(browser: Brows
             listed = server.dvtui("tables").stdout
             assert "Ana: connected (web:ana); Bob: connected (web:bob)" in listed, listed
             for tab in tabs.values():
-                tab.page.context.close()
+                pages.close(tab.page)
             assert web.poll() is None
         assert server.stop() == 0
