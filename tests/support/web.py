@@ -95,14 +95,18 @@ def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT) ->
 VIEWPORT: ViewportSize = {"width": 1100, "height": 700}
 """A page's size unless a test says otherwise: a laptop's window, some 120 columns by 36 rows."""
 
+_WATCHING: dict[Page, list[Callable[[WebSocket], None]]] = {}
+"""The websocket listeners each :class:`Tab` set on its page: taken off when the page is given back,
+so that a test's tabs hear nothing of the tests after it on the same page."""
+
 
 class Pages:
     """Browser pages for one test, taken again from the tests before where one is free: a new page
     costs Chromium about a second of processor more than a used one (2.3 s against 1.2 s to show the
     start menu, measured), and a page navigated to ``about:blank`` keeps nothing of the tab it
     showed: its document, its websocket and so its tab's dvtui are gone. What a page is given
-    (its size, the headers of its requests) is given again to each test. The listeners a test
-    before set on it stay, and hear this test's tabs too: each test reads only its own."""
+    (its size, the headers of its requests) is given again to each test. The listeners its
+    tabs set on it go with it."""
 
     def __init__(self, browser: Browser, free: list[Page]) -> None:
         self.browser = browser
@@ -123,6 +127,8 @@ class Pages:
         """The tab closes, as when its page closes (its websocket closes; its dvtui ends); the page
         waits for the next test."""
         page.goto("about:blank")
+        for listener in _WATCHING.pop(page, []):
+            page.remove_listener("websocket", listener)
         self.lent.remove(page)
         self.free.append(page)
 
@@ -143,6 +149,7 @@ class Tab:
         self.frames: list[bytes] = []
         self.start = 0
         page.on("websocket", self._watch)
+        _WATCHING.setdefault(page, []).append(self._watch)
 
     def _watch(self, ws: WebSocket) -> None:
         ws.on("framereceived", self._frame)
