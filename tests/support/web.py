@@ -203,6 +203,12 @@ def start_and_place(tab: Tab, url: str, data: Path) -> Path:
     tab.page.goto(url + "/")
     tab.wait_for(MENU)
     tab.press("ArrowDown", "Enter")  # New game (after Play now)
+    return set_up_and_place(tab, data)
+
+
+def set_up_and_place(tab: Tab, data: Path) -> Path:
+    """From the set-up screen on its way: the game started with the seats offered, card 1 placed
+    under column a; returns its file once the placement is in it."""
     tab.wait_for(SETUP)
     tab.mark()
     tab.press("Control+s")  # start it, seats as offered

@@ -25,7 +25,7 @@ from ..support.web import (
     descendants,
     free_port,
     placements,
-    saved_game,
+    set_up_and_place,
     wait_until,
     web_server,
 )
@@ -55,13 +55,7 @@ def test_a_game_in_a_tab_is_saved_a_reload_offers_to_resume_it_and_a_closed_tab_
         tab.mark()
         page.keyboard.press("ArrowDown")  # straight to the page, as a person types: past Play now,
         page.keyboard.press("Enter")  # New game
-        tab.wait_for(SETUP)
-        tab.mark()
-        tab.press("Control+s")  # start it, seats as offered
-        tab.wait_for(TABLE)
-        tab.press("1", "a", "Enter")
-        path = saved_game(data)
-        wait_until(lambda: (0, 0, 1) in placements(path), "the placement in the file")
+        path = set_up_and_place(tab, data)
         assert page.title() == "Dolce Vita"
         assert "data:image/svg+xml" in (page.get_attribute("link[rel=icon]", "href") or "")
         created = read_game(path).game.created
