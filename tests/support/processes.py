@@ -15,7 +15,7 @@ import sys
 import tempfile
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,6 +68,28 @@ def dvtui(
         dvtui_cmd(*args), capture_output=True, text=True, env=env(data), cwd=cwd, stdin=stdin, timeout=timeout,
         check=False,
     )  # fmt: skip
+
+
+def in_a_fresh_interpreter(scenario: Callable[[], object], timeout: float = 60) -> None:
+    """``scenario`` (a function of a module this checkout's ``tests`` package holds, taking nothing)
+    run in a fresh interpreter, asserted to end well: what it asserts fails the test with its
+    traceback. For what the test process's own state would make slow or untrue: a full garbage
+    collection in a test process walks every object the tests before left in it (millions, seconds
+    of CPU a collection), in a fresh one the few thousand of its imports. Whatever the test
+    process's ``PYTHONOPTIMIZE`` (-O), the scenario's asserts run and its end is checked: stripped,
+    they would pass anything (hence a ``raise`` here, not an ``assert``: pytest rewrites only the
+    test modules' asserts)."""
+    module, name = scenario.__module__, scenario.__qualname__
+    if not module.startswith("tests.") or "." in name or "<" in name:
+        raise ValueError(f"{module}.{name}: not a function a fresh interpreter can import")
+    variables = env()
+    variables.pop("PYTHONOPTIMIZE", None)
+    run = subprocess.run(
+        [sys.executable, "-c", f"from {module} import {name}; {name}()"],
+        capture_output=True, text=True, env=variables, cwd=REPO, timeout=timeout, check=False,
+    )  # fmt: skip
+    if run.returncode != 0:
+        raise AssertionError(f"{module}.{name} ended with {run.returncode}:\n{run.stdout}{run.stderr}")
 
 
 def one_error_line(stderr: str, about: str | Path | None = None) -> str:

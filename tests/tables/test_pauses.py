@@ -1,85 +1,32 @@
 """A server's garbage collections stay short: what a full collection kept is frozen (never looked
-at again), and thawed once the frozen have grown past a mark, so that the cycles among them are freed."""
+at again), and thawed once the frozen have grown past a mark, so that the cycles among them are freed.
+
+The scenarios that collect everything run in a fresh interpreter (tests/support/collector.py): in
+this process each full collection would walk every object the tests before left (millions), and
+the mark that thaws would be millions of objects further."""
 
 from __future__ import annotations
 
 import gc
-import weakref
-from collections.abc import Iterator
-
-import pytest
 
 from dvtui.server.pauses import FrozenAfterFull
 
-
-class Node:
-    """An object in a cycle (a table's callbacks refer to the table)."""
-
-    def __init__(self) -> None:
-        self.me = self
+from ..support import collector
+from ..support.processes import in_a_fresh_interpreter
 
 
-@pytest.fixture
-def pauses() -> Iterator[FrozenAfterFull]:
-    """The hook, thawing once the frozen grew by a twentieth (the test process may hold millions of
-    objects: doubling them would take seconds), with no collection but the test's own: one started
-    by the test's allocations would freeze or thaw between the steps it checks."""
-    hook = FrozenAfterFull(growth=1.05, floor=0)
-    gc.collect()
-    hook.install()
-    automatic = gc.isenabled()
-    gc.disable()
-    try:
-        yield hook
-    finally:
-        if automatic:
-            gc.enable()
-        hook.uninstall()
+def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_have_grown() -> None:
+    """A cycle among the frozen that dies stays until the frozen have grown past the mark; then they
+    are thawed, the next full collection frees it and freezes what lives again."""
+    in_a_fresh_interpreter(collector.frozen_until_grown)
 
 
-def past_the_mark(hook: FrozenAfterFull, frozen: int) -> list[Node]:
-    """Enough new objects for the ``frozen`` to pass the mark that thaws them."""
-    return [Node() for _ in range(int(hook.growth * hook.kept) - frozen + 1)]
-
-
-def test_what_a_full_collection_kept_is_not_looked_at_again_until_the_frozen_have_grown(
-    pauses: FrozenAfterFull,
-) -> None:
-    kept = [Node() for _ in range(1000)]
-    gc.collect()
-    frozen = gc.get_freeze_count()
-    assert frozen >= 1000 and pauses.kept >= 1000  # the next full collection looks only at what came since
-    gone = Node()
-    watch = weakref.ref(gone)
-    gc.collect()  # (it is frozen now)
-    del gone
-    gc.collect()
-    assert watch() is not None  # a cycle among the frozen: not looked at
-    grown = past_the_mark(pauses, gc.get_freeze_count())
-    gc.collect()  # the frozen have grown past the mark: thawed
-    assert pauses.thawed == 1
-    gc.collect()  # everything looked at: the cycle freed, what lives frozen again
-    assert watch() is None and gc.get_freeze_count() >= len(kept) + len(grown)
-
-
-def test_a_full_collection_below_the_thawing_mark_does_not_walk_the_frozen(
-    pauses: FrozenAfterFull, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_full_collection_below_the_thawing_mark_does_not_walk_the_frozen() -> None:
     """Asking the collector how many are frozen walks every frozen object (a million for a thousand
     tables): the callback counts them as it freezes them, and asks only once its count passes the
-    mark that thaws them (what died since is not in its count)."""
-    kept = [Node() for _ in range(1000)]
-    gc.collect()  # everything looked at: the kept frozen
-    walked: list[int] = []
-    real = gc.get_freeze_count
-    monkeypatch.setattr(gc, "get_freeze_count", lambda: walked.append(1) or real())
-    for _ in range(3):
-        kept += [Node() for _ in range(100)]
-        gc.collect()
-    assert walked == [] and pauses.thawed == 0 and pauses.frozen >= real()
-    kept += past_the_mark(pauses, real())
-    gc.collect()  # past the mark: asked, and thawed
-    assert walked == [1] and pauses.thawed == 1
+    mark that thaws them (what died since is not in its count); a hundred objects short of it, it
+    neither asks nor thaws."""
+    in_a_fresh_interpreter(collector.not_walked_below_the_mark)
 
 
 def test_the_youngest_generation_is_collected_every_7000_objects_while_installed() -> None:
