@@ -18,8 +18,6 @@ from ..replay import Replay
 from ..store import new_save_path, read_game, saves_dir
 from ..tables import ServerPlace
 from .play import close_loop, open_on_a_loop, say_left
-from .terminal import PLAIN_ENV as ENV
-from .terminal import wants_plain
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,4 +100,4 @@ def run_menu() -> int:
     return plain_menu(Console(), default_player_name())
 
 
-__all__ = ["ENV", "run", "run_menu", "run_new", "run_replay", "run_resume_plain", "run_table", "wants_plain"]
+__all__ = ["run", "run_menu", "run_new", "run_replay", "run_resume_plain", "run_table"]

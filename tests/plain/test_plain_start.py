@@ -115,8 +115,7 @@ def test_a_browser_tab_is_never_plain(tmp_path: Path, monkeypatch: pytest.Monkey
     the variable) must not turn their tab into lines the browser cannot show."""
     import argparse
 
-    from dvtui.cli.plain import wants_plain
-    from dvtui.cli.terminal import WEB_DRIVER
+    from dvtui.cli.terminal import WEB_DRIVER, wants_plain
 
     monkeypatch.setenv("DVTUI_DATA_DIR", str(tmp_path))
     settings_path().write_text(json.dumps({"plain": True}))

@@ -140,9 +140,9 @@ def runs_in_process(args: tuple[str, ...]) -> bool:
         return False
     if threading.current_thread() is not threading.main_thread():
         return False
-    from dvtui.cli.plain import ENV
+    from dvtui.cli.terminal import PLAIN_ENV
 
-    return not (BY_ITSELF.intersection(args) or os.environ.get(ENV))
+    return not (BY_ITSELF.intersection(args) or os.environ.get(PLAIN_ENV))
 
 
 @contextlib.contextmanager
