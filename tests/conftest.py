@@ -24,7 +24,7 @@ from dvtui.server.main import Server
 
 from .support import postgres
 from .support.positions import build_created, build_game, play_round
-from .support.servers import Served, in_thread, short_dir
+from .support.servers import Served, server_in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
 from .support.web import CHROMIUM
 
@@ -173,10 +173,8 @@ def pg_database(pg_cluster: postgres.Cluster) -> str:
 @pytest.fixture
 def in_process() -> Iterator[Server]:
     """A table server in a thread of this process (its constants can be changed by a test)."""
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv") as srv:
-            yield srv
+    with server_in_thread() as srv:
+        yield srv
 
 
 @pytest.fixture

@@ -82,6 +82,16 @@ def short_dir() -> Iterator[Path]:
 
 
 @contextlib.contextmanager
+def server_in_thread(**options: Any) -> Iterator[Server]:
+    """:func:`in_thread` on a new private directory of its own (``options`` as :class:`Server`
+    takes them), removed at the end."""
+    with short_dir() as d:
+        (d / "srv").mkdir(mode=0o700)
+        with in_thread(d / "srv", **options) as srv:
+            yield srv
+
+
+@contextlib.contextmanager
 def in_thread(directory: Path, **options: Any) -> Iterator[Server]:
     """A server on ``directory`` in a thread of this process, until the block ends (``options``
     as :class:`Server` takes them); another may follow on the same directory, as after a restart."""

@@ -137,6 +137,7 @@ class Pages:
         for page in list(self.lent):
             if page.is_closed():
                 self.lent.remove(page)
+                _WATCHING.pop(page, None)
             else:
                 self.close(page)
 

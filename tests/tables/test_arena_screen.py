@@ -28,7 +28,7 @@ from dvtui.server.pool import MaxBudget
 from dvtui.tables.arena import wait_seat
 
 from ..support.pilot import until
-from ..support.servers import in_thread, short_dir
+from ..support.servers import server_in_thread
 
 
 @pytest.fixture
@@ -36,10 +36,8 @@ def in_process() -> Iterator[Server]:
     """A table server in a thread of this process whose bots may not search (``dvtui serve
     --max-budget 100``: no level of the ladder is within it, so a tournament's bots are greedy):
     these tests are about the screens, and a resigned seat's game is played out by its bots."""
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", budget=MaxBudget(iterations=100)) as srv:
-            yield srv
+    with server_in_thread(budget=MaxBudget(iterations=100)) as srv:
+        yield srv
 
 
 def _menu(lobby: Lobby, pace: Pace | None = None) -> DvtuiApp:

@@ -16,7 +16,7 @@ from dvtui.server.pool import BotQueue, MaxBudget, quick
 
 from ..support.processes import dvtui
 from ..support.raw import RawClient
-from ..support.servers import in_thread, short_dir, wait_for
+from ..support.servers import server_in_thread, wait_for
 
 
 class RecordingQueue(BotQueue):
@@ -90,11 +90,9 @@ async def test_a_request_cancelled_while_it_waits_takes_no_slot() -> None:
 @pytest.fixture
 def one_worker() -> Iterator[Server]:
     """A server in this process with one bot worker, its queue recording."""
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", workers=1) as srv:
-            srv.bots.queue = RecordingQueue(1)
-            yield srv
+    with server_in_thread(workers=1) as srv:
+        srv.bots.queue = RecordingQueue(1)
+        yield srv
 
 
 def _person(srv: Server, name: str) -> RawClient:
@@ -197,22 +195,20 @@ def test_a_server_with_a_lower_budget_refuses_larger_bots_and_thinks_within_it()
     assert [budget.cut(level) for level in ("strong@3s", "strong", "strong@100", "random")] == [
         "strong@0.5s", "strong@2000", "strong@100", "random",
     ]  # fmt: skip
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", budget=budget) as srv:
-            ana = _person(srv, "ana")
-            ana.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "bot:strong@9s"]})
-            refused = ana.until("opened")
-            assert refused["code"] == "bad_setup" and "thinks longer than this server's bots may" in refused["message"]
-            _open(ana, "small", ["Ana", "Bob", "bot:strong@0.5s"])
-            ana.send({"type": "join", "table": "small", "seat": 0})
-            ana.until("joined")
-            ana.send({"type": "stand_in", "seat": 1, "bot": "strong@5s"})
-            refused = ana.until("presence")
-            while refused["type"] == "presence":
-                refused = ana.until("error")
-            assert refused["code"] == "bad_message" and refused["re"] == "stand_in"
-            ana.close()
+    with server_in_thread(budget=budget) as srv:
+        ana = _person(srv, "ana")
+        ana.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "bot:strong@9s"]})
+        refused = ana.until("opened")
+        assert refused["code"] == "bad_setup" and "thinks longer than this server's bots may" in refused["message"]
+        _open(ana, "small", ["Ana", "Bob", "bot:strong@0.5s"])
+        ana.send({"type": "join", "table": "small", "seat": 0})
+        ana.until("joined")
+        ana.send({"type": "stand_in", "seat": 1, "bot": "strong@5s"})
+        refused = ana.until("presence")
+        while refused["type"] == "presence":
+            refused = ana.until("error")
+        assert refused["code"] == "bad_message" and refused["re"] == "stand_in"
+        ana.close()
 
 
 def test_serve_says_what_a_max_budget_is() -> None:

@@ -24,7 +24,7 @@ from dvtui.server.main import Server
 
 from ..support.processes import dvtui, in_process
 from ..support.raw import RawClient
-from ..support.servers import Crowd, Served, in_thread, short_dir, wait_for
+from ..support.servers import Crowd, Served, server_in_thread, short_dir, wait_for
 
 MAX_LOG_BYTES = 8 * 1024
 """What a test's whole server log stays under, however often a limit was hit."""
@@ -158,43 +158,39 @@ def _spectators(server: Served) -> dict[str, int]:
 
 def test_a_crowd_joining_a_table_costs_its_players_one_presence_a_tick() -> None:
     tick = 0.5
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", limits=Limits(presence_tick=tick)) as srv:
-            sock = str(srv.place.socket)
-            player = RawClient(sock)
-            player.hello()
-            player.send({"type": "open_table", "table": "t", "players": ["Ana", "Bob", "Cy"], "seed": 1})
-            player.until("opened")
-            player.send({"type": "join", "table": "t", "seat": 0})
-            player.until("presence")
-            started = time.monotonic()
-            crowd = []
-            for _ in range(40):
-                watcher = RawClient(sock)
-                watcher.hello()
-                watcher.send({"type": "watch", "table": "t"})
-                crowd.append(watcher)
-            elapsed = time.monotonic() - started
-            presences = 0
-            while True:
-                message = player.receive()
-                assert message is not None
-                if message["type"] == "presence":
-                    presences += 1
-                    if message.get("spectators") == 40:
-                        break
-            assert presences <= 2 + elapsed / tick, (presences, elapsed)  # not one per arrival (40)
-            for client in (player, *crowd):
-                client.close()
+    with server_in_thread(limits=Limits(presence_tick=tick)) as srv:
+        sock = str(srv.place.socket)
+        player = RawClient(sock)
+        player.hello()
+        player.send({"type": "open_table", "table": "t", "players": ["Ana", "Bob", "Cy"], "seed": 1})
+        player.until("opened")
+        player.send({"type": "join", "table": "t", "seat": 0})
+        player.until("presence")
+        started = time.monotonic()
+        crowd = []
+        for _ in range(40):
+            watcher = RawClient(sock)
+            watcher.hello()
+            watcher.send({"type": "watch", "table": "t"})
+            crowd.append(watcher)
+        elapsed = time.monotonic() - started
+        presences = 0
+        while True:
+            message = player.receive()
+            assert message is not None
+            if message["type"] == "presence":
+                presences += 1
+                if message.get("spectators") == 40:
+                    break
+        assert presences <= 2 + elapsed / tick, (presences, elapsed)  # not one per arrival (40)
+        for client in (player, *crowd):
+            client.close()
 
 
 def test_clients_that_leave_much_unread_together_are_dropped_most_unread_first() -> None:
     limits = Limits(queued_total=256 * 1024, conn_burst=100_000.0)  # each under its own 4 MiB
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", limits=limits) as srv:
-            _slow_readers(srv, limits)
+    with server_in_thread(limits=limits) as srv:
+        _slow_readers(srv, limits)
 
 
 def _slow_readers(srv: Server, limits: Limits) -> None:

@@ -26,7 +26,7 @@ from dvtui.server.main import Server
 
 from ..support.files import strip_at
 from ..support.raw import RawClient
-from ..support.servers import WAIT, Served, in_thread, short_dir, uninterrupted, wait_for
+from ..support.servers import WAIT, Served, server_in_thread, short_dir, uninterrupted, wait_for
 
 PLAYERS = "Ana,Bob,Cy"
 LEVELS = ["greedy", "greedy", "greedy"]
@@ -207,10 +207,8 @@ def test_a_thousand_hostile_messages_while_another_table_plays_a_whole_game() ->
 
 def test_a_client_that_stops_reading_is_dropped_and_the_others_are_served() -> None:
     limits = Limits(queued_per_conn=64 * 1024, conn_burst=100_000.0)
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", limits=limits) as in_process:
-            _slow_reader_dropped(in_process)
+    with server_in_thread(limits=limits) as in_process:
+        _slow_reader_dropped(in_process)
 
 
 def _slow_reader_dropped(in_process: Server) -> None:
@@ -239,26 +237,24 @@ def test_a_client_that_reads_nothing_as_it_is_closed_is_cut_off(monkeypatch: pyt
     connection is closed for the flood, is cut off once the grace to read them is over (a tenth of
     a second here): the closing connection does not wait for it forever, and the others are served."""
     monkeypatch.setattr(connection, "CLOSE_GRACE", 0.1)
-    with short_dir() as d:
-        (d / "srv").mkdir(mode=0o700)
-        with in_thread(d / "srv", limits=Limits(conn_burst=300)) as in_process:
-            sock = str(in_process.place.socket)
-            other = RawClient(sock)
-            other.hello()
-            other.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "Cy"], "seed": 1})
-            assert other.until("opened")["table"] == "big"
-            deaf = RawClient(sock, timeout=WAIT)
-            deaf.hello()
-            deaf.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            # 300 answered (~1.5 KiB each, more than the buffers on the way hold), then a flood
-            with pytest.raises((BrokenPipeError, ConnectionResetError)):
-                for _ in range(1000):  # until cut off: the server reads no more of it once it closes
-                    deaf.sock.sendall(b'{"type":"watch","table":"big"}\n' * 2000)
-            wait_for("the deaf client to be gone", lambda: len(in_process.conns) == 1)
-            other.send({"type": "list_tables"})
-            assert other.until("tables")["type"] == "tables"
-            for client in (other, deaf):
-                client.close()
+    with server_in_thread(limits=Limits(conn_burst=300)) as in_process:
+        sock = str(in_process.place.socket)
+        other = RawClient(sock)
+        other.hello()
+        other.send({"type": "open_table", "table": "big", "players": ["Ana", "Bob", "Cy"], "seed": 1})
+        assert other.until("opened")["table"] == "big"
+        deaf = RawClient(sock, timeout=WAIT)
+        deaf.hello()
+        deaf.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        # 300 answered (~1.5 KiB each, more than the buffers on the way hold), then a flood
+        with pytest.raises((BrokenPipeError, ConnectionResetError)):
+            for _ in range(1000):  # until cut off: the server reads no more of it once it closes
+                deaf.sock.sendall(b'{"type":"watch","table":"big"}\n' * 2000)
+        wait_for("the deaf client to be gone", lambda: len(in_process.conns) == 1)
+        other.send({"type": "list_tables"})
+        assert other.until("tables")["type"] == "tables"
+        for client in (other, deaf):
+            client.close()
 
 
 def test_every_answer_to_a_request_names_it_even_a_field_out_of_range() -> None:
