@@ -23,6 +23,7 @@ from dvtui.engine import Event, Game, GameCreated
 from dvtui.server.main import Server
 
 from .support import postgres
+from .support.frames import skip_headless_frames
 from .support.positions import build_created, build_game, play_round
 from .support.servers import Served, server_in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
@@ -40,6 +41,10 @@ gc.set_threshold(10_000, 10, 10)
 Python's default (a young collection every 700 allocations) the collector took 10 to 15% of the
 app tests' CPU, at 10,000 a third of that. Only the test processes: a ``dvtui`` they start keeps
 the default."""
+
+skip_headless_frames()
+"""A headless app draws no frame nobody sees: the tests draw the screen when they read it
+(tests/support/frames.py)."""
 
 os.environ.pop("DVTUI_LANG", None)
 os.environ["LANGUAGE"] = "en"

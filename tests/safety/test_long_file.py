@@ -26,6 +26,7 @@ from dvtui.replay import Replay
 from dvtui.store import read_game
 from dvtui.store.reader import MAX_FILE_BYTES
 
+from ..support.frames import frames_drawn
 from ..support.pilot import press, settled
 from ..support.replays import assert_at, fold_prefix, picture, replay_app, viewer, write_undo_loop
 
@@ -101,6 +102,11 @@ async def test_jumps_in_a_long_file_word_only_the_events_near_the_screen(
     count = write_undo_loop(path, LONG)
     app = replay_app(path)
     worded = count_words(monkeypatch)
+    with frames_drawn():  # (the words a frame needs: the frames drawn as in a terminal)
+        await _jump_about(app, count, worded)
+
+
+async def _jump_about(app: DvtuiApp, count: int, worded: list[int]) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await settled(pilot)
         screen = viewer(app)

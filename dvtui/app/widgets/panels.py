@@ -276,6 +276,11 @@ class EventLog(ScrollView, can_focus=True, inherit_bindings=False):
     def on_resize(self) -> None:
         self._wrap()
 
+    def watch_show_vertical_scrollbar(self) -> None:
+        """The scrollbar came or went, and the lines' width with it (no resize says so): wrap them
+        again now rather than when next drawn, so that the newest line is still the one in view."""
+        self._wrap()
+
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if width != self._width:
