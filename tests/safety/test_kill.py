@@ -31,10 +31,11 @@ from ..support.processes import dvtui_cmd, env
 KILLS = 40
 """Cases; ~0.35 s each on the CI machine (a Python start, a partial game, an in-process resume).
 Forty land at every kind of moment, as runs that read each victim's ``/proc/PID/syscall`` when it
-was killed showed (seeds 20261121, 4 and 5, loaded machine): 0-4 before its first move (some before
-the file is locked), 1-6 after its last line, the rest in the game, in the bots' pause, thinking,
-or (0-3 of them: it lasts a fraction of a millisecond) in ``fsync``, which leaves the file as a kill
-just after it does, since the written bytes outlive the process. A hundred only repeated them."""
+was killed showed (seeds 20261121, 4 and 5, on a loaded machine; the more load, the more kills in
+start-up): 3 to 9 before its first move (some before the file is locked), 1 to 6 after its last
+line, the rest in the game, in the bots' pause, thinking, or (1 to 3 of them: it lasts a fraction
+of a millisecond) in ``fsync``, which leaves the file as a kill just after it does, since the
+written bytes outlive the process. A hundred only repeated them."""
 SEED = 20261121
 PACE = 0.001
 """Seconds the bots wait between decisions (--bot-delay): without it a fast machine plays several
