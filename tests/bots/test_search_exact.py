@@ -75,7 +75,10 @@ cards = st.one_of(st.integers(0, 6).map(lambda k: k * 8), st.just(7 * 8)).flatma
 """A card's code: a good of category 0-6 or money, value 1-7 (in 100k)."""
 
 
-@settings(max_examples=200)
+# 60 examples: a sum in another order (the columns reversed) or the decay's powers by repeated
+# products differ in the last bit within the first ones (found in 10 runs of 10, and in 9 of 10 at
+# 30); 200 only took a second more
+@settings(max_examples=60)
 @given(
     owners=st.lists(st.lists(st.integers(0, 7), min_size=7, max_size=7), min_size=3, max_size=5),
     rest=st.lists(st.lists(cards, min_size=1, max_size=14), max_size=7),

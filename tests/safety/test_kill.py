@@ -3,9 +3,10 @@ resumed, ends byte-identical (apart from ``at``) to the same game never interrup
 
 Each case starts ``python -m dvtui resume FILE --headless`` on a new bot-only game and kills it with
 SIGKILL at a random moment: most at a random point of its progress (once the file holds a random
-number of lines, plus a random fraction of the time a decision takes, so kills land in bot
-thinking, in ``write`` and in ``fsync`` alike), some at a random time from its start (before the
-file is even locked). Then the same command, run again, finishes the game.
+number of lines, then at once or after a random fraction of the time a decision takes, so kills
+land in bot thinking, in the bots' pause and in ``fsync`` alike), some at a random time in its
+first 0.4 s (start-up, before the file is even locked, and the first moves). Then the same command,
+run again, finishes the game.
 """
 
 from __future__ import annotations
@@ -27,8 +28,14 @@ from ..support.files import reference, start_game, strip_at
 from ..support.positions import BOTS3
 from ..support.processes import dvtui_cmd, env
 
-KILLS = 100
-"""Cases; ~0.35 s each on the CI machine (a Python start, a partial game, an in-process resume)."""
+KILLS = 40
+"""Cases; ~0.35 s each on the CI machine (a Python start, a partial game, an in-process resume).
+Forty land at every kind of moment, as runs that read each victim's ``/proc/PID/syscall`` when it
+was killed showed (seeds 20261121, 4 and 5, on a loaded machine; the more load, the more kills in
+start-up): 3 to 9 before its first move (some before the file is locked), 1 to 6 after its last
+line, the rest in the game, in the bots' pause, thinking, or (1 to 3 of them: it lasts a fraction
+of a millisecond) in ``fsync``, which leaves the file as a kill just after it does, since the
+written bytes outlive the process. A hundred only repeated them."""
 SEED = 20261121
 PACE = 0.001
 """Seconds the bots wait between decisions (--bot-delay): without it a fast machine plays several
@@ -46,9 +53,10 @@ def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
         stderr=subprocess.DEVNULL,
     )
     try:
-        if rng.random() < 0.2:  # any moment, start-up included (a game over sooner has nothing to kill)
+        draw = rng.random()
+        if draw < 0.2:  # any moment, start-up included (a game over sooner has nothing to kill)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=rng.uniform(0.0, 0.8))
+                proc.wait(timeout=rng.uniform(0.0, 0.4))
         else:
             target = rng.randrange(1, total_lines)
             size = -1
@@ -58,7 +66,8 @@ def _kill_at_random(path: Path, rng: random.Random, total_lines: int) -> int:
                 if size != (size := os.stat(path).st_size) and path.read_bytes().count(b"\n") >= target:
                     break
                 time.sleep(0.0005)
-            time.sleep(rng.uniform(0.0, 2 * PACE))  # somewhere inside the next decision or two
+            if draw > 0.5:  # somewhere inside the next decision or two; else at once: in the fsync
+                time.sleep(rng.uniform(0.0, 2 * PACE))  # that follows the write, or just after it
     finally:
         proc.kill()
         proc.wait(timeout=30)
