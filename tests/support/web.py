@@ -12,6 +12,7 @@ import json
 import re
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,24 +40,46 @@ def free_port() -> int:
 @contextmanager
 def web_server(data_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``dvtui web`` on ``port`` (a free one of localhost when None): the process and the page's
-    address (no slash at the end). Its log goes to a file beside the data, which nobody has to keep
-    reading."""
+    address (no slash at the end). Its log goes to a file beside the data (:func:`dvtui_web`)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    log = data_dir.parent / "web.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            dvtui_cmd("web", "--port", str(port or free_port()), *args),
-            stdout=out, stderr=subprocess.STDOUT, env=env(data_dir),
-        )  # fmt: skip
-    try:
-
-        def started() -> re.Match[str] | None:
-            assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
-            return READY.search(log.read_text())
-
-        found = wait_until(started, "dvtui web to start")
-        assert isinstance(found, re.Match)
+    with dvtui_web(data_dir, data_dir.parent / "web.log", "--port", str(port or free_port()), *args) as (proc, found):
         yield proc, found.group(1).rstrip("/")
+
+
+@contextmanager
+def dvtui_web(
+    data_dir: Path, log: Path, *args: str, umask: int = -1
+) -> Iterator[tuple[subprocess.Popen[bytes], re.Match[str]]]:
+    """``dvtui web ARGS`` (saving in ``data_dir``), once it has announced its address: the process
+    and the announcement's match of :data:`READY`; stopped (SIGTERM) at the end. Its output is read
+    as it comes, by a thread that copies it to ``log`` (which nobody has to keep reading), so the
+    test goes on the moment the address is announced rather than at its next look at the file."""
+    proc = subprocess.Popen(
+        dvtui_cmd("web", *args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env(data_dir), umask=umask,
+    )  # fmt: skip
+    announced: list[re.Match[str]] = []
+    told = threading.Event()
+
+    def copy() -> None:
+        """Every line to the log, as it comes; the test told at the announcement or the end."""
+        assert proc.stdout is not None
+        with log.open("wb") as out:
+            for line in proc.stdout:
+                out.write(line)
+                out.flush()
+                found = READY.search(line.decode("utf-8", "replace"))
+                if found and not announced:
+                    announced.append(found)
+                    told.set()
+        told.set()
+
+    copier = threading.Thread(target=copy, daemon=True)
+    copier.start()
+    try:
+        if not told.wait(WAIT):
+            raise AssertionError("gave up waiting for dvtui web to start")
+        assert announced, f"dvtui web stopped: {log.read_text()}"
+        yield proc, announced[0]
     finally:
         proc.terminate()
         try:
@@ -64,6 +87,9 @@ def web_server(data_dir: Path, *args: str, port: int | None = None) -> Iterator[
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        copier.join(WAIT)
+        assert proc.stdout is not None
+        proc.stdout.close()
 
 
 def descendants(pid: int) -> list[int]:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import aiohttp
 
-from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.processes import dvtui
 from ..support.servers import short_dir
-from ..support.web import READY, WAIT, shown_until, wait_until
+from ..support.web import WAIT, dvtui_web, shown_until
 
 HEADER = "X-Forwarded-User"
 PUBLIC = "https://example.org/dolcevita"
@@ -28,25 +28,9 @@ PUBLIC = "https://example.org/dolcevita"
 def on_socket(path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """``dvtui web --socket path`` (umask 002), started: the process and its log."""
     log = path.with_name("web.log")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            dvtui_cmd("web", "--socket", str(path), "--public-url", PUBLIC, *args),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env(path.with_name("data")),
-            umask=0o002,
-        )
-    try:
-
-        def started() -> bool:
-            assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
-            return READY.search(log.read_text()) is not None
-
-        wait_until(started, "dvtui web to start")
+    given = ("--socket", str(path), "--public-url", PUBLIC, *args)
+    with dvtui_web(path.with_name("data"), log, *given, umask=0o002) as (proc, _):
         yield proc, log
-    finally:
-        proc.terminate()
-        proc.wait(timeout=WAIT)
 
 
 def tcp_listeners(pid: int) -> list[str]:
