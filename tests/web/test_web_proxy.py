@@ -50,21 +50,10 @@ async def test_the_proxys_user_names_the_first_seat_and_a_name_no_table_could_se
                 assert page.status == 200
 
 
-async def test_a_tab_never_takes_the_operators_dvtui_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whoever started ``dvtui web`` may have ``DVTUI_PLAYER`` set: a tab that no proxy names
-    anybody for (here the first, which a spare serves) is not them."""
-    monkeypatch.setenv("DVTUI_PLAYER", "Zed Operator")
-    with web_server(tmp_path / "data") as (_, url):
-        ws_url = url.replace("http:", "ws:") + "/ws?width=100&height=30"
-        async with aiohttp.ClientSession() as http, http.ws_connect(ws_url) as ws:
-            await shown_until(ws, "New game: choose the seats")
-            await ws.send_str(json.dumps(["stdin", "\x1b[B\r"]))  # New game (after Play now)
-            assert "Zed" not in await shown_until(ws, "Start the game")
-
-
 def test_no_tab_inherits_the_operators_dvtui_player(monkeypatch: pytest.MonkeyPatch) -> None:
     """The environment textual-serve gives a tab's dvtui (and ``dvtui web`` a spare): a person is
-    named there only by ``with_player`` or the spare's tab line, for that tab."""
+    named there only by ``with_player`` or the spare's tab line, for that tab. (A spare's tab, in
+    a ``dvtui web`` started with ``DVTUI_PLAYER`` set: tests/web/test_web_keys.py.)"""
     serve_module = import_module("textual_serve.server")
     monkeypatch.setattr(serve_module, "AppService", serve_module.AppService)  # server_class replaces it
     monkeypatch.setenv("DVTUI_PLAYER", "Zed Operator")
