@@ -94,7 +94,7 @@ def dvtui_web(
 
 
 def descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (each tab's shell and dvtui), from /proc."""
+    """Every process under ``pid`` (each tab's dvtui, and its shell where it has one), from /proc."""
     out: list[int] = []
     todo = [pid]
     while todo:
