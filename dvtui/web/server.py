@@ -39,6 +39,8 @@ SPARE_QUIET = 0.2
 """Seconds without output after which a tab's dvtui counts as having drawn its first screen."""
 SPARE_AT_LATEST = 5.0
 """Seconds after a tab opens by which the next tab's spare is started, quiet or not."""
+SPARE_ENDS_WITHIN = 5.0
+"""Seconds a spare told to stop (``dvtui web`` stopping) has to end before it is killed."""
 PAGE_TURN = "dvtui_turn"
 """The message by which a tab's dvtui tells its page whether it is its person's turn at a shared
 table (the app's ``dvtui.app.notify.PAGE_TURN``); the page (page/app_index.html) changes its title
@@ -112,11 +114,29 @@ def server_class(
         try:
             environment = without_player(tab_environment(80, 24))
             environment[SPARE_VARIABLE] = "1"
-            spares.append(
-                await asyncio.create_subprocess_shell(command, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment)
+            spares.append(  # (not through a shell: the process is dvtui itself, which a stop can end)
+                await asyncio.create_subprocess_exec(
+                    *shlex.split(command), stdin=PIPE, stdout=PIPE, stderr=PIPE, env=environment
+                )
             )
         finally:
             starting = False
+
+    async def end_spare(process: Process) -> None:
+        """A spare no tab will take ended now: told to stop (SIGTERM; it has no tab, nothing of
+        anyone's to save) rather than only left to read its standard input's end, which it reads
+        once its imports are done: a spare still importing when ``dvtui web`` stopped kept a
+        processor busy for a second after the server had gone. Killed should it not end."""
+        if process.stdin is not None:
+            process.stdin.close()
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), SPARE_ENDS_WITHIN)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()
 
     class TabService(HookedService):
         last_data: float | None = None
@@ -251,9 +271,7 @@ def server_class(
             stopping = True
             going = WSCloseCode.GOING_AWAY
             await asyncio.gather(*(tab.close_websocket(code=going, message=SERVER_STOPPED.encode()) for tab in serving))
-            for process in spares:  # a spare leaves when its standard input closes
-                if process.stdin is not None:
-                    process.stdin.close()
+            await asyncio.gather(*(end_spare(process) for process in spares))
 
     serve_each_tab_with(TabService)  # a tab of this server takes a spare
     return DolceVitaServer

@@ -12,13 +12,15 @@ import json
 import re
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import aiohttp
-from playwright.sync_api import Browser, Page, ViewportSize, WebSocket
+from playwright.sync_api import Browser, Frame, Page, ViewportSize, WebSocket
+from playwright.sync_api import Error as PlaywrightError
 
 from dvtui.store import read_game
 
@@ -39,24 +41,46 @@ def free_port() -> int:
 @contextmanager
 def web_server(data_dir: Path, *args: str, port: int | None = None) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``dvtui web`` on ``port`` (a free one of localhost when None): the process and the page's
-    address (no slash at the end). Its log goes to a file beside the data, which nobody has to keep
-    reading."""
+    address (no slash at the end). Its log goes to a file beside the data (:func:`dvtui_web`)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    log = data_dir.parent / "web.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            dvtui_cmd("web", "--port", str(port or free_port()), *args),
-            stdout=out, stderr=subprocess.STDOUT, env=env(data_dir),
-        )  # fmt: skip
-    try:
-
-        def started() -> re.Match[str] | None:
-            assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
-            return READY.search(log.read_text())
-
-        found = wait_until(started, "dvtui web to start")
-        assert isinstance(found, re.Match)
+    with dvtui_web(data_dir, data_dir.parent / "web.log", "--port", str(port or free_port()), *args) as (proc, found):
         yield proc, found.group(1).rstrip("/")
+
+
+@contextmanager
+def dvtui_web(
+    data_dir: Path, log: Path, *args: str, umask: int = -1
+) -> Iterator[tuple[subprocess.Popen[bytes], re.Match[str]]]:
+    """``dvtui web ARGS`` (saving in ``data_dir``), once it has announced its address: the process
+    and the announcement's match of :data:`READY`; stopped (SIGTERM) at the end. Its output is read
+    as it comes, by a thread that copies it to ``log`` (which nobody has to keep reading), so the
+    test goes on the moment the address is announced rather than at its next look at the file."""
+    proc = subprocess.Popen(
+        dvtui_cmd("web", *args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env(data_dir), umask=umask,
+    )  # fmt: skip
+    announced: list[re.Match[str]] = []
+    told = threading.Event()
+
+    def copy() -> None:
+        """Every line to the log, as it comes; the test told at the announcement or the end."""
+        assert proc.stdout is not None
+        with log.open("wb") as out:
+            for line in proc.stdout:
+                out.write(line)
+                out.flush()
+                found = READY.search(line.decode("utf-8", "replace"))
+                if found and not announced:
+                    announced.append(found)
+                    told.set()
+        told.set()
+
+    copier = threading.Thread(target=copy, daemon=True)
+    copier.start()
+    try:
+        if not told.wait(WAIT):
+            raise AssertionError("gave up waiting for dvtui web to start")
+        assert announced, f"dvtui web stopped: {log.read_text()}"
+        yield proc, announced[0]
     finally:
         proc.terminate()
         try:
@@ -64,10 +88,13 @@ def web_server(data_dir: Path, *args: str, port: int | None = None) -> Iterator[
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        copier.join(WAIT)
+        assert proc.stdout is not None
+        proc.stdout.close()
 
 
 def descendants(pid: int) -> list[int]:
-    """Every process under ``pid`` (each tab's shell and dvtui), from /proc."""
+    """Every process under ``pid`` (each tab's dvtui, and its shell where it has one), from /proc."""
     out: list[int] = []
     todo = [pid]
     while todo:
@@ -95,9 +122,10 @@ def wait_until(check: Callable[[], object], what: str, timeout: float = WAIT) ->
 VIEWPORT: ViewportSize = {"width": 1100, "height": 700}
 """A page's size unless a test says otherwise: a laptop's window, some 120 columns by 36 rows."""
 
-_WATCHING: dict[Page, list[Callable[[WebSocket], None]]] = {}
-"""The websocket listeners each :class:`Tab` set on its page: taken off when the page is given back,
-so that a test's tabs hear nothing of the tests after it on the same page."""
+_WATCHING: dict[Page, list[tuple[str, Callable[..., None]]]] = {}
+"""The listeners (of its websockets, of its navigations) each :class:`Tab` set on its page, by
+event: taken off when the page is given back, so that a test's tabs hear nothing of the tests
+after it on the same page."""
 
 
 class Pages:
@@ -127,8 +155,8 @@ class Pages:
         """The tab closes, as when its page closes (its websocket closes; its dvtui ends); the page
         waits for the next test."""
         page.goto("about:blank")
-        for listener in _WATCHING.pop(page, []):
-            page.remove_listener("websocket", listener)
+        for event, listener in _WATCHING.pop(page, []):
+            page.remove_listener(event, listener)
         self.lent.remove(page)
         self.free.append(page)
 
@@ -149,11 +177,21 @@ class Tab:
         self.page = page
         self.frames: list[bytes] = []
         self.start = 0
+        self.socket: WebSocket | None = None
+        """The page's latest websocket: the tab's, once its page has opened it."""
         page.on("websocket", self._watch)
-        _WATCHING.setdefault(page, []).append(self._watch)
+        page.on("framenavigated", self._navigated)
+        _WATCHING.setdefault(page, []).extend([("websocket", self._watch), ("framenavigated", self._navigated)])
 
     def _watch(self, ws: WebSocket) -> None:
         ws.on("framereceived", self._frame)
+        self.socket = ws
+
+    def _navigated(self, frame: Frame) -> None:
+        """A new document (a reload, a goto): the socket of the one before is the tab's no more,
+        though Playwright may never say that it closed."""
+        if frame == self.page.main_frame:
+            self.socket = None
 
     def _frame(self, payload: bytes | str) -> None:
         self.frames.append(payload if isinstance(payload, bytes) else payload.encode())
@@ -166,12 +204,24 @@ class Tab:
         return b"".join(self.frames[self.start :]).decode("utf-8", "replace")
 
     def wait_for(self, text: str, timeout: float = WAIT) -> None:
-        """Until the tab has been sent ``text`` (since the mark), pumping the browser's events."""
+        """Until the tab has been sent ``text`` (since the mark): woken by each frame the tab's
+        socket receives (or by the page's opening of one), not looking every so often, which kept
+        Playwright's driver and Chromium answering a call every 20 ms meanwhile (a tenth of a
+        processor)."""
         deadline = time.monotonic() + timeout
         while text not in self.shown():
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 raise AssertionError(f"the tab never showed {text!r}; it was sent:\n{self.shown()[-3000:]!r}")
-            self.page.wait_for_timeout(20)
+            socket = self.socket
+            try:
+                if socket is None or socket.is_closed():  # (the page's next socket, as it opens)
+                    self.page.wait_for_event("websocket", timeout=left * 1000)
+                else:  # (this listener hears each frame after _frame, which was listening first)
+                    socket.wait_for_event("framereceived", lambda _: text in self.shown(), timeout=left * 1000)
+            except PlaywrightError:  # the time is up (said above), or the socket closed: its next one
+                if socket is not None and socket is self.socket and not socket.is_closed():
+                    self.page.wait_for_timeout(20)  # (an error of a socket still open: never a busy loop)
 
     def press(self, *keys: str) -> None:
         """Keys typed into the terminal (its input field takes them, as after a click on the page)."""

@@ -150,17 +150,6 @@ def test_the_page_is_dolce_vitas(in_process: Server, tmp_path: Path) -> None:
     assert "googleapis" not in page  # nothing from elsewhere
 
 
-def test_a_proxys_header_on_a_port_warns_that_every_account_reaches_it(tmp_path: Path) -> None:
-    """Any local account can connect to a TCP port of localhost and send the header itself."""
-    with web_server(tmp_path / "data", "--user-header", "X-User") as (_, url):
-        port = url.rsplit(":", 1)[1]
-        log = (tmp_path / "web.log").read_text()
-    assert log.startswith(
-        f"dvtui: warning: every account on this machine can reach 127.0.0.1:{port} and name "
-        "itself in X-User: on a host with other users, serve on --socket PATH\n"
-    ), log
-
-
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
 def test_the_announced_address_answers_from_the_moment_it_is_announced(host: str) -> None:
     """``dvtui web`` announces its address at start-up, before aiohttp would start listening on a

@@ -43,21 +43,20 @@ async def tab_shows(url: str, headers: dict[str, str], text: str) -> str:
 
 
 @pytest.mark.usefixtures("no_chosen_language")
-async def test_each_tab_speaks_its_browsers_language(tmp_path: Path) -> None:
-    with web_server(tmp_path / "data") as (_, url):
+async def test_each_tab_speaks_its_browsers_language_unless_the_settings_choose(tmp_path: Path) -> None:
+    """The browser's language, tab by tab; then the person's settings choose English, which the
+    next tab of a French browser speaks (a tab reads them when it opens: one ``dvtui web``)."""
+    data = tmp_path / "data"
+    with web_server(data) as (_, url):
         await tab_shows(url, FRENCH_BROWSER, "Nouvelle partie")
         await tab_shows(url, ENGLISH_BROWSER, "New game: choose the seats")
         await tab_shows(url, {}, "New game: choose the seats")
+        (data / "settings.json").write_text(json.dumps({"language": "en"}))
+        await tab_shows(url, FRENCH_BROWSER, "New game: choose the seats")
 
 
 @pytest.mark.usefixtures("no_chosen_language")
-async def test_a_language_the_person_chose_wins_over_the_browsers(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "settings.json").write_text(json.dumps({"language": "en"}))
-    with web_server(data) as (_, url):
-        await tab_shows(url, FRENCH_BROWSER, "New game: choose the seats")
-    (data / "settings.json").unlink()
-    with web_server(data, "--lang", "en") as (_, url):
+async def test_dvtui_webs_lang_wins_over_the_browsers(tmp_path: Path) -> None:
+    with web_server(tmp_path / "data", "--lang", "en") as (_, url):
         await tab_shows(url, FRENCH_BROWSER, "New game: choose the seats")
         await tab_shows(url, FRENCH_BROWSER, "New game: choose the seats")

@@ -1,7 +1,9 @@
-"""``dvtui web`` without ``--table`` behind a login proxy: each person's tab opens the start menu,
-whose lobby lists the table server's tables with theirs first; the person chooses their table,
-takes their seat there as themselves (``web:NAME``), and plays a card. The page's title and icon
-say when it is their turn, and come back once it has passed."""
+"""``dvtui web`` without ``--table`` behind a login proxy: each person's tab opens the start menu.
+Its first choice, Play now, seeks a table at the table server as the tab's person (``web:NAME``),
+the tab counting down to the bots, and Esc leaves the pool for the menu. The menu's lobby lists
+the table server's tables with theirs first; the person chooses their table, takes their seat
+there as themselves, and plays a card. The page's title and icon say when it is their turn, and
+come back once it has passed."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ..support.servers import Served, short_dir
+from ..support.servers import Served, short_dir, wait_for
 from ..support.web import MENU, Pages, Tab, wait_until, web_server
 
 pytestmark = pytest.mark.chromium
@@ -25,7 +27,7 @@ def placements(path: Path) -> list[tuple[int, int]]:
 
 
 @pytest.mark.long
-def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(pages: Pages, tmp_path: Path) -> None:
+def test_a_person_seeks_with_play_now_then_finds_their_table_in_the_lobby(pages: Pages, tmp_path: Path) -> None:
     with short_dir() as d, Served(d / "srv") as server:
         server.directory.mkdir(mode=0o700)
         server.start()
@@ -37,6 +39,15 @@ def test_a_person_finds_their_table_in_the_lobby_sits_and_plays(pages: Pages, tm
             tab = Tab(pages.new({HEADER: "ana"}))
             tab.page.goto(url + "/")
             tab.wait_for(MENU)
+            tab.wait_for("Play now: a table with people of your level")
+            tab.mark()
+            tab.press("Enter")  # Play now, the first choice, highlighted: a seek as the tab's person
+            tab.wait_for("1 person seeks; bots fill the free")
+            wait_for("ana to seek", lambda: "web:ana seeks a game (3/4/5 players" in server.log(), server.log)
+            tab.mark()
+            tab.press("Escape")  # out of the pool, back to the menu, Play now highlighted again
+            tab.wait_for(MENU)
+            wait_for("ana to leave the pool", lambda: "web:ana left the pool" in server.log(), server.log)
             tab.wait_for("your turn")  # Ana's tables, hers to play first
             tab.wait_for("Other tables")
             tab.mark()

@@ -5,6 +5,7 @@ http://unix:...`` would, the page and the websocket's upgrade alike."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -16,9 +17,9 @@ from pathlib import Path
 
 import aiohttp
 
-from ..support.processes import dvtui, dvtui_cmd, env
+from ..support.processes import dvtui
 from ..support.servers import short_dir
-from ..support.web import READY, WAIT, shown_until, wait_until
+from ..support.web import WAIT, dvtui_web, shown_until
 
 HEADER = "X-Forwarded-User"
 PUBLIC = "https://example.org/dolcevita"
@@ -28,25 +29,9 @@ PUBLIC = "https://example.org/dolcevita"
 def on_socket(path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """``dvtui web --socket path`` (umask 002), started: the process and its log."""
     log = path.with_name("web.log")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            dvtui_cmd("web", "--socket", str(path), "--public-url", PUBLIC, *args),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env(path.with_name("data")),
-            umask=0o002,
-        )
-    try:
-
-        def started() -> bool:
-            assert proc.poll() is None, f"dvtui web stopped: {log.read_text()}"
-            return READY.search(log.read_text()) is not None
-
-        wait_until(started, "dvtui web to start")
+    given = ("--socket", str(path), "--public-url", PUBLIC, *args)
+    with dvtui_web(path.with_name("data"), log, *given, umask=0o002) as (proc, _):
         yield proc, log
-    finally:
-        proc.terminate()
-        proc.wait(timeout=WAIT)
 
 
 def tcp_listeners(pid: int) -> list[str]:
@@ -64,8 +49,13 @@ def tcp_listeners(pid: int) -> list[str]:
 
 
 async def test_a_tab_is_served_on_the_socket_and_on_no_port() -> None:
+    """Served on a socket that replaced the one a killed ``dvtui web`` left; while it serves, a
+    second ``dvtui web`` on its path is refused. (One ``dvtui web`` for both: its start is not the
+    subject.)"""
     with short_dir() as d:
         path = d / "web.sock"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as killed:  # as a dvtui web killed -9 leaves it
+            killed.bind(str(path))
         with on_socket(path, "--user-header", HEADER) as (proc, log):
             assert stat.S_ISSOCK(path.stat().st_mode)
             assert stat.S_IMODE(path.stat().st_mode) == 0o660  # owner and group: the proxy's account
@@ -83,20 +73,15 @@ async def test_a_tab_is_served_on_the_socket_and_on_no_port() -> None:
                     assert "Ana" in await shown_until(ws, "Start the game")
                 async with http.get("http://localhost/ws") as refused:
                     assert refused.status == 403
-        assert proc.returncode is not None
-        assert not path.exists()  # removed on the way out
-
-
-def test_a_left_over_socket_is_replaced_and_a_live_one_refused() -> None:
-    with short_dir() as d:
-        path = d / "web.sock"
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as killed:  # as a dvtui web killed -9 leaves it
-            killed.bind(str(path))
-        with on_socket(path):
-            second = dvtui("web", "--socket", str(path), "--public-url", PUBLIC, data=d / "data2", timeout=WAIT)
+            second = await asyncio.to_thread(
+                dvtui, "web", "--socket", str(path), "--public-url", PUBLIC, data=d / "data2", timeout=WAIT
+            )
             assert second.returncode == 1
             assert second.stdout == ""
             assert second.stderr == (
                 f"dvtui: error: cannot serve on unix:{path}: the socket is in use (another dvtui web?)\n"
             )
             assert path.is_socket()  # still the first one's
+            assert proc.poll() is None
+        assert proc.returncode is not None
+        assert not path.exists()  # removed on the way out
