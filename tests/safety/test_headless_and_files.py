@@ -11,7 +11,7 @@ import pytest
 from dvtui.cli import main
 from dvtui.engine import Game, Placement, Seat
 from dvtui.play.autoplay import play_out
-from dvtui.store import GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
+from dvtui.store import GameLock, GameWriter, data_dir, list_games, lock_path, new_save_path, read_game
 
 from ..support.files import reference, start_game, strip_at
 from ..support.positions import BOTS3, WITH_HUMAN, created
@@ -120,3 +120,23 @@ def test_a_bot_this_version_will_not_play_is_refused_at_game_created(
     assert f"line 1: game_created: {words}" in line
     assert path.read_bytes() == data
     assert sorted(os.listdir(tmp_path)) == ["game.dvr"]  # no lock, no copy, no save directory
+
+
+def test_a_finished_games_lock_left_by_a_killed_process_is_cleared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A process killed after a game's last line leaves its lock file behind (its lock died with
+    it): ``resume --headless`` says the game is over, and the file is gone with nobody holding it;
+    a lock somebody holds stays."""
+    path = tmp_path / "game.dvr"
+    path.write_bytes(reference())
+    stale = b'{"host": "here", "pid": 4242, "since": "2020-01-01T00:00:00Z", "user": "ana"}\n'
+    lock_path(path).write_bytes(stale)
+    assert main(["resume", str(path), "--headless"]) == 0
+    assert "the game is already over; nothing to play" in capsys.readouterr().err
+    assert not lock_path(path).exists()
+    assert path.read_bytes() == reference()
+
+    with GameLock.acquire(path):  # a live holder's lock is left alone
+        assert main(["resume", str(path), "--headless"]) == 0
+        assert lock_path(path).exists()
