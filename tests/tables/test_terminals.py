@@ -90,17 +90,23 @@ def _going_on(terms: Terminals, name: str) -> Callable[[str], None]:
     return go_on
 
 
-def _to_end_screen(terms: Terminals, name: str) -> None:
-    """Past the last round's summary (``s``) to the end screen."""
-    go_on = _going_on(terms, name)
+def _to_end_screens(terms: Terminals, names: list[str]) -> None:
+    """Past the last round's summary (``s``) to the end screen, on each of ``names``' screens at
+    once: each goes on at its own pace, as people read together (one after another, their waits
+    for their screens to step added up)."""
+    going_on = {name: _going_on(terms, name) for name in names}
+    left = list(names)
 
-    def ended(screen: str) -> bool:
-        if "GAME OVER" in screen:
-            return True
-        go_on(screen)
-        return False
+    def ended() -> bool:
+        for name in list(left):
+            screen = terms.screen(name)
+            if "GAME OVER" in screen:
+                left.remove(name)
+            else:
+                going_on[name](screen)
+        return not left
 
-    terms.wait(name, "the end screen", ended)
+    wait_for("the end screens", ended, lambda: "\n".join(f"{n}'s screen:\n{terms.screen(n)}" for n in left), SLOW)
 
 
 def _late_in_round_5(lines: list[dict[str, Any]]) -> int:
@@ -156,13 +162,15 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             outcome = game.outcome()
             assert outcome is not None
             winner = PLAYERS[outcome.winners[0]]
-            for name in ["watch", *sessions]:  # each reads the last round's summary in their own time
-                # (the spectator too: left alone, its screen steps through the resolution at the
-                # pace of a game watched, a quarter of a minute)
-                _to_end_screen(terms, name)
+            # each reads the last round's summary in their own time (the spectator too: left alone,
+            # its screen steps through the resolution at the pace of a game watched, a quarter of a
+            # minute)
+            _to_end_screens(terms, ["watch", *sessions])
+            for name in ["watch", *sessions]:
                 assert winner in terms.screen(name)
             for name in sessions:
                 terms.keys(name, "q")
+            for name in sessions:
                 terms.wait(name, "the result on leaving", lambda s: "table fri: Game over" in s)
             verified = dvtui("verify", str(server.game_file("fri")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
