@@ -11,7 +11,6 @@ import json
 import pwd
 import signal
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
