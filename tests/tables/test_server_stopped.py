@@ -4,7 +4,6 @@ and the placement lands once the server goes on, shown as every move is."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from typing import Any
 
