@@ -17,7 +17,7 @@ from dvtui.engine import CardPlaced, Game
 from dvtui.store import read_game
 
 from ..support.plain import PlainPlayer, no_escape
-from ..support.processes import dvtui
+from ..support.processes import in_process
 from ..support.servers import Served, short_dir, table_on_disk, wait_for
 from ..support.terminals import Terminals
 
@@ -75,7 +75,7 @@ def test_two_plain_players_and_a_plain_spectator_play_a_whole_game() -> None:
         assert "\a" + "Ana, your turn" in ana.said  # the bell rings before the turn's prompt
         assert "\a" not in bob.said  # --no-bell
         assert "Colonne G\u00a0: " in bob.said and "Column G: " in watcher.said  # each round's end, column by column
-        verified = dvtui("verify", str(server.game_file("duo")))
+        verified = in_process("verify", str(server.game_file("duo")))
         assert verified.returncode == 0, verified.stdout + verified.stderr
 
 

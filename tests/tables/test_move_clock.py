@@ -47,7 +47,7 @@ from dvtui.tables.tableinfo import SeatState
 from ..support.apps import table_app
 from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
-from ..support.processes import dvtui
+from ..support.processes import in_process
 from ..support.raw import RawClient
 from ..support.servers import Served, in_thread, short_dir, table_on_disk, wait_for
 
@@ -323,7 +323,7 @@ def test_a_table_where_bob_never_comes_is_played_to_the_end_by_stand_ins_on_his_
         bobs = [e for e in placed if e.player == 1]
         assert len(bobs) == BOBS_LEFT and all(e.stand_in == STAND_IN for e in bobs)  # each on his clock
         assert all(e.stand_in is None for e in placed if e.player != 1)
-        verified = dvtui("verify", str(path))
+        verified = in_process("verify", str(path))
         assert verified.returncode == 0, verified.stdout + verified.stderr
         assert served.log().count("ran out of time; a stand-in plays the turn") == BOBS_LEFT
         assert served.stop() == 0, served.log()

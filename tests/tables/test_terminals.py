@@ -22,7 +22,7 @@ from dvtui.engine import CardPlaced, Game
 from dvtui.store import read_game
 
 from ..support.files import strip_at
-from ..support.processes import dvtui
+from ..support.processes import in_process
 from ..support.servers import SLOW, Served, short_dir, table_on_disk, uninterrupted, wait_for
 from ..support.terminals import Terminals
 
@@ -172,7 +172,7 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
                 terms.keys(name, "q")
             for name in sessions:
                 terms.wait(name, "the result on leaving", lambda s: "table fri: Game over" in s)
-            verified = dvtui("verify", str(server.game_file("fri")))
+            verified = in_process("verify", str(server.game_file("fri")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
             assert "stand_in" not in server.game_file("fri").read_text()  # everyone played their own seat
         finally:
@@ -221,7 +221,7 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
             assert strip_at(played) == strip_at(expected)
             terms.keys("Ana", "q")
             terms.wait("Ana", "her seat kept on leaving", lambda s: "Left table sat" in s)
-            verified = dvtui("verify", str(server.game_file("sat")))
+            verified = in_process("verify", str(server.game_file("sat")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
         finally:
             terms.close()
