@@ -30,9 +30,9 @@ from ..support.apps import table_app
 from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.plain import PlainPlayer, no_escape
-from ..support.processes import dvtui
+from ..support.processes import dvtui, in_process
 from ..support.raw import RawClient
-from ..support.servers import Served
+from ..support.servers import Served, server_in_thread
 
 ANA_UID = 70001
 
@@ -179,18 +179,25 @@ def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
             return message
 
 
-def test_a_placement_in_time_earns_the_increment_at_a_real_server(served: Served) -> None:
+def test_a_placement_in_time_earns_the_increment_at_a_real_server() -> None:
     """The bank on the wire: a clocked table's presences name its bank and increment, and the
     placement Ana makes in time adds the increment to her bank. What follows when a turn spends its
     move time and then its bank (a stand-in plays it, and its seat's bank is empty) is the same
     clock's rule on a hand clock (:func:`test_a_turn_runs_into_the_bank_before_a_stand_in_plays_it`),
     and a real server's stand-in on a clock is test_move_clock's: waiting out both here took four
-    seconds of nothing."""
+    seconds of nothing. The server runs in a thread of this process: the wire is the subject, not
+    the process."""
+    with server_in_thread() as srv:
+        _earns_the_increment(srv)
+
+
+def _earns_the_increment(srv: Server) -> None:
     players = "Ana,bot:random,bot:random"
-    opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
-                          "--move-time", "2s", "--time-bank", "1s", "--increment", "1s", "--start-now")  # fmt: skip
+    clock = ["--move-time", "2s", "--time-bank", "1s", "--increment", "1s"]
+    opened = in_process("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1", *clock,
+                        "--start-now", "--server", srv.place.directory)  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    ana = RawClient(str(served.place.socket))
+    ana = RawClient(str(srv.place.socket))
     ana.hello(list(FEATURES))
     ana.send({"type": "join", "table": "b", "seat": 0})
     first = _presence_for_ana(ana)
