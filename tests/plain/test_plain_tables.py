@@ -18,15 +18,10 @@ from dvtui.store import read_game
 
 from ..support.plain import PlainPlayer, no_escape
 from ..support.processes import in_process
-from ..support.servers import Served, short_dir, table_on_disk, wait_for
+from ..support.servers import Served, server_in_thread, short_dir, table_on_disk, wait_for
 from ..support.terminals import Terminals
 
 PLAYERS = "Ana,Bob,bot:greedy"
-
-
-def _open(server: Served, table: str, *more: str) -> None:
-    opened = server.dvtui("new", "--table", table, "--players", PLAYERS, "--seed", "8", "--start-now", *more)
-    assert opened.returncode == 0, opened.stderr
 
 
 def _settled(server: Served, table: str) -> Game:
@@ -169,15 +164,16 @@ def test_a_lost_connection_and_its_return_are_each_said_once() -> None:
 
 
 def test_a_hostile_chat_line_reaches_the_lines_escaped() -> None:
-    """Outside text (a chat line with an escape sequence and a bidi override) is shown, never obeyed."""
-    with short_dir() as d, Served(d / "srv") as server:
-        server.start()
-        srv = str(server.directory)
-        opened = server.dvtui("new", "--table", "talk", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+    """Outside text (a chat line with an escape sequence and a bidi override) is shown, never obeyed.
+    (Here and below, the server runs in a thread of this process: its process is not the subject.)"""
+    with server_in_thread() as srv:
+        d, where = srv.place.directory.parent, str(srv.place.directory)
+        opened = in_process("new", "--table", "talk", "--players", "Ana,bot:greedy,bot:greedy", "--start-now",
+                            "--server", where)  # fmt: skip
         assert opened.returncode == 0, opened.stderr
-        ana = PlainPlayer("join", "talk", "--plain", "--no-bell", "--server", srv, data=d)
+        ana = PlainPlayer("join", "talk", "--plain", "--no-bell", "--server", where, data=d)
         assert ana.turn() is not None
-        said = server.dvtui("say", "talk", "\x1b[2Jgone\u202eevil")
+        said = in_process("say", "talk", "\x1b[2Jgone\u202eevil", "--server", where)
         assert said.returncode == 0, said.stderr
         ana.expect(r"Ana says: \\x1b\[2Jgone\\u202eevil")  # the account plays Ana: its line is hers
         ana.send("q")
@@ -187,14 +183,14 @@ def test_a_hostile_chat_line_reaches_the_lines_escaped() -> None:
 
 
 def test_a_table_closed_by_its_opener_ends_the_lines() -> None:
-    with short_dir() as d, Served(d / "srv") as server:
-        server.start()
-        srv = str(server.directory)
-        opened = server.dvtui("new", "--table", "shut", "--players", "Ana,bot:greedy,bot:greedy", "--start-now")
+    with server_in_thread() as srv:
+        d, where = srv.place.directory.parent, str(srv.place.directory)
+        opened = in_process("new", "--table", "shut", "--players", "Ana,bot:greedy,bot:greedy", "--start-now",
+                            "--server", where)  # fmt: skip
         assert opened.returncode == 0, opened.stderr
-        ana = PlainPlayer("join", "shut", "--plain", "--no-bell", "--server", srv, data=d)
+        ana = PlainPlayer("join", "shut", "--plain", "--no-bell", "--server", where, data=d)
         assert ana.turn() is not None
-        closed = server.dvtui("close", "shut")
+        closed = in_process("close", "shut", "--server", where)
         assert closed.returncode == 0, closed.stderr
         ana.expect("closed")  # what the table said, as a line
         assert ana.finish() == 0  # no prompt waits for a move the table would refuse
@@ -202,10 +198,12 @@ def test_a_table_closed_by_its_opener_ends_the_lines() -> None:
 
 
 def test_a_plain_player_is_told_the_table_is_rated() -> None:
-    with short_dir() as d, Served(d / "srv") as server:
-        server.start()
-        _open(server, "ranked", "--rated")
-        ana = PlainPlayer("join", "ranked", "--as", "Ana", "--plain", "--server", str(server.directory), data=d)
+    with server_in_thread() as srv:
+        d, where = srv.place.directory.parent, str(srv.place.directory)
+        opened = in_process("new", "--table", "ranked", "--players", PLAYERS, "--seed", "8", "--start-now", "--rated",
+                            "--server", where)  # fmt: skip
+        assert opened.returncode == 0, opened.stderr
+        ana = PlainPlayer("join", "ranked", "--as", "Ana", "--plain", "--server", where, data=d)
         ana.expect("You sit at table ranked as Ana.")
         ana.expect("The table is rated: its game's end moves the ratings of the people at it.")
         ana.send("quit")
