@@ -70,6 +70,9 @@ class Gateway(Generic[T]):
         self.left = left
         self.handle: dict[type[Any], Callable[[Connection[T], Any], Awaitable[None]]] = {}
         self.conns: set[Connection[T]] = set()
+        self.last_ended = time.monotonic()
+        """When the last connection served ended (:func:`time.monotonic`): an idle server's quiet
+        began then, to the moment, however seldom it looks."""
         self.handlers: set[asyncio.Future[None]] = set()
         """One per connection being read, done once it ends (the server waits for them to stop)."""
         self.output = Output(limits.queued_total, self.dropped_readers)
@@ -144,6 +147,7 @@ class Gateway(Generic[T]):
             pass
         finally:
             self.conns.discard(conn)
+            self.last_ended = time.monotonic()
             self.followers.forget(conn)
             self.left(conn)
             conn.close()

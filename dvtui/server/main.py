@@ -290,14 +290,23 @@ class Server:
             self._log(said(N_("stopped")))
 
     async def _watch_idle(self) -> None:
+        """Leave once nothing went on for :attr:`idle` seconds (no connection, no bot thinking): looked
+        at again every quarter of it (a second at most) while something goes on, and once quiet,
+        when the quiet would be over (a connection that came and went meanwhile starts it again),
+        so a personal server leaves when it said it would, not up to a quarter of that later."""
         assert self.idle is not None
         quiet_since = time.monotonic()
         while True:
-            await asyncio.sleep(min(1.0, self.idle / 4))
+            now = time.monotonic()
             busy = self.gateway.conns or any(t.bot_task is not None for t in self.hall.tables.values())
             if busy:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= self.idle:
+                quiet_since = now
+                await asyncio.sleep(min(1.0, self.idle / 4))
+                continue
+            quiet_since = max(quiet_since, self.gateway.last_ended)
+            if now - quiet_since < self.idle:
+                await asyncio.sleep(quiet_since + self.idle - now)
+            else:
                 leaving = said(N_("idle for {seconds} s: leaving (unfinished tables reopen on the next start)"))
                 self._log(leaving.format(seconds=f"{self.idle:g}"))
                 self.stopping.set()

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dvtui.store import read_game
+from dvtui.bots import bot_fn, bot_seed, parse_bot
+from dvtui.engine import Game, Placement, new_game
+from dvtui.play.seats import parse_players
+from dvtui.store import GameWriter, read_game
 
 from ..support.plain import PlainPlayer, no_escape, play_to_the_end
 from ..support.processes import dvtui
@@ -97,11 +100,24 @@ def test_a_game_left_is_resumed_where_it_stopped(tmp_path: Path) -> None:
     assert read_game(game).game.over
 
 
+def _played(path: Path) -> None:
+    """At ``path``, the file of a whole game where Ana plays as :func:`play_to_the_end` does (her
+    lowest card under column B each turn) and the bots as a table's: what a replay steps through,
+    written here rather than by a player's process typing the whole game first (the tests above)."""
+    created = new_game(parse_players(PLAYERS), first_player=0, seed=5)
+    movers = [None, *((bot_fn(parse_bot("greedy")), bot_seed(5, i)) for i in (1, 2))]
+    with GameWriter.create(path, created) as writer:
+        game = Game(created)
+        while True:
+            game.play(movers, writer.append)  # the bots, until Ana is to move
+            if game.over:
+                return
+            writer.append(game.place(Placement(min(game.hands[0]), 1)))
+
+
 def test_a_replay_is_stepped_through_event_by_event(tmp_path: Path) -> None:
     game = tmp_path / "p.dvr"
-    player = PlainPlayer("new", "--plain", "--players", PLAYERS, "--seed", "5", "-o", game, data=tmp_path)
-    play_to_the_end(player)
-    assert player.finish() == 0
+    _played(game)
 
     viewer = PlainPlayer("replay", game, "--plain", data=tmp_path)
     viewer.expect("New game: Ana, Bot 1 and Bot 2")

@@ -2,17 +2,18 @@
 user, whose Python has nothing of dvtui), as a co-user attacking the server would open them.
 
 ``python crowd.py SOCKET SPEC_JSON``: opens ``n`` connections; on each sends ``hello`` (if
-``hello``), then ``send`` (a list of messages, each an object, or a string sent as it is, such
-as a line never ended), then watches them all for ``seconds`` (less if every one is closed),
-sending ``list_tables`` on each every ``keepalive`` seconds if given, and ends early once its
-standard input closes if ``hold`` (so a test holds the connections as long as it needs), or once
-every connection was answered and ``until_closed`` of them (if given) were closed by the server
-(so a test that expects that many refusals need not wait ``seconds``). Prints ``{"ready": true}``
-once each connection's ``hello`` is answered (or at once without ``hello``), ``{"first": true}``
-once any connection received a line (if ``first``: a test that holds more connections than the
-server accepts knows then that those it accepted are being answered), then at the end one
-JSON line: for each connection, the types (errors as ``error:CODE``) it received, and whether the
-server closed it.
+``hello``), then, once every hello is answered (a connection's messages that wait their account's
+turn would hold up the hellos of the others), ``send`` on each (a list of messages, each an object,
+or a string sent as it is, such as a line never ended), then watches them all for ``seconds`` (less
+if every one is closed), sending ``list_tables`` on each every ``keepalive`` seconds if given, and
+ends early once its standard input closes if ``hold`` (so a test holds the connections as long as
+it needs), or once every connection was answered and ``until_closed`` of them (if given) were
+closed by the server (so a test that expects that many refusals need not wait ``seconds``). Prints
+``{"ready": true}`` once each connection's ``hello`` is answered (or at once without ``hello``),
+``{"first": true}`` once any connection received a line (if ``first``: a test that holds more
+connections than the server accepts knows then that those it accepted are being answered), then at
+the end one JSON line: for each connection, the types (errors as ``error:CODE``) it received, and
+whether the server closed it.
 """
 
 from __future__ import annotations
@@ -35,13 +36,21 @@ def main() -> None:
     received: list[list[str]] = [[] for _ in socks]
     closed = [False] * len(socks)
     buffers = [b""] * len(socks)
+
+    def send() -> None:
+        for i, s in enumerate(socks):
+            for message in spec.get("send", []) if not closed[i] else []:
+                try:
+                    s.sendall(message.encode() if isinstance(message, str) else json.dumps(message).encode() + b"\n")
+                except OSError:  # (refused meanwhile: its end is read below)
+                    break
+
     for s in socks:
         if spec.get("hello"):
             s.sendall(b'{"type":"hello","version":1,"client":"crowd"}\n')
-        for message in spec.get("send", []):
-            s.sendall(message.encode() if isinstance(message, str) else json.dumps(message).encode() + b"\n")
     ready = not spec.get("hello")
     if ready:
+        send()
         print(json.dumps({"ready": True}), flush=True)
     end = time.monotonic() + spec["seconds"]
     keepalive = spec.get("keepalive")
@@ -81,6 +90,7 @@ def main() -> None:
             print(json.dumps({"first": True}), flush=True)
         if not ready and all(closed[i] or received[i] for i in range(len(socks))):
             ready = True
+            send()
             print(json.dumps({"ready": True}), flush=True)
         if time.monotonic() >= next_keepalive:
             next_keepalive += keepalive

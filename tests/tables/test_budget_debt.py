@@ -22,7 +22,7 @@ def _carol(sock: Path) -> RawClient:
 
 
 def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothing() -> None:
-    limits = Limits(account_rate=2.0, account_burst=4.0, account_wait=1.0)
+    limits = Limits(account_rate=4.0, account_burst=4.0, account_wait=0.6)
     with short_dir() as d, in_thread(d / "srv", limits=limits) as srv:
         clients = [_carol(srv.place.socket) for _ in range(6)]  # (a hello, before it, is no one's yet)
         for client in clients:  # each connection one page at once: PAGE_COST each, over one budget
@@ -30,7 +30,7 @@ def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothin
         answers = [client.receive() for client in clients]
         kinds = [a["type"] if a["type"] != "error" else a["code"] for a in answers if a is not None]
         assert PAGE_COST == 2.0
-        # two at once, a third after 1 s; the next would wait 2 s or more, past the bound: refused at
+        # two at once, a third after 0.5 s; the next would wait 1 s or more, past the bound: refused at
         # once, spending nothing (a debt that grew with every connection's waiting message was unbounded)
         assert sorted(kinds) == ["busy"] * 3 + ["tables"] * 3, kinds
         clients[0].send({"type": "list_tables", "table": "none"})  # the debt was not run up: answered
@@ -40,9 +40,9 @@ def test_past_a_few_seconds_of_debt_a_message_is_answered_busy_and_spends_nothin
 
 
 def test_what_a_closed_connection_left_queued_is_dropped() -> None:
-    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=1.0, account_burst=1.0)) as srv:
+    with short_dir() as d, in_thread(d / "srv", limits=Limits(account_rate=2.0, account_burst=1.0)) as srv:
         carol = _carol(srv.place.socket)
-        for name in ("t1", "t2", "t3"):  # t1 at once; t2 waits 1 s; t3 after it
+        for name in ("t1", "t2", "t3"):  # t1 at once; t2 waits 0.5 s; t3 after it
             carol.send({"type": "open_table", "table": name, "players": ["carol", "Bob", "Cy"], "seed": 1})
         opened = carol.until("opened")
         assert opened["type"] == "opened", opened
@@ -56,7 +56,7 @@ def test_a_placement_sent_before_its_connection_closed_counts_though_it_waited_i
     decision, sent before they left (their screen said it was on its way): it is made. The server
     is stopped meanwhile, so that the connection has closed by the time the placement's turn comes."""
     with short_dir() as d, Served(d / "srv") as server:
-        server.start("--limit", "account-rate=1", "--limit", "account-burst=2")  # (the placement: 1 s)
+        server.start("--limit", "account-rate=4", "--limit", "account-burst=2")  # (the placement: 0.25 s)
         assert server.proc is not None
         carol = speaking_for(str(server.place.socket), "carol")
         players = ["Carol", "Bob", "bot:random"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from dvtui.server.main import Server
 from dvtui.store import read_game
 
 from ..support.files import strip_at
@@ -101,11 +102,18 @@ def test_the_server_killed_mid_round_comes_back_and_its_clients_finish_by_themse
         assert server.stop() == 0
 
 
-def test_a_second_server_on_the_same_directory_is_refused(served: Served) -> None:
-    second = dvtui("serve", "--dir", str(served.directory))
+def test_a_second_server_on_the_same_directory_is_refused(in_process: Server) -> None:
+    """The first server runs in a thread of this process (its process is not the subject), the
+    second as a command typed in a shell."""
+    directory = in_process.place.directory
+    second = dvtui("serve", "--dir", str(directory))
     assert second.returncode == 1
-    assert second.stderr == f"dvtui: error: {served.directory}: another 'dvtui serve' already serves this directory\n"
-    assert served.dvtui("tables").returncode == 0  # the first one still serves
+    assert second.stderr == f"dvtui: error: {directory}: another 'dvtui serve' already serves this directory\n"
+    first = RawClient(str(in_process.place.socket))  # the first one still serves
+    first.hello()
+    first.send({"type": "list_tables"})
+    assert first.until("tables")["type"] == "tables"
+    first.close()
 
 
 def _cmdline(pid: int) -> str:

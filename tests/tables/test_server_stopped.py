@@ -4,8 +4,8 @@ and the placement lands once the server goes on, shown as every move is."""
 
 from __future__ import annotations
 
-import asyncio
 import signal
+from typing import Any
 
 import pytest
 
@@ -18,10 +18,10 @@ from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import EventLog
 from dvtui.engine import CardPlaced
 from dvtui.store import read_game
-from dvtui.tables import RemoteSession, open_table
+from dvtui.tables import RemoteSession
 
 from ..support.pilot import press, until
-from ..support.servers import Served, short_dir, wait_until
+from ..support.servers import Served, short_dir, table_on_disk, wait_until
 
 
 def placements_of_ana(server: Served) -> list[CardPlaced]:
@@ -29,12 +29,20 @@ def placements_of_ana(server: Served) -> list[CardPlaced]:
     return [e for e in events if isinstance(e, CardPlaced) and e.player == 0]
 
 
+def _anas_turn_in_round_3(lines: list[dict[str, Any]]) -> int:
+    """Ana's first placement of round 3: the table is cut before it, her turn."""
+    return next(i for i, line in enumerate(lines) if line["type"] == "card_placed" and line["round"] == 3
+                and line["player"] == 0)  # fmt: skip
+
+
 @pytest.mark.long
 async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> None:
     with short_dir() as d, Served(d / "srv") as server:
+        d.joinpath("srv").mkdir(mode=0o700)
+        # a table a few rounds in, a server stopped there left it (Ana to place): its lines are what
+        # the log has to scroll through
+        table_on_disk(server.directory / "games", "t", "Ana,bot:greedy,bot:greedy", 5, _anas_turn_in_round_3)
         server.start()
-        players = ["Ana", "bot:greedy", "bot:greedy"]
-        await asyncio.to_thread(lambda: asyncio.run(open_table(server.place, "t", players, first_player=0, seed=5)))
         ana = await RemoteSession.open(server.place, "t", seat=0)
         app = DvtuiApp(ana, AppOptions(pace=Pace(bot_delay=0.0, step_delay=None)))
         assert server.proc is not None
@@ -55,10 +63,6 @@ async def test_the_screen_draws_and_takes_keys_while_the_server_is_stopped() -> 
                         return
                     await press(pilot, "s")
 
-            for turn in range(10):  # a few rounds' worth of lines, so the log has something to scroll
-                await to_anas_turn()
-                hand = ana.game.hands[0]
-                await press(pilot, str(hand[turn % len(hand)]), "abcdefg"[turn % 7], "enter")
             await to_anas_turn()
             sent = len(placements_of_ana(server))
             card = ana.game.hands[0][0]

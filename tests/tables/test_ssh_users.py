@@ -109,10 +109,11 @@ def test_two_unix_users_over_ssh_the_second_cannot_take_or_move_for_the_first_us
     _wait_screen(sshd, "ana", "Ana's turn", lambda s: "table duo" in s and "Your turn, Ana" in s)
     assert "Ana: connected (dvtuiana)" in _tables(server)
 
-    # While it is her turn (a bot let in would place at once):
+    # While it is her turn (a bot let in would place at once), both at once (each login's start
+    # is a second's wait):
     sshd.open("take", BOB, bob, "dvtui join duo --as Ana --no-bell")  # her seat, on his screen
-    assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     sshd.open("bot", BOB, bob, "dvtui join duo --as Ana --bot greedy")  # a bot of his, moving for her
+    assert _refused(sshd, "take") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     assert _refused(sshd, "bot") == "dvtui: error: Ana's seat at table duo belongs to user dvtuiana"
     assert _placements(server, "duo") == []  # nothing moved for her
     assert "Ana: connected (dvtuiana); Bob: free" in _tables(server)  # nor was a seat taken
@@ -149,10 +150,10 @@ def test_one_shared_account_a_forced_command_per_key_seats_each_key_at_its_own_s
         f'command="dvtui join friday --as Bob",restrict {bare_public}',
     )
     sshd.open("bare", SHARED, bare, tty="")  # `ssh shared@host`, as a person types it
+    sshd.open("ana", SHARED, ana, tty="")  # (the three logins at once: each starts in its own time)
+    sshd.open("bob", SHARED, bob, "dvtui join friday --as Ana", tty="-t")  # asks for Ana's seat: gets his own
     said = _refused(sshd, "bare", code=2, noted=("PTY allocation request failed",))
     assert said.startswith("dvtui: error: the table needs a terminal")
-    sshd.open("ana", SHARED, ana, tty="")
-    sshd.open("bob", SHARED, bob, "dvtui join friday --as Ana", tty="-t")  # asks for Ana's seat: gets his own
     here = f"({SHARED}) (here)"  # the account beside each name that is not its own
     _wait_screen(sshd, "ana", "Ana's table", lambda s: "table friday" in s and "Ana (you)" in s and f"Bob {here}" in s)
     _wait_screen(sshd, "bob", "Bob's table", lambda s: "Bob (you)" in s and f"Ana {here}" in s)

@@ -22,7 +22,7 @@ from dvtui.engine import CardPlaced, Game
 from dvtui.store import read_game
 
 from ..support.files import strip_at
-from ..support.processes import dvtui
+from ..support.processes import in_process
 from ..support.servers import SLOW, Served, short_dir, table_on_disk, uninterrupted, wait_for
 from ..support.terminals import Terminals
 
@@ -90,17 +90,23 @@ def _going_on(terms: Terminals, name: str) -> Callable[[str], None]:
     return go_on
 
 
-def _to_end_screen(terms: Terminals, name: str) -> None:
-    """Past the last round's summary (``s``) to the end screen."""
-    go_on = _going_on(terms, name)
+def _to_end_screens(terms: Terminals, names: list[str]) -> None:
+    """Past the last round's summary (``s``) to the end screen, on each of ``names``' screens at
+    once: each goes on at its own pace, as people read together (one after another, their waits
+    for their screens to step added up)."""
+    going_on = {name: _going_on(terms, name) for name in names}
+    left = list(names)
 
-    def ended(screen: str) -> bool:
-        if "GAME OVER" in screen:
-            return True
-        go_on(screen)
-        return False
+    def ended() -> bool:
+        for name in list(left):
+            screen = terms.screen(name)
+            if "GAME OVER" in screen:
+                left.remove(name)
+            else:
+                going_on[name](screen)
+        return not left
 
-    terms.wait(name, "the end screen", ended)
+    wait_for("the end screens", ended, lambda: "\n".join(f"{n}'s screen:\n{terms.screen(n)}" for n in left), SLOW)
 
 
 def _late_in_round_5(lines: list[dict[str, Any]]) -> int:
@@ -156,15 +162,17 @@ def test_three_people_at_three_terminals_and_a_spectator_play_a_game_and_one_com
             outcome = game.outcome()
             assert outcome is not None
             winner = PLAYERS[outcome.winners[0]]
-            for name in ["watch", *sessions]:  # each reads the last round's summary in their own time
-                # (the spectator too: left alone, its screen steps through the resolution at the
-                # pace of a game watched, a quarter of a minute)
-                _to_end_screen(terms, name)
+            # each reads the last round's summary in their own time (the spectator too: left alone,
+            # its screen steps through the resolution at the pace of a game watched, a quarter of a
+            # minute)
+            _to_end_screens(terms, ["watch", *sessions])
+            for name in ["watch", *sessions]:
                 assert winner in terms.screen(name)
             for name in sessions:
                 terms.keys(name, "q")
+            for name in sessions:
                 terms.wait(name, "the result on leaving", lambda s: "table fri: Game over" in s)
-            verified = dvtui("verify", str(server.game_file("fri")))
+            verified = in_process("verify", str(server.game_file("fri")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
             assert "stand_in" not in server.game_file("fri").read_text()  # everyone played their own seat
         finally:
@@ -213,7 +221,7 @@ def test_a_player_sees_reconnecting_while_the_server_is_down_and_plays_on_after_
             assert strip_at(played) == strip_at(expected)
             terms.keys("Ana", "q")
             terms.wait("Ana", "her seat kept on leaving", lambda s: "Left table sat" in s)
-            verified = dvtui("verify", str(server.game_file("sat")))
+            verified = in_process("verify", str(server.game_file("sat")))
             assert verified.returncode == 0, verified.stdout + verified.stderr
         finally:
             terms.close()

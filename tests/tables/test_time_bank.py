@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +32,9 @@ from ..support.apps import table_app
 from ..support.guests import Guest, HandClock
 from ..support.pilot import text, until
 from ..support.plain import PlainPlayer, no_escape
-from ..support.processes import dvtui
+from ..support.processes import dvtui, in_process
 from ..support.raw import RawClient
-from ..support.servers import Served
+from ..support.servers import Served, server_in_thread
 
 ANA_UID = 70001
 
@@ -147,6 +149,25 @@ def test_an_older_client_is_told_nothing_of_banks() -> None:
 # -- at a real server ----------------------------------------------------------------------------
 
 
+class Here:
+    """A server in a thread of this process, asked as :class:`Served` is (each ``dvtui ... --server
+    DIR`` run in this process too): for the tests whose subject is what the server says, not its
+    process (no interpreter start and stop each)."""
+
+    def __init__(self, srv: Server) -> None:
+        self.place = srv.place
+        self.directory = srv.place.directory
+
+    def dvtui(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return in_process(*args, "--server", self.directory)
+
+
+@pytest.fixture
+def here() -> Iterator[Here]:
+    with server_in_thread() as srv:
+        yield Here(srv)
+
+
 def _ana_places_first(served: Served, table: str, players: str, seed: int) -> RawClient:
     """Ana, at seat 0 of ``table`` (``players`` dealt with ``seed``, she moves first), sends the
     game's first legal placement; her connection, for what follows."""
@@ -160,7 +181,7 @@ def _ana_places_first(served: Served, table: str, players: str, seed: int) -> Ra
     return ana
 
 
-def _watched_presence(served: Served, table: str) -> dict[str, Any]:
+def _watched_presence(served: Served | Here, table: str) -> dict[str, Any]:
     """The presence a spectator of ``table`` is sent first."""
     watcher = RawClient(str(served.place.socket))
     watcher.hello(list(FEATURES))
@@ -179,18 +200,21 @@ def _presence_for_ana(ana: RawClient) -> dict[str, Any]:
             return message
 
 
-def test_a_placement_in_time_earns_the_increment_at_a_real_server(served: Served) -> None:
+def test_a_placement_in_time_earns_the_increment_at_a_real_server(here: Here) -> None:
     """The bank on the wire: a clocked table's presences name its bank and increment, and the
     placement Ana makes in time adds the increment to her bank. What follows when a turn spends its
     move time and then its bank (a stand-in plays it, and its seat's bank is empty) is the same
     clock's rule on a hand clock (:func:`test_a_turn_runs_into_the_bank_before_a_stand_in_plays_it`),
     and a real server's stand-in on a clock is test_move_clock's: waiting out both here took four
-    seconds of nothing."""
+    seconds of nothing. The server runs in a thread of this process: the wire is the subject, not
+    the process."""
     players = "Ana,bot:random,bot:random"
-    opened = served.dvtui("new", "--table", "b", "--players", players, "--seed", "2", "--first", "1",
-                          "--move-time", "2s", "--time-bank", "1s", "--increment", "1s", "--start-now")  # fmt: skip
+    clock = ["--move-time", "2s", "--time-bank", "1s", "--increment", "1s"]
+    opened = here.dvtui(
+        "new", "--table", "b", "--players", players, "--seed", "2", "--first", "1", *clock, "--start-now"
+    )
     assert opened.returncode == 0, opened.stderr
-    ana = RawClient(str(served.place.socket))
+    ana = RawClient(str(here.place.socket))
     ana.hello(list(FEATURES))
     ana.send({"type": "join", "table": "b", "seat": 0})
     first = _presence_for_ana(ana)
@@ -255,17 +279,17 @@ def test_the_opener_gives_a_table_without_a_clock_a_bank_and_lowers_it_never_rai
     assert t.move_left() == 30.0
 
 
-def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(served: Served) -> None:
-    opened = served.dvtui("new", "--table", "c", "--players", "Ana,Bob,Cy", "--move-time", "1h", "--time-bank", "1h",
-                          "--start-now")  # fmt: skip
+def test_dvtui_tables_clock_lowers_a_bank_and_refuses_to_raise_it(here: Here) -> None:
+    opened = here.dvtui("new", "--table", "c", "--players", "Ana,Bob,Cy", "--move-time", "1h", "--time-bank", "1h",
+                        "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    raised = served.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "2h")
+    raised = here.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "2h")
     assert raised.returncode == 1 and "has a time bank of one of 3600 s: it may be lowered, not raised" in raised.stderr
-    lowered = served.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "30m")
+    lowered = here.dvtui("tables", "clock", "c", "--move-time", "1h", "--time-bank", "30m")
     assert lowered.stdout == (
         "table c: each turn may last 1h; then a bot plays it\ntable c: each seat's time bank is 30m at most\n"
     ), lowered.stderr
-    presence = _watched_presence(served, "c")
+    presence = _watched_presence(here, "c")
     assert presence["banks"] == [1800.0] * 3 and presence["time_bank"] == 1800, presence
 
 
@@ -284,22 +308,22 @@ def test_each_bank_survives_a_kill_9_of_the_server(served: Served) -> None:
     assert presence["move_left"] > 3600.0, presence  # Bob's bank behind his move time
 
 
-def test_the_plain_mode_says_each_seats_bank_at_each_turn(served: Served) -> None:
-    opened = served.dvtui("new", "--table", "p", "--players", "Ana,Bob,Cy", "--first", "2", "--move-time", "1h",
-                          "--time-bank", "10m", "--start-now")  # fmt: skip
+def test_the_plain_mode_says_each_seats_bank_at_each_turn(here: Here) -> None:
+    opened = here.dvtui("new", "--table", "p", "--players", "Ana,Bob,Cy", "--first", "2", "--move-time", "1h",
+                        "--time-bank", "10m", "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    watcher = PlainPlayer("watch", "p", "--plain", "--server", str(served.directory), data=served.directory.parent)
+    watcher = PlainPlayer("watch", "p", "--plain", "--server", str(here.directory), data=here.directory.parent)
     watcher.expect(r"Time banks \(spent once the move time has run out\): Ana 10:00, Bob 10:00, Cy 10:00\.")
     watcher.send("quit")
     assert watcher.finish() == 0
     no_escape(watcher.said)
 
 
-def test_the_plain_mode_names_no_bank_for_a_bots_seat(served: Served) -> None:
-    opened = served.dvtui("new", "--table", "q", "--players", "Ana,Bob,bot:greedy", "--first", "1", "--move-time",
-                          "1h", "--time-bank", "10m", "--start-now")  # fmt: skip
+def test_the_plain_mode_names_no_bank_for_a_bots_seat(here: Here) -> None:
+    opened = here.dvtui("new", "--table", "q", "--players", "Ana,Bob,bot:greedy", "--first", "1", "--move-time",
+                        "1h", "--time-bank", "10m", "--start-now")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    watcher = PlainPlayer("watch", "q", "--plain", "--server", str(served.directory), data=served.directory.parent)
+    watcher = PlainPlayer("watch", "q", "--plain", "--server", str(here.directory), data=here.directory.parent)
     watcher.expect(r"Time banks \(spent once the move time has run out\): Ana 10:00, Bob 10:00\.\r?\n")
     watcher.send("quit")
     assert watcher.finish() == 0
@@ -338,11 +362,11 @@ def test_a_records_banks_are_brought_within_a_clocks_bounds() -> None:
     assert normal_record(short, 3).banks == []  # not one per seat: every bank full again
 
 
-def test_dvtui_tables_lists_a_tables_bank_and_increment(served: Served) -> None:
-    opened = served.dvtui("new", "--table", "l", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--time-bank", "10m",
-                          "--increment", "30s")  # fmt: skip
+def test_dvtui_tables_lists_a_tables_bank_and_increment(here: Here) -> None:
+    opened = here.dvtui("new", "--table", "l", "--players", "Ana,Bob,Cy", "--move-time", "1m", "--time-bank", "10m",
+                        "--increment", "30s")  # fmt: skip
     assert opened.returncode == 0, opened.stderr
-    listed = served.dvtui("tables")
+    listed = here.dvtui("tables")
     assert "move time 1m; time bank 10m +30s a move" in listed.stdout, listed.stdout
 
 
