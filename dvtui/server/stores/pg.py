@@ -135,6 +135,10 @@ class PgStore:
         self.stopping = threading.Event()
         self.listener: threading.Thread | None = None
         """The thread that follows the other servers (:class:`~.pgpeers.PgPeers`), stopped with the store."""
+        self.stirred = threading.Event()
+        """Set when the store stops and when the follower's listening connection is lost: what the
+        follower's thread sleeps on (so a server stops, or listens again, at once, not at a poll's
+        next look)."""
         self._away = threading.Event()
         """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
@@ -292,6 +296,7 @@ class PgStore:
         """Close the store's connections (its holds go with them), and stop following the others."""
         self.group.close(SETTLE)
         self.stopping.set()
+        self.stirred.set()
         self.presence.close()
         if self.listener is not None:
             self.listener.join(5)
