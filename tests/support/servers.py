@@ -235,10 +235,12 @@ class Threaded(Served):
         assert not extra and (self._thread is None or not self._thread.is_alive()), "one server at a time"
         self.directory.mkdir(mode=0o700, exist_ok=True)
         options: dict[str, Any] = {}
-        if self.store is not None:
-            from .postgres import on_database
+        if self.store is not None:  # (as ``serve --store`` makes them: the store's words in the log)
+            from dvtui.server.stores.pg import PgStore
+            from dvtui.server.stores.pgpeers import PgPeers
 
-            options = on_database(self.store, self.place.games)
+            store = PgStore(self.store, self.place.games, log=self.said.append)
+            options = {"store": store, "peers": PgPeers(store)}
         self.server = srv = Server(self.place, signals=False, log=self.said.append, **options)
         self._loop = loop = asyncio.new_event_loop()
 
@@ -259,7 +261,7 @@ class Threaded(Served):
         return self.server is not None and self.server.listening.is_set()
 
     def log(self) -> str:
-        return "\n".join([*self.said, *map(repr, self._failed)])
+        return "".join(f"{line}\n" for line in [*self.said, *map(repr, self._failed)])
 
     def kill9(self) -> None:
         raise AssertionError("a server in a thread of the test cannot be killed: Served is a process")

@@ -20,14 +20,15 @@ from dvtui.store import read_game
 
 from ..support.processes import dvtui_cmd, env
 from ..support.raw import RawClient
-from ..support.servers import Served, short_dir
+from ..support.servers import Served, Threaded, short_dir
 
 PEOPLE = ("ana", "bo", "cy")
 
 
 @contextlib.contextmanager
 def served() -> Iterator[Served]:
-    with short_dir() as d, Served(d / "srv") as server:
+    """A server in a thread of the test (the tournaments are the subject, not its process)."""
+    with short_dir() as d, Threaded(d / "srv") as server:
         server.start()
         yield server
         assert server.stop() == 0, server.log()
@@ -44,7 +45,7 @@ def joiner(server: Served, name: str, person: str) -> subprocess.Popen[str]:
 
 @pytest.mark.long
 def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    with short_dir() as d, Served(d / "srv") as server:
+    with short_dir() as d, Threaded(d / "srv") as server:  # (stopped and started again: a new server there)
         server.start()
         # the shortest tournament (6 s): the games begun in it are played to their end, and counted
         opened = server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3")
@@ -173,7 +174,7 @@ def test_the_documented_commands_run_as_written() -> None:
 
 @pytest.mark.postgresql
 def test_a_tournament_on_a_postgresql_store_is_kept_in_the_database(pg_database: str) -> None:
-    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+    with short_dir() as d, Threaded(d / "srv", pg_database) as server:
         server.start()
         assert server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3").returncode == 0
         assert not (d / "srv" / "games" / "arenas").exists()  # in the database, not in a file

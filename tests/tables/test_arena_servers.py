@@ -1,4 +1,5 @@
-"""A tournament run through two ``dvtui serve --store`` processes on one PostgreSQL database, as
+"""A tournament run through two servers on one PostgreSQL database (a ``dvtui serve --store`` process
+where the test kills it, else a server in a thread of the test), as
 through one: people joining through different servers are seated together, the standings move
 through each server whichever server a game ended through, at once (told, not read at the next
 round), the final standings are the same through both, and the server pairing it killed with -9
@@ -30,7 +31,7 @@ from dvtui.tables.clubwire import ArenaStandings
 
 from ..support.postgres import db_lines, on_database
 from ..support.processes import dvtui_cmd, env
-from ..support.servers import Served, in_thread, short_dir, wait_for, wait_until
+from ..support.servers import Served, Threaded, in_thread, short_dir, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -38,9 +39,15 @@ SEATED = re.compile(r"tournament cup seated you at table (play-[0-9a-f]{8})")
 
 
 @contextmanager
-def servers(database: str, *names: str) -> Iterator[list[Served]]:
+def servers(database: str, *names: str, killed: str = "") -> Iterator[list[Served]]:
+    """Servers of these names on ``database``: the one named ``killed`` a ``dvtui serve`` process (the
+    test kills it with -9), the others in threads of the test (:class:`Threaded`: the tournament is
+    run through the database, not through a process's start)."""
     with short_dir() as d:
-        served = [Served(d / name, {"DVTUI_STORE": database}) for name in names]
+        served = [
+            Served(d / name, {"DVTUI_STORE": database}) if name == killed else Threaded(d / name, database)
+            for name in names
+        ]
         try:
             yield served
         finally:
@@ -145,7 +152,7 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
     shown through it; it is then killed with -9 mid-event, and the other takes over the pairing and
     seats them again; the standings shown through the first, started again meanwhile, are the
     final ones."""
-    with servers(pg_database, "a", "b") as (a, b):
+    with servers(pg_database, "a", "b", killed="a") as (a, b):
         started(a, b)
         open_cup(a, "0.12")  # (7 s: a game, the kill and a seating again take 2 to 3 s here; more when busy)
         assert pairing(pg_database) == 1  # by the server that opened it, from its opening
