@@ -253,6 +253,11 @@ class Threaded(Served):
         self._thread = threading.Thread(target=run, daemon=True)
         self._thread.start()
 
+    def soon(self, call: Callable[[], object]) -> None:
+        """``call()`` on the server's event loop (from the test's thread), as soon as it can."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(call)
+
     def listening(self) -> bool:
         assert self._thread is not None and (self._thread.is_alive() or self.server_listened()), self.log()
         return self.server_listened()
@@ -278,6 +283,19 @@ class Threaded(Served):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class WallByHand:
+    """A wall clock (seconds since the epoch, as :func:`time.time`) that stands still until a test
+    moves it (``clock.t += 6``): a server's tournaments' clock (``server.arenas.clock``), so that a
+    tournament's time is up when the test has seen what it waits for, however slow the machine,
+    and not seconds after."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
 
 
 RAW = Path(__file__).with_name("raw.py")
