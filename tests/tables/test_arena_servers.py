@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -31,7 +32,7 @@ from dvtui.tables.clubwire import ArenaStandings
 
 from ..support.postgres import db_lines, on_database
 from ..support.processes import dvtui_cmd, env
-from ..support.servers import Served, Threaded, in_thread, short_dir, wait_for, wait_until
+from ..support.servers import Served, Threaded, WallByHand, in_thread, short_dir, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -117,11 +118,27 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
     game counted once, the standings pushed through both, and the same final standings."""
     with servers(pg_database, "a", "b") as (a, b):
         started(a, b)
+        assert isinstance(a, Threaded) and isinstance(b, Threaded)
+        rooms = [server.server.arenas for server in (a, b) if server.server is not None]
+        clock = WallByHand()  # (its time up once what is tested is under way: see below)
+        for room in rooms:
+            room.clock = clock
         open_cup(a, "0.1")
         followers = [follower(a), follower(b)]
         people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
         known = b.dvtui("tournament", "show", "cup")  # known through the other at once
         assert known.returncode == 0 and "cup" in known.stdout, known.stderr
+
+        def next_game() -> bool:  # both followers follow, a game is counted, the next is being played
+            cups = [room.records["cup"] for room in rooms if "cup" in room.records]
+            counted = any(p.games for cup in cups for p in cup.participants)
+            playing = any(room.playing(t) for room in rooms for cup in cups for t in cup.tables)
+            return all(room.watching.get("cup") for room in rooms) and counted and playing
+
+        wait_for("the followers, a game counted and the next one played", next_game)
+        clock.t += 6  # its time up, seen at once (as a change through another server is)
+        for server, room in zip((a, b), rooms, strict=True):
+            server.soon(partial(room.heard, "cup"))
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
