@@ -242,11 +242,13 @@ class Threaded(Served):
             store = PgStore(self.store, self.place.games, log=self.said.append)
             options = {"store": store, "peers": PgPeers(store)}
         self.server = srv = Server(self.place, signals=False, log=self.said.append, **options)
-        self._loop = loop = asyncio.new_event_loop()
+        self._loop = None
 
-        def run() -> None:
+        def run() -> None:  # (ended as ``asyncio.run`` ends a process's server: what is left cancelled)
             try:
-                loop.run_until_complete(srv.run())
+                with asyncio.Runner() as runner:
+                    self._loop = runner.get_loop()
+                    runner.run(srv.run())
             except BaseException as e:
                 self._failed.append(e)
 
@@ -273,11 +275,14 @@ class Threaded(Served):
 
     def stop(self) -> int:
         """Stopped as ``dvtui serve`` is by SIGTERM (once): 0, or 1 if its run failed."""
-        if self._thread is not None and self._loop is not None and self.server is not None:
-            self._loop.call_soon_threadsafe(self.server.stopping.set)
+        if self._thread is not None and self.server is not None:
+            thread = self._thread
+            wait_for("the server's loop", lambda: self._loop is not None or not thread.is_alive())
+            if self._loop is not None:
+                with contextlib.suppress(RuntimeError):  # (its loop closed already: its run failed)
+                    self._loop.call_soon_threadsafe(self.server.stopping.set)
             self._thread.join(60)
             assert not self._thread.is_alive(), "the server in a thread did not stop"
-            self._loop.close()
             self._thread = self._loop = None
         return 1 if self._failed else 0
 

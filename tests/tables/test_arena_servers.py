@@ -171,7 +171,9 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
     final ones."""
     with servers(pg_database, "a", "b", killed="a") as (a, b):
         started(a, b)
-        open_cup(a, "0.12")  # (7 s: a game, the kill and a seating again take 2 to 3 s here; more when busy)
+        assert isinstance(b, Threaded) and b.server is not None
+        b.server.arenas.clock = clock = WallByHand()  # (its time up once it has seated them again: below)
+        open_cup(a, "2")  # (its time up through the other, which pairs then: however busy the machine)
         assert pairing(pg_database) == 1  # by the server that opened it, from its opening
         through_a = follower(a)
         people = [joiner(b, person) for person in ("bo", "cy", "di")]
@@ -182,6 +184,8 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
         through_a.communicate(timeout=60)
         wait_for("the other to seat them again", lambda: "the pool seated" in b.log(), b.log, every=0.1)
         a.start()  # (while the tournament runs: it reads the standings, then follows them)
+        clock.t += 3600  # its time up through the other, seen at once: the game under way is its last
+        b.soon(partial(b.server.arenas.heard, "cup"))
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
