@@ -25,7 +25,7 @@ from dvtui.server.main import Server
 from .support import postgres
 from .support.frames import skip_headless_frames
 from .support.positions import build_created, build_game, play_round
-from .support.servers import Served, server_in_thread, short_dir
+from .support.servers import Served, Threaded, server_in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
 from .support.web import CHROMIUM
 
@@ -186,6 +186,17 @@ def in_process() -> Iterator[Server]:
 def served() -> Iterator[Served]:
     """``dvtui serve`` as a process of its own, stopped cleanly at the end (its exit status 0)."""
     with short_dir() as d, Served(d / "srv") as server:
+        server.start()
+        yield server
+        assert server.stop() == 0, server.log()
+
+
+@pytest.fixture
+def threaded() -> Iterator[Threaded]:
+    """:func:`served`'s clients' side (its place, ``dvtui ARGS --server DIR``, players, files) on a
+    server in a thread of this process, stopped cleanly at the end: for a test of what the server
+    does, not of its process (its start, its signals, its exit)."""
+    with short_dir() as d, Threaded(d / "srv") as server:
         server.start()
         yield server
         assert server.stop() == 0, server.log()

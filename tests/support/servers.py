@@ -213,6 +213,96 @@ class Served:
             self.proc.wait(timeout=60)
 
 
+class Threaded(Served):
+    """A server in a thread of this process with :class:`Served`'s side of the clients (its place,
+    ``dvtui ARGS --server DIR``, players, its files), on its directory's files or on the PostgreSQL
+    database ``store`` (as ``dvtui serve --store``): for a test of several servers where no
+    server's process is the subject (none killed, signalled, or its words read as a process says
+    them), each a process's start spared (about a second of waiting for it to listen, a fifth of
+    a second of CPU). Started again after :meth:`stop`, it is a new server on the same directory
+    (and a new store), as after a restart. :meth:`stop` says 1 if the server's run failed."""
+
+    def __init__(self, directory: Path, store: str | None = None) -> None:
+        super().__init__(directory)
+        self.store = store
+        self.said: list[str] = []
+        self.server: Server | None = None
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._failed: list[BaseException] = []
+
+    def launch(self, *extra: str) -> None:
+        assert not extra and (self._thread is None or not self._thread.is_alive()), "one server at a time"
+        self.directory.mkdir(mode=0o700, exist_ok=True)
+        options: dict[str, Any] = {}
+        if self.store is not None:  # (as ``serve --store`` makes them: the store's words in the log)
+            from dvtui.server.stores.pg import PgStore
+            from dvtui.server.stores.pgpeers import PgPeers
+
+            store = PgStore(self.store, self.place.games, log=self.said.append)
+            options = {"store": store, "peers": PgPeers(store)}
+        self.server = srv = Server(self.place, signals=False, log=self.said.append, **options)
+        self._loop = None
+
+        def run() -> None:  # (ended as ``asyncio.run`` ends a process's server: what is left cancelled)
+            try:
+                with asyncio.Runner() as runner:
+                    self._loop = runner.get_loop()
+                    runner.run(srv.run())
+            except BaseException as e:
+                self._failed.append(e)
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+
+    def soon(self, call: Callable[[], object]) -> None:
+        """``call()`` on the server's event loop (from the test's thread), as soon as it can."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(call)
+
+    def listening(self) -> bool:
+        assert self._thread is not None and (self._thread.is_alive() or self.server_listened()), self.log()
+        return self.server_listened()
+
+    def server_listened(self) -> bool:
+        return self.server is not None and self.server.listening.is_set()
+
+    def log(self) -> str:
+        return "".join(f"{line}\n" for line in [*self.said, *map(repr, self._failed)])
+
+    def kill9(self) -> None:
+        raise AssertionError("a server in a thread of the test cannot be killed: Served is a process")
+
+    def stop(self) -> int:
+        """Stopped as ``dvtui serve`` is by SIGTERM (once): 0, or 1 if its run failed."""
+        if self._thread is not None and self.server is not None:
+            thread = self._thread
+            wait_for("the server's loop", lambda: self._loop is not None or not thread.is_alive())
+            if self._loop is not None:
+                with contextlib.suppress(RuntimeError):  # (its loop closed already: its run failed)
+                    self._loop.call_soon_threadsafe(self.server.stopping.set)
+            self._thread.join(60)
+            assert not self._thread.is_alive(), "the server in a thread did not stop"
+            self._thread = self._loop = None
+        return 1 if self._failed else 0
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class WallByHand:
+    """A wall clock (seconds since the epoch, as :func:`time.time`) that stands still until a test
+    moves it (``clock.t += 6``): a server's tournaments' clock (``server.arenas.clock``), so that a
+    tournament's time is up when the test has seen what it waits for, however slow the machine,
+    and not seconds after."""
+
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
 RAW = Path(__file__).with_name("raw.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
 """What another user runs :data:`RAW` with: a Python that has nothing of dvtui."""

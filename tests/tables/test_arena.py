@@ -11,6 +11,7 @@ import re
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -20,14 +21,15 @@ from dvtui.store import read_game
 
 from ..support.processes import dvtui_cmd, env
 from ..support.raw import RawClient
-from ..support.servers import Served, short_dir
+from ..support.servers import Served, Threaded, WallByHand, short_dir, wait_for
 
 PEOPLE = ("ana", "bo", "cy")
 
 
 @contextlib.contextmanager
 def served() -> Iterator[Served]:
-    with short_dir() as d, Served(d / "srv") as server:
+    """A server in a thread of the test (the tournaments are the subject, not its process)."""
+    with short_dir() as d, Threaded(d / "srv") as server:
         server.start()
         yield server
         assert server.stop() == 0, server.log()
@@ -44,9 +46,12 @@ def joiner(server: Served, name: str, person: str) -> subprocess.Popen[str]:
 
 @pytest.mark.long
 def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
-    with short_dir() as d, Served(d / "srv") as server:
+    with short_dir() as d, Threaded(d / "srv") as server:  # (stopped and started again: a new server there)
         server.start()
-        # the shortest tournament (6 s): the games begun in it are played to their end, and counted
+        assert server.server is not None
+        server.server.arenas.clock = clock = WallByHand()
+        # the shortest tournament (6 s), its time up once its follower follows, a game is counted and
+        # the next one is being played: the games begun in it are played to their end, and counted
         opened = server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3")
         assert opened.returncode == 0, opened.stderr
         assert "tournament cup (3 players, casual, 1m a move): running" in opened.stdout
@@ -55,6 +60,16 @@ def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server(monkeyp
             env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         procs = [joiner(server, "cup", person) for person in PEOPLE]
+        arenas = server.server.arenas
+
+        def next_game() -> bool:
+            cup = arenas.records["cup"]
+            counted = any(p.games for p in cup.participants)
+            return bool(arenas.watching.get("cup")) and counted and any(arenas.playing(t) for t in cup.tables)
+
+        wait_for("the follower, a game counted and the next one played", next_game)
+        clock.t += 6  # its time up (seen at once, as a change through another server is)
+        server.soon(partial(arenas.heard, "cup"))
         outs = [p.communicate(timeout=180) for p in procs]
         followed = [json.loads(line) for line in spectator.communicate(timeout=60)[0].splitlines()]
         assert spectator.returncode == 0 and followed[-1]["state"] == "over", followed
@@ -173,7 +188,7 @@ def test_the_documented_commands_run_as_written() -> None:
 
 @pytest.mark.postgresql
 def test_a_tournament_on_a_postgresql_store_is_kept_in_the_database(pg_database: str) -> None:
-    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+    with short_dir() as d, Threaded(d / "srv", pg_database) as server:
         server.start()
         assert server.dvtui("tournament", "new", "cup", "--minutes", "0.1", "--players", "3").returncode == 0
         assert not (d / "srv" / "games" / "arenas").exists()  # in the database, not in a file

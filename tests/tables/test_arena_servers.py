@@ -1,4 +1,5 @@
-"""A tournament run through two ``dvtui serve --store`` processes on one PostgreSQL database, as
+"""A tournament run through two servers on one PostgreSQL database (a ``dvtui serve --store`` process
+where the test kills it, else a server in a thread of the test), as
 through one: people joining through different servers are seated together, the standings move
 through each server whichever server a game ended through, at once (told, not read at the next
 round), the final standings are the same through both, and the server pairing it killed with -9
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -30,7 +32,7 @@ from dvtui.tables.clubwire import ArenaStandings
 
 from ..support.postgres import db_lines, on_database
 from ..support.processes import dvtui_cmd, env
-from ..support.servers import Served, in_thread, short_dir, wait_for, wait_until
+from ..support.servers import Served, Threaded, WallByHand, in_thread, short_dir, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -38,9 +40,15 @@ SEATED = re.compile(r"tournament cup seated you at table (play-[0-9a-f]{8})")
 
 
 @contextmanager
-def servers(database: str, *names: str) -> Iterator[list[Served]]:
+def servers(database: str, *names: str, killed: str = "") -> Iterator[list[Served]]:
+    """Servers of these names on ``database``: the one named ``killed`` a ``dvtui serve`` process (the
+    test kills it with -9), the others in threads of the test (:class:`Threaded`: the tournament is
+    run through the database, not through a process's start)."""
     with short_dir() as d:
-        served = [Served(d / name, {"DVTUI_STORE": database}) for name in names]
+        served = [
+            Served(d / name, {"DVTUI_STORE": database}) if name == killed else Threaded(d / name, database)
+            for name in names
+        ]
         try:
             yield served
         finally:
@@ -110,11 +118,27 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
     game counted once, the standings pushed through both, and the same final standings."""
     with servers(pg_database, "a", "b") as (a, b):
         started(a, b)
+        assert isinstance(a, Threaded) and isinstance(b, Threaded)
+        rooms = [server.server.arenas for server in (a, b) if server.server is not None]
+        clock = WallByHand()  # (its time up once what is tested is under way: see below)
+        for room in rooms:
+            room.clock = clock
         open_cup(a, "0.1")
         followers = [follower(a), follower(b)]
         people = [joiner(a, "ana"), joiner(b, "bo"), joiner(b, "cy")]
         known = b.dvtui("tournament", "show", "cup")  # known through the other at once
         assert known.returncode == 0 and "cup" in known.stdout, known.stderr
+
+        def next_game() -> bool:  # both followers follow, a game is counted, the next is being played
+            cups = [room.records["cup"] for room in rooms if "cup" in room.records]
+            counted = any(p.games for cup in cups for p in cup.participants)
+            playing = any(room.playing(t) for room in rooms for cup in cups for t in cup.tables)
+            return all(room.watching.get("cup") for room in rooms) and counted and playing
+
+        wait_for("the followers, a game counted and the next one played", next_game)
+        clock.t += 6  # its time up, seen at once (as a change through another server is)
+        for server, room in zip((a, b), rooms, strict=True):
+            server.soon(partial(room.heard, "cup"))
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
@@ -145,9 +169,11 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
     shown through it; it is then killed with -9 mid-event, and the other takes over the pairing and
     seats them again; the standings shown through the first, started again meanwhile, are the
     final ones."""
-    with servers(pg_database, "a", "b") as (a, b):
+    with servers(pg_database, "a", "b", killed="a") as (a, b):
         started(a, b)
-        open_cup(a, "0.12")  # (7 s: a game, the kill and a seating again take 2 to 3 s here; more when busy)
+        assert isinstance(b, Threaded) and b.server is not None
+        b.server.arenas.clock = clock = WallByHand()  # (its time up once it has seated them again: below)
+        open_cup(a, "2")  # (its time up through the other, which pairs then: however busy the machine)
         assert pairing(pg_database) == 1  # by the server that opened it, from its opening
         through_a = follower(a)
         people = [joiner(b, person) for person in ("bo", "cy", "di")]
@@ -158,6 +184,8 @@ def test_the_pairing_server_killed_the_other_pairs_on(pg_database: str) -> None:
         through_a.communicate(timeout=60)
         wait_for("the other to seat them again", lambda: "the pool seated" in b.log(), b.log, every=0.1)
         a.start()  # (while the tournament runs: it reads the standings, then follows them)
+        clock.t += 3600  # its time up through the other, seen at once: the game under way is its last
+        b.soon(partial(b.server.arenas.heard, "cup"))
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]

@@ -9,14 +9,14 @@ import subprocess
 import pytest
 
 from ..support.processes import dvtui, dvtui_cmd, env
-from ..support.servers import Served, short_dir, wait_for
+from ..support.servers import Threaded, short_dir, wait_for
 from ..support.terminals import Terminals
 
 pytestmark = pytest.mark.tmux
 
 
 def test_a_person_in_a_tournament_plays_its_table_on_the_terminal() -> None:
-    with short_dir() as d, Served(d / "srv") as server:
+    with short_dir() as d, Threaded(d / "srv") as server:  # (the terminal's client is the subject)
         server.directory.mkdir(mode=0o700)
         server.start()
         where = str(server.directory)

@@ -14,7 +14,7 @@ from dvtui.store import parse_game
 from ..support.files import strip_at
 from ..support.postgres import Cluster, db_lines
 from ..support.processes import dvtui, in_process, one_error_line
-from ..support.servers import Served, Watcher, short_dir, uninterrupted, wait_for
+from ..support.servers import Served, Threaded, Watcher, short_dir, uninterrupted, wait_for
 
 pytestmark = pytest.mark.postgresql
 
@@ -63,7 +63,7 @@ def test_postgresql_stopped_hard_and_started_again_loses_nothing_and_nobody_has_
     """PostgreSQL stopped as by a crash (``pg_ctl stop -m immediate``) while a decision is being
     saved: the server waits for it, and once it is back the game goes on; every line acknowledged
     is there, and the players and the spectator never lost their connection."""
-    with short_dir() as d, Served(d / "srv", {"DVTUI_STORE": pg_database}) as server:
+    with short_dir() as d, Threaded(d / "srv", pg_database) as server:  # (no process's death here)
         server.start()
         opened = server.dvtui("new", "--table", "pgdown", "--players", PLAYERS, "--seed", "8", "--start-now")
         assert opened.returncode == 0, opened.stderr
@@ -108,7 +108,7 @@ def test_a_store_that_cannot_be_used_is_one_error_line(tmp_path: Path, conninfo:
 
 def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, tmp_path: Path) -> None:
     """(``serve --import`` and ``--export`` run once and end: run by this process, as a process would.)"""
-    with short_dir() as d, Served(d / "srv") as server:
+    with short_dir() as d, Threaded(d / "srv") as server:
         server.start()
         for table, players in (("one", "bot:random,bot:random,bot:random"), ("two", PLAYERS)):
             assert server.dvtui("new", "--table", table, "--players", players, "--seed", "3").returncode == 0
@@ -126,7 +126,7 @@ def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, t
         again = in_process("serve", "--store", pg_database, "--import", str(d / "srv"))
         assert again.stdout == "imported 0 games into the database (2 there already, 0 unreadable)\n"
         assert {name: b"".join(db_lines(pg_database, name)) for name in files} == files
-        with Served(d / "pg", {"DVTUI_STORE": pg_database}) as from_database:  # served from the database
+        with Threaded(d / "pg", pg_database) as from_database:  # served from the database
             from_database.start()
             listed = from_database.dvtui("tables").stdout.splitlines()
             assert [line.split("  ")[:2] for line in listed] == [
@@ -142,6 +142,6 @@ def test_a_file_stores_games_move_into_the_database_and_back(pg_database: str, t
             (d / "srv" / "games" / "two.table.json").read_bytes()
         )
 
-        with Served(d / "back") as from_files:  # the exported directory serves as it is
+        with Threaded(d / "back") as from_files:  # the exported directory serves as it is
             from_files.start()
             assert "two  waiting room" in from_files.dvtui("tables").stdout

@@ -1,7 +1,9 @@
-"""Two ``dvtui serve --store`` processes on one PostgreSQL database: a table opened through one is
-listed, watched and played through the other; the one that played last killed with -9, the other
-plays on, and once it is back its player finishes the game with the other; a follower that missed
-notifications reads what it missed from the ``seq`` it has."""
+"""Two servers on one PostgreSQL database: a table opened through one is listed, watched and played
+through the other; the one that played last killed with -9, the other plays on, and once it is back
+its player finishes the game with the other; a follower that missed notifications reads what it
+missed from the ``seq`` it has. A server the test kills is a ``dvtui serve --store`` process; the
+others are servers in threads of the test on the same database (what is tested goes through the
+database, not through a process's start)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from ..support.pilot import WAIT
 from ..support.postgres import db_lines
 from ..support.processes import in_process
 from ..support.raw import RawClient, ask, speaking_for
-from ..support.servers import Served, Watcher, play_out, short_dir, uninterrupted, wait_for, wait_until
+from ..support.servers import Served, Threaded, Watcher, play_out, short_dir, uninterrupted, wait_for, wait_until
 
 pytestmark = pytest.mark.postgresql
 
@@ -38,12 +40,15 @@ Told = dict[str, list[News]]
 
 
 @contextlib.contextmanager
-def two_servers(database: str) -> Iterator[tuple[Served, Served]]:
-    with (
-        short_dir() as d,
-        Served(d / "a", {"DVTUI_STORE": database}) as a,
-        Served(d / "b", {"DVTUI_STORE": database}) as b,
-    ):
+def two_servers(database: str, killed: str = "") -> Iterator[tuple[Served, Served]]:
+    """Servers ``a`` and ``b`` on ``database``: the one named ``killed`` a ``dvtui serve`` process
+    (the test kills it with -9), any other in a thread of the test (:class:`Threaded`: what is
+    tested is between the servers, through the database; a process's start is not)."""
+
+    def server(d: Path, name: str) -> Served:
+        return Served(d / name, {"DVTUI_STORE": database}) if name == killed else Threaded(d / name, database)
+
+    with short_dir() as d, server(d, "a") as a, server(d, "b") as b:
         a.launch()
         b.launch()
         wait_for("both servers to listen", lambda: a.listening() and b.listening(), lambda: a.log() + b.log())
@@ -52,7 +57,7 @@ def two_servers(database: str) -> Iterator[tuple[Served, Served]]:
 
 @pytest.mark.long
 def test_a_table_is_played_through_two_servers_and_survives_one_killed(pg_database: str, tmp_path: Path) -> None:
-    with two_servers(pg_database) as (a, b):
+    with two_servers(pg_database, killed="a") as (a, b):
         opened = a.dvtui("new", "--table", "two", "--players", PLAYERS, "--seed", "8", "--first", "1", "--start-now")
         assert opened.returncode == 0, opened.stderr
         wait_for("the other server to list it", lambda: b.dvtui("tables").stdout.startswith("two  "))
@@ -215,7 +220,7 @@ def test_who_is_here_counts_the_people_of_every_server_and_not_a_killed_ones(pg_
     """Ana sits through one server and Bob through the other: each one's client sees the other
     connected, and a spectator through the other counted; the other server killed with -9, Ana's
     client sees Bob away and no spectator (its rows are swept, not left as ghosts)."""
-    with two_servers(pg_database) as (a, b):
+    with two_servers(pg_database, killed="b") as (a, b):
         _opened_on_both(a, b, "here", ["Ana", "Bob", "Cy"])
         ana, bob = speaking_for(str(a.place.socket), "Ana"), speaking_for(str(b.place.socket), "Bob")
         assert ask(ana, {"type": "join", "table": "here", "seat": 0}, "joined")["type"] == "joined"
@@ -385,7 +390,7 @@ async def test_a_rematch_vote_through_a_server_killed_and_started_again_stays_on
     killed with -9, her acceptance goes with her connection (as when she leaves a table on one
     server) and Bob is told the proposal is withdrawn; her server started again, her session comes
     back by itself to the same vote (none), and a fresh one is followed by both into game 2."""
-    with two_servers(pg_database) as (a, b):
+    with two_servers(pg_database, killed="a") as (a, b):
         async with _ana_and_bob(a, b, "kill") as (ana, bob, told):
             await _play_out(ana, bob)
             ana.rematch(True)
@@ -410,7 +415,7 @@ async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a
     """Ana and Bob sit and play through one server; a spectator watches through the other, started
     once their seats were taken (it reads the table's record as kept, at its start): when they deal
     their rematch, the spectator follows into game 2 as a spectator through their server would."""
-    with short_dir() as d, Served(d / "a", {"DVTUI_STORE": pg_database}) as a:
+    with short_dir() as d, Threaded(d / "a", pg_database) as a:
         a.start()
         opener = RawClient(str(a.place.socket))
         opener.hello()
@@ -419,7 +424,7 @@ async def test_a_rematch_through_one_server_is_followed_by_a_spectator_through_a
         opener.close()
         ana = await RemoteSession.open(a.place, "late", seat=0)
         bob = await RemoteSession.open(a.place, "late", seat=1)
-        with Served(d / "b", {"DVTUI_STORE": pg_database}) as b:
+        with Threaded(d / "b", pg_database) as b:
             await asyncio.to_thread(b.start)
             spectator = await RemoteSession.open(b.place, "late", watch=True)
             seen: list[News] = []

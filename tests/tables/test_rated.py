@@ -25,7 +25,7 @@ from dvtui.tables.ratingwords import chart
 from ..support.postgres import on_database
 from ..support.processes import dvtui, one_error_line
 from ..support.raw import RawClient
-from ..support.servers import Served, as_other, in_thread, play_out, short_dir, wait_for, wait_until
+from ..support.servers import Served, Threaded, as_other, in_thread, play_out, short_dir, wait_for, wait_until
 from ..support.sshd import OTHER, unix_account
 
 pytestmark = pytest.mark.root
@@ -133,29 +133,29 @@ def test_a_rated_game_in_postgresql_moves_each_person_once_through_a_kill_9(pg_d
         _rated_game_moves_people_once(server, forget)
 
 
-def test_bad_input_to_ratings_and_profile_is_one_line_and_no_server_is_asked(served: Served) -> None:
+def test_bad_input_to_ratings_and_profile_is_one_line_and_no_server_is_asked(threaded: Threaded) -> None:
     for args, about in (
         (("ratings", "--top", "0"), "--top 0: give 1 to 1000"),
         (("ratings", "--top", "1001"), "--top 1001: give 1 to 1000"),
         (("profile", "ana\x1b[2Jb"), "'ana\\x1b[2Jb': not an account's name"),
         (("profile", "a" * 45), f"'{'a' * 45}': not an account's name"),
     ):
-        done = served.dvtui(*args, real=True)  # the exit code and the one line a shell gets
+        done = threaded.dvtui(*args, real=True)  # the exit code and the one line a shell gets
         assert done.returncode == 2, done.stderr
         assert one_error_line(done.stderr).startswith(about), done.stderr
     alone = dvtui("new", "--rated", "--players", "Ana,Bob,Cy")
     assert alone.returncode == 2
     assert one_error_line(alone.stderr) == "--rated goes with --table NAME"
-    assert "opened\n" not in served.log() and "ratings" not in served.log()
+    assert "opened\n" not in threaded.log() and "ratings" not in threaded.log()
 
 
-def test_a_profile_without_rated_games_and_the_empty_leaderboard_say_so(served: Served) -> None:
-    board = served.dvtui("ratings", real=True)
+def test_a_profile_without_rated_games_and_the_empty_leaderboard_say_so(threaded: Threaded) -> None:
+    board = threaded.dvtui("ratings", real=True)
     assert board.returncode == 0 and board.stdout.startswith("no rated games at "), board.stderr
-    nobody = served.dvtui("profile", "web:nobody")
+    nobody = threaded.dvtui("profile", "web:nobody")
     assert nobody.returncode == 0, nobody.stderr
     assert nobody.stdout == f"web:nobody has no rated game yet (a newcomer's rating: {NEWCOMER.shown}, provisional)\n"
-    listed = json.loads(served.dvtui("profile", "web:nobody", "--json").stdout)
+    listed = json.loads(threaded.dvtui("profile", "web:nobody", "--json").stdout)
     assert listed["standing"]["rank"] == 0 and listed["history"] == []
 
 
@@ -209,8 +209,8 @@ def test_a_rated_row_committed_after_a_later_numbered_one_is_still_read(pg_datab
         store.close()
 
 
-def test_a_client_written_from_the_protocol_reads_the_leaderboard_and_a_profile(served: Served) -> None:
-    raw = RawClient(str(served.place.socket))
+def test_a_client_written_from_the_protocol_reads_the_leaderboard_and_a_profile(threaded: Threaded) -> None:
+    raw = RawClient(str(threaded.place.socket))
     try:
         assert "ratings" in raw.hello(["ratings"])["features"]
         raw.send({"type": "ratings", "top": 5})
@@ -232,7 +232,7 @@ def test_a_client_written_from_the_protocol_reads_the_leaderboard_and_a_profile(
         assert raw.until("tables")["tables"][0]["rated"] is True
     finally:
         raw.close()
-    older = RawClient(str(served.place.socket))
+    older = RawClient(str(threaded.place.socket))
     try:
         older.hello()  # a client that did not name ``ratings`` reads no ``rated``
         older.send({"type": "list_tables"})

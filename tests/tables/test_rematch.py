@@ -38,7 +38,7 @@ from dvtui.tables import RemoteSession, ServerPlace, open_table, table_info
 from ..support.pilot import WAIT, text, until
 from ..support.processes import dvtui
 from ..support.raw import RawClient, ask, speaking_for
-from ..support.servers import Served, play_out
+from ..support.servers import Threaded, play_out
 
 
 async def _to_the_last_round(pause: Callable[[], Awaitable[object]], *sessions: RemoteSession) -> None:
@@ -54,8 +54,9 @@ async def _to_the_last_round(pause: Callable[[], Awaitable[object]], *sessions: 
 
 
 async def test_a_rematch_with_two_terminals_deals_the_next_game_at_the_same_table(
-    served: Served, tmp_path: Path
+    threaded: Threaded, tmp_path: Path
 ) -> None:
+    served = threaded
     place = served.place
     await open_table(place, "rm", ["Ana", "Bob", "bot:greedy"], seed=3, first_player=0)
     ana = await RemoteSession.open(place, "rm", seat=0)

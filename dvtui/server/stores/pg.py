@@ -135,6 +135,12 @@ class PgStore:
         self.stopping = threading.Event()
         self.listener: threading.Thread | None = None
         """The thread that follows the other servers (:class:`~.pgpeers.PgPeers`), stopped with the store."""
+        self._boards: list[PgArenas] = []
+        """The tournaments' boards made (:meth:`arena_board`), closed with the store."""
+        self.stirred = threading.Event()
+        """Set when the store stops and when the follower's listening connection is lost: what the
+        follower's thread sleeps on (so a server stops, or listens again, at once, not at a poll's
+        next look)."""
         self._away = threading.Event()
         """Set while the database is away (said once when it goes, once when it is back)."""
         self.chats = chats
@@ -155,8 +161,11 @@ class PgStore:
         return PgChat(self, CHANNEL)
 
     def arena_board(self) -> PgArenas:
-        """The tournaments as every server on the database shares them (:mod:`.pgarenas`)."""
-        return PgArenas(self.conninfo, self.pool, lambda: self.presence.id, self._patiently)
+        """The tournaments as every server on the database shares them (:mod:`.pgarenas`), closed
+        with the store (its connection holds the pairing locks: left open, they would outlive it)."""
+        board = PgArenas(self.conninfo, self.pool, lambda: self.presence.id, self._patiently)
+        self._boards.append(board)
+        return board
 
     def patiently(self, what: Callable[[], _T]) -> _T:
         """``what()``, tried again while the database is away (see :meth:`_patiently`)."""
@@ -292,10 +301,13 @@ class PgStore:
         """Close the store's connections (its holds go with them), and stop following the others."""
         self.group.close(SETTLE)
         self.stopping.set()
+        self.stirred.set()
         self.presence.close()
         if self.listener is not None:
             self.listener.join(5)
         self._unlocks.shutdown(wait=True)
+        for board in self._boards:
+            board.close()
         self.holds.close()
         self.pool.close()
 

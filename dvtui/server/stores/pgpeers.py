@@ -125,6 +125,7 @@ def _heard(
         except psycopg.Error:
             loop.remove_reader(fd)
             lost.set()
+            store.stirred.set()
             return
         while (notification := pgconn.notifies()) is not None:
             pid = notification.be_pid
@@ -139,8 +140,9 @@ def _heard(
 
     loop.call_soon_threadsafe(loop.add_reader, fd, readable)
     try:
-        while not store.stopping.is_set() and not lost.wait(0.5):
-            pass
+        while not store.stopping.is_set() and not lost.is_set():  # (either sets stirred)
+            store.stirred.wait()
+            store.stirred.clear()
     finally:
         loop.call_soon_threadsafe(remove)
         if not store.stopping.is_set():  # (the socket is the loop's until it lets it go: then closed)
