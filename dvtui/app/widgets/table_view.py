@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...describe import amount, column_label, join_names, resolution_parts, short_amount
 from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
@@ -25,6 +25,7 @@ from ...i18n import _
 from ..textual_private import FooterKey
 from .board import Board, column_height
 from .faces import CHIP, GOLD_BOLD
+from .footer import Footer
 from .hand import HandBar
 from .panels import Banner, RoundBar, colour_names
 from .scoreboard import LINE_WIDTH, Scoreboard
