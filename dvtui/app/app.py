@@ -550,9 +550,10 @@ class DvtuiApp(App[ExitState]):
         from textual.containers import Vertical
         from textual.css.stylesheet import Stylesheet
         from textual.drivers import web_driver  # noqa: F401  (the driver a tab's dvtui runs on)
-        from textual.widgets import Footer, Input, OptionList, Static
+        from textual.widgets import Input, OptionList, Static
 
         from .screens.menu import MenuScreen
+        from .widgets.footer import Footer
 
         stylesheet: Stylesheet = self.stylesheet
         if self.css_path:

@@ -21,13 +21,14 @@ from dvtui.app.config import Pace, SetupDefaults
 from dvtui.app.options import AppOptions, Setup, Watch
 from dvtui.app.screens.end import EndScreen
 from dvtui.app.screens.replay import ReplayScreen
+from dvtui.app.screens.table import TableScreen
 from dvtui.app.textual_private import FooterKey, SelectCurrent, Toast, compositor, notifications
 from dvtui.app.widgets.board import Board, SeatLooks, build_models, column_lines, column_spans
 from dvtui.app.widgets.faces import cell_tags, fit_names
 from dvtui.app.widgets.hand import HandBar
 from dvtui.app.widgets.panels import Banner, RoundBar, wrap_items
 from dvtui.app.widgets.scoreboard import Scoreboard
-from dvtui.app.widgets.table_view import compact_minimum_size, minimum_size
+from dvtui.app.widgets.table_view import TableLayout, compact_minimum_size, minimum_size
 from dvtui.engine import CardPlaced, ColumnResolved, Game, Placement, RoundEnded
 from dvtui.play.autoplay import play_game
 from dvtui.play.seats import parse_players
@@ -286,17 +287,26 @@ def readme_compact_minimum(players: int) -> tuple[int, int]:
     return columns, rows[players - 3]
 
 
-def sizes(need: tuple[int, int]) -> list[tuple[int, int]]:
+def sizes(need: tuple[int, int], layout: Callable[[int, int], TableLayout]) -> list[tuple[int, int]]:
     """The minimum ``need`` and a row and a column less, 80x24, a browser tab of about 87x21,
-    the heights from the minimum to 30 at 80 columns, and the larger terminals of the side panel."""
+    the heights from the minimum to 30 at 80 columns, and the larger terminals of the side panel.
+
+    Of the heights at 80 columns, those the table is laid out alike at (``layout``: where the
+    board, the hand and the banner go, and their rows) differ only in the rows the scoreboard and
+    the log have below them: the least and the most of those rows are the cases, and the heights
+    between have rows between."""
     width, height = need
+    layouts: dict[TableLayout, list[int]] = {}
+    for rows in range(height, 31):
+        layouts.setdefault(layout(80, rows), []).append(rows)
+    heights = sorted({h for alike in layouts.values() for h in (alike[0], alike[-1])} - {24})
     return [
         (width, height),
         (width, height - 1),
         (width - 1, height),
         (80, 24),
         (87, 21),
-        *((80, h) for h in range(height, 31)),
+        *((80, h) for h in heights),
         (100, 30),
         (110, 30),
         (120, 40),
@@ -323,7 +333,9 @@ async def check_sizes(pilot: Pilot[int], players: int, *, summary: bool = False,
     compact = compact_minimum_size(players)
     assert compact == readme_compact_minimum(players)
     more = [] if viewer else [compact, (compact[0], compact[1] - 1), (compact[0] - 1, compact[1]), (50, 30), (60, 24)]
-    for size in [*sizes(full), *more]:
+    screen = app.screen
+    assert isinstance(screen, ReplayScreen | TableScreen)
+    for size in [*sizes(full, screen._layout), *more]:
         await resize(pilot, *size)
         drawn = screen_lines(app)
         text = "\n".join(drawn)

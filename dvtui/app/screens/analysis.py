@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...describe import amount
 from ...engine import Outcome
@@ -19,6 +19,7 @@ from ...i18n import N_, _
 from ...printable import printable
 from ...replay.analysis import Review, mark_counts
 from ..theme import MUTED
+from ..widgets.footer import Footer
 from ..widgets.win_chart import win_chart_lines
 from .dialog import Dialog
 

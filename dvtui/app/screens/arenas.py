@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
@@ -27,6 +27,7 @@ from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .lobby import Lobby
 
 FAILURES = (Unreachable, Refused, Dropped, Diverged, NoArena, OSError)

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...describe import bot_level_name, join_names
@@ -22,6 +22,7 @@ from ...engine import Seat
 from ...i18n import N_, _, ngettext
 from ..spoken import filled
 from ..theme import MUTED, seat_color
+from ..widgets.footer import Footer
 from .dialog import Dialog
 
 KEEP = -1

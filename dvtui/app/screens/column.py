@@ -14,13 +14,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...describe import card_name, column_label
 from ...i18n import N_, _, ngettext
 from ..theme import MUTED, seat_color
 from ..widgets.board import ColumnModel, SeatLooks
 from ..widgets.faces import card_style, pad, seat_chip
+from ..widgets.footer import Footer
 from .dialog import Dialog
 
 

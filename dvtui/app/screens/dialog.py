@@ -12,11 +12,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from ...i18n import N_, _
 from ..spoken import SpokenScreen, filled
 from ..theme import MUTED
+from ..widgets.footer import Footer
 
 ResultT = TypeVar("ResultT")
 

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...engine import CardPlaced, Game
 from ...i18n import N_, _, ngettext
@@ -24,6 +24,7 @@ from ..spoken import SpokenScreen, filled
 from ..theme import MUTED
 from ..widgets.chart import TotalsChart
 from ..widgets.faces import CHIP, cell_tags, styled
+from ..widgets.footer import Footer
 from ..widgets.panels import colour_names
 from ..widgets.presence import rematch_words
 from ..widgets.scoreboard import Standings

@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...describe import amount, category_code
 from ...engine import CATEGORIES
@@ -24,6 +24,7 @@ from ..host import GameHost
 from ..keys import TABLE, KeyMap
 from ..theme import CARD_COLORS, MUTED
 from ..widgets.faces import CHIP, GOLD_BOLD, good_name, styled
+from ..widgets.footer import Footer
 from .dialog import Dialog
 
 RULES = [

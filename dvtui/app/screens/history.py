@@ -17,7 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
@@ -30,6 +30,7 @@ from ..past import MAX_FETCHED, PastGame, fetched, newest_first, saved_games, se
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .lobby import Lobby
 
 SERVER_ERRORS = (Unreachable, Refused, Dropped, Diverged, OSError)

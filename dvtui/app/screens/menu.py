@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _
@@ -38,6 +38,7 @@ from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .lobby import POLL, Lobby, lobby_changes, open_new_table, read_lobby, table_label
 
 AROUND_LIST = 8

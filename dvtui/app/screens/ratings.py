@@ -12,7 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...printable import printable
@@ -22,6 +22,7 @@ from ...tables.ratingwords import leaderboard_lines, profile_lines
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .lobby import Lobby
 
 TOP = 20

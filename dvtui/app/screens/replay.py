@@ -33,7 +33,7 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...describe import column_name, describe_event
@@ -58,6 +58,7 @@ from ..messages import LiveEvents
 from ..spoken import SpokenScreen
 from ..theme import MUTED
 from ..widgets.board import Board
+from ..widgets.footer import Footer
 from ..widgets.hand import HandBar, hint_text
 from ..widgets.panels import Banner, RoundBar, colour_names
 from ..widgets.replay_log import ReplayLog

@@ -14,7 +14,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...i18n import N_, _
 from ...printable import printable
@@ -25,6 +25,7 @@ from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import ERROR, MUTED
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .lobby import Lobby
 
 

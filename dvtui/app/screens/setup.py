@@ -14,7 +14,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...bots import SAME_PLAYER, about
 from ...describe import bot_level_name, color_name, default_bot_name
@@ -30,6 +30,7 @@ from ..host import GameHost
 from ..spoken import SpokenScreen
 from ..theme import MUTED, seat_color
 from ..widgets.faces import CHIP, styled
+from ..widgets.footer import Footer
 from .dialog import Dialog
 from .lobby import TableOptions, parse_invitations, parse_move_time
 

@@ -8,16 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.compose import compose
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ...describe import amount, column_label, join_names, resolution_parts, short_amount
 from ...engine import ColumnResolved, Event, GameEnded, RoundEnded
@@ -25,6 +23,7 @@ from ...i18n import _
 from ..textual_private import FooterKey
 from .board import Board, column_height
 from .faces import CHIP, GOLD_BOLD
+from .footer import Footer
 from .hand import HandBar
 from .panels import Banner, RoundBar, colour_names
 from .scoreboard import LINE_WIDTH, Scoreboard
@@ -41,12 +40,7 @@ class KeysFooter(Footer):
     """The table's footer, whose keys go without their words when the table is compact (``terse``):
     ``1-6 ←→ a-g ⏎ h ? q`` fits 40 columns, and ``?`` says what each key does.
 
-    Textual's footer removes and mounts every key again whenever the screen's keys may have changed,
-    and the whole screen is laid out again for it; about half the time, at the table, the keys shown
-    are the same (a key the footer does not show turned on or off): this footer keeps them then.
-    The other times the keys change in part (a card chosen: ``place``; the bots' turn: ``undo``,
-    ``help`` and ``quit`` alone): the keys shown take the words of the new ones at their places,
-    and only the keys beyond those are removed or mounted."""
+    It keeps the keys it shows as every footer of the app does (:class:`.footer.Footer`)."""
 
     terse: reactive[bool] = reactive(False, recompose=True)
     show_command_palette: reactive[bool] = reactive(True, recompose=True)
@@ -62,70 +56,6 @@ class KeysFooter(Footer):
             if self.terse and isinstance(widget, FooterKey):
                 widget.description = ""
             yield widget
-
-    async def recompose(self) -> None:
-        if not self.is_attached:
-            return
-        shown, fresh = list(self.children), compose(self)
-        if _same_keys(shown, fresh):
-            return
-        kept = _kept_places(shown, fresh)
-        if not kept:
-            await super().recompose()
-            return
-        async with self.batch():
-            for key, new in zip(shown[:kept], fresh[:kept], strict=True):
-                _take_words(key, new)  # type: ignore[arg-type]
-            if shown[kept:]:
-                await self.remove_children(shown[kept:])
-            if fresh[kept:]:
-                await self.mount_all(fresh[kept:])
-
-
-def _same_keys(shown: Sequence[Widget], fresh: Sequence[Widget]) -> bool:
-    """The footer's keys ``fresh`` are those ``shown``: the same keys, words, places and states
-    (anything but keys, such as a group's label, counts as a change)."""
-    if len(shown) != len(fresh):
-        return False
-    for key, new in zip(shown, fresh, strict=True):
-        if not isinstance(key, FooterKey) or not isinstance(new, FooterKey):
-            return False
-        if (key.key, key.key_display, key.description, key.action, key.tooltip) != (
-            new.key,
-            new.key_display,
-            new.description,
-            new.action,
-            new.tooltip,
-        ) or any(key.has_class(name) != new.has_class(name) for name in ("-disabled", "-command-palette")):
-            return False
-    return True
-
-
-KEY_CLASSES = ("-disabled", "-command-palette", "-grouped")
-"""A footer key's classes that its place and look depend on (the palette's key is docked right)."""
-
-
-def _kept_places(shown: Sequence[Widget], fresh: Sequence[Widget]) -> int:
-    """How many of the footer's keys ``shown``, from the first, are each as the key of ``fresh`` at
-    its place is (enabled or not, the palette's, in a group), whatever their words and actions:
-    those can take the new words in place."""
-    kept = 0
-    for key, new in zip(shown, fresh, strict=False):
-        if not (isinstance(key, FooterKey) and isinstance(new, FooterKey)):
-            break
-        if any(key.has_class(name) != new.has_class(name) for name in KEY_CLASSES):
-            break
-        kept += 1
-    return kept
-
-
-def _take_words(key: FooterKey, new: FooterKey) -> None:
-    """``key`` becomes ``new`` (see :func:`_kept_places`): its key, words, action and tooltip; laid
-    out again only when its words' width changed."""
-    width = cell_len(key.key_display) + cell_len(key.description)
-    key.key, key.key_display, key.description, key.action = new.key, new.key_display, new.description, new.action
-    key.tooltip = new.tooltip
-    key.refresh(layout=cell_len(key.key_display) + cell_len(key.description) != width)
 
 
 @dataclass(frozen=True, slots=True)
