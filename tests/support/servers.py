@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import pwd
@@ -301,6 +302,27 @@ class WallByHand:
 
     def __call__(self) -> float:
         return self.t
+
+
+def tournament_time_up(servers: Sequence[Threaded], clock: WallByHand, name: str) -> None:
+    """Once every server's tournaments send ``name``'s standings to a follower, a game of it is
+    counted and the next one is being played, its time is up: ``clock`` (each server's tournaments'
+    clock) moved past the end of the shortest tournament (6 s), and each server told at once, as it
+    is of a change through another server. What a test of a short tournament waits for is then
+    under way, however slow the machine, and the games begun in it are played to their end."""
+    rooms = [server.server.arenas for server in servers if server.server is not None]
+    assert len(rooms) == len(servers), "each server running"
+
+    def next_game() -> bool:
+        cups = [room.records[name] for room in rooms if name in room.records]
+        counted = any(p.games for cup in cups for p in cup.participants)
+        playing = any(room.playing(t) for room in rooms for cup in cups for t in cup.tables)
+        return all(room.watching.get(name) for room in rooms) and counted and playing
+
+    wait_for("the followers, a game counted and the next one played", next_game)
+    clock.t += 6
+    for server, room in zip(servers, rooms, strict=True):
+        server.soon(functools.partial(room.heard, name))
 
 
 RAW = Path(__file__).with_name("raw.py")

@@ -11,7 +11,6 @@ import re
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from dvtui.store import read_game
 
 from ..support.processes import dvtui_cmd, env
 from ..support.raw import RawClient
-from ..support.servers import Served, Threaded, WallByHand, short_dir, wait_for
+from ..support.servers import Served, Threaded, WallByHand, short_dir, tournament_time_up
 
 PEOPLE = ("ana", "bo", "cy")
 
@@ -60,16 +59,7 @@ def test_a_short_arena_runs_to_its_standings_and_they_outlive_the_server(monkeyp
             env=env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         procs = [joiner(server, "cup", person) for person in PEOPLE]
-        arenas = server.server.arenas
-
-        def next_game() -> bool:
-            cup = arenas.records["cup"]
-            counted = any(p.games for p in cup.participants)
-            return bool(arenas.watching.get("cup")) and counted and any(arenas.playing(t) for t in cup.tables)
-
-        wait_for("the follower, a game counted and the next one played", next_game)
-        clock.t += 6  # its time up (seen at once, as a change through another server is)
-        server.soon(partial(arenas.heard, "cup"))
+        tournament_time_up([server], clock, "cup")
         outs = [p.communicate(timeout=180) for p in procs]
         followed = [json.loads(line) for line in spectator.communicate(timeout=60)[0].splitlines()]
         assert spectator.returncode == 0 and followed[-1]["state"] == "over", followed

@@ -32,7 +32,16 @@ from dvtui.tables.clubwire import ArenaStandings
 
 from ..support.postgres import db_lines, on_database
 from ..support.processes import dvtui_cmd, env
-from ..support.servers import Served, Threaded, WallByHand, in_thread, short_dir, wait_for, wait_until
+from ..support.servers import (
+    Served,
+    Threaded,
+    WallByHand,
+    in_thread,
+    short_dir,
+    tournament_time_up,
+    wait_for,
+    wait_until,
+)
 
 pytestmark = pytest.mark.postgresql
 
@@ -129,16 +138,7 @@ def test_people_through_two_servers_play_one_tournament(pg_database: str) -> Non
         known = b.dvtui("tournament", "show", "cup")  # known through the other at once
         assert known.returncode == 0 and "cup" in known.stdout, known.stderr
 
-        def next_game() -> bool:  # both followers follow, a game is counted, the next is being played
-            cups = [room.records["cup"] for room in rooms if "cup" in room.records]
-            counted = any(p.games for cup in cups for p in cup.participants)
-            playing = any(room.playing(t) for room in rooms for cup in cups for t in cup.tables)
-            return all(room.watching.get("cup") for room in rooms) and counted and playing
-
-        wait_for("the followers, a game counted and the next one played", next_game)
-        clock.t += 6  # its time up, seen at once (as a change through another server is)
-        for server, room in zip((a, b), rooms, strict=True):
-            server.soon(partial(room.heard, "cup"))
+        tournament_time_up([a, b], clock, "cup")
         outs = [p.communicate(timeout=180) for p in people]
         assert [p.returncode for p in people] == [0, 0, 0], outs
         tables = [SEATED.findall(out) for out, _err in outs]
