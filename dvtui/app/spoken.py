@@ -18,8 +18,6 @@ from typing import TypeVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import ActiveBinding
-from textual.events import ScreenResume
-from textual.message import Message
 from textual.screen import Screen
 
 from ..i18n import N_, _, pgettext
@@ -70,21 +68,6 @@ class SpokenScreen(Screen[ResultT]):
     def active_bindings(self) -> dict[str, ActiveBinding]:
         active = super().active_bindings
         return {key: _spoken(binding) for key, binding in active.items()}
-
-    _shown_before = False
-    """The screen has been the app's current screen (it was shown, then maybe covered)."""
-
-    def post_message(self, message: Message) -> bool:
-        """A screen shown for the first time is not styled a second time. Textual styles every
-        widget of a screen again each time the screen becomes the current one, since styles may
-        have changed while others covered it; the first time, every widget was styled as it was
-        mounted, moments before, and the second pass over the whole screen (a tenth of the set-up
-        screen's start, say) changes nothing. From then on Textual's pass is kept."""
-        if isinstance(message, ScreenResume):
-            if not self._shown_before:
-                message.refresh_styles = False
-            self._shown_before = True
-        return super().post_message(message)
 
 
 def _spoken(active: ActiveBinding) -> ActiveBinding:
