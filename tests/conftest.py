@@ -27,7 +27,6 @@ from .support.frames import skip_headless_frames
 from .support.positions import build_created, build_game, play_round
 from .support.servers import Served, Threaded, server_in_thread, short_dir
 from .support.sshd import OTHER, SSHD, unix_account
-from .support.stylesheets import parse_each_stylesheet_once
 from .support.web import CHROMIUM
 
 
@@ -46,9 +45,6 @@ the default."""
 skip_headless_frames()
 """A headless app draws no frame nobody sees: the tests draw the screen when they read it
 (tests/support/frames.py)."""
-
-parse_each_stylesheet_once()
-"""The apps of a test process share their parse of the same CSS (tests/support/stylesheets.py)."""
 
 os.environ.pop("DVTUI_LANG", None)
 os.environ["LANGUAGE"] = "en"
